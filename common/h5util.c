@@ -1,0 +1,230 @@
+#include "h5util.h"
+#include "util.h"
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+void olive_h5_quiet(void) { H5Eset_auto2(H5E_DEFAULT, NULL, NULL); }
+
+void olive_h5_fail(const char *file, const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    olive_die("%s: %s", file, msg);
+}
+
+hid_t olive_h5_open_read(const char *path)
+{
+    if (!olive_path_exists(path)) olive_die("%s: no such file", path);
+    htri_t is = H5Fis_hdf5(path);
+    if (is <= 0) olive_die("%s: not an HDF5 file", path);
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (f < 0) olive_die("%s: cannot open as HDF5", path);
+    return f;
+}
+
+hid_t olive_h5_create(const char *path)
+{
+    hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    if (f < 0) olive_die("%s: cannot create", path);
+    return f;
+}
+
+int olive_h5_exists(hid_t loc, const char *name)
+{
+    /* H5Lexists fails on a missing intermediate group: walk the path. */
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", name);
+    for (char *p = buf; ; p++) {
+        if (*p == '/' || *p == 0) {
+            char c = *p;
+            *p = 0;
+            if (buf[0] && H5Lexists(loc, buf, H5P_DEFAULT) <= 0) return 0;
+            if (!c) break;
+            *p = c;
+        }
+    }
+    return 1;
+}
+
+hid_t olive_h5_group(const char *file, hid_t loc, const char *name)
+{
+    hid_t lcpl = H5Pcreate(H5P_LINK_CREATE);
+    H5Pset_create_intermediate_group(lcpl, 1);
+    hid_t g = H5Gcreate2(loc, name, lcpl, H5P_DEFAULT, H5P_DEFAULT);
+    H5Pclose(lcpl);
+    if (g < 0) olive_h5_fail(file, "cannot create group %s", name);
+    return g;
+}
+
+static void write_attr(const char *file, hid_t obj, const char *name, hid_t type, int n, const void *v)
+{
+    hsize_t dim = (hsize_t)n;
+    hid_t space = n == 0 ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &dim, NULL);
+    if (H5Aexists(obj, name) > 0) H5Adelete(obj, name);
+    hid_t a = H5Acreate2(obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
+    if (a < 0 || H5Awrite(a, type, v) < 0) olive_h5_fail(file, "cannot write attribute %s", name);
+    H5Aclose(a);
+    H5Sclose(space);
+}
+
+void olive_h5_attr_str(const char *file, hid_t obj, const char *name, const char *value)
+{
+    hid_t t = H5Tcopy(H5T_C_S1);
+    H5Tset_size(t, strlen(value) + 1);
+    H5Tset_strpad(t, H5T_STR_NULLTERM);
+    write_attr(file, obj, name, t, 0, value);
+    H5Tclose(t);
+}
+
+void olive_h5_attr_i64(const char *file, hid_t obj, const char *name, int64_t value)
+{ write_attr(file, obj, name, H5T_NATIVE_INT64, 0, &value); }
+void olive_h5_attr_f64(const char *file, hid_t obj, const char *name, double value)
+{ write_attr(file, obj, name, H5T_NATIVE_DOUBLE, 0, &value); }
+void olive_h5_attr_i64v(const char *file, hid_t obj, const char *name, const int64_t *v, int n)
+{ write_attr(file, obj, name, H5T_NATIVE_INT64, n, v); }
+void olive_h5_attr_f64v(const char *file, hid_t obj, const char *name, const double *v, int n)
+{ write_attr(file, obj, name, H5T_NATIVE_DOUBLE, n, v); }
+
+int olive_h5_has_attr(hid_t obj, const char *name) { return H5Aexists(obj, name) > 0; }
+
+/* Read a numeric attribute with n elements (n = 1 accepts a scalar). */
+static void read_attr(const char *file, hid_t obj, const char *objname, const char *name, hid_t mtype, int n, void *v)
+{
+    if (H5Aexists(obj, name) <= 0) olive_h5_fail(file, "%s: attribute '%s' is missing", objname, name);
+    hid_t a = H5Aopen(obj, name, H5P_DEFAULT);
+    hid_t sp = H5Aget_space(a);
+    hssize_t npts = H5Sget_simple_extent_npoints(sp);
+    hid_t ft = H5Aget_type(a);
+    H5T_class_t cls = H5Tget_class(ft);
+    if (npts != n) olive_h5_fail(file, "%s: attribute '%s' has %lld values, expected %d", objname, name, (long long)npts, n);
+    if (cls != H5T_INTEGER && cls != H5T_FLOAT) olive_h5_fail(file, "%s: attribute '%s' is not numeric", objname, name);
+    if (H5Aread(a, mtype, v) < 0) olive_h5_fail(file, "%s: cannot read attribute '%s'", objname, name);
+    H5Tclose(ft);
+    H5Sclose(sp);
+    H5Aclose(a);
+}
+
+int64_t olive_h5_get_i64(const char *file, hid_t obj, const char *objname, const char *name)
+{ int64_t v; read_attr(file, obj, objname, name, H5T_NATIVE_INT64, 1, &v); return v; }
+double olive_h5_get_f64(const char *file, hid_t obj, const char *objname, const char *name)
+{ double v; read_attr(file, obj, objname, name, H5T_NATIVE_DOUBLE, 1, &v); return v; }
+void olive_h5_get_i64v(const char *file, hid_t obj, const char *objname, const char *name, int64_t *v, int n)
+{ read_attr(file, obj, objname, name, H5T_NATIVE_INT64, n, v); }
+
+int olive_h5_get_str_opt(const char *file, hid_t obj, const char *name, char *buf, size_t n)
+{
+    if (H5Aexists(obj, name) <= 0) return 0;
+    hid_t a = H5Aopen(obj, name, H5P_DEFAULT);
+    hid_t ft = H5Aget_type(a);
+    if (H5Tget_class(ft) != H5T_STRING) olive_h5_fail(file, "attribute '%s' is not a string", name);
+    int ok;
+    if (H5Tis_variable_str(ft) > 0) {
+        char *s = NULL;
+        hid_t mt = H5Tcopy(H5T_C_S1);
+        H5Tset_size(mt, H5T_VARIABLE);
+        ok = H5Aread(a, mt, &s) >= 0;
+        if (ok) { snprintf(buf, n, "%s", s ? s : ""); H5free_memory(s); }
+        H5Tclose(mt);
+    } else {
+        size_t sz = H5Tget_size(ft);
+        char *tmp = olive_malloc(sz + 1, "attribute");
+        hid_t mt = H5Tcopy(H5T_C_S1);
+        H5Tset_size(mt, sz);
+        ok = H5Aread(a, mt, tmp) >= 0;
+        tmp[sz] = 0;
+        if (ok) snprintf(buf, n, "%s", tmp);
+        free(tmp);
+        H5Tclose(mt);
+    }
+    H5Tclose(ft);
+    H5Aclose(a);
+    if (!ok) olive_h5_fail(file, "cannot read attribute '%s'", name);
+    return 1;
+}
+
+hid_t olive_h5_dset1(const char *file, hid_t loc, const char *name, hid_t ftype, int64_t n, int64_t chunk)
+{
+    hsize_t dim = (hsize_t)n;
+    hid_t space = H5Screate_simple(1, &dim, NULL);
+    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    if (chunk > 0 && n > 0) {
+        hsize_t c = (hsize_t)(chunk < n ? chunk : n);
+        H5Pset_chunk(dcpl, 1, &c);
+        H5Pset_deflate(dcpl, 4);
+    }
+    hid_t d = H5Dcreate2(loc, name, ftype, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    H5Pclose(dcpl);
+    H5Sclose(space);
+    if (d < 0) olive_h5_fail(file, "cannot create dataset %s", name);
+    return d;
+}
+
+void olive_h5_write_slab1(const char *file, hid_t dset, hid_t mtype, int64_t off, int64_t n,
+                          const void *data, hid_t xfer)
+{
+    hid_t fs = H5Dget_space(dset);
+    hsize_t o = (hsize_t)off, c = (hsize_t)n;
+    hid_t ms = H5Screate_simple(1, &c, NULL);
+    if (n > 0) H5Sselect_hyperslab(fs, H5S_SELECT_SET, &o, NULL, &c, NULL);
+    else { H5Sselect_none(fs); H5Sselect_none(ms); }
+    herr_t st = H5Dwrite(dset, mtype, ms, fs, xfer, data);
+    H5Sclose(ms);
+    H5Sclose(fs);
+    if (st < 0) olive_h5_fail(file, "write failed (disk full?)");
+}
+
+void olive_h5_write1(const char *file, hid_t loc, const char *name, hid_t ftype, hid_t mtype,
+                     int64_t n, const void *data, int64_t chunk)
+{
+    hid_t d = olive_h5_dset1(file, loc, name, ftype, n, chunk);
+    if (n > 0 && H5Dwrite(d, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
+        olive_h5_fail(file, "cannot write dataset %s (disk full?)", name);
+    H5Dclose(d);
+}
+
+int64_t olive_h5_len1(const char *file, hid_t loc, const char *name)
+{
+    if (!olive_h5_exists(loc, name)) olive_h5_fail(file, "dataset %s is missing", name);
+    hid_t d = H5Dopen2(loc, name, H5P_DEFAULT);
+    if (d < 0) olive_h5_fail(file, "%s is not a dataset", name);
+    hid_t sp = H5Dget_space(d);
+    int rank = H5Sget_simple_extent_ndims(sp);
+    hsize_t dim = 0;
+    if (rank != 1) olive_h5_fail(file, "dataset %s must be 1-D (has rank %d)", name, rank);
+    H5Sget_simple_extent_dims(sp, &dim, NULL);
+    H5Sclose(sp);
+    H5Dclose(d);
+    return (int64_t)dim;
+}
+
+void olive_h5_read_slab1(const char *file, hid_t loc, const char *name, hid_t mtype, int64_t off,
+                         int64_t n, void *data)
+{
+    if (n == 0) return;
+    hid_t d = H5Dopen2(loc, name, H5P_DEFAULT);
+    if (d < 0) olive_h5_fail(file, "dataset %s is missing", name);
+    hid_t fs = H5Dget_space(d);
+    hsize_t o = (hsize_t)off, c = (hsize_t)n;
+    H5Sselect_hyperslab(fs, H5S_SELECT_SET, &o, NULL, &c, NULL);
+    hid_t ms = H5Screate_simple(1, &c, NULL);
+    herr_t st = H5Dread(d, mtype, ms, fs, H5P_DEFAULT, data);
+    H5Sclose(ms);
+    H5Sclose(fs);
+    H5Dclose(d);
+    if (st < 0) olive_h5_fail(file, "cannot read dataset %s (wrong type or corrupt data)", name);
+}
+
+void olive_h5_dtype_info(const char *file, hid_t loc, const char *name, H5T_class_t *cls, size_t *size)
+{
+    hid_t d = H5Dopen2(loc, name, H5P_DEFAULT);
+    if (d < 0) olive_h5_fail(file, "dataset %s is missing", name);
+    hid_t t = H5Dget_type(d);
+    *cls = H5Tget_class(t);
+    *size = H5Tget_size(t);
+    H5Tclose(t);
+    H5Dclose(d);
+}

@@ -1,0 +1,55 @@
+/* Thin, checked wrappers around the HDF5 C API. Every failure dies with a
+ * message naming the file and the object; HDF5's own error stack printing is
+ * switched off so users see one clear line. */
+#ifndef OLIVE_H5UTIL_H
+#define OLIVE_H5UTIL_H
+#include <hdf5.h>
+#include <stdint.h>
+
+/* Switch off HDF5's automatic error printing (call once at start). */
+void olive_h5_quiet(void);
+
+/* Check an HDF5 return value (negative is failure). */
+#define OLIVE_H5CHECK(expr, file, ...) do { if ((expr) < 0) olive_h5_fail((file), __VA_ARGS__); } while (0)
+void olive_h5_fail(const char *file, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
+
+hid_t olive_h5_open_read(const char *path);       /* dies with a clear message */
+hid_t olive_h5_create(const char *path);          /* truncates */
+
+int olive_h5_exists(hid_t loc, const char *name);  /* link exists (path of groups allowed) */
+hid_t olive_h5_group(const char *file, hid_t loc, const char *name);  /* create, with parents */
+
+/* Attributes. The getters die when the attribute is missing or has the wrong
+ * shape; the _opt variants return 0 when missing. */
+void olive_h5_attr_str(const char *file, hid_t obj, const char *name, const char *value);
+void olive_h5_attr_i64(const char *file, hid_t obj, const char *name, int64_t value);
+void olive_h5_attr_f64(const char *file, hid_t obj, const char *name, double value);
+void olive_h5_attr_i64v(const char *file, hid_t obj, const char *name, const int64_t *v, int n);
+void olive_h5_attr_f64v(const char *file, hid_t obj, const char *name, const double *v, int n);
+int64_t olive_h5_get_i64(const char *file, hid_t obj, const char *objname, const char *name);
+double olive_h5_get_f64(const char *file, hid_t obj, const char *objname, const char *name);
+void olive_h5_get_i64v(const char *file, hid_t obj, const char *objname, const char *name, int64_t *v, int n);
+/* String attribute into buf (truncated to n-1). Returns 0 when missing. */
+int olive_h5_get_str_opt(const char *file, hid_t obj, const char *name, char *buf, size_t n);
+int olive_h5_has_attr(hid_t obj, const char *name);
+
+/* Dataset helpers for 1-D data. */
+/* Create a 1-D dataset of n elements of file type ftype; chunk > 0 makes it
+ * chunked and deflate-compressed, 0 contiguous. */
+hid_t olive_h5_dset1(const char *file, hid_t loc, const char *name, hid_t ftype, int64_t n, int64_t chunk);
+/* Write a whole 1-D dataset in one call (create + write + close). */
+void olive_h5_write1(const char *file, hid_t loc, const char *name, hid_t ftype, hid_t mtype,
+                     int64_t n, const void *data, int64_t chunk);
+/* Write elements [off, off+n) of an open 1-D dataset (n may be 0). xfer:
+ * H5P_DEFAULT or a collective transfer list. */
+void olive_h5_write_slab1(const char *file, hid_t dset, hid_t mtype, int64_t off, int64_t n,
+                          const void *data, hid_t xfer);
+/* Length of a 1-D dataset; dies if it is not 1-D. */
+int64_t olive_h5_len1(const char *file, hid_t loc, const char *name);
+/* Read elements [off, off+n) of the 1-D dataset name. */
+void olive_h5_read_slab1(const char *file, hid_t loc, const char *name, hid_t mtype, int64_t off,
+                         int64_t n, void *data);
+/* Size in bytes and class of the stored element type of a dataset. */
+void olive_h5_dtype_info(const char *file, hid_t loc, const char *name, H5T_class_t *cls, size_t *size);
+
+#endif

@@ -1,0 +1,312 @@
+#include "netfile.h"
+#include "h5util.h"
+#include "util.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+size_t olive_cond_bytes(int bits, int64_t n)
+{
+    switch (bits) {
+    case 0: return 0;
+    case 4: return (size_t)((n + 1) / 2);
+    case 8: return (size_t)n;
+    case 16: return (size_t)n * 2;
+    default: return (size_t)n * 4;
+    }
+}
+
+void olive_cond_set(int bits, void *cond, int64_t e, uint32_t code, float w)
+{
+    switch (bits) {
+    case 4: {
+        uint8_t *b = (uint8_t *)cond + (e >> 1);
+        int sh = (int)(e & 1) * 4;
+        *b = (uint8_t)((*b & ~(15 << sh)) | ((code & 15) << sh));
+        break;
+    }
+    case 8: ((uint8_t *)cond)[e] = (uint8_t)code; break;
+    case 16: ((uint16_t *)cond)[e] = (uint16_t)code; break;
+    case 32: ((float *)cond)[e] = w; break;
+    default: break;
+    }
+}
+
+static hid_t cond_mtype(int bits)
+{
+    switch (bits) {
+    case 4: case 8: return H5T_NATIVE_UINT8;
+    case 16: return H5T_NATIVE_UINT16;
+    default: return H5T_NATIVE_FLOAT;
+    }
+}
+
+static hid_t cond_ftype(int bits)
+{
+    switch (bits) {
+    case 4: case 8: return H5T_STD_U8LE;
+    case 16: return H5T_STD_U16LE;
+    default: return H5T_IEEE_F32LE;
+    }
+}
+
+const char *olive_net_check(const olive_network *n)
+{
+    static char msg[256];
+    int64_t rows = n->row1 - n->row0;
+    if (n->row_ptr[0] != 0) return "row_ptr does not start at 0";
+    for (int64_t r = 0; r < rows; r++) {
+        int64_t a = n->row_ptr[r], b = n->row_ptr[r + 1];
+        int64_t cell = n->row0 + r;
+        if (b < a) {
+            snprintf(msg, sizeof msg, "row_ptr decreases at row %lld", (long long)cell);
+            return msg;
+        }
+        for (int64_t e = a; e < b; e++) {
+            int64_t c = n->col[e];
+            if (c < 0 || c >= n->count) {
+                snprintf(msg, sizeof msg, "col[%lld] = %lld in row %lld is out of range [0, %lld)",
+                         (long long)e, (long long)c, (long long)cell, (long long)n->count);
+                return msg;
+            }
+            if (c == cell) {
+                snprintf(msg, sizeof msg, "self junction in row %lld", (long long)cell);
+                return msg;
+            }
+            if (e > a && c <= n->col[e - 1]) {
+                snprintf(msg, sizeof msg, "row %lld is not strictly ascending (col %lld after %lld: %s)",
+                         (long long)cell, (long long)c, (long long)n->col[e - 1],
+                         c == n->col[e - 1] ? "duplicate junction" : "unsorted");
+                return msg;
+            }
+        }
+    }
+    if (n->row_ptr[rows] != n->nnz) return "row_ptr does not end at the number of junctions";
+    if (!isfinite(n->offset) || !isfinite(n->scale)) return "conductance offset or scale is not finite";
+    if (n->bits == 32) {
+        const float *w = n->cond;
+        for (int64_t e = 0; e < n->nnz; e++)
+            if (!isfinite(w[e]) || w[e] < 0) {
+                snprintf(msg, sizeof msg, "conductance[%lld] = %g is not a finite non-negative number",
+                         (long long)e, (double)w[e]);
+                return msg;
+            }
+    } else {
+        double maxw = n->offset + (n->bits ? ((1u << n->bits) - 1) * n->scale : 0.0);
+        if (n->offset < 0 || maxw < 0 || !isfinite(maxw))
+            return "conductance offset/scale give negative or infinite conductances";
+    }
+    if (n->g_cal)
+        for (int64_t r = 0; r < rows; r++)
+            if (!isfinite(n->g_cal[r]) || n->g_cal[r] < 0) {
+                snprintf(msg, sizeof msg, "g_CaL[%lld] = %g is not a finite non-negative number",
+                         (long long)(n->row0 + r), n->g_cal[r]);
+                return msg;
+            }
+    return NULL;
+}
+
+static void read_header(const char *path, hid_t f, olive_network *net)
+{
+    char fmt[64] = "";
+    memset(net, 0, sizeof *net);
+    if (!olive_h5_get_str_opt(path, f, "format", fmt, sizeof fmt))
+        olive_die("%s: not an olive network file (root attribute 'format' is missing)", path);
+    if (strcmp(fmt, "olive-network") != 0)
+        olive_die("%s: format is '%s', expected 'olive-network'", path, fmt);
+    int64_t ver = olive_h5_get_i64(path, f, "/", "format_version");
+    if (ver != 1) olive_die("%s: format_version %lld is not supported (this olive reads 1)", path, (long long)ver);
+    if (!olive_h5_exists(f, "cells")) olive_die("%s: group /cells is missing", path);
+    if (!olive_h5_exists(f, "gap_junctions")) olive_die("%s: group /gap_junctions is missing", path);
+    hid_t cells = H5Gopen2(f, "cells", H5P_DEFAULT);
+    hid_t gj = H5Gopen2(f, "gap_junctions", H5P_DEFAULT);
+    if (cells < 0 || gj < 0) olive_die("%s: /cells or /gap_junctions is not a group", path);
+    net->count = olive_h5_get_i64(path, cells, "/cells", "count");
+    if (net->count < 1) olive_die("%s: /cells count = %lld, must be >= 1", path, (long long)net->count);
+    if (net->count > INT32_MAX)
+        olive_die("%s: %lld cells; this build supports at most %d", path, (long long)net->count, INT32_MAX);
+    olive_h5_get_i64v(path, cells, "/cells", "dims", net->dims, 3);
+    for (int i = 0; i < 3; i++)
+        if (net->dims[i] < 1) olive_die("%s: /cells dims[%d] = %lld, must be >= 1", path, i, (long long)net->dims[i]);
+    if (net->dims[0] * net->dims[1] * net->dims[2] != net->count)
+        olive_die("%s: /cells dims %lldx%lldx%lld do not multiply to count %lld", path, (long long)net->dims[0],
+                  (long long)net->dims[1], (long long)net->dims[2], (long long)net->count);
+    if (olive_h5_exists(cells, "g_CaL") && olive_h5_len1(path, cells, "g_CaL") != net->count)
+        olive_die("%s: /cells/g_CaL has %lld values for %lld cells", path,
+                  (long long)olive_h5_len1(path, cells, "g_CaL"), (long long)net->count);
+
+    int64_t bits = olive_h5_get_i64(path, gj, "/gap_junctions", "bits");
+    if (bits != 0 && bits != 4 && bits != 8 && bits != 16 && bits != 32)
+        olive_die("%s: /gap_junctions bits = %lld, must be 0, 4, 8, 16 or 32", path, (long long)bits);
+    net->bits = (int)bits;
+    net->offset = olive_h5_get_f64(path, gj, "/gap_junctions", "offset");
+    net->scale = olive_h5_get_f64(path, gj, "/gap_junctions", "scale");
+    if (olive_h5_len1(path, gj, "row_ptr") != net->count + 1)
+        olive_die("%s: /gap_junctions/row_ptr has %lld entries, expected count+1 = %lld", path,
+                  (long long)olive_h5_len1(path, gj, "row_ptr"), (long long)net->count + 1);
+    H5T_class_t cls;
+    size_t sz;
+    olive_h5_dtype_info(path, gj, "row_ptr", &cls, &sz);
+    if (cls != H5T_INTEGER) olive_die("%s: /gap_junctions/row_ptr must be an integer dataset", path);
+    net->nnz_total = olive_h5_len1(path, gj, "col");
+    olive_h5_dtype_info(path, gj, "col", &cls, &sz);
+    if (cls != H5T_INTEGER) olive_die("%s: /gap_junctions/col must be an integer dataset", path);
+    if (net->bits) {
+        if (!olive_h5_exists(gj, "conductance"))
+            olive_die("%s: /gap_junctions/conductance is missing (bits = %d)", path, net->bits);
+        int64_t want = (int64_t)olive_cond_bytes(net->bits, net->nnz_total) / (net->bits == 16 ? 2 : net->bits == 32 ? 4 : 1);
+        int64_t len = olive_h5_len1(path, gj, "conductance");
+        if (len != want)
+            olive_die("%s: /gap_junctions/conductance has %lld values, expected %lld for %lld junctions at %d bits",
+                      path, (long long)len, (long long)want, (long long)net->nnz_total, net->bits);
+        olive_h5_dtype_info(path, gj, "conductance", &cls, &sz);
+        int want_float = net->bits == 32;
+        if ((want_float && cls != H5T_FLOAT) || (!want_float && cls != H5T_INTEGER) ||
+            (!want_float && sz * 8 != (size_t)(net->bits == 4 ? 8 : net->bits)))
+            olive_die("%s: /gap_junctions/conductance has the wrong element type for bits = %d", path, net->bits);
+    }
+    olive_h5_get_str_opt(path, gj, "generator", net->generator, sizeof net->generator);
+    olive_h5_get_str_opt(path, gj, "command", net->command, sizeof net->command);
+    if (olive_h5_has_attr(gj, "seed")) net->seed = (uint64_t)olive_h5_get_i64(path, gj, "/gap_junctions", "seed");
+    if (olive_h5_has_attr(gj, "density")) net->density = olive_h5_get_f64(path, gj, "/gap_junctions", "density");
+    if (olive_h5_has_attr(gj, "sigma")) net->sigma = olive_h5_get_f64(path, gj, "/gap_junctions", "sigma");
+    if (olive_h5_has_attr(gj, "symmetric")) net->symmetric = (int)olive_h5_get_i64(path, gj, "/gap_junctions", "symmetric");
+    H5Gclose(cells);
+    H5Gclose(gj);
+}
+
+void olive_net_read_header(const char *path, olive_network *net)
+{
+    hid_t f = olive_h5_open_read(path);
+    read_header(path, f, net);
+    H5Fclose(f);
+}
+
+void olive_net_read_rows(const char *path, int64_t row0, int64_t row1, olive_network *net)
+{
+    hid_t f = olive_h5_open_read(path);
+    read_header(path, f, net);
+    if (row0 < 0 || row1 > net->count || row0 > row1)
+        olive_die("%s: internal: row range [%lld, %lld) outside the network", path, (long long)row0, (long long)row1);
+    net->row0 = row0;
+    net->row1 = row1;
+    int64_t rows = row1 - row0;
+    hid_t gj = H5Gopen2(f, "gap_junctions", H5P_DEFAULT);
+    int64_t ends[2];
+    olive_h5_read_slab1(path, gj, "row_ptr", H5T_NATIVE_INT64, 0, 1, &ends[0]);
+    olive_h5_read_slab1(path, gj, "row_ptr", H5T_NATIVE_INT64, net->count, 1, &ends[1]);
+    if (ends[0] != 0) olive_die("%s: /gap_junctions/row_ptr[0] = %lld, must be 0", path, (long long)ends[0]);
+    if (ends[1] != net->nnz_total)
+        olive_die("%s: /gap_junctions/row_ptr[count] = %lld but col has %lld entries", path,
+                  (long long)ends[1], (long long)net->nnz_total);
+    net->row_ptr = olive_malloc((size_t)(rows + 1) * sizeof(int64_t), "row_ptr");
+    olive_h5_read_slab1(path, gj, "row_ptr", H5T_NATIVE_INT64, row0, rows + 1, net->row_ptr);
+    int64_t e0 = net->row_ptr[0], e1 = net->row_ptr[rows];
+    if (e0 < 0 || e1 < e0 || e1 > net->nnz_total)
+        olive_die("%s: /gap_junctions/row_ptr is not monotone between rows %lld and %lld", path,
+                  (long long)row0, (long long)row1);
+    for (int64_t r = 0; r <= rows; r++) net->row_ptr[r] -= e0;
+    net->nnz = e1 - e0;
+    net->col = olive_malloc((size_t)net->nnz * sizeof(int32_t) + 1, "col");
+    /* Read col as int64 in pieces so an out-of-range id is caught, not clamped. */
+    {
+        const int64_t piece = 1 << 20;
+        int64_t *buf = olive_malloc((size_t)piece * sizeof(int64_t), "col buffer");
+        for (int64_t s = 0; s < net->nnz; s += piece) {
+            int64_t n = net->nnz - s < piece ? net->nnz - s : piece;
+            olive_h5_read_slab1(path, gj, "col", H5T_NATIVE_INT64, e0 + s, n, buf);
+            for (int64_t i = 0; i < n; i++)
+                net->col[s + i] = (buf[i] < 0 || buf[i] >= net->count) ? -1 : (int32_t)buf[i];
+        }
+        free(buf);
+    }
+    if (net->bits) {
+        size_t bytes = olive_cond_bytes(net->bits, net->nnz);
+        net->cond = olive_calloc(bytes + 1, 1, "conductances");
+        if (net->bits == 4) {
+            int64_t b0 = e0 / 2, b1 = (e1 + 1) / 2;
+            uint8_t *raw = olive_malloc((size_t)(b1 - b0) + 1, "conductances");
+            olive_h5_read_slab1(path, gj, "conductance", H5T_NATIVE_UINT8, b0, b1 - b0, raw);
+            for (int64_t e = 0; e < net->nnz; e++) {
+                int64_t g = e0 + e;
+                olive_cond_set(4, net->cond, e, (raw[g / 2 - b0] >> ((g & 1) * 4)) & 15, 0);
+            }
+            free(raw);
+        } else {
+            olive_h5_read_slab1(path, gj, "conductance", cond_mtype(net->bits), e0, net->nnz, net->cond);
+        }
+    }
+    hid_t cells = H5Gopen2(f, "cells", H5P_DEFAULT);
+    if (olive_h5_exists(cells, "g_CaL")) {
+        net->g_cal = olive_malloc((size_t)rows * sizeof(double) + 1, "g_CaL");
+        olive_h5_read_slab1(path, cells, "g_CaL", H5T_NATIVE_DOUBLE, row0, rows, net->g_cal);
+    }
+    H5Gclose(cells);
+    H5Gclose(gj);
+    H5Fclose(f);
+    const char *fault = olive_net_check(net);
+    if (fault) olive_die("%s: invalid network: %s", path, fault);
+}
+
+void olive_net_read(const char *path, olive_network *net)
+{
+    olive_network hdr;
+    olive_net_read_header(path, &hdr);
+    olive_net_read_rows(path, 0, hdr.count, net);
+}
+
+void olive_net_write(const char *path, const olive_network *net, int force)
+{
+    const char *fault = olive_net_check(net);
+    if (fault) olive_die("%s: internal: refusing to write an invalid network: %s", path, fault);
+    const char *tmp = olive_atomic_begin(path, force);
+    hid_t f = olive_h5_create(tmp);
+    olive_h5_attr_str(path, f, "format", "olive-network");
+    olive_h5_attr_i64(path, f, "format_version", 1);
+    olive_h5_attr_str(path, f, "olive_version", OLIVE_VERSION);
+    hid_t cells = olive_h5_group(path, f, "cells");
+    olive_h5_attr_i64(path, cells, "count", net->count);
+    olive_h5_attr_i64v(path, cells, "dims", net->dims, 3);
+    if (net->g_cal)
+        olive_h5_write1(path, cells, "g_CaL", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, net->count, net->g_cal, 0);
+    hid_t gj = olive_h5_group(path, f, "gap_junctions");
+    olive_h5_write1(path, gj, "row_ptr", H5T_STD_I64LE, H5T_NATIVE_INT64, net->count + 1, net->row_ptr, 0);
+    olive_h5_write1(path, gj, "col", H5T_STD_I32LE, H5T_NATIVE_INT32, net->nnz, net->col, 0);
+    if (net->bits) {
+        int64_t n = net->bits == 4 ? (net->nnz + 1) / 2 : net->nnz;
+        olive_h5_write1(path, gj, "conductance", cond_ftype(net->bits), cond_mtype(net->bits), n, net->cond, 0);
+    }
+    olive_h5_attr_i64(path, gj, "bits", net->bits);
+    olive_h5_attr_f64(path, gj, "offset", net->offset);
+    olive_h5_attr_f64(path, gj, "scale", net->scale);
+    olive_h5_attr_str(path, gj, "generator", net->generator);
+    olive_h5_attr_i64(path, gj, "seed", (int64_t)net->seed);
+    olive_h5_attr_f64(path, gj, "density", net->density);
+    olive_h5_attr_f64(path, gj, "sigma", net->sigma);
+    olive_h5_attr_i64(path, gj, "symmetric", net->symmetric);
+    olive_h5_attr_str(path, gj, "command", net->command);
+    H5Gclose(gj);
+    H5Gclose(cells);
+    if (H5Fclose(f) < 0) olive_die("%s: closing the file failed (disk full?)", path);
+    olive_atomic_commit(tmp);
+}
+
+uint32_t olive_net_structure_crc(const olive_network *net)
+{
+    uLong crc = crc32(0L, Z_NULL, 0);
+    crc = crc32(crc, (const Bytef *)&net->count, sizeof net->count);
+    int64_t rows = net->row1 - net->row0;
+    crc = crc32_z(crc, (const Bytef *)net->row_ptr, (size_t)(rows + 1) * sizeof(int64_t));
+    crc = crc32_z(crc, (const Bytef *)net->col, (size_t)net->nnz * sizeof(int32_t));
+    return (uint32_t)crc;
+}
+
+void olive_net_free(olive_network *net)
+{
+    free(net->g_cal);
+    free(net->row_ptr);
+    free(net->col);
+    free(net->cond);
+    memset(net, 0, sizeof *net);
+}

@@ -1,0 +1,67 @@
+/* The network file (DESIGN.md "Network file"): cells, per-cell g_CaL, and the
+ * gap junctions as compressed sparse rows by receiving cell with bit-packed
+ * conductances. Readers validate everything they rely on. */
+#ifndef OLIVE_NETFILE_H
+#define OLIVE_NETFILE_H
+#include <stdint.h>
+#include <stddef.h>
+
+typedef struct {
+    int64_t count;          /* cells in the whole network */
+    int64_t dims[3];
+    /* The rows held in memory: cells [row0, row1) of the network. */
+    int64_t row0, row1;
+    double *g_cal;          /* g_CaL of rows [row0,row1); NULL when the file has none (0.68) */
+    int64_t *row_ptr;       /* row1-row0+1 entries, local: row_ptr[0] == 0 */
+    int32_t *col;           /* neighbour ids (global), ascending per row */
+    int64_t nnz;            /* junctions held */
+    int64_t nnz_total;      /* junctions in the whole network */
+    int bits;               /* 0, 4, 8, 16, 32 */
+    double offset, scale;   /* w = offset + code*scale (bits 4/8/16); bits 0: w = offset */
+    void *cond;             /* packed codes of the junctions held; float32 for bits 32; NULL for 0 */
+    /* How the network was made (free-form provenance). */
+    char generator[32];
+    uint64_t seed;
+    double density, sigma;
+    int symmetric;
+    char command[1024];
+} olive_network;
+
+/* Conductance of stored junction e (0-based within the held rows). */
+static inline double olive_net_w(const olive_network *n, int64_t e)
+{
+    switch (n->bits) {
+    case 0: return n->offset;
+    case 4: return n->offset + (double)((((const uint8_t *)n->cond)[e >> 1] >> ((e & 1) * 4)) & 15) * n->scale;
+    case 8: return n->offset + (double)((const uint8_t *)n->cond)[e] * n->scale;
+    case 16: return n->offset + (double)((const uint16_t *)n->cond)[e] * n->scale;
+    default: return (double)((const float *)n->cond)[e];
+    }
+}
+
+/* Bytes of packed conductance storage for n junctions at bits. */
+size_t olive_cond_bytes(int bits, int64_t n);
+/* Store code (or, for bits 32, the float value w) of junction e. */
+void olive_cond_set(int bits, void *cond, int64_t e, uint32_t code, float w);
+
+/* Read the whole network (validating every part). */
+void olive_net_read(const char *path, olive_network *net);
+/* Read only rows [row0, row1) (validated), plus the header. */
+void olive_net_read_rows(const char *path, int64_t row0, int64_t row1, olive_network *net);
+/* Read only the header (count, dims, nnz_total, bits...). */
+void olive_net_read_header(const char *path, olive_network *net);
+
+/* Write a complete network held in memory (row0 = 0, row1 = count) to path
+ * atomically; refuses to overwrite unless force. */
+void olive_net_write(const char *path, const olive_network *net, int force);
+
+/* Checks of the in-memory rows; returns NULL or a static message naming the
+ * first fault. */
+const char *olive_net_check(const olive_network *net);
+
+/* CRC-32 of the structure (count, row_ptr, col) of the held rows, for maps. */
+uint32_t olive_net_structure_crc(const olive_network *net);
+
+void olive_net_free(olive_network *net);
+
+#endif

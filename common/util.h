@@ -1,0 +1,54 @@
+/* Errors, messages, argument parsing and atomic output shared by every program. */
+#ifndef OLIVE_UTIL_H
+#define OLIVE_UTIL_H
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define OLIVE_VERSION "0.1.0"
+
+/* Set once by each program (argv[0] basename) for messages. */
+void olive_set_program(const char *argv0);
+const char *olive_program(void);
+/* The command line as one string, for provenance. */
+void olive_set_cmdline(int argc, char **argv);
+const char *olive_cmdline(void);
+
+/* Print "PROGRAM: error: ..." and exit(1); registered temporary outputs are
+ * removed first so that no partial output survives. */
+void olive_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+/* Usage error: message plus a hint to --help, exit(2). */
+void olive_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+void olive_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Verbose messages, printed when olive_verbose is set. */
+extern int olive_verbose;
+void olive_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+void *olive_malloc(size_t bytes, const char *what);
+void *olive_calloc(size_t n, size_t size, const char *what);
+
+/* Strict number parsing: the whole string must be a number in range. The
+ * option name is used in the error message. */
+long long olive_parse_int(const char *opt, const char *s, long long lo, long long hi);
+double olive_parse_double(const char *opt, const char *s, double lo, double hi);
+/* "V" or "A:B" (A <= B). Returns 1 for a range, 0 for a single value (b = a). */
+int olive_parse_range(const char *opt, const char *s, double lo, double hi, double *a, double *b);
+
+/* Atomic output. olive_atomic_begin returns a temporary path next to final
+ * (final.tmp-PID) which is deleted (file or directory tree) when the program
+ * dies; olive_atomic_commit renames it onto final. Unless force is set, an
+ * existing final is refused up front. */
+const char *olive_atomic_begin(const char *final, int force);
+void olive_atomic_commit(const char *tmp);
+/* Remove a path recursively (file or directory); ignores a missing path. */
+void olive_remove_tree(const char *path);
+int olive_path_exists(const char *path);
+
+/* Wall-clock seconds (monotonic). */
+double olive_now(void);
+
+/* Progress to stderr, only when stderr is a terminal. */
+void olive_progress(const char *what, double fraction);
+void olive_progress_done(void);
+
+#endif

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Install the Debian packages olive needs, only those that are missing.
+# Run by `make deps` (and so by `make demo` and `make check`).
+set -euo pipefail
+pkgs=(build-essential pkg-config libhdf5-openmpi-dev hdf5-tools openmpi-bin libopenmpi-dev
+      zlib1g-dev librandom123-dev libcairo2-dev python3 python3-h5py python3-numpy)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "olive: installing missing Debian packages: ${missing[*]}" >&2
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO=sudo
+$SUDO apt-get update -q >&2
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}" >&2

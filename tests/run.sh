@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# olive's test runner: runs every unit binary in $BUILD/tests and every
+# tests/test_*.sh script, each in a scratch directory, and prints
+# "N passed, N failed". Exit status is non-zero when anything failed.
+# Usage: tests/run.sh [PATTERN]   (only tests whose name contains PATTERN)
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+export BUILD=${BUILD:-build}
+export BIN="$top/$BUILD/bin" TESTS="$top/tests" TOP="$top"
+export PY=${PY:-/usr/bin/python3}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+export OMP_NUM_THREADS=${OMP_NUM_THREADS:-2}
+pattern=${1:-}
+scratch=$(mktemp -d /tmp/olive-tests.XXXXXX)
+trap 'rm -rf "$scratch"' EXIT
+pass=0 fail=0 failed=()
+run_one() {  # name, command...
+  local name=$1; shift
+  [ -n "$pattern" ] && [[ "$name" != *"$pattern"* ]] && return
+  local dir="$scratch/$name" t0=$SECONDS
+  mkdir -p "$dir"
+  if (cd "$dir" && "$@") >"$dir.log" 2>&1; then
+    pass=$((pass + 1)); printf 'PASS %-40s %3ds\n' "$name" $((SECONDS - t0))
+  else
+    fail=$((fail + 1)); failed+=("$name"); printf 'FAIL %-40s %3ds\n' "$name" $((SECONDS - t0))
+    sed 's/^/    | /' "$dir.log" | tail -n 40
+  fi
+}
+for t in "$top/$BUILD"/tests/*; do
+  [ -x "$t" ] && run_one "unit/$(basename "$t")" "$t"
+done
+for t in "$top"/tests/test_*.sh; do
+  [ -f "$t" ] && run_one "$(basename "$t" .sh)" bash "$t"
+done
+echo
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ] || { echo "failed: ${failed[*]}"; exit 1; }
