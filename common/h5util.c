@@ -33,6 +33,29 @@ hid_t olive_h5_create(const char *path)
     return f;
 }
 
+hid_t olive_h5_create_par(const char *path, MPI_Comm comm)
+{
+    int size;
+    MPI_Comm_size(comm, &size);
+    if (size == 1) return olive_h5_create(path);
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL);
+    hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+    H5Pclose(fapl);
+    if (f < 0) olive_die("%s: cannot create (parallel HDF5)", path);
+    return f;
+}
+
+hid_t olive_h5_xfer(MPI_Comm comm)
+{
+    int size;
+    MPI_Comm_size(comm, &size);
+    if (size == 1) return H5P_DEFAULT;
+    hid_t x = H5Pcreate(H5P_DATASET_XFER);
+    H5Pset_dxpl_mpio(x, H5FD_MPIO_COLLECTIVE);
+    return x;
+}
+
 int olive_h5_exists(hid_t loc, const char *name)
 {
     /* H5Lexists fails on a missing intermediate group: walk the path. */
@@ -126,6 +149,7 @@ int olive_h5_get_str_opt(const char *file, hid_t obj, const char *name, char *bu
         char *s = NULL;
         hid_t mt = H5Tcopy(H5T_C_S1);
         H5Tset_size(mt, H5T_VARIABLE);
+        H5Tset_cset(mt, H5Tget_cset(ft)); /* h5py writes UTF-8 */
         ok = H5Aread(a, mt, &s) >= 0;
         if (ok) { snprintf(buf, n, "%s", s ? s : ""); H5free_memory(s); }
         H5Tclose(mt);
@@ -134,6 +158,7 @@ int olive_h5_get_str_opt(const char *file, hid_t obj, const char *name, char *bu
         char *tmp = olive_malloc(sz + 1, "attribute");
         hid_t mt = H5Tcopy(H5T_C_S1);
         H5Tset_size(mt, sz);
+        H5Tset_cset(mt, H5Tget_cset(ft));
         ok = H5Aread(a, mt, tmp) >= 0;
         tmp[sz] = 0;
         if (ok) snprintf(buf, n, "%s", tmp);

@@ -15,6 +15,10 @@ void olive_h5_fail(const char *file, const char *fmt, ...) __attribute__((format
 
 hid_t olive_h5_open_read(const char *path);       /* dies with a clear message */
 hid_t olive_h5_create(const char *path);          /* truncates */
+/* Create collectively on comm (MPI-IO driver when comm has several ranks). */
+hid_t olive_h5_create_par(const char *path, MPI_Comm comm);
+/* Transfer property list for collective writes on comm (H5P_DEFAULT for one rank). */
+hid_t olive_h5_xfer(MPI_Comm comm);
 
 int olive_h5_exists(hid_t loc, const char *name);  /* link exists (path of groups allowed) */
 hid_t olive_h5_group(const char *file, hid_t loc, const char *name);  /* create, with parents */

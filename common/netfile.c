@@ -292,14 +292,31 @@ void olive_net_write(const char *path, const olive_network *net, int force)
     olive_atomic_commit(tmp);
 }
 
-uint32_t olive_net_structure_crc(const olive_network *net)
+uint32_t olive_net_structure_crc(const olive_network *net, uint64_t *bytes)
 {
+    /* CRC over each held row's (int64 degree, int32 ids...), so the CRCs of
+     * consecutive row blocks combine (crc32_combine) into the CRC of the
+     * whole network whatever the split. */
     uLong crc = crc32(0L, Z_NULL, 0);
-    crc = crc32(crc, (const Bytef *)&net->count, sizeof net->count);
     int64_t rows = net->row1 - net->row0;
-    crc = crc32_z(crc, (const Bytef *)net->row_ptr, (size_t)(rows + 1) * sizeof(int64_t));
-    crc = crc32_z(crc, (const Bytef *)net->col, (size_t)net->nnz * sizeof(int32_t));
+    *bytes = 0;
+    for (int64_t r = 0; r < rows; r++) {
+        int64_t deg = net->row_ptr[r + 1] - net->row_ptr[r];
+        crc = crc32(crc, (const Bytef *)&deg, sizeof deg);
+        crc = crc32_z(crc, (const Bytef *)(net->col + net->row_ptr[r]), (size_t)deg * sizeof(int32_t));
+        *bytes += sizeof deg + (uint64_t)deg * sizeof(int32_t);
+    }
     return (uint32_t)crc;
+}
+
+uint32_t olive_crc_combine(uint32_t a, uint32_t b, uint64_t bytes_b)
+{
+    return (uint32_t)crc32_combine(a, b, (z_off_t)bytes_b);
+}
+
+uint32_t olive_crc_finish(uint32_t crc, int64_t count)
+{
+    return (uint32_t)crc32(crc, (const Bytef *)&count, sizeof count);
 }
 
 void olive_net_free(olive_network *net)

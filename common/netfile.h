@@ -59,8 +59,12 @@ void olive_net_write(const char *path, const olive_network *net, int force);
  * first fault. */
 const char *olive_net_check(const olive_network *net);
 
-/* CRC-32 of the structure (count, row_ptr, col) of the held rows, for maps. */
-uint32_t olive_net_structure_crc(const olive_network *net);
+/* CRC-32 of the structure of the held rows (bytes: how many bytes it
+ * covered). The network's checksum is olive_crc_finish(CRC of all rows in
+ * order, count); blocks combine with olive_crc_combine(crc_a, crc_b, bytes_b). */
+uint32_t olive_net_structure_crc(const olive_network *net, uint64_t *bytes);
+uint32_t olive_crc_combine(uint32_t a, uint32_t b, uint64_t bytes_b);
+uint32_t olive_crc_finish(uint32_t crc, int64_t count);
 
 void olive_net_free(olive_network *net);
 

@@ -40,6 +40,9 @@ const char *olive_cmdline(void) { return cmdline_str ? cmdline_str : ""; }
 static char *tmp_paths[MAX_TMP];
 static int tmp_count;
 
+static void (*exit_hook)(int);
+void olive_set_exit_hook(void (*hook)(int)) { exit_hook = hook; }
+
 static void remove_tmp_outputs(void)
 {
     for (int i = 0; i < tmp_count; i++)
@@ -57,6 +60,7 @@ void olive_die(const char *fmt, ...)
     va_end(ap);
     fputc('\n', stderr);
     remove_tmp_outputs();
+    if (exit_hook) exit_hook(1);
     exit(1);
 }
 
@@ -69,6 +73,7 @@ void olive_usage_error(const char *fmt, ...)
     va_end(ap);
     fprintf(stderr, "\nTry '%s --help'.\n", prog_name);
     remove_tmp_outputs();
+    if (exit_hook) exit_hook(2);
     exit(2);
 }
 
@@ -180,7 +185,7 @@ const char *olive_atomic_begin(const char *final, int force)
 void olive_atomic_commit(const char *tmp)
 {
     for (int i = 0; i < tmp_count; i++) {
-        if (tmp_paths[i] != tmp) continue;
+        if (!tmp_paths[i] || strcmp(tmp_paths[i], tmp) != 0) continue;
         const char *suffix = strrchr(tmp, '.');
         size_t n = (size_t)(suffix - tmp);
         char *final = olive_malloc(n + 1, "path");

@@ -1,0 +1,140 @@
+/* Command line of olive-simulate: every option validated before any work. */
+#include "sim.h"
+#include "model.h"
+#include "util.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(void)
+{
+    printf("usage: olive-simulate NET.h5 -o OUTDIR (--steps N | --time MS) [options]\n"
+           "\n"
+           "Simulates the InfOli network of NET.h5 (MODEL.md) and writes OUTDIR in SONATA layout:\n"
+           "spikes.h5, one <variable>.h5 report per recorded variable, and state.h5.\n"
+           "Run under mpirun -np P to split the cells over P ranks; results are identical for any P.\n"
+           "\n"
+           "  -o, --output OUTDIR       output directory (refused if it exists, unless --force)\n"
+           "  --steps N | --time MS     duration (dt = 0.05 ms)\n"
+           "  --gj rgj|sgj|ngj          gap-junction model (default rgj)\n"
+           "  --pulse START:STOP:AMP[:FIRST:LAST]\n"
+           "                            AMP uA/cm2 on steps round(START/dt) <= i < round(STOP/dt),\n"
+           "                            cells FIRST <= id < LAST (default all); repeatable\n"
+           "  --stimulus FILE.h5        pulse table (docs/FORMAT.md)\n"
+           "  --record VARS|all|none    comma-separated variables (default v_axon): v_dend q r s ca\n"
+           "                            i_cah g_cal v_soma m h k l n p x_s v_axon m_a h_a x_a\n"
+           "  --record-every K          one frame every K steps (default 1)\n"
+           "  --record-cells A:B        record cells A <= id < B (default all)\n"
+           "  --record-precision single|double   report values (default single)\n"
+           "  --precision double|single arithmetic of the run (default double)\n"
+           "  --backend auto|cpu        (cuda comes with the GPU build)\n"
+           "  --spike-threshold MV      V_axon upward crossing that counts as a spike (default 0)\n"
+           "  --population NAME         SONATA population name (default io)\n"
+           "  --map MAP.h5              dispersal map from olive-disperse (default: built in memory)\n"
+           "  --threads N               OpenMP threads per rank (default: OMP_NUM_THREADS or all)\n"
+           "  --force                   replace an existing OUTDIR\n"
+           "  -v, --verbose             per-phase timings and details on stderr\n"
+           "  --help, --version\n");
+}
+
+static const char *need_value(int argc, char **argv, int *i)
+{
+    if (*i + 1 >= argc) olive_usage_error("%s needs a value", argv[*i]);
+    return argv[++*i];
+}
+
+static void parse_record(sim_config *cfg, const char *list)
+{
+    memset(cfg->record, 0, sizeof cfg->record);
+    cfg->nrecord = 0;
+    if (strcmp(list, "none") == 0) return;
+    if (strcmp(list, "all") == 0) {
+        for (int v = 0; v < OLIVE_NVARS; v++) cfg->record[v] = 1;
+        cfg->nrecord = OLIVE_NVARS;
+        return;
+    }
+    char *copy = strdup(list), *save = NULL;
+    for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        int v = olive_var_by_name(tok);
+        if (v < 0) olive_usage_error("--record: unknown variable '%s' (see --help for the names)", tok);
+        if (!cfg->record[v]) { cfg->record[v] = 1; cfg->nrecord++; }
+    }
+    free(copy);
+    if (cfg->nrecord == 0) olive_usage_error("--record: empty list (use 'none' to record spikes only)");
+}
+
+void sim_parse_args(int argc, char **argv, sim_config *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->gj = OLIVE_GJ_RGJ;
+    cfg->record[OV_V_AXON] = 1;
+    cfg->nrecord = 1;
+    cfg->record_every = 1;
+    cfg->rec_b = -1;
+    cfg->steps = -1;
+    snprintf(cfg->population, sizeof cfg->population, "io");
+    double time_ms = -1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(); exit(0); }
+        else if (!strcmp(a, "--version")) { printf("olive-simulate %s (backends: cpu)\n", OLIVE_VERSION); exit(0); }
+        else if (!strcmp(a, "-o") || !strcmp(a, "--output")) cfg->out_path = need_value(argc, argv, &i);
+        else if (!strcmp(a, "--steps")) cfg->steps = olive_parse_int(a, need_value(argc, argv, &i), 1, INT64_C(1) << 40);
+        else if (!strcmp(a, "--time")) time_ms = olive_parse_double(a, need_value(argc, argv, &i), 0, 1e12);
+        else if (!strcmp(a, "--gj")) {
+            const char *g = need_value(argc, argv, &i);
+            if (!strcmp(g, "rgj")) cfg->gj = OLIVE_GJ_RGJ;
+            else if (!strcmp(g, "sgj")) cfg->gj = OLIVE_GJ_SGJ;
+            else if (!strcmp(g, "ngj")) cfg->gj = OLIVE_GJ_NGJ;
+            else olive_usage_error("--gj: '%s' is not rgj, sgj or ngj", g);
+        }
+        else if (!strcmp(a, "--pulse")) sim_add_pulse_arg(cfg, need_value(argc, argv, &i));
+        else if (!strcmp(a, "--stimulus")) cfg->stim_path = need_value(argc, argv, &i);
+        else if (!strcmp(a, "--record")) parse_record(cfg, need_value(argc, argv, &i));
+        else if (!strcmp(a, "--record-every")) cfg->record_every = olive_parse_int(a, need_value(argc, argv, &i), 1, INT64_C(1) << 40);
+        else if (!strcmp(a, "--record-cells")) {
+            double lo, hi;
+            const char *v = need_value(argc, argv, &i);
+            if (!olive_parse_range(a, v, 0, 9.0e15, &lo, &hi) || lo != floor(lo) || hi != floor(hi) || hi <= lo)
+                olive_usage_error("--record-cells: '%s' must be A:B with integers A < B", v);
+            cfg->rec_a = (int64_t)lo;
+            cfg->rec_b = (int64_t)hi;
+        }
+        else if (!strcmp(a, "--record-precision") || !strcmp(a, "--precision")) {
+            const char *p = need_value(argc, argv, &i);
+            int single;
+            if (!strcmp(p, "single")) single = 1;
+            else if (!strcmp(p, "double")) single = 0;
+            else olive_usage_error("%s: '%s' is not single or double", a, p);
+            if (!strcmp(a, "--precision")) cfg->single = single; else cfg->record_double = !single;
+        }
+        else if (!strcmp(a, "--backend")) {
+            const char *b = need_value(argc, argv, &i);
+            if (!strcmp(b, "cuda")) olive_die("--backend cuda: this olive-simulate was built without CUDA");
+            if (strcmp(b, "cpu") && strcmp(b, "auto")) olive_usage_error("--backend: '%s' is not auto, cpu or cuda", b);
+        }
+        else if (!strcmp(a, "--spike-threshold")) cfg->threshold = olive_parse_double(a, need_value(argc, argv, &i), -1e6, 1e6);
+        else if (!strcmp(a, "--population")) {
+            const char *p = need_value(argc, argv, &i);
+            if (!*p || strlen(p) >= sizeof cfg->population || strchr(p, '/'))
+                olive_usage_error("--population: '%s' is not a valid name (1-63 characters, no '/')", p);
+            snprintf(cfg->population, sizeof cfg->population, "%s", p);
+        }
+        else if (!strcmp(a, "--map")) cfg->map_path = need_value(argc, argv, &i);
+        else if (!strcmp(a, "--threads")) cfg->threads = (int)olive_parse_int(a, need_value(argc, argv, &i), 1, 4096);
+        else if (!strcmp(a, "--force")) cfg->force = 1;
+        else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) cfg->verbose = olive_verbose = 1;
+        else if (a[0] == '-') olive_usage_error("unknown option '%s'", a);
+        else if (!cfg->net_path) cfg->net_path = a;
+        else olive_usage_error("unexpected argument '%s' (one network file only)", a);
+    }
+    if (!cfg->net_path) olive_usage_error("no network file given");
+    if (!cfg->out_path) olive_usage_error("no output directory given (-o OUTDIR)");
+    if ((cfg->steps >= 0) == (time_ms >= 0)) olive_usage_error("give exactly one of --steps and --time");
+    if (time_ms >= 0) {
+        cfg->steps = (int64_t)llround(time_ms / OLIVE_DT);
+        if (cfg->steps < 1) olive_usage_error("--time %g ms is shorter than one step (%g ms)", time_ms, OLIVE_DT);
+    }
+    if (cfg->stim_path) sim_read_stimulus(cfg, cfg->stim_path);
+}

@@ -1,0 +1,61 @@
+/* The CPU backend: OpenMP over rows, one specialised loop per precision,
+ * conductance packing and gap-junction model. */
+#include "sim.h"
+#include "model.h"
+#include "util.h"
+#include <math.h>
+#include <omp.h>
+#include <stdlib.h>
+
+static void sim_note_spike(sim_t *s, int64_t step, int64_t cell)
+{
+    int t = omp_get_thread_num();
+    if (s->tspike_n[t] == s->tspike_cap[t]) {
+        s->tspike_cap[t] = s->tspike_cap[t] ? 2 * s->tspike_cap[t] : 1024;
+        s->tspikes[t] = realloc(s->tspikes[t], (size_t)s->tspike_cap[t] * sizeof(sim_spike));
+        if (!s->tspikes[t]) olive_die("out of memory recording spikes");
+    }
+    s->tspikes[t][s->tspike_n[t]++] = (sim_spike){step, cell};
+}
+
+static void sim_note_bad(sim_t *s, int64_t step, int64_t cell)
+{
+#pragma omp critical(olive_bad)
+    if (s->bad_step < 0 || step < s->bad_step || (step == s->bad_step && cell < s->bad_cell)) {
+        s->bad_step = step;
+        s->bad_cell = cell;
+    }
+}
+
+#define REAL double
+#define KFN(name) name##_d
+#define MFN(name) name##_d
+#include "kernel_cpu_body.h"
+#undef REAL
+#undef KFN
+#undef MFN
+
+#define REAL float
+#define KFN(name) name##_f
+#define MFN(name) name##_f
+#include "kernel_cpu_body.h"
+#undef REAL
+#undef KFN
+#undef MFN
+
+/* Must be called inside an omp parallel region (the loop is an omp for). */
+void sim_step_rows(sim_t *s, const int32_t *rows, int64_t nrows, int64_t step,
+                   const sim_pulse *active, int nactive)
+{
+    if (s->cfg->single) dispatch_f(s, rows, nrows, step, active, nactive);
+    else dispatch_d(s, rows, nrows, step, active, nactive);
+}
+
+void sim_swap(sim_t *s)
+{
+    for (int v = 0; v < OLIVE_NVARS; v++) {
+        void *t = s->cur[v];
+        s->cur[v] = s->nxt[v];
+        s->nxt[v] = t;
+    }
+}

@@ -1,0 +1,266 @@
+/* Simulation output in SONATA layout (docs/FORMAT.md): one report file per
+ * recorded variable written collectively frame block by frame block, the
+ * spikes gathered to rank 0, the final state, provenance on every file. */
+#include "sim.h"
+#include "h5util.h"
+#include "model.h"
+#include "util.h"
+#include <stdlib.h>
+#include <string.h>
+
+struct sim_output {
+    int64_t frames, frame_chunk, frames_done, buffered;
+    int64_t nrec, col0, ncol, lrec0;  /* all recorded cells; this rank's columns and first local row */
+    hid_t file[OLIVE_NVARS], dset[OLIVE_NVARS];
+    void *buf[OLIVE_NVARS];
+    size_t el;
+    hid_t xfer;
+};
+
+static void path_in(char *out, size_t n, const char *dir, const char *name)
+{
+    snprintf(out, n, "%s/%s", dir, name);
+}
+
+void sim_write_provenance(sim_t *s, int64_t hid, const char *file)
+{
+    sim_config *c = s->cfg;
+    olive_h5_attr_str(file, hid, "olive_version", OLIVE_VERSION);
+    olive_h5_attr_str(file, hid, "command", olive_cmdline());
+    olive_h5_attr_str(file, hid, "network", c->net_path);
+    olive_h5_attr_i64(file, hid, "network_crc", s->net_crc);
+    olive_h5_attr_str(file, hid, "map", c->map_path ? c->map_path : "");
+    olive_h5_attr_i64(file, hid, "world_size", s->size);
+    olive_h5_attr_str(file, hid, "backend", "cpu");
+    olive_h5_attr_str(file, hid, "precision", c->single ? "single" : "double");
+    olive_h5_attr_str(file, hid, "gj", c->gj == OLIVE_GJ_RGJ ? "rgj" : c->gj == OLIVE_GJ_SGJ ? "sgj" : "ngj");
+    olive_h5_attr_f64(file, hid, "dt", OLIVE_DT);
+    olive_h5_attr_i64(file, hid, "steps", c->steps);
+    olive_h5_attr_i64(file, hid, "cells", s->net.count);
+    olive_h5_attr_i64(file, hid, "threads", s->nthreads);
+    olive_h5_attr_f64(file, hid, "time_setup_s", s->t.setup);
+    olive_h5_attr_f64(file, hid, "time_exchange_s", s->t.exchange);
+    olive_h5_attr_f64(file, hid, "time_compute_s", s->t.compute);
+    olive_h5_attr_f64(file, hid, "time_io_s", s->t.io);
+    olive_h5_attr_f64(file, hid, "time_total_s", s->t.total);
+}
+
+sim_output *sim_output_open(sim_t *s, const char *dir)
+{
+    sim_config *c = s->cfg;
+    sim_output *o = olive_calloc(1, sizeof *o, "output");
+    o->frames = c->steps / c->record_every;
+    o->nrec = c->rec_b - c->rec_a;
+    int64_t a = c->rec_a > s->plan.row0 ? c->rec_a : s->plan.row0;
+    int64_t b = c->rec_b < s->plan.row1 ? c->rec_b : s->plan.row1;
+    o->ncol = b > a ? b - a : 0;
+    o->col0 = b > a ? a - c->rec_a : 0;
+    o->lrec0 = b > a ? a - s->plan.row0 : 0;
+    o->el = c->record_double ? sizeof(double) : sizeof(float);
+    o->xfer = olive_h5_xfer(MPI_COMM_WORLD);
+    /* Chunks of up to 64 frames and ~4 MiB; frames are buffered a chunk row at a time. */
+    o->frame_chunk = o->frames < 64 ? (o->frames > 0 ? o->frames : 1) : 64;
+    int64_t ccols = (int64_t)(4 << 20) / ((int64_t)o->el * o->frame_chunk);
+    if (ccols > o->nrec) ccols = o->nrec;
+    if (ccols < 1) ccols = 1;
+    hid_t ftype = c->record_double ? H5T_IEEE_F64LE : H5T_IEEE_F32LE;
+    for (int v = 0; v < OLIVE_NVARS; v++) {
+        if (!c->record[v]) continue;
+        char name[64], path[4096];
+        snprintf(name, sizeof name, "%s.h5", olive_var_names[v]);
+        path_in(path, sizeof path, dir, name);
+        hid_t f = o->file[v] = olive_h5_create_par(path, MPI_COMM_WORLD);
+        char grp[128];
+        snprintf(grp, sizeof grp, "report/%s", c->population);
+        hid_t g = olive_h5_group(path, f, grp);
+        hsize_t dims[2] = {(hsize_t)o->frames, (hsize_t)o->nrec}, chunk[2] = {(hsize_t)o->frame_chunk, (hsize_t)ccols};
+        hid_t space = H5Screate_simple(2, dims, NULL);
+        hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+        if (o->frames > 0) {
+            H5Pset_chunk(dcpl, 2, chunk);
+            H5Pset_deflate(dcpl, 1);
+        }
+        o->dset[v] = H5Dcreate2(g, "data", ftype, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+        if (o->dset[v] < 0) olive_die("%s: cannot create /%s/data", path, grp);
+        H5Pclose(dcpl);
+        H5Sclose(space);
+        olive_h5_attr_str(path, o->dset[v], "units", olive_var_units[v]);
+        hid_t m = olive_h5_group(path, g, "mapping");
+        hid_t d_ids = olive_h5_dset1(path, m, "node_ids", H5T_STD_U64LE, o->nrec, 0);
+        hid_t d_ptr = olive_h5_dset1(path, m, "index_pointers", H5T_STD_U64LE, o->nrec + 1, 0);
+        hid_t d_el = olive_h5_dset1(path, m, "element_ids", H5T_STD_U32LE, o->nrec, 0);
+        uint64_t *ids = olive_malloc((size_t)(o->ncol + 1) * sizeof(uint64_t), "mapping");
+        uint32_t *zeros = olive_calloc((size_t)o->ncol + 1, sizeof(uint32_t), "mapping");
+        for (int64_t i = 0; i <= o->ncol; i++) ids[i] = (uint64_t)(c->rec_a + o->col0 + i);
+        olive_h5_write_slab1(path, d_ids, H5T_NATIVE_UINT64, o->col0, o->ncol, ids, o->xfer);
+        for (int64_t i = 0; i <= o->ncol; i++) ids[i] = (uint64_t)(o->col0 + i);
+        /* index_pointers has one more entry: the rank holding the last column writes it. */
+        int64_t nptr = o->ncol + (o->ncol > 0 && o->col0 + o->ncol == o->nrec ? 1 : 0);
+        olive_h5_write_slab1(path, d_ptr, H5T_NATIVE_UINT64, o->col0, nptr, ids, o->xfer);
+        olive_h5_write_slab1(path, d_el, H5T_NATIVE_UINT32, o->col0, o->ncol, zeros, o->xfer);
+        free(ids);
+        free(zeros);
+        double step_ms = (double)c->record_every * OLIVE_DT;
+        double tm[3] = {step_ms, step_ms + (double)o->frames * step_ms, step_ms};
+        hid_t d_t = olive_h5_dset1(path, m, "time", H5T_IEEE_F64LE, 3, 0);
+        olive_h5_write_slab1(path, d_t, H5T_NATIVE_DOUBLE, 0, s->rank == 0 ? 3 : 0, tm, o->xfer);
+        olive_h5_attr_str(path, d_t, "units", "ms");
+        H5Dclose(d_ids); H5Dclose(d_ptr); H5Dclose(d_el); H5Dclose(d_t);
+        H5Gclose(m);
+        H5Gclose(g);
+        o->buf[v] = olive_malloc((size_t)(o->frame_chunk * o->ncol) * o->el + o->el, "frame buffer");
+    }
+    return o;
+}
+
+static void flush_frames(sim_output *o, sim_t *s)
+{
+    for (int v = 0; v < OLIVE_NVARS; v++) {
+        if (!s->cfg->record[v]) continue;
+        hid_t fs = H5Dget_space(o->dset[v]);
+        hsize_t off[2] = {(hsize_t)o->frames_done, (hsize_t)o->col0}, cnt[2] = {(hsize_t)o->buffered, (hsize_t)o->ncol};
+        hid_t ms = H5Screate_simple(2, cnt, NULL);
+        if (o->ncol > 0) H5Sselect_hyperslab(fs, H5S_SELECT_SET, off, NULL, cnt, NULL);
+        else { H5Sselect_none(fs); H5Sselect_none(ms); }
+        hid_t mt = s->cfg->record_double ? H5T_NATIVE_DOUBLE : H5T_NATIVE_FLOAT;
+        if (H5Dwrite(o->dset[v], mt, ms, fs, o->xfer, o->buf[v]) < 0)
+            olive_die("writing the %s report failed (disk full?)", olive_var_names[v]);
+        H5Sclose(ms);
+        H5Sclose(fs);
+    }
+    o->frames_done += o->buffered;
+    o->buffered = 0;
+}
+
+void sim_output_frame(sim_output *o, sim_t *s)
+{
+    double t0 = olive_now();
+    for (int v = 0; v < OLIVE_NVARS; v++) {
+        if (!s->cfg->record[v]) continue;
+        char *dst = (char *)o->buf[v] + (size_t)(o->buffered * o->ncol) * o->el;
+        for (int64_t i = 0; i < o->ncol; i++) {
+            double x = s->cfg->single ? (double)((float *)s->cur[v])[o->lrec0 + i] : ((double *)s->cur[v])[o->lrec0 + i];
+            if (s->cfg->record_double) ((double *)dst)[i] = x; else ((float *)dst)[i] = (float)x;
+        }
+    }
+    if (++o->buffered == o->frame_chunk || o->frames_done + o->buffered == o->frames) flush_frames(o, s);
+    s->t.io += olive_now() - t0;
+}
+
+static int cmp_spike(const void *a, const void *b)
+{
+    const sim_spike *x = a, *y = b;
+    if (x->step != y->step) return x->step < y->step ? -1 : 1;
+    return (x->cell > y->cell) - (x->cell < y->cell);
+}
+
+/* Gather every rank's spikes on rank 0, sorted by time then cell. */
+static sim_spike *gather_spikes(sim_t *s, int64_t *n_out)
+{
+    int64_t n = 0;
+    for (int t = 0; t < s->nthreads; t++) n += s->tspike_n[t];
+    int64_t *mine = olive_malloc((size_t)(2 * n) * sizeof(int64_t) + 8, "spikes");
+    int64_t k = 0;
+    for (int t = 0; t < s->nthreads; t++)
+        for (int64_t i = 0; i < s->tspike_n[t]; i++) { mine[k++] = s->tspikes[t][i].step; mine[k++] = s->tspikes[t][i].cell; }
+    int cnt = (int)(2 * n);
+    if ((int64_t)cnt != 2 * n) olive_die("too many spikes on rank %d to gather", s->rank);
+    int *counts = NULL, *displs = NULL;
+    int64_t total = 0;
+    if (s->rank == 0) {
+        counts = olive_malloc((size_t)s->size * sizeof(int), "spikes");
+        displs = olive_malloc((size_t)s->size * sizeof(int), "spikes");
+    }
+    SIM_CHECK_MPI(MPI_Gather(&cnt, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD));
+    if (s->rank == 0)
+        for (int q = 0; q < s->size; q++) { displs[q] = (int)total; total += counts[q]; }
+    int64_t *all = olive_malloc((size_t)total * sizeof(int64_t) + 8, "spikes");
+    SIM_CHECK_MPI(MPI_Gatherv(mine, cnt, MPI_INT64_T, all, counts, displs, MPI_INT64_T, 0, MPI_COMM_WORLD));
+    free(mine);
+    free(counts);
+    free(displs);
+    sim_spike *sp = olive_malloc((size_t)(total / 2) * sizeof(sim_spike) + 8, "spikes");
+    for (int64_t i = 0; i < total / 2; i++) sp[i] = (sim_spike){all[2 * i], all[2 * i + 1]};
+    free(all);
+    qsort(sp, (size_t)(total / 2), sizeof *sp, cmp_spike);
+    *n_out = total / 2;
+    return sp;
+}
+
+static void write_spikes(sim_t *s, const char *dir)
+{
+    int64_t n;
+    sim_spike *sp = gather_spikes(s, &n);
+    if (s->rank == 0) {
+        char path[4096], grp[128];
+        path_in(path, sizeof path, dir, "spikes.h5");
+        hid_t f = olive_h5_create(path);
+        snprintf(grp, sizeof grp, "spikes/%s", s->cfg->population);
+        hid_t g = olive_h5_group(path, f, grp);
+        olive_h5_attr_str(path, g, "sorting", "by_time");
+        double *ts = olive_malloc((size_t)n * sizeof(double) + 8, "spikes");
+        uint64_t *ids = olive_malloc((size_t)n * sizeof(uint64_t) + 8, "spikes");
+        for (int64_t i = 0; i < n; i++) { ts[i] = (double)(sp[i].step + 1) * OLIVE_DT; ids[i] = (uint64_t)sp[i].cell; }
+        hid_t d = olive_h5_dset1(path, g, "timestamps", H5T_IEEE_F64LE, n, n > 0 ? 65536 : 0);
+        olive_h5_write_slab1(path, d, H5T_NATIVE_DOUBLE, 0, n, ts, H5P_DEFAULT);
+        olive_h5_attr_str(path, d, "units", "ms");
+        H5Dclose(d);
+        d = olive_h5_dset1(path, g, "node_ids", H5T_STD_U64LE, n, n > 0 ? 65536 : 0);
+        olive_h5_write_slab1(path, d, H5T_NATIVE_UINT64, 0, n, ids, H5P_DEFAULT);
+        H5Dclose(d);
+        free(ts);
+        free(ids);
+        H5Gclose(g);
+        sim_write_provenance(s, f, path);
+        olive_h5_attr_i64(path, f, "spike_count", n);
+        if (H5Fclose(f) < 0) olive_die("%s: closing failed (disk full?)", path);
+    }
+    free(sp);
+}
+
+static void write_state(sim_t *s, const char *dir)
+{
+    char path[4096];
+    path_in(path, sizeof path, dir, "state.h5");
+    hid_t f = olive_h5_create_par(path, MPI_COMM_WORLD);
+    hid_t g = olive_h5_group(path, f, "state");
+    hid_t ft = s->cfg->single ? H5T_IEEE_F32LE : H5T_IEEE_F64LE, mt = s->cfg->single ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE;
+    hid_t xfer = olive_h5_xfer(MPI_COMM_WORLD);
+    for (int v = 0; v < OLIVE_NVARS; v++) {
+        hid_t d = olive_h5_dset1(path, g, olive_var_names[v], ft, s->net.count, 0);
+        olive_h5_write_slab1(path, d, mt, s->plan.row0, s->plan.nlocal, s->cur[v], xfer);
+        olive_h5_attr_str(path, d, "units", olive_var_units[v]);
+        H5Dclose(d);
+    }
+    olive_h5_attr_i64(path, g, "step", s->cfg->steps);
+    olive_h5_attr_f64(path, g, "time_ms", (double)s->cfg->steps * OLIVE_DT);
+    olive_h5_attr_str(path, g, "precision", s->cfg->single ? "single" : "double");
+    H5Gclose(g);
+    sim_write_provenance(s, f, path);
+    if (xfer != H5P_DEFAULT) H5Pclose(xfer);
+    if (H5Fclose(f) < 0) olive_die("%s: closing failed (disk full?)", path);
+}
+
+void sim_output_close(sim_output *o, sim_t *s, const char *dir)
+{
+    double t0 = olive_now();
+    /* Provenance carries the slowest rank's timings. */
+    double mine[4] = {s->t.setup, s->t.exchange, s->t.compute, s->t.io}, mx[4];
+    SIM_CHECK_MPI(MPI_Allreduce(mine, mx, 4, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD));
+    s->t.setup = mx[0]; s->t.exchange = mx[1]; s->t.compute = mx[2]; s->t.io = mx[3];
+    for (int v = 0; v < OLIVE_NVARS; v++) {
+        if (!s->cfg->record[v]) continue;
+        char name[64], path[4096];
+        snprintf(name, sizeof name, "%s.h5", olive_var_names[v]);
+        path_in(path, sizeof path, dir, name);
+        sim_write_provenance(s, o->file[v], path);
+        H5Dclose(o->dset[v]);
+        if (H5Fclose(o->file[v]) < 0) olive_die("%s: closing failed (disk full?)", path);
+        free(o->buf[v]);
+    }
+    write_spikes(s, dir);
+    write_state(s, dir);
+    if (o->xfer != H5P_DEFAULT) H5Pclose(o->xfer);
+    free(o);
+    s->t.io += olive_now() - t0;
+}

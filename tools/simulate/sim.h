@@ -1,0 +1,88 @@
+/* olive-simulate: configuration and run-time state shared by its files. */
+#ifndef OLIVE_SIM_H
+#define OLIVE_SIM_H
+#include <mpi.h>
+#include <stdint.h>
+#include "netfile.h"
+#include "partition.h"
+#include "state.h"
+
+typedef struct {
+    int64_t step0, step1;    /* active on steps step0 <= i < step1 */
+    double amp;              /* uA/cm2 */
+    int64_t first, last;     /* cells first <= id < last; last = -1: all */
+} sim_pulse;
+
+typedef struct {
+    const char *net_path, *map_path, *out_path, *stim_path;
+    int64_t steps;
+    int gj;                  /* enum olive_gj_kind */
+    int single;              /* --precision single */
+    int record_double;       /* --record-precision double */
+    int record[OLIVE_NVARS]; /* which variables are recorded */
+    int nrecord;
+    int64_t record_every;
+    int64_t rec_a, rec_b;    /* recorded cells [rec_a, rec_b); rec_b = -1: all */
+    double threshold;
+    char population[64];
+    int force, threads, verbose;
+    sim_pulse *pulses;
+    int npulses;
+} sim_config;
+
+/* Per-phase wall-clock seconds (DESIGN.md: make the bottleneck visible). */
+typedef struct { double setup, exchange, compute, io, total; } sim_timings;
+
+typedef struct { int64_t step; int64_t cell; } sim_spike;
+
+typedef struct {
+    sim_config *cfg;
+    int rank, size;
+    MPI_Comm graph;          /* distributed-graph communicator of the halo exchange */
+    olive_network net;       /* own rows (global ids) */
+    olive_plan plan;
+    uint32_t net_crc;        /* structure checksum of the whole network */
+    /* State, structure of arrays, double-buffered; V_dend has nlocal + nhalo
+     * entries so junctions index own cells and halo cells alike. */
+    void *cur[OLIVE_NVARS], *nxt[OLIVE_NVARS];
+    void *wlut;              /* conductance per code (bits 4/8/16), in the run's precision */
+    void *sendbuf;           /* packed V_dend for other ranks */
+    int *nbr_send_count, *nbr_send_displ, *nbr_recv_count, *nbr_recv_displ;
+    int nbr_out, nbr_in;
+    /* Spikes found by each thread, merged at the end. */
+    sim_spike **tspikes;
+    int64_t *tspike_n, *tspike_cap;
+    int nthreads;
+    int64_t bad_cell, bad_step; /* first non-finite value seen, -1 if none */
+    sim_pulse *active;       /* scratch: the pulses active in the current step */
+    sim_timings t;
+} sim_t;
+
+/* cli.c */
+void sim_parse_args(int argc, char **argv, sim_config *cfg);
+/* stimulus.c */
+void sim_add_pulse_arg(sim_config *cfg, const char *arg);
+void sim_read_stimulus(sim_config *cfg, const char *path);
+void sim_check_pulses(const sim_config *cfg, int64_t count);
+int sim_active_pulses(const sim_config *cfg, int64_t step, sim_pulse *out);
+/* setup.c */
+void sim_setup(sim_t *s, sim_config *cfg);
+void sim_free(sim_t *s);
+/* kernel_cpu.c */
+void sim_step_rows(sim_t *s, const int32_t *rows, int64_t nrows, int64_t step,
+                   const sim_pulse *active, int nactive);
+void sim_swap(sim_t *s);
+/* exchange.c */
+void sim_exchange_begin(sim_t *s, MPI_Request *req);
+void sim_exchange_end(sim_t *s, MPI_Request *req);
+/* output.c */
+typedef struct sim_output sim_output;
+sim_output *sim_output_open(sim_t *s, const char *dir);
+void sim_output_frame(sim_output *o, sim_t *s);   /* called after every step that records */
+void sim_output_close(sim_output *o, sim_t *s, const char *dir);
+void sim_write_provenance(sim_t *s, int64_t hid, const char *file);
+
+#define SIM_CHECK_MPI(call) do { int rc_ = (call); if (rc_ != MPI_SUCCESS) sim_mpi_fail(#call, rc_); } while (0)
+void sim_mpi_fail(const char *what, int rc) __attribute__((noreturn));
+
+#endif

@@ -1,0 +1,102 @@
+/* Injected current: --pulse options and the --stimulus pulse table. */
+#include "sim.h"
+#include "h5util.h"
+#include "model.h"
+#include "util.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int64_t ms_to_step(double ms) { return (int64_t)llround(ms / OLIVE_DT); }
+
+static void append(sim_config *cfg, sim_pulse p)
+{
+    cfg->pulses = realloc(cfg->pulses, (size_t)(cfg->npulses + 1) * sizeof *cfg->pulses);
+    if (!cfg->pulses) olive_die("out of memory for pulses");
+    cfg->pulses[cfg->npulses++] = p;
+}
+
+void sim_add_pulse_arg(sim_config *cfg, const char *arg)
+{
+    char buf[256], *fields[6], *save = NULL;
+    int n = 0;
+    if (strlen(arg) >= sizeof buf) olive_usage_error("--pulse: '%s' is too long", arg);
+    snprintf(buf, sizeof buf, "%s", arg);
+    /* strtok would merge empty fields; split by hand so "1::6" is refused. */
+    char *p = buf;
+    fields[n++] = p;
+    for (; *p; p++)
+        if (*p == ':') {
+            *p = 0;
+            if (n == 6) olive_usage_error("--pulse: '%s' has too many fields (START:STOP:AMP[:FIRST:LAST])", arg);
+            fields[n++] = p + 1;
+        }
+    (void)save;
+    if (n != 3 && n != 5) olive_usage_error("--pulse: '%s' must be START_MS:STOP_MS:AMP[:FIRST:LAST]", arg);
+    double start = olive_parse_double("--pulse START", fields[0], 0, 1e12);
+    double stop = olive_parse_double("--pulse STOP", fields[1], 0, 1e12);
+    double amp = olive_parse_double("--pulse AMP", fields[2], -1e6, 1e6);
+    if (stop < start) olive_usage_error("--pulse: '%s' stops (%g ms) before it starts (%g ms)", arg, stop, start);
+    sim_pulse pl = {ms_to_step(start), ms_to_step(stop), amp, 0, -1};
+    if (n == 5) {
+        pl.first = olive_parse_int("--pulse FIRST", fields[3], 0, INT64_C(1) << 40);
+        pl.last = olive_parse_int("--pulse LAST", fields[4], 1, INT64_C(1) << 40);
+        if (pl.last <= pl.first) olive_usage_error("--pulse: '%s' has LAST <= FIRST", arg);
+    }
+    append(cfg, pl);
+}
+
+void sim_read_stimulus(sim_config *cfg, const char *path)
+{
+    hid_t f = olive_h5_open_read(path);
+    char fmt[64] = "";
+    if (!olive_h5_get_str_opt(path, f, "format", fmt, sizeof fmt) || strcmp(fmt, "olive-stimulus") != 0)
+        olive_die("%s: not an olive stimulus file (root attribute format must be 'olive-stimulus')", path);
+    if (olive_h5_get_i64(path, f, "/", "format_version") != 1) olive_die("%s: format_version must be 1", path);
+    if (!olive_h5_exists(f, "pulses")) olive_die("%s: group /pulses is missing", path);
+    int64_t n = olive_h5_len1(path, f, "pulses/start_ms");
+    if (olive_h5_len1(path, f, "pulses/stop_ms") != n || olive_h5_len1(path, f, "pulses/amplitude") != n)
+        olive_die("%s: /pulses/start_ms, stop_ms and amplitude must have the same length", path);
+    int has_first = olive_h5_exists(f, "pulses/first_cell"), has_last = olive_h5_exists(f, "pulses/last_cell");
+    if ((has_first && olive_h5_len1(path, f, "pulses/first_cell") != n) ||
+        (has_last && olive_h5_len1(path, f, "pulses/last_cell") != n))
+        olive_die("%s: /pulses/first_cell and last_cell must have the length of start_ms", path);
+    double *start = olive_malloc((size_t)n * 24 + 8, "stimulus"), *stop = start + n, *amp = stop + n;
+    int64_t *first = olive_malloc((size_t)n * 16 + 8, "stimulus"), *last = first + n;
+    olive_h5_read_slab1(path, f, "pulses/start_ms", H5T_NATIVE_DOUBLE, 0, n, start);
+    olive_h5_read_slab1(path, f, "pulses/stop_ms", H5T_NATIVE_DOUBLE, 0, n, stop);
+    olive_h5_read_slab1(path, f, "pulses/amplitude", H5T_NATIVE_DOUBLE, 0, n, amp);
+    if (has_first) olive_h5_read_slab1(path, f, "pulses/first_cell", H5T_NATIVE_INT64, 0, n, first);
+    if (has_last) olive_h5_read_slab1(path, f, "pulses/last_cell", H5T_NATIVE_INT64, 0, n, last);
+    for (int64_t i = 0; i < n; i++) {
+        if (!isfinite(start[i]) || !isfinite(stop[i]) || !isfinite(amp[i]) || start[i] < 0 || stop[i] < start[i])
+            olive_die("%s: pulse %lld: start/stop/amplitude must be finite with 0 <= start <= stop", path, (long long)i);
+        sim_pulse p = {ms_to_step(start[i]), ms_to_step(stop[i]), amp[i], has_first ? first[i] : 0,
+                       has_last ? last[i] : -1};
+        if (p.first < 0 || (p.last != -1 && p.last <= p.first))
+            olive_die("%s: pulse %lld: cells [%lld, %lld) is not a valid range", path, (long long)i,
+                      (long long)p.first, (long long)p.last);
+        append(cfg, p);
+    }
+    free(start);
+    free(first);
+    H5Fclose(f);
+}
+
+void sim_check_pulses(const sim_config *cfg, int64_t count)
+{
+    for (int i = 0; i < cfg->npulses; i++) {
+        const sim_pulse *p = &cfg->pulses[i];
+        if (p->first >= count || p->last > count)
+            olive_usage_error("pulse %d: cells [%lld, %lld) outside the network's %lld cells", i + 1,
+                              (long long)p->first, (long long)p->last, (long long)count);
+    }
+}
+
+int sim_active_pulses(const sim_config *cfg, int64_t step, sim_pulse *out)
+{
+    int n = 0;
+    for (int i = 0; i < cfg->npulses; i++)
+        if (cfg->pulses[i].step0 <= step && step < cfg->pulses[i].step1) out[n++] = cfg->pulses[i];
+    return n;
+}
