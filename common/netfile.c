@@ -207,6 +207,7 @@ void olive_net_read_rows(const char *path, int64_t row0, int64_t row1, olive_net
         olive_die("%s: /gap_junctions/row_ptr is not monotone between rows %lld and %lld", path,
                   (long long)row0, (long long)row1);
     for (int64_t r = 0; r <= rows; r++) net->row_ptr[r] -= e0;
+    net->e0 = e0;
     net->nnz = e1 - e0;
     net->col = olive_malloc((size_t)net->nnz * sizeof(int32_t) + 1, "col");
     /* Read col as int64 in pieces so an out-of-range id is caught, not clamped. */

@@ -15,6 +15,7 @@ typedef struct {
     int64_t *row_ptr;       /* row1-row0+1 entries, local: row_ptr[0] == 0 */
     int32_t *col;           /* neighbour ids (global), ascending per row */
     int64_t nnz;            /* junctions held */
+    int64_t e0;             /* global index of the first junction held */
     int64_t nnz_total;      /* junctions in the whole network */
     int bits;               /* 0, 4, 8, 16, 32 */
     double offset, scale;   /* w = offset + code*scale (bits 4/8/16); bits 0: w = offset */

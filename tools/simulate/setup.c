@@ -1,6 +1,7 @@
 /* Setup of a run: this rank's rows, the exchange plan, the communicator and
  * the initial state. */
 #include "sim.h"
+#include "mapfile.h"
 #include "model.h"
 #include "util.h"
 #include <omp.h>
@@ -106,6 +107,17 @@ void sim_setup(sim_t *s, sim_config *cfg)
     SIM_CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &s->rank));
     SIM_CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &s->size));
     if (cfg->threads) omp_set_num_threads(cfg->threads);
+    else if (!getenv("OMP_NUM_THREADS")) {
+        /* Share the node's cores among the ranks on it: oversubscribed
+         * OpenMP threads spin against each other and run 100x slower. */
+        MPI_Comm node;
+        int local = 1;
+        SIM_CHECK_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+        SIM_CHECK_MPI(MPI_Comm_size(node, &local));
+        MPI_Comm_free(&node);
+        int t = omp_get_num_procs() / local;
+        omp_set_num_threads(t > 0 ? t : 1);
+    }
     s->nthreads = omp_get_max_threads();
     s->tspikes = olive_calloc((size_t)s->nthreads, sizeof(sim_spike *), "spikes");
     s->tspike_n = olive_calloc((size_t)s->nthreads, sizeof(int64_t), "spikes");
@@ -121,14 +133,30 @@ void sim_setup(sim_t *s, sim_config *cfg)
         olive_usage_error("--record-cells %lld:%lld: the network has %lld cells", (long long)cfg->rec_a,
                           (long long)cfg->rec_b, (long long)hdr.count);
     if (cfg->rec_b < 0) { cfg->rec_a = 0; cfg->rec_b = hdr.count; }
-    if (cfg->map_path) olive_die("--map: reading dispersal maps is not implemented yet; run without --map");
-
-    int64_t *bounds = olive_malloc((size_t)(s->size + 1) * sizeof(int64_t), "bounds");
-    olive_block_bounds(hdr.count, NULL, s->size, OLIVE_BALANCE_CELLS, bounds);
+    olive_map_header map;
+    int64_t *bounds;
+    if (cfg->map_path) {
+        olive_map_read_header(cfg->map_path, &map);
+        if (map.P != s->size)
+            olive_die("%s: the map was made for %d ranks, this run has %d (make one with olive-disperse --ranks %d)",
+                      cfg->map_path, map.P, s->size, s->size);
+        if (map.count != hdr.count || map.nnz != hdr.nnz_total)
+            olive_die("%s: the map was made for another network (%lld cells, %lld junctions; %s has %lld and %lld)",
+                      cfg->map_path, (long long)map.count, (long long)map.nnz, cfg->net_path, (long long)hdr.count,
+                      (long long)hdr.nnz_total);
+        bounds = map.bounds;
+    } else {
+        bounds = olive_malloc((size_t)(s->size + 1) * sizeof(int64_t), "bounds");
+        olive_block_bounds(hdr.count, NULL, s->size, OLIVE_BALANCE_CELLS, bounds);
+    }
     olive_net_read_rows(cfg->net_path, bounds[s->rank], bounds[s->rank + 1], &s->net);
-    olive_plan_build_local(&s->net, bounds, s->size, s->rank, &s->plan);
-    free(bounds);
-    exchange_needs(s);
+    if (cfg->map_path) {
+        olive_map_read_plan(cfg->map_path, &map, s->rank, &s->net, &s->plan);
+    } else {
+        olive_plan_build_local(&s->net, bounds, s->size, s->rank, &s->plan);
+        exchange_needs(s);
+        free(bounds);
+    }
     make_graph(s);
 
     /* The network checksum, the same for any number of ranks. */
@@ -141,6 +169,12 @@ void sim_setup(sim_t *s, sim_config *cfg)
     uint32_t all = crcs[0];
     for (int q = 1; q < s->size; q++) all = olive_crc_combine(all, crcs[q], lens[q]);
     s->net_crc = olive_crc_finish(all, hdr.count);
+    if (cfg->map_path) {
+        if (map.network_crc != s->net_crc)
+            olive_die("%s: the map was made for another network (structure checksum %08x, %s has %08x)",
+                      cfg->map_path, map.network_crc, cfg->net_path, s->net_crc);
+        olive_map_header_free(&map);
+    }
     free(crcs);
     free(lens);
 

@@ -1,0 +1,122 @@
+/* olive-disperse: the dispersal map of a network for P ranks (DESIGN.md):
+ * contiguous blocks, receive and send lists, rows in local index space, the
+ * interior/boundary split. O(junctions log junctions) time, O(junctions) memory. */
+#include "mapfile.h"
+#include "h5util.h"
+#include "netfile.h"
+#include "partition.h"
+#include "util.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(void)
+{
+    printf("usage: olive-disperse NET.h5 --ranks P -o MAP.h5 [--balance cells|junctions] [--force] [--verbose]\n"
+           "\n"
+           "Splits the cells of NET.h5 into P contiguous blocks (balanced by cell count, or by\n"
+           "junctions + cells) and writes, per rank, the cells it receives from each other rank,\n"
+           "the cells it sends, its rows in local index space and its interior/boundary rows.\n"
+           "olive-simulate --map MAP.h5 under mpirun -np P reads only its own part.\n");
+}
+
+/* Rank r's rows of the whole network, as the row-block reader would give them. */
+static void block_view(const olive_network *net, int64_t r0, int64_t r1, olive_network *v)
+{
+    *v = *net;
+    v->row0 = r0;
+    v->row1 = r1;
+    v->row_ptr = olive_malloc((size_t)(r1 - r0 + 1) * sizeof(int64_t), "row_ptr");
+    for (int64_t i = 0; i <= r1 - r0; i++) v->row_ptr[i] = net->row_ptr[r0 + i] - net->row_ptr[r0];
+    v->col = net->col + net->row_ptr[r0];
+    v->nnz = net->row_ptr[r1] - net->row_ptr[r0];
+    v->e0 = net->row_ptr[r0];
+    v->g_cal = NULL;
+    v->cond = NULL;
+}
+
+int main(int argc, char **argv)
+{
+    olive_set_program(argv[0]);
+    olive_set_cmdline(argc, argv);
+    olive_h5_quiet();
+    const char *net_path = NULL, *out = NULL;
+    int P = 0, balance = OLIVE_BALANCE_CELLS, force = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(); return 0; }
+        if (!strcmp(a, "--version")) { printf("olive-disperse %s\n", OLIVE_VERSION); return 0; }
+        if ((!strcmp(a, "--ranks") || !strcmp(a, "-o") || !strcmp(a, "--output") || !strcmp(a, "--balance")) && i + 1 >= argc)
+            olive_usage_error("%s needs a value", a);
+        if (!strcmp(a, "--ranks")) P = (int)olive_parse_int(a, argv[++i], 1, 1 << 20);
+        else if (!strcmp(a, "-o") || !strcmp(a, "--output")) out = argv[++i];
+        else if (!strcmp(a, "--balance")) {
+            const char *b = argv[++i];
+            if (!strcmp(b, "cells")) balance = OLIVE_BALANCE_CELLS;
+            else if (!strcmp(b, "junctions")) balance = OLIVE_BALANCE_JUNCTIONS;
+            else olive_usage_error("--balance: '%s' is not cells or junctions", b);
+        }
+        else if (!strcmp(a, "--force")) force = 1;
+        else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) olive_verbose = 1;
+        else if (a[0] == '-') olive_usage_error("unknown option '%s'", a);
+        else if (!net_path) net_path = a;
+        else olive_usage_error("unexpected argument '%s'", a);
+    }
+    if (!net_path) olive_usage_error("no network file given");
+    if (!out) olive_usage_error("no output file given (-o MAP.h5)");
+    if (!P) olive_usage_error("--ranks P is required");
+    if (!force && olive_path_exists(out)) olive_usage_error("%s exists; use --force to overwrite it", out);
+
+    double t0 = olive_now();
+    olive_network net;
+    olive_net_read(net_path, &net);
+    if (P > net.count)
+        olive_die("%s: %lld cells cannot be split over %d ranks", net_path, (long long)net.count, P);
+    double t_read = olive_now() - t0;
+
+    int64_t *bounds = olive_malloc((size_t)(P + 1) * sizeof(int64_t), "bounds");
+    olive_block_bounds(net.count, net.row_ptr, P, balance, bounds);
+    olive_plan *plans = olive_calloc((size_t)P, sizeof(olive_plan), "plans");
+    for (int r = 0; r < P; r++) {
+        olive_network v;
+        block_view(&net, bounds[r], bounds[r + 1], &v);
+        olive_plan_build_local(&v, bounds, P, r, &plans[r]);
+        free(v.row_ptr);
+        olive_progress("building plans", (double)(r + 1) / P);
+    }
+    olive_progress_done();
+    /* Send lists: what each rank q receives from r is a slice of q's halo. */
+    int64_t **need = olive_malloc((size_t)P * sizeof(int64_t *), "need");
+    int *need_count = olive_malloc((size_t)P * sizeof(int), "need");
+    for (int r = 0; r < P; r++) {
+        for (int q = 0; q < P; q++) {
+            need[q] = plans[q].halo_ids + plans[q].recv_displ[r];
+            need_count[q] = plans[q].recv_count[r];
+        }
+        olive_plan_set_sends(&plans[r], need, need_count);
+    }
+    free(need);
+    free(need_count);
+    uint64_t bytes;
+    uint32_t crc = olive_crc_finish(olive_net_structure_crc(&net, &bytes), net.count);
+    double t_plan = olive_now() - t0 - t_read;
+    olive_map_write(out, net_path, crc, net.count, net.nnz, balance, bounds, P, plans, force);
+    double t_total = olive_now() - t0;
+
+    int64_t halo = 0, maxj = 0, minj = INT64_MAX;
+    for (int r = 0; r < P; r++) {
+        halo += plans[r].nhalo;
+        int64_t j = net.row_ptr[bounds[r + 1]] - net.row_ptr[bounds[r]];
+        if (j > maxj) maxj = j;
+        if (j < minj) minj = j;
+    }
+    printf("olive-disperse: %lld cells, %lld junctions, %d ranks (balance %s): junctions per rank %lld..%lld, "
+           "%lld halo cells in all; read %.3f s, plan %.3f s, total %.3f s\n",
+           (long long)net.count, (long long)net.nnz, P, balance ? "junctions" : "cells", (long long)minj,
+           (long long)maxj, (long long)halo, t_read, t_plan, t_total);
+    for (int r = 0; r < P; r++) olive_plan_free(&plans[r]);
+    free(plans);
+    free(bounds);
+    olive_net_free(&net);
+    return 0;
+}
