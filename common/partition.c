@@ -34,22 +34,6 @@ int olive_owner(const int64_t *bounds, int P, int64_t cell)
     return lo;
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
-/* Position of id in the ascending array a[0..n), which must contain it. */
-static int64_t find_sorted(const int64_t *a, int64_t n, int64_t id)
-{
-    int64_t lo = 0, hi = n - 1;
-    while (lo < hi) {
-        int64_t mid = (lo + hi) / 2;
-        if (a[mid] < id) lo = mid + 1; else hi = mid;
-    }
-    return lo;
-}
 
 void olive_plan_build_local(const olive_network *net, const int64_t *bounds, int P, int rank, olive_plan *p)
 {
@@ -63,18 +47,20 @@ void olive_plan_build_local(const olive_network *net, const int64_t *bounds, int
         olive_die("internal: network rows [%lld,%lld) do not match rank %d's block [%lld,%lld)",
                   (long long)net->row0, (long long)net->row1, rank, (long long)p->row0, (long long)p->row1);
 
-    /* Foreign neighbours, sorted and unique: the halo. */
-    int64_t nforeign = 0;
+    /* Foreign neighbours, unique and ascending: the halo. A position table
+     * over all cells (O(cells + junctions), no sort) replaces a sort of every
+     * foreign reference, which took 40 s for 1M cells x 100 junctions. */
+    int32_t *pos = olive_malloc((size_t)net->count * sizeof(int32_t), "halo positions");
+    char *mark = olive_calloc((size_t)net->count, 1, "halo marks");
     for (int64_t e = 0; e < net->nnz; e++)
-        if (net->col[e] < p->row0 || net->col[e] >= p->row1) nforeign++;
-    int64_t *ids = olive_malloc((size_t)nforeign * sizeof(int64_t) + 1, "halo ids");
-    int64_t k = 0;
-    for (int64_t e = 0; e < net->nnz; e++)
-        if (net->col[e] < p->row0 || net->col[e] >= p->row1) ids[k++] = net->col[e];
-    qsort(ids, (size_t)nforeign, sizeof(int64_t), cmp_i64);
+        if (net->col[e] < p->row0 || net->col[e] >= p->row1) mark[net->col[e]] = 1;
     int64_t u = 0;
-    for (int64_t i = 0; i < nforeign; i++)
-        if (u == 0 || ids[i] != ids[u - 1]) ids[u++] = ids[i];
+    for (int64_t c = 0; c < net->count; c++) u += mark[c];
+    int64_t *ids = olive_malloc((size_t)u * sizeof(int64_t) + 8, "halo ids");
+    u = 0;
+    for (int64_t c = 0; c < net->count; c++)
+        if (mark[c]) { pos[c] = (int32_t)u; ids[u++] = c; }
+    free(mark);
     p->nhalo = u;
     p->halo_ids = ids;
     if (p->nlocal + p->nhalo > INT32_MAX) olive_die("rank %d holds too many cells for 32-bit local indices", rank);
@@ -97,13 +83,14 @@ void olive_plan_build_local(const olive_network *net, const int64_t *bounds, int
             if (c >= p->row0 && c < p->row1) {
                 p->lcol[e] = (int32_t)(c - p->row0);
             } else {
-                p->lcol[e] = (int32_t)(p->nlocal + find_sorted(ids, p->nhalo, c));
+                p->lcol[e] = (int32_t)(p->nlocal + pos[c]);
                 foreign = 1;
             }
         }
         if (foreign) p->boundary[p->nboundary++] = (int32_t)r;
         else p->interior[p->ninterior++] = (int32_t)r;
     }
+    free(pos);
 }
 
 void olive_plan_set_sends(olive_plan *p, int64_t *const *need_from_r, const int *need_count)
