@@ -41,8 +41,10 @@ $(BUILD)/obj/%.o: %.c $(wildcard common/*.h) $(wildcard tools/*/*.h)
 $(BUILD)/libolive.a: $(COMMON_OBJ)
 	ar rcs $@ $^
 
+# Objects of one tool (a function, so the pattern rule's % does not touch patsubst's).
+tool_objs = $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard tools/$(1)/*.c))
 .SECONDEXPANSION:
-$(BUILD)/bin/olive-%: $$(patsubst %.c,$(BUILD)/obj/%.o,$$(wildcard tools/$$*/*.c)) $(BUILD)/libolive.a
+$(BUILD)/bin/olive-%: $$(call tool_objs,$$*) $(BUILD)/libolive.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 

@@ -217,8 +217,12 @@ void olive_net_read_rows(const char *path, int64_t row0, int64_t row1, olive_net
         for (int64_t s = 0; s < net->nnz; s += piece) {
             int64_t n = net->nnz - s < piece ? net->nnz - s : piece;
             olive_h5_read_slab1(path, gj, "col", H5T_NATIVE_INT64, e0 + s, n, buf);
-            for (int64_t i = 0; i < n; i++)
-                net->col[s + i] = (buf[i] < 0 || buf[i] >= net->count) ? -1 : (int32_t)buf[i];
+            for (int64_t i = 0; i < n; i++) {
+                if (buf[i] < 0 || buf[i] >= net->count)
+                    olive_die("%s: invalid network: col[%lld] = %lld is out of range [0, %lld)", path,
+                              (long long)(e0 + s + i), (long long)buf[i], (long long)net->count);
+                net->col[s + i] = (int32_t)buf[i];
+            }
         }
         free(buf);
     }

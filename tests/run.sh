@@ -10,6 +10,8 @@ export BIN="$top/$BUILD/bin" TESTS="$top/tests" TOP="$top"
 export PY=${PY:-/usr/bin/python3}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-2}
+# Idle OpenMP threads sleep instead of spinning: tests run beside mpirun ranks.
+export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 pattern=${1:-}
 scratch=$(mktemp -d /tmp/olive-tests.XXXXXX)
 trap 'rm -rf "$scratch"' EXIT

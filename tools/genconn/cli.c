@@ -1,0 +1,173 @@
+/* Command line of olive-genconn: every option validated (and every option
+ * that would be silently ignored refused) before any work is done. */
+#include "genconn.h"
+#include "util.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(void)
+{
+    printf("usage: olive-genconn -o NET.h5 (--cells N | --dims X[xY[xZ]]) --generator uniform|gaussian|grid\n"
+           "                     [options]\n"
+           "\n"
+           "Generates a gap-junction network of N cells and writes it as an olive network file\n"
+           "(DESIGN.md, docs/FORMAT.md). The same seed gives a bit-identical file.\n"
+           "\n"
+           "  -o, --output NET.h5        output file (refused if it exists, unless --force)\n"
+           "  --cells N                  N cells on an N x 1 x 1 lattice\n"
+           "  --dims X[xY[xZ]]           cells on an X x Y x Z lattice (X*Y*Z cells)\n"
+           "  --generator NAME           uniform: every other cell is a partner with p = K/(N-1)\n"
+           "                               (degree Binomial(N-1, p), mean K)\n"
+           "                             gaussian: exactly K distinct partners per cell, drawn with\n"
+           "                               probability ∝ exp(-d²/(2 sigma²)), d the lattice distance (no wrap)\n"
+           "                             grid: the 8-neighbour (Moore) mesh on X x Y, Z = 1, no wrap\n"
+           "  --density K                partners per cell (default 10; 0 allowed; an integer for\n"
+           "                               gaussian and --fixed-degree)\n"
+           "  --fixed-degree             uniform: exactly K distinct partners per cell\n"
+           "  --sigma S                  gaussian width in lattice units (default 5)\n"
+           "  --seed S                   random seed, 0 <= S < 2^63 (default 1)\n"
+           "  --conductance W | A:B      constant W, or uniform in [A, B] per junction (default 0.04)\n"
+           "  --conductance-bits B       0 (constant), 4, 8, 16 (quantised codes) or 32 (float32)\n"
+           "                               (default 0 for a constant, 8 for a range)\n"
+           "  --gcal V | A:B             g_CaL per cell, constant or uniform in [A, B] (default 0.68)\n"
+           "  --symmetric                add the mirror of every junction (w_ij = w_ji)\n"
+           "  --force                    replace an existing output file\n"
+           "  -v, --verbose              details and timings on stderr\n"
+           "  --block-rows N             rows per generation block (tuning; never changes the file)\n"
+           "  --help, --version\n"
+           "\n"
+           "Prints one summary line on stdout. Exit status: 0 done, 1 error, 2 usage error.\n");
+}
+
+static const char *need_value(int argc, char **argv, int *i)
+{
+    if (*i + 1 >= argc) olive_usage_error("%s needs a value", argv[*i]);
+    return argv[++*i];
+}
+
+const char *gc_generator_name(gc_generator g)
+{
+    return g == GC_UNIFORM ? "uniform" : g == GC_GAUSSIAN ? "gaussian" : "grid";
+}
+
+/* "X", "XxY" or "XxYxZ", each a positive integer, product < 2^31. */
+static void parse_dims(const char *s, int64_t dims[3])
+{
+    char buf[128];
+    if (strlen(s) >= sizeof buf) olive_usage_error("--dims: '%s' is too long", s);
+    snprintf(buf, sizeof buf, "%s", s);
+    int n = 0;
+    dims[0] = dims[1] = dims[2] = 1;
+    char *p = buf;
+    for (;;) {
+        char *x = strchr(p, 'x');
+        if (x) *x = 0;
+        if (n == 3) olive_usage_error("--dims: '%s' has more than three sizes (X[xY[xZ]])", s);
+        dims[n++] = olive_parse_int("--dims", p, 1, INT32_MAX);
+        if (!x) break;
+        p = x + 1;
+    }
+    if (dims[0] * dims[1] > INT32_MAX || dims[0] * dims[1] * dims[2] > INT32_MAX)
+        olive_usage_error("--dims: %s makes more than %d cells", s, INT32_MAX);
+}
+
+void gc_parse_args(int argc, char **argv, gc_config *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->density = 10;
+    cfg->sigma = 5;
+    cfg->seed = 1;
+    cfg->w_a = cfg->w_b = 0.04;
+    cfg->gcal_a = cfg->gcal_b = 0.68;
+    int have_cells = 0, have_dims = 0, have_gen = 0, have_density = 0, have_sigma = 0, bits = -1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(); exit(0); }
+        else if (!strcmp(a, "--version")) { printf("olive-genconn %s\n", OLIVE_VERSION); exit(0); }
+        else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
+            cfg->out_path = need_value(argc, argv, &i);
+            if (!*cfg->out_path) olive_usage_error("-o: empty file name");
+        }
+        else if (!strcmp(a, "--cells")) {
+            cfg->count = olive_parse_int(a, need_value(argc, argv, &i), 1, INT32_MAX);
+            cfg->dims[0] = cfg->count;
+            cfg->dims[1] = cfg->dims[2] = 1;
+            have_cells = 1;
+        }
+        else if (!strcmp(a, "--dims")) {
+            parse_dims(need_value(argc, argv, &i), cfg->dims);
+            have_dims = 1;
+        }
+        else if (!strcmp(a, "--generator")) {
+            const char *g = need_value(argc, argv, &i);
+            if (!strcmp(g, "uniform")) cfg->gen = GC_UNIFORM;
+            else if (!strcmp(g, "gaussian")) cfg->gen = GC_GAUSSIAN;
+            else if (!strcmp(g, "grid")) cfg->gen = GC_GRID;
+            else olive_usage_error("--generator: '%s' is not uniform, gaussian or grid", g);
+            have_gen = 1;
+        }
+        else if (!strcmp(a, "--density")) {
+            cfg->density = olive_parse_double(a, need_value(argc, argv, &i), 0, INT32_MAX);
+            have_density = 1;
+        }
+        else if (!strcmp(a, "--sigma")) {
+            const char *v = need_value(argc, argv, &i);
+            cfg->sigma = olive_parse_double(a, v, 0, 1e9);
+            if (cfg->sigma <= 0) olive_usage_error("--sigma: %s must be positive", v);
+            have_sigma = 1;
+        }
+        else if (!strcmp(a, "--seed")) cfg->seed = (uint64_t)olive_parse_int(a, need_value(argc, argv, &i), 0, INT64_MAX);
+        else if (!strcmp(a, "--conductance"))
+            cfg->w_range = olive_parse_range(a, need_value(argc, argv, &i), 0, 1e6, &cfg->w_a, &cfg->w_b);
+        else if (!strcmp(a, "--conductance-bits")) {
+            const char *v = need_value(argc, argv, &i);
+            bits = (int)olive_parse_int(a, v, 0, 32);
+            if (bits != 0 && bits != 4 && bits != 8 && bits != 16 && bits != 32)
+                olive_usage_error("--conductance-bits: %s is not 0, 4, 8, 16 or 32", v);
+        }
+        else if (!strcmp(a, "--gcal"))
+            cfg->gcal_range = olive_parse_range(a, need_value(argc, argv, &i), 0, 1e6, &cfg->gcal_a, &cfg->gcal_b);
+        else if (!strcmp(a, "--symmetric")) cfg->symmetric = 1;
+        else if (!strcmp(a, "--fixed-degree")) cfg->fixed_degree = 1;
+        else if (!strcmp(a, "--force")) cfg->force = 1;
+        else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) olive_verbose = 1;
+        else if (!strcmp(a, "--block-rows")) cfg->block_rows = olive_parse_int(a, need_value(argc, argv, &i), 1, INT32_MAX);
+        else if (a[0] == '-') olive_usage_error("unknown option '%s'", a);
+        else olive_usage_error("unexpected argument '%s'", a);
+    }
+
+    if (!cfg->out_path) olive_usage_error("no output file given (-o NET.h5)");
+    if (have_cells == have_dims) olive_usage_error("give exactly one of --cells N and --dims X[xY[xZ]]");
+    if (!have_gen) olive_usage_error("no generator given (--generator uniform|gaussian|grid)");
+    cfg->count = cfg->dims[0] * cfg->dims[1] * cfg->dims[2];
+    const int64_t N = cfg->count;
+
+    /* Options that mean nothing for the chosen generator are refused rather
+     * than silently ignored: a typo in a job script should not go unnoticed. */
+    if (have_sigma && cfg->gen != GC_GAUSSIAN) olive_usage_error("--sigma applies to --generator gaussian only");
+    if (cfg->fixed_degree && cfg->gen != GC_UNIFORM)
+        olive_usage_error("--fixed-degree applies to --generator uniform only (gaussian degrees are always exact)");
+    if (cfg->gen == GC_GRID) {
+        if (have_density) olive_usage_error("--density does not apply to --generator grid (Moore neighbourhood: up to 8)");
+        if (cfg->dims[2] != 1) olive_usage_error("--generator grid needs a 2-D lattice (--dims XxY), got Z = %lld", (long long)cfg->dims[2]);
+        cfg->density = 0;
+    } else {
+        if (cfg->density > (double)(N - 1))
+            olive_usage_error("--density %g exceeds N-1 = %lld (each cell has only N-1 possible partners)%s",
+                              cfg->density, (long long)(N - 1), have_density ? "" : "; give a smaller --density");
+        if ((cfg->gen == GC_GAUSSIAN || cfg->fixed_degree) && cfg->density != floor(cfg->density))
+            olive_usage_error("--density %g must be an integer for %s", cfg->density,
+                              cfg->fixed_degree ? "--fixed-degree" : "--generator gaussian");
+    }
+    if (cfg->gen != GC_GAUSSIAN) cfg->sigma = 0;
+
+    /* A degenerate range A:A is a constant. */
+    if (cfg->w_range && cfg->w_a == cfg->w_b) cfg->w_range = 0;
+    if (cfg->gcal_range && cfg->gcal_a == cfg->gcal_b) cfg->gcal_range = 0;
+    if (bits < 0) bits = cfg->w_range ? 8 : 0;
+    if (bits == 0 && cfg->w_range)
+        olive_usage_error("--conductance %g:%g is a range; it needs --conductance-bits 4, 8, 16 or 32", cfg->w_a, cfg->w_b);
+    cfg->bits = bits;
+}

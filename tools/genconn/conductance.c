@@ -1,0 +1,76 @@
+/* Conductances. A constant W costs nothing (bits 0: offset = W, no dataset).
+ * A range A:B draws each junction's w uniformly in [A, B] from the Philox
+ * counter (receiver, sender, 0, CONDUCTANCE) — keyed by the pair, not by the
+ * junction's position, so the value survives any reordering or splitting of
+ * the rows; with --symmetric by (min, max) so that w_ij = w_ji. The value is
+ * then quantised: code = round((w - A)/scale), scale = (B - A)/(2^bits - 1),
+ * or stored as float32 at bits 32. */
+#include "genconn.h"
+#include "rng.h"
+#include "util.h"
+#include <math.h>
+#include <stdlib.h>
+
+static inline double draw_w(const gc_config *cfg, int64_t recv, int64_t send)
+{
+    int64_t a = recv, b = send;
+    if (cfg->symmetric && b < a) { a = send; b = recv; }
+    double u, unused;
+    olive_uniform2(cfg->seed, (uint32_t)a, (uint32_t)b, 0, OLIVE_STREAM_CONDUCTANCE, &u, &unused);
+    return cfg->w_a + u * (cfg->w_b - cfg->w_a);
+}
+
+double gc_conductance(const gc_config *cfg, olive_network *net)
+{
+    const int bits = cfg->bits;
+    net->bits = bits;
+    if (bits == 0) {
+        net->offset = cfg->w_a;
+        net->scale = 0;
+        net->cond = NULL;
+        return 0;
+    }
+    const int64_t N = net->count, nnz = net->nnz;
+    net->cond = olive_calloc(olive_cond_bytes(bits, nnz) + 1, 1, "conductances");
+    if (bits == 32) { net->offset = 0; net->scale = 1; }
+    else {
+        net->offset = cfg->w_a;
+        net->scale = (cfg->w_b - cfg->w_a) / (double)((1u << bits) - 1);
+    }
+    const uint32_t maxcode = bits == 32 ? 0 : (1u << bits) - 1;
+    /* Two junctions share a byte at 4 bits, and a row boundary may split a
+     * byte between threads: draw the codes into whole bytes first, pack after. */
+    uint8_t *nibble = bits == 4 ? olive_malloc((size_t)nnz + 1, "4-bit codes") : NULL;
+    double maxerr = 0;
+#pragma omp parallel for schedule(dynamic, 4096) reduction(max : maxerr)
+    for (int64_t i = 0; i < N; i++)
+        for (int64_t e = net->row_ptr[i]; e < net->row_ptr[i + 1]; e++) {
+            double w = cfg->w_range ? draw_w(cfg, i, net->col[e]) : cfg->w_a;
+            double err;
+            if (bits == 32) {
+                float f = (float)w;
+                olive_cond_set(32, net->cond, e, 0, f);
+                err = fabs((double)f - w);
+            } else {
+                uint32_t code = 0;
+                if (net->scale > 0) {
+                    double x = floor((w - net->offset) / net->scale + 0.5);
+                    code = x <= 0 ? 0 : x >= maxcode ? maxcode : (uint32_t)x;
+                }
+                if (nibble) nibble[e] = (uint8_t)code;
+                else olive_cond_set(bits, net->cond, e, code, 0);
+                err = fabs(net->offset + (double)code * net->scale - w);
+            }
+            if (err > maxerr) maxerr = err;
+        }
+    if (nibble) {
+        uint8_t *packed = net->cond;
+#pragma omp parallel for schedule(static)
+        for (int64_t k = 0; k < (nnz + 1) / 2; k++) {
+            uint8_t lo = nibble[2 * k], hi = 2 * k + 1 < nnz ? nibble[2 * k + 1] : 0;
+            packed[k] = (uint8_t)(lo | hi << 4);   /* even junction in the low nibble */
+        }
+        free(nibble);
+    }
+    return maxerr;
+}

@@ -1,0 +1,100 @@
+/* olive-genconn: configuration and the pieces shared by its files.
+ *
+ * Every generator is written as "generate rows [r0, r1)": a row depends only
+ * on the seed, the cell id and the configuration, never on other rows, so any
+ * split of the rows (OpenMP blocks today, MPI ranks later, GPU threads) gives
+ * a bit-identical network. */
+#ifndef OLIVE_GENCONN_H
+#define OLIVE_GENCONN_H
+#include <stdint.h>
+#include "netfile.h"
+
+typedef enum { GC_UNIFORM, GC_GAUSSIAN, GC_GRID } gc_generator;
+
+typedef struct {
+    const char *out_path;
+    int64_t count, dims[3];
+    gc_generator gen;
+    double density;          /* K: mean degree (uniform) or exact degree */
+    double sigma;            /* gaussian width in lattice units */
+    uint64_t seed;
+    double w_a, w_b;         /* conductance: constant (w_a == w_b, !w_range) or range */
+    int w_range;
+    int bits;                /* 0, 4, 8, 16, 32 */
+    double gcal_a, gcal_b;   /* g_CaL constant or range */
+    int gcal_range;
+    int symmetric, fixed_degree, force;
+    int64_t block_rows;      /* rows per generation block (0: automatic) */
+} gc_config;
+
+/* Rows [row0, row1) in compressed sparse rows with global neighbour ids. */
+typedef struct {
+    int64_t row0, row1;
+    int64_t *row_ptr;        /* row1-row0+1 entries, row_ptr[0] == 0 */
+    int32_t *col;
+    int64_t nnz, cap;
+    /* Set by a generator that could not complete a row (gaussian). */
+    int64_t fail_cell, fail_found, fail_attempts;
+} gc_rows;
+
+/* cli.c */
+void gc_parse_args(int argc, char **argv, gc_config *cfg);
+const char *gc_generator_name(gc_generator g);
+
+/* rows.c: a growable block of rows. */
+void gc_rows_init(gc_rows *b, int64_t row0, int64_t row1, int64_t cap_hint);
+/* Make room for at least extra more ids; returns the col array. */
+int32_t *gc_rows_reserve(gc_rows *b, int64_t extra);
+void gc_rows_free(gc_rows *b);
+
+/* gen_uniform.c */
+void gc_uniform_rows(const gc_config *cfg, int64_t r0, int64_t r1, gc_rows *out);
+
+/* gen_gaussian.c: per-axis sampling tables built once, then rows. */
+typedef struct gc_gauss gc_gauss;
+gc_gauss *gc_gauss_new(const gc_config *cfg);
+void gc_gauss_free(gc_gauss *g);
+/* Returns 0, or -1 when a row could not find its partners (fail_* set). */
+int gc_gauss_rows(const gc_config *cfg, const gc_gauss *g, int64_t r0, int64_t r1, gc_rows *out);
+
+/* gen_grid.c */
+void gc_grid_rows(const gc_config *cfg, int64_t r0, int64_t r1, gc_rows *out);
+
+/* generate.c: all rows, in parallel blocks, into net (row_ptr, col, nnz). */
+void gc_generate(const gc_config *cfg, olive_network *net);
+
+/* symmetric.c: replace the structure of net by its union with its transpose. */
+void gc_symmetrize(olive_network *net);
+
+/* conductance.c: fill bits/offset/scale/cond; returns the largest
+ * quantisation error |stored w - drawn w|. */
+double gc_conductance(const gc_config *cfg, olive_network *net);
+
+/* gcal.c: g_CaL per cell (NULL for the default 0.68 everywhere). */
+void gc_gcal(const gc_config *cfg, olive_network *net);
+
+/* intset.c: small open-addressing set of cell ids, reused row after row. */
+typedef struct {
+    uint32_t *slot;
+    uint32_t *keys;          /* inserted keys, so clearing costs O(items) */
+    int64_t n, cap;
+    int shift;
+} gc_intset;
+void gc_intset_init(gc_intset *s, int64_t max_items);
+/* 1 when key was new (and is now in the set), 0 when it was already there. */
+int gc_intset_insert(gc_intset *s, uint32_t key);
+int gc_intset_contains(const gc_intset *s, uint32_t key);
+void gc_intset_clear(gc_intset *s);
+void gc_intset_free(gc_intset *s);
+
+/* sort.c: ascending sort of int32 ids (rows are short; no libc callback). */
+void gc_sort_i32(int32_t *a, int64_t n);
+
+/* Uniform integer in [0, n) from 64 random bits (multiply-high: no modulo
+ * bias worth the name, and the same on the GPU with __umul64hi). */
+static inline uint64_t gc_below(uint64_t bits, uint64_t n)
+{
+    return (uint64_t)(((unsigned __int128)bits * n) >> 64);
+}
+
+#endif
