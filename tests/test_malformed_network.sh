@@ -5,7 +5,8 @@
 # (a per-case keyword regex), no OUTDIR and no OUTDIR.tmp-* left behind. Faults
 # in the rows of rank 1 are caught under mpirun -np 2 as well. Bad command-line
 # arguments are refused the same way (message naming the option). Positive
-# control: the valid base at bits 0/4/8/16/32 runs.
+# control: the valid base at bits 0/4/8/16/32 runs. A run that turns non-finite
+# stops with the step and the cell named (DESIGN.md), without output.
 set -euo pipefail
 export OMP_NUM_THREADS=1
 fail() { echo "FAIL: $*" | tee -a "$PWD/failures.txt" >&2; exit 1; }
@@ -86,6 +87,15 @@ args_refused 'network' -o out --steps 5
 args_refused 'bogus' "${A[@]}" --bogus
 args_refused 'nosuch\.h5' "${A[@]}" --stimulus nosuch.h5
 args_refused 'valid\.h5.*(stimulus|format)|(stimulus|format).*valid\.h5' "${A[@]}" --stimulus nets/valid.h5
+# a run that blows up (I_app = 1e6 into cell 4 on step 0: V_dend ~ 5e4 after it, so
+# step 1 overflows; tests/ref_model.py agrees) stops, naming step 1 and cell 4,
+# and leaves no output; also when cell 4 belongs to rank 1 of 2
+(refused "non-finite" '(step 1\b|t = 0\.1 ?ms).*cell 4\b|cell 4\b.*(step 1\b|t = 0\.1 ?ms)' "" \
+  "$S" nets/valid.h5 -o blow --steps 50 --pulse 0:1:1e6:4:5 && no_output blow) || bad=$((bad + 1))
+(refused "np2/non-finite" '(step 1\b|t = 0\.1 ?ms).*cell 4\b|cell 4\b.*(step 1\b|t = 0\.1 ?ms)' "" \
+  timeout 60 mpirun -np 2 --oversubscribe "$S" nets/valid.h5 -o blow2 --steps 50 --pulse 0:1:1e6:4:5 \
+  && no_output blow2) || bad=$((bad + 1))
+
 if [ $bad -ne 0 ]; then
   echo "---- $bad cases were not refused properly:"; cat failures.txt; exit 1
 fi

@@ -47,6 +47,24 @@ static void step_once(sim_t *s, int64_t step)
     sim_swap(s);
 }
 
+/* A non-finite value anywhere stops every rank. Checked every 64 steps (one
+ * small allreduce) but the first bad step and cell are reported exactly.
+ * Rank 0 owns the temporary output: it reports, removes it and aborts the
+ * job; the other ranks wait for that instead of aborting first. */
+static void stop_if_not_finite(sim_t *s)
+{
+    int64_t step = s->bad_step < 0 ? INT64_MAX : s->bad_step, first;
+    SIM_CHECK_MPI(MPI_Allreduce(&step, &first, 1, MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD));
+    if (first == INT64_MAX) return;
+    int64_t cell = s->bad_step == first ? s->bad_cell : INT64_MAX, cell_min;
+    SIM_CHECK_MPI(MPI_Allreduce(&cell, &cell_min, 1, MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD));
+    if (s->rank == 0)
+        olive_die("non-finite membrane potential at step %lld (t = %g ms) in cell %lld; stopping",
+                  (long long)first, (double)(first + 1) * OLIVE_DT, (long long)cell_min);
+    MPI_Barrier(MPI_COMM_WORLD); /* never returns: rank 0 aborts the job */
+    exit(1);
+}
+
 int main(int argc, char **argv)
 {
     double t_start = olive_now();
@@ -81,11 +99,7 @@ int main(int argc, char **argv)
     int64_t spikes_before = 0;
     for (int64_t i = 0; i < cfg.steps; i++) {
         step_once(&s, i);
-        if (s.bad_step >= 0) {
-            int64_t all[2] = {s.bad_step, s.bad_cell};
-            olive_die("non-finite membrane potential at step %lld (t = %g ms) in cell %lld; stopping",
-                      (long long)all[0], (double)(all[0] + 1) * OLIVE_DT, (long long)all[1]);
-        }
+        if ((i + 1) % 64 == 0 || i + 1 == cfg.steps) stop_if_not_finite(&s);
         if ((i + 1) % cfg.record_every == 0 && cfg.nrecord > 0) sim_output_frame(out, &s);
         if (s.rank == 0) olive_progress("simulating", (double)(i + 1) / (double)cfg.steps);
     }
