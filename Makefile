@@ -32,6 +32,8 @@ TEST_SRC   := $(wildcard tests/unit/*.c)
 TEST_BINS  := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 .PHONY: all deps check demo install clean bench
+# Keep the tool objects (make would delete them as intermediates of the pattern rule).
+.SECONDARY:
 all: $(BINS) $(TEST_BINS)
 
 $(BUILD)/obj/%.o: %.c $(wildcard common/*.h) $(wildcard tools/*/*.h)
