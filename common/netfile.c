@@ -261,27 +261,40 @@ void olive_net_read(const char *path, olive_network *net)
     olive_net_read_rows(path, 0, hdr.count, net);
 }
 
+static void write_attrs(const char *path, hid_t f, hid_t cells, hid_t gj, const olive_network *net);
+
 void olive_net_write(const char *path, const olive_network *net, int force)
 {
     const char *fault = olive_net_check(net);
     if (fault) olive_die("%s: internal: refusing to write an invalid network: %s", path, fault);
     const char *tmp = olive_atomic_begin(path, force);
     hid_t f = olive_h5_create(tmp);
-    olive_h5_attr_str(path, f, "format", "olive-network");
-    olive_h5_attr_i64(path, f, "format_version", 1);
-    olive_h5_attr_str(path, f, "olive_version", OLIVE_VERSION);
     hid_t cells = olive_h5_group(path, f, "cells");
-    olive_h5_attr_i64(path, cells, "count", net->count);
-    olive_h5_attr_i64v(path, cells, "dims", net->dims, 3);
+    hid_t gj = olive_h5_group(path, f, "gap_junctions");
+    write_attrs(path, f, cells, gj, net);
     if (net->g_cal)
         olive_h5_write1(path, cells, "g_CaL", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, net->count, net->g_cal, 0);
-    hid_t gj = olive_h5_group(path, f, "gap_junctions");
     olive_h5_write1(path, gj, "row_ptr", H5T_STD_I64LE, H5T_NATIVE_INT64, net->count + 1, net->row_ptr, 0);
     olive_h5_write1(path, gj, "col", H5T_STD_I32LE, H5T_NATIVE_INT32, net->nnz, net->col, 0);
     if (net->bits) {
         int64_t n = net->bits == 4 ? (net->nnz + 1) / 2 : net->nnz;
         olive_h5_write1(path, gj, "conductance", cond_ftype(net->bits), cond_mtype(net->bits), n, net->cond, 0);
     }
+    H5Gclose(gj);
+    H5Gclose(cells);
+    if (H5Fclose(f) < 0) olive_die("%s: closing the file failed (disk full?)", path);
+    olive_atomic_commit(tmp);
+}
+
+#define NET_CHECK_MPI(call) do { if ((call) != MPI_SUCCESS) olive_die("%s: MPI call failed: %s", path, #call); } while (0)
+
+static void write_attrs(const char *path, hid_t f, hid_t cells, hid_t gj, const olive_network *net)
+{
+    olive_h5_attr_str(path, f, "format", "olive-network");
+    olive_h5_attr_i64(path, f, "format_version", 1);
+    olive_h5_attr_str(path, f, "olive_version", OLIVE_VERSION);
+    olive_h5_attr_i64(path, cells, "count", net->count);
+    olive_h5_attr_i64v(path, cells, "dims", net->dims, 3);
     olive_h5_attr_i64(path, gj, "bits", net->bits);
     olive_h5_attr_f64(path, gj, "offset", net->offset);
     olive_h5_attr_f64(path, gj, "scale", net->scale);
@@ -291,10 +304,75 @@ void olive_net_write(const char *path, const olive_network *net, int force)
     olive_h5_attr_f64(path, gj, "sigma", net->sigma);
     olive_h5_attr_i64(path, gj, "symmetric", net->symmetric);
     olive_h5_attr_str(path, gj, "command", net->command);
+}
+
+void olive_net_write_par(const char *path, const olive_network *net, int force, MPI_Comm comm)
+{
+    int rank, size;
+    NET_CHECK_MPI(MPI_Comm_rank(comm, &rank));
+    NET_CHECK_MPI(MPI_Comm_size(comm, &size));
+    if (size == 1) { olive_net_write(path, net, force); return; }
+    const char *fault = olive_net_check(net);
+    if (fault) olive_die("%s: internal: refusing to write an invalid network: %s", path, fault);
+    char tmp[4096] = "";
+    if (rank == 0) snprintf(tmp, sizeof tmp, "%s", olive_atomic_begin(path, force));
+    NET_CHECK_MPI(MPI_Bcast(tmp, sizeof tmp, MPI_CHAR, 0, comm));
+    int64_t e0 = 0, nnz = net->nnz, rows = net->row1 - net->row0;
+    NET_CHECK_MPI(MPI_Exscan(&nnz, &e0, 1, MPI_INT64_T, MPI_SUM, comm));
+    if (rank == 0) e0 = 0;
+    hid_t f = olive_h5_create_par(tmp, comm);
+    hid_t xfer = olive_h5_xfer(comm);
+    hid_t cells = olive_h5_group(path, f, "cells");
+    hid_t gj = olive_h5_group(path, f, "gap_junctions");
+    write_attrs(path, f, cells, gj, net);
+    if (net->g_cal) {
+        hid_t d = olive_h5_dset1(path, cells, "g_CaL", H5T_IEEE_F64LE, net->count, 0);
+        olive_h5_write_slab1(path, d, H5T_NATIVE_DOUBLE, net->row0, rows, net->g_cal, xfer);
+        H5Dclose(d);
+    }
+    int64_t *rp = olive_malloc((size_t)(rows + 1) * sizeof(int64_t), "row_ptr");
+    for (int64_t r = 0; r <= rows; r++) rp[r] = net->row_ptr[r] + e0;
+    hid_t d = olive_h5_dset1(path, gj, "row_ptr", H5T_STD_I64LE, net->count + 1, 0);
+    olive_h5_write_slab1(path, d, H5T_NATIVE_INT64, net->row0, rows + (net->row1 == net->count), rp, xfer);
+    H5Dclose(d);
+    free(rp);
+    d = olive_h5_dset1(path, gj, "col", H5T_STD_I32LE, net->nnz_total, 0);
+    olive_h5_write_slab1(path, d, H5T_NATIVE_INT32, e0, nnz, net->col, xfer);
+    H5Dclose(d);
+    if (net->bits == 4) {
+        /* Junctions 2k and 2k+1 share byte k; the rank owning junction 2k
+         * writes it, taking the high nibble from the next rank with junctions
+         * when 2k+1 is that rank's first junction. */
+        uint8_t first = nnz > 0 ? (uint8_t)(((const uint8_t *)net->cond)[0] & 15) : 255;
+        uint8_t *firsts = olive_malloc((size_t)size, "first codes");
+        NET_CHECK_MPI(MPI_Allgather(&first, 1, MPI_UINT8_T, firsts, 1, MPI_UINT8_T, comm));
+        int64_t e1 = e0 + nnz, kb = (e0 + 1) / 2, ke = (e1 + 1) / 2;
+        uint8_t *bytes = olive_calloc((size_t)(ke - kb) + 1, 1, "packed codes");
+        for (int64_t k = kb; k < ke; k++) {
+            int64_t lo = 2 * k - e0, hi = lo + 1;
+            uint8_t b = (((const uint8_t *)net->cond)[lo >> 1] >> ((lo & 1) * 4)) & 15;
+            uint8_t h = 0;
+            if (2 * k + 1 < e1) h = (((const uint8_t *)net->cond)[hi >> 1] >> ((hi & 1) * 4)) & 15;
+            else if (2 * k + 1 < net->nnz_total)
+                for (int q = rank + 1; q < size; q++) if (firsts[q] != 255) { h = firsts[q]; break; }
+            bytes[k - kb] = (uint8_t)(b | h << 4);
+        }
+        d = olive_h5_dset1(path, gj, "conductance", H5T_STD_U8LE, (net->nnz_total + 1) / 2, 0);
+        olive_h5_write_slab1(path, d, H5T_NATIVE_UINT8, kb, ke - kb, bytes, xfer);
+        H5Dclose(d);
+        free(bytes);
+        free(firsts);
+    } else if (net->bits) {
+        d = olive_h5_dset1(path, gj, "conductance", cond_ftype(net->bits), net->nnz_total, 0);
+        olive_h5_write_slab1(path, d, cond_mtype(net->bits), e0, nnz, net->cond, xfer);
+        H5Dclose(d);
+    }
     H5Gclose(gj);
     H5Gclose(cells);
+    if (xfer != H5P_DEFAULT) H5Pclose(xfer);
     if (H5Fclose(f) < 0) olive_die("%s: closing the file failed (disk full?)", path);
-    olive_atomic_commit(tmp);
+    NET_CHECK_MPI(MPI_Barrier(comm));
+    if (rank == 0) olive_atomic_commit(tmp);
 }
 
 uint32_t olive_net_structure_crc(const olive_network *net, uint64_t *bytes)

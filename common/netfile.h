@@ -5,6 +5,7 @@
 #define OLIVE_NETFILE_H
 #include <stdint.h>
 #include <stddef.h>
+#include <mpi.h>
 
 typedef struct {
     int64_t count;          /* cells in the whole network */
@@ -55,6 +56,12 @@ void olive_net_read_header(const char *path, olive_network *net);
 /* Write a complete network held in memory (row0 = 0, row1 = count) to path
  * atomically; refuses to overwrite unless force. */
 void olive_net_write(const char *path, const olive_network *net, int force);
+
+/* Write a network whose rows are split over the ranks of comm, each rank
+ * holding its contiguous block [row0, row1) (blocks in rank order, nnz_total
+ * set to the global count on every rank): one file, written collectively
+ * with parallel HDF5, identical to what olive_net_write makes of the whole. */
+void olive_net_write_par(const char *path, const olive_network *net, int force, MPI_Comm comm);
 
 /* Checks of the in-memory rows; returns NULL or a static message naming the
  * first fault. */

@@ -30,7 +30,7 @@ double gc_conductance(const gc_config *cfg, olive_network *net)
         net->cond = NULL;
         return 0;
     }
-    const int64_t N = net->count, nnz = net->nnz;
+    const int64_t N = net->row1 - net->row0, nnz = net->nnz;  /* this process's rows */
     net->cond = olive_calloc(olive_cond_bytes(bits, nnz) + 1, 1, "conductances");
     if (bits == 32) { net->offset = 0; net->scale = 1; }
     else {
@@ -45,7 +45,7 @@ double gc_conductance(const gc_config *cfg, olive_network *net)
 #pragma omp parallel for schedule(dynamic, 4096) reduction(max : maxerr)
     for (int64_t i = 0; i < N; i++)
         for (int64_t e = net->row_ptr[i]; e < net->row_ptr[i + 1]; e++) {
-            double w = cfg->w_range ? draw_w(cfg, i, net->col[e]) : cfg->w_a;
+            double w = cfg->w_range ? draw_w(cfg, net->row0 + i, net->col[e]) : cfg->w_a;
             double err;
             if (bits == 32) {
                 float f = (float)w;

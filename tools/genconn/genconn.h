@@ -65,6 +65,10 @@ void gc_generate(const gc_config *cfg, olive_network *net);
 
 /* symmetric.c: replace the structure of net by its union with its transpose. */
 void gc_symmetrize(olive_network *net);
+/* Size of the union of two ascending id lists, written to out when non-NULL. */
+int64_t gc_merge_union(const int32_t *a, int64_t na, const int32_t *b, int64_t nb, int32_t *out);
+/* symmetric_mpi.c: the same across MPI ranks owning the row blocks bounds[]. */
+void gc_symmetrize_mpi(olive_network *net, const int64_t *bounds, int P);
 
 /* conductance.c: fill bits/offset/scale/cond; returns the largest
  * quantisation error |stored w - drawn w|. */

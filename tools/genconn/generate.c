@@ -17,7 +17,8 @@ static double expected_degree(const gc_config *cfg)
 
 void gc_generate(const gc_config *cfg, olive_network *net)
 {
-    const int64_t N = cfg->count;
+    /* This process's rows [R0, R1) (all of them without MPI). */
+    const int64_t R0 = net->row0, N = net->row1 - net->row0;
     const double deg = expected_degree(cfg);
     /* About 2^18 junctions a block: big enough to amortise the scheduling,
      * small enough to balance two threads and to show progress. */
@@ -37,7 +38,7 @@ void gc_generate(const gc_config *cfg, olive_network *net)
 
 #pragma omp parallel for schedule(dynamic, 1)
     for (int64_t b = 0; b < nblocks; b++) {
-        int64_t r0 = b * rows, r1 = r0 + rows < N ? r0 + rows : N;
+        int64_t r0 = R0 + b * rows, r1 = r0 + rows < R0 + N ? r0 + rows : R0 + N;
         gc_rows_init(&blk[b], r0, r1, (int64_t)(per_row * (double)(r1 - r0)));
         switch (cfg->gen) {
         case GC_UNIFORM: gc_uniform_rows(cfg, r0, r1, &blk[b]); break;
@@ -71,11 +72,11 @@ void gc_generate(const gc_config *cfg, olive_network *net)
 #pragma omp parallel for schedule(dynamic, 1)
     for (int64_t b = 0; b < nblocks; b++) {
         gc_rows *k = &blk[b];
-        for (int64_t r = k->row0; r < k->row1; r++) net->row_ptr[r] = off[b] + k->row_ptr[r - k->row0];
+        for (int64_t r = k->row0; r < k->row1; r++) net->row_ptr[r - R0] = off[b] + k->row_ptr[r - k->row0];
         memcpy(net->col + off[b], k->col, (size_t)k->nnz * sizeof(int32_t));
         gc_rows_free(k);
     }
     free(off);
     free(blk);
-    net->nnz = net->nnz_total = nnz;
+    net->nnz = net->nnz_total = nnz;   /* main.c sums nnz_total over ranks */
 }

@@ -3,6 +3,8 @@
  * g_CaL (gcal.c), then one atomic write (netfile.c). */
 #include "genconn.h"
 #include "h5util.h"
+#include "partition.h"
+#include <mpi.h>
 #include "util.h"
 #include <libgen.h>
 #include <stdio.h>
@@ -21,35 +23,60 @@ static void check_output(const gc_config *cfg)
     free(copy);
 }
 
+static int world_size = 1;
+
+static void abort_others(int code)
+{
+    if (world_size > 1) MPI_Abort(MPI_COMM_WORLD, code);
+    MPI_Finalize();
+}
+
 int main(int argc, char **argv)
 {
     double t0 = olive_now();
     olive_set_program(argv[0]);
     olive_set_cmdline(argc, argv);
+    /* Under mpirun every rank generates its own block of rows and the file is
+     * written collectively; the same seed gives the same file for any P. */
+    if (MPI_Init(&argc, &argv) != MPI_SUCCESS) {
+        fprintf(stderr, "olive-genconn: error: MPI_Init failed\n");
+        return 1;
+    }
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &world_size);
+    olive_set_exit_hook(abort_others);
     olive_h5_quiet();
     gc_config cfg;
     gc_parse_args(argc, argv, &cfg);
-    check_output(&cfg);
+    if (rank == 0) check_output(&cfg);
+    if (world_size > cfg.count)
+        olive_usage_error("%lld cells cannot be split over %d ranks", (long long)cfg.count, world_size);
 
     olive_network net;
     memset(&net, 0, sizeof net);
     net.count = cfg.count;
     memcpy(net.dims, cfg.dims, sizeof net.dims);
-    net.row0 = 0;
-    net.row1 = cfg.count;
+    int64_t *bounds = olive_malloc((size_t)(world_size + 1) * sizeof(int64_t), "bounds");
+    olive_block_bounds(cfg.count, NULL, world_size, OLIVE_BALANCE_CELLS, bounds);
+    net.row0 = bounds[rank];
+    net.row1 = bounds[rank + 1];
 
     gc_generate(&cfg, &net);
     double t_gen = olive_now();
     olive_info("generated %lld junctions in %.3f s", (long long)net.nnz, t_gen - t0);
     if (cfg.symmetric) {
         int64_t before = net.nnz;
-        gc_symmetrize(&net);
+        if (world_size > 1) gc_symmetrize_mpi(&net, bounds, world_size);
+        else gc_symmetrize(&net);
         olive_info("symmetric: %lld junctions -> %lld in %.3f s", (long long)before, (long long)net.nnz,
                    olive_now() - t_gen);
     }
     double t_sym = olive_now();
-    double maxerr = gc_conductance(&cfg, &net);
-    if (cfg.w_range || cfg.bits)
+    double maxerr_local = gc_conductance(&cfg, &net), maxerr = 0;
+    if (MPI_Allreduce(&maxerr_local, &maxerr, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD) != MPI_SUCCESS)
+        olive_die("MPI_Allreduce failed");
+    if (rank == 0 && (cfg.w_range || cfg.bits))
         fprintf(stderr, "%s: conductance %s [%g, %g] at %d bits (offset %g, scale %g): largest quantisation error %.3g\n",
                 olive_program(), cfg.w_range ? "uniform in" : "constant", cfg.w_a, cfg.w_b, cfg.bits,
                 net.offset, net.scale, maxerr);
@@ -63,14 +90,20 @@ int main(int argc, char **argv)
     net.sigma = cfg.sigma;
     net.symmetric = cfg.symmetric;
     snprintf(net.command, sizeof net.command, "%s", olive_cmdline());
-    olive_net_write(cfg.out_path, &net, cfg.force);
+    int64_t local = net.nnz;
+    if (MPI_Allreduce(&local, &net.nnz_total, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD) != MPI_SUCCESS)
+        olive_die("MPI_Allreduce failed");
+    olive_net_write_par(cfg.out_path, &net, cfg.force, MPI_COMM_WORLD);
     double t_end = olive_now();
     olive_info("written in %.3f s", t_end - t_cond);
+    net.nnz = net.nnz_total;
 
-    printf("%s: %lld cells, %lld junctions, mean degree %.3f, %.3f s (generation %.3f s, write %.3f s), "
+    if (rank == 0) printf("%s: %lld cells, %lld junctions, mean degree %.3f, %.3f s (generation %.3f s, write %.3f s), "
            "%.3g junctions/s\n",
            cfg.out_path, (long long)net.count, (long long)net.nnz, (double)net.nnz / (double)net.count,
            t_end - t0, t_cond - t0, t_end - t_cond, (double)net.nnz / (t_end - t0));
     olive_net_free(&net);
+    free(bounds);
+    MPI_Finalize();
     return 0;
 }

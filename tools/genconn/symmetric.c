@@ -12,7 +12,7 @@
 #include <stdlib.h>
 
 /* Size of the union of two ascending lists; writes it to out when non-NULL. */
-static int64_t merge(const int32_t *a, int64_t na, const int32_t *b, int64_t nb, int32_t *out)
+int64_t gc_merge_union(const int32_t *a, int64_t na, const int32_t *b, int64_t nb, int32_t *out)
 {
     int64_t i = 0, j = 0, n = 0;
     while (i < na || j < nb) {
@@ -89,12 +89,12 @@ void gc_symmetrize(olive_network *net)
     np[0] = 0;
 #pragma omp parallel for schedule(static, 4096)
     for (int64_t i = 0; i < N; i++)
-        np[i + 1] = merge(col + rp[i], rp[i + 1] - rp[i], tc + tp[i], tp[i + 1] - tp[i], NULL);
+        np[i + 1] = gc_merge_union(col + rp[i], rp[i + 1] - rp[i], tc + tp[i], tp[i + 1] - tp[i], NULL);
     for (int64_t i = 0; i < N; i++) np[i + 1] += np[i];
     int32_t *nc = olive_malloc((size_t)np[N] * sizeof(int32_t), "symmetric col");
 #pragma omp parallel for schedule(static, 4096)
     for (int64_t i = 0; i < N; i++)
-        merge(col + rp[i], rp[i + 1] - rp[i], tc + tp[i], tp[i + 1] - tp[i], nc + np[i]);
+        gc_merge_union(col + rp[i], rp[i + 1] - rp[i], tc + tp[i], tp[i + 1] - tp[i], nc + np[i]);
 
     free(tp);
     free(tc);
