@@ -32,7 +32,8 @@ static int64_t halo_len(const olive_plan *p) { return p->nhalo; }
 static const int64_t *halo_data(const olive_plan *p) { return p->halo_ids; }
 
 void olive_map_write(const char *path, const char *net_path, uint32_t crc, int64_t count, int64_t nnz,
-                     int balance, const int64_t *bounds, int P, const olive_plan *plans, int force)
+                     int balance, const int64_t *bounds, int P, const olive_plan *plans, double time_dispersal_s,
+                     int force)
 {
     const char *tmp = olive_atomic_begin(path, force);
     hid_t f = olive_h5_create(tmp);
@@ -46,6 +47,7 @@ void olive_map_write(const char *path, const char *net_path, uint32_t crc, int64
     olive_h5_attr_i64(path, f, "junctions", nnz);
     olive_h5_attr_str(path, f, "balance", balance == OLIVE_BALANCE_JUNCTIONS ? "junctions" : "cells");
     olive_h5_attr_str(path, f, "command", olive_cmdline());
+    olive_h5_attr_f64(path, f, "time_dispersal_s", time_dispersal_s);
     olive_h5_write1(path, f, "bounds", H5T_STD_I64LE, H5T_NATIVE_INT64, P + 1, bounds, 0);
 
     hid_t g = olive_h5_group(path, f, "halo");
@@ -108,6 +110,7 @@ void olive_map_read_header(const char *path, olive_map_header *h)
     h->count = olive_h5_get_i64(path, f, "/", "cells");
     h->nnz = olive_h5_get_i64(path, f, "/", "junctions");
     h->network_crc = (uint32_t)olive_h5_get_i64(path, f, "/", "network_crc");
+    if (olive_h5_has_attr(f, "time_dispersal_s")) h->time_dispersal_s = olive_h5_get_f64(path, f, "/", "time_dispersal_s");
     olive_h5_get_str_opt(path, f, "network", h->network, sizeof h->network);
     olive_h5_get_str_opt(path, f, "balance", bal, sizeof bal);
     h->balance = strcmp(bal, "junctions") == 0 ? OLIVE_BALANCE_JUNCTIONS : OLIVE_BALANCE_CELLS;

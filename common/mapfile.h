@@ -12,12 +12,14 @@ typedef struct {
     uint32_t network_crc;
     char network[1024];
     int64_t *bounds;         /* P+1 */
+    double time_dispersal_s; /* how long olive-disperse took to read and plan */
 } olive_map_header;
 
 /* Write plans[0..P) (complete, with send lists) for the network at
  * net_path with checksum crc. Atomic, refuses to overwrite unless force. */
 void olive_map_write(const char *path, const char *net_path, uint32_t crc, int64_t count, int64_t nnz,
-                     int balance, const int64_t *bounds, int P, const olive_plan *plans, int force);
+                     int balance, const int64_t *bounds, int P, const olive_plan *plans, double time_dispersal_s,
+                     int force);
 
 /* Read the header (validated). */
 void olive_map_read_header(const char *path, olive_map_header *h);

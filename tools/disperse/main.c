@@ -100,7 +100,7 @@ int main(int argc, char **argv)
     uint64_t bytes;
     uint32_t crc = olive_crc_finish(olive_net_structure_crc(&net, &bytes), net.count);
     double t_plan = olive_now() - t0 - t_read;
-    olive_map_write(out, net_path, crc, net.count, net.nnz, balance, bounds, P, plans, force);
+    olive_map_write(out, net_path, crc, net.count, net.nnz, balance, bounds, P, plans, t_read + t_plan, force);
     double t_total = olive_now() - t0;
 
     int64_t halo = 0, maxj = 0, minj = INT64_MAX;

@@ -118,8 +118,9 @@ int main(int argc, char **argv)
                "%.3f s total, %.3g cell-steps/s in the step loop\n",
                (long long)s.net.count, (long long)cfg.steps, (double)cfg.steps * OLIVE_DT, (long long)nspikes,
                s.size, s.nthreads, s.t.total, cs / (s.t.compute + s.t.exchange > 0 ? s.t.compute + s.t.exchange : 1e-9));
-        olive_info("timings (slowest rank): setup %.3f s, exchange %.3f s, compute %.3f s, io %.3f s, total %.3f s",
-                   s.t.setup, s.t.exchange, s.t.compute, s.t.io, s.t.total);
+        olive_info("timings (slowest rank): dispersal %.3f s (from the map), "
+                   "setup %.3f s, exchange %.3f s, compute %.3f s, io %.3f s, total %.3f s",
+                   s.t.dispersal, s.t.setup, s.t.exchange, s.t.compute, s.t.io, s.t.total);
     }
     sim_free(&s);
     MPI_Finalize();

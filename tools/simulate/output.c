@@ -38,6 +38,7 @@ void sim_write_provenance(sim_t *s, int64_t hid, const char *file)
     olive_h5_attr_i64(file, hid, "steps", c->steps);
     olive_h5_attr_i64(file, hid, "cells", s->net.count);
     olive_h5_attr_i64(file, hid, "threads", s->nthreads);
+    olive_h5_attr_f64(file, hid, "time_dispersal_s", s->t.dispersal);
     olive_h5_attr_f64(file, hid, "time_setup_s", s->t.setup);
     olive_h5_attr_f64(file, hid, "time_exchange_s", s->t.exchange);
     olive_h5_attr_f64(file, hid, "time_compute_s", s->t.compute);

@@ -150,6 +150,7 @@ void sim_setup(sim_t *s, sim_config *cfg)
         olive_block_bounds(hdr.count, NULL, s->size, OLIVE_BALANCE_CELLS, bounds);
     }
     olive_net_read_rows(cfg->net_path, bounds[s->rank], bounds[s->rank + 1], &s->net);
+    if (cfg->map_path) s->t.dispersal = map.time_dispersal_s;
     if (cfg->map_path) {
         olive_map_read_plan(cfg->map_path, &map, s->rank, &s->net, &s->plan);
     } else {

@@ -31,7 +31,12 @@ typedef struct {
 } sim_config;
 
 /* Per-phase wall-clock seconds (DESIGN.md: make the bottleneck visible). */
-typedef struct { double setup, exchange, compute, io, total; } sim_timings;
+typedef struct {
+    /* Dispersal time, from the map file (0: no map). Generation time is not
+     * stored in the network file, so the same seed gives the same bytes. */
+    double dispersal;
+    double setup, exchange, compute, io, total;
+} sim_timings;
 
 typedef struct { int64_t step; int64_t cell; } sim_spike;
 
