@@ -12,6 +12,11 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-2}
 # Idle OpenMP threads sleep instead of spinning: tests run beside mpirun ranks.
 export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
+# Sanitizer builds: OpenMPI keeps its plugins' memory until exit; keep the
+# plugins loaded (so leak stacks name them) and suppress those, not ours.
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$top/tests/lsan.supp:print_suppressions=0}
+export ASAN_OPTIONS=${ASAN_OPTIONS:-fast_unwind_on_malloc=0}
+export OMPI_MCA_mca_base_component_disable_dlclose=1
 pattern=${1:-}
 scratch=$(mktemp -d /tmp/olive-tests.XXXXXX)
 trap 'rm -rf "$scratch"' EXIT

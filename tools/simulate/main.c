@@ -123,6 +123,7 @@ int main(int argc, char **argv)
                    s.t.dispersal, s.t.setup, s.t.exchange, s.t.compute, s.t.io, s.t.total);
     }
     sim_free(&s);
+    free(cfg.pulses);
     MPI_Finalize();
     return 0;
 }
