@@ -6,6 +6,6 @@
 #ifdef __CUDACC__
 #define OLIVE_HD __host__ __device__ __forceinline__
 #else
-#define OLIVE_HD static inline
+#define OLIVE_HD static inline __attribute__((always_inline))
 #endif
 #endif

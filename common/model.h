@@ -5,6 +5,7 @@
 #define OLIVE_MODEL_H
 #include <math.h>
 #include "hostdev.h"
+#include "fastexp.h"
 #include "state.h"
 
 #define OLIVE_DT 0.05          /* ms */
@@ -16,7 +17,7 @@ enum olive_gj_kind { OLIVE_GJ_RGJ = 0, OLIVE_GJ_SGJ = 1, OLIVE_GJ_NGJ = 2 };
 
 #define OLIVE_REAL double
 #define OLIVE_FN(name) name##_d
-#define OLIVE_EXP exp
+#define OLIVE_EXP olive_exp_d
 #define OLIVE_FABS fabs
 #include "model_body.h"
 #undef OLIVE_REAL
@@ -26,7 +27,7 @@ enum olive_gj_kind { OLIVE_GJ_RGJ = 0, OLIVE_GJ_SGJ = 1, OLIVE_GJ_NGJ = 2 };
 
 #define OLIVE_REAL float
 #define OLIVE_FN(name) name##_f
-#define OLIVE_EXP expf
+#define OLIVE_EXP olive_exp_f
 #define OLIVE_FABS fabsf
 #include "model_body.h"
 #undef OLIVE_REAL

@@ -12,19 +12,21 @@
 #define R_ OLIVE_REAL
 #define C_(x) ((R_)(x))
 
-/* Removable singularities: 0/0 at Vd = -8.5 (b_r) and V = -25 (a_x). */
+/* Removable singularities: 0/0 at Vd = -8.5 (b_r) and V = -25 (a_x).
+ * Written as selects, not branches, so a loop over cells stays one SIMD
+ * loop (the 0/0 lane is computed and discarded). */
 OLIVE_HD R_ OLIVE_FN(olive_beta_r)(R_ vd)
 {
     R_ u = vd + C_(8.5);
-    if (OLIVE_FABS(u) < C_(1e-6)) return C_(0.1);
-    return C_(0.02) * u / (OLIVE_EXP(u / C_(5)) - C_(1));
+    R_ b = C_(0.02) * u / (OLIVE_EXP(u / C_(5)) - C_(1));
+    return OLIVE_FABS(u) < C_(1e-6) ? C_(0.1) : b;
 }
 
 OLIVE_HD R_ OLIVE_FN(olive_alpha_x)(R_ v)
 {
     R_ u = v + C_(25);
-    if (OLIVE_FABS(u) < C_(1e-6)) return C_(1.3);
-    return C_(0.13) * u / (C_(1) - OLIVE_EXP(-u / C_(10)));
+    R_ a = C_(0.13) * u / (C_(1) - OLIVE_EXP(-u / C_(10)));
+    return OLIVE_FABS(u) < C_(1e-6) ? C_(1.3) : a;
 }
 
 /* One x_a / x_s gate step: x += dt*(a/(a+b) - x)/(1/(a+b)). */
@@ -66,7 +68,7 @@ OLIVE_HD void OLIVE_FN(olive_cell_step)(const R_ *in, R_ *out, R_ i_app, R_ i_c)
     R_ r = dt * ((r_inf - in[OV_R]) / tau_r) + in[OV_R];
 
     R_ a_s = C_(0.00002) * in[OV_CA];
-    if (!(a_s < C_(0.01))) a_s = C_(0.01);
+    a_s = a_s < C_(0.01) ? a_s : C_(0.01);
     R_ b_s = C_(0.015);
     R_ s_inf = a_s / (a_s + b_s);
     R_ tau_s = C_(1) / (a_s + b_s);

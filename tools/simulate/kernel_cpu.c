@@ -27,6 +27,13 @@ static void sim_note_bad(sim_t *s, int64_t step, int64_t cell)
     }
 }
 
+/* Cells per call of the SIMD update: a few KiB of each of the 19 arrays. */
+#define SIM_CHUNK 512
+/* X-macro over the 19 state variables (enum olive_var order). */
+#define OLIVE_VAR_LIST(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) \
+    X(14) X(15) X(16) X(17) X(18)
+_Static_assert(OLIVE_NVARS == 19, "OLIVE_VAR_LIST must list every state variable");
+
 #define REAL double
 #define KFN(name) name##_d
 #define MFN(name) name##_d
@@ -43,12 +50,18 @@ static void sim_note_bad(sim_t *s, int64_t step, int64_t cell)
 #undef KFN
 #undef MFN
 
-/* Must be called inside an omp parallel region (the loop is an omp for). */
-void sim_step_rows(sim_t *s, const int32_t *rows, int64_t nrows, int64_t step,
-                   const sim_pulse *active, int nactive)
+/* Both must be called inside an omp parallel region (they use omp for). */
+void sim_currents(sim_t *s, const int32_t *rows, int64_t nrows)
 {
-    if (s->cfg->single) dispatch_f(s, rows, nrows, step, active, nactive);
-    else dispatch_d(s, rows, nrows, step, active, nactive);
+    if (s->cfg->gj == OLIVE_GJ_NGJ) return;
+    if (s->cfg->single) currents_f(s, rows, nrows);
+    else currents_d(s, rows, nrows);
+}
+
+void sim_update(sim_t *s, int64_t step, const sim_pulse *active, int nactive)
+{
+    if (s->cfg->single) update_f(s, step, active, nactive);
+    else update_d(s, step, active, nactive);
 }
 
 void sim_swap(sim_t *s)

@@ -1,68 +1,130 @@
 /* CPU step kernel for one precision; included by kernel_cpu.c with
- * REAL = double and float. The physics is olive_cell_step (common/model.h). */
+ * REAL = double and float. The physics is olive_cell_step (common/model.h).
+ *
+ * A step has two passes. (1) Gap-junction currents of a list of rows
+ * (interior rows while the halo exchange is in flight, then boundary rows):
+ * each row's terms in a SIMD loop, summed one by one in stored order, so the
+ * sum is the same for any split of the rows. (2) The cell updates of all rows
+ * 0..nlocal-1 as one SIMD loop across cells. Every operation is plain IEEE
+ * arithmetic (exp included, common/fastexp.h) without contraction, so vector
+ * lanes and scalar remainders give the same bits. */
 
-/* Gap-junction current of local row r, summed in stored order. BITS and GJ
- * are compile-time constants at each call site, so every combination gets
- * its own specialised loop. */
-static inline __attribute__((always_inline)) REAL KFN(junction_current)(
+/* Gap-junction terms of local row r into term[0..n), in a SIMD loop. BITS
+ * and GJ are compile-time constants at each call site, so every combination
+ * gets its own loop. Returns n. */
+static inline __attribute__((always_inline)) int64_t KFN(junction_terms)(
     const olive_plan *p, const REAL *vd, const void *cond, const REAL *lut, REAL w0,
-    int64_t r, const int bits, const int gj)
+    int64_t r, REAL *term, const int bits, const int gj)
 {
-    REAL vi = vd[r], ic = (REAL)0;
-    for (int64_t e = p->lrow_ptr[r]; e < p->lrow_ptr[r + 1]; e++) {
+    const int64_t e0 = p->lrow_ptr[r], n = p->lrow_ptr[r + 1] - e0;
+    const int32_t *lcol = p->lcol + e0;
+    const REAL vi = vd[r];
+#pragma omp simd
+    for (int64_t j = 0; j < n; j++) {
+        const int64_t e = e0 + j;
         REAL w;
         if (bits == 0) w = w0;
         else if (bits == 4) w = lut[(((const uint8_t *)cond)[e >> 1] >> ((e & 1) * 4)) & 15];
         else if (bits == 8) w = lut[((const uint8_t *)cond)[e]];
         else if (bits == 16) w = lut[((const uint16_t *)cond)[e]];
         else w = (REAL)((const float *)cond)[e];
-        ic = ic + MFN(olive_gj_term)(gj, w, vi - vd[p->lcol[e]]);
+        term[j] = MFN(olive_gj_term)(gj, w, vi - vd[lcol[j]]);
     }
-    return ic;
+    return n;
 }
 
-static inline __attribute__((always_inline)) void KFN(rows)(
-    sim_t *s, const int32_t *rows, int64_t nrows, int64_t step, const sim_pulse *active, int nactive,
-    const int bits, const int gj)
+/* Each row's terms are summed one by one in stored order (the same bits for
+ * any split of the rows). Summing four rows in interleaved chains was tried
+ * and gained nothing measurable: the exponentials dominate. */
+static inline __attribute__((always_inline)) void KFN(currents_of)(
+    sim_t *s, const int32_t *rows, int64_t nrows, const int bits, const int gj)
 {
     const olive_plan *p = &s->plan;
-    REAL *const *cur = (REAL *const *)s->cur;
-    REAL *const *nxt = (REAL *const *)s->nxt;
+    const REAL *vd = s->cur[OV_V_DEND];
     const REAL *lut = s->wlut;
     const REAL w0 = (REAL)s->net.offset;
     const void *cond = s->net.cond;
-    const REAL thr = (REAL)s->cfg->threshold;
-    const int64_t row0 = p->row0;
+    REAL *ic = s->ic;
+    REAL *term = (REAL *)s->tbuf[omp_get_thread_num()];
 #pragma omp for schedule(static)
     for (int64_t k = 0; k < nrows; k++) {
-        int64_t r = rows[k];
-        REAL in[OLIVE_NVARS], out[OLIVE_NVARS];
-        for (int v = 0; v < OLIVE_NVARS; v++) in[v] = cur[v][r];
-        REAL ic = gj == OLIVE_GJ_NGJ ? (REAL)0 : KFN(junction_current)(p, cur[OV_V_DEND], cond, lut, w0, r, bits, gj);
-        REAL iapp = (REAL)0;
-        for (int a = 0; a < nactive; a++)
-            if (row0 + r >= active[a].first && (active[a].last < 0 || row0 + r < active[a].last))
-                iapp = iapp + (REAL)active[a].amp;
-        MFN(olive_cell_step)(in, out, iapp, ic);
-        for (int v = 0; v < OLIVE_NVARS; v++) nxt[v][r] = out[v];
-        if (in[OV_V_AXON] < thr && out[OV_V_AXON] >= thr) sim_note_spike(s, step, row0 + r);
-        if (!isfinite(out[OV_V_DEND]) || !isfinite(out[OV_V_SOMA]) || !isfinite(out[OV_V_AXON]))
-            sim_note_bad(s, step, row0 + r);
+        const int64_t n = KFN(junction_terms)(p, vd, cond, lut, w0, rows[k], term, bits, gj);
+        REAL a = (REAL)0;
+        for (int64_t j = 0; j < n; j++) a = a + term[j];
+        ic[rows[k]] = a;
     }
 }
 
-static void KFN(dispatch)(sim_t *s, const int32_t *rows, int64_t nrows, int64_t step,
-                          const sim_pulse *active, int nactive)
+/* One clone per instruction set, chosen at load time (same bits from each). */
+__attribute__((target_clones("avx512f", "avx2", "default")))
+static void KFN(currents)(sim_t *s, const int32_t *rows, int64_t nrows)
 {
-#define KCASE(B, G) KFN(rows)(s, rows, nrows, step, active, nactive, B, G)
+#define KCASE(B, G) KFN(currents_of)(s, rows, nrows, B, G)
 #define KBITS(G) switch (s->net.bits) { \
     case 0: KCASE(0, G); break; case 4: KCASE(4, G); break; case 8: KCASE(8, G); break; \
     case 16: KCASE(16, G); break; default: KCASE(32, G); break; }
-    switch (s->cfg->gj) {
-    case OLIVE_GJ_RGJ: KBITS(OLIVE_GJ_RGJ); break;
-    case OLIVE_GJ_SGJ: KBITS(OLIVE_GJ_SGJ); break;
-    default: KCASE(0, OLIVE_GJ_NGJ); break;
-    }
+    if (s->cfg->gj == OLIVE_GJ_RGJ) { KBITS(OLIVE_GJ_RGJ); }
+    else { KBITS(OLIVE_GJ_SGJ); }
 #undef KCASE
 #undef KBITS
+}
+
+/* Cells [a, b): the 19 state arrays come in as separate restrict parameters
+ * (GCC honours restrict on parameters, and 19 x 19 alias checks would
+ * otherwise stop vectorisation). flag: bit 0 spike, bit 1 non-finite. */
+#define KPARAM(v) , const REAL *restrict c##v, REAL *restrict n##v
+__attribute__((noinline, target_clones("avx512f", "avx2", "default")))
+static void KFN(update_range)(int64_t a, int64_t b, const REAL *restrict ic, const REAL *restrict iapp, REAL thr,
+                              unsigned char *restrict flag OLIVE_VAR_LIST(KPARAM))
+{
+    for (int64_t k = a; k < b; k++) {
+        REAL in[OLIVE_NVARS], out[OLIVE_NVARS];
+#define KLOAD(v) in[v] = c##v[k];
+#define KSTORE(v) n##v[k] = out[v];
+        OLIVE_VAR_LIST(KLOAD)
+        MFN(olive_cell_step)(in, out, iapp[k], ic[k]);
+        OLIVE_VAR_LIST(KSTORE)
+#undef KLOAD
+#undef KSTORE
+        /* x - x is 0 for a finite x and NaN otherwise: a branch-free test. */
+        REAL z = (out[OV_V_DEND] - out[OV_V_DEND]) + (out[OV_V_SOMA] - out[OV_V_SOMA]) +
+                 (out[OV_V_AXON] - out[OV_V_AXON]);
+        flag[k] = (unsigned char)(((in[OV_V_AXON] < thr) & (out[OV_V_AXON] >= thr)) | ((z == z) ? 0 : 2));
+    }
+}
+#undef KPARAM
+
+static void KFN(update)(sim_t *s, int64_t step, const sim_pulse *active, int nactive)
+{
+    const int64_t n = s->plan.nlocal, row0 = s->plan.row0;
+    REAL *iapp = s->iapp;
+    /* I_app per cell, rebuilt only while pulses are on (zero otherwise). */
+    if (nactive > 0 || s->iapp_dirty) {
+#pragma omp for schedule(static)
+        for (int64_t r = 0; r < n; r++) {
+            REAL x = (REAL)0;
+            for (int q = 0; q < nactive; q++)
+                if (row0 + r >= active[q].first && (active[q].last < 0 || row0 + r < active[q].last))
+                    x = x + (REAL)active[q].amp;
+            iapp[r] = x;
+        }
+    }
+#pragma omp single
+    s->iapp_dirty = nactive > 0;
+    if (s->cfg->gj == OLIVE_GJ_NGJ) {
+#pragma omp for schedule(static)
+        for (int64_t r = 0; r < n; r++) ((REAL *)s->ic)[r] = (REAL)0;
+    }
+#define KARG(v) , (const REAL *)s->cur[v], (REAL *)s->nxt[v]
+#pragma omp for schedule(static)
+    for (int64_t a = 0; a < n; a += SIM_CHUNK) {
+        int64_t b = a + SIM_CHUNK < n ? a + SIM_CHUNK : n;
+        KFN(update_range)(a, b, s->ic, iapp, (REAL)s->cfg->threshold, s->flags OLIVE_VAR_LIST(KARG));
+        for (int64_t k = a; k < b; k++) {
+            if (!s->flags[k]) continue;
+            if (s->flags[k] & 1) sim_note_spike(s, step, row0 + k);
+            if (s->flags[k] & 2) sim_note_bad(s, step, row0 + k);
+        }
+    }
+#undef KARG
 }

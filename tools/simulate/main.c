@@ -32,7 +32,7 @@ static void step_once(sim_t *s, int64_t step)
             sim_exchange_begin(s, &req);
             tx += olive_now() - a;
         }
-        sim_step_rows(s, s->plan.interior, s->plan.ninterior, step, active, nactive);
+        sim_currents(s, s->plan.interior, s->plan.ninterior);
 #pragma omp master
         {
             double a = olive_now();
@@ -40,7 +40,8 @@ static void step_once(sim_t *s, int64_t step)
             tx += olive_now() - a;
         }
 #pragma omp barrier
-        sim_step_rows(s, s->plan.boundary, s->plan.nboundary, step, active, nactive);
+        sim_currents(s, s->plan.boundary, s->plan.nboundary);
+        sim_update(s, step, active, nactive);
     }
     s->t.exchange += tx;
     s->t.compute += olive_now() - t0 - tx;

@@ -88,6 +88,9 @@ static void alloc_state(sim_t *s)
         }
     }
     s->sendbuf = olive_malloc((size_t)s->plan.nsend * el + el, "send buffer");
+    s->ic = olive_calloc((size_t)n + 1, el, "currents");
+    s->iapp = olive_calloc((size_t)n + 1, el, "currents");
+    s->flags = olive_calloc((size_t)n + 1, 1, "flags");
     if (s->net.bits >= 4 && s->net.bits <= 16) {
         int ncode = 1 << s->net.bits;
         s->wlut = olive_malloc((size_t)ncode * el, "conductance table");
@@ -181,6 +184,11 @@ void sim_setup(sim_t *s, sim_config *cfg)
 
     alloc_state(s);
     s->active = olive_malloc((size_t)(cfg->npulses + 1) * sizeof(sim_pulse), "pulses");
+    int64_t maxdeg = 0;
+    for (int64_t r = 0; r < s->plan.nlocal; r++)
+        if (s->plan.lrow_ptr[r + 1] - s->plan.lrow_ptr[r] > maxdeg) maxdeg = s->plan.lrow_ptr[r + 1] - s->plan.lrow_ptr[r];
+    s->tbuf = olive_malloc((size_t)s->nthreads * sizeof(void *), "term buffers");
+    for (int t = 0; t < s->nthreads; t++) s->tbuf[t] = olive_malloc((size_t)(maxdeg + 1) * sizeof(double), "term buffer");
     s->t.setup = olive_now() - t0;
     olive_info("rank %d: cells [%lld, %lld), %lld junctions, %lld halo cells, %lld interior / %lld boundary rows, %d threads",
                s->rank, (long long)s->plan.row0, (long long)s->plan.row1, (long long)s->net.nnz,
@@ -193,6 +201,9 @@ void sim_free(sim_t *s)
     for (int t = 0; t < s->nthreads; t++) free(s->tspikes[t]);
     free(s->tspikes); free(s->tspike_n); free(s->tspike_cap);
     free(s->wlut); free(s->sendbuf); free(s->active);
+    for (int t = 0; t < s->nthreads; t++) free(s->tbuf[t]);
+    free(s->tbuf);
+    free(s->ic); free(s->iapp); free(s->flags);
     free(s->nbr_send_count); free(s->nbr_send_displ); free(s->nbr_recv_count); free(s->nbr_recv_displ);
     if (s->graph != MPI_COMM_NULL) MPI_Comm_free(&s->graph);
     olive_plan_free(&s->plan);

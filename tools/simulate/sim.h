@@ -60,6 +60,10 @@ typedef struct {
     int nthreads;
     int64_t bad_cell, bad_step; /* first non-finite value seen, -1 if none */
     sim_pulse *active;       /* scratch: the pulses active in the current step */
+    void **tbuf;             /* per thread: one row's junction terms (max degree values) */
+    void *ic, *iapp;         /* per own cell: gap-junction and injected current of this step */
+    unsigned char *flags;    /* per own cell: spike / non-finite flags of this step */
+    int iapp_dirty;          /* iapp holds a pulse and must be cleared */
     sim_timings t;
 } sim_t;
 
@@ -74,8 +78,10 @@ int sim_active_pulses(const sim_config *cfg, int64_t step, sim_pulse *out);
 void sim_setup(sim_t *s, sim_config *cfg);
 void sim_free(sim_t *s);
 /* kernel_cpu.c */
-void sim_step_rows(sim_t *s, const int32_t *rows, int64_t nrows, int64_t step,
-                   const sim_pulse *active, int nactive);
+/* Gap-junction currents of the given local rows into s->ic. */
+void sim_currents(sim_t *s, const int32_t *rows, int64_t nrows);
+/* Advance every own cell one step (after all currents are in). */
+void sim_update(sim_t *s, int64_t step, const sim_pulse *active, int nactive);
 void sim_swap(sim_t *s);
 /* exchange.c */
 void sim_exchange_begin(sim_t *s, MPI_Request *req);
