@@ -129,7 +129,10 @@ static void read_header(const char *path, hid_t f, olive_network *net)
     olive_h5_get_i64v(path, cells, "/cells", "dims", net->dims, 3);
     for (int i = 0; i < 3; i++)
         if (net->dims[i] < 1) olive_die("%s: /cells dims[%d] = %lld, must be >= 1", path, i, (long long)net->dims[i]);
-    if (net->dims[0] * net->dims[1] * net->dims[2] != net->count)
+    /* Each factor <= count <= 2^31 and the partial product checked first, so
+     * no product can overflow (found by tests/fuzz/fuzz_netfile). */
+    if (net->dims[0] > net->count || net->dims[1] > net->count || net->dims[2] > net->count ||
+        net->dims[0] * net->dims[1] > net->count || net->dims[0] * net->dims[1] * net->dims[2] != net->count)
         olive_die("%s: /cells dims %lldx%lldx%lld do not multiply to count %lld", path, (long long)net->dims[0],
                   (long long)net->dims[1], (long long)net->dims[2], (long long)net->count);
     if (olive_h5_exists(cells, "g_CaL") && olive_h5_len1(path, cells, "g_CaL") != net->count)

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Install the Debian packages olive needs, only those that are missing.
 # Run by `make deps` (and so by `make demo` and `make check`).
+# --fuzz: only what `make fuzz` needs besides those (clang with libFuzzer and
+# its sanitizer runtimes); `make check` never installs it.
 set -euo pipefail
 pkgs=(build-essential pkg-config libhdf5-openmpi-dev hdf5-tools openmpi-bin libopenmpi-dev
       zlib1g-dev librandom123-dev libcairo2-dev python3 python3-h5py python3-numpy)
+[ "${1:-}" = --fuzz ] && pkgs=(clang libclang-rt-14-dev)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -130,7 +130,93 @@ void ana_table_free(ana_table *t);
 /* One CSV field, quoted when needed (RFC 4180). */
 void ana_csv_field(FILE *out, const char *s);
 
+/* bins.c: histogram bins over [lo, hi]: bin k is [edge(k), edge(k+1)), the
+ * last one closed. By width: edges lo + k*width, the last bin ends at hi (and
+ * may be shorter); by count: n equal bins, edges lo + (hi - lo)*k/n. */
+typedef struct {
+    double lo, hi, width;
+    int n, by_width;
+} ana_bins;
+/* Dies (exit 2) when there would be more than max bins. */
+void ana_bins_width(ana_bins *b, double lo, double hi, double width, int max);
+void ana_bins_count(ana_bins *b, double lo, double hi, int n);
+double ana_bins_edge(const ana_bins *b, int k);
+/* The bin holding x, -1 when x is outside [lo, hi] (or not a number). */
+int ana_bins_find(const ana_bins *b, double x);
+
+/* spikeload.c: every spike of a file in memory, and per-cell passes. */
+typedef struct {
+    int64_t n;
+    double *t;       /* ms */
+    uint64_t *node;
+} ana_spike_list;
+void ana_spikes_load(const ana_spikes *s, ana_spike_list *l);
+void ana_spike_list_free(ana_spike_list *l);
+/* Sort by (time, node) or by (node, time). */
+void ana_spike_list_sort_time(ana_spike_list *l);
+void ana_spike_list_sort_node(ana_spike_list *l);
+/* Spikes per cell: counts[c] for c < cells; dies naming the spike when a node
+ * id is >= cells. */
+void ana_spikes_per_cell(const ana_spikes *s, int64_t cells, int64_t *counts);
+
+/* spikewrite.c: write a SONATA spike file atomically (final name only when
+ * complete; refuses an existing file unless force). Spikes must already be
+ * sorted by time; root attributes cells/steps/dt are copied from attrs_from
+ * (an open file, or -1) when it has them. */
+void ana_spikes_write(const char *path, int force, const char *population, const ana_spike_list *l,
+                      hid_t attrs_from, const char *source, double threshold_mv);
+
+/* report.c: a SONATA report, /report/<pop>/data [frames, n] with
+ * mapping/node_ids (n) and mapping/time (start, stop, step). */
+typedef struct {
+    char path[4096];
+    char population[256];
+    char name[600];        /* the data dataset, for messages */
+    hid_t file, data;
+    int64_t frames, n;
+    uint64_t *nodes;       /* node id of each column */
+    double start, stop, step;   /* ms */
+    char units[64];        /* of the data, "" when absent */
+} ana_report;
+/* Path of the report of variable var: arg/var.h5 for a directory, arg itself
+ * for a file. */
+void ana_report_path(char *out, size_t n, const char *arg, const char *var);
+void ana_report_open(ana_report *r, const char *path, const char *population);
+/* Time of frame k in ms: start + k*step ((k+1)*step when start = step, as
+ * olive writes it, so that times equal olive's (i+1)*dt exactly). */
+double ana_report_time(const ana_report *r, int64_t k);
+/* Frames [k0, k0+nk), columns [c0, c0+nc) as doubles, row-major nk x nc. */
+void ana_report_read(const ana_report *r, int64_t k0, int64_t nk, int64_t c0, int64_t nc, double *buf);
+/* Frames per block so that a block of nc columns is about 4M values. */
+int64_t ana_report_block(const ana_report *r, int64_t nc);
+/* First frame at or after t0 and one past the last frame at or before t1. */
+void ana_report_window(const ana_report *r, double t0, double t1, int64_t *k0, int64_t *k1);
+/* Columns whose node id is in [a, b): their indices into cols (allocated),
+ * returns how many. */
+int64_t ana_report_columns(const ana_report *r, int64_t a, int64_t b, int64_t **cols);
+/* Calls fn(k, row, arg) for each frame k in [k0, k1), row holding the values
+ * of columns cols[0..nc) (read a block of frames at a time over the span of
+ * columns they cover). */
+void ana_report_each_frame(const ana_report *r, const int64_t *cols, int64_t nc, int64_t k0, int64_t k1,
+                           void (*fn)(int64_t k, const double *row, void *arg), void *arg);
+void ana_report_close(ana_report *r);
+
+/* args.c: option values shared by the subcommands. */
+/* "A:B" (cells A..B-1) or "A" (cell A alone), 0 <= A < B. */
+void ana_parse_cells(const char *sub, const char *opt, const char *s, int64_t *a, int64_t *b);
+/* Columns: text with a header line, fields right-aligned to width[i]; or CSV. */
+void ana_cols_header(FILE *out, int csv, int n, const int *width, const char *const *names);
+void ana_cols_row(FILE *out, int csv, int n, const int *width, ...);   /* n const char* fields */
+/* Flush stdout or die (exit 2) naming what was being written. */
+void ana_flush_stdout(const char *what);
+
 /* subcommands */
 int ana_summary_main(int argc, char **argv);
+int ana_spikes_main(int argc, char **argv);
+int ana_rates_main(int argc, char **argv);
+int ana_isi_main(int argc, char **argv);
+int ana_sync_main(int argc, char **argv);
+int ana_compare_main(int argc, char **argv);
+int ana_plot_main(int argc, char **argv);
 
 #endif

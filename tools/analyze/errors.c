@@ -1,6 +1,7 @@
 /* olive-analyze's exit status: every error exits 2 (cmp-style; see
- * analyze.h). ana_error() exits 2 itself; common/'s olive_die() would exit 1,
- * which for analyze means "different", so an exit hook makes it 2 as well. */
+ * analyze.h). common/'s olive_die() would exit 1, which for analyze means
+ * "different", so an exit hook makes it 2; ana_error() and ana_usage_error()
+ * go through olive_die() too. */
 #include "analyze.h"
 #include "util.h"
 #include <stdarg.h>
@@ -16,28 +17,27 @@ static void exit_hook(int code)
 
 void ana_errors_init(void) { olive_set_exit_hook(exit_hook); }
 
+/* Both go through olive_die(): it removes unfinished outputs and stops at
+ * once (no atexit handlers, so no leak reports for memory held mid-way),
+ * and the exit hook makes the status 2. */
 void ana_error(const char *fmt, ...)
 {
+    char msg[8192];
     va_list ap;
-    fflush(stdout);
-    fprintf(stderr, "%s: error: ", olive_program());
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
-    exit(ANA_EXIT_ERROR);
+    olive_die("%s", msg);
 }
 
 void ana_usage_error(const char *sub, const char *fmt, ...)
 {
+    char msg[8192];
     va_list ap;
-    fflush(stdout);
-    fprintf(stderr, "%s: error: ", olive_program());
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "\nTry '%s%s%s --help'.\n", olive_program(), sub ? " " : "", sub ? sub : "");
-    exit(ANA_EXIT_ERROR);
+    olive_die("%s\nTry '%s%s%s --help'.", msg, olive_program(), sub ? " " : "", sub ? sub : "");
 }
 
 void ana_fmt(char *buf, size_t n, const char *fmt, ...)

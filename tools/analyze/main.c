@@ -16,12 +16,12 @@ typedef struct {
 
 static const subcommand subcommands[] = {
     {"summary", ana_summary_main, "cells, duration, spike count, mean rate, first spikes, histogram"},
-    {"spikes", NULL, "re-detect spikes from a report with another threshold"},
-    {"rates", NULL, "firing rate per cell and over time"},
-    {"isi", NULL, "inter-spike-interval histogram"},
-    {"sync", NULL, "population synchrony (order parameter of the subthreshold oscillation)"},
-    {"compare", NULL, "compare two runs within a tolerance (exit 0 equal, 1 different, 2 error)"},
-    {"plot", NULL, "raster, trace or rate plot as PNG"},
+    {"spikes", ana_spikes_main, "re-detect spikes from a report with another threshold"},
+    {"rates", ana_rates_main, "firing rate per cell and over time"},
+    {"isi", ana_isi_main, "inter-spike-interval histogram"},
+    {"sync", ana_sync_main, "population synchrony (order parameter of the subthreshold oscillation)"},
+    {"compare", ana_compare_main, "compare two runs within a tolerance (exit 0 equal, 1 different, 2 error)"},
+    {"plot", ana_plot_main, "raster, trace or rate plot as PNG"},
 };
 #define NSUB ((int)(sizeof subcommands / sizeof subcommands[0]))
 

@@ -11,9 +11,10 @@ static void usage(void)
 {
     printf("usage: olive-genconn -o NET.h5 (--cells N | --dims X[xY[xZ]]) --generator uniform|gaussian|grid\n"
            "                     [options]\n"
+           "       olive-genconn -o NET.h5 --import FILE --import-format edges|matrix|sonata [options]\n"
            "\n"
-           "Generates a gap-junction network of N cells and writes it as an olive network file\n"
-           "(DESIGN.md, docs/FORMAT.md). The same seed gives a bit-identical file.\n"
+           "Generates a gap-junction network of N cells, or imports one, and writes it as an olive\n"
+           "network file (DESIGN.md, docs/FORMAT.md). The same seed gives a bit-identical file.\n"
            "\n"
            "  -o, --output NET.h5        output file (refused if it exists, unless --force)\n"
            "  --cells N                  N cells on an N x 1 x 1 lattice\n"
@@ -33,6 +34,29 @@ static void usage(void)
            "                               (default 0 for a constant, 8 for a range)\n"
            "  --gcal V | A:B             g_CaL per cell, constant or uniform in [A, B] (default 0.68)\n"
            "  --symmetric                add the mirror of every junction (w_ij = w_ji)\n"
+           "\n"
+           "Import (docs/IMPORT-EXPORT.md):\n"
+           "  --import FILE              read the junctions from FILE instead of generating them\n"
+           "  --import-format F          edges: lines 'source target [conductance]' (spaces, tabs or\n"
+           "                               commas; '#' comments; the target receives from the source)\n"
+           "                             matrix: N lines of N numbers, entry (i, j) != 0 is a junction\n"
+           "                               into i from j with that conductance\n"
+           "                             sonata: a SONATA edges file (source_node_id, target_node_id)\n"
+           "  --import-attribute NAME    sonata: the conductance dataset /edges/POP/0/NAME (default\n"
+           "                               conductance, else syn_weight)\n"
+           "  --import-population NAME   sonata: the edge population (default: the only one)\n"
+           "  --duplicates reject|sum    a junction listed twice is an error (default) or has the\n"
+           "                               sum of the conductances\n"
+           "  --cells N / --dims ...     the cell count (default: the largest id + 1; matrix: N);\n"
+           "                               ids >= N are refused\n"
+           "  --conductance W            edges lines without a conductance (and sonata files without\n"
+           "                               the attribute) get W (default 0.04)\n"
+           "  --conductance-bits B       0 (all junctions equal: the default then), 32 (float32: the\n"
+           "                               default otherwise), or 4/8/16 (quantised between the\n"
+           "                               smallest and largest conductance; the error is reported)\n"
+           "\n"
+           "  --export-sonata PREFIX     also write PREFIX_nodes.h5 and PREFIX_edges.h5 (SONATA,\n"
+           "                               population io, edge attribute conductance)\n"
            "  --force                    replace an existing output file\n"
            "  -v, --verbose              details and timings on stderr\n"
            "  --block-rows N             rows per generation block (tuning; never changes the file)\n"
@@ -82,6 +106,7 @@ void gc_parse_args(int argc, char **argv, gc_config *cfg)
     cfg->w_a = cfg->w_b = 0.04;
     cfg->gcal_a = cfg->gcal_b = 0.68;
     int have_cells = 0, have_dims = 0, have_gen = 0, have_density = 0, have_sigma = 0, bits = -1;
+    int have_format = 0, have_attr = 0, have_pop = 0, have_dup = 0, have_seed = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(); exit(0); }
@@ -118,9 +143,49 @@ void gc_parse_args(int argc, char **argv, gc_config *cfg)
             if (cfg->sigma <= 0) olive_usage_error("--sigma: %s must be positive", v);
             have_sigma = 1;
         }
-        else if (!strcmp(a, "--seed")) cfg->seed = (uint64_t)olive_parse_int(a, need_value(argc, argv, &i), 0, INT64_MAX);
-        else if (!strcmp(a, "--conductance"))
+        else if (!strcmp(a, "--seed")) {
+            cfg->seed = (uint64_t)olive_parse_int(a, need_value(argc, argv, &i), 0, INT64_MAX);
+            have_seed = 1;
+        }
+        else if (!strcmp(a, "--conductance")) {
             cfg->w_range = olive_parse_range(a, need_value(argc, argv, &i), 0, 1e6, &cfg->w_a, &cfg->w_b);
+            cfg->have_w = 1;
+        }
+        else if (!strcmp(a, "--import")) {
+            cfg->import_path = need_value(argc, argv, &i);
+            if (!*cfg->import_path) olive_usage_error("--import: empty file name");
+        }
+        else if (!strcmp(a, "--import-format")) {
+            const char *v = need_value(argc, argv, &i);
+            if (!strcmp(v, "edges")) cfg->import_format = GC_IMPORT_EDGES;
+            else if (!strcmp(v, "matrix")) cfg->import_format = GC_IMPORT_MATRIX;
+            else if (!strcmp(v, "sonata")) cfg->import_format = GC_IMPORT_SONATA;
+            else olive_usage_error("--import-format: '%s' is not edges, matrix or sonata", v);
+            have_format = 1;
+        }
+        else if (!strcmp(a, "--import-attribute")) {
+            cfg->import_attribute = need_value(argc, argv, &i);
+            if (!*cfg->import_attribute || strchr(cfg->import_attribute, '/'))
+                olive_usage_error("--import-attribute: '%s' is not a dataset name", cfg->import_attribute);
+            have_attr = 1;
+        }
+        else if (!strcmp(a, "--import-population")) {
+            cfg->import_population = need_value(argc, argv, &i);
+            if (!*cfg->import_population || strchr(cfg->import_population, '/'))
+                olive_usage_error("--import-population: '%s' is not a population name", cfg->import_population);
+            have_pop = 1;
+        }
+        else if (!strcmp(a, "--duplicates")) {
+            const char *v = need_value(argc, argv, &i);
+            if (!strcmp(v, "sum")) cfg->dup_sum = 1;
+            else if (!strcmp(v, "reject")) cfg->dup_sum = 0;
+            else olive_usage_error("--duplicates: '%s' is not reject or sum", v);
+            have_dup = 1;
+        }
+        else if (!strcmp(a, "--export-sonata")) {
+            cfg->export_prefix = need_value(argc, argv, &i);
+            if (!*cfg->export_prefix) olive_usage_error("--export-sonata: empty prefix");
+        }
         else if (!strcmp(a, "--conductance-bits")) {
             const char *v = need_value(argc, argv, &i);
             bits = (int)olive_parse_int(a, v, 0, 32);
@@ -139,6 +204,30 @@ void gc_parse_args(int argc, char **argv, gc_config *cfg)
     }
 
     if (!cfg->out_path) olive_usage_error("no output file given (-o NET.h5)");
+    if (!cfg->import_path) {
+        if (have_format) olive_usage_error("--import-format needs --import FILE");
+        if (have_attr || have_pop) olive_usage_error("--import-attribute and --import-population need --import FILE");
+        if (have_dup) olive_usage_error("--duplicates applies to --import only");
+    } else {
+        /* Import: the generator's options mean nothing and are refused. */
+        if (!have_format) olive_usage_error("--import needs --import-format edges|matrix|sonata");
+        if (have_gen) olive_usage_error("give either --generator or --import, not both");
+        if (have_density || have_sigma || cfg->fixed_degree || cfg->symmetric)
+            olive_usage_error("--density, --sigma, --fixed-degree and --symmetric apply to generators, not to --import");
+        if (cfg->block_rows) olive_usage_error("--block-rows applies to generators, not to --import");
+        if ((have_attr || have_pop) && cfg->import_format != GC_IMPORT_SONATA)
+            olive_usage_error("--import-attribute and --import-population apply to --import-format sonata only");
+        if (cfg->w_range)
+            olive_usage_error("--conductance with --import is the one value of junctions the file gives none; "
+                              "a range %g:%g does not apply", cfg->w_a, cfg->w_b);
+        if (have_seed && !cfg->gcal_range) olive_usage_error("--seed with --import applies to --gcal A:B only");
+        if (have_cells && have_dims) olive_usage_error("give at most one of --cells N and --dims X[xY[xZ]]");
+        cfg->count = have_cells || have_dims ? cfg->dims[0] * cfg->dims[1] * cfg->dims[2] : 0;
+        if (cfg->gcal_range && cfg->gcal_a == cfg->gcal_b) cfg->gcal_range = 0;
+        cfg->bits = bits;   /* -1: chosen from the values (import_pack.c) */
+        cfg->density = cfg->sigma = 0;
+        return;
+    }
     if (have_cells == have_dims) olive_usage_error("give exactly one of --cells N and --dims X[xY[xZ]]");
     if (!have_gen) olive_usage_error("no generator given (--generator uniform|gaussian|grid)");
     cfg->count = cfg->dims[0] * cfg->dims[1] * cfg->dims[2];

@@ -8,8 +8,10 @@
 #define OLIVE_GENCONN_H
 #include <stdint.h>
 #include "netfile.h"
+#include <mpi.h>
 
 typedef enum { GC_UNIFORM, GC_GAUSSIAN, GC_GRID } gc_generator;
+typedef enum { GC_IMPORT_EDGES, GC_IMPORT_MATRIX, GC_IMPORT_SONATA } gc_import_format;
 
 typedef struct {
     const char *out_path;
@@ -25,6 +27,14 @@ typedef struct {
     int gcal_range;
     int symmetric, fixed_degree, force;
     int64_t block_rows;      /* rows per generation block (0: automatic) */
+    /* --import (import.c): import_path NULL means generate. */
+    const char *import_path;
+    gc_import_format import_format;
+    const char *import_attribute;   /* NULL: conductance, else syn_weight */
+    const char *import_population;  /* NULL: the only one */
+    int dup_sum;             /* --duplicates sum (default reject) */
+    int have_w;              /* --conductance given */
+    const char *export_prefix;      /* --export-sonata PREFIX or NULL */
 } gc_config;
 
 /* Rows [row0, row1) in compressed sparse rows with global neighbour ids. */
@@ -73,6 +83,25 @@ void gc_symmetrize_mpi(olive_network *net, const int64_t *bounds, int P);
 /* conductance.c: fill bits/offset/scale/cond; returns the largest
  * quantisation error |stored w - drawn w|. */
 double gc_conductance(const gc_config *cfg, olive_network *net);
+
+/* import.c: read cfg->import_path into net (all rows, conductances packed;
+ * dies naming the file and the line or dataset of the first fault). */
+void gc_import(const gc_config *cfg, olive_network *net);
+const char *gc_import_format_name(gc_import_format f);
+
+/* import_pack.c: pack nnz conductances w into net (bits < 0: 0 when all are
+ * equal, else 32); returns -1 with err when bits 0 cannot hold them. */
+typedef struct { int bits; double min, max, maxerr; } gc_pack_info;
+int gc_pack_conductance(olive_network *net, const double *w, int bits, double w_default, gc_pack_info *info,
+                        char *err, size_t errlen);
+
+/* export_sonata.c: write PREFIX_nodes.h5 and PREFIX_edges.h5 (SONATA,
+ * population "io") from the rows each rank of comm holds, under temporary
+ * names; gc_export_commit renames them (rank 0) once the network is written. */
+typedef struct { char nodes[4096], edges[4096], nodes_tmp[4096], edges_tmp[4096]; } gc_export;
+void gc_export_paths(const char *prefix, gc_export *x);
+void gc_export_sonata(const char *prefix, const olive_network *net, int force, MPI_Comm comm, gc_export *x);
+void gc_export_commit(gc_export *x, MPI_Comm comm);
 
 /* gcal.c: g_CaL per cell (NULL for the default 0.68 everywhere). */
 void gc_gcal(const gc_config *cfg, olive_network *net);

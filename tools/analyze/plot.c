@@ -1,0 +1,297 @@
+/* olive-analyze plot: a raster, trace or population-rate plot as PNG. */
+#include "analyze.h"
+#include "plotaxes.h"
+#include "util.h"
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char plot_help[] =
+    "Usage: olive-analyze plot OUTDIR -o FIG.png --kind raster|trace|rate [--cells A:B]\n"
+    "                          [--t0 MS] [--t1 MS] [--variable NAME] [--bin MS]\n"
+    "                          [--width PX] [--height PX] [--title TEXT] [--force]\n"
+    "\n"
+    "  raster  one dot per spike: time (ms) against cell (OUTDIR/spikes.h5)\n"
+    "  trace   the recorded values of a few cells over time (OUTDIR/<variable>.h5,\n"
+    "          v_axon by default), one line and legend entry per cell\n"
+    "  rate    the population rate over time bins: spikes / cells / bin width (Hz)\n"
+    "\n"
+    "  -o, --output FIG.png  the PNG to write (written under a temporary name and\n"
+    "                        renamed when complete; refused if it exists, unless --force)\n"
+    "  --kind KIND           raster, trace or rate\n"
+    "  --cells A:B           cells A..B-1 (raster, rate: default all; trace: default the\n"
+    "                        first 4 recorded, at most 16)\n"
+    "  --t0 MS, --t1 MS      time range (default the whole run)\n"
+    "  --variable NAME       trace: the report to plot (default v_axon)\n"
+    "  --bin MS              rate: bin width (default 5)\n"
+    "  --width PX, --height PX  image size (default 1000 x 600; 200..10000)\n"
+    "  --title TEXT          title (default: what is plotted and from where)\n"
+    "  --population NAME     population (default: the only one)\n"
+    "  --force               replace an existing FIG.png\n"
+    "  --help                this help\n"
+    "\n"
+    "Exit status: 0 success, 2 error.\n";
+
+enum { RASTER, TRACE, RATE };
+#define MAX_TRACES 16
+
+typedef struct {
+    const char *dir, *output, *variable, *title, *population;
+    int kind, has_cells, force, width, height;
+    int64_t a, b;
+    double t0, t1, bin;
+} plot_opts;
+
+static void parse(int argc, char **argv, plot_opts *o)
+{
+    static const struct option longopts[] = {
+        {"output", required_argument, NULL, 'o'}, {"kind", required_argument, NULL, 'k'},
+        {"cells", required_argument, NULL, 'C'},  {"t0", required_argument, NULL, '0'},
+        {"t1", required_argument, NULL, '1'},     {"variable", required_argument, NULL, 'v'},
+        {"bin", required_argument, NULL, 'b'},    {"width", required_argument, NULL, 'W'},
+        {"height", required_argument, NULL, 'H'}, {"title", required_argument, NULL, 'T'},
+        {"population", required_argument, NULL, 'p'}, {"force", no_argument, NULL, 'F'},
+        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
+    };
+    memset(o, 0, sizeof *o);
+    o->kind = -1;
+    o->variable = "v_axon";
+    o->t0 = NAN;
+    o->t1 = NAN;
+    o->bin = 5;
+    o->width = 1000;
+    o->height = 600;
+    opterr = 0;
+    optind = 1;
+    int c;
+    while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'o': o->output = optarg; break;
+        case 'k':
+            if (!strcmp(optarg, "raster")) o->kind = RASTER;
+            else if (!strcmp(optarg, "trace")) o->kind = TRACE;
+            else if (!strcmp(optarg, "rate")) o->kind = RATE;
+            else ana_usage_error("plot", "--kind: '%s' is not raster, trace or rate", optarg);
+            break;
+        case 'C': ana_parse_cells("plot", "--cells", optarg, &o->a, &o->b); o->has_cells = 1; break;
+        case '0': o->t0 = olive_parse_double("--t0", optarg, -1e15, 1e15); break;
+        case '1': o->t1 = olive_parse_double("--t1", optarg, -1e15, 1e15); break;
+        case 'v': o->variable = optarg; break;
+        case 'b': o->bin = olive_parse_double("--bin", optarg, 1e-9, 1e15); break;
+        case 'W': o->width = (int)olive_parse_int("--width", optarg, 200, 10000); break;
+        case 'H': o->height = (int)olive_parse_int("--height", optarg, 200, 10000); break;
+        case 'T': o->title = optarg; break;
+        case 'p': o->population = optarg; break;
+        case 'F': o->force = 1; break;
+        case 'h': fputs(plot_help, stdout); exit(ANA_EXIT_OK);
+        case ':': ana_usage_error("plot", "option %s needs a value", argv[optind - 1]);
+        default: ana_usage_error("plot", "unknown option %s", argv[optind - 1]);
+        }
+    }
+    if (optind >= argc) ana_usage_error("plot", "missing OUTDIR (an olive-simulate output directory)");
+    if (optind + 1 < argc) ana_usage_error("plot", "unexpected argument '%s'", argv[optind + 1]);
+    if (!o->output) ana_usage_error("plot", "missing -o FIG.png");
+    if (o->kind < 0) ana_usage_error("plot", "missing --kind raster|trace|rate");
+    if (!isnan(o->t0) && !isnan(o->t1) && !(o->t0 < o->t1)) ana_usage_error("plot", "--t0 %g must be below --t1 %g", o->t0, o->t1);
+    if (o->kind == TRACE && o->has_cells && o->b - o->a > MAX_TRACES)
+        ana_usage_error("plot", "--cells %lld:%lld is %lld cells; a trace plot shows at most %d", (long long)o->a,
+                        (long long)o->b, (long long)(o->b - o->a), MAX_TRACES);
+    if (o->output && !o->force && olive_path_exists(o->output))
+        ana_usage_error("plot", "%s exists; use --force to overwrite it", o->output);
+    o->dir = argv[optind];
+}
+
+/* The run's spikes, cells and duration; the cell range and time window. */
+static void open_spikes(const plot_opts *o, ana_run *run, ana_spike_list *l, int64_t *a, int64_t *b, double *t0, double *t1)
+{
+    ana_run_open(run, o->dir);
+    ana_spikes sp;
+    ana_spikes_open(&sp, run->spikes_path, o->population);
+    ana_spike_scan sc;
+    ana_spikes_scan(&sp, 0, &sc);
+    ana_run_resolve(run, sp.population, &sc);
+    ana_spikes_load(&sp, l);
+    ana_spike_scan_free(&sc);
+    ana_spikes_close(&sp);
+    if (run->cells <= 0) ana_error("%s: the number of cells is unknown (no cells attribute, report or spikes)", run->spikes_path);
+    *a = o->has_cells ? o->a : 0;
+    *b = o->has_cells ? o->b : run->cells;
+    if (*a >= run->cells) ana_usage_error("plot", "--cells %lld:%lld: the run has %lld cells", (long long)*a, (long long)*b, (long long)run->cells);
+    if (*b > run->cells) *b = run->cells;
+    *t0 = isnan(o->t0) ? 0 : o->t0;
+    *t1 = isnan(o->t1) ? (run->duration_ms > 0 ? run->duration_ms : 1) : o->t1;
+    if (!(*t0 < *t1)) ana_usage_error("plot", "empty time range [%g, %g] ms", *t0, *t1);
+}
+
+static void raster(const plot_opts *o, cairo_t *cr, char *title, size_t tn)
+{
+    ana_run run;
+    ana_spike_list l;
+    int64_t a, b;
+    double t0, t1;
+    open_spikes(o, &run, &l, &a, &b, &t0, &t1);
+    ana_axes ax;
+    ana_axes_setup(&ax, cr, o->width, o->height, t0, t1, (double)a - 0.5, (double)b - 0.5);
+    int64_t shown = 0;
+    double h = (ax.bottom - ax.top) / (double)(b - a), dot = 0.6 * ax.font / 4 + 1;
+    if (h < 1) h = 1;
+    ana_axes_clip(&ax);
+    cairo_set_source_rgb(cr, 0.1, 0.1, 0.4);
+    for (int64_t i = 0; i < l.n; i++) {
+        if (l.node[i] < (uint64_t)a || l.node[i] >= (uint64_t)b || l.t[i] < t0 || l.t[i] > t1) continue;
+        double x = ana_axes_x(&ax, l.t[i]), y = ana_axes_y(&ax, (double)l.node[i]);
+        cairo_rectangle(cr, x - dot / 2, y - (h < dot ? h : dot) / 2, dot, h < dot ? h : dot);
+        shown++;
+    }
+    cairo_fill(cr);
+    ana_axes_unclip(&ax);
+    ana_fmt(title, tn, "Spike raster: %lld spikes of cells %lld-%lld (%s)", (long long)shown, (long long)a,
+            (long long)(b - 1), run.spikes_path);
+    ana_axes_draw(&ax, o->title ? o->title : title, "time (ms)", "cell (node id)");
+    ana_spike_list_free(&l);
+}
+
+static void rate(const plot_opts *o, cairo_t *cr, char *title, size_t tn)
+{
+    ana_run run;
+    ana_spike_list l;
+    int64_t a, b;
+    double t0, t1;
+    open_spikes(o, &run, &l, &a, &b, &t0, &t1);
+    ana_bins bins;
+    ana_bins_width(&bins, t0, t1, o->bin, 1000000);
+    int64_t *count = olive_calloc((size_t)bins.n, sizeof(int64_t), "bins");
+    for (int64_t i = 0; i < l.n; i++) {
+        if (l.node[i] < (uint64_t)a || l.node[i] >= (uint64_t)b) continue;
+        int k = ana_bins_find(&bins, l.t[i]);
+        if (k >= 0) count[k]++;
+    }
+    double *hz = olive_malloc((size_t)bins.n * sizeof(double), "rates"), top = 0;
+    for (int k = 0; k < bins.n; k++) {
+        double w = ana_bins_edge(&bins, k + 1) - ana_bins_edge(&bins, k);
+        hz[k] = w > 0 ? (double)count[k] / (double)(b - a) / (w / 1000.0) : 0;
+        if (hz[k] > top) top = hz[k];
+    }
+    ana_axes ax;
+    ana_axes_setup(&ax, cr, o->width, o->height, t0, t1, 0, top > 0 ? top * 1.08 : 1);
+    ana_axes_clip(&ax);
+    cairo_set_source_rgb(cr, 0.12, 0.47, 0.71);
+    cairo_set_line_width(cr, 1.5);
+    cairo_move_to(cr, ana_axes_x(&ax, t0), ana_axes_y(&ax, 0));
+    for (int k = 0; k < bins.n; k++) {
+        cairo_line_to(cr, ana_axes_x(&ax, ana_bins_edge(&bins, k)), ana_axes_y(&ax, hz[k]));
+        cairo_line_to(cr, ana_axes_x(&ax, ana_bins_edge(&bins, k + 1)), ana_axes_y(&ax, hz[k]));
+    }
+    cairo_line_to(cr, ana_axes_x(&ax, t1), ana_axes_y(&ax, 0));
+    cairo_stroke(cr);
+    ana_axes_unclip(&ax);
+    ana_fmt(title, tn, "Population rate of cells %lld-%lld, %g ms bins (%s)", (long long)a, (long long)(b - 1), o->bin,
+            run.spikes_path);
+    ana_axes_draw(&ax, o->title ? o->title : title, "time (ms)", "rate (Hz per cell)");
+    free(hz);
+    free(count);
+    ana_spike_list_free(&l);
+}
+
+typedef struct {
+    const ana_report *r;
+    int64_t nc, k0, n;
+    double *v;   /* [frame][column] */
+} trace_data;
+
+static void keep_frame(int64_t k, const double *row, void *arg)
+{
+    trace_data *d = arg;
+    memcpy(d->v + (k - d->k0) * d->nc, row, (size_t)d->nc * sizeof(double));
+}
+
+static void trace(const plot_opts *o, cairo_t *cr, char *title, size_t tn)
+{
+    char path[4096];
+    ana_report_path(path, sizeof path, o->dir, o->variable);
+    ana_report r;
+    ana_report_open(&r, path, o->population);
+    int64_t *cols, nc;
+    if (o->has_cells) {
+        nc = ana_report_columns(&r, o->a, o->b, &cols);
+        if (nc == 0) ana_error("%s: none of cells %lld..%lld is recorded", path, (long long)o->a, (long long)(o->b - 1));
+    } else {
+        nc = r.n < 4 ? r.n : 4;
+        cols = olive_malloc((size_t)(nc + 1) * sizeof(int64_t), "columns");
+        for (int64_t i = 0; i < nc; i++) cols[i] = i;
+        if (nc == 0) ana_error("%s: %s has no recorded cell", path, r.name);
+    }
+    int64_t k0, k1;
+    ana_report_window(&r, isnan(o->t0) ? -INFINITY : o->t0, isnan(o->t1) ? INFINITY : o->t1, &k0, &k1);
+    if (k1 <= k0) ana_error("%s: no frame in the time range", path);
+    trace_data d = {&r, nc, k0, k1 - k0, NULL};
+    d.v = olive_malloc((size_t)(d.n * nc) * sizeof(double), "traces");
+    ana_report_each_frame(&r, cols, nc, k0, k1, keep_frame, &d);
+    double lo = INFINITY, hi = -INFINITY;
+    for (int64_t i = 0; i < d.n * nc; i++)
+        if (isfinite(d.v[i])) { if (d.v[i] < lo) lo = d.v[i]; if (d.v[i] > hi) hi = d.v[i]; }
+    if (!(lo <= hi)) lo = hi = 0;
+    double pad = (hi - lo) * 0.05;
+    double t0 = isnan(o->t0) ? ana_report_time(&r, k0) : o->t0, t1 = isnan(o->t1) ? ana_report_time(&r, k1 - 1) : o->t1;
+    ana_axes ax;
+    ana_axes_setup(&ax, cr, o->width, o->height, t0, t1, lo - pad, hi + pad);
+    ana_axes_clip(&ax);
+    cairo_set_line_width(cr, 1.3);
+    cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+    for (int64_t c = 0; c < nc; c++) {
+        double rgb[3];
+        ana_axes_color((int)c, rgb);
+        cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
+        int pen = 0;
+        for (int64_t k = 0; k < d.n; k++) {
+            double v = d.v[k * nc + c];
+            if (!isfinite(v)) { pen = 0; continue; }
+            double x = ana_axes_x(&ax, ana_report_time(&r, k0 + k)), y = ana_axes_y(&ax, v);
+            if (pen) cairo_line_to(cr, x, y);
+            else cairo_move_to(cr, x, y);
+            pen = 1;
+        }
+        cairo_stroke(cr);
+    }
+    ana_axes_unclip(&ax);
+    char ylabel[400];
+    ana_fmt(ylabel, sizeof ylabel, "%s (%s)", o->variable, r.units[0] ? r.units : "?");
+    ana_fmt(title, tn, "%s of %lld cell%s (%s)", o->variable, (long long)nc, nc == 1 ? "" : "s", path);
+    ana_axes_draw(&ax, o->title ? o->title : title, "time (ms)", ylabel);
+    for (int64_t c = 0; c < nc; c++) {
+        double rgb[3];
+        char label[64];
+        ana_axes_color((int)c, rgb);
+        ana_fmt(label, sizeof label, "cell %llu", (unsigned long long)r.nodes[cols[c]]);
+        ana_axes_legend(&ax, label, rgb);
+    }
+    free(d.v);
+    free(cols);
+    ana_report_close(&r);
+}
+
+int ana_plot_main(int argc, char **argv)
+{
+    plot_opts o;
+    parse(argc, argv, &o);
+    cairo_surface_t *surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, o.width, o.height);
+    if (cairo_surface_status(surface) != CAIRO_STATUS_SUCCESS) ana_error("cannot create a %dx%d image", o.width, o.height);
+    cairo_t *cr = cairo_create(surface);
+    char title[8192];
+    if (o.kind == RASTER) raster(&o, cr, title, sizeof title);
+    else if (o.kind == RATE) rate(&o, cr, title, sizeof title);
+    else trace(&o, cr, title, sizeof title);
+    if (cairo_status(cr) != CAIRO_STATUS_SUCCESS) ana_error("drawing failed: %s", cairo_status_to_string(cairo_status(cr)));
+    cairo_destroy(cr);
+    /* Checked after reading the data, so a bad input leaves no file behind. */
+    const char *tmp = olive_atomic_begin(o.output, o.force);
+    cairo_status_t st = cairo_surface_write_to_png(surface, tmp);
+    cairo_surface_destroy(surface);
+    if (st != CAIRO_STATUS_SUCCESS) ana_error("%s: cannot write the PNG: %s", o.output, cairo_status_to_string(st));
+    olive_atomic_commit(tmp);
+    cairo_debug_reset_static_data();   /* free cairo's font caches (clean leak checks) */
+    printf("%s: %dx%d PNG, %s\n", o.output, o.width, o.height, o.title ? o.title : title);
+    ana_flush_stdout("the plot summary");
+    return ANA_EXIT_OK;
+}

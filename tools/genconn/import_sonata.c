@@ -1,0 +1,316 @@
+/* --import-format sonata: a SONATA edges file. /edges/<population>/
+ * source_node_id and target_node_id (integers, one entry per edge), the
+ * conductance from /edges/<population>/0/<attribute> (default `conductance`,
+ * falling back to `syn_weight`); edge_group_id, when present, must be 0
+ * everywhere (one attribute group), and edge_group_index, when present,
+ * says where each edge's attribute row is. Read in chunks of CHUNK edges, so
+ * the memory is that of the sink's junction list only. Never exits: every
+ * fault comes back as -1 with the dataset named in s->err. */
+#include "import.h"
+#include <hdf5.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CHUNK 65536
+
+typedef struct {
+    hid_t f, edges, pop, grp0, src, tgt, gid, gidx, attr;
+    char where[300];          /* "/edges/<population>" */
+    char attr_name[600];
+} sonata;
+
+static int fault(gc_sink *s, const char *path, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fault(gc_sink *s, const char *path, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    snprintf(s->err, sizeof s->err, "%s: %s", path, msg);
+    return -1;
+}
+
+static void close_all(sonata *z)
+{
+    hid_t d[] = {z->attr, z->gidx, z->gid, z->tgt, z->src};
+    for (size_t i = 0; i < sizeof d / sizeof d[0]; i++)
+        if (d[i] >= 0) H5Dclose(d[i]);
+    if (z->grp0 >= 0) H5Gclose(z->grp0);
+    if (z->pop >= 0) H5Gclose(z->pop);
+    if (z->edges >= 0) H5Gclose(z->edges);
+    if (z->f >= 0) H5Fclose(z->f);
+}
+
+static int link_exists(hid_t loc, const char *name)
+{
+    return H5Lexists(loc, name, H5P_DEFAULT) > 0;
+}
+
+/* H5I_GROUP, H5I_DATASET, ... of the object loc/name (H5I_BADID if none). */
+static H5I_type_t object_type(hid_t loc, const char *name)
+{
+    hid_t o = H5Oopen(loc, name, H5P_DEFAULT);
+    if (o < 0) return H5I_BADID;
+    H5I_type_t t = H5Iget_type(o);
+    H5Oclose(o);
+    return t;
+}
+
+/* Open the 1-D numeric dataset loc/name (integers when want_int); -1 with the
+ * fault reported (dataset named as where/name). */
+static hid_t open_1d(gc_sink *s, const char *path, hid_t loc, const char *where, const char *name, int want_int,
+                     int64_t *len)
+{
+    if (!link_exists(loc, name)) return fault(s, path, "%s/%s: dataset missing", where, name);
+    if (object_type(loc, name) != H5I_DATASET)
+        return fault(s, path, "%s/%s: not a dataset", where, name);
+    hid_t d = H5Dopen2(loc, name, H5P_DEFAULT);
+    if (d < 0) return fault(s, path, "%s/%s: cannot open the dataset", where, name);
+    hid_t t = H5Dget_type(d), sp = H5Dget_space(d);
+    H5T_class_t cls = t >= 0 ? H5Tget_class(t) : H5T_NO_CLASS;
+    int nd = sp >= 0 ? H5Sget_simple_extent_ndims(sp) : -1;
+    hsize_t dim = 0;
+    if (nd == 1) H5Sget_simple_extent_dims(sp, &dim, NULL);
+    if (t >= 0) H5Tclose(t);
+    if (sp >= 0) H5Sclose(sp);
+    const char *bad = NULL;
+    if (want_int && cls != H5T_INTEGER) bad = "has the wrong type (expected integers)";
+    else if (!want_int && cls != H5T_INTEGER && cls != H5T_FLOAT) bad = "has the wrong type (expected numbers)";
+    else if (nd != 1) bad = "must be one-dimensional";
+    if (bad) {
+        H5Dclose(d);
+        return fault(s, path, "%s/%s: %s", where, name, bad);
+    }
+    *len = (int64_t)dim;
+    return d;
+}
+
+static int read_slab(hid_t d, hid_t mtype, int64_t off, int64_t n, void *buf)
+{
+    hid_t fs = H5Dget_space(d);
+    hsize_t o = (hsize_t)off, c = (hsize_t)n;
+    hid_t ms = H5Screate_simple(1, &c, NULL);
+    herr_t st = fs < 0 || ms < 0 ? -1 : H5Sselect_hyperslab(fs, H5S_SELECT_SET, &o, NULL, &c, NULL);
+    if (st >= 0) st = H5Dread(d, mtype, ms, fs, H5P_DEFAULT, buf);
+    if (ms >= 0) H5Sclose(ms);
+    if (fs >= 0) H5Sclose(fs);
+    return st < 0 ? -1 : 0;
+}
+
+static int read_points(hid_t d, hid_t mtype, const hsize_t *pts, int64_t n, void *buf)
+{
+    hid_t fs = H5Dget_space(d);
+    hsize_t c = (hsize_t)n;
+    hid_t ms = H5Screate_simple(1, &c, NULL);
+    herr_t st = fs < 0 || ms < 0 ? -1 : H5Sselect_elements(fs, H5S_SELECT_SET, (size_t)n, pts);
+    if (st >= 0) st = H5Dread(d, mtype, ms, fs, H5P_DEFAULT, buf);
+    if (ms >= 0) H5Sclose(ms);
+    if (fs >= 0) H5Sclose(fs);
+    return st < 0 ? -1 : 0;
+}
+
+/* Choose the population: the one named, or the only one there is. */
+static int open_population(gc_sink *s, const char *path, sonata *z, const char *population)
+{
+    char name[256];
+    if (!link_exists(z->f, "edges")) return fault(s, path, "/edges: missing (not a SONATA edges file)");
+    z->edges = H5Gopen2(z->f, "edges", H5P_DEFAULT);
+    if (z->edges < 0) return fault(s, path, "/edges: not a group");
+    if (population) {
+        if (!*population || strchr(population, '/') || strlen(population) >= sizeof name)
+            return fault(s, path, "'%s' is not a population name", population);
+        snprintf(name, sizeof name, "%s", population);
+        if (!link_exists(z->edges, name)) return fault(s, path, "/edges/%s: population missing", name);
+    } else {
+        H5G_info_t gi;
+        if (H5Gget_info(z->edges, &gi) < 0) return fault(s, path, "/edges: cannot list the populations");
+        if (gi.nlinks == 0) return fault(s, path, "/edges: no population in the file");
+        ssize_t k = H5Lget_name_by_idx(z->edges, ".", H5_INDEX_NAME, H5_ITER_INC, 0, name, sizeof name, H5P_DEFAULT);
+        if (k < 0 || (size_t)k >= sizeof name) return fault(s, path, "/edges: cannot read the population's name");
+        if (gi.nlinks > 1)
+            return fault(s, path, "/edges holds %llu populations ('%s', ...); choose one with --import-population",
+                         (unsigned long long)gi.nlinks, name);
+    }
+    snprintf(z->where, sizeof z->where, "/edges/%s", name);
+    if (object_type(z->edges, name) != H5I_GROUP)
+        return fault(s, path, "%s: population missing (not a group)", z->where);
+    z->pop = H5Gopen2(z->edges, name, H5P_DEFAULT);
+    if (z->pop < 0) return fault(s, path, "%s: cannot open the population", z->where);
+    return 0;
+}
+
+/* The conductance dataset, or none (-1 with no fault: use s->w_default). */
+static int open_attribute(gc_sink *s, const char *path, sonata *z, const char *attribute, int64_t *len)
+{
+    char where0[320];
+    snprintf(where0, sizeof where0, "%s/0", z->where);
+    const char *names[2] = {attribute ? attribute : "conductance", attribute ? NULL : "syn_weight"};
+    if (link_exists(z->pop, "0")) {
+        if (object_type(z->pop, "0") != H5I_GROUP)
+            return fault(s, path, "%s: not a group", where0);
+        z->grp0 = H5Gopen2(z->pop, "0", H5P_DEFAULT);
+        if (z->grp0 < 0) return fault(s, path, "%s: cannot open the group", where0);
+        for (int i = 0; i < 2; i++)
+            if (names[i] && !strchr(names[i], '/') && link_exists(z->grp0, names[i])) {
+                snprintf(z->attr_name, sizeof z->attr_name, "%s/%.250s", where0, names[i]);
+                z->attr = open_1d(s, path, z->grp0, where0, names[i], 0, len);
+                return z->attr < 0 ? -1 : 0;
+            }
+    }
+    if (s->have_w_default) return 0;
+    if (attribute) return fault(s, path, "%s/%s: dataset missing (--import-attribute)", where0, attribute);
+    return fault(s, path, "%s/conductance: dataset missing (and no %s/syn_weight); name the attribute with "
+                 "--import-attribute, or give every junction --conductance W", where0, where0);
+}
+
+/* Check one id of edge e; 0 or -1 with the fault. */
+static int check_id(gc_sink *s, const char *path, const sonata *z, const char *ds, int64_t e, int64_t v)
+{
+    if (v < 0) return fault(s, path, "%s/%s[%lld] = %lld: negative cell id", z->where, ds, (long long)e, (long long)v);
+    if (v > GC_IMPORT_MAX_ID)
+        return fault(s, path, "%s/%s[%lld] = %lld: cell id too large (at most %d)", z->where, ds, (long long)e,
+                     (long long)v, GC_IMPORT_MAX_ID);
+    if (s->cells > 0 && v >= s->cells)
+        return fault(s, path, "%s/%s[%lld] = %lld: cell id out of range: --cells is %lld", z->where, ds, (long long)e,
+                     (long long)v, (long long)s->cells);
+    return 0;
+}
+
+int gc_import_sonata(const char *path, const char *population, const char *attribute, gc_sink *s)
+{
+    sonata z = {-1, -1, -1, -1, -1, -1, -1, -1, -1, "", ""};
+    int64_t *src = NULL, *tgt = NULL, *gid = NULL, *gidx = NULL;
+    double *w = NULL;
+    hsize_t *pts = NULL;
+    int rc = -1;
+    s->err[0] = 0;
+    FILE *probe = fopen(path, "rb");
+    if (!probe) return fault(s, path, "cannot open the file");
+    fclose(probe);
+    if (H5Fis_hdf5(path) <= 0) return fault(s, path, "not an HDF5 file");
+    z.f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (z.f < 0) return fault(s, path, "cannot open as HDF5 (damaged file?)");
+    if (open_population(s, path, &z, population) < 0) goto out;
+
+    int64_t n, nt, ng = 0, ngi = 0, na = 0;
+    if ((z.src = open_1d(s, path, z.pop, z.where, "source_node_id", 1, &n)) < 0) goto out;
+    if ((z.tgt = open_1d(s, path, z.pop, z.where, "target_node_id", 1, &nt)) < 0) goto out;
+    if (nt != n) {
+        fault(s, path, "%s/source_node_id has %lld entries but %s/target_node_id has %lld", z.where, (long long)n,
+              z.where, (long long)nt);
+        goto out;
+    }
+    if (link_exists(z.pop, "edge_group_id")) {
+        if ((z.gid = open_1d(s, path, z.pop, z.where, "edge_group_id", 1, &ng)) < 0) goto out;
+        if (ng != n) {
+            fault(s, path, "%s/edge_group_id has %lld entries for %lld edges", z.where, (long long)ng, (long long)n);
+            goto out;
+        }
+    }
+    if (open_attribute(s, path, &z, attribute, &na) < 0) goto out;
+    if (z.attr >= 0 && link_exists(z.pop, "edge_group_index")) {
+        if ((z.gidx = open_1d(s, path, z.pop, z.where, "edge_group_index", 1, &ngi)) < 0) goto out;
+        if (ngi != n) {
+            fault(s, path, "%s/edge_group_index has %lld entries for %lld edges", z.where, (long long)ngi, (long long)n);
+            goto out;
+        }
+    } else if (z.attr >= 0 && na != n) {
+        fault(s, path, "%s has %lld values for %lld edges", z.attr_name, (long long)na, (long long)n);
+        goto out;
+    }
+
+    src = malloc(CHUNK * sizeof *src);
+    tgt = malloc(CHUNK * sizeof *tgt);
+    gid = malloc(CHUNK * sizeof *gid);
+    gidx = malloc(CHUNK * sizeof *gidx);
+    w = malloc(CHUNK * sizeof *w);
+    pts = malloc(CHUNK * sizeof *pts);
+    if (!src || !tgt || !gid || !gidx || !w || !pts) { fault(s, path, "out of memory"); goto out; }
+    for (int64_t off = 0; off < n; off += CHUNK) {
+        int64_t m = n - off < CHUNK ? n - off : CHUNK;
+        if (read_slab(z.src, H5T_NATIVE_INT64, off, m, src) < 0) {
+            fault(s, path, "%s/source_node_id: cannot read entries %lld..%lld", z.where, (long long)off, (long long)(off + m - 1));
+            goto out;
+        }
+        if (read_slab(z.tgt, H5T_NATIVE_INT64, off, m, tgt) < 0) {
+            fault(s, path, "%s/target_node_id: cannot read entries %lld..%lld", z.where, (long long)off, (long long)(off + m - 1));
+            goto out;
+        }
+        if (z.gid >= 0) {
+            if (read_slab(z.gid, H5T_NATIVE_INT64, off, m, gid) < 0) {
+                fault(s, path, "%s/edge_group_id: cannot read entries %lld..%lld", z.where, (long long)off, (long long)(off + m - 1));
+                goto out;
+            }
+            for (int64_t k = 0; k < m; k++)
+                if (gid[k] != 0) {
+                    fault(s, path, "%s/edge_group_id[%lld] = %lld: only one attribute group (0) is supported", z.where,
+                          (long long)(off + k), (long long)gid[k]);
+                    goto out;
+                }
+        }
+        if (z.attr < 0) {
+            for (int64_t k = 0; k < m; k++) w[k] = s->w_default;
+        } else if (z.gidx >= 0) {
+            if (read_slab(z.gidx, H5T_NATIVE_INT64, off, m, gidx) < 0) {
+                fault(s, path, "%s/edge_group_index: cannot read entries %lld..%lld", z.where, (long long)off, (long long)(off + m - 1));
+                goto out;
+            }
+            int contiguous = 1;
+            for (int64_t k = 0; k < m; k++) {
+                if (gidx[k] < 0 || gidx[k] >= na) {
+                    fault(s, path, "%s/edge_group_index[%lld] = %lld: outside %s (%lld values)", z.where,
+                          (long long)(off + k), (long long)gidx[k], z.attr_name, (long long)na);
+                    goto out;
+                }
+                pts[k] = (hsize_t)gidx[k];
+                if (k && gidx[k] != gidx[k - 1] + 1) contiguous = 0;
+            }
+            if ((contiguous ? read_slab(z.attr, H5T_NATIVE_DOUBLE, gidx[0], m, w)
+                            : read_points(z.attr, H5T_NATIVE_DOUBLE, pts, m, w)) < 0) {
+                fault(s, path, "%s: cannot read the values of edges %lld..%lld", z.attr_name, (long long)off, (long long)(off + m - 1));
+                goto out;
+            }
+        } else if (read_slab(z.attr, H5T_NATIVE_DOUBLE, off, m, w) < 0) {
+            fault(s, path, "%s: cannot read entries %lld..%lld", z.attr_name, (long long)off, (long long)(off + m - 1));
+            goto out;
+        }
+        for (int64_t k = 0; k < m; k++) {
+            int64_t e = off + k;
+            if (check_id(s, path, &z, "source_node_id", e, src[k]) < 0) goto out;
+            if (check_id(s, path, &z, "target_node_id", e, tgt[k]) < 0) goto out;
+            if (src[k] == tgt[k]) {
+                fault(s, path, "%s: edge %lld is a self junction (source_node_id = target_node_id = %lld)", z.where,
+                      (long long)e, (long long)src[k]);
+                goto out;
+            }
+            const char *an = z.attr_name[0] ? z.attr_name : "--conductance";
+            if (!isfinite(w[k])) {
+                fault(s, path, "%s[%lld] = %g: conductance is not finite", an, (long long)(z.gidx >= 0 ? gidx[k] : e), w[k]);
+                goto out;
+            }
+            if (w[k] < 0) {
+                fault(s, path, "%s[%lld] = %g: conductance is negative", an, (long long)(z.gidx >= 0 ? gidx[k] : e), w[k]);
+                goto out;
+            }
+            if (s->add(s, (int32_t)tgt[k], (int32_t)src[k], w[k] == 0 ? 0.0 : w[k], e) != 0) {
+                char why[sizeof s->err];
+                snprintf(why, sizeof why, "%s", s->err[0] ? s->err : "refused");
+                fault(s, path, "%s: edge %lld: %s", z.where, (long long)e, why);
+                goto out;
+            }
+        }
+    }
+    rc = 0;
+out:
+    free(src);
+    free(tgt);
+    free(gid);
+    free(gidx);
+    free(w);
+    free(pts);
+    close_all(&z);
+    return rc;
+}
