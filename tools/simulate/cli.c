@@ -7,6 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef OLIVE_HAVE_CUDA
+#define SIM_BACKENDS_BUILT "cpu, cuda"
+#else
+#define SIM_BACKENDS_BUILT "cpu"
+#endif
+
 static void usage(void)
 {
     printf("usage: olive-simulate NET.h5 -o OUTDIR (--steps N | --time MS) [options]\n"
@@ -28,7 +34,8 @@ static void usage(void)
            "  --record-cells A:B        record cells A <= id < B (default all)\n"
            "  --record-precision single|double   report values (default single)\n"
            "  --precision double|single arithmetic of the run (default double)\n"
-           "  --backend auto|cpu        (cuda comes with the GPU build)\n"
+           "  --backend auto|cpu|cuda   cuda: one GPU per rank (CUDA builds); auto: cuda when built\n"
+           "                            with CUDA and every rank sees a GPU, else cpu (default auto)\n"
            "  --spike-threshold MV      V_axon upward crossing that counts as a spike (default 0)\n"
            "  --population NAME         SONATA population name (default io)\n"
            "  --map MAP.h5              dispersal map from olive-disperse (default: built in memory)\n"
@@ -78,7 +85,7 @@ void sim_parse_args(int argc, char **argv, sim_config *cfg)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(); exit(0); }
-        else if (!strcmp(a, "--version")) { printf("olive-simulate %s (backends: cpu)\n", OLIVE_VERSION); exit(0); }
+        else if (!strcmp(a, "--version")) { printf("olive-simulate %s (backends: %s)\n", OLIVE_VERSION, SIM_BACKENDS_BUILT); exit(0); }
         else if (!strcmp(a, "-o") || !strcmp(a, "--output")) cfg->out_path = need_value(argc, argv, &i);
         else if (!strcmp(a, "--steps")) cfg->steps = olive_parse_int(a, need_value(argc, argv, &i), 1, INT64_C(1) << 40);
         else if (!strcmp(a, "--time")) time_ms = olive_parse_double(a, need_value(argc, argv, &i), 0, 1e12);
@@ -111,8 +118,16 @@ void sim_parse_args(int argc, char **argv, sim_config *cfg)
         }
         else if (!strcmp(a, "--backend")) {
             const char *b = need_value(argc, argv, &i);
-            if (!strcmp(b, "cuda")) olive_die("--backend cuda: this olive-simulate was built without CUDA");
-            if (strcmp(b, "cpu") && strcmp(b, "auto")) olive_usage_error("--backend: '%s' is not auto, cpu or cuda", b);
+            if (!strcmp(b, "auto")) cfg->backend = SIM_BACKEND_AUTO;
+            else if (!strcmp(b, "cpu")) cfg->backend = SIM_BACKEND_CPU;
+            else if (!strcmp(b, "cuda")) {
+#ifndef OLIVE_HAVE_CUDA
+                olive_die("--backend cuda: this olive-simulate was built without CUDA (rebuild with nvcc on the PATH "
+                          "or in /usr/local/cuda/bin; `olive-simulate --version` lists the backends built in)");
+#endif
+                cfg->backend = SIM_BACKEND_CUDA;
+            }
+            else olive_usage_error("--backend: '%s' is not auto, cpu or cuda", b);
         }
         else if (!strcmp(a, "--spike-threshold")) cfg->threshold = olive_parse_double(a, need_value(argc, argv, &i), -1e6, 1e6);
         else if (!strcmp(a, "--population")) {

@@ -48,6 +48,17 @@ static void step_once(sim_t *s, int64_t step)
     sim_swap(s);
 }
 
+#ifdef OLIVE_HAVE_CUDA
+/* One step on the GPU (backend_cuda.cu times exchange and compute itself),
+ * then spikes and non-finite values come back every few steps. */
+static void step_cuda(sim_t *s, int64_t step)
+{
+    int nactive = sim_active_pulses(s->cfg, step, s->active);
+    sim_cuda_step(s, step, s->active, nactive);
+    sim_cuda_poll(s, step);
+}
+#endif
+
 /* A non-finite value anywhere stops every rank. Checked every 64 steps (one
  * small allreduce) but the first bad step and cell are reported exactly.
  * Rank 0 owns the temporary output: it reports, removes it and aborts the
@@ -99,11 +110,21 @@ int main(int argc, char **argv)
 
     int64_t spikes_before = 0;
     for (int64_t i = 0; i < cfg.steps; i++) {
-        step_once(&s, i);
+        int record = (i + 1) % cfg.record_every == 0 && cfg.nrecord > 0;
+#ifdef OLIVE_HAVE_CUDA
+        if (s.cuda) {
+            step_cuda(&s, i);
+            if (record) sim_cuda_fetch(&s, 0);
+        } else
+#endif
+            step_once(&s, i);
         if ((i + 1) % 64 == 0 || i + 1 == cfg.steps) stop_if_not_finite(&s);
-        if ((i + 1) % cfg.record_every == 0 && cfg.nrecord > 0) sim_output_frame(out, &s);
+        if (record) sim_output_frame(out, &s);
         if (s.rank == 0) olive_progress("simulating", (double)(i + 1) / (double)cfg.steps);
     }
+#ifdef OLIVE_HAVE_CUDA
+    if (s.cuda) sim_cuda_fetch(&s, 1); /* the final state, for state.h5 */
+#endif
     if (s.rank == 0) olive_progress_done();
     for (int t = 0; t < s.nthreads; t++) spikes_before += s.tspike_n[t];
     s.t.total = olive_now() - t_start;
@@ -115,10 +136,13 @@ int main(int argc, char **argv)
     if (s.rank == 0) {
         olive_atomic_commit(tmp);
         double cs = (double)s.net.count * (double)cfg.steps;
-        printf("olive-simulate: %lld cells x %lld steps (%g ms), %lld spikes, %d rank(s) x %d thread(s), "
+        char how[64];
+        if (s.cuda) snprintf(how, sizeof how, "%d rank(s) x 1 GPU (cuda)", s.size);
+        else snprintf(how, sizeof how, "%d rank(s) x %d thread(s)", s.size, s.nthreads);
+        printf("olive-simulate: %lld cells x %lld steps (%g ms), %lld spikes, %s, "
                "%.3f s total, %.3g cell-steps/s in the step loop\n",
                (long long)s.net.count, (long long)cfg.steps, (double)cfg.steps * OLIVE_DT, (long long)nspikes,
-               s.size, s.nthreads, s.t.total, cs / (s.t.compute + s.t.exchange > 0 ? s.t.compute + s.t.exchange : 1e-9));
+               how, s.t.total, cs / (s.t.compute + s.t.exchange > 0 ? s.t.compute + s.t.exchange : 1e-9));
         olive_info("timings (slowest rank): dispersal %.3f s (from the map), "
                    "setup %.3f s, exchange %.3f s, compute %.3f s, io %.3f s, total %.3f s",
                    s.t.dispersal, s.t.setup, s.t.exchange, s.t.compute, s.t.io, s.t.total);

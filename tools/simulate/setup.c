@@ -101,6 +101,27 @@ static void alloc_state(sim_t *s)
     }
 }
 
+/* Which backend runs: --backend cuda needs a GPU on every rank; auto takes
+ * cuda only when every rank sees one (all ranks run the same backend). */
+static int want_cuda(sim_t *s)
+{
+    if (s->cfg->backend == SIM_BACKEND_CPU) return 0;
+#ifdef OLIVE_HAVE_CUDA
+    int mine = sim_cuda_device_count() > 0, all = 0;
+    SIM_CHECK_MPI(MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD));
+    if (s->cfg->backend == SIM_BACKEND_CUDA && !mine)
+        olive_die("--backend cuda: rank %d sees no CUDA device (no GPU, no driver, or CUDA_VISIBLE_DEVICES hides them)",
+                  s->rank);
+    if (s->cfg->backend == SIM_BACKEND_CUDA && !all) {
+        MPI_Barrier(MPI_COMM_WORLD); /* the rank without a device reports and aborts */
+        exit(1);
+    }
+    return all;
+#else
+    return 0;
+#endif
+}
+
 void sim_setup(sim_t *s, sim_config *cfg)
 {
     double t0 = olive_now();
@@ -182,7 +203,13 @@ void sim_setup(sim_t *s, sim_config *cfg)
     free(crcs);
     free(lens);
 
+    int cuda = want_cuda(s);
     alloc_state(s);
+#ifdef OLIVE_HAVE_CUDA
+    if (cuda) sim_cuda_setup(s);
+#else
+    (void)cuda;
+#endif
     s->active = olive_malloc((size_t)(cfg->npulses + 1) * sizeof(sim_pulse), "pulses");
     int64_t maxdeg = 0;
     for (int64_t r = 0; r < s->plan.nlocal; r++)
@@ -197,6 +224,9 @@ void sim_setup(sim_t *s, sim_config *cfg)
 
 void sim_free(sim_t *s)
 {
+#ifdef OLIVE_HAVE_CUDA
+    if (s->cuda) sim_cuda_free(s);
+#endif
     for (int v = 0; v < OLIVE_NVARS; v++) { free(s->cur[v]); free(s->nxt[v]); }
     for (int t = 0; t < s->nthreads; t++) free(s->tspikes[t]);
     free(s->tspikes); free(s->tspike_n); free(s->tspike_cap);

@@ -13,6 +13,8 @@ typedef struct {
     int64_t first, last;     /* cells first <= id < last; last = -1: all */
 } sim_pulse;
 
+enum sim_backend { SIM_BACKEND_AUTO = 0, SIM_BACKEND_CPU = 1, SIM_BACKEND_CUDA = 2 };
+
 typedef struct {
     const char *net_path, *map_path, *out_path, *stim_path;
     int64_t steps;
@@ -26,6 +28,7 @@ typedef struct {
     double threshold;
     char population[64];
     int force, threads, verbose;
+    int backend;             /* enum sim_backend as asked; sim_t.cuda says what runs */
     sim_pulse *pulses;
     int npulses;
 } sim_config;
@@ -64,6 +67,9 @@ typedef struct {
     void *ic, *iapp;         /* per own cell: gap-junction and injected current of this step */
     unsigned char *flags;    /* per own cell: spike / non-finite flags of this step */
     int iapp_dirty;          /* iapp holds a pulse and must be cleared */
+    /* CUDA backend (NULL: CPU). cur[] then holds host mirrors of the device
+     * state, refreshed by sim_cuda_fetch for output; nxt[] is unused. */
+    struct sim_cuda *cuda;
     sim_timings t;
 } sim_t;
 
@@ -83,6 +89,19 @@ void sim_currents(sim_t *s, const int32_t *rows, int64_t nrows);
 /* Advance every own cell one step (after all currents are in). */
 void sim_update(sim_t *s, int64_t step, const sim_pulse *active, int nactive);
 void sim_swap(sim_t *s);
+/* backend_cuda.cu (built with CUDA only: OLIVE_HAVE_CUDA) */
+#ifdef OLIVE_HAVE_CUDA
+int sim_cuda_device_count(void);         /* 0 when no device or no driver */
+void sim_cuda_setup(sim_t *s);           /* after the host state is initialised */
+void sim_cuda_step(sim_t *s, int64_t step, const sim_pulse *active, int nactive);
+/* After step i: every few steps (and at the last), collect spikes and the first
+ * non-finite value from the device into tspikes[0] / bad_step, bad_cell. */
+void sim_cuda_poll(sim_t *s, int64_t i);
+/* Copy device state to the host mirrors cur[]: all: every variable of every
+ * own cell; else the recorded variables of the recorded cells. */
+void sim_cuda_fetch(sim_t *s, int all);
+void sim_cuda_free(sim_t *s);
+#endif
 /* exchange.c */
 void sim_exchange_begin(sim_t *s, MPI_Request *req);
 void sim_exchange_end(sim_t *s, MPI_Request *req);

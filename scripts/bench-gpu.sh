@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# GPU benchmark of olive (issue 4), run on a GPU host with a CUDA build:
+#   1. the device's copy bandwidth (olive-bwprobe): the yardstick;
+#   2. the step loop of olive-simulate --backend cuda: cell-steps/s for
+#      0/10/100/1000 junctions per cell at CELLS cells (default 1M), double and
+#      single, with the bytes the DESIGN.md floor says a step must move
+#      (2 x 19 state values + per junction a 4-byte index, the conductance
+#      code and a neighbour voltage) per second, and that as % of the probe;
+#   3. generation junctions/s (olive-genconn, the step-2 networks).
+# Usage: bash scripts/bench-gpu.sh [CELLS] [STEPS]   (env: BIN, KS="0 10 100 1000",
+# BITS=8, GEN_RANKS (olive-genconn under mpirun -np GEN_RANKS, default 1), WORK)
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+BIN=${BIN:-$top/${BUILD:-build}/bin}
+CELLS=${1:-1048576}
+STEPS=${2:-200}
+KS=${KS:-0 10 100 1000}
+BITS=${BITS:-8}
+work=${WORK:-$(mktemp -d /tmp/olive-bench-gpu.XXXXXX)}
+mkdir -p "$work"
+trap 'rm -rf "$work"' EXIT
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+gen() { if [ "${GEN_RANKS:-1}" -gt 1 ]; then mpirun -np "$GEN_RANKS" --oversubscribe "$BIN/olive-genconn" "$@";
+        else "$BIN/olive-genconn" "$@"; fi; }
+bw=$("$BIN/../bench/olive-bwprobe" 2 | tee /dev/stderr | sed -n 's/.*, \([0-9.]*\) GB\/s.*/\1/p')
+printf '# olive GPU benchmark, %s, %s, %d cells, %d steps, conductances in %d bits, RGJ, --record none\n' \
+  "$(date -u +%F)" "$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)" "$CELLS" "$STEPS" "$BITS"
+printf '# probe: %s GB/s device copy bandwidth\n' "$bw"
+printf '%-6s %-7s %14s %12s %8s %14s\n' junc prec cell-steps/s floor-GB/s %probe gen-junc/s
+for K in $KS; do
+  t0=$(date +%s.%N)
+  line=$(gen -o "$work/net.h5" --cells "$CELLS" --generator uniform --density "$K" --fixed-degree \
+         --conductance 0.01:0.05 --conductance-bits "$BITS" --seed 1 --force)
+  t1=$(date +%s.%N)
+  gr=$(awk -v a="$t0" -v b="$t1" -v n="$CELLS" -v k="$K" 'BEGIN { printf "%.3g", n * k / (b - a) }')
+  for prec in double single; do
+    line=$("$BIN/olive-simulate" "$work/net.h5" -o "$work/out" --steps "$STEPS" --precision "$prec" \
+           --record none --backend cuda --force)
+    rate=$(sed -n 's/.* \([0-9.e+]*\) cell-steps\/s.*/\1/p' <<<"$line")
+    el=8; [ "$prec" = single ] && el=4
+    awk -v r="$rate" -v k="$K" -v el="$el" -v p="$prec" -v bits="$BITS" -v bw="$bw" -v g="$gr" \
+      'BEGIN { b = r * (38 * el + k * (4 + bits / 8 + el)) / 1e9;
+               printf "%-6d %-7s %14.3g %12.1f %7.1f%% %14s\n", k, p, r, b, 100 * b / bw, g }'
+  done
+done
