@@ -27,3 +27,44 @@ for K in 0 10 100; do
     done
   done
 done
+
+# Peer comparison (issue 7): the same networks (N cells, exactly K random RGJ
+# partners per cell, w = 0.04), double precision, same threads and steps, in
+# olive and in Brian2 (cpp_standalone + OpenMP, scripts/brian2_infoli.py),
+# run side by side. Both rates are the simulation loop only (olive: "in the
+# step loop"; Brian2: Network::run, compilation and set-up excluded).
+# BRIAN=0 skips it; needs Debian's python3-brian (/usr/bin/python3).
+# BRIAN_CELLS: sizes (default "4096 65536"); steps = BRIAN_CELLSTEPS / cells
+# (default 16384000: 4000 steps at 4096 cells) unless BRIAN_STEPS is set.
+BRIAN=${BRIAN:-1}
+PY=${BRIAN_PYTHON:-/usr/bin/python3}
+if [ "$BRIAN" != 0 ] && "$PY" -c "import brian2" 2>/dev/null; then
+  here=$(cd "$(dirname "$0")" && pwd)
+  bver=$("$PY" -c "import brian2; print(brian2.__version__)" 2>/dev/null)
+  printf '\n# olive vs Brian2 %s (cpp_standalone, OpenMP, method=euler), RGJ, double precision, simulation loop only\n' "$bver"
+  printf '%-7s %-6s %-8s %-6s %14s %14s %7s\n' cells junc threads steps olive-c-s/s brian2-c-s/s ratio
+  for N in ${BRIAN_CELLS:-4096 65536}; do
+    S=${BRIAN_STEPS:-$(( ${BRIAN_CELLSTEPS:-16384000} / N ))}
+    for K in 0 100; do
+      "$BIN/olive-genconn" -o "$work/b$K.h5" --cells "$N" --generator uniform --density "$K" \
+          --fixed-degree --conductance 0.04 --seed 1 --force >/dev/null
+      declare -A orate=()
+      for T in 1 2; do
+        line=$("$BIN/olive-simulate" "$work/b$K.h5" -o "$work/out" --steps "$S" --gj rgj --precision double \
+               --record none --threads "$T" --force)
+        orate[$T]=$(sed -n 's/.* \([0-9.e+]*\) cell-steps\/s.*/\1/p' <<<"$line")
+      done
+      if ! "$PY" "$here/brian2_infoli.py" --cells "$N" --junctions "$K" --threads 1,2 --steps "$S" \
+           >"$work/brian.out" 2>"$work/brian.err"; then
+        echo "brian2_infoli.py failed:" >&2; tail -20 "$work/brian.err" >&2; exit 1
+      fi
+      for T in 1 2; do
+        brate=$(sed -n "s/.*, $T threads, .* \([0-9.e+]*\) cell-steps\/s.*/\1/p" "$work/brian.out")
+        awk -v n="$N" -v k="$K" -v t="$T" -v s="$S" -v o="${orate[$T]}" -v b="$brate" \
+          'BEGIN { printf "%-7d %-6d %-8d %-6d %14.3g %14.3g %7.2f\n", n, k, t, s, o, b, o / b }'
+      done
+      unset orate
+    done
+  done
+  printf '# ratio = olive / Brian2 (issue 7 target: >= 3 without junctions, >= 5 with 100 per cell)\n'
+fi
