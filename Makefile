@@ -20,6 +20,16 @@ CFLAGS    += -std=c11 -D_GNU_SOURCE $(OPT) -g -Wall -Wextra -Werror -ffp-contrac
              -Icommon $(PKG_CFLAGS) $(CAIRO_CFLAGS)
 LDLIBS    += $(PKG_LIBS) $(CAIRO_LIBS) -lz -lm -fopenmp
 
+# CUDA backend of olive-simulate (tools/simulate/*.cu): built when nvcc is
+# found, on the PATH or in $(CUDA_HOME)/bin; CUDA=0 builds without it.
+# -fmad=false: no fused multiply-add, the same rounding as the CPU build.
+CUDA      ?= 1
+CUDA_HOME ?= /usr/local/cuda
+NVCC      ?= $(firstword $(shell command -v nvcc 2>/dev/null) $(wildcard $(CUDA_HOME)/bin/nvcc))
+CUDA_ARCH ?= sm_90
+NVCCFLAGS ?= -O3 -arch=$(CUDA_ARCH) -std=c++17 -Xcompiler -Wall,-Wextra,-Werror -fmad=false
+HAVE_CUDA := $(if $(filter 0,$(CUDA)),,$(if $(NVCC),1,))
+
 ifeq ($(SANITIZE),1)
 CFLAGS    += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 LDLIBS    += -fsanitize=address,undefined
@@ -36,17 +46,40 @@ TEST_BINS  := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 .PHONY: all deps check demo install clean bench
 # Keep the tool objects (make would delete them as intermediates of the pattern rule).
 .SECONDARY:
-all: $(BINS) $(TEST_BINS)
+all: $(BINS) $(TEST_BINS) $(if $(HAVE_CUDA),$(BUILD)/bench/olive-bwprobe)
 
-$(BUILD)/obj/%.o: %.c $(wildcard common/*.h) $(wildcard tools/*/*.h)
+# Objects are rebuilt when the build switches between with and without CUDA.
+CUDA_STAMP := $(BUILD)/obj/.cuda$(if $(HAVE_CUDA),1,0)
+$(CUDA_STAMP):
+	@mkdir -p $(dir $@)
+	@rm -f $(BUILD)/obj/.cuda0 $(BUILD)/obj/.cuda1
+	@touch $@
+
+$(BUILD)/obj/%.o: %.c $(wildcard common/*.h) $(wildcard tools/*/*.h) $(CUDA_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
+
+ifneq ($(HAVE_CUDA),)
+# The backend dispatch of olive-simulate; the CUDA runtime linked statically
+# (as nvcc links it), so the binary needs only the driver on a GPU host.
+$(BUILD)/obj/tools/simulate/%.o: CFLAGS += -DOLIVE_HAVE_CUDA
+$(BUILD)/bin/olive-simulate: LDLIBS += -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lpthread -lstdc++
+NVCC_CPPFLAGS := -D_GNU_SOURCE -DOLIVE_HAVE_CUDA -Icommon -Itools/simulate $(filter -I% -D%,$(PKG_CFLAGS))
+$(BUILD)/obj/%.cu.o: %.cu $(wildcard common/*.h) $(wildcard tools/*/*.h) $(CUDA_STAMP)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCCFLAGS) $(NVCC_CPPFLAGS) -c $< -o $@
+# The device bandwidth probe of scripts/bench-gpu.sh.
+$(BUILD)/bench/olive-bwprobe: tools/bench/bwprobe.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCCFLAGS) -o $@ $<
+endif
 
 $(BUILD)/libolive.a: $(COMMON_OBJ)
 	ar rcs $@ $^
 
 # Objects of one tool (a function, so the pattern rule's % does not touch patsubst's).
-tool_objs = $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard tools/$(1)/*.c))
+tool_objs = $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard tools/$(1)/*.c)) \
+            $(if $(HAVE_CUDA),$(patsubst %.cu,$(BUILD)/obj/%.cu.o,$(wildcard tools/$(1)/*.cu)))
 .SECONDEXPANSION:
 $(BUILD)/bin/olive-%: $$(call tool_objs,$$*) $(BUILD)/libolive.a
 	@mkdir -p $(dir $@)
@@ -71,6 +104,36 @@ demo: deps
 bench: deps
 	@$(MAKE) --no-print-directory all
 	@BUILD=$(BUILD) bash scripts/bench.sh
+
+# The examples/slurm job chain on a private single-node SLURM cluster
+# (started by scripts/slurm-setup.sh, as root; scripts/slurm-stop.sh stops it).
+.PHONY: slurm-test
+slurm-test: all
+	bash scripts/slurm-setup.sh && BUILD=$(BUILD) bash tests/slurm/test_chain.sh
+
+# Fuzzing (optional, not part of `make check`): the libFuzzer harnesses of
+# tests/fuzz/ (the edges, matrix and SONATA importers, the network-file
+# reader), built with clang -fsanitize=fuzzer,address,undefined into
+# $(BUILD)/fuzz/ and run FUZZ_SECONDS each from the seed corpora in
+# tests/fuzz/corpus/ (new inputs go to $(BUILD)/fuzz/corpus-*, crashes to
+# $(BUILD)/fuzz/crash-*). Installs clang if missing (install-deps.sh --fuzz).
+.PHONY: fuzz fuzz-build fuzz-deps
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 30
+FUZZ_NAMES   := edges matrix sonata netfile
+FUZZ_CFLAGS  := -std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer -Wall -Wno-unknown-pragmas \
+                -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+                -Icommon -Itools/genconn $(PKG_CFLAGS)
+FUZZ_SRC     := $(addprefix tools/genconn/,import_text.c import_edges.c import_matrix.c import_sonata.c import_build.c) \
+                common/util.c common/h5util.c common/netfile.c
+fuzz-deps:
+	@bash scripts/install-deps.sh --fuzz
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h $(FUZZ_SRC) tools/genconn/import.h $(wildcard common/*.h) | fuzz-deps
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_SRC) $(PKG_LIBS) -lz -lm
+fuzz-build: $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz_%)
+fuzz: fuzz-build
+	@BUILD=$(BUILD) FUZZ_SECONDS=$(FUZZ_SECONDS) bash tests/fuzz/run.sh $(FUZZ_NAMES)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin
