@@ -30,12 +30,12 @@ printf '%-6s %-7s %14s %12s %8s %14s\n' junc prec cell-steps/s floor-GB/s %probe
 for K in $KS; do
   t0=$(date +%s.%N)
   line=$(gen -o "$work/net.h5" --cells "$CELLS" --generator uniform --density "$K" --fixed-degree \
-         --conductance 0.01:0.05 --conductance-bits "$BITS" --seed 1 --force)
+         --conductance 0.01:0.05 --conductance-bits "$BITS" --seed 1 --force 2>>"$work/gen.log")
   t1=$(date +%s.%N)
   gr=$(awk -v a="$t0" -v b="$t1" -v n="$CELLS" -v k="$K" 'BEGIN { printf "%.3g", n * k / (b - a) }')
   for prec in double single; do
     line=$("$BIN/olive-simulate" "$work/net.h5" -o "$work/out" --steps "$STEPS" --precision "$prec" \
-           --record none --backend cuda --force)
+           --record none --backend cuda --force 2>>"$work/sim.log") || { cat "$work/sim.log" >&2; exit 1; }
     rate=$(sed -n 's/.* \([0-9.e+]*\) cell-steps\/s.*/\1/p' <<<"$line")
     el=8; [ "$prec" = single ] && el=4
     awk -v r="$rate" -v k="$K" -v el="$el" -v p="$prec" -v bits="$BITS" -v bw="$bw" -v g="$gr" \

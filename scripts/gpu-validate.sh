@@ -6,9 +6,9 @@
 # Checks (each prints max |dV| and whether the spikes are identical):
 #   1. the MODEL.md reference cell, 30000 steps, --pulse 1000:1024.95:6, double
 #   2. a 4096-cell RGJ network (uniform, 10 junctions/cell, 8-bit conductances),
-#      2000 steps, double: CPU vs GPU (thread per row, and warp per row)
-#   3. a 4096-cell network with 100 junctions/cell, 4-bit conductances (warp per
-#      row chosen by the backend), 500 steps, RGJ and SGJ, double
+#      2000 steps, double: CPU vs GPU (one fused kernel, and sums split off)
+#   3. a 4096-cell network with 100 junctions/cell, 4-bit conductances (split
+#      kernels chosen by the backend, and fused), 500 steps, RGJ and SGJ, double
 #   4. single precision: the reference cell and the RGJ network, CPU vs GPU
 #   5. rank invariance: 2 ranks (one GPU shared) vs 1 rank, bit-identical
 # Comparison: python3 with h5py and numpy when available, else h5dump + awk
@@ -137,9 +137,9 @@ fi
 # --- 2. RGJ network, double ---
 run rgj-cpu sim net.h5 -o rgj-cpu --steps 2000 $rec --backend cpu
 run rgj-cuda sim net.h5 -o rgj-cuda --steps 2000 $rec --backend cuda -v
-check "2a. 4096 cells x 10 RGJ, 8-bit, double, 2000 steps (CPU vs GPU thread/row)" rgj-cpu rgj-cuda 1e-6 v_dend,v_axon
-OLIVE_CUDA_ROWS=warp run rgj-cuda-warp sim net.h5 -o rgj-cuda-warp --steps 2000 $rec --backend cuda -v
-check "2b. same, GPU warp/row vs CPU" rgj-cpu rgj-cuda-warp 1e-6 v_dend,v_axon
+check "2a. 4096 cells x 10 RGJ, 8-bit, double, 2000 steps (CPU vs GPU fused)" rgj-cpu rgj-cuda 1e-6 v_dend,v_axon
+OLIVE_CUDA_ROWS=split run rgj-cuda-split sim net.h5 -o rgj-cuda-split --steps 2000 $rec --backend cuda -v
+check "2b. same, GPU split kernels vs CPU" rgj-cpu rgj-cuda-split 1e-6 v_dend,v_axon
 run rgj-cpu-pulse sim net.h5 -o rgj-cpu-pulse --steps 2000 $rec --backend cpu --pulse 10:30:6:0:2048
 run rgj-cuda-pulse sim net.h5 -o rgj-cuda-pulse --steps 2000 $rec --backend cuda --pulse 10:30:6:0:2048
 check "2c. same with a pulse into half the cells (spiking)" rgj-cpu-pulse rgj-cuda-pulse 1e-6 v_dend,v_axon
@@ -148,7 +148,17 @@ check "2c. same with a pulse into half the cells (spiking)" rgj-cpu-pulse rgj-cu
 for gj in rgj sgj; do
   run d100-$gj-cpu sim net100.h5 -o d100-$gj-cpu --steps 500 $rec --gj $gj --backend cpu --pulse 5:15:6
   run d100-$gj-cuda sim net100.h5 -o d100-$gj-cuda --steps 500 $rec --gj $gj --backend cuda -v --pulse 5:15:6
-  check "3. 4096 cells x 100 ${gj^^}, 4-bit, double, 500 steps (CPU vs GPU warp/row)" d100-$gj-cpu d100-$gj-cuda 1e-6 v_dend,v_axon
+  check "3. 4096 cells x 100 ${gj^^}, 4-bit, double, 500 steps (CPU vs GPU split)" d100-$gj-cpu d100-$gj-cuda 1e-6 v_dend,v_axon
+done
+OLIVE_CUDA_ROWS=fused run d100-rgj-cuda-fused sim net100.h5 -o d100-rgj-cuda-fused --steps 500 $rec --gj rgj --backend cuda --pulse 5:15:6
+check "3c. 4096 cells x 100 RGJ, GPU fused vs CPU" d100-rgj-cpu d100-rgj-cuda-fused 1e-6 v_dend,v_axon
+for b in 0 16 32; do
+  w=0.002:0.02; [ $b = 0 ] && w=0.01   # bits 0: one constant conductance
+  run genconn-b$b "$BIN/olive-genconn" -o net-b$b.h5 --cells 4096 --generator uniform --density 40 \
+    --conductance $w --conductance-bits $b --seed 3
+  run b$b-cpu sim net-b$b.h5 -o b$b-cpu --steps 500 $rec --backend cpu --pulse 5:15:6
+  run b$b-cuda sim net-b$b.h5 -o b$b-cuda --steps 500 $rec --backend cuda --pulse 5:15:6
+  check "3d. 4096 cells x 40 RGJ, conductances in $b bits, CPU vs GPU" b$b-cpu b$b-cuda 1e-6 v_dend,v_axon
 done
 
 # --- 4. single precision ---
@@ -172,7 +182,7 @@ run rgj-cuda-np2-f mpirun -np 2 --oversubscribe "$BIN/olive-simulate" net.h5 -o 
 check "5c. RGJ network, single, 2 ranks vs 1 rank on the GPU (must be 0)" rgj-cuda-f rgj-cuda-np2-f 0 v_dend,v_axon
 
 # --- timings (informational) ---
-for n in rgj-cpu rgj-cuda rgj-cuda-warp d100-rgj-cpu d100-rgj-cuda rgj-cuda-np2; do
+for n in rgj-cpu rgj-cuda rgj-cuda-split d100-rgj-cpu d100-rgj-cuda rgj-cuda-np2; do
   [ -f "$logs/$n.log" ] && say "   $n: $(grep -h '^olive-simulate: [0-9]* cells' "$logs/$n.log" | head -1)"
 done
 grep -h "CUDA device" "$logs"/*.log | sort -u | head -4 | sed 's/^/   /' | tee -a "$results"

@@ -6,16 +6,20 @@
  * arithmetic: common/fastexp.h), so both backends give the same numbers.
  *
  * Layout: structure of arrays, double-buffered (d_cur/d_nxt, swapped each
- * step); the junction rows (lrow_ptr, lcol), packed conductance codes and
- * their table are uploaded once. Each step:
+ * step). The junctions of each row list (interior, boundary) are re-laid on
+ * the device in sliced ELL: 32 consecutive rows of the list form a slice,
+ * stored entry-major (entry j of the 32 rows side by side), padded to the
+ * slice's longest row. A thread owns a row and sums its junctions in stored
+ * order (the CPU's bits) while a warp's loads of indices and conductance
+ * codes are coalesced; neighbour voltages are gathered (from L2 for networks
+ * of a few million cells). Each step:
  *   stream x: pack the V_dend values other ranks need -> pinned host buffer
  *   stream c: interior rows (gap-junction sum in stored order + cell update)
  *   host:     MPI_Ineighbor_alltoallv of the pinned buffers (the counts of
  *             exchange.c), then the halo goes back to the device on stream x
  *   stream c: boundary rows, after the halo (event)
- * With a large average degree the junction sum runs a warp per row (lanes
- * compute the terms, the sum still adds them one by one in stored order) and
- * the cell update is a separate kernel; otherwise one thread per row does both.
+ * With few junctions per row one kernel does the sum and the cell update;
+ * with many, the sum runs in its own lean kernel and the update follows.
  * Spikes (atomic counter + buffer of (step, cell)) and the first non-finite
  * value (atomicMin of (step, cell)) are found on the device and collected
  * every few steps. The host keeps mirrors of the state only for output. */
@@ -57,6 +61,16 @@ struct dev_report {
     unsigned long long bad;          /* min of (step in window << 32 | local cell), ~0: none */
 };
 
+/* One row list (interior or boundary) in sliced ELL (header comment). */
+struct ell_list {
+    int64_t nrows;                   /* rows in the list */
+    int32_t *rows;                   /* local row of list position k; NULL: k itself */
+    int64_t *slice;                  /* nslices + 1 offsets, in units of 32 entries */
+    int32_t *len;                    /* junctions of the row at list position k */
+    int32_t *col;                    /* local neighbour index per entry */
+    void *code;                      /* conductance code per entry (bits 4 widened to 8); NULL: bits 0 */
+};
+
 struct sim_cuda {
     int device;
     cudaStream_t sc, sx;
@@ -64,9 +78,9 @@ struct sim_cuda {
     size_t el;
     void *d_a[OLIVE_NVARS], *d_b[OLIVE_NVARS]; /* the two buffers */
     void *d_cur[OLIVE_NVARS], *d_nxt[OLIVE_NVARS];
-    int64_t *d_rp;
-    int32_t *d_lcol, *d_interior, *d_boundary, *d_send;
-    void *d_cond, *d_lut, *d_sendbuf, *d_ic;
+    ell_list inner, outer;           /* interior rows, boundary rows */
+    int32_t *d_send;
+    void *d_lut, *d_sendbuf, *d_ic;
     void *h_send, *h_recv;           /* pinned staging of the halo exchange */
     sim_pulse *d_pulses, *h_pulses;  /* more than INLINE_PULSES active pulses */
     unsigned long long *d_spikes;    /* (step in window << 32 | local cell) */
@@ -75,8 +89,7 @@ struct sim_cuda {
     int64_t cap;                     /* spike buffer entries */
     int64_t window;                  /* steps between collections (power of 2, divides 64) */
     int64_t window0;                 /* first step of the current window */
-    int warp_rows;                   /* junction sums a warp per row */
-    int interior_all;                /* every row is interior: rows = identity */
+    int split;                       /* junction sums in their own kernel */
 };
 
 /* ---- device code ---- */
@@ -92,26 +105,70 @@ __device__ __forceinline__ void cell_step(const float *in, float *out, float iap
 __device__ __forceinline__ double gj_term(int kind, double w, double v) { return olive_gj_term_d(kind, w, v); }
 __device__ __forceinline__ float gj_term(int kind, float w, float v) { return olive_gj_term_f(kind, w, v); }
 
-/* Conductance of local junction e, decoded exactly as the CPU backend does. */
-template <typename R, int BITS>
-__device__ __forceinline__ R cond_of(const void *cond, const R *lut, R w0, int64_t e)
+/* The ELL code type of a conductance width: bits 4 is widened to a byte. */
+template <int BITS> struct code_t { typedef uint8_t T; };
+template <> struct code_t<16> { typedef uint16_t T; };
+template <> struct code_t<32> { typedef float T; };
+
+/* Code of CSR junction e in the file's packing, as the CPU decodes it. */
+template <int BITS>
+__device__ __forceinline__ typename code_t<BITS>::T csr_code(const void *cond, int64_t e)
 {
-    if (BITS == 0) return w0;
-    if (BITS == 4) return lut[(((const uint8_t *)cond)[e >> 1] >> ((e & 1) * 4)) & 15];
-    if (BITS == 8) return lut[((const uint8_t *)cond)[e]];
-    if (BITS == 16) return lut[((const uint16_t *)cond)[e]];
-    return (R)((const float *)cond)[e];
+    if constexpr (BITS == 4) return (uint8_t)((((const uint8_t *)cond)[e >> 1] >> ((e & 1) * 4)) & 15);
+    else return ((const typename code_t<BITS>::T *)cond)[e];
 }
 
-/* Gap-junction current of row r, one thread, stored order. */
-template <typename R, int BITS, int GJ>
-__device__ __forceinline__ R row_current(const R *vd, int64_t r, const int64_t *rp, const int32_t *lcol,
-                                         const void *cond, const R *lut, R w0)
+/* Re-lay the CSR rows of a list in sliced ELL, a thread per row (once, at
+ * set-up). Padding entries keep what cudaMemset left: they are never read. */
+template <int BITS>
+__global__ void k_to_ell(const int32_t *rows, int64_t nrows, const int64_t *rp, const int32_t *lcol,
+                         const void *cond, const int64_t *slice, int32_t *col, void *code)
 {
-    const int64_t e0 = rp[r], e1 = rp[r + 1];
+    const int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= nrows) return;
+    const int64_t r = rows ? (int64_t)rows[k] : k;
+    const int64_t e0 = rp[r], n = rp[r + 1] - e0;
+    const int64_t base = slice[k >> 5] * 32 + (k & 31);
+    for (int64_t j = 0; j < n; j++) {
+        col[base + 32 * j] = lcol[e0 + j];
+        if constexpr (BITS != 0) ((typename code_t<BITS>::T *)code)[base + 32 * j] = csr_code<BITS>(cond, e0 + j);
+    }
+}
+
+/* Conductance of ELL entry e. */
+template <typename R, int BITS>
+__device__ __forceinline__ R ell_w(const void *code, const R *lut, R w0, int64_t e)
+{
+    if constexpr (BITS == 0) return w0;
+    else if constexpr (BITS == 32) return (R)((const float *)code)[e];
+    else return lut[((const typename code_t<BITS>::T *)code)[e]];
+}
+
+/* Gap-junction current of list position k (local row r), summed in stored
+ * order. Four junctions' terms are computed ahead of their ordered additions
+ * so that their loads and exponentials overlap. */
+template <typename R, int BITS, int GJ>
+__device__ __forceinline__ R ell_current(const R *vd, const ell_list &L, int64_t k, int64_t r, const R *lut, R w0)
+{
+    const int n = L.len[k];
+    const int64_t base = L.slice[k >> 5] * 32 + (k & 31);
     const R vi = vd[r];
     R a = (R)0;
-    for (int64_t e = e0; e < e1; e++) a = a + gj_term(GJ, cond_of<R, BITS>(cond, lut, w0, e), vi - vd[lcol[e]]);
+    int j = 0;
+    for (; j + 4 <= n; j += 4) {
+        R t[4];
+#pragma unroll
+        for (int u = 0; u < 4; u++) {
+            const int64_t e = base + 32 * (int64_t)(j + u);
+            t[u] = gj_term(GJ, ell_w<R, BITS>(L.code, lut, w0, e), vi - vd[L.col[e]]);
+        }
+#pragma unroll
+        for (int u = 0; u < 4; u++) a = a + t[u];
+    }
+    for (; j < n; j++) {
+        const int64_t e = base + 32 * (int64_t)j;
+        a = a + gj_term(GJ, ell_w<R, BITS>(L.code, lut, w0, e), vi - vd[L.col[e]]);
+    }
     return a;
 }
 
@@ -146,47 +203,31 @@ __device__ __forceinline__ void cell_update(const dev_state<R> &st, int64_t r, R
     if (!(z == z)) atomicMin(&rep->bad, ((unsigned long long)rel << 32) | (unsigned long long)r);
 }
 
-/* One thread per row: junction sum (GJ != NGJ, unless FROM_IC: ic[] holds it)
- * and cell update. rows == NULL: rows 0..nrows-1. */
+/* A thread per row of a list: the junction sum (unless GJ is NGJ, or
+ * FROM_IC: ic[] holds it) and the cell update. */
 template <typename R, int BITS, int GJ, int FROM_IC>
-__global__ void __launch_bounds__(128) k_rows(dev_state<R> st, const int32_t *rows, int64_t nrows,
-                                              const int64_t *rp, const int32_t *lcol, const void *cond,
-                                              const R *lut, R w0, const R *ic, dev_pulses pl, int64_t row0,
-                                              R thr, unsigned rel, unsigned long long *spikes, int64_t cap,
-                                              dev_report *rep)
+__global__ void __launch_bounds__(128) k_rows(dev_state<R> st, ell_list L, const R *lut, R w0, const R *ic,
+                                              dev_pulses pl, int64_t row0, R thr, unsigned rel,
+                                              unsigned long long *spikes, int64_t cap, dev_report *rep)
 {
     const int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (k >= nrows) return;
-    const int64_t r = rows ? (int64_t)rows[k] : k;
+    if (k >= L.nrows) return;
+    const int64_t r = L.rows ? (int64_t)L.rows[k] : k;
     R c = (R)0;
     if (FROM_IC) c = ic[r];
-    else if (GJ != OLIVE_GJ_NGJ) c = row_current<R, BITS, GJ>(st.c[OV_V_DEND], r, rp, lcol, cond, lut, w0);
+    else if (GJ != OLIVE_GJ_NGJ) c = ell_current<R, BITS, GJ>(st.c[OV_V_DEND], L, k, r, lut, w0);
     cell_update<R>(st, r, c, pl, row0, thr, rel, spikes, cap, rep);
 }
 
-/* A warp per row: the lanes compute 32 terms at a time (coalesced loads, the
- * exponentials in parallel); every lane then adds them one by one in stored
- * order, so the sum has the bits of the sequential loop. */
+/* The junction sums alone (rows with many junctions: a lean kernel keeps
+ * more threads in flight to hide the gathers), into ic[]. */
 template <typename R, int BITS, int GJ>
-__global__ void __launch_bounds__(256) k_currents_warp(const R *vd, const int32_t *rows, int64_t nrows,
-                                                       const int64_t *rp, const int32_t *lcol, const void *cond,
-                                                       const R *lut, R w0, R *ic)
+__global__ void __launch_bounds__(256) k_currents(const R *vd, ell_list L, const R *lut, R w0, R *ic)
 {
-    const int64_t w = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
-    const int lane = threadIdx.x & 31;
-    if (w >= nrows) return; /* whole warps leave together */
-    const int64_t r = rows ? (int64_t)rows[w] : w;
-    const int64_t e0 = rp[r], e1 = rp[r + 1];
-    const R vi = vd[r];
-    R a = (R)0;
-    for (int64_t base = e0; base < e1; base += 32) {
-        const int64_t e = base + lane;
-        R t = (R)0;
-        if (e < e1) t = gj_term(GJ, cond_of<R, BITS>(cond, lut, w0, e), vi - vd[lcol[e]]);
-        const int m = e1 - base < 32 ? (int)(e1 - base) : 32;
-        for (int j = 0; j < m; j++) a = a + __shfl_sync(0xffffffffu, t, j);
-    }
-    if (lane == 0) ic[r] = a;
+    const int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= L.nrows) return;
+    const int64_t r = L.rows ? (int64_t)L.rows[k] : k;
+    ic[r] = ell_current<R, BITS, GJ>(vd, L, k, r, lut, w0);
 }
 
 template <typename R>
@@ -206,59 +247,54 @@ static unsigned blocks_for(int64_t threads, int per_block)
 }
 
 template <typename R, int BITS, int GJ>
-static void launch_rows_t(sim_t *s, const int32_t *rows, int64_t nrows, const dev_pulses &pl, unsigned rel)
+static void launch_rows_t(sim_t *s, const ell_list &L, const dev_pulses &pl, unsigned rel)
 {
     sim_cuda *g = s->cuda;
     dev_state<R> st;
     for (int v = 0; v < OLIVE_NVARS; v++) { st.c[v] = (const R *)g->d_cur[v]; st.n[v] = (R *)g->d_nxt[v]; }
     const R w0 = (R)s->net.offset, thr = (R)s->cfg->threshold;
     const R *lut = (const R *)g->d_lut;
-    bool warp = false;
-    if constexpr (GJ != OLIVE_GJ_NGJ) warp = g->warp_rows;
-    if constexpr (GJ != OLIVE_GJ_NGJ) if (warp) {
-        k_currents_warp<R, BITS, GJ><<<blocks_for(nrows * 32, 256), 256, 0, g->sc>>>(
-            (const R *)g->d_cur[OV_V_DEND], rows, nrows, g->d_rp, g->d_lcol, g->d_cond, lut, w0, (R *)g->d_ic);
-        CK_LAUNCH("k_currents_warp");
-        k_rows<R, 0, GJ, 1><<<blocks_for(nrows, 128), 128, 0, g->sc>>>(
-            st, rows, nrows, g->d_rp, g->d_lcol, g->d_cond, lut, w0, (const R *)g->d_ic, pl, s->plan.row0, thr, rel,
-            g->d_spikes, g->cap, g->d_rep);
+    if (GJ != OLIVE_GJ_NGJ && g->split) {
+        k_currents<R, BITS, GJ><<<blocks_for(L.nrows, 256), 256, 0, g->sc>>>(
+            (const R *)g->d_cur[OV_V_DEND], L, lut, w0, (R *)g->d_ic);
+        CK_LAUNCH("k_currents");
+        k_rows<R, 0, GJ, 1><<<blocks_for(L.nrows, 128), 128, 0, g->sc>>>(
+            st, L, lut, w0, (const R *)g->d_ic, pl, s->plan.row0, thr, rel, g->d_spikes, g->cap, g->d_rep);
         CK_LAUNCH("k_rows (update)");
-    }
-    if (!warp) {
-        k_rows<R, BITS, GJ, 0><<<blocks_for(nrows, 128), 128, 0, g->sc>>>(
-            st, rows, nrows, g->d_rp, g->d_lcol, g->d_cond, lut, w0, (const R *)g->d_ic, pl, s->plan.row0, thr, rel,
-            g->d_spikes, g->cap, g->d_rep);
+    } else {
+        k_rows<R, BITS, GJ, 0><<<blocks_for(L.nrows, 128), 128, 0, g->sc>>>(
+            st, L, lut, w0, (const R *)g->d_ic, pl, s->plan.row0, thr, rel, g->d_spikes, g->cap, g->d_rep);
         CK_LAUNCH("k_rows");
     }
 }
 
 template <typename R, int GJ>
-static void launch_rows_gj(sim_t *s, const int32_t *rows, int64_t nrows, const dev_pulses &pl, unsigned rel)
+static void launch_rows_gj(sim_t *s, const ell_list &L, const dev_pulses &pl, unsigned rel)
 {
     switch (s->net.bits) {
-    case 0: launch_rows_t<R, 0, GJ>(s, rows, nrows, pl, rel); break;
-    case 4: launch_rows_t<R, 4, GJ>(s, rows, nrows, pl, rel); break;
-    case 8: launch_rows_t<R, 8, GJ>(s, rows, nrows, pl, rel); break;
-    case 16: launch_rows_t<R, 16, GJ>(s, rows, nrows, pl, rel); break;
-    default: launch_rows_t<R, 32, GJ>(s, rows, nrows, pl, rel); break;
+    case 0: launch_rows_t<R, 0, GJ>(s, L, pl, rel); break;
+    case 4: launch_rows_t<R, 4, GJ>(s, L, pl, rel); break;
+    case 8: launch_rows_t<R, 8, GJ>(s, L, pl, rel); break;
+    case 16: launch_rows_t<R, 16, GJ>(s, L, pl, rel); break;
+    default: launch_rows_t<R, 32, GJ>(s, L, pl, rel); break;
     }
 }
 
 template <typename R>
-static void launch_rows_r(sim_t *s, const int32_t *rows, int64_t nrows, const dev_pulses &pl, unsigned rel)
+static void launch_rows_r(sim_t *s, const ell_list &L, const dev_pulses &pl, unsigned rel)
 {
-    if (nrows <= 0) return;
+    if (L.nrows <= 0) return;
     switch (s->cfg->gj) {
-    case OLIVE_GJ_RGJ: launch_rows_gj<R, OLIVE_GJ_RGJ>(s, rows, nrows, pl, rel); break;
-    case OLIVE_GJ_SGJ: launch_rows_gj<R, OLIVE_GJ_SGJ>(s, rows, nrows, pl, rel); break;
-    default: launch_rows_t<R, 0, OLIVE_GJ_NGJ>(s, rows, nrows, pl, rel); break;
+    case OLIVE_GJ_RGJ: launch_rows_gj<R, OLIVE_GJ_RGJ>(s, L, pl, rel); break;
+    case OLIVE_GJ_SGJ: launch_rows_gj<R, OLIVE_GJ_SGJ>(s, L, pl, rel); break;
+    default: launch_rows_t<R, 0, OLIVE_GJ_NGJ>(s, L, pl, rel); break;
     }
 }
 
-static void launch_rows(sim_t *s, const int32_t *rows, int64_t nrows, const dev_pulses &pl, unsigned rel)
+static void launch_rows(sim_t *s, const ell_list &L, const dev_pulses &pl, unsigned rel)
 {
-    if (s->cfg->single) launch_rows_r<float>(s, rows, nrows, pl, rel);
-    else launch_rows_r<double>(s, rows, nrows, pl, rel);
+    if (s->cfg->single) launch_rows_r<float>(s, L, pl, rel);
+    else launch_rows_r<double>(s, L, pl, rel);
 }
 
 extern "C" int sim_cuda_device_count(void)
@@ -279,6 +315,59 @@ template <typename T> static T *dev_upload(const void *src, size_t bytes, const 
         olive_die("CUDA: cannot allocate %zu bytes of device memory for %s: %s", bytes, what, cudaGetErrorString(e));
     if (src && bytes) CK(cudaMemcpy(p, src, bytes, cudaMemcpyHostToDevice));
     return (T *)p;
+}
+
+/* The sliced-ELL copy of the rows in list[0..n) (NULL: rows 0..n-1): slice
+ * offsets and row lengths computed here, the entries re-laid on the device
+ * from the CSR arrays d_rp / d_lcol / d_cond (the file's packing). */
+static void build_ell(sim_t *s, const int32_t *list, int64_t n, const int64_t *d_rp, const int32_t *d_lcol,
+                      const void *d_cond, ell_list *L)
+{
+    const int64_t *rp = s->plan.lrow_ptr, ns = (n + 31) / 32;
+    int64_t *slice = (int64_t *)olive_malloc((size_t)(ns + 1) * sizeof(int64_t), "ELL slices");
+    int32_t *len = (int32_t *)olive_malloc((size_t)(n > 0 ? n : 1) * sizeof(int32_t), "ELL rows");
+    slice[0] = 0;
+    for (int64_t sl = 0; sl < ns; sl++) {
+        int64_t m = 0;
+        for (int64_t k = 32 * sl; k < n && k < 32 * sl + 32; k++) {
+            int64_t r = list ? list[k] : k, d = rp[r + 1] - rp[r];
+            if (d > INT32_MAX) olive_die("CUDA backend: cell %lld has %lld junctions; at most 2^31-1",
+                                         (long long)(s->plan.row0 + r), (long long)d);
+            len[k] = (int32_t)d;
+            if (d > m) m = d;
+        }
+        slice[sl + 1] = slice[sl] + m;
+    }
+    const int64_t entries = slice[ns] * 32;
+    const int bits = s->cfg->gj == OLIVE_GJ_NGJ ? 0 : s->net.bits;
+    const size_t cb = bits == 0 ? 0 : bits <= 8 ? 1 : bits == 16 ? 2 : 4;
+    L->nrows = n;
+    L->rows = list ? dev_upload<int32_t>(list, (size_t)n * sizeof(int32_t), "row lists") : NULL;
+    L->slice = dev_upload<int64_t>(slice, (size_t)(ns + 1) * sizeof(int64_t), "ELL slices");
+    L->len = dev_upload<int32_t>(len, (size_t)n * sizeof(int32_t), "ELL rows");
+    L->col = dev_upload<int32_t>(NULL, (size_t)entries * sizeof(int32_t), "junction indices (ELL)");
+    L->code = cb ? dev_upload<void>(NULL, (size_t)entries * cb, "conductance codes (ELL)") : NULL;
+    CK(cudaMemset(L->col, 0, (size_t)entries * sizeof(int32_t)));
+    if (cb) CK(cudaMemset(L->code, 0, (size_t)entries * cb));
+    if (n > 0 && s->cfg->gj != OLIVE_GJ_NGJ) {
+        const unsigned nb = blocks_for(n, 256);
+        switch (bits) {
+        case 0: k_to_ell<0><<<nb, 256>>>(L->rows, n, d_rp, d_lcol, d_cond, L->slice, L->col, L->code); break;
+        case 4: k_to_ell<4><<<nb, 256>>>(L->rows, n, d_rp, d_lcol, d_cond, L->slice, L->col, L->code); break;
+        case 8: k_to_ell<8><<<nb, 256>>>(L->rows, n, d_rp, d_lcol, d_cond, L->slice, L->col, L->code); break;
+        case 16: k_to_ell<16><<<nb, 256>>>(L->rows, n, d_rp, d_lcol, d_cond, L->slice, L->col, L->code); break;
+        default: k_to_ell<32><<<nb, 256>>>(L->rows, n, d_rp, d_lcol, d_cond, L->slice, L->col, L->code); break;
+        }
+        CK_LAUNCH("k_to_ell");
+    }
+    free(slice);
+    free(len);
+}
+
+static void free_ell(ell_list *L)
+{
+    cudaFree(L->rows); cudaFree(L->slice); cudaFree(L->len); cudaFree(L->col); cudaFree(L->code);
+    memset(L, 0, sizeof *L);
 }
 
 extern "C" void sim_cuda_setup(sim_t *s)
@@ -319,13 +408,18 @@ extern "C" void sim_cuda_setup(sim_t *s)
         free(s->nxt[v]); /* the host keeps cur[] as the output mirror only */
         s->nxt[v] = NULL;
     }
-    g->d_rp = dev_upload<int64_t>(p->lrow_ptr, (size_t)(n + 1) * sizeof(int64_t), "row pointers");
-    g->d_lcol = dev_upload<int32_t>(p->lcol, (size_t)nnz * sizeof(int32_t), "junction indices");
-    g->d_cond = s->net.bits ? dev_upload<void>(s->net.cond, olive_cond_bytes(s->net.bits, nnz), "conductances") : NULL;
+    /* CSR on the device only while the ELL copies are made. */
+    const int ngj = s->cfg->gj == OLIVE_GJ_NGJ;
+    int64_t *d_rp = dev_upload<int64_t>(p->lrow_ptr, (size_t)(n + 1) * sizeof(int64_t), "row pointers");
+    int32_t *d_lcol = dev_upload<int32_t>(ngj ? NULL : p->lcol, ngj ? 0 : (size_t)nnz * sizeof(int32_t),
+                                          "junction indices");
+    void *d_cond = s->net.bits && !ngj ? dev_upload<void>(s->net.cond, olive_cond_bytes(s->net.bits, nnz), "conductances")
+                                       : NULL;
+    build_ell(s, p->ninterior == n ? NULL : p->interior, p->ninterior, d_rp, d_lcol, d_cond, &g->inner);
+    build_ell(s, p->boundary, p->nboundary, d_rp, d_lcol, d_cond, &g->outer);
+    CK(cudaDeviceSynchronize());
+    cudaFree(d_rp); cudaFree(d_lcol); cudaFree(d_cond);
     g->d_lut = s->wlut ? dev_upload<void>(s->wlut, ((size_t)1 << s->net.bits) * el, "the conductance table") : NULL;
-    g->interior_all = p->ninterior == n;
-    g->d_interior = g->interior_all ? NULL : dev_upload<int32_t>(p->interior, (size_t)p->ninterior * sizeof(int32_t), "row lists");
-    g->d_boundary = dev_upload<int32_t>(p->boundary, (size_t)p->nboundary * sizeof(int32_t), "row lists");
     g->d_send = dev_upload<int32_t>(p->send_local, (size_t)p->nsend * sizeof(int32_t), "send lists");
     g->d_sendbuf = dev_upload<void>(NULL, (size_t)p->nsend * el, "the send buffer");
     g->d_ic = dev_upload<void>(NULL, (size_t)n * el, "currents");
@@ -348,15 +442,16 @@ extern "C" void sim_cuda_setup(sim_t *s)
     g->h_rep->bad = ~0ULL;
     CK(cudaMemcpy(g->d_rep, g->h_rep, sizeof(dev_report), cudaMemcpyHostToDevice));
     g->window0 = 0;
-    /* A warp per row once rows average 32 junctions or more. */
-    g->warp_rows = n > 0 && nnz / n >= 32;
-    if (const char *e = getenv("OLIVE_CUDA_ROWS")) { /* tuning: thread or warp */
-        if (!strcmp(e, "warp")) g->warp_rows = 1;
-        else if (!strcmp(e, "thread")) g->warp_rows = 0;
+    /* The junction sums in their own kernel once rows average 32 junctions. */
+    g->split = n > 0 && nnz / n >= 32;
+    if (const char *e = getenv("OLIVE_CUDA_ROWS")) { /* tuning and validation: fused or split */
+        if (!strcmp(e, "split")) g->split = 1;
+        else if (!strcmp(e, "fused")) g->split = 0;
+        else olive_die("OLIVE_CUDA_ROWS=%s: expected fused or split", e);
     }
     CK(cudaDeviceSynchronize());
-    olive_info("rank %d: CUDA device %d (%s, %.1f GiB), %s per row, spikes collected every %lld steps", s->rank,
-               g->device, prop.name, (double)prop.totalGlobalMem / 1073741824.0, g->warp_rows ? "a warp" : "a thread",
+    olive_info("rank %d: CUDA device %d (%s, %.1f GiB), sliced-ELL rows, %s, spikes collected every %lld steps", s->rank,
+               g->device, prop.name, (double)prop.totalGlobalMem / 1073741824.0, g->split ? "junction sums and cell updates in two kernels" : "one kernel",
                (long long)g->window);
 }
 
@@ -379,8 +474,8 @@ extern "C" void sim_cuda_step(sim_t *s, int64_t step, const sim_pulse *active, i
     }
     const unsigned rel = (unsigned)(step - g->window0);
     if (s->size == 1) {
-        launch_rows(s, g->interior_all ? NULL : g->d_interior, p->ninterior, pl, rel);
-        launch_rows(s, g->d_boundary, p->nboundary, pl, rel);
+        launch_rows(s, g->inner, pl, rel);
+        launch_rows(s, g->outer, pl, rel);
     } else {
         const MPI_Datatype t = s->cfg->single ? MPI_FLOAT : MPI_DOUBLE;
         /* Pack after the previous step's update (ev_done), on stream x. */
@@ -396,7 +491,7 @@ extern "C" void sim_cuda_step(sim_t *s, int64_t step, const sim_pulse *active, i
             CK(cudaMemcpyAsync(g->h_send, g->d_sendbuf, (size_t)p->nsend * g->el, cudaMemcpyDeviceToHost, g->sx));
         }
         /* Interior rows while the halo travels. */
-        launch_rows(s, g->interior_all ? NULL : g->d_interior, p->ninterior, pl, rel);
+        launch_rows(s, g->inner, pl, rel);
         double a = olive_now();
         CK(cudaStreamSynchronize(g->sx));
         MPI_Request req;
@@ -409,7 +504,7 @@ extern "C" void sim_cuda_step(sim_t *s, int64_t step, const sim_pulse *active, i
         CK(cudaEventRecord(g->ev_halo, g->sx));
         CK(cudaStreamWaitEvent(g->sc, g->ev_halo, 0));
         tx = olive_now() - a;
-        launch_rows(s, g->d_boundary, p->nboundary, pl, rel);
+        launch_rows(s, g->outer, pl, rel);
     }
     CK(cudaEventRecord(g->ev_done, g->sc));
     for (int v = 0; v < OLIVE_NVARS; v++) {
@@ -492,8 +587,8 @@ extern "C" void sim_cuda_free(sim_t *s)
     if (!g) return;
     cudaDeviceSynchronize();
     for (int v = 0; v < OLIVE_NVARS; v++) { cudaFree(g->d_a[v]); cudaFree(g->d_b[v]); }
-    cudaFree(g->d_rp); cudaFree(g->d_lcol); cudaFree(g->d_cond); cudaFree(g->d_lut);
-    cudaFree(g->d_interior); cudaFree(g->d_boundary); cudaFree(g->d_send); cudaFree(g->d_sendbuf);
+    free_ell(&g->inner); free_ell(&g->outer);
+    cudaFree(g->d_lut); cudaFree(g->d_send); cudaFree(g->d_sendbuf);
     cudaFree(g->d_ic); cudaFree(g->d_pulses); cudaFree(g->d_spikes); cudaFree(g->d_rep);
     cudaFreeHost(g->h_send); cudaFreeHost(g->h_recv); cudaFreeHost(g->h_pulses);
     cudaFreeHost(g->h_spikes); cudaFreeHost(g->h_rep);
