@@ -52,8 +52,12 @@ void olive_plan_build_local(const olive_network *net, const int64_t *bounds, int
      * foreign reference, which took 40 s for 1M cells x 100 junctions. */
     int32_t *pos = olive_malloc((size_t)net->count * sizeof(int32_t), "halo positions");
     char *mark = olive_calloc((size_t)net->count, 1, "halo marks");
+#pragma omp parallel for schedule(static)
     for (int64_t e = 0; e < net->nnz; e++)
-        if (net->col[e] < p->row0 || net->col[e] >= p->row1) mark[net->col[e]] = 1;
+        if (net->col[e] < p->row0 || net->col[e] >= p->row1) {
+#pragma omp atomic write
+            mark[net->col[e]] = 1;
+        }
     int64_t u = 0;
     for (int64_t c = 0; c < net->count; c++) u += mark[c];
     int64_t *ids = olive_malloc((size_t)u * sizeof(int64_t) + 8, "halo ids");
@@ -76,20 +80,28 @@ void olive_plan_build_local(const olive_network *net, const int64_t *bounds, int
     p->lcol = olive_malloc((size_t)net->nnz * sizeof(int32_t) + 1, "local col");
     p->interior = olive_malloc((size_t)p->nlocal * sizeof(int32_t) + 1, "interior rows");
     p->boundary = olive_malloc((size_t)p->nlocal * sizeof(int32_t) + 1, "boundary rows");
+    /* Rows remapped in parallel (dynamic: degrees vary), the foreign flags
+     * kept per row so that the lists come out in row order. */
+    unsigned char *foreign = olive_malloc((size_t)p->nlocal + 1, "row flags");
+#pragma omp parallel for schedule(dynamic, 1024)
     for (int64_t r = 0; r < p->nlocal; r++) {
-        int foreign = 0;
+        unsigned char f = 0;
         for (int64_t e = net->row_ptr[r]; e < net->row_ptr[r + 1]; e++) {
             int64_t c = net->col[e];
             if (c >= p->row0 && c < p->row1) {
                 p->lcol[e] = (int32_t)(c - p->row0);
             } else {
                 p->lcol[e] = (int32_t)(p->nlocal + pos[c]);
-                foreign = 1;
+                f = 1;
             }
         }
-        if (foreign) p->boundary[p->nboundary++] = (int32_t)r;
+        foreign[r] = f;
+    }
+    for (int64_t r = 0; r < p->nlocal; r++) {
+        if (foreign[r]) p->boundary[p->nboundary++] = (int32_t)r;
         else p->interior[p->ninterior++] = (int32_t)r;
     }
+    free(foreign);
     free(pos);
 }
 

@@ -173,7 +173,10 @@ void sim_setup(sim_t *s, sim_config *cfg)
         bounds = olive_malloc((size_t)(s->size + 1) * sizeof(int64_t), "bounds");
         olive_block_bounds(hdr.count, NULL, s->size, OLIVE_BALANCE_CELLS, bounds);
     }
+    double t_read = olive_now();
     olive_net_read_rows(cfg->net_path, bounds[s->rank], bounds[s->rank + 1], &s->net);
+    t_read = olive_now() - t_read;
+    double t_plan = olive_now();
     if (cfg->map_path) s->t.dispersal = map.time_dispersal_s;
     if (cfg->map_path) {
         olive_map_read_plan(cfg->map_path, &map, s->rank, &s->net, &s->plan);
@@ -183,8 +186,10 @@ void sim_setup(sim_t *s, sim_config *cfg)
         free(bounds);
     }
     make_graph(s);
+    t_plan = olive_now() - t_plan;
 
     /* The network checksum, the same for any number of ranks. */
+    double t_crc = olive_now();
     uint64_t bytes;
     uint32_t crc = olive_net_structure_crc(&s->net, &bytes);
     uint32_t *crcs = olive_malloc((size_t)s->size * sizeof(uint32_t), "crc");
@@ -202,14 +207,20 @@ void sim_setup(sim_t *s, sim_config *cfg)
     }
     free(crcs);
     free(lens);
+    t_crc = olive_now() - t_crc;
 
     int cuda = want_cuda(s);
     alloc_state(s);
 #ifdef OLIVE_HAVE_CUDA
+    double t_dev = olive_now();
     if (cuda) sim_cuda_setup(s);
+    if (cuda) olive_info("rank %d: set-up: network read %.3f s, plan %.3f s, checksum %.3f s, device %.3f s", s->rank,
+                         t_read, t_plan, t_crc, olive_now() - t_dev);
 #else
     (void)cuda;
 #endif
+    if (!s->cuda) olive_info("rank %d: set-up: network read %.3f s, plan %.3f s, checksum %.3f s", s->rank, t_read, t_plan,
+                             t_crc);
     s->active = olive_malloc((size_t)(cfg->npulses + 1) * sizeof(sim_pulse), "pulses");
     int64_t maxdeg = 0;
     for (int64_t r = 0; r < s->plan.nlocal; r++)
