@@ -20,7 +20,7 @@ CFLAGS    += -std=c11 -D_GNU_SOURCE $(OPT) -g -Wall -Wextra -Werror -ffp-contrac
              -Icommon $(PKG_CFLAGS) $(CAIRO_CFLAGS)
 LDLIBS    += $(PKG_LIBS) $(CAIRO_LIBS) -lz -lm -fopenmp
 
-# CUDA backend of olive-simulate (tools/simulate/*.cu): built when nvcc is
+# CUDA backends of olive-simulate and olive-genconn (tools/*/*.cu): built when nvcc is
 # found, on the PATH or in $(CUDA_HOME)/bin; CUDA=0 builds without it.
 # -fmad=false: no fused multiply-add, the same rounding as the CPU build.
 CUDA      ?= 1
@@ -60,10 +60,14 @@ $(BUILD)/obj/%.o: %.c $(wildcard common/*.h) $(wildcard tools/*/*.h) $(CUDA_STAM
 	$(CC) $(CFLAGS) -c $< -o $@
 
 ifneq ($(HAVE_CUDA),)
-# The backend dispatch of olive-simulate; the CUDA runtime linked statically
-# (as nvcc links it), so the binary needs only the driver on a GPU host.
+# The backend dispatch of olive-simulate and olive-genconn; the CUDA runtime
+# linked statically (as nvcc links it), so the binaries need only the driver
+# on a GPU host.
 $(BUILD)/obj/tools/simulate/%.o: CFLAGS += -DOLIVE_HAVE_CUDA
+$(BUILD)/obj/tools/genconn/%.o: CFLAGS += -DOLIVE_HAVE_CUDA
 $(BUILD)/bin/olive-simulate: LDLIBS += -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lpthread -lstdc++
+$(BUILD)/bin/olive-genconn: LDLIBS += -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lpthread -lstdc++
+$(BUILD)/obj/tools/genconn/%.cu.o: NVCC_CPPFLAGS += -Itools/genconn
 NVCC_CPPFLAGS := -D_GNU_SOURCE -DOLIVE_HAVE_CUDA -Icommon -Itools/simulate $(filter -I% -D%,$(PKG_CFLAGS))
 $(BUILD)/obj/%.cu.o: %.cu $(wildcard common/*.h) $(wildcard tools/*/*.h) $(CUDA_STAMP)
 	@mkdir -p $(dir $@)

@@ -7,6 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef OLIVE_HAVE_CUDA
+#define GC_BACKENDS_BUILT "cpu, cuda"
+#else
+#define GC_BACKENDS_BUILT "cpu only"
+#endif
+
 static void usage(void)
 {
     printf("usage: olive-genconn -o NET.h5 (--cells N | --dims X[xY[xZ]]) --generator uniform|gaussian|grid\n"
@@ -60,9 +66,13 @@ static void usage(void)
            "  --force                    replace an existing output file\n"
            "  -v, --verbose              details and timings on stderr\n"
            "  --block-rows N             rows per generation block (tuning; never changes the file)\n"
+           "  --backend auto|cpu|cuda    where uniform and gaussian rows are generated: cuda on the GPU\n"
+           "                               (node-local rank %% devices under mpirun), auto (default) on\n"
+           "                               the GPU when built with CUDA and a device is present; the file\n"
+           "                               is bit-identical either way (this build: %s)\n"
            "  --help, --version\n"
            "\n"
-           "Prints one summary line on stdout. Exit status: 0 done, 1 error, 2 usage error.\n");
+           "Prints one summary line on stdout. Exit status: 0 done, 1 error, 2 usage error.\n", GC_BACKENDS_BUILT);
 }
 
 static const char *need_value(int argc, char **argv, int *i)
@@ -106,11 +116,11 @@ void gc_parse_args(int argc, char **argv, gc_config *cfg)
     cfg->w_a = cfg->w_b = 0.04;
     cfg->gcal_a = cfg->gcal_b = 0.68;
     int have_cells = 0, have_dims = 0, have_gen = 0, have_density = 0, have_sigma = 0, bits = -1;
-    int have_format = 0, have_attr = 0, have_pop = 0, have_dup = 0, have_seed = 0;
+    int have_format = 0, have_attr = 0, have_pop = 0, have_dup = 0, have_seed = 0, have_backend = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(); exit(0); }
-        else if (!strcmp(a, "--version")) { printf("olive-genconn %s\n", OLIVE_VERSION); exit(0); }
+        else if (!strcmp(a, "--version")) { printf("olive-genconn %s (backends: %s)\n", OLIVE_VERSION, GC_BACKENDS_BUILT); exit(0); }
         else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
             cfg->out_path = need_value(argc, argv, &i);
             if (!*cfg->out_path) olive_usage_error("-o: empty file name");
@@ -198,6 +208,20 @@ void gc_parse_args(int argc, char **argv, gc_config *cfg)
         else if (!strcmp(a, "--fixed-degree")) cfg->fixed_degree = 1;
         else if (!strcmp(a, "--force")) cfg->force = 1;
         else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) olive_verbose = 1;
+        else if (!strcmp(a, "--backend")) {
+            const char *b = need_value(argc, argv, &i);
+            if (!strcmp(b, "auto")) cfg->backend = GC_BACKEND_AUTO;
+            else if (!strcmp(b, "cpu")) cfg->backend = GC_BACKEND_CPU;
+            else if (!strcmp(b, "cuda")) {
+#ifndef OLIVE_HAVE_CUDA
+                olive_die("--backend cuda: this olive-genconn was built without CUDA (rebuild with nvcc on the PATH "
+                          "or in /usr/local/cuda/bin; `olive-genconn --version` lists the backends built in)");
+#endif
+                cfg->backend = GC_BACKEND_CUDA;
+            }
+            else olive_usage_error("--backend: '%s' is not auto, cpu or cuda", b);
+            have_backend = 1;
+        }
         else if (!strcmp(a, "--block-rows")) cfg->block_rows = olive_parse_int(a, need_value(argc, argv, &i), 1, INT32_MAX);
         else if (a[0] == '-') olive_usage_error("unknown option '%s'", a);
         else olive_usage_error("unexpected argument '%s'", a);
@@ -215,6 +239,7 @@ void gc_parse_args(int argc, char **argv, gc_config *cfg)
         if (have_density || have_sigma || cfg->fixed_degree || cfg->symmetric)
             olive_usage_error("--density, --sigma, --fixed-degree and --symmetric apply to generators, not to --import");
         if (cfg->block_rows) olive_usage_error("--block-rows applies to generators, not to --import");
+        if (have_backend) olive_usage_error("--backend applies to generators, not to --import");
         if ((have_attr || have_pop) && cfg->import_format != GC_IMPORT_SONATA)
             olive_usage_error("--import-attribute and --import-population apply to --import-format sonata only");
         if (cfg->w_range)

@@ -6,7 +6,7 @@
  * cell itself or on a partner already chosen is rejected and redrawn. That is
  * exactly the law above conditioned on valid, new partners. */
 #include "genconn.h"
-#include "rng.h"
+#include "gen_rows.h"
 #include "util.h"
 #include <math.h>
 #include <stdlib.h>
@@ -20,19 +20,17 @@
 #define MAX_TABLE (INT64_C(1) << 25)
 
 typedef struct {
-    int64_t R;        /* offsets -R..R */
-    int64_t n;        /* 2R+1 entries */
-    double *cdf;      /* cdf[k] = P(offset <= k-R); cdf[n-1] = 1 exactly */
-    int32_t *guide;   /* guide[g] = first k with cdf[k] > g/n */
-} axis_table;
+    double *cdf;
+    int32_t *guide;
+} axis_mem;
 
+/* The tables (gen_rows.h's gc_gauss_tab, which a GPU copies) and their memory. */
 struct gc_gauss {
-    axis_table ax[3];
-    int active[3], nactive;    /* axes with more than one cell */
-    int64_t max_attempts;      /* per row */
+    gc_gauss_tab t;
+    axis_mem mem[3];
 };
 
-static void build_axis(axis_table *t, int64_t dim, double sigma)
+static void build_axis(gc_axis *t, axis_mem *m, int64_t dim, double sigma)
 {
     int64_t R = 0;
     double inv = 1.0 / (2.0 * sigma * sigma);
@@ -44,105 +42,80 @@ static void build_axis(axis_table *t, int64_t dim, double sigma)
     }
     t->R = R;
     t->n = 2 * R + 1;
-    t->cdf = olive_malloc((size_t)t->n * sizeof(double), "gaussian table");
-    t->guide = olive_malloc((size_t)t->n * sizeof(int32_t), "gaussian guide table");
+    double *cdf = m->cdf = olive_malloc((size_t)t->n * sizeof(double), "gaussian table");
+    int32_t *guide = m->guide = olive_malloc((size_t)t->n * sizeof(int32_t), "gaussian guide table");
+    t->cdf = cdf;
+    t->guide = guide;
     /* Summed in one fixed order so the table (hence the file) never depends
      * on anything but dims and sigma; a GPU copies this table. */
     double total = 0;
     for (int64_t k = 0; k < t->n; k++) {
         double d = (double)(k - R);
         total += exp(-d * d * inv);
-        t->cdf[k] = total;
+        cdf[k] = total;
     }
-    for (int64_t k = 0; k < t->n; k++) t->cdf[k] /= total;
-    t->cdf[t->n - 1] = 1.0;
+    for (int64_t k = 0; k < t->n; k++) cdf[k] /= total;
+    cdf[t->n - 1] = 1.0;
     /* Guide table: a draw u starts its search at guide[floor(u*n)], which
      * makes the lookup O(1) on average yet returns exactly the smallest k with
      * u < cdf[k] (what a binary search would). */
     int64_t k = 0;
     for (int64_t g = 0; g < t->n; g++) {
         double lo = (double)g / (double)t->n;
-        while (t->cdf[k] <= lo) k++;
-        t->guide[g] = (int32_t)k;
+        while (cdf[k] <= lo) k++;
+        guide[g] = (int32_t)k;
     }
-}
-
-static inline int64_t sample_axis(const axis_table *t, double u)
-{
-    int64_t g = (int64_t)(u * (double)t->n);
-    if (g >= t->n) g = t->n - 1;
-    int64_t k = t->guide[g];
-    while (u >= t->cdf[k]) k++;
-    return k - t->R;
 }
 
 gc_gauss *gc_gauss_new(const gc_config *cfg)
 {
     gc_gauss *g = olive_calloc(1, sizeof *g, "gaussian tables");
+    gc_gauss_tab *t = &g->t;
     for (int a = 0; a < 3; a++) {
-        build_axis(&g->ax[a], cfg->dims[a], cfg->sigma);
-        if (cfg->dims[a] > 1) g->active[g->nactive++] = a;
+        build_axis(&t->ax[a], &g->mem[a], cfg->dims[a], cfg->sigma);
+        t->dims[a] = cfg->dims[a];
+        if (cfg->dims[a] > 1) t->active[t->nactive++] = a;
     }
     /* Enough for any sensible sigma (a row normally needs about K attempts);
      * running out means the neighbourhood holds too few cells within reach. */
     int64_t K = (int64_t)cfg->density;
-    g->max_attempts = 64 * K + 4096;
-    if (g->max_attempts > INT32_MAX) g->max_attempts = INT32_MAX;
+    t->max_attempts = 64 * K + 4096;
+    if (t->max_attempts > INT32_MAX) t->max_attempts = INT32_MAX;
     olive_info("gaussian: sigma %g, offset tables of %lld x %lld x %lld entries, at most %lld draws a row",
-               cfg->sigma, (long long)g->ax[0].n, (long long)g->ax[1].n, (long long)g->ax[2].n,
-               (long long)g->max_attempts);
+               cfg->sigma, (long long)t->ax[0].n, (long long)t->ax[1].n, (long long)t->ax[2].n,
+               (long long)t->max_attempts);
     return g;
 }
+
+const gc_gauss_tab *gc_gauss_tables(const gc_gauss *g) { return &g->t; }
 
 void gc_gauss_free(gc_gauss *g)
 {
     if (!g) return;
-    for (int a = 0; a < 3; a++) { free(g->ax[a].cdf); free(g->ax[a].guide); }
+    for (int a = 0; a < 3; a++) { free(g->mem[a].cdf); free(g->mem[a].guide); }
     free(g);
 }
 
+/* The CPU driver over a block of rows (the row itself: gen_rows.h). */
 int gc_gauss_rows(const gc_config *cfg, const gc_gauss *g, int64_t r0, int64_t r1, gc_rows *out)
 {
     const int64_t K = (int64_t)cfg->density;
-    const int64_t *D = cfg->dims;
-    gc_intset set;
-    gc_intset_init(&set, K);
+    const int lg = gc_hs_lg(K);
+    uint32_t *slot = olive_malloc(((size_t)1 << lg) * sizeof(uint32_t), "id set");
     for (int64_t i = r0; i < r1; i++) {
-        int64_t pos[3] = {i / (D[1] * D[2]), (i / D[2]) % D[1], i % D[2]};
-        uint32_t a = (uint32_t)i, b = (uint32_t)((uint64_t)i >> 32);
         int32_t *row = gc_rows_reserve(out, K) + out->nnz;
-        int64_t n = 0, t = 0;
-        gc_intset_clear(&set);
-        while (n < K) {
-            if (t == g->max_attempts) {
-                out->fail_cell = i;
-                out->fail_found = n;
-                out->fail_attempts = t;
-                gc_intset_free(&set);
-                return -1;
-            }
-            /* Attempt t owns counters 2t and 2t+1: two uniforms each, one per
-             * active axis (the second counter only for 3-D lattices). */
-            double u[4];
-            olive_uniform2(cfg->seed, a, b, (uint32_t)(2 * t), OLIVE_STREAM_PARTNER, &u[0], &u[1]);
-            if (g->nactive == 3) olive_uniform2(cfg->seed, a, b, (uint32_t)(2 * t + 1), OLIVE_STREAM_PARTNER, &u[2], &u[3]);
-            t++;
-            int64_t q[3] = {pos[0], pos[1], pos[2]};
-            int inside = 1;
-            for (int k = 0; k < g->nactive; k++) {
-                int ax = g->active[k];
-                q[ax] += sample_axis(&g->ax[ax], u[k]);
-                if (q[ax] < 0 || q[ax] >= D[ax]) inside = 0;
-            }
-            if (!inside) continue;
-            int64_t j = (q[0] * D[1] + q[1]) * D[2] + q[2];
-            if (j == i || !gc_intset_insert(&set, (uint32_t)j)) continue;
-            row[n++] = (int32_t)j;
+        int64_t attempts = 0, n = gc_gauss_row(&g->t, cfg->seed, i, K, slot, lg, row, &attempts);
+        if (n < K) {
+            out->fail_cell = i;
+            out->fail_found = n;
+            out->fail_attempts = attempts;
+            free(slot);
+            return -1;
         }
         gc_sort_i32(row, K);
         out->nnz += K;
         out->row_ptr[i - r0 + 1] = out->nnz;
     }
-    gc_intset_free(&set);
+    free(slot);
     return 0;
 }

@@ -12,6 +12,7 @@
 
 typedef enum { GC_UNIFORM, GC_GAUSSIAN, GC_GRID } gc_generator;
 typedef enum { GC_IMPORT_EDGES, GC_IMPORT_MATRIX, GC_IMPORT_SONATA } gc_import_format;
+typedef enum { GC_BACKEND_AUTO, GC_BACKEND_CPU, GC_BACKEND_CUDA } gc_backend;
 
 typedef struct {
     const char *out_path;
@@ -27,6 +28,7 @@ typedef struct {
     int gcal_range;
     int symmetric, fixed_degree, force;
     int64_t block_rows;      /* rows per generation block (0: automatic) */
+    gc_backend backend;      /* --backend: where uniform and gaussian rows are generated */
     /* --import (import.c): import_path NULL means generate. */
     const char *import_path;
     gc_import_format import_format;
@@ -57,21 +59,36 @@ void gc_rows_init(gc_rows *b, int64_t row0, int64_t row1, int64_t cap_hint);
 int32_t *gc_rows_reserve(gc_rows *b, int64_t extra);
 void gc_rows_free(gc_rows *b);
 
-/* gen_uniform.c */
+/* gen_uniform.c (the row algorithms: gen_rows.h) */
 void gc_uniform_rows(const gc_config *cfg, int64_t r0, int64_t r1, gc_rows *out);
+double gc_uniform_lq(const gc_config *cfg);   /* log1p(-p) of the geometric gaps */
 
 /* gen_gaussian.c: per-axis sampling tables built once, then rows. */
 typedef struct gc_gauss gc_gauss;
 gc_gauss *gc_gauss_new(const gc_config *cfg);
 void gc_gauss_free(gc_gauss *g);
+struct gc_gauss_tab;   /* gen_rows.h */
+const struct gc_gauss_tab *gc_gauss_tables(const gc_gauss *g);
 /* Returns 0, or -1 when a row could not find its partners (fail_* set). */
 int gc_gauss_rows(const gc_config *cfg, const gc_gauss *g, int64_t r0, int64_t r1, gc_rows *out);
 
 /* gen_grid.c */
 void gc_grid_rows(const gc_config *cfg, int64_t r0, int64_t r1, gc_rows *out);
 
-/* generate.c: all rows, in parallel blocks, into net (row_ptr, col, nnz). */
+/* generate.c: all rows, in parallel blocks (or on the GPU), into net
+ * (row_ptr, col, nnz). */
 void gc_generate(const gc_config *cfg, olive_network *net);
+/* dst[0..n) = src[0..n), by all OpenMP threads (first touch spread too). */
+void gc_par_copy_i32(int32_t *dst, const int32_t *src, int64_t n);
+/* Dies naming the cell, as the CPU path does, when gaussian row cell could
+ * not find its partners (recomputes the row on the CPU for the numbers). */
+void gc_gauss_fail(const gc_config *cfg, int64_t cell);
+
+/* gen_cuda.cu (CUDA builds only: OLIVE_HAVE_CUDA): the same rows on the GPU.
+ * gc_cuda_device_count is 0 when there is no device or no driver;
+ * gc_generate_cuda uses device local_rank % devices. */
+int gc_cuda_device_count(void);
+void gc_generate_cuda(const gc_config *cfg, olive_network *net, int local_rank);
 
 /* symmetric.c: replace the structure of net by its union with its transpose. */
 void gc_symmetrize(olive_network *net);
@@ -106,28 +123,7 @@ void gc_export_commit(gc_export *x, MPI_Comm comm);
 /* gcal.c: g_CaL per cell (NULL for the default 0.68 everywhere). */
 void gc_gcal(const gc_config *cfg, olive_network *net);
 
-/* intset.c: small open-addressing set of cell ids, reused row after row. */
-typedef struct {
-    uint32_t *slot;
-    uint32_t *keys;          /* inserted keys, so clearing costs O(items) */
-    int64_t n, cap;
-    int shift;
-} gc_intset;
-void gc_intset_init(gc_intset *s, int64_t max_items);
-/* 1 when key was new (and is now in the set), 0 when it was already there. */
-int gc_intset_insert(gc_intset *s, uint32_t key);
-int gc_intset_contains(const gc_intset *s, uint32_t key);
-void gc_intset_clear(gc_intset *s);
-void gc_intset_free(gc_intset *s);
-
 /* sort.c: ascending sort of int32 ids (rows are short; no libc callback). */
 void gc_sort_i32(int32_t *a, int64_t n);
-
-/* Uniform integer in [0, n) from 64 random bits (multiply-high: no modulo
- * bias worth the name, and the same on the GPU with __umul64hi). */
-static inline uint64_t gc_below(uint64_t bits, uint64_t n)
-{
-    return (uint64_t)(((unsigned __int128)bits * n) >> 64);
-}
 
 #endif

@@ -1,10 +1,13 @@
 /* The generation driver: cuts the cells into blocks of rows, lets OpenMP
  * threads generate the blocks independently (each row depends on the seed and
  * its cell id only, so the result cannot depend on the thread count or the
- * block size), then concatenates the blocks into one CSR. */
+ * block size), then concatenates the blocks into one CSR. With --backend
+ * cuda (or auto on a GPU host) the uniform and gaussian rows are made by
+ * gen_cuda.cu from the same row source (gen_rows.h), bit-identically. */
 #include "genconn.h"
 #include "util.h"
 #include <math.h>
+#include <mpi.h>
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,8 +18,78 @@ static double expected_degree(const gc_config *cfg)
     return cfg->gen == GC_GRID ? 8.0 : cfg->density;
 }
 
+void gc_par_copy_i32(int32_t *dst, const int32_t *src, int64_t n)
+{
+    const int64_t piece = INT64_C(1) << 16;
+#pragma omp parallel for schedule(static)
+    for (int64_t k = 0; k < (n + piece - 1) / piece; k++) {
+        int64_t a = k * piece, b = a + piece < n ? a + piece : n;
+        memcpy(dst + a, src + a, (size_t)(b - a) * sizeof(int32_t));
+    }
+}
+
+static void gauss_die(const gc_config *cfg, int64_t cell, int64_t found, int64_t attempts)
+{
+    olive_die("gaussian: cell %lld found only %lld of its %lld partners in %lld draws: the lattice "
+              "within reach of sigma = %g holds too few cells; use a larger --sigma or a smaller --density",
+              (long long)cell, (long long)found, (long long)cfg->density, (long long)attempts, cfg->sigma);
+}
+
+void gc_gauss_fail(const gc_config *cfg, int64_t cell)
+{
+    gc_gauss *g = gc_gauss_new(cfg);
+    gc_rows r;
+    gc_rows_init(&r, cell, cell + 1, (int64_t)cfg->density);
+    if (gc_gauss_rows(cfg, g, cell, cell + 1, &r) == 0) olive_die("gaussian: cell %lld failed on the GPU but not on the CPU", (long long)cell);
+    gauss_die(cfg, r.fail_cell, r.fail_found, r.fail_attempts);
+}
+
+/* The node-local rank (for the device of this rank); collective. */
+static int node_local_rank(void)
+{
+    MPI_Comm node;
+    int local = 0;
+    if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) != MPI_SUCCESS)
+        olive_die("MPI_Comm_split_type failed");
+    MPI_Comm_rank(node, &local);
+    MPI_Comm_free(&node);
+    return local;
+}
+
+/* 1 when this process generates on the GPU. */
+static int use_cuda(const gc_config *cfg)
+{
+    if (cfg->backend == GC_BACKEND_CPU) return 0;
+#ifdef OLIVE_HAVE_CUDA
+    int ndev = gc_cuda_device_count();
+    if (cfg->backend == GC_BACKEND_CUDA && ndev == 0)
+        olive_die("--backend cuda: no CUDA device found (or no driver); use --backend cpu or auto");
+    if (cfg->gen == GC_GRID) {
+        olive_info("grid: generated on the CPU (no randomness, 8 ids a row)");
+        return 0;
+    }
+    return ndev > 0;
+#else
+    if (cfg->backend == GC_BACKEND_CUDA)   /* cli.c refuses it already; kept for safety */
+        olive_die("--backend cuda: this olive-genconn was built without CUDA");
+    return 0;
+#endif
+}
+
 void gc_generate(const gc_config *cfg, olive_network *net)
 {
+    if (cfg->backend != GC_BACKEND_CPU) {
+        int local = node_local_rank();   /* every rank calls it: collective */
+        if (use_cuda(cfg)) {
+#ifdef OLIVE_HAVE_CUDA
+            gc_generate_cuda(cfg, net, local);
+            return;
+#else
+            (void)local;
+#endif
+        }
+    }
+    olive_info("generating on the CPU (%d OpenMP threads)", omp_get_max_threads());
     /* This process's rows [R0, R1) (all of them without MPI). */
     const int64_t R0 = net->row0, N = net->row1 - net->row0;
     const double deg = expected_degree(cfg);
@@ -56,10 +129,7 @@ void gc_generate(const gc_config *cfg, olive_network *net)
     /* Report the lowest failing row (the same one whatever the schedule). */
     for (int64_t b = 0; b < nblocks; b++)
         if (blk[b].fail_cell >= 0)
-            olive_die("gaussian: cell %lld found only %lld of its %lld partners in %lld draws: the lattice "
-                      "within reach of sigma = %g holds too few cells; use a larger --sigma or a smaller --density",
-                      (long long)blk[b].fail_cell, (long long)blk[b].fail_found, (long long)cfg->density,
-                      (long long)blk[b].fail_attempts, cfg->sigma);
+            gauss_die(cfg, blk[b].fail_cell, blk[b].fail_found, blk[b].fail_attempts);
 
     /* Concatenate: block offsets by a prefix sum, then copy in parallel. */
     int64_t *off = olive_malloc((size_t)(nblocks + 1) * sizeof(int64_t), "block offsets");
