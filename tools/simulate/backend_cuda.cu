@@ -25,6 +25,7 @@
  * every few steps. The host keeps mirrors of the state only for output. */
 #define OMPI_SKIP_MPICXX 1
 #include <cuda_runtime.h>
+#include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,6 +91,7 @@ struct sim_cuda {
     int64_t window;                  /* steps between collections (power of 2, divides 64) */
     int64_t window0;                 /* first step of the current window */
     int split;                       /* junction sums in their own kernel */
+    int energy_owner;                /* the first rank on this GPU: reads its energy */
 };
 
 /* ---- device code ---- */
@@ -384,6 +386,7 @@ extern "C" void sim_cuda_setup(sim_t *s)
     MPI_Comm_free(&node);
     CK(cudaGetDeviceCount(&ndev));
     g->device = local % ndev;
+    g->energy_owner = local < ndev;
     CK(cudaSetDevice(g->device));
     cudaDeviceProp prop;
     CK(cudaGetDeviceProperties(&prop, g->device));
@@ -579,6 +582,43 @@ extern "C" void sim_cuda_fetch(sim_t *s, int all)
                       (size_t)n * g->el, cudaMemcpyDeviceToHost));
     }
     s->t.io += olive_now() - t1;
+}
+
+/* NVML, opened at run time (it ships with the driver, not the toolkit, and
+ * the binary must run where there is none). Only the three calls needed. */
+typedef struct nvml_device *nvml_device_t;
+static struct {
+    int tried, ok;
+    int (*init)(void);
+    int (*by_pci)(const char *, nvml_device_t *);
+    int (*energy)(nvml_device_t, unsigned long long *);
+} nvml;
+
+extern "C" double sim_cuda_energy_j(sim_t *s, int *owner)
+{
+    sim_cuda *g = s->cuda;
+    *owner = g->energy_owner;
+    if (!nvml.tried) {
+        nvml.tried = 1;
+        void *h = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+        if (h) {
+            nvml.init = (int (*)(void))dlsym(h, "nvmlInit_v2");
+            nvml.by_pci = (int (*)(const char *, nvml_device_t *))dlsym(h, "nvmlDeviceGetHandleByPciBusId_v2");
+            nvml.energy = (int (*)(nvml_device_t, unsigned long long *))dlsym(h, "nvmlDeviceGetTotalEnergyConsumption");
+            nvml.ok = nvml.init && nvml.by_pci && nvml.energy && nvml.init() == 0;
+        }
+        if (!nvml.ok) olive_info("rank %d: no NVML energy counter (%s)", s->rank, h ? "NVML failed" : dlerror());
+    }
+    if (!nvml.ok) return -1;
+    char bus[32];
+    nvml_device_t dev;
+    unsigned long long mj = 0;
+    if (cudaDeviceGetPCIBusId(bus, sizeof bus, g->device) != cudaSuccess || nvml.by_pci(bus, &dev) != 0 ||
+        nvml.energy(dev, &mj) != 0) {
+        (void)cudaGetLastError();
+        return -1;
+    }
+    return (double)mj * 1e-3;
 }
 
 extern "C" void sim_cuda_free(sim_t *s)

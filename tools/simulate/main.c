@@ -109,6 +109,11 @@ int main(int argc, char **argv)
     s.t.io += olive_now() - t_io;
 
     int64_t spikes_before = 0;
+    s.t.energy_j = -1;
+#ifdef OLIVE_HAVE_CUDA
+    int energy_owner = 0;
+    double energy0 = s.cuda ? sim_cuda_energy_j(&s, &energy_owner) : -1;
+#endif
     for (int64_t i = 0; i < cfg.steps; i++) {
         int record = (i + 1) % cfg.record_every == 0 && cfg.nrecord > 0;
 #ifdef OLIVE_HAVE_CUDA
@@ -123,7 +128,16 @@ int main(int argc, char **argv)
         if (s.rank == 0) olive_progress("simulating", (double)(i + 1) / (double)cfg.steps);
     }
 #ifdef OLIVE_HAVE_CUDA
-    if (s.cuda) sim_cuda_fetch(&s, 1); /* the final state, for state.h5 */
+    if (s.cuda) {
+        sim_cuda_fetch(&s, 1); /* the final state, for state.h5 (waits for the last step) */
+        double e1 = sim_cuda_energy_j(&s, &energy_owner);
+        /* Every rank's GPU must have a counter; each GPU counted once. */
+        double mine[2] = {energy0 >= 0 && e1 >= energy0 ? (energy_owner ? e1 - energy0 : 0) : -1, 0}, sum = 0, lo = 0;
+        mine[1] = mine[0];
+        SIM_CHECK_MPI(MPI_Allreduce(&mine[0], &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD));
+        SIM_CHECK_MPI(MPI_Allreduce(&mine[1], &lo, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD));
+        s.t.energy_j = lo < 0 ? -1 : sum;
+    }
 #endif
     if (s.rank == 0) olive_progress_done();
     for (int t = 0; t < s.nthreads; t++) spikes_before += s.tspike_n[t];
@@ -143,6 +157,9 @@ int main(int argc, char **argv)
                "%.3f s total, %.3g cell-steps/s in the step loop\n",
                (long long)s.net.count, (long long)cfg.steps, (double)cfg.steps * OLIVE_DT, (long long)nspikes,
                how, s.t.total, cs / (s.t.compute + s.t.exchange > 0 ? s.t.compute + s.t.exchange : 1e-9));
+        if (s.t.energy_j >= 0)
+            printf("olive-simulate: GPU energy of the step loop %.1f J, %.3g J per cell-step\n", s.t.energy_j,
+                   s.t.energy_j / cs);
         olive_info("timings (slowest rank): dispersal %.3f s (from the map), "
                    "setup %.3f s, exchange %.3f s, compute %.3f s, io %.3f s, total %.3f s",
                    s.t.dispersal, s.t.setup, s.t.exchange, s.t.compute, s.t.io, s.t.total);

@@ -44,6 +44,10 @@ void sim_write_provenance(sim_t *s, int64_t hid, const char *file)
     olive_h5_attr_f64(file, hid, "time_compute_s", s->t.compute);
     olive_h5_attr_f64(file, hid, "time_io_s", s->t.io);
     olive_h5_attr_f64(file, hid, "time_total_s", s->t.total);
+    if (s->t.energy_j >= 0) {
+        olive_h5_attr_f64(file, hid, "energy_j", s->t.energy_j);
+        olive_h5_attr_f64(file, hid, "energy_j_per_cell_step", s->t.energy_j / ((double)s->net.count * (double)c->steps));
+    }
 }
 
 sim_output *sim_output_open(sim_t *s, const char *dir)

@@ -39,6 +39,7 @@ typedef struct {
      * stored in the network file, so the same seed gives the same bytes. */
     double dispersal;
     double setup, exchange, compute, io, total;
+    double energy_j;         /* GPU energy of the step loop, all GPUs; < 0: not measured */
 } sim_timings;
 
 typedef struct { int64_t step; int64_t cell; } sim_spike;
@@ -101,6 +102,10 @@ void sim_cuda_poll(sim_t *s, int64_t i);
  * own cell; else the recorded variables of the recorded cells. */
 void sim_cuda_fetch(sim_t *s, int all);
 void sim_cuda_free(sim_t *s);
+/* The energy counter (NVML) of this rank's GPU in joules, or -1 when the
+ * driver offers none. Only the first rank on each GPU reads it (owner = 1),
+ * so that a GPU shared by ranks is counted once. */
+double sim_cuda_energy_j(sim_t *s, int *owner);
 #endif
 /* exchange.c */
 void sim_exchange_begin(sim_t *s, MPI_Request *req);
