@@ -35,5 +35,5 @@ size=$(du -h "$work/net.h5" | cut -f1)
 awk -v n="$name" -v a="$t0" -v b="$t1" -v c="$t2" -v d="$t3" -v sz="$size" 'BEGIN {
   printf "%-10s genconn %7.2f s  simulate %7.2f s  analyze %5.2f s  total %7.2f s  (network file %s)\n",
          n, b - a, c - b, d - c, d - a, sz }'
-grep -h "junctions, mean degree\|generated\|written in\|set-up\|timings\|cell-steps/s" "$work/genconn.log" "$work/simulate.log" |
+grep -h "junctions, mean degree\|generation\|written in\|set-up\|timings\|cell-steps/s\|energy" "$work/genconn.log" "$work/simulate.log" |
   grep -v pmix | sed 's/^/    /'
