@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #ifdef OLIVE_HAVE_CUDA
 #define SIM_BACKENDS_BUILT "cpu, cuda"
@@ -40,6 +42,10 @@ static void usage(void)
            "  --population NAME         SONATA population name (default io)\n"
            "  --map MAP.h5              dispersal map from olive-disperse (default: built in memory)\n"
            "  --threads N               OpenMP threads per rank (default: OMP_NUM_THREADS or all)\n"
+           "  --checkpoint-every N      write OUTDIR/state.h5 every N steps (atomically); OUTDIR then\n"
+           "                            exists from the start and keeps the last good checkpoint\n"
+           "  --restart STATE.h5        continue from a state file (a checkpoint or a finished run):\n"
+           "                            the time axis continues; --steps/--time is the end of the whole run\n"
            "  --force                   replace an existing OUTDIR\n"
            "  -v, --verbose             per-phase timings and details on stderr\n"
            "  --help, --version\n");
@@ -69,6 +75,30 @@ static void parse_record(sim_config *cfg, const char *list)
     }
     free(copy);
     if (cfg->nrecord == 0) olive_usage_error("--record: empty list (use 'none' to record spikes only)");
+}
+
+/* OUTDIR: not empty, no trailing '/' (stripped: the temporary name goes
+ * beside it), and its parent directory exists and is writable. */
+static void check_output_path(const char *out)
+{
+    if (!*out) olive_usage_error("-o: empty output directory name");
+    char *p = (char *)out; /* points into argv: stripping in place is fine */
+    size_t n = strlen(p);
+    while (n > 1 && p[n - 1] == '/') p[--n] = 0;
+    if (!strcmp(p, "/") || !strcmp(p, ".") || !strcmp(p, ".."))
+        olive_usage_error("-o %s: name a new directory, not '%s'", p, p);
+    char parent[4096];
+    const char *slash = strrchr(p, '/');
+    if (!slash) snprintf(parent, sizeof parent, ".");
+    else if (slash == p) snprintf(parent, sizeof parent, "/");
+    else snprintf(parent, sizeof parent, "%.*s", (int)(slash - p), p);
+    struct stat st;
+    if (stat(parent, &st) != 0 || !S_ISDIR(st.st_mode))
+        olive_usage_error("-o %s: the parent directory %s does not exist", p, parent);
+    if (access(parent, W_OK | X_OK) != 0)
+        olive_usage_error("-o %s: the parent directory %s is not writable", p, parent);
+    if (stat(p, &st) == 0 && !S_ISDIR(st.st_mode))
+        olive_usage_error("-o %s: exists and is not a directory", p);
 }
 
 void sim_parse_args(int argc, char **argv, sim_config *cfg)
@@ -138,6 +168,9 @@ void sim_parse_args(int argc, char **argv, sim_config *cfg)
         }
         else if (!strcmp(a, "--map")) cfg->map_path = need_value(argc, argv, &i);
         else if (!strcmp(a, "--threads")) cfg->threads = (int)olive_parse_int(a, need_value(argc, argv, &i), 1, 4096);
+        else if (!strcmp(a, "--checkpoint-every"))
+            cfg->checkpoint_every = olive_parse_int(a, need_value(argc, argv, &i), 1, INT64_C(1) << 40);
+        else if (!strcmp(a, "--restart")) cfg->restart_path = need_value(argc, argv, &i);
         else if (!strcmp(a, "--force")) cfg->force = 1;
         else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) cfg->verbose = olive_verbose = 1;
         else if (a[0] == '-') olive_usage_error("unknown option '%s'", a);
@@ -148,8 +181,17 @@ void sim_parse_args(int argc, char **argv, sim_config *cfg)
     if (!cfg->out_path) olive_usage_error("no output directory given (-o OUTDIR)");
     if ((cfg->steps >= 0) == (time_ms >= 0)) olive_usage_error("give exactly one of --steps and --time");
     if (time_ms >= 0) {
+        if (time_ms / OLIVE_DT > (double)(INT64_C(1) << 40))
+            olive_usage_error("--time %g ms is more than 2^40 steps of %g ms", time_ms, OLIVE_DT);
         cfg->steps = (int64_t)llround(time_ms / OLIVE_DT);
         if (cfg->steps < 1) olive_usage_error("--time %g ms is shorter than one step (%g ms)", time_ms, OLIVE_DT);
+    }
+    check_output_path(cfg->out_path);
+    if (cfg->restart_path) {
+        struct stat st;
+        if (!*cfg->restart_path) olive_usage_error("--restart: empty file name");
+        if (stat(cfg->restart_path, &st) != 0) olive_usage_error("--restart %s: no such file", cfg->restart_path);
+        if (!S_ISREG(st.st_mode)) olive_usage_error("--restart %s: not a regular file", cfg->restart_path);
     }
     if (cfg->stim_path) sim_read_stimulus(cfg, cfg->stim_path);
 }

@@ -3,18 +3,142 @@
 #include "h5util.h"
 #include "model.h"
 #include "util.h"
+#include <dirent.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <omp.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static int world_size = 1;
+/* Checkpoint mode: OUTDIR itself (rank 0 removes it on failure when nothing
+ * is in it), and the step of the last checkpoint written (-1: none). */
+static const char *ckpt_dir;
+static int64_t ckpt_last = -1;
 
 static void abort_others(int code)
 {
+    if (ckpt_dir && ckpt_last < 0) rmdir(ckpt_dir); /* only when empty */
     if (world_size > 1) MPI_Abort(MPI_COMM_WORLD, code);
     MPI_Finalize();
+}
+
+/* SIGTERM (SLURM's time limit, scancel) and SIGINT: noted here, acted on by
+ * every rank at the same step boundary (the every-64-steps check). A second
+ * signal stops at once. */
+static volatile sig_atomic_t got_signal;
+
+static void on_signal(int sig)
+{
+    if (got_signal) {
+        signal(sig, SIG_DFL);
+        raise(sig);
+        return;
+    }
+    got_signal = sig;
+}
+
+static void catch_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESTART;
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);
+}
+
+/* Flush a file (or directory) to the disk; a rename is only as durable as
+ * what it renames. */
+static void sync_path(const char *path)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) return;
+    if (fsync(fd) != 0 && olive_path_exists(path)) {
+        struct stat st;
+        if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+            close(fd);
+            olive_die("%s: fsync failed (disk full or I/O error)", path);
+        }
+    }
+    close(fd);
+}
+
+/* Checkpoint mode: OUTDIR exists from the start. A new one is created; an
+ * existing one (--force) is emptied except for the --restart file, which a
+ * newer checkpoint replaces only atomically. */
+static void prepare_checkpoint_dir(const sim_config *cfg)
+{
+    const char *dir = cfg->out_path;
+    struct stat st;
+    if (stat(dir, &st) != 0) {
+        if (mkdir(dir, 0777) != 0) olive_die("%s: cannot create the output directory", dir);
+        return;
+    }
+    if (!cfg->force) olive_usage_error("%s exists; use --force to overwrite it", dir);
+    char keep[PATH_MAX] = "";
+    if (cfg->restart_path && !realpath(cfg->restart_path, keep)) keep[0] = 0;
+    DIR *d = opendir(dir);
+    if (!d) olive_die("%s: cannot read the directory", dir);
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+        char path[PATH_MAX + 256], real[PATH_MAX];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (keep[0] && realpath(path, real) && !strcmp(real, keep)) continue;
+        olive_remove_tree(path);
+    }
+    closedir(d);
+}
+
+/* Every value of the state is finite (all ranks agree). */
+static int state_finite(sim_t *s)
+{
+    int bad = 0;
+    for (int v = 0; v < OLIVE_NVARS && !bad; v++)
+        for (int64_t i = 0; i < s->plan.nlocal; i++) {
+            double x = s->cfg->single ? (double)((float *)s->cur[v])[i] : ((double *)s->cur[v])[i];
+            if (x - x != 0) { bad = 1; break; }
+        }
+    int any = 0;
+    SIM_CHECK_MPI(MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
+    return !any;
+}
+
+/* OUTDIR/state.h5 after step steps: written as state.h5.tmp-PID, flushed,
+ * renamed over the previous checkpoint. Never a state with a non-finite
+ * value: the previous checkpoint stays. */
+static void write_checkpoint(sim_t *s, int64_t step)
+{
+    double t0 = olive_now();
+#ifdef OLIVE_HAVE_CUDA
+    if (s->cuda) sim_cuda_fetch(s, 1);
+#endif
+    if (!state_finite(s)) {
+        if (s->rank == 0)
+            olive_warn("step %lld: the state is not finite; no checkpoint written (the last good one is kept)",
+                       (long long)step);
+        return;
+    }
+    char final[4096], tmp[4096] = "";
+    snprintf(final, sizeof final, "%s/state.h5", s->cfg->out_path);
+    if (s->rank == 0) snprintf(tmp, sizeof tmp, "%s", olive_atomic_begin(final, 1));
+    SIM_CHECK_MPI(MPI_Bcast(tmp, sizeof tmp, MPI_CHAR, 0, MPI_COMM_WORLD));
+    sim_write_state(s, tmp, step, "checkpoint");
+    SIM_CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+    if (s->rank == 0) {
+        sync_path(tmp);
+        olive_atomic_commit(tmp);
+        sync_path(s->cfg->out_path);
+        ckpt_last = step;
+        olive_info("checkpoint %s at step %lld (%.3f s)", final, (long long)step, olive_now() - t0);
+    }
+    s->t.io += olive_now() - t0;
 }
 
 /* One step: exchange the halo while the interior rows compute. */
@@ -62,17 +186,24 @@ static void step_cuda(sim_t *s, int64_t step)
 /* A non-finite value anywhere stops every rank. Checked every 64 steps (one
  * small allreduce) but the first bad step and cell are reported exactly.
  * Rank 0 owns the temporary output: it reports, removes it and aborts the
- * job; the other ranks wait for that instead of aborting first. */
-static void stop_if_not_finite(sim_t *s)
+ * job; the other ranks wait for that instead of aborting first. The same
+ * allreduce agrees on a caught signal: returns its number, or 0. */
+static int stop_if_not_finite(sim_t *s)
 {
-    int64_t step = s->bad_step < 0 ? INT64_MAX : s->bad_step, first;
-    SIM_CHECK_MPI(MPI_Allreduce(&step, &first, 1, MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD));
-    if (first == INT64_MAX) return;
+    int64_t mine[2] = {s->bad_step < 0 ? INT64_MAX : s->bad_step, -(int64_t)got_signal}, all[2];
+    SIM_CHECK_MPI(MPI_Allreduce(mine, all, 2, MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD));
+    int64_t first = all[0];
+    if (first == INT64_MAX) return (int)-all[1];
     int64_t cell = s->bad_step == first ? s->bad_cell : INT64_MAX, cell_min;
     SIM_CHECK_MPI(MPI_Allreduce(&cell, &cell_min, 1, MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD));
-    if (s->rank == 0)
-        olive_die("non-finite membrane potential at step %lld (t = %g ms) in cell %lld; stopping",
-                  (long long)first, (double)(first + 1) * OLIVE_DT, (long long)cell_min);
+    if (s->rank == 0) {
+        char kept[4200] = "";
+        if (ckpt_last >= 0)
+            snprintf(kept, sizeof kept, "; the last good checkpoint %s/state.h5 (step %lld) is kept",
+                     s->cfg->out_path, (long long)ckpt_last);
+        olive_die("non-finite membrane potential at step %lld (t = %g ms) in cell %lld; stopping%s",
+                  (long long)first, (double)(first + 1) * OLIVE_DT, (long long)cell_min, kept);
+    }
     MPI_Barrier(MPI_COMM_WORLD); /* never returns: rank 0 aborts the job */
     exit(1);
 }
@@ -92,29 +223,52 @@ int main(int argc, char **argv)
     olive_h5_quiet();
     sim_config cfg;
     sim_parse_args(argc, argv, &cfg);
+    catch_signals();
     sim_t s;
     sim_setup(&s, &cfg);
 
-    /* Rank 0 owns the temporary output directory; everyone writes into it. */
-    char tmp[4096] = "";
+    /* Rank 0 owns the output. Normally a temporary directory OUTDIR.tmp-PID,
+     * renamed when complete. With --checkpoint-every, OUTDIR itself (the
+     * checkpoints must outlive a killed job at a known path), each file
+     * written as NAME.tmp-PID and renamed when complete. */
+    char tmp[4096] = "", suffix[64] = "";
     if (s.rank == 0) {
-        snprintf(tmp, sizeof tmp, "%s", olive_atomic_begin(cfg.out_path, cfg.force));
-        if (mkdir(tmp, 0777) != 0) olive_die("%s: cannot create the output directory", tmp);
+        if (cfg.checkpoint_every) {
+            prepare_checkpoint_dir(&cfg);
+            ckpt_dir = cfg.out_path;
+            snprintf(tmp, sizeof tmp, "%s", cfg.out_path);
+            for (int v = 0; v <= OLIVE_NVARS + 1; v++) {
+                char name[4200];
+                if (v < OLIVE_NVARS && !cfg.record[v]) continue;
+                snprintf(name, sizeof name, "%s/%s%s", cfg.out_path, v < OLIVE_NVARS ? olive_var_names[v] :
+                         v == OLIVE_NVARS ? "spikes" : "state", ".h5");
+                const char *t = olive_atomic_begin(name, 1);
+                snprintf(suffix, sizeof suffix, "%s", t + strlen(name));
+            }
+        } else {
+            snprintf(tmp, sizeof tmp, "%s", olive_atomic_begin(cfg.out_path, cfg.force));
+            if (mkdir(tmp, 0777) != 0) olive_die("%s: cannot create the output directory", tmp);
+        }
     }
     SIM_CHECK_MPI(MPI_Bcast(tmp, sizeof tmp, MPI_CHAR, 0, MPI_COMM_WORLD));
-    if (cfg.nrecord > 0 && (int64_t)sizeof(float) * (cfg.rec_b - cfg.rec_a) * (cfg.steps / cfg.record_every) > (INT64_C(1) << 40))
+    SIM_CHECK_MPI(MPI_Bcast(suffix, sizeof suffix, MPI_CHAR, 0, MPI_COMM_WORLD));
+    int64_t k0 = cfg.start_step, nsteps = cfg.steps - k0;
+    if (cfg.nrecord > 0 && (int64_t)sizeof(float) * (cfg.rec_b - cfg.rec_a) * (nsteps / cfg.record_every) > (INT64_C(1) << 40))
         olive_warn("the reports will need more than 1 TiB; consider --record-every or --record-cells");
+    if (k0 > 0 && s.rank == 0)
+        olive_info("restarting from %s at step %lld (t = %g ms)", cfg.restart_path, (long long)k0, (double)k0 * OLIVE_DT);
     double t_io = olive_now();
-    sim_output *out = sim_output_open(&s, tmp);
+    sim_output *out = sim_output_open(&s, tmp, suffix);
     s.t.io += olive_now() - t_io;
 
-    int64_t spikes_before = 0;
+    int64_t spikes_before = 0, end = cfg.steps;
+    int stop_sig = 0;
     s.t.energy_j = -1;
 #ifdef OLIVE_HAVE_CUDA
     int energy_owner = 0;
     double energy0 = s.cuda ? sim_cuda_energy_j(&s, &energy_owner) : -1;
 #endif
-    for (int64_t i = 0; i < cfg.steps; i++) {
+    for (int64_t i = k0; i < cfg.steps; i++) {
         int record = (i + 1) % cfg.record_every == 0 && cfg.nrecord > 0;
 #ifdef OLIVE_HAVE_CUDA
         if (s.cuda) {
@@ -123,9 +277,18 @@ int main(int argc, char **argv)
         } else
 #endif
             step_once(&s, i);
-        if ((i + 1) % 64 == 0 || i + 1 == cfg.steps) stop_if_not_finite(&s);
+        int last = i + 1 == cfg.steps;
+        /* Signals are acted on only at multiples of 64 steps: the CUDA
+         * backend has collected every spike there. */
+        if ((i + 1) % 64 == 0 || last) stop_sig = stop_if_not_finite(&s);
+        if (last) stop_sig = 0; /* finished anyway */
         if (record) sim_output_frame(out, &s);
-        if (s.rank == 0) olive_progress("simulating", (double)(i + 1) / (double)cfg.steps);
+        if (cfg.checkpoint_every && !last && !stop_sig && (i + 1) % cfg.checkpoint_every == 0) {
+            if (!s.cuda) stop_if_not_finite(&s); /* exact on the CPU: the step and cell named */
+            write_checkpoint(&s, i + 1);
+        }
+        if (s.rank == 0) olive_progress("simulating", (double)(i + 1 - k0) / (double)nsteps);
+        if (stop_sig) { end = i + 1; break; }
     }
 #ifdef OLIVE_HAVE_CUDA
     if (s.cuda) {
@@ -142,20 +305,29 @@ int main(int argc, char **argv)
     if (s.rank == 0) olive_progress_done();
     for (int t = 0; t < s.nthreads; t++) spikes_before += s.tspike_n[t];
     s.t.total = olive_now() - t_start;
-    sim_output_close(out, &s, tmp);
+    sim_output_close(out, &s, end, stop_sig ? "interrupted" : "final");
     SIM_CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
     int64_t nspikes = 0;
     SIM_CHECK_MPI(MPI_Reduce(&spikes_before, &nspikes, 1, MPI_INT64_T, MPI_SUM, 0, MPI_COMM_WORLD));
     s.t.total = olive_now() - t_start;
     if (s.rank == 0) {
-        olive_atomic_commit(tmp);
-        double cs = (double)s.net.count * (double)cfg.steps;
+        if (cfg.checkpoint_every) {
+            char st[4200];
+            snprintf(st, sizeof st, "%s/state.h5%s", cfg.out_path, suffix);
+            sync_path(st);
+        }
+        sim_output_commit(out, &s);
+        if (!cfg.checkpoint_every) olive_atomic_commit(tmp);
+        sync_path(cfg.out_path);
+        ckpt_last = end;
+        double cs = (double)s.net.count * (double)(end - k0);
         char how[64];
         if (s.cuda) snprintf(how, sizeof how, "%d rank(s) x 1 GPU (cuda)", s.size);
         else snprintf(how, sizeof how, "%d rank(s) x %d thread(s)", s.size, s.nthreads);
-        printf("olive-simulate: %lld cells x %lld steps (%g ms), %lld spikes, %s, "
+        printf("olive-simulate: %lld cells x %lld steps (%g ms%s), %lld spikes, %s, "
                "%.3f s total, %.3g cell-steps/s in the step loop\n",
-               (long long)s.net.count, (long long)cfg.steps, (double)cfg.steps * OLIVE_DT, (long long)nspikes,
+               (long long)s.net.count, (long long)(end - k0), (double)(end - k0) * OLIVE_DT,
+               k0 > 0 ? ", continued from a state file" : "", (long long)nspikes,
                how, s.t.total, cs / (s.t.compute + s.t.exchange > 0 ? s.t.compute + s.t.exchange : 1e-9));
         if (s.t.energy_j >= 0)
             printf("olive-simulate: GPU energy of the step loop %.1f J, %.3g J per cell-step\n", s.t.energy_j,
@@ -163,9 +335,21 @@ int main(int argc, char **argv)
         olive_info("timings (slowest rank): dispersal %.3f s (from the map), "
                    "setup %.3f s, exchange %.3f s, compute %.3f s, io %.3f s, total %.3f s",
                    s.t.dispersal, s.t.setup, s.t.exchange, s.t.compute, s.t.io, s.t.total);
+        if (stop_sig) {
+            fflush(stdout);
+            fprintf(stderr, "%s: stopped by %s after step %lld of %lld (t = %g ms); %s holds the run so far and its "
+                    "state: continue with --restart %s/state.h5 (same --steps/--time)\n", olive_program(),
+                    stop_sig == SIGTERM ? "SIGTERM" : stop_sig == SIGINT ? "SIGINT" : "a signal", (long long)end,
+                    (long long)cfg.steps, (double)end * OLIVE_DT, cfg.out_path, cfg.out_path);
+        }
+    } else {
+        sim_output_commit(out, &s);
     }
+    SIM_CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD)); /* committed before any rank exits */
     sim_free(&s);
     free(cfg.pulses);
     MPI_Finalize();
-    return 0;
+    /* Stopped by a signal: the status of a job killed by it (143 for
+     * SIGTERM, 130 for SIGINT), so that scripts see the run is not done. */
+    return stop_sig ? 128 + stop_sig : 0;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 struct sim_output {
+    char dir[4096], suffix[64];
     int64_t frames, frame_chunk, frames_done, buffered;
     int64_t nrec, col0, ncol, lrec0;  /* all recorded cells; this rank's columns and first local row */
     hid_t file[OLIVE_NVARS], dset[OLIVE_NVARS];
@@ -17,9 +18,11 @@ struct sim_output {
     hid_t xfer;
 };
 
-static void path_in(char *out, size_t n, const char *dir, const char *name)
+/* The path a file is written to: dir/name + suffix. */
+static void out_path(char *out, size_t n, const sim_output *o, const char *name)
 {
-    snprintf(out, n, "%s/%s", dir, name);
+    int len = snprintf(out, n, "%s/%s%s", o->dir, name, o->suffix);
+    if (len < 0 || (size_t)len >= n) olive_die("%s: output path too long", o->dir);
 }
 
 void sim_write_provenance(sim_t *s, int64_t hid, const char *file)
@@ -35,7 +38,11 @@ void sim_write_provenance(sim_t *s, int64_t hid, const char *file)
     olive_h5_attr_str(file, hid, "precision", c->single ? "single" : "double");
     olive_h5_attr_str(file, hid, "gj", c->gj == OLIVE_GJ_RGJ ? "rgj" : c->gj == OLIVE_GJ_SGJ ? "sgj" : "ngj");
     olive_h5_attr_f64(file, hid, "dt", OLIVE_DT);
-    olive_h5_attr_i64(file, hid, "steps", c->steps);
+    /* This output covers steps [start_step, end_step): steps = their number. */
+    olive_h5_attr_i64(file, hid, "steps", s->end_step - c->start_step);
+    olive_h5_attr_i64(file, hid, "start_step", c->start_step);
+    olive_h5_attr_i64(file, hid, "end_step", s->end_step);
+    olive_h5_attr_str(file, hid, "restart", c->restart_path ? c->restart_path : "");
     olive_h5_attr_i64(file, hid, "cells", s->net.count);
     olive_h5_attr_i64(file, hid, "threads", s->nthreads);
     olive_h5_attr_f64(file, hid, "time_dispersal_s", s->t.dispersal);
@@ -46,15 +53,20 @@ void sim_write_provenance(sim_t *s, int64_t hid, const char *file)
     olive_h5_attr_f64(file, hid, "time_total_s", s->t.total);
     if (s->t.energy_j >= 0) {
         olive_h5_attr_f64(file, hid, "energy_j", s->t.energy_j);
-        olive_h5_attr_f64(file, hid, "energy_j_per_cell_step", s->t.energy_j / ((double)s->net.count * (double)c->steps));
+        olive_h5_attr_f64(file, hid, "energy_j_per_cell_step",
+                          s->t.energy_j / ((double)s->net.count * (double)(s->end_step - c->start_step)));
     }
 }
 
-sim_output *sim_output_open(sim_t *s, const char *dir)
+sim_output *sim_output_open(sim_t *s, const char *dir, const char *suffix)
 {
     sim_config *c = s->cfg;
     sim_output *o = olive_calloc(1, sizeof *o, "output");
-    o->frames = c->steps / c->record_every;
+    snprintf(o->dir, sizeof o->dir, "%s", dir);
+    snprintf(o->suffix, sizeof o->suffix, "%s", suffix);
+    /* Frames after steps i with (i+1) % K == 0, start_step <= i < steps: the
+     * time axis continues on restart. */
+    o->frames = c->steps / c->record_every - c->start_step / c->record_every;
     o->nrec = c->rec_b - c->rec_a;
     int64_t a = c->rec_a > s->plan.row0 ? c->rec_a : s->plan.row0;
     int64_t b = c->rec_b < s->plan.row1 ? c->rec_b : s->plan.row1;
@@ -73,13 +85,15 @@ sim_output *sim_output_open(sim_t *s, const char *dir)
         if (!c->record[v]) continue;
         char name[64], path[4096];
         snprintf(name, sizeof name, "%s.h5", olive_var_names[v]);
-        path_in(path, sizeof path, dir, name);
+        out_path(path, sizeof path, o, name);
         hid_t f = o->file[v] = olive_h5_create_par(path, MPI_COMM_WORLD);
         char grp[128];
         snprintf(grp, sizeof grp, "report/%s", c->population);
         hid_t g = olive_h5_group(path, f, grp);
         hsize_t dims[2] = {(hsize_t)o->frames, (hsize_t)o->nrec}, chunk[2] = {(hsize_t)o->frame_chunk, (hsize_t)ccols};
-        hid_t space = H5Screate_simple(2, dims, NULL);
+        /* Extendible in frames, so a run stopped by a signal can cut the reports to the frames done. */
+        hsize_t maxdims[2] = {o->frames > 0 ? H5S_UNLIMITED : 0, (hsize_t)o->nrec};
+        hid_t space = H5Screate_simple(2, dims, maxdims);
         hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
         if (o->frames > 0) {
             H5Pset_chunk(dcpl, 2, chunk);
@@ -106,7 +120,8 @@ sim_output *sim_output_open(sim_t *s, const char *dir)
         free(ids);
         free(zeros);
         double step_ms = (double)c->record_every * OLIVE_DT;
-        double tm[3] = {step_ms, step_ms + (double)o->frames * step_ms, step_ms};
+        double start_ms = (double)(c->start_step / c->record_every + 1) * step_ms;
+        double tm[3] = {start_ms, start_ms + (double)o->frames * step_ms, step_ms};
         hid_t d_t = olive_h5_dset1(path, m, "time", H5T_IEEE_F64LE, 3, 0);
         olive_h5_write_slab1(path, d_t, H5T_NATIVE_DOUBLE, 0, s->rank == 0 ? 3 : 0, tm, o->xfer);
         olive_h5_attr_str(path, d_t, "units", "ms");
@@ -192,13 +207,13 @@ static sim_spike *gather_spikes(sim_t *s, int64_t *n_out)
     return sp;
 }
 
-static void write_spikes(sim_t *s, const char *dir)
+static void write_spikes(sim_t *s, const sim_output *o)
 {
     int64_t n;
     sim_spike *sp = gather_spikes(s, &n);
     if (s->rank == 0) {
         char path[4096], grp[128];
-        path_in(path, sizeof path, dir, "spikes.h5");
+        out_path(path, sizeof path, o, "spikes.h5");
         hid_t f = olive_h5_create(path);
         snprintf(grp, sizeof grp, "spikes/%s", s->cfg->population);
         hid_t g = olive_h5_group(path, f, grp);
@@ -223,10 +238,8 @@ static void write_spikes(sim_t *s, const char *dir)
     free(sp);
 }
 
-static void write_state(sim_t *s, const char *dir)
+void sim_write_state(sim_t *s, const char *path, int64_t step, const char *kind)
 {
-    char path[4096];
-    path_in(path, sizeof path, dir, "state.h5");
     hid_t f = olive_h5_create_par(path, MPI_COMM_WORLD);
     hid_t g = olive_h5_group(path, f, "state");
     hid_t ft = s->cfg->single ? H5T_IEEE_F32LE : H5T_IEEE_F64LE, mt = s->cfg->single ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE;
@@ -235,37 +248,78 @@ static void write_state(sim_t *s, const char *dir)
         hid_t d = olive_h5_dset1(path, g, olive_var_names[v], ft, s->net.count, 0);
         olive_h5_write_slab1(path, d, mt, s->plan.row0, s->plan.nlocal, s->cur[v], xfer);
         olive_h5_attr_str(path, d, "units", olive_var_units[v]);
-        H5Dclose(d);
+        if (H5Dclose(d) < 0) olive_die("%s: closing /state/%s failed (disk full?)", path, olive_var_names[v]);
     }
-    olive_h5_attr_i64(path, g, "step", s->cfg->steps);
-    olive_h5_attr_f64(path, g, "time_ms", (double)s->cfg->steps * OLIVE_DT);
+    olive_h5_attr_i64(path, g, "step", step);
+    olive_h5_attr_f64(path, g, "time_ms", (double)step * OLIVE_DT);
     olive_h5_attr_str(path, g, "precision", s->cfg->single ? "single" : "double");
+    olive_h5_attr_str(path, g, "kind", kind);
     H5Gclose(g);
+    int64_t end = s->end_step;
+    s->end_step = step;
     sim_write_provenance(s, f, path);
+    s->end_step = end;
     if (xfer != H5P_DEFAULT) H5Pclose(xfer);
+    if (H5Fflush(f, H5F_SCOPE_GLOBAL) < 0) olive_die("%s: flushing failed (disk full?)", path);
     if (H5Fclose(f) < 0) olive_die("%s: closing failed (disk full?)", path);
 }
 
-void sim_output_close(sim_output *o, sim_t *s, const char *dir)
+void sim_output_close(sim_output *o, sim_t *s, int64_t end_step, const char *kind)
 {
     double t0 = olive_now();
+    sim_config *c = s->cfg;
+    s->end_step = end_step;
     /* Provenance carries the slowest rank's timings. */
     double mine[4] = {s->t.setup, s->t.exchange, s->t.compute, s->t.io}, mx[4];
     SIM_CHECK_MPI(MPI_Allreduce(mine, mx, 4, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD));
     s->t.setup = mx[0]; s->t.exchange = mx[1]; s->t.compute = mx[2]; s->t.io = mx[3];
+    /* Stopped early: the frames done, and the time axis to match. */
+    int64_t frames = end_step / c->record_every - c->start_step / c->record_every;
     for (int v = 0; v < OLIVE_NVARS; v++) {
-        if (!s->cfg->record[v]) continue;
+        if (!c->record[v]) continue;
         char name[64], path[4096];
         snprintf(name, sizeof name, "%s.h5", olive_var_names[v]);
-        path_in(path, sizeof path, dir, name);
+        out_path(path, sizeof path, o, name);
+        if (frames < o->frames) {
+            if (o->buffered > 0) flush_frames(o, s);
+            hsize_t dims[2] = {(hsize_t)frames, (hsize_t)o->nrec};
+            if (H5Dset_extent(o->dset[v], dims) < 0) olive_die("%s: cannot cut the report to %lld frames", path, (long long)frames);
+            double step_ms = (double)c->record_every * OLIVE_DT;
+            double start_ms = (double)(c->start_step / c->record_every + 1) * step_ms;
+            double tm[3] = {start_ms, start_ms + (double)frames * step_ms, step_ms};
+            char tname[160];
+            snprintf(tname, sizeof tname, "report/%s/mapping/time", c->population);
+            hid_t d_t = H5Dopen2(o->file[v], tname, H5P_DEFAULT);
+            if (d_t < 0) olive_die("%s: cannot open /%s", path, tname);
+            olive_h5_write_slab1(path, d_t, H5T_NATIVE_DOUBLE, 0, s->rank == 0 ? 3 : 0, tm, o->xfer);
+            H5Dclose(d_t);
+        }
         sim_write_provenance(s, o->file[v], path);
-        H5Dclose(o->dset[v]);
+        if (H5Dclose(o->dset[v]) < 0) olive_die("%s: closing the report failed (disk full?)", path);
         if (H5Fclose(o->file[v]) < 0) olive_die("%s: closing failed (disk full?)", path);
         free(o->buf[v]);
+        o->buf[v] = NULL;
     }
-    write_spikes(s, dir);
-    write_state(s, dir);
+    write_spikes(s, o);
+    char path[4096];
+    out_path(path, sizeof path, o, "state.h5");
+    sim_write_state(s, path, end_step, kind);
     if (o->xfer != H5P_DEFAULT) H5Pclose(o->xfer);
-    free(o);
+    o->xfer = H5P_DEFAULT;
     s->t.io += olive_now() - t0;
+}
+
+void sim_output_commit(sim_output *o, sim_t *s)
+{
+    if (s->rank == 0 && o->suffix[0]) {
+        for (int v = 0; v <= OLIVE_NVARS + 1; v++) {
+            char name[64], path[4096];
+            if (v < OLIVE_NVARS && !s->cfg->record[v]) continue;
+            if (v < OLIVE_NVARS) snprintf(name, sizeof name, "%s.h5", olive_var_names[v]);
+            else snprintf(name, sizeof name, "%s", v == OLIVE_NVARS ? "spikes.h5" : "state.h5");
+            out_path(path, sizeof path, o, name);
+            olive_atomic_commit(path);
+        }
+    }
+    free(o);
 }

@@ -1,12 +1,18 @@
 /* Setup of a run: this rank's rows, the exchange plan, the communicator and
  * the initial state. */
 #include "sim.h"
+#include "h5util.h"
 #include "mapfile.h"
 #include "model.h"
 #include "util.h"
+#include <math.h>
 #include <omp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+static void check_memory(sim_t *s, const olive_network *hdr, int64_t r0, int64_t r1);
 
 void sim_mpi_fail(const char *what, int rc)
 {
@@ -157,6 +163,7 @@ void sim_setup(sim_t *s, sim_config *cfg)
         olive_usage_error("--record-cells %lld:%lld: the network has %lld cells", (long long)cfg->rec_a,
                           (long long)cfg->rec_b, (long long)hdr.count);
     if (cfg->rec_b < 0) { cfg->rec_a = 0; cfg->rec_b = hdr.count; }
+    if (cfg->restart_path) sim_restart_check_header(cfg, hdr.count);
     olive_map_header map;
     int64_t *bounds;
     if (cfg->map_path) {
@@ -173,6 +180,7 @@ void sim_setup(sim_t *s, sim_config *cfg)
         bounds = olive_malloc((size_t)(s->size + 1) * sizeof(int64_t), "bounds");
         olive_block_bounds(hdr.count, NULL, s->size, OLIVE_BALANCE_CELLS, bounds);
     }
+    check_memory(s, &hdr, bounds[s->rank], bounds[s->rank + 1]);
     double t_read = olive_now();
     olive_net_read_rows(cfg->net_path, bounds[s->rank], bounds[s->rank + 1], &s->net);
     t_read = olive_now() - t_read;
@@ -211,6 +219,7 @@ void sim_setup(sim_t *s, sim_config *cfg)
 
     int cuda = want_cuda(s);
     alloc_state(s);
+    if (cfg->restart_path) sim_restart_load(s);
 #ifdef OLIVE_HAVE_CUDA
     double t_dev = olive_now();
     if (cuda) sim_cuda_setup(s);
@@ -249,4 +258,199 @@ void sim_free(sim_t *s)
     if (s->graph != MPI_COMM_NULL) MPI_Comm_free(&s->graph);
     olive_plan_free(&s->plan);
     olive_net_free(&s->net);
+}
+
+/* ---- the state file of --restart ---- */
+
+static const char *gj_name(int gj) { return gj == OLIVE_GJ_RGJ ? "rgj" : gj == OLIVE_GJ_SGJ ? "sgj" : "ngj"; }
+
+void sim_restart_check_header(const sim_config *cfg, int64_t count)
+{
+    sim_config *c = (sim_config *)cfg;
+    const char *p = cfg->restart_path;
+    hid_t f = olive_h5_open_read(p);
+    if (!olive_h5_exists(f, "state")) olive_die("%s: not an olive state file (no /state group)", p);
+    hid_t g = H5Gopen2(f, "state", H5P_DEFAULT);
+    if (g < 0) olive_die("%s: /state is not a group", p);
+    int64_t step = olive_h5_get_i64(p, g, "/state", "step");
+    char prec[32] = "", gj[32] = "";
+    if (!olive_h5_get_str_opt(p, g, "precision", prec, sizeof prec))
+        olive_die("%s: /state attribute 'precision' is missing", p);
+    if (!olive_h5_get_str_opt(p, f, "gj", gj, sizeof gj)) olive_die("%s: root attribute 'gj' is missing", p);
+    int64_t cells = olive_h5_get_i64(p, f, "/", "cells");
+    (void)olive_h5_get_i64(p, f, "/", "network_crc"); /* checked against the network once it is read */
+    if (step < 0) olive_die("%s: /state step = %lld is negative", p, (long long)step);
+    if (cells != count)
+        olive_die("%s: the state has %lld cells, the network %s has %lld (another network)", p, (long long)cells,
+                  cfg->net_path, (long long)count);
+    if (strcmp(prec, "double") && strcmp(prec, "single"))
+        olive_die("%s: /state precision '%s' is not double or single", p, prec);
+    if (strcmp(prec, cfg->single ? "single" : "double"))
+        olive_die("%s: the state is in %s precision, this run in %s (--precision %s continues it)", p, prec,
+                  cfg->single ? "single" : "double", prec);
+    if (strcmp(gj, gj_name(cfg->gj)))
+        olive_die("%s: the state was computed with --gj %s, this run has --gj %s (continuing would not be the same run)",
+                  p, gj, gj_name(cfg->gj));
+    size_t want = cfg->single ? 4 : 8;
+    for (int v = 0; v < OLIVE_NVARS; v++) {
+        char name[64];
+        snprintf(name, sizeof name, "state/%s", olive_var_names[v]);
+        if (!olive_h5_exists(f, name)) olive_die("%s: dataset /%s is missing", p, name);
+        int64_t n = olive_h5_len1(p, f, name);
+        if (n != count) olive_die("%s: /%s has %lld values for %lld cells", p, name, (long long)n, (long long)count);
+        H5T_class_t cls;
+        size_t sz;
+        olive_h5_dtype_info(p, f, name, &cls, &sz);
+        if (cls != H5T_FLOAT || sz != want)
+            olive_die("%s: /%s is not float%d (the state's precision is %s)", p, name, (int)(8 * want), prec);
+    }
+    if (step >= cfg->steps)
+        olive_usage_error("%s: the state is at step %lld (t = %g ms) but the run ends at step %lld: --steps/--time "
+                          "give the end of the whole run, which must come after the state",
+                          p, (long long)step, (double)step * OLIVE_DT, (long long)cfg->steps);
+    H5Gclose(g);
+    H5Fclose(f);
+    c->start_step = step;
+}
+
+void sim_restart_load(sim_t *s)
+{
+    const sim_config *cfg = s->cfg;
+    const char *p = cfg->restart_path;
+    hid_t f = olive_h5_open_read(p);
+    int64_t crc = olive_h5_get_i64(p, f, "/", "network_crc");
+    if (crc != (int64_t)s->net_crc)
+        olive_die("%s: the state belongs to another network (structure checksum %08llx, %s has %08x)", p,
+                  (unsigned long long)crc, cfg->net_path, s->net_crc);
+    int64_t n = s->plan.nlocal, bad = -1;
+    for (int v = 0; v < OLIVE_NVARS; v++) {
+        char name[64];
+        snprintf(name, sizeof name, "state/%s", olive_var_names[v]);
+        olive_h5_read_slab1(p, f, name, cfg->single ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE, s->plan.row0, n, s->cur[v]);
+        for (int64_t i = 0; i < n && bad < 0; i++) {
+            double x = cfg->single ? (double)((float *)s->cur[v])[i] : ((double *)s->cur[v])[i];
+            if (!isfinite(x)) bad = (int64_t)v << 40 | (s->plan.row0 + i);
+        }
+        memcpy(s->nxt[v], s->cur[v], (size_t)n * (cfg->single ? sizeof(float) : sizeof(double)));
+    }
+    H5Fclose(f);
+    int64_t first = bad < 0 ? INT64_MAX : bad, all;
+    SIM_CHECK_MPI(MPI_Allreduce(&first, &all, 1, MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD));
+    if (all != INT64_MAX) {
+        if (all == first)
+            olive_die("%s: /state/%s of cell %lld is not finite (a damaged state)", p, olive_var_names[all >> 40],
+                      (long long)(all & ((INT64_C(1) << 40) - 1)));
+        MPI_Barrier(MPI_COMM_WORLD); /* the rank holding the cell reports and aborts */
+        exit(1);
+    }
+}
+
+/* ---- predicted memory against what the node has ---- */
+
+void sim_predict_memory(const sim_config *cfg, int bits, int64_t count, int64_t nlocal, int64_t nnz,
+                        double *host_bytes, double *device_bytes)
+{
+    double el = cfg->single ? 4 : 8, n = (double)nlocal, e = (double)nnz;
+    double halo = e < (double)count ? e : (double)count;
+    double cond = bits == 0 ? 0 : e * bits / 8.0;
+    /* network rows (row_ptr, col, conductances, g_CaL); plan (local rows,
+     * halo ids, send lists, interior/boundary, and its count-sized marks);
+     * state: 2 x 19 arrays + halo; currents, I_app, flags, send buffer. */
+    double net = 8 * (n + 1) + 4 * e + cond + 8 * n;
+    double plan = 8 * (n + 1) + 4 * e + 8 * halo + 4 * halo + 4 * n + 5 * (double)count;
+    double state = 2 * OLIVE_NVARS * n * el + 2 * halo * el + 2 * n * el + n + halo * el;
+    *host_bytes = net + plan + state;
+    /* The CUDA backend's device copy: 2 x 19 state arrays, the rows (sliced
+     * ELL: padded, about 1.5 x), conductances, halo and buffers. */
+    *device_bytes = 2 * OLIVE_NVARS * n * el + 1.5 * (4 * e + cond) + 8 * (n + 1) + 3 * halo * el + n * el;
+}
+
+/* Bytes of memory available: MemAvailable (/proc/meminfo), lowered to the
+ * cgroup's limit (SLURM confines jobs with cgroups) when it is smaller.
+ * OLIVE_MEMAVAILABLE (bytes, or with a K/M/G/T suffix) replaces the
+ * measurement, for tests. Returns -1 when unknown. */
+static double available_memory(const char **source)
+{
+    const char *fake = getenv("OLIVE_MEMAVAILABLE");
+    if (fake && *fake) {
+        char *end;
+        double v = strtod(fake, &end);
+        double mul = 1;
+        if (*end == 'K' || *end == 'k') mul = 1024.0, end++;
+        else if (*end == 'M' || *end == 'm') mul = 1048576.0, end++;
+        else if (*end == 'G' || *end == 'g') mul = 1073741824.0, end++;
+        else if (*end == 'T' || *end == 't') mul = 1099511627776.0, end++;
+        if (*end || !(v >= 0) || !isfinite(v)) olive_die("OLIVE_MEMAVAILABLE=%s: expected bytes, e.g. 2G", fake);
+        *source = "OLIVE_MEMAVAILABLE";
+        return v * mul;
+    }
+    double avail = -1;
+    *source = "MemAvailable in /proc/meminfo";
+    FILE *fp = fopen("/proc/meminfo", "r");
+    if (fp) {
+        char line[256];
+        long long kb;
+        while (fgets(line, sizeof line, fp))
+            if (sscanf(line, "MemAvailable: %lld kB", &kb) == 1) { avail = (double)kb * 1024.0; break; }
+        fclose(fp);
+    }
+    if (avail < 0) {
+        long pages = sysconf(_SC_AVPHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+        if (pages > 0 && size > 0) { avail = (double)pages * (double)size; *source = "sysconf(_SC_AVPHYS_PAGES)"; }
+    }
+    fp = fopen("/sys/fs/cgroup/memory.max", "r");
+    if (fp) {
+        char buf[64] = "";
+        if (fgets(buf, sizeof buf, fp) && strncmp(buf, "max", 3)) {
+            double max = strtod(buf, NULL), cur = 0;
+            FILE *fc = fopen("/sys/fs/cgroup/memory.current", "r");
+            if (fc) { if (fscanf(fc, "%lf", &cur) != 1) cur = 0; fclose(fc); }
+            if (max > 0 && (avail < 0 || max - cur < avail)) {
+                avail = max - cur > 0 ? max - cur : 0;
+                *source = "the cgroup limit (/sys/fs/cgroup/memory.max)";
+            }
+        }
+        fclose(fp);
+    }
+    return avail;
+}
+
+/* Before the big allocations: the ranks of each node together must fit in
+ * the memory the node has available. */
+static void check_memory(sim_t *s, const olive_network *hdr, int64_t r0, int64_t r1)
+{
+    int64_t ends[2] = {0, 0};
+    hid_t f = olive_h5_open_read(s->cfg->net_path);
+    hid_t gj = H5Gopen2(f, "gap_junctions", H5P_DEFAULT);
+    olive_h5_read_slab1(s->cfg->net_path, gj, "row_ptr", H5T_NATIVE_INT64, r0, 1, &ends[0]);
+    olive_h5_read_slab1(s->cfg->net_path, gj, "row_ptr", H5T_NATIVE_INT64, r1, 1, &ends[1]);
+    H5Gclose(gj);
+    H5Fclose(f);
+    int64_t nnz = ends[1] - ends[0];
+    if (nnz < 0 || nnz > hdr->nnz_total) nnz = hdr->nnz_total; /* the reader reports the fault itself */
+    double host, dev;
+    sim_predict_memory(s->cfg, hdr->bits, hdr->count, r1 - r0, nnz, &host, &dev);
+    MPI_Comm node;
+    int local = 1, lrank = 0;
+    SIM_CHECK_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+    SIM_CHECK_MPI(MPI_Comm_size(node, &local));
+    SIM_CHECK_MPI(MPI_Comm_rank(node, &lrank));
+    double need = 0;
+    SIM_CHECK_MPI(MPI_Allreduce(&host, &need, 1, MPI_DOUBLE, MPI_SUM, node));
+    MPI_Comm_free(&node);
+    const char *source = "";
+    double avail = available_memory(&source);
+    int short_here = lrank == 0 && avail >= 0 && need > avail, any = 0;
+    SIM_CHECK_MPI(MPI_Allreduce(&short_here, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
+    olive_info("rank %d: predicted host memory %.3g GiB (this node's %d rank(s): %.3g GiB; available %.3g GiB); "
+               "device memory of the CUDA backend about %.3g GiB", s->rank, host / 1073741824.0, local,
+               need / 1073741824.0, avail / 1073741824.0, dev / 1073741824.0);
+    if (!any) return;
+    if (short_here)
+        olive_die("not enough memory: %s with %lld cells and %lld junctions needs about %.3g GiB on this node "
+                  "(%d rank(s)), but only %.3g GiB is available (%s); use more nodes or fewer ranks per node",
+                  s->cfg->net_path, (long long)hdr->count, (long long)hdr->nnz_total, need / 1073741824.0, local,
+                  avail / 1073741824.0, source);
+    MPI_Barrier(MPI_COMM_WORLD); /* a node's first rank reports and aborts */
+    exit(1);
 }

@@ -31,6 +31,9 @@ typedef struct {
     int backend;             /* enum sim_backend as asked; sim_t.cuda says what runs */
     sim_pulse *pulses;
     int npulses;
+    int64_t checkpoint_every;  /* --checkpoint-every N (0: none) */
+    const char *restart_path;  /* --restart STATE.h5 (NULL: start at step 0) */
+    int64_t start_step;      /* the first step of this run: the restart state's step, else 0 */
 } sim_config;
 
 /* Per-phase wall-clock seconds (DESIGN.md: make the bottleneck visible). */
@@ -72,6 +75,7 @@ typedef struct {
      * state, refreshed by sim_cuda_fetch for output; nxt[] is unused. */
     struct sim_cuda *cuda;
     sim_timings t;
+    int64_t end_step;        /* the step the output ends at (provenance) */
 } sim_t;
 
 /* cli.c */
@@ -112,10 +116,29 @@ void sim_exchange_begin(sim_t *s, MPI_Request *req);
 void sim_exchange_end(sim_t *s, MPI_Request *req);
 /* output.c */
 typedef struct sim_output sim_output;
-sim_output *sim_output_open(sim_t *s, const char *dir);
+/* The files go to dir/NAME + suffix (suffix "" or ".tmp-PID": renamed by
+ * sim_output_commit). */
+sim_output *sim_output_open(sim_t *s, const char *dir, const char *suffix);
 void sim_output_frame(sim_output *o, sim_t *s);   /* called after every step that records */
-void sim_output_close(sim_output *o, sim_t *s, const char *dir);
+/* Finish every file after end_step steps (cfg->steps, or earlier when a
+ * signal stopped the run: the reports are cut to the frames done); kind is
+ * "final" or "interrupted" (the /state attribute). */
+void sim_output_close(sim_output *o, sim_t *s, int64_t end_step, const char *kind);
+/* Rename every NAME + suffix onto NAME (rank 0; checkpoint mode). */
+void sim_output_commit(sim_output *o, sim_t *s);
 void sim_write_provenance(sim_t *s, int64_t hid, const char *file);
+/* The state after step steps of every own cell into path (collective); kind:
+ * "final", "checkpoint" or "interrupted". Dies on any failed write or close. */
+void sim_write_state(sim_t *s, const char *path, int64_t step, const char *kind);
+/* setup.c: the state file of --restart */
+/* Check the header of the state file against the run (before any work). */
+void sim_restart_check_header(const sim_config *cfg, int64_t count);
+/* Check the network checksum and read the own cells' state into cur[]. */
+void sim_restart_load(sim_t *s);
+/* Predicted host bytes of this rank (and device bytes of the CUDA backend) for
+ * nlocal own cells with nnz junctions in a network of count cells. */
+void sim_predict_memory(const sim_config *cfg, int bits, int64_t count, int64_t nlocal, int64_t nnz,
+                        double *host_bytes, double *device_bytes);
 
 #define SIM_CHECK_MPI(call) do { int rc_ = (call); if (rc_ != MPI_SUCCESS) sim_mpi_fail(#call, rc_); } while (0)
 void sim_mpi_fail(const char *what, int rc) __attribute__((noreturn));
