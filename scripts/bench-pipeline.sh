@@ -24,10 +24,14 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 now() { date +%s.%N; }
 run_sim() { if [ "${RANKS:-1}" -gt 1 ]; then mpirun -np "$RANKS" --oversubscribe "$BIN/olive-simulate" "$@";
             else "$BIN/olive-simulate" "$@"; fi; }
+show() { grep -h "junctions, mean degree\|generation\|written in\|set-up\|timings\|cell-steps/s\|energy\|error" "$@" |
+         grep -v pmix | sed 's/^/    /'; }
 t0=$(now)
 "$BIN/olive-genconn" -o "$work/net.h5" "${gen[@]}" --force -v >"$work/genconn.log" 2>&1 || { cat "$work/genconn.log" >&2; exit 1; }
+show "$work/genconn.log"
 t1=$(now)
 run_sim "$work/net.h5" -o "$work/out" "${sim[@]}" --force -v >"$work/simulate.log" 2>&1 || { cat "$work/simulate.log" >&2; exit 1; }
+show "$work/simulate.log"
 t2=$(now)
 "$BIN/olive-analyze" summary "$work/out" >"$work/analyze.log" 2>&1 || { cat "$work/analyze.log" >&2; exit 1; }
 t3=$(now)
@@ -35,5 +39,3 @@ size=$(du -h "$work/net.h5" | cut -f1)
 awk -v n="$name" -v a="$t0" -v b="$t1" -v c="$t2" -v d="$t3" -v sz="$size" 'BEGIN {
   printf "%-10s genconn %7.2f s  simulate %7.2f s  analyze %5.2f s  total %7.2f s  (network file %s)\n",
          n, b - a, c - b, d - c, d - a, sz }'
-grep -h "junctions, mean degree\|generation\|written in\|set-up\|timings\|cell-steps/s\|energy" "$work/genconn.log" "$work/simulate.log" |
-  grep -v pmix | sed 's/^/    /'
