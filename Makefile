@@ -108,6 +108,8 @@ demo: deps
 bench: deps
 	@$(MAKE) --no-print-directory all
 	@BUILD=$(BUILD) bash scripts/bench.sh
+	@if [ -x $(BUILD)/bench/olive-bwprobe ] && nvidia-smi -L >/dev/null 2>&1; then \
+	  BUILD=$(BUILD) bash scripts/bench-gpu.sh; else echo "bench: no CUDA build or no GPU: GPU benchmark skipped"; fi
 
 # The examples/slurm job chain on a private single-node SLURM cluster
 # (started by scripts/slurm-setup.sh, as root; scripts/slurm-stop.sh stops it).

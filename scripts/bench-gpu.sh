@@ -6,7 +6,9 @@
 #      single, with the bytes the DESIGN.md floor says a step must move
 #      (2 x 19 state values + per junction a 4-byte index, the conductance
 #      code and a neighbour voltage) per second, and that as % of the probe;
-#   3. generation junctions/s (olive-genconn, the step-2 networks).
+#   3. generation junctions/s (olive-genconn --backend cuda, the step-2
+#      networks): the generator's own rate (device work and copies to the
+#      host, from -v) and the whole program's (conductances, file write).
 # Usage: bash scripts/bench-gpu.sh [CELLS] [STEPS]   (env: BIN, KS="0 10 100 1000",
 # BITS=8, GEN_RANKS (olive-genconn under mpirun -np GEN_RANKS, default 1), WORK)
 set -euo pipefail
@@ -26,20 +28,22 @@ bw=$("$BIN/../bench/olive-bwprobe" 2 | tee /dev/stderr | sed -n 's/.*, \([0-9.]*
 printf '# olive GPU benchmark, %s, %s, %d cells, %d steps, conductances in %d bits, RGJ, --record none\n' \
   "$(date -u +%F)" "$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)" "$CELLS" "$STEPS" "$BITS"
 printf '# probe: %s GB/s device copy bandwidth\n' "$bw"
-printf '%-6s %-7s %14s %12s %8s %14s\n' junc prec cell-steps/s floor-GB/s %probe gen-junc/s
+printf '%-6s %-7s %14s %12s %8s %12s %12s\n' junc prec cell-steps/s floor-GB/s %probe gen-junc/s genconn-j/s
 for K in $KS; do
   t0=$(date +%s.%N)
-  line=$(gen -o "$work/net.h5" --cells "$CELLS" --generator uniform --density "$K" --fixed-degree \
-         --conductance 0.01:0.05 --conductance-bits "$BITS" --seed 1 --force 2>>"$work/gen.log")
+  gen -o "$work/net.h5" --cells "$CELLS" --generator uniform --density "$K" --fixed-degree \
+      --conductance 0.01:0.05 --conductance-bits "$BITS" --seed 1 --force -v >"$work/gen.log" 2>&1 ||
+    { cat "$work/gen.log" >&2; exit 1; }
   t1=$(date +%s.%N)
-  gr=$(awk -v a="$t0" -v b="$t1" -v n="$CELLS" -v k="$K" 'BEGIN { printf "%.3g", n * k / (b - a) }')
+  gr=$(sed -n 's/.*cuda generation.*(\([0-9.e+]*\) junctions\/s.*/\1/p' "$work/gen.log" | head -1)
+  gw=$(awk -v a="$t0" -v b="$t1" -v n="$CELLS" -v k="$K" 'BEGIN { printf "%.3g", n * k / (b - a) }')
   for prec in double single; do
     line=$("$BIN/olive-simulate" "$work/net.h5" -o "$work/out" --steps "$STEPS" --precision "$prec" \
            --record none --backend cuda --force 2>>"$work/sim.log") || { cat "$work/sim.log" >&2; exit 1; }
     rate=$(sed -n 's/.* \([0-9.e+]*\) cell-steps\/s.*/\1/p' <<<"$line")
     el=8; [ "$prec" = single ] && el=4
-    awk -v r="$rate" -v k="$K" -v el="$el" -v p="$prec" -v bits="$BITS" -v bw="$bw" -v g="$gr" \
+    awk -v r="$rate" -v k="$K" -v el="$el" -v p="$prec" -v bits="$BITS" -v bw="$bw" -v g="${gr:--}" -v w="$gw" \
       'BEGIN { b = r * (38 * el + k * (4 + bits / 8 + el)) / 1e9;
-               printf "%-6d %-7s %14.3g %12.1f %7.1f%% %14s\n", k, p, r, b, 100 * b / bw, g }'
+               printf "%-6d %-7s %14.3g %12.1f %7.1f%% %12s %12s\n", k, p, r, b, 100 * b / bw, g, w }'
   done
 done
