@@ -86,6 +86,22 @@ args_refused 'output|-o' nets/valid.h5 --steps 5
 args_refused 'network' -o out --steps 5
 args_refused 'bogus' "${A[@]}" --bogus
 args_refused 'nosuch\.h5' "${A[@]}" --stimulus nosuch.h5
+args_refused 'checkpoint-every' "${A[@]}" --checkpoint-every 0
+args_refused 'checkpoint-every' "${A[@]}" --checkpoint-every -5
+args_refused 'checkpoint-every' "${A[@]}" --checkpoint-every x
+args_refused 'checkpoint-every' "${A[@]}" --checkpoint-every
+args_refused 'restart.*nosuch\.h5.*no such file' "${A[@]}" --restart nosuch.h5
+args_refused 'restart.*nets.*not a regular file' "${A[@]}" --restart nets
+args_refused 'valid\.h5.*not an olive state file' "${A[@]}" --restart nets/valid.h5
+args_refused 'time.*2\^40' nets/valid.h5 -o out --time 1e12
+args_refused 'empty output' nets/valid.h5 -o "" --steps 5
+args_refused 'nodir.*does not exist' nets/valid.h5 -o nodir/out --steps 5
+args_refused 'pulse' "${A[@]}" --pulse 1:2:nan
+args_refused 'pulse' "${A[@]}" --pulse 1:2:1e9
+args_refused 'pulse' "${A[@]}" --pulse -1:2:3
+args_refused 'pulse' "${A[@]}" --pulse 1:2:3:5:99
+args_refused 'population' "${A[@]}" --population a/b
+args_refused 'record-cells' "${A[@]}" --record-cells -1:3
 args_refused 'valid\.h5.*(stimulus|format)|(stimulus|format).*valid\.h5' "${A[@]}" --stimulus nets/valid.h5
 # a run that blows up (I_app = 1e6 into cell 4 on step 0: V_dend ~ 5e4 after it, so
 # step 1 overflows; tests/ref_model.py agrees) stops, naming step 1 and cell 4,

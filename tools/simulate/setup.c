@@ -415,6 +415,15 @@ static double available_memory(const char **source)
     return avail;
 }
 
+/* Bytes for messages: "1.5 GiB", "12 MiB", "800 KiB". */
+static const char *fmt_bytes(char *buf, size_t n, double b)
+{
+    if (b >= 1073741824.0) snprintf(buf, n, "%.3g GiB", b / 1073741824.0);
+    else if (b >= 1048576.0) snprintf(buf, n, "%.3g MiB", b / 1048576.0);
+    else snprintf(buf, n, "%.3g KiB", b / 1024.0);
+    return buf;
+}
+
 /* Before the big allocations: the ranks of each node together must fit in
  * the memory the node has available. */
 static void check_memory(sim_t *s, const olive_network *hdr, int64_t r0, int64_t r1)
@@ -442,15 +451,17 @@ static void check_memory(sim_t *s, const olive_network *hdr, int64_t r0, int64_t
     double avail = available_memory(&source);
     int short_here = lrank == 0 && avail >= 0 && need > avail, any = 0;
     SIM_CHECK_MPI(MPI_Allreduce(&short_here, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
-    olive_info("rank %d: predicted host memory %.3g GiB (this node's %d rank(s): %.3g GiB; available %.3g GiB); "
-               "device memory of the CUDA backend about %.3g GiB", s->rank, host / 1073741824.0, local,
-               need / 1073741824.0, avail / 1073741824.0, dev / 1073741824.0);
+    char b1[32], b2[32], b3[32], b4[32];
+    olive_info("rank %d: predicted host memory %s (this node's %d rank(s): %s; available %s); "
+               "device memory of the CUDA backend about %s", s->rank, fmt_bytes(b1, sizeof b1, host), local,
+               fmt_bytes(b2, sizeof b2, need), avail < 0 ? "unknown" : fmt_bytes(b3, sizeof b3, avail),
+               fmt_bytes(b4, sizeof b4, dev));
     if (!any) return;
     if (short_here)
-        olive_die("not enough memory: %s with %lld cells and %lld junctions needs about %.3g GiB on this node "
-                  "(%d rank(s)), but only %.3g GiB is available (%s); use more nodes or fewer ranks per node",
-                  s->cfg->net_path, (long long)hdr->count, (long long)hdr->nnz_total, need / 1073741824.0, local,
-                  avail / 1073741824.0, source);
+        olive_die("not enough memory: %s with %lld cells and %lld junctions needs about %s on this node "
+                  "(%d rank(s)), but only %s is available (%s); use more nodes or fewer ranks per node",
+                  s->cfg->net_path, (long long)hdr->count, (long long)hdr->nnz_total, fmt_bytes(b1, sizeof b1, need),
+                  local, fmt_bytes(b2, sizeof b2, avail), source);
     MPI_Barrier(MPI_COMM_WORLD); /* a node's first rank reports and aborts */
     exit(1);
 }
