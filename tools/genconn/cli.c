@@ -66,7 +66,7 @@ static void usage(void)
            "  --force                    replace an existing output file\n"
            "  -v, --verbose              details and timings on stderr\n"
            "  --block-rows N             rows per generation block (tuning; never changes the file)\n"
-           "  --backend auto|cpu|cuda    where uniform and gaussian rows are generated: cuda on the GPU\n"
+           "  --backend auto|cpu|cuda    where uniform and gaussian rows and conductances are made: cuda on the GPU\n"
            "                               (node-local rank %% devices under mpirun), auto (default) on\n"
            "                               the GPU when built with CUDA and a device is present; the file\n"
            "                               is bit-identical either way (this build: %s)\n"

@@ -4,21 +4,15 @@
  * junction's position, so the value survives any reordering or splitting of
  * the rows; with --symmetric by (min, max) so that w_ij = w_ji. The value is
  * then quantised: code = round((w - A)/scale), scale = (B - A)/(2^bits - 1),
- * or stored as float32 at bits 32. */
+ * or stored as float32 at bits 32. The per-junction computation is
+ * gc_cond_junction (cond_rows.h), which cond_cuda.cu runs on the GPU when the
+ * rows are made there (--backend cuda, or auto on a GPU host): the same codes,
+ * the same packing and the same largest error. */
 #include "genconn.h"
-#include "rng.h"
+#include "cond_rows.h"
 #include "util.h"
 #include <math.h>
 #include <stdlib.h>
-
-static inline double draw_w(const gc_config *cfg, int64_t recv, int64_t send)
-{
-    int64_t a = recv, b = send;
-    if (cfg->symmetric && b < a) { a = send; b = recv; }
-    double u, unused;
-    olive_uniform2(cfg->seed, (uint32_t)a, (uint32_t)b, 0, OLIVE_STREAM_CONDUCTANCE, &u, &unused);
-    return cfg->w_a + u * (cfg->w_b - cfg->w_a);
-}
 
 double gc_conductance(const gc_config *cfg, olive_network *net)
 {
@@ -37,7 +31,23 @@ double gc_conductance(const gc_config *cfg, olive_network *net)
         net->offset = cfg->w_a;
         net->scale = (cfg->w_b - cfg->w_a) / (double)((1u << bits) - 1);
     }
-    const uint32_t maxcode = bits == 32 ? 0 : (1u << bits) - 1;
+    gc_cond_par p;
+    p.seed = cfg->seed;
+    p.w_a = cfg->w_a;
+    p.w_b = cfg->w_b;
+    p.offset = net->offset;
+    p.scale = net->scale;
+    p.maxcode = bits == 32 ? 0 : (1u << bits) - 1;
+    p.bits = bits;
+    p.w_range = cfg->w_range;
+    p.symmetric = cfg->symmetric;
+#ifdef OLIVE_HAVE_CUDA
+    {
+        /* Collective (every rank asks): the GPU when the rows were made there. */
+        int local = gc_cuda_local_rank(cfg);
+        if (local >= 0 && nnz > 0) return gc_conductance_cuda(&p, net, local);
+    }
+#endif
     /* Two junctions share a byte at 4 bits, and a row boundary may split a
      * byte between threads: draw the codes into whole bytes first, pack after. */
     uint8_t *nibble = bits == 4 ? olive_malloc((size_t)nnz + 1, "4-bit codes") : NULL;
@@ -45,22 +55,11 @@ double gc_conductance(const gc_config *cfg, olive_network *net)
 #pragma omp parallel for schedule(dynamic, 4096) reduction(max : maxerr)
     for (int64_t i = 0; i < N; i++)
         for (int64_t e = net->row_ptr[i]; e < net->row_ptr[i + 1]; e++) {
-            double w = cfg->w_range ? draw_w(cfg, net->row0 + i, net->col[e]) : cfg->w_a;
+            float f;
             double err;
-            if (bits == 32) {
-                float f = (float)w;
-                olive_cond_set(32, net->cond, e, 0, f);
-                err = fabs((double)f - w);
-            } else {
-                uint32_t code = 0;
-                if (net->scale > 0) {
-                    double x = floor((w - net->offset) / net->scale + 0.5);
-                    code = x <= 0 ? 0 : x >= maxcode ? maxcode : (uint32_t)x;
-                }
-                if (nibble) nibble[e] = (uint8_t)code;
-                else olive_cond_set(bits, net->cond, e, code, 0);
-                err = fabs(net->offset + (double)code * net->scale - w);
-            }
+            uint32_t code = gc_cond_junction(&p, net->row0 + i, net->col[e], &f, &err);
+            if (nibble) nibble[e] = (uint8_t)code;
+            else olive_cond_set(bits, net->cond, e, code, f);
             if (err > maxerr) maxerr = err;
         }
     if (nibble) {

@@ -80,6 +80,11 @@ void gc_grid_rows(const gc_config *cfg, int64_t r0, int64_t r1, gc_rows *out);
 void gc_generate(const gc_config *cfg, olive_network *net);
 /* dst[0..n) = src[0..n), by all OpenMP threads (first touch spread too). */
 void gc_par_copy_i32(int32_t *dst, const int32_t *src, int64_t n);
+void gc_par_copy(void *dst, const void *src, size_t bytes);
+/* The node-local rank whose device this process uses (device local % devices),
+ * or -1 for the CPU: --backend cuda, or auto when a device is present.
+ * Decided on the first call, which is collective (gc_generate makes it). */
+int gc_cuda_local_rank(const gc_config *cfg);
 /* Dies naming the cell, as the CPU path does, when gaussian row cell could
  * not find its partners (recomputes the row on the CPU for the numbers). */
 void gc_gauss_fail(const gc_config *cfg, int64_t cell);
@@ -98,8 +103,13 @@ int64_t gc_merge_union(const int32_t *a, int64_t na, const int32_t *b, int64_t n
 void gc_symmetrize_mpi(olive_network *net, const int64_t *bounds, int P);
 
 /* conductance.c: fill bits/offset/scale/cond; returns the largest
- * quantisation error |stored w - drawn w|. */
+ * quantisation error |stored w - drawn w| (on the GPU when the rows are made
+ * there: gc_cuda_local_rank >= 0). */
 double gc_conductance(const gc_config *cfg, olive_network *net);
+/* cond_cuda.cu (CUDA builds only): the same on device local_rank % devices,
+ * into net->cond (allocated and zeroed, nnz > 0); par: cond_rows.h. */
+struct gc_cond_par;
+double gc_conductance_cuda(const struct gc_cond_par *par, olive_network *net, int local_rank);
 
 /* import.c: read cfg->import_path into net (all rows, conductances packed;
  * dies naming the file and the line or dataset of the first fault). */

@@ -3,7 +3,8 @@
  * its cell id only, so the result cannot depend on the thread count or the
  * block size), then concatenates the blocks into one CSR. With --backend
  * cuda (or auto on a GPU host) the uniform and gaussian rows are made by
- * gen_cuda.cu from the same row source (gen_rows.h), bit-identically. */
+ * gen_cuda.cu from the same row source (gen_rows.h), bit-identically, and the
+ * conductances of every generator by cond_cuda.cu (cond_rows.h). */
 #include "genconn.h"
 #include "util.h"
 #include <math.h>
@@ -25,6 +26,17 @@ void gc_par_copy_i32(int32_t *dst, const int32_t *src, int64_t n)
     for (int64_t k = 0; k < (n + piece - 1) / piece; k++) {
         int64_t a = k * piece, b = a + piece < n ? a + piece : n;
         memcpy(dst + a, src + a, (size_t)(b - a) * sizeof(int32_t));
+    }
+}
+
+void gc_par_copy(void *dst, const void *src, size_t bytes)
+{
+    const size_t piece = (size_t)1 << 18;
+    const int64_t pieces = (int64_t)((bytes + piece - 1) / piece);
+#pragma omp parallel for schedule(static)
+    for (int64_t k = 0; k < pieces; k++) {
+        size_t a = (size_t)k * piece, b = a + piece < bytes ? a + piece : bytes;
+        memcpy((char *)dst + a, (const char *)src + a, b - a);
     }
 }
 
@@ -56,38 +68,40 @@ static int node_local_rank(void)
     return local;
 }
 
-/* 1 when this process generates on the GPU. */
-static int use_cuda(const gc_config *cfg)
+/* The node-local rank whose device this process uses (local % devices), or
+ * -1 for the CPU: --backend cuda, or auto with a device present. Decided once
+ * (the first call is collective: every rank makes it, in gc_generate). */
+int gc_cuda_local_rank(const gc_config *cfg)
 {
-    if (cfg->backend == GC_BACKEND_CPU) return 0;
+    static int decided = 0, local = -1;
+    if (decided) return local;
+    decided = 1;
+    if (cfg->backend == GC_BACKEND_CPU) return local = -1;
+    int l = node_local_rank();   /* every rank calls it: collective */
 #ifdef OLIVE_HAVE_CUDA
     int ndev = gc_cuda_device_count();
     if (cfg->backend == GC_BACKEND_CUDA && ndev == 0)
         olive_die("--backend cuda: no CUDA device found (or no driver); use --backend cpu or auto");
-    if (cfg->gen == GC_GRID) {
-        olive_info("grid: generated on the CPU (no randomness, 8 ids a row)");
-        return 0;
-    }
-    return ndev > 0;
+    local = ndev > 0 ? l : -1;
 #else
+    (void)l;
     if (cfg->backend == GC_BACKEND_CUDA)   /* cli.c refuses it already; kept for safety */
         olive_die("--backend cuda: this olive-genconn was built without CUDA");
-    return 0;
+    local = -1;
 #endif
+    return local;
 }
 
 void gc_generate(const gc_config *cfg, olive_network *net)
 {
-    if (cfg->backend != GC_BACKEND_CPU) {
-        int local = node_local_rank();   /* every rank calls it: collective */
-        if (use_cuda(cfg)) {
+    int local = gc_cuda_local_rank(cfg);
+    if (local >= 0 && cfg->gen == GC_GRID)
+        olive_info("grid: generated on the CPU (no randomness, 8 ids a row)");
+    else if (local >= 0) {
 #ifdef OLIVE_HAVE_CUDA
-            gc_generate_cuda(cfg, net, local);
-            return;
-#else
-            (void)local;
+        gc_generate_cuda(cfg, net, local);
+        return;
 #endif
-        }
     }
     olive_info("generating on the CPU (%d OpenMP threads)", omp_get_max_threads());
     /* This process's rows [R0, R1) (all of them without MPI). */

@@ -1,6 +1,6 @@
 /* olive-genconn: generate a gap-junction network and write the network file.
- * Phases: structure (generate.c, symmetric.c), conductances (conductance.c),
- * g_CaL (gcal.c), then one atomic write (netfile.c). */
+ * Phases: structure (generate.c, symmetric.c), conductances (conductance.c;
+ * cond_cuda.cu on a GPU), g_CaL (gcal.c), then one atomic write (netfile.c). */
 #include "genconn.h"
 #include "h5util.h"
 #include "partition.h"
@@ -119,9 +119,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: conductance %s [%g, %g] at %d bits (offset %g, scale %g): largest quantisation error %.3g\n",
                 olive_program(), cfg.w_range ? "uniform in" : "constant", cfg.w_a, cfg.w_b, cfg.bits,
                 net.offset, net.scale, maxerr);
+    double t_w = olive_now();
     gc_gcal(&cfg, &net);
     double t_cond = olive_now();
-    olive_info("conductances and g_CaL in %.3f s", t_cond - t_sym);
+    olive_info("conductances in %.3f s, g_CaL in %.3f s", t_w - t_sym, t_cond - t_w);
 
     snprintf(net.generator, sizeof net.generator, "%s", gc_generator_name(cfg.gen));
     net.seed = cfg.seed;
