@@ -22,8 +22,10 @@
 # creation excluded), "conductances in ... s" and its whole run time;
 # BENCH_CPU=1 also times the 1M x 1000 binomial case with --backend cpu.
 # FULL=1 also runs the complement case at 100k x 50000 (5e9 junctions: ~20 GB
-# per file, needs ~60 GB of disk and RAM). SKIP_BENCH=1 skips the throughput.
-# Results go to ${OUT:-.}/gpu-genconn-check/results.txt; exit status 0 when
+# per file, needs ~60 GB of disk and RAM). SKIP_BENCH=1 skips the throughput,
+# SKIP_CASES=1 the comparisons.
+# Results go to ${OUT:-.}/gpu-genconn-check/results.txt (each run's log to
+# logs/ beside it); exit status 0 when
 # every case passed.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -33,7 +35,8 @@ dest=${OUT:-.}/gpu-genconn-check
 mkdir -p "$dest"
 dest=$(cd "$dest" && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/olive-genconn-check.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+mkdir -p "$dest/logs"
+trap 'cp "$work"/*.log "$dest/logs/" 2>/dev/null; rm -rf "$work"' EXIT
 cd "$work"
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-$(nproc)} OMP_WAIT_POLICY=passive
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -114,6 +117,7 @@ check() {
 }
 
 say "== $(date -u +%FT%TZ) $("$G" --version); $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1)"
+if [ "${SKIP_CASES:-0}" != 1 ]; then
 check uni        1 --cells 100000 --generator uniform --density 100 --seed 7
 check uni-s2     1 --cells 100000 --generator uniform --density 100 --seed 8 --gcal 0.6:0.8
 check uni-tinyp  1 --cells 100000 --generator uniform --density 0.5 --seed 3
@@ -169,6 +173,7 @@ else
     say "PASS gau-impossible: $(grep -o 'cell [0-9]* found.*draws' imp.err)"; npass=$((npass + 1))
   else say "FAIL gau-impossible: $(cat imp.err) / cpu: $(cat imp2.err)"; nfail=$((nfail + 1)); fi
 fi
+fi   # SKIP_CASES
 
 if [ "${SKIP_BENCH:-0}" != 1 ]; then
   bench() {  # NAME ARGS...
