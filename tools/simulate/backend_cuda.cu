@@ -322,27 +322,48 @@ template <typename T> static T *dev_upload(const void *src, size_t bytes, const 
 /* The sliced-ELL copy of the rows in list[0..n) (NULL: rows 0..n-1): slice
  * offsets and row lengths computed here, the entries re-laid on the device
  * from the CSR arrays d_rp / d_lcol / d_cond (the file's packing). */
-static void build_ell(sim_t *s, const int32_t *list, int64_t n, const int64_t *d_rp, const int32_t *d_lcol,
-                      const void *d_cond, ell_list *L)
+/* Slice offsets (in units of 32 entries) and row lengths of the sliced-ELL
+ * copy of the rows in list[0..n) (NULL: rows 0..n-1); returns the entries. */
+static int64_t ell_shape(const sim_t *s, const int32_t *list, int64_t n, int64_t *slice, int32_t *len)
 {
     const int64_t *rp = s->plan.lrow_ptr, ns = (n + 31) / 32;
-    int64_t *slice = (int64_t *)olive_malloc((size_t)(ns + 1) * sizeof(int64_t), "ELL slices");
-    int32_t *len = (int32_t *)olive_malloc((size_t)(n > 0 ? n : 1) * sizeof(int32_t), "ELL rows");
-    slice[0] = 0;
+    int64_t total = 0;
+    if (slice) slice[0] = 0;
     for (int64_t sl = 0; sl < ns; sl++) {
         int64_t m = 0;
         for (int64_t k = 32 * sl; k < n && k < 32 * sl + 32; k++) {
             int64_t r = list ? list[k] : k, d = rp[r + 1] - rp[r];
             if (d > INT32_MAX) olive_die("CUDA backend: cell %lld has %lld junctions; at most 2^31-1",
                                          (long long)(s->plan.row0 + r), (long long)d);
-            len[k] = (int32_t)d;
+            if (len) len[k] = (int32_t)d;
             if (d > m) m = d;
         }
-        slice[sl + 1] = slice[sl] + m;
+        total += m;
+        if (slice) slice[sl + 1] = total;
     }
+    return total * 32;
+}
+
+/* Bytes of one conductance code in the ELL copy (0: none). */
+static size_t ell_code_bytes(const sim_t *s)
+{
+    const int bits = s->cfg->gj == OLIVE_GJ_NGJ ? 0 : s->net.bits;
+    return bits == 0 ? 0 : bits <= 8 ? 1 : bits == 16 ? 2 : 4;
+}
+
+/* The ELL copy of the rows in list[0..n): shape computed on the host, the
+ * entries re-laid on the device from the CSR arrays d_rp / d_lcol / d_cond
+ * (the file's packing). */
+static void build_ell(sim_t *s, const int32_t *list, int64_t n, const int64_t *d_rp, const int32_t *d_lcol,
+                      const void *d_cond, ell_list *L)
+{
+    const int64_t ns = (n + 31) / 32;
+    int64_t *slice = (int64_t *)olive_malloc((size_t)(ns + 1) * sizeof(int64_t), "ELL slices");
+    int32_t *len = (int32_t *)olive_malloc((size_t)(n > 0 ? n : 1) * sizeof(int32_t), "ELL rows");
+    ell_shape(s, list, n, slice, len);
     const int64_t entries = slice[ns] * 32;
     const int bits = s->cfg->gj == OLIVE_GJ_NGJ ? 0 : s->net.bits;
-    const size_t cb = bits == 0 ? 0 : bits <= 8 ? 1 : bits == 16 ? 2 : 4;
+    const size_t cb = ell_code_bytes(s);
     L->nrows = n;
     L->rows = list ? dev_upload<int32_t>(list, (size_t)n * sizeof(int32_t), "row lists") : NULL;
     L->slice = dev_upload<int64_t>(slice, (size_t)(ns + 1) * sizeof(int64_t), "ELL slices");
@@ -370,6 +391,50 @@ static void free_ell(ell_list *L)
 {
     cudaFree(L->rows); cudaFree(L->slice); cudaFree(L->len); cudaFree(L->col); cudaFree(L->code);
     memset(L, 0, sizeof *L);
+}
+
+static int64_t spike_cap(int64_t n)
+{
+    /* A cell crosses the threshold upwards at most every other step, so
+     * window/2 entries per cell never overflow (window chosen to fit). */
+    int64_t cap = 32 * n, lo = (int64_t)4 * n, mid = INT64_C(1) << 24;
+    if (cap > (lo > mid ? lo : mid)) cap = lo > mid ? lo : mid;
+    return cap > 0 ? cap : 1;
+}
+
+/* The device memory the set-up will need at its peak (the CSR copy and the
+ * ELL copy side by side), checked against what the GPU has free before
+ * anything is allocated, so that a too-large network gets a clear message. */
+static void check_device_memory(const sim_t *s, int device, const char *name)
+{
+    const olive_plan *p = &s->plan;
+    const double el = s->cfg->single ? 4 : 8, n = (double)p->nlocal, nh = (double)p->nhalo;
+    const double nnz = (double)p->lrow_ptr[p->nlocal];
+    const int ngj = s->cfg->gj == OLIVE_GJ_NGJ;
+    double ell = 0;
+    if (!ngj) {
+        ell += (double)ell_shape(s, p->ninterior == p->nlocal ? NULL : p->interior, p->ninterior, NULL, NULL);
+        ell += (double)ell_shape(s, p->boundary, p->nboundary, NULL, NULL);
+    }
+    double need = 2 * OLIVE_NVARS * n * el + 2 * nh * el                 /* state, both buffers */
+                + 8 * (n + 1) + (ngj ? 0 : 4 * nnz + (double)(s->net.bits ? olive_cond_bytes(s->net.bits, (int64_t)nnz) : 0))
+                + ell * (4 + (double)ell_code_bytes(s)) + 16 * n                /* ELL entries, lengths, lists */
+                + 2 * (double)p->nsend * el + 8 * (double)spike_cap(p->nlocal) + n * el + (64 << 20);
+    size_t free_b = 0, total_b = 0;
+    CK(cudaMemGetInfo(&free_b, &total_b));
+    if (const char *fake = getenv("OLIVE_GPU_MEMAVAILABLE")) { /* testing the message: free bytes */
+        char *end;
+        double v = strtod(fake, &end);
+        if (end == fake || *end || !(v >= 0)) olive_die("OLIVE_GPU_MEMAVAILABLE=%s: expected a number of bytes", fake);
+        free_b = (size_t)v;
+    }
+    olive_info("rank %d: the CUDA backend needs about %.2f GiB of device memory, %.2f GiB free on GPU %d", s->rank,
+               need / 1073741824.0, (double)free_b / 1073741824.0, device);
+    if (need > (double)free_b)
+        olive_die("rank %d: the CUDA backend needs about %.2f GiB of device memory for %lld cells and %.0f junctions, "
+                  "but GPU %d (%s) has only %.2f GiB free of %.2f GiB; use more ranks (GPUs), --precision single, "
+                  "or --backend cpu", s->rank, need / 1073741824.0, (long long)p->nlocal, nnz, device, name,
+                  (double)free_b / 1073741824.0, (double)total_b / 1073741824.0);
 }
 
 extern "C" void sim_cuda_setup(sim_t *s)
@@ -401,6 +466,7 @@ extern "C" void sim_cuda_setup(sim_t *s)
     g->el = el;
     const int64_t n = p->nlocal, nh = p->nhalo, nnz = p->lrow_ptr[n];
     if (n > INT32_MAX) olive_die("CUDA backend: %lld cells on one rank; at most 2^31-1 (use more ranks)", (long long)n);
+    check_device_memory(s, g->device, prop.name);
     /* State: both buffers start as the host's initial state. */
     for (int v = 0; v < OLIVE_NVARS; v++) {
         size_t len = (size_t)(v == OV_V_DEND ? n + nh : n) * el;
@@ -430,13 +496,10 @@ extern "C" void sim_cuda_setup(sim_t *s)
     CK(cudaMallocHost(&g->h_recv, (size_t)nh * el + el));
     g->d_pulses = dev_upload<sim_pulse>(NULL, (size_t)(s->cfg->npulses + 1) * sizeof(sim_pulse), "pulses");
     CK(cudaMallocHost((void **)&g->h_pulses, (size_t)(s->cfg->npulses + 1) * sizeof(sim_pulse)));
-    /* A cell crosses the threshold upwards at most every other step, so
-     * window/2 entries per cell never overflow. */
-    int64_t cap = 32 * n, lo = (int64_t)4 * n, mid = INT64_C(1) << 24;
-    if (cap > (lo > mid ? lo : mid)) cap = lo > mid ? lo : mid;
+    const int64_t cap = spike_cap(n);
     g->window = 64;
     while (g->window > 8 && (g->window / 2) * n > cap) g->window /= 2;
-    g->cap = cap > 0 ? cap : 1;
+    g->cap = cap;
     g->d_spikes = dev_upload<unsigned long long>(NULL, (size_t)g->cap * sizeof(unsigned long long), "the spike buffer");
     CK(cudaMallocHost((void **)&g->h_spikes, (size_t)g->cap * sizeof(unsigned long long)));
     g->d_rep = dev_upload<dev_report>(NULL, sizeof(dev_report), "spike reports");
@@ -444,7 +507,7 @@ extern "C" void sim_cuda_setup(sim_t *s)
     g->h_rep->count = 0;
     g->h_rep->bad = ~0ULL;
     CK(cudaMemcpy(g->d_rep, g->h_rep, sizeof(dev_report), cudaMemcpyHostToDevice));
-    g->window0 = 0;
+    g->window0 = s->cfg->start_step; /* spikes are encoded relative to the window's first step */
     /* The junction sums in their own kernel once rows average 32 junctions. */
     g->split = n > 0 && nnz / n >= 32;
     if (const char *e = getenv("OLIVE_CUDA_ROWS")) { /* tuning and validation: fused or split */
