@@ -10,7 +10,11 @@
 # 2. 03-simulate submitted alone (as in examples/README.md) with
 #    LAUNCHER=mpirun gives results identical to the srun run of step 1
 #    (olive-analyze compare, exact).
-# 3. A chain whose first job fails (CELLS=-5): genconn ends FAILED, the three
+# 3. A long 03-simulate with CHECKPOINT_EVERY, sent SIGTERM by scancel while
+#    running (as at a time limit): it ends FAILED with exit 143 and a saved
+#    state; resubmitted with RESTART=.../state.h5 it completes, and its final
+#    state equals an unbroken run's (h5diff, every state dataset).
+# 4. A chain whose first job fails (CELLS=-5): genconn ends FAILED, the three
 #    dependent jobs end CANCELLED (DependencyNeverSatisfied, through
 #    --kill-on-invalid-dep) without ever running (no logs, no net.h5).
 #
@@ -207,7 +211,61 @@ if submit_chain "$wd" CELLS="$CELLS" DENSITY="$DENSITY" RANKS="$RANKS" STEPS="$S
   fi
 fi
 
-# --- 3. a failing first job --------------------------------------------------
+# --- 3. killed by SIGTERM, resumed from its state -----------------------------
+if [ "$fails" -eq 0 ] && [ -f "$scratch/chain/map.h5" ]; then
+  echo "== 03-simulate with checkpoints, SIGTERM while running, then RESTART"
+  wd=$scratch/chain
+  LONG=${SLURM_TEST_LONG_STEPS:-60000}
+  ce=$(IFS=,; echo "${chain_env[*]}")
+  if j=$(cd "$wd" && sbatch --parsable --ntasks="$RANKS" --cpus-per-task=1 "${sbatch_opts[@]}" \
+           --export="ALL,WORKDIR=$wd,OLIVE_BIN=$BIN,STEPS=$LONG,OUT=long,CHECKPOINT_EVERY=1000,RECORD=none,$ce" \
+           "$top/examples/slurm/03-simulate.sbatch"); then
+    j=${j%%;*}; our_jobs+=("$j")
+    t0=$SECONDS
+    while [ ! -f "$wd/long/state.h5" ] && [ $((SECONDS - t0)) -lt "$TIMEOUT" ] && ! terminal "$(field "$j" JobState)"; do
+      sleep 0.2
+    done
+    check "job $j wrote a checkpoint while running" test -f "$wd/long/state.h5"
+    scancel --signal=TERM "$j.0"   # the job step: its ranks save their state and stop
+    if wait_jobs "$j"; then
+      st=$(field "$j" JobState) ec=$(field "$j" ExitCode)
+      check "job $j stopped by SIGTERM: FAILED with exit 143 (got $st $ec)" test "$st:${ec%%:*}" = FAILED:143
+      check "its log says how to continue" grep -q -- "--restart" "$wd/olive-simulate-$j.out"
+      k0=$(h5dump -a /state/step "$wd/long/state.h5" 2>/dev/null | sed -n 's/^ *(0): //p' | head -n 1)
+      check "the saved state is part-way (step ${k0:-?} of $LONG)" test "${k0:-0}" -gt 0 -a "${k0:-0}" -lt "$LONG"
+      cp "$wd/long/state.h5" "$wd/long-state.h5"
+      if j2=$(cd "$wd" && sbatch --parsable --ntasks="$RANKS" --cpus-per-task=1 "${sbatch_opts[@]}" \
+                --export="ALL,WORKDIR=$wd,OLIVE_BIN=$BIN,STEPS=$LONG,OUT=long-2,RESTART=$wd/long-state.h5,RECORD=none,$ce" \
+                "$top/examples/slurm/03-simulate.sbatch"); then
+        j2=${j2%%;*}; our_jobs+=("$j2")
+        if wait_jobs "$j2"; then
+          st=$(field "$j2" JobState) ec=$(field "$j2" ExitCode)
+          check "resumed job $j2 COMPLETED with exit 0:0 (got $st $ec)" test "$st:$ec" = COMPLETED:0:0
+          OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+            mpirun -np "$RANKS" --oversubscribe "$BIN/olive-simulate" "$wd/net.h5" --map "$wd/map.h5" -o "$wd/long-ref" \
+            --steps "$LONG" --pulse 1000:1024.95:6 --record none >/dev/null 2>&1
+          same=1
+          [ -f "$wd/long-ref/state.h5" ] || { same=0; echo "    the unbroken reference run failed"; }
+          for d in $(h5ls -r "$wd/long-ref/state.h5" | awk '$2 == "Dataset" { print $1 }'); do
+            h5diff -q "$wd/long-ref/state.h5" "$wd/long-2/state.h5" "$d" "$d" >/dev/null 2>&1 || { same=0; echo "    differs: $d"; }
+          done
+          check "the resumed run's final state equals an unbroken run's" test "$same" = 1 -a -f "$wd/long-2/state.h5"
+        else
+          bad "resumed job $j2 did not finish"
+        fi
+      else
+        bad "sbatch of the resumed 03-simulate failed"
+      fi
+    else
+      bad "job $j did not end after SIGTERM"
+    fi
+    [ "$fails" -eq 0 ] || show_logs "$wd"
+  else
+    bad "sbatch 03-simulate.sbatch (checkpoints) failed"
+  fi
+fi
+
+# --- 4. a failing first job --------------------------------------------------
 echo "== chain with a failing first job: CELLS=-5"
 wd=$scratch/fail
 t0=$SECONDS
