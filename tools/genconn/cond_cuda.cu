@@ -26,10 +26,7 @@ extern "C" {
 }
 #include "cond_rows.h"
 
-#define CK(call) do { cudaError_t e_ = (call); \
-    if (e_ != cudaSuccess) olive_die("CUDA call failed: %s: %s", #call, cudaGetErrorString(e_)); } while (0)
-#define CK_LAUNCH(what) do { cudaError_t e_ = cudaGetLastError(); \
-    if (e_ != cudaSuccess) olive_die("CUDA kernel launch failed: %s: %s", what, cudaGetErrorString(e_)); } while (0)
+#include "cuda_check.h"
 
 /* Junctions per chunk (even): 128 MiB of ids and at most as much output.
  * OLIVE_GENCONN_COND_CHUNK=n (even, >= 2) sets another size, for testing

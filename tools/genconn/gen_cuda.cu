@@ -33,10 +33,7 @@ extern "C" {
 }
 #include "gen_rows.h"
 
-#define CK(call) do { cudaError_t e_ = (call); \
-    if (e_ != cudaSuccess) olive_die("CUDA call failed: %s: %s", #call, cudaGetErrorString(e_)); } while (0)
-#define CK_LAUNCH(what) do { cudaError_t e_ = cudaGetLastError(); \
-    if (e_ != cudaSuccess) olive_die("CUDA kernel launch failed: %s: %s", what, cudaGetErrorString(e_)); } while (0)
+#include "cuda_check.h"
 
 #define FULL_MASK 0xffffffffu
 /* Neighbour ids generated per chunk at most (a chunk is also sorted and

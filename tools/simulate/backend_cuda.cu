@@ -36,10 +36,7 @@ extern "C" {
 }
 #include "model.h"
 
-#define CK(call) do { cudaError_t e_ = (call); \
-    if (e_ != cudaSuccess) olive_die("CUDA call failed: %s: %s", #call, cudaGetErrorString(e_)); } while (0)
-#define CK_LAUNCH(what) do { cudaError_t e_ = cudaGetLastError(); \
-    if (e_ != cudaSuccess) olive_die("CUDA kernel launch failed: %s: %s", what, cudaGetErrorString(e_)); } while (0)
+#include "cuda_check.h"
 
 /* Pulses active in a step travel as a kernel argument (up to INLINE_PULSES),
  * otherwise through a device buffer. */
