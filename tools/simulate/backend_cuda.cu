@@ -37,6 +37,26 @@ extern "C" {
 #include "model.h"
 
 #include "cuda_check.h"
+#if __has_include(<mpi-ext.h>)
+#include <mpi-ext.h> /* Open MPI: MPIX_CUDA_AWARE_SUPPORT, MPIX_Query_cuda_support */
+#endif
+
+/* Whether MPI can move device memory: Open MPI says so at compile and at run
+ * time; OLIVE_CUDA_AWARE=1 asserts it for MPIs that do not advertise it (e.g.
+ * MVAPICH2-GDR, Cray MPICH with MPICH_GPU_SUPPORT_ENABLED=1), =0 forbids it.
+ * The Debian Open MPI olive is tested with is not CUDA-aware. */
+static int mpi_cuda_aware(void)
+{
+    if (const char *e = getenv("OLIVE_CUDA_AWARE")) {
+        if (!strcmp(e, "0") || !strcmp(e, "1")) return e[0] == '1';
+        olive_die("OLIVE_CUDA_AWARE=%s: expected 0 or 1", e);
+    }
+#if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
+    return MPIX_Query_cuda_support();
+#else
+    return 0;
+#endif
+}
 
 /* Pulses active in a step travel as a kernel argument (up to INLINE_PULSES),
  * otherwise through a device buffer. */
@@ -89,6 +109,7 @@ struct sim_cuda {
     int64_t window0;                 /* first step of the current window */
     int split;                       /* junction sums in their own kernel */
     int energy_owner;                /* the first rank on this GPU: reads its energy */
+    int cuda_aware;                  /* MPI takes device buffers: no host staging */
 };
 
 /* ---- device code ---- */
@@ -504,6 +525,7 @@ extern "C" void sim_cuda_setup(sim_t *s)
     g->h_rep->count = 0;
     g->h_rep->bad = ~0ULL;
     CK(cudaMemcpy(g->d_rep, g->h_rep, sizeof(dev_report), cudaMemcpyHostToDevice));
+    g->cuda_aware = s->size > 1 && mpi_cuda_aware();
     g->window0 = s->cfg->start_step; /* spikes are encoded relative to the window's first step */
     /* The junction sums in their own kernel once rows average 32 junctions. */
     g->split = n > 0 && nnz / n >= 32;
@@ -513,8 +535,10 @@ extern "C" void sim_cuda_setup(sim_t *s)
         else olive_die("OLIVE_CUDA_ROWS=%s: expected fused or split", e);
     }
     CK(cudaDeviceSynchronize());
-    olive_info("rank %d: CUDA device %d (%s, %.1f GiB), sliced-ELL rows, %s, spikes collected every %lld steps", s->rank,
+    olive_info("rank %d: CUDA device %d (%s, %.1f GiB), sliced-ELL rows, %s, halo exchange %s, spikes collected every "
+               "%lld steps", s->rank,
                g->device, prop.name, (double)prop.totalGlobalMem / 1073741824.0, g->split ? "junction sums and cell updates in two kernels" : "one kernel",
+               s->size == 1 ? "none (one rank)" : g->cuda_aware ? "device to device (CUDA-aware MPI)" : "through pinned host memory",
                (long long)g->window);
 }
 
@@ -551,19 +575,23 @@ extern "C" void sim_cuda_step(sim_t *s, int64_t step, const sim_pulse *active, i
                 k_pack<double><<<blocks_for(p->nsend, 256), 256, 0, g->sx>>>((const double *)g->d_cur[OV_V_DEND],
                                                                           g->d_send, p->nsend, (double *)g->d_sendbuf);
             CK_LAUNCH("k_pack");
-            CK(cudaMemcpyAsync(g->h_send, g->d_sendbuf, (size_t)p->nsend * g->el, cudaMemcpyDeviceToHost, g->sx));
+            if (!g->cuda_aware)
+                CK(cudaMemcpyAsync(g->h_send, g->d_sendbuf, (size_t)p->nsend * g->el, cudaMemcpyDeviceToHost, g->sx));
         }
         /* Interior rows while the halo travels. */
         launch_rows(s, g->inner, pl, rel);
         double a = olive_now();
         CK(cudaStreamSynchronize(g->sx));
         MPI_Request req;
-        SIM_CHECK_MPI(MPI_Ineighbor_alltoallv(g->h_send, s->nbr_send_count, s->nbr_send_displ, t, g->h_recv,
+        char *halo = (char *)g->d_cur[OV_V_DEND] + (size_t)p->nlocal * g->el;
+        /* CUDA-aware MPI reads the packed values and writes the halo in
+         * device memory itself; otherwise through the pinned buffers. */
+        SIM_CHECK_MPI(MPI_Ineighbor_alltoallv(g->cuda_aware ? g->d_sendbuf : g->h_send, s->nbr_send_count,
+                                              s->nbr_send_displ, t, g->cuda_aware ? (void *)halo : g->h_recv,
                                               s->nbr_recv_count, s->nbr_recv_displ, t, s->graph, &req));
         SIM_CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
-        if (p->nhalo > 0)
-            CK(cudaMemcpyAsync((char *)g->d_cur[OV_V_DEND] + (size_t)p->nlocal * g->el, g->h_recv,
-                               (size_t)p->nhalo * g->el, cudaMemcpyHostToDevice, g->sx));
+        if (p->nhalo > 0 && !g->cuda_aware)
+            CK(cudaMemcpyAsync(halo, g->h_recv, (size_t)p->nhalo * g->el, cudaMemcpyHostToDevice, g->sx));
         CK(cudaEventRecord(g->ev_halo, g->sx));
         CK(cudaStreamWaitEvent(g->sc, g->ev_halo, 0));
         tx = olive_now() - a;
