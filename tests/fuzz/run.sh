@@ -12,6 +12,8 @@ set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${BUILD:-build}
 secs=${FUZZ_SECONDS:-30}
+# FUZZ_SEED: libFuzzer's -seed (default: from the clock); CI fixes it.
+seed=${FUZZ_SEED:-}
 out="$top/$BUILD/fuzz"
 names=("$@")
 [ ${#names[@]} -gt 0 ] || names=(edges matrix sonata netfile)
@@ -25,7 +27,9 @@ export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$top/tests/fuzz/lsan.supp:print
 # HDF5 1.10 itself, which olive cannot fix), else "olive".
 culprit() {  # LOG
   local f
-  f=$(grep -E '^ +#[0-9]+ ' "$1" | grep -vE 'interceptor|sanitizer|asan_|ubsan|libc\.so|libc_start|compiler-rt' | head -n 1)
+  # libc's string functions count as their caller (HDF5 memcpy's into a
+  # damaged buffer), whether symbolised as libc.so or by glibc source path.
+  f=$(grep -E '^ +#[0-9]+ ' "$1" | grep -vE 'interceptor|sanitizer|asan_|ubsan|libc\.so|libc_start|compiler-rt|sysdeps/|__mem(cpy|move|set)' | head -n 1)
   case "$f" in *libhdf5*) echo hdf5 ;; *) echo olive ;; esac
 }
 crashed=0
@@ -54,6 +58,7 @@ for n in "${names[@]}"; do
   base=("${extra[@]}")
   case $n in sonata|netfile) extra+=(-fork=1 -ignore_crashes=1 -ignore_ooms=1 -ignore_timeouts=1) ;; esac
   rm -f "$out"/crash-"$n"-*
+  [ -n "$seed" ] && extra+=(-seed="$seed")
   "$bin" "${extra[@]}" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=16384 \
     -print_final_stats=1 -artifact_prefix="$out/crash-$n-" "$out/corpus-$n" "$top/tests/fuzz/corpus/$n" \
     >"$out/$n.log" 2>&1
