@@ -140,12 +140,7 @@ static void drain(slot *s, int bits, olive_network *net, double *t_wait, double 
 extern "C" double gc_conductance_cuda(const gc_cond_par *par, olive_network *net, int local_rank)
 {
     double t0 = olive_now();
-    int ndev = 0;
-    CK(cudaGetDeviceCount(&ndev));
-    if (ndev <= 0) olive_die("--backend cuda: no CUDA device");
-    const int dev = local_rank % ndev;
-    CK(cudaSetDevice(dev));
-    CK(cudaFree(nullptr));   /* the context (made already when the rows were made here) */
+    const int dev = olive_cuda_select(local_rank);
     const gc_cond_par p = *par;
     const int bits = p.bits;
     const int64_t N = net->row1 - net->row0, nnz = net->nnz;

@@ -303,12 +303,7 @@ static void gen_exact(const gc_config *cfg, olive_network *net, int gen, timing 
 extern "C" void gc_generate_cuda(const gc_config *cfg, olive_network *net, int local_rank)
 {
     double t0 = olive_now();
-    int ndev = 0;
-    CK(cudaGetDeviceCount(&ndev));
-    if (ndev <= 0) olive_die("--backend cuda: no CUDA device");
-    const int dev = local_rank % ndev;
-    CK(cudaSetDevice(dev));
-    CK(cudaFree(nullptr));   /* create the context now, so the timings below exclude it */
+    const int dev = olive_cuda_select(local_rank);
     cudaDeviceProp prop;
     CK(cudaGetDeviceProperties(&prop, dev));
     double t1 = olive_now();
