@@ -248,3 +248,9 @@ void olive_progress_done(void)
 {
     if (progress_shown) { fputc('\n', stderr); progress_shown = 0; }
 }
+
+void olive_mpi_singleton_fast(void)
+{
+    if (getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMIX_RANK") || getenv("PMI_RANK")) return;
+    setenv("OMPI_MCA_ess_singleton_isolated", "1", 0);   /* 0: a user's setting wins */
+}

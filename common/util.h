@@ -47,6 +47,12 @@ void olive_atomic_commit(const char *tmp);
 void olive_remove_tree(const char *path);
 int olive_path_exists(const char *path);
 
+/* Call before MPI_Init. Run without a launcher (a singleton), Open MPI
+ * starts a helper daemon, which costs 2-3 s per program; unless the user set
+ * it, ask for its isolated singleton mode instead (olive never spawns
+ * processes). Launched ranks (mpirun, srun) are left alone. */
+void olive_mpi_singleton_fast(void);
+
 /* Wall-clock seconds (monotonic). */
 double olive_now(void);
 

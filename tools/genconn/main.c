@@ -76,6 +76,7 @@ int main(int argc, char **argv)
     olive_set_cmdline(argc, argv);
     /* Under mpirun every rank generates its own block of rows and the file is
      * written collectively; the same seed gives the same file for any P. */
+    olive_mpi_singleton_fast();
     if (MPI_Init(&argc, &argv) != MPI_SUCCESS) {
         fprintf(stderr, "olive-genconn: error: MPI_Init failed\n");
         return 1;

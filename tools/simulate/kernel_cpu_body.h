@@ -34,8 +34,10 @@ static inline __attribute__((always_inline)) int64_t KFN(junction_terms)(
 }
 
 /* Each row's terms are summed one by one in stored order (the same bits for
- * any split of the rows). Summing four rows in interleaved chains was tried
- * and gained nothing measurable: the exponentials dominate. */
+ * any split of the rows), but SIM_ROW_LANES rows at a time: their sums are
+ * independent chains, so the adds overlap instead of waiting on each other.
+ * Rows shorter than the group's longest are padded with +0.0 terms, which
+ * leave a sum unchanged (a sum that starts at +0.0 is never -0.0). */
 static inline __attribute__((always_inline)) void KFN(currents_of)(
     sim_t *s, const int32_t *rows, int64_t nrows, const int bits, const int gj)
 {
@@ -44,19 +46,31 @@ static inline __attribute__((always_inline)) void KFN(currents_of)(
     const REAL *lut = s->wlut;
     const REAL w0 = (REAL)s->net.offset;
     const void *cond = s->net.cond;
+    const int64_t stride = s->tbuf_stride;
     REAL *ic = s->ic;
     REAL *term = (REAL *)s->tbuf[omp_get_thread_num()];
 #pragma omp for schedule(static)
-    for (int64_t k = 0; k < nrows; k++) {
-        const int64_t n = KFN(junction_terms)(p, vd, cond, lut, w0, rows[k], term, bits, gj);
-        REAL a = (REAL)0;
-        for (int64_t j = 0; j < n; j++) a = a + term[j];
-        ic[rows[k]] = a;
+    for (int64_t g = 0; g < nrows; g += SIM_ROW_LANES) {
+        const int m = nrows - g < SIM_ROW_LANES ? (int)(nrows - g) : SIM_ROW_LANES;
+        int64_t n[SIM_ROW_LANES], maxn = 0;
+        for (int l = 0; l < m; l++) {
+            n[l] = KFN(junction_terms)(p, vd, cond, lut, w0, rows[g + l], term + l * stride, bits, gj);
+            maxn = n[l] > maxn ? n[l] : maxn;
+        }
+        for (int l = m; l < SIM_ROW_LANES; l++) n[l] = 0;
+        for (int l = 0; l < SIM_ROW_LANES; l++)
+            for (int64_t j = n[l]; j < maxn; j++) term[l * stride + j] = (REAL)0;
+        REAL a[SIM_ROW_LANES];
+        for (int l = 0; l < SIM_ROW_LANES; l++) a[l] = (REAL)0;
+        for (int64_t j = 0; j < maxn; j++)
+            for (int l = 0; l < SIM_ROW_LANES; l++) a[l] = a[l] + term[l * stride + j];
+        for (int l = 0; l < m; l++) ic[rows[g + l]] = a[l];
     }
 }
 
-/* One clone per instruction set, chosen at load time (same bits from each). */
-__attribute__((target_clones("avx512f", "avx2", "default")))
+/* One clone per instruction set, chosen at load time (same bits from each:
+ * v3 and v4 have FMA for fastexp.h's fma(); the default clone calls glibc's). */
+__attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 static void KFN(currents)(sim_t *s, const int32_t *rows, int64_t nrows)
 {
 #define KCASE(B, G) KFN(currents_of)(s, rows, nrows, B, G)
@@ -73,7 +87,7 @@ static void KFN(currents)(sim_t *s, const int32_t *rows, int64_t nrows)
  * (GCC honours restrict on parameters, and 19 x 19 alias checks would
  * otherwise stop vectorisation). flag: bit 0 spike, bit 1 non-finite. */
 #define KPARAM(v) , const REAL *restrict c##v, REAL *restrict n##v
-__attribute__((noinline, target_clones("avx512f", "avx2", "default")))
+__attribute__((noinline, target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 static void KFN(update_range)(int64_t a, int64_t b, const REAL *restrict ic, const REAL *restrict iapp, REAL thr,
                               unsigned char *restrict flag OLIVE_VAR_LIST(KPARAM))
 {

@@ -214,6 +214,7 @@ int main(int argc, char **argv)
     olive_set_program(argv[0]);
     olive_set_cmdline(argc, argv);
     int provided;
+    olive_mpi_singleton_fast();
     if (MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
         fprintf(stderr, "olive-simulate: error: MPI_Init failed\n");
         return 1;

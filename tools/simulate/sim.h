@@ -7,6 +7,9 @@
 #include "partition.h"
 #include "state.h"
 
+/* CPU backend: rows whose junction sums run side by side (independent add chains). */
+#define SIM_ROW_LANES 8
+
 typedef struct {
     int64_t step0, step1;    /* active on steps step0 <= i < step1 */
     double amp;              /* uA/cm2 */
@@ -67,7 +70,8 @@ typedef struct {
     int nthreads;
     int64_t bad_cell, bad_step; /* first non-finite value seen, -1 if none */
     sim_pulse *active;       /* scratch: the pulses active in the current step */
-    void **tbuf;             /* per thread: one row's junction terms (max degree values) */
+    void **tbuf;             /* per thread: SIM_ROW_LANES rows' junction terms, tbuf_stride apart */
+    int64_t tbuf_stride;     /* max degree + 1 */
     void *ic, *iapp;         /* per own cell: gap-junction and injected current of this step */
     unsigned char *flags;    /* per own cell: spike / non-finite flags of this step */
     int iapp_dirty;          /* iapp holds a pulse and must be cleared */
