@@ -254,8 +254,7 @@ void olive_net_read_rows(const char *path, int64_t row0, int64_t row1, olive_net
         free(buf);
     }
     if (net->bits) {
-        size_t bytes = olive_cond_bytes(net->bits, net->nnz);
-        net->cond = olive_calloc(bytes + 1, 1, "conductances");
+        net->cond = olive_calloc(olive_cond_bytes(net->bits, net->nnz + OLIVE_JUNCTION_PAD), 1, "conductances");
         if (net->bits == 4) {
             int64_t b0 = e0 / 2, b1 = (e1 + 1) / 2;
             uint8_t *raw = olive_malloc((size_t)(b1 - b0) + 1, "conductances");

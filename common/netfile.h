@@ -29,6 +29,12 @@ typedef struct {
     char command[1024];
 } olive_network;
 
+/* Zeroed junction slots allocated after the last junction held (col, cond,
+ * and the simulator's local columns): a SIMD loop over a row may then run to
+ * a whole number of 64-byte vectors, reading but never using the slots past
+ * the row's end, instead of finishing in a scalar loop. */
+#define OLIVE_JUNCTION_PAD 16
+
 /* Conductance of stored junction e (0-based within the held rows). */
 static inline double olive_net_w(const olive_network *n, int64_t e)
 {

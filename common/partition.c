@@ -77,7 +77,7 @@ void olive_plan_build_local(const olive_network *net, const int64_t *bounds, int
     /* Rows with local indices, and the interior/boundary split. */
     p->lrow_ptr = olive_malloc((size_t)(p->nlocal + 1) * sizeof(int64_t), "local row_ptr");
     memcpy(p->lrow_ptr, net->row_ptr, (size_t)(p->nlocal + 1) * sizeof(int64_t));
-    p->lcol = olive_malloc((size_t)net->nnz * sizeof(int32_t) + 1, "local col");
+    p->lcol = olive_calloc((size_t)(net->nnz + OLIVE_JUNCTION_PAD), sizeof(int32_t), "local col");
     p->interior = olive_malloc((size_t)p->nlocal * sizeof(int32_t) + 1, "interior rows");
     p->boundary = olive_malloc((size_t)p->nlocal * sizeof(int32_t) + 1, "boundary rows");
     /* Rows remapped in parallel (dynamic: degrees vary), the foreign flags

@@ -11,16 +11,21 @@
 
 /* Gap-junction terms of local row r into term[0..n), in a SIMD loop. BITS
  * and GJ are compile-time constants at each call site, so every combination
- * gets its own loop. Returns n. */
+ * gets its own loop. The loop runs on to a whole number of 64-byte vectors:
+ * the terms past n come from the next row or the zeroed padding
+ * (OLIVE_JUNCTION_PAD) and are never used. Returns n. */
 static inline __attribute__((always_inline)) int64_t KFN(junction_terms)(
     const olive_plan *p, const REAL *vd, const void *cond, const REAL *lut, REAL w0,
     int64_t r, REAL *term, const int bits, const int gj)
 {
     const int64_t e0 = p->lrow_ptr[r], n = p->lrow_ptr[r + 1] - e0;
+    const int64_t lanes = 64 / (int64_t)sizeof(REAL);
+    const int64_t nv = (n + lanes - 1) / lanes * lanes;
+    _Static_assert(64 / sizeof(REAL) <= OLIVE_JUNCTION_PAD, "padding shorter than a vector");
     const int32_t *lcol = p->lcol + e0;
     const REAL vi = vd[r];
 #pragma omp simd
-    for (int64_t j = 0; j < n; j++) {
+    for (int64_t j = 0; j < nv; j++) {
         const int64_t e = e0 + j;
         REAL w;
         if (bits == 0) w = w0;

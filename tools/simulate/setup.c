@@ -235,7 +235,7 @@ void sim_setup(sim_t *s, sim_config *cfg)
     for (int64_t r = 0; r < s->plan.nlocal; r++)
         if (s->plan.lrow_ptr[r + 1] - s->plan.lrow_ptr[r] > maxdeg) maxdeg = s->plan.lrow_ptr[r + 1] - s->plan.lrow_ptr[r];
     s->tbuf = olive_malloc((size_t)s->nthreads * sizeof(void *), "term buffers");
-    s->tbuf_stride = maxdeg + 1;
+    s->tbuf_stride = maxdeg + OLIVE_JUNCTION_PAD;
     for (int t = 0; t < s->nthreads; t++)
         s->tbuf[t] = olive_malloc((size_t)SIM_ROW_LANES * (size_t)s->tbuf_stride * sizeof(double), "term buffer");
     s->t.setup = olive_now() - t0;

@@ -71,7 +71,7 @@ typedef struct {
     int64_t bad_cell, bad_step; /* first non-finite value seen, -1 if none */
     sim_pulse *active;       /* scratch: the pulses active in the current step */
     void **tbuf;             /* per thread: SIM_ROW_LANES rows' junction terms, tbuf_stride apart */
-    int64_t tbuf_stride;     /* max degree + 1 */
+    int64_t tbuf_stride;     /* max degree + OLIVE_JUNCTION_PAD */
     void *ic, *iapp;         /* per own cell: gap-junction and injected current of this step */
     unsigned char *flags;    /* per own cell: spike / non-finite flags of this step */
     int iapp_dirty;          /* iapp holds a pulse and must be cleared */
