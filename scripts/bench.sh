@@ -1,29 +1,39 @@
 #!/usr/bin/env bash
-# CPU benchmark of olive-simulate: cell-steps/s for 0/10/100 junctions per
-# cell, double and single precision, 1 and 2 threads, plus the bytes the step
-# loop must move at least (DESIGN.md performance model) per second.
-# Usage: BUILD=build bash scripts/bench.sh [CELLS] [STEPS]
+# CPU benchmark of olive-simulate: cell-steps/s for 0/10/100/1000 junctions
+# per cell at 64K and 1M cells, double and single precision, 1 and 2 threads,
+# plus the bytes the step loop must move at least (DESIGN.md performance
+# model) per second; then olive and Brian2 side by side (below).
+# Usage: BUILD=build bash scripts/bench.sh [CELLS...]
+#   BENCH_JUNCTIONS  junctions per cell (default "0 10 100 1000")
+#   BENCH_WORK       cell-steps x (junctions + 20) per run (default 2e9): the
+#                    steps of each run are set from it (10..400)
+#   BENCH_MAX_JUNCTIONS  larger networks are skipped (default 2e8: memory)
 set -euo pipefail
 BIN=${BIN:-$(cd "$(dirname "$0")/.." && pwd)/${BUILD:-build}/bin}
-CELLS=${1:-65536}
-STEPS=${2:-200}
+CELLS_LIST=${*:-65536 1048576}
 work=$(mktemp -d /tmp/olive-bench.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-printf '# olive CPU benchmark, %s, %s, %d cells, %d steps\n' "$(date -u +%F)" "$(uname -n)" "$CELLS" "$STEPS"
-printf '%-6s %-7s %-8s %-7s %14s %12s\n' junc prec threads bits cell-steps/s floor-GB/s
-for K in 0 10 100; do
-  "$BIN/olive-genconn" -o "$work/net$K.h5" --cells "$CELLS" --generator uniform --density "$K" \
-      --fixed-degree --conductance 0.04 --seed 1 --force >/dev/null
-  for prec in double single; do
-    for T in 1 2; do
-      line=$("$BIN/olive-simulate" "$work/net$K.h5" -o "$work/out" --steps "$STEPS" --precision "$prec" \
-             --record none --threads "$T" --force)
-      rate=$(sed -n 's/.* \([0-9.e+]*\) cell-steps\/s.*/\1/p' <<<"$line")
-      # floor: 2 x 19 state values + per junction a 4-byte index and a neighbour voltage (bits 0: no conductance bytes)
-      el=8; [ "$prec" = single ] && el=4
-      awk -v r="$rate" -v k="$K" -v el="$el" -v p="$prec" -v t="$T" \
-        'BEGIN { printf "%-6d %-7s %-8d %-7d %14.3g %12.2f\n", k, p, t, 0, r, r * (38 * el + k * (4 + el)) / 1e9 }'
+rate_of() { sed -n 's/.* \([0-9.e+]*\) cell-steps\/s.*/\1/p' <<<"$1"; }
+printf '# olive CPU benchmark, %s, %s (%s), %s cores\n' "$(date -u '+%F %H:%M UTC')" "$(uname -n)" \
+  "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)" "$(nproc)"
+printf '%-8s %-6s %-7s %-8s %-6s %14s %12s\n' cells junc prec threads steps cell-steps/s floor-GB/s
+for N in $CELLS_LIST; do
+  for K in ${BENCH_JUNCTIONS:-0 10 100 1000}; do
+    if awk -v n="$N" -v k="$K" -v m="${BENCH_MAX_JUNCTIONS:-2e8}" 'BEGIN { exit !(n * k > m) }'; then
+      printf '%-8d %-6d (skipped: %d junctions is over BENCH_MAX_JUNCTIONS)\n' "$N" "$K" $((N * K)); continue
+    fi
+    S=$(awk -v n="$N" -v k="$K" -v w="${BENCH_WORK:-2e9}" 'BEGIN { s = int(w / (n * (k + 20))); print s < 10 ? 10 : s > 400 ? 400 : s }')
+    "$BIN/olive-genconn" -o "$work/net.h5" --cells "$N" --generator uniform --density "$K" \
+        --fixed-degree --conductance 0.04 --seed 1 --force >/dev/null
+    for prec in double single; do
+      for T in 1 2; do
+        line=$("$BIN/olive-simulate" "$work/net.h5" -o "$work/out" --steps "$S" --precision "$prec" \
+               --record none --threads "$T" --force)
+        # floor: 2 x 19 state values + per junction a 4-byte index and a neighbour voltage (bits 0: no conductance bytes)
+        awk -v n="$N" -v r="$(rate_of "$line")" -v k="$K" -v p="$prec" -v t="$T" -v s="$S" \
+          'BEGIN { el = p == "single" ? 4 : 8; printf "%-8d %-6d %-7s %-8d %-6d %14.3g %12.2f\n", n, k, p, t, s, r, r * (38 * el + k * (4 + el)) / 1e9 }'
+      done
     done
   done
 done
@@ -52,7 +62,7 @@ if [ "$BRIAN" != 0 ] && "$PY" -c "import brian2" 2>/dev/null; then
       for T in 1 2; do
         line=$("$BIN/olive-simulate" "$work/b$K.h5" -o "$work/out" --steps "$S" --gj rgj --precision double \
                --record none --threads "$T" --force)
-        orate[$T]=$(sed -n 's/.* \([0-9.e+]*\) cell-steps\/s.*/\1/p' <<<"$line")
+        orate[$T]=$(rate_of "$line")
       done
       if ! "$PY" "$here/brian2_infoli.py" --cells "$N" --junctions "$K" --threads 1,2 --steps "$S" \
            >"$work/brian.out" 2>"$work/brian.err"; then

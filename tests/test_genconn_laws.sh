@@ -12,7 +12,8 @@ CHK="$TESTS/check_network.py"
 nfail=0
 fail() { echo "FAIL: $*"; nfail=$((nfail + 1)); }
 gen() {  # olive-genconn ARGS..., must succeed
-  if ! "$G" "$@" >gen.out 2>gen.err; then fail "olive-genconn $* (exit $?): $(cat gen.err)"; return 1; fi
+  local rc=0; "$G" "$@" >gen.out 2>gen.err || rc=$?
+  if [ $rc -ne 0 ]; then fail "olive-genconn $* (exit $rc): $(cat gen.err)"; return 1; fi
 }
 check() { "$PY" "$CHK" "$@" || fail "check_network.py $*"; }
 

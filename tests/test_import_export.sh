@@ -17,7 +17,8 @@ T="$TESTS/import_tool.py"
 nfail=0
 fail() { echo "FAIL: $*"; nfail=$((nfail + 1)); }
 run() {  # must succeed
-  if ! "$@" >run.out 2>run.err; then fail "$* (exit $?): $(cat run.err)"; return 1; fi
+  local rc=0; "$@" >run.out 2>run.err || rc=$?
+  if [ $rc -ne 0 ]; then fail "$* (exit $rc): $(cat run.err)"; return 1; fi
 }
 py() { "$PY" "$T" "$@" || fail "import_tool.py $*"; }
 no_output() {  # FILE...
