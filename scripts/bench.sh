@@ -23,7 +23,7 @@ for N in $CELLS_LIST; do
     if awk -v n="$N" -v k="$K" -v m="${BENCH_MAX_JUNCTIONS:-2e8}" 'BEGIN { exit !(n * k > m) }'; then
       printf '%-8d %-6d (skipped: %d junctions is over BENCH_MAX_JUNCTIONS)\n' "$N" "$K" $((N * K)); continue
     fi
-    S=$(awk -v n="$N" -v k="$K" -v w="${BENCH_WORK:-2e9}" 'BEGIN { s = int(w / (n * (k + 20))); print s < 10 ? 10 : s > 400 ? 400 : s }')
+    S=$(awk -v n="$N" -v k="$K" -v w="${BENCH_WORK:-2e9}" 'BEGIN { s = int(w / (n * (k + 20))); print (s < 10 ? 10 : (s > 400 ? 400 : s)) }')
     "$BIN/olive-genconn" -o "$work/net.h5" --cells "$N" --generator uniform --density "$K" \
         --fixed-degree --conductance 0.04 --seed 1 --force >/dev/null
     for prec in double single; do
