@@ -173,7 +173,7 @@ void olive_map_read_plan(const char *path, const olive_map_header *h, int rank, 
     memcpy(p->lrow_ptr, net->row_ptr, (size_t)(p->nlocal + 1) * sizeof(int64_t));
     if (olive_h5_len1(path, f, "rows/lcol") != net->nnz_total || olive_h5_len1(path, f, "rows/order") != h->count)
         olive_die("%s: /rows/lcol or /rows/order does not match the network's size", path);
-    p->lcol = olive_malloc((size_t)net->nnz * sizeof(int32_t) + 4, "lcol");
+    p->lcol = olive_calloc((size_t)(net->nnz + OLIVE_JUNCTION_PAD), sizeof(int32_t), "lcol");   /* zeroed padding: netfile.h */
     olive_h5_read_slab1(path, f, "rows/lcol", H5T_NATIVE_INT32, net->e0, net->nnz, p->lcol);
     /* A corrupt map must not make the kernel read out of bounds: check that
      * each local index names the same global cell as the network row. */

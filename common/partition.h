@@ -27,7 +27,8 @@ typedef struct {
     int32_t *send_local;     /* nsend local indices of own cells to send, grouped by destination */
     int *send_count, *send_displ; /* P each */
     int64_t *lrow_ptr;       /* nlocal+1 */
-    int32_t *lcol;           /* neighbour as local index: < nlocal own, else nlocal + halo position */
+    int32_t *lcol;           /* neighbour as local index: < nlocal own, else nlocal + halo position;
+                              * OLIVE_JUNCTION_PAD zeroed entries follow the last (netfile.h) */
     int64_t ninterior, nboundary;
     int32_t *interior, *boundary; /* local row indices */
 } olive_plan;

@@ -76,14 +76,35 @@ static void make_graph(sim_t *s)
     free(dst);
 }
 
+/* State array number k (of 2 x OLIVE_NVARS) starts k x 192 bytes past a
+ * 64-byte boundary. Large arrays come from mmap, page-aligned, so without
+ * this the 38 arrays of a cell would all start on the same cache set and
+ * their streams would evict each other in the 8-way caches. */
+#define SIM_STAGGER 192
+static void *alloc_staggered(sim_t *s, int k, size_t bytes)
+{
+    s->state_raw[k] = olive_malloc(bytes + 64 + (size_t)SIM_STAGGER * 2 * OLIVE_NVARS, "state");
+    uintptr_t at = ((uintptr_t)s->state_raw[k] + 63) & ~(uintptr_t)63;
+    return (void *)(at + (uintptr_t)SIM_STAGGER * (uintptr_t)k);
+}
+
+void sim_release_host_nxt(sim_t *s)
+{
+    for (int v = 0; v < OLIVE_NVARS; v++) {
+        free(s->state_raw[2 * v + 1]);   /* nxt[v] before any swap */
+        s->state_raw[2 * v + 1] = NULL;
+        s->nxt[v] = NULL;
+    }
+}
+
 static void alloc_state(sim_t *s)
 {
     size_t el = s->cfg->single ? sizeof(float) : sizeof(double);
     int64_t n = s->plan.nlocal, nh = s->plan.nhalo;
     for (int v = 0; v < OLIVE_NVARS; v++) {
         int64_t len = v == OV_V_DEND ? n + nh : n;
-        s->cur[v] = olive_malloc((size_t)len * el + el, "state");
-        s->nxt[v] = olive_malloc((size_t)len * el + el, "state");
+        s->cur[v] = alloc_staggered(s, 2 * v, (size_t)len * el + el);
+        s->nxt[v] = alloc_staggered(s, 2 * v + 1, (size_t)len * el + el);
         /* First touch by the threads that will compute these rows. */
 #pragma omp parallel for schedule(static)
         for (int64_t i = 0; i < len; i++) {
@@ -249,7 +270,7 @@ void sim_free(sim_t *s)
 #ifdef OLIVE_HAVE_CUDA
     if (s->cuda) sim_cuda_free(s);
 #endif
-    for (int v = 0; v < OLIVE_NVARS; v++) { free(s->cur[v]); free(s->nxt[v]); }
+    for (int k = 0; k < 2 * OLIVE_NVARS; k++) free(s->state_raw[k]);
     for (int t = 0; t < s->nthreads; t++) free(s->tspikes[t]);
     free(s->tspikes); free(s->tspike_n); free(s->tspike_cap);
     free(s->wlut); free(s->sendbuf); free(s->active);

@@ -60,6 +60,7 @@ typedef struct {
     /* State, structure of arrays, double-buffered; V_dend has nlocal + nhalo
      * entries so junctions index own cells and halo cells alike. */
     void *cur[OLIVE_NVARS], *nxt[OLIVE_NVARS];
+    void *state_raw[2 * OLIVE_NVARS]; /* the allocations behind cur/nxt (staggered starts, setup.c) */
     void *wlut;              /* conductance per code (bits 4/8/16), in the run's precision */
     void *sendbuf;           /* packed V_dend for other ranks */
     int *nbr_send_count, *nbr_send_displ, *nbr_recv_count, *nbr_recv_displ;
@@ -92,6 +93,8 @@ int sim_active_pulses(const sim_config *cfg, int64_t step, sim_pulse *out);
 /* setup.c */
 void sim_setup(sim_t *s, sim_config *cfg);
 void sim_free(sim_t *s);
+/* CUDA backend: free the host's second state buffer (the device holds both). */
+void sim_release_host_nxt(sim_t *s);
 /* kernel_cpu.c */
 /* Gap-junction currents of the given local rows into s->ic. */
 void sim_currents(sim_t *s, const int32_t *rows, int64_t nrows);
