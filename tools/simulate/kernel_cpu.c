@@ -35,6 +35,9 @@ static void sim_note_bad(sim_t *s, int64_t step, int64_t cell)
 #ifndef SIM_BLOCK
 #define SIM_BLOCK 512
 #endif
+#ifndef SIM_LCOL_AHEAD
+#define SIM_LCOL_AHEAD 16   /* rows ahead whose column indices are prefetched */
+#endif
 #ifndef SIM_PREFETCH
 #define SIM_PREFETCH 512
 #endif
