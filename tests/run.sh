@@ -24,24 +24,41 @@ export OMPI_MCA_mca_base_component_disable_dlclose=1
 pattern=${1:-}
 scratch=$(mktemp -d /tmp/olive-tests.XXXXXX)
 trap 'rm -rf "$scratch"' EXIT
-pass=0 fail=0 failed=()
+# JOBS=N runs N tests at a time (CI's sanitizer pass: each test keeps about
+# one core busy); each prints its line when it ends, failures' logs at the end.
+jobs_max=${JOBS:-1}
+names=()
 run_one() {  # name, command...
   local name=$1; shift
   [ -n "$pattern" ] && [[ "$name" != *"$pattern"* ]] && return
-  local dir="$scratch/$name" t0=$SECONDS
+  names+=("$name")
+  local dir="$scratch/$name"
   mkdir -p "$dir"
-  if (cd "$dir" && "$@") >"$dir.log" 2>&1; then
-    pass=$((pass + 1)); printf 'PASS %-40s %3ds\n' "$name" $((SECONDS - t0))
-  else
-    fail=$((fail + 1)); failed+=("$name"); printf 'FAIL %-40s %3ds\n' "$name" $((SECONDS - t0))
-    sed 's/^/    | /' "$dir.log" | tail -n 40
-  fi
+  (
+    t0=$SECONDS
+    if (cd "$dir" && "$@") >"$dir.log" 2>&1; then r=PASS; else r=FAIL; fi
+    printf '%s %-40s %3ds\n' "$r" "$name" $((SECONDS - t0)) | tee "$dir.result"
+    [ "$jobs_max" -gt 1 ] || [ "$r" = PASS ] || sed 's/^/    | /' "$dir.log" | tail -n 40
+  ) &
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n || true; done
 }
 for t in "$top/$BUILD"/tests/*; do
   [ -x "$t" ] && run_one "unit/$(basename "$t")" "$t"
 done
 for t in "$top"/tests/test_*.sh; do
   [ -f "$t" ] && run_one "$(basename "$t" .sh)" bash "$t"
+done
+wait
+pass=0 fail=0 failed=()
+for name in "${names[@]}"; do
+  if grep -q '^PASS' "$scratch/$name.result" 2>/dev/null; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1)); failed+=("$name")
+    if [ "$jobs_max" -gt 1 ]; then
+      echo; echo "FAIL $name:"; sed 's/^/    | /' "$scratch/$name.log" | tail -n 40
+    fi
+  fi
 done
 echo
 echo "$pass passed, $fail failed"

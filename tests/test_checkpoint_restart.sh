@@ -134,7 +134,7 @@ k=$(attr killed/state.h5 state step)
 [ "$(attr killed/spikes.h5 / end_step)" = "$k" ] || fail "killed/spikes.h5 does not end at step $k"
 [ -f killed/v_axon.h5 ] && ! compgen -G "killed/*.tmp-*" >/dev/null || fail "killed/ is not complete"
 echo "ok: SIGTERM to rank 1 stopped both at step $k: $(grep stopped killed.err)"
-end=$((k + 2000))
+end=$((k + 4000))   # two stimulus periods: the resumed part always spikes
 run 1 resumed "$end" --restart killed/state.h5
 run 1 unbroken "$end"
 same unbroken killed resumed
@@ -148,7 +148,7 @@ kill -TERM $pid
 rc=0; wait $pid || rc=$?
 [ "$rc" -eq 143 ] || { cat k1.err; fail "exit status $rc after SIGTERM (143 expected)"; }
 k=$(attr killed1/state.h5 state step)
-end=$((k + 2000))
+end=$((k + 4000))   # two stimulus periods: the resumed part always spikes
 run 2 resumed1 "$end" --restart killed1/state.h5
 run 1 unbroken1 "$end"
 same unbroken1 killed1 resumed1
