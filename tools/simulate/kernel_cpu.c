@@ -27,20 +27,11 @@ static void sim_note_bad(sim_t *s, int64_t step, int64_t cell)
     }
 }
 
-/* Cells per call of the SIMD update: a few KiB of each of the 19 arrays. */
-#ifndef SIM_CHUNK
+/* Cells per call of the SIMD update: a few KiB of each of the 19 arrays
+ * (each call also prefetches the next chunk). */
 #define SIM_CHUNK 512
-#endif
-/* Cells per prefetch block of the update, and how far ahead it fetches. */
-#ifndef SIM_BLOCK
-#define SIM_BLOCK 512
-#endif
-#ifndef SIM_LCOL_AHEAD
-#define SIM_LCOL_AHEAD 16   /* rows ahead whose column indices are prefetched */
-#endif
-#ifndef SIM_PREFETCH
-#define SIM_PREFETCH 512
-#endif
+/* Rows ahead whose column indices the junction pass prefetches. */
+#define SIM_LCOL_AHEAD 16
 /* X-macro over the 19 state variables (enum olive_var order). */
 #define OLIVE_VAR_LIST(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) \
     X(14) X(15) X(16) X(17) X(18)

@@ -107,17 +107,15 @@ static void KFN(update_range)(int64_t a, int64_t b, const REAL *restrict ic, con
                               unsigned char *restrict flag OLIVE_VAR_LIST(KPARAM))
 {
     /* 38 arrays are more streams than the hardware prefetchers follow, so
-     * beyond the caches the loop would wait on memory: each block of
-     * SIM_BLOCK cells first asks for the block SIM_PREFETCH cells ahead. */
-    for (int64_t k0 = a; k0 < b; k0 += SIM_BLOCK) {
-        const int64_t k1 = k0 + SIM_BLOCK < b ? k0 + SIM_BLOCK : b;
-        for (int64_t line = 0; line < SIM_BLOCK * (int64_t)sizeof(REAL); line += 64) {
-#define KFETCH(v) __builtin_prefetch((const char *)(c##v + k0 + SIM_PREFETCH) + line, 0, 3); \
-                  __builtin_prefetch((const char *)(n##v + k0 + SIM_PREFETCH) + line, 1, 3);
-            OLIVE_VAR_LIST(KFETCH)
+     * beyond the caches the loop would wait on memory: ask for the next
+     * chunk (the cells [b, 2b - a)) array by array before this one. */
+    for (int64_t line = 0; line < (b - a) * (int64_t)sizeof(REAL); line += 64) {
+#define KFETCH(v) __builtin_prefetch((const char *)(c##v + b) + line, 0, 3); \
+                  __builtin_prefetch((const char *)(n##v + b) + line, 1, 3);
+        OLIVE_VAR_LIST(KFETCH)
 #undef KFETCH
-        }
-    for (int64_t k = k0; k < k1; k++) {
+    }
+    for (int64_t k = a; k < b; k++) {
         REAL in[OLIVE_NVARS], out[OLIVE_NVARS];
 #define KLOAD(v) in[v] = c##v[k];
 #define KSTORE(v) n##v[k] = out[v];
@@ -130,7 +128,6 @@ static void KFN(update_range)(int64_t a, int64_t b, const REAL *restrict ic, con
         REAL z = (out[OV_V_DEND] - out[OV_V_DEND]) + (out[OV_V_SOMA] - out[OV_V_SOMA]) +
                  (out[OV_V_AXON] - out[OV_V_AXON]);
         flag[k] = (unsigned char)(((in[OV_V_AXON] < thr) & (out[OV_V_AXON] >= thr)) | ((z == z) ? 0 : 2));
-    }
     }
 }
 #undef KPARAM
