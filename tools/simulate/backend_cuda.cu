@@ -493,7 +493,6 @@ extern "C" void sim_cuda_setup(sim_t *s)
         g->d_cur[v] = g->d_a[v];
         g->d_nxt[v] = g->d_b[v];
     }
-    sim_release_host_nxt(s); /* the host keeps cur[] as the output mirror only */
     /* CSR on the device only while the ELL copies are made. */
     const int ngj = s->cfg->gj == OLIVE_GJ_NGJ;
     int64_t *d_rp = dev_upload<int64_t>(p->lrow_ptr, (size_t)(n + 1) * sizeof(int64_t), "row pointers");

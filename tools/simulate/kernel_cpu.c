@@ -66,12 +66,3 @@ void sim_update(sim_t *s, int64_t step, const sim_pulse *active, int nactive)
     if (s->cfg->single) update_f(s, step, active, nactive);
     else update_d(s, step, active, nactive);
 }
-
-void sim_swap(sim_t *s)
-{
-    for (int v = 0; v < OLIVE_NVARS; v++) {
-        void *t = s->cur[v];
-        s->cur[v] = s->nxt[v];
-        s->nxt[v] = t;
-    }
-}

@@ -169,7 +169,6 @@ static void step_once(sim_t *s, int64_t step)
     }
     s->t.exchange += tx;
     s->t.compute += olive_now() - t0 - tx;
-    sim_swap(s);
 }
 
 #ifdef OLIVE_HAVE_CUDA

@@ -76,25 +76,16 @@ static void make_graph(sim_t *s)
     free(dst);
 }
 
-/* State array number k (of 2 x OLIVE_NVARS) starts k x 192 bytes past a
+/* State array number k (of OLIVE_NVARS) starts k x 192 bytes past a
  * 64-byte boundary. Large arrays come from mmap, page-aligned, so without
- * this the 38 arrays of a cell would all start on the same cache set and
+ * this the 19 arrays of a cell would all start on the same cache set and
  * their streams would evict each other in the 8-way caches. */
 #define SIM_STAGGER 192
 static void *alloc_staggered(sim_t *s, int k, size_t bytes)
 {
-    s->state_raw[k] = olive_malloc(bytes + 64 + (size_t)SIM_STAGGER * 2 * OLIVE_NVARS, "state");
+    s->state_raw[k] = olive_malloc(bytes + 64 + (size_t)SIM_STAGGER * OLIVE_NVARS, "state");
     uintptr_t at = ((uintptr_t)s->state_raw[k] + 63) & ~(uintptr_t)63;
     return (void *)(at + (uintptr_t)SIM_STAGGER * (uintptr_t)k);
-}
-
-void sim_release_host_nxt(sim_t *s)
-{
-    for (int v = 0; v < OLIVE_NVARS; v++) {
-        free(s->state_raw[2 * v + 1]);   /* nxt[v] before any swap */
-        s->state_raw[2 * v + 1] = NULL;
-        s->nxt[v] = NULL;
-    }
 }
 
 static void alloc_state(sim_t *s)
@@ -103,15 +94,14 @@ static void alloc_state(sim_t *s)
     int64_t n = s->plan.nlocal, nh = s->plan.nhalo;
     for (int v = 0; v < OLIVE_NVARS; v++) {
         int64_t len = v == OV_V_DEND ? n + nh : n;
-        s->cur[v] = alloc_staggered(s, 2 * v, (size_t)len * el + el);
-        s->nxt[v] = alloc_staggered(s, 2 * v + 1, (size_t)len * el + el);
+        s->cur[v] = alloc_staggered(s, v, (size_t)len * el + el);
         /* First touch by the threads that will compute these rows. */
 #pragma omp parallel for schedule(static)
         for (int64_t i = 0; i < len; i++) {
             double x = olive_var_initial[v];
             if (v == OV_G_CAL && s->net.g_cal && i < n) x = s->net.g_cal[i];
-            if (s->cfg->single) { ((float *)s->cur[v])[i] = (float)x; ((float *)s->nxt[v])[i] = (float)x; }
-            else { ((double *)s->cur[v])[i] = x; ((double *)s->nxt[v])[i] = x; }
+            if (s->cfg->single) ((float *)s->cur[v])[i] = (float)x;
+            else ((double *)s->cur[v])[i] = x;
         }
     }
     s->sendbuf = olive_malloc((size_t)s->plan.nsend * el + el, "send buffer");
@@ -270,7 +260,7 @@ void sim_free(sim_t *s)
 #ifdef OLIVE_HAVE_CUDA
     if (s->cuda) sim_cuda_free(s);
 #endif
-    for (int k = 0; k < 2 * OLIVE_NVARS; k++) free(s->state_raw[k]);
+    for (int k = 0; k < OLIVE_NVARS; k++) free(s->state_raw[k]);
     for (int t = 0; t < s->nthreads; t++) free(s->tspikes[t]);
     free(s->tspikes); free(s->tspike_n); free(s->tspike_cap);
     free(s->wlut); free(s->sendbuf); free(s->active);
@@ -354,7 +344,6 @@ void sim_restart_load(sim_t *s)
             double x = cfg->single ? (double)((float *)s->cur[v])[i] : ((double *)s->cur[v])[i];
             if (!isfinite(x)) bad = (int64_t)v << 40 | (s->plan.row0 + i);
         }
-        memcpy(s->nxt[v], s->cur[v], (size_t)n * (cfg->single ? sizeof(float) : sizeof(double)));
     }
     H5Fclose(f);
     int64_t first = bad < 0 ? INT64_MAX : bad, all;

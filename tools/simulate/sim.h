@@ -57,10 +57,11 @@ typedef struct {
     olive_network net;       /* own rows (global ids) */
     olive_plan plan;
     uint32_t net_crc;        /* structure checksum of the whole network */
-    /* State, structure of arrays, double-buffered; V_dend has nlocal + nhalo
-     * entries so junctions index own cells and halo cells alike. */
-    void *cur[OLIVE_NVARS], *nxt[OLIVE_NVARS];
-    void *state_raw[2 * OLIVE_NVARS]; /* the allocations behind cur/nxt (staggered starts, setup.c) */
+    /* State, structure of arrays, one copy updated in place (the junction
+     * pass reads every V_dend before the update pass writes any); V_dend has
+     * nlocal + nhalo entries so junctions index own cells and halo cells alike. */
+    void *cur[OLIVE_NVARS];
+    void *state_raw[OLIVE_NVARS]; /* the allocations behind cur (staggered starts, setup.c) */
     void *wlut;              /* conductance per code (bits 4/8/16), in the run's precision */
     void *sendbuf;           /* packed V_dend for other ranks */
     int *nbr_send_count, *nbr_send_displ, *nbr_recv_count, *nbr_recv_displ;
@@ -77,7 +78,7 @@ typedef struct {
     unsigned char *flags;    /* per own cell: spike / non-finite flags of this step */
     int iapp_dirty;          /* iapp holds a pulse and must be cleared */
     /* CUDA backend (NULL: CPU). cur[] then holds host mirrors of the device
-     * state, refreshed by sim_cuda_fetch for output; nxt[] is unused. */
+     * state, refreshed by sim_cuda_fetch for output. */
     struct sim_cuda *cuda;
     sim_timings t;
     int64_t end_step;        /* the step the output ends at (provenance) */
@@ -93,14 +94,11 @@ int sim_active_pulses(const sim_config *cfg, int64_t step, sim_pulse *out);
 /* setup.c */
 void sim_setup(sim_t *s, sim_config *cfg);
 void sim_free(sim_t *s);
-/* CUDA backend: free the host's second state buffer (the device holds both). */
-void sim_release_host_nxt(sim_t *s);
 /* kernel_cpu.c */
 /* Gap-junction currents of the given local rows into s->ic. */
 void sim_currents(sim_t *s, const int32_t *rows, int64_t nrows);
-/* Advance every own cell one step (after all currents are in). */
+/* Advance every own cell one step, in place (after all currents are in). */
 void sim_update(sim_t *s, int64_t step, const sim_pulse *active, int nactive);
-void sim_swap(sim_t *s);
 /* backend_cuda.cu (built with CUDA only: OLIVE_HAVE_CUDA) */
 #ifdef OLIVE_HAVE_CUDA
 int sim_cuda_device_count(void);         /* 0 when no device or no driver */
