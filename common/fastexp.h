@@ -20,10 +20,9 @@
 #include <math.h>
 #include "hostdev.h"
 
-OLIVE_HD double olive_exp_d(double x)
+/* exp(x) for x in [-708, 709] or NaN (no clamping: the callers below). */
+OLIVE_HD double olive_exp_inrange_d(double x)
 {
-    x = x > 709.0 ? 709.0 : x;
-    x = x < -708.0 ? -708.0 : x;
     const double shift = 6755399441055744.0;          /* 1.5 * 2^52: rounds to an integer */
     double kd = fma(x, 1.4426950408889634, shift);    /* k = round(x / ln 2) in the low bits */
     double k = kd - shift;
@@ -51,10 +50,23 @@ OLIVE_HD double olive_exp_d(double x)
     return p * s;
 }
 
-OLIVE_HD float olive_exp_f(float x)
+/* exp(x), arguments clamped to the finite range. */
+OLIVE_HD double olive_exp_d(double x)
 {
-    x = x > 88.0f ? 88.0f : x;
-    x = x < -87.0f ? -87.0f : x;
+    x = x > 709.0 ? 709.0 : x;
+    return olive_exp_inrange_d(x < -708.0 ? -708.0 : x);
+}
+
+/* exp(x) for x <= 0 (or NaN): the bits of olive_exp_d, one clamp fewer.
+ * The gap-junction term's exp(-V^2/100) runs once per junction, and a
+ * vectorised clamp costs compares and blends (the IEEE ?: is not min/max). */
+OLIVE_HD double olive_exp_nonpos_d(double x)
+{
+    return olive_exp_inrange_d(x < -708.0 ? -708.0 : x);
+}
+
+OLIVE_HD float olive_exp_inrange_f(float x)
+{
     const float shift = 12582912.0f;                  /* 1.5 * 2^23 */
     float kf = fmaf(x, 1.44269504f, shift);
     float k = kf - shift;
@@ -75,6 +87,17 @@ OLIVE_HD float olive_exp_f(float x)
     float s;
     memcpy(&s, &sb, sizeof s);
     return p * s;
+}
+
+OLIVE_HD float olive_exp_f(float x)
+{
+    x = x > 88.0f ? 88.0f : x;
+    return olive_exp_inrange_f(x < -87.0f ? -87.0f : x);
+}
+
+OLIVE_HD float olive_exp_nonpos_f(float x)
+{
+    return olive_exp_inrange_f(x < -87.0f ? -87.0f : x);
 }
 
 #endif

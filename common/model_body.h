@@ -49,7 +49,8 @@ OLIVE_HD R_ OLIVE_FN(olive_x_gate)(R_ x, R_ v)
 OLIVE_HD R_ OLIVE_FN(olive_gj_term)(int kind, R_ w, R_ v)
 {
     if (kind == OLIVE_GJ_SGJ) return w * v;
-    R_ f = C_(0.8) * OLIVE_EXP((v * v) * RCP_(-100)) + C_(0.2);
+    /* The argument is <= 0: the exp without the upper clamp, same bits. */
+    R_ f = C_(0.8) * OLIVE_FN(olive_exp_nonpos)((v * v) * RCP_(-100)) + C_(0.2);
     return w * f * v;
 }
 

@@ -1,16 +1,19 @@
 /* olive_exp_d / olive_exp_f against libm: at most 1 ulp (double) and 2 ulp
  * (float) over the model's whole range, exact at 0, NaN propagates, and the
- * clamped ends stay finite. */
+ * clamped ends stay finite. olive_exp_nonpos_d/f (the gap-junction term's)
+ * give the very bits of olive_exp_d/f for every x <= 0. */
 #include "fastexp.h"
 #include <math.h>
 #include <stdio.h>
 
 static double ulps_d(double a, double b) { return fabs(a - b) / (nextafter(b, INFINITY) - b); }
+static int same_bits_d(double a, double b) { return memcmp(&a, &b, sizeof a) == 0; }
+static int same_bits_f(float a, float b) { return memcmp(&a, &b, sizeof a) == 0; }
 static double ulps_f(float a, float b) { return fabs((double)a - (double)b) / ((double)nextafterf(b, INFINITY) - (double)b); }
 
 int main(void)
 {
-    int fail = 0;
+    int fail = 0, nonpos_bad = 0;
     double worst_d = 0, worst_f = 0, at_d = 0, at_f = 0;
     uint64_t s = 88172645463325252ull;
     for (int i = 0; i < 4000000; i++) {
@@ -22,7 +25,20 @@ int main(void)
         float xf = (float)(i % 2 ? -80.0 + 160.0 * u : -20.0 + 40.0 * u);
         double ef = ulps_f(olive_exp_f(xf), expf(xf));
         if (ef > worst_f) { worst_f = ef; at_f = xf; }
+        /* x <= 0 over the clamp too: -1e4 .. 0 */
+        double xn = -1e4 * u * u;
+        float xnf = (float)xn;
+        if (!same_bits_d(olive_exp_nonpos_d(xn), olive_exp_d(xn)) ||
+            !same_bits_f(olive_exp_nonpos_f(xnf), olive_exp_f(xnf))) {
+            if (nonpos_bad++ < 3) printf("FAIL: exp_nonpos(%.17g) differs from exp\n", xn);
+        }
     }
+    const double edges[] = {0.0, -0.0, -708.0, -708.0000000000001, -707.9999999999999, -87.0, -86.99999, -87.00001, -1e300, -INFINITY, NAN};
+    for (unsigned i = 0; i < sizeof edges / sizeof edges[0]; i++)
+        if (!same_bits_d(olive_exp_nonpos_d(edges[i]), olive_exp_d(edges[i])) ||
+            !same_bits_f(olive_exp_nonpos_f((float)edges[i]), olive_exp_f((float)edges[i]))) {
+            printf("FAIL: exp_nonpos(%g) differs from exp\n", edges[i]); nonpos_bad++; }
+    if (nonpos_bad) { printf("FAIL: %d arguments where exp_nonpos and exp differ\n", nonpos_bad); fail = 1; }
     printf("double: worst %.2f ulp at %g; float: worst %.2f ulp at %g\n", worst_d, at_d, worst_f, at_f);
     if (worst_d > 1.0) { printf("FAIL: double exp off by more than 1 ulp\n"); fail = 1; }
     if (worst_f > 2.0) { printf("FAIL: float exp off by more than 2 ulp\n"); fail = 1; }

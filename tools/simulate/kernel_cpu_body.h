@@ -156,9 +156,10 @@ static void KFN(update)(sim_t *s, int64_t step, const sim_pulse *active, int nac
         for (int64_t r = 0; r < n; r++) ((REAL *)s->ic)[r] = (REAL)0;
     }
 #define KARG(v) , (REAL *)s->cur[v]
+    const int64_t chunk = sim_chunk(n, omp_get_num_threads());
 #pragma omp for schedule(static)
-    for (int64_t a = 0; a < n; a += SIM_CHUNK) {
-        int64_t b = a + SIM_CHUNK < n ? a + SIM_CHUNK : n;
+    for (int64_t a = 0; a < n; a += chunk) {
+        int64_t b = a + chunk < n ? a + chunk : n;
         KFN(update_range)(a, b, s->ic, iapp, (REAL)s->cfg->threshold, s->flags OLIVE_VAR_LIST(KARG));
         for (int64_t k = a; k < b; k++) {
             if (!s->flags[k]) continue;
