@@ -123,6 +123,17 @@ void *olive_calloc(size_t n, size_t size, const char *what)
     return p;
 }
 
+void olive_memcpy_parallel(void *dst, const void *src, size_t bytes)
+{
+    const size_t piece = (size_t)1 << 20;
+    const int64_t npieces = (int64_t)((bytes + piece - 1) / piece);
+#pragma omp parallel for schedule(static)
+    for (int64_t k = 0; k < npieces; k++) {
+        size_t off = (size_t)k * piece, len = bytes - off < piece ? bytes - off : piece;
+        memcpy((char *)dst + off, (const char *)src + off, len);
+    }
+}
+
 long long olive_parse_int(const char *opt, const char *s, long long lo, long long hi)
 {
     char *end;

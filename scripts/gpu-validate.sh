@@ -11,6 +11,8 @@
 #      kernels chosen by the backend, and fused), 500 steps, RGJ and SGJ, double
 #   4. single precision: the reference cell and the RGJ network, CPU vs GPU
 #   5. rank invariance: 2 ranks (one GPU shared) vs 1 rank, bit-identical
+#   6. 1M cells x 100 junctions, 8-bit, 40 steps, double: junction arrays over
+#      256 MiB, which the backend uploads through pinned staging buffers
 # Comparison: python3 with h5py and numpy when available, else h5dump + awk
 # (h5diff --delta for the final state). Results go to $OUT (if set) or
 # ./gpu-validate-out (results.txt, logs.tar.gz). Exit status: 0 when every check passed.
@@ -181,8 +183,16 @@ run rgj-cuda-np2-f mpirun -np 2 --oversubscribe "$BIN/olive-simulate" net.h5 -o 
   --backend cuda --precision single --pulse 10:30:6:0:2048
 check "5c. RGJ network, single, 2 ranks vs 1 rank on the GPU (must be 0)" rgj-cuda-f rgj-cuda-np2-f 0 v_dend,v_axon
 
+# --- 6. junction arrays large enough for the staged upload (over 256 MiB) ---
+run genconn-big "$BIN/olive-genconn" -o big.h5 --cells 1048576 --generator uniform --density 100 \
+  --conductance 0.002:0.01 --conductance-bits 8 --seed 3
+big="--steps 40 --record v_dend --record-every 10 --record-precision double --pulse 0:1:6:0:524288"
+run big-cpu sim big.h5 -o big-cpu $big --backend cpu
+run big-cuda sim big.h5 -o big-cuda $big --backend cuda -v
+check "6. 1M cells x 100 RGJ, 8-bit, 40 steps, staged upload (CPU vs GPU)" big-cpu big-cuda 1e-6 v_dend
+
 # --- timings (informational) ---
-for n in rgj-cpu rgj-cuda rgj-cuda-split d100-rgj-cpu d100-rgj-cuda rgj-cuda-np2; do
+for n in rgj-cpu rgj-cuda rgj-cuda-split d100-rgj-cpu d100-rgj-cuda rgj-cuda-np2 big-cpu big-cuda; do
   [ -f "$logs/$n.log" ] && say "   $n: $(grep -h '^olive-simulate: [0-9]* cells' "$logs/$n.log" | head -1)"
 done
 grep -h "CUDA device" "$logs"/*.log | sort -u | head -4 | sed 's/^/   /' | tee -a "$results"
