@@ -7,10 +7,14 @@
 #   BENCH_JUNCTIONS  junctions per cell (default "0 10 100 1000")
 #   BENCH_WORK       cell-steps x (junctions + 20) per run (default 2e9): the
 #                    steps of each run are set from it (10..400)
-#   BENCH_MAX_JUNCTIONS  larger networks are skipped (default 2e8: memory)
+#   BENCH_MAX_JUNCTIONS  larger networks are skipped (default: what fits in
+#                    the available memory at 10 bytes per junction; olive-simulate
+#                    peaked at 8.4 GB for 1M x 1000, which takes ~2.5 min here)
 set -euo pipefail
 BIN=${BIN:-$(cd "$(dirname "$0")/.." && pwd)/${BUILD:-build}/bin}
 CELLS_LIST=${*:-65536 1048576}
+mem_kb=$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo 2>/dev/null || echo 0)
+max_j=${BENCH_MAX_JUNCTIONS:-$(awk -v m="${mem_kb:-0}" 'BEGIN { printf "%.0f", m * 1024 / 10 }')}
 work=$(mktemp -d /tmp/olive-bench.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -20,8 +24,8 @@ printf '# olive CPU benchmark, %s, %s (%s), %s cores\n' "$(date -u '+%F %H:%M UT
 printf '%-8s %-6s %-7s %-8s %-6s %14s %12s\n' cells junc prec threads steps cell-steps/s floor-GB/s
 for N in $CELLS_LIST; do
   for K in ${BENCH_JUNCTIONS:-0 10 100 1000}; do
-    if awk -v n="$N" -v k="$K" -v m="${BENCH_MAX_JUNCTIONS:-2e8}" 'BEGIN { exit !(n * k > m) }'; then
-      printf '%-8d %-6d (skipped: %d junctions is over BENCH_MAX_JUNCTIONS)\n' "$N" "$K" $((N * K)); continue
+    if awk -v n="$N" -v k="$K" -v m="$max_j" 'BEGIN { exit !(n * k > m) }'; then
+      printf '%-8d %-6d (skipped: %d junctions, over BENCH_MAX_JUNCTIONS = %s: memory)\n' "$N" "$K" $((N * K)) "$max_j"; continue
     fi
     S=$(awk -v n="$N" -v k="$K" -v w="${BENCH_WORK:-2e9}" 'BEGIN { s = int(w / (n * (k + 20))); print (s < 10 ? 10 : (s > 400 ? 400 : s)) }')
     "$BIN/olive-genconn" -o "$work/net.h5" --cells "$N" --generator uniform --density "$K" \
