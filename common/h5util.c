@@ -1,7 +1,6 @@
 #include "h5util.h"
 #include "util.h"
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,23 +18,26 @@ void olive_h5_fail(const char *file, const char *fmt, ...)
     olive_die("%s: %s", file, msg);
 }
 
-/* The path of the file that holds object o as HDF5 opened it (the caller's
- * name may be the final name of a file still being written under another),
- * if it has no user block (H5Dget_offset then counts from the file's first
- * byte); "" otherwise. */
-static void direct_path(hid_t o, char *buf, size_t size)
+/* The POSIX descriptor HDF5 reads the file of object o through (the sec2
+ * driver, olive's default), if the file has no user block (H5Dget_offset
+ * then counts from its first byte); -1 otherwise. Reading through HDF5's own
+ * descriptor, not the file's name, cannot pick up another file renamed over
+ * the name meanwhile. Valid while o is open. */
+static int direct_fd(hid_t o)
 {
-    buf[0] = 0;
+    int fd = -1;
     hid_t fid = H5Iget_file_id(o);
-    if (fid < 0) return;
-    hid_t fcpl = H5Fget_create_plist(fid);
+    if (fid < 0) return -1;
+    hid_t fcpl = H5Fget_create_plist(fid), fapl = H5Fget_access_plist(fid);
     hsize_t ublock = 1;
-    if (fcpl >= 0 && H5Pget_userblock(fcpl, &ublock) >= 0 && ublock == 0) {
-        ssize_t len = H5Fget_name(fid, buf, size);
-        if (len <= 0 || (size_t)len >= size) buf[0] = 0;
-    }
+    void *handle = NULL;
+    if (fcpl >= 0 && fapl >= 0 && H5Pget_driver(fapl) == H5FD_SEC2 && H5Pget_userblock(fcpl, &ublock) >= 0 &&
+        ublock == 0 && H5Fget_vfd_handle(fid, fapl, &handle) >= 0 && handle)
+        fd = *(int *)handle;
+    if (fapl >= 0) H5Pclose(fapl);
     if (fcpl >= 0) H5Pclose(fcpl);
     H5Fclose(fid);
+    return fd;
 }
 
 /* pread bytes [0, bytes) of data from file offset base, 8 MiB pieces on
@@ -295,14 +297,11 @@ static int read_direct(hid_t d, hid_t mtype, int64_t off, int64_t n, void *data)
     if (fs >= 0) H5Sclose(fs);
     if (ft >= 0) H5Tclose(ft);
     if (dcpl >= 0) H5Pclose(dcpl);
-    char path[4096];
     if (!ok || el == 0) return 0;
-    direct_path(d, path, sizeof path);
-    int fd = path[0] ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+    int fd = direct_fd(d);
     if (fd < 0) return 0;
-    ok = pread_parallel(fd, data, (size_t)n * el, (off_t)addr + (off_t)off * (off_t)el);
-    close(fd);
-    return ok; /* 0 after a short read: HDF5 then reads it and names the fault */
+    /* 0 after a short read: HDF5 then reads it and names the fault */
+    return pread_parallel(fd, data, (size_t)n * el, (off_t)addr + (off_t)off * (off_t)el);
 }
 
 void olive_h5_read_slab1(const char *file, hid_t loc, const char *name, hid_t mtype, int64_t off,
