@@ -125,7 +125,7 @@ void *olive_calloc(size_t n, size_t size, const char *what)
 
 void olive_memcpy_parallel(void *dst, const void *src, size_t bytes)
 {
-    const size_t piece = (size_t)1 << 20;
+    const size_t piece = (size_t)1 << 18;
     const int64_t npieces = (int64_t)((bytes + piece - 1) / piece);
 #pragma omp parallel for schedule(static)
     for (int64_t k = 0; k < npieces; k++) {

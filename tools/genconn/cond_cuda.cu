@@ -132,7 +132,7 @@ static void drain(slot *s, int bits, olive_network *net, double *t_wait, double 
     CK(cudaStreamSynchronize(s->st));
     double t2 = olive_now();
     *t_wait += t2 - t;
-    gc_par_copy((uint8_t *)net->cond + out_offset(bits, s->e0), s->h_out, olive_cond_bytes(bits, s->e1 - s->e0));
+    olive_memcpy_parallel((uint8_t *)net->cond + out_offset(bits, s->e0), s->h_out, olive_cond_bytes(bits, s->e1 - s->e0));
     *t_copy += olive_now() - t2;
     s->busy = 0;
 }
@@ -180,7 +180,7 @@ extern "C" double gc_conductance_cuda(const gc_cond_par *par, olive_network *net
         const int64_t ra = row_of(row_ptr, N, e0), rb = row_from(row_ptr, N, ra, e1), nrows = rb - ra;
         double t = olive_now();
         memcpy(s->h_rp, row_ptr + ra, (size_t)(nrows + 1) * sizeof(int64_t));
-        gc_par_copy(s->h_col, net->col + e0, (size_t)n * sizeof(int32_t));
+        olive_memcpy_parallel(s->h_col, net->col + e0, (size_t)n * sizeof(int32_t));
         t_copy += olive_now() - t;
         CK(cudaMemcpyAsync(s->d_rp, s->h_rp, (size_t)(nrows + 1) * sizeof(int64_t), cudaMemcpyHostToDevice, s->st));
         CK(cudaMemcpyAsync(s->d_col, s->h_col, (size_t)n * sizeof(int32_t), cudaMemcpyHostToDevice, s->st));

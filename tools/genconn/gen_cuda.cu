@@ -187,7 +187,7 @@ static void gen_bern(const gc_config *cfg, olive_network *net, timing *tm)
         CK(cudaMemcpy(h_buf, d_col, (size_t)n * sizeof(int32_t), cudaMemcpyDeviceToHost));
         double t2 = olive_now();
         tm->t_kernels += t2 - t;
-        gc_par_copy_i32(net->col + base, h_buf, n);
+        olive_memcpy_parallel(net->col + base, h_buf, (size_t)n * sizeof(int32_t));
         tm->t_copy += olive_now() - t2;
         olive_progress("generating", (double)b / (double)N);
         a = b;
@@ -283,7 +283,7 @@ static void gen_exact(const gc_config *cfg, olive_network *net, int gen, timing 
         CK(cudaMemcpy(h_buf, res, (size_t)n * sizeof(int32_t), cudaMemcpyDeviceToHost));
         double t2 = olive_now();
         tm->t_kernels += t2 - t;
-        gc_par_copy_i32(net->col + a * K, h_buf, n);
+        olive_memcpy_parallel(net->col + a * K, h_buf, (size_t)n * sizeof(int32_t));
         tm->t_copy += olive_now() - t2;
         olive_progress("generating", (double)(a + rows) / (double)N);
     }

@@ -78,9 +78,6 @@ void gc_grid_rows(const gc_config *cfg, int64_t r0, int64_t r1, gc_rows *out);
 /* generate.c: all rows, in parallel blocks (or on the GPU), into net
  * (row_ptr, col, nnz). */
 void gc_generate(const gc_config *cfg, olive_network *net);
-/* dst[0..n) = src[0..n), by all OpenMP threads (first touch spread too). */
-void gc_par_copy_i32(int32_t *dst, const int32_t *src, int64_t n);
-void gc_par_copy(void *dst, const void *src, size_t bytes);
 /* The node-local rank whose device this process uses (device local % devices),
  * or -1 for the CPU: --backend cuda, or auto when a device is present.
  * Decided on the first call, which is collective (gc_generate makes it). */

@@ -19,27 +19,6 @@ static double expected_degree(const gc_config *cfg)
     return cfg->gen == GC_GRID ? 8.0 : cfg->density;
 }
 
-void gc_par_copy_i32(int32_t *dst, const int32_t *src, int64_t n)
-{
-    const int64_t piece = INT64_C(1) << 16;
-#pragma omp parallel for schedule(static)
-    for (int64_t k = 0; k < (n + piece - 1) / piece; k++) {
-        int64_t a = k * piece, b = a + piece < n ? a + piece : n;
-        memcpy(dst + a, src + a, (size_t)(b - a) * sizeof(int32_t));
-    }
-}
-
-void gc_par_copy(void *dst, const void *src, size_t bytes)
-{
-    const size_t piece = (size_t)1 << 18;
-    const int64_t pieces = (int64_t)((bytes + piece - 1) / piece);
-#pragma omp parallel for schedule(static)
-    for (int64_t k = 0; k < pieces; k++) {
-        size_t a = (size_t)k * piece, b = a + piece < bytes ? a + piece : bytes;
-        memcpy((char *)dst + a, (const char *)src + a, b - a);
-    }
-}
-
 static void gauss_die(const gc_config *cfg, int64_t cell, int64_t found, int64_t attempts)
 {
     olive_die("gaussian: cell %lld found only %lld of its %lld partners in %lld draws: the lattice "
