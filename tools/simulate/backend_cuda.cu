@@ -523,8 +523,8 @@ extern "C" void sim_cuda_setup(sim_t *s)
     /* State: both buffers start as the host's initial state. */
     for (int v = 0; v < OLIVE_NVARS; v++) {
         size_t len = (size_t)(v == OV_V_DEND ? n + nh : n) * el;
-        g->d_a[v] = dev_upload<void>(s->cur[v], len, "the state");
-        g->d_b[v] = dev_upload<void>(s->cur[v], len, "the state");
+        g->d_a[v] = dev_upload<void>(s->state[v], len, "the state");
+        g->d_b[v] = dev_upload<void>(s->state[v], len, "the state");
         g->d_cur[v] = g->d_a[v];
         g->d_nxt[v] = g->d_b[v];
     }
@@ -699,7 +699,7 @@ extern "C" void sim_cuda_fetch(sim_t *s, int all)
     s->t.compute += t1 - t0;
     for (int v = 0; v < OLIVE_NVARS && n > 0; v++) {
         if (!all && !c->record[v]) continue;
-        CK(cudaMemcpy((char *)s->cur[v] + (size_t)a * g->el, (const char *)g->d_cur[v] + (size_t)a * g->el,
+        CK(cudaMemcpy((char *)s->state[v] + (size_t)a * g->el, (const char *)g->d_cur[v] + (size_t)a * g->el,
                       (size_t)n * g->el, cudaMemcpyDeviceToHost));
     }
     s->t.io += olive_now() - t1;

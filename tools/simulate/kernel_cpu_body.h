@@ -47,7 +47,7 @@ static inline __attribute__((always_inline)) void KFN(currents_of)(
     sim_t *s, const int32_t *rows, int64_t nrows, const int bits, const int gj)
 {
     const olive_plan *p = &s->plan;
-    const REAL *vd = s->cur[OV_V_DEND];
+    const REAL *vd = s->state[OV_V_DEND];
     const REAL *lut = s->wlut;
     const REAL w0 = (REAL)s->net.offset;
     const void *cond = s->net.cond;
@@ -155,7 +155,7 @@ static void KFN(update)(sim_t *s, int64_t step, const sim_pulse *active, int nac
 #pragma omp for schedule(static)
         for (int64_t r = 0; r < n; r++) ((REAL *)s->ic)[r] = (REAL)0;
     }
-#define KARG(v) , (REAL *)s->cur[v]
+#define KARG(v) , (REAL *)s->state[v]
     const int64_t chunk = sim_chunk(n, omp_get_num_threads());
 #pragma omp for schedule(static)
     for (int64_t a = 0; a < n; a += chunk) {

@@ -102,7 +102,7 @@ static int state_finite(sim_t *s)
     int bad = 0;
     for (int v = 0; v < OLIVE_NVARS && !bad; v++)
         for (int64_t i = 0; i < s->plan.nlocal; i++) {
-            double x = s->cfg->single ? (double)((float *)s->cur[v])[i] : ((double *)s->cur[v])[i];
+            double x = s->cfg->single ? (double)((float *)s->state[v])[i] : ((double *)s->state[v])[i];
             if (x - x != 0) { bad = 1; break; }
         }
     int any = 0;

@@ -159,7 +159,7 @@ void sim_output_frame(sim_output *o, sim_t *s)
         if (!s->cfg->record[v]) continue;
         char *dst = (char *)o->buf[v] + (size_t)(o->buffered * o->ncol) * o->el;
         for (int64_t i = 0; i < o->ncol; i++) {
-            double x = s->cfg->single ? (double)((float *)s->cur[v])[o->lrec0 + i] : ((double *)s->cur[v])[o->lrec0 + i];
+            double x = s->cfg->single ? (double)((float *)s->state[v])[o->lrec0 + i] : ((double *)s->state[v])[o->lrec0 + i];
             if (s->cfg->record_double) ((double *)dst)[i] = x; else ((float *)dst)[i] = (float)x;
         }
     }
@@ -246,7 +246,7 @@ void sim_write_state(sim_t *s, const char *path, int64_t step, const char *kind)
     hid_t xfer = olive_h5_xfer(MPI_COMM_WORLD);
     for (int v = 0; v < OLIVE_NVARS; v++) {
         hid_t d = olive_h5_dset1(path, g, olive_var_names[v], ft, s->net.count, 0);
-        olive_h5_write_slab1(path, d, mt, s->plan.row0, s->plan.nlocal, s->cur[v], xfer);
+        olive_h5_write_slab1(path, d, mt, s->plan.row0, s->plan.nlocal, s->state[v], xfer);
         olive_h5_attr_str(path, d, "units", olive_var_units[v]);
         if (H5Dclose(d) < 0) olive_die("%s: closing /state/%s failed (disk full?)", path, olive_var_names[v]);
     }

@@ -94,14 +94,14 @@ static void alloc_state(sim_t *s)
     int64_t n = s->plan.nlocal, nh = s->plan.nhalo;
     for (int v = 0; v < OLIVE_NVARS; v++) {
         int64_t len = v == OV_V_DEND ? n + nh : n;
-        s->cur[v] = alloc_staggered(s, v, (size_t)len * el + el);
+        s->state[v] = alloc_staggered(s, v, (size_t)len * el + el);
         /* First touch by the threads that will compute these rows. */
 #pragma omp parallel for schedule(static)
         for (int64_t i = 0; i < len; i++) {
             double x = olive_var_initial[v];
             if (v == OV_G_CAL && s->net.g_cal && i < n) x = s->net.g_cal[i];
-            if (s->cfg->single) ((float *)s->cur[v])[i] = (float)x;
-            else ((double *)s->cur[v])[i] = x;
+            if (s->cfg->single) ((float *)s->state[v])[i] = (float)x;
+            else ((double *)s->state[v])[i] = x;
         }
     }
     s->sendbuf = olive_malloc((size_t)s->plan.nsend * el + el, "send buffer");
@@ -339,9 +339,9 @@ void sim_restart_load(sim_t *s)
     for (int v = 0; v < OLIVE_NVARS; v++) {
         char name[64];
         snprintf(name, sizeof name, "state/%s", olive_var_names[v]);
-        olive_h5_read_slab1(p, f, name, cfg->single ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE, s->plan.row0, n, s->cur[v]);
+        olive_h5_read_slab1(p, f, name, cfg->single ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE, s->plan.row0, n, s->state[v]);
         for (int64_t i = 0; i < n && bad < 0; i++) {
-            double x = cfg->single ? (double)((float *)s->cur[v])[i] : ((double *)s->cur[v])[i];
+            double x = cfg->single ? (double)((float *)s->state[v])[i] : ((double *)s->state[v])[i];
             if (!isfinite(x)) bad = (int64_t)v << 40 | (s->plan.row0 + i);
         }
     }

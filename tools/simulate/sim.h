@@ -60,8 +60,8 @@ typedef struct {
     /* State, structure of arrays, one copy updated in place (the junction
      * pass reads every V_dend before the update pass writes any); V_dend has
      * nlocal + nhalo entries so junctions index own cells and halo cells alike. */
-    void *cur[OLIVE_NVARS];
-    void *state_raw[OLIVE_NVARS]; /* the allocations behind cur (staggered starts, setup.c) */
+    void *state[OLIVE_NVARS];
+    void *state_raw[OLIVE_NVARS]; /* the allocations behind state[] (staggered starts, setup.c) */
     void *wlut;              /* conductance per code (bits 4/8/16), in the run's precision */
     void *sendbuf;           /* packed V_dend for other ranks */
     int *nbr_send_count, *nbr_send_displ, *nbr_recv_count, *nbr_recv_displ;
@@ -77,7 +77,7 @@ typedef struct {
     void *ic, *iapp;         /* per own cell: gap-junction and injected current of this step */
     unsigned char *flags;    /* per own cell: spike / non-finite flags of this step */
     int iapp_dirty;          /* iapp holds a pulse and must be cleared */
-    /* CUDA backend (NULL: CPU). cur[] then holds host mirrors of the device
+    /* CUDA backend (NULL: CPU). state[] then holds host mirrors of the device
      * state, refreshed by sim_cuda_fetch for output. */
     struct sim_cuda *cuda;
     sim_timings t;
@@ -107,7 +107,7 @@ void sim_cuda_step(sim_t *s, int64_t step, const sim_pulse *active, int nactive)
 /* After step i: every few steps (and at the last), collect spikes and the first
  * non-finite value from the device into tspikes[0] / bad_step, bad_cell. */
 void sim_cuda_poll(sim_t *s, int64_t i);
-/* Copy device state to the host mirrors cur[]: all: every variable of every
+/* Copy device state to the host mirrors state[]: all: every variable of every
  * own cell; else the recorded variables of the recorded cells. */
 void sim_cuda_fetch(sim_t *s, int all);
 void sim_cuda_free(sim_t *s);
@@ -138,7 +138,7 @@ void sim_write_state(sim_t *s, const char *path, int64_t step, const char *kind)
 /* setup.c: the state file of --restart */
 /* Check the header of the state file against the run (before any work). */
 void sim_restart_check_header(const sim_config *cfg, int64_t count);
-/* Check the network checksum and read the own cells' state into cur[]. */
+/* Check the network checksum and X. */
 void sim_restart_load(sim_t *s);
 /* Predicted host bytes of this rank (and device bytes of the CUDA backend) for
  * nlocal own cells with nnz junctions in a network of count cells. */
