@@ -77,33 +77,72 @@ hid_t olive_h5_open_read(const char *path)
     return f;
 }
 
-hid_t olive_h5_create(const char *path)
+void olive_h5_close(const char *file, hid_t id, const char *what)
 {
-    hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-    if (f < 0) olive_die("%s: cannot create", path);
+    if (id == H5P_DEFAULT) return;
+    herr_t st;
+    switch (H5Iget_type(id)) {
+    case H5I_FILE: st = H5Fclose(id); break;
+    case H5I_GROUP: st = H5Gclose(id); break;
+    case H5I_DATASET: st = H5Dclose(id); break;
+    case H5I_ATTR: st = H5Aclose(id); break;
+    case H5I_DATASPACE: st = H5Sclose(id); break;
+    case H5I_DATATYPE: st = H5Tclose(id); break;
+    case H5I_GENPROP_LST: st = H5Pclose(id); break;
+    default: st = -1;
+    }
+    /* A dataset's last small writes wait in HDF5's sieve buffer and reach
+     * the disk only at its close: a full disk shows here first. */
+    if (st < 0) olive_h5_fail(file, "closing %s failed (disk full or I/O error)", what);
+}
+
+void olive_h5_close_file(const char *file, hid_t f)
+{
+    ssize_t open_objs = H5Fget_obj_count(f, H5F_OBJ_DATASET | H5F_OBJ_GROUP | H5F_OBJ_DATATYPE | H5F_OBJ_ATTR);
+    if (open_objs != 0)
+        olive_h5_fail(file, "internal: %lld objects still open when closing the file", (long long)open_objs);
+    if (H5Fflush(f, H5F_SCOPE_LOCAL) < 0) olive_h5_fail(file, "writing the file failed (disk full or I/O error)");
+    olive_h5_close(file, f, "the file");
+}
+
+/* File access of every file olive writes: H5F_CLOSE_SEMI makes H5Fclose fail
+ * while an object is still open, where the default (weak) close reports
+ * success and defers the real close, and its write errors, to the exit. */
+static hid_t write_fapl(const char *path, MPI_Comm comm, int parallel)
+{
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    if (fapl < 0 || H5Pset_fclose_degree(fapl, H5F_CLOSE_SEMI) < 0 ||
+        (parallel && H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL) < 0))
+        olive_h5_fail(path, "cannot set up the file access property list");
+    return fapl;
+}
+
+static hid_t create_with(const char *path, MPI_Comm comm, int parallel)
+{
+    hid_t fapl = write_fapl(path, comm, parallel);
+    hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+    olive_h5_close(path, fapl, "the file access property list");
+    if (f < 0) olive_die("%s: cannot create%s (disk full, or no permission?)", path, parallel ? " (parallel HDF5)" : "");
     return f;
 }
+
+hid_t olive_h5_create(const char *path) { return create_with(path, MPI_COMM_SELF, 0); }
 
 hid_t olive_h5_create_par(const char *path, MPI_Comm comm)
 {
     int size;
-    MPI_Comm_size(comm, &size);
-    if (size == 1) return olive_h5_create(path);
-    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
-    H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL);
-    hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
-    H5Pclose(fapl);
-    if (f < 0) olive_die("%s: cannot create (parallel HDF5)", path);
-    return f;
+    if (MPI_Comm_size(comm, &size) != MPI_SUCCESS) olive_die("%s: MPI_Comm_size failed", path);
+    return create_with(path, comm, size > 1);
 }
 
 hid_t olive_h5_xfer(MPI_Comm comm)
 {
     int size;
-    MPI_Comm_size(comm, &size);
+    if (MPI_Comm_size(comm, &size) != MPI_SUCCESS) olive_die("MPI_Comm_size failed");
     if (size == 1) return H5P_DEFAULT;
     hid_t x = H5Pcreate(H5P_DATASET_XFER);
-    H5Pset_dxpl_mpio(x, H5FD_MPIO_COLLECTIVE);
+    if (x < 0 || H5Pset_dxpl_mpio(x, H5FD_MPIO_COLLECTIVE) < 0)
+        olive_die("cannot set up a collective transfer property list");
     return x;
 }
 
@@ -127,9 +166,10 @@ int olive_h5_exists(hid_t loc, const char *name)
 hid_t olive_h5_group(const char *file, hid_t loc, const char *name)
 {
     hid_t lcpl = H5Pcreate(H5P_LINK_CREATE);
-    H5Pset_create_intermediate_group(lcpl, 1);
+    if (lcpl < 0 || H5Pset_create_intermediate_group(lcpl, 1) < 0)
+        olive_h5_fail(file, "cannot set up the creation of group %s", name);
     hid_t g = H5Gcreate2(loc, name, lcpl, H5P_DEFAULT, H5P_DEFAULT);
-    H5Pclose(lcpl);
+    olive_h5_close(file, lcpl, "a link creation property list");
     if (g < 0) olive_h5_fail(file, "cannot create group %s", name);
     return g;
 }
@@ -138,20 +178,22 @@ static void write_attr(const char *file, hid_t obj, const char *name, hid_t type
 {
     hsize_t dim = (hsize_t)n;
     hid_t space = n == 0 ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &dim, NULL);
-    if (H5Aexists(obj, name) > 0) H5Adelete(obj, name);
+    if (space < 0) olive_h5_fail(file, "cannot make the dataspace of attribute %s", name);
+    htri_t there = H5Aexists(obj, name);
+    if (there < 0 || (there > 0 && H5Adelete(obj, name) < 0)) olive_h5_fail(file, "cannot replace attribute %s", name);
     hid_t a = H5Acreate2(obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
-    if (a < 0 || H5Awrite(a, type, v) < 0) olive_h5_fail(file, "cannot write attribute %s", name);
-    H5Aclose(a);
-    H5Sclose(space);
+    if (a < 0 || H5Awrite(a, type, v) < 0) olive_h5_fail(file, "cannot write attribute %s (disk full?)", name);
+    olive_h5_close(file, a, name);
+    olive_h5_close(file, space, "an attribute dataspace");
 }
 
 void olive_h5_attr_str(const char *file, hid_t obj, const char *name, const char *value)
 {
     hid_t t = H5Tcopy(H5T_C_S1);
-    H5Tset_size(t, strlen(value) + 1);
-    H5Tset_strpad(t, H5T_STR_NULLTERM);
+    if (t < 0 || H5Tset_size(t, strlen(value) + 1) < 0 || H5Tset_strpad(t, H5T_STR_NULLTERM) < 0)
+        olive_h5_fail(file, "cannot make the string type of attribute %s", name);
     write_attr(file, obj, name, t, 0, value);
-    H5Tclose(t);
+    olive_h5_close(file, t, "a string type");
 }
 
 void olive_h5_attr_i64(const char *file, hid_t obj, const char *name, int64_t value)
@@ -227,15 +269,16 @@ hid_t olive_h5_dset1(const char *file, hid_t loc, const char *name, hid_t ftype,
     hsize_t dim = (hsize_t)n;
     hid_t space = H5Screate_simple(1, &dim, NULL);
     hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    if (space < 0 || dcpl < 0) olive_h5_fail(file, "cannot set up dataset %s", name);
     if (chunk > 0 && n > 0) {
         hsize_t c = (hsize_t)(chunk < n ? chunk : n);
-        H5Pset_chunk(dcpl, 1, &c);
-        H5Pset_deflate(dcpl, 4);
+        if (H5Pset_chunk(dcpl, 1, &c) < 0 || H5Pset_deflate(dcpl, 4) < 0)
+            olive_h5_fail(file, "cannot set up the chunks of dataset %s", name);
     }
     hid_t d = H5Dcreate2(loc, name, ftype, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
-    H5Pclose(dcpl);
-    H5Sclose(space);
-    if (d < 0) olive_h5_fail(file, "cannot create dataset %s", name);
+    if (d < 0) olive_h5_fail(file, "cannot create dataset %s (disk full?)", name);
+    olive_h5_close(file, dcpl, "a dataset creation property list");
+    olive_h5_close(file, space, "a dataspace");
     return d;
 }
 
@@ -245,12 +288,13 @@ void olive_h5_write_slab1(const char *file, hid_t dset, hid_t mtype, int64_t off
     hid_t fs = H5Dget_space(dset);
     hsize_t o = (hsize_t)off, c = (hsize_t)n;
     hid_t ms = H5Screate_simple(1, &c, NULL);
-    if (n > 0) H5Sselect_hyperslab(fs, H5S_SELECT_SET, &o, NULL, &c, NULL);
-    else { H5Sselect_none(fs); H5Sselect_none(ms); }
-    herr_t st = H5Dwrite(dset, mtype, ms, fs, xfer, data);
-    H5Sclose(ms);
-    H5Sclose(fs);
-    if (st < 0) olive_h5_fail(file, "write failed (disk full?)");
+    if (fs < 0 || ms < 0) olive_h5_fail(file, "cannot set up a write");
+    herr_t sel = n > 0 ? H5Sselect_hyperslab(fs, H5S_SELECT_SET, &o, NULL, &c, NULL)
+                       : (H5Sselect_none(fs) < 0 ? -1 : H5Sselect_none(ms));
+    if (sel < 0) olive_h5_fail(file, "cannot select elements [%lld, %lld) to write", (long long)off, (long long)(off + n));
+    if (H5Dwrite(dset, mtype, ms, fs, xfer, data) < 0) olive_h5_fail(file, "write failed (disk full?)");
+    olive_h5_close(file, ms, "a dataspace");
+    olive_h5_close(file, fs, "a dataspace");
 }
 
 void olive_h5_write1(const char *file, hid_t loc, const char *name, hid_t ftype, hid_t mtype,
@@ -259,7 +303,7 @@ void olive_h5_write1(const char *file, hid_t loc, const char *name, hid_t ftype,
     hid_t d = olive_h5_dset1(file, loc, name, ftype, n, chunk);
     if (n > 0 && H5Dwrite(d, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
         olive_h5_fail(file, "cannot write dataset %s (disk full?)", name);
-    H5Dclose(d);
+    olive_h5_close(file, d, name);
 }
 
 int64_t olive_h5_len1(const char *file, hid_t loc, const char *name)

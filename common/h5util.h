@@ -14,7 +14,17 @@ void olive_h5_quiet(void);
 void olive_h5_fail(const char *file, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
 
 hid_t olive_h5_open_read(const char *path);       /* dies with a clear message */
-hid_t olive_h5_create(const char *path);          /* truncates */
+/* Create (truncating) a file to write; its H5Fclose fails while any object
+ * in it is still open (H5F_CLOSE_SEMI). */
+hid_t olive_h5_create(const char *path);
+/* Close any HDF5 object (dataset, group, attribute, dataspace, datatype,
+ * property list, file; H5P_DEFAULT is skipped), dying on failure with the
+ * file and what was closed named: closes write what HDF5 buffered. */
+void olive_h5_close(const char *file, hid_t id, const char *what);
+/* The end of every file olive writes: no object may be left open (internal
+ * error), then flush and close, every step checked. The file is flushed to
+ * the disk by olive_atomic_commit. Collective for a parallel file. */
+void olive_h5_close_file(const char *file, hid_t f);
 /* Create collectively on comm (MPI-IO driver when comm has several ranks). */
 hid_t olive_h5_create_par(const char *path, MPI_Comm comm);
 /* Transfer property list for collective writes on comm (H5P_DEFAULT for one rank). */

@@ -23,7 +23,7 @@ static void write_concat_i64(const char *path, hid_t g, const char *name, int P,
     for (int r = 0; r < P; r++) off[r + 1] = off[r] + len(&plans[r]);
     hid_t d = olive_h5_dset1(path, g, name, H5T_STD_I64LE, off[P], 0);
     for (int r = 0; r < P; r++) olive_h5_write_slab1(path, d, H5T_NATIVE_INT64, off[r], len(&plans[r]), data(&plans[r]), H5P_DEFAULT);
-    H5Dclose(d);
+    olive_h5_close(path, d, name);
     olive_h5_write1(path, g, "offsets", H5T_STD_I64LE, H5T_NATIVE_INT64, P + 1, off, 0);
     free(off);
 }
@@ -55,7 +55,7 @@ void olive_map_write(const char *path, const char *net_path, uint32_t crc, int64
     int32_t *counts = olive_malloc((size_t)P * (size_t)P * sizeof(int32_t), "counts");
     for (int r = 0; r < P; r++) for (int q = 0; q < P; q++) counts[(size_t)r * P + q] = plans[r].recv_count[q];
     olive_h5_write1(path, g, "counts", H5T_STD_I32LE, H5T_NATIVE_INT32, (int64_t)P * P, counts, 0);
-    H5Gclose(g);
+    olive_h5_close(path, g, "group /halo");
 
     g = olive_h5_group(path, f, "send");
     int64_t *off = olive_malloc((size_t)(P + 1) * sizeof(int64_t), "offsets");
@@ -63,11 +63,11 @@ void olive_map_write(const char *path, const char *net_path, uint32_t crc, int64
     for (int r = 0; r < P; r++) off[r + 1] = off[r] + plans[r].nsend;
     hid_t d = olive_h5_dset1(path, g, "local", H5T_STD_I32LE, off[P], 0);
     for (int r = 0; r < P; r++) olive_h5_write_slab1(path, d, H5T_NATIVE_INT32, off[r], plans[r].nsend, plans[r].send_local, H5P_DEFAULT);
-    H5Dclose(d);
+    olive_h5_close(path, d, "dataset /send/local");
     olive_h5_write1(path, g, "offsets", H5T_STD_I64LE, H5T_NATIVE_INT64, P + 1, off, 0);
     for (int r = 0; r < P; r++) for (int q = 0; q < P; q++) counts[(size_t)r * P + q] = plans[r].send_count[q];
     olive_h5_write1(path, g, "counts", H5T_STD_I32LE, H5T_NATIVE_INT32, (int64_t)P * P, counts, 0);
-    H5Gclose(g);
+    olive_h5_close(path, g, "group /send");
     free(counts);
 
     g = olive_h5_group(path, f, "rows");
@@ -78,7 +78,7 @@ void olive_map_write(const char *path, const char *net_path, uint32_t crc, int64
         olive_h5_write_slab1(path, d, H5T_NATIVE_INT32, e0, n, plans[r].lcol, H5P_DEFAULT);
         e0 += n;
     }
-    H5Dclose(d);
+    olive_h5_close(path, d, "dataset /rows/lcol");
     d = olive_h5_dset1(path, g, "order", H5T_STD_I32LE, count, 0);
     int64_t *nint = olive_malloc((size_t)P * sizeof(int64_t), "ninterior");
     for (int r = 0; r < P; r++) {
@@ -87,12 +87,12 @@ void olive_map_write(const char *path, const char *net_path, uint32_t crc, int64
                              plans[r].boundary, H5P_DEFAULT);
         nint[r] = plans[r].ninterior;
     }
-    H5Dclose(d);
+    olive_h5_close(path, d, "dataset /rows/order");
     olive_h5_write1(path, g, "ninterior", H5T_STD_I64LE, H5T_NATIVE_INT64, P, nint, 0);
     free(nint);
     free(off);
-    H5Gclose(g);
-    if (H5Fclose(f) < 0) olive_die("%s: closing failed (disk full?)", path);
+    olive_h5_close(path, g, "group /rows");
+    olive_h5_close_file(path, f);
     olive_atomic_commit(tmp);
 }
 

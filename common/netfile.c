@@ -306,9 +306,9 @@ void olive_net_write(const char *path, const olive_network *net, int force)
         int64_t n = net->bits == 4 ? (net->nnz + 1) / 2 : net->nnz;
         olive_h5_write1(path, gj, "conductance", cond_ftype(net->bits), cond_mtype(net->bits), n, net->cond, 0);
     }
-    H5Gclose(gj);
-    H5Gclose(cells);
-    if (H5Fclose(f) < 0) olive_die("%s: closing the file failed (disk full?)", path);
+    olive_h5_close(path, gj, "group /gap_junctions");
+    olive_h5_close(path, cells, "group /cells");
+    olive_h5_close_file(path, f);
     olive_atomic_commit(tmp);
 }
 
@@ -343,6 +343,7 @@ void olive_net_write_par(const char *path, const olive_network *net, int force, 
     char tmp[4096] = "";
     if (rank == 0) snprintf(tmp, sizeof tmp, "%s", olive_atomic_begin(path, force));
     NET_CHECK_MPI(MPI_Bcast(tmp, sizeof tmp, MPI_CHAR, 0, comm));
+    if (rank != 0) olive_atomic_share(tmp);
     int64_t e0 = 0, nnz = net->nnz, rows = net->row1 - net->row0;
     NET_CHECK_MPI(MPI_Exscan(&nnz, &e0, 1, MPI_INT64_T, MPI_SUM, comm));
     if (rank == 0) e0 = 0;
@@ -354,17 +355,17 @@ void olive_net_write_par(const char *path, const olive_network *net, int force, 
     if (net->g_cal) {
         hid_t d = olive_h5_dset1(path, cells, "g_CaL", H5T_IEEE_F64LE, net->count, 0);
         olive_h5_write_slab1(path, d, H5T_NATIVE_DOUBLE, net->row0, rows, net->g_cal, xfer);
-        H5Dclose(d);
+        olive_h5_close(path, d, "dataset /cells/g_CaL");
     }
     int64_t *rp = olive_malloc((size_t)(rows + 1) * sizeof(int64_t), "row_ptr");
     for (int64_t r = 0; r <= rows; r++) rp[r] = net->row_ptr[r] + e0;
     hid_t d = olive_h5_dset1(path, gj, "row_ptr", H5T_STD_I64LE, net->count + 1, 0);
     olive_h5_write_slab1(path, d, H5T_NATIVE_INT64, net->row0, rows + (net->row1 == net->count), rp, xfer);
-    H5Dclose(d);
+    olive_h5_close(path, d, "dataset /gap_junctions/row_ptr");
     free(rp);
     d = olive_h5_dset1(path, gj, "col", H5T_STD_I32LE, net->nnz_total, 0);
     olive_h5_write_slab1(path, d, H5T_NATIVE_INT32, e0, nnz, net->col, xfer);
-    H5Dclose(d);
+    olive_h5_close(path, d, "dataset /gap_junctions/col");
     if (net->bits == 4) {
         /* Junctions 2k and 2k+1 share byte k; the rank owning junction 2k
          * writes it, taking the high nibble from the next rank with junctions
@@ -385,18 +386,18 @@ void olive_net_write_par(const char *path, const olive_network *net, int force, 
         }
         d = olive_h5_dset1(path, gj, "conductance", H5T_STD_U8LE, (net->nnz_total + 1) / 2, 0);
         olive_h5_write_slab1(path, d, H5T_NATIVE_UINT8, kb, ke - kb, bytes, xfer);
-        H5Dclose(d);
+        olive_h5_close(path, d, "dataset /gap_junctions/conductance");
         free(bytes);
         free(firsts);
     } else if (net->bits) {
         d = olive_h5_dset1(path, gj, "conductance", cond_ftype(net->bits), net->nnz_total, 0);
         olive_h5_write_slab1(path, d, cond_mtype(net->bits), e0, nnz, net->cond, xfer);
-        H5Dclose(d);
+        olive_h5_close(path, d, "dataset /gap_junctions/conductance");
     }
-    H5Gclose(gj);
-    H5Gclose(cells);
-    if (xfer != H5P_DEFAULT) H5Pclose(xfer);
-    if (H5Fclose(f) < 0) olive_die("%s: closing the file failed (disk full?)", path);
+    olive_h5_close(path, gj, "group /gap_junctions");
+    olive_h5_close(path, cells, "group /cells");
+    olive_h5_close(path, xfer, "a transfer property list");
+    olive_h5_close_file(path, f);
     NET_CHECK_MPI(MPI_Barrier(comm));
     if (rank == 0) olive_atomic_commit(tmp);
 }

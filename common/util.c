@@ -1,8 +1,12 @@
 #include "util.h"
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <ftw.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -35,20 +39,11 @@ void olive_set_cmdline(int argc, char **argv)
 
 const char *olive_cmdline(void) { return cmdline_str ? cmdline_str : ""; }
 
-/* ---- temporary outputs removed on failure ---- */
-#define MAX_TMP 32
-static char *tmp_paths[MAX_TMP];
-static int tmp_count;
+/* ---- temporary outputs removed on failure (the registry is below) ---- */
+static void remove_tmp_outputs(void);
 
 static void (*exit_hook)(int);
 void olive_set_exit_hook(void (*hook)(int)) { exit_hook = hook; }
-
-static void remove_tmp_outputs(void)
-{
-    for (int i = 0; i < tmp_count; i++)
-        if (tmp_paths[i]) { olive_remove_tree(tmp_paths[i]); free(tmp_paths[i]); tmp_paths[i] = NULL; }
-    tmp_count = 0;
-}
 
 /* After an error the program stops at once: the outputs are already
  * removed, and memory held mid-operation is not a leak (so LeakSanitizer,
@@ -189,50 +184,358 @@ void olive_remove_tree(const char *path)
     nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-const char *olive_atomic_begin(const char *final, int force)
+/* ---- durable files ---- */
+
+static void fsync_one(const char *path, int flags)
 {
-    if (!force && olive_path_exists(final))
-        olive_usage_error("%s exists; use --force to overwrite it", final);
-    if (tmp_count == MAX_TMP) olive_die("too many temporary outputs");
-    size_t n = strlen(final) + 32;
+    int fd = open(path, O_RDONLY | O_CLOEXEC | flags);
+    if (fd < 0) olive_die("%s: cannot open to flush it to the disk: %s", path, strerror(errno));
+    /* EINVAL: the file system cannot sync this kind of file; nothing to wait for. */
+    if (fsync(fd) != 0 && errno != EINVAL) {
+        int e = errno;
+        close(fd);
+        olive_die("%s: flushing to the disk failed (disk full or I/O error): %s", path, strerror(e));
+    }
+    close(fd);
+}
+
+void olive_sync_path(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0) olive_die("%s: cannot flush it to the disk: %s", path, strerror(errno));
+    if (S_ISDIR(st.st_mode)) {
+        DIR *d = opendir(path);
+        if (!d) olive_die("%s: cannot read the directory: %s", path, strerror(errno));
+        struct dirent *e;
+        while ((e = readdir(d))) {
+            char sub[PATH_MAX];
+            if (snprintf(sub, sizeof sub, "%s/%s", path, e->d_name) >= (int)sizeof sub) continue;
+            struct stat es;
+            if (lstat(sub, &es) == 0 && S_ISREG(es.st_mode)) fsync_one(sub, 0);
+        }
+        closedir(d);
+        fsync_one(path, O_DIRECTORY);
+    } else if (S_ISREG(st.st_mode)) {
+        fsync_one(path, 0);
+    }
+}
+
+/* The directory holding path ("." for a bare name) into buf. */
+static void parent_dir(const char *path, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s", path);
+    char *slash = strrchr(buf, '/');
+    while (slash && slash > buf && slash[1] == 0) { *slash = 0; slash = strrchr(buf, '/'); } /* trailing '/' */
+    if (!slash) snprintf(buf, n, ".");
+    else if (slash == buf) buf[1] = 0;
+    else *slash = 0;
+}
+
+/* A rename is durable only once the directory holding the name is. */
+static void sync_parent(const char *path)
+{
+    char dir[PATH_MAX];
+    parent_dir(path, dir, sizeof dir);
+    fsync_one(dir, O_DIRECTORY);
+}
+
+/* ---- paths: the same file under two names ---- */
+
+/* path with its directory resolved (symbolic links, '.', '..'), so that two
+ * spellings of one place compare equal; path itself when the directory does
+ * not exist. */
+static void canonical(const char *path, char *out, size_t n)
+{
+    char dir[PATH_MAX], real[PATH_MAX];
+    parent_dir(path, dir, sizeof dir);
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    int len = -1;
+    if (*base && realpath(dir, real)) len = snprintf(out, n, "%s/%s", strcmp(real, "/") ? real : "", base);
+    if (len < 0 || (size_t)len >= n) snprintf(out, n, "%s", path);
+}
+
+int olive_same_path(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    if (stat(a, &sa) == 0 && stat(b, &sb) == 0) return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    char ca[PATH_MAX], cb[PATH_MAX];
+    canonical(a, ca, sizeof ca);
+    canonical(b, cb, sizeof cb);
+    return strcmp(ca, cb) == 0;
+}
+
+void olive_check_outputs(const char *const *outputs, int nout, const char *const *inputs, int nin)
+{
+    for (int i = 0; i < nout; i++) {
+        if (!outputs[i]) continue;
+        for (int j = i + 1; j < nout; j++)
+            if (outputs[j] && olive_same_path(outputs[i], outputs[j]))
+                olive_usage_error("two outputs of this run would be written to one path: %s and %s",
+                                  outputs[i], outputs[j]);
+        for (int j = 0; j < nin; j++)
+            if (inputs[j] && olive_same_path(outputs[i], inputs[j]))
+                olive_usage_error("the output %s is the input %s itself", outputs[i], inputs[j]);
+    }
+}
+
+/* ---- atomic output ----
+ * Each output is written under a temporary name of its own, final.tmp-PID-N,
+ * created exclusively (never someone else's file), and renamed onto final
+ * when complete. What was at final when the output was claimed is remembered
+ * (device and inode): only that may be replaced (with --force), and only
+ * when it is still there. Anything that appears at final during the run
+ * (another run's output, a user's directory) is left alone and the run
+ * fails. */
+typedef struct {
+    char *final, *tmp;  /* tmp: NULL once committed */
+    char canon[PATH_MAX];
+    int is_dir;
+    int had;            /* something was at final: replace exactly it */
+    dev_t dev;
+    ino_t ino;
+} out_entry;
+
+#define MAX_OUT 64
+static out_entry outs[MAX_OUT];
+static int nouts;
+static unsigned tmp_seq;
+
+/* A name in a directory olive wrote (simulate's OUTDIR): its files, or their
+ * temporaries left by a killed run. */
+static int olive_file_name(const char *name)
+{
+    size_t n = strlen(name);
+    return (n > 3 && !strcmp(name + n - 3, ".h5")) || strstr(name, ".h5.tmp-") != NULL;
+}
+
+/* The first entry of directory dir that olive did not write (a directory,
+ * a link, a file of another name) into buf; 0 when there is none. */
+static int foreign_entry(const char *dir, char *buf, size_t n)
+{
+    DIR *d = opendir(dir);
+    if (!d) { snprintf(buf, n, "(unreadable: %s)", strerror(errno)); return 1; }
+    struct dirent *e;
+    int found = 0;
+    while (!found && (e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+        char sub[PATH_MAX];
+        struct stat st;
+        snprintf(sub, sizeof sub, "%s/%s", dir, e->d_name);
+        if (!olive_file_name(e->d_name) || lstat(sub, &st) != 0 || !S_ISREG(st.st_mode)) {
+            snprintf(buf, n, "%s", e->d_name);
+            found = 1;
+        }
+    }
+    closedir(d);
+    return found;
+}
+
+int olive_is_output_dir(const char *dir, char *foreign, size_t n)
+{
+    struct stat st;
+    if (lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) return 0;
+    char buf[256];
+    if (foreign_entry(dir, buf, sizeof buf)) {
+        if (foreign) snprintf(foreign, n, "%s", buf);
+        return 0;
+    }
+    return 1;
+}
+
+/* What is at final now may be replaced: it is what was there at the claim. */
+static void check_replaceable_at_start(const char *final, int is_dir, const struct stat *st)
+{
+    char buf[256];
+    if (is_dir && !S_ISDIR(st->st_mode))
+        olive_usage_error("%s exists and is not a directory; it is not replaced by an output directory", final);
+    if (!is_dir && S_ISDIR(st->st_mode))
+        olive_usage_error("%s is a directory; it is not replaced by an output file", final);
+    if (is_dir && !olive_is_output_dir(final, buf, sizeof buf))
+        olive_usage_error("%s is not an olive output directory (it holds '%s'); it is not replaced, even with --force",
+                          final, buf);
+}
+
+static const char *claim(const char *final, int force, int is_dir)
+{
+    char canon[PATH_MAX];
+    canonical(final, canon, sizeof canon);
+    out_entry *e = NULL;
+    for (int i = 0; i < nouts; i++)
+        if (!strcmp(outs[i].canon, canon)) e = &outs[i];
+    if (e && e->tmp) olive_die("%s: internal: two outputs of this run are written to this path at once", final);
+    if (e && e->is_dir != is_dir) olive_die("%s: internal: written as a file and as a directory", final);
+    if (!e) {
+        if (nouts == MAX_OUT) olive_die("%s: internal: too many outputs", final);
+        e = &outs[nouts++];
+        memset(e, 0, sizeof *e);
+        e->final = strdup(final);
+        if (!e->final) olive_die("out of memory");
+        snprintf(e->canon, sizeof e->canon, "%s", canon);
+        e->is_dir = is_dir;
+        struct stat st;
+        if (lstat(final, &st) == 0) {
+            if (!force) olive_usage_error("%s exists; use --force to overwrite it", final);
+            check_replaceable_at_start(final, is_dir, &st);
+            e->had = 1;
+            e->dev = st.st_dev;
+            e->ino = st.st_ino;
+        }
+    }
+    /* else: this run committed final before (a checkpoint): replace that. */
+    size_t n = strlen(final) + 48;
     char *tmp = olive_malloc(n, "path");
-    snprintf(tmp, n, "%s.tmp-%ld", final, (long)getpid());
-    olive_remove_tree(tmp);
-    tmp_paths[tmp_count++] = tmp;
+    for (;;) {
+        snprintf(tmp, n, "%s.tmp-%ld-%u", final, (long)getpid(), tmp_seq++);
+        int ok = is_dir ? mkdir(tmp, 0777) == 0 : 0;
+        if (!is_dir) {
+            int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+            if (fd >= 0) { close(fd); ok = 1; }
+        }
+        if (ok) break;
+        if (errno != EEXIST) olive_die("%s: cannot create %s: %s", final, tmp, strerror(errno));
+    }
+    e->tmp = tmp;
     static int registered;
     if (!registered) { atexit(remove_tmp_outputs); registered = 1; }
     return tmp;
 }
 
-void olive_atomic_commit(const char *tmp)
+const char *olive_atomic_begin(const char *final, int force) { return claim(final, force, 0); }
+const char *olive_atomic_begin_dir(const char *final, int force) { return claim(final, force, 1); }
+
+/* Temporaries that another rank of this run created (parallel files):
+ * whichever rank dies first removes them, since MPI_Abort then stops the
+ * rank that owns them before it can. */
+#define MAX_SHARED 64
+static char *shared_tmps[MAX_SHARED];
+static int nshared;
+
+void olive_atomic_share(const char *tmp)
 {
-    for (int i = 0; i < tmp_count; i++) {
-        if (!tmp_paths[i] || strcmp(tmp_paths[i], tmp) != 0) continue;
-        const char *suffix = strrchr(tmp, '.');
-        size_t n = (size_t)(suffix - tmp);
-        char *final = olive_malloc(n + 1, "path");
-        memcpy(final, tmp, n);
-        final[n] = 0;
-        struct stat st;
-        if (stat(final, &st) == 0 && S_ISDIR(st.st_mode)) {
-            /* rename() cannot replace a non-empty directory: move it aside first. */
-            char aside[4096];
-            snprintf(aside, sizeof aside, "%s.old-%ld", final, (long)getpid());
-            if (rename(final, aside) != 0) olive_die("cannot replace %s: %s", final, strerror(errno));
-            if (rename(tmp, final) != 0) {
-                rename(aside, final);
-                olive_die("cannot rename %s to %s: %s", tmp, final, strerror(errno));
-            }
-            olive_remove_tree(aside);
-        } else if (rename(tmp, final) != 0) {
-            olive_die("cannot rename %s to %s: %s", tmp, final, strerror(errno));
+    if (nshared == MAX_SHARED) olive_die("%s: internal: too many shared temporary outputs", tmp);
+    shared_tmps[nshared] = strdup(tmp);
+    if (!shared_tmps[nshared]) olive_die("out of memory");
+    nshared++;
+}
+
+static void remove_tmp_outputs(void)
+{
+    for (int i = 0; i < nouts; i++)
+        if (outs[i].tmp) { olive_remove_tree(outs[i].tmp); free(outs[i].tmp); outs[i].tmp = NULL; }
+    for (int i = 0; i < nshared; i++) { olive_remove_tree(shared_tmps[i]); free(shared_tmps[i]); }
+    nshared = 0;
+}
+
+/* Discard this output and stop: final is not ours to replace. */
+static void refuse_commit(out_entry *e, const char *why) __attribute__((noreturn));
+static void refuse_commit(out_entry *e, const char *why)
+{
+    olive_die("%s %s; it is left as it is and this run's output is discarded", e->final, why);
+}
+
+/* Nothing was at final at the claim: take the name only if it is still free. */
+static void commit_new(out_entry *e)
+{
+    if (renameat2(AT_FDCWD, e->tmp, AT_FDCWD, e->final, RENAME_NOREPLACE) == 0) return;
+    if (errno == EEXIST) refuse_commit(e, "appeared during the run (another run, or someone else, wrote it)");
+    if (errno != EINVAL && errno != ENOSYS)
+        olive_die("cannot rename %s to %s: %s", e->tmp, e->final, strerror(errno));
+    /* No RENAME_NOREPLACE on this file system (NFS, some FUSE): a file's
+     * link() fails on an existing name just as atomically; a directory
+     * cannot be linked, so it is renamed after a check (rename() itself
+     * refuses a non-empty directory, so only an empty one could be lost). */
+    if (!e->is_dir) {
+        if (link(e->tmp, e->final) != 0) {
+            if (errno == EEXIST) refuse_commit(e, "appeared during the run (another run, or someone else, wrote it)");
+            olive_die("cannot link %s to %s: %s", e->tmp, e->final, strerror(errno));
         }
-        free(final);
-        free(tmp_paths[i]);
-        tmp_paths[i] = tmp_paths[--tmp_count];
+        if (unlink(e->tmp) != 0) olive_die("%s: cannot remove: %s", e->tmp, strerror(errno));
         return;
     }
-    olive_die("internal: %s is not a registered temporary output", tmp);
+    if (olive_path_exists(e->final)) refuse_commit(e, "appeared during the run (another run, or someone else, wrote it)");
+    if (rename(e->tmp, e->final) != 0) {
+        if (errno == EEXIST || errno == ENOTEMPTY || errno == ENOTDIR)
+            refuse_commit(e, "appeared during the run (another run, or someone else, wrote it)");
+        olive_die("cannot rename %s to %s: %s", e->tmp, e->final, strerror(errno));
+    }
+}
+
+/* path (lstat) is the object claimed for replacement, and still all olive's. */
+static const char *replaced_fault(const out_entry *e, const char *path, char *buf, size_t n)
+{
+    struct stat st;
+    char name[256];
+    if (lstat(path, &st) != 0) return "disappeared";
+    if (st.st_dev != e->dev || st.st_ino != e->ino) return "was replaced by something else during the run";
+    if (e->is_dir && !olive_is_output_dir(path, name, sizeof name)) {
+        snprintf(buf, n, "now holds '%.200s', which olive did not write", name);
+        return buf;
+    }
+    return NULL;
+}
+
+/* Something was at final at the claim (--force): swap the new output in and
+ * delete the old one only if it is that same object; otherwise swap back. */
+static void commit_replace(out_entry *e)
+{
+    char buf[512];
+    const char *fault;
+    if (renameat2(AT_FDCWD, e->tmp, AT_FDCWD, e->final, RENAME_EXCHANGE) == 0) {
+        /* e->tmp now names the old object */
+        if ((fault = replaced_fault(e, e->tmp, buf, sizeof buf))) {
+            if (renameat2(AT_FDCWD, e->tmp, AT_FDCWD, e->final, RENAME_EXCHANGE) != 0) {
+                char *at = e->tmp;
+                e->tmp = NULL; /* not ours any more: never removed */
+                olive_die("%s %s; it is now at %s (swapping back failed: %s)", e->final, fault, at,
+                          strerror(errno));
+            }
+            refuse_commit(e, fault);
+        }
+        olive_remove_tree(e->tmp);
+        return;
+    }
+    if (errno == ENOENT) { commit_new(e); return; } /* removed meanwhile: a new name */
+    if (errno != EINVAL && errno != ENOSYS)
+        olive_die("cannot rename %s to %s: %s", e->tmp, e->final, strerror(errno));
+    /* No RENAME_EXCHANGE here: check, then replace (a file) or move aside (a directory). */
+    if ((fault = replaced_fault(e, e->final, buf, sizeof buf))) refuse_commit(e, fault);
+    if (!e->is_dir) {
+        if (rename(e->tmp, e->final) != 0) olive_die("cannot rename %s to %s: %s", e->tmp, e->final, strerror(errno));
+        return;
+    }
+    char aside[PATH_MAX];
+    snprintf(aside, sizeof aside, "%s.old-%ld-%u", e->final, (long)getpid(), tmp_seq++);
+    if (renameat2(AT_FDCWD, e->final, AT_FDCWD, aside, RENAME_NOREPLACE) != 0 &&
+        (errno != EINVAL || olive_path_exists(aside) || rename(e->final, aside) != 0))
+        olive_die("cannot replace %s: %s", e->final, strerror(errno));
+    if (rename(e->tmp, e->final) != 0) {
+        int err = errno;
+        if (rename(aside, e->final) != 0) olive_die("cannot rename %s to %s (%s); the old output is at %s", e->tmp,
+                                                  e->final, strerror(err), aside);
+        olive_die("cannot rename %s to %s: %s", e->tmp, e->final, strerror(err));
+    }
+    olive_remove_tree(aside);
+}
+
+void olive_atomic_commit(const char *tmp)
+{
+    out_entry *e = NULL;
+    for (int i = 0; i < nouts; i++)
+        if (outs[i].tmp && !strcmp(outs[i].tmp, tmp)) e = &outs[i];
+    if (!e) olive_die("internal: %s is not a registered temporary output", tmp);
+    olive_sync_path(e->tmp);
+    if (e->had) commit_replace(e);
+    else commit_new(e);
+    free(e->tmp);
+    e->tmp = NULL;
+    sync_parent(e->final);
+    /* final is this run's now: a later output of the same name (the next
+     * checkpoint) replaces exactly it. */
+    struct stat st;
+    if (lstat(e->final, &st) != 0) olive_die("%s: gone right after the rename: %s", e->final, strerror(errno));
+    e->had = 1;
+    e->dev = st.st_dev;
+    e->ino = st.st_ino;
 }
 
 double olive_now(void)

@@ -41,12 +41,35 @@ double olive_parse_double(const char *opt, const char *s, double lo, double hi);
 /* "V" or "A:B" (A <= B). Returns 1 for a range, 0 for a single value (b = a). */
 int olive_parse_range(const char *opt, const char *s, double lo, double hi, double *a, double *b);
 
-/* Atomic output. olive_atomic_begin returns a temporary path next to final
- * (final.tmp-PID) which is deleted (file or directory tree) when the program
- * dies; olive_atomic_commit renames it onto final. Unless force is set, an
- * existing final is refused up front. */
+/* Atomic output. olive_atomic_begin claims final: it refuses an existing
+ * final unless force is set (and a directory in place of a file), notes what
+ * is there, and creates a temporary file final.tmp-PID-N exclusively (the
+ * _dir variant: a directory, and what it replaces must be an olive output
+ * directory). The temporary is removed (file or directory tree) when the
+ * program dies. olive_atomic_commit flushes the temporary to the disk,
+ * renames it onto final and flushes the directory. It never replaces what
+ * was not at final at the claim: an output that appeared meanwhile (another
+ * run) or a directory that gained someone's files makes it fail instead.
+ * Committing final again later (a newer checkpoint) replaces the last one. */
 const char *olive_atomic_begin(const char *final, int force);
+const char *olive_atomic_begin_dir(const char *final, int force);
 void olive_atomic_commit(const char *tmp);
+/* The other ranks of a parallel write: tmp (rank 0's temporary) is removed
+ * by this rank too if it dies first (a file committed meanwhile is gone
+ * from tmp anyway). */
+void olive_atomic_share(const char *tmp);
+/* fsync a file, or a directory and every regular file in it; dies naming
+ * the path when the disk refuses. */
+void olive_sync_path(const char *path);
+/* Only regular files that olive writes (*.h5 and their temporaries) are in
+ * directory dir; else 0, and the first other entry's name in foreign. */
+int olive_is_output_dir(const char *dir, char *foreign, size_t n);
+/* a and b name one file: the same device and inode, or (where one does not
+ * exist yet) the same path once their directories are resolved. */
+int olive_same_path(const char *a, const char *b);
+/* Usage error when two outputs (NULLs skipped) name one path, or an output
+ * names an input: checked before any work, so nothing is left behind. */
+void olive_check_outputs(const char *const *outputs, int nout, const char *const *inputs, int nin);
 /* Remove a path recursively (file or directory); ignores a missing path. */
 void olive_remove_tree(const char *path);
 int olive_path_exists(const char *path);

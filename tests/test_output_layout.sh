@@ -256,13 +256,20 @@ assert np.abs(a[240:] - b[240:]).max() > 0.1, 'the third stimulus pulse had no e
 print('stimulus file = --pulse options')
 "
 
-# existing OUTDIR: refused without --force (untouched), replaced with it
+# existing OUTDIR: refused without --force (untouched); with it, replaced only
+# when it is an olive output directory (a user's file in it is never deleted)
 mkdir keep && echo marker > keep/marker.txt
 if "$S" iso.h5 -o keep --steps 10 >/dev/null 2>err.txt; then fail "an existing OUTDIR was overwritten without --force"; fi
 grep -q keep err.txt || { cat err.txt; fail "the refusal does not name the OUTDIR"; }
 [ -f keep/marker.txt ] && [ ! -e keep/spikes.h5 ] || fail "the refused run touched the existing OUTDIR"
+if "$S" iso.h5 -o keep --steps 10 --force >/dev/null 2>err.txt; then fail "--force replaced a directory holding a user's file"; fi
+grep -q "marker.txt" err.txt || { cat err.txt; fail "the --force refusal does not name the user's file"; }
+[ -f keep/marker.txt ] && [ ! -e keep/spikes.h5 ] || fail "the refused --force run touched the existing OUTDIR"
+rm -r keep
+run iso.h5 -o keep --steps 10
+cp keep/spikes.h5 keep/previous.h5   # an .h5 file: still an olive output directory
 run iso.h5 -o keep --steps 10 --force
-[ ! -e keep/marker.txt ] && [ -f keep/spikes.h5 ] && [ -f keep/v_axon.h5 ] && [ -f keep/state.h5 ] \
+[ ! -e keep/previous.h5 ] && [ -f keep/spikes.h5 ] && [ -f keep/v_axon.h5 ] && [ -f keep/state.h5 ] \
   || fail "--force did not replace OUTDIR: $(ls keep)"
 ! ls -d ./*.tmp-* 2>/dev/null || fail "temporary output left behind"
 echo "output layout ok"

@@ -1,5 +1,8 @@
 /* olive-analyze plot: a raster, trace or population-rate plot as PNG. */
 #include "analyze.h"
+#include <unistd.h>
+#include <fcntl.h>
+#include <errno.h>
 #include "plotaxes.h"
 #include "util.h"
 #include <getopt.h>
@@ -271,6 +274,33 @@ static void trace(const plot_opts *o, cairo_t *cr, char *title, size_t tn)
     ana_report_close(&r);
 }
 
+/* cairo's PNG writer into a descriptor of our own, so that a failed write
+ * keeps its errno (cairo says only "error while writing to output stream"). */
+typedef struct { int fd, err; } png_sink;
+
+static cairo_status_t png_write(void *closure, const unsigned char *data, unsigned int len)
+{
+    png_sink *k = closure;
+    while (len > 0) {
+        ssize_t n = write(k->fd, data, len);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) { k->err = n < 0 ? errno : EIO; return CAIRO_STATUS_WRITE_ERROR; }
+        data += n;
+        len -= (unsigned)n;
+    }
+    return CAIRO_STATUS_SUCCESS;
+}
+
+static void write_png(cairo_surface_t *surface, const char *tmp, const char *final)
+{
+    png_sink k = {open(tmp, O_WRONLY | O_TRUNC | O_CLOEXEC), 0};
+    if (k.fd < 0) ana_error("%s: cannot open %s: %s", final, tmp, strerror(errno));
+    cairo_status_t st = cairo_surface_write_to_png_stream(surface, png_write, &k);
+    if (close(k.fd) != 0 && !k.err) k.err = errno;
+    if (st != CAIRO_STATUS_SUCCESS || k.err)
+        ana_error("%s: cannot write the PNG: %s", final, k.err ? strerror(k.err) : cairo_status_to_string(st));
+}
+
 int ana_plot_main(int argc, char **argv)
 {
     plot_opts o;
@@ -285,10 +315,11 @@ int ana_plot_main(int argc, char **argv)
     if (cairo_status(cr) != CAIRO_STATUS_SUCCESS) ana_error("drawing failed: %s", cairo_status_to_string(cairo_status(cr)));
     cairo_destroy(cr);
     /* Checked after reading the data, so a bad input leaves no file behind. */
+    const char *outs[1] = {o.output}, *ins[1] = {o.dir};
+    olive_check_outputs(outs, 1, ins, 1);
     const char *tmp = olive_atomic_begin(o.output, o.force);
-    cairo_status_t st = cairo_surface_write_to_png(surface, tmp);
+    write_png(surface, tmp, o.output);
     cairo_surface_destroy(surface);
-    if (st != CAIRO_STATUS_SUCCESS) ana_error("%s: cannot write the PNG: %s", o.output, cairo_status_to_string(st));
     olive_atomic_commit(tmp);
     cairo_debug_reset_static_data();   /* free cairo's font caches (clean leak checks) */
     printf("%s: %dx%d PNG, %s\n", o.output, o.width, o.height, o.title ? o.title : title);

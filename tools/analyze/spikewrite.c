@@ -7,6 +7,8 @@
 void ana_spikes_write(const char *path, int force, const char *population, const ana_spike_list *l,
                       hid_t attrs_from, const char *source, double threshold_mv)
 {
+    const char *outs[1] = {path}, *ins[1] = {source};
+    olive_check_outputs(outs, 1, ins, 1);
     const char *tmp = olive_atomic_begin(path, force);
     hid_t f = olive_h5_create(tmp);
     char grp[300];
@@ -17,11 +19,11 @@ void ana_spikes_write(const char *path, int force, const char *population, const
     hid_t d = olive_h5_dset1(path, g, "timestamps", H5T_IEEE_F64LE, l->n, chunk);
     olive_h5_write_slab1(path, d, H5T_NATIVE_DOUBLE, 0, l->n, l->t, H5P_DEFAULT);
     olive_h5_attr_str(path, d, "units", "ms");
-    H5Dclose(d);
+    olive_h5_close(path, d, "dataset timestamps");
     d = olive_h5_dset1(path, g, "node_ids", H5T_STD_U64LE, l->n, chunk);
     olive_h5_write_slab1(path, d, H5T_NATIVE_UINT64, 0, l->n, l->node, H5P_DEFAULT);
-    H5Dclose(d);
-    H5Gclose(g);
+    olive_h5_close(path, d, "dataset node_ids");
+    olive_h5_close(path, g, "the spikes group");
     olive_h5_attr_str(path, f, "olive_version", OLIVE_VERSION);
     olive_h5_attr_str(path, f, "command", olive_cmdline());
     olive_h5_attr_str(path, f, "source", source);
@@ -35,6 +37,6 @@ void ana_spikes_write(const char *path, int force, const char *population, const
             olive_h5_attr_f64(path, f, "dt", olive_h5_get_f64(source, attrs_from, "/", "dt"));
         }
     }
-    if (H5Fclose(f) < 0) olive_die("%s: closing failed (disk full?)", tmp);
+    olive_h5_close_file(path, f);
     olive_atomic_commit(tmp);
 }

@@ -66,6 +66,8 @@ int main(int argc, char **argv)
     if (!out) olive_usage_error("no output file given (-o MAP.h5)");
     if (!P) olive_usage_error("--ranks P is required");
     if (!force && olive_path_exists(out)) olive_usage_error("%s exists; use --force to overwrite it", out);
+    const char *outs[1] = {out}, *ins[1] = {net_path};
+    olive_check_outputs(outs, 1, ins, 1);
 
     double t0 = olive_now();
     olive_network net;

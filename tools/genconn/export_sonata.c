@@ -28,20 +28,23 @@ void gc_export_paths(const char *prefix, gc_export *x)
     snprintf(x->edges, sizeof x->edges, "%s_edges.h5", prefix);
 }
 
+/* A uint32 attribute of n values (0: a scalar): SONATA's types, which the
+ * int64 setters of h5util do not write. */
+static void attr_u32(const char *path, hid_t f, const char *name, const uint32_t *v, hsize_t n)
+{
+    hid_t sp = n ? H5Screate_simple(1, &n, NULL) : H5Screate(H5S_SCALAR);
+    if (sp < 0) olive_h5_fail(path, "cannot make the dataspace of attribute %s", name);
+    hid_t a = H5Acreate2(f, name, H5T_STD_U32LE, sp, H5P_DEFAULT, H5P_DEFAULT);
+    if (a < 0 || H5Awrite(a, H5T_NATIVE_UINT32, v) < 0) olive_h5_fail(path, "cannot write attribute %s", name);
+    olive_h5_close(path, a, name);
+    olive_h5_close(path, sp, "an attribute dataspace");
+}
+
 static void sonata_root(const char *path, hid_t f)
 {
     uint32_t magic = 0x0A7A, version[2] = {0, 1};
-    hsize_t two = 2;
-    hid_t sp = H5Screate(H5S_SCALAR);
-    hid_t a = H5Acreate2(f, "magic", H5T_STD_U32LE, sp, H5P_DEFAULT, H5P_DEFAULT);
-    if (a < 0 || H5Awrite(a, H5T_NATIVE_UINT32, &magic) < 0) olive_h5_fail(path, "cannot write attribute magic");
-    H5Aclose(a);
-    H5Sclose(sp);
-    sp = H5Screate_simple(1, &two, NULL);
-    a = H5Acreate2(f, "version", H5T_STD_U32LE, sp, H5P_DEFAULT, H5P_DEFAULT);
-    if (a < 0 || H5Awrite(a, H5T_NATIVE_UINT32, version) < 0) olive_h5_fail(path, "cannot write attribute version");
-    H5Aclose(a);
-    H5Sclose(sp);
+    attr_u32(path, f, "magic", &magic, 0);
+    attr_u32(path, f, "version", version, 2);
 }
 
 /* Create the 1-D dataset loc/name of total elements and write this rank's
@@ -57,13 +60,14 @@ static hid_t put(const char *path, hid_t loc, const char *name, hid_t ftype, hid
 static void put_close(const char *path, hid_t loc, const char *name, hid_t ftype, hid_t mtype, int64_t total,
                       int64_t off, int64_t n, const void *data, hid_t xfer)
 {
-    H5Dclose(put(path, loc, name, ftype, mtype, total, off, n, data, xfer));
+    olive_h5_close(path, put(path, loc, name, ftype, mtype, total, off, n, data, xfer), name);
 }
 
 static void begin_tmp(const char *final, int force, char *tmp, int rank, MPI_Comm comm)
 {
     if (rank == 0) snprintf(tmp, 4096, "%s", olive_atomic_begin(final, force));
     if (MPI_Bcast(tmp, 4096, MPI_CHAR, 0, comm) != MPI_SUCCESS) olive_die("%s: MPI_Bcast failed", final);
+    if (rank != 0) olive_atomic_share(tmp);
 }
 
 static void write_nodes(const olive_network *net, const char *path, const char *tmp, MPI_Comm comm)
@@ -96,10 +100,10 @@ static void write_nodes(const olive_network *net, const char *path, const char *
     free(u);
     free(z);
     free(v);
-    H5Gclose(g0);
-    H5Gclose(pop);
-    if (xfer != H5P_DEFAULT) H5Pclose(xfer);
-    if (H5Fclose(f) < 0) olive_die("%s: closing the file failed (disk full?)", path);
+    olive_h5_close(path, g0, "group 0");
+    olive_h5_close(path, pop, "a population group");
+    olive_h5_close(path, xfer, "a transfer property list");
+    olive_h5_close_file(path, f);
 }
 
 static void write_edges(const olive_network *net, const char *path, const char *tmp, MPI_Comm comm)
@@ -118,12 +122,12 @@ static void write_edges(const olive_network *net, const char *path, const char *
     for (int64_t e = 0; e < nnz; e++) u[e] = (uint64_t)net->col[e];
     hid_t d = put(path, pop, "source_node_id", H5T_STD_U64LE, H5T_NATIVE_UINT64, E, e0, nnz, u, xfer);
     olive_h5_attr_str(path, d, "node_population", POP);
-    H5Dclose(d);
+    olive_h5_close(path, d, "a node id dataset");
     for (int64_t r = 0; r < rows; r++)
         for (int64_t e = net->row_ptr[r]; e < net->row_ptr[r + 1]; e++) u[e] = (uint64_t)(net->row0 + r);
     d = put(path, pop, "target_node_id", H5T_STD_U64LE, H5T_NATIVE_UINT64, E, e0, nnz, u, xfer);
     olive_h5_attr_str(path, d, "node_population", POP);
-    H5Dclose(d);
+    olive_h5_close(path, d, "a node id dataset");
     for (int64_t e = 0; e < nnz; e++) u[e] = (uint64_t)(e0 + e);
     put_close(path, pop, "edge_group_index", H5T_STD_U64LE, H5T_NATIVE_UINT64, E, e0, nnz, u, xfer);
     free(u);
@@ -135,12 +139,12 @@ static void write_edges(const olive_network *net, const char *path, const char *
     for (int64_t e = 0; e < nnz; e++) w[e] = olive_net_w(net, e);
     d = put(path, g0, "conductance", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, E, e0, nnz, w, xfer);
     olive_h5_attr_str(path, d, "units", "mS/cm^2");
-    H5Dclose(d);
+    olive_h5_close(path, d, "dataset conductance");
     free(w);
-    H5Gclose(g0);
-    H5Gclose(pop);
-    if (xfer != H5P_DEFAULT) H5Pclose(xfer);
-    if (H5Fclose(f) < 0) olive_die("%s: closing the file failed (disk full?)", path);
+    olive_h5_close(path, g0, "group 0");
+    olive_h5_close(path, pop, "a population group");
+    olive_h5_close(path, xfer, "a transfer property list");
+    olive_h5_close_file(path, f);
 }
 
 void gc_export_sonata(const char *prefix, const olive_network *net, int force, MPI_Comm comm, gc_export *x)

@@ -22,12 +22,15 @@ static void check_output(const gc_config *cfg)
         gc_export_paths(cfg->export_prefix, &x);
         if (!cfg->force && olive_path_exists(x.nodes)) olive_usage_error("%s exists; use --force to overwrite it", x.nodes);
         if (!cfg->force && olive_path_exists(x.edges)) olive_usage_error("%s exists; use --force to overwrite it", x.edges);
+        /* -o X_edges.h5 --export-sonata X: one file, twice; refused before any work. */
+        const char *outs[3] = {cfg->out_path, x.nodes, x.edges}, *ins[1] = {cfg->import_path};
+        olive_check_outputs(outs, 3, ins, 1);
         char *c2 = strdup(x.edges);
         const char *d2 = dirname(c2);
         if (access(d2, W_OK | X_OK) != 0) olive_die("%s: cannot write in directory %s", x.edges, d2);
         free(c2);
     }
-    if (cfg->import_path && !strcmp(cfg->import_path, cfg->out_path))
+    if (cfg->import_path && olive_same_path(cfg->import_path, cfg->out_path))
         olive_usage_error("-o %s is the --import file itself", cfg->out_path);
     char *copy = strdup(cfg->out_path);
     const char *dir = dirname(copy);
@@ -37,10 +40,12 @@ static void check_output(const gc_config *cfg)
 
 static int world_size = 1;
 
+/* After an error (the temporaries are removed already): stop the other
+ * ranks. No MPI_Finalize: it shuts HDF5 down, which would flush and close
+ * again a file whose close just failed (disk full), and crash there. */
 static void abort_others(int code)
 {
     if (world_size > 1) MPI_Abort(MPI_COMM_WORLD, code);
-    MPI_Finalize();
 }
 
 /* --import: one process reads and writes (rank 0 under mpirun; the others

@@ -4,6 +4,7 @@
 #include "model.h"
 #include "util.h"
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <omp.h>
@@ -20,11 +21,13 @@ static int world_size = 1;
 static const char *ckpt_dir;
 static int64_t ckpt_last = -1;
 
+/* After an error (the temporaries are removed already): stop the other
+ * ranks. No MPI_Finalize: it shuts HDF5 down, which would flush and close
+ * again a file whose close just failed (disk full), and crash there. */
 static void abort_others(int code)
 {
     if (ckpt_dir && ckpt_last < 0) rmdir(ckpt_dir); /* only when empty */
     if (world_size > 1) MPI_Abort(MPI_COMM_WORLD, code);
-    MPI_Finalize();
 }
 
 /* SIGTERM (SLURM's time limit, scancel) and SIGINT: noted here, acted on by
@@ -53,34 +56,20 @@ static void catch_signals(void)
     sigaction(SIGINT, &sa, NULL);
 }
 
-/* Flush a file (or directory) to the disk; a rename is only as durable as
- * what it renames. */
-static void sync_path(const char *path)
-{
-    int fd = open(path, O_RDONLY);
-    if (fd < 0) return;
-    if (fsync(fd) != 0 && olive_path_exists(path)) {
-        struct stat st;
-        if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
-            close(fd);
-            olive_die("%s: fsync failed (disk full or I/O error)", path);
-        }
-    }
-    close(fd);
-}
-
-/* Checkpoint mode: OUTDIR exists from the start. A new one is created; an
- * existing one (--force) is emptied except for the --restart file, which a
- * newer checkpoint replaces only atomically. */
+/* Checkpoint mode: OUTDIR exists from the start. A new one is created
+ * (exclusively: a second run to it fails here); an existing one (--force)
+ * must be an olive output directory, and is emptied except for the
+ * --restart file, which a newer checkpoint replaces only atomically. */
 static void prepare_checkpoint_dir(const sim_config *cfg)
 {
     const char *dir = cfg->out_path;
-    struct stat st;
-    if (stat(dir, &st) != 0) {
-        if (mkdir(dir, 0777) != 0) olive_die("%s: cannot create the output directory", dir);
-        return;
-    }
+    if (mkdir(dir, 0777) == 0) return;
+    if (errno != EEXIST) olive_die("%s: cannot create the output directory: %s", dir, strerror(errno));
     if (!cfg->force) olive_usage_error("%s exists; use --force to overwrite it", dir);
+    char foreign[256];
+    if (!olive_is_output_dir(dir, foreign, sizeof foreign))
+        olive_usage_error("%s is not an olive output directory (it holds '%s'); it is not emptied, even with --force",
+                          dir, foreign);
     char keep[PATH_MAX] = "";
     if (cfg->restart_path && !realpath(cfg->restart_path, keep)) keep[0] = 0;
     DIR *d = opendir(dir);
@@ -91,7 +80,10 @@ static void prepare_checkpoint_dir(const sim_config *cfg)
         char path[PATH_MAX + 256], real[PATH_MAX];
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
         if (keep[0] && realpath(path, real) && !strcmp(real, keep)) continue;
-        olive_remove_tree(path);
+        struct stat st;
+        /* only olive's files: anything put here since the check above stays */
+        if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) && strstr(e->d_name, ".h5") && unlink(path) != 0)
+            olive_die("%s: cannot remove: %s", path, strerror(errno));
     }
     closedir(d);
 }
@@ -129,12 +121,11 @@ static void write_checkpoint(sim_t *s, int64_t step)
     snprintf(final, sizeof final, "%s/state.h5", s->cfg->out_path);
     if (s->rank == 0) snprintf(tmp, sizeof tmp, "%s", olive_atomic_begin(final, 1));
     SIM_CHECK_MPI(MPI_Bcast(tmp, sizeof tmp, MPI_CHAR, 0, MPI_COMM_WORLD));
+    if (s->rank != 0) olive_atomic_share(tmp);
     sim_write_state(s, tmp, step, "checkpoint");
     SIM_CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
     if (s->rank == 0) {
-        sync_path(tmp);
-        olive_atomic_commit(tmp);
-        sync_path(s->cfg->out_path);
+        olive_atomic_commit(tmp); /* flushed to the disk, and OUTDIR with it */
         ckpt_last = step;
         olive_info("checkpoint %s at step %lld (%.3f s)", final, (long long)step, olive_now() - t0);
     }
@@ -223,42 +214,36 @@ int main(int argc, char **argv)
     olive_h5_quiet();
     sim_config cfg;
     sim_parse_args(argc, argv, &cfg);
+    const char *outs[1] = {cfg.out_path}, *ins[4] = {cfg.net_path, cfg.map_path, cfg.stim_path, cfg.restart_path};
+    olive_check_outputs(outs, 1, ins, 4);
     catch_signals();
     sim_t s;
     sim_setup(&s, &cfg);
 
-    /* Rank 0 owns the output. Normally a temporary directory OUTDIR.tmp-PID,
-     * renamed when complete. With --checkpoint-every, OUTDIR itself (the
-     * checkpoints must outlive a killed job at a known path), each file
-     * written as NAME.tmp-PID and renamed when complete. */
-    char tmp[4096] = "", suffix[64] = "";
+    /* Rank 0 owns the output. Normally a temporary directory
+     * OUTDIR.tmp-PID-N, renamed when complete. With --checkpoint-every,
+     * OUTDIR itself (the checkpoints must outlive a killed job at a known
+     * path), each file written under a temporary name of its own and
+     * renamed when complete (output.c). */
+    char tmp[4096] = "";
     if (s.rank == 0) {
         if (cfg.checkpoint_every) {
             prepare_checkpoint_dir(&cfg);
             ckpt_dir = cfg.out_path;
             snprintf(tmp, sizeof tmp, "%s", cfg.out_path);
-            for (int v = 0; v <= OLIVE_NVARS + 1; v++) {
-                char name[4200];
-                if (v < OLIVE_NVARS && !cfg.record[v]) continue;
-                snprintf(name, sizeof name, "%s/%s%s", cfg.out_path, v < OLIVE_NVARS ? olive_var_names[v] :
-                         v == OLIVE_NVARS ? "spikes" : "state", ".h5");
-                const char *t = olive_atomic_begin(name, 1);
-                snprintf(suffix, sizeof suffix, "%s", t + strlen(name));
-            }
         } else {
-            snprintf(tmp, sizeof tmp, "%s", olive_atomic_begin(cfg.out_path, cfg.force));
-            if (mkdir(tmp, 0777) != 0) olive_die("%s: cannot create the output directory", tmp);
+            snprintf(tmp, sizeof tmp, "%s", olive_atomic_begin_dir(cfg.out_path, cfg.force));
         }
     }
     SIM_CHECK_MPI(MPI_Bcast(tmp, sizeof tmp, MPI_CHAR, 0, MPI_COMM_WORLD));
-    SIM_CHECK_MPI(MPI_Bcast(suffix, sizeof suffix, MPI_CHAR, 0, MPI_COMM_WORLD));
+    if (s.rank != 0 && !cfg.checkpoint_every) olive_atomic_share(tmp);
     int64_t k0 = cfg.start_step, nsteps = cfg.steps - k0;
     if (cfg.nrecord > 0 && (int64_t)sizeof(float) * (cfg.rec_b - cfg.rec_a) * (nsteps / cfg.record_every) > (INT64_C(1) << 40))
         olive_warn("the reports will need more than 1 TiB; consider --record-every or --record-cells");
     if (k0 > 0 && s.rank == 0)
         olive_info("restarting from %s at step %lld (t = %g ms)", cfg.restart_path, (long long)k0, (double)k0 * OLIVE_DT);
     double t_io = olive_now();
-    sim_output *out = sim_output_open(&s, tmp, suffix);
+    sim_output *out = sim_output_open(&s, tmp, cfg.checkpoint_every != 0);
     s.t.io += olive_now() - t_io;
 
     int64_t spikes_before = 0, end = cfg.steps;
@@ -311,14 +296,8 @@ int main(int argc, char **argv)
     SIM_CHECK_MPI(MPI_Reduce(&spikes_before, &nspikes, 1, MPI_INT64_T, MPI_SUM, 0, MPI_COMM_WORLD));
     s.t.total = olive_now() - t_start;
     if (s.rank == 0) {
-        if (cfg.checkpoint_every) {
-            char st[4200];
-            snprintf(st, sizeof st, "%s/state.h5%s", cfg.out_path, suffix);
-            sync_path(st);
-        }
-        sim_output_commit(out, &s);
-        if (!cfg.checkpoint_every) olive_atomic_commit(tmp);
-        sync_path(cfg.out_path);
+        sim_output_commit(out, &s); /* checkpoint mode: each file, flushed */
+        if (!cfg.checkpoint_every) olive_atomic_commit(tmp); /* the directory, flushed */
         ckpt_last = end;
         double cs = (double)s.net.count * (double)(end - k0);
         char how[64];

@@ -8,8 +8,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Files: the reports (slot v of a recorded variable), spikes, state. */
+#define SLOT_SPIKES OLIVE_NVARS
+#define SLOT_STATE (OLIVE_NVARS + 1)
+#define NSLOTS (OLIVE_NVARS + 2)
+
 struct sim_output {
-    char dir[4096], suffix[64];
+    char dir[4096];
+    int in_place;              /* checkpoint mode: each file claimed on its own in dir */
+    char path[NSLOTS][4096];   /* where each file is written */
     int64_t frames, frame_chunk, frames_done, buffered;
     int64_t nrec, col0, ncol, lrec0;  /* all recorded cells; this rank's columns and first local row */
     hid_t file[OLIVE_NVARS], dset[OLIVE_NVARS];
@@ -18,11 +25,28 @@ struct sim_output {
     hid_t xfer;
 };
 
-/* The path a file is written to: dir/name + suffix. */
-static void out_path(char *out, size_t n, const sim_output *o, const char *name)
+static const char *slot_name(int slot, char *buf, size_t n)
 {
-    int len = snprintf(out, n, "%s/%s%s", o->dir, name, o->suffix);
-    if (len < 0 || (size_t)len >= n) olive_die("%s: output path too long", o->dir);
+    snprintf(buf, n, "%s.h5", slot < OLIVE_NVARS ? olive_var_names[slot] : slot == SLOT_SPIKES ? "spikes" : "state");
+    return buf;
+}
+
+/* Decide where file slot is written (every rank gets the same path): in the
+ * temporary directory, dir/NAME; in checkpoint mode a temporary name of its
+ * own beside dir/NAME, claimed by rank 0 (an existing file is replaced: the
+ * --restart state, or this run's last checkpoint). */
+static const char *claim(sim_output *o, sim_t *s, int slot)
+{
+    char name[64], final[4200];
+    snprintf(final, sizeof final, "%s/%s", o->dir, slot_name(slot, name, sizeof name));
+    if (strlen(final) >= sizeof o->path[slot] - 48) olive_die("%s: output path too long", o->dir);
+    if (!o->in_place) snprintf(o->path[slot], sizeof o->path[slot], "%s", final);
+    else {
+        if (s->rank == 0) snprintf(o->path[slot], sizeof o->path[slot], "%s", olive_atomic_begin(final, 1));
+        SIM_CHECK_MPI(MPI_Bcast(o->path[slot], sizeof o->path[slot], MPI_CHAR, 0, MPI_COMM_WORLD));
+        if (s->rank != 0) olive_atomic_share(o->path[slot]);
+    }
+    return o->path[slot];
 }
 
 void sim_write_provenance(sim_t *s, int64_t hid, const char *file)
@@ -58,12 +82,12 @@ void sim_write_provenance(sim_t *s, int64_t hid, const char *file)
     }
 }
 
-sim_output *sim_output_open(sim_t *s, const char *dir, const char *suffix)
+sim_output *sim_output_open(sim_t *s, const char *dir, int in_place)
 {
     sim_config *c = s->cfg;
     sim_output *o = olive_calloc(1, sizeof *o, "output");
     snprintf(o->dir, sizeof o->dir, "%s", dir);
-    snprintf(o->suffix, sizeof o->suffix, "%s", suffix);
+    o->in_place = in_place;
     /* Frames after steps i with (i+1) % K == 0, start_step <= i < steps: the
      * time axis continues on restart. */
     o->frames = c->steps / c->record_every - c->start_step / c->record_every;
@@ -83,9 +107,7 @@ sim_output *sim_output_open(sim_t *s, const char *dir, const char *suffix)
     hid_t ftype = c->record_double ? H5T_IEEE_F64LE : H5T_IEEE_F32LE;
     for (int v = 0; v < OLIVE_NVARS; v++) {
         if (!c->record[v]) continue;
-        char name[64], path[4096];
-        snprintf(name, sizeof name, "%s.h5", olive_var_names[v]);
-        out_path(path, sizeof path, o, name);
+        const char *path = claim(o, s, v);
         hid_t f = o->file[v] = olive_h5_create_par(path, MPI_COMM_WORLD);
         char grp[128];
         snprintf(grp, sizeof grp, "report/%s", c->population);
@@ -95,14 +117,13 @@ sim_output *sim_output_open(sim_t *s, const char *dir, const char *suffix)
         hsize_t maxdims[2] = {o->frames > 0 ? H5S_UNLIMITED : 0, (hsize_t)o->nrec};
         hid_t space = H5Screate_simple(2, dims, maxdims);
         hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
-        if (o->frames > 0) {
-            H5Pset_chunk(dcpl, 2, chunk);
-            H5Pset_deflate(dcpl, 1);
-        }
+        if (space < 0 || dcpl < 0) olive_die("%s: cannot set up /%s/data", path, grp);
+        if (o->frames > 0 && (H5Pset_chunk(dcpl, 2, chunk) < 0 || H5Pset_deflate(dcpl, 1) < 0))
+            olive_die("%s: cannot set up the chunks of /%s/data", path, grp);
         o->dset[v] = H5Dcreate2(g, "data", ftype, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
-        if (o->dset[v] < 0) olive_die("%s: cannot create /%s/data", path, grp);
-        H5Pclose(dcpl);
-        H5Sclose(space);
+        if (o->dset[v] < 0) olive_die("%s: cannot create /%s/data (disk full?)", path, grp);
+        olive_h5_close(path, dcpl, "a dataset creation property list");
+        olive_h5_close(path, space, "a dataspace");
         olive_h5_attr_str(path, o->dset[v], "units", olive_var_units[v]);
         hid_t m = olive_h5_group(path, g, "mapping");
         hid_t d_ids = olive_h5_dset1(path, m, "node_ids", H5T_STD_U64LE, o->nrec, 0);
@@ -125,9 +146,12 @@ sim_output *sim_output_open(sim_t *s, const char *dir, const char *suffix)
         hid_t d_t = olive_h5_dset1(path, m, "time", H5T_IEEE_F64LE, 3, 0);
         olive_h5_write_slab1(path, d_t, H5T_NATIVE_DOUBLE, 0, s->rank == 0 ? 3 : 0, tm, o->xfer);
         olive_h5_attr_str(path, d_t, "units", "ms");
-        H5Dclose(d_ids); H5Dclose(d_ptr); H5Dclose(d_el); H5Dclose(d_t);
-        H5Gclose(m);
-        H5Gclose(g);
+        olive_h5_close(path, d_ids, "mapping/node_ids");
+        olive_h5_close(path, d_ptr, "mapping/index_pointers");
+        olive_h5_close(path, d_el, "mapping/element_ids");
+        olive_h5_close(path, d_t, "mapping/time");
+        olive_h5_close(path, m, "group mapping");
+        olive_h5_close(path, g, "the report group");
         o->buf[v] = olive_malloc((size_t)(o->frame_chunk * o->ncol) * o->el + o->el, "frame buffer");
     }
     return o;
@@ -137,16 +161,19 @@ static void flush_frames(sim_output *o, sim_t *s)
 {
     for (int v = 0; v < OLIVE_NVARS; v++) {
         if (!s->cfg->record[v]) continue;
+        const char *path = o->path[v];
         hid_t fs = H5Dget_space(o->dset[v]);
         hsize_t off[2] = {(hsize_t)o->frames_done, (hsize_t)o->col0}, cnt[2] = {(hsize_t)o->buffered, (hsize_t)o->ncol};
         hid_t ms = H5Screate_simple(2, cnt, NULL);
-        if (o->ncol > 0) H5Sselect_hyperslab(fs, H5S_SELECT_SET, off, NULL, cnt, NULL);
-        else { H5Sselect_none(fs); H5Sselect_none(ms); }
+        if (fs < 0 || ms < 0) olive_die("%s: cannot set up the write of frames", path);
+        herr_t sel = o->ncol > 0 ? H5Sselect_hyperslab(fs, H5S_SELECT_SET, off, NULL, cnt, NULL)
+                                 : (H5Sselect_none(fs) < 0 ? -1 : H5Sselect_none(ms));
+        if (sel < 0) olive_die("%s: cannot select the frames to write", path);
         hid_t mt = s->cfg->record_double ? H5T_NATIVE_DOUBLE : H5T_NATIVE_FLOAT;
         if (H5Dwrite(o->dset[v], mt, ms, fs, o->xfer, o->buf[v]) < 0)
-            olive_die("writing the %s report failed (disk full?)", olive_var_names[v]);
-        H5Sclose(ms);
-        H5Sclose(fs);
+            olive_die("%s: writing the %s report failed (disk full?)", path, olive_var_names[v]);
+        olive_h5_close(path, ms, "a dataspace");
+        olive_h5_close(path, fs, "a dataspace");
     }
     o->frames_done += o->buffered;
     o->buffered = 0;
@@ -212,8 +239,8 @@ static void write_spikes(sim_t *s, const sim_output *o)
     int64_t n;
     sim_spike *sp = gather_spikes(s, &n);
     if (s->rank == 0) {
-        char path[4096], grp[128];
-        out_path(path, sizeof path, o, "spikes.h5");
+        char grp[128];
+        const char *path = o->path[SLOT_SPIKES];
         hid_t f = olive_h5_create(path);
         snprintf(grp, sizeof grp, "spikes/%s", s->cfg->population);
         hid_t g = olive_h5_group(path, f, grp);
@@ -224,16 +251,16 @@ static void write_spikes(sim_t *s, const sim_output *o)
         hid_t d = olive_h5_dset1(path, g, "timestamps", H5T_IEEE_F64LE, n, n > 0 ? 65536 : 0);
         olive_h5_write_slab1(path, d, H5T_NATIVE_DOUBLE, 0, n, ts, H5P_DEFAULT);
         olive_h5_attr_str(path, d, "units", "ms");
-        H5Dclose(d);
+        olive_h5_close(path, d, "dataset timestamps");
         d = olive_h5_dset1(path, g, "node_ids", H5T_STD_U64LE, n, n > 0 ? 65536 : 0);
         olive_h5_write_slab1(path, d, H5T_NATIVE_UINT64, 0, n, ids, H5P_DEFAULT);
-        H5Dclose(d);
+        olive_h5_close(path, d, "dataset node_ids");
         free(ts);
         free(ids);
-        H5Gclose(g);
+        olive_h5_close(path, g, "the spikes group");
         sim_write_provenance(s, f, path);
         olive_h5_attr_i64(path, f, "spike_count", n);
-        if (H5Fclose(f) < 0) olive_die("%s: closing failed (disk full?)", path);
+        olive_h5_close_file(path, f);
     }
     free(sp);
 }
@@ -248,20 +275,19 @@ void sim_write_state(sim_t *s, const char *path, int64_t step, const char *kind)
         hid_t d = olive_h5_dset1(path, g, olive_var_names[v], ft, s->net.count, 0);
         olive_h5_write_slab1(path, d, mt, s->plan.row0, s->plan.nlocal, s->state[v], xfer);
         olive_h5_attr_str(path, d, "units", olive_var_units[v]);
-        if (H5Dclose(d) < 0) olive_die("%s: closing /state/%s failed (disk full?)", path, olive_var_names[v]);
+        olive_h5_close(path, d, olive_var_names[v]);
     }
     olive_h5_attr_i64(path, g, "step", step);
     olive_h5_attr_f64(path, g, "time_ms", (double)step * OLIVE_DT);
     olive_h5_attr_str(path, g, "precision", s->cfg->single ? "single" : "double");
     olive_h5_attr_str(path, g, "kind", kind);
-    H5Gclose(g);
+    olive_h5_close(path, g, "group /state");
     int64_t end = s->end_step;
     s->end_step = step;
     sim_write_provenance(s, f, path);
     s->end_step = end;
-    if (xfer != H5P_DEFAULT) H5Pclose(xfer);
-    if (H5Fflush(f, H5F_SCOPE_GLOBAL) < 0) olive_die("%s: flushing failed (disk full?)", path);
-    if (H5Fclose(f) < 0) olive_die("%s: closing failed (disk full?)", path);
+    olive_h5_close(path, xfer, "a transfer property list");
+    olive_h5_close_file(path, f);
 }
 
 void sim_output_close(sim_output *o, sim_t *s, int64_t end_step, const char *kind)
@@ -277,9 +303,7 @@ void sim_output_close(sim_output *o, sim_t *s, int64_t end_step, const char *kin
     int64_t frames = end_step / c->record_every - c->start_step / c->record_every;
     for (int v = 0; v < OLIVE_NVARS; v++) {
         if (!c->record[v]) continue;
-        char name[64], path[4096];
-        snprintf(name, sizeof name, "%s.h5", olive_var_names[v]);
-        out_path(path, sizeof path, o, name);
+        const char *path = o->path[v];
         if (frames < o->frames) {
             if (o->buffered > 0) flush_frames(o, s);
             hsize_t dims[2] = {(hsize_t)frames, (hsize_t)o->nrec};
@@ -292,34 +316,26 @@ void sim_output_close(sim_output *o, sim_t *s, int64_t end_step, const char *kin
             hid_t d_t = H5Dopen2(o->file[v], tname, H5P_DEFAULT);
             if (d_t < 0) olive_die("%s: cannot open /%s", path, tname);
             olive_h5_write_slab1(path, d_t, H5T_NATIVE_DOUBLE, 0, s->rank == 0 ? 3 : 0, tm, o->xfer);
-            H5Dclose(d_t);
+            olive_h5_close(path, d_t, "mapping/time");
         }
         sim_write_provenance(s, o->file[v], path);
-        if (H5Dclose(o->dset[v]) < 0) olive_die("%s: closing the report failed (disk full?)", path);
-        if (H5Fclose(o->file[v]) < 0) olive_die("%s: closing failed (disk full?)", path);
+        olive_h5_close(path, o->dset[v], "the report data");
+        olive_h5_close_file(path, o->file[v]);
         free(o->buf[v]);
         o->buf[v] = NULL;
     }
+    claim(o, s, SLOT_SPIKES);
     write_spikes(s, o);
-    char path[4096];
-    out_path(path, sizeof path, o, "state.h5");
-    sim_write_state(s, path, end_step, kind);
-    if (o->xfer != H5P_DEFAULT) H5Pclose(o->xfer);
+    sim_write_state(s, claim(o, s, SLOT_STATE), end_step, kind);
+    olive_h5_close(o->in_place ? o->path[SLOT_STATE] : o->dir, o->xfer, "a transfer property list");
     o->xfer = H5P_DEFAULT;
     s->t.io += olive_now() - t0;
 }
 
 void sim_output_commit(sim_output *o, sim_t *s)
 {
-    if (s->rank == 0 && o->suffix[0]) {
-        for (int v = 0; v <= OLIVE_NVARS + 1; v++) {
-            char name[64], path[4096];
-            if (v < OLIVE_NVARS && !s->cfg->record[v]) continue;
-            if (v < OLIVE_NVARS) snprintf(name, sizeof name, "%s.h5", olive_var_names[v]);
-            else snprintf(name, sizeof name, "%s", v == OLIVE_NVARS ? "spikes.h5" : "state.h5");
-            out_path(path, sizeof path, o, name);
-            olive_atomic_commit(path);
-        }
-    }
+    if (s->rank == 0 && o->in_place)
+        for (int v = 0; v < NSLOTS; v++)
+            if (v >= OLIVE_NVARS || s->cfg->record[v]) olive_atomic_commit(o->path[v]);
     free(o);
 }

@@ -121,15 +121,16 @@ void sim_exchange_begin(sim_t *s, MPI_Request *req);
 void sim_exchange_end(sim_t *s, MPI_Request *req);
 /* output.c */
 typedef struct sim_output sim_output;
-/* The files go to dir/NAME + suffix (suffix "" or ".tmp-PID": renamed by
- * sim_output_commit). */
-sim_output *sim_output_open(sim_t *s, const char *dir, const char *suffix);
+/* The files go to dir/NAME (dir: a temporary directory), or with in_place
+ * (checkpoint mode) to temporary names beside dir/NAME, renamed by
+ * sim_output_commit. */
+sim_output *sim_output_open(sim_t *s, const char *dir, int in_place);
 void sim_output_frame(sim_output *o, sim_t *s);   /* called after every step that records */
 /* Finish every file after end_step steps (cfg->steps, or earlier when a
  * signal stopped the run: the reports are cut to the frames done); kind is
  * "final" or "interrupted" (the /state attribute). */
 void sim_output_close(sim_output *o, sim_t *s, int64_t end_step, const char *kind);
-/* Rename every NAME + suffix onto NAME (rank 0; checkpoint mode). */
+/* Rename every temporary onto its NAME (rank 0; checkpoint mode). */
 void sim_output_commit(sim_output *o, sim_t *s);
 void sim_write_provenance(sim_t *s, int64_t hid, const char *file);
 /* The state after step steps of every own cell into path (collective); kind:
