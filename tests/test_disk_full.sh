@@ -68,6 +68,7 @@ check() {
   fi
   left=$(find "$disk" -name '*.tmp-*' | head -n 3)
   [ -z "$left" ] || fail "$name @${size}k: temporaries left behind: $left"
+  echo "  $name @${size}k: exit $rc $(grep -m 1 'error:' err.txt || true)"
 }
 sweep() {  # name kind "outputs" sizes... -- cmd...
   local name=$1 kind=$2 outputs=$3 sizes=() s; shift 3
@@ -91,17 +92,17 @@ SIM=(--steps 200 --record v_axon,v_dend --pulse 2:4:6)
 (cd ref && "$A" spikes "$top/ref/run" --threshold -20 -o sp.h5 >/dev/null) || fail "reference spikes"
 (cd ref && "$A" plot "$top/ref/run" -o r.png --kind raster --width 300 --height 200 >/dev/null) || fail "reference plot"
 
-sweep genconn h5 net.h5 4 8 12 16 20 28 36 64 -- "$G" -o net.h5 "${GEN[@]}"
-sweep genconn-export h5 "net.h5 x_nodes.h5 x_edges.h5" 8 24 40 56 72 100 160 -- "$G" -o net.h5 "${GEN[@]}" --export-sonata x
-sweep genconn-mpi h5 net.h5 8 20 64 -- mpirun -np 2 "$G" -o net.h5 "${GEN[@]}"
-sweep disperse h5 map.h5 4 8 16 24 32 64 -- "$D" "$top/ref/net.h5" --ranks 3 -o map.h5
-sweep simulate h5 run 8 16 40 80 120 160 240 400 -- "$S" "$top/ref/net.h5" -o run "${SIM[@]}"
-sweep simulate-checkpoints h5 ck 8 40 120 400 -- "$S" "$top/ref/net.h5" -o ck "${SIM[@]}" --checkpoint-every 64
-sweep simulate-mpi h5 run 16 120 400 -- mpirun -np 2 "$S" "$top/ref/net.h5" -o run "${SIM[@]}"
-sweep spikes h5 sp.h5 4 8 12 40 -- "$A" spikes "$top/ref/run" --threshold -20 -o sp.h5
-sweep plot png r.png 4 8 12 40 -- "$A" plot "$top/ref/run" -o r.png --kind raster --width 300 --height 200
+sweep genconn h5 net.h5 4 8 24 -- "$G" -o net.h5 "${GEN[@]}"
+sweep genconn-export h5 "net.h5 x_nodes.h5 x_edges.h5" 8 24 40 100 160 -- "$G" -o net.h5 "${GEN[@]}" --export-sonata x
+sweep genconn-mpi h5 net.h5 8 64 -- mpirun -np 2 "$G" -o net.h5 "${GEN[@]}"
+sweep disperse h5 map.h5 4 16 32 -- "$D" "$top/ref/net.h5" --ranks 3 -o map.h5
+sweep simulate h5 run 8 16 40 96 120 -- "$S" "$top/ref/net.h5" -o run "${SIM[@]}"
+sweep simulate-checkpoints h5 ck 8 40 400 -- "$S" "$top/ref/net.h5" -o ck "${SIM[@]}" --checkpoint-every 64
+sweep simulate-mpi h5 run 16 400 -- mpirun -np 2 "$S" "$top/ref/net.h5" -o run "${SIM[@]}"
+sweep spikes h5 sp.h5 4 8 -- "$A" spikes "$top/ref/run" --threshold -20 -o sp.h5
+sweep plot png r.png 4 8 -- "$A" plot "$top/ref/run" -o r.png --kind raster --width 300 --height 200
 # the sweep must have hit the disk limit, and passed it
-[ "$fails" -ge 20 ] || fail "only $fails of $runs runs met a full disk"
+[ "$fails" -ge 15 ] || fail "only $fails of $runs runs met a full disk"
 [ "$fails" -lt "$runs" ] || fail "no run completed"
 echo "$runs runs, $fails stopped by the full disk cleanly, the rest equal to the reference"
 [ ! -s failures.txt ]

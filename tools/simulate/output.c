@@ -275,7 +275,9 @@ void sim_write_state(sim_t *s, const char *path, int64_t step, const char *kind)
         hid_t d = olive_h5_dset1(path, g, olive_var_names[v], ft, s->net.count, 0);
         olive_h5_write_slab1(path, d, mt, s->plan.row0, s->plan.nlocal, s->state[v], xfer);
         olive_h5_attr_str(path, d, "units", olive_var_units[v]);
-        olive_h5_close(path, d, olive_var_names[v]);
+        char what[64];
+        snprintf(what, sizeof what, "dataset /state/%s", olive_var_names[v]);
+        olive_h5_close(path, d, what);
     }
     olive_h5_attr_i64(path, g, "step", step);
     olive_h5_attr_f64(path, g, "time_ms", (double)step * OLIVE_DT);
