@@ -412,6 +412,12 @@ static int nshared;
 
 void olive_atomic_share(const char *tmp)
 {
+    /* committed ones (every checkpoint adds one) are gone from their names */
+    for (int i = 0; i < nshared && nshared == MAX_SHARED; i++)
+        if (!olive_path_exists(shared_tmps[i])) {
+            free(shared_tmps[i]);
+            shared_tmps[i] = shared_tmps[--nshared];
+        }
     if (nshared == MAX_SHARED) olive_die("%s: internal: too many shared temporary outputs", tmp);
     shared_tmps[nshared] = strdup(tmp);
     if (!shared_tmps[nshared]) olive_die("out of memory");
