@@ -142,7 +142,7 @@ same unbroken killed resumed
 # ---- SIGTERM to a single process, then resumed on 2 ranks
 "$S" net.h5 -o killed1 --steps 2000000 "${PULSES[@]}" "${REC[@]}" >k1.out 2>k1.err &
 pid=$!
-for _ in $(seq 600); do [ -e "killed1.tmp-$pid" ] && break; sleep 0.1; done
+for _ in $(seq 600); do compgen -G "killed1.tmp-$pid-*" >/dev/null && break; sleep 0.1; done
 sleep 0.5
 kill -TERM $pid
 rc=0; wait $pid || rc=$?
