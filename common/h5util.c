@@ -69,7 +69,7 @@ static int pread_parallel(int fd, void *data, size_t bytes, off_t base)
 
 hid_t olive_h5_open_read(const char *path)
 {
-    if (!olive_path_exists(path)) olive_die("%s: no such file", path);
+    olive_check_regular_file(path);
     htri_t is = H5Fis_hdf5(path);
     if (is <= 0) olive_die("%s: not an HDF5 file", path);
     hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
@@ -218,6 +218,11 @@ static void read_attr(const char *file, hid_t obj, const char *objname, const ch
     H5T_class_t cls = H5Tget_class(ft);
     if (npts != n) olive_h5_fail(file, "%s: attribute '%s' has %lld values, expected %d", objname, name, (long long)npts, n);
     if (cls != H5T_INTEGER && cls != H5T_FLOAT) olive_h5_fail(file, "%s: attribute '%s' is not numeric", objname, name);
+    /* HDF5 would truncate a float into an integer (bits 8.9 -> 8, steps
+     * 100.7 -> 100): an integer attribute must be stored as one. */
+    if (H5Tget_class(mtype) == H5T_INTEGER && cls != H5T_INTEGER)
+        olive_h5_fail(file, "%s: attribute '%s' is stored as a floating-point number; it must be an integer",
+                      objname, name);
     if (H5Aread(a, mtype, v) < 0) olive_h5_fail(file, "%s: cannot read attribute '%s'", objname, name);
     H5Tclose(ft);
     H5Sclose(sp);
@@ -247,13 +252,17 @@ int olive_h5_get_str_opt(const char *file, hid_t obj, const char *name, char *bu
         if (ok) { snprintf(buf, n, "%s", s ? s : ""); H5free_memory(s); }
         H5Tclose(mt);
     } else {
+        /* One byte more than stored: a NULLTERM memory type of the stored
+         * size would give up the last character of a string stored without
+         * a terminator (NULLPAD, SPACEPAD, or just full: 'olive-networ'). */
         size_t sz = H5Tget_size(ft);
-        char *tmp = olive_malloc(sz + 1, "attribute");
+        char *tmp = olive_calloc(sz + 2, 1, "attribute");
         hid_t mt = H5Tcopy(H5T_C_S1);
-        H5Tset_size(mt, sz);
+        H5Tset_size(mt, sz + 1);
+        H5Tset_strpad(mt, H5T_STR_NULLTERM);
         H5Tset_cset(mt, H5Tget_cset(ft));
         ok = H5Aread(a, mt, tmp) >= 0;
-        tmp[sz] = 0;
+        tmp[sz + 1] = 0;
         if (ok) snprintf(buf, n, "%s", tmp);
         free(tmp);
         H5Tclose(mt);
@@ -378,4 +387,62 @@ void olive_h5_dtype_info(const char *file, hid_t loc, const char *name, H5T_clas
     *size = H5Tget_size(t);
     H5Tclose(t);
     H5Dclose(d);
+}
+
+int olive_h5_dset_unsigned(const char *file, hid_t loc, const char *name)
+{
+    hid_t d = H5Dopen2(loc, name, H5P_DEFAULT);
+    if (d < 0) olive_h5_fail(file, "dataset %s is missing", name);
+    hid_t t = H5Dget_type(d);
+    int u = H5Tget_class(t) == H5T_INTEGER && H5Tget_sign(t) == H5T_SGN_NONE;
+    H5Tclose(t);
+    H5Dclose(d);
+    return u;
+}
+
+/* SONATA's spike-sorting enum: uint8 with none = 0, by_id = 1, by_time = 2. */
+static hid_t sorting_enum_type(void)
+{
+    hid_t t = H5Tenum_create(H5T_NATIVE_UINT8);
+    if (t < 0) return -1;
+    static const char *const names[3] = {"none", "by_id", "by_time"};
+    for (uint8_t v = 0; v < 3; v++)
+        if (H5Tenum_insert(t, names[v], &v) < 0) { H5Tclose(t); return -1; }
+    return t;
+}
+
+void olive_sonata_sorting_write(const char *file, hid_t group, int value)
+{
+    hid_t t = sorting_enum_type();
+    if (t < 0) olive_h5_fail(file, "cannot make the SONATA sorting enum type");
+    uint8_t v = (uint8_t)value;
+    write_attr(file, group, "sorting", t, 0, &v);
+    olive_h5_close(file, t, "the sorting enum type");
+}
+
+int64_t olive_sonata_sorting_read(const char *file, hid_t group)
+{
+    hid_t a = H5Aopen(group, "sorting", H5P_DEFAULT);
+    if (a < 0) olive_h5_fail(file, "cannot open attribute 'sorting'");
+    hid_t ft = H5Aget_type(a), sp = H5Aget_space(a);
+    int ok = ft >= 0 && sp >= 0 && H5Sget_simple_extent_npoints(sp) == 1;
+    int64_t v = -1;
+    if (ok && H5Tget_class(ft) == H5T_ENUM) {
+        /* Read through the enum's own integer base, whatever its names. */
+        hid_t base = H5Tget_super(ft);
+        hid_t mt = base >= 0 ? H5Tget_native_type(base, H5T_DIR_ASCEND) : -1;
+        unsigned char buf[16] = {0};
+        ok = mt >= 0 && H5Tget_size(mt) <= sizeof buf && H5Aread(a, mt, buf) >= 0 &&
+             H5Tconvert(mt, H5T_NATIVE_INT64, 1, buf, NULL, H5P_DEFAULT) >= 0;
+        if (ok) memcpy(&v, buf, sizeof v);
+        if (mt >= 0) H5Tclose(mt);
+        if (base >= 0) H5Tclose(base);
+    } else if (ok) {
+        ok = H5Aread(a, H5T_NATIVE_INT64, &v) >= 0;
+    }
+    if (sp >= 0) H5Sclose(sp);
+    if (ft >= 0) H5Tclose(ft);
+    H5Aclose(a);
+    if (!ok) olive_h5_fail(file, "cannot read attribute 'sorting' (one SONATA enum value expected)");
+    return v;
 }

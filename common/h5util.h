@@ -64,6 +64,13 @@ int64_t olive_h5_len1(const char *file, hid_t loc, const char *name);
 void olive_h5_read_slab1(const char *file, hid_t loc, const char *name, hid_t mtype, int64_t off,
                          int64_t n, void *data);
 /* Size in bytes and class of the stored element type of a dataset. */
+/* The spike group attribute 'sorting' as SONATA defines it: an enum over
+ * uint8, none 0, by_id 1, by_time 2 (libsonata refuses a string). */
+enum { OLIVE_SORTING_NONE = 0, OLIVE_SORTING_BY_ID = 1, OLIVE_SORTING_BY_TIME = 2 };
+void olive_sonata_sorting_write(const char *file, hid_t group, int value);
+int64_t olive_sonata_sorting_read(const char *file, hid_t group);  /* the stored integer */
+/* 1 when the dataset's stored type is an unsigned integer. */
+int olive_h5_dset_unsigned(const char *file, hid_t loc, const char *name);
 void olive_h5_dtype_info(const char *file, hid_t loc, const char *name, H5T_class_t *cls, size_t *size);
 
 #endif

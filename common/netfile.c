@@ -60,6 +60,13 @@ static const char *row_fault(const olive_network *n, int64_t r, char *msg, size_
         snprintf(msg, len, "row_ptr decreases at row %lld", (long long)cell);
         return msg;
     }
+    /* A row_ptr that rises past the junction count and falls back later
+     * would have the loop below read col out of bounds. */
+    if (a < 0 || b > n->nnz) {
+        snprintf(msg, len, "row_ptr[%lld] = %lld is outside [0, %lld junctions]", (long long)(cell + 1),
+                 (long long)(b + n->e0), (long long)(n->nnz + n->e0));
+        return msg;
+    }
     for (int64_t e = a; e < b; e++) {
         int64_t c = n->col[e];
         if (c < 0 || c >= n->count) {
@@ -180,6 +187,11 @@ static void read_header(const char *path, hid_t f, olive_network *net)
         if ((want_float && cls != H5T_FLOAT) || (!want_float && cls != H5T_INTEGER) ||
             (!want_float && sz * 8 != (size_t)(net->bits == 4 ? 8 : net->bits)))
             olive_die("%s: /gap_junctions/conductance has the wrong element type for bits = %d", path, net->bits);
+        /* Codes are unsigned: HDF5 would clamp a negative int8/int16 code
+         * to 0 where numpy reads it negative. */
+        if (!want_float && !olive_h5_dset_unsigned(path, gj, "conductance"))
+            olive_die("%s: /gap_junctions/conductance holds signed integers; codes of %d bits must be stored "
+                      "unsigned (uint%d)", path, net->bits, net->bits == 4 ? 8 : net->bits);
     }
     olive_h5_get_str_opt(path, gj, "generator", net->generator, sizeof net->generator);
     olive_h5_get_str_opt(path, gj, "command", net->command, sizeof net->command);

@@ -166,6 +166,17 @@ int olive_parse_range(const char *opt, const char *s, double lo, double hi, doub
     return 1;
 }
 
+void olive_check_regular_file(const char *path)
+{
+    /* Opening a FIFO blocks until a writer comes (and a device or a
+     * directory is no input file either): look before opening. */
+    struct stat st;
+    if (stat(path, &st) != 0) olive_die("%s: cannot open: %s", path, strerror(errno));
+    if (S_ISDIR(st.st_mode)) olive_die("%s: is a directory, not a file", path);
+    if (!S_ISREG(st.st_mode))
+        olive_die("%s: is not a regular file (a FIFO, socket or device); olive reads only regular files", path);
+}
+
 int olive_path_exists(const char *path)
 {
     struct stat st;

@@ -73,6 +73,8 @@ void olive_check_outputs(const char *const *outputs, int nout, const char *const
 /* Remove a path recursively (file or directory); ignores a missing path. */
 void olive_remove_tree(const char *path);
 int olive_path_exists(const char *path);
+/* Dies unless path is an existing regular file (a FIFO would block open()). */
+void olive_check_regular_file(const char *path);
 
 /* Call before MPI_Init. Run without a launcher (a singleton), Open MPI
  * starts a helper daemon, which costs 2-3 s per program; unless the user set

@@ -176,6 +176,20 @@ def _(f): replace(f, "cells/g_CaL", np.full(7, 0.7))
 @case("gcal_2d", r"g_CaL")
 def _(f): replace(f, "cells/g_CaL", np.full((6, 1), 0.7))
 
+# --- issue 13: faults that used to slip through or read out of bounds ---
+@case("row_ptr_rises_past_nnz", r"row_ptr\[[0-9]+\] = 40 is outside|row_ptr")
+def _(f): replace(f, "gap_junctions/row_ptr", np.array([0, 2, 40, 5, 7, 8, 10], np.int64))
+@case("signed_codes8", r"conductance holds signed integers", bits=8)
+def _(f): replace(f, "gap_junctions/conductance", f["gap_junctions/conductance"][:].astype(np.int8))
+@case("signed_codes16", r"conductance holds signed integers", bits=16)
+def _(f): replace(f, "gap_junctions/conductance", f["gap_junctions/conductance"][:].astype(np.int16))
+@case("bits_float", r"'bits' is stored as a floating-point number", bits=8)
+def _(f): f["gap_junctions"].attrs["bits"] = np.float64(8.9)
+@case("count_float", r"'count' is stored as a floating-point number")
+def _(f): f["cells"].attrs["count"] = np.float64(6.0)
+@case("format_truncated", r"format is 'olive-networ'")
+def _(f): f.attrs.create("format", np.bytes_("olive-networ"), dtype=h5py.string_dtype("ascii", 12))
+
 
 def main():
     out = sys.argv[1]
@@ -197,6 +211,11 @@ def main():
     base(os.path.join(out, "valid.h5"))
     for b in (0, 4, 8, 16):
         base(os.path.join(out, f"valid{b}.h5"), b)
+    # fixed-length strings stored without a terminator (13 bytes for
+    # 'olive-network'): read whole, not as 'olive-networ'
+    base(os.path.join(out, "validfixedstr.h5"))
+    with h5py.File(os.path.join(out, "validfixedstr.h5"), "r+") as f:
+        f.attrs.create("format", np.bytes_("olive-network"), dtype=h5py.string_dtype("ascii", 13))
 
 
 if __name__ == "__main__":

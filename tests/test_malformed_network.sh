@@ -47,7 +47,7 @@ for name in col_out_of_range self_junction_last_row conductance_negative gcal_ne
 done
 
 # positive control: the same base without the fault runs, at every bits value
-for b in "" 0 4 8 16; do
+for b in "" 0 4 8 16 fixedstr; do
   "$S" "nets/valid$b.h5" -o "valid$b" --steps 5 >/dev/null 2>err.txt || { cat err.txt; fail "valid$b.h5 refused"; }
   [ -f "valid$b/spikes.h5" ] || fail "valid$b: no output"
 done

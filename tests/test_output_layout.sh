@@ -113,7 +113,10 @@ def check_spikes(path, pop="io"):
     with h5py.File(path, "r") as f:
         check(list(f.keys()) == ["spikes"] and list(f["spikes"].keys()) == [pop], f"{path}: groups {list(f.keys())}")
         g = f[f"spikes/{pop}"]
-        check(s(g.attrs.get("sorting", "")) == "by_time", f"{path}: sorting = {g.attrs.get('sorting')}")
+        # SONATA's sorting: an enum over uint8 (none 0, by_id 1, by_time 2), value by_time
+        sdt = g.attrs.get_id("sorting").dtype
+        check(h5py.check_enum_dtype(sdt) == {"none": 0, "by_id": 1, "by_time": 2} and sdt.base == np.uint8
+              and int(g.attrs["sorting"]) == 2, f"{path}: sorting = {g.attrs.get('sorting')!r} of type {sdt}")
         ts, ns = g["timestamps"], g["node_ids"]
         check(ts.dtype == np.float64 and ns.dtype == np.uint64, f"{path}: dtypes {ts.dtype} {ns.dtype}")
         check(s(ts.attrs.get("units", "")) == "ms", f"{path}: timestamps units {ts.attrs.get('units')}")

@@ -11,6 +11,8 @@ hid_t ana_h5_open(const char *path)
     struct stat st;
     if (stat(path, &st) != 0) ana_error("%s: no such file", path);
     if (S_ISDIR(st.st_mode)) ana_error("%s: is a directory, expected an HDF5 file", path);
+    /* A FIFO would block open() until a writer comes. */
+    if (!S_ISREG(st.st_mode)) ana_error("%s: is not a regular file (a FIFO, socket or device)", path);
     if (H5Fis_hdf5(path) <= 0) ana_error("%s: not an HDF5 file", path);
     hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
     if (f < 0) ana_error("%s: cannot open as HDF5 (corrupt or unreadable)", path);

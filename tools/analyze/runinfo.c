@@ -86,7 +86,8 @@ static void from_report(ana_run *r, const char *population)
     for (int i = 0; i < n && !r->report_path[0]; i++) {
         char path[8192];
         snprintf(path, sizeof path, "%s/%s", r->dir, names[i]);
-        if (H5Fis_hdf5(path) <= 0) continue;
+        struct stat st;   /* a FIFO named *.h5 would block H5Fis_hdf5 */
+        if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || H5Fis_hdf5(path) <= 0) continue;
         hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
         if (f < 0) continue;
         char group[512] = "";
@@ -94,8 +95,12 @@ static void from_report(ana_run *r, const char *population)
             char pops[2][256];
             char want[300];
             snprintf(want, sizeof want, "/report/%s", population);
-            if (population[0] && ana_h5_is_group(f, want)) snprintf(group, sizeof group, "%s", want);
-            else if (ana_h5_subgroups(path, f, "/report", pops, 2) == 1)
+            /* Only a report of the spikes' own population says anything
+             * about them (another population's report lying in the same
+             * folder has other cells and maybe another duration). */
+            if (population[0]) {
+                if (ana_h5_is_group(f, want)) snprintf(group, sizeof group, "%s", want);
+            } else if (ana_h5_subgroups(path, f, "/report", pops, 2) == 1)
                 snprintf(group, sizeof group, "/report/%s", pops[0]);
         }
         char ids[600], tm[600];
@@ -149,6 +154,11 @@ void ana_run_resolve(ana_run *r, const char *population, const ana_spike_scan *s
         r->cells = sc->max_node + 1;
         snprintf(r->cells_from, sizeof r->cells_from, "largest node id + 1; no cells attribute or report");
     }
+    /* Per-cell tables are allocated from this count: keep it where the
+     * allocation size cannot wrap (a spike file's 'cells' of 2^61 did). */
+    if (r->cells > ((int64_t)1 << 36))
+        ana_error("%s: %lld cells (%s) is too many to count (at most 2^36)", r->spikes_path, (long long)r->cells,
+                  r->cells_from);
     if (r->duration_ms < 0 && sc->count > 0) {
         r->duration_ms = sc->t_max;
         snprintf(r->duration_from, sizeof r->duration_from, "last spike time; no steps/dt attributes or report");

@@ -45,6 +45,31 @@ static void choose_population(ana_spikes *s, const char *population, char *group
     ana_error("%s: %d populations under /spikes (%s): choose one with --population", path, npop, list);
 }
 
+/* The group attribute 'sorting': the SONATA spec's enum over uint8 (none 0,
+ * by_id 1, by_time 2; libsonata writes it so), or a string (olive before
+ * 0.2, and other writers). */
+static void read_sorting(ana_spikes *s, hid_t g)
+{
+    if (!olive_h5_has_attr(g, "sorting")) return;
+    hid_t a = H5Aopen(g, "sorting", H5P_DEFAULT);
+    hid_t t = a >= 0 ? H5Aget_type(a) : -1;
+    H5T_class_t cls = t >= 0 ? H5Tget_class(t) : H5T_NO_CLASS;
+    if (t >= 0) H5Tclose(t);
+    if (a >= 0) H5Aclose(a);
+    if (cls == H5T_STRING) {
+        olive_h5_get_str_opt(s->path, g, "sorting", s->sorting, sizeof s->sorting);
+        return;
+    }
+    if (cls != H5T_ENUM && cls != H5T_INTEGER)
+        ana_error("%s: attribute 'sorting' of the spike group is neither a SONATA enum nor a string", s->path);
+    static const char *const names[3] = {"none", "by_id", "by_time"};
+    int64_t v = olive_sonata_sorting_read(s->path, g);
+    if (v < 0 || v > 2)
+        ana_error("%s: attribute 'sorting' = %lld is not a SONATA sorting (0 none, 1 by_id, 2 by_time)", s->path,
+                  (long long)v);
+    snprintf(s->sorting, sizeof s->sorting, "%s", names[v]);
+}
+
 void ana_spikes_open(ana_spikes *s, const char *path, const char *population)
 {
     memset(s, 0, sizeof *s);
@@ -79,7 +104,7 @@ void ana_spikes_open(ana_spikes *s, const char *path, const char *population)
     }
     hid_t g = H5Gopen2(s->file, group, H5P_DEFAULT);
     if (g >= 0) {
-        olive_h5_get_str_opt(path, g, "sorting", s->sorting, sizeof s->sorting);
+        read_sorting(s, g);
         H5Gclose(g);
     }
 }

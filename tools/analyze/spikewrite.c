@@ -14,7 +14,7 @@ void ana_spikes_write(const char *path, int force, const char *population, const
     char grp[300];
     ana_fmt(grp, sizeof grp, "spikes/%s", population);
     hid_t g = olive_h5_group(path, f, grp);
-    olive_h5_attr_str(path, g, "sorting", "by_time");
+    olive_sonata_sorting_write(path, g, OLIVE_SORTING_BY_TIME);
     int64_t chunk = l->n > 0 ? (l->n < 65536 ? l->n : 65536) : 0;
     hid_t d = olive_h5_dset1(path, g, "timestamps", H5T_IEEE_F64LE, l->n, chunk);
     olive_h5_write_slab1(path, d, H5T_NATIVE_DOUBLE, 0, l->n, l->t, H5P_DEFAULT);

@@ -27,8 +27,10 @@ static const char sync_help[] =
     "(from the latest first crossing to the earliest last crossing).\n"
     "\n"
     "Spikes (OUTDIR/spikes.h5, or spikes.h5 beside REPORT.h5, when present):\n"
-    "the fraction of spikes (of the chosen cells, within [t0, t1]) that have a\n"
-    "spike of another cell within +-W ms.\n"
+    "the fraction of spikes that have a spike of another cell within +-W ms,\n"
+    "over the same cells and time span as R: the report's cells (or --cells),\n"
+    "from one frame interval before the first frame to the last one (or\n"
+    "[t0, t1] when given).\n"
     "\n"
     "  --variable NAME    report to read (default v_dend)\n"
     "  --cells A:B        cells A..B-1 only (default all recorded cells)\n"
@@ -93,20 +95,33 @@ static void parse(int argc, char **argv, sync_opts *o)
     o->dir = argv[optind];
 }
 
-/* Fraction of spikes with a spike of another cell within +-w ms. */
-static void spike_sync(const char *path, const sync_opts *o, ana_table *t)
+static int cmp_u64(const void *a, const void *b)
 {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Fraction of spikes with a spike of another cell within +-w ms, over the
+ * same cells (the report columns the phases use) and the same time span
+ * [lo, hi] as the order parameter, so both numbers describe one thing. */
+static void spike_sync(const char *path, const sync_opts *o, ana_table *t, const ana_report *r,
+                       const int64_t *cols, int64_t nc, double lo, double hi)
+{
+    uint64_t *ids = olive_malloc((size_t)nc * sizeof(uint64_t) + 8, "cell ids");
+    for (int64_t i = 0; i < nc; i++) ids[i] = r->nodes[cols[i]];
+    qsort(ids, (size_t)nc, sizeof *ids, cmp_u64);
     ana_spikes sp;
-    ana_spikes_open(&sp, path, o->population);
+    ana_spikes_open(&sp, path, o->population ? o->population : (r->population[0] ? r->population : NULL));
     ana_spike_list l;
     ana_spikes_load(&sp, &l);
     int64_t n = 0;
     for (int64_t i = 0; i < l.n; i++) {   /* keep the chosen cells and window */
-        if (o->has_cells && (l.node[i] < (uint64_t)o->a || l.node[i] >= (uint64_t)o->b)) continue;
-        if (l.t[i] < o->t0 || l.t[i] > o->t1) continue;
+        if (!bsearch(&l.node[i], ids, (size_t)nc, sizeof *ids, cmp_u64)) continue;
+        if (l.t[i] < lo || l.t[i] > hi) continue;
         l.t[n] = l.t[i];
         l.node[n++] = l.node[i];
     }
+    free(ids);
     l.n = n;
     ana_spike_list_sort_time(&l);
     int64_t coincident = 0;
@@ -217,7 +232,10 @@ int ana_sync_main(int argc, char **argv)
             ana_table_add(&t, "R_mean", "order parameter R", NULL, "no frame where every oscillating cell has a phase", "%s", "");
         }
         char sp[4096];
-        if (spikes_beside(o.dir, sp, sizeof sp)) spike_sync(sp, &o, &t);
+        /* The spikes' window: the frames' span, from the start of the
+         * interval the first frame closes (t0/t1 when given). */
+        double slo = isfinite(o.t0) ? o.t0 : w0 - r.step, shi = isfinite(o.t1) ? o.t1 : w1;
+        if (spikes_beside(o.dir, sp, sizeof sp)) spike_sync(sp, &o, &t, &r, cols, nc, slo, shi);
         if (o.csv) ana_table_print_csv(&t, stdout, 1);
         else ana_table_print_text(&t, stdout);
         ana_table_free(&t);

@@ -4,6 +4,7 @@
 #include "mapfile.h"
 #include "h5util.h"
 #include "netfile.h"
+#include "memcheck.h"
 #include "partition.h"
 #include "util.h"
 #include <stdio.h>
@@ -71,6 +72,15 @@ int main(int argc, char **argv)
 
     double t0 = olive_now();
     olive_network net;
+    /* The whole network is read, then the plans hold a second copy of the
+     * rows (local ids, halo lists): about 24 bytes per cell and 16 per
+     * junction besides the conductances. Checked before anything is
+     * allocated from the file's declared sizes. */
+    olive_net_read_header(net_path, &net);
+    char what[128];
+    snprintf(what, sizeof what, "%lld cells, %lld junctions", (long long)net.count, (long long)net.nnz_total);
+    olive_require_memory(net_path, 24.0 * (double)net.count + 16.0 * (double)net.nnz_total +
+                                       (double)olive_cond_bytes(net.bits, net.nnz_total) + 65536.0 * P, what);
     olive_net_read(net_path, &net);
     if (P > net.count)
         olive_die("%s: %lld cells cannot be split over %d ranks", net_path, (long long)net.count, P);

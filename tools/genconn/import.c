@@ -18,6 +18,7 @@ const char *gc_import_format_name(gc_import_format f)
 static int run_parser(const gc_config *cfg, gc_sink *s, int64_t *matrix_n)
 {
     const char *path = cfg->import_path;
+    olive_check_regular_file(path); /* a FIFO would block fopen() */
     if (cfg->import_format == GC_IMPORT_SONATA)
         return gc_import_sonata(path, cfg->import_population, cfg->import_attribute, s);
     FILE *f = fopen(path, "r");

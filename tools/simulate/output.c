@@ -244,7 +244,7 @@ static void write_spikes(sim_t *s, const sim_output *o)
         hid_t f = olive_h5_create(path);
         snprintf(grp, sizeof grp, "spikes/%s", s->cfg->population);
         hid_t g = olive_h5_group(path, f, grp);
-        olive_h5_attr_str(path, g, "sorting", "by_time");
+        olive_sonata_sorting_write(path, g, OLIVE_SORTING_BY_TIME);
         double *ts = olive_malloc((size_t)n * sizeof(double) + 8, "spikes");
         uint64_t *ids = olive_malloc((size_t)n * sizeof(uint64_t) + 8, "spikes");
         for (int64_t i = 0; i < n; i++) { ts[i] = (double)(sp[i].step + 1) * OLIVE_DT; ids[i] = (uint64_t)sp[i].cell; }

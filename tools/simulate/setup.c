@@ -3,6 +3,7 @@
 #include "sim.h"
 #include "h5util.h"
 #include "mapfile.h"
+#include "memcheck.h"
 #include "model.h"
 #include "util.h"
 #include <math.h>
@@ -377,65 +378,6 @@ void sim_predict_memory(const sim_config *cfg, int bits, int64_t count, int64_t 
     *device_bytes = 2 * OLIVE_NVARS * n * el + 1.5 * (4 * e + cond) + 8 * (n + 1) + 3 * halo * el + n * el;
 }
 
-/* Bytes of memory available: MemAvailable (/proc/meminfo), lowered to the
- * cgroup's limit (SLURM confines jobs with cgroups) when it is smaller.
- * OLIVE_MEMAVAILABLE (bytes, or with a K/M/G/T suffix) replaces the
- * measurement, for tests. Returns -1 when unknown. */
-static double available_memory(const char **source)
-{
-    const char *fake = getenv("OLIVE_MEMAVAILABLE");
-    if (fake && *fake) {
-        char *end;
-        double v = strtod(fake, &end);
-        double mul = 1;
-        if (*end == 'K' || *end == 'k') mul = 1024.0, end++;
-        else if (*end == 'M' || *end == 'm') mul = 1048576.0, end++;
-        else if (*end == 'G' || *end == 'g') mul = 1073741824.0, end++;
-        else if (*end == 'T' || *end == 't') mul = 1099511627776.0, end++;
-        if (*end || !(v >= 0) || !isfinite(v)) olive_die("OLIVE_MEMAVAILABLE=%s: expected bytes, e.g. 2G", fake);
-        *source = "OLIVE_MEMAVAILABLE";
-        return v * mul;
-    }
-    double avail = -1;
-    *source = "MemAvailable in /proc/meminfo";
-    FILE *fp = fopen("/proc/meminfo", "r");
-    if (fp) {
-        char line[256];
-        long long kb;
-        while (fgets(line, sizeof line, fp))
-            if (sscanf(line, "MemAvailable: %lld kB", &kb) == 1) { avail = (double)kb * 1024.0; break; }
-        fclose(fp);
-    }
-    if (avail < 0) {
-        long pages = sysconf(_SC_AVPHYS_PAGES), size = sysconf(_SC_PAGESIZE);
-        if (pages > 0 && size > 0) { avail = (double)pages * (double)size; *source = "sysconf(_SC_AVPHYS_PAGES)"; }
-    }
-    fp = fopen("/sys/fs/cgroup/memory.max", "r");
-    if (fp) {
-        char buf[64] = "";
-        if (fgets(buf, sizeof buf, fp) && strncmp(buf, "max", 3)) {
-            double max = strtod(buf, NULL), cur = 0;
-            FILE *fc = fopen("/sys/fs/cgroup/memory.current", "r");
-            if (fc) { if (fscanf(fc, "%lf", &cur) != 1) cur = 0; fclose(fc); }
-            if (max > 0 && (avail < 0 || max - cur < avail)) {
-                avail = max - cur > 0 ? max - cur : 0;
-                *source = "the cgroup limit (/sys/fs/cgroup/memory.max)";
-            }
-        }
-        fclose(fp);
-    }
-    return avail;
-}
-
-/* Bytes for messages: "1.5 GiB", "12 MiB", "800 KiB". */
-static const char *fmt_bytes(char *buf, size_t n, double b)
-{
-    if (b >= 1073741824.0) snprintf(buf, n, "%.3g GiB", b / 1073741824.0);
-    else if (b >= 1048576.0) snprintf(buf, n, "%.3g MiB", b / 1048576.0);
-    else snprintf(buf, n, "%.3g KiB", b / 1024.0);
-    return buf;
-}
-
 /* Before the big allocations: the ranks of each node together must fit in
  * the memory the node has available. */
 static void check_memory(sim_t *s, const olive_network *hdr, int64_t r0, int64_t r1)
@@ -460,20 +402,20 @@ static void check_memory(sim_t *s, const olive_network *hdr, int64_t r0, int64_t
     SIM_CHECK_MPI(MPI_Allreduce(&host, &need, 1, MPI_DOUBLE, MPI_SUM, node));
     MPI_Comm_free(&node);
     const char *source = "";
-    double avail = available_memory(&source);
+    double avail = olive_available_memory(&source);
     int short_here = lrank == 0 && avail >= 0 && need > avail, any = 0;
     SIM_CHECK_MPI(MPI_Allreduce(&short_here, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
     char b1[32], b2[32], b3[32], b4[32];
     olive_info("rank %d: predicted host memory %s (this node's %d rank(s): %s; available %s); "
-               "device memory of the CUDA backend about %s", s->rank, fmt_bytes(b1, sizeof b1, host), local,
-               fmt_bytes(b2, sizeof b2, need), avail < 0 ? "unknown" : fmt_bytes(b3, sizeof b3, avail),
-               fmt_bytes(b4, sizeof b4, dev));
+               "device memory of the CUDA backend about %s", s->rank, olive_fmt_bytes(b1, sizeof b1, host), local,
+               olive_fmt_bytes(b2, sizeof b2, need), avail < 0 ? "unknown" : olive_fmt_bytes(b3, sizeof b3, avail),
+               olive_fmt_bytes(b4, sizeof b4, dev));
     if (!any) return;
     if (short_here)
         olive_die("not enough memory: %s with %lld cells and %lld junctions needs about %s on this node "
                   "(%d rank(s)), but only %s is available (%s); use more nodes or fewer ranks per node",
-                  s->cfg->net_path, (long long)hdr->count, (long long)hdr->nnz_total, fmt_bytes(b1, sizeof b1, need),
-                  local, fmt_bytes(b2, sizeof b2, avail), source);
+                  s->cfg->net_path, (long long)hdr->count, (long long)hdr->nnz_total, olive_fmt_bytes(b1, sizeof b1, need),
+                  local, olive_fmt_bytes(b2, sizeof b2, avail), source);
     MPI_Barrier(MPI_COMM_WORLD); /* a node's first rank reports and aborts */
     exit(1);
 }

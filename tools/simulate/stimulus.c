@@ -9,6 +9,13 @@
 
 static int64_t ms_to_step(double ms) { return (int64_t)llround(ms / OLIVE_DT); }
 
+/* The limits of a pulse, the same for --pulse and a stimulus file: times
+ * up to 1e12 ms keep the step count (and llround) in range; an amplitude
+ * beyond 1e6 uA/cm2 is a unit mistake, not a stimulus. */
+#define PULSE_MS_MAX 1e12
+#define PULSE_AMP_MAX 1e6
+#define PULSE_CELL_MAX (INT64_C(1) << 40)
+
 static void append(sim_config *cfg, sim_pulse p)
 {
     cfg->pulses = realloc(cfg->pulses, (size_t)(cfg->npulses + 1) * sizeof *cfg->pulses);
@@ -33,14 +40,14 @@ void sim_add_pulse_arg(sim_config *cfg, const char *arg)
         }
     (void)save;
     if (n != 3 && n != 5) olive_usage_error("--pulse: '%s' must be START_MS:STOP_MS:AMP[:FIRST:LAST]", arg);
-    double start = olive_parse_double("--pulse START", fields[0], 0, 1e12);
-    double stop = olive_parse_double("--pulse STOP", fields[1], 0, 1e12);
-    double amp = olive_parse_double("--pulse AMP", fields[2], -1e6, 1e6);
+    double start = olive_parse_double("--pulse START", fields[0], 0, PULSE_MS_MAX);
+    double stop = olive_parse_double("--pulse STOP", fields[1], 0, PULSE_MS_MAX);
+    double amp = olive_parse_double("--pulse AMP", fields[2], -PULSE_AMP_MAX, PULSE_AMP_MAX);
     if (stop < start) olive_usage_error("--pulse: '%s' stops (%g ms) before it starts (%g ms)", arg, stop, start);
     sim_pulse pl = {ms_to_step(start), ms_to_step(stop), amp, 0, -1};
     if (n == 5) {
-        pl.first = olive_parse_int("--pulse FIRST", fields[3], 0, INT64_C(1) << 40);
-        pl.last = olive_parse_int("--pulse LAST", fields[4], 1, INT64_C(1) << 40);
+        pl.first = olive_parse_int("--pulse FIRST", fields[3], 0, PULSE_CELL_MAX);
+        pl.last = olive_parse_int("--pulse LAST", fields[4], 1, PULSE_CELL_MAX);
         if (pl.last <= pl.first) olive_usage_error("--pulse: '%s' has LAST <= FIRST", arg);
     }
     append(cfg, pl);
@@ -55,6 +62,7 @@ void sim_read_stimulus(sim_config *cfg, const char *path)
     if (olive_h5_get_i64(path, f, "/", "format_version") != 1) olive_die("%s: format_version must be 1", path);
     if (!olive_h5_exists(f, "pulses")) olive_die("%s: group /pulses is missing", path);
     int64_t n = olive_h5_len1(path, f, "pulses/start_ms");
+    if (n > (INT64_C(1) << 32)) olive_die("%s: %lld pulses; at most 2^32 are supported", path, (long long)n);
     if (olive_h5_len1(path, f, "pulses/stop_ms") != n || olive_h5_len1(path, f, "pulses/amplitude") != n)
         olive_die("%s: /pulses/start_ms, stop_ms and amplitude must have the same length", path);
     int has_first = olive_h5_exists(f, "pulses/first_cell"), has_last = olive_h5_exists(f, "pulses/last_cell");
@@ -69,11 +77,15 @@ void sim_read_stimulus(sim_config *cfg, const char *path)
     if (has_first) olive_h5_read_slab1(path, f, "pulses/first_cell", H5T_NATIVE_INT64, 0, n, first);
     if (has_last) olive_h5_read_slab1(path, f, "pulses/last_cell", H5T_NATIVE_INT64, 0, n, last);
     for (int64_t i = 0; i < n; i++) {
-        if (!isfinite(start[i]) || !isfinite(stop[i]) || !isfinite(amp[i]) || start[i] < 0 || stop[i] < start[i])
-            olive_die("%s: pulse %lld: start/stop/amplitude must be finite with 0 <= start <= stop", path, (long long)i);
+        if (!(start[i] >= 0 && start[i] <= PULSE_MS_MAX) || !(stop[i] >= start[i] && stop[i] <= PULSE_MS_MAX))
+            olive_die("%s: pulse %lld: start_ms %g, stop_ms %g: need 0 <= start <= stop <= %g ms", path,
+                      (long long)i, start[i], stop[i], PULSE_MS_MAX);
+        if (!(fabs(amp[i]) <= PULSE_AMP_MAX))
+            olive_die("%s: pulse %lld: amplitude %g is not a finite number in [-%g, %g] uA/cm2", path,
+                      (long long)i, amp[i], PULSE_AMP_MAX, PULSE_AMP_MAX);
         sim_pulse p = {ms_to_step(start[i]), ms_to_step(stop[i]), amp[i], has_first ? first[i] : 0,
                        has_last ? last[i] : -1};
-        if (p.first < 0 || (p.last != -1 && p.last <= p.first))
+        if (p.first < 0 || p.first > PULSE_CELL_MAX || (has_last && (p.last <= p.first || p.last > PULSE_CELL_MAX)))
             olive_die("%s: pulse %lld: cells [%lld, %lld) is not a valid range", path, (long long)i,
                       (long long)p.first, (long long)p.last);
         append(cfg, p);

@@ -1,0 +1,149 @@
+#!/usr/bin/env bash
+# Inputs that used to be accepted, block or crash (issue 13), each refused
+# with a message naming the file and the fault, a non-zero exit that is not a
+# signal, and no output left behind:
+#  - a FIFO (or a directory) given as network, map, stimulus, restart state,
+#    import file or spike file: refused at once, not blocking in open();
+#  - stimulus-file pulses beyond the limits --pulse applies (stop 1e300,
+#    amplitude 1e9, a negative first cell);
+#  - a spike file whose 'cells' attribute would wrap the per-cell count array
+#    (an ASan heap overflow in `rates`; the sanitizer pass runs this too);
+#  - olive-disperse on a tiny file that declares 2^31-1 cells: refused by the
+#    memory check instead of running into the OOM killer.
+# Also what must work: SONATA's enum `sorting` is read by olive-analyze; a
+# report of another population beside a bare spike file is not used for its
+# duration; sync's spike coincidence covers the report's cells and frames.
+set -euo pipefail
+export OMP_NUM_THREADS=1
+fail() { echo "FAIL: $*" >&2; exit 1; }
+G="$BIN/olive-genconn" D="$BIN/olive-disperse" S="$BIN/olive-simulate" A="$BIN/olive-analyze"
+
+no_output() {  # PATH: neither PATH nor PATH.tmp-* exists
+  [ ! -e "$1" ] || fail "$1 was left behind"
+  ! compgen -G "$1.tmp-*" >/dev/null || fail "$(compgen -G "$1.tmp-*") was left behind"
+}
+# refused NAME REGEX CMD...: fails within 20 s (a blocking open() is a
+# failure too), not by a signal, and stderr matches REGEX
+refused() {
+  local name=$1 re=$2 rc=0; shift 2
+  timeout 20 "$@" >out.txt 2>err.txt || rc=$?
+  [ "$rc" -ne 124 ] || fail "$name: still running after 20 s (blocked?): $*"
+  [ "$rc" -ne 0 ] || { cat out.txt err.txt; fail "$name: accepted: $*"; }
+  [ "$rc" -lt 128 ] || { cat err.txt; fail "$name: killed by a signal (exit $rc): $*"; }
+  grep -Eq -- "$re" err.txt || { cat err.txt; fail "$name: stderr does not match /$re/"; }
+  echo "ok $name: $(head -n 1 err.txt)"
+}
+
+"$G" -o net.h5 --cells 64 --generator uniform --density 6 --seed 3 --gcal 0.6:0.8 >/dev/null
+"$D" net.h5 --ranks 2 -o map.h5 >/dev/null
+"$S" net.h5 -o run --steps 1000 --record v_axon,v_dend --pulse 5:30:6:0:40 >/dev/null
+[ "$("$A" summary run --csv | sed -n 's/^spikes,//p')" -gt 0 ] || fail "the reference run has no spikes"
+
+# --- FIFOs and directories are not input files ---
+mkfifo fifo.h5
+refused "fifo network" 'fifo\.h5.*not a regular file' "$S" fifo.h5 -o o1 --steps 5
+no_output o1
+refused "fifo map" 'fifo\.h5.*not a regular file' "$S" net.h5 --map fifo.h5 -o o2 --steps 5
+no_output o2
+refused "fifo stimulus" 'fifo\.h5.*not a regular file' "$S" net.h5 --stimulus fifo.h5 -o o3 --steps 5
+no_output o3
+refused "fifo restart" 'fifo\.h5.*not a regular file' "$S" net.h5 --restart fifo.h5 -o o4 --steps 5
+no_output o4
+refused "fifo disperse" 'fifo\.h5.*not a regular file' "$D" fifo.h5 --ranks 2 -o m2.h5
+no_output m2.h5
+refused "fifo import" 'fifo\.h5.*not a regular file' "$G" -o i.h5 --import fifo.h5 --import-format edges
+no_output i.h5
+refused "fifo spikes" 'fifo\.h5.*not a regular file' "$A" summary fifo.h5
+refused "directory network" 'run.*directory' "$S" run -o o5 --steps 5
+no_output o5
+
+# --- stimulus files get the limits of --pulse ---
+stim() {  # FILE START STOP AMP [FIRST LAST]
+  "$PY" - "$@" <<'EOF'
+import sys, h5py, numpy as np
+path, start, stop, amp = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
+with h5py.File(path, "w") as f:
+    f.attrs["format"] = "olive-stimulus"; f.attrs["format_version"] = np.int64(1)
+    g = f.create_group("pulses")
+    g["start_ms"] = [start]; g["stop_ms"] = [stop]; g["amplitude"] = [amp]
+    if len(sys.argv) > 5:
+        g["first_cell"] = np.array([int(sys.argv[5])], np.int64); g["last_cell"] = np.array([int(sys.argv[6])], np.int64)
+EOF
+}
+stim huge_stop.h5 1 1e300 6
+refused "stimulus stop 1e300" 'huge_stop\.h5: pulse 0: .*stop_ms 1e\+300' "$S" net.h5 --stimulus huge_stop.h5 -o o6 --steps 5
+no_output o6
+stim huge_amp.h5 1 2 1e9
+refused "stimulus amplitude 1e9" 'huge_amp\.h5: pulse 0: amplitude 1e\+09' "$S" net.h5 --stimulus huge_amp.h5 -o o7 --steps 5
+no_output o7
+stim neg_first.h5 1 2 6 -3 5
+refused "stimulus first cell -3" 'neg_first\.h5: pulse 0: cells \[-3, 5\)' "$S" net.h5 --stimulus neg_first.h5 -o o8 --steps 5
+no_output o8
+stim fine.h5 5 30 6 0 40
+"$S" net.h5 --stimulus fine.h5 -o o9 --steps 1000 >/dev/null || fail "a valid stimulus file refused"
+"$A" compare o9/spikes.h5 run/spikes.h5 >/dev/null || fail "the stimulus file and --pulse 5:30:6:0:40 differ"
+
+# --- a spike file whose 'cells' would wrap the count array (ASan heap overflow) ---
+"$PY" - <<'EOF'
+import h5py, numpy as np
+with h5py.File("wrap.h5", "w") as f:
+    f.attrs["cells"] = np.int64(1 << 61)   # x 8 bytes = 2^64: wraps to 0
+    g = f.create_group("spikes/io")
+    g["timestamps"] = np.array([1.0, 2.0]); g["node_ids"] = np.array([0, 3], np.uint64)
+EOF
+refused "rates cells 2^61" 'wrap\.h5: 2305843009213693952 cells .*too many' "$A" rates wrap.h5
+refused "summary cells 2^61" 'wrap\.h5: 2305843009213693952 cells .*too many' "$A" summary wrap.h5
+
+# --- olive-disperse checks the memory a file declares before reading it ---
+"$PY" - <<'EOF'
+import h5py, numpy as np
+n = (1 << 31) - 1
+with h5py.File("huge.h5", "w") as f:
+    f.attrs["format"] = "olive-network"; f.attrs["format_version"] = np.int64(1)
+    c = f.create_group("cells"); c.attrs["count"] = np.int64(n); c.attrs["dims"] = np.array([n, 1, 1], np.int64)
+    g = f.create_group("gap_junctions")
+    for k, v in dict(bits=np.int64(0), offset=0.04, scale=0.0).items(): g.attrs[k] = v
+    g.create_dataset("row_ptr", shape=(n + 1,), dtype=np.int64, chunks=(1 << 20,), compression="gzip", fillvalue=0)
+    g.create_dataset("col", shape=(0,), dtype=np.int32)
+EOF
+[ "$(stat -c %s huge.h5)" -lt 2000000 ] || fail "huge.h5 is not small"
+refused "disperse 2^31-1 cells" 'not enough memory: huge\.h5 \(2147483647 cells, 0 junctions\) needs about [0-9.]+ GiB, but only 1 GiB' \
+  env OLIVE_MEMAVAILABLE=1G "$D" huge.h5 --ranks 2 -o hm.h5
+no_output hm.h5
+OLIVE_MEMAVAILABLE=1G "$D" net.h5 --ranks 2 -o m3.h5 --force >/dev/null || fail "a small network refused by the memory check"
+
+# --- SONATA's enum sorting is read; populations are not mixed ---
+"$PY" - <<'EOF'
+import h5py, numpy as np, os
+enum = h5py.enum_dtype({"none": 0, "by_id": 1, "by_time": 2}, basetype=np.uint8)
+os.makedirs("spec", exist_ok=True)
+with h5py.File("spec/spikes.h5", "w") as f:
+    g = f.create_group("spikes/io")
+    g.attrs.create("sorting", 1, dtype=enum)
+    g["timestamps"] = np.array([5.0, 1.0, 3.0]); g["timestamps"].attrs["units"] = "ms"
+    g["node_ids"] = np.array([0, 2, 2], np.uint64)
+# a report of another population, lying in the same folder
+with h5py.File("spec/v_axon.h5", "w") as f:
+    m = f.create_group("report/other/mapping")
+    m["node_ids"] = np.arange(50, dtype=np.uint64); m["time"] = np.array([0.0, 1000.0, 1.0])
+    f["report/other/data"] = np.zeros((1000, 50), np.float32)
+EOF
+"$A" summary spec --csv > spec.csv || fail "summary refused a spike file with enum sorting"
+grep -qx 'sorting,by_id' spec.csv || { cat spec.csv; fail "enum sorting not read as by_id"; }
+grep -qx 'cells,3' spec.csv || { cat spec.csv; fail "cells taken from another population's report"; }
+grep -qx 'duration_ms,5' spec.csv || { cat spec.csv; fail "duration taken from another population's report"; }
+
+# --- sync: the spike coincidence covers the report's cells and frames ---
+"$S" net.h5 -o part --steps 1000 --record v_dend --record-cells 0:16 --pulse 5:30:6:0:40 >/dev/null
+"$A" sync part --csv > part.csv
+"$PY" - <<'EOF'
+import h5py, numpy as np
+with h5py.File("part/spikes.h5", "r") as f:
+    n = f["spikes/io/node_ids"][:]; t = f["spikes/io/timestamps"][:]
+want = int(np.sum(n < 16))
+got = dict(l.strip().split(",", 1) for l in open("part.csv") if "," in l)
+assert int(got["spikes"]) == want, (got["spikes"], want, len(n))
+assert want < len(n), "every spike is in cells 0..15: the test would not tell"
+print("sync spikes", want, "of", len(n))
+EOF
+echo "bad inputs refused, good ones read"
