@@ -147,3 +147,32 @@ assert want < len(n), "every spike is in cells 0..15: the test would not tell"
 print("sync spikes", want, "of", len(n))
 EOF
 echo "bad inputs refused, good ones read"
+
+# --- a restart continues the network it was computed on: same structure but
+# other conductances, or other g_CaL, is refused (the structure checksum
+# alone accepted both, and g_CaL was silently taken from the state) ---
+"$G" -o c1.h5 --cells 64 --generator uniform --density 6 --seed 3 --conductance 0.02:0.06 --conductance-bits 8 --gcal 0.6:0.8 >/dev/null
+"$G" -o c2.h5 --cells 64 --generator uniform --density 6 --seed 3 --conductance 0.02:0.08 --conductance-bits 8 --gcal 0.6:0.8 >/dev/null
+"$G" -o c3.h5 --cells 64 --generator uniform --density 6 --seed 3 --conductance 0.02:0.06 --conductance-bits 8 --gcal 0.7:0.9 >/dev/null
+"$S" c1.h5 -o first --steps 100 >/dev/null
+refused "restart, other conductances" "first/state\.h5: the state belongs to a network with other conductances or g_CaL than c2\.h5" \
+  "$S" c2.h5 --restart first/state.h5 -o r2 --steps 200
+no_output r2
+refused "restart, other g_CaL" "first/state\.h5: the state belongs to a network with other conductances or g_CaL than c3\.h5" \
+  "$S" c3.h5 --restart first/state.h5 -o r3 --steps 200
+no_output r3
+# a state without the hash (older olive): g_CaL still checked, cell by cell
+cp first/state.h5 old.h5
+"$PY" -c "import h5py; f = h5py.File('old.h5', 'r+'); del f.attrs['network_content_hash']"
+refused "restart, other g_CaL, old state" "old\.h5: the state's g_CaL of cell 0 differs from the network's in c3\.h5" \
+  "$S" c3.h5 --restart old.h5 -o r4 --steps 200
+"$S" c1.h5 --restart first/state.h5 -o r1 --steps 200 >/dev/null || fail "the right network refused on restart"
+"$S" c1.h5 -o whole --steps 200 >/dev/null
+"$A" compare r1/state.h5 whole/state.h5 >/dev/null || fail "restart differs from the unbroken run"
+# the hash does not depend on the rank count
+mpirun -np 3 --oversubscribe "$S" c1.h5 -o first3 --steps 100 >/dev/null
+"$PY" -c "
+import h5py
+a = h5py.File('first/state.h5')['/'].attrs['network_content_hash']; b = h5py.File('first3/state.h5')['/'].attrs['network_content_hash']
+assert a == b, (a, b); print('content hash', hex(a), 'on 1 and 3 ranks')"
+echo "restarts checked against the network's content"

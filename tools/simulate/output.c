@@ -56,6 +56,7 @@ void sim_write_provenance(sim_t *s, int64_t hid, const char *file)
     olive_h5_attr_str(file, hid, "command", olive_cmdline());
     olive_h5_attr_str(file, hid, "network", c->net_path);
     olive_h5_attr_i64(file, hid, "network_crc", s->net_crc);
+    olive_h5_attr_i64(file, hid, "network_content_hash", (int64_t)s->net_content);
     olive_h5_attr_str(file, hid, "map", c->map_path ? c->map_path : "");
     olive_h5_attr_i64(file, hid, "world_size", s->size);
     olive_h5_attr_str(file, hid, "backend", s->cuda ? "cuda" : "cpu");

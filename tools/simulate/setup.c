@@ -4,6 +4,7 @@
 #include "h5util.h"
 #include "mapfile.h"
 #include "memcheck.h"
+#include "netcontent.h"
 #include "model.h"
 #include "util.h"
 #include <math.h>
@@ -40,6 +41,58 @@ static void exchange_needs(sim_t *s)
     for (int q = 0; q < P; q++) lists[q] = need + need_displ[q];
     olive_plan_set_sends(p, lists, need_count);
     free(lists); free(need); free(need_displ); free(need_count);
+}
+
+/* A map read from a file must agree between ranks: what rank r sends to q,
+ * in order, is exactly q's halo segment from r (two swapped send entries or
+ * an entry replaced by another in-range cell pass every per-rank check and
+ * would give a wrong run). Every rank sends the global ids of its send lists
+ * and compares what it receives with its halo lists; the lowest rank with a
+ * mismatch names it and the run stops on every rank. */
+static void crosscheck_map(sim_t *s, const char *map_path, const int64_t *bounds)
+{
+    olive_plan *p = &s->plan;
+    int P = s->size;
+    char fault[512] = "";
+    int *got_count = olive_calloc((size_t)P, sizeof(int), "map check");
+    SIM_CHECK_MPI(MPI_Alltoall(p->send_count, 1, MPI_INT, got_count, 1, MPI_INT, MPI_COMM_WORLD));
+    for (int q = 0; q < P && !fault[0]; q++)
+        if (got_count[q] != p->recv_count[q])
+            snprintf(fault, sizeof fault, "rank %d sends %d cells to rank %d, whose halo expects %d from it", q,
+                     got_count[q], s->rank, p->recv_count[q]);
+    int bad = fault[0] != 0, anybad = 0;
+    SIM_CHECK_MPI(MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
+    if (!anybad) {
+        int64_t *ids = olive_malloc((size_t)p->nsend * sizeof(int64_t) + 8, "map check");
+        for (int64_t i = 0; i < p->nsend; i++) ids[i] = p->row0 + p->send_local[i];
+        int64_t *got = olive_malloc((size_t)p->nhalo * sizeof(int64_t) + 8, "map check");
+        SIM_CHECK_MPI(MPI_Alltoallv(ids, p->send_count, p->send_displ, MPI_INT64_T, got, p->recv_count,
+                                    p->recv_displ, MPI_INT64_T, MPI_COMM_WORLD));
+        for (int q = 0; q < P && !fault[0]; q++)
+            for (int i = 0; i < p->recv_count[q]; i++) {
+                int64_t want = p->halo_ids[p->recv_displ[q] + i], sent = got[p->recv_displ[q] + i];
+                if (want < bounds[q] || want >= bounds[q + 1]) {
+                    snprintf(fault, sizeof fault, "rank %d's halo lists cell %lld under rank %d, which does not own it",
+                             s->rank, (long long)want, q);
+                    break;
+                }
+                if (sent != want) {
+                    snprintf(fault, sizeof fault, "rank %d's send list to rank %d has cell %lld at position %d, "
+                             "where rank %d's halo has cell %lld", q, s->rank, (long long)sent, i, s->rank,
+                             (long long)want);
+                    break;
+                }
+            }
+        free(ids);
+        free(got);
+    }
+    free(got_count);
+    int me = fault[0] ? s->rank : P, first = P;
+    SIM_CHECK_MPI(MPI_Allreduce(&me, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD));
+    if (first == P) return;
+    if (first == s->rank) olive_die("%s: the ranks' lists do not match: %s", map_path, fault);
+    MPI_Barrier(MPI_COMM_WORLD); /* the reporting rank aborts every rank */
+    exit(1);
 }
 
 /* A distributed-graph communicator over the ranks this rank talks to, with
@@ -200,6 +253,7 @@ void sim_setup(sim_t *s, sim_config *cfg)
     if (cfg->map_path) s->t.dispersal = map.time_dispersal_s;
     if (cfg->map_path) {
         olive_map_read_plan(cfg->map_path, &map, s->rank, &s->net, &s->plan);
+        crosscheck_map(s, cfg->map_path, map.bounds);
     } else {
         olive_plan_build_local(&s->net, bounds, s->size, s->rank, &s->plan);
         exchange_needs(s);
@@ -219,6 +273,9 @@ void sim_setup(sim_t *s, sim_config *cfg)
     uint32_t all = crcs[0];
     for (int q = 1; q < s->size; q++) all = olive_crc_combine(all, crcs[q], lens[q]);
     s->net_crc = olive_crc_finish(all, hdr.count);
+    uint64_t part = olive_net_content_part(&s->net), sum = 0;
+    SIM_CHECK_MPI(MPI_Allreduce(&part, &sum, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD));
+    s->net_content = olive_net_content_finish(sum, &s->net);
     if (cfg->map_path) {
         if (map.network_crc != s->net_crc)
             olive_die("%s: the map was made for another network (structure checksum %08x, %s has %08x)",
@@ -272,90 +329,6 @@ void sim_free(sim_t *s)
     if (s->graph != MPI_COMM_NULL) MPI_Comm_free(&s->graph);
     olive_plan_free(&s->plan);
     olive_net_free(&s->net);
-}
-
-/* ---- the state file of --restart ---- */
-
-static const char *gj_name(int gj) { return gj == OLIVE_GJ_RGJ ? "rgj" : gj == OLIVE_GJ_SGJ ? "sgj" : "ngj"; }
-
-void sim_restart_check_header(const sim_config *cfg, int64_t count)
-{
-    sim_config *c = (sim_config *)cfg;
-    const char *p = cfg->restart_path;
-    hid_t f = olive_h5_open_read(p);
-    if (!olive_h5_exists(f, "state")) olive_die("%s: not an olive state file (no /state group)", p);
-    hid_t g = H5Gopen2(f, "state", H5P_DEFAULT);
-    if (g < 0) olive_die("%s: /state is not a group", p);
-    int64_t step = olive_h5_get_i64(p, g, "/state", "step");
-    char prec[32] = "", gj[32] = "";
-    if (!olive_h5_get_str_opt(p, g, "precision", prec, sizeof prec))
-        olive_die("%s: /state attribute 'precision' is missing", p);
-    if (!olive_h5_get_str_opt(p, f, "gj", gj, sizeof gj)) olive_die("%s: root attribute 'gj' is missing", p);
-    int64_t cells = olive_h5_get_i64(p, f, "/", "cells");
-    (void)olive_h5_get_i64(p, f, "/", "network_crc"); /* checked against the network once it is read */
-    if (step < 0) olive_die("%s: /state step = %lld is negative", p, (long long)step);
-    if (cells != count)
-        olive_die("%s: the state has %lld cells, the network %s has %lld (another network)", p, (long long)cells,
-                  cfg->net_path, (long long)count);
-    if (strcmp(prec, "double") && strcmp(prec, "single"))
-        olive_die("%s: /state precision '%s' is not double or single", p, prec);
-    if (strcmp(prec, cfg->single ? "single" : "double"))
-        olive_die("%s: the state is in %s precision, this run in %s (--precision %s continues it)", p, prec,
-                  cfg->single ? "single" : "double", prec);
-    if (strcmp(gj, gj_name(cfg->gj)))
-        olive_die("%s: the state was computed with --gj %s, this run has --gj %s (continuing would not be the same run)",
-                  p, gj, gj_name(cfg->gj));
-    size_t want = cfg->single ? 4 : 8;
-    for (int v = 0; v < OLIVE_NVARS; v++) {
-        char name[64];
-        snprintf(name, sizeof name, "state/%s", olive_var_names[v]);
-        if (!olive_h5_exists(f, name)) olive_die("%s: dataset /%s is missing", p, name);
-        int64_t n = olive_h5_len1(p, f, name);
-        if (n != count) olive_die("%s: /%s has %lld values for %lld cells", p, name, (long long)n, (long long)count);
-        H5T_class_t cls;
-        size_t sz;
-        olive_h5_dtype_info(p, f, name, &cls, &sz);
-        if (cls != H5T_FLOAT || sz != want)
-            olive_die("%s: /%s is not float%d (the state's precision is %s)", p, name, (int)(8 * want), prec);
-    }
-    if (step >= cfg->steps)
-        olive_usage_error("%s: the state is at step %lld (t = %g ms) but the run ends at step %lld: --steps/--time "
-                          "give the end of the whole run, which must come after the state",
-                          p, (long long)step, (double)step * OLIVE_DT, (long long)cfg->steps);
-    H5Gclose(g);
-    H5Fclose(f);
-    c->start_step = step;
-}
-
-void sim_restart_load(sim_t *s)
-{
-    const sim_config *cfg = s->cfg;
-    const char *p = cfg->restart_path;
-    hid_t f = olive_h5_open_read(p);
-    int64_t crc = olive_h5_get_i64(p, f, "/", "network_crc");
-    if (crc != (int64_t)s->net_crc)
-        olive_die("%s: the state belongs to another network (structure checksum %08llx, %s has %08x)", p,
-                  (unsigned long long)crc, cfg->net_path, s->net_crc);
-    int64_t n = s->plan.nlocal, bad = -1;
-    for (int v = 0; v < OLIVE_NVARS; v++) {
-        char name[64];
-        snprintf(name, sizeof name, "state/%s", olive_var_names[v]);
-        olive_h5_read_slab1(p, f, name, cfg->single ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE, s->plan.row0, n, s->state[v]);
-        for (int64_t i = 0; i < n && bad < 0; i++) {
-            double x = cfg->single ? (double)((float *)s->state[v])[i] : ((double *)s->state[v])[i];
-            if (!isfinite(x)) bad = (int64_t)v << 40 | (s->plan.row0 + i);
-        }
-    }
-    H5Fclose(f);
-    int64_t first = bad < 0 ? INT64_MAX : bad, all;
-    SIM_CHECK_MPI(MPI_Allreduce(&first, &all, 1, MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD));
-    if (all != INT64_MAX) {
-        if (all == first)
-            olive_die("%s: /state/%s of cell %lld is not finite (a damaged state)", p, olive_var_names[all >> 40],
-                      (long long)(all & ((INT64_C(1) << 40) - 1)));
-        MPI_Barrier(MPI_COMM_WORLD); /* the rank holding the cell reports and aborts */
-        exit(1);
-    }
 }
 
 /* ---- predicted memory against what the node has ---- */

@@ -57,6 +57,7 @@ typedef struct {
     olive_network net;       /* own rows (global ids) */
     olive_plan plan;
     uint32_t net_crc;        /* structure checksum of the whole network */
+    uint64_t net_content;    /* content hash: conductances and g_CaL (netcontent.h) */
     /* State, structure of arrays, one copy updated in place (the junction
      * pass reads every V_dend before the update pass writes any); V_dend has
      * nlocal + nhalo entries so junctions index own cells and halo cells alike. */
