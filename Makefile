@@ -118,25 +118,31 @@ slurm-test: all
 	bash scripts/slurm-setup.sh && BUILD=$(BUILD) bash tests/slurm/test_chain.sh
 
 # Fuzzing (optional, not part of `make check`): the libFuzzer harnesses of
-# tests/fuzz/ (the edges, matrix and SONATA importers, the network-file
-# reader), built with clang -fsanitize=fuzzer,address,undefined into
+# tests/fuzz/ (the edges, matrix and SONATA importers, the readers of the
+# network file, dispersal map, restart state, stimulus and spike files), built with clang -fsanitize=fuzzer,address,undefined into
 # $(BUILD)/fuzz/ and run FUZZ_SECONDS each from the seed corpora in
 # tests/fuzz/corpus/ (new inputs go to $(BUILD)/fuzz/corpus-*, crashes to
 # $(BUILD)/fuzz/crash-*). Installs clang if missing (install-deps.sh --fuzz).
 .PHONY: fuzz fuzz-build fuzz-deps
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 30
-FUZZ_NAMES   := edges matrix sonata netfile
+FUZZ_NAMES   := edges matrix sonata netfile map state stimulus spikes
 FUZZ_CFLAGS  := -std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer -Wall -Wno-unknown-pragmas \
                 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-                -Icommon -Itools/genconn $(PKG_CFLAGS)
+                -Icommon -Itools/genconn -Itools/simulate -Itools/analyze $(PKG_CFLAGS)
 FUZZ_SRC     := $(addprefix tools/genconn/,import_text.c import_edges.c import_matrix.c import_sonata.c import_build.c) \
-                common/util.c common/h5util.c common/netfile.c
+                common/util.c common/h5util.c common/netfile.c common/memcheck.c
+# The readers each harness adds to those.
+FUZZ_EXTRA_map      := common/mapfile.c common/partition.c
+FUZZ_EXTRA_state    := tools/simulate/restart.c common/state.c
+FUZZ_EXTRA_stimulus := tools/simulate/stimulus.c
+FUZZ_EXTRA_spikes   := $(addprefix tools/analyze/,spikefile.c spikestats.c spikeload.c h5read.c errors.c)
 fuzz-deps:
 	@bash scripts/install-deps.sh --fuzz
-$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h $(FUZZ_SRC) tools/genconn/import.h $(wildcard common/*.h) | fuzz-deps
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h tests/fuzz/fuzz_h5common.h $(FUZZ_SRC) $$(FUZZ_EXTRA_$$*) \
+                     tools/genconn/import.h $(wildcard common/*.h) | fuzz-deps
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_SRC) $(PKG_LIBS) -lz -lm
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_SRC) $(FUZZ_EXTRA_$*) $(PKG_LIBS) -lz -lm
 fuzz-build: $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz_%)
 fuzz: fuzz-build
 	@BUILD=$(BUILD) FUZZ_SECONDS=$(FUZZ_SECONDS) bash tests/fuzz/run.sh $(FUZZ_NAMES)

@@ -7,19 +7,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int64_t ms_to_step(double ms) { return (int64_t)llround(ms / OLIVE_DT); }
-
 /* The limits of a pulse, the same for --pulse and a stimulus file: times
  * up to 1e12 ms keep the step count (and llround) in range; an amplitude
  * beyond 1e6 uA/cm2 is a unit mistake, not a stimulus. */
 #define PULSE_MS_MAX 1e12
 #define PULSE_AMP_MAX 1e6
 #define PULSE_CELL_MAX (INT64_C(1) << 40)
+#define PULSE_COUNT_MAX (1 << 20)
+
+static int64_t ms_to_step(double ms) { return (int64_t)llround(ms / OLIVE_DT); }
 
 static void append(sim_config *cfg, sim_pulse p)
 {
-    cfg->pulses = realloc(cfg->pulses, (size_t)(cfg->npulses + 1) * sizeof *cfg->pulses);
-    if (!cfg->pulses) olive_die("out of memory for pulses");
+    if (cfg->npulses >= PULSE_COUNT_MAX) olive_usage_error("more than %d pulses", PULSE_COUNT_MAX);
+    /* Capacity doubles at each power of two: a file's million pulses cost
+     * 20 reallocations, not a million. */
+    int n = cfg->npulses;
+    if ((n & (n - 1)) == 0) {
+        cfg->pulses = realloc(cfg->pulses, (size_t)(n ? 2 * n : 1) * sizeof *cfg->pulses);
+        if (!cfg->pulses) olive_die("out of memory for pulses");
+    }
     cfg->pulses[cfg->npulses++] = p;
 }
 
@@ -62,7 +69,10 @@ void sim_read_stimulus(sim_config *cfg, const char *path)
     if (olive_h5_get_i64(path, f, "/", "format_version") != 1) olive_die("%s: format_version must be 1", path);
     if (!olive_h5_exists(f, "pulses")) olive_die("%s: group /pulses is missing", path);
     int64_t n = olive_h5_len1(path, f, "pulses/start_ms");
-    if (n > (INT64_C(1) << 32)) olive_die("%s: %lld pulses; at most 2^32 are supported", path, (long long)n);
+    /* Every step looks at every pulse (sim_active_pulses): a million is
+     * already more than a stimulus protocol needs. */
+    if (n > PULSE_COUNT_MAX)
+        olive_die("%s: %lld pulses; at most %d are supported", path, (long long)n, PULSE_COUNT_MAX);
     if (olive_h5_len1(path, f, "pulses/stop_ms") != n || olive_h5_len1(path, f, "pulses/amplitude") != n)
         olive_die("%s: /pulses/start_ms, stop_ms and amplitude must have the same length", path);
     int has_first = olive_h5_exists(f, "pulses/first_cell"), has_last = olive_h5_exists(f, "pulses/last_cell");
