@@ -8,6 +8,10 @@
 
 void olive_h5_quiet(void) { H5Eset_auto2(H5E_DEFAULT, NULL, NULL); }
 
+/* 0 by default: pip's libsonata and h5py-less readers often come without
+ * the deflate filter, and SONATA output must open everywhere. */
+int olive_h5_deflate;
+
 void olive_h5_fail(const char *file, const char *fmt, ...)
 {
     char msg[1024];
@@ -281,7 +285,7 @@ hid_t olive_h5_dset1(const char *file, hid_t loc, const char *name, hid_t ftype,
     if (space < 0 || dcpl < 0) olive_h5_fail(file, "cannot set up dataset %s", name);
     if (chunk > 0 && n > 0) {
         hsize_t c = (hsize_t)(chunk < n ? chunk : n);
-        if (H5Pset_chunk(dcpl, 1, &c) < 0 || H5Pset_deflate(dcpl, 4) < 0)
+        if (H5Pset_chunk(dcpl, 1, &c) < 0 || (olive_h5_deflate > 0 && H5Pset_deflate(dcpl, (unsigned)olive_h5_deflate) < 0))
             olive_h5_fail(file, "cannot set up the chunks of dataset %s", name);
     }
     hid_t d = H5Dcreate2(loc, name, ftype, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);

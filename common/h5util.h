@@ -6,6 +6,10 @@
 #include <hdf5.h>
 #include <stdint.h>
 
+/* Deflate level (1-9) of chunked output datasets; 0 (the default): none,
+ * so that readers built without the deflate filter open them. */
+extern int olive_h5_deflate;
+
 /* Switch off HDF5's automatic error printing (call once at start). */
 void olive_h5_quiet(void);
 
@@ -49,7 +53,7 @@ int olive_h5_has_attr(hid_t obj, const char *name);
 
 /* Dataset helpers for 1-D data. */
 /* Create a 1-D dataset of n elements of file type ftype; chunk > 0 makes it
- * chunked and deflate-compressed, 0 contiguous. */
+ * chunked (and deflate-compressed when olive_h5_deflate > 0), 0 contiguous. */
 hid_t olive_h5_dset1(const char *file, hid_t loc, const char *name, hid_t ftype, int64_t n, int64_t chunk);
 /* Write a whole 1-D dataset in one call (create + write + close). */
 void olive_h5_write1(const char *file, hid_t loc, const char *name, hid_t ftype, hid_t mtype,

@@ -1,6 +1,7 @@
 /* olive-analyze spikes: re-detect spikes from a report with another
  * threshold, printed as a table or written as a SONATA spike file. */
 #include "analyze.h"
+#include "h5util.h"
 #include "util.h"
 #include <getopt.h>
 #include <stdlib.h>
@@ -23,6 +24,8 @@ static const char spikes_help[] =
     "  -o, --output FILE  write a SONATA spike file (sorted by time; written\n"
     "                     under a temporary name, renamed when complete)\n"
     "  --force            replace an existing output file\n"
+    "  --compress[=LEVEL] deflate the spike file (level 1-9, default 4; off by\n"
+    "                     default so that readers without the filter open it)\n"
     "  --csv              print time_ms,node_id lines instead of a table\n"
     "  --population NAME  report population (default: the only one)\n"
     "  --help             this help\n"
@@ -42,7 +45,8 @@ static void parse(int argc, char **argv, spikes_opts *o)
         {"threshold", required_argument, NULL, 't'}, {"variable", required_argument, NULL, 'v'},
         {"output", required_argument, NULL, 'o'},    {"force", no_argument, NULL, 'F'},
         {"csv", no_argument, NULL, 'c'},             {"population", required_argument, NULL, 'p'},
-        {"help", no_argument, NULL, 'h'},            {NULL, 0, NULL, 0},
+        {"compress", optional_argument, NULL, 'z'},  {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);
     o->variable = "v_axon";
@@ -55,6 +59,7 @@ static void parse(int argc, char **argv, spikes_opts *o)
         case 'v': o->variable = optarg; break;
         case 'o': o->output = optarg; break;
         case 'F': o->force = 1; break;
+        case 'z': olive_h5_deflate = optarg ? (int)olive_parse_int("--compress", optarg, 1, 9) : 4; break;
         case 'c': o->csv = 1; break;
         case 'p': o->population = optarg; break;
         case 'h': fputs(spikes_help, stdout); exit(ANA_EXIT_OK);

@@ -1,5 +1,6 @@
 /* Command line of olive-simulate: every option validated before any work. */
 #include "sim.h"
+#include "h5util.h"
 #include "model.h"
 #include "util.h"
 #include <math.h>
@@ -35,6 +36,9 @@ static void usage(void)
            "  --record-every K          one frame every K steps (default 1)\n"
            "  --record-cells A:B        record cells A <= id < B (default all)\n"
            "  --record-precision single|double   report values (default single)\n"
+           "  --compress[=LEVEL]        deflate the reports and spikes (level 1-9, default 4);\n"
+           "                            off by default: readers without the filter (pip's\n"
+           "                            libsonata) could not open them\n"
            "  --precision double|single arithmetic of the run (default double)\n"
            "  --backend auto|cpu|cuda   cuda: one GPU per rank (CUDA builds); auto: cuda when built\n"
            "                            with CUDA and every rank sees a GPU, else cpu (default auto)\n"
@@ -117,6 +121,8 @@ void sim_parse_args(int argc, char **argv, sim_config *cfg)
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(); exit(0); }
         else if (!strcmp(a, "--version")) { printf("olive-simulate %s (backends: %s)\n", OLIVE_VERSION, SIM_BACKENDS_BUILT); exit(0); }
         else if (!strcmp(a, "-o") || !strcmp(a, "--output")) cfg->out_path = need_value(argc, argv, &i);
+        else if (!strcmp(a, "--compress")) olive_h5_deflate = 4;
+        else if (!strncmp(a, "--compress=", 11)) olive_h5_deflate = (int)olive_parse_int("--compress", a + 11, 1, 9);
         else if (!strcmp(a, "--steps")) cfg->steps = olive_parse_int(a, need_value(argc, argv, &i), 1, INT64_C(1) << 40);
         else if (!strcmp(a, "--time")) time_ms = olive_parse_double(a, need_value(argc, argv, &i), 0, 1e12);
         else if (!strcmp(a, "--gj")) {

@@ -119,7 +119,8 @@ sim_output *sim_output_open(sim_t *s, const char *dir, int in_place)
         hid_t space = H5Screate_simple(2, dims, maxdims);
         hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
         if (space < 0 || dcpl < 0) olive_die("%s: cannot set up /%s/data", path, grp);
-        if (o->frames > 0 && (H5Pset_chunk(dcpl, 2, chunk) < 0 || H5Pset_deflate(dcpl, 1) < 0))
+        if (o->frames > 0 && (H5Pset_chunk(dcpl, 2, chunk) < 0 ||
+                              (olive_h5_deflate > 0 && H5Pset_deflate(dcpl, (unsigned)olive_h5_deflate) < 0)))
             olive_die("%s: cannot set up the chunks of /%s/data", path, grp);
         o->dset[v] = H5Dcreate2(g, "data", ftype, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
         if (o->dset[v] < 0) olive_die("%s: cannot create /%s/data (disk full?)", path, grp);
@@ -129,7 +130,13 @@ sim_output *sim_output_open(sim_t *s, const char *dir, int in_place)
         hid_t m = olive_h5_group(path, g, "mapping");
         hid_t d_ids = olive_h5_dset1(path, m, "node_ids", H5T_STD_U64LE, o->nrec, 0);
         hid_t d_ptr = olive_h5_dset1(path, m, "index_pointers", H5T_STD_U64LE, o->nrec + 1, 0);
+        /* bmtk's CompartmentReport reads the singular name: one dataset, two links. */
+        if (H5Lcreate_hard(m, "index_pointers", m, "index_pointer", H5P_DEFAULT, H5P_DEFAULT) < 0)
+            olive_die("%s: cannot link /%s/mapping/index_pointer", path, grp);
         hid_t d_el = olive_h5_dset1(path, m, "element_ids", H5T_STD_U32LE, o->nrec, 0);
+        /* bmtk also wants each element's position along its section: every
+         * recorded value is a whole compartment, its middle is 0.5. */
+        hid_t d_pos = olive_h5_dset1(path, m, "element_pos", H5T_IEEE_F32LE, o->nrec, 0);
         uint64_t *ids = olive_malloc((size_t)(o->ncol + 1) * sizeof(uint64_t), "mapping");
         uint32_t *zeros = olive_calloc((size_t)o->ncol + 1, sizeof(uint32_t), "mapping");
         for (int64_t i = 0; i <= o->ncol; i++) ids[i] = (uint64_t)(c->rec_a + o->col0 + i);
@@ -139,6 +146,10 @@ sim_output *sim_output_open(sim_t *s, const char *dir, int in_place)
         int64_t nptr = o->ncol + (o->ncol > 0 && o->col0 + o->ncol == o->nrec ? 1 : 0);
         olive_h5_write_slab1(path, d_ptr, H5T_NATIVE_UINT64, o->col0, nptr, ids, o->xfer);
         olive_h5_write_slab1(path, d_el, H5T_NATIVE_UINT32, o->col0, o->ncol, zeros, o->xfer);
+        float *half = olive_malloc((size_t)(o->ncol + 1) * sizeof(float), "mapping");
+        for (int64_t i = 0; i <= o->ncol; i++) half[i] = 0.5f;
+        olive_h5_write_slab1(path, d_pos, H5T_NATIVE_FLOAT, o->col0, o->ncol, half, o->xfer);
+        free(half);
         free(ids);
         free(zeros);
         double step_ms = (double)c->record_every * OLIVE_DT;
@@ -150,6 +161,7 @@ sim_output *sim_output_open(sim_t *s, const char *dir, int in_place)
         olive_h5_close(path, d_ids, "mapping/node_ids");
         olive_h5_close(path, d_ptr, "mapping/index_pointers");
         olive_h5_close(path, d_el, "mapping/element_ids");
+        olive_h5_close(path, d_pos, "mapping/element_pos");
         olive_h5_close(path, d_t, "mapping/time");
         olive_h5_close(path, m, "group mapping");
         olive_h5_close(path, g, "the report group");
