@@ -122,7 +122,8 @@ int gc_pack_conductance(olive_network *net, const double *w, int bits, double w_
 /* export_sonata.c: write PREFIX_nodes.h5 and PREFIX_edges.h5 (SONATA,
  * population "io") from the rows each rank of comm holds, under temporary
  * names; gc_export_commit renames them (rank 0) once the network is written. */
-typedef struct { char nodes[4096], edges[4096], nodes_tmp[4096], edges_tmp[4096]; } gc_export;
+enum { GC_EXP_NODES, GC_EXP_EDGES, GC_EXP_NODE_TYPES, GC_EXP_EDGE_TYPES, GC_EXP_CONFIG, GC_EXPORT_FILES };
+typedef struct { char path[GC_EXPORT_FILES][4096], tmp[GC_EXPORT_FILES][4096]; } gc_export;
 void gc_export_paths(const char *prefix, gc_export *x);
 void gc_export_sonata(const char *prefix, const olive_network *net, int force, MPI_Comm comm, gc_export *x);
 void gc_export_commit(gc_export *x, MPI_Comm comm);

@@ -20,14 +20,17 @@ static void check_output(const gc_config *cfg)
     if (cfg->export_prefix) {
         gc_export x;
         gc_export_paths(cfg->export_prefix, &x);
-        if (!cfg->force && olive_path_exists(x.nodes)) olive_usage_error("%s exists; use --force to overwrite it", x.nodes);
-        if (!cfg->force && olive_path_exists(x.edges)) olive_usage_error("%s exists; use --force to overwrite it", x.edges);
+        const char *outs[GC_EXPORT_FILES + 1] = {cfg->out_path}, *ins[1] = {cfg->import_path};
+        for (int k = 0; k < GC_EXPORT_FILES; k++) {
+            if (!cfg->force && olive_path_exists(x.path[k]))
+                olive_usage_error("%s exists; use --force to overwrite it", x.path[k]);
+            outs[k + 1] = x.path[k];
+        }
         /* -o X_edges.h5 --export-sonata X: one file, twice; refused before any work. */
-        const char *outs[3] = {cfg->out_path, x.nodes, x.edges}, *ins[1] = {cfg->import_path};
-        olive_check_outputs(outs, 3, ins, 1);
-        char *c2 = strdup(x.edges);
+        olive_check_outputs(outs, GC_EXPORT_FILES + 1, ins, 1);
+        char *c2 = strdup(x.path[GC_EXP_EDGES]);
         const char *d2 = dirname(c2);
-        if (access(d2, W_OK | X_OK) != 0) olive_die("%s: cannot write in directory %s", x.edges, d2);
+        if (access(d2, W_OK | X_OK) != 0) olive_die("%s: cannot write in directory %s", x.path[GC_EXP_EDGES], d2);
         free(c2);
     }
     if (cfg->import_path && olive_same_path(cfg->import_path, cfg->out_path))

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# The SONATA files olive writes open in the readers users have: pip's
+# libsonata and bmtk, pinned, installed into a venv cached under the build
+# directory (pip's own cache under ~/.cache/pip makes a fresh clone's install
+# fast). Every output is read with them and compared with olive's values
+# (tests/sonata_readers.py). Needs PyPI the first time: without it this test
+# fails, saying so, rather than pass unchecked.
+set -euo pipefail
+fail() { echo "FAIL: $*" >&2; exit 1; }
+LIBSONATA=0.2.2 BMTK=1.2.0
+venv="$TOP/$BUILD/venv-readers"
+stamp="$venv/.olive-libsonata-$LIBSONATA-bmtk-$BMTK"
+if [ ! -e "$stamp" ]; then
+  rm -rf "$venv"
+  "$PY" -m venv "$venv" || fail "python3 -m venv failed (Debian package python3-venv)"
+  "$venv/bin/pip" install -q "libsonata==$LIBSONATA" "bmtk==$BMTK" \
+    || fail "pip could not install libsonata==$LIBSONATA bmtk==$BMTK (is PyPI reachable?)"
+  touch "$stamp"
+fi
+G="$BIN/olive-genconn" S="$BIN/olive-simulate"
+export OMP_NUM_THREADS=1
+"$G" -o net.h5 --cells 60 --generator uniform --density 5 --seed 4 --symmetric --gcal 0.6:0.8 \
+     --export-sonata circ >/dev/null
+"$S" net.h5 -o run --steps 600 --record v_axon,v_dend --record-cells 7:31 --pulse 1:25:6 >/dev/null
+"$venv/bin/python" "$TESTS/sonata_readers.py" run circ net.h5 2>&1 | grep -v '^HDF5-DIAG\|^  #\|^    '
+# the same checks on a 2-rank run and a 2-rank export (parallel writers)
+mpirun -np 2 --oversubscribe "$G" -o net2.h5 --cells 60 --generator uniform --density 5 --seed 4 --symmetric \
+       --gcal 0.6:0.8 --export-sonata circ2 >/dev/null
+mpirun -np 2 --oversubscribe "$S" net2.h5 -o run2 --steps 600 --record v_axon,v_dend --record-cells 7:31 --pulse 1:25:6 >/dev/null
+"$venv/bin/python" "$TESTS/sonata_readers.py" run2 circ2 net2.h5 2>&1 | grep -v '^HDF5-DIAG\|^  #\|^    '
