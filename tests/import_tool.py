@@ -43,7 +43,7 @@ def make(prefix, n, seed):
             if k % 13 == 0:
                 f.write("   \n# comment line\n")
     m = np.zeros((n, n))
-    m[t, s] = w
+    m[s, t] = w          # the original InfOli orientation: line = sender, column = receiver
     with open(prefix + ".matrix", "w") as f:
         for i in range(n):
             f.write(" ".join(repr(float(x)) if x else "0" for x in m[i]) + "\n")

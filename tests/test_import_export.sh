@@ -28,6 +28,26 @@ no_output() {  # FILE...
   done
 }
 
+echo "== the InfOli matrix: line i = sender, column j = receiver (asymmetric)"
+printf '0 0.02 0\n0 0 0.05\n0.03 0 0\n' > asym.matrix
+printf '0 1 0.02\n1 2 0.05\n2 0 0.03\n' > asym.edges       # source target w: the same junctions
+printf '1 0 0.02\n2 1 0.05\n0 2 0.03\n' > asymT.edges      # the matrix read the other way
+run "$G" -o am.h5 --import asym.matrix --import-format matrix
+run "$G" -o ae.h5 --import asym.edges --import-format edges --cells 3
+run "$G" -o amT.h5 --import asym.matrix --import-format matrix --transpose
+run "$G" -o aeT.h5 --import asymT.edges --import-format edges --cells 3
+py same am.h5 ae.h5
+py same amT.h5 aeT.h5
+"$PY" -c "
+import h5py, numpy as np
+f = h5py.File('am.h5'); g = f['gap_junctions']
+# rows by receiving cell: cell 0 hears 2, cell 1 hears 0, cell 2 hears 1
+assert list(g['row_ptr'][:]) == [0, 1, 2, 3] and list(g['col'][:]) == [2, 0, 1], (g['row_ptr'][:], g['col'][:])
+assert np.allclose(g['conductance'][:], [0.03, 0.02, 0.05]), g['conductance'][:]
+" || fail "asym.matrix is not read with line = sender"
+if "$G" -o bad.h5 --import asym.edges --import-format edges --transpose >/dev/null 2>run.err; then fail "--transpose accepted for edges"; fi
+grep -q -- "--transpose applies to --import-format matrix only" run.err || fail "--transpose with edges: $(cat run.err)"
+
 echo "== one network, three formats"
 py make net 60 7
 run "$G" -o e.h5 --import net.edges --import-format edges --cells 60 && py check e.h5 net.npz 32
@@ -82,7 +102,7 @@ with h5py.File('${name}_edges.h5') as f:
     p = f['edges/io']; s, t, w = p['source_node_id'][:], p['target_node_id'][:], p['0/conductance'][:]
 with open('$name.edges', 'w') as o:
     for a, b, c in zip(s, t, w): o.write(f'{a} {b} {c!r}\n')
-m = np.zeros(($cells, $cells)); m[t, s] = w
+m = np.zeros(($cells, $cells)); m[s, t] = w   # line = sender (the original InfOli orientation)
 np.savetxt('$name.matrix', m, fmt='%.17g')"
   run "$G" -o $name-e.h5 --import $name.edges --import-format edges --dims $dims && py same $name.h5 $name-e.h5
   run "$G" -o $name-m.h5 --import $name.matrix --import-format matrix --dims $dims && py same $name.h5 $name-m.h5

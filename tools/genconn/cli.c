@@ -45,8 +45,10 @@ static void usage(void)
            "  --import FILE              read the junctions from FILE instead of generating them\n"
            "  --import-format F          edges: lines 'source target [conductance]' (spaces, tabs or\n"
            "                               commas; '#' comments; the target receives from the source)\n"
-           "                             matrix: N lines of N numbers, entry (i, j) != 0 is a junction\n"
-           "                               into i from j with that conductance\n"
+           "                             matrix: N lines of N numbers (the original InfOli\n"
+           "                               cellConnections.txt), entry (i, j) != 0 is a junction\n"
+           "                               from cell i (the sender) into cell j with that conductance\n"
+           "  --transpose                matrix: line i is the receiving cell instead\n"
            "                             sonata: a SONATA edges file (source_node_id, target_node_id)\n"
            "  --import-attribute NAME    sonata: the conductance dataset /edges/POP/0/NAME (default\n"
            "                               conductance, else syn_weight)\n"
@@ -165,6 +167,7 @@ void gc_parse_args(int argc, char **argv, gc_config *cfg)
             cfg->import_path = need_value(argc, argv, &i);
             if (!*cfg->import_path) olive_usage_error("--import: empty file name");
         }
+        else if (!strcmp(a, "--transpose")) cfg->import_transpose = 1;
         else if (!strcmp(a, "--import-format")) {
             const char *v = need_value(argc, argv, &i);
             if (!strcmp(v, "edges")) cfg->import_format = GC_IMPORT_EDGES;
@@ -240,6 +243,8 @@ void gc_parse_args(int argc, char **argv, gc_config *cfg)
             olive_usage_error("--density, --sigma, --fixed-degree and --symmetric apply to generators, not to --import");
         if (cfg->block_rows) olive_usage_error("--block-rows applies to generators, not to --import");
         if (have_backend) olive_usage_error("--backend applies to generators, not to --import");
+        if (cfg->import_transpose && cfg->import_format != GC_IMPORT_MATRIX)
+            olive_usage_error("--transpose applies to --import-format matrix only");
         if ((have_attr || have_pop) && cfg->import_format != GC_IMPORT_SONATA)
             olive_usage_error("--import-attribute and --import-population apply to --import-format sonata only");
         if (cfg->w_range)

@@ -32,6 +32,7 @@ typedef struct {
     /* --import (import.c): import_path NULL means generate. */
     const char *import_path;
     gc_import_format import_format;
+    int import_transpose;    /* --transpose: matrix line i is the receiving cell */
     const char *import_attribute;   /* NULL: conductance, else syn_weight */
     const char *import_population;  /* NULL: the only one */
     int dup_sum;             /* --duplicates sum (default reject) */

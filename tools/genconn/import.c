@@ -52,6 +52,7 @@ static void die_duplicate(const gc_config *cfg, int32_t t, int32_t src)
     s.cells = cfg->count;
     s.w_default = cfg->w_a;
     s.have_w_default = 1;
+    s.matrix_transpose = cfg->import_transpose;
     s.add = find_dup;
     s.ctx = &d;
     int64_t n;
@@ -93,6 +94,7 @@ void gc_import(const gc_config *cfg, olive_network *net)
     s.cells = cfg->count;
     s.w_default = cfg->w_a;
     s.have_w_default = cfg->have_w;
+    s.matrix_transpose = cfg->import_transpose;
     s.add = gc_edge_list_add;
     s.ctx = &list;
     int64_t matrix_n = 0;

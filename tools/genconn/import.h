@@ -26,6 +26,7 @@ struct gc_sink {
      * the edge index (SONATA). Returns 0 to go on; anything else stops the
      * parser, which then returns -1 (with err as the callback left it, or a
      * generic message when it left err empty). */
+    int matrix_transpose; /* matrix format: line i is the receiver (default: the sender) */
     int (*add)(gc_sink *s, int32_t target, int32_t source, double w, int64_t pos);
     void *ctx;
     char err[640];

@@ -52,7 +52,12 @@ int gc_import_matrix(FILE *f, const char *name, gc_sink *s, int64_t *n_out)
                     goto bad;
                 }
                 /* In the first row, j may reach beyond row 0 before n is known. */
-                if (s->add(s, (int32_t)row, (int32_t)j, w, lx.line) != 0) {
+                /* Line i is the sender, column j the receiver, as every
+                 * original InfOli version reads cellConnections.txt (thesis
+                 * sec. 4.4); --transpose reads line i as the receiver. */
+                int32_t target = s->matrix_transpose ? (int32_t)row : (int32_t)j;
+                int32_t source = s->matrix_transpose ? (int32_t)j : (int32_t)row;
+                if (s->add(s, target, source, w, lx.line) != 0) {
                     snprintf(fault, sizeof fault, "%.300s", s->err[0] ? s->err : "junction refused");
                     goto bad;
                 }
