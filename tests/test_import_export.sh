@@ -48,6 +48,21 @@ assert np.allclose(g['conductance'][:], [0.03, 0.02, 0.05]), g['conductance'][:]
 if "$G" -o bad.h5 --import asym.edges --import-format edges --transpose >/dev/null 2>run.err; then fail "--transpose accepted for edges"; fi
 grep -q -- "--transpose applies to --import-format matrix only" run.err || fail "--transpose with edges: $(cat run.err)"
 
+echo "== self junctions: refused by default, dropped and counted with --drop-self"
+printf '0 1 0.02\n2 2 0.05\n1 0 0.03\n3 3 0.01\n' > self.edges
+if "$G" -o self.h5 --import self.edges --import-format edges >/dev/null 2>run.err; then fail "a self junction accepted"; fi
+grep -q "self.edges: line 2: self junction (cell 2 to itself; --drop-self drops them)" run.err || fail "self junction: $(cat run.err)"
+no_output self.h5
+run "$G" -o self.h5 --import self.edges --import-format edges --drop-self --cells 4
+grep -q "self.edges: dropped 2 self junction(s) (--drop-self)" run.err || fail "--drop-self count: $(cat run.err)"
+printf '0 1 0.02\n1 0 0.03\n' > noself.edges
+run "$G" -o noself.h5 --import noself.edges --import-format edges --cells 4
+py same self.h5 noself.h5
+printf '0.5 0.02\n0.03 0\n' > self.matrix
+if "$G" -o sm.h5 --import self.matrix --import-format matrix >/dev/null 2>run.err; then fail "a diagonal entry accepted"; fi
+run "$G" -o sm.h5 --import self.matrix --import-format matrix --drop-self
+grep -q "dropped 1 self junction" run.err || fail "--drop-self matrix: $(cat run.err)"
+
 echo "== one network, three formats"
 py make net 60 7
 run "$G" -o e.h5 --import net.edges --import-format edges --cells 60 && py check e.h5 net.npz 32

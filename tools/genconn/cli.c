@@ -49,6 +49,8 @@ static void usage(void)
            "                               cellConnections.txt), entry (i, j) != 0 is a junction\n"
            "                               from cell i (the sender) into cell j with that conductance\n"
            "  --transpose                matrix: line i is the receiving cell instead\n"
+           "  --drop-self                drop self junctions (cell to itself), printing how many;\n"
+           "                               without it an import holding one is refused\n"
            "                             sonata: a SONATA edges file (source_node_id, target_node_id)\n"
            "  --import-attribute NAME    sonata: the conductance dataset /edges/POP/0/NAME (default\n"
            "                               conductance, else syn_weight)\n"
@@ -168,6 +170,7 @@ void gc_parse_args(int argc, char **argv, gc_config *cfg)
             if (!*cfg->import_path) olive_usage_error("--import: empty file name");
         }
         else if (!strcmp(a, "--transpose")) cfg->import_transpose = 1;
+        else if (!strcmp(a, "--drop-self")) cfg->drop_self = 1;
         else if (!strcmp(a, "--import-format")) {
             const char *v = need_value(argc, argv, &i);
             if (!strcmp(v, "edges")) cfg->import_format = GC_IMPORT_EDGES;
@@ -235,6 +238,7 @@ void gc_parse_args(int argc, char **argv, gc_config *cfg)
         if (have_format) olive_usage_error("--import-format needs --import FILE");
         if (have_attr || have_pop) olive_usage_error("--import-attribute and --import-population need --import FILE");
         if (have_dup) olive_usage_error("--duplicates applies to --import only");
+        if (cfg->drop_self || cfg->import_transpose) olive_usage_error("--drop-self and --transpose apply to --import only");
     } else {
         /* Import: the generator's options mean nothing and are refused. */
         if (!have_format) olive_usage_error("--import needs --import-format edges|matrix|sonata");

@@ -33,6 +33,7 @@ typedef struct {
     const char *import_path;
     gc_import_format import_format;
     int import_transpose;    /* --transpose: matrix line i is the receiving cell */
+    int drop_self;           /* --drop-self: drop self junctions of an import, counted */
     const char *import_attribute;   /* NULL: conductance, else syn_weight */
     const char *import_population;  /* NULL: the only one */
     int dup_sum;             /* --duplicates sum (default reject) */

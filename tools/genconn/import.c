@@ -53,6 +53,7 @@ static void die_duplicate(const gc_config *cfg, int32_t t, int32_t src)
     s.w_default = cfg->w_a;
     s.have_w_default = 1;
     s.matrix_transpose = cfg->import_transpose;
+    s.drop_self = cfg->drop_self;
     s.add = find_dup;
     s.ctx = &d;
     int64_t n;
@@ -95,10 +96,13 @@ void gc_import(const gc_config *cfg, olive_network *net)
     s.w_default = cfg->w_a;
     s.have_w_default = cfg->have_w;
     s.matrix_transpose = cfg->import_transpose;
+    s.drop_self = cfg->drop_self;
     s.add = gc_edge_list_add;
     s.ctx = &list;
     int64_t matrix_n = 0;
     if (run_parser(cfg, &s, &matrix_n) < 0) olive_die("%s", s.err);
+    if (s.dropped_self)
+        olive_warn("%s: dropped %lld self junction(s) (--drop-self)", path, (long long)s.dropped_self);
     const int64_t parsed = list.n;
     int64_t count = cfg->count > 0 ? cfg->count
                   : cfg->import_format == GC_IMPORT_MATRIX ? matrix_n : list.max_id + 1;

@@ -27,6 +27,8 @@ struct gc_sink {
      * parser, which then returns -1 (with err as the callback left it, or a
      * generic message when it left err empty). */
     int matrix_transpose; /* matrix format: line i is the receiver (default: the sender) */
+    int drop_self;        /* --drop-self: skip self junctions (counted) instead of refusing them */
+    int64_t dropped_self;
     int (*add)(gc_sink *s, int32_t target, int32_t source, double w, int64_t pos);
     void *ctx;
     char err[640];

@@ -43,12 +43,13 @@ int gc_import_edges(FILE *f, const char *name, gc_sink *s)
             snprintf(fault, sizeof fault, "missing field: only a source, no target (expected: source target [conductance])");
             goto bad;
         }
-        if (id[0] == id[1]) {
-            snprintf(fault, sizeof fault, "self junction (cell %lld to itself)", (long long)id[0]);
+        if (id[0] == id[1] && !s->drop_self) {
+            snprintf(fault, sizeof fault, "self junction (cell %lld to itself; --drop-self drops them)", (long long)id[0]);
             goto bad;
         }
         if (nf == 2) w = s->w_default;
-        if (s->add(s, (int32_t)id[1], (int32_t)id[0], w, lx.line) != 0) {
+        if (id[0] == id[1]) s->dropped_self++;
+        else if (s->add(s, (int32_t)id[1], (int32_t)id[0], w, lx.line) != 0) {
             snprintf(fault, sizeof fault, "%.300s", s->err[0] ? s->err : "junction refused");
             goto bad;
         }

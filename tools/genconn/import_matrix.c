@@ -46,11 +46,12 @@ int gc_import_matrix(FILE *f, const char *name, gc_sink *s, int64_t *n_out)
                 goto bad;
             }
             if (w != 0) {
-                if (j == row) {
-                    snprintf(fault, sizeof fault, "self junction: diagonal entry (%lld, %lld) = %s is not 0",
-                             (long long)row, (long long)j, buf);
+                if (j == row && !s->drop_self) {
+                    snprintf(fault, sizeof fault, "self junction: diagonal entry (%lld, %lld) = %s is not 0 "
+                             "(--drop-self drops them)", (long long)row, (long long)j, buf);
                     goto bad;
                 }
+                if (j == row) { s->dropped_self++; j++; continue; }
                 /* In the first row, j may reach beyond row 0 before n is known. */
                 /* Line i is the sender, column j the receiver, as every
                  * original InfOli version reads cellConnections.txt (thesis

@@ -281,11 +281,12 @@ int gc_import_sonata(const char *path, const char *population, const char *attri
             int64_t e = off + k;
             if (check_id(s, path, &z, "source_node_id", e, src[k]) < 0) goto out;
             if (check_id(s, path, &z, "target_node_id", e, tgt[k]) < 0) goto out;
-            if (src[k] == tgt[k]) {
-                fault(s, path, "%s: edge %lld is a self junction (source_node_id = target_node_id = %lld)", z.where,
-                      (long long)e, (long long)src[k]);
+            if (src[k] == tgt[k] && !s->drop_self) {
+                fault(s, path, "%s: edge %lld is a self junction (source_node_id = target_node_id = %lld; "
+                      "--drop-self drops them)", z.where, (long long)e, (long long)src[k]);
                 goto out;
             }
+            if (src[k] == tgt[k]) { s->dropped_self++; continue; }
             const char *an = z.attr_name[0] ? z.attr_name : "--conductance";
             if (!isfinite(w[k])) {
                 fault(s, path, "%s[%lld] = %g: conductance is not finite", an, (long long)(z.gidx >= 0 ? gidx[k] : e), w[k]);
