@@ -63,6 +63,29 @@ if "$G" -o sm.h5 --import self.matrix --import-format matrix >/dev/null 2>run.er
 run "$G" -o sm.h5 --import self.matrix --import-format matrix --drop-self
 grep -q "dropped 1 self junction" run.err || fail "--drop-self matrix: $(cat run.err)"
 
+echo "== SONATA: a constant syn_weight in the edge types table (as bmtk builds networks)"
+"$PY" -c "
+import h5py, numpy as np
+with h5py.File('bmtk_edges.h5', 'w') as f:
+    g = f.create_group('edges/net')
+    g['source_node_id'] = np.array([1, 2, 0, 3], np.uint64); g['target_node_id'] = np.array([0, 0, 1, 2], np.uint64)
+    g['edge_type_id'] = np.array([100, 101, 100, 101], np.uint32); g['edge_group_id'] = np.zeros(4, np.uint32)
+    g['edge_group_index'] = np.arange(4, dtype=np.uint64); g.create_group('0')
+open('bmtk_edge_types.csv', 'w').write('edge_type_id target_query source_query syn_weight delay\n100 * * 0.04 2.0\n101 * * 0.025 2.0\n')
+"
+run "$G" -o bmtk.h5 --import bmtk_edges.h5 --import-format sonata --cells 4
+"$PY" -c "
+import h5py, numpy as np
+g = h5py.File('bmtk.h5')['gap_junctions']
+assert list(g['row_ptr'][:]) == [0, 2, 3, 4, 4] and list(g['col'][:]) == [1, 2, 0, 3], (g['row_ptr'][:], g['col'][:])
+w = g['conductance'][:]
+assert np.allclose(w, [0.04, 0.025, 0.04, 0.025]), w
+" || fail "syn_weight from bmtk_edge_types.csv"
+printf 'edge_type_id syn_weight\n100 0.04\n' > bmtk_edge_types.csv       # type 101 missing
+if "$G" -o bmtk2.h5 --import bmtk_edges.h5 --import-format sonata --cells 4 >/dev/null 2>run.err; then fail "an unknown edge type accepted"; fi
+grep -q "edge_type_id\[1\] = 101 is not in bmtk_edge_types.csv" run.err || fail "unknown edge type: $(cat run.err)"
+no_output bmtk2.h5
+
 echo "== one network, three formats"
 py make net 60 7
 run "$G" -o e.h5 --import net.edges --import-format edges --cells 60 && py check e.h5 net.npz 32

@@ -15,10 +15,18 @@
 
 #define CHUNK 65536
 
+#define MAX_EDGE_TYPES 4096
+
 typedef struct {
     hid_t f, edges, pop, grp0, src, tgt, gid, gidx, attr;
     char where[300];          /* "/edges/<population>" */
     char attr_name[600];
+    /* The attribute from the edge types table instead (bmtk keeps constant
+     * syn_weight there): edge_type_id per edge, value per type. */
+    hid_t etype;
+    int ntypes;
+    int64_t type_id[MAX_EDGE_TYPES];
+    double type_w[MAX_EDGE_TYPES];
 } sonata;
 
 static int fault(gc_sink *s, const char *path, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -35,7 +43,7 @@ static int fault(gc_sink *s, const char *path, const char *fmt, ...)
 
 static void close_all(sonata *z)
 {
-    hid_t d[] = {z->attr, z->gidx, z->gid, z->tgt, z->src};
+    hid_t d[] = {z->attr, z->gidx, z->gid, z->tgt, z->src, z->etype};
     for (size_t i = 0; i < sizeof d / sizeof d[0]; i++)
         if (d[i] >= 0) H5Dclose(d[i]);
     if (z->grp0 >= 0) H5Gclose(z->grp0);
@@ -142,6 +150,54 @@ static int open_population(gc_sink *s, const char *path, sonata *z, const char *
     return 0;
 }
 
+/* bmtk's edge types table beside an edges file X_edges.h5: X_edge_types.csv,
+ * space-separated with a header line naming the columns. When it has
+ * edge_type_id and the attribute (or syn_weight), every edge takes its
+ * type's value. Returns 1 when the table gives the attribute, 0 when there
+ * is no such table or column, -1 with the fault. */
+static int read_edge_types(gc_sink *s, const char *path, sonata *z, const char *attribute)
+{
+    size_t n = strlen(path);
+    if (n < 9 || strcmp(path + n - 9, "_edges.h5") != 0 || n + 16 > 4096) return 0;
+    char csv[4096];
+    snprintf(csv, sizeof csv, "%.*s_edge_types.csv", (int)(n - 9), path);
+    FILE *f = fopen(csv, "r");
+    if (!f) return 0;
+    char line[4096], *tok, *save;
+    int col_id = -1, col_w = -1, ncol = 0, rc = 0;
+    const char *want = attribute ? attribute : "syn_weight";
+    if (!fgets(line, sizeof line, f)) { fclose(f); return 0; }
+    for (tok = strtok_r(line, " \t\r\n", &save); tok; tok = strtok_r(NULL, " \t\r\n", &save), ncol++) {
+        if (!strcmp(tok, "edge_type_id")) col_id = ncol;
+        if (!strcmp(tok, want) || (!attribute && !strcmp(tok, "conductance") && col_w < 0)) col_w = ncol;
+    }
+    if (col_id < 0 || col_w < 0) { fclose(f); return 0; }
+    int64_t row = 1;
+    while (fgets(line, sizeof line, f)) {
+        row++;
+        int c = 0, have = 0;
+        double w = 0;
+        int64_t id = -1;
+        for (tok = strtok_r(line, " \t\r\n", &save); tok; tok = strtok_r(NULL, " \t\r\n", &save), c++) {
+            char *end;
+            if (c == col_id) { id = strtoll(tok, &end, 10); have |= (*end == 0) ? 1 : 0; }
+            if (c == col_w) { w = strtod(tok, &end); have |= (*end == 0 && isfinite(w) && w >= 0) ? 2 : 0; }
+        }
+        if (c == 0) continue;                              /* a blank line */
+        if (have != 3 || id < 0) { rc = fault(s, csv, "line %lld: edge_type_id and %s must be a type id and a "
+                                                      "finite non-negative number", (long long)row, want); break; }
+        if (z->ntypes == MAX_EDGE_TYPES) { rc = fault(s, csv, "more than %d edge types", MAX_EDGE_TYPES); break; }
+        z->type_id[z->ntypes] = id;
+        z->type_w[z->ntypes++] = w;
+    }
+    fclose(f);
+    if (rc < 0) return -1;
+    int64_t ne;
+    if ((z->etype = open_1d(s, path, z->pop, z->where, "edge_type_id", 1, &ne)) < 0) return -1;
+    snprintf(z->attr_name, sizeof z->attr_name, "%.300s (column %.200s)", csv, want);
+    return 1;
+}
+
 /* The conductance dataset, or none (-1 with no fault: use s->w_default). */
 static int open_attribute(gc_sink *s, const char *path, sonata *z, const char *attribute, int64_t *len)
 {
@@ -160,6 +216,8 @@ static int open_attribute(gc_sink *s, const char *path, sonata *z, const char *a
                 return z->attr < 0 ? -1 : 0;
             }
     }
+    int t = read_edge_types(s, path, z, attribute);
+    if (t != 0) return t < 0 ? -1 : 0;
     if (s->have_w_default) return 0;
     if (attribute) return fault(s, path, "%s/%s: dataset missing (--import-attribute)", where0, attribute);
     return fault(s, path, "%s/conductance: dataset missing (and no %s/syn_weight); name the attribute with "
@@ -181,7 +239,9 @@ static int check_id(gc_sink *s, const char *path, const sonata *z, const char *d
 
 int gc_import_sonata(const char *path, const char *population, const char *attribute, gc_sink *s)
 {
-    sonata z = {-1, -1, -1, -1, -1, -1, -1, -1, -1, "", ""};
+    static sonata z;   /* static: the type table is large for the stack */
+    memset(&z, 0, sizeof z);
+    z.f = z.edges = z.pop = z.grp0 = z.src = z.tgt = z.gid = z.gidx = z.attr = z.etype = -1;
     int64_t *src = NULL, *tgt = NULL, *gid = NULL, *gidx = NULL;
     double *w = NULL;
     hsize_t *pts = NULL;
@@ -251,7 +311,22 @@ int gc_import_sonata(const char *path, const char *population, const char *attri
                     goto out;
                 }
         }
-        if (z.attr < 0) {
+        if (z.attr < 0 && z.etype >= 0) {
+            if (read_slab(z.etype, H5T_NATIVE_INT64, off, m, gidx) < 0) {
+                fault(s, path, "%s/edge_type_id: cannot read entries %lld..%lld", z.where, (long long)off, (long long)(off + m - 1));
+                goto out;
+            }
+            for (int64_t k = 0; k < m; k++) {
+                int t = 0;
+                while (t < z.ntypes && z.type_id[t] != gidx[k]) t++;
+                if (t == z.ntypes) {
+                    fault(s, path, "%s/edge_type_id[%lld] = %lld is not in %s", z.where, (long long)(off + k),
+                          (long long)gidx[k], z.attr_name);
+                    goto out;
+                }
+                w[k] = z.type_w[t];
+            }
+        } else if (z.attr < 0) {
             for (int64_t k = 0; k < m; k++) w[k] = s->w_default;
         } else if (z.gidx >= 0) {
             if (read_slab(z.gidx, H5T_NATIVE_INT64, off, m, gidx) < 0) {
