@@ -112,7 +112,7 @@ has sync5.txt '^spike coincidence +1 '
 # --- compare ---
 status 0 "$A" compare run5 run5
 has out.txt '^equal \(tolerance 0\)$'
-has out.txt '^equal +v_axon\.h5: 5 datasets'
+has out.txt '^equal +v_axon\.h5: 7 datasets'
 status 1 "$A" compare run5 runp
 has out.txt '^  different spikes\.h5 /spikes/io/timestamps: shapes differ: \[[0-9]+\] in A, \[[0-9]+\] in B'
 has out.txt '^different spikes\.h5: 2 datasets'

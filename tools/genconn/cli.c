@@ -20,7 +20,7 @@ static void usage(void)
            "       olive-genconn -o NET.h5 --import FILE --import-format edges|matrix|sonata [options]\n"
            "\n"
            "Generates a gap-junction network of N cells, or imports one, and writes it as an olive\n"
-           "network file (DESIGN.md, docs/FORMAT.md). The same seed gives a bit-identical file.\n"
+           "network file (docs/FORMAT.md). The same seed gives a bit-identical file.\n"
            "\n"
            "  -o, --output NET.h5        output file (refused if it exists, unless --force)\n"
            "  --cells N                  N cells on an N x 1 x 1 lattice\n"

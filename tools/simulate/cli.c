@@ -20,7 +20,7 @@ static void usage(void)
 {
     printf("usage: olive-simulate NET.h5 -o OUTDIR (--steps N | --time MS) [options]\n"
            "\n"
-           "Simulates the InfOli network of NET.h5 (MODEL.md) and writes OUTDIR in SONATA layout:\n"
+           "Simulates the InfOli network of NET.h5 (docs/MODEL.md) and writes OUTDIR in SONATA layout:\n"
            "spikes.h5, one <variable>.h5 report per recorded variable, and state.h5.\n"
            "Run under mpirun -np P to split the cells over P ranks; results are identical for any P.\n"
            "\n"
