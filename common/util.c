@@ -16,6 +16,7 @@
 static char prog_name[64] = "olive";
 static char *cmdline_str;
 int olive_verbose;
+int olive_quiet;
 
 void olive_set_program(const char *argv0)
 {
@@ -85,6 +86,7 @@ void olive_usage_error(const char *fmt, ...)
 
 void olive_warn(const char *fmt, ...)
 {
+    if (olive_quiet) return;
     va_list ap;
     fprintf(stderr, "%s: warning: ", prog_name);
     va_start(ap, fmt);
@@ -567,7 +569,7 @@ static int progress_shown;
 void olive_progress(const char *what, double fraction)
 {
     static double last;
-    if (!isatty(STDERR_FILENO)) return;
+    if (olive_quiet || !isatty(STDERR_FILENO)) return;
     double now = olive_now();
     if (progress_shown && now - last < 0.25 && fraction < 1.0) return;
     last = now;
@@ -591,4 +593,30 @@ void olive_mpi_singleton_fast(void)
      * start olive thousands of times. */
     setenv("OMPI_MCA_pml", "ob1", 0);
     setenv("OMPI_MCA_osc", "^ucx", 0);
+}
+
+void olive_split_equals(int *argc, char ***argv, const char *const *keep)
+{
+    int n = 0;
+    for (int i = 1; i < *argc; i++) n += (*argv)[i][0] == '-' && (*argv)[i][1] == '-' && strchr((*argv)[i], '=');
+    if (!n) return;
+    char **out = olive_malloc((size_t)(*argc + n + 1) * sizeof *out, "arguments");
+    int k = 0;
+    out[k++] = (*argv)[0];
+    for (int i = 1; i < *argc; i++) {
+        char *a = (*argv)[i], *eq = a[0] == '-' && a[1] == '-' ? strchr(a, '=') : NULL;
+        int kept = 0;
+        for (const char *const *o = keep; eq && o && *o; o++)
+            kept |= strlen(*o) == (size_t)(eq - a) && !strncmp(a, *o, (size_t)(eq - a));
+        if (!eq || kept || !strcmp(a, "--")) { out[k++] = a; continue; }
+        size_t len = (size_t)(eq - a);
+        char *opt = olive_malloc(len + 1, "argument");
+        memcpy(opt, a, len);
+        opt[len] = 0;
+        out[k++] = opt;        /* lives as long as the program: argv's strings do too */
+        out[k++] = eq + 1;
+    }
+    out[k] = NULL;
+    *argc = k;
+    *argv = out;
 }

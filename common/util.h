@@ -25,6 +25,8 @@ void olive_set_exit_hook(void (*hook)(int code));
 void olive_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Verbose messages, printed when olive_verbose is set. */
 extern int olive_verbose;
+/* -q: nothing but errors (no summary lines, warnings or progress). */
+extern int olive_quiet;
 void olive_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 void *olive_malloc(size_t bytes, const char *what);
@@ -82,6 +84,12 @@ void olive_check_regular_file(const char *path);
  * processes) and for the ob1 messaging layer, which starts in ~20 ms
  * instead of UCX's ~0.25 s. Launched ranks (mpirun, srun) are left alone. */
 void olive_mpi_singleton_fast(void);
+
+/* --opt=value as --opt value, so that every program takes both forms (the
+ * programs that parse by hand; getopt_long does it itself). Options in keep
+ * (NULL-terminated, e.g. "--compress") take an optional value and are left
+ * whole. */
+void olive_split_equals(int *argc, char ***argv, const char *const *keep);
 
 /* Wall-clock seconds (monotonic). */
 double olive_now(void);

@@ -13,7 +13,7 @@
 
 static void usage(void)
 {
-    printf("usage: olive-disperse NET.h5 --ranks P -o MAP.h5 [--balance cells|junctions] [--force] [--verbose]\n"
+    printf("usage: olive-disperse NET.h5 --ranks P -o MAP.h5 [--balance cells|junctions] [--force] [--verbose] [--quiet]\n"
            "\n"
            "Splits the cells of NET.h5 into P contiguous blocks (balanced by cell count, or by\n"
            "junctions + cells) and writes, per rank, the cells it receives from each other rank,\n"
@@ -43,6 +43,7 @@ int main(int argc, char **argv)
     olive_h5_quiet();
     const char *net_path = NULL, *out = NULL;
     int P = 0, balance = OLIVE_BALANCE_CELLS, force = 0;
+    olive_split_equals(&argc, &argv, NULL);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(); return 0; }
@@ -59,6 +60,7 @@ int main(int argc, char **argv)
         }
         else if (!strcmp(a, "--force")) force = 1;
         else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) olive_verbose = 1;
+        else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) olive_quiet = 1;
         else if (a[0] == '-') olive_usage_error("unknown option '%s'", a);
         else if (!net_path) net_path = a;
         else olive_usage_error("unexpected argument '%s'", a);
@@ -122,7 +124,7 @@ int main(int argc, char **argv)
         if (j > maxj) maxj = j;
         if (j < minj) minj = j;
     }
-    printf("olive-disperse: %lld cells, %lld junctions, %d ranks (balance %s): junctions per rank %lld..%lld, "
+    if (!olive_quiet) printf("olive-disperse: %lld cells, %lld junctions, %d ranks (balance %s): junctions per rank %lld..%lld, "
            "%lld halo cells in all; read %.3f s, plan %.3f s, total %.3f s\n",
            (long long)net.count, (long long)net.nnz, P, balance ? "junctions" : "cells", (long long)minj,
            (long long)maxj, (long long)halo, t_read, t_plan, t_total);

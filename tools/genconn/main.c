@@ -67,7 +67,7 @@ static int import_main(const gc_config *cfg, int rank, double t0)
         olive_net_write(cfg->out_path, &net, cfg->force);
         if (cfg->export_prefix) gc_export_commit(&exp, MPI_COMM_SELF);
         double t_end = olive_now();
-        printf("%s: %lld cells, %lld junctions, mean degree %.3f, %.3f s (import %.3f s, write %.3f s), "
+        if (!olive_quiet) printf("%s: %lld cells, %lld junctions, mean degree %.3f, %.3f s (import %.3f s, write %.3f s), "
                "%.3g junctions/s\n", cfg->out_path, (long long)net.count, (long long)net.nnz,
                (double)net.nnz / (double)net.count, t_end - t0, t_imp - t0, t_end - t_imp,
                (double)net.nnz / (t_end - t0));
@@ -95,6 +95,7 @@ int main(int argc, char **argv)
     olive_set_exit_hook(abort_others);
     olive_h5_quiet();
     gc_config cfg;
+    olive_split_equals(&argc, &argv, NULL);
     gc_parse_args(argc, argv, &cfg);
     if (rank == 0) check_output(&cfg);
     if (cfg.import_path) return import_main(&cfg, rank, t0);
@@ -124,7 +125,7 @@ int main(int argc, char **argv)
     double maxerr_local = gc_conductance(&cfg, &net), maxerr = 0;
     if (MPI_Allreduce(&maxerr_local, &maxerr, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD) != MPI_SUCCESS)
         olive_die("MPI_Allreduce failed");
-    if (rank == 0 && (cfg.w_range || cfg.bits))
+    if (rank == 0 && (cfg.w_range || cfg.bits) && !olive_quiet)
         fprintf(stderr, "%s: conductance %s [%g, %g] at %d bits (offset %g, scale %g): largest quantisation error %.3g\n",
                 olive_program(), cfg.w_range ? "uniform in" : "constant", cfg.w_a, cfg.w_b, cfg.bits,
                 net.offset, net.scale, maxerr);
@@ -150,7 +151,7 @@ int main(int argc, char **argv)
     olive_info("written in %.3f s", t_end - t_cond);
     net.nnz = net.nnz_total;
 
-    if (rank == 0) printf("%s: %lld cells, %lld junctions, mean degree %.3f, %.3f s (generation %.3f s, write %.3f s), "
+    if (rank == 0 && !olive_quiet) printf("%s: %lld cells, %lld junctions, mean degree %.3f, %.3f s (generation %.3f s, write %.3f s), "
            "%.3g junctions/s\n",
            cfg.out_path, (long long)net.count, (long long)net.nnz, (double)net.nnz / (double)net.count,
            t_end - t0, t_cond - t0, t_end - t_cond, (double)net.nnz / (t_end - t0));

@@ -52,6 +52,7 @@ static void usage(void)
            "                            the time axis continues; --steps/--time is the end of the whole run\n"
            "  --force                   replace an existing OUTDIR\n"
            "  -v, --verbose             per-phase timings and details on stderr\n"
+           "  -q, --quiet               print nothing but errors\n"
            "  --help, --version\n");
 }
 
@@ -179,6 +180,7 @@ void sim_parse_args(int argc, char **argv, sim_config *cfg)
         else if (!strcmp(a, "--restart")) cfg->restart_path = need_value(argc, argv, &i);
         else if (!strcmp(a, "--force")) cfg->force = 1;
         else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) cfg->verbose = olive_verbose = 1;
+        else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) olive_quiet = 1;
         else if (a[0] == '-') olive_usage_error("unknown option '%s'", a);
         else if (!cfg->net_path) cfg->net_path = a;
         else olive_usage_error("unexpected argument '%s' (one network file only)", a);

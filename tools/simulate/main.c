@@ -213,6 +213,8 @@ int main(int argc, char **argv)
     olive_set_exit_hook(abort_others);
     olive_h5_quiet();
     sim_config cfg;
+    static const char *const keep[] = {"--compress", NULL};
+    olive_split_equals(&argc, &argv, keep);
     sim_parse_args(argc, argv, &cfg);
     const char *outs[1] = {cfg.out_path}, *ins[4] = {cfg.net_path, cfg.map_path, cfg.stim_path, cfg.restart_path};
     olive_check_outputs(outs, 1, ins, 4);
@@ -303,12 +305,12 @@ int main(int argc, char **argv)
         char how[64];
         if (s.cuda) snprintf(how, sizeof how, "%d rank(s) x 1 GPU (cuda)", s.size);
         else snprintf(how, sizeof how, "%d rank(s) x %d thread(s)", s.size, s.nthreads);
-        printf("olive-simulate: %lld cells x %lld steps (%g ms%s), %lld spikes, %s, "
+        if (!olive_quiet) printf("olive-simulate: %lld cells x %lld steps (%g ms%s), %lld spikes, %s, "
                "%.3f s total, %.3g cell-steps/s in the step loop\n",
                (long long)s.net.count, (long long)(end - k0), (double)(end - k0) * OLIVE_DT,
                k0 > 0 ? ", continued from a state file" : "", (long long)nspikes,
                how, s.t.total, cs / (s.t.compute + s.t.exchange > 0 ? s.t.compute + s.t.exchange : 1e-9));
-        if (s.t.energy_j >= 0)
+        if (s.t.energy_j >= 0 && !olive_quiet)
             printf("olive-simulate: GPU energy of the step loop %.1f J, %.3g J per cell-step\n", s.t.energy_j,
                    s.t.energy_j / cs);
         olive_info("timings (slowest rank): dispersal %.3f s (from the map), "
