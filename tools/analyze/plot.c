@@ -4,11 +4,14 @@
 #include <fcntl.h>
 #include <errno.h>
 #include "plotaxes.h"
+#include <cairo-pdf.h>
+#include <cairo-svg.h>
 #include "util.h"
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static const char plot_help[] =
     "Usage: olive-analyze plot OUTDIR -o FIG.png --kind raster|trace|rate [--cells A:B]\n"
@@ -20,7 +23,8 @@ static const char plot_help[] =
     "          v_axon by default), one line and legend entry per cell\n"
     "  rate    the population rate over time bins: spikes / cells / bin width (Hz)\n"
     "\n"
-    "  -o, --output FIG.png  the PNG to write (written under a temporary name and\n"
+    "  -o, --output FIG      the figure to write, PNG, SVG or PDF by its extension\n"
+    "                        (.png, .svg, .pdf; written under a temporary name and\n"
     "                        renamed when complete; refused if it exists, unless --force)\n"
     "  --kind KIND           raster, trace or rate\n"
     "  --cells A:B           cells A..B-1 (raster, rate: default all; trace: default the\n"
@@ -301,28 +305,69 @@ static void write_png(cairo_surface_t *surface, const char *tmp, const char *fin
         ana_error("%s: cannot write the PNG: %s", final, k.err ? strerror(k.err) : cairo_status_to_string(st));
 }
 
+/* The figure format, from the output's extension (cairo draws all three). */
+enum plot_format { FMT_PNG, FMT_SVG, FMT_PDF };
+
+static enum plot_format format_of(const char *path)
+{
+    const char *dot = strrchr(path, '.');
+    if (dot && !strcasecmp(dot, ".png")) return FMT_PNG;
+    if (dot && !strcasecmp(dot, ".svg")) return FMT_SVG;
+    if (dot && !strcasecmp(dot, ".pdf")) return FMT_PDF;
+    ana_usage_error("plot", "%s: unknown figure format '%s' (the extension must be .png, .svg or .pdf)", path,
+                    dot ? dot : "");
+}
+
+static void draw(const plot_opts *o, cairo_surface_t *surface, char *title, size_t tn)
+{
+    cairo_t *cr = cairo_create(surface);
+    if (o->kind == RASTER) raster(o, cr, title, tn);
+    else if (o->kind == RATE) rate(o, cr, title, tn);
+    else trace(o, cr, title, tn);
+    if (cairo_status(cr) != CAIRO_STATUS_SUCCESS) ana_error("drawing failed: %s", cairo_status_to_string(cairo_status(cr)));
+    cairo_destroy(cr);
+}
+
 int ana_plot_main(int argc, char **argv)
 {
     plot_opts o;
     parse(argc, argv, &o);
-    cairo_surface_t *surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, o.width, o.height);
-    if (cairo_surface_status(surface) != CAIRO_STATUS_SUCCESS) ana_error("cannot create a %dx%d image", o.width, o.height);
-    cairo_t *cr = cairo_create(surface);
+    enum plot_format fmt = format_of(o.output);
+    static const char *const names[3] = {"PNG", "SVG", "PDF"};
     char title[8192];
-    if (o.kind == RASTER) raster(&o, cr, title, sizeof title);
-    else if (o.kind == RATE) rate(&o, cr, title, sizeof title);
-    else trace(&o, cr, title, sizeof title);
-    if (cairo_status(cr) != CAIRO_STATUS_SUCCESS) ana_error("drawing failed: %s", cairo_status_to_string(cairo_status(cr)));
-    cairo_destroy(cr);
-    /* Checked after reading the data, so a bad input leaves no file behind. */
     const char *outs[1] = {o.output}, *ins[1] = {o.dir};
-    olive_check_outputs(outs, 1, ins, 1);
-    const char *tmp = olive_atomic_begin(o.output, o.force);
-    write_png(surface, tmp, o.output);
-    cairo_surface_destroy(surface);
-    olive_atomic_commit(tmp);
+    if (fmt == FMT_PNG) {
+        cairo_surface_t *surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, o.width, o.height);
+        if (cairo_surface_status(surface) != CAIRO_STATUS_SUCCESS) ana_error("cannot create a %dx%d image", o.width, o.height);
+        draw(&o, surface, title, sizeof title);
+        /* Checked after reading the data, so a bad input leaves no file behind. */
+        olive_check_outputs(outs, 1, ins, 1);
+        const char *tmp = olive_atomic_begin(o.output, o.force);
+        write_png(surface, tmp, o.output);
+        cairo_surface_destroy(surface);
+        olive_atomic_commit(tmp);
+    } else {
+        /* A vector surface writes as it goes: claim the temporary first (it
+         * is removed if the data then turn out bad). */
+        olive_check_outputs(outs, 1, ins, 1);
+        const char *tmp = olive_atomic_begin(o.output, o.force);
+        png_sink k = {open(tmp, O_WRONLY | O_TRUNC | O_CLOEXEC), 0};
+        if (k.fd < 0) ana_error("%s: cannot open %s: %s", o.output, tmp, strerror(errno));
+        cairo_surface_t *surface = fmt == FMT_SVG
+            ? cairo_svg_surface_create_for_stream(png_write, &k, o.width, o.height)
+            : cairo_pdf_surface_create_for_stream(png_write, &k, o.width, o.height);
+        if (cairo_surface_status(surface) != CAIRO_STATUS_SUCCESS) ana_error("%s: cannot create the %s", o.output, names[fmt]);
+        draw(&o, surface, title, sizeof title);
+        cairo_surface_finish(surface);
+        cairo_status_t st = cairo_surface_status(surface);
+        cairo_surface_destroy(surface);
+        if (close(k.fd) != 0 && !k.err) k.err = errno;
+        if (st != CAIRO_STATUS_SUCCESS || k.err)
+            ana_error("%s: cannot write the %s: %s", o.output, names[fmt], k.err ? strerror(k.err) : cairo_status_to_string(st));
+        olive_atomic_commit(tmp);
+    }
     cairo_debug_reset_static_data();   /* free cairo's font caches (clean leak checks) */
-    printf("%s: %dx%d PNG, %s\n", o.output, o.width, o.height, o.title ? o.title : title);
+    printf("%s: %dx%d %s, %s\n", o.output, o.width, o.height, names[fmt], o.title ? o.title : title);
     ana_flush_stdout("the plot summary");
     return ANA_EXIT_OK;
 }
