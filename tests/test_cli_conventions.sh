@@ -29,4 +29,7 @@ grep -q "the map was made for 2 ranks" q.out || { cat q.out; fail "-q swallowed 
 [ "$(grep -vc 'the map was made for 2 ranks' q.out)" -eq 0 ] || { cat q.out; fail "-q printed more than the error"; }
 "$S" -q q.h5 -o qr2 --steps 20 > q2.out 2>&1
 [ ! -s q2.out ] || { cat q2.out; fail "olive-simulate -q printed something"; }
+"$A" -q plot ra -o qa.png --kind raster > q3.out 2>&1 && "$A" spikes ra --threshold -20 -o qs.h5 --quiet > q4.out 2>&1
+[ ! -s q3.out ] && [ ! -s q4.out ] && [ -s qa.png ] && [ -s qs.h5 ] || { cat q3.out q4.out; fail "olive-analyze -q printed or wrote nothing"; }
+"$A" -q summary ra --csv | grep -q '^spikes,' || fail "olive-analyze -q swallowed the summary asked for"
 echo "--opt=value and -q ok"

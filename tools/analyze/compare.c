@@ -66,6 +66,7 @@ static void parse(int argc, char **argv, compare_opts *o)
         default: ana_usage_error("compare", "unknown option %s", argv[optind - 1]);
         }
     }
+    if (olive_quiet) o->cmp.quiet = 1;   /* -q taken by olive-analyze itself (main.c) */
     if (argc - optind < 2) ana_usage_error("compare", "need two runs to compare: A B (directories or HDF5 files)");
     if (argc - optind > 2) ana_usage_error("compare", "unexpected argument '%s'", argv[optind + 2]);
     o->a = argv[optind];

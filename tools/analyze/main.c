@@ -40,6 +40,8 @@ static void help(void)
            "Tables go to standard output as aligned text, or key,value CSV with --csv.\n"
            "Exit status: 0 success (compare: equal), 1 compare: different, 2 error.\n"
            "\n"
+           "  -q, --quiet no warnings and no summary lines of files written (plot,\n"
+           "              spikes -o); errors and the results asked for still print\n"
            "  --help      this help\n"
            "  --version   print the version\n");
 }
@@ -50,6 +52,15 @@ int main(int argc, char **argv)
     olive_set_program(argv[0]);
     olive_set_cmdline(argc, argv);
     olive_h5_quiet();
+    /* -q/--quiet anywhere: no warnings and no "written to" lines (the
+     * tables and values a subcommand is asked for are its output and stay). */
+    int n = 1;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-q") || !strcmp(argv[i], "--quiet")) olive_quiet = 1;
+        else argv[n++] = argv[i];
+    }
+    argc = n;
+    argv[argc] = NULL;
     if (argc < 2) ana_usage_error(NULL, "missing subcommand (summary, ...)");
     const char *cmd = argv[1];
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {

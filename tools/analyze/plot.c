@@ -367,7 +367,7 @@ int ana_plot_main(int argc, char **argv)
         olive_atomic_commit(tmp);
     }
     cairo_debug_reset_static_data();   /* free cairo's font caches (clean leak checks) */
-    printf("%s: %dx%d %s, %s\n", o.output, o.width, o.height, names[fmt], o.title ? o.title : title);
+    if (!olive_quiet) printf("%s: %dx%d %s, %s\n", o.output, o.width, o.height, names[fmt], o.title ? o.title : title);
     ana_flush_stdout("the plot summary");
     return ANA_EXIT_OK;
 }

@@ -123,7 +123,7 @@ int ana_spikes_main(int argc, char **argv)
     detect(&r, o.threshold, &l);
     if (o.output) {
         ana_spikes_write(o.output, o.force, r.population, &l, r.file, path, o.threshold);
-        printf("%lld spikes (threshold %g %s, %s) written to %s\n", (long long)l.n, o.threshold,
+        if (!olive_quiet) printf("%lld spikes (threshold %g %s, %s) written to %s\n", (long long)l.n, o.threshold,
                r.units[0] ? r.units : "mV", path, o.output);
     } else {
         static const int w[2] = {14, 10};
