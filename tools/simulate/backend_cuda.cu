@@ -30,6 +30,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+/* Before sim.h: C++ headers may not be included with C linkage. */
+#include "noise.h"
 extern "C" {
 #include "sim.h"
 #include "util.h"
@@ -68,6 +70,14 @@ struct dev_pulses {
     double amp[INLINE_PULSES];
 };
 
+/* The noise of a step: cur[r] is the OU current of local row r for this
+ * step, replaced by the next step's (NULL: no noise). */
+template <typename R> struct dev_noise {
+    R *cur;
+    olive_noise nz;
+    int64_t step;
+};
+
 template <typename R> struct dev_state {
     const R *c[OLIVE_NVARS];
     R *n[OLIVE_NVARS];
@@ -99,6 +109,7 @@ struct sim_cuda {
     ell_list inner, outer;           /* interior rows, boundary rows */
     int32_t *d_send;
     void *d_lut, *d_sendbuf, *d_ic;
+    void *d_noise;                   /* OU current per own cell (NULL: no noise) */
     void *h_send, *h_recv;           /* pinned staging of the halo exchange */
     sim_pulse *d_pulses, *h_pulses;  /* more than INLINE_PULSES active pulses */
     unsigned long long *d_spikes;    /* (step in window << 32 | local cell) */
@@ -121,6 +132,14 @@ __device__ __forceinline__ void cell_step(const double *in, double *out, double 
 __device__ __forceinline__ void cell_step(const float *in, float *out, float iapp, float ic)
 {
     olive_cell_step_f(in, out, iapp, ic);
+}
+__device__ __forceinline__ double ou_next(const olive_noise *nz, double i, int64_t cell, int64_t step)
+{
+    return olive_ou_next_d(nz, i, cell, step);
+}
+__device__ __forceinline__ float ou_next(const olive_noise *nz, float i, int64_t cell, int64_t step)
+{
+    return olive_ou_next_f(nz, i, cell, step);
 }
 __device__ __forceinline__ double gj_term(int kind, double w, double v) { return olive_gj_term_d(kind, w, v); }
 __device__ __forceinline__ float gj_term(int kind, float w, float v) { return olive_gj_term_f(kind, w, v); }
@@ -193,12 +212,13 @@ __device__ __forceinline__ R ell_current(const R *vd, const ell_list &L, int64_t
 }
 
 /* Cell update of local row r with its gap-junction current ic (MODEL.md
- * "One step"), I_app from the active pulses summed in their order, spike and
- * non-finite flags as on the CPU. */
+ * "One step"), I_app from the active pulses summed in their order plus the
+ * noise current (stepped on, in the CPU's order), spike and non-finite flags
+ * as on the CPU. */
 template <typename R>
 __device__ __forceinline__ void cell_update(const dev_state<R> &st, int64_t r, R ic, const dev_pulses &pl,
-                                            int64_t row0, R thr, unsigned rel, unsigned long long *spikes,
-                                            int64_t cap, dev_report *rep)
+                                            const dev_noise<R> &nzs, int64_t row0, R thr, unsigned rel,
+                                            unsigned long long *spikes, int64_t cap, dev_report *rep)
 {
     R in[OLIVE_NVARS], out[OLIVE_NVARS];
 #pragma unroll
@@ -211,6 +231,11 @@ __device__ __forceinline__ void cell_update(const dev_state<R> &st, int64_t r, R
         if (pl.ext) { first = pl.ext[q].first; last = pl.ext[q].last; amp = pl.ext[q].amp; }
         else { first = pl.first[q]; last = pl.last[q]; amp = pl.amp[q]; }
         if (id >= first && (last < 0 || id < last)) iapp = iapp + (R)amp;
+    }
+    if (nzs.cur) {
+        const R x = nzs.cur[r];
+        iapp = iapp + x;
+        nzs.cur[r] = ou_next(&nzs.nz, x, id, nzs.step);
     }
     cell_step(in, out, iapp, ic);
 #pragma unroll
@@ -227,7 +252,7 @@ __device__ __forceinline__ void cell_update(const dev_state<R> &st, int64_t r, R
  * FROM_IC: ic[] holds it) and the cell update. */
 template <typename R, int BITS, int GJ, int FROM_IC>
 __global__ void __launch_bounds__(128) k_rows(dev_state<R> st, ell_list L, const R *lut, R w0, const R *ic,
-                                              dev_pulses pl, int64_t row0, R thr, unsigned rel,
+                                              dev_pulses pl, dev_noise<R> nzs, int64_t row0, R thr, unsigned rel,
                                               unsigned long long *spikes, int64_t cap, dev_report *rep)
 {
     const int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
@@ -236,7 +261,7 @@ __global__ void __launch_bounds__(128) k_rows(dev_state<R> st, ell_list L, const
     R c = (R)0;
     if (FROM_IC) c = ic[r];
     else if (GJ != OLIVE_GJ_NGJ) c = ell_current<R, BITS, GJ>(st.c[OV_V_DEND], L, k, r, lut, w0);
-    cell_update<R>(st, r, c, pl, row0, thr, rel, spikes, cap, rep);
+    cell_update<R>(st, r, c, pl, nzs, row0, thr, rel, spikes, cap, rep);
 }
 
 /* The junction sums alone (rows with many junctions: a lean kernel keeps
@@ -267,9 +292,13 @@ static unsigned blocks_for(int64_t threads, int per_block)
 }
 
 template <typename R, int BITS, int GJ>
-static void launch_rows_t(sim_t *s, const ell_list &L, const dev_pulses &pl, unsigned rel)
+static void launch_rows_t(sim_t *s, const ell_list &L, const dev_pulses &pl, int64_t step, unsigned rel)
 {
     sim_cuda *g = s->cuda;
+    dev_noise<R> nzs;
+    nzs.cur = (R *)g->d_noise;
+    nzs.nz = s->nz;
+    nzs.step = step;
     dev_state<R> st;
     for (int v = 0; v < OLIVE_NVARS; v++) { st.c[v] = (const R *)g->d_cur[v]; st.n[v] = (R *)g->d_nxt[v]; }
     const R w0 = (R)s->net.offset, thr = (R)s->cfg->threshold;
@@ -279,42 +308,42 @@ static void launch_rows_t(sim_t *s, const ell_list &L, const dev_pulses &pl, uns
             (const R *)g->d_cur[OV_V_DEND], L, lut, w0, (R *)g->d_ic);
         CK_LAUNCH("k_currents");
         k_rows<R, 0, GJ, 1><<<blocks_for(L.nrows, 128), 128, 0, g->sc>>>(
-            st, L, lut, w0, (const R *)g->d_ic, pl, s->plan.row0, thr, rel, g->d_spikes, g->cap, g->d_rep);
+            st, L, lut, w0, (const R *)g->d_ic, pl, nzs, s->plan.row0, thr, rel, g->d_spikes, g->cap, g->d_rep);
         CK_LAUNCH("k_rows (update)");
     } else {
         k_rows<R, BITS, GJ, 0><<<blocks_for(L.nrows, 128), 128, 0, g->sc>>>(
-            st, L, lut, w0, (const R *)g->d_ic, pl, s->plan.row0, thr, rel, g->d_spikes, g->cap, g->d_rep);
+            st, L, lut, w0, (const R *)g->d_ic, pl, nzs, s->plan.row0, thr, rel, g->d_spikes, g->cap, g->d_rep);
         CK_LAUNCH("k_rows");
     }
 }
 
 template <typename R, int GJ>
-static void launch_rows_gj(sim_t *s, const ell_list &L, const dev_pulses &pl, unsigned rel)
+static void launch_rows_gj(sim_t *s, const ell_list &L, const dev_pulses &pl, int64_t step, unsigned rel)
 {
     switch (s->net.bits) {
-    case 0: launch_rows_t<R, 0, GJ>(s, L, pl, rel); break;
-    case 4: launch_rows_t<R, 4, GJ>(s, L, pl, rel); break;
-    case 8: launch_rows_t<R, 8, GJ>(s, L, pl, rel); break;
-    case 16: launch_rows_t<R, 16, GJ>(s, L, pl, rel); break;
-    default: launch_rows_t<R, 32, GJ>(s, L, pl, rel); break;
+    case 0: launch_rows_t<R, 0, GJ>(s, L, pl, step, rel); break;
+    case 4: launch_rows_t<R, 4, GJ>(s, L, pl, step, rel); break;
+    case 8: launch_rows_t<R, 8, GJ>(s, L, pl, step, rel); break;
+    case 16: launch_rows_t<R, 16, GJ>(s, L, pl, step, rel); break;
+    default: launch_rows_t<R, 32, GJ>(s, L, pl, step, rel); break;
     }
 }
 
 template <typename R>
-static void launch_rows_r(sim_t *s, const ell_list &L, const dev_pulses &pl, unsigned rel)
+static void launch_rows_r(sim_t *s, const ell_list &L, const dev_pulses &pl, int64_t step, unsigned rel)
 {
     if (L.nrows <= 0) return;
     switch (s->cfg->gj) {
-    case OLIVE_GJ_RGJ: launch_rows_gj<R, OLIVE_GJ_RGJ>(s, L, pl, rel); break;
-    case OLIVE_GJ_SGJ: launch_rows_gj<R, OLIVE_GJ_SGJ>(s, L, pl, rel); break;
-    default: launch_rows_t<R, 0, OLIVE_GJ_NGJ>(s, L, pl, rel); break;
+    case OLIVE_GJ_RGJ: launch_rows_gj<R, OLIVE_GJ_RGJ>(s, L, pl, step, rel); break;
+    case OLIVE_GJ_SGJ: launch_rows_gj<R, OLIVE_GJ_SGJ>(s, L, pl, step, rel); break;
+    default: launch_rows_t<R, 0, OLIVE_GJ_NGJ>(s, L, pl, step, rel); break;
     }
 }
 
-static void launch_rows(sim_t *s, const ell_list &L, const dev_pulses &pl, unsigned rel)
+static void launch_rows(sim_t *s, const ell_list &L, const dev_pulses &pl, int64_t step, unsigned rel)
 {
-    if (s->cfg->single) launch_rows_r<float>(s, L, pl, rel);
-    else launch_rows_r<double>(s, L, pl, rel);
+    if (s->cfg->single) launch_rows_r<float>(s, L, pl, step, rel);
+    else launch_rows_r<double>(s, L, pl, step, rel);
 }
 
 extern "C" int sim_cuda_device_count(void)
@@ -543,6 +572,7 @@ extern "C" void sim_cuda_setup(sim_t *s)
     g->d_send = dev_upload<int32_t>(p->send_local, (size_t)p->nsend * sizeof(int32_t), "send lists");
     g->d_sendbuf = dev_upload<void>(NULL, (size_t)p->nsend * el, "the send buffer");
     g->d_ic = dev_upload<void>(NULL, (size_t)n * el, "currents");
+    g->d_noise = s->noise ? dev_upload<void>(s->noise, (size_t)n * el, "noise currents") : NULL;
     CK(cudaMallocHost(&g->h_send, (size_t)p->nsend * el + el));
     CK(cudaMallocHost(&g->h_recv, (size_t)nh * el + el));
     g->d_pulses = dev_upload<sim_pulse>(NULL, (size_t)(s->cfg->npulses + 1) * sizeof(sim_pulse), "pulses");
@@ -594,8 +624,8 @@ extern "C" void sim_cuda_step(sim_t *s, int64_t step, const sim_pulse *active, i
     }
     const unsigned rel = (unsigned)(step - g->window0);
     if (s->size == 1) {
-        launch_rows(s, g->inner, pl, rel);
-        launch_rows(s, g->outer, pl, rel);
+        launch_rows(s, g->inner, pl, step, rel);
+        launch_rows(s, g->outer, pl, step, rel);
     } else {
         const MPI_Datatype t = s->cfg->single ? MPI_FLOAT : MPI_DOUBLE;
         /* Pack after the previous step's update (ev_done), on stream x. */
@@ -612,7 +642,7 @@ extern "C" void sim_cuda_step(sim_t *s, int64_t step, const sim_pulse *active, i
                 CK(cudaMemcpyAsync(g->h_send, g->d_sendbuf, (size_t)p->nsend * g->el, cudaMemcpyDeviceToHost, g->sx));
         }
         /* Interior rows while the halo travels. */
-        launch_rows(s, g->inner, pl, rel);
+        launch_rows(s, g->inner, pl, step, rel);
         double a = olive_now();
         CK(cudaStreamSynchronize(g->sx));
         MPI_Request req;
@@ -628,7 +658,7 @@ extern "C" void sim_cuda_step(sim_t *s, int64_t step, const sim_pulse *active, i
         CK(cudaEventRecord(g->ev_halo, g->sx));
         CK(cudaStreamWaitEvent(g->sc, g->ev_halo, 0));
         tx = olive_now() - a;
-        launch_rows(s, g->outer, pl, rel);
+        launch_rows(s, g->outer, pl, step, rel);
     }
     CK(cudaEventRecord(g->ev_done, g->sc));
     for (int v = 0; v < OLIVE_NVARS; v++) {
@@ -702,6 +732,7 @@ extern "C" void sim_cuda_fetch(sim_t *s, int all)
         CK(cudaMemcpy((char *)s->state[v] + (size_t)a * g->el, (const char *)g->d_cur[v] + (size_t)a * g->el,
                       (size_t)n * g->el, cudaMemcpyDeviceToHost));
     }
+    if (all && g->d_noise && n > 0) CK(cudaMemcpy(s->noise, g->d_noise, (size_t)n * g->el, cudaMemcpyDeviceToHost));
     s->t.io += olive_now() - t1;
 }
 
@@ -750,7 +781,7 @@ extern "C" void sim_cuda_free(sim_t *s)
     for (int v = 0; v < OLIVE_NVARS; v++) { cudaFree(g->d_a[v]); cudaFree(g->d_b[v]); }
     free_ell(&g->inner); free_ell(&g->outer);
     cudaFree(g->d_lut); cudaFree(g->d_send); cudaFree(g->d_sendbuf);
-    cudaFree(g->d_ic); cudaFree(g->d_pulses); cudaFree(g->d_spikes); cudaFree(g->d_rep);
+    cudaFree(g->d_ic); cudaFree(g->d_noise); cudaFree(g->d_pulses); cudaFree(g->d_spikes); cudaFree(g->d_rep);
     cudaFreeHost(g->h_send); cudaFreeHost(g->h_recv); cudaFreeHost(g->h_pulses);
     cudaFreeHost(g->h_spikes); cudaFreeHost(g->h_rep);
     cudaEventDestroy(g->ev_halo); cudaEventDestroy(g->ev_done);

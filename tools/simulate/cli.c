@@ -31,6 +31,13 @@ static void usage(void)
            "                            AMP uA/cm2 on steps round(START/dt) <= i < round(STOP/dt),\n"
            "                            cells FIRST <= id < LAST (default all); repeatable\n"
            "  --stimulus FILE.h5        pulse table (docs/FORMAT.md)\n"
+           "  --noise MEAN,SIGMA,TAU    Ornstein-Uhlenbeck input current per cell into the dendrite:\n"
+           "                            mean and standard deviation in uA/cm2, correlation time in ms\n"
+           "  --init-voltage LO:HI      random initial V_dend, V_soma, V_axon per cell, uniform in\n"
+           "                            [LO, HI] mV (default: every cell starts at -60 mV)\n"
+           "  --seed N                  seed of --noise and --init-voltage (default 1); the numbers\n"
+           "                            depend only on (seed, cell, step): any rank count, thread\n"
+           "                            count or backend, and a restart, give the same run\n"
            "  --record VARS|all|none    comma-separated variables (default v_axon): v_dend q r s ca\n"
            "                            i_cah g_cal v_soma m h k l n p x_s v_axon m_a h_a x_a\n"
            "  --record-every K          one frame every K steps (default 1)\n"
@@ -52,6 +59,7 @@ static void usage(void)
            "                            the time axis continues; --steps/--time is the end of the whole run\n"
            "  --force                   replace an existing OUTDIR\n"
            "  -v, --verbose             per-phase timings and details on stderr\n"
+           "  --progress                show progress even when stderr is not a terminal\n"
            "  -q, --quiet               print nothing but errors\n"
            "  --help, --version\n");
 }
@@ -80,6 +88,26 @@ static void parse_record(sim_config *cfg, const char *list)
     }
     free(copy);
     if (cfg->nrecord == 0) olive_usage_error("--record: empty list (use 'none' to record spikes only)");
+}
+
+/* --noise MEAN,SIGMA,TAU: finite mean, sigma >= 0, tau > 0 (bounds keep the
+ * current physiological and the decay factor away from underflow). */
+static void parse_noise(sim_config *cfg, const char *v)
+{
+    char *copy = strdup(v), *save = NULL;
+    const char *part[3] = {NULL, NULL, NULL};
+    int n = 0;
+    for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (n == 3) { n = 4; break; }
+        part[n++] = tok;
+    }
+    if (n != 3) olive_usage_error("--noise: '%s' must be MEAN,SIGMA,TAU (uA/cm2, uA/cm2, ms)", v);
+    cfg->noise_mean = olive_parse_double("--noise MEAN", part[0], -1000, 1000);
+    cfg->noise_sigma = olive_parse_double("--noise SIGMA", part[1], 0, 1000);
+    cfg->noise_tau = olive_parse_double("--noise TAU", part[2], 0, 1e6);
+    if (!(cfg->noise_tau > 0)) olive_usage_error("--noise: TAU must be more than 0 ms (got '%s')", part[2]);
+    cfg->noise_on = 1;
+    free(copy);
 }
 
 /* OUTDIR: not empty, no trailing '/' (stripped: the temporary name goes
@@ -116,6 +144,7 @@ void sim_parse_args(int argc, char **argv, sim_config *cfg)
     cfg->rec_b = -1;
     cfg->steps = -1;
     snprintf(cfg->population, sizeof cfg->population, "io");
+    cfg->seed = 1;
     double time_ms = -1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -135,6 +164,15 @@ void sim_parse_args(int argc, char **argv, sim_config *cfg)
         }
         else if (!strcmp(a, "--pulse")) sim_add_pulse_arg(cfg, need_value(argc, argv, &i));
         else if (!strcmp(a, "--stimulus")) cfg->stim_path = need_value(argc, argv, &i);
+        else if (!strcmp(a, "--noise")) parse_noise(cfg, need_value(argc, argv, &i));
+        else if (!strcmp(a, "--seed")) cfg->seed = (uint64_t)olive_parse_int(a, need_value(argc, argv, &i), 0, INT64_MAX);
+        else if (!strcmp(a, "--init-voltage")) {
+            const char *v = need_value(argc, argv, &i);
+            if (!olive_parse_range(a, v, -200, 200, &cfg->init_lo, &cfg->init_hi) || cfg->init_hi < cfg->init_lo)
+                olive_usage_error("--init-voltage: '%s' must be LO:HI in mV with -200 <= LO <= HI <= 200", v);
+            cfg->init_random = 1;
+        }
+        else if (!strcmp(a, "--progress")) cfg->progress = 1;
         else if (!strcmp(a, "--record")) parse_record(cfg, need_value(argc, argv, &i));
         else if (!strcmp(a, "--record-every")) cfg->record_every = olive_parse_int(a, need_value(argc, argv, &i), 1, INT64_C(1) << 40);
         else if (!strcmp(a, "--record-cells")) {
@@ -202,4 +240,6 @@ void sim_parse_args(int argc, char **argv, sim_config *cfg)
         if (!S_ISREG(st.st_mode)) olive_usage_error("--restart %s: not a regular file", cfg->restart_path);
     }
     if (cfg->stim_path) sim_read_stimulus(cfg, cfg->stim_path);
+    if (cfg->init_random && cfg->restart_path)
+        olive_usage_error("--init-voltage and --restart: a restart continues the state's potentials");
 }

@@ -138,19 +138,28 @@ static void KFN(update)(sim_t *s, int64_t step, const sim_pulse *active, int nac
 {
     const int64_t n = s->plan.nlocal, row0 = s->plan.row0;
     REAL *iapp = s->iapp;
-    /* I_app per cell, rebuilt only while pulses are on (zero otherwise). */
-    if (nactive > 0 || s->iapp_dirty) {
+    /* I_app per cell: the active pulses summed in their order, then the
+     * cell's noise current, which steps on to the next step's value (in the
+     * same order as the CUDA backend). Rebuilt only while pulses or noise
+     * are on (zero otherwise). */
+    if (nactive > 0 || s->iapp_dirty || s->nz.on) {
+        REAL *noise = (REAL *)s->noise;
+        const olive_noise *nz = &s->nz;
 #pragma omp for schedule(static)
         for (int64_t r = 0; r < n; r++) {
             REAL x = (REAL)0;
             for (int q = 0; q < nactive; q++)
                 if (row0 + r >= active[q].first && (active[q].last < 0 || row0 + r < active[q].last))
                     x = x + (REAL)active[q].amp;
+            if (nz->on) {
+                x = x + noise[r];
+                noise[r] = MFN(olive_ou_next)(nz, noise[r], row0 + r, step);
+            }
             iapp[r] = x;
         }
     }
 #pragma omp single
-    s->iapp_dirty = nactive > 0;
+    s->iapp_dirty = nactive > 0 || s->nz.on;
     if (s->cfg->gj == OLIVE_GJ_NGJ) {
 #pragma omp for schedule(static)
         for (int64_t r = 0; r < n; r++) ((REAL *)s->ic)[r] = (REAL)0;

@@ -69,6 +69,13 @@ void sim_write_provenance(sim_t *s, int64_t hid, const char *file)
     olive_h5_attr_i64(file, hid, "end_step", s->end_step);
     olive_h5_attr_str(file, hid, "restart", c->restart_path ? c->restart_path : "");
     olive_h5_attr_i64(file, hid, "cells", s->net.count);
+    char noise[128] = "";
+    if (c->noise_on) snprintf(noise, sizeof noise, "%.17g,%.17g,%.17g", c->noise_mean, c->noise_sigma, c->noise_tau);
+    olive_h5_attr_str(file, hid, "noise", noise);
+    char init[96] = "";
+    if (c->init_random) snprintf(init, sizeof init, "%.17g:%.17g", c->init_lo, c->init_hi);
+    olive_h5_attr_str(file, hid, "init_voltage", init);
+    olive_h5_attr_i64(file, hid, "seed", (int64_t)c->seed);
     olive_h5_attr_i64(file, hid, "threads", s->nthreads);
     olive_h5_attr_f64(file, hid, "time_dispersal_s", s->t.dispersal);
     olive_h5_attr_f64(file, hid, "time_setup_s", s->t.setup);
@@ -291,6 +298,13 @@ void sim_write_state(sim_t *s, const char *path, int64_t step, const char *kind)
         char what[64];
         snprintf(what, sizeof what, "dataset /state/%s", olive_var_names[v]);
         olive_h5_close(path, d, what);
+    }
+    if (s->nz.on) {
+        /* The OU current of the coming step: a restart continues it. */
+        hid_t d = olive_h5_dset1(path, g, "i_noise", ft, s->net.count, 0);
+        olive_h5_write_slab1(path, d, mt, s->plan.row0, s->plan.nlocal, s->noise, xfer);
+        olive_h5_attr_str(path, d, "units", "uA/cm2");
+        olive_h5_close(path, d, "dataset /state/i_noise");
     }
     olive_h5_attr_i64(path, g, "step", step);
     olive_h5_attr_f64(path, g, "time_ms", (double)step * OLIVE_DT);

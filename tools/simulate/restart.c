@@ -52,6 +52,18 @@ void sim_restart_check_header(const sim_config *cfg, int64_t count)
         if (cls != H5T_FLOAT || sz != want)
             olive_die("%s: /%s is not float%d (the state's precision is %s)", p, name, (int)(8 * want), prec);
     }
+    if (olive_h5_exists(f, "state/i_noise")) {
+        int64_t n = olive_h5_len1(p, f, "state/i_noise");
+        H5T_class_t cls;
+        size_t sz;
+        olive_h5_dtype_info(p, f, "state/i_noise", &cls, &sz);
+        if (n != count || cls != H5T_FLOAT || sz != want)
+            olive_die("%s: /state/i_noise is not %lld float%d values", p, (long long)count, (int)(8 * want));
+        if (!cfg->noise_on)
+            olive_warn("%s: the state carries a noise current, and this run has no --noise: the noise stops here", p);
+    } else if (cfg->noise_on) {
+        olive_info("%s: the state has no noise current; the noise starts at step %lld", p, (long long)step);
+    }
     if (step >= cfg->steps)
         olive_usage_error("%s: the state is at step %lld (t = %g ms) but the run ends at step %lld: --steps/--time "
                           "give the end of the whole run, which must come after the state",
@@ -90,6 +102,16 @@ void sim_restart_load(sim_t *s)
             if (!isfinite(x)) bad = (int64_t)v << 40 | (s->plan.row0 + i);
         }
     }
+    /* The noise current goes on from the state's (same seed: the same draws
+     * as the unbroken run). */
+    if (s->nz.on && olive_h5_exists(f, "state/i_noise")) {
+        olive_h5_read_slab1(p, f, "state/i_noise", cfg->single ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE, s->plan.row0, n,
+                            s->noise);
+        for (int64_t i = 0; i < n && bad < 0; i++) {
+            double x = cfg->single ? (double)((float *)s->noise)[i] : ((double *)s->noise)[i];
+            if (!isfinite(x)) bad = (int64_t)OLIVE_NVARS << 40 | (s->plan.row0 + i);
+        }
+    }
     /* g_CaL is a state variable but a property of the network: the state's
      * must be the network's (in the run's precision), never silently kept. */
     for (int64_t i = 0; i < n && bad < 0; i++) {
@@ -105,7 +127,8 @@ void sim_restart_load(sim_t *s)
             olive_die("%s: the state's g_CaL of cell %lld differs from the network's in %s; a restart must use the "
                       "network the state was computed on", p, (long long)(all & ((INT64_C(1) << 40) - 1)), cfg->net_path);
         if (all == first)
-            olive_die("%s: /state/%s of cell %lld is not finite (a damaged state)", p, olive_var_names[all >> 40],
+            olive_die("%s: /state/%s of cell %lld is not finite (a damaged state)", p,
+                      (all >> 40) == OLIVE_NVARS ? "i_noise" : olive_var_names[all >> 40],
                       (long long)(all & ((INT64_C(1) << 40) - 1)));
         MPI_Barrier(MPI_COMM_WORLD); /* the rank holding the cell reports and aborts */
         exit(1);

@@ -288,6 +288,7 @@ void sim_setup(sim_t *s, sim_config *cfg)
 
     int cuda = want_cuda(s);
     alloc_state(s);
+    sim_setup_variability(s);
     if (cfg->restart_path) sim_restart_load(s);
 #ifdef OLIVE_HAVE_CUDA
     double t_dev = olive_now();
@@ -324,7 +325,7 @@ void sim_free(sim_t *s)
     free(s->wlut); free(s->sendbuf); free(s->active);
     for (int t = 0; t < s->nthreads; t++) free(s->tbuf[t]);
     free(s->tbuf);
-    free(s->ic); free(s->iapp); free(s->flags);
+    free(s->ic); free(s->iapp); free(s->flags); free(s->noise);
     free(s->nbr_send_count); free(s->nbr_send_displ); free(s->nbr_recv_count); free(s->nbr_recv_displ);
     if (s->graph != MPI_COMM_NULL) MPI_Comm_free(&s->graph);
     olive_plan_free(&s->plan);
@@ -345,10 +346,11 @@ void sim_predict_memory(const sim_config *cfg, int bits, int64_t count, int64_t 
     double net = 8 * (n + 1) + 4 * e + cond + 8 * n;
     double plan = 8 * (n + 1) + 4 * e + 8 * halo + 4 * halo + 4 * n + 5 * (double)count;
     double state = 2 * OLIVE_NVARS * n * el + 2 * halo * el + 2 * n * el + n + halo * el;
-    *host_bytes = net + plan + state;
+    double noise = cfg->noise_on ? n * el : 0;   /* the OU currents */
+    *host_bytes = net + plan + state + noise;
     /* The CUDA backend's device copy: 2 x 19 state arrays, the rows (sliced
      * ELL: padded, about 1.5 x), conductances, halo and buffers. */
-    *device_bytes = 2 * OLIVE_NVARS * n * el + 1.5 * (4 * e + cond) + 8 * (n + 1) + 3 * halo * el + n * el;
+    *device_bytes = 2 * OLIVE_NVARS * n * el + 1.5 * (4 * e + cond) + 8 * (n + 1) + 3 * halo * el + n * el + noise;
 }
 
 /* Before the big allocations: the ranks of each node together must fit in

@@ -4,6 +4,7 @@
 #include <mpi.h>
 #include <stdint.h>
 #include "netfile.h"
+#include "noise.h"
 #include "partition.h"
 #include "state.h"
 
@@ -37,6 +38,13 @@ typedef struct {
     int64_t checkpoint_every;  /* --checkpoint-every N (0: none) */
     const char *restart_path;  /* --restart STATE.h5 (NULL: start at step 0) */
     int64_t start_step;      /* the first step of this run: the restart state's step, else 0 */
+    /* --noise MEAN,SIGMA,TAU: an Ornstein-Uhlenbeck current per cell (common/noise.h) */
+    int noise_on;
+    double noise_mean, noise_sigma, noise_tau;
+    uint64_t seed;           /* --seed: the noise and the random initial potentials */
+    int init_random;         /* --init-voltage LO:HI given */
+    double init_lo, init_hi; /* mV */
+    int progress;            /* --progress: show progress even when stderr is not a terminal */
 } sim_config;
 
 /* Per-phase wall-clock seconds (DESIGN.md: make the bottleneck visible). */
@@ -78,6 +86,8 @@ typedef struct {
     void *ic, *iapp;         /* per own cell: gap-junction and injected current of this step */
     unsigned char *flags;    /* per own cell: spike / non-finite flags of this step */
     int iapp_dirty;          /* iapp holds a pulse and must be cleared */
+    olive_noise nz;          /* the OU process (nz.on = 0: none) */
+    void *noise;             /* per own cell: the OU current of the coming step (run's precision) */
     /* CUDA backend (NULL: CPU). state[] then holds host mirrors of the device
      * state, refreshed by sim_cuda_fetch for output. */
     struct sim_cuda *cuda;
@@ -95,6 +105,8 @@ int sim_active_pulses(const sim_config *cfg, int64_t step, sim_pulse *out);
 /* setup.c */
 void sim_setup(sim_t *s, sim_config *cfg);
 void sim_free(sim_t *s);
+/* variability.c: random initial potentials and the noise's start (before a restart's state is loaded) */
+void sim_setup_variability(sim_t *s);
 /* kernel_cpu.c */
 /* Gap-junction currents of the given local rows into s->ic. */
 void sim_currents(sim_t *s, const int32_t *rows, int64_t nrows);

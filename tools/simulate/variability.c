@@ -1,0 +1,53 @@
+/* Noise and random initial potentials of a run (common/noise.h has the
+ * equations and the draws): set up once, before the first step. */
+#include "sim.h"
+#include "model.h"
+#include "noise.h"
+#include "util.h"
+#include <math.h>
+
+/* Random initial V_dend, V_soma, V_axon of every own cell (three independent
+ * draws per cell); the halo entries of V_dend are overwritten by the first
+ * exchange. */
+static void random_potentials(sim_t *s)
+{
+    const sim_config *c = s->cfg;
+    static const int vars[3] = {OV_V_DEND, OV_V_SOMA, OV_V_AXON};
+    for (int k = 0; k < 3; k++) {
+#pragma omp parallel for schedule(static)
+        for (int64_t i = 0; i < s->plan.nlocal; i++) {
+            double v = olive_init_uniform(c->seed, s->plan.row0 + i, (uint32_t)k, c->init_lo, c->init_hi);
+            if (c->single) ((float *)s->state[vars[k]])[i] = (float)v;
+            else ((double *)s->state[vars[k]])[i] = v;
+        }
+    }
+}
+
+/* The OU constants, and the current of the first step drawn from the
+ * stationary distribution N(mean, sigma^2) at (cell, start_step). */
+static void start_noise(sim_t *s)
+{
+    const sim_config *c = s->cfg;
+    const double dt = OLIVE_DT;
+    s->nz.on = 1;
+    s->nz.seed = c->seed;
+    s->nz.mean = c->noise_mean;
+    s->nz.decay = exp(-dt / c->noise_tau);
+    /* 1 - decay^2 = -expm1(-2 dt/tau): accurate when tau >> dt. */
+    s->nz.amp = c->noise_sigma * sqrt(-expm1(-2.0 * dt / c->noise_tau));
+    size_t el = c->single ? sizeof(float) : sizeof(double);
+    s->noise = olive_calloc((size_t)s->plan.nlocal + 1, el, "noise currents");
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < s->plan.nlocal; i++) {
+        double x = c->noise_mean +
+                   c->noise_sigma * olive_normal(c->seed, s->plan.row0 + i, c->start_step, OLIVE_STREAM_NOISE_START);
+        if (c->single) ((float *)s->noise)[i] = (float)x;
+        else ((double *)s->noise)[i] = x;
+    }
+}
+
+void sim_setup_variability(sim_t *s)
+{
+    if (s->cfg->init_random) random_potentials(s);
+    if (s->cfg->noise_on) start_noise(s);
+}
