@@ -95,7 +95,13 @@ void olive_split_equals(int *argc, char ***argv, const char *const *keep);
 double olive_now(void);
 
 /* Progress to stderr, only when stderr is a terminal. */
+/* Progress of a long phase on stderr: done, time taken, time left (and
+ * extra, e.g. a rate). Redrawn on a terminal 4 times a second; where stderr
+ * is not a terminal only with olive_progress_forced (--progress), a line
+ * every 10 s; never with -q. olive_progress_done ends the phase. */
+extern int olive_progress_forced;
 void olive_progress(const char *what, double fraction);
+void olive_progress_extra(const char *what, double fraction, const char *extra);
 void olive_progress_done(void);
 
 #endif

@@ -79,7 +79,10 @@ samespikes() {
 # statediff A B: the largest |difference| over all 19 state variables.
 statediff() {
   local m=0 v d
-  for v in v_dend q r s ca i_cah g_cal v_soma m h k l n p x_s v_axon m_a h_a x_a; do
+  local vars="v_dend q r s ca i_cah g_cal v_soma m h k l n p x_s v_axon m_a h_a x_a"
+  # the noise current, when the runs have one (h5ls names it)
+  h5ls "$1/state.h5/state/i_noise" >/dev/null 2>&1 && vars="$vars i_noise"
+  for v in $vars; do
     d=$(maxdiff "$1/state.h5" "$2/state.h5" "/state/$v")
     [ "$d" = shape-mismatch ] || [ "$d" = nan ] && { echo "$d ($v)"; return; }
     m=$(awk -v a="$m" -v b="$d" 'BEGIN { print (b + 0 > a + 0) ? b : a }')
@@ -190,6 +193,23 @@ big="--steps 40 --record v_dend --record-every 10 --record-precision double --pu
 run big-cpu sim big.h5 -o big-cpu $big --backend cpu
 run big-cuda sim big.h5 -o big-cuda $big --backend cuda -v
 check "6. 1M cells x 100 RGJ, 8-bit, 40 steps, staged upload (CPU vs GPU)" big-cpu big-cuda 1e-6 v_dend
+
+# --- 7. noise and random initial potentials: the same draws, the same bits ---
+nz="--noise 0.2,0.9,20 --init-voltage -70:-50 --seed 11"
+run nz-cpu sim net.h5 -o nz-cpu --steps 2000 $rec $nz --backend cpu
+run nz-cuda sim net.h5 -o nz-cuda --steps 2000 $rec $nz --backend cuda -v
+check "7a. RGJ network with --noise and --init-voltage, double (CPU vs GPU, must be 0)" nz-cpu nz-cuda 0 v_dend,v_axon
+run nz-cpu-f sim net.h5 -o nz-cpu-f --steps 2000 $rec $nz --backend cpu --precision single
+run nz-cuda-f sim net.h5 -o nz-cuda-f --steps 2000 $rec $nz --backend cuda --precision single
+check "7b. same, single precision (CPU vs GPU, must be 0)" nz-cpu-f nz-cuda-f 0 v_dend,v_axon
+run nz-cuda-np2 mpirun -np 2 --oversubscribe "$BIN/olive-simulate" net.h5 -o nz-cuda-np2 --steps 2000 $rec $nz --backend cuda
+check "7c. same, 2 ranks vs 1 rank on the GPU (must be 0)" nz-cuda nz-cuda-np2 0 v_dend,v_axon
+run nz-cuda-half sim net.h5 -o nz-cuda-half --steps 1000 $rec $nz --backend cuda
+run nz-cuda-rest sim net.h5 -o nz-cuda-rest --steps 2000 $rec --noise 0.2,0.9,20 --seed 11 --backend cuda \
+  --restart nz-cuda-half/state.h5
+st=$(statediff nz-cuda nz-cuda-rest)
+if [ "$st" = 0 ]; then say "PASS 7d. GPU run restarted at step 1000 vs unbroken: final state (with i_noise) max|d| 0"
+else say "FAIL 7d. GPU run restarted at step 1000 vs unbroken: final state max|d| $st"; nfail=$((nfail + 1)); fi
 
 # --- timings (informational) ---
 for n in rgj-cpu rgj-cuda rgj-cuda-split d100-rgj-cpu d100-rgj-cuda rgj-cuda-np2 big-cpu big-cuda; do

@@ -143,7 +143,9 @@ static void compare_dataset(const ana_cmp_opts *o, const char *fa, hid_t a, cons
                 res->b = y;
             }
         }
+        if (rows > nb) olive_progress("comparing", (double)(r0 + nr) / (double)rows);
     }
+    if (rows > nb) olive_progress_done();
     res->different = res->differing > 0;
     free(va);
     free(vb);

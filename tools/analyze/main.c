@@ -42,6 +42,7 @@ static void help(void)
            "\n"
            "  -q, --quiet no warnings and no summary lines of files written (plot,\n"
            "              spikes -o); errors and the results asked for still print\n"
+           "  --progress  progress of long passes even when stderr is not a terminal\n"
            "  --help      this help\n"
            "  --version   print the version\n");
 }
@@ -57,6 +58,7 @@ int main(int argc, char **argv)
     int n = 1;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-q") || !strcmp(argv[i], "--quiet")) olive_quiet = 1;
+        else if (!strcmp(argv[i], "--progress")) olive_progress_forced = 1;
         else argv[n++] = argv[i];
     }
     argc = n;

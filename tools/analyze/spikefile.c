@@ -128,6 +128,11 @@ void ana_spikes_read(const ana_spikes *s, int64_t off, int64_t n, double *t_ms, 
     } else {
         ana_dset_read(&s->ids, H5T_NATIVE_UINT64, off, n, node);
     }
+    /* A file of several chunks is read in passes: each shows its progress. */
+    if (s->n > ANA_SPIKE_CHUNK) {
+        olive_progress("reading spikes", (double)(off + n) / (double)s->n);
+        if (off + n >= s->n) olive_progress_done();
+    }
 }
 
 void ana_spikes_close(ana_spikes *s)

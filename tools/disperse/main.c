@@ -13,7 +13,7 @@
 
 static void usage(void)
 {
-    printf("usage: olive-disperse NET.h5 --ranks P -o MAP.h5 [--balance cells|junctions] [--force] [--verbose] [--quiet]\n"
+    printf("usage: olive-disperse NET.h5 --ranks P -o MAP.h5 [--balance cells|junctions] [--force] [--verbose] [--quiet] [--progress]\n"
            "\n"
            "Splits the cells of NET.h5 into P contiguous blocks (balanced by cell count, or by\n"
            "junctions + cells) and writes, per rank, the cells it receives from each other rank,\n"
@@ -61,6 +61,7 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--force")) force = 1;
         else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) olive_verbose = 1;
         else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) olive_quiet = 1;
+        else if (!strcmp(a, "--progress")) olive_progress_forced = 1;
         else if (a[0] == '-') olive_usage_error("unknown option '%s'", a);
         else if (!net_path) net_path = a;
         else olive_usage_error("unexpected argument '%s'", a);

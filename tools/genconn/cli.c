@@ -69,6 +69,7 @@ static void usage(void)
            "                               population io, edge attribute conductance)\n"
            "  --force                    replace an existing output file\n"
            "  -v, --verbose              details and timings on stderr\n"
+           "  --progress                 show progress even when stderr is not a terminal\n"
            "  -q, --quiet                print nothing but errors\n"
            "  --block-rows N             rows per generation block (tuning; never changes the file)\n"
            "  --backend auto|cpu|cuda    where uniform and gaussian rows and conductances are made: cuda on the GPU\n"
@@ -216,6 +217,7 @@ void gc_parse_args(int argc, char **argv, gc_config *cfg)
         else if (!strcmp(a, "--force")) cfg->force = 1;
         else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) olive_verbose = 1;
         else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) olive_quiet = 1;
+        else if (!strcmp(a, "--progress")) olive_progress_forced = 1;
         else if (!strcmp(a, "--backend")) {
             const char *b = need_value(argc, argv, &i);
             if (!strcmp(b, "auto")) cfg->backend = GC_BACKEND_AUTO;

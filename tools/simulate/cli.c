@@ -172,7 +172,7 @@ void sim_parse_args(int argc, char **argv, sim_config *cfg)
                 olive_usage_error("--init-voltage: '%s' must be LO:HI in mV with -200 <= LO <= HI <= 200", v);
             cfg->init_random = 1;
         }
-        else if (!strcmp(a, "--progress")) cfg->progress = 1;
+        else if (!strcmp(a, "--progress")) olive_progress_forced = 1;
         else if (!strcmp(a, "--record")) parse_record(cfg, need_value(argc, argv, &i));
         else if (!strcmp(a, "--record-every")) cfg->record_every = olive_parse_int(a, need_value(argc, argv, &i), 1, INT64_C(1) << 40);
         else if (!strcmp(a, "--record-cells")) {

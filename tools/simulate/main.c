@@ -198,6 +198,21 @@ static int stop_if_not_finite(sim_t *s)
     exit(1);
 }
 
+/* Progress with the simulated time and its rate (looked at 5 times a
+ * second at most: formatting every step would cost more than a small step). */
+static void show_progress(int64_t done, int64_t first, int64_t end, double t0)
+{
+    static double last;
+    const double now = olive_now();
+    if (now - last < 0.2 && done < end) return;
+    last = now;
+    char extra[96];
+    const double ms = (double)(done - first) * OLIVE_DT;
+    snprintf(extra, sizeof extra, "t = %.1f ms, %.3g ms simulated per s", (double)done * OLIVE_DT,
+             now > t0 ? ms / (now - t0) : 0.0);
+    olive_progress_extra("simulating", (double)(done - first) / (double)(end - first), extra);
+}
+
 int main(int argc, char **argv)
 {
     double t_start = olive_now();
@@ -255,6 +270,7 @@ int main(int argc, char **argv)
     int energy_owner = 0;
     double energy0 = s.cuda ? sim_cuda_energy_j(&s, &energy_owner) : -1;
 #endif
+    const double t_loop = olive_now();
     for (int64_t i = k0; i < cfg.steps; i++) {
         int record = (i + 1) % cfg.record_every == 0 && cfg.nrecord > 0;
 #ifdef OLIVE_HAVE_CUDA
@@ -274,7 +290,7 @@ int main(int argc, char **argv)
             if (!s.cuda) stop_if_not_finite(&s); /* exact on the CPU: the step and cell named */
             write_checkpoint(&s, i + 1);
         }
-        if (s.rank == 0) olive_progress("simulating", (double)(i + 1 - k0) / (double)nsteps);
+        if (s.rank == 0) show_progress(i + 1, k0, cfg.steps, t_loop);
         if (stop_sig) { end = i + 1; break; }
     }
 #ifdef OLIVE_HAVE_CUDA

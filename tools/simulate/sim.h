@@ -44,7 +44,6 @@ typedef struct {
     uint64_t seed;           /* --seed: the noise and the random initial potentials */
     int init_random;         /* --init-voltage LO:HI given */
     double init_lo, init_hi; /* mV */
-    int progress;            /* --progress: show progress even when stderr is not a terminal */
 } sim_config;
 
 /* Per-phase wall-clock seconds (DESIGN.md: make the bottleneck visible). */
