@@ -27,7 +27,7 @@ static uint64_t bits_of(double x)
     return u;
 }
 
-/* The stored code of local junction e (the float's bits at 32 bits). */
+/* The stored code of local junction e (the value's bits at 32 and 64 bits). */
 static uint64_t code_of(const olive_network *n, int64_t e)
 {
     switch (n->bits) {
@@ -35,6 +35,7 @@ static uint64_t code_of(const olive_network *n, int64_t e)
     case 8: return ((const uint8_t *)n->cond)[e];
     case 16: return ((const uint16_t *)n->cond)[e];
     case 32: { uint32_t u; memcpy(&u, (const float *)n->cond + e, sizeof u); return u; }
+    case 64: { uint64_t u; memcpy(&u, (const double *)n->cond + e, sizeof u); return u; }
     default: return 0;
     }
 }

@@ -13,11 +13,12 @@ size_t olive_cond_bytes(int bits, int64_t n)
     case 4: return (size_t)((n + 1) / 2);
     case 8: return (size_t)n;
     case 16: return (size_t)n * 2;
-    default: return (size_t)n * 4;
+    case 32: return (size_t)n * 4;
+    default: return (size_t)n * 8;
     }
 }
 
-void olive_cond_set(int bits, void *cond, int64_t e, uint32_t code, float w)
+void olive_cond_set(int bits, void *cond, int64_t e, uint32_t code, double w)
 {
     switch (bits) {
     case 4: {
@@ -28,7 +29,8 @@ void olive_cond_set(int bits, void *cond, int64_t e, uint32_t code, float w)
     }
     case 8: ((uint8_t *)cond)[e] = (uint8_t)code; break;
     case 16: ((uint16_t *)cond)[e] = (uint16_t)code; break;
-    case 32: ((float *)cond)[e] = w; break;
+    case 32: ((float *)cond)[e] = (float)w; break;
+    case 64: ((double *)cond)[e] = w; break;
     default: break;
     }
 }
@@ -38,7 +40,8 @@ static hid_t cond_mtype(int bits)
     switch (bits) {
     case 4: case 8: return H5T_NATIVE_UINT8;
     case 16: return H5T_NATIVE_UINT16;
-    default: return H5T_NATIVE_FLOAT;
+    case 32: return H5T_NATIVE_FLOAT;
+    default: return H5T_NATIVE_DOUBLE;
     }
 }
 
@@ -47,7 +50,8 @@ static hid_t cond_ftype(int bits)
     switch (bits) {
     case 4: case 8: return H5T_STD_U8LE;
     case 16: return H5T_STD_U16LE;
-    default: return H5T_IEEE_F32LE;
+    case 32: return H5T_IEEE_F32LE;
+    default: return H5T_IEEE_F64LE;
     }
 }
 
@@ -103,14 +107,15 @@ const char *olive_net_check(const olive_network *n)
     if (first < rows) return row_fault(n, first, msg, sizeof msg);
     if (n->row_ptr[rows] != n->nnz) return "row_ptr does not end at the number of junctions";
     if (!isfinite(n->offset) || !isfinite(n->scale)) return "conductance offset or scale is not finite";
-    if (n->bits == 32) {
-        const float *w = n->cond;
-        for (int64_t e = 0; e < n->nnz; e++)
-            if (!isfinite(w[e]) || w[e] < 0) {
+    if (n->bits >= 32) {
+        for (int64_t e = 0; e < n->nnz; e++) {
+            const double w = olive_net_w(n, e);
+            if (!isfinite(w) || w < 0) {
                 snprintf(msg, sizeof msg, "conductance[%lld] = %g is not a finite non-negative number",
-                         (long long)e, (double)w[e]);
+                         (long long)e, w);
                 return msg;
             }
+        }
     } else {
         double maxw = n->offset + (n->bits ? ((1u << n->bits) - 1) * n->scale : 0.0);
         if (n->offset < 0 || maxw < 0 || !isfinite(maxw))
@@ -159,8 +164,8 @@ static void read_header(const char *path, hid_t f, olive_network *net)
                   (long long)olive_h5_len1(path, cells, "g_CaL"), (long long)net->count);
 
     int64_t bits = olive_h5_get_i64(path, gj, "/gap_junctions", "bits");
-    if (bits != 0 && bits != 4 && bits != 8 && bits != 16 && bits != 32)
-        olive_die("%s: /gap_junctions bits = %lld, must be 0, 4, 8, 16 or 32", path, (long long)bits);
+    if (bits != 0 && bits != 4 && bits != 8 && bits != 16 && bits != 32 && bits != 64)
+        olive_die("%s: /gap_junctions bits = %lld, must be 0, 4, 8, 16, 32 or 64", path, (long long)bits);
     net->bits = (int)bits;
     net->offset = olive_h5_get_f64(path, gj, "/gap_junctions", "offset");
     net->scale = olive_h5_get_f64(path, gj, "/gap_junctions", "scale");
@@ -177,15 +182,16 @@ static void read_header(const char *path, hid_t f, olive_network *net)
     if (net->bits) {
         if (!olive_h5_exists(gj, "conductance"))
             olive_die("%s: /gap_junctions/conductance is missing (bits = %d)", path, net->bits);
-        int64_t want = (int64_t)olive_cond_bytes(net->bits, net->nnz_total) / (net->bits == 16 ? 2 : net->bits == 32 ? 4 : 1);
+        /* values: one per junction, two per byte at 4 bits */
+        int64_t want = net->bits == 4 ? (net->nnz_total + 1) / 2 : net->nnz_total;
         int64_t len = olive_h5_len1(path, gj, "conductance");
         if (len != want)
             olive_die("%s: /gap_junctions/conductance has %lld values, expected %lld for %lld junctions at %d bits",
                       path, (long long)len, (long long)want, (long long)net->nnz_total, net->bits);
         olive_h5_dtype_info(path, gj, "conductance", &cls, &sz);
-        int want_float = net->bits == 32;
+        int want_float = net->bits >= 32;
         if ((want_float && cls != H5T_FLOAT) || (!want_float && cls != H5T_INTEGER) ||
-            (!want_float && sz * 8 != (size_t)(net->bits == 4 ? 8 : net->bits)))
+            sz * 8 != (size_t)(net->bits == 4 ? 8 : net->bits))
             olive_die("%s: /gap_junctions/conductance has the wrong element type for bits = %d", path, net->bits);
         /* Codes are unsigned: HDF5 would clamp a negative int8/int16 code
          * to 0 where numpy reads it negative. */

@@ -18,9 +18,9 @@ typedef struct {
     int64_t nnz;            /* junctions held */
     int64_t e0;             /* global index of the first junction held */
     int64_t nnz_total;      /* junctions in the whole network */
-    int bits;               /* 0, 4, 8, 16, 32 */
+    int bits;               /* 0, 4, 8, 16 (codes), 32 (float32), 64 (float64) */
     double offset, scale;   /* w = offset + code*scale (bits 4/8/16); bits 0: w = offset */
-    void *cond;             /* packed codes of the junctions held; float32 for bits 32; NULL for 0 */
+    void *cond;             /* packed codes of the junctions held; float32 / float64 values for bits 32 / 64; NULL for 0 */
     /* How the network was made (free-form provenance). */
     char generator[32];
     uint64_t seed;
@@ -43,14 +43,15 @@ static inline double olive_net_w(const olive_network *n, int64_t e)
     case 4: return n->offset + (double)((((const uint8_t *)n->cond)[e >> 1] >> ((e & 1) * 4)) & 15) * n->scale;
     case 8: return n->offset + (double)((const uint8_t *)n->cond)[e] * n->scale;
     case 16: return n->offset + (double)((const uint16_t *)n->cond)[e] * n->scale;
-    default: return (double)((const float *)n->cond)[e];
+    case 32: return (double)((const float *)n->cond)[e];
+    default: return ((const double *)n->cond)[e];
     }
 }
 
 /* Bytes of packed conductance storage for n junctions at bits. */
 size_t olive_cond_bytes(int bits, int64_t n);
-/* Store code (or, for bits 32, the float value w) of junction e. */
-void olive_cond_set(int bits, void *cond, int64_t e, uint32_t code, float w);
+/* Store code (or, for bits 32 and 64, the value w, as float32 or float64) of junction e. */
+void olive_cond_set(int bits, void *cond, int64_t e, uint32_t code, double w);
 
 /* Read the whole network (validating every part). */
 void olive_net_read(const char *path, olive_network *net);

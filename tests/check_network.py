@@ -68,7 +68,7 @@ class Net:
         if np.any(same_row & (col[1:] <= col[:-1])):
             bad = np.nonzero(same_row & (col[1:] <= col[:-1]))[0][0]
             fail(f"{p}: row {self.rows[bad]} not strictly ascending ({col[bad]} then {col[bad + 1]})")
-        want = {0: None, 4: np.uint8, 8: np.uint8, 16: np.uint16, 32: np.float32}
+        want = {0: None, 4: np.uint8, 8: np.uint8, 16: np.uint16, 32: np.float32, 64: np.float64}
         if self.bits not in want:
             fail(f"{p}: bits = {self.bits}")
         if self.bits == 0:
@@ -393,6 +393,11 @@ def c_conductance(net, A, B, bits, seed, symmetric):
     v = philox(seed, a, b, 0, STREAM_CONDUCTANCE)
     w = A + u01(v[0], v[1]) * (B - A)
     got = net.weights()
+    if bits == 64:
+        if net.cond.dtype != np.float64 or not np.array_equal(net.cond, w):
+            fail("conductance bits 64: stored doubles differ from the drawn w")
+        ok(f"conductance bits 64: {len(w)} values equal the drawn w exactly")
+        return
     if bits == 32:
         if not np.array_equal(net.cond, w.astype(np.float32)):
             fail("conductance bits 32: stored floats differ from float32(drawn w)")

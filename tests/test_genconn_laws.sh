@@ -53,7 +53,7 @@ gen -o gsb.h5 --dims 20x20x5 --generator gaussian --density 12 --sigma 2 --condu
   { check symmetric gs.h5 gsb.h5; check conductance gs.h5 0.02 0.06 4 1 1; }
 
 echo "== conductance"
-for bits in 4 8 16 32; do
+for bits in 4 8 16 32 64; do
   gen -o c$bits.h5 --cells 2001 --generator uniform --density 7 --conductance 0.01:0.05 --conductance-bits $bits --seed 77 &&
     check conductance c$bits.h5 0.01 0.05 $bits 77 0
   # The reported largest quantisation error is at most scale/2.
@@ -62,7 +62,7 @@ import re, sys, h5py
 g = h5py.File(sys.argv[1], "r")["gap_junctions"]
 m = re.search(r"largest quantisation error ([0-9.e+-]+)", open(sys.argv[2]).read())
 bits, scale = int(g.attrs["bits"]), float(g.attrs["scale"])
-limit = scale / 2 if bits != 32 else 0.05 * 2.0 ** -24
+limit = {32: 0.05 * 2.0 ** -24, 64: 0.0}.get(bits, scale / 2)
 assert m and float(m.group(1)) <= limit * (1 + 1e-6), (m and m.group(1), limit)
 EOF
 done

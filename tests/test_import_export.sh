@@ -45,6 +45,19 @@ f = h5py.File('am.h5'); g = f['gap_junctions']
 assert list(g['row_ptr'][:]) == [0, 1, 2, 3] and list(g['col'][:]) == [2, 0, 1], (g['row_ptr'][:], g['col'][:])
 assert np.allclose(g['conductance'][:], [0.03, 0.02, 0.05]), g['conductance'][:]
 " || fail "asym.matrix is not read with line = sender"
+# --conductance-bits 64: the original's doubles exactly, from the matrix and the edge list
+printf '0 0.1 0\n0 0 0.030000000000000002\n0.123456789012345678 0 0\n' > asym64.matrix
+printf '0 1 0.1\n1 2 0.030000000000000002\n2 0 0.123456789012345678\n' > asym64.edges
+run "$G" -o am64.h5 --import asym64.matrix --import-format matrix --conductance-bits 64
+run "$G" -o ae64.h5 --import asym64.edges --import-format edges --cells 3 --conductance-bits 64
+py same am64.h5 ae64.h5
+"$PY" -c "
+import h5py, numpy as np
+g = h5py.File('am64.h5')['gap_junctions']
+w = g['conductance'][:]
+assert g.attrs['bits'] == 64 and w.dtype == np.float64, (g.attrs['bits'], w.dtype)
+assert list(w) == [0.123456789012345678, 0.1, 0.030000000000000002], list(w)   # exact doubles, receiver order
+" || fail "--conductance-bits 64 does not store the file's doubles exactly"
 if "$G" -o bad.h5 --import asym.edges --import-format edges --transpose >/dev/null 2>run.err; then fail "--transpose accepted for edges"; fi
 grep -q -- "--transpose applies to --import-format matrix only" run.err || fail "--transpose with edges: $(cat run.err)"
 

@@ -36,7 +36,8 @@ static void usage(void)
            "  --sigma S                  gaussian width in lattice units (default 5)\n"
            "  --seed S                   random seed, 0 <= S < 2^63 (default 1)\n"
            "  --conductance W | A:B      constant W, or uniform in [A, B] per junction (default 0.04)\n"
-           "  --conductance-bits B       0 (constant), 4, 8, 16 (quantised codes) or 32 (float32)\n"
+           "  --conductance-bits B       0 (constant), 4, 8, 16 (quantised codes), 32 (float32)\n"
+           "                               or 64 (float64: every value exactly as drawn)\n"
            "                               (default 0 for a constant, 8 for a range)\n"
            "  --gcal V | A:B             g_CaL per cell, constant or uniform in [A, B] (default 0.68)\n"
            "  --symmetric                add the mirror of every junction (w_ij = w_ji)\n"
@@ -62,8 +63,10 @@ static void usage(void)
            "  --conductance W            edges lines without a conductance (and sonata files without\n"
            "                               the attribute) get W (default 0.04)\n"
            "  --conductance-bits B       0 (all junctions equal: the default then), 32 (float32: the\n"
-           "                               default otherwise), or 4/8/16 (quantised between the\n"
-           "                               smallest and largest conductance; the error is reported)\n"
+           "                               default otherwise), 64 (float64: the file's values exactly,\n"
+           "                               as the original InfOli code reads them), or 4/8/16\n"
+           "                               (quantised between the smallest and largest conductance;\n"
+           "                               the error is reported)\n"
            "\n"
            "  --export-sonata PREFIX     also write PREFIX_nodes.h5 and PREFIX_edges.h5 (SONATA,\n"
            "                               population io, edge attribute conductance)\n"
@@ -206,9 +209,9 @@ void gc_parse_args(int argc, char **argv, gc_config *cfg)
         }
         else if (!strcmp(a, "--conductance-bits")) {
             const char *v = need_value(argc, argv, &i);
-            bits = (int)olive_parse_int(a, v, 0, 32);
-            if (bits != 0 && bits != 4 && bits != 8 && bits != 16 && bits != 32)
-                olive_usage_error("--conductance-bits: %s is not 0, 4, 8, 16 or 32", v);
+            bits = (int)olive_parse_int(a, v, 0, 64);
+            if (bits != 0 && bits != 4 && bits != 8 && bits != 16 && bits != 32 && bits != 64)
+                olive_usage_error("--conductance-bits: %s is not 0, 4, 8, 16, 32 or 64", v);
         }
         else if (!strcmp(a, "--gcal"))
             cfg->gcal_range = olive_parse_range(a, need_value(argc, argv, &i), 0, 1e6, &cfg->gcal_a, &cfg->gcal_b);
@@ -295,6 +298,6 @@ void gc_parse_args(int argc, char **argv, gc_config *cfg)
     if (cfg->gcal_range && cfg->gcal_a == cfg->gcal_b) cfg->gcal_range = 0;
     if (bits < 0) bits = cfg->w_range ? 8 : 0;
     if (bits == 0 && cfg->w_range)
-        olive_usage_error("--conductance %g:%g is a range; it needs --conductance-bits 4, 8, 16 or 32", cfg->w_a, cfg->w_b);
+        olive_usage_error("--conductance %g:%g is a range; it needs --conductance-bits 4, 8, 16, 32 or 64", cfg->w_a, cfg->w_b);
     cfg->bits = bits;
 }

@@ -68,10 +68,9 @@ __global__ void k_cond(gc_cond_par p, int64_t recv0, int64_t nrows, int G, const
         if (hi > e1) hi = e1;
         const int64_t recv = recv0 + r;
         for (int64_t e = lo + lane; e < hi; e += G) {
-            float f;
-            double err;
+            double f, err;
             const uint32_t code = gc_cond_junction(&p, recv, col[e - e0], &f, &err);
-            if constexpr (std::is_same<T, float>::value) out[e - e0] = f;
+            if constexpr (std::is_floating_point<T>::value) out[e - e0] = (T)f;
             else out[e - e0] = (T)code;
             if (err > m) m = err;
         }
@@ -209,6 +208,11 @@ extern "C" double gc_conductance_cuda(const gc_cond_par *par, olive_network *net
             k_cond<float><<<nb, 256, 0, s->st>>>(p, recv0, nrows, G, s->d_rp, e0, e1, s->d_col, (float *)s->d_out,
                                                  d_max);
             CK_LAUNCH("k_cond<32>");
+            break;
+        case 64:
+            k_cond<double><<<nb, 256, 0, s->st>>>(p, recv0, nrows, G, s->d_rp, e0, e1, s->d_col, (double *)s->d_out,
+                                                  d_max);
+            CK_LAUNCH("k_cond<64>");
             break;
         default: olive_die("internal: %d conductance bits on the GPU", bits);
         }

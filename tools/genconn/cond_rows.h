@@ -34,14 +34,15 @@ OLIVE_HD double gc_cond_w(const gc_cond_par *p, int64_t recv, int64_t send)
 }
 
 /* The stored value of junction (recv <- send): the code (bits < 32; 0 at
- * bits 32) is returned, the float32 value (bits 32) goes to *f, and the
- * quantisation error |stored w - drawn w| to *err. */
-OLIVE_HD uint32_t gc_cond_junction(const gc_cond_par *p, int64_t recv, int64_t send, float *f, double *err)
+ * bits 32 and 64) is returned, the value (bits 32: rounded to float32;
+ * bits 64: the drawn double) goes to *f, and the quantisation error
+ * |stored w - drawn w| to *err. */
+OLIVE_HD uint32_t gc_cond_junction(const gc_cond_par *p, int64_t recv, int64_t send, double *f, double *err)
 {
     const double w = gc_cond_w(p, recv, send);
-    if (p->bits == 32) {
-        *f = (float)w;
-        *err = fabs((double)*f - w);
+    if (p->bits >= 32) {
+        *f = p->bits == 32 ? (double)(float)w : w;
+        *err = fabs(*f - w);
         return 0;
     }
     uint32_t code = 0;

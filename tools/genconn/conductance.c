@@ -26,7 +26,7 @@ double gc_conductance(const gc_config *cfg, olive_network *net)
     }
     const int64_t N = net->row1 - net->row0, nnz = net->nnz;  /* this process's rows */
     net->cond = olive_calloc(olive_cond_bytes(bits, nnz) + 1, 1, "conductances");
-    if (bits == 32) { net->offset = 0; net->scale = 1; }
+    if (bits >= 32) { net->offset = 0; net->scale = 1; }
     else {
         net->offset = cfg->w_a;
         net->scale = (cfg->w_b - cfg->w_a) / (double)((1u << bits) - 1);
@@ -37,7 +37,7 @@ double gc_conductance(const gc_config *cfg, olive_network *net)
     p.w_b = cfg->w_b;
     p.offset = net->offset;
     p.scale = net->scale;
-    p.maxcode = bits == 32 ? 0 : (1u << bits) - 1;
+    p.maxcode = bits >= 32 ? 0 : (1u << bits) - 1;
     p.bits = bits;
     p.w_range = cfg->w_range;
     p.symmetric = cfg->symmetric;
@@ -55,8 +55,7 @@ double gc_conductance(const gc_config *cfg, olive_network *net)
 #pragma omp parallel for schedule(dynamic, 4096) reduction(max : maxerr)
     for (int64_t i = 0; i < N; i++)
         for (int64_t e = net->row_ptr[i]; e < net->row_ptr[i + 1]; e++) {
-            float f;
-            double err;
+            double f, err;
             uint32_t code = gc_cond_junction(&p, net->row0 + i, net->col[e], &f, &err);
             if (nibble) nibble[e] = (uint8_t)code;
             else olive_cond_set(bits, net->cond, e, code, f);

@@ -36,17 +36,18 @@ int gc_pack_conductance(olive_network *net, const double *w, int bits, double w_
     }
     net->cond = olive_calloc(olive_cond_bytes(bits, nnz) + 1, 1, "conductances");
     double maxerr = 0;
-    if (bits == 32) {
+    if (bits >= 32) {
+        /* Values, not codes: float32, or float64 (exact: what the file gave). */
         net->offset = 0;
         net->scale = 1;
         for (int64_t e = 0; e < nnz; e++) {
-            float f = (float)w[e];
+            double f = bits == 32 ? (double)(float)w[e] : w[e];
             if (!isfinite(f)) {
-                snprintf(err, errlen, "conductance %.17g does not fit in float32 (--conductance-bits 32); use 16 or fewer bits", w[e]);
+                snprintf(err, errlen, "conductance %.17g does not fit in float32 (--conductance-bits 32); use 64", w[e]);
                 return -1;
             }
-            olive_cond_set(32, net->cond, e, 0, f);
-            double d = fabs((double)f - w[e]);
+            olive_cond_set(bits, net->cond, e, 0, f);
+            double d = fabs(f - w[e]);
             if (d > maxerr) maxerr = d;
         }
     } else {

@@ -148,6 +148,7 @@ __device__ __forceinline__ float gj_term(int kind, float w, float v) { return ol
 template <int BITS> struct code_t { typedef uint8_t T; };
 template <> struct code_t<16> { typedef uint16_t T; };
 template <> struct code_t<32> { typedef float T; };
+template <> struct code_t<64> { typedef double T; };
 
 /* Code of CSR junction e in the file's packing, as the CPU decodes it. */
 template <int BITS>
@@ -180,6 +181,7 @@ __device__ __forceinline__ R ell_w(const void *code, const R *lut, R w0, int64_t
 {
     if constexpr (BITS == 0) return w0;
     else if constexpr (BITS == 32) return (R)((const float *)code)[e];
+    else if constexpr (BITS == 64) return (R)((const double *)code)[e];
     else return lut[((const typename code_t<BITS>::T *)code)[e]];
 }
 
@@ -325,7 +327,8 @@ static void launch_rows_gj(sim_t *s, const ell_list &L, const dev_pulses &pl, in
     case 4: launch_rows_t<R, 4, GJ>(s, L, pl, step, rel); break;
     case 8: launch_rows_t<R, 8, GJ>(s, L, pl, step, rel); break;
     case 16: launch_rows_t<R, 16, GJ>(s, L, pl, step, rel); break;
-    default: launch_rows_t<R, 32, GJ>(s, L, pl, step, rel); break;
+    case 32: launch_rows_t<R, 32, GJ>(s, L, pl, step, rel); break;
+    default: launch_rows_t<R, 64, GJ>(s, L, pl, step, rel); break;
     }
 }
 
@@ -430,7 +433,7 @@ static int64_t ell_shape(const sim_t *s, const int32_t *list, int64_t n, int64_t
 static size_t ell_code_bytes(const sim_t *s)
 {
     const int bits = s->cfg->gj == OLIVE_GJ_NGJ ? 0 : s->net.bits;
-    return bits == 0 ? 0 : bits <= 8 ? 1 : bits == 16 ? 2 : 4;
+    return bits == 0 ? 0 : bits <= 8 ? 1 : (size_t)bits / 8;
 }
 
 /* The ELL copy of the rows in list[0..n): shape computed on the host, the
@@ -461,7 +464,8 @@ static void build_ell(sim_t *s, const int32_t *list, int64_t n, const int64_t *d
         case 4: k_to_ell<4><<<nb, 256>>>(L->rows, n, d_rp, d_lcol, d_cond, L->slice, L->col, L->code); break;
         case 8: k_to_ell<8><<<nb, 256>>>(L->rows, n, d_rp, d_lcol, d_cond, L->slice, L->col, L->code); break;
         case 16: k_to_ell<16><<<nb, 256>>>(L->rows, n, d_rp, d_lcol, d_cond, L->slice, L->col, L->code); break;
-        default: k_to_ell<32><<<nb, 256>>>(L->rows, n, d_rp, d_lcol, d_cond, L->slice, L->col, L->code); break;
+        case 32: k_to_ell<32><<<nb, 256>>>(L->rows, n, d_rp, d_lcol, d_cond, L->slice, L->col, L->code); break;
+        default: k_to_ell<64><<<nb, 256>>>(L->rows, n, d_rp, d_lcol, d_cond, L->slice, L->col, L->code); break;
         }
         CK_LAUNCH("k_to_ell");
     }

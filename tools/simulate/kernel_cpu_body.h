@@ -32,7 +32,8 @@ static inline __attribute__((always_inline)) int64_t KFN(junction_terms)(
         else if (bits == 4) w = lut[(((const uint8_t *)cond)[e >> 1] >> ((e & 1) * 4)) & 15];
         else if (bits == 8) w = lut[((const uint8_t *)cond)[e]];
         else if (bits == 16) w = lut[((const uint16_t *)cond)[e]];
-        else w = (REAL)((const float *)cond)[e];
+        else if (bits == 32) w = (REAL)((const float *)cond)[e];
+        else w = (REAL)((const double *)cond)[e];
         term[j] = MFN(olive_gj_term)(gj, w, vi - vd[lcol[j]]);
     }
     return n;
@@ -91,7 +92,7 @@ static void KFN(currents)(sim_t *s, const int32_t *rows, int64_t nrows)
 #define KCASE(B, G) KFN(currents_of)(s, rows, nrows, B, G)
 #define KBITS(G) switch (s->net.bits) { \
     case 0: KCASE(0, G); break; case 4: KCASE(4, G); break; case 8: KCASE(8, G); break; \
-    case 16: KCASE(16, G); break; default: KCASE(32, G); break; }
+    case 16: KCASE(16, G); break; case 32: KCASE(32, G); break; default: KCASE(64, G); break; }
     if (s->cfg->gj == OLIVE_GJ_RGJ) { KBITS(OLIVE_GJ_RGJ); }
     else { KBITS(OLIVE_GJ_SGJ); }
 #undef KCASE
