@@ -8,7 +8,7 @@
 #   bash .gpurt/setup.sh && . /opt/olive-rt/env.sh && bash scripts/gpu-genconn-check.sh
 # Cases (PASS/FAIL each): uniform binomial, uniform --fixed-degree (also the
 # complement branch K > (N-1)/2), gaussian 2-D and 3-D, --symmetric,
-# conductances (drawn on the GPU too: cond_cuda.cu) at 4, 8, 16 and 32 bits,
+# conductances (drawn on the GPU too: cond_cuda.cu) at 4, 8, 16, 32 and 64 bits,
 # ranges and constants, with and without --symmetric, also in tiny chunks
 # (OLIVE_GENCONN_COND_CHUNK: rows and 4-bit bytes split between chunks),
 # g_CaL ranges, edge cases (p = 1, K = 0, tiny p), and 2 MPI ranks (cuda on 2
@@ -144,7 +144,7 @@ check mpi-fix    2 --cells 100001 --generator uniform --fixed-degree --density 1
 check mpi-gau2   2 --dims 300x301 --generator gaussian --density 50 --sigma 5 --symmetric --conductance 0.01:0.05 --conductance-bits 4
 check mpi-gau3   2 --dims 40x40x41 --generator gaussian --density 100 --sigma 4 --conductance 0.01:0.05 --conductance-bits 8
 # Conductances at every width, ranges and constants, --symmetric (keyed by the pair's (min, max)).
-for b in 4 8 16 32; do
+for b in 4 8 16 32 64; do
   check uni-c$b     1 --cells 100001 --generator uniform --density 101 --seed 21 --conductance 0.01:0.05 --conductance-bits $b
   check uni-sym-r$b 1 --cells 100001 --generator uniform --density 101 --seed 22 --symmetric --conductance 0.02:0.03 --conductance-bits $b
   check gau-sym-c$b 1 --dims 201x203 --generator gaussian --density 37 --sigma 4 --symmetric --conductance 0.01:0.05 --conductance-bits $b

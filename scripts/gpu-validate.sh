@@ -157,7 +157,7 @@ for gj in rgj sgj; do
 done
 OLIVE_CUDA_ROWS=fused run d100-rgj-cuda-fused sim net100.h5 -o d100-rgj-cuda-fused --steps 500 $rec --gj rgj --backend cuda --pulse 5:15:6
 check "3c. 4096 cells x 100 RGJ, GPU fused vs CPU" d100-rgj-cpu d100-rgj-cuda-fused 1e-6 v_dend,v_axon
-for b in 0 16 32; do
+for b in 0 16 32 64; do
   w=0.002:0.02; [ $b = 0 ] && w=0.01   # bits 0: one constant conductance
   run genconn-b$b "$BIN/olive-genconn" -o net-b$b.h5 --cells 4096 --generator uniform --density 40 \
     --conductance $w --conductance-bits $b --seed 3
