@@ -14,23 +14,27 @@
 #include <strings.h>
 
 static const char plot_help[] =
-    "Usage: olive-analyze plot OUTDIR -o FIG.png --kind raster|trace|rate [--cells A:B]\n"
-    "                          [--t0 MS] [--t1 MS] [--variable NAME] [--bin MS]\n"
+    "Usage: olive-analyze plot OUTDIR -o FIG.png --kind raster|trace|rate|heatmap [--cells A:B]\n"
+    "                          [--t0 MS] [--t1 MS] [--variable NAME] [--bin MS] [--offset V]\n"
     "                          [--width PX] [--height PX] [--title TEXT] [--force]\n"
     "\n"
     "  raster  one dot per spike: time (ms) against cell (OUTDIR/spikes.h5)\n"
     "  trace   the recorded values of a few cells over time (OUTDIR/<variable>.h5,\n"
     "          v_axon by default), one line and legend entry per cell\n"
     "  rate    the population rate over time bins: spikes / cells / bin width (Hz)\n"
+    "  heatmap a report as an image: cells against time, the value as a colour\n"
+    "          (OUTDIR/<variable>.h5; frames and cells averaged into pixels)\n"
     "\n"
     "  -o, --output FIG      the figure to write, PNG, SVG or PDF by its extension\n"
     "                        (.png, .svg, .pdf; written under a temporary name and\n"
     "                        renamed when complete; refused if it exists, unless --force)\n"
-    "  --kind KIND           raster, trace or rate\n"
+    "  --kind KIND           raster, trace, rate or heatmap\n"
     "  --cells A:B           cells A..B-1 (raster, rate: default all; trace: default the\n"
     "                        first 4 recorded, at most 16)\n"
     "  --t0 MS, --t1 MS      time range (default the whole run)\n"
-    "  --variable NAME       trace: the report to plot (default v_axon)\n"
+    "  --variable NAME       trace, heatmap: the report to plot (default v_axon)\n"
+    "  --offset V            trace: shift trace i up by i*V (units of the variable) so\n"
+    "                        that overlapping traces stay apart (default 0)\n"
     "  --bin MS              rate: bin width (default 5)\n"
     "  --width PX, --height PX  image size (default 1000 x 600; 200..10000)\n"
     "  --title TEXT          title (default: what is plotted and from where)\n"
@@ -40,14 +44,14 @@ static const char plot_help[] =
     "\n"
     "Exit status: 0 success, 2 error.\n";
 
-enum { RASTER, TRACE, RATE };
+enum { RASTER, TRACE, RATE, HEATMAP };
 #define MAX_TRACES 16
 
 typedef struct {
     const char *dir, *output, *variable, *title, *population;
     int kind, has_cells, force, width, height;
     int64_t a, b;
-    double t0, t1, bin;
+    double t0, t1, bin, offset;
 } plot_opts;
 
 static void parse(int argc, char **argv, plot_opts *o)
@@ -59,6 +63,7 @@ static void parse(int argc, char **argv, plot_opts *o)
         {"bin", required_argument, NULL, 'b'},    {"width", required_argument, NULL, 'W'},
         {"height", required_argument, NULL, 'H'}, {"title", required_argument, NULL, 'T'},
         {"population", required_argument, NULL, 'p'}, {"force", no_argument, NULL, 'F'},
+        {"offset", required_argument, NULL, 'O'},
         {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);
@@ -79,7 +84,8 @@ static void parse(int argc, char **argv, plot_opts *o)
             if (!strcmp(optarg, "raster")) o->kind = RASTER;
             else if (!strcmp(optarg, "trace")) o->kind = TRACE;
             else if (!strcmp(optarg, "rate")) o->kind = RATE;
-            else ana_usage_error("plot", "--kind: '%s' is not raster, trace or rate", optarg);
+            else if (!strcmp(optarg, "heatmap")) o->kind = HEATMAP;
+            else ana_usage_error("plot", "--kind: '%s' is not raster, trace, rate or heatmap", optarg);
             break;
         case 'C': ana_parse_cells("plot", "--cells", optarg, &o->a, &o->b); o->has_cells = 1; break;
         case '0': o->t0 = olive_parse_double("--t0", optarg, -1e15, 1e15); break;
@@ -91,6 +97,7 @@ static void parse(int argc, char **argv, plot_opts *o)
         case 'T': o->title = optarg; break;
         case 'p': o->population = optarg; break;
         case 'F': o->force = 1; break;
+        case 'O': o->offset = olive_parse_double("--offset", optarg, -1e6, 1e6); break;
         case 'h': fputs(plot_help, stdout); exit(ANA_EXIT_OK);
         case ':': ana_usage_error("plot", "option %s needs a value", argv[optind - 1]);
         default: ana_usage_error("plot", "unknown option %s", argv[optind - 1]);
@@ -99,7 +106,8 @@ static void parse(int argc, char **argv, plot_opts *o)
     if (optind >= argc) ana_usage_error("plot", "missing OUTDIR (an olive-simulate output directory)");
     if (optind + 1 < argc) ana_usage_error("plot", "unexpected argument '%s'", argv[optind + 1]);
     if (!o->output) ana_usage_error("plot", "missing -o FIG.png");
-    if (o->kind < 0) ana_usage_error("plot", "missing --kind raster|trace|rate");
+    if (o->kind < 0) ana_usage_error("plot", "missing --kind raster|trace|rate|heatmap");
+    if (o->offset != 0 && o->kind != TRACE) ana_usage_error("plot", "--offset applies to --kind trace only");
     if (!isnan(o->t0) && !isnan(o->t1) && !(o->t0 < o->t1)) ana_usage_error("plot", "--t0 %g must be below --t1 %g", o->t0, o->t1);
     if (o->kind == TRACE && o->has_cells && o->b - o->a > MAX_TRACES)
         ana_usage_error("plot", "--cells %lld:%lld is %lld cells; a trace plot shows at most %d", (long long)o->a,
@@ -235,6 +243,14 @@ static void trace(const plot_opts *o, cairo_t *cr, char *title, size_t tn)
     trace_data d = {&r, nc, k0, k1 - k0, NULL};
     d.v = olive_malloc((size_t)(d.n * nc) * sizeof(double), "traces");
     ana_report_each_frame(&r, cols, nc, k0, k1, keep_frame, &d);
+    /* A spike of V_axon lasts about 1 ms: frames further apart can miss it. */
+    if (r.frames > 1 && r.step > 0.5 && (!strcmp(o->variable, "v_axon") || !strcmp(o->variable, "v_soma")))
+        olive_warn("%s: frames are %g ms apart (--record-every %.0f): spikes (about 1 ms wide) can fall between "
+                   "frames and not show; record with --record-every 10 or less (0.5 ms) to see every spike",
+                   path, r.step, r.step / 0.05);
+    /* --offset: trace c drawn c*offset higher (the legend says so). */
+    for (int64_t k = 0; k < d.n && o->offset != 0; k++)
+        for (int64_t c = 0; c < nc; c++) d.v[k * nc + c] += (double)c * o->offset;
     double lo = INFINITY, hi = -INFINITY;
     for (int64_t i = 0; i < d.n * nc; i++)
         if (isfinite(d.v[i])) { if (d.v[i] < lo) lo = d.v[i]; if (d.v[i] > hi) hi = d.v[i]; }
@@ -249,7 +265,8 @@ static void trace(const plot_opts *o, cairo_t *cr, char *title, size_t tn)
     for (int64_t c = 0; c < nc; c++) {
         double rgb[3];
         ana_axes_color((int)c, rgb);
-        cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
+        /* Slightly transparent: where traces overlap, each still shows. */
+        cairo_set_source_rgba(cr, rgb[0], rgb[1], rgb[2], nc > 1 ? 0.75 : 1.0);
         int pen = 0;
         for (int64_t k = 0; k < d.n; k++) {
             double v = d.v[k * nc + c];
@@ -270,7 +287,10 @@ static void trace(const plot_opts *o, cairo_t *cr, char *title, size_t tn)
         double rgb[3];
         char label[64];
         ana_axes_color((int)c, rgb);
-        ana_fmt(label, sizeof label, "cell %llu", (unsigned long long)r.nodes[cols[c]]);
+        if (o->offset != 0)
+            ana_fmt(label, sizeof label, "cell %llu (%+g)", (unsigned long long)r.nodes[cols[c]], (double)c * o->offset);
+        else
+            ana_fmt(label, sizeof label, "cell %llu", (unsigned long long)r.nodes[cols[c]]);
         ana_axes_legend(&ax, label, rgb);
     }
     free(d.v);
@@ -323,6 +343,11 @@ static void draw(const plot_opts *o, cairo_surface_t *surface, char *title, size
     cairo_t *cr = cairo_create(surface);
     if (o->kind == RASTER) raster(o, cr, title, tn);
     else if (o->kind == RATE) rate(o, cr, title, tn);
+    else if (o->kind == HEATMAP) {
+        ana_heat_args h = {o->dir, o->variable, o->population, o->title, o->has_cells, o->width, o->height,
+                           o->a, o->b, o->t0, o->t1};
+        ana_plot_heatmap(cr, &h, title, tn);
+    }
     else trace(o, cr, title, tn);
     if (cairo_status(cr) != CAIRO_STATUS_SUCCESS) ana_error("drawing failed: %s", cairo_status_to_string(cairo_status(cr)));
     cairo_destroy(cr);

@@ -3,6 +3,8 @@
 #ifndef OLIVE_ANALYZE_PLOTAXES_H
 #define OLIVE_ANALYZE_PLOTAXES_H
 #include <cairo.h>
+#include <stdint.h>
+#include <stddef.h>
 
 typedef struct {
     cairo_t *cr;
@@ -27,5 +29,15 @@ void ana_axes_unclip(const ana_axes *a);
 void ana_axes_color(int i, double rgb[3]);
 /* One more legend entry (top right, inside the plot area). */
 void ana_axes_legend(ana_axes *a, const char *label, const double rgb[3]);
+
+/* plotheat.c: --kind heatmap of report dir/variable (cells [a, b) when
+ * has_cells; times [t0, t1], NaN: the whole run) into title[tn]. */
+typedef struct {
+    const char *dir, *variable, *population, *title;
+    int has_cells, width, height;
+    int64_t a, b;
+    double t0, t1;
+} ana_heat_args;
+void ana_plot_heatmap(cairo_t *cr, const ana_heat_args *p, char *title, size_t tn);
 
 #endif
