@@ -5,11 +5,29 @@
 PREFIX    ?= /usr/local
 BUILD     ?= build
 CC        ?= gcc
+PKG_CONFIG ?= pkg-config
 PKGS      := hdf5-openmpi ompi-c
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
-CAIRO_CFLAGS := $(shell pkg-config --cflags cairo 2>/dev/null)
-CAIRO_LIBS   := $(shell pkg-config --libs cairo 2>/dev/null)
+ifdef HDF5_DIR
+# A cluster build: `make CC=mpicc HDF5_DIR=$HDF5_ROOT [R123_DIR=...]` (MPI
+# from the compiler wrapper, HDF5 from its install prefix, no pkg-config).
+PKG_CFLAGS := -I$(HDF5_DIR)/include
+PKG_LIBS   := -L$(HDF5_DIR)/lib -Wl,-rpath,$(HDF5_DIR)/lib -lhdf5
+else
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
+endif
+# Random123 is header-only: R123_DIR/include when it is not in a system place.
+ifdef R123_DIR
+PKG_CFLAGS += -I$(R123_DIR)/include
+endif
+# cairo's headers for olive-analyze plot (the library is loaded at run time);
+# CAIRO=0, or no headers found, builds olive-analyze without plot.
+CAIRO_CFLAGS := $(shell $(PKG_CONFIG) --cflags cairo 2>/dev/null)
+CAIRO_CFLAGS := $(or $(CAIRO_CFLAGS),$(if $(wildcard /usr/include/cairo/cairo.h),-I/usr/include/cairo))
+CAIRO     ?= $(if $(CAIRO_CFLAGS),1,0)
+ifeq ($(CAIRO),0)
+CAIRO_CFLAGS := -DANA_NO_CAIRO
+endif
 
 OPT       ?= -O3
 # -ffp-contract=off: no fused multiply-add unless asked for, so results do not
@@ -18,7 +36,9 @@ OPT       ?= -O3
 # which the SIMD cell loop needs; values are unchanged.
 CFLAGS    += -std=c11 -D_GNU_SOURCE $(OPT) -g -Wall -Wextra -Werror -ffp-contract=off -fno-trapping-math -fopenmp \
              -Icommon $(PKG_CFLAGS) $(CAIRO_CFLAGS)
-LDLIBS    += $(PKG_LIBS) $(CAIRO_LIBS) -lz -lm -fopenmp
+# cairo: headers only; olive-analyze loads libcairo when it plots
+# (tools/analyze/cairo_load.h), so it runs where the library is missing.
+LDLIBS    += $(PKG_LIBS) -lz -lm -ldl -fopenmp
 
 # CUDA backends of olive-simulate and olive-genconn (tools/*/*.cu): built when nvcc is
 # found, on the PATH or in $(CUDA_HOME)/bin; CUDA=0 builds without it.
@@ -43,7 +63,7 @@ BINS       := $(TOOLS:%=$(BUILD)/bin/olive-%)
 TEST_SRC   := $(wildcard tests/unit/*.c)
 TEST_BINS  := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps check demo install clean bench
+.PHONY: all deps check demo install man clean bench
 # Keep the tool objects (make would delete them as intermediates of the pattern rule).
 .SECONDARY:
 all: $(BINS) $(TEST_BINS) $(if $(HAVE_CUDA),$(BUILD)/bench/olive-bwprobe)
@@ -55,7 +75,16 @@ $(CUDA_STAMP):
 	@rm -f $(BUILD)/obj/.cuda0 $(BUILD)/obj/.cuda1
 	@touch $@
 
-$(BUILD)/obj/%.o: %.c $(wildcard common/*.h) $(wildcard tools/*/*.h) $(CUDA_STAMP)
+# Random123's headers must be there (checked once, with a clear message).
+R123_STAMP := $(BUILD)/obj/.random123
+$(R123_STAMP):
+	@mkdir -p $(dir $@)
+	@printf '#include <Random123/philox.h>\n' | $(CC) $(PKG_CFLAGS) -E -x c - >/dev/null 2>&1 || { \
+	  echo "olive: Random123 headers (Random123/philox.h) not found: apt-get install librandom123-dev, or" \
+	       "unpack Random123 and build with R123_DIR=/path/to/Random123 (its include/ holds Random123/)" >&2; exit 1; }
+	@touch $@
+
+$(BUILD)/obj/%.o: %.c $(wildcard common/*.h) $(wildcard tools/*/*.h) $(CUDA_STAMP) $(R123_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 
@@ -147,9 +176,28 @@ fuzz-build: $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz_%)
 fuzz: fuzz-build
 	@BUILD=$(BUILD) FUZZ_SECONDS=$(FUZZ_SECONDS) bash tests/fuzz/run.sh $(FUZZ_NAMES)
 
-install: all
-	install -d $(DESTDIR)$(PREFIX)/bin
+# Man pages made by help2man from each program's --help and --version.
+MANDIR ?= $(PREFIX)/share/man/man1
+DOCDIR ?= $(PREFIX)/share/doc/olive
+MAN_NAME_genconn  := generate or import a gap-junction network of inferior-olive cells
+MAN_NAME_disperse := split an olive network into per-rank dispersal maps
+MAN_NAME_simulate := simulate a network of inferior-olive neurons (InfOli; CPU, CUDA, MPI)
+MAN_NAME_analyze  := spikes, rates, synchrony, plots and run comparison of olive runs
+MANS := $(TOOLS:%=$(BUILD)/man/olive-%.1)
+$(BUILD)/man/olive-%.1: $(BUILD)/bin/olive-%
+	@mkdir -p $(dir $@)
+	help2man --no-info --no-discard-stderr --name="$(MAN_NAME_$*)" --output=$@.tmp ./$< && mv $@.tmp $@
+man: $(MANS)
+
+# make install [PREFIX=/usr/local] [DESTDIR=]: programs, man pages, docs and
+# examples (examples/ as a whole, run from anywhere with olive on the PATH).
+install: all $(MANS)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANDIR) $(DESTDIR)$(DOCDIR)
 	install -m 755 $(BINS) $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 $(MANS) $(DESTDIR)$(MANDIR)/
+	install -m 644 README.md LICENSE CITATION.cff docs/*.md $(DESTDIR)$(DOCDIR)/
+	cd examples && find . -type f | while read -r f; do \
+	  install -D -m $$(if [ -x "$$f" ]; then echo 755; else echo 644; fi) "$$f" "$(DESTDIR)$(DOCDIR)/examples/$$f" || exit 1; done
 
 clean:
 	rm -rf build build-san

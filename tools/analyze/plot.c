@@ -1,17 +1,18 @@
-/* olive-analyze plot: a raster, trace or population-rate plot as PNG. */
+/* olive-analyze plot: a raster, trace, population-rate or heat-map plot as
+ * PNG, SVG or PDF (cairo, loaded when a plot is drawn: cairo_load.h). */
 #include "analyze.h"
 #include <unistd.h>
 #include <fcntl.h>
 #include <errno.h>
-#include "plotaxes.h"
-#include <cairo-pdf.h>
-#include <cairo-svg.h>
 #include "util.h"
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+
+#ifndef ANA_NO_CAIRO
+#include "plotaxes.h"
 
 static const char plot_help[] =
     "Usage: olive-analyze plot OUTDIR -o FIG.png --kind raster|trace|rate|heatmap [--cells A:B]\n"
@@ -358,6 +359,7 @@ int ana_plot_main(int argc, char **argv)
     plot_opts o;
     parse(argc, argv, &o);
     enum plot_format fmt = format_of(o.output);
+    ana_cairo_load();
     static const char *const names[3] = {"PNG", "SVG", "PDF"};
     char title[8192];
     const char *outs[1] = {o.output}, *ins[1] = {o.dir};
@@ -396,3 +398,13 @@ int ana_plot_main(int argc, char **argv)
     ana_flush_stdout("the plot summary");
     return ANA_EXIT_OK;
 }
+
+#else /* ANA_NO_CAIRO: built without cairo's headers (CAIRO=0) */
+int ana_plot_main(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    ana_error("plot: this olive-analyze was built without cairo (CAIRO=0 or no cairo headers); install "
+              "libcairo2-dev (Debian) and rebuild to draw plots");
+}
+#endif

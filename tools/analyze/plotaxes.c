@@ -1,4 +1,5 @@
 /* Axes with nice ticks (1, 2, 5 x 10^k) for the PNG plots. */
+#ifndef ANA_NO_CAIRO
 #include "plotaxes.h"
 #include <math.h>
 #include <stdio.h>
@@ -149,3 +150,4 @@ void ana_axes_legend(ana_axes *a, const char *label, const double rgb[3])
     text_at(cr, x + 2 * a->font, y, 0, 0.5, label);
     cairo_set_font_size(cr, a->font);
 }
+#endif

@@ -2,7 +2,7 @@
  * ticks with labels, axis titles and a title, drawn with cairo. */
 #ifndef OLIVE_ANALYZE_PLOTAXES_H
 #define OLIVE_ANALYZE_PLOTAXES_H
-#include <cairo.h>
+#include "cairo_load.h"
 #include <stdint.h>
 #include <stddef.h>
 

@@ -2,6 +2,7 @@
  * time (across), the value as a colour (viridis), with a colour bar. Frames
  * and cells are averaged into at most one pixel each (a million cells or
  * frames make a plot-sized picture), read a block of frames at a time. */
+#ifndef ANA_NO_CAIRO
 #include "analyze.h"
 #include "plotaxes.h"
 #include "util.h"
@@ -139,3 +140,4 @@ void ana_plot_heatmap(cairo_t *cr, const ana_heat_args *p, char *title, size_t t
     free(cols);
     ana_report_close(&r);
 }
+#endif

@@ -40,7 +40,7 @@ static const char *claim(sim_output *o, sim_t *s, int slot)
     char name[64], final[4200];
     snprintf(final, sizeof final, "%s/%s", o->dir, slot_name(slot, name, sizeof name));
     if (strlen(final) >= sizeof o->path[slot] - 48) olive_die("%s: output path too long", o->dir);
-    if (!o->in_place) snprintf(o->path[slot], sizeof o->path[slot], "%s", final);
+    if (!o->in_place) memcpy(o->path[slot], final, strlen(final) + 1);   /* fits: checked above */
     else {
         if (s->rank == 0) snprintf(o->path[slot], sizeof o->path[slot], "%s", olive_atomic_begin(final, 1));
         SIM_CHECK_MPI(MPI_Bcast(o->path[slot], sizeof o->path[slot], MPI_CHAR, 0, MPI_COMM_WORLD));
