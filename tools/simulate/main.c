@@ -108,9 +108,7 @@ static int state_finite(sim_t *s)
 static void write_checkpoint(sim_t *s, int64_t step)
 {
     double t0 = olive_now();
-#ifdef OLIVE_HAVE_CUDA
-    if (s->cuda) sim_cuda_fetch(s, 1);
-#endif
+    s->engine->fetch(s, 1);
     if (!state_finite(s)) {
         if (s->rank == 0)
             olive_warn("step %lld: the state is not finite; no checkpoint written (the last good one is kept)",
@@ -131,47 +129,6 @@ static void write_checkpoint(sim_t *s, int64_t step)
     }
     s->t.io += olive_now() - t0;
 }
-
-/* One step: exchange the halo while the interior rows compute. */
-static void step_once(sim_t *s, int64_t step)
-{
-    sim_pulse *active = s->active;
-    int nactive = sim_active_pulses(s->cfg, step, active);
-    MPI_Request req = MPI_REQUEST_NULL;
-    double t0 = olive_now(), tx = 0;
-#pragma omp parallel
-    {
-#pragma omp master
-        {
-            double a = olive_now();
-            sim_exchange_begin(s, &req);
-            tx += olive_now() - a;
-        }
-        sim_currents(s, s->plan.interior, s->plan.ninterior);
-#pragma omp master
-        {
-            double a = olive_now();
-            sim_exchange_end(s, &req);
-            tx += olive_now() - a;
-        }
-#pragma omp barrier
-        sim_currents(s, s->plan.boundary, s->plan.nboundary);
-        sim_update(s, step, active, nactive);
-    }
-    s->t.exchange += tx;
-    s->t.compute += olive_now() - t0 - tx;
-}
-
-#ifdef OLIVE_HAVE_CUDA
-/* One step on the GPU (backend_cuda.cu times exchange and compute itself),
- * then spikes and non-finite values come back every few steps. */
-static void step_cuda(sim_t *s, int64_t step)
-{
-    int nactive = sim_active_pulses(s->cfg, step, s->active);
-    sim_cuda_step(s, step, s->active, nactive);
-    sim_cuda_poll(s, step);
-}
-#endif
 
 /* A non-finite value anywhere stops every rank. Checked every 64 steps (one
  * small allreduce) but the first bad step and cell are reported exactly.
@@ -266,20 +223,13 @@ int main(int argc, char **argv)
     int64_t spikes_before = 0, end = cfg.steps;
     int stop_sig = 0;
     s.t.energy_j = -1;
-#ifdef OLIVE_HAVE_CUDA
     int energy_owner = 0;
-    double energy0 = s.cuda ? sim_cuda_energy_j(&s, &energy_owner) : -1;
-#endif
+    const double energy0 = s.engine->energy_j(&s, &energy_owner);
     const double t_loop = olive_now();
     for (int64_t i = k0; i < cfg.steps; i++) {
         int record = (i + 1) % cfg.record_every == 0 && cfg.nrecord > 0;
-#ifdef OLIVE_HAVE_CUDA
-        if (s.cuda) {
-            step_cuda(&s, i);
-            if (record) sim_cuda_fetch(&s, 0);
-        } else
-#endif
-            step_once(&s, i);
+        s.engine->step(&s, i);
+        if (record) s.engine->fetch(&s, 0);
         int last = i + 1 == cfg.steps;
         /* Signals are acted on only at multiples of 64 steps: the CUDA
          * backend has collected every spike there. */
@@ -287,16 +237,15 @@ int main(int argc, char **argv)
         if (last) stop_sig = 0; /* finished anyway */
         if (record) sim_output_frame(out, &s);
         if (cfg.checkpoint_every && !last && !stop_sig && (i + 1) % cfg.checkpoint_every == 0) {
-            if (!s.cuda) stop_if_not_finite(&s); /* exact on the CPU: the step and cell named */
+            if (s.engine->exact_nonfinite) stop_if_not_finite(&s); /* the step and cell named exactly */
             write_checkpoint(&s, i + 1);
         }
         if (s.rank == 0) show_progress(i + 1, k0, cfg.steps, t_loop);
         if (stop_sig) { end = i + 1; break; }
     }
-#ifdef OLIVE_HAVE_CUDA
-    if (s.cuda) {
-        sim_cuda_fetch(&s, 1); /* the final state, for state.h5 (waits for the last step) */
-        double e1 = sim_cuda_energy_j(&s, &energy_owner);
+    s.engine->fetch(&s, 1); /* the final state, for state.h5 (waits for the last step) */
+    if (s.engine->gpu) {   /* every rank alike: the allreduces below are collective */
+        double e1 = s.engine->energy_j(&s, &energy_owner);
         /* Every rank's GPU must have a counter; each GPU counted once. */
         double mine[2] = {energy0 >= 0 && e1 >= energy0 ? (energy_owner ? e1 - energy0 : 0) : -1, 0}, sum = 0, lo = 0;
         mine[1] = mine[0];
@@ -304,7 +253,6 @@ int main(int argc, char **argv)
         SIM_CHECK_MPI(MPI_Allreduce(&mine[1], &lo, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD));
         s.t.energy_j = lo < 0 ? -1 : sum;
     }
-#endif
     if (s.rank == 0) olive_progress_done();
     for (int t = 0; t < s.nthreads; t++) spikes_before += s.tspike_n[t];
     s.t.total = olive_now() - t_start;
@@ -319,7 +267,7 @@ int main(int argc, char **argv)
         ckpt_last = end;
         double cs = (double)s.net.count * (double)(end - k0);
         char how[64];
-        if (s.cuda) snprintf(how, sizeof how, "%d rank(s) x 1 GPU (cuda)", s.size);
+        if (s.engine->gpu) snprintf(how, sizeof how, "%d rank(s) x 1 GPU (%s)", s.size, s.engine->name);
         else snprintf(how, sizeof how, "%d rank(s) x %d thread(s)", s.size, s.nthreads);
         if (!olive_quiet) printf("olive-simulate: %lld cells x %lld steps (%g ms%s), %lld spikes, %s, "
                "%.3f s total, %.3g cell-steps/s in the step loop\n",

@@ -59,7 +59,7 @@ void sim_write_provenance(sim_t *s, int64_t hid, const char *file)
     olive_h5_attr_i64(file, hid, "network_content_hash", (int64_t)s->net_content);
     olive_h5_attr_str(file, hid, "map", c->map_path ? c->map_path : "");
     olive_h5_attr_i64(file, hid, "world_size", s->size);
-    olive_h5_attr_str(file, hid, "backend", s->cuda ? "cuda" : "cpu");
+    olive_h5_attr_str(file, hid, "backend", s->engine->name);
     olive_h5_attr_str(file, hid, "precision", c->single ? "single" : "double");
     olive_h5_attr_str(file, hid, "gj", c->gj == OLIVE_GJ_RGJ ? "rgj" : c->gj == OLIVE_GJ_SGJ ? "sgj" : "ngj");
     olive_h5_attr_f64(file, hid, "dt", OLIVE_DT);

@@ -172,27 +172,6 @@ static void alloc_state(sim_t *s)
     }
 }
 
-/* Which backend runs: --backend cuda needs a GPU on every rank; auto takes
- * cuda only when every rank sees one (all ranks run the same backend). */
-static int want_cuda(sim_t *s)
-{
-    if (s->cfg->backend == SIM_BACKEND_CPU) return 0;
-#ifdef OLIVE_HAVE_CUDA
-    int mine = sim_cuda_device_count() > 0, all = 0;
-    SIM_CHECK_MPI(MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD));
-    if (s->cfg->backend == SIM_BACKEND_CUDA && !mine)
-        olive_die("--backend cuda: rank %d sees no CUDA device (no GPU, no driver, or CUDA_VISIBLE_DEVICES hides them)",
-                  s->rank);
-    if (s->cfg->backend == SIM_BACKEND_CUDA && !all) {
-        MPI_Barrier(MPI_COMM_WORLD); /* the rank without a device reports and aborts */
-        exit(1);
-    }
-    return all;
-#else
-    return 0;
-#endif
-}
-
 void sim_setup(sim_t *s, sim_config *cfg)
 {
     double t0 = olive_now();
@@ -286,20 +265,15 @@ void sim_setup(sim_t *s, sim_config *cfg)
     free(lens);
     t_crc = olive_now() - t_crc;
 
-    int cuda = want_cuda(s);
+    const sim_engine *engine = sim_engine_choose(s);
     alloc_state(s);
     sim_setup_variability(s);
     if (cfg->restart_path) sim_restart_load(s);
-#ifdef OLIVE_HAVE_CUDA
-    double t_dev = olive_now();
-    if (cuda) sim_cuda_setup(s);
-    if (cuda) olive_info("rank %d: set-up: network read %.3f s, plan %.3f s, checksum %.3f s, device %.3f s", s->rank,
-                         t_read, t_plan, t_crc, olive_now() - t_dev);
-#else
-    (void)cuda;
-#endif
-    if (!s->cuda) olive_info("rank %d: set-up: network read %.3f s, plan %.3f s, checksum %.3f s", s->rank, t_read, t_plan,
-                             t_crc);
+    double t_eng = olive_now();
+    engine->setup(s);
+    s->engine = engine;   /* set up: sim_free frees it */
+    olive_info("rank %d: set-up: network read %.3f s, plan %.3f s, checksum %.3f s, %s engine %.3f s", s->rank, t_read,
+               t_plan, t_crc, engine->name, olive_now() - t_eng);
     s->active = olive_malloc((size_t)(cfg->npulses + 1) * sizeof(sim_pulse), "pulses");
     int64_t maxdeg = 0;
     for (int64_t r = 0; r < s->plan.nlocal; r++)
@@ -316,9 +290,7 @@ void sim_setup(sim_t *s, sim_config *cfg)
 
 void sim_free(sim_t *s)
 {
-#ifdef OLIVE_HAVE_CUDA
-    if (s->cuda) sim_cuda_free(s);
-#endif
+    if (s->engine) s->engine->free(s);
     for (int k = 0; k < OLIVE_NVARS; k++) free(s->state_raw[k]);
     for (int t = 0; t < s->nthreads; t++) free(s->tspikes[t]);
     free(s->tspikes); free(s->tspike_n); free(s->tspike_cap);

@@ -57,8 +57,30 @@ typedef struct {
 
 typedef struct { int64_t step; int64_t cell; } sim_spike;
 
+typedef struct sim_t sim_t;
+/* An engine: how the cells of a rank are stepped (CPU threads, one GPU). The
+ * step loop (main.c) and set-up see only this; a new backend is a new
+ * sim_engine and a line in engine.c. */
 typedef struct {
+    const char *name;                 /* "cpu", "cuda": provenance attribute `backend` */
+    int gpu;                          /* one GPU per rank (for messages) */
+    int exact_nonfinite;              /* the first non-finite step and cell are known after every step */
+    void (*setup)(sim_t *s);          /* after the host state is initialised (and a restart loaded) */
+    void (*step)(sim_t *s, int64_t step);  /* step -> step + 1, the halo exchange included */
+    void (*fetch)(sim_t *s, int all); /* the state into s->state for output: all, or the recorded cells */
+    double (*energy_j)(sim_t *s, int *owner);  /* energy counter in J, -1: none (owner: count this one) */
+    void (*free)(sim_t *s);
+} sim_engine;
+extern const sim_engine sim_engine_cpu;   /* engine_cpu.c */
+#ifdef OLIVE_HAVE_CUDA
+extern const sim_engine sim_engine_cuda;  /* engine_cuda.c */
+#endif
+/* engine.c: the engine --backend asks for (collective: every rank the same). */
+const sim_engine *sim_engine_choose(sim_t *s);
+
+struct sim_t {
     sim_config *cfg;
+    const sim_engine *engine;
     int rank, size;
     MPI_Comm graph;          /* distributed-graph communicator of the halo exchange */
     olive_network net;       /* own rows (global ids) */
@@ -92,7 +114,7 @@ typedef struct {
     struct sim_cuda *cuda;
     sim_timings t;
     int64_t end_step;        /* the step the output ends at (provenance) */
-} sim_t;
+};
 
 /* cli.c */
 void sim_parse_args(int argc, char **argv, sim_config *cfg);

@@ -1,0 +1,23 @@
+/* Which engine runs a simulation: --backend cpu, cuda or auto (cuda when this
+ * build has it and every rank sees a GPU; all ranks run the same engine). */
+#include "sim.h"
+#include "util.h"
+
+const sim_engine *sim_engine_choose(sim_t *s)
+{
+    if (s->cfg->backend == SIM_BACKEND_CPU) return &sim_engine_cpu;
+#ifdef OLIVE_HAVE_CUDA
+    int mine = sim_cuda_device_count() > 0, all = 0;
+    SIM_CHECK_MPI(MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD));
+    if (s->cfg->backend == SIM_BACKEND_CUDA && !mine)
+        olive_die("--backend cuda: rank %d sees no CUDA device (no GPU, no driver, or CUDA_VISIBLE_DEVICES hides them)",
+                  s->rank);
+    if (s->cfg->backend == SIM_BACKEND_CUDA && !all) {
+        MPI_Barrier(MPI_COMM_WORLD); /* the rank without a device reports and aborts */
+        exit(1);
+    }
+    return all ? &sim_engine_cuda : &sim_engine_cpu;
+#else
+    return &sim_engine_cpu;
+#endif
+}

@@ -1,0 +1,42 @@
+/* The CPU engine: OpenMP threads over the rows of each rank (kernel_cpu.c),
+ * the halo exchange overlapped with the interior rows. */
+#include "sim.h"
+#include "util.h"
+
+/* One step: exchange the halo while the interior rows compute. */
+static void cpu_step(sim_t *s, int64_t step)
+{
+    sim_pulse *active = s->active;
+    int nactive = sim_active_pulses(s->cfg, step, active);
+    MPI_Request req = MPI_REQUEST_NULL;
+    double t0 = olive_now(), tx = 0;
+#pragma omp parallel
+    {
+#pragma omp master
+        {
+            double a = olive_now();
+            sim_exchange_begin(s, &req);
+            tx += olive_now() - a;
+        }
+        sim_currents(s, s->plan.interior, s->plan.ninterior);
+#pragma omp master
+        {
+            double a = olive_now();
+            sim_exchange_end(s, &req);
+            tx += olive_now() - a;
+        }
+#pragma omp barrier
+        sim_currents(s, s->plan.boundary, s->plan.nboundary);
+        sim_update(s, step, active, nactive);
+    }
+    s->t.exchange += tx;
+    s->t.compute += olive_now() - t0 - tx;
+}
+
+/* The state lives on the host: nothing to set up, fetch or free. */
+static void cpu_setup(sim_t *s) { (void)s; }
+static void cpu_fetch(sim_t *s, int all) { (void)s; (void)all; }
+static double cpu_energy_j(sim_t *s, int *owner) { (void)s; *owner = 0; return -1; }
+static void cpu_free(sim_t *s) { (void)s; }
+
+const sim_engine sim_engine_cpu = {"cpu", 0, 1, cpu_setup, cpu_step, cpu_fetch, cpu_energy_j, cpu_free};
