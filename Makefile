@@ -80,7 +80,7 @@ R123_STAMP := $(BUILD)/obj/.random123
 $(R123_STAMP):
 	@mkdir -p $(dir $@)
 	@printf '#include <Random123/philox.h>\n' | $(CC) $(PKG_CFLAGS) -E -x c - >/dev/null 2>&1 || { \
-	  echo "olive: Random123 headers (Random123/philox.h) not found: apt-get install librandom123-dev, or" \
+	  echo "olive: Random123 headers (Random123/philox.h) not found$(if $(R123_DIR), in R123_DIR=$(R123_DIR)/include or the system places): apt-get install librandom123-dev, or" \
 	       "unpack Random123 and build with R123_DIR=/path/to/Random123 (its include/ holds Random123/)" >&2; exit 1; }
 	@touch $@
 
@@ -183,18 +183,27 @@ MAN_NAME_genconn  := generate or import a gap-junction network of inferior-olive
 MAN_NAME_disperse := split an olive network into per-rank dispersal maps
 MAN_NAME_simulate := simulate a network of inferior-olive neurons (InfOli; CPU, CUDA, MPI)
 MAN_NAME_analyze  := spikes, rates, synchrony, plots and run comparison of olive runs
+# scripts/man-include.sh adds what --help does not say (analyze's subcommands
+# and environment, SEE ALSO); -L C.UTF-8 keeps the help's non-ASCII symbols.
 MANS := $(TOOLS:%=$(BUILD)/man/olive-%.1)
-$(BUILD)/man/olive-%.1: $(BUILD)/bin/olive-%
+$(BUILD)/man/olive-%.1: $(BUILD)/bin/olive-% scripts/man-include.sh
 	@mkdir -p $(dir $@)
-	help2man --no-info --no-discard-stderr --name="$(MAN_NAME_$*)" --output=$@.tmp ./$< && mv $@.tmp $@
+	@command -v help2man >/dev/null || { echo "olive: help2man not found, needed for the man pages:" \
+	  "apt-get install help2man, or make install MAN=0 (no man pages)" >&2; exit 1; }
+	bash scripts/man-include.sh $(abspath $<) >$@.h2m
+	help2man -L C.UTF-8 --no-info --no-discard-stderr --name="$(MAN_NAME_$*)" --include=$@.h2m \
+	  --output=$@.tmp $(abspath $<) && mv $@.tmp $@
 man: $(MANS)
 
-# make install [PREFIX=/usr/local] [DESTDIR=]: programs, man pages, docs and
-# examples (examples/ as a whole, run from anywhere with olive on the PATH).
-install: all $(MANS)
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANDIR) $(DESTDIR)$(DOCDIR)
+# make install [PREFIX=/usr/local] [DESTDIR=] [MAN=0]: programs, man pages
+# (MAN=0: none, where help2man is missing), docs and examples (examples/ as a
+# whole, run from anywhere with olive on the PATH).
+MAN ?= 1
+INSTALL_MANS := $(if $(filter 0,$(MAN)),,$(MANS))
+install: $(BINS) $(INSTALL_MANS)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DOCDIR)
 	install -m 755 $(BINS) $(DESTDIR)$(PREFIX)/bin/
-	install -m 644 $(MANS) $(DESTDIR)$(MANDIR)/
+	$(if $(INSTALL_MANS),install -d $(DESTDIR)$(MANDIR) && install -m 644 $(INSTALL_MANS) $(DESTDIR)$(MANDIR)/)
 	install -m 644 README.md LICENSE CITATION.cff docs/*.md $(DESTDIR)$(DOCDIR)/
 	cd examples && find . -type f | while read -r f; do \
 	  install -D -m $$(if [ -x "$$f" ]; then echo 755; else echo 644; fi) "$$f" "$(DESTDIR)$(DOCDIR)/examples/$$f" || exit 1; done

@@ -25,6 +25,12 @@ done
 "$B/bin/olive-simulate" -q net.h5 -o a --steps 800 --noise 0,0.5,10 --record v_dend
 "$BIN/olive-simulate" -q net.h5 -o b --steps 800 --noise 0,0.5,10 --record v_dend
 "$B/bin/olive-analyze" compare -q a b || fail "the cluster build's run differs from the regular build's"
+# Random123 missing (-nostdinc hides the system's copy): the build stops at
+# once and says how to point R123_DIR at it.
+rc=0; make -s -C "$TOP" BUILD="$PWD/nr" CC="gcc -nostdinc" R123_DIR="$PWD/no-r123" "$PWD/nr/bin/olive-simulate" \
+  >make3.log 2>&1 || rc=$?
+[ $rc != 0 ] && grep -q "Random123 headers (Random123/philox.h) not found in R123_DIR=$PWD/no-r123/include" make3.log \
+  && grep -q "build with R123_DIR=/path/to/Random123" make3.log && [ ! -d nr/obj/common ] || { cat make3.log; fail "no Random123: message"; }
 # CAIRO=0
 make -s -C "$TOP" -j2 BUILD="$PWD/nc" CUDA=0 CAIRO=0 OPT=-O1 "$PWD/nc/bin/olive-analyze" >make2.log 2>&1 || { tail make2.log; fail "CAIRO=0 build"; }
 "$PWD/nc/bin/olive-analyze" summary a >/dev/null || fail "CAIRO=0: summary"

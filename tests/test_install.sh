@@ -16,15 +16,36 @@ fi
 ldd "$BIN/olive-analyze" | grep -q cairo && fail "olive-analyze is linked against libcairo"
 make -s -C "$TOP" install BUILD="$BUILD" PREFIX=/opt/olive DESTDIR="$PWD/stage" >make.log 2>&1 || { cat make.log; fail "make install"; }
 P="$PWD/stage/opt/olive"
+export LC_ALL=C.UTF-8   # the pages rendered as UTF-8 text
+# Every long option that a program's --help names (olive-analyze: its
+# subcommands' too) is in its rendered man page; the page names the program
+# and keeps its non-ASCII symbols.
 for t in genconn disperse simulate analyze; do
   [ -x "$P/bin/olive-$t" ] || fail "bin/olive-$t not installed"
   page="$P/share/man/man1/olive-$t.1"
   [ -f "$page" ] || fail "man page olive-$t.1 not installed"
-  man -l "$page" 2>/dev/null >page.txt || groff -man -Tutf8 "$page" >page.txt 2>/dev/null || fail "olive-$t.1 does not render"
-  grep -q "olive-$t" page.txt || fail "olive-$t.1 does not name the program"
+  MANWIDTH=1000 man -l "$page" 2>/dev/null >page.txt || groff -man -Tutf8 -rLL=1000n "$page" >page.txt 2>/dev/null \
+    || fail "olive-$t.1 does not render"
+  grep -q "^ *olive-$t - " page.txt || fail "olive-$t.1 has no NAME line"
+  "$BIN/olive-$t" --help >help.txt
+  # help2man makes the SYNOPSIS from a first line "Usage: olive-TOOL ..."
+  # (genconn and simulate still say "usage:", so theirs is in DESCRIPTION).
+  case $t in disperse|analyze) grep -q "^Usage: olive-$t " help.txt || fail "olive-$t --help: no 'Usage:' line" ;; esac
+  if grep -q "^Usage: " help.txt; then grep -q "^SYNOPSIS" page.txt || fail "olive-$t.1 has no SYNOPSIS"; fi
+  # non-ASCII symbols of the help (genconn's ∝, ²) survive (help2man -L C.UTF-8)
+  if grep -q '??' "$page" && ! grep -q '??' help.txt; then fail "olive-$t.1 lost the help's non-ASCII symbols"; fi
+  if [ $t = analyze ]; then
+    for s in summary spikes rates isi sync compare plot; do "$BIN/olive-analyze" $s --help >>help.txt; done
+  fi
+  opts=$(grep -o -- '--[a-z][a-z0-9-]*' help.txt | sort -u)
+  [ "$(echo "$opts" | wc -l)" -ge 5 ] || fail "olive-$t --help names too few options: $opts"
+  for o in $opts; do grep -q -e "$o\([^a-z0-9-]\|$\)" page.txt || fail "olive-$t.1 does not name $o"; done
 done
-grep -q -- "--noise" <(man -l "$P/share/man/man1/olive-simulate.1" 2>/dev/null) || fail "olive-simulate.1 lacks --noise"
-grep -q -- "--generator" <(man -l "$P/share/man/man1/olive-genconn.1" 2>/dev/null) || fail "olive-genconn.1 lacks --generator"
+grep -q "OLIVE_CAIRO_LIB" <(MANWIDTH=1000 man -l "$P/share/man/man1/olive-analyze.1" 2>/dev/null) || fail "olive-analyze.1 lacks OLIVE_CAIRO_LIB"
+# MAN=0 (no help2man on the machine): the same without man pages
+make -s -C "$TOP" install BUILD="$BUILD" PREFIX=/opt/olive DESTDIR="$PWD/stage0" MAN=0 >make0.log 2>&1 || { cat make0.log; fail "make install MAN=0"; }
+[ -x stage0/opt/olive/bin/olive-simulate ] && [ -f stage0/opt/olive/share/doc/olive/README.md ] && [ ! -e stage0/opt/olive/share/man ] \
+  || fail "make install MAN=0"
 for f in README.md LICENSE CITATION.cff MODEL.md FORMAT.md examples/demo.sh examples/slurm/03-simulate.sbatch; do
   [ -f "$P/share/doc/olive/$f" ] || fail "share/doc/olive/$f not installed"
 done
@@ -39,7 +60,12 @@ grep -q "cells *50" summary.txt || { cat summary.txt; fail "summary of the insta
 OLIVE_CAIRO_LIB=/nonexistent/libcairo.so.2 olive-analyze summary run >/dev/null || fail "summary without libcairo"
 rc=0; OLIVE_CAIRO_LIB=/nonexistent/libcairo.so.2 olive-analyze plot run -o r.png --kind raster 2>err.txt || rc=$?
 [ $rc = 2 ] || fail "plot without libcairo exited $rc"
-grep -q "plot needs the cairo library, and /nonexistent/libcairo.so.2 cannot be loaded" err.txt || { cat err.txt; fail "plot without libcairo: message"; }
+grep -q "^olive-analyze: error: plot: /nonexistent/libcairo.so.2 not found (apt-get install libcairo2): .*No such file" err.txt || { cat err.txt; fail "plot without libcairo: message"; }
 [ ! -e r.png ] && ! compgen -G "r.png.tmp*" >/dev/null || fail "plot without libcairo left a file"
+OLIVE_CAIRO_LIB=/nonexistent/libcairo.so.2 olive-analyze plot --help | grep -q -- "--kind" || fail "plot --help without libcairo"
+# a library that is not cairo: the first missing function is named (every dlsym checked)
+rc=0; OLIVE_CAIRO_LIB=libz.so.1 olive-analyze plot run -o r.png --kind raster 2>err.txt || rc=$?
+[ $rc = 2 ] && grep -q "plot: libz.so.1 has no function cairo_" err.txt && [ ! -e r.png ] || { cat err.txt; fail "plot with a non-cairo library"; }
 olive-analyze plot run -o r.png --kind raster >/dev/null || fail "plot with libcairo"
+[ "$(head -c 8 r.png | od -An -tx1 | tr -d ' ')" = 89504e470d0a1a0a ] || fail "plot with libcairo: not a PNG"
 echo "install: ok"

@@ -21,14 +21,14 @@ static const subcommand subcommands[] = {
     {"isi", ana_isi_main, "inter-spike-interval histogram"},
     {"sync", ana_sync_main, "population synchrony (order parameter of the subthreshold oscillation)"},
     {"compare", ana_compare_main, "compare two runs within a tolerance (exit 0 equal, 1 different, 2 error)"},
-    {"plot", ana_plot_main, "raster, trace or rate plot as PNG"},
+    {"plot", ana_plot_main, "raster, trace, rate or heatmap as PNG, SVG or PDF (loads libcairo)"},
 };
 #define NSUB ((int)(sizeof subcommands / sizeof subcommands[0]))
 
 static void help(void)
 {
     printf("Usage: olive-analyze SUBCOMMAND [OPTIONS] OUTDIR\n"
-           "       olive-analyze SUBCOMMAND --help\n"
+           "   or: olive-analyze SUBCOMMAND --help\n"
            "\n"
            "Analyse the output of olive-simulate (a directory with spikes.h5 and\n"
            "<variable>.h5 reports, SONATA layout) or any SONATA spike file.\n"
@@ -40,11 +40,11 @@ static void help(void)
            "Tables go to standard output as aligned text, or key,value CSV with --csv.\n"
            "Exit status: 0 success (compare: equal), 1 compare: different, 2 error.\n"
            "\n"
-           "  -q, --quiet no warnings and no summary lines of files written (plot,\n"
-           "              spikes -o); errors and the results asked for still print\n"
-           "  --progress  progress of long passes even when stderr is not a terminal\n"
-           "  --help      this help\n"
-           "  --version   print the version\n");
+           "  -q, --quiet   no warnings and no summary lines of files written (plot,\n"
+           "                spikes -o); errors and the results asked for still print\n"
+           "  --progress    progress of long passes even when stderr is not a terminal\n"
+           "  --help        this help\n"
+           "  --version     print the version\n");
 }
 
 int main(int argc, char **argv)

@@ -13,12 +13,27 @@
 
 static void usage(void)
 {
-    printf("usage: olive-disperse NET.h5 --ranks P -o MAP.h5 [--balance cells|junctions] [--force] [--verbose] [--quiet] [--progress]\n"
+    /* help2man's layout (make man): Usage line, description, one option a line. */
+    printf("Usage: olive-disperse NET.h5 --ranks P -o MAP.h5 [--balance cells|junctions] [OPTIONS]\n"
            "\n"
            "Splits the cells of NET.h5 into P contiguous blocks (balanced by cell count, or by\n"
            "junctions + cells) and writes, per rank, the cells it receives from each other rank,\n"
            "the cells it sends, its rows in local index space and its interior/boundary rows.\n"
-           "olive-simulate --map MAP.h5 under mpirun -np P reads only its own part.\n");
+           "olive-simulate --map MAP.h5 under mpirun -np P reads only its own part.\n"
+           "\n"
+           "  --ranks P             number of MPI ranks (blocks) to split the cells over\n"
+           "  -o, --output MAP.h5   the dispersal map to write (refused if it exists,\n"
+           "                        unless --force)\n"
+           "  --balance KIND        cells: equal cell counts (default); junctions: equal\n"
+           "                        junctions + cells per rank\n"
+           "  --force               replace an existing MAP.h5\n"
+           "  -v, --verbose         more messages on stderr\n"
+           "  -q, --quiet           nothing but errors\n"
+           "  --progress            progress lines even when stderr is not a terminal\n"
+           "  -h, --help            this help\n"
+           "  --version             print the version\n"
+           "\n"
+           "Exit status: 0 success, 1 error, 2 bad command line.\n");
 }
 
 /* Rank r's rows of the whole network, as the row-block reader would give them. */
