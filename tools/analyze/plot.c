@@ -12,7 +12,7 @@
 #include <strings.h>
 
 #ifndef ANA_NO_CAIRO
-#include "plotaxes.h"
+#include "plot.h"
 
 static const char plot_help[] =
     "Usage: olive-analyze plot OUTDIR -o FIG.png --kind raster|trace|rate|heatmap [--cells A:B]\n"
@@ -45,17 +45,7 @@ static const char plot_help[] =
     "\n"
     "Exit status: 0 success, 2 error.\n";
 
-enum { RASTER, TRACE, RATE, HEATMAP };
-#define MAX_TRACES 16
-
-typedef struct {
-    const char *dir, *output, *variable, *title, *population;
-    int kind, has_cells, force, width, height;
-    int64_t a, b;
-    double t0, t1, bin, offset;
-} plot_opts;
-
-static void parse(int argc, char **argv, plot_opts *o)
+static void parse(int argc, char **argv, ana_plot_opts *o)
 {
     static const struct option longopts[] = {
         {"output", required_argument, NULL, 'o'}, {"kind", required_argument, NULL, 'k'},
@@ -119,7 +109,7 @@ static void parse(int argc, char **argv, plot_opts *o)
 }
 
 /* The run's spikes, cells and duration; the cell range and time window. */
-static void open_spikes(const plot_opts *o, ana_run *run, ana_spike_list *l, int64_t *a, int64_t *b, double *t0, double *t1)
+static void open_spikes(const ana_plot_opts *o, ana_run *run, ana_spike_list *l, int64_t *a, int64_t *b, double *t0, double *t1)
 {
     ana_run_open(run, o->dir);
     ana_spikes sp;
@@ -140,7 +130,7 @@ static void open_spikes(const plot_opts *o, ana_run *run, ana_spike_list *l, int
     if (!(*t0 < *t1)) ana_usage_error("plot", "empty time range [%g, %g] ms", *t0, *t1);
 }
 
-static void raster(const plot_opts *o, cairo_t *cr, char *title, size_t tn)
+static void raster(const ana_plot_opts *o, cairo_t *cr, char *title, size_t tn)
 {
     ana_run run;
     ana_spike_list l;
@@ -168,7 +158,7 @@ static void raster(const plot_opts *o, cairo_t *cr, char *title, size_t tn)
     ana_spike_list_free(&l);
 }
 
-static void rate(const plot_opts *o, cairo_t *cr, char *title, size_t tn)
+static void rate(const ana_plot_opts *o, cairo_t *cr, char *title, size_t tn)
 {
     ana_run run;
     ana_spike_list l;
@@ -222,7 +212,7 @@ static void keep_frame(int64_t k, const double *row, void *arg)
     memcpy(d->v + (k - d->k0) * d->nc, row, (size_t)d->nc * sizeof(double));
 }
 
-static void trace(const plot_opts *o, cairo_t *cr, char *title, size_t tn)
+static void trace(const ana_plot_opts *o, cairo_t *cr, char *title, size_t tn)
 {
     char path[4096];
     ana_report_path(path, sizeof path, o->dir, o->variable);
@@ -339,15 +329,13 @@ static enum plot_format format_of(const char *path)
                     dot ? dot : "");
 }
 
-static void draw(const plot_opts *o, cairo_surface_t *surface, char *title, size_t tn)
+static void draw(const ana_plot_opts *o, cairo_surface_t *surface, char *title, size_t tn)
 {
     cairo_t *cr = cairo_create(surface);
     if (o->kind == RASTER) raster(o, cr, title, tn);
     else if (o->kind == RATE) rate(o, cr, title, tn);
     else if (o->kind == HEATMAP) {
-        ana_heat_args h = {o->dir, o->variable, o->population, o->title, o->has_cells, o->width, o->height,
-                           o->a, o->b, o->t0, o->t1};
-        ana_plot_heatmap(cr, &h, title, tn);
+        ana_plot_heatmap(o, cr, title, tn);
     }
     else trace(o, cr, title, tn);
     if (cairo_status(cr) != CAIRO_STATUS_SUCCESS) ana_error("drawing failed: %s", cairo_status_to_string(cairo_status(cr)));
@@ -356,7 +344,7 @@ static void draw(const plot_opts *o, cairo_surface_t *surface, char *title, size
 
 int ana_plot_main(int argc, char **argv)
 {
-    plot_opts o;
+    ana_plot_opts o;
     parse(argc, argv, &o);
     enum plot_format fmt = format_of(o.output);
     ana_cairo_load();

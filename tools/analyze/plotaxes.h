@@ -30,14 +30,4 @@ void ana_axes_color(int i, double rgb[3]);
 /* One more legend entry (top right, inside the plot area). */
 void ana_axes_legend(ana_axes *a, const char *label, const double rgb[3]);
 
-/* plotheat.c: --kind heatmap of report dir/variable (cells [a, b) when
- * has_cells; times [t0, t1], NaN: the whole run) into title[tn]. */
-typedef struct {
-    const char *dir, *variable, *population, *title;
-    int has_cells, width, height;
-    int64_t a, b;
-    double t0, t1;
-} ana_heat_args;
-void ana_plot_heatmap(cairo_t *cr, const ana_heat_args *p, char *title, size_t tn);
-
 #endif

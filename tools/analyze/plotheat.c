@@ -4,7 +4,7 @@
  * frames make a plot-sized picture), read a block of frames at a time. */
 #ifndef ANA_NO_CAIRO
 #include "analyze.h"
-#include "plotaxes.h"
+#include "plot.h"
 #include "util.h"
 #include <math.h>
 #include <stdlib.h>
@@ -72,7 +72,7 @@ static void colour_bar(const ana_axes *ax, double lo, double hi, const char *uni
     }
 }
 
-void ana_plot_heatmap(cairo_t *cr, const ana_heat_args *p, char *title, size_t tn)
+void ana_plot_heatmap(const ana_plot_opts *p, cairo_t *cr, char *title, size_t tn)
 {
     char path[4096];
     ana_report_path(path, sizeof path, p->dir, p->variable);
