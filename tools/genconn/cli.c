@@ -15,9 +15,8 @@
 
 static void usage(void)
 {
-    printf("usage: olive-genconn -o NET.h5 (--cells N | --dims X[xY[xZ]]) --generator uniform|gaussian|grid\n"
-           "                     [options]\n"
-           "       olive-genconn -o NET.h5 --import FILE --import-format edges|matrix|sonata [options]\n"
+    printf("Usage: olive-genconn -o NET.h5 (--cells N | --dims X[xY[xZ]]) --generator NAME [options]\n"
+           "   or: olive-genconn -o NET.h5 --import FILE --import-format edges|matrix|sonata [options]\n"
            "\n"
            "Generates a gap-junction network of N cells, or imports one, and writes it as an olive\n"
            "network file (docs/FORMAT.md). The same seed gives a bit-identical file.\n"

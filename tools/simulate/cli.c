@@ -18,7 +18,7 @@
 
 static void usage(void)
 {
-    printf("usage: olive-simulate NET.h5 -o OUTDIR (--steps N | --time MS) [options]\n"
+    printf("Usage: olive-simulate NET.h5 -o OUTDIR (--steps N | --time MS) [options]\n"
            "\n"
            "Simulates the InfOli network of NET.h5 (docs/MODEL.md) and writes OUTDIR in SONATA layout:\n"
            "spikes.h5, one <variable>.h5 report per recorded variable, and state.h5.\n"
