@@ -81,6 +81,7 @@ static void parse_record(sim_config *cfg, const char *list)
         return;
     }
     char *copy = strdup(list), *save = NULL;
+    if (!copy) olive_die("out of memory reading --record");
     for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         int v = olive_var_by_name(tok);
         if (v < 0) olive_usage_error("--record: unknown variable '%s' (see --help for the names)", tok);
@@ -95,6 +96,7 @@ static void parse_record(sim_config *cfg, const char *list)
 static void parse_noise(sim_config *cfg, const char *v)
 {
     char *copy = strdup(v), *save = NULL;
+    if (!copy) olive_die("out of memory reading --noise");
     const char *part[3] = {NULL, NULL, NULL};
     int n = 0;
     for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
