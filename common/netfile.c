@@ -309,6 +309,12 @@ static void write_attrs(const char *path, hid_t f, hid_t cells, hid_t gj, const 
 
 void olive_net_write(const char *path, const olive_network *net, int force)
 {
+    olive_net_write_ex(path, net, force, NULL, NULL);
+}
+
+void olive_net_write_ex(const char *path, const olive_network *net, int force,
+                        void (*extra)(const char *path, int64_t file, void *ctx), void *ctx)
+{
     const char *fault = olive_net_check(net);
     if (fault) olive_die("%s: internal: refusing to write an invalid network: %s", path, fault);
     const char *tmp = olive_atomic_begin(path, force);
@@ -326,6 +332,7 @@ void olive_net_write(const char *path, const olive_network *net, int force)
     }
     olive_h5_close(path, gj, "group /gap_junctions");
     olive_h5_close(path, cells, "group /cells");
+    if (extra) extra(path, f, ctx);
     olive_h5_close_file(path, f);
     olive_atomic_commit(tmp);
 }

@@ -63,6 +63,10 @@ void olive_net_read_header(const char *path, olive_network *net);
 /* Write a complete network held in memory (row0 = 0, row1 = count) to path
  * atomically; refuses to overwrite unless force. */
 void olive_net_write(const char *path, const olive_network *net, int force);
+/* The same, calling extra(path, file, ctx) before the file is closed (the
+ * populations and synapses of a spiking network go into the same file). */
+void olive_net_write_ex(const char *path, const olive_network *net, int force,
+                        void (*extra)(const char *path, int64_t file, void *ctx), void *ctx);
 
 /* Write a network whose rows are split over the ranks of comm, each rank
  * holding its contiguous block [row0, row1) (blocks in rank order, nnz_total

@@ -13,6 +13,12 @@ enum olive_stream {
     OLIVE_STREAM_PARTNER = 2,  /* fixed-degree / gaussian partner draws */
     OLIVE_STREAM_CONDUCTANCE = 3,
     OLIVE_STREAM_GCAL = 4,
+    /* 5-7: olive-simulate (noise.h); 8-11: chemical synapses and spiking cells */
+    OLIVE_STREAM_SYN_PAIRS = 8,    /* which sources a target receives from */
+    OLIVE_STREAM_SYN_WEIGHT = 9,
+    OLIVE_STREAM_SYN_DELAY = 10,
+    OLIVE_STREAM_V0 = 11,          /* random initial potentials written by olive-genconn */
+    OLIVE_STREAM_POISSON = 12,     /* olive-simulate --poisson: (cell, step) */
 };
 
 /* Four 32-bit words for counter (a, b, draw, stream) under key seed. */

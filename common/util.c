@@ -120,6 +120,13 @@ void *olive_calloc(size_t n, size_t size, const char *what)
     return p;
 }
 
+void *olive_realloc(void *old, size_t bytes, const char *what)
+{
+    void *p = realloc(old, bytes ? bytes : 1);
+    if (!p) olive_die("out of memory allocating %zu bytes for %s", bytes, what);
+    return p;
+}
+
 void olive_memcpy_parallel(void *dst, const void *src, size_t bytes)
 {
     const size_t piece = (size_t)1 << 18;

@@ -2,6 +2,7 @@
  * Phases: structure (generate.c, symmetric.c), conductances (conductance.c;
  * cond_cuda.cu on a GPU), g_CaL (gcal.c), then one atomic write (netfile.c). */
 #include "genconn.h"
+#include "spiking.h"
 #include "h5util.h"
 #include "partition.h"
 #include <mpi.h>
@@ -96,6 +97,13 @@ int main(int argc, char **argv)
     olive_h5_quiet();
     gc_config cfg;
     olive_split_equals(&argc, &argv, NULL);
+    if (gc_spiking_requested(argc, argv)) {
+        /* One process generates a spiking network; the other ranks wait. */
+        int rc = rank == 0 ? gc_spiking_main(argc, argv) : 0;
+        MPI_Barrier(MPI_COMM_WORLD);
+        MPI_Finalize();
+        return rc;
+    }
     gc_parse_args(argc, argv, &cfg);
     if (rank == 0) check_output(&cfg);
     if (cfg.import_path) return import_main(&cfg, rank, t0);

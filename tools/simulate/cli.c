@@ -1,5 +1,7 @@
 /* Command line of olive-simulate: every option validated before any work. */
 #include "sim.h"
+#include "lif.h"
+#include "synfile.h"
 #include "h5util.h"
 #include "model.h"
 #include "util.h"
@@ -72,19 +74,25 @@ static const char *need_value(int argc, char **argv, int *i)
 
 static void parse_record(sim_config *cfg, const char *list)
 {
+    const olive_cell_model *m = cfg->model;
     memset(cfg->record, 0, sizeof cfg->record);
     cfg->nrecord = 0;
     if (strcmp(list, "none") == 0) return;
     if (strcmp(list, "all") == 0) {
-        for (int v = 0; v < OLIVE_NVARS; v++) cfg->record[v] = 1;
-        cfg->nrecord = OLIVE_NVARS;
+        for (int v = 0; v < m->nvars; v++) cfg->record[v] = 1;
+        cfg->nrecord = m->nvars;
         return;
     }
     char *copy = strdup(list), *save = NULL;
     if (!copy) olive_die("out of memory reading --record");
     for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        int v = olive_var_by_name(tok);
-        if (v < 0) olive_usage_error("--record: unknown variable '%s' (see --help for the names)", tok);
+        int v = m == &olive_model_infoli ? olive_var_by_name(tok) : olive_model_var(m, tok);
+        if (v < 0) {
+            char names[512] = "";
+            for (int k = 0; k < m->nvars; k++)
+                snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", k ? " " : "", m->var_names[k]);
+            olive_usage_error("--record: model %s has no variable '%s' (it has: %s)", m->name, tok, names);
+        }
         if (!cfg->record[v]) { cfg->record[v] = 1; cfg->nrecord++; }
     }
     free(copy);
@@ -140,9 +148,10 @@ void sim_parse_args(int argc, char **argv, sim_config *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
     cfg->gj = OLIVE_GJ_RGJ;
-    cfg->record[OV_V_AXON] = 1;
-    cfg->nrecord = 1;
     cfg->record_every = 1;
+    cfg->method = -1;
+    const char *record_arg = NULL, **pulse_args = olive_malloc((size_t)argc * sizeof(char *), "arguments");
+    int npulse_args = 0, have_gj = 0, have_threshold = 0;
     cfg->rec_b = -1;
     cfg->steps = -1;
     snprintf(cfg->population, sizeof cfg->population, "io");
@@ -163,8 +172,15 @@ void sim_parse_args(int argc, char **argv, sim_config *cfg)
             else if (!strcmp(g, "sgj")) cfg->gj = OLIVE_GJ_SGJ;
             else if (!strcmp(g, "ngj")) cfg->gj = OLIVE_GJ_NGJ;
             else olive_usage_error("--gj: '%s' is not rgj, sgj or ngj", g);
+            have_gj = 1;
         }
-        else if (!strcmp(a, "--pulse")) sim_add_pulse_arg(cfg, need_value(argc, argv, &i));
+        else if (!strcmp(a, "--pulse")) pulse_args[npulse_args++] = need_value(argc, argv, &i);
+        else if (!strcmp(a, "--method")) {
+            const char *m = need_value(argc, argv, &i);
+            cfg->method = olive_lif_method_parse(m);
+            if (cfg->method < 0) olive_usage_error("--method: '%s' is not exact, euler or exponential_euler", m);
+        }
+        else if (!strcmp(a, "--poisson")) sim_add_poisson_arg(cfg, need_value(argc, argv, &i));
         else if (!strcmp(a, "--stimulus")) cfg->stim_path = need_value(argc, argv, &i);
         else if (!strcmp(a, "--noise")) parse_noise(cfg, need_value(argc, argv, &i));
         else if (!strcmp(a, "--seed")) cfg->seed = (uint64_t)olive_parse_int(a, need_value(argc, argv, &i), 0, INT64_MAX);
@@ -175,7 +191,7 @@ void sim_parse_args(int argc, char **argv, sim_config *cfg)
             cfg->init_random = 1;
         }
         else if (!strcmp(a, "--progress")) olive_progress_forced = 1;
-        else if (!strcmp(a, "--record")) parse_record(cfg, need_value(argc, argv, &i));
+        else if (!strcmp(a, "--record")) record_arg = need_value(argc, argv, &i);
         else if (!strcmp(a, "--record-every")) cfg->record_every = olive_parse_int(a, need_value(argc, argv, &i), 1, INT64_C(1) << 40);
         else if (!strcmp(a, "--record-cells")) {
             double lo, hi;
@@ -206,7 +222,10 @@ void sim_parse_args(int argc, char **argv, sim_config *cfg)
             }
             else olive_usage_error("--backend: '%s' is not auto, cpu or cuda", b);
         }
-        else if (!strcmp(a, "--spike-threshold")) cfg->threshold = olive_parse_double(a, need_value(argc, argv, &i), -1e6, 1e6);
+        else if (!strcmp(a, "--spike-threshold")) {
+            cfg->threshold = olive_parse_double(a, need_value(argc, argv, &i), -1e6, 1e6);
+            have_threshold = 1;
+        }
         else if (!strcmp(a, "--population")) {
             const char *p = need_value(argc, argv, &i);
             if (!*p || strlen(p) >= sizeof cfg->population || strchr(p, '/'))
@@ -228,11 +247,35 @@ void sim_parse_args(int argc, char **argv, sim_config *cfg)
     if (!cfg->net_path) olive_usage_error("no network file given");
     if (!cfg->out_path) olive_usage_error("no output directory given (-o OUTDIR)");
     if ((cfg->steps >= 0) == (time_ms >= 0)) olive_usage_error("give exactly one of --steps and --time");
+    /* The model decides the variables, the step and which options apply. */
+    if (olive_pops_present(cfg->net_path, &cfg->model) && !cfg->model)
+        olive_die("%s: the populations mix models; one model per network is supported so far", cfg->net_path);
+    cfg->dt = olive_syn_dt(cfg->net_path, cfg->model->dt_default);
+    sim_stimulus_set_dt(cfg->dt);
+    const int lif = cfg->model != &olive_model_infoli;
+    if (lif) {
+        const char *bad = have_gj ? "--gj" : cfg->noise_on ? "--noise" : cfg->init_random ? "--init-voltage" :
+                          cfg->single ? "--precision single" : cfg->checkpoint_every ? "--checkpoint-every" :
+                          cfg->restart_path ? "--restart" : cfg->map_path ? "--map" : have_threshold ? "--spike-threshold" : NULL;
+        if (bad)
+            olive_usage_error("%s does not apply to %s (a %s network): %s", bad, cfg->net_path, cfg->model->name,
+                              have_threshold ? "the threshold is the parameter V_th of the network file" :
+                              "it is an option of InfOli networks only, for now");
+        if (cfg->method < 0) cfg->method = cfg->model == &olive_model_lif_cuba ? OLIVE_METHOD_EXACT : OLIVE_METHOD_EXPEULER;
+    } else {
+        if (cfg->method >= 0) olive_usage_error("--method applies to lif_cuba and lif_coba networks (InfOli steps with forward Euler)");
+        if (cfg->npoisson) olive_usage_error("--poisson applies to networks with chemical synapses (lif_cuba, lif_coba)");
+    }
+    cfg->record[cfg->model->spike_var] = 1;
+    cfg->nrecord = 1;
+    if (record_arg) parse_record(cfg, record_arg);
+    for (int k = 0; k < npulse_args; k++) sim_add_pulse_arg(cfg, pulse_args[k]);
+    free(pulse_args);
     if (time_ms >= 0) {
-        if (time_ms / OLIVE_DT > (double)(INT64_C(1) << 40))
-            olive_usage_error("--time %g ms is more than 2^40 steps of %g ms", time_ms, OLIVE_DT);
-        cfg->steps = (int64_t)llround(time_ms / OLIVE_DT);
-        if (cfg->steps < 1) olive_usage_error("--time %g ms is shorter than one step (%g ms)", time_ms, OLIVE_DT);
+        if (time_ms / cfg->dt > (double)(INT64_C(1) << 40))
+            olive_usage_error("--time %g ms is more than 2^40 steps of %g ms", time_ms, cfg->dt);
+        cfg->steps = (int64_t)llround(time_ms / cfg->dt);
+        if (cfg->steps < 1) olive_usage_error("--time %g ms is shorter than one step (%g ms)", time_ms, cfg->dt);
     }
     check_output_path(cfg->out_path);
     if (cfg->restart_path) {

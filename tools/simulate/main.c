@@ -92,7 +92,7 @@ static void prepare_checkpoint_dir(const sim_config *cfg)
 static int state_finite(sim_t *s)
 {
     int bad = 0;
-    for (int v = 0; v < OLIVE_NVARS && !bad; v++)
+    for (int v = 0; v < s->cfg->model->nvars && !bad; v++)
         for (int64_t i = 0; i < s->plan.nlocal; i++) {
             double x = s->cfg->single ? (double)((float *)s->state[v])[i] : ((double *)s->state[v])[i];
             if (x - x != 0) { bad = 1; break; }
@@ -149,7 +149,7 @@ static int stop_if_not_finite(sim_t *s)
             snprintf(kept, sizeof kept, "; the last good checkpoint %s/state.h5 (step %lld) is kept",
                      s->cfg->out_path, (long long)ckpt_last);
         olive_die("non-finite membrane potential at step %lld (t = %g ms) in cell %lld; stopping%s",
-                  (long long)first, (double)(first + 1) * OLIVE_DT, (long long)cell_min, kept);
+                  (long long)first, (double)(first + 1) * s->cfg->dt, (long long)cell_min, kept);
     }
     MPI_Barrier(MPI_COMM_WORLD); /* never returns: rank 0 aborts the job */
     exit(1);
@@ -157,15 +157,15 @@ static int stop_if_not_finite(sim_t *s)
 
 /* Progress with the simulated time and its rate (looked at 5 times a
  * second at most: formatting every step would cost more than a small step). */
-static void show_progress(int64_t done, int64_t first, int64_t end, double t0)
+static void show_progress(int64_t done, int64_t first, int64_t end, double t0, double dt)
 {
     static double last;
     const double now = olive_now();
     if (now - last < 0.2 && done < end) return;
     last = now;
     char extra[96];
-    const double ms = (double)(done - first) * OLIVE_DT;
-    snprintf(extra, sizeof extra, "t = %.1f ms, %.3g ms simulated per s", (double)done * OLIVE_DT,
+    const double ms = (double)(done - first) * dt;
+    snprintf(extra, sizeof extra, "t = %.1f ms, %.3g ms simulated per s", (double)done * dt,
              now > t0 ? ms / (now - t0) : 0.0);
     olive_progress_extra("simulating", (double)(done - first) / (double)(end - first), extra);
 }
@@ -215,7 +215,7 @@ int main(int argc, char **argv)
     if (cfg.nrecord > 0 && (int64_t)sizeof(float) * (cfg.rec_b - cfg.rec_a) * (nsteps / cfg.record_every) > (INT64_C(1) << 40))
         olive_warn("the reports will need more than 1 TiB; consider --record-every or --record-cells");
     if (k0 > 0 && s.rank == 0)
-        olive_info("restarting from %s at step %lld (t = %g ms)", cfg.restart_path, (long long)k0, (double)k0 * OLIVE_DT);
+        olive_info("restarting from %s at step %lld (t = %g ms)", cfg.restart_path, (long long)k0, (double)k0 * cfg.dt);
     double t_io = olive_now();
     sim_output *out = sim_output_open(&s, tmp, cfg.checkpoint_every != 0);
     s.t.io += olive_now() - t_io;
@@ -240,7 +240,7 @@ int main(int argc, char **argv)
             if (s.engine->exact_nonfinite) stop_if_not_finite(&s); /* the step and cell named exactly */
             write_checkpoint(&s, i + 1);
         }
-        if (s.rank == 0) show_progress(i + 1, k0, cfg.steps, t_loop);
+        if (s.rank == 0) show_progress(i + 1, k0, cfg.steps, t_loop, cfg.dt);
         if (stop_sig) { end = i + 1; break; }
     }
     s.engine->fetch(&s, 1); /* the final state, for state.h5 (waits for the last step) */
@@ -271,7 +271,7 @@ int main(int argc, char **argv)
         else snprintf(how, sizeof how, "%d rank(s) x %d thread(s)", s.size, s.nthreads);
         if (!olive_quiet) printf("olive-simulate: %lld cells x %lld steps (%g ms%s), %lld spikes, %s, "
                "%.3f s total, %.3g cell-steps/s in the step loop\n",
-               (long long)s.net.count, (long long)(end - k0), (double)(end - k0) * OLIVE_DT,
+               (long long)s.net.count, (long long)(end - k0), (double)(end - k0) * cfg.dt,
                k0 > 0 ? ", continued from a state file" : "", (long long)nspikes,
                how, s.t.total, cs / (s.t.compute + s.t.exchange > 0 ? s.t.compute + s.t.exchange : 1e-9));
         if (s.t.energy_j >= 0 && !olive_quiet)
@@ -285,7 +285,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "%s: stopped by %s after step %lld of %lld (t = %g ms); %s holds the run so far and its "
                     "state: continue with --restart %s/state.h5 (same --steps/--time)\n", olive_program(),
                     stop_sig == SIGTERM ? "SIGTERM" : stop_sig == SIGINT ? "SIGINT" : "a signal", (long long)end,
-                    (long long)cfg.steps, (double)end * OLIVE_DT, cfg.out_path, cfg.out_path);
+                    (long long)cfg.steps, (double)end * cfg.dt, cfg.out_path, cfg.out_path);
         }
     } else {
         sim_output_commit(out, &s);

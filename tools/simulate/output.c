@@ -3,6 +3,7 @@
  * spikes gathered to rank 0, the final state, provenance on every file. */
 #include "sim.h"
 #include "h5util.h"
+#include "lif.h"
 #include "model.h"
 #include "util.h"
 #include <stdlib.h>
@@ -23,11 +24,12 @@ struct sim_output {
     void *buf[OLIVE_NVARS];
     size_t el;
     hid_t xfer;
+    const olive_cell_model *model;
 };
 
-static const char *slot_name(int slot, char *buf, size_t n)
+static const char *slot_name(const sim_output *o, int slot, char *buf, size_t n)
 {
-    snprintf(buf, n, "%s.h5", slot < OLIVE_NVARS ? olive_var_names[slot] : slot == SLOT_SPIKES ? "spikes" : "state");
+    snprintf(buf, n, "%s.h5", slot < OLIVE_NVARS ? o->model->var_names[slot] : slot == SLOT_SPIKES ? "spikes" : "state");
     return buf;
 }
 
@@ -38,7 +40,7 @@ static const char *slot_name(int slot, char *buf, size_t n)
 static const char *claim(sim_output *o, sim_t *s, int slot)
 {
     char name[64], final[4200];
-    snprintf(final, sizeof final, "%s/%s", o->dir, slot_name(slot, name, sizeof name));
+    snprintf(final, sizeof final, "%s/%s", o->dir, slot_name(o, slot, name, sizeof name));
     if (strlen(final) >= sizeof o->path[slot] - 48) olive_die("%s: output path too long", o->dir);
     if (!o->in_place) memcpy(o->path[slot], final, strlen(final) + 1);   /* fits: checked above */
     else {
@@ -62,7 +64,9 @@ void sim_write_provenance(sim_t *s, int64_t hid, const char *file)
     olive_h5_attr_str(file, hid, "backend", s->engine->name);
     olive_h5_attr_str(file, hid, "precision", c->single ? "single" : "double");
     olive_h5_attr_str(file, hid, "gj", c->gj == OLIVE_GJ_RGJ ? "rgj" : c->gj == OLIVE_GJ_SGJ ? "sgj" : "ngj");
-    olive_h5_attr_f64(file, hid, "dt", OLIVE_DT);
+    olive_h5_attr_f64(file, hid, "dt", s->cfg->dt);
+    olive_h5_attr_str(file, hid, "model", c->model->name);
+    olive_h5_attr_str(file, hid, "method", c->model == &olive_model_infoli ? "euler" : olive_lif_method_name(c->method));
     /* This output covers steps [start_step, end_step): steps = their number. */
     olive_h5_attr_i64(file, hid, "steps", s->end_step - c->start_step);
     olive_h5_attr_i64(file, hid, "start_step", c->start_step);
@@ -96,6 +100,7 @@ sim_output *sim_output_open(sim_t *s, const char *dir, int in_place)
     sim_output *o = olive_calloc(1, sizeof *o, "output");
     snprintf(o->dir, sizeof o->dir, "%s", dir);
     o->in_place = in_place;
+    o->model = c->model;
     /* Frames after steps i with (i+1) % K == 0, start_step <= i < steps: the
      * time axis continues on restart. */
     o->frames = c->steps / c->record_every - c->start_step / c->record_every;
@@ -113,7 +118,7 @@ sim_output *sim_output_open(sim_t *s, const char *dir, int in_place)
     if (ccols > o->nrec) ccols = o->nrec;
     if (ccols < 1) ccols = 1;
     hid_t ftype = c->record_double ? H5T_IEEE_F64LE : H5T_IEEE_F32LE;
-    for (int v = 0; v < OLIVE_NVARS; v++) {
+    for (int v = 0; v < s->cfg->model->nvars; v++) {
         if (!c->record[v]) continue;
         const char *path = claim(o, s, v);
         hid_t f = o->file[v] = olive_h5_create_par(path, MPI_COMM_WORLD);
@@ -133,7 +138,7 @@ sim_output *sim_output_open(sim_t *s, const char *dir, int in_place)
         if (o->dset[v] < 0) olive_die("%s: cannot create /%s/data (disk full?)", path, grp);
         olive_h5_close(path, dcpl, "a dataset creation property list");
         olive_h5_close(path, space, "a dataspace");
-        olive_h5_attr_str(path, o->dset[v], "units", olive_var_units[v]);
+        olive_h5_attr_str(path, o->dset[v], "units", s->cfg->model->var_units[v]);
         hid_t m = olive_h5_group(path, g, "mapping");
         hid_t d_ids = olive_h5_dset1(path, m, "node_ids", H5T_STD_U64LE, o->nrec, 0);
         hid_t d_ptr = olive_h5_dset1(path, m, "index_pointers", H5T_STD_U64LE, o->nrec + 1, 0);
@@ -159,7 +164,7 @@ sim_output *sim_output_open(sim_t *s, const char *dir, int in_place)
         free(half);
         free(ids);
         free(zeros);
-        double step_ms = (double)c->record_every * OLIVE_DT;
+        double step_ms = (double)c->record_every * s->cfg->dt;
         double start_ms = (double)(c->start_step / c->record_every + 1) * step_ms;
         double tm[3] = {start_ms, start_ms + (double)o->frames * step_ms, step_ms};
         hid_t d_t = olive_h5_dset1(path, m, "time", H5T_IEEE_F64LE, 3, 0);
@@ -179,7 +184,7 @@ sim_output *sim_output_open(sim_t *s, const char *dir, int in_place)
 
 static void flush_frames(sim_output *o, sim_t *s)
 {
-    for (int v = 0; v < OLIVE_NVARS; v++) {
+    for (int v = 0; v < s->cfg->model->nvars; v++) {
         if (!s->cfg->record[v]) continue;
         const char *path = o->path[v];
         hid_t fs = H5Dget_space(o->dset[v]);
@@ -191,7 +196,7 @@ static void flush_frames(sim_output *o, sim_t *s)
         if (sel < 0) olive_die("%s: cannot select the frames to write", path);
         hid_t mt = s->cfg->record_double ? H5T_NATIVE_DOUBLE : H5T_NATIVE_FLOAT;
         if (H5Dwrite(o->dset[v], mt, ms, fs, o->xfer, o->buf[v]) < 0)
-            olive_die("%s: writing the %s report failed (disk full?)", path, olive_var_names[v]);
+            olive_die("%s: writing the %s report failed (disk full?)", path, s->cfg->model->var_names[v]);
         olive_h5_close(path, ms, "a dataspace");
         olive_h5_close(path, fs, "a dataspace");
     }
@@ -202,7 +207,7 @@ static void flush_frames(sim_output *o, sim_t *s)
 void sim_output_frame(sim_output *o, sim_t *s)
 {
     double t0 = olive_now();
-    for (int v = 0; v < OLIVE_NVARS; v++) {
+    for (int v = 0; v < s->cfg->model->nvars; v++) {
         if (!s->cfg->record[v]) continue;
         char *dst = (char *)o->buf[v] + (size_t)(o->buffered * o->ncol) * o->el;
         for (int64_t i = 0; i < o->ncol; i++) {
@@ -267,7 +272,7 @@ static void write_spikes(sim_t *s, const sim_output *o)
         olive_sonata_sorting_write(path, g, OLIVE_SORTING_BY_TIME);
         double *ts = olive_malloc((size_t)n * sizeof(double) + 8, "spikes");
         uint64_t *ids = olive_malloc((size_t)n * sizeof(uint64_t) + 8, "spikes");
-        for (int64_t i = 0; i < n; i++) { ts[i] = (double)(sp[i].step + 1) * OLIVE_DT; ids[i] = (uint64_t)sp[i].cell; }
+        for (int64_t i = 0; i < n; i++) { ts[i] = (double)(sp[i].step + 1) * s->cfg->dt; ids[i] = (uint64_t)sp[i].cell; }
         hid_t d = olive_h5_dset1(path, g, "timestamps", H5T_IEEE_F64LE, n, n > 0 ? 65536 : 0);
         olive_h5_write_slab1(path, d, H5T_NATIVE_DOUBLE, 0, n, ts, H5P_DEFAULT);
         olive_h5_attr_str(path, d, "units", "ms");
@@ -291,12 +296,12 @@ void sim_write_state(sim_t *s, const char *path, int64_t step, const char *kind)
     hid_t g = olive_h5_group(path, f, "state");
     hid_t ft = s->cfg->single ? H5T_IEEE_F32LE : H5T_IEEE_F64LE, mt = s->cfg->single ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE;
     hid_t xfer = olive_h5_xfer(MPI_COMM_WORLD);
-    for (int v = 0; v < OLIVE_NVARS; v++) {
-        hid_t d = olive_h5_dset1(path, g, olive_var_names[v], ft, s->net.count, 0);
+    for (int v = 0; v < s->cfg->model->nvars; v++) {
+        hid_t d = olive_h5_dset1(path, g, s->cfg->model->var_names[v], ft, s->net.count, 0);
         olive_h5_write_slab1(path, d, mt, s->plan.row0, s->plan.nlocal, s->state[v], xfer);
-        olive_h5_attr_str(path, d, "units", olive_var_units[v]);
+        olive_h5_attr_str(path, d, "units", s->cfg->model->var_units[v]);
         char what[64];
-        snprintf(what, sizeof what, "dataset /state/%s", olive_var_names[v]);
+        snprintf(what, sizeof what, "dataset /state/%s", s->cfg->model->var_names[v]);
         olive_h5_close(path, d, what);
     }
     if (s->nz.on) {
@@ -307,7 +312,7 @@ void sim_write_state(sim_t *s, const char *path, int64_t step, const char *kind)
         olive_h5_close(path, d, "dataset /state/i_noise");
     }
     olive_h5_attr_i64(path, g, "step", step);
-    olive_h5_attr_f64(path, g, "time_ms", (double)step * OLIVE_DT);
+    olive_h5_attr_f64(path, g, "time_ms", (double)step * s->cfg->dt);
     olive_h5_attr_str(path, g, "precision", s->cfg->single ? "single" : "double");
     olive_h5_attr_str(path, g, "kind", kind);
     olive_h5_close(path, g, "group /state");
@@ -330,14 +335,14 @@ void sim_output_close(sim_output *o, sim_t *s, int64_t end_step, const char *kin
     s->t.setup = mx[0]; s->t.exchange = mx[1]; s->t.compute = mx[2]; s->t.io = mx[3];
     /* Stopped early: the frames done, and the time axis to match. */
     int64_t frames = end_step / c->record_every - c->start_step / c->record_every;
-    for (int v = 0; v < OLIVE_NVARS; v++) {
+    for (int v = 0; v < s->cfg->model->nvars; v++) {
         if (!c->record[v]) continue;
         const char *path = o->path[v];
         if (frames < o->frames) {
             if (o->buffered > 0) flush_frames(o, s);
             hsize_t dims[2] = {(hsize_t)frames, (hsize_t)o->nrec};
             if (H5Dset_extent(o->dset[v], dims) < 0) olive_die("%s: cannot cut the report to %lld frames", path, (long long)frames);
-            double step_ms = (double)c->record_every * OLIVE_DT;
+            double step_ms = (double)c->record_every * s->cfg->dt;
             double start_ms = (double)(c->start_step / c->record_every + 1) * step_ms;
             double tm[3] = {start_ms, start_ms + (double)frames * step_ms, step_ms};
             char tname[160];
@@ -365,6 +370,6 @@ void sim_output_commit(sim_output *o, sim_t *s)
 {
     if (s->rank == 0 && o->in_place)
         for (int v = 0; v < NSLOTS; v++)
-            if (v >= OLIVE_NVARS || s->cfg->record[v]) olive_atomic_commit(o->path[v]);
+            if (v >= OLIVE_NVARS || (v < s->cfg->model->nvars && s->cfg->record[v])) olive_atomic_commit(o->path[v]);
     free(o);
 }

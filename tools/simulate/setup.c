@@ -172,9 +172,8 @@ static void alloc_state(sim_t *s)
     }
 }
 
-void sim_setup(sim_t *s, sim_config *cfg)
+void sim_setup_common(sim_t *s, sim_config *cfg)
 {
-    double t0 = olive_now();
     memset(s, 0, sizeof *s);
     s->cfg = cfg;
     s->bad_step = s->bad_cell = -1;
@@ -196,6 +195,13 @@ void sim_setup(sim_t *s, sim_config *cfg)
     s->tspikes = olive_calloc((size_t)s->nthreads, sizeof(sim_spike *), "spikes");
     s->tspike_n = olive_calloc((size_t)s->nthreads, sizeof(int64_t), "spikes");
     s->tspike_cap = olive_calloc((size_t)s->nthreads, sizeof(int64_t), "spikes");
+}
+
+void sim_setup(sim_t *s, sim_config *cfg)
+{
+    if (cfg->model != &olive_model_infoli) { sim_setup_spiking(s, cfg); return; }
+    double t0 = olive_now();
+    sim_setup_common(s, cfg);
 
     olive_network hdr;
     olive_net_read_header(cfg->net_path, &hdr);
@@ -291,11 +297,12 @@ void sim_setup(sim_t *s, sim_config *cfg)
 void sim_free(sim_t *s)
 {
     if (s->engine) s->engine->free(s);
+    sim_free_spiking(s);
     for (int k = 0; k < OLIVE_NVARS; k++) free(s->state_raw[k]);
     for (int t = 0; t < s->nthreads; t++) free(s->tspikes[t]);
     free(s->tspikes); free(s->tspike_n); free(s->tspike_cap);
     free(s->wlut); free(s->sendbuf); free(s->active);
-    for (int t = 0; t < s->nthreads; t++) free(s->tbuf[t]);
+    for (int t = 0; s->tbuf && t < s->nthreads; t++) free(s->tbuf[t]);
     free(s->tbuf);
     free(s->ic); free(s->iapp); free(s->flags); free(s->noise);
     free(s->nbr_send_count); free(s->nbr_send_displ); free(s->nbr_recv_count); free(s->nbr_recv_displ);

@@ -3,6 +3,7 @@
 #define OLIVE_SIM_H
 #include <mpi.h>
 #include <stdint.h>
+#include "cellmodel.h"
 #include "netfile.h"
 #include "noise.h"
 #include "partition.h"
@@ -17,10 +18,25 @@ typedef struct {
     int64_t first, last;     /* cells first <= id < last; last = -1: all */
 } sim_pulse;
 
+/* --poisson: n independent Poisson inputs of rate_hz into each of cells
+ * [first, last) on steps [step0, step1), each event adding weight to the
+ * receptor (drawn per cell and step: rank- and thread-invariant). */
+typedef struct {
+    double rate_hz, weight;
+    char receptor[32];
+    int64_t n, first, last, step0, step1;
+    double start_ms, stop_ms;
+} sim_poisson;
+
 enum sim_backend { SIM_BACKEND_AUTO = 0, SIM_BACKEND_CPU = 1, SIM_BACKEND_CUDA = 2 };
 
 typedef struct {
     const char *net_path, *map_path, *out_path, *stim_path;
+    const olive_cell_model *model;  /* of the network's cells (cellmodel.h) */
+    double dt;               /* ms: OLIVE_DT for InfOli, /synapses dt for a spiking network */
+    int method;              /* lif: enum olive_lif_method */
+    sim_poisson *poisson;
+    int npoisson;
     int64_t steps;
     int gj;                  /* enum olive_gj_kind */
     int single;              /* --precision single */
@@ -72,6 +88,7 @@ typedef struct {
     void (*free)(sim_t *s);
 } sim_engine;
 extern const sim_engine sim_engine_cpu;   /* engine_cpu.c */
+extern const sim_engine sim_engine_lif_cpu;  /* spk_engine.c: integrate-and-fire cells, chemical synapses */
 #ifdef OLIVE_HAVE_CUDA
 extern const sim_engine sim_engine_cuda;  /* engine_cuda.c */
 #endif
@@ -112,6 +129,8 @@ struct sim_t {
     /* CUDA backend (NULL: CPU). state[] then holds host mirrors of the device
      * state, refreshed by sim_cuda_fetch for output. */
     struct sim_cuda *cuda;
+    /* Spiking networks (spk.h; NULL for InfOli): synapses, delay buffers, coefficients. */
+    struct sim_spk *spk;
     sim_timings t;
     int64_t end_step;        /* the step the output ends at (provenance) */
 };
@@ -120,11 +139,18 @@ struct sim_t {
 void sim_parse_args(int argc, char **argv, sim_config *cfg);
 /* stimulus.c */
 void sim_add_pulse_arg(sim_config *cfg, const char *arg);
+void sim_stimulus_set_dt(double dt);   /* the step pulse times are rounded to */
+void sim_add_poisson_arg(sim_config *cfg, const char *arg);
 void sim_read_stimulus(sim_config *cfg, const char *path);
 void sim_check_pulses(const sim_config *cfg, int64_t count);
 int sim_active_pulses(const sim_config *cfg, int64_t step, sim_pulse *out);
 /* setup.c */
 void sim_setup(sim_t *s, sim_config *cfg);
+/* Shared by the set-ups: rank, size, threads, spike lists. */
+void sim_setup_common(sim_t *s, sim_config *cfg);
+/* spk_setup.c: the set-up of a network of integrate-and-fire cells. */
+void sim_setup_spiking(sim_t *s, sim_config *cfg);
+void sim_free_spiking(sim_t *s);
 void sim_free(sim_t *s);
 /* variability.c: random initial potentials and the noise's start (before a restart's state is loaded) */
 void sim_setup_variability(sim_t *s);

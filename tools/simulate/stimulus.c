@@ -15,7 +15,10 @@
 #define PULSE_CELL_MAX (INT64_C(1) << 40)
 #define PULSE_COUNT_MAX (1 << 20)
 
-static int64_t ms_to_step(double ms) { return (int64_t)llround(ms / OLIVE_DT); }
+/* The model's step (cli.c sets it before any pulse is read). */
+static double pulse_dt = OLIVE_DT;
+void sim_stimulus_set_dt(double dt) { pulse_dt = dt; }
+static int64_t ms_to_step(double ms) { return (int64_t)llround(ms / pulse_dt); }
 
 static void append(sim_config *cfg, sim_pulse p)
 {
@@ -121,4 +124,42 @@ int sim_active_pulses(const sim_config *cfg, int64_t step, sim_pulse *out)
     for (int i = 0; i < cfg->npulses; i++)
         if (cfg->pulses[i].step0 <= step && step < cfg->pulses[i].step1) out[n++] = cfg->pulses[i];
     return n;
+}
+
+/* --poisson rate=HZ,weight=W,receptor=R[,n=N][,cells=A:B][,time=START:STOP]:
+ * the times are turned into steps once the network's dt is known. */
+void sim_add_poisson_arg(sim_config *cfg, const char *arg)
+{
+    char buf[256];
+    if (strlen(arg) >= sizeof buf) olive_usage_error("--poisson: '%s' is too long", arg);
+    snprintf(buf, sizeof buf, "%s", arg);
+    sim_poisson p = {0, 0, "", 1, 0, -1, 0, 0, 0, -1};
+    int have_rate = 0, have_w = 0;
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(tok, '=');
+        if (!eq) olive_usage_error("--poisson %s: '%s' is not KEY=VALUE", arg, tok);
+        *eq = 0;
+        const char *k = tok, *v = eq + 1;
+        double a, b;
+        if (!strcmp(k, "rate")) { p.rate_hz = olive_parse_double("--poisson rate", v, 0, 1e6); have_rate = 1; }
+        else if (!strcmp(k, "weight")) { p.weight = olive_parse_double("--poisson weight", v, -1e9, 1e9); have_w = 1; }
+        else if (!strcmp(k, "receptor")) snprintf(p.receptor, sizeof p.receptor, "%s", v);
+        else if (!strcmp(k, "n")) p.n = olive_parse_int("--poisson n", v, 1, INT32_MAX);
+        else if (!strcmp(k, "cells")) {
+            if (!olive_parse_range("--poisson cells", v, 0, 9.0e15, &a, &b) || a != floor(a) || b != floor(b) || b <= a)
+                olive_usage_error("--poisson %s: cells '%s' must be A:B with integers A < B", arg, v);
+            p.first = (int64_t)a;
+            p.last = (int64_t)b;
+        } else if (!strcmp(k, "time")) {
+            if (!olive_parse_range("--poisson time", v, 0, PULSE_MS_MAX, &a, &b) || b < a)
+                olive_usage_error("--poisson %s: time '%s' must be START:STOP in ms with START <= STOP", arg, v);
+            p.start_ms = a;
+            p.stop_ms = b;
+        } else olive_usage_error("--poisson %s: unknown key '%s' (rate, weight, receptor, n, cells, time)", arg, k);
+    }
+    if (!have_rate || !have_w || !p.receptor[0])
+        olive_usage_error("--poisson %s: needs rate=HZ, weight=W and receptor=NAME", arg);
+    cfg->poisson = realloc(cfg->poisson, (size_t)(cfg->npoisson + 1) * sizeof *cfg->poisson);
+    if (!cfg->poisson) olive_die("out of memory for --poisson");
+    cfg->poisson[cfg->npoisson++] = p;
 }

@@ -1,0 +1,77 @@
+#include "cellmodel.h"
+#include "lif.h"
+#include "model.h"
+#include "state.h"
+#include <string.h>
+
+/* InfOli: the 19 variables of state.h; no synaptic receptors yet. */
+const olive_cell_model olive_model_infoli = {
+    "infoli", "three-compartment inferior-olive cell (De Gruijl et al. 2012), MODEL.md",
+    OLIVE_NVARS, olive_var_names, olive_var_units, olive_var_initial,
+    0, NULL, OV_V_AXON, OV_V_DEND, 0, NULL, "", 0, OLIVE_DT, 1,
+};
+
+static const char *const lif_names[OLIVE_LIF_NVARS] = {"v", "ge", "gi", "ref"};
+static const char *const cuba_units[OLIVE_LIF_NVARS] = {"mV", "mV", "mV", "steps"};
+static const char *const coba_units[OLIVE_LIF_NVARS] = {"mV", "nS", "nS", "steps"};
+static const double lif_initial[OLIVE_LIF_NVARS] = {-60, 0, 0, 0};
+static const int lif_receptors[2] = {OLIVE_LIF_GE, OLIVE_LIF_GI};
+
+/* Defaults: the tutorial's Brian2 listing (CUBA) and Brette et al. 2007
+ * benchmark 1 / NEST's iaf_cond_exp (COBA); SPIKING.md. v0 is the initial
+ * potential (a per-cell dataset holds random starts). */
+static const olive_param_desc cuba_params[] = {
+    {"E_L", "mV", -49}, {"V_th", "mV", -50}, {"V_reset", "mV", -60}, {"t_ref", "ms", 0},
+    {"tau_m", "ms", 20}, {"tau_e", "ms", 5}, {"tau_i", "ms", 10}, {"I_e", "mV", 0}, {"v0", "mV", -60},
+};
+static const olive_param_desc coba_params[] = {
+    {"E_L", "mV", -60}, {"V_th", "mV", -50}, {"V_reset", "mV", -60}, {"t_ref", "ms", 5},
+    {"C", "pF", 200}, {"g_L", "nS", 10}, {"E_e", "mV", 0}, {"E_i", "mV", -80},
+    {"tau_e", "ms", 5}, {"tau_i", "ms", 10}, {"I_e", "pA", 0}, {"v0", "mV", -60},
+};
+#define NP(a) ((int)(sizeof a / sizeof a[0]))
+
+/* CUBA: dv/dt = (ge + gi + I_e - (v - E_L)) / tau_m (lif.h). */
+const olive_cell_model olive_model_lif_cuba = {
+    "lif_cuba", "current-based leaky integrate-and-fire, exponential currents (Brette et al. 2007 benchmark 2)",
+    OLIVE_LIF_NVARS, lif_names, cuba_units, lif_initial, NP(cuba_params), cuba_params,
+    OLIVE_LIF_V, -1, 2, lif_receptors, "mV", 0, 0.1, 0,
+};
+/* COBA: C dv/dt = g_L (E_L - v) + ge (E_e - v) + gi (E_i - v) + I_e (lif.h). */
+const olive_cell_model olive_model_lif_coba = {
+    "lif_coba", "conductance-based leaky integrate-and-fire, exponential conductances (Brette et al. 2007 benchmark 1)",
+    OLIVE_LIF_NVARS, lif_names, coba_units, lif_initial, NP(coba_params), coba_params,
+    OLIVE_LIF_V, -1, 2, lif_receptors, "nS", 1, 0.1, 0,
+};
+
+static const olive_cell_model *const all_models[] = {&olive_model_infoli, &olive_model_lif_cuba, &olive_model_lif_coba};
+
+const olive_cell_model *olive_model_find(const char *name)
+{
+    for (size_t k = 0; k < sizeof all_models / sizeof all_models[0]; k++)
+        if (!strcmp(all_models[k]->name, name)) return all_models[k];
+    return NULL;
+}
+
+const char *olive_model_names(void) { return "infoli, lif_cuba, lif_coba"; }
+
+int olive_model_var(const olive_cell_model *m, const char *name)
+{
+    for (int v = 0; v < m->nvars; v++)
+        if (!strcmp(m->var_names[v], name)) return v;
+    return -1;
+}
+
+int olive_model_param(const olive_cell_model *m, const char *name)
+{
+    for (int p = 0; p < m->nparams; p++)
+        if (!strcmp(m->params[p].name, name)) return p;
+    return -1;
+}
+
+int olive_model_receptor(const olive_cell_model *m, const char *name)
+{
+    for (int r = 0; r < m->nreceptors; r++)
+        if (!strcmp(m->var_names[m->receptors[r]], name)) return r;
+    return -1;
+}

@@ -1,0 +1,45 @@
+/* The cell-model interface: what the pipeline needs to know about a model
+ * (its variables with units and initial values, parameters with defaults,
+ * which variable spikes and at what threshold, which variable gap junctions
+ * couple, which variables synaptic events add to, the step). A new model is a
+ * new entry here plus its physics in one OLIVE_HD header (model_body.h for
+ * InfOli, lif.h for the integrate-and-fire models). */
+#ifndef OLIVE_CELLMODEL_H
+#define OLIVE_CELLMODEL_H
+
+typedef struct {
+    const char *name, *unit;
+    double def;
+} olive_param_desc;
+
+typedef struct {
+    const char *name;          /* as in the network file (/cells/populations/<p> attribute model) */
+    const char *description;
+    int nvars;
+    const char *const *var_names;   /* --record names, report file names */
+    const char *const *var_units;
+    const double *var_initial;      /* before any parameter (v0) or restart */
+    int nparams;
+    const olive_param_desc *params; /* per population (attributes), optionally per cell (datasets) */
+    int spike_var;             /* its upward crossing of the threshold is a spike */
+    int gap_var;               /* the variable gap junctions couple, -1: none */
+    int nreceptors;
+    const int *receptors;      /* variables a synaptic event adds its weight to */
+    const char *weight_unit;
+    int weights_nonnegative;   /* conductance-based receptors: a negative weight is a fault */
+    double dt_default;         /* ms */
+    int dt_fixed;              /* the model is defined at dt_default only (InfOli) */
+} olive_cell_model;
+
+extern const olive_cell_model olive_model_infoli, olive_model_lif_cuba, olive_model_lif_coba;
+
+/* The model of that name, or NULL. */
+const olive_cell_model *olive_model_find(const char *name);
+/* "infoli, lif_cuba, lif_coba": for messages. */
+const char *olive_model_names(void);
+/* Index of variable / parameter / receptor name in model m, or -1. */
+int olive_model_var(const olive_cell_model *m, const char *name);
+int olive_model_param(const olive_cell_model *m, const char *name);
+int olive_model_receptor(const olive_cell_model *m, const char *name);
+
+#endif

@@ -1,0 +1,66 @@
+/* Coefficients of the integrate-and-fire models (lif.h), from a cell's
+ * parameters: computed once per population (or cell) on the host. */
+#include "lif.h"
+#include "cellmodel.h"
+#include <string.h>
+
+static double param(const olive_cell_model *m, const double *p, const char *name)
+{
+    int k = olive_model_param(m, name);
+    return k >= 0 ? p[k] : 0;
+}
+
+const char *olive_lif_coef_make(const void *model, const double *p, double dt, int method, olive_lif_coef *c)
+{
+    const olive_cell_model *m = model;
+    memset(c, 0, sizeof *c);
+    c->kind = m == &olive_model_lif_coba ? OLIVE_LIF_COBA : OLIVE_LIF_CUBA;
+    c->method = method;
+    c->dt = dt;
+    for (int k = 0; k < m->nparams; k++)
+        if (!isfinite(p[k])) return "a parameter is not finite";
+    c->E_L = param(m, p, "E_L");
+    c->V_th = param(m, p, "V_th");
+    c->V_reset = param(m, p, "V_reset");
+    c->I_e = param(m, p, "I_e");
+    double t_ref = param(m, p, "t_ref");
+    if (t_ref < 0) return "t_ref is negative";
+    c->ref_steps = (double)(long long)(t_ref / dt + 0.5);
+    c->tau_e = param(m, p, "tau_e");
+    c->tau_i = param(m, p, "tau_i");
+    if (!(c->tau_e > 0) || !(c->tau_i > 0)) return "tau_e and tau_i must be more than 0";
+    c->a_e = exp(-dt / c->tau_e);
+    c->a_i = exp(-dt / c->tau_i);
+    if (c->kind == OLIVE_LIF_CUBA) {
+        c->tau_m = param(m, p, "tau_m");
+        if (!(c->tau_m > 0)) return "tau_m must be more than 0";
+        c->a_m = exp(-dt / c->tau_m);
+        /* ge's share of v after dt: tau_e / (tau_e - tau_m) (e^(-dt/tau_e) - e^(-dt/tau_m)),
+         * and its limit dt/tau_m e^(-dt/tau_m) when the two are equal. */
+        c->c_e = c->tau_e == c->tau_m ? dt / c->tau_m * c->a_m : c->tau_e / (c->tau_e - c->tau_m) * (c->a_e - c->a_m);
+        c->c_i = c->tau_i == c->tau_m ? dt / c->tau_m * c->a_m : c->tau_i / (c->tau_i - c->tau_m) * (c->a_i - c->a_m);
+        if (method == OLIVE_METHOD_EXPEULER) return "lif_cuba is linear: use --method exact (or euler)";
+    } else {
+        c->C = param(m, p, "C");
+        c->g_L = param(m, p, "g_L");
+        c->E_e = param(m, p, "E_e");
+        c->E_i = param(m, p, "E_i");
+        if (!(c->C > 0) || !(c->g_L > 0)) return "C and g_L must be more than 0";
+        if (method == OLIVE_METHOD_EXACT)
+            return "lif_coba has no exact solution (the conductances multiply v): use --method exponential_euler or euler";
+    }
+    return NULL;
+}
+
+int olive_lif_method_parse(const char *s)
+{
+    if (!strcmp(s, "exact")) return OLIVE_METHOD_EXACT;
+    if (!strcmp(s, "euler")) return OLIVE_METHOD_EULER;
+    if (!strcmp(s, "exponential_euler")) return OLIVE_METHOD_EXPEULER;
+    return -1;
+}
+
+const char *olive_lif_method_name(int method)
+{
+    return method == OLIVE_METHOD_EXACT ? "exact" : method == OLIVE_METHOD_EULER ? "euler" : "exponential_euler";
+}

@@ -1,0 +1,88 @@
+/* The leaky integrate-and-fire models lif_cuba and lif_coba (SPIKING.md),
+ * written once for the CPU and CUDA (OLIVE_HD). Per-population constants are
+ * folded into an olive_lif_coef by lif.c (host) before the run.
+ *
+ * One step of one cell, as Brian2's schedule: the refractory counter counts
+ * down; the potential is integrated only when it has reached 0 (Brian2's
+ * `unless refractory`, integration resumes round(t_ref/dt) steps after the
+ * spike); the synaptic variables always decay. The caller then tests the
+ * threshold (olive_lif_spikes), delivers events into ge / gi and resets
+ * (olive_lif_reset). */
+#ifndef OLIVE_LIF_H
+#define OLIVE_LIF_H
+#include "hostdev.h"
+#include <math.h>
+
+enum { OLIVE_LIF_V, OLIVE_LIF_GE, OLIVE_LIF_GI, OLIVE_LIF_REF, OLIVE_LIF_NVARS };
+enum olive_lif_kind { OLIVE_LIF_CUBA, OLIVE_LIF_COBA };
+enum olive_lif_method { OLIVE_METHOD_EXACT, OLIVE_METHOD_EULER, OLIVE_METHOD_EXPEULER };
+
+typedef struct {
+    int kind, method;
+    double dt;
+    double E_L, V_th, V_reset, I_e;
+    double ref_steps;          /* round(t_ref / dt) */
+    double tau_m, tau_e, tau_i; /* CUBA */
+    double C, g_L, E_e, E_i;    /* COBA */
+    double a_m, a_e, a_i;       /* exp(-dt/tau): membrane (CUBA), excitatory, inhibitory */
+    double c_e, c_i;            /* CUBA exact: ge, gi at the start of the step -> v at its end */
+} olive_lif_coef;
+
+/* Advance v, ge, gi, ref over one step with the extra current I (pulses:
+ * mV for CUBA, pA for COBA, added to I_e). */
+OLIVE_HD void olive_lif_step(const olive_lif_coef *c, double I, double *v, double *ge, double *gi, double *ref)
+{
+    double r = *ref;
+    if (r > 0) r -= 1;
+    const double g_e = *ge, g_i = *gi, x = *v, drive = c->I_e + I;
+    double vn = x;
+    if (c->kind == OLIVE_LIF_CUBA) {
+        if (c->method == OLIVE_METHOD_EXACT) {
+            /* The linear system solved over dt: ge(t) = ge e^(-t/tau_e) feeds v. */
+            const double rest = c->E_L + drive;
+            vn = rest + (x - rest) * c->a_m + g_e * c->c_e + g_i * c->c_i;
+        } else {   /* euler */
+            vn = x + c->dt * (g_e + g_i + drive - (x - c->E_L)) / c->tau_m;
+        }
+    } else {
+        const double gsum = c->g_L + g_e + g_i;
+        const double num = c->g_L * c->E_L + g_e * c->E_e + g_i * c->E_i + drive;
+        if (c->method == OLIVE_METHOD_EULER) {
+            vn = x + c->dt * (num - gsum * x) / c->C;
+        } else {
+            /* exponential Euler: the conductances held at their start-of-step values */
+            const double vinf = num / gsum;
+            vn = vinf + (x - vinf) * exp(-c->dt * gsum / c->C);
+        }
+    }
+    if (r == 0) *v = vn;
+    if (c->method == OLIVE_METHOD_EULER) {
+        *ge = g_e - c->dt * g_e / c->tau_e;
+        *gi = g_i - c->dt * g_i / c->tau_i;
+    } else {
+        *ge = g_e * c->a_e;
+        *gi = g_i * c->a_i;
+    }
+    *ref = r;
+}
+
+/* Threshold: v above V_th and not refractory. */
+OLIVE_HD int olive_lif_spikes(const olive_lif_coef *c, double v, double ref)
+{
+    return ref == 0 && v > c->V_th;
+}
+
+OLIVE_HD void olive_lif_reset(const olive_lif_coef *c, double *v, double *ref)
+{
+    *v = c->V_reset;
+    *ref = c->ref_steps;
+}
+
+/* lif.c (host): the coefficients of a cell of model m with parameter values
+ * p (m's order) at step dt with method; NULL, or a message naming the fault. */
+const char *olive_lif_coef_make(const void *model, const double *p, double dt, int method, olive_lif_coef *c);
+/* "exact", "euler", "exponential_euler" -> enum, or -1. */
+int olive_lif_method_parse(const char *s);
+const char *olive_lif_method_name(int method);
+
+#endif

@@ -1,0 +1,325 @@
+#include "synfile.h"
+#include "h5util.h"
+#include "util.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Names of the links in group g, in name order (at most max). */
+static int list_links(const char *path, hid_t g, const char *what, char (*names)[OLIVE_NAME_LEN], int max)
+{
+    H5G_info_t info;
+    if (H5Gget_info(g, &info) < 0) olive_die("%s: cannot list %s", path, what);
+    if (info.nlinks > (hsize_t)max) olive_die("%s: %s has %llu entries; olive reads at most %d", path, what,
+                                              (unsigned long long)info.nlinks, max);
+    for (hsize_t i = 0; i < info.nlinks; i++) {
+        ssize_t len = H5Lget_name_by_idx(g, ".", H5_INDEX_NAME, H5_ITER_INC, i, names[i], OLIVE_NAME_LEN, H5P_DEFAULT);
+        if (len < 0) olive_die("%s: cannot read the names in %s", path, what);
+        if (len >= OLIVE_NAME_LEN) olive_die("%s: a name in %s is longer than %d characters", path, what, OLIVE_NAME_LEN - 1);
+    }
+    return (int)info.nlinks;
+}
+
+int olive_pops_present(const char *path, const olive_cell_model **model)
+{
+    hid_t f = olive_h5_open_read(path);
+    int has = olive_h5_exists(f, "cells/populations");
+    *model = &olive_model_infoli;
+    if (has) {
+        hid_t c = H5Gopen2(f, "cells", H5P_DEFAULT);
+        char name[64] = "";
+        if (c < 0) olive_die("%s: cannot open /cells", path);
+        if (!olive_h5_get_str_opt(path, c, "model", name, sizeof name))
+            olive_die("%s: /cells has populations but no attribute 'model'", path);
+        *model = strcmp(name, "mixed") ? olive_model_find(name) : NULL;
+        if (strcmp(name, "mixed") && !*model)
+            olive_die("%s: /cells model '%s' is unknown (known: %s)", path, name, olive_model_names());
+        H5Gclose(c);
+    }
+    H5Fclose(f);
+    return has;
+}
+
+static int cmp_pop(const void *a, const void *b)
+{
+    const olive_population *x = a, *y = b;
+    return (x->first > y->first) - (x->first < y->first);
+}
+
+void olive_pops_read(const char *path, int64_t count, olive_populations *out)
+{
+    memset(out, 0, sizeof *out);
+    hid_t f = olive_h5_open_read(path);
+    if (!olive_h5_exists(f, "cells/populations")) {
+        out->n = 1;
+        snprintf(out->pop[0].name, sizeof out->pop[0].name, "io");
+        out->pop[0].model = &olive_model_infoli;
+        out->pop[0].count = count;
+        H5Fclose(f);
+        return;
+    }
+    hid_t g = H5Gopen2(f, "cells/populations", H5P_DEFAULT);
+    if (g < 0) olive_die("%s: /cells/populations is not a group", path);
+    static char names[OLIVE_MAX_POPS][OLIVE_NAME_LEN];
+    out->n = list_links(path, g, "/cells/populations", names, OLIVE_MAX_POPS);
+    if (out->n == 0) olive_die("%s: /cells/populations is empty", path);
+    for (int i = 0; i < out->n; i++) {
+        olive_population *p = &out->pop[i];
+        char where[160], model[64] = "";
+        snprintf(where, sizeof where, "/cells/populations/%s", names[i]);
+        memcpy(p->name, names[i], sizeof p->name);
+        hid_t pg = H5Gopen2(g, names[i], H5P_DEFAULT);
+        if (pg < 0) olive_die("%s: %s is not a group", path, where);
+        if (!olive_h5_get_str_opt(path, pg, "model", model, sizeof model))
+            olive_die("%s: %s has no attribute 'model'", path, where);
+        p->model = olive_model_find(model);
+        if (!p->model) olive_die("%s: %s: unknown model '%s' (known: %s)", path, where, model, olive_model_names());
+        if (p->model->nparams > OLIVE_MAX_PARAMS) olive_die("internal: model %s has too many parameters", model);
+        p->first = olive_h5_get_i64(path, pg, where, "first");
+        p->count = olive_h5_get_i64(path, pg, where, "count");
+        if (p->first < 0 || p->count < 1 || p->first > count - p->count)
+            olive_die("%s: %s: cells [%lld, %lld + %lld) are not inside the network's %lld cells", path, where,
+                      (long long)p->first, (long long)p->first, (long long)p->count, (long long)count);
+        for (int k = 0; k < p->model->nparams; k++) {
+            const char *pn = p->model->params[k].name;
+            p->param[k] = p->model->params[k].def;
+            if (olive_h5_has_attr(pg, pn)) p->param[k] = olive_h5_get_f64(path, pg, where, pn);
+            if (!isfinite(p->param[k])) olive_die("%s: %s: parameter %s is not finite", path, where, pn);
+            if (olive_h5_exists(pg, pn)) {
+                if (olive_h5_len1(path, pg, pn) != p->count)
+                    olive_die("%s: %s/%s has %lld values for %lld cells", path, where, pn,
+                              (long long)olive_h5_len1(path, pg, pn), (long long)p->count);
+                p->percell[k] = 1;
+            }
+        }
+        /* Anything else named like a parameter is a typo that would silently use a default. */
+        int na = H5Aget_num_attrs(pg);
+        for (int a = 0; a < na; a++) {
+            char an[128];
+            hid_t at = H5Aopen_by_idx(pg, ".", H5_INDEX_NAME, H5_ITER_INC, (hsize_t)a, H5P_DEFAULT, H5P_DEFAULT);
+            if (at < 0 || H5Aget_name(at, sizeof an, an) < 0) olive_die("%s: %s: cannot read its attributes", path, where);
+            H5Aclose(at);
+            if (strcmp(an, "model") && strcmp(an, "first") && strcmp(an, "count") && olive_model_param(p->model, an) < 0)
+                olive_die("%s: %s: '%s' is not a parameter of model %s", path, where, an, model);
+        }
+        H5Gclose(pg);
+    }
+    H5Gclose(g);
+    H5Fclose(f);
+    qsort(out->pop, (size_t)out->n, sizeof out->pop[0], cmp_pop);
+    int64_t next = 0;
+    for (int i = 0; i < out->n; i++) {
+        if (out->pop[i].first != next)
+            olive_die("%s: the populations do not tile the cells: population %s starts at %lld, expected %lld", path,
+                      out->pop[i].name, (long long)out->pop[i].first, (long long)next);
+        next += out->pop[i].count;
+    }
+    if (next != count) olive_die("%s: the populations cover %lld of the %lld cells", path, (long long)next, (long long)count);
+}
+
+void olive_pops_read_percell(const char *path, const olive_population *p, int k, int64_t a, int64_t b, double *out)
+{
+    hid_t f = olive_h5_open_read(path);
+    char where[160];
+    snprintf(where, sizeof where, "cells/populations/%s", p->name);
+    hid_t g = H5Gopen2(f, where, H5P_DEFAULT);
+    if (g < 0) olive_die("%s: cannot open /%s", path, where);
+    olive_h5_read_slab1(path, g, p->model->params[k].name, H5T_NATIVE_DOUBLE, a - p->first, b - a, out);
+    for (int64_t i = 0; i < b - a; i++)
+        if (!isfinite(out[i]))
+            olive_die("%s: /%s/%s: the value of cell %lld is not finite", path, where, p->model->params[k].name,
+                      (long long)(a + i));
+    H5Gclose(g);
+    H5Fclose(f);
+}
+
+void olive_pops_write(const char *path, hid_t f, const olive_populations *pops, double *const (*percell)[OLIVE_MAX_PARAMS])
+{
+    hid_t cells = H5Gopen2(f, "cells", H5P_DEFAULT);
+    if (cells < 0) olive_die("%s: cannot open /cells", path);
+    const olive_cell_model *m = pops->pop[0].model;
+    for (int i = 1; i < pops->n; i++)
+        if (pops->pop[i].model != m) m = NULL;
+    olive_h5_attr_str(path, cells, "model", m ? m->name : "mixed");
+    for (int i = 0; i < pops->n; i++) {
+        const olive_population *p = &pops->pop[i];
+        char where[160];
+        snprintf(where, sizeof where, "populations/%s", p->name);
+        hid_t g = olive_h5_group(path, cells, where);
+        olive_h5_attr_str(path, g, "model", p->model->name);
+        olive_h5_attr_i64(path, g, "first", p->first);
+        olive_h5_attr_i64(path, g, "count", p->count);
+        for (int k = 0; k < p->model->nparams; k++) {
+            olive_h5_attr_f64(path, g, p->model->params[k].name, p->param[k]);
+            if (percell && percell[i][k])
+                olive_h5_write1(path, g, p->model->params[k].name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, p->count,
+                                percell[i][k], 0);
+        }
+        olive_h5_close(path, g, "a population group");
+    }
+    olive_h5_close(path, cells, "group /cells");
+}
+
+/* ---- synapses ---- */
+
+static void read_projection(const char *path, hid_t g, const char *name, int64_t count, int64_t row0, int64_t row1,
+                            olive_projection *p)
+{
+    char where[160];
+    snprintf(where, sizeof where, "/synapses/%s", name);
+    memset(p, 0, sizeof *p);
+    snprintf(p->name, sizeof p->name, "%s", name);
+    hid_t pg = H5Gopen2(g, name, H5P_DEFAULT);
+    if (pg < 0) olive_die("%s: %s is not a group", path, where);
+    if (!olive_h5_get_str_opt(path, pg, "receptor", p->receptor, sizeof p->receptor))
+        olive_die("%s: %s has no attribute 'receptor'", path, where);
+    olive_h5_get_str_opt(path, pg, "source", p->source, sizeof p->source);
+    olive_h5_get_str_opt(path, pg, "target", p->target, sizeof p->target);
+    olive_h5_get_str_opt(path, pg, "rule", p->rule, sizeof p->rule);
+    if (olive_h5_len1(path, pg, "row_ptr") != count + 1)
+        olive_die("%s: %s/row_ptr has %lld entries, expected count+1 = %lld", path, where,
+                  (long long)olive_h5_len1(path, pg, "row_ptr"), (long long)count + 1);
+    p->nnz_total = olive_h5_len1(path, pg, "col");
+    H5T_class_t cls;
+    size_t sz;
+    olive_h5_dtype_info(path, pg, "col", &cls, &sz);
+    if (cls != H5T_INTEGER) olive_die("%s: %s/col must be an integer dataset", path, where);
+    p->row0 = row0;
+    p->row1 = row1;
+    int64_t rows = row1 - row0;
+    p->row_ptr = olive_malloc((size_t)(rows + 1) * sizeof(int64_t), "synapse rows");
+    olive_h5_read_slab1(path, pg, "row_ptr", H5T_NATIVE_INT64, row0, rows + 1, p->row_ptr);
+    if (row0 == 0 && p->row_ptr[0] != 0) olive_die("%s: %s/row_ptr[0] = %lld, must be 0", path, where, (long long)p->row_ptr[0]);
+    p->e0 = p->row_ptr[0];
+    for (int64_t r = 0; r < rows; r++)
+        if (p->row_ptr[r + 1] < p->row_ptr[r])
+            olive_die("%s: %s/row_ptr decreases at row %lld", path, where, (long long)(row0 + r));
+    if (p->e0 < 0 || p->row_ptr[rows] > p->nnz_total)
+        olive_die("%s: %s/row_ptr runs outside [0, %lld synapses]", path, where, (long long)p->nnz_total);
+    if (row1 == count && p->row_ptr[rows] != p->nnz_total)
+        olive_die("%s: %s/row_ptr ends at %lld, but col has %lld synapses", path, where,
+                  (long long)p->row_ptr[rows], (long long)p->nnz_total);
+    for (int64_t r = 0; r <= rows; r++) p->row_ptr[r] -= p->e0;
+    p->nnz = p->row_ptr[rows];
+    p->col = olive_malloc((size_t)p->nnz * sizeof(int32_t) + 4, "synapse sources");
+    olive_h5_read_slab1(path, pg, "col", H5T_NATIVE_INT32, p->e0, p->nnz, p->col);
+    for (int64_t r = 0; r < rows; r++)
+        for (int64_t e = p->row_ptr[r]; e < p->row_ptr[r + 1]; e++) {
+            if (p->col[e] < 0 || p->col[e] >= count)
+                olive_die("%s: %s/col[%lld] = %d is not a cell id (the network has %lld cells)", path, where,
+                          (long long)(p->e0 + e), p->col[e], (long long)count);
+            if (e > p->row_ptr[r] && p->col[e] < p->col[e - 1])
+                olive_die("%s: %s: the sources of target %lld are not in ascending order", path, where,
+                          (long long)(row0 + r));
+        }
+    if (olive_h5_exists(pg, "weight")) {
+        if (olive_h5_len1(path, pg, "weight") != p->nnz_total)
+            olive_die("%s: %s/weight has %lld values for %lld synapses", path, where,
+                      (long long)olive_h5_len1(path, pg, "weight"), (long long)p->nnz_total);
+        olive_h5_dtype_info(path, pg, "weight", &cls, &sz);
+        if (cls != H5T_FLOAT) olive_die("%s: %s/weight must be a float32 or float64 dataset", path, where);
+        p->weight = olive_malloc((size_t)p->nnz * sizeof(double) + 8, "synapse weights");
+        olive_h5_read_slab1(path, pg, "weight", H5T_NATIVE_DOUBLE, p->e0, p->nnz, p->weight);
+        for (int64_t e = 0; e < p->nnz; e++)
+            if (!isfinite(p->weight[e]))
+                olive_die("%s: %s/weight[%lld] is not finite", path, where, (long long)(p->e0 + e));
+    } else if (olive_h5_has_attr(pg, "weight")) {
+        p->weight_value = olive_h5_get_f64(path, pg, where, "weight");
+        if (!isfinite(p->weight_value)) olive_die("%s: %s weight is not finite", path, where);
+    } else {
+        olive_die("%s: %s has neither a dataset nor an attribute 'weight'", path, where);
+    }
+    if (olive_h5_exists(pg, "delay")) {
+        if (olive_h5_len1(path, pg, "delay") != p->nnz_total)
+            olive_die("%s: %s/delay has %lld values for %lld synapses", path, where,
+                      (long long)olive_h5_len1(path, pg, "delay"), (long long)p->nnz_total);
+        olive_h5_dtype_info(path, pg, "delay", &cls, &sz);
+        if (cls != H5T_INTEGER) olive_die("%s: %s/delay must be an integer dataset (steps of dt)", path, where);
+        int64_t *d = olive_malloc((size_t)p->nnz * sizeof(int64_t) + 8, "synapse delays");
+        olive_h5_read_slab1(path, pg, "delay", H5T_NATIVE_INT64, p->e0, p->nnz, d);
+        p->delay = olive_malloc((size_t)p->nnz * sizeof(uint16_t) + 2, "synapse delays");
+        for (int64_t e = 0; e < p->nnz; e++) {
+            if (d[e] < 0 || d[e] > OLIVE_MAX_DELAY)
+                olive_die("%s: %s/delay[%lld] = %lld steps is %s", path, where, (long long)(p->e0 + e), (long long)d[e],
+                          d[e] < 0 ? "negative" : "beyond the delay buffer (at most 65535 steps)");
+            p->delay[e] = (uint16_t)d[e];
+        }
+        free(d);
+    } else if (olive_h5_has_attr(pg, "delay")) {
+        p->delay_value = olive_h5_get_i64(path, pg, where, "delay");
+        if (p->delay_value < 0 || p->delay_value > OLIVE_MAX_DELAY)
+            olive_die("%s: %s delay = %lld steps is %s", path, where, (long long)p->delay_value,
+                      p->delay_value < 0 ? "negative" : "beyond the delay buffer (at most 65535 steps)");
+    } else {
+        olive_die("%s: %s has neither a dataset nor an attribute 'delay'", path, where);
+    }
+    H5Gclose(pg);
+}
+
+double olive_syn_dt(const char *path, double def)
+{
+    hid_t f = olive_h5_open_read(path);
+    double dt = def;
+    if (olive_h5_exists(f, "synapses")) {
+        hid_t g = H5Gopen2(f, "synapses", H5P_DEFAULT);
+        if (g < 0) olive_die("%s: /synapses is not a group", path);
+        dt = olive_h5_get_f64(path, g, "/synapses", "dt");
+        if (!(dt > 0) || !(dt <= 10)) olive_die("%s: /synapses dt = %g ms must be in (0, 10]", path, dt);
+        H5Gclose(g);
+    }
+    H5Fclose(f);
+    return dt;
+}
+
+int olive_syn_read_rows(const char *path, int64_t count, int64_t row0, int64_t row1, olive_synapses *out)
+{
+    memset(out, 0, sizeof *out);
+    hid_t f = olive_h5_open_read(path);
+    if (!olive_h5_exists(f, "synapses")) { H5Fclose(f); return 0; }
+    hid_t g = H5Gopen2(f, "synapses", H5P_DEFAULT);
+    if (g < 0) olive_die("%s: /synapses is not a group", path);
+    out->dt = olive_h5_get_f64(path, g, "/synapses", "dt");
+    if (!(out->dt > 0) || !(out->dt <= 10)) olive_die("%s: /synapses dt = %g ms must be in (0, 10]", path, out->dt);
+    static char names[OLIVE_MAX_POPS][OLIVE_NAME_LEN];
+    out->n = list_links(path, g, "/synapses", names, OLIVE_MAX_POPS);
+    out->proj = olive_calloc((size_t)out->n + 1, sizeof(olive_projection), "projections");
+    for (int i = 0; i < out->n; i++) read_projection(path, g, names[i], count, row0, row1, &out->proj[i]);
+    H5Gclose(g);
+    H5Fclose(f);
+    return 1;
+}
+
+void olive_syn_write(const char *path, hid_t f, const olive_synapses *syn)
+{
+    hid_t g = olive_h5_group(path, f, "synapses");
+    olive_h5_attr_f64(path, g, "dt", syn->dt);
+    for (int i = 0; i < syn->n; i++) {
+        const olive_projection *p = &syn->proj[i];
+        hid_t pg = olive_h5_group(path, g, p->name);
+        int64_t count = p->row1 - p->row0;
+        olive_h5_attr_str(path, pg, "receptor", p->receptor);
+        olive_h5_attr_str(path, pg, "source", p->source);
+        olive_h5_attr_str(path, pg, "target", p->target);
+        olive_h5_attr_str(path, pg, "rule", p->rule);
+        olive_h5_write1(path, pg, "row_ptr", H5T_STD_I64LE, H5T_NATIVE_INT64, count + 1, p->row_ptr, 0);
+        olive_h5_write1(path, pg, "col", H5T_STD_I32LE, H5T_NATIVE_INT32, p->nnz, p->col, 0);
+        if (p->weight) olive_h5_write1(path, pg, "weight", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, p->nnz, p->weight, 0);
+        else olive_h5_attr_f64(path, pg, "weight", p->weight_value);
+        if (p->delay) olive_h5_write1(path, pg, "delay", H5T_STD_U16LE, H5T_NATIVE_UINT16, p->nnz, p->delay, 0);
+        else olive_h5_attr_i64(path, pg, "delay", p->delay_value);
+        olive_h5_close(path, pg, "a projection group");
+    }
+    olive_h5_close(path, g, "group /synapses");
+}
+
+void olive_syn_free(olive_synapses *syn)
+{
+    for (int i = 0; i < syn->n; i++) {
+        free(syn->proj[i].row_ptr);
+        free(syn->proj[i].col);
+        free(syn->proj[i].weight);
+        free(syn->proj[i].delay);
+    }
+    free(syn->proj);
+    memset(syn, 0, sizeof *syn);
+}

@@ -1,0 +1,74 @@
+/* The spiking parts of the network file (SPIKING.md, docs/FORMAT.md):
+ * populations under /cells/populations (name, id range, model, parameters,
+ * optional per-cell values) and chemical synapses under /synapses, one group
+ * per projection, compressed sparse rows by target. Readers validate what
+ * they rely on and name the file and the fault. */
+#ifndef OLIVE_SYNFILE_H
+#define OLIVE_SYNFILE_H
+#include <hdf5.h>
+#include <stdint.h>
+#include "cellmodel.h"
+
+#define OLIVE_MAX_POPS 256
+#define OLIVE_MAX_PARAMS 32
+#define OLIVE_NAME_LEN 64
+#define OLIVE_MAX_DELAY 65535   /* steps: delays are stored as uint16 */
+
+typedef struct {
+    char name[OLIVE_NAME_LEN];
+    const olive_cell_model *model;
+    int64_t first, count;                 /* cells first <= id < first + count */
+    double param[OLIVE_MAX_PARAMS];       /* the model's parameters, in its order */
+    int percell[OLIVE_MAX_PARAMS];        /* a per-cell dataset overrides param[k] */
+} olive_population;
+
+typedef struct {
+    int n;
+    olive_population pop[OLIVE_MAX_POPS];
+} olive_populations;
+
+typedef struct {
+    char name[OLIVE_NAME_LEN], receptor[32];
+    char source[OLIVE_NAME_LEN], target[OLIVE_NAME_LEN], rule[128]; /* provenance */
+    int64_t nnz_total;
+    int64_t row0, row1, e0, nnz;          /* rows held: targets [row0, row1), synapses [e0, e0 + nnz) */
+    int64_t *row_ptr;                     /* row1 - row0 + 1, local (row_ptr[0] == 0) */
+    int32_t *col;                         /* source ids, ascending per row (repeats allowed) */
+    double *weight;                       /* NULL: every synapse has weight_value */
+    double weight_value;
+    uint16_t *delay;                      /* steps; NULL: every synapse has delay_value */
+    int64_t delay_value;
+} olive_projection;
+
+typedef struct {
+    double dt;                            /* ms: the unit of the delays */
+    int n;
+    olive_projection *proj;
+} olive_synapses;
+
+/* 1 when path's cells carry populations (a network of a model other than the
+ * plain InfOli file), and the model of the populations into *model
+ * (NULL when they mix models). */
+int olive_pops_present(const char *path, const olive_cell_model **model);
+/* The populations of a network of count cells (validated: known model and
+ * parameters, ranges tiling [0, count) in order). A file without them: one
+ * population "io" of InfOli. */
+void olive_pops_read(const char *path, int64_t count, olive_populations *out);
+/* Per-cell values of parameter k of population p for its cells [a, b) (global ids). */
+void olive_pops_read_percell(const char *path, const olive_population *p, int k, int64_t a, int64_t b, double *out);
+/* Write the populations into open file f; percell[p][k]: count values or NULL. */
+void olive_pops_write(const char *path, hid_t f, const olive_populations *pops, double *const (*percell)[OLIVE_MAX_PARAMS]);
+
+/* The step of the delays (/synapses dt), or def when the file has no synapses. */
+double olive_syn_dt(const char *path, double def);
+/* Every projection's rows [row0, row1) of a network of count cells; 0 when
+ * the file has no /synapses. */
+int olive_syn_read_rows(const char *path, int64_t count, int64_t row0, int64_t row1, olive_synapses *out);
+/* Write whole projections (row0 = 0, row1 = count) into open file f. */
+void olive_syn_write(const char *path, hid_t f, const olive_synapses *syn);
+void olive_syn_free(olive_synapses *syn);
+/* Weight and delay of held synapse e of projection p. */
+static inline double olive_syn_w(const olive_projection *p, int64_t e) { return p->weight ? p->weight[e] : p->weight_value; }
+static inline int64_t olive_syn_d(const olive_projection *p, int64_t e) { return p->delay ? p->delay[e] : p->delay_value; }
+
+#endif

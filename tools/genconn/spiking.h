@@ -1,0 +1,46 @@
+/* olive-genconn --model lif_cuba|lif_coba: a spiking network of populations
+ * and projections of chemical synapses (SPIKING.md). One process generates
+ * (O(synapses) work, every number keyed by the seed, so the file does not
+ * depend on how it was made) and writes one file atomically. */
+#ifndef OLIVE_GC_SPIKING_H
+#define OLIVE_GC_SPIKING_H
+#include <stdint.h>
+#include "synfile.h"
+
+#define GC_MAX_PROJ 64
+
+enum gc_rule { GC_RULE_P, GC_RULE_INDEGREE, GC_RULE_TOTAL };
+
+typedef struct {
+    char name[OLIVE_NAME_LEN], from[OLIVE_NAME_LEN], to[OLIVE_NAME_LEN], receptor[32];
+    int rule;
+    double p;                 /* GC_RULE_P */
+    int64_t k;                /* in-degree or total */
+    double w_a, w_b;          /* weight: constant (a == b) or uniform in [a, b) */
+    double d_a, d_b;          /* delay in ms: constant or uniform, rounded to steps */
+    int autapses;
+    char spec[256];           /* as given (provenance attribute rule) */
+} gc_proj_spec;
+
+typedef struct {
+    const char *out_path;
+    const olive_cell_model *model;
+    olive_populations pops;
+    double v0_a[OLIVE_MAX_POPS], v0_b[OLIVE_MAX_POPS];   /* v0 range per population (a < b: random) */
+    int nproj;
+    gc_proj_spec proj[GC_MAX_PROJ];
+    double dt;
+    uint64_t seed;
+    int force;
+    int64_t count;
+} gc_spk_config;
+
+/* 1 when argv asks for a spiking model (--model other than infoli). */
+int gc_spiking_requested(int argc, char **argv);
+void gc_spk_parse_args(int argc, char **argv, gc_spk_config *cfg);
+/* Generate and write; returns the exit status. */
+int gc_spiking_main(int argc, char **argv);
+/* Projection number k of cfg into p (whole rows, every target). */
+void gc_spk_generate(const gc_spk_config *cfg, int k, olive_projection *p);
+
+#endif

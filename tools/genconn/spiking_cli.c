@@ -1,0 +1,256 @@
+/* Command line of olive-genconn for spiking networks (--model lif_cuba|lif_coba). */
+#include "spiking.h"
+#include "util.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int gc_spiking_requested(int argc, char **argv)
+{
+    for (int i = 1; i + 1 < argc; i++)
+        if (!strcmp(argv[i], "--model")) return strcmp(argv[i + 1], "infoli") != 0;
+    return 0;
+}
+
+static void usage(void)
+{
+    printf("Usage: olive-genconn -o NET.h5 --model lif_cuba|lif_coba (--cells N | --population NAME:N...) "
+           "[--projection SPEC]... [options]\n"
+           "\n"
+           "Generates a spiking network (SPIKING.md): populations of integrate-and-fire cells and\n"
+           "projections of delayed chemical synapses, written as an olive network file\n"
+           "(docs/FORMAT.md). The same seed gives a bit-identical file.\n"
+           "\n"
+           "  -o, --output NET.h5        output file (refused if it exists, unless --force)\n"
+           "  --model M                  lif_cuba or lif_coba\n"
+           "  --cells N                  one population 'all' of N cells\n"
+           "  --population NAME:N        a population of N cells (ids follow in the order given)\n"
+           "  --param NAME=VALUE[@POP]   a model parameter, for every population or POP only\n"
+           "                               lif_cuba: E_L V_th V_reset t_ref tau_m tau_e tau_i I_e v0\n"
+           "                               lif_coba: E_L V_th V_reset t_ref C g_L E_e E_i tau_e tau_i I_e v0\n"
+           "  --v0 A:B[@POP]             initial potentials uniform in [A, B) mV, per cell\n"
+           "  --projection SPEC          from=POP,to=POP,RULE,weight=W|A:B,delay=MS|A:B,receptor=ge|gi\n"
+           "                               [,name=NAME][,autapses=yes|no]; POP may be 'all';\n"
+           "                               RULE: p=P (every ordered pair once with probability P),\n"
+           "                               indegree=K (K sources per target, drawn with replacement),\n"
+           "                               total=N (N synapses, pairs drawn with replacement);\n"
+           "                               weight in mV (lif_cuba) or nS (lif_coba), delays in ms\n"
+           "                               rounded to steps of --dt; ranges are uniform per synapse\n"
+           "  --dt MS                    the step the delays are counted in (default 0.1)\n"
+           "  --seed S                   random seed, 0 <= S < 2^63 (default 1)\n"
+           "  --force                    overwrite NET.h5\n"
+           "  -q, --quiet / -v, --verbose\n"
+           "  -h, --help, --version\n");
+}
+
+static const char *need_value(int argc, char **argv, int *i)
+{
+    if (*i + 1 >= argc) olive_usage_error("%s needs a value", argv[*i]);
+    return argv[++*i];
+}
+
+static int find_pop(const gc_spk_config *cfg, const char *name)
+{
+    for (int i = 0; i < cfg->pops.n; i++)
+        if (!strcmp(cfg->pops.pop[i].name, name)) return i;
+    return -1;
+}
+
+static void check_name(const char *opt, const char *name)
+{
+    if (!*name || strlen(name) >= OLIVE_NAME_LEN || strpbrk(name, "/,:=@ "))
+        olive_usage_error("%s: '%s' is not a valid name (1-63 characters, none of / , : = @ or space)", opt, name);
+}
+
+/* "A" or "A:B" into a, b (b = a for a constant). */
+static void parse_value_or_range(const char *opt, const char *what, const char *v, double lo, double hi, double *a, double *b)
+{
+    if (strchr(v, ':')) {
+        if (!olive_parse_range(opt, v, lo, hi, a, b) || !(*a <= *b))
+            olive_usage_error("%s: %s '%s' must be A:B with A <= B", opt, what, v);
+    } else {
+        *a = *b = olive_parse_double(opt, v, lo, hi);
+    }
+}
+
+static void parse_projection(gc_spk_config *cfg, const char *arg)
+{
+    if (cfg->nproj == GC_MAX_PROJ) olive_usage_error("--projection: at most %d projections", GC_MAX_PROJ);
+    gc_proj_spec *p = &cfg->proj[cfg->nproj++];
+    memset(p, 0, sizeof *p);
+    p->autapses = 1;
+    p->rule = -1;
+    int have_w = 0, have_d = 0;
+    if (strlen(arg) >= sizeof p->spec) olive_usage_error("--projection: '%s' is too long", arg);
+    snprintf(p->spec, sizeof p->spec, "%s", arg);
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", arg);
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(tok, '=');
+        if (!eq) olive_usage_error("--projection %s: '%s' is not KEY=VALUE", arg, tok);
+        *eq = 0;
+        const char *k = tok, *v = eq + 1;
+        if (!strcmp(k, "from") || !strcmp(k, "to") || !strcmp(k, "name")) {
+            check_name("--projection", v);
+            snprintf(!strcmp(k, "from") ? p->from : !strcmp(k, "to") ? p->to : p->name, OLIVE_NAME_LEN, "%s", v);
+        } else if (!strcmp(k, "p") || !strcmp(k, "indegree") || !strcmp(k, "total")) {
+            if (p->rule >= 0) olive_usage_error("--projection %s: give one rule (p=, indegree= or total=)", arg);
+            if (!strcmp(k, "p")) { p->rule = GC_RULE_P; p->p = olive_parse_double("--projection p", v, 0, 1); }
+            else {
+                p->rule = !strcmp(k, "indegree") ? GC_RULE_INDEGREE : GC_RULE_TOTAL;
+                p->k = olive_parse_int(!strcmp(k, "indegree") ? "--projection indegree" : "--projection total", v, 0,
+                                       INT64_C(1) << 40);
+            }
+        } else if (!strcmp(k, "weight")) {
+            parse_value_or_range("--projection", "weight", v, -1e9, 1e9, &p->w_a, &p->w_b);
+            have_w = 1;
+        } else if (!strcmp(k, "delay")) {
+            parse_value_or_range("--projection", "delay", v, -1e9, 1e9, &p->d_a, &p->d_b);
+            if (p->d_a < 0) olive_usage_error("--projection %s: delay '%s' is negative (delays are >= 0 ms)", arg, v);
+            have_d = 1;
+        } else if (!strcmp(k, "receptor")) {
+            snprintf(p->receptor, sizeof p->receptor, "%s", v);
+            if (olive_model_receptor(cfg->model, v) < 0)
+                olive_usage_error("--projection %s: model %s has no receptor '%s' (it has ge, gi)", arg, cfg->model->name, v);
+        } else if (!strcmp(k, "autapses")) {
+            if (!strcmp(v, "yes")) p->autapses = 1;
+            else if (!strcmp(v, "no")) p->autapses = 0;
+            else olive_usage_error("--projection %s: autapses='%s' is not yes or no", arg, v);
+        } else {
+            olive_usage_error("--projection %s: unknown key '%s' (from, to, p, indegree, total, weight, delay, "
+                              "receptor, name, autapses)", arg, k);
+        }
+    }
+    if (!p->from[0] || !p->to[0]) olive_usage_error("--projection %s: needs from=POP and to=POP", arg);
+    if (p->rule < 0) olive_usage_error("--projection %s: needs a rule: p=P, indegree=K or total=N", arg);
+    if (!have_w) olive_usage_error("--projection %s: needs weight=W or weight=A:B", arg);
+    if (!have_d) olive_usage_error("--projection %s: needs delay=MS or delay=A:B", arg);
+    if (!p->receptor[0]) olive_usage_error("--projection %s: needs receptor=ge or receptor=gi", arg);
+    if (cfg->model->weights_nonnegative && p->w_a < 0)
+        olive_usage_error("--projection %s: a weight of %s is a conductance (nS) and cannot be negative",
+                          arg, cfg->model->name);
+}
+
+void gc_spk_parse_args(int argc, char **argv, gc_spk_config *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->dt = 0.1;
+    cfg->seed = 1;
+    int64_t cells = 0;
+    /* parameters and v0 are applied once the populations are known */
+    const char *params[256], *v0s[OLIVE_MAX_POPS];
+    const char *projs[GC_MAX_PROJ];
+    int nparams = 0, nv0 = 0, nprojs = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(); exit(0); }
+        else if (!strcmp(a, "--version")) { printf("olive-genconn %s\n", OLIVE_VERSION); exit(0); }
+        else if (!strcmp(a, "-o") || !strcmp(a, "--output")) cfg->out_path = need_value(argc, argv, &i);
+        else if (!strcmp(a, "--model")) {
+            const char *m = need_value(argc, argv, &i);
+            cfg->model = olive_model_find(m);
+            if (!cfg->model || cfg->model == &olive_model_infoli)
+                olive_usage_error("--model: '%s' is not lif_cuba or lif_coba", m);
+        }
+        else if (!strcmp(a, "--cells")) cells = olive_parse_int(a, need_value(argc, argv, &i), 1, INT32_MAX);
+        else if (!strcmp(a, "--population")) {
+            const char *v = need_value(argc, argv, &i);
+            const char *colon = strrchr(v, ':');
+            if (!colon) olive_usage_error("--population: '%s' must be NAME:N", v);
+            if (cfg->pops.n == OLIVE_MAX_POPS) olive_usage_error("--population: at most %d populations", OLIVE_MAX_POPS);
+            olive_population *p = &cfg->pops.pop[cfg->pops.n];
+            if ((size_t)(colon - v) >= sizeof p->name) olive_usage_error("--population: the name in '%s' is too long", v);
+            memcpy(p->name, v, (size_t)(colon - v));
+            p->name[colon - v] = 0;
+            check_name("--population", p->name);
+            if (!strcmp(p->name, "all")) olive_usage_error("--population: 'all' names every cell; choose another name");
+            if (find_pop(cfg, p->name) >= 0) olive_usage_error("--population: '%s' is given twice", p->name);
+            p->count = olive_parse_int("--population", colon + 1, 1, INT32_MAX);
+            cfg->pops.n++;
+        }
+        else if (!strcmp(a, "--param")) { if (nparams == 256) olive_usage_error("--param: too many"); params[nparams++] = need_value(argc, argv, &i); }
+        else if (!strcmp(a, "--v0")) { if (nv0 == OLIVE_MAX_POPS) olive_usage_error("--v0: too many"); v0s[nv0++] = need_value(argc, argv, &i); }
+        else if (!strcmp(a, "--projection")) { if (nprojs == GC_MAX_PROJ) olive_usage_error("--projection: at most %d", GC_MAX_PROJ); projs[nprojs++] = need_value(argc, argv, &i); }
+        else if (!strcmp(a, "--dt")) cfg->dt = olive_parse_double(a, need_value(argc, argv, &i), 1e-6, 10);
+        else if (!strcmp(a, "--seed")) cfg->seed = (uint64_t)olive_parse_int(a, need_value(argc, argv, &i), 0, INT64_MAX);
+        else if (!strcmp(a, "--force")) cfg->force = 1;
+        else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) olive_verbose = 1;
+        else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) olive_quiet = 1;
+        else if (a[0] == '-') olive_usage_error("unknown option '%s' (with --model %s; see --model %s --help)", a,
+                                                cfg->model ? cfg->model->name : "lif", cfg->model ? cfg->model->name : "lif_cuba");
+        else olive_usage_error("unexpected argument '%s'", a);
+    }
+    if (!cfg->out_path) olive_usage_error("no output file given (-o NET.h5)");
+    if (!cfg->model) olive_usage_error("no model given (--model lif_cuba|lif_coba)");
+    if (cells && cfg->pops.n) olive_usage_error("give either --cells N or --population NAME:N, not both");
+    if (!cells && !cfg->pops.n) olive_usage_error("no cells: give --cells N or --population NAME:N");
+    if (cells) {
+        snprintf(cfg->pops.pop[0].name, sizeof cfg->pops.pop[0].name, "all");
+        cfg->pops.pop[0].count = cells;
+        cfg->pops.n = 1;
+    }
+    int64_t next = 0;
+    for (int i = 0; i < cfg->pops.n; i++) {
+        olive_population *p = &cfg->pops.pop[i];
+        p->model = cfg->model;
+        p->first = next;
+        next += p->count;
+        if (next > INT32_MAX) olive_usage_error("--population: more than %d cells in all", INT32_MAX);
+        for (int k = 0; k < cfg->model->nparams; k++) p->param[k] = cfg->model->params[k].def;
+        int kv0 = olive_model_param(cfg->model, "v0");
+        cfg->v0_a[i] = cfg->v0_b[i] = p->param[kv0];
+    }
+    cfg->count = next;
+    for (int j = 0; j < nparams; j++) {
+        char buf[256], *at, *eq;
+        snprintf(buf, sizeof buf, "%s", params[j]);
+        if (!(eq = strchr(buf, '='))) olive_usage_error("--param: '%s' must be NAME=VALUE[@POP]", params[j]);
+        *eq = 0;
+        if ((at = strchr(eq + 1, '@'))) *at++ = 0;
+        int k = olive_model_param(cfg->model, buf);
+        if (k < 0) olive_usage_error("--param: '%s' is not a parameter of %s (see --help)", buf, cfg->model->name);
+        double v = olive_parse_double("--param", eq + 1, -1e9, 1e9);
+        int hit = 0;
+        for (int i = 0; i < cfg->pops.n; i++)
+            if (!at || !strcmp(at, cfg->pops.pop[i].name)) {
+                cfg->pops.pop[i].param[k] = v;
+                if (!strcmp(buf, "v0")) cfg->v0_a[i] = cfg->v0_b[i] = v;
+                hit = 1;
+            }
+        if (!hit) olive_usage_error("--param %s: no population '%s'", params[j], at);
+    }
+    for (int j = 0; j < nv0; j++) {
+        char buf[128], *at;
+        snprintf(buf, sizeof buf, "%s", v0s[j]);
+        if ((at = strchr(buf, '@'))) *at++ = 0;
+        double a, b;
+        if (!olive_parse_range("--v0", buf, -1000, 1000, &a, &b) || !(a < b))
+            olive_usage_error("--v0: '%s' must be A:B in mV with A < B", v0s[j]);
+        int hit = 0;
+        for (int i = 0; i < cfg->pops.n; i++)
+            if (!at || !strcmp(at, cfg->pops.pop[i].name)) { cfg->v0_a[i] = a; cfg->v0_b[i] = b; hit = 1; }
+        if (!hit) olive_usage_error("--v0 %s: no population '%s'", v0s[j], at);
+    }
+    for (int j = 0; j < nprojs; j++) {
+        parse_projection(cfg, projs[j]);
+        gc_proj_spec *p = &cfg->proj[cfg->nproj - 1];
+        if (strcmp(p->from, "all") && find_pop(cfg, p->from) < 0)
+            olive_usage_error("--projection %s: no population '%s'", projs[j], p->from);
+        if (strcmp(p->to, "all") && find_pop(cfg, p->to) < 0)
+            olive_usage_error("--projection %s: no population '%s'", projs[j], p->to);
+        if (!p->name[0]) {
+            char nm[160];
+            snprintf(nm, sizeof nm, "%s_to_%s", p->from, p->to);
+            if (strlen(nm) >= sizeof p->name) olive_usage_error("--projection %s: give a shorter name=...", projs[j]);
+            memcpy(p->name, nm, strlen(nm) + 1);
+        }
+        for (int q = 0; q < cfg->nproj - 1; q++)
+            if (!strcmp(cfg->proj[q].name, p->name))
+                olive_usage_error("--projection %s: a second projection named '%s' (give name=...)", projs[j], p->name);
+        double dmax = p->d_b / cfg->dt;
+        if (dmax + 0.5 > OLIVE_MAX_DELAY)
+            olive_usage_error("--projection %s: a delay of %g ms is %.0f steps of %g ms, beyond the delay buffer "
+                              "(at most %d steps)", projs[j], p->d_b, dmax, cfg->dt, OLIVE_MAX_DELAY);
+    }
+}

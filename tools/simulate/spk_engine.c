@@ -1,0 +1,67 @@
+/* The CPU engine of spiking networks: steps 1, 2 and 4 of the schedule
+ * (spk.h) on OpenMP threads over the own cells; exchange and delivery in
+ * spk_deliver.c. */
+#include "spk.h"
+#include "util.h"
+#include <math.h>
+#include <omp.h>
+
+static void add_spike(sim_t *s, int t, int64_t step, int64_t cell)
+{
+    if (s->tspike_n[t] == s->tspike_cap[t]) {
+        s->tspike_cap[t] = s->tspike_cap[t] ? 2 * s->tspike_cap[t] : 1024;
+        s->tspikes[t] = olive_realloc(s->tspikes[t], (size_t)s->tspike_cap[t] * sizeof(sim_spike), "spikes");
+    }
+    s->tspikes[t][s->tspike_n[t]++] = (sim_spike){step, cell};
+}
+
+static void lif_step(sim_t *s, int64_t step)
+{
+    struct sim_spk *k = s->spk;
+    const int64_t n = s->plan.nlocal, row0 = s->plan.row0;
+    const sim_pulse *active = s->active;
+    const int nactive = sim_active_pulses(s->cfg, step, s->active);
+    double *v = s->state[OLIVE_LIF_V], *ge = s->state[OLIVE_LIF_GE], *gi = s->state[OLIVE_LIF_GI];
+    double *ref = s->state[OLIVE_LIF_REF];
+    int64_t bad = INT64_MAX;
+    const double t0 = olive_now();
+#pragma omp parallel reduction(min : bad)
+    {
+        const int t = omp_get_thread_num();
+#pragma omp for schedule(static)
+        for (int64_t r = 0; r < n; r++) {
+            const olive_lif_coef *c = &k->coef[k->coef_of[r]];
+            double I = 0;
+            for (int a = 0; a < nactive; a++)
+                if (row0 + r >= active[a].first && (active[a].last < 0 || row0 + r < active[a].last)) I += active[a].amp;
+            olive_lif_step(c, I, &v[r], &ge[r], &gi[r], &ref[r]);
+            if (!isfinite(v[r]) || !isfinite(ge[r]) || !isfinite(gi[r])) { if (row0 + r < bad) bad = row0 + r; }
+            const int fire = olive_lif_spikes(c, v[r], ref[r]);
+            s->flags[r] = (unsigned char)fire;
+            if (fire) add_spike(s, t, step, row0 + r);
+        }
+    }
+    if (bad != INT64_MAX && s->bad_step < 0) { s->bad_step = step; s->bad_cell = bad; }
+    s->t.compute += olive_now() - t0;
+    if (k->zero_delay || (step + 1 - k->window0) % k->D == 0) {
+        double tx = olive_now();
+        spk_exchange(s, step);
+        k->window0 = step + 1;
+        s->t.exchange += olive_now() - tx;
+    }
+    const double t1 = olive_now();
+    spk_deliver(s, step);
+#pragma omp parallel for schedule(static)
+    for (int64_t r = 0; r < n; r++)
+        if (s->flags[r]) olive_lif_reset(&k->coef[k->coef_of[r]], &v[r], &ref[r]);
+    s->t.compute += olive_now() - t1;
+}
+
+/* The state lives on the host: nothing to set up, fetch or free here
+ * (sim_free_spiking frees the synapses). */
+static void lif_setup(sim_t *s) { (void)s; }
+static void lif_fetch(sim_t *s, int all) { (void)s; (void)all; }
+static double lif_energy_j(sim_t *s, int *owner) { (void)s; *owner = 0; return -1; }
+static void lif_free(sim_t *s) { (void)s; }
+
+const sim_engine sim_engine_lif_cpu = {"cpu", 0, 1, lif_setup, lif_step, lif_fetch, lif_energy_j, lif_free};

@@ -1,0 +1,237 @@
+/* Set-up of a spiking network: this rank's block of cells, their
+ * coefficients and initial state, and the synapses into them turned around
+ * into per-source lists (what a spike of source g does here). */
+#include "spk.h"
+#include "memcheck.h"
+#include "netcontent.h"
+#include "util.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct { int32_t src; int32_t proj; int64_t e; } in_syn;
+
+static int cmp_in(const void *a, const void *b)
+{
+    const in_syn *x = a, *y = b;
+    if (x->src != y->src) return x->src < y->src ? -1 : 1;
+    if (x->proj != y->proj) return x->proj < y->proj ? -1 : 1;
+    return (x->e > y->e) - (x->e < y->e);
+}
+
+/* The coefficient set of every own cell: one per population, or one per
+ * cell of a population with per-cell parameters (v0 aside). */
+static void setup_cells(sim_t *s)
+{
+    struct sim_spk *k = s->spk;
+    const sim_config *c = s->cfg;
+    const int64_t r0 = s->plan.row0, r1 = s->plan.row1, n = r1 - r0;
+    const int kv0 = olive_model_param(c->model, "v0");
+    k->coef = olive_malloc((size_t)(n + k->pops.n) * sizeof(olive_lif_coef), "coefficients");
+    k->coef_of = olive_malloc((size_t)n * sizeof(int32_t) + 4, "coefficients");
+    int nset = 0;
+    for (int ip = 0; ip < k->pops.n; ip++) {
+        const olive_population *p = &k->pops.pop[ip];
+        int64_t a = p->first > r0 ? p->first : r0, b = p->first + p->count < r1 ? p->first + p->count : r1;
+        if (a >= b) continue;
+        int percell = 0;
+        for (int q = 0; q < c->model->nparams; q++) percell |= p->percell[q] && q != kv0;
+        /* per cell: every parameter array; else one set for the population */
+        double **pv = olive_calloc((size_t)c->model->nparams, sizeof(double *), "parameters");
+        for (int q = 0; q < c->model->nparams; q++)
+            if (p->percell[q]) {
+                pv[q] = olive_malloc((size_t)(b - a) * sizeof(double), "parameters");
+                olive_pops_read_percell(c->net_path, p, q, a, b, pv[q]);
+            }
+        double par[OLIVE_MAX_PARAMS];
+        memcpy(par, p->param, sizeof par);
+        const char *fault = NULL;
+        if (!percell) fault = olive_lif_coef_make(c->model, par, c->dt, c->method, &k->coef[nset]);
+        for (int64_t g = a; g < b && !fault; g++) {
+            if (percell) {
+                for (int q = 0; q < c->model->nparams; q++) if (pv[q]) par[q] = pv[q][g - a];
+                fault = olive_lif_coef_make(c->model, par, c->dt, c->method, &k->coef[nset]);
+                if (fault) break;
+                k->coef_of[g - r0] = nset++;
+            } else {
+                k->coef_of[g - r0] = nset;
+            }
+            /* initial state: v0, no synaptic input, not refractory */
+            double v0 = pv[kv0] ? pv[kv0][g - a] : p->param[kv0];
+            ((double *)s->state[OLIVE_LIF_V])[g - r0] = v0;
+        }
+        if (fault) olive_die("%s: population %s: %s", c->net_path, p->name, fault);
+        if (!percell) nset++;
+        for (int q = 0; q < c->model->nparams; q++) free(pv[q]);
+        free(pv);
+    }
+}
+
+/* Turn the own rows (by target) around into per-source lists, each synapse
+ * carrying its place in its target's order. */
+static void setup_synapses(sim_t *s, olive_synapses *syn)
+{
+    struct sim_spk *k = s->spk;
+    const sim_config *c = s->cfg;
+    const int64_t n = s->plan.nlocal, N = s->net.count;
+    int rec[OLIVE_MAX_POPS];
+    int64_t nsyn = 0;
+    int dmin = OLIVE_MAX_DELAY + 1, dmax = 0;
+    for (int j = 0; j < syn->n; j++) {
+        olive_projection *p = &syn->proj[j];
+        rec[j] = olive_model_receptor(c->model, p->receptor);
+        if (rec[j] < 0)
+            olive_die("%s: /synapses/%s: model %s has no receptor '%s' (it has ge, gi)", c->net_path, p->name,
+                      c->model->name, p->receptor);
+        nsyn += p->nnz;
+        for (int64_t e = 0; e < p->nnz; e++) {
+            double w = olive_syn_w(p, e);
+            int d = (int)olive_syn_d(p, e);
+            if (c->model->weights_nonnegative && w < 0)
+                olive_die("%s: /synapses/%s: synapse %lld has weight %g; a %s weight is a conductance (nS) and "
+                          "cannot be negative", c->net_path, p->name, (long long)(p->e0 + e), w, c->model->name);
+            if (d < dmin) dmin = d;
+            if (d > dmax) dmax = d;
+            if (!p->weight && !p->delay) break;   /* constants: one look is enough */
+        }
+    }
+    k->nsyn = nsyn;
+    /* Every rank the same exchange period and ring. */
+    int lo[2] = {dmin, -dmax}, all[2];
+    SIM_CHECK_MPI(MPI_Allreduce(lo, all, 2, MPI_INT, MPI_MIN, MPI_COMM_WORLD));
+    dmin = all[0];
+    dmax = -all[1];
+    if (dmin > OLIVE_MAX_DELAY) dmin = dmax = 1;   /* no synapses anywhere */
+    k->zero_delay = dmin == 0;
+    k->D = dmin > 0 ? dmin : 1;
+    k->L = dmax + 1;
+    SIM_CHECK_MPI(MPI_Allreduce(&k->nsyn, &k->nsyn_total, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD));
+
+    k->out_ptr = olive_calloc((size_t)N + 1, sizeof(int64_t), "outgoing synapses");
+    k->out = olive_malloc((size_t)nsyn * sizeof(spk_out) + sizeof(spk_out), "outgoing synapses");
+    k->out_delay = olive_malloc((size_t)nsyn * sizeof(uint16_t) + 2, "outgoing synapses");
+    for (int j = 0; j < syn->n; j++)
+        for (int64_t e = 0; e < syn->proj[j].nnz; e++) k->out_ptr[syn->proj[j].col[e] + 1]++;
+    for (int64_t g = 0; g < N; g++) k->out_ptr[g + 1] += k->out_ptr[g];
+    int64_t *fill = olive_malloc((size_t)N * sizeof(int64_t) + 8, "outgoing synapses");
+    memcpy(fill, k->out_ptr, (size_t)N * sizeof(int64_t));
+    in_syn *row = NULL;
+    int64_t rowcap = 0;
+    for (int64_t r = 0; r < n; r++) {
+        int64_t m = 0;
+        for (int j = 0; j < syn->n; j++) m += syn->proj[j].row_ptr[r + 1] - syn->proj[j].row_ptr[r];
+        if (m > (INT64_C(1) << 30)) olive_die("%s: cell %lld receives more than 2^30 synapses", c->net_path, (long long)(s->plan.row0 + r));
+        if (m > rowcap) { rowcap = m; row = olive_realloc(row, (size_t)m * sizeof(in_syn), "synapse order"); }
+        m = 0;
+        for (int j = 0; j < syn->n; j++)
+            for (int64_t e = syn->proj[j].row_ptr[r]; e < syn->proj[j].row_ptr[r + 1]; e++)
+                row[m++] = (in_syn){syn->proj[j].col[e], j, e};
+        qsort(row, (size_t)m, sizeof(in_syn), cmp_in);
+        for (int64_t o = 0; o < m; o++) {
+            const olive_projection *p = &syn->proj[row[o].proj];
+            int64_t at = fill[row[o].src]++;
+            k->out[at] = (spk_out){(int32_t)r, (uint32_t)o << 1 | (uint32_t)rec[row[o].proj], olive_syn_w(p, row[o].e)};
+            k->out_delay[at] = (uint16_t)olive_syn_d(p, row[o].e);
+        }
+    }
+    free(row);
+    free(fill);
+    k->ring = olive_calloc((size_t)k->L, sizeof(spk_slot), "delay buffer");
+    k->count = olive_calloc((size_t)n + 1, sizeof(int64_t), "delivery");
+}
+
+static void setup_poisson(sim_t *s)
+{
+    struct sim_spk *k = s->spk;
+    const sim_config *c = s->cfg;
+    k->poisson = olive_malloc((size_t)(c->npoisson + 1) * sizeof(sim_poisson), "poisson");
+    k->poisson_rec = olive_malloc((size_t)(c->npoisson + 1) * sizeof(int), "poisson");
+    for (int j = 0; j < c->npoisson; j++) {
+        sim_poisson p = c->poisson[j];
+        k->poisson_rec[j] = olive_model_receptor(c->model, p.receptor);
+        if (k->poisson_rec[j] < 0)
+            olive_usage_error("--poisson: model %s has no receptor '%s' (it has ge, gi)", c->model->name, p.receptor);
+        if (c->model->weights_nonnegative && p.weight < 0)
+            olive_usage_error("--poisson: weight %g is a conductance of %s (nS) and cannot be negative", p.weight, c->model->name);
+        if (p.last < 0) { p.first = 0; p.last = s->net.count; }
+        if (p.last > s->net.count)
+            olive_usage_error("--poisson cells %lld:%lld: the network has %lld cells", (long long)p.first,
+                              (long long)p.last, (long long)s->net.count);
+        p.step0 = llround(p.start_ms / c->dt);
+        p.step1 = p.stop_ms < 0 ? INT64_MAX : llround(p.stop_ms / c->dt);
+        if (!(p.rate_hz * 1e-3 * c->dt <= 1))
+            olive_usage_error("--poisson rate %g Hz: more than one event per input and step of %g ms", p.rate_hz, c->dt);
+        if ((double)p.n * p.rate_hz * 1e-3 * c->dt > 50)
+            olive_usage_error("--poisson n=%lld rate=%g: %g events per cell and step of %g ms; at most 50 (fewer inputs, or "
+                              "one input with their summed rate)", (long long)p.n, p.rate_hz,
+                              (double)p.n * p.rate_hz * 1e-3 * c->dt, c->dt);
+        k->poisson[j] = p;
+    }
+}
+
+void sim_setup_spiking(sim_t *s, sim_config *cfg)
+{
+    double t0 = olive_now();
+    sim_setup_common(s, cfg);
+    s->graph = MPI_COMM_NULL;
+    s->spk = olive_calloc(1, sizeof *s->spk, "spiking state");
+    struct sim_spk *k = s->spk;
+    olive_network hdr;
+    olive_net_read_header(cfg->net_path, &hdr);
+    if (hdr.nnz_total > 0)
+        olive_die("%s: a %s network with gap junctions: gap junctions couple InfOli cells only, for now", cfg->net_path,
+                  cfg->model->name);
+    if (s->size > hdr.count)
+        olive_die("%s: %lld cells cannot be split over %d ranks (at most one rank per cell)", cfg->net_path,
+                  (long long)hdr.count, s->size);
+    sim_check_pulses(cfg, hdr.count);
+    if (cfg->rec_b > hdr.count)
+        olive_usage_error("--record-cells %lld:%lld: the network has %lld cells", (long long)cfg->rec_a,
+                          (long long)cfg->rec_b, (long long)hdr.count);
+    if (cfg->rec_b < 0) { cfg->rec_a = 0; cfg->rec_b = hdr.count; }
+    int64_t *bounds = olive_malloc((size_t)(s->size + 1) * sizeof(int64_t), "bounds");
+    olive_block_bounds(hdr.count, NULL, s->size, OLIVE_BALANCE_CELLS, bounds);
+    olive_net_read_rows(cfg->net_path, bounds[s->rank], bounds[s->rank + 1], &s->net);
+    s->plan.row0 = bounds[s->rank];
+    s->plan.row1 = bounds[s->rank + 1];
+    s->plan.nlocal = s->plan.row1 - s->plan.row0;
+    free(bounds);
+    olive_pops_read(cfg->net_path, hdr.count, &k->pops);
+    olive_synapses syn;
+    olive_syn_read_rows(cfg->net_path, hdr.count, s->plan.row0, s->plan.row1, &syn);
+    if (syn.n > 0 && fabs(syn.dt - cfg->dt) > 1e-12 * cfg->dt)
+        olive_die("internal: dt %g differs from the synapses' %g", cfg->dt, syn.dt);
+    const int64_t n = s->plan.nlocal;
+    for (int v = 0; v < cfg->model->nvars; v++) {
+        s->state_raw[v] = s->state[v] = olive_calloc((size_t)n + 1, sizeof(double), "state");
+        for (int64_t i = 0; i < n; i++) ((double *)s->state[v])[i] = cfg->model->var_initial[v];
+    }
+    s->flags = olive_calloc((size_t)n + 1, 1, "flags");
+    s->active = olive_malloc((size_t)(cfg->npulses + 1) * sizeof(sim_pulse), "pulses");
+    k->mark = olive_calloc((size_t)s->nthreads, sizeof(int64_t), "spike marks");
+    setup_cells(s);
+    setup_synapses(s, &syn);
+    olive_syn_free(&syn);
+    setup_poisson(s);
+    k->window0 = cfg->start_step;
+    s->net_crc = 0;
+    s->engine = &sim_engine_lif_cpu;
+    if (cfg->backend == SIM_BACKEND_CUDA)
+        olive_die("--backend cuda: %s networks run on the CPU engine so far (issue 17 brings them to the GPU)",
+                  cfg->model->name);
+    s->t.setup = olive_now() - t0;
+    olive_info("rank %d: cells [%lld, %lld), %lld synapses into them (%lld in all), delays %d..%d steps, exchange every %d step(s), %d threads",
+               s->rank, (long long)s->plan.row0, (long long)s->plan.row1, (long long)k->nsyn, (long long)k->nsyn_total,
+               k->zero_delay ? 0 : k->D, k->L - 1, k->D, s->nthreads);
+}
+
+void sim_free_spiking(sim_t *s)
+{
+    struct sim_spk *k = s->spk;
+    if (!k) return;
+    free(k->coef); free(k->coef_of); free(k->out_ptr); free(k->out); free(k->out_delay);
+    for (int i = 0; k->ring && i < k->L; i++) free(k->ring[i].ev);
+    free(k->ring); free(k->mark); free(k->count); free(k->sorted); free(k->poisson); free(k->poisson_rec);
+    free(k);
+    s->spk = NULL;
+}
