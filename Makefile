@@ -127,6 +127,7 @@ deps:
 	@bash scripts/install-deps.sh
 
 check: deps
+	@bash scripts/install-deps.sh --peers
 	@$(MAKE) --no-print-directory all
 	@BUILD=$(BUILD) bash tests/run.sh
 

@@ -1,5 +1,6 @@
 /* olive-simulate: the InfOli network over MPI ranks and OpenMP threads. */
 #include "sim.h"
+#include "spk.h"
 #include "h5util.h"
 #include "model.h"
 #include "util.h"
@@ -261,6 +262,8 @@ int main(int argc, char **argv)
     int64_t nspikes = 0;
     SIM_CHECK_MPI(MPI_Reduce(&spikes_before, &nspikes, 1, MPI_INT64_T, MPI_SUM, 0, MPI_COMM_WORLD));
     s.t.total = olive_now() - t_start;
+    int64_t ev_mine[2] = {s.spk ? s.spk->events : 0, s.spk ? s.spk->poisson_events : 0}, ev[2] = {0, 0};
+    SIM_CHECK_MPI(MPI_Reduce(ev_mine, ev, 2, MPI_INT64_T, MPI_SUM, 0, MPI_COMM_WORLD));
     if (s.rank == 0) {
         sim_output_commit(out, &s); /* checkpoint mode: each file, flushed */
         if (!cfg.checkpoint_every) olive_atomic_commit(tmp); /* the directory, flushed */
@@ -274,6 +277,10 @@ int main(int argc, char **argv)
                (long long)s.net.count, (long long)(end - k0), (double)(end - k0) * cfg.dt,
                k0 > 0 ? ", continued from a state file" : "", (long long)nspikes,
                how, s.t.total, cs / (s.t.compute + s.t.exchange > 0 ? s.t.compute + s.t.exchange : 1e-9));
+        if (s.spk && !olive_quiet)
+            printf("olive-simulate: %lld synaptic events (%.3g per s in the step loop), %lld Poisson input events\n",
+                   (long long)ev[0], (double)ev[0] / (s.t.compute + s.t.exchange > 0 ? s.t.compute + s.t.exchange : 1e-9),
+                   (long long)ev[1]);
         if (s.t.energy_j >= 0 && !olive_quiet)
             printf("olive-simulate: GPU energy of the step loop %.1f J, %.3g J per cell-step\n", s.t.energy_j,
                    s.t.energy_j / cs);
