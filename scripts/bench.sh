@@ -82,3 +82,10 @@ if [ "$BRIAN" != 0 ] && "$PY" -c "import brian2" 2>/dev/null; then
   done
   printf '# ratio = olive / Brian2 (issue 7 target: >= 3 without junctions, >= 5 with 100 per cell)\n'
 fi
+
+# Spiking networks against Brian2 (issue 16): scripts/bench_spiking.sh.
+# BENCH_SPIKING=0 skips it.
+if [ "${BENCH_SPIKING:-1}" != 0 ] && "$PY" -c "import brian2" 2>/dev/null; then
+  echo
+  BIN="$BIN" bash "$(dirname "$0")/bench_spiking.sh"
+fi

@@ -2,9 +2,12 @@
  * chemical synapses (SPIKING.md). The step schedule is Brian2's:
  *   1. every cell's state update (lif.h);  2. threshold -> spikes of step i;
  *   3. delivery of every event due at step i (spikes of step i - d, delay d
- *      steps, d >= 0) into its target's receptor, by target, then in the
- *      target's synapse order (source id, projection, synapse index), so the
- *      sums never depend on ranks, threads or backend;  4. reset.
+ *      steps, d >= 0) into its target's receptor;  4. reset.
+ * Events are summed per target, receptor and due step as the spikes arrive,
+ * in one fixed order: by exchange window, then spike step, then source id,
+ * then the source's synapses in (target id, projection, synapse index) order; at step 3 the sum is added to the receptor
+ * variable. No sum depends on the rank or thread count: the windows are the
+ * network's, not the partition's.
  * Spikes cross ranks once every D steps (D the smallest delay; every step
  * when a delay is 0), all ranks' spikes to all ranks (MPI_Allgatherv). */
 #ifndef OLIVE_SPK_H
@@ -13,20 +16,21 @@
 #include "lif.h"
 #include "synfile.h"
 
-/* One synapse seen from its source: the target (local index), its place in
- * the target's synapse order with the receptor in the lowest bit, weight, delay. */
+/* One synapse seen from its source: the target (local index), the receptor
+ * (0 or 1) and the weight. */
 typedef struct {
     int32_t target;
-    uint32_t key;            /* order << 1 | receptor */
+    int32_t receptor;
     double w;
 } spk_out;
 
-/* An event due at some step: the synapse's target, key and weight. */
-typedef spk_out spk_event;
-
+/* One slot of the delay ring: the input due at one step, summed per target
+ * and receptor, and the targets that have any. */
 typedef struct {
-    spk_event *ev;
-    int64_t n, cap;
+    double *acc[2];          /* nlocal each */
+    unsigned char *touched;  /* nlocal */
+    int32_t *list;           /* the touched targets */
+    int64_t n;
 } spk_slot;
 
 struct sim_spk {
@@ -46,13 +50,10 @@ struct sim_spk {
     spk_slot *ring;
     int64_t *mark;           /* per thread: spikes in tspikes[t] already exchanged */
     int64_t window0;         /* first step of the current exchange window */
-    /* delivery scratch */
-    int64_t *count;          /* nlocal + 1 */
-    spk_event *sorted;
-    int64_t sorted_cap;
     int64_t events;          /* delivered events (this rank) */
     int64_t poisson_events;
     int64_t exchanged;       /* spikes received in exchanges */
+    double *cur;             /* per own cell: the pulse current of this step */
     sim_poisson *poisson;    /* cfg's, with steps and receptor indices resolved */
     int *poisson_rec;
 };

@@ -15,6 +15,33 @@ static void add_spike(sim_t *s, int t, int64_t step, int64_t cell)
     s->tspikes[t][s->tspike_n[t]++] = (sim_spike){step, cell};
 }
 
+/* Cells [a, b) of one coefficient set, with the model and method fixed at
+ * compile time (KIND, METHOD constants: the branches of olive_lif_step fold
+ * away and the loop vectorises). Returns the first non-finite cell or -1. */
+#define UPDATE_LOOP(KIND, METHOD)                                                              \
+    do {                                                                                       \
+        olive_lif_coef cc = *c;                                                                \
+        cc.kind = KIND;                                                                        \
+        cc.method = METHOD;                                                                    \
+        for (int64_t r = a; r < b; r++) {                                                      \
+            const double I = cur ? cur[r] : 0;                                                 \
+            olive_lif_step(&cc, I, &v[r], &ge[r], &gi[r], &ref[r]);                            \
+            flags[r] = (unsigned char)olive_lif_spikes(&cc, v[r], ref[r]);                     \
+            finite &= (v[r] - v[r] == 0) & (ge[r] - ge[r] == 0) & (gi[r] - gi[r] == 0);        \
+        }                                                                                      \
+    } while (0)
+
+static int update_range(const olive_lif_coef *c, int64_t a, int64_t b, const double *cur, double *v, double *ge,
+                        double *gi, double *ref, unsigned char *flags)
+{
+    int finite = 1;
+    if (c->kind == OLIVE_LIF_CUBA && c->method == OLIVE_METHOD_EXACT) UPDATE_LOOP(OLIVE_LIF_CUBA, OLIVE_METHOD_EXACT);
+    else if (c->kind == OLIVE_LIF_CUBA) UPDATE_LOOP(OLIVE_LIF_CUBA, OLIVE_METHOD_EULER);
+    else if (c->method == OLIVE_METHOD_EULER) UPDATE_LOOP(OLIVE_LIF_COBA, OLIVE_METHOD_EULER);
+    else UPDATE_LOOP(OLIVE_LIF_COBA, OLIVE_METHOD_EXPEULER);
+    return finite;
+}
+
 static void lif_step(sim_t *s, int64_t step)
 {
     struct sim_spk *k = s->spk;
@@ -23,23 +50,33 @@ static void lif_step(sim_t *s, int64_t step)
     const int nactive = sim_active_pulses(s->cfg, step, s->active);
     double *v = s->state[OLIVE_LIF_V], *ge = s->state[OLIVE_LIF_GE], *gi = s->state[OLIVE_LIF_GI];
     double *ref = s->state[OLIVE_LIF_REF];
+    const double *cur = NULL;
+    if (nactive) {   /* this step's pulse current per cell */
+        for (int64_t r = 0; r < n; r++) {
+            double I = 0;
+            for (int a = 0; a < nactive; a++)
+                if (row0 + r >= active[a].first && (active[a].last < 0 || row0 + r < active[a].last)) I += active[a].amp;
+            k->cur[r] = I;
+        }
+        cur = k->cur;
+    }
     int64_t bad = INT64_MAX;
     const double t0 = olive_now();
 #pragma omp parallel reduction(min : bad)
     {
-        const int t = omp_get_thread_num();
-#pragma omp for schedule(static)
-        for (int64_t r = 0; r < n; r++) {
-            const olive_lif_coef *c = &k->coef[k->coef_of[r]];
-            double I = 0;
-            for (int a = 0; a < nactive; a++)
-                if (row0 + r >= active[a].first && (active[a].last < 0 || row0 + r < active[a].last)) I += active[a].amp;
-            olive_lif_step(c, I, &v[r], &ge[r], &gi[r], &ref[r]);
-            if (!isfinite(v[r]) || !isfinite(ge[r]) || !isfinite(gi[r])) { if (row0 + r < bad) bad = row0 + r; }
-            const int fire = olive_lif_spikes(c, v[r], ref[r]);
-            s->flags[r] = (unsigned char)fire;
-            if (fire) add_spike(s, t, step, row0 + r);
+        const int t = omp_get_thread_num(), T = omp_get_num_threads();
+        const int64_t lo = n * t / T, hi = n * (t + 1) / T;
+        /* the runs of cells sharing a coefficient set within this thread's block */
+        for (int64_t a = lo; a < hi;) {
+            int64_t b = a + 1;
+            while (b < hi && k->coef_of[b] == k->coef_of[a]) b++;
+            if (!update_range(&k->coef[k->coef_of[a]], a, b, cur, v, ge, gi, ref, s->flags))
+                for (int64_t r = a; r < b; r++)
+                    if (!(v[r] - v[r] == 0 && ge[r] - ge[r] == 0 && gi[r] - gi[r] == 0)) { bad = bad < row0 + r ? bad : row0 + r; break; }
+            a = b;
         }
+        for (int64_t r = lo; r < hi; r++)
+            if (s->flags[r]) add_spike(s, t, step, row0 + r);
     }
     if (bad != INT64_MAX && s->bad_step < 0) { s->bad_step = step; s->bad_cell = bad; }
     s->t.compute += olive_now() - t0;

@@ -9,16 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct { int32_t src; int32_t proj; int64_t e; } in_syn;
-
-static int cmp_in(const void *a, const void *b)
-{
-    const in_syn *x = a, *y = b;
-    if (x->src != y->src) return x->src < y->src ? -1 : 1;
-    if (x->proj != y->proj) return x->proj < y->proj ? -1 : 1;
-    return (x->e > y->e) - (x->e < y->e);
-}
-
 /* The coefficient set of every own cell: one per population, or one per
  * cell of a population with per-cell parameters (v0 aside). */
 static void setup_cells(sim_t *s)
@@ -67,8 +57,7 @@ static void setup_cells(sim_t *s)
     }
 }
 
-/* Turn the own rows (by target) around into per-source lists, each synapse
- * carrying its place in its target's order. */
+/* Turn the own rows (by target) around into per-source lists. */
 static void setup_synapses(sim_t *s, olive_synapses *syn)
 {
     struct sim_spk *k = s->spk;
@@ -115,29 +104,26 @@ static void setup_synapses(sim_t *s, olive_synapses *syn)
     for (int64_t g = 0; g < N; g++) k->out_ptr[g + 1] += k->out_ptr[g];
     int64_t *fill = olive_malloc((size_t)N * sizeof(int64_t) + 8, "outgoing synapses");
     memcpy(fill, k->out_ptr, (size_t)N * sizeof(int64_t));
-    in_syn *row = NULL;
-    int64_t rowcap = 0;
-    for (int64_t r = 0; r < n; r++) {
-        int64_t m = 0;
-        for (int j = 0; j < syn->n; j++) m += syn->proj[j].row_ptr[r + 1] - syn->proj[j].row_ptr[r];
-        if (m > (INT64_C(1) << 30)) olive_die("%s: cell %lld receives more than 2^30 synapses", c->net_path, (long long)(s->plan.row0 + r));
-        if (m > rowcap) { rowcap = m; row = olive_realloc(row, (size_t)m * sizeof(in_syn), "synapse order"); }
-        m = 0;
-        for (int j = 0; j < syn->n; j++)
-            for (int64_t e = syn->proj[j].row_ptr[r]; e < syn->proj[j].row_ptr[r + 1]; e++)
-                row[m++] = (in_syn){syn->proj[j].col[e], j, e};
-        qsort(row, (size_t)m, sizeof(in_syn), cmp_in);
-        for (int64_t o = 0; o < m; o++) {
-            const olive_projection *p = &syn->proj[row[o].proj];
-            int64_t at = fill[row[o].src]++;
-            k->out[at] = (spk_out){(int32_t)r, (uint32_t)o << 1 | (uint32_t)rec[row[o].proj], olive_syn_w(p, row[o].e)};
-            k->out_delay[at] = (uint16_t)olive_syn_d(p, row[o].e);
+    /* Row by row (targets ascending), projection by projection: each
+     * source's list is in (target, projection, synapse index) order. */
+    for (int64_t r = 0; r < n; r++)
+        for (int j = 0; j < syn->n; j++) {
+            const olive_projection *p = &syn->proj[j];
+            for (int64_t e = p->row_ptr[r]; e < p->row_ptr[r + 1]; e++) {
+                int64_t at = fill[p->col[e]]++;
+                k->out[at] = (spk_out){(int32_t)r, rec[j], olive_syn_w(p, e)};
+                k->out_delay[at] = (uint16_t)olive_syn_d(p, e);
+            }
         }
-    }
-    free(row);
     free(fill);
     k->ring = olive_calloc((size_t)k->L, sizeof(spk_slot), "delay buffer");
-    k->count = olive_calloc((size_t)n + 1, sizeof(int64_t), "delivery");
+    for (int i = 0; i < k->L; i++) {
+        spk_slot *sl = &k->ring[i];
+        sl->acc[0] = olive_calloc((size_t)n + 1, sizeof(double), "delay buffer");
+        sl->acc[1] = olive_calloc((size_t)n + 1, sizeof(double), "delay buffer");
+        sl->touched = olive_calloc((size_t)n + 1, 1, "delay buffer");
+        sl->list = olive_malloc((size_t)(n + 1) * sizeof(int32_t), "delay buffer");
+    }
 }
 
 static void setup_poisson(sim_t *s)
@@ -209,6 +195,7 @@ void sim_setup_spiking(sim_t *s, sim_config *cfg)
     s->flags = olive_calloc((size_t)n + 1, 1, "flags");
     s->active = olive_malloc((size_t)(cfg->npulses + 1) * sizeof(sim_pulse), "pulses");
     k->mark = olive_calloc((size_t)s->nthreads, sizeof(int64_t), "spike marks");
+    k->cur = olive_calloc((size_t)n + 1, sizeof(double), "pulse currents");
     setup_cells(s);
     setup_synapses(s, &syn);
     olive_syn_free(&syn);
@@ -230,8 +217,10 @@ void sim_free_spiking(sim_t *s)
     struct sim_spk *k = s->spk;
     if (!k) return;
     free(k->coef); free(k->coef_of); free(k->out_ptr); free(k->out); free(k->out_delay);
-    for (int i = 0; k->ring && i < k->L; i++) free(k->ring[i].ev);
-    free(k->ring); free(k->mark); free(k->count); free(k->sorted); free(k->poisson); free(k->poisson_rec);
+    for (int i = 0; k->ring && i < k->L; i++) {
+        free(k->ring[i].acc[0]); free(k->ring[i].acc[1]); free(k->ring[i].touched); free(k->ring[i].list);
+    }
+    free(k->ring); free(k->mark); free(k->cur); free(k->poisson); free(k->poisson_rec);
     free(k);
     s->spk = NULL;
 }
