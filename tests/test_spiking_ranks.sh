@@ -37,3 +37,10 @@ done
 # targets within the run except those of the last 5 ms.
 out=$("$S" late.h5 -o count --time 300)
 echo "$out" | grep -Eq "^olive-simulate: [1-9][0-9]* synaptic events" || fail "no synaptic event count: $out"
+# olive-analyze on a spiking run: the model in the summary, v as the default report
+"$A" summary zero_1 | grep -Eq "^model +lif_cuba \(exact\)" || fail "summary does not name the model"
+"$A" summary deg_1 | grep -Eq "^model +lif_coba \(exponential_euler\)" || fail "summary does not name the COBA model"
+"$A" summary zero_1 | grep -q "gap junctions" && fail "summary shows a gap-junction model for a LIF network"
+"$A" sync zero_1 | grep -q "zero_1/v.h5" || fail "sync did not default to the v report"
+"$A" rates zero_1 >/dev/null || fail "rates failed on a spiking run"
+echo "analyze: summary, sync and rates on spiking runs"

@@ -98,7 +98,7 @@ typedef struct {
     int has_cells, has_steps, has_dt, has_world_size, has_time_total, has_threads;
     int64_t attr_cells, steps, world_size, threads;
     double dt, time_total_s;
-    char olive_version[32], backend[32], precision[32], gj[32], command[1024];
+    char olive_version[32], backend[32], precision[32], gj[32], model[32], method[32], command[1024];
 } ana_run;
 /* arg: an output directory (spikes.h5 inside) or a spike file itself. Finds
  * the spike file and reads the provenance; dies (exit 2) naming what is
@@ -181,6 +181,9 @@ typedef struct {
 /* Path of the report of variable var: arg/var.h5 for a directory, arg itself
  * for a file. */
 void ana_report_path(char *out, size_t n, const char *arg, const char *var);
+/* The report a subcommand reads when --variable is not given: infoli_var, or
+ * v for the run of a spiking network (no infoli_var.h5, a v.h5). */
+const char *ana_default_variable(const char *arg, const char *infoli_var);
 void ana_report_open(ana_report *r, const char *path, const char *population);
 /* Time of frame k in ms: start + k*step ((k+1)*step when start = step, as
  * olive writes it, so that times equal olive's (i+1)*dt exactly). */

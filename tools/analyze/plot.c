@@ -59,7 +59,7 @@ static void parse(int argc, char **argv, ana_plot_opts *o)
     };
     memset(o, 0, sizeof *o);
     o->kind = -1;
-    o->variable = "v_axon";
+    o->variable = NULL;   /* ana_default_variable once OUTDIR is known */
     o->t0 = NAN;
     o->t1 = NAN;
     o->bin = 5;
@@ -106,6 +106,7 @@ static void parse(int argc, char **argv, ana_plot_opts *o)
     if (o->output && !o->force && olive_path_exists(o->output))
         ana_usage_error("plot", "%s exists; use --force to overwrite it", o->output);
     o->dir = argv[optind];
+    if (!o->variable) o->variable = ana_default_variable(o->dir, "v_axon");
 }
 
 /* The run's spikes, cells and duration; the cell range and time window. */

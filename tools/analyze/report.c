@@ -24,6 +24,17 @@ void ana_report_path(char *out, size_t n, const char *arg, const char *var)
     }
 }
 
+const char *ana_default_variable(const char *arg, const char *infoli_var)
+{
+    char a[4200], b[4200];
+    struct stat st;
+    ana_fmt(a, sizeof a, "%s/%s.h5", arg, infoli_var);
+    ana_fmt(b, sizeof b, "%s/v.h5", arg);
+    /* a spiking network's run (lif_cuba, lif_coba) reports v */
+    if (stat(arg, &st) == 0 && S_ISDIR(st.st_mode) && stat(a, &st) != 0 && stat(b, &st) == 0) return "v";
+    return infoli_var;
+}
+
 static void choose_population(ana_report *r, const char *population, char *group, size_t gsize)
 {
     if (!ana_h5_is_group(r->file, "/report"))

@@ -42,6 +42,8 @@ void ana_run_open(ana_run *r, const char *arg)
     olive_h5_get_str_opt(p, f, "backend", r->backend, sizeof r->backend);
     olive_h5_get_str_opt(p, f, "precision", r->precision, sizeof r->precision);
     olive_h5_get_str_opt(p, f, "gj", r->gj, sizeof r->gj);
+    olive_h5_get_str_opt(p, f, "model", r->model, sizeof r->model);
+    olive_h5_get_str_opt(p, f, "method", r->method, sizeof r->method);
     olive_h5_get_str_opt(p, f, "command", r->command, sizeof r->command);
     H5Fclose(f);
     if (r->has_cells && r->attr_cells < 0) ana_error("%s: root attribute cells = %lld is negative", p, (long long)r->attr_cells);

@@ -49,7 +49,7 @@ static void parse(int argc, char **argv, spikes_opts *o)
         {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);
-    o->variable = "v_axon";
+    o->variable = NULL;   /* ana_default_variable once OUTDIR is known */
     opterr = 0;
     optind = 1;
     int c;
@@ -72,6 +72,7 @@ static void parse(int argc, char **argv, spikes_opts *o)
     if (o->output && !o->force && olive_path_exists(o->output))
         ana_usage_error("spikes", "%s exists; use --force to overwrite it", o->output);
     o->dir = argv[optind];
+    if (!o->variable) o->variable = ana_default_variable(o->dir, "v_axon");
 }
 
 static void push(ana_spike_list *l, int64_t *cap, double t, uint64_t node)

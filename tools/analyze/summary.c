@@ -69,6 +69,8 @@ static void add_provenance(ana_table *t, const ana_run *r)
     if (r->olive_version[0]) ana_table_add(t, "olive_version", "olive version", NULL, NULL, "%s", r->olive_version);
     if (r->backend[0]) ana_table_add(t, "backend", "backend", NULL, NULL, "%s", r->backend);
     if (r->precision[0]) ana_table_add(t, "precision", "precision", NULL, NULL, "%s", r->precision);
+    if (r->model[0]) ana_table_add(t, "model", "model", NULL, NULL, "%s%s%s%s", r->model, r->method[0] ? " (" : "",
+                                   r->method, r->method[0] ? ")" : "");
     if (r->gj[0]) ana_table_add(t, "gj", "gap junctions", NULL, NULL, "%s", r->gj);
     if (r->has_world_size) ana_table_add(t, "world_size", "world size", NULL, "MPI ranks", "%lld", (long long)r->world_size);
     if (r->has_threads) ana_table_add(t, "threads", "threads", NULL, NULL, "%lld", (long long)r->threads);

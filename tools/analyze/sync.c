@@ -63,7 +63,7 @@ static void parse(int argc, char **argv, sync_opts *o)
         {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);
-    o->variable = "v_dend";
+    o->variable = NULL;   /* ana_default_variable once OUTDIR is known */
     o->t0 = -INFINITY;
     o->t1 = INFINITY;
     o->hyst = 0.1;
@@ -93,6 +93,7 @@ static void parse(int argc, char **argv, sync_opts *o)
     if (optind + 1 < argc) ana_usage_error("sync", "unexpected argument '%s'", argv[optind + 1]);
     if (!(o->t0 < o->t1)) ana_usage_error("sync", "--t0 %g must be below --t1 %g", o->t0, o->t1);
     o->dir = argv[optind];
+    if (!o->variable) o->variable = ana_default_variable(o->dir, "v_dend");
 }
 
 static int cmp_u64(const void *a, const void *b)

@@ -63,7 +63,8 @@ void sim_write_provenance(sim_t *s, int64_t hid, const char *file)
     olive_h5_attr_i64(file, hid, "world_size", s->size);
     olive_h5_attr_str(file, hid, "backend", s->engine->name);
     olive_h5_attr_str(file, hid, "precision", c->single ? "single" : "double");
-    olive_h5_attr_str(file, hid, "gj", c->gj == OLIVE_GJ_RGJ ? "rgj" : c->gj == OLIVE_GJ_SGJ ? "sgj" : "ngj");
+    olive_h5_attr_str(file, hid, "gj", c->model != &olive_model_infoli ? "" :
+                      c->gj == OLIVE_GJ_RGJ ? "rgj" : c->gj == OLIVE_GJ_SGJ ? "sgj" : "ngj");
     olive_h5_attr_f64(file, hid, "dt", s->cfg->dt);
     olive_h5_attr_str(file, hid, "model", c->model->name);
     olive_h5_attr_str(file, hid, "method", c->model == &olive_model_infoli ? "euler" : olive_lif_method_name(c->method));
