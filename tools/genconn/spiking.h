@@ -33,6 +33,9 @@ typedef struct {
     uint64_t seed;
     int force;
     int64_t count;
+    const char *export_prefix;      /* --export-sonata PREFIX */
+    const char *import_synapses;    /* --import-synapses EDGES.h5 */
+    const char *import_edge_types;  /* --import-edge-types TYPES.csv */
 } gc_spk_config;
 
 /* 1 when argv asks for a spiking model (--model other than infoli). */
@@ -42,5 +45,11 @@ void gc_spk_parse_args(int argc, char **argv, gc_spk_config *cfg);
 int gc_spiking_main(int argc, char **argv);
 /* Projection number k of cfg into p (whole rows, every target). */
 void gc_spk_generate(const gc_spk_config *cfg, int k, olive_projection *p);
+/* spiking_sonata.c: --export-sonata (written under temporary names, then committed) */
+void gc_spk_export_paths(const char *prefix, char (*paths)[4096]);
+void gc_spk_export_sonata(const gc_spk_config *cfg, const olive_synapses *syn, char (*tmp)[4096]);
+void gc_spk_export_commit(char (*tmp)[4096]);
+/* spiking_import.c: the projections of a SONATA edges file, appended to syn */
+void gc_spk_import(const gc_spk_config *cfg, olive_synapses *syn);
 
 #endif

@@ -37,6 +37,14 @@ static void usage(void)
            "                               total=N (N synapses, pairs drawn with replacement);\n"
            "                               weight in mV (lif_cuba) or nS (lif_coba), delays in ms\n"
            "                               rounded to steps of --dt; ranges are uniform per synapse\n"
+           "  --import-synapses EDGES.h5 the synapses of a SONATA edges file (one population), one\n"
+           "                               projection per edge_type_id: syn_weight and delay (ms) per edge\n"
+           "                               in group 0, or from the edge types file; receptor from its\n"
+           "                               'receptor' column, else (lif_cuba) by the weight's sign\n"
+           "  --import-edge-types CSV    the SONATA edge types table of --import-synapses\n"
+           "  --export-sonata PREFIX     also write PREFIX_nodes.h5, PREFIX_edges.h5 (syn_weight, delay\n"
+           "                               in ms), PREFIX_node_types.csv, PREFIX_edge_types.csv (receptor,\n"
+           "                               projection) and PREFIX_circuit_config.json\n"
            "  --dt MS                    the step the delays are counted in (default 0.1)\n"
            "  --seed S                   random seed, 0 <= S < 2^63 (default 1)\n"
            "  --force                    overwrite NET.h5\n"
@@ -174,6 +182,12 @@ void gc_spk_parse_args(int argc, char **argv, gc_spk_config *cfg)
         else if (!strcmp(a, "--projection")) { if (nprojs == GC_MAX_PROJ) olive_usage_error("--projection: at most %d", GC_MAX_PROJ); projs[nprojs++] = need_value(argc, argv, &i); }
         else if (!strcmp(a, "--dt")) cfg->dt = olive_parse_double(a, need_value(argc, argv, &i), 1e-6, 10);
         else if (!strcmp(a, "--seed")) cfg->seed = (uint64_t)olive_parse_int(a, need_value(argc, argv, &i), 0, INT64_MAX);
+        else if (!strcmp(a, "--export-sonata")) {
+            cfg->export_prefix = need_value(argc, argv, &i);
+            if (!*cfg->export_prefix) olive_usage_error("--export-sonata: empty prefix");
+        }
+        else if (!strcmp(a, "--import-synapses")) cfg->import_synapses = need_value(argc, argv, &i);
+        else if (!strcmp(a, "--import-edge-types")) cfg->import_edge_types = need_value(argc, argv, &i);
         else if (!strcmp(a, "--force")) cfg->force = 1;
         else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) olive_verbose = 1;
         else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) olive_quiet = 1;
@@ -182,6 +196,7 @@ void gc_spk_parse_args(int argc, char **argv, gc_spk_config *cfg)
         else olive_usage_error("unexpected argument '%s'", a);
     }
     if (!cfg->out_path) olive_usage_error("no output file given (-o NET.h5)");
+    if (cfg->import_edge_types && !cfg->import_synapses) olive_usage_error("--import-edge-types needs --import-synapses EDGES.h5");
     if (!cfg->model) olive_usage_error("no model given (--model lif_cuba|lif_coba)");
     if (cells && cfg->pops.n) olive_usage_error("give either --cells N or --population NAME:N, not both");
     if (!cells && !cfg->pops.n) olive_usage_error("no cells: give --cells N or --population NAME:N");

@@ -161,12 +161,32 @@ int gc_spiking_main(int argc, char **argv)
     gc_spk_parse_args(argc, argv, &cfg);
     if (!cfg.force && olive_path_exists(cfg.out_path))
         olive_usage_error("%s exists; use --force to overwrite it", cfg.out_path);
+    if (cfg.export_prefix) {
+        char paths[5][4096];
+        gc_spk_export_paths(cfg.export_prefix, paths);
+        for (int k = 0; k < 5; k++) {
+            if (!cfg.force && olive_path_exists(paths[k])) olive_usage_error("%s exists; use --force to overwrite it", paths[k]);
+            if (olive_same_path(paths[k], cfg.out_path)) olive_usage_error("-o %s is also an --export-sonata file", cfg.out_path);
+        }
+    }
+    if (cfg.import_synapses && olive_same_path(cfg.import_synapses, cfg.out_path))
+        olive_usage_error("-o %s is the --import-synapses file itself", cfg.out_path);
     olive_synapses syn = {cfg.dt, cfg.nproj, olive_calloc((size_t)cfg.nproj + 1, sizeof(olive_projection), "projections")};
     int64_t total = 0;
     for (int k = 0; k < cfg.nproj; k++) {
         gc_spk_generate(&cfg, k, &syn.proj[k]);
         total += syn.proj[k].nnz;
         olive_info("projection %s: %lld synapses", syn.proj[k].name, (long long)syn.proj[k].nnz);
+    }
+    if (cfg.import_synapses) {
+        int before = syn.n;
+        gc_spk_import(&cfg, &syn);
+        for (int k = before; k < syn.n; k++) {
+            total += syn.proj[k].nnz;
+            for (int q = 0; q < k; q++)
+                if (!strcmp(syn.proj[q].name, syn.proj[k].name))
+                    olive_die("%s: imported projection '%s' has the name of another projection", cfg.import_synapses, syn.proj[k].name);
+        }
     }
     double t_gen = olive_now();
     /* Random initial potentials: one per cell, keyed by the cell id. */
@@ -195,12 +215,15 @@ int gc_spiking_main(int argc, char **argv)
     net.seed = cfg.seed;
     snprintf(net.command, sizeof net.command, "%s", olive_cmdline());
     write_ctx w = {&cfg, &syn, percell};
+    static char exp_tmp[5][4096];
+    if (cfg.export_prefix) gc_spk_export_sonata(&cfg, &syn, exp_tmp);
     olive_net_write_ex(cfg.out_path, &net, cfg.force, write_extra, &w);
+    if (cfg.export_prefix) gc_spk_export_commit(exp_tmp);
     double t_end = olive_now();
     if (!olive_quiet)
         printf("%s: %lld %s cells in %d population(s), %lld synapses in %d projection(s), %.3f s "
                "(generation %.3f s, write %.3f s)\n", cfg.out_path, (long long)cfg.count, cfg.model->name, cfg.pops.n,
-               (long long)total, cfg.nproj, t_end - t0, t_gen - t0, t_end - t_gen);
+               (long long)total, syn.n, t_end - t0, t_gen - t0, t_end - t_gen);
     olive_net_free(&net);
     olive_syn_free(&syn);
     for (int i = 0; i < cfg.pops.n; i++) free(percell[i][kv0]);

@@ -1,0 +1,200 @@
+/* --import-synapses EDGES.h5 [--import-edge-types TYPES.csv]: chemical
+ * synapses from a SONATA edges file (spiking_sonata.c says what is read). */
+#include "spiking.h"
+#include "h5util.h"
+#include "util.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_TYPES 256
+typedef struct {
+    int64_t id;
+    double w, d;            /* NAN: not in the table */
+    char receptor[32], name[OLIVE_NAME_LEN];
+} edge_type;
+
+/* The edge types table: whitespace-separated, a header naming the columns. */
+static int read_types(const char *path, edge_type *t)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) olive_die("%s: cannot open the edge types file", path);
+    char line[4096], *tok[64];
+    int col_id = -1, col_w = -1, col_d = -1, col_r = -1, col_n = -1, ncols = 0, n = 0;
+    for (int lineno = 1; fgets(line, sizeof line, f); lineno++) {
+        int k = 0;
+        for (char *save = NULL, *s = strtok_r(line, " \t\r\n", &save); s && k < 64; s = strtok_r(NULL, " \t\r\n", &save)) tok[k++] = s;
+        if (k == 0) continue;
+        if (ncols == 0) {
+            ncols = k;
+            for (int c = 0; c < k; c++) {
+                if (!strcmp(tok[c], "edge_type_id")) col_id = c;
+                else if (!strcmp(tok[c], "syn_weight")) col_w = c;
+                else if (!strcmp(tok[c], "delay")) col_d = c;
+                else if (!strcmp(tok[c], "receptor")) col_r = c;
+                else if (!strcmp(tok[c], "projection")) col_n = c;
+            }
+            if (col_id < 0) olive_die("%s: the header has no column edge_type_id", path);
+            continue;
+        }
+        if (k != ncols) olive_die("%s: line %d has %d columns, the header %d", path, lineno, k, ncols);
+        if (n == MAX_TYPES) olive_die("%s: more than %d edge types", path, MAX_TYPES);
+        edge_type *e = &t[n++];
+        e->id = olive_parse_int(path, tok[col_id], 0, INT32_MAX);
+        e->w = col_w >= 0 && strcmp(tok[col_w], "NULL") ? olive_parse_double(path, tok[col_w], -1e9, 1e9) : NAN;
+        e->d = col_d >= 0 && strcmp(tok[col_d], "NULL") ? olive_parse_double(path, tok[col_d], -1e9, 1e9) : NAN;
+        snprintf(e->receptor, sizeof e->receptor, "%s", col_r >= 0 ? tok[col_r] : "");
+        if (col_n >= 0) snprintf(e->name, sizeof e->name, "%s", tok[col_n]);
+    }
+    if (ferror(f)) olive_die("%s: read error", path);
+    fclose(f);
+    return n;
+}
+
+typedef struct { uint64_t tgt, src; double w; int64_t d; } edge;
+
+static int cmp_edge(const void *a, const void *b)
+{
+    const edge *x = a, *y = b;
+    if (x->tgt != y->tgt) return x->tgt < y->tgt ? -1 : 1;
+    return (x->src > y->src) - (x->src < y->src);
+}
+
+void gc_spk_import(const gc_spk_config *cfg, olive_synapses *syn)
+{
+    const char *path = cfg->import_synapses;
+    static edge_type types[MAX_TYPES];
+    int ntypes = cfg->import_edge_types ? read_types(cfg->import_edge_types, types) : 0;
+    hid_t f = olive_h5_open_read(path);
+    char pops[8][256];
+    if (!olive_h5_exists(f, "edges")) olive_die("%s: no /edges group: not a SONATA edges file", path);
+    hid_t eg = H5Gopen2(f, "edges", H5P_DEFAULT);
+    H5G_info_t info;
+    if (eg < 0 || H5Gget_info(eg, &info) < 0) olive_die("%s: cannot list /edges", path);
+    if (info.nlinks != 1) olive_die("%s: /edges holds %llu populations; olive imports a file with one", path,
+                                    (unsigned long long)info.nlinks);
+    if (H5Lget_name_by_idx(eg, ".", H5_INDEX_NAME, H5_ITER_INC, 0, pops[0], sizeof pops[0], H5P_DEFAULT) < 0)
+        olive_die("%s: cannot read the population name", path);
+    hid_t g = H5Gopen2(eg, pops[0], H5P_DEFAULT);
+    if (g < 0) olive_die("%s: /edges/%s is not a group", path, pops[0]);
+    const int64_t E = olive_h5_len1(path, g, "source_node_id");
+    if (olive_h5_len1(path, g, "target_node_id") != E)
+        olive_die("%s: /edges/%s: source_node_id and target_node_id differ in length", path, pops[0]);
+    uint64_t *src = olive_malloc((size_t)E * 8 + 8, "import"), *tgt = olive_malloc((size_t)E * 8 + 8, "import");
+    int64_t *type = olive_calloc((size_t)E + 1, sizeof(int64_t), "import");
+    olive_h5_read_slab1(path, g, "source_node_id", H5T_NATIVE_UINT64, 0, E, src);
+    olive_h5_read_slab1(path, g, "target_node_id", H5T_NATIVE_UINT64, 0, E, tgt);
+    if (olive_h5_exists(g, "edge_type_id")) olive_h5_read_slab1(path, g, "edge_type_id", H5T_NATIVE_INT64, 0, E, type);
+    double *w = NULL, *d = NULL;
+    int64_t *gi = NULL;
+    if (olive_h5_exists(g, "0/syn_weight") || olive_h5_exists(g, "0/delay")) {
+        if (olive_h5_exists(g, "edge_group_id")) {
+            int64_t *gid = olive_malloc((size_t)E * 8 + 8, "import");
+            olive_h5_read_slab1(path, g, "edge_group_id", H5T_NATIVE_INT64, 0, E, gid);
+            for (int64_t e = 0; e < E; e++)
+                if (gid[e] != 0) olive_die("%s: edge %lld is in group %lld; olive reads group 0 only", path, (long long)e, (long long)gid[e]);
+            free(gid);
+        }
+        hid_t g0 = H5Gopen2(g, "0", H5P_DEFAULT);
+        int64_t n0 = olive_h5_exists(g0, "syn_weight") ? olive_h5_len1(path, g0, "syn_weight") : olive_h5_len1(path, g0, "delay");
+        if (olive_h5_exists(g, "edge_group_index")) {
+            gi = olive_malloc((size_t)E * 8 + 8, "import");
+            olive_h5_read_slab1(path, g, "edge_group_index", H5T_NATIVE_INT64, 0, E, gi);
+            for (int64_t e = 0; e < E; e++)
+                if (gi[e] < 0 || gi[e] >= n0) olive_die("%s: edge_group_index[%lld] = %lld is outside group 0's %lld rows",
+                                                        path, (long long)e, (long long)gi[e], (long long)n0);
+        } else if (n0 != E) olive_die("%s: group 0 has %lld rows for %lld edges and no edge_group_index", path,
+                                      (long long)n0, (long long)E);
+        if (olive_h5_exists(g0, "syn_weight")) {
+            w = olive_malloc((size_t)n0 * 8 + 8, "import");
+            olive_h5_read_slab1(path, g0, "syn_weight", H5T_NATIVE_DOUBLE, 0, n0, w);
+        }
+        if (olive_h5_exists(g0, "delay")) {
+            d = olive_malloc((size_t)n0 * 8 + 8, "import");
+            olive_h5_read_slab1(path, g0, "delay", H5T_NATIVE_DOUBLE, 0, n0, d);
+        }
+        H5Gclose(g0);
+    }
+    H5Gclose(g);
+    H5Gclose(eg);
+    H5Fclose(f);
+    /* the edge types present, in ascending order: one projection each */
+    int64_t tids[MAX_TYPES];
+    int nt = 0;
+    for (int64_t e = 0; e < E; e++) {
+        int k = 0;
+        while (k < nt && tids[k] != type[e]) k++;
+        if (k == nt) {
+            if (nt == MAX_TYPES) olive_die("%s: more than %d edge types", path, MAX_TYPES);
+            tids[nt++] = type[e];
+        }
+    }
+    for (int a = 1; a < nt; a++)
+        for (int b = a; b > 0 && tids[b] < tids[b - 1]; b--) { int64_t x = tids[b]; tids[b] = tids[b - 1]; tids[b - 1] = x; }
+    const int base = syn->n;
+    syn->proj = olive_realloc(syn->proj, (size_t)(base + nt + 1) * sizeof(olive_projection), "projections");
+    edge *es = olive_malloc((size_t)E * sizeof(edge) + sizeof(edge), "import");
+    for (int k = 0; k < nt; k++) {
+        const edge_type *et = NULL;
+        for (int q = 0; q < ntypes; q++) if (types[q].id == tids[k]) et = &types[q];
+        int64_t m = 0;
+        for (int64_t e = 0; e < E; e++) {
+            if (type[e] != tids[k]) continue;
+            if (src[e] >= (uint64_t)cfg->count || tgt[e] >= (uint64_t)cfg->count)
+                olive_die("%s: edge %lld joins cells %llu -> %llu; the network has %lld cells", path, (long long)e,
+                          (unsigned long long)src[e], (unsigned long long)tgt[e], (long long)cfg->count);
+            const int64_t at = gi ? gi[e] : e;
+            double we = w ? w[at] : et ? et->w : NAN, de = d ? d[at] : et ? et->d : NAN;
+            if (!isfinite(we)) olive_die("%s: edge %lld has no finite syn_weight (in the edges file or the edge types)", path, (long long)e);
+            if (!isfinite(de)) olive_die("%s: edge %lld has no finite delay (in the edges file or the edge types)", path, (long long)e);
+            if (de < 0) olive_die("%s: edge %lld has a negative delay (%g ms)", path, (long long)e, de);
+            int64_t steps = llround(de / cfg->dt);
+            if (steps > OLIVE_MAX_DELAY)
+                olive_die("%s: edge %lld: a delay of %g ms is %lld steps of %g ms, beyond the delay buffer (at most %d steps)",
+                          path, (long long)e, de, (long long)steps, cfg->dt, OLIVE_MAX_DELAY);
+            es[m++] = (edge){tgt[e], src[e], we, steps};
+        }
+        qsort(es, (size_t)m, sizeof(edge), cmp_edge);
+        olive_projection *p = &syn->proj[base + k];
+        memset(p, 0, sizeof *p);
+        if (et && et->name[0]) snprintf(p->name, sizeof p->name, "%s", et->name);
+        else snprintf(p->name, sizeof p->name, "type_%lld", (long long)tids[k]);
+        const char *rec = et && et->receptor[0] ? et->receptor : NULL;
+        if (!rec) {
+            if (cfg->model->weights_nonnegative)
+                olive_die("%s: edge type %lld has no receptor (a 'receptor' column of --import-edge-types: ge or gi); "
+                          "%s weights are conductances, their sign cannot tell", path, (long long)tids[k], cfg->model->name);
+            rec = m > 0 && es[0].w < 0 ? "gi" : "ge";
+            for (int64_t i = 0; i < m; i++)
+                if ((es[i].w < 0) != (rec[1] == 'i'))
+                    olive_die("%s: edge type %lld mixes positive and negative weights and has no receptor column", path,
+                              (long long)tids[k]);
+        }
+        if (olive_model_receptor(cfg->model, rec) < 0)
+            olive_die("%s: edge type %lld: model %s has no receptor '%s' (it has ge, gi)", path, (long long)tids[k],
+                      cfg->model->name, rec);
+        snprintf(p->receptor, sizeof p->receptor, "%s", rec);
+        snprintf(p->source, sizeof p->source, "all");
+        snprintf(p->target, sizeof p->target, "all");
+        { const char *b = strrchr(path, '/'); snprintf(p->rule, sizeof p->rule, "imported from %.100s", b ? b + 1 : path); }
+        p->row1 = cfg->count;
+        p->nnz = p->nnz_total = m;
+        p->row_ptr = olive_calloc((size_t)cfg->count + 1, sizeof(int64_t), "synapses");
+        p->col = olive_malloc((size_t)m * 4 + 4, "synapses");
+        p->weight = olive_malloc((size_t)m * 8 + 8, "synapses");
+        p->delay = olive_malloc((size_t)m * 2 + 2, "synapses");
+        for (int64_t i = 0; i < m; i++) {
+            if (cfg->model->weights_nonnegative && es[i].w < 0)
+                olive_die("%s: edge type %lld has a weight of %g; a %s weight is a conductance (nS) and cannot be negative",
+                          path, (long long)tids[k], es[i].w, cfg->model->name);
+            p->row_ptr[es[i].tgt + 1]++;
+            p->col[i] = (int32_t)es[i].src;
+            p->weight[i] = es[i].w;
+            p->delay[i] = (uint16_t)es[i].d;
+        }
+        for (int64_t r = 0; r < cfg->count; r++) p->row_ptr[r + 1] += p->row_ptr[r];
+    }
+    syn->n = base + nt;
+    free(es); free(src); free(tgt); free(type); free(w); free(d); free(gi);
+}

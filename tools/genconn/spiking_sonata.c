@@ -1,0 +1,159 @@
+/* SONATA for spiking networks (docs/IMPORT-EXPORT.md):
+ *
+ * --export-sonata PREFIX writes PREFIX_nodes.h5 (population "io":
+ * node_type_id = population index), PREFIX_edges.h5 (population "io": every
+ * projection's synapses in file order, edge_type_id = projection index,
+ * /edges/io/0/syn_weight and /edges/io/0/delay in ms), PREFIX_node_types.csv
+ * (pop_name, model_template nest:iaf_psc_exp or nest:iaf_cond_exp),
+ * PREFIX_edge_types.csv (projection name and receptor per edge type) and
+ * PREFIX_circuit_config.json.
+ *
+ * --import-synapses EDGES.h5 reads such a file (or bmtk's): one projection
+ * per edge_type_id, syn_weight and delay per edge or, when the edges file has
+ * none, from the edge types file's columns (bmtk keeps them there), the
+ * receptor from its 'receptor' column, else from the sign of the weight
+ * (lif_cuba: >= 0 ge, < 0 gi). */
+#include "spiking.h"
+#include "h5util.h"
+#include "util.h"
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void write_text(const char *final, const char *tmp, const char *text)
+{
+    FILE *f = fopen(tmp, "w");
+    if (!f) olive_die("%s: cannot write: %s", final, strerror(errno));
+    if (fputs(text, f) == EOF || fflush(f) != 0) olive_die("%s: write failed: %s", final, strerror(errno));
+    if (fclose(f) != 0) olive_die("%s: closing failed: %s", final, strerror(errno));
+}
+
+static void sonata_root(const char *path, hid_t f)
+{
+    uint32_t magic = 0x0A7A, version[2] = {0, 1};
+    hsize_t two = 2;
+    hid_t s1 = H5Screate(H5S_SCALAR), s2 = H5Screate_simple(1, &two, NULL);
+    hid_t a = H5Acreate2(f, "magic", H5T_STD_U32LE, s1, H5P_DEFAULT, H5P_DEFAULT);
+    if (a < 0 || H5Awrite(a, H5T_NATIVE_UINT32, &magic) < 0) olive_h5_fail(path, "cannot write attribute magic");
+    olive_h5_close(path, a, "magic");
+    a = H5Acreate2(f, "version", H5T_STD_U32LE, s2, H5P_DEFAULT, H5P_DEFAULT);
+    if (a < 0 || H5Awrite(a, H5T_NATIVE_UINT32, version) < 0) olive_h5_fail(path, "cannot write attribute version");
+    olive_h5_close(path, a, "version");
+    olive_h5_close(path, s1, "a dataspace");
+    olive_h5_close(path, s2, "a dataspace");
+}
+
+static const char *base_name(const char *p)
+{
+    const char *s = strrchr(p, '/');
+    return s ? s + 1 : p;
+}
+
+enum { X_NODES, X_EDGES, X_NODE_TYPES, X_EDGE_TYPES, X_CONFIG, X_FILES };
+static const char *const suffix[X_FILES] = {"_nodes.h5", "_edges.h5", "_node_types.csv", "_edge_types.csv",
+                                            "_circuit_config.json"};
+
+void gc_spk_export_paths(const char *prefix, char (*paths)[4096])
+{
+    for (int k = 0; k < X_FILES; k++) {
+        if (strlen(prefix) + strlen(suffix[k]) >= 4096) olive_usage_error("--export-sonata: '%s' is too long", prefix);
+        snprintf(paths[k], 4096, "%s%s", prefix, suffix[k]);
+    }
+}
+
+void gc_spk_export_sonata(const gc_spk_config *cfg, const olive_synapses *syn, char (*tmp)[4096])
+{
+    char path[X_FILES][4096];
+    gc_spk_export_paths(cfg->export_prefix, path);
+    for (int k = 0; k < X_FILES; k++) snprintf(tmp[k], 4096, "%s", olive_atomic_begin(path[k], cfg->force));
+    const int64_t N = cfg->count;
+    /* nodes */
+    hid_t f = olive_h5_create(tmp[X_NODES]);
+    sonata_root(path[X_NODES], f);
+    hid_t g = olive_h5_group(path[X_NODES], f, "nodes/io");
+    uint64_t *u64 = olive_malloc((size_t)N * sizeof(uint64_t) + 8, "export");
+    uint32_t *u32 = olive_malloc((size_t)N * sizeof(uint32_t) + 4, "export");
+    for (int64_t i = 0; i < N; i++) u64[i] = (uint64_t)i;
+    olive_h5_write1(path[X_NODES], g, "node_id", H5T_STD_U64LE, H5T_NATIVE_UINT64, N, u64, 0);
+    olive_h5_write1(path[X_NODES], g, "node_group_index", H5T_STD_U64LE, H5T_NATIVE_UINT64, N, u64, 0);
+    for (int p = 0; p < cfg->pops.n; p++)
+        for (int64_t i = 0; i < cfg->pops.pop[p].count; i++) u32[cfg->pops.pop[p].first + i] = (uint32_t)p;
+    olive_h5_write1(path[X_NODES], g, "node_type_id", H5T_STD_U32LE, H5T_NATIVE_UINT32, N, u32, 0);
+    memset(u32, 0, (size_t)N * sizeof(uint32_t));
+    olive_h5_write1(path[X_NODES], g, "node_group_id", H5T_STD_U32LE, H5T_NATIVE_UINT32, N, u32, 0);
+    hid_t g0 = olive_h5_group(path[X_NODES], g, "0");
+    olive_h5_close(path[X_NODES], g0, "group /nodes/io/0");
+    olive_h5_close(path[X_NODES], g, "group /nodes/io");
+    olive_h5_close_file(path[X_NODES], f);
+    free(u64);
+    free(u32);
+    /* edges: projection by projection, each in its (target, source) order */
+    int64_t E = 0;
+    for (int j = 0; j < syn->n; j++) E += syn->proj[j].nnz;
+    uint64_t *src = olive_malloc((size_t)E * sizeof(uint64_t) + 8, "export"), *tgt = olive_malloc((size_t)E * sizeof(uint64_t) + 8, "export");
+    uint32_t *type = olive_malloc((size_t)E * sizeof(uint32_t) + 4, "export");
+    double *w = olive_malloc((size_t)E * sizeof(double) + 8, "export"), *d = olive_malloc((size_t)E * sizeof(double) + 8, "export");
+    int64_t e = 0;
+    for (int j = 0; j < syn->n; j++) {
+        const olive_projection *p = &syn->proj[j];
+        for (int64_t r = 0; r < N; r++)
+            for (int64_t k = p->row_ptr[r]; k < p->row_ptr[r + 1]; k++, e++) {
+                src[e] = (uint64_t)p->col[k];
+                tgt[e] = (uint64_t)r;
+                type[e] = (uint32_t)j;
+                w[e] = olive_syn_w(p, k);
+                d[e] = (double)olive_syn_d(p, k) * syn->dt;
+            }
+    }
+    f = olive_h5_create(tmp[X_EDGES]);
+    sonata_root(path[X_EDGES], f);
+    g = olive_h5_group(path[X_EDGES], f, "edges/io");
+    olive_h5_write1(path[X_EDGES], g, "source_node_id", H5T_STD_U64LE, H5T_NATIVE_UINT64, E, src, 0);
+    olive_h5_write1(path[X_EDGES], g, "target_node_id", H5T_STD_U64LE, H5T_NATIVE_UINT64, E, tgt, 0);
+    hid_t ds = H5Dopen2(g, "source_node_id", H5P_DEFAULT), dt = H5Dopen2(g, "target_node_id", H5P_DEFAULT);
+    if (ds < 0 || dt < 0) olive_h5_fail(path[X_EDGES], "cannot reopen the node id datasets");
+    olive_h5_attr_str(path[X_EDGES], ds, "node_population", "io");
+    olive_h5_attr_str(path[X_EDGES], dt, "node_population", "io");
+    olive_h5_close(path[X_EDGES], ds, "source_node_id");
+    olive_h5_close(path[X_EDGES], dt, "target_node_id");
+    olive_h5_write1(path[X_EDGES], g, "edge_type_id", H5T_STD_U32LE, H5T_NATIVE_UINT32, E, type, 0);
+    for (int64_t i = 0; i < E; i++) { src[i] = (uint64_t)i; type[i] = 0; }
+    olive_h5_write1(path[X_EDGES], g, "edge_group_index", H5T_STD_U64LE, H5T_NATIVE_UINT64, E, src, 0);
+    olive_h5_write1(path[X_EDGES], g, "edge_group_id", H5T_STD_U32LE, H5T_NATIVE_UINT32, E, type, 0);
+    g0 = olive_h5_group(path[X_EDGES], g, "0");
+    olive_h5_write1(path[X_EDGES], g0, "syn_weight", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, E, w, 0);
+    olive_h5_write1(path[X_EDGES], g0, "delay", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, E, d, 0);
+    olive_h5_close(path[X_EDGES], g0, "group /edges/io/0");
+    olive_h5_close(path[X_EDGES], g, "group /edges/io");
+    olive_h5_close_file(path[X_EDGES], f);
+    free(src); free(tgt); free(type); free(w); free(d);
+    /* types and config */
+    size_t cap = 256 + (size_t)cfg->pops.n * 160 + (size_t)syn->n * 200;
+    char *text = olive_malloc(cap, "export");
+    int len = snprintf(text, cap, "node_type_id model_type model_template pop_name\n");
+    for (int p = 0; p < cfg->pops.n; p++)
+        len += snprintf(text + len, cap - (size_t)len, "%d point_neuron %s %s\n", p,
+                        cfg->model == &olive_model_lif_coba ? "nest:iaf_cond_exp" : "nest:iaf_psc_exp", cfg->pops.pop[p].name);
+    write_text(path[X_NODE_TYPES], tmp[X_NODE_TYPES], text);
+    len = snprintf(text, cap, "edge_type_id model_template receptor projection\n");
+    for (int j = 0; j < syn->n; j++)
+        len += snprintf(text + len, cap - (size_t)len, "%d static_synapse %s %s\n", j, syn->proj[j].receptor, syn->proj[j].name);
+    write_text(path[X_EDGE_TYPES], tmp[X_EDGE_TYPES], text);
+    free(text);
+    char json[24576];
+    snprintf(json, sizeof json,
+             "{\n  \"manifest\": {\"$BASE_DIR\": \".\"},\n  \"networks\": {\n"
+             "    \"nodes\": [{\"nodes_file\": \"$BASE_DIR/%s\", \"node_types_file\": \"$BASE_DIR/%s\",\n"
+             "               \"populations\": {\"io\": {\"type\": \"point_neuron\"}}}],\n"
+             "    \"edges\": [{\"edges_file\": \"$BASE_DIR/%s\", \"edge_types_file\": \"$BASE_DIR/%s\",\n"
+             "               \"populations\": {\"io\": {\"type\": \"chemical\"}}}]\n  }\n}\n",
+             base_name(path[X_NODES]), base_name(path[X_NODE_TYPES]), base_name(path[X_EDGES]), base_name(path[X_EDGE_TYPES]));
+    write_text(path[X_CONFIG], tmp[X_CONFIG], json);
+}
+
+void gc_spk_export_commit(char (*tmp)[4096])
+{
+    for (int k = 0; k < X_FILES; k++) olive_atomic_commit(tmp[k]);
+}
