@@ -23,7 +23,7 @@ for doc in FORMAT ANALYZE; do
     "$PY" "$py" >"$py.out" 2>&1 || { cat "$py" "$py.out"; fail "docs/$doc.md: snippet $py does not run"; }
     echo "ok docs/$doc.md $py"
     if grep -q 'File("net.h5", "w")' "$py"; then
-      "$S" net.h5 -o from-snippet --steps 10 >/dev/null || fail "$py: olive-simulate refuses the network it writes"
+      "$S" net.h5 -o "from-$py" --steps 10 >/dev/null || fail "$py: olive-simulate refuses the network it writes"
     fi
     if grep -q 'File("stim.h5", "w")' "$py"; then
       "$S" net-orig.h5 --stimulus stim.h5 -o from-stim --steps 10 --force >/dev/null 2>err.txt \
