@@ -13,17 +13,7 @@ if [ "$BUILD" = build-san ]; then
   # olive's memory, and the export is read in test_sonata_readers there.
   echo "peer sketches: checked in the normal build only"; exit 0
 fi
-NEURON=9.0.2 NEST=3.10.0 H5PY=3.12.1
-venv="$TOP/$BUILD/venv-peers"
-stamp="$venv/.olive-neuron-$NEURON-nest-$NEST-h5py-$H5PY"
-if [ ! -e "$stamp" ]; then
-  rm -rf "$venv"
-  "$PY" -m venv "$venv" || fail "python3 -m venv failed (Debian package python3-venv)"
-  # h5py from pip too: nest's numpy 2 does not fit Debian's h5py
-  "$venv/bin/pip" install -q "neuron==$NEURON" "nest-simulator==$NEST" "h5py==$H5PY" \
-    || fail "pip could not install neuron==$NEURON nest-simulator==$NEST h5py==$H5PY (is PyPI reachable?)"
-  touch "$stamp"
-fi
+source "$TESTS/peer_venv.sh"
 export PATH="$venv/bin:$PATH" OMP_NUM_THREADS=1
 "$BIN/olive-genconn" -q -o net.h5 --cells 30 --generator uniform --density 4 --symmetric \
     --conductance 0.01:0.05 --conductance-bits 64 --export-sonata net
