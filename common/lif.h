@@ -11,6 +11,8 @@
 #ifndef OLIVE_LIF_H
 #define OLIVE_LIF_H
 #include "hostdev.h"
+#include "fastexp.h"
+#include "fastlog.h"
 #include <math.h>
 
 enum { OLIVE_LIF_V, OLIVE_LIF_GE, OLIVE_LIF_GI, OLIVE_LIF_REF, OLIVE_LIF_NVARS };
@@ -52,7 +54,7 @@ OLIVE_HD void olive_lif_step(const olive_lif_coef *c, double I, double *v, doubl
         } else {
             /* exponential Euler: the conductances held at their start-of-step values */
             const double vinf = num / gsum;
-            vn = vinf + (x - vinf) * exp(-c->dt * gsum / c->C);
+            vn = vinf + (x - vinf) * olive_exp_d(-c->dt * gsum / c->C);   /* olive_exp_d: the same bits on CPU and GPU */
         }
     }
     if (r == 0) *v = vn;
@@ -76,6 +78,22 @@ OLIVE_HD void olive_lif_reset(const olive_lif_coef *c, double *v, double *ref)
 {
     *v = c->V_reset;
     *ref = c->ref_steps;
+}
+
+/* k ~ Binomial(n, p) by inversion from the uniform u (n p small: the caller
+ * checks), in arithmetic that gives the same k on CPU and GPU. */
+OLIVE_HD long long olive_binomial(double u, long long n, double p)
+{
+    const double q = 1 - p;
+    double pk = olive_exp_d((double)n * olive_log1p_d(-p)), F = pk;
+    long long k = 0;
+    while (u > F && k < n) {
+        pk *= (double)(n - k) / (double)(k + 1) * p / q;
+        k++;
+        F += pk;
+        if (pk == 0) break;
+    }
+    return k;
 }
 
 /* lif.c (host): the coefficients of a cell of model m with parameter values

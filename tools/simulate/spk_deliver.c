@@ -64,21 +64,6 @@ void spk_exchange(sim_t *s, int64_t step)
     free(counts); free(displs); free(mine);
 }
 
-/* k ~ Binomial(n, p) by inversion from one uniform (n p <= 50: checked). */
-static int64_t binomial(double u, int64_t n, double p)
-{
-    const double q = 1 - p;
-    double pk = pow(q, (double)n), F = pk;
-    int64_t k = 0;
-    while (u > F && k < n) {
-        pk *= (double)(n - k) / (double)(k + 1) * p / q;
-        k++;
-        F += pk;
-        if (pk == 0) break;
-    }
-    return k;
-}
-
 void spk_deliver(sim_t *s, int64_t step)
 {
     struct sim_spk *k = s->spk;
@@ -109,7 +94,7 @@ void spk_deliver(sim_t *s, int64_t step)
             double u0, u1;
             olive_uniform2(c->seed, (uint32_t)g, (uint32_t)step, (uint32_t)(step >> 32) | (uint32_t)j << 24,
                            OLIVE_STREAM_POISSON, &u0, &u1);
-            const int64_t hits = binomial(u0, p->n, prob);
+            const int64_t hits = olive_binomial(u0, p->n, prob);
             if (hits) { x[g - row0] += (double)hits * p->weight; evn += hits; }
         }
         k->poisson_events += evn;
