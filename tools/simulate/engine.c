@@ -5,7 +5,9 @@
 
 const sim_engine *sim_engine_choose(sim_t *s)
 {
-    if (s->cfg->backend == SIM_BACKEND_CPU) return &sim_engine_cpu;
+    /* a spiking network (s->spk) has engines of its own */
+    const sim_engine *cpu = s->spk ? &sim_engine_lif_cpu : &sim_engine_cpu;
+    if (s->cfg->backend == SIM_BACKEND_CPU) return cpu;
 #ifdef OLIVE_HAVE_CUDA
     int mine = sim_cuda_device_count() > 0, all = 0;
     SIM_CHECK_MPI(MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD));
@@ -16,8 +18,8 @@ const sim_engine *sim_engine_choose(sim_t *s)
         MPI_Barrier(MPI_COMM_WORLD); /* the rank without a device reports and aborts */
         exit(1);
     }
-    return all ? &sim_engine_cuda : &sim_engine_cpu;
+    return all ? (s->spk ? &sim_engine_lif_cuda : &sim_engine_cuda) : cpu;
 #else
-    return &sim_engine_cpu;
+    return cpu;
 #endif
 }

@@ -91,6 +91,7 @@ extern const sim_engine sim_engine_cpu;   /* engine_cpu.c */
 extern const sim_engine sim_engine_lif_cpu;  /* spk_engine.c: integrate-and-fire cells, chemical synapses */
 #ifdef OLIVE_HAVE_CUDA
 extern const sim_engine sim_engine_cuda;  /* engine_cuda.c */
+extern const sim_engine sim_engine_lif_cuda;  /* spk_cuda.cu */
 #endif
 /* engine.c: the engine --backend asks for (collective: every rank the same). */
 const sim_engine *sim_engine_choose(sim_t *s);

@@ -59,6 +59,9 @@ struct sim_spk {
 };
 
 /* spk_deliver.c */
+/* Every rank's spikes of the current window, (step - window0) << 32 | cell,
+ * sorted (collective); the caller frees the list. */
+int64_t *spk_gather_window(sim_t *s, int64_t *total);
 /* Exchange the spikes of the window and queue their events (collective). */
 void spk_exchange(sim_t *s, int64_t step);
 /* Step 3 for step i: the events due, then the Poisson inputs. */

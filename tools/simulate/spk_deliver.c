@@ -15,7 +15,7 @@ static int cmp_i64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-void spk_exchange(sim_t *s, int64_t step)
+int64_t *spk_gather_window(sim_t *s, int64_t *total_out)
 {
     struct sim_spk *k = s->spk;
     /* This window's own spikes: (step offset in the window) << 32 | cell, so
@@ -44,6 +44,18 @@ void spk_exchange(sim_t *s, int64_t step)
         SIM_CHECK_MPI(MPI_Allgatherv(mine, cnt, MPI_INT64_T, all, counts, displs, MPI_INT64_T, MPI_COMM_WORLD));
     }
     qsort(all, (size_t)total, sizeof(int64_t), cmp_i64);
+    if (all != mine) free(mine);
+    free(counts); free(displs);
+    k->exchanged += total;
+    *total_out = total;
+    return all;
+}
+
+void spk_exchange(sim_t *s, int64_t step)
+{
+    struct sim_spk *k = s->spk;
+    int64_t total;
+    int64_t *all = spk_gather_window(s, &total);
     const int L = k->L;
     for (int64_t i = 0; i < total; i++) {
         const int64_t g = all[i] & 0xffffffff, sstep = k->window0 + (all[i] >> 32);
@@ -58,10 +70,8 @@ void spk_exchange(sim_t *s, int64_t step)
         }
         k->events += no;
     }
-    k->exchanged += total;
     (void)step;
-    if (all != mine) free(all);
-    free(counts); free(displs); free(mine);
+    free(all);
 }
 
 void spk_deliver(sim_t *s, int64_t step)

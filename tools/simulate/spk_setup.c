@@ -202,13 +202,12 @@ void sim_setup_spiking(sim_t *s, sim_config *cfg)
     setup_poisson(s);
     k->window0 = cfg->start_step;
     s->net_crc = 0;
-    s->engine = &sim_engine_lif_cpu;
-    if (cfg->backend == SIM_BACKEND_CUDA)
-        olive_die("--backend cuda: %s networks run on the CPU engine so far (issue 17 brings them to the GPU)",
-                  cfg->model->name);
+    const sim_engine *engine = sim_engine_choose(s);
+    engine->setup(s);
+    s->engine = engine;   /* set up: sim_free frees it */
     s->t.setup = olive_now() - t0;
-    olive_info("rank %d: cells [%lld, %lld), %lld synapses into them (%lld in all), delays %d..%d steps, exchange every %d step(s), %d threads",
-               s->rank, (long long)s->plan.row0, (long long)s->plan.row1, (long long)k->nsyn, (long long)k->nsyn_total,
+    olive_info("rank %d: %s engine, cells [%lld, %lld), %lld synapses into them (%lld in all), delays %d..%d steps, exchange every %d step(s), %d threads",
+               s->rank, s->engine->name, (long long)s->plan.row0, (long long)s->plan.row1, (long long)k->nsyn, (long long)k->nsyn_total,
                k->zero_delay ? 0 : k->D, k->L - 1, k->D, s->nthreads);
 }
 

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# The CUDA engine of spiking networks against the CPU engine (issue 17), then
+# (unless SKIP_BENCH=1) the benchmark. Builds nothing: $BIN (default
+# build/bin, a CUDA build). On the lent GPU host:
+#   bash .gpurt/setup.sh && . /opt/olive-rt/env.sh && OUT=$OUT bash scripts/gpu-validate-spiking.sh
+# Networks: the tutorial CUBA (4000 cells, p 0.02, delay 0), Brette COBA
+# (delay 0.1 ms, Poisson kick, exponential Euler), a delay-rich CUBA network
+# (20000 cells, in-degree 100, delays 0.1..5 ms, uniform weights, t_ref 2 ms,
+# a pulse). Each runs on the CPU and the GPU, on 1 and 2 ranks; spikes and
+# float64 reports of v, ge, gi, ref (1000 cells, every 10 steps) and the final
+# state must be identical (olive-analyze compare, tolerance 0).
+# Results: $OUT/spiking-results.txt (and logs.tar.gz); exit 0 when all passed.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+BIN=${BIN:-$top/build/bin}
+dest=${OUT:-$PWD/gpu-validate-spiking-out}
+mkdir -p "$dest"
+work=$(mktemp -d /tmp/olive-gpu-spk.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+logs=$work/logs
+mkdir -p "$logs"
+export OMP_NUM_THREADS=${OMP_NUM_THREADS:-8} OMP_WAIT_POLICY=passive
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+results="$dest/spiking-results.txt"
+: >"$results"
+nfail=0
+say() { echo "$*" | tee -a "$results"; }
+run() {  # name, command...
+  local name=$1; shift
+  if ! "$@" >"$logs/$name.log" 2>&1; then
+    say "FAIL $name: exit status $? ($(tail -n 3 "$logs/$name.log" | tr '\n' ' '))"
+    nfail=$((nfail + 1)); return 1
+  fi
+}
+G="$BIN/olive-genconn" S="$BIN/olive-simulate" A="$BIN/olive-analyze"
+say "olive gpu-validate-spiking on $(hostname) $(date -u +%FT%TZ)"
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null | sed 's/^/GPU: /' | tee -a "$results"
+
+run gen_cuba "$G" -o cuba.h5 --model lif_cuba --population exc:3200 --population inh:800 --v0 -60:-50 \
+    --projection from=exc,to=all,p=0.02,weight=1.62,delay=0,receptor=ge \
+    --projection from=inh,to=all,p=0.02,weight=-9,delay=0,receptor=gi
+run gen_coba "$G" -o coba.h5 --model lif_coba --population exc:3200 --population inh:800 --v0 -60:-50 \
+    --projection from=exc,to=all,p=0.02,weight=6,delay=0.1,receptor=ge \
+    --projection from=inh,to=all,p=0.02,weight=67,delay=0.1,receptor=gi
+run gen_delays "$G" -o delays.h5 --model lif_cuba --population exc:16000 --population inh:4000 --v0 -60:-50 \
+    --param t_ref=2 --projection from=exc,to=all,indegree=80,weight=1:2.5,delay=0.1:5,receptor=ge \
+    --projection from=inh,to=all,indegree=20,weight=-12:-6,delay=0.1:5,receptor=gi
+REC=(--record v,ge,gi,ref --record-precision double --record-cells 0:1000 --record-every 10)
+check() {  # name net extra-args...
+  local name=$1 net=$2; shift 2
+  run ${name}_cpu1 "$S" $net.h5 -o ${name}_cpu1 --backend cpu "${REC[@]}" "$@" || return
+  run ${name}_gpu1 "$S" $net.h5 -o ${name}_gpu1 --backend cuda "${REC[@]}" "$@" -v || return
+  run ${name}_gpu2 mpirun -np 2 --oversubscribe "$S" $net.h5 -o ${name}_gpu2 --backend cuda "${REC[@]}" "$@" || return
+  run ${name}_cpu2 mpirun -np 2 --oversubscribe "$S" $net.h5 -o ${name}_cpu2 --backend cpu "${REC[@]}" "$@" || return
+  local spikes
+  spikes=$(sed -n 's/.*steps ([0-9.]* ms), \([0-9]*\) spikes.*/\1/p' "$logs/${name}_cpu1.log")
+  for other in gpu1 gpu2 cpu2; do
+    if "$A" compare -q ${name}_cpu1 ${name}_$other >"$logs/${name}_cmp_$other.log" 2>&1; then
+      say "PASS $name: CPU 1 rank = $other ($spikes spikes; spikes, v/ge/gi/ref reports and state identical)"
+    else
+      say "FAIL $name: CPU 1 rank != $other: $(head -n 5 "$logs/${name}_cmp_$other.log" | tr '\n' ' ')"
+      nfail=$((nfail + 1))
+    fi
+  done
+  grep -h "synaptic events" "$logs/${name}_gpu1.log" | sed "s/^/  $name gpu1: /" | tee -a "$results"
+}
+check cuba cuba --time 1000
+check coba coba --time 1000 --poisson rate=300,weight=6,receptor=ge,cells=0:50,time=1:51 --seed 3
+check delays delays --time 500 --pulse 50:60:20:0:2000 --poisson rate=50,weight=1,receptor=ge,n=4,cells=0:20000,time=0:400
+
+if [ "${SKIP_BENCH:-0}" != 1 ]; then
+  say ""
+  say "# benchmark: 1 s of simulated time, dt 0.1 ms, olive-simulate -v (step loop = exchange + compute)"
+  say "$(printf '%-10s %8s %11s %-5s %9s %9s %12s %12s' net cells synapses eng total-s loop-s cell-steps/s events/s)"
+  bench() {  # name net engine threads
+    local name=$1 net=$2 eng=$3
+    local out="$logs/bench_${name}_$eng.log"
+    OMP_NUM_THREADS=${4:-16} "$S" $net.h5 -o b_${name}_$eng --time 1000 --record none --backend $eng -v >"$out" 2>&1 ||
+      { say "FAIL bench $name $eng: $(tail -n 2 "$out" | tr '\n' ' ')"; nfail=$((nfail + 1)); return; }
+    local total loop cs ev cells syn
+    total=$(sed -n 's/.* \([0-9.]*\) s total.*/\1/p' "$out")
+    loop=$(sed -n 's/.*exchange \([0-9.]*\) s, compute \([0-9.]*\) s.*/\1 \2/p' "$out" | awk '{ print $1 + $2 }')
+    cs=$(sed -n 's/.* \([0-9.e+]*\) cell-steps\/s.*/\1/p' "$out")
+    ev=$(sed -n 's/.*synaptic events (\([0-9.e+]*\) per s.*/\1/p' "$out")
+    cells=$(sed -n 's/^olive-simulate: \([0-9]*\) cells x.*/\1/p' "$out")
+    syn=$(sed -n 's/.*(\([0-9]*\) in all).*/\1/p' "$out" | head -1)
+    say "$(printf '%-10s %8s %11s %-5s %9s %9.3f %12s %12s' $name $cells $syn $eng $total $loop $cs $ev)"
+  }
+  bench cuba4000 cuba cpu; bench cuba4000 cuba cuda
+  run gen_100k "$G" -o c100k.h5 --model lif_cuba --population exc:80000 --population inh:20000 --v0 -60:-50 \
+      --projection from=exc,to=all,p=0.01,weight=0.1296,delay=0,receptor=ge \
+      --projection from=inh,to=all,p=0.01,weight=-0.72,delay=0,receptor=gi && { bench c100k c100k cpu; bench c100k c100k cuda; }
+  rm -f c100k.h5
+  if [ "${BIG:-1}" = 1 ]; then
+    run gen_1m "$G" -o c1m.h5 --model lif_cuba --population exc:800000 --population inh:200000 --v0 -60:-50 \
+        --projection from=exc,to=all,indegree=800,weight=0.1296,delay=0,receptor=ge \
+        --projection from=inh,to=all,indegree=200,weight=-0.72,delay=0,receptor=gi && bench c1m_x1000 c1m cuda
+    grep -h "generation\|synapses in" "$logs/gen_1m.log" | sed 's/^/  genconn 1M: /' | tee -a "$results"
+    rm -f c1m.h5
+  fi
+fi
+tar czf "$dest/spiking-logs.tar.gz" -C "$work" logs 2>/dev/null
+say "failures: $nfail"
+exit $((nfail > 0))

@@ -1,0 +1,389 @@
+/* The CUDA engine of spiking networks (--backend cuda with lif_cuba /
+ * lif_coba): the CPU engine's schedule and sums on one GPU per rank, giving
+ * the same bits (issue 17).
+ *
+ * The physics is common/lif.h, the source the CPU engine runs. A step:
+ *   k_update:  olive_lif_step, threshold -> flags, spiking cells appended to a
+ *              list (atomic counter; the host sorts every window's spikes),
+ *              the first non-finite cell (atomicMin);
+ *   host:      the step's spikes come back (count, then ids); at the end of an
+ *              exchange window every rank's spikes are gathered and sorted by
+ *              (step, source) on the host (spk_gather_window, as the CPU engine)
+ *              and uploaded;
+ *   events:    one event per outgoing synapse of every spike, numbered in
+ *              (spike, synapse) order: the CPU engine's push order; a stable
+ *              radix sort by (slot, target) keeps that order within a target,
+ *              and one thread per (slot, target) run adds the weights into the
+ *              slot's sums one by one, as the CPU does: no atomics, the same
+ *              additions in the same order;
+ *   k_deliver: the due slot's sums into ge / gi (touched targets only, as the
+ *              CPU), Poisson input (olive_binomial, Philox by (seed, cell,
+ *              step)), reset.
+ * The host keeps mirrors of the state for output (fetch). */
+#define OMPI_SKIP_MPICXX 1
+#include <cuda_runtime.h>
+#include <cub/cub.cuh>
+#include <stdint.h>
+#include <string.h>
+#include <hdf5.h>
+#include <mpi.h>
+/* Before spk.h: headers that include C++ ones may not be given C linkage. */
+#include "rng.h"
+#include "noise.h"
+#include "lif.h"
+extern "C" {
+#include "spk.h"
+#include "util.h"
+}
+#include "cuda_check.h"
+
+struct spk_cuda {
+    cudaStream_t st;
+    int64_t n, N;
+    double *v, *ge, *gi, *ref, *cur;
+    unsigned char *flags;
+    int32_t *coef_of;
+    olive_lif_coef *coef;
+    int64_t *out_ptr;
+    spk_out *out;
+    uint16_t *out_delay;
+    double *acc;               /* L slots x 2 receptors x n */
+    unsigned char *touched;    /* L x n */
+    int32_t *spk;              /* this step's spiking cells (local) */
+    unsigned int *nspk;
+    unsigned long long *bad;   /* first non-finite local cell, or ~0 */
+    /* window events */
+    int64_t *sp, *deg, *off;
+    int64_t sp_cap;
+    uint64_t *key_in, *key_out;
+    int64_t *val_in, *val_out;
+    int64_t ev_cap;
+    void *tmp;
+    size_t tmp_bytes;
+    int key_bits;
+    /* pinned host */
+    unsigned int *h_nspk;
+    unsigned long long *h_bad;
+    int32_t *h_spk;
+};
+
+template <class T> static T *dev_alloc(size_t count, const char *what)
+{
+    void *p = nullptr;
+    cudaError_t e = cudaMalloc(&p, count * sizeof(T) + sizeof(T));
+    if (e != cudaSuccess) olive_die("CUDA engine: cannot allocate %zu bytes of device memory for %s: %s",
+                                    count * sizeof(T), what, cudaGetErrorString(e));
+    return (T *)p;
+}
+
+template <class T> static T *dev_copy(const T *src, size_t count, const char *what)
+{
+    T *p = dev_alloc<T>(count, what);
+    if (count) CK(cudaMemcpy(p, src, count * sizeof(T), cudaMemcpyHostToDevice));
+    return p;
+}
+
+static unsigned blocks(int64_t n, int per) { return (unsigned)((n + per - 1) / per > 0 ? (n + per - 1) / per : 1); }
+
+__global__ void k_update(int64_t n, const olive_lif_coef *coef, const int32_t *coef_of, const double *cur, double *v,
+                         double *ge, double *gi, double *ref, unsigned char *flags, int32_t *spk, unsigned int *nspk,
+                         unsigned long long *bad)
+{
+    const int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+    if (r >= n) return;
+    const olive_lif_coef c = coef[coef_of[r]];
+    double x = v[r], e = ge[r], i = gi[r], f = ref[r];
+    olive_lif_step(&c, cur ? cur[r] : 0.0, &x, &e, &i, &f);
+    v[r] = x; ge[r] = e; gi[r] = i; ref[r] = f;
+    const int fire = olive_lif_spikes(&c, x, f);
+    flags[r] = (unsigned char)fire;
+    if (fire) spk[atomicAdd(nspk, 1u)] = (int32_t)r;
+    if (!(x - x == 0 && e - e == 0 && i - i == 0)) atomicMin(bad, (unsigned long long)r);
+}
+
+__global__ void k_degrees(int64_t m, const int64_t *sp, const int64_t *out_ptr, int64_t *deg)
+{
+    const int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+    if (i >= m) return;
+    const int64_t g = sp[i] & 0xffffffff;
+    deg[i] = out_ptr[g + 1] - out_ptr[g];
+}
+
+/* One block per spike: event number off[i] + e is synapse e of spike i. */
+__global__ void k_events(const int64_t *sp, const int64_t *off, int64_t window0, const int64_t *out_ptr,
+                         const spk_out *out, const uint16_t *delay, int L, int64_t n, uint64_t *key, int64_t *val)
+{
+    const int64_t i = blockIdx.x;
+    const int64_t g = sp[i] & 0xffffffff, step = window0 + (sp[i] >> 32);
+    const int64_t o0 = out_ptr[g], no = out_ptr[g + 1] - o0;
+    for (int64_t e = threadIdx.x; e < no; e += blockDim.x) {
+        const int64_t slot = (step + delay[o0 + e]) % L;
+        key[off[i] + e] = (uint64_t)slot * (uint64_t)n + (uint64_t)out[o0 + e].target;
+        val[off[i] + e] = o0 + e;
+    }
+}
+
+/* The first event of each (slot, target) run adds the run's weights in order. */
+__global__ void k_accumulate(int64_t E, const uint64_t *key, const int64_t *val, const spk_out *out, int64_t n,
+                             double *acc, unsigned char *touched)
+{
+    const int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+    if (i >= E || (i > 0 && key[i] == key[i - 1])) return;
+    const uint64_t k = key[i];
+    const int64_t slot = (int64_t)(k / (uint64_t)n), r = (int64_t)(k % (uint64_t)n);
+    double *a0 = acc + (2 * slot) * n + r, *a1 = acc + (2 * slot + 1) * n + r;
+    double s0 = *a0, s1 = *a1;
+    for (int64_t j = i; j < E && key[j] == k; j++) {
+        const spk_out o = out[val[j]];
+        if (o.receptor) s1 += o.w; else s0 += o.w;
+    }
+    *a0 = s0;
+    *a1 = s1;
+    touched[slot * n + r] = 1;
+}
+
+__global__ void k_deliver(int64_t n, int64_t slot, double *acc, unsigned char *touched, double *x0, double *x1)
+{
+    const int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+    if (r >= n || !touched[slot * n + r]) return;
+    double *a0 = acc + (2 * slot) * n + r, *a1 = acc + (2 * slot + 1) * n + r;
+    x0[r] += *a0;
+    x1[r] += *a1;
+    *a0 = 0;
+    *a1 = 0;
+    touched[slot * n + r] = 0;
+}
+
+__global__ void k_poisson(int64_t a, int64_t b, int64_t row0, uint64_t seed, int64_t step, uint32_t j, int64_t nin,
+                          double prob, double w, double *x)
+{
+    const int64_t g = a + blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+    if (g >= b) return;
+    double u0, u1;
+    olive_uniform2(seed, (uint32_t)g, (uint32_t)step, (uint32_t)(step >> 32) | j << 24, OLIVE_STREAM_POISSON, &u0, &u1);
+    const long long hits = olive_binomial(u0, nin, prob);
+    if (hits) x[g - row0] += (double)hits * w;
+}
+
+__global__ void k_reset(int64_t n, const olive_lif_coef *coef, const int32_t *coef_of, const unsigned char *flags,
+                        double *v, double *ref)
+{
+    const int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+    if (r >= n || !flags[r]) return;
+    olive_lif_reset(&coef[coef_of[r]], &v[r], &ref[r]);
+}
+
+static size_t count_sets(const sim_t *s)
+{
+    int32_t mx = -1;
+    for (int64_t r = 0; r < s->plan.nlocal; r++) mx = s->spk->coef_of[r] > mx ? s->spk->coef_of[r] : mx;
+    return (size_t)(mx + 1);
+}
+
+static void lif_cuda_setup(sim_t *s)
+{
+    struct sim_spk *k = s->spk;
+    MPI_Comm node;
+    int local = 0;
+    SIM_CHECK_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+    SIM_CHECK_MPI(MPI_Comm_rank(node, &local));
+    MPI_Comm_free(&node);
+    olive_cuda_select(local);
+    spk_cuda *g = (spk_cuda *)olive_calloc(1, sizeof *g, "CUDA engine");
+    s->cuda = (struct sim_cuda *)g;
+    const int64_t n = s->plan.nlocal, N = s->net.count, nsyn = k->nsyn;
+    g->n = n;
+    g->N = N;
+    size_t free_b = 0, total_b = 0;
+    CK(cudaMemGetInfo(&free_b, &total_b));
+    const double need = 8.0 * (N + 1) + 18.0 * nsyn + (double)k->L * n * 17 + 60.0 * n + (256 << 20);
+    olive_info("rank %d: the CUDA engine needs about %.2f GiB of device memory, %.2f GiB free", s->rank, need / 1073741824.0,
+               (double)free_b / 1073741824.0);
+    if (need > (double)free_b)
+        olive_die("rank %d: the CUDA engine needs about %.2f GiB of device memory for %lld cells and %lld synapses, but the "
+                  "GPU has %.2f GiB free; use more ranks (GPUs) or --backend cpu", s->rank, need / 1073741824.0,
+                  (long long)n, (long long)nsyn, (double)free_b / 1073741824.0);
+    CK(cudaStreamCreateWithFlags(&g->st, cudaStreamNonBlocking));
+    g->v = dev_copy((const double *)s->state[OLIVE_LIF_V], (size_t)n, "the state");
+    g->ge = dev_copy((const double *)s->state[OLIVE_LIF_GE], (size_t)n, "the state");
+    g->gi = dev_copy((const double *)s->state[OLIVE_LIF_GI], (size_t)n, "the state");
+    g->ref = dev_copy((const double *)s->state[OLIVE_LIF_REF], (size_t)n, "the state");
+    g->cur = dev_alloc<double>((size_t)n, "pulse currents");
+    g->flags = dev_alloc<unsigned char>((size_t)n, "flags");
+    g->coef_of = dev_copy(k->coef_of, (size_t)n, "coefficients");
+    g->coef = dev_copy(k->coef, count_sets(s), "coefficients");
+    g->out_ptr = dev_copy(k->out_ptr, (size_t)N + 1, "synapses");
+    g->out = dev_copy(k->out, (size_t)nsyn, "synapses");
+    g->out_delay = dev_copy(k->out_delay, (size_t)nsyn, "synapses");
+    g->acc = dev_alloc<double>((size_t)k->L * 2 * (size_t)n, "delay ring");
+    g->touched = dev_alloc<unsigned char>((size_t)k->L * (size_t)n, "delay ring");
+    CK(cudaMemset(g->acc, 0, (size_t)k->L * 2 * (size_t)n * sizeof(double)));
+    CK(cudaMemset(g->touched, 0, (size_t)k->L * (size_t)n));
+    g->spk = dev_alloc<int32_t>((size_t)n, "spikes");
+    g->nspk = dev_alloc<unsigned int>(1, "spikes");
+    g->bad = dev_alloc<unsigned long long>(1, "flags");
+    CK(cudaMemset(g->nspk, 0, sizeof(unsigned int)));
+    CK(cudaMemset(g->bad, 0xff, sizeof(unsigned long long)));
+    CK(cudaMallocHost((void **)&g->h_nspk, sizeof(unsigned int)));
+    CK(cudaMallocHost((void **)&g->h_bad, sizeof(unsigned long long)));
+    CK(cudaMallocHost((void **)&g->h_spk, (size_t)(n + 1) * sizeof(int32_t)));
+    uint64_t top = (uint64_t)k->L * (uint64_t)n;
+    g->key_bits = 1;
+    while (g->key_bits < 64 && (top >> g->key_bits)) g->key_bits++;
+    CK(cudaDeviceSynchronize());
+}
+
+static void grow_window(spk_cuda *g, int64_t m, int64_t E)
+{
+    if (m > g->sp_cap) {
+        CK(cudaFree(g->sp)); CK(cudaFree(g->deg)); CK(cudaFree(g->off));
+        g->sp_cap = m + m / 2 + 1024;
+        g->sp = dev_alloc<int64_t>((size_t)g->sp_cap, "spikes");
+        g->deg = dev_alloc<int64_t>((size_t)g->sp_cap, "spikes");
+        g->off = dev_alloc<int64_t>((size_t)g->sp_cap, "spikes");
+    }
+    if (E > g->ev_cap) {
+        CK(cudaFree(g->key_in)); CK(cudaFree(g->key_out)); CK(cudaFree(g->val_in)); CK(cudaFree(g->val_out));
+        g->ev_cap = E + E / 2 + 4096;
+        g->key_in = dev_alloc<uint64_t>((size_t)g->ev_cap, "events");
+        g->key_out = dev_alloc<uint64_t>((size_t)g->ev_cap, "events");
+        g->val_in = dev_alloc<int64_t>((size_t)g->ev_cap, "events");
+        g->val_out = dev_alloc<int64_t>((size_t)g->ev_cap, "events");
+    }
+}
+
+static void ensure_tmp(spk_cuda *g, size_t bytes)
+{
+    if (bytes <= g->tmp_bytes) return;
+    CK(cudaFree(g->tmp));
+    g->tmp_bytes = bytes + bytes / 2;
+    CK(cudaMalloc(&g->tmp, g->tmp_bytes));
+}
+
+/* The window's spikes of every rank: their events into the slots. */
+static void push_window(sim_t *s)
+{
+    struct sim_spk *k = s->spk;
+    spk_cuda *g = (spk_cuda *)s->cuda;
+    int64_t m;
+    int64_t *all = spk_gather_window(s, &m);
+    if (m == 0) { free(all); return; }
+    grow_window(g, m, 0);
+    CK(cudaMemcpyAsync(g->sp, all, (size_t)m * sizeof(int64_t), cudaMemcpyHostToDevice, g->st));
+    k_degrees<<<blocks(m, 256), 256, 0, g->st>>>(m, g->sp, g->out_ptr, g->deg);
+    CK_LAUNCH("k_degrees");
+    size_t bytes = 0;
+    CK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, g->deg, g->off, m, g->st));
+    ensure_tmp(g, bytes);
+    CK(cub::DeviceScan::ExclusiveSum(g->tmp, bytes, g->deg, g->off, m, g->st));
+    /* E from the host's lists: the same sum, without a round trip */
+    int64_t E = 0;
+    for (int64_t i = 0; i < m; i++) { const int64_t c = all[i] & 0xffffffff; E += k->out_ptr[c + 1] - k->out_ptr[c]; }
+    free(all);
+    k->events += E;
+    if (E == 0) return;
+    grow_window(g, 0, E);
+    k_events<<<(unsigned)m, 128, 0, g->st>>>(g->sp, g->off, k->window0, g->out_ptr, g->out, g->out_delay, k->L, g->n,
+                                            g->key_in, g->val_in);
+    CK_LAUNCH("k_events");
+    bytes = 0;
+    CK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, g->key_in, g->key_out, g->val_in, g->val_out, E, 0, g->key_bits, g->st));
+    ensure_tmp(g, bytes);
+    CK(cub::DeviceRadixSort::SortPairs(g->tmp, bytes, g->key_in, g->key_out, g->val_in, g->val_out, E, 0, g->key_bits, g->st));
+    k_accumulate<<<blocks(E, 256), 256, 0, g->st>>>(E, g->key_out, g->val_out, g->out, g->n, g->acc, g->touched);
+    CK_LAUNCH("k_accumulate");
+}
+
+static void lif_cuda_step(sim_t *s, int64_t step)
+{
+    struct sim_spk *k = s->spk;
+    spk_cuda *g = (spk_cuda *)s->cuda;
+    const sim_config *c = s->cfg;
+    const int64_t n = g->n, row0 = s->plan.row0;
+    const double t0 = olive_now();
+    const int nactive = sim_active_pulses(c, step, s->active);
+    const double *cur = nullptr;
+    if (nactive) {
+        for (int64_t r = 0; r < n; r++) {
+            double I = 0;
+            for (int a = 0; a < nactive; a++)
+                if (row0 + r >= s->active[a].first && (s->active[a].last < 0 || row0 + r < s->active[a].last)) I += s->active[a].amp;
+            k->cur[r] = I;
+        }
+        CK(cudaMemcpyAsync(g->cur, k->cur, (size_t)n * sizeof(double), cudaMemcpyHostToDevice, g->st));
+        cur = g->cur;
+    }
+    k_update<<<blocks(n, 256), 256, 0, g->st>>>(n, g->coef, g->coef_of, cur, g->v, g->ge, g->gi, g->ref, g->flags, g->spk,
+                                                g->nspk, g->bad);
+    CK_LAUNCH("k_update");
+    CK(cudaMemcpyAsync(g->h_nspk, g->nspk, sizeof(unsigned int), cudaMemcpyDeviceToHost, g->st));
+    CK(cudaMemcpyAsync(g->h_bad, g->bad, sizeof(unsigned long long), cudaMemcpyDeviceToHost, g->st));
+    CK(cudaStreamSynchronize(g->st));
+    const unsigned int ns = *g->h_nspk;
+    if (ns) {
+        CK(cudaMemcpyAsync(g->h_spk, g->spk, ns * sizeof(int32_t), cudaMemcpyDeviceToHost, g->st));
+        CK(cudaMemsetAsync(g->nspk, 0, sizeof(unsigned int), g->st));
+        CK(cudaStreamSynchronize(g->st));
+        if (s->tspike_n[0] + ns > s->tspike_cap[0]) {
+            s->tspike_cap[0] = 2 * (s->tspike_n[0] + ns) + 1024;
+            s->tspikes[0] = (sim_spike *)olive_realloc(s->tspikes[0], (size_t)s->tspike_cap[0] * sizeof(sim_spike), "spikes");
+        }
+        for (unsigned int i = 0; i < ns; i++) s->tspikes[0][s->tspike_n[0]++] = (sim_spike){step, row0 + g->h_spk[i]};
+    }
+    if (*g->h_bad != ~0ULL && s->bad_step < 0) { s->bad_step = step; s->bad_cell = row0 + (int64_t)*g->h_bad; }
+    s->t.compute += olive_now() - t0;
+    if (k->zero_delay || (step + 1 - k->window0) % k->D == 0) {
+        const double tx = olive_now();
+        push_window(s);
+        k->window0 = step + 1;
+        s->t.exchange += olive_now() - tx;
+    }
+    const double t1 = olive_now();
+    /* receptor 0 is ge, 1 is gi (cellmodel.c) */
+    k_deliver<<<blocks(n, 256), 256, 0, g->st>>>(n, step % k->L, g->acc, g->touched, g->ge, g->gi);
+    CK_LAUNCH("k_deliver");
+    for (int j = 0; j < c->npoisson; j++) {
+        const sim_poisson *p = &k->poisson[j];
+        if (step < p->step0 || step >= p->step1) continue;
+        const int64_t a = p->first > row0 ? p->first : row0, b = p->last < row0 + n ? p->last : row0 + n;
+        if (a >= b) continue;
+        k_poisson<<<blocks(b - a, 256), 256, 0, g->st>>>(a, b, row0, c->seed, step, (uint32_t)j, p->n,
+                                                          p->rate_hz * 1e-3 * c->dt, p->weight,
+                                                          k->poisson_rec[j] ? g->gi : g->ge);
+        CK_LAUNCH("k_poisson");
+    }
+    k_reset<<<blocks(n, 256), 256, 0, g->st>>>(n, g->coef, g->coef_of, g->flags, g->v, g->ref);
+    CK_LAUNCH("k_reset");
+    s->t.compute += olive_now() - t1;
+}
+
+static void lif_cuda_fetch(sim_t *s, int all)
+{
+    (void)all;
+    spk_cuda *g = (spk_cuda *)s->cuda;
+    double *dev[4] = {g->v, g->ge, g->gi, g->ref};
+    for (int v = 0; v < 4; v++)
+        CK(cudaMemcpyAsync(s->state[v], dev[v], (size_t)g->n * sizeof(double), cudaMemcpyDeviceToHost, g->st));
+    CK(cudaStreamSynchronize(g->st));
+}
+
+static double lif_cuda_energy_j(sim_t *s, int *owner) { (void)s; *owner = 0; return -1; }
+
+static void lif_cuda_free(sim_t *s)
+{
+    spk_cuda *g = (spk_cuda *)s->cuda;
+    if (!g) return;
+    void *d[] = {g->v, g->ge, g->gi, g->ref, g->cur, g->flags, g->coef_of, g->coef, g->out_ptr, g->out, g->out_delay,
+                 g->acc, g->touched, g->spk, g->nspk, g->bad, g->sp, g->deg, g->off, g->key_in, g->key_out, g->val_in,
+                 g->val_out, g->tmp};
+    for (size_t i = 0; i < sizeof d / sizeof d[0]; i++) CK(cudaFree(d[i]));
+    CK(cudaFreeHost(g->h_nspk));
+    CK(cudaFreeHost(g->h_bad));
+    CK(cudaFreeHost(g->h_spk));
+    CK(cudaStreamDestroy(g->st));
+    free(g);
+    s->cuda = nullptr;
+}
+
+extern "C" const sim_engine sim_engine_lif_cuda = {"cuda", 1, 1, lif_cuda_setup, lif_cuda_step, lif_cuda_fetch,
+                                                   lif_cuda_energy_j, lif_cuda_free};
