@@ -52,6 +52,7 @@ struct spk_cuda {
     int32_t *spk;              /* this step's spiking cells (local) */
     unsigned int *nspk;
     unsigned long long *bad;   /* first non-finite local cell, or ~0 */
+    unsigned long long *npoisson;  /* Poisson input events so far */
     /* window events */
     int64_t *sp, *deg, *off;
     int64_t sp_cap;
@@ -155,14 +156,17 @@ __global__ void k_deliver(int64_t n, int64_t slot, double *acc, unsigned char *t
 }
 
 __global__ void k_poisson(int64_t a, int64_t b, int64_t row0, uint64_t seed, int64_t step, uint32_t j, int64_t nin,
-                          double prob, double w, double *x)
+                          double prob, double w, double *x, unsigned long long *count)
 {
     const int64_t g = a + blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
     if (g >= b) return;
     double u0, u1;
     olive_uniform2(seed, (uint32_t)g, (uint32_t)step, (uint32_t)(step >> 32) | j << 24, OLIVE_STREAM_POISSON, &u0, &u1);
     const long long hits = olive_binomial(u0, nin, prob);
-    if (hits) x[g - row0] += (double)hits * w;
+    if (hits) {
+        x[g - row0] += (double)hits * w;
+        atomicAdd(count, (unsigned long long)hits);   /* an integer count: exact in any order */
+    }
 }
 
 __global__ void k_reset(int64_t n, const olive_lif_coef *coef, const int32_t *coef_of, const unsigned char *flags,
@@ -222,6 +226,8 @@ static void lif_cuda_setup(sim_t *s)
     g->spk = dev_alloc<int32_t>((size_t)n, "spikes");
     g->nspk = dev_alloc<unsigned int>(1, "spikes");
     g->bad = dev_alloc<unsigned long long>(1, "flags");
+    g->npoisson = dev_alloc<unsigned long long>(1, "counters");
+    CK(cudaMemset(g->npoisson, 0, sizeof(unsigned long long)));
     CK(cudaMemset(g->nspk, 0, sizeof(unsigned int)));
     CK(cudaMemset(g->bad, 0xff, sizeof(unsigned long long)));
     CK(cudaMallocHost((void **)&g->h_nspk, sizeof(unsigned int)));
@@ -349,7 +355,7 @@ static void lif_cuda_step(sim_t *s, int64_t step)
         if (a >= b) continue;
         k_poisson<<<blocks(b - a, 256), 256, 0, g->st>>>(a, b, row0, c->seed, step, (uint32_t)j, p->n,
                                                           p->rate_hz * 1e-3 * c->dt, p->weight,
-                                                          k->poisson_rec[j] ? g->gi : g->ge);
+                                                          k->poisson_rec[j] ? g->gi : g->ge, g->npoisson);
         CK_LAUNCH("k_poisson");
     }
     k_reset<<<blocks(n, 256), 256, 0, g->st>>>(n, g->coef, g->coef_of, g->flags, g->v, g->ref);
@@ -364,7 +370,10 @@ static void lif_cuda_fetch(sim_t *s, int all)
     double *dev[4] = {g->v, g->ge, g->gi, g->ref};
     for (int v = 0; v < 4; v++)
         CK(cudaMemcpyAsync(s->state[v], dev[v], (size_t)g->n * sizeof(double), cudaMemcpyDeviceToHost, g->st));
+    unsigned long long np = 0;
+    CK(cudaMemcpyAsync(&np, g->npoisson, sizeof np, cudaMemcpyDeviceToHost, g->st));
     CK(cudaStreamSynchronize(g->st));
+    s->spk->poisson_events = (int64_t)np;
 }
 
 static double lif_cuda_energy_j(sim_t *s, int *owner) { (void)s; *owner = 0; return -1; }
@@ -374,7 +383,7 @@ static void lif_cuda_free(sim_t *s)
     spk_cuda *g = (spk_cuda *)s->cuda;
     if (!g) return;
     void *d[] = {g->v, g->ge, g->gi, g->ref, g->cur, g->flags, g->coef_of, g->coef, g->out_ptr, g->out, g->out_delay,
-                 g->acc, g->touched, g->spk, g->nspk, g->bad, g->sp, g->deg, g->off, g->key_in, g->key_out, g->val_in,
+                 g->acc, g->touched, g->spk, g->nspk, g->bad, g->npoisson, g->sp, g->deg, g->off, g->key_in, g->key_out, g->val_in,
                  g->val_out, g->tmp};
     for (size_t i = 0; i < sizeof d / sizeof d[0]; i++) CK(cudaFree(d[i]));
     CK(cudaFreeHost(g->h_nspk));
