@@ -65,9 +65,11 @@ check() {  # name net extra-args...
   done
   grep -h "synaptic events" "$logs/${name}_gpu1.log" | sed "s/^/  $name gpu1: /" | tee -a "$results"
 }
+if [ "${SKIP_CHECKS:-0}" != 1 ]; then   # SKIP_CHECKS=1: the benchmark only
 check cuba cuba --time 1000
 check coba coba --time 1000 --poisson rate=300,weight=6,receptor=ge,cells=0:50,time=1:51 --seed 3
 check delays delays --time 500 --pulse 50:60:20:0:2000 --poisson rate=50,weight=1,receptor=ge,n=4,cells=0:20000,time=0:400
+fi
 
 if [ "${SKIP_BENCH:-0}" != 1 ]; then
   say ""
@@ -88,7 +90,8 @@ if [ "${SKIP_BENCH:-0}" != 1 ]; then
     say "$(printf '%-10s %8s %11s %-5s %9s %9.3f %12s %12s' $name $cells $syn $eng $total $loop $cs $ev)"
   }
   bench cuba4000 cuba cpu; bench cuba4000 cuba cuda
-  run gen_100k "$G" -o c100k.h5 --model lif_cuba --population exc:80000 --population inh:20000 --v0 -60:-50 \
+  [ "${ONLY_BIG:-0}" = 1 ] && rm -f cuba.h5
+  [ "${ONLY_BIG:-0}" = 1 ] || run gen_100k "$G" -o c100k.h5 --model lif_cuba --population exc:80000 --population inh:20000 --v0 -60:-50 \
       --projection from=exc,to=all,p=0.01,weight=0.1296,delay=0,receptor=ge \
       --projection from=inh,to=all,p=0.01,weight=-0.72,delay=0,receptor=gi && { bench c100k c100k cpu; bench c100k c100k cuda; }
   rm -f c100k.h5

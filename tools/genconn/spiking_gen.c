@@ -64,7 +64,6 @@ void gc_spk_generate(const gc_spk_config *cfg, int k, olive_projection *p)
     p->row0 = 0;
     p->row1 = N;
     p->row_ptr = olive_calloc((size_t)N + 1, sizeof(int64_t), "synapse rows");
-    int64_t cap = 0;
     const int overlap = t0 < s1 && s0 < t1;
     if (!s->autapses && overlap && ns == 1 && s->rule != GC_RULE_P && s->k > 0)
         olive_usage_error("--projection %s: autapses=no leaves no source for cell %lld", s->spec, (long long)s0);
@@ -90,9 +89,20 @@ void gc_spk_generate(const gc_spk_config *cfg, int k, olive_projection *p)
             qsort(p->col + p->row_ptr[j], (size_t)(p->row_ptr[j + 1] - p->row_ptr[j]), sizeof(int32_t), cmp_i32);
         free(fill); free(tgt); free(src);
     } else {
-        for (int64_t j = 0; j < N; j++) {
-            if (j >= t0 && j < t1) {
-                int64_t before = p->nnz;
+        /* Rows are independent (every draw keyed by the target): blocks of
+         * targets on OpenMP threads, each into a buffer of its own, joined in
+         * target order: the same file for any thread count. */
+        const int64_t nt_rows = t1 - t0;
+        const int nblk = nt_rows > 0 ? (int)(nt_rows < 4096 ? 1 : 256) : 0;
+        olive_projection *blk = olive_calloc((size_t)nblk + 1, sizeof(olive_projection), "row blocks");
+#pragma omp parallel for schedule(dynamic, 1)
+        for (int bi = 0; bi < nblk; bi++) {
+            const int64_t ja = t0 + nt_rows * bi / nblk, jb = t0 + nt_rows * (bi + 1) / nblk;
+            olive_projection *q = &blk[bi];
+            int64_t qcap = 0;
+            q->row_ptr = olive_calloc((size_t)(jb - ja) + 1, sizeof(int64_t), "rows");
+            for (int64_t j = ja; j < jb; j++) {
+                int64_t before = q->nnz;
                 if (s->rule == GC_RULE_P && s->p > 0) {
                     /* Geometric gaps between the sources kept: O(synapses), every pair once. */
                     const double lq = log1p(-s->p);
@@ -106,25 +116,41 @@ void gc_spk_generate(const gc_spk_config *cfg, int k, olive_projection *p)
                         }
                         if (pos >= ns) break;
                         if (!s->autapses && s0 + pos == j) continue;
-                        push(p, &cap, (int32_t)(s0 + pos));
+                        push(q, &qcap, (int32_t)(s0 + pos));
                     }
                 } else if (s->rule == GC_RULE_INDEGREE) {
                     int64_t n = !s->autapses && j >= s0 && j < s1 ? ns - 1 : ns;
                     for (int64_t d = 0; d < s->k; d++) {
                         double u = u01(cfg, k, (uint64_t)j, (uint32_t)d, OLIVE_STREAM_SYN_PAIRS);
-                        push(p, &cap, skip_self(s0, (int64_t)(u * (double)n), j, s->autapses, ns));
+                        push(q, &qcap, skip_self(s0, (int64_t)(u * (double)n), j, s->autapses, ns));
                     }
-                    qsort(p->col + before, (size_t)(p->nnz - before), sizeof(int32_t), cmp_i32);
+                    qsort(q->col + before, (size_t)(q->nnz - before), sizeof(int32_t), cmp_i32);
                 }
+                q->row_ptr[j - ja + 1] = q->nnz;
             }
-            p->row_ptr[j + 1] = p->nnz;
         }
+        int64_t total = 0;
+        for (int bi = 0; bi < nblk; bi++) total += blk[bi].nnz;
+        p->col = olive_malloc((size_t)total * sizeof(int32_t) + 4, "synapses");
+        for (int64_t j = 0; j < N; j++) p->row_ptr[j + 1] = j < t0 ? 0 : total;
+        int64_t at = 0;
+        for (int bi = 0; bi < nblk; bi++) {
+            const int64_t ja = t0 + nt_rows * bi / nblk, jb = t0 + nt_rows * (bi + 1) / nblk;
+            for (int64_t j = ja; j < jb; j++) p->row_ptr[j + 1] = at + blk[bi].row_ptr[j - ja + 1];
+            memcpy(p->col + at, blk[bi].col, (size_t)blk[bi].nnz * sizeof(int32_t));
+            at += blk[bi].nnz;
+            free(blk[bi].col);
+            free(blk[bi].row_ptr);
+        }
+        free(blk);
+        p->nnz = total;
     }
     /* Weights and delays: constants cost nothing; ranges one draw per synapse,
      * keyed by its target and place in the row. */
     if (s->w_a != s->w_b || (s->d_a != s->d_b)) {
         if (s->w_a != s->w_b) p->weight = olive_malloc((size_t)p->nnz * sizeof(double) + 8, "weights");
         if (s->d_a != s->d_b) p->delay = olive_malloc((size_t)p->nnz * sizeof(uint16_t) + 2, "delays");
+#pragma omp parallel for schedule(dynamic, 256)
         for (int64_t j = t0; j < t1; j++)
             for (int64_t e = p->row_ptr[j]; e < p->row_ptr[j + 1]; e++) {
                 uint32_t at = (uint32_t)(e - p->row_ptr[j]);

@@ -6,6 +6,7 @@
 #include "netcontent.h"
 #include "util.h"
 #include <math.h>
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -99,23 +100,49 @@ static void setup_synapses(sim_t *s, olive_synapses *syn)
     k->out_ptr = olive_calloc((size_t)N + 1, sizeof(int64_t), "outgoing synapses");
     k->out = olive_malloc((size_t)nsyn * sizeof(spk_out) + sizeof(spk_out), "outgoing synapses");
     k->out_delay = olive_malloc((size_t)nsyn * sizeof(uint16_t) + 2, "outgoing synapses");
-    for (int j = 0; j < syn->n; j++)
-        for (int64_t e = 0; e < syn->proj[j].nnz; e++) k->out_ptr[syn->proj[j].col[e] + 1]++;
-    for (int64_t g = 0; g < N; g++) k->out_ptr[g + 1] += k->out_ptr[g];
-    int64_t *fill = olive_malloc((size_t)N * sizeof(int64_t) + 8, "outgoing synapses");
-    memcpy(fill, k->out_ptr, (size_t)N * sizeof(int64_t));
-    /* Row by row (targets ascending), projection by projection: each
-     * source's list is in (target, projection, synapse index) order. */
-    for (int64_t r = 0; r < n; r++)
-        for (int j = 0; j < syn->n; j++) {
-            const olive_projection *p = &syn->proj[j];
-            for (int64_t e = p->row_ptr[r]; e < p->row_ptr[r + 1]; e++) {
-                int64_t at = fill[p->col[e]]++;
-                k->out[at] = (spk_out){(int32_t)r, rec[j], olive_syn_w(p, e)};
-                k->out_delay[at] = (uint16_t)olive_syn_d(p, e);
+    /* Threads take contiguous blocks of targets. Each counts its block's
+     * synapses per source; a source's list then holds block 0's synapses,
+     * then block 1's, ...: within a block row by row (targets ascending),
+     * projection by projection, so every list is in (target, projection,
+     * synapse index) order whatever the thread count. */
+    /* (at most ~2 GB of per-thread counts) */
+    const double cap = 1 + 2e9 / (4.0 * (double)N);
+    const int T = s->nthreads < cap ? s->nthreads : (int)cap;
+    uint32_t *cnt = olive_calloc((size_t)T * (size_t)N, sizeof(uint32_t), "outgoing synapses");
+#pragma omp parallel num_threads(T)
+    {
+        const int t = omp_get_thread_num();
+        const int64_t ra = n * t / T, rb = n * (t + 1) / T;
+        uint32_t *c = cnt + (size_t)t * (size_t)N;
+        for (int j = 0; j < syn->n; j++)
+            for (int64_t e = syn->proj[j].row_ptr[ra]; e < syn->proj[j].row_ptr[rb]; e++) c[syn->proj[j].col[e]]++;
+#pragma omp barrier
+        /* per source: the total, and each block's start within the list */
+#pragma omp for schedule(static)
+        for (int64_t g = 0; g < N; g++) {
+            uint64_t sum = 0;
+            for (int q = 0; q < T; q++) {
+                uint32_t x = cnt[(size_t)q * (size_t)N + (size_t)g];
+                if (sum + x > UINT32_MAX) olive_die("cell %lld sends more than 2^32 synapses into rank %d", (long long)g, s->rank);
+                cnt[(size_t)q * (size_t)N + (size_t)g] = (uint32_t)sum;
+                sum += x;
             }
+            k->out_ptr[g + 1] = (int64_t)sum;
         }
-    free(fill);
+#pragma omp single
+        for (int64_t g = 0; g < N; g++) k->out_ptr[g + 1] += k->out_ptr[g];
+        for (int64_t r = ra; r < rb; r++)
+            for (int j = 0; j < syn->n; j++) {
+                const olive_projection *p = &syn->proj[j];
+                for (int64_t e = p->row_ptr[r]; e < p->row_ptr[r + 1]; e++) {
+                    const int32_t g = p->col[e];
+                    const int64_t at = k->out_ptr[g] + c[g]++;
+                    k->out[at] = (spk_out){(int32_t)r, rec[j], olive_syn_w(p, e)};
+                    k->out_delay[at] = (uint16_t)olive_syn_d(p, e);
+                }
+            }
+    }
+    free(cnt);
     k->ring = olive_calloc((size_t)k->L, sizeof(spk_slot), "delay buffer");
     for (int i = 0; i < k->L; i++) {
         spk_slot *sl = &k->ring[i];
