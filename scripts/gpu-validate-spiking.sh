@@ -89,12 +89,13 @@ if [ "${SKIP_BENCH:-0}" != 1 ]; then
     syn=$(sed -n 's/.*(\([0-9]*\) in all).*/\1/p' "$out" | head -1)
     say "$(printf '%-10s %8s %11s %-5s %9s %9.3f %12s %12s' $name $cells $syn $eng $total $loop $cs $ev)"
   }
-  bench cuba4000 cuba cpu; bench cuba4000 cuba cuda
-  [ "${ONLY_BIG:-0}" = 1 ] && rm -f cuba.h5
-  [ "${ONLY_BIG:-0}" = 1 ] || run gen_100k "$G" -o c100k.h5 --model lif_cuba --population exc:80000 --population inh:20000 --v0 -60:-50 \
+  [ "${ONLY_BIG:-0}" = 1 ] || { bench cuba4000 cuba cpu; bench cuba4000 cuba cuda; }
+  if [ "${ONLY_BIG:-0}" != 1 ]; then
+  run gen_100k "$G" -o c100k.h5 --model lif_cuba --population exc:80000 --population inh:20000 --v0 -60:-50 \
       --projection from=exc,to=all,p=0.01,weight=0.1296,delay=0,receptor=ge \
       --projection from=inh,to=all,p=0.01,weight=-0.72,delay=0,receptor=gi && { bench c100k c100k cpu; bench c100k c100k cuda; }
   rm -f c100k.h5
+  fi
   if [ "${BIG:-1}" = 1 ]; then
     run gen_1m "$G" -o c1m.h5 --model lif_cuba --population exc:800000 --population inh:200000 --v0 -60:-50 \
         --projection from=exc,to=all,indegree=800,weight=0.1296,delay=0,receptor=ge \
