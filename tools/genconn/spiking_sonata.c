@@ -55,19 +55,25 @@ enum { X_NODES, X_EDGES, X_NODE_TYPES, X_EDGE_TYPES, X_CONFIG, X_FILES };
 static const char *const suffix[X_FILES] = {"_nodes.h5", "_edges.h5", "_node_types.csv", "_edge_types.csv",
                                             "_circuit_config.json"};
 
+/* a + b into out[4096] (checked: a path that long is refused). */
+static void join(char *out, const char *a, const char *b)
+{
+    const size_t la = strlen(a), lb = strlen(b);
+    if (la + lb >= 4096) olive_usage_error("--export-sonata: '%s' is too long", a);
+    memcpy(out, a, la);
+    memcpy(out + la, b, lb + 1);
+}
+
 void gc_spk_export_paths(const char *prefix, char (*paths)[4096])
 {
-    for (int k = 0; k < X_FILES; k++) {
-        if (strlen(prefix) + strlen(suffix[k]) >= 4096) olive_usage_error("--export-sonata: '%s' is too long", prefix);
-        snprintf(paths[k], 4096, "%s%s", prefix, suffix[k]);
-    }
+    for (int k = 0; k < X_FILES; k++) join(paths[k], prefix, suffix[k]);
 }
 
 void gc_spk_export_sonata(const gc_spk_config *cfg, const olive_synapses *syn, char (*tmp)[4096])
 {
     char path[X_FILES][4096];
     gc_spk_export_paths(cfg->export_prefix, path);
-    for (int k = 0; k < X_FILES; k++) snprintf(tmp[k], 4096, "%s", olive_atomic_begin(path[k], cfg->force));
+    for (int k = 0; k < X_FILES; k++) join(tmp[k], olive_atomic_begin(path[k], cfg->force), "");
     const int64_t N = cfg->count;
     /* nodes */
     hid_t f = olive_h5_create(tmp[X_NODES]);

@@ -300,6 +300,7 @@ int main(int argc, char **argv)
     SIM_CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD)); /* committed before any rank exits */
     sim_free(&s);
     free(cfg.pulses);
+    free(cfg.poisson);
     MPI_Finalize();
     /* Stopped by a signal: the status of a job killed by it (143 for
      * SIGTERM, 130 for SIGINT), so that scripts see the run is not done. */
