@@ -1,0 +1,58 @@
+/* libFuzzer: the spiking parts of the network file (common/synfile.c:
+ * olive_pops_present, olive_pops_read, olive_syn_read_rows) on arbitrary
+ * bytes written to a temporary file (tests/fuzz/fuzz_h5common.h: olive_die
+ * jumps back here). What the readers accept must hold what olive-simulate
+ * relies on: populations tiling the cells with known models and finite
+ * parameters; per projection a monotone row_ptr ending at its synapse count,
+ * sources in range and ascending per row, finite weights, delays in
+ * [0, 65535]. Run with ASAN_OPTIONS=allocator_may_return_null=1:max_allocation_size_mb=256. */
+#include "fuzz_h5common.h"
+#include "netfile.h"
+#include "synfile.h"
+#include <math.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    const char *path = fuzz_input_file("fuzz_synfile", data, size);
+    if (!path) return 0;
+    static olive_network hdr;       /* static: a longjmp must not leave them in a dead frame */
+    static olive_populations pops;
+    static olive_synapses syn;
+    memset(&syn, 0, sizeof syn);
+    if (setjmp(fuzz_back) == 0) {
+        olive_net_read_header(path, &hdr);
+        const olive_cell_model *m;
+        olive_pops_present(path, &m);
+        olive_pops_read(path, hdr.count, &pops);
+        int64_t next = 0;
+        for (int i = 0; i < pops.n; i++) {
+            if (pops.pop[i].first != next || pops.pop[i].count < 1 || !pops.pop[i].model) abort();
+            for (int k = 0; k < pops.pop[i].model->nparams; k++)
+                if (!isfinite(pops.pop[i].param[k])) abort();
+            next += pops.pop[i].count;
+        }
+        if (next != hdr.count) abort();
+        if (olive_syn_read_rows(path, hdr.count, 0, hdr.count, &syn)) {
+            if (!(syn.dt > 0)) abort();
+            for (int j = 0; j < syn.n; j++) {
+                const olive_projection *p = &syn.proj[j];
+                if (p->row_ptr[0] != 0 || p->row_ptr[hdr.count] != p->nnz) abort();
+                for (int64_t r = 0; r < hdr.count; r++) {
+                    if (p->row_ptr[r + 1] < p->row_ptr[r]) abort();
+                    for (int64_t e = p->row_ptr[r]; e < p->row_ptr[r + 1]; e++) {
+                        if (p->col[e] < 0 || p->col[e] >= hdr.count) abort();
+                        if (e > p->row_ptr[r] && p->col[e] < p->col[e - 1]) abort();
+                        if (!isfinite(olive_syn_w(p, e))) abort();
+                        if (olive_syn_d(p, e) < 0 || olive_syn_d(p, e) > OLIVE_MAX_DELAY) abort();
+                    }
+                }
+            }
+            olive_syn_free(&syn);
+        }
+    } else {
+        fuzz_close_everything();
+    }
+    unlink(path);
+    return 0;
+}
