@@ -8,7 +8,10 @@
 # (20000 cells, in-degree 100, delays 0.1..5 ms, uniform weights, t_ref 2 ms,
 # a pulse). Each runs on the CPU and the GPU, on 1 and 2 ranks; spikes and
 # float64 reports of v, ge, gi, ref (1000 cells, every 10 steps) and the final
-# state must be identical (olive-analyze compare, tolerance 0).
+# state must be identical (olive-analyze compare, tolerance 0). On one GPU
+# all three delivery paths run (OLIVE_GPU_DELIVERY=fused: the default for
+# these sizes, device, host; chunks of 10 steps with these reports, 64
+# without); on 2 ranks the host path.
 # Results: $OUT/spiking-results.txt (and logs.tar.gz); exit 0 when all passed.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -47,23 +50,41 @@ run gen_delays "$G" -o delays.h5 --model lif_cuba --population exc:16000 --popul
     --param t_ref=2 --projection from=exc,to=all,indegree=80,weight=1:2.5,delay=0.1:5,receptor=ge \
     --projection from=inh,to=all,indegree=20,weight=-12:-6,delay=0.1:5,receptor=gi
 REC=(--record v,ge,gi,ref --record-precision double --record-cells 0:1000 --record-every 10)
+same() {  # run-a run-b what detail: olive-analyze compare, tolerance 0
+  if "$A" compare -q "$1" "$2" >"$logs/cmp_$1_$2.log" 2>&1; then say "PASS $3 ($4)"
+  else say "FAIL $3: $(head -n 5 "$logs/cmp_$1_$2.log" | tr '\n' ' ')"; nfail=$((nfail + 1)); fi
+}
 check() {  # name net extra-args...
   local name=$1 net=$2; shift 2
   run ${name}_cpu1 "$S" $net.h5 -o ${name}_cpu1 --backend cpu "${REC[@]}" "$@" || return
   run ${name}_gpu1 "$S" $net.h5 -o ${name}_gpu1 --backend cuda "${REC[@]}" "$@" -v || return
   run ${name}_gpu2 mpirun -np 2 --oversubscribe "$S" $net.h5 -o ${name}_gpu2 --backend cuda "${REC[@]}" "$@" || return
   run ${name}_cpu2 mpirun -np 2 --oversubscribe "$S" $net.h5 -o ${name}_cpu2 --backend cpu "${REC[@]}" "$@" || return
+  OLIVE_GPU_DELIVERY=host run ${name}_gpu1host "$S" $net.h5 -o ${name}_gpu1host --backend cuda "${REC[@]}" "$@" -v || return
+  OLIVE_GPU_DELIVERY=device run ${name}_gpu1device "$S" $net.h5 -o ${name}_gpu1device --backend cuda "${REC[@]}" "$@" -v || return
+  run ${name}_cpu1norep "$S" $net.h5 -o ${name}_cpu1norep --backend cpu --record none "$@" || return
+  local path
+  for path in fused device; do
+    OLIVE_GPU_DELIVERY=$path run ${name}_gpu1norep$path "$S" $net.h5 -o ${name}_gpu1norep$path --backend cuda --record none "$@" -v || return
+    same ${name}_cpu1norep ${name}_gpu1norep$path "$name: CPU 1 rank = gpu1 $path without reports" \
+      "64 steps a chunk; spikes and state identical"
+  done
   local spikes
   spikes=$(sed -n 's/.*steps ([0-9.]* ms), \([0-9]*\) spikes.*/\1/p' "$logs/${name}_cpu1.log")
-  for other in gpu1 gpu2 cpu2; do
-    if "$A" compare -q ${name}_cpu1 ${name}_$other >"$logs/${name}_cmp_$other.log" 2>&1; then
-      say "PASS $name: CPU 1 rank = $other ($spikes spikes; spikes, v/ge/gi/ref reports and state identical)"
-    else
-      say "FAIL $name: CPU 1 rank != $other: $(head -n 5 "$logs/${name}_cmp_$other.log" | tr '\n' ' ')"
-      nfail=$((nfail + 1))
-    fi
+  for other in gpu1 gpu1host gpu1device gpu2 cpu2; do
+    same ${name}_cpu1 ${name}_$other "$name: CPU 1 rank = $other" "$spikes spikes; spikes, v/ge/gi/ref reports and state identical"
   done
-  grep -h "synaptic events" "$logs/${name}_gpu1.log" | sed "s/^/  $name gpu1: /" | tee -a "$results"
+  for e in cpu1 gpu1 gpu1host gpu1device gpu2; do
+    grep -h "synaptic events" "$logs/${name}_$e.log" | sed "s/^/  $name $e: /" | tee -a "$results"
+  done
+  local ev0 ev
+  ev0=$(sed -n 's/^olive-simulate: \([0-9]*\) synaptic events.*, \([0-9]*\) Poisson input events/\1 \2/p' "$logs/${name}_cpu1.log" | tr '\n' ' ')
+  for e in gpu1 gpu1host gpu1device gpu2; do
+    ev=$(sed -n 's/^olive-simulate: \([0-9]*\) synaptic events.*, \([0-9]*\) Poisson input events/\1 \2/p' "$logs/${name}_$e.log" | tr '\n' ' ')
+    if [ -n "$ev0" ] && [ "$ev" = "$ev0" ]; then say "PASS $name: $e counts the same synaptic and Poisson events ($ev0)"
+    else say "FAIL $name: $e counts events '$ev', the CPU '$ev0'"; nfail=$((nfail + 1)); fi
+  done
+  grep -h "delivery" "$logs/${name}_gpu1.log" "$logs/${name}_gpu1device.log" | sed "s/^/  $name gpu1: /" | tee -a "$results"
 }
 if [ "${SKIP_CHECKS:-0}" != 1 ]; then   # SKIP_CHECKS=1: the benchmark only
 check cuba cuba --time 1000
@@ -78,7 +99,7 @@ if [ "${SKIP_BENCH:-0}" != 1 ]; then
   bench() {  # name net engine threads
     local name=$1 net=$2 eng=$3
     local out="$logs/bench_${name}_$eng.log"
-    OMP_NUM_THREADS=${4:-16} "$S" $net.h5 -o b_${name}_$eng --time 1000 --record none --backend $eng -v >"$out" 2>&1 ||
+    OMP_NUM_THREADS=${4:-16} OLIVE_GPU_DELIVERY=${DELIVERY:-} "$S" $net.h5 -o b_${name}_$eng --time 1000 --record none --backend $eng -v >"$out" 2>&1 ||
       { say "FAIL bench $name $eng: $(tail -n 2 "$out" | tr '\n' ' ')"; nfail=$((nfail + 1)); return; }
     local total loop cs ev cells syn
     total=$(sed -n 's/.* \([0-9.]*\) s total.*/\1/p' "$out")
@@ -89,17 +110,20 @@ if [ "${SKIP_BENCH:-0}" != 1 ]; then
     syn=$(sed -n 's/.*(\([0-9]*\) in all).*/\1/p' "$out" | head -1)
     say "$(printf '%-10s %8s %11s %-5s %9s %9.3f %12s %12s' $name $cells $syn $eng $total $loop $cs $ev)"
   }
-  [ "${ONLY_BIG:-0}" = 1 ] || { bench cuba4000 cuba cpu; bench cuba4000 cuba cuda; }
+  [ "${ONLY_BIG:-0}" = 1 ] || { bench cuba4000t2 cuba cpu 2; bench cuba4000 cuba cpu; bench cuba4000 cuba cuda
+                                DELIVERY=device bench cuba4000dev cuba cuda; DELIVERY=host bench cuba4000host cuba cuda; }
   if [ "${ONLY_BIG:-0}" != 1 ]; then
   run gen_100k "$G" -o c100k.h5 --model lif_cuba --population exc:80000 --population inh:20000 --v0 -60:-50 \
       --projection from=exc,to=all,p=0.01,weight=0.1296,delay=0,receptor=ge \
-      --projection from=inh,to=all,p=0.01,weight=-0.72,delay=0,receptor=gi && { bench c100k c100k cpu; bench c100k c100k cuda; }
+      --projection from=inh,to=all,p=0.01,weight=-0.72,delay=0,receptor=gi && { bench c100k c100k cpu; bench c100k c100k cuda
+                                                                                DELIVERY=host bench c100khost c100k cuda; }
   rm -f c100k.h5
   fi
   if [ "${BIG:-1}" = 1 ]; then
     run gen_1m "$G" -o c1m.h5 --model lif_cuba --population exc:800000 --population inh:200000 --v0 -60:-50 \
         --projection from=exc,to=all,indegree=800,weight=0.1296,delay=0,receptor=ge \
-        --projection from=inh,to=all,indegree=200,weight=-0.72,delay=0,receptor=gi && bench c1m_x1000 c1m cuda
+        --projection from=inh,to=all,indegree=200,weight=-0.72,delay=0,receptor=gi && { bench c1m_x1000 c1m cuda
+                                                                                        DELIVERY=host bench c1mhost c1m cuda; }
     grep -h "generation\|synapses in" "$logs/gen_1m.log" | sed 's/^/  genconn 1M: /' | tee -a "$results"
     rm -f c1m.h5
   fi

@@ -171,6 +171,14 @@ static void show_progress(int64_t done, int64_t first, int64_t end, double t0, d
     olive_progress_extra("simulating", (double)(done - first) / (double)(end - first), extra);
 }
 
+/* Whether the loop below acts after step i: a report frame, the checks
+ * every 64 steps, a checkpoint, the last step. */
+static int step_is_looked_at(const sim_config *cfg, int64_t i)
+{
+    return (cfg->nrecord > 0 && (i + 1) % cfg->record_every == 0) || (i + 1) % 64 == 0 || i + 1 == cfg->steps ||
+           (cfg->checkpoint_every && (i + 1) % cfg->checkpoint_every == 0);
+}
+
 int main(int argc, char **argv)
 {
     double t_start = olive_now();
@@ -227,9 +235,15 @@ int main(int argc, char **argv)
     int energy_owner = 0;
     const double energy0 = s.engine->energy_j(&s, &energy_owner);
     const double t_loop = olive_now();
+    const int64_t max_chunk = s.engine->steps ? s.engine->max_steps(&s) : 1;
     for (int64_t i = k0; i < cfg.steps; i++) {
+        /* An engine that runs several steps at once gets the steps up to the
+         * next one whose end is looked at: i is then the chunk's last step. */
+        const int64_t i0 = i;
+        while (i - i0 + 1 < max_chunk && !step_is_looked_at(&cfg, i)) i++;
         int record = (i + 1) % cfg.record_every == 0 && cfg.nrecord > 0;
-        s.engine->step(&s, i);
+        if (i > i0) s.engine->steps(&s, i0, i - i0 + 1);
+        else s.engine->step(&s, i);
         if (record) s.engine->fetch(&s, 0);
         int last = i + 1 == cfg.steps;
         /* Signals are acted on only at multiples of 64 steps: the CUDA

@@ -86,6 +86,11 @@ typedef struct {
     void (*fetch)(sim_t *s, int all); /* the state into s->state for output: all, or the recorded cells */
     double (*energy_j)(sim_t *s, int *owner);  /* energy counter in J, -1: none (owner: count this one) */
     void (*free)(sim_t *s);
+    /* Optional (NULL: one step() per step): steps [first, first + count) in
+     * one go, count <= max_steps(s); the step loop asks for chunks that end
+     * where it must look at the state (reports, checks, checkpoints). */
+    void (*steps)(sim_t *s, int64_t first, int64_t count);
+    int64_t (*max_steps)(sim_t *s);
 } sim_engine;
 extern const sim_engine sim_engine_cpu;   /* engine_cpu.c */
 extern const sim_engine sim_engine_lif_cpu;  /* spk_engine.c: integrate-and-fire cells, chemical synapses */

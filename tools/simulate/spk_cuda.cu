@@ -19,7 +19,10 @@
  *   k_deliver: the due slot's sums into ge / gi (touched targets only, as the
  *              CPU), Poisson input (olive_binomial, Philox by (seed, cell,
  *              step)), reset.
- * The host keeps mirrors of the state for output (fetch). */
+ * The host keeps mirrors of the state for output (fetch). This is the host
+ * push path (any rank count); one rank takes the device push path
+ * (spk_cuda_devpush.cu) or, for a small network, the fused one
+ * (spk_cuda_fused.cu): chunks of steps with no host round trip per step. */
 #define OMPI_SKIP_MPICXX 1
 #include <cuda_runtime.h>
 #include <cub/cub.cuh>
@@ -31,64 +34,16 @@
 #include "rng.h"
 #include "noise.h"
 #include "lif.h"
-extern "C" {
-#include "spk.h"
-#include "util.h"
-}
-#include "cuda_check.h"
 
-struct spk_cuda {
-    cudaStream_t st;
-    int64_t n, N;
-    double *v, *ge, *gi, *ref, *cur;
-    unsigned char *flags;
-    int32_t *coef_of;
-    olive_lif_coef *coef;
-    int64_t *out_ptr;
-    spk_out *out;
-    uint16_t *out_delay;
-    double *acc;               /* L slots x 2 receptors x n */
-    unsigned char *touched;    /* L x n */
-    int32_t *spk;              /* this step's spiking cells (local) */
-    unsigned int *nspk;
-    unsigned long long *bad;   /* first non-finite local cell, or ~0 */
-    unsigned long long *npoisson;  /* Poisson input events so far */
-    /* window events */
-    int64_t *sp, *deg, *off;
-    int64_t sp_cap;
-    uint64_t *key_in, *key_out;
-    int64_t *val_in, *val_out;
-    int64_t ev_cap;
-    void *tmp;
-    size_t tmp_bytes;
-    int key_bits;
-    /* pinned host */
-    unsigned int *h_nspk;
-    unsigned long long *h_bad;
-    int32_t *h_spk;
-};
-
-template <class T> static T *dev_alloc(size_t count, const char *what)
-{
-    void *p = nullptr;
-    cudaError_t e = cudaMalloc(&p, count * sizeof(T) + sizeof(T));
-    if (e != cudaSuccess) olive_die("CUDA engine: cannot allocate %zu bytes of device memory for %s: %s",
-                                    count * sizeof(T), what, cudaGetErrorString(e));
-    return (T *)p;
-}
-
-template <class T> static T *dev_copy(const T *src, size_t count, const char *what)
-{
-    T *p = dev_alloc<T>(count, what);
-    if (count) CK(cudaMemcpy(p, src, count * sizeof(T), cudaMemcpyHostToDevice));
-    return p;
-}
+#include "spk_cuda.h"
 
 static unsigned blocks(int64_t n, int per) { return (unsigned)((n + per - 1) / per > 0 ? (n + per - 1) / per : 1); }
 
+/* chunk: the chunk's spike list of the one-rank paths (q: the step in the
+ * chunk), or null. bad: the first non-finite (step << 32 | cell). */
 __global__ void k_update(int64_t n, const olive_lif_coef *coef, const int32_t *coef_of, const double *cur, double *v,
                          double *ge, double *gi, double *ref, unsigned char *flags, int32_t *spk, unsigned int *nspk,
-                         unsigned long long *bad)
+                         unsigned long long *bad, int64_t step, uint64_t *chunk, unsigned long long *nchunk, int64_t q)
 {
     const int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
     if (r >= n) return;
@@ -98,8 +53,11 @@ __global__ void k_update(int64_t n, const olive_lif_coef *coef, const int32_t *c
     v[r] = x; ge[r] = e; gi[r] = i; ref[r] = f;
     const int fire = olive_lif_spikes(&c, x, f);
     flags[r] = (unsigned char)fire;
-    if (fire) spk[atomicAdd(nspk, 1u)] = (int32_t)r;
-    if (!(x - x == 0 && e - e == 0 && i - i == 0)) atomicMin(bad, (unsigned long long)r);
+    if (fire) {
+        spk[atomicAdd(nspk, 1u)] = (int32_t)r;
+        if (chunk) chunk[atomicAdd(nchunk, 1ULL)] = (uint64_t)q << 32 | (uint64_t)r;
+    }
+    if (!(x - x == 0 && e - e == 0 && i - i == 0)) atomicMin(bad, (unsigned long long)step << 32 | (unsigned long long)r);
 }
 
 __global__ void k_degrees(int64_t m, const int64_t *sp, const int64_t *out_ptr, int64_t *deg)
@@ -184,6 +142,30 @@ static size_t count_sets(const sim_t *s)
     return (size_t)(mx + 1);
 }
 
+/* The push path's device memory: per-source synapse lists, the delay ring. */
+static void push_setup(sim_t *s, spk_cuda *g)
+{
+    struct sim_spk *k = s->spk;
+    const int64_t n = g->n, N = g->N, nsyn = k->nsyn;
+    g->cur = dev_alloc<double>((size_t)n, "pulse currents");
+    g->flags = dev_alloc<unsigned char>((size_t)n, "flags");
+    g->out_ptr = dev_copy(k->out_ptr, (size_t)N + 1, "synapses");
+    g->out = dev_copy(k->out, (size_t)nsyn, "synapses");
+    g->out_delay = dev_copy(k->out_delay, (size_t)nsyn, "synapses");
+    g->acc = dev_alloc<double>((size_t)k->L * 2 * (size_t)n, "delay ring");
+    g->touched = dev_alloc<unsigned char>((size_t)k->L * (size_t)n, "delay ring");
+    CK(cudaMemset(g->acc, 0, (size_t)k->L * 2 * (size_t)n * sizeof(double)));
+    CK(cudaMemset(g->touched, 0, (size_t)k->L * (size_t)n));
+    g->spk = dev_alloc<int32_t>((size_t)n, "spikes");
+    g->nspk = dev_alloc<unsigned int>(1, "spikes");
+    CK(cudaMemset(g->nspk, 0, sizeof(unsigned int)));
+    CK(cudaMallocHost((void **)&g->h_nspk, sizeof(unsigned int)));
+    CK(cudaMallocHost((void **)&g->h_spk, (size_t)(n + 1) * sizeof(int32_t)));
+    uint64_t top = (uint64_t)k->L * (uint64_t)n;
+    g->key_bits = 1;
+    while (g->key_bits < 64 && (top >> g->key_bits)) g->key_bits++;
+}
+
 static void lif_cuda_setup(sim_t *s)
 {
     struct sim_spk *k = s->spk;
@@ -212,30 +194,20 @@ static void lif_cuda_setup(sim_t *s)
     g->ge = dev_copy((const double *)s->state[OLIVE_LIF_GE], (size_t)n, "the state");
     g->gi = dev_copy((const double *)s->state[OLIVE_LIF_GI], (size_t)n, "the state");
     g->ref = dev_copy((const double *)s->state[OLIVE_LIF_REF], (size_t)n, "the state");
-    g->cur = dev_alloc<double>((size_t)n, "pulse currents");
-    g->flags = dev_alloc<unsigned char>((size_t)n, "flags");
     g->coef_of = dev_copy(k->coef_of, (size_t)n, "coefficients");
     g->coef = dev_copy(k->coef, count_sets(s), "coefficients");
-    g->out_ptr = dev_copy(k->out_ptr, (size_t)N + 1, "synapses");
-    g->out = dev_copy(k->out, (size_t)nsyn, "synapses");
-    g->out_delay = dev_copy(k->out_delay, (size_t)nsyn, "synapses");
-    g->acc = dev_alloc<double>((size_t)k->L * 2 * (size_t)n, "delay ring");
-    g->touched = dev_alloc<unsigned char>((size_t)k->L * (size_t)n, "delay ring");
-    CK(cudaMemset(g->acc, 0, (size_t)k->L * 2 * (size_t)n * sizeof(double)));
-    CK(cudaMemset(g->touched, 0, (size_t)k->L * (size_t)n));
-    g->spk = dev_alloc<int32_t>((size_t)n, "spikes");
-    g->nspk = dev_alloc<unsigned int>(1, "spikes");
     g->bad = dev_alloc<unsigned long long>(1, "flags");
     g->npoisson = dev_alloc<unsigned long long>(1, "counters");
     CK(cudaMemset(g->npoisson, 0, sizeof(unsigned long long)));
-    CK(cudaMemset(g->nspk, 0, sizeof(unsigned int)));
     CK(cudaMemset(g->bad, 0xff, sizeof(unsigned long long)));
-    CK(cudaMallocHost((void **)&g->h_nspk, sizeof(unsigned int)));
     CK(cudaMallocHost((void **)&g->h_bad, sizeof(unsigned long long)));
-    CK(cudaMallocHost((void **)&g->h_spk, (size_t)(n + 1) * sizeof(int32_t)));
-    uint64_t top = (uint64_t)k->L * (uint64_t)n;
-    g->key_bits = 1;
-    while (g->key_bits < 64 && (top >> g->key_bits)) g->key_bits++;
+    g->mode = spk_delivery_mode(s);
+    if (g->mode == SPK_FUSED) {
+        spk_fused_setup(s, g);
+    } else {
+        push_setup(s, g);
+        if (g->mode == SPK_DEVICE_PUSH) spk_devpush_setup(s, g);
+    }
     CK(cudaDeviceSynchronize());
 }
 
@@ -300,13 +272,13 @@ static void push_window(sim_t *s)
     CK_LAUNCH("k_accumulate");
 }
 
-static void lif_cuda_step(sim_t *s, int64_t step)
+/* Steps 1 and 2: the pulse current, the update and threshold. */
+static void update(sim_t *s, int64_t step, int64_t q)
 {
     struct sim_spk *k = s->spk;
     spk_cuda *g = (spk_cuda *)s->cuda;
     const sim_config *c = s->cfg;
     const int64_t n = g->n, row0 = s->plan.row0;
-    const double t0 = olive_now();
     const int nactive = sim_active_pulses(c, step, s->active);
     const double *cur = nullptr;
     if (nactive) {
@@ -316,35 +288,24 @@ static void lif_cuda_step(sim_t *s, int64_t step)
                 if (row0 + r >= s->active[a].first && (s->active[a].last < 0 || row0 + r < s->active[a].last)) I += s->active[a].amp;
             k->cur[r] = I;
         }
+        /* (from pageable memory: k->cur may be reused once this returns) */
         CK(cudaMemcpyAsync(g->cur, k->cur, (size_t)n * sizeof(double), cudaMemcpyHostToDevice, g->st));
         cur = g->cur;
     }
+    const int chunked = g->mode == SPK_DEVICE_PUSH;
     k_update<<<blocks(n, 256), 256, 0, g->st>>>(n, g->coef, g->coef_of, cur, g->v, g->ge, g->gi, g->ref, g->flags, g->spk,
-                                                g->nspk, g->bad);
+                                                g->nspk, g->bad, step, chunked ? g->chunk_spk : nullptr,
+                                                chunked ? g->nchunk : nullptr, q);
     CK_LAUNCH("k_update");
-    CK(cudaMemcpyAsync(g->h_nspk, g->nspk, sizeof(unsigned int), cudaMemcpyDeviceToHost, g->st));
-    CK(cudaMemcpyAsync(g->h_bad, g->bad, sizeof(unsigned long long), cudaMemcpyDeviceToHost, g->st));
-    CK(cudaStreamSynchronize(g->st));
-    const unsigned int ns = *g->h_nspk;
-    if (ns) {
-        CK(cudaMemcpyAsync(g->h_spk, g->spk, ns * sizeof(int32_t), cudaMemcpyDeviceToHost, g->st));
-        CK(cudaMemsetAsync(g->nspk, 0, sizeof(unsigned int), g->st));
-        CK(cudaStreamSynchronize(g->st));
-        if (s->tspike_n[0] + ns > s->tspike_cap[0]) {
-            s->tspike_cap[0] = 2 * (s->tspike_n[0] + ns) + 1024;
-            s->tspikes[0] = (sim_spike *)olive_realloc(s->tspikes[0], (size_t)s->tspike_cap[0] * sizeof(sim_spike), "spikes");
-        }
-        for (unsigned int i = 0; i < ns; i++) s->tspikes[0][s->tspike_n[0]++] = (sim_spike){step, row0 + g->h_spk[i]};
-    }
-    if (*g->h_bad != ~0ULL && s->bad_step < 0) { s->bad_step = step; s->bad_cell = row0 + (int64_t)*g->h_bad; }
-    s->t.compute += olive_now() - t0;
-    if (k->zero_delay || (step + 1 - k->window0) % k->D == 0) {
-        const double tx = olive_now();
-        push_window(s);
-        k->window0 = step + 1;
-        s->t.exchange += olive_now() - tx;
-    }
-    const double t1 = olive_now();
+}
+
+/* Steps 3 and 4: the due slot, the Poisson inputs, the reset. */
+static void deliver_and_reset(sim_t *s, int64_t step)
+{
+    struct sim_spk *k = s->spk;
+    spk_cuda *g = (spk_cuda *)s->cuda;
+    const sim_config *c = s->cfg;
+    const int64_t n = g->n, row0 = s->plan.row0;
     /* receptor 0 is ge, 1 is gi (cellmodel.c) */
     k_deliver<<<blocks(n, 256), 256, 0, g->st>>>(n, step % k->L, g->acc, g->touched, g->ge, g->gi);
     CK_LAUNCH("k_deliver");
@@ -360,8 +321,77 @@ static void lif_cuda_step(sim_t *s, int64_t step)
     }
     k_reset<<<blocks(n, 256), 256, 0, g->st>>>(n, g->coef, g->coef_of, g->flags, g->v, g->ref);
     CK_LAUNCH("k_reset");
+}
+
+/* The host push path: the step's spikes come back, windows are exchanged. */
+static void host_push_step(sim_t *s, int64_t step)
+{
+    struct sim_spk *k = s->spk;
+    spk_cuda *g = (spk_cuda *)s->cuda;
+    const int64_t row0 = s->plan.row0;
+    const double t0 = olive_now();
+    update(s, step, 0);
+    CK(cudaMemcpyAsync(g->h_nspk, g->nspk, sizeof(unsigned int), cudaMemcpyDeviceToHost, g->st));
+    CK(cudaMemcpyAsync(g->h_bad, g->bad, sizeof(unsigned long long), cudaMemcpyDeviceToHost, g->st));
+    CK(cudaStreamSynchronize(g->st));
+    const unsigned int ns = *g->h_nspk;
+    if (ns) {
+        CK(cudaMemcpyAsync(g->h_spk, g->spk, ns * sizeof(int32_t), cudaMemcpyDeviceToHost, g->st));
+        CK(cudaMemsetAsync(g->nspk, 0, sizeof(unsigned int), g->st));
+        CK(cudaStreamSynchronize(g->st));
+        if (s->tspike_n[0] + ns > s->tspike_cap[0]) {
+            s->tspike_cap[0] = 2 * (s->tspike_n[0] + ns) + 1024;
+            s->tspikes[0] = (sim_spike *)olive_realloc(s->tspikes[0], (size_t)s->tspike_cap[0] * sizeof(sim_spike), "spikes");
+        }
+        for (unsigned int i = 0; i < ns; i++) s->tspikes[0][s->tspike_n[0]++] = (sim_spike){step, row0 + g->h_spk[i]};
+    }
+    if (*g->h_bad != ~0ULL && s->bad_step < 0) {
+        s->bad_step = (int64_t)(*g->h_bad >> 32);
+        s->bad_cell = row0 + (int64_t)(*g->h_bad & 0xffffffff);
+    }
+    s->t.compute += olive_now() - t0;
+    if (k->zero_delay || (step + 1 - k->window0) % k->D == 0) {
+        const double tx = olive_now();
+        push_window(s);
+        k->window0 = step + 1;
+        s->t.exchange += olive_now() - tx;
+    }
+    const double t1 = olive_now();
+    deliver_and_reset(s, step);
     s->t.compute += olive_now() - t1;
 }
+
+/* The device push path: a chunk of steps enqueued, then one visit. */
+static void device_push_steps(sim_t *s, int64_t first, int64_t count)
+{
+    spk_cuda *g = (spk_cuda *)s->cuda;
+    const double t0 = olive_now();
+    for (int64_t q = 0; q < count; q++) {
+        update(s, first + q, q);
+        spk_devpush_events(s, g, first + q);
+        spk_devpush_tail(s, g, first + q);
+    }
+    spk_chunk_collect(s, g, first, count);
+    spk_devpush_check(g);
+    s->t.compute += olive_now() - t0;
+}
+
+static void lif_cuda_steps(sim_t *s, int64_t first, int64_t count)
+{
+    spk_cuda *g = (spk_cuda *)s->cuda;
+    if (g->mode == SPK_FUSED) spk_fused_steps(s, g, first, count);
+    else if (g->mode == SPK_DEVICE_PUSH) device_push_steps(s, first, count);
+    else
+        for (int64_t i = first; i < first + count; i++) host_push_step(s, i);
+}
+
+static int64_t lif_cuda_max_steps(sim_t *s)
+{
+    const spk_cuda *g = (const spk_cuda *)s->cuda;
+    return g->mode == SPK_HOST_PUSH ? 1 : spk_chunk_max(g);
+}
+
+static void lif_cuda_step(sim_t *s, int64_t step) { lif_cuda_steps(s, step, 1); }
 
 static void lif_cuda_fetch(sim_t *s, int all)
 {
@@ -386,13 +416,16 @@ static void lif_cuda_free(sim_t *s)
                  g->acc, g->touched, g->spk, g->nspk, g->bad, g->npoisson, g->sp, g->deg, g->off, g->key_in, g->key_out, g->val_in,
                  g->val_out, g->tmp};
     for (size_t i = 0; i < sizeof d / sizeof d[0]; i++) CK(cudaFree(d[i]));
-    CK(cudaFreeHost(g->h_nspk));
-    CK(cudaFreeHost(g->h_bad));
-    CK(cudaFreeHost(g->h_spk));
+    void *h[] = {g->h_nspk, g->h_bad, g->h_spk};
+    for (size_t i = 0; i < sizeof h / sizeof h[0]; i++)
+        if (h[i]) CK(cudaFreeHost(h[i]));
+    spk_fused_free(g);
+    spk_devpush_free(g);
+    spk_chunk_free(g);
     CK(cudaStreamDestroy(g->st));
     free(g);
     s->cuda = nullptr;
 }
 
 extern "C" const sim_engine sim_engine_lif_cuda = {"cuda", 1, 1, lif_cuda_setup, lif_cuda_step, lif_cuda_fetch,
-                                                   lif_cuda_energy_j, lif_cuda_free};
+                                                   lif_cuda_energy_j, lif_cuda_free, lif_cuda_steps, lif_cuda_max_steps};

@@ -1,0 +1,141 @@
+/* The device state of the CUDA spiking engine, shared by its three delivery
+ * paths (C++, included by .cu files only):
+ *   host push (spk_cuda.cu): every window's spikes go through the host, their
+ *     events are numbered, sorted by (slot, target) and summed; any rank
+ *     count (the exchange needs the host), any network size;
+ *   device push (spk_cuda_devpush.cu): one rank, larger networks: each step's
+ *     events bucketed by target on the device, each bucket put in (source,
+ *     synapse) order and summed; no host round trip within a chunk of steps;
+ *   fused (spk_cuda_fused.cu): one rank, small networks: many steps per
+ *     launch, each target pulls its due events from a history of spike flags.
+ * The one-rank paths visit the host once per chunk of steps (spk_cuda_chunk.cu)
+ * for the spikes. All add every target's events in the CPU engine's order
+ * (spk.h), so all give the CPU's bits. */
+#ifndef OLIVE_SPK_CUDA_H
+#define OLIVE_SPK_CUDA_H
+#include <cuda_runtime.h>
+#include <stdint.h>
+/* Before spk.h: headers that include C++ ones may not be given C linkage. */
+#include "rng.h"
+#include "noise.h"
+#include "lif.h"
+extern "C" {
+#include "spk.h"
+#include "util.h"
+}
+#include "cuda_check.h"
+
+/* One incoming synapse of the fused path, in its target's pull order. */
+typedef struct {
+    int32_t source;
+    uint16_t delay;   /* steps */
+    uint8_t receptor;
+    uint8_t pad;
+    double w;
+} spk_in;
+
+enum { SPK_HOST_PUSH, SPK_DEVICE_PUSH, SPK_FUSED };
+
+struct spk_cuda {
+    cudaStream_t st;
+    int64_t n, N;
+    double *v, *ge, *gi, *ref, *cur;
+    unsigned char *flags;
+    int32_t *coef_of;
+    olive_lif_coef *coef;
+    unsigned long long *bad;   /* first non-finite local cell, or ~0 */
+    unsigned long long *npoisson;  /* Poisson input events so far */
+    unsigned long long *h_bad;
+    int mode;                  /* the delivery path: SPK_HOST_PUSH, ... */
+    /* push paths */
+    int64_t *out_ptr;
+    spk_out *out;
+    uint16_t *out_delay;
+    double *acc;               /* L slots x 2 receptors x n */
+    unsigned char *touched;    /* L x n */
+    int32_t *spk;              /* this step's spiking cells (local) */
+    unsigned int *nspk;
+    int64_t *sp, *deg, *off;   /* window events */
+    int64_t sp_cap;
+    uint64_t *key_in, *key_out;
+    int64_t *val_in, *val_out;
+    int64_t ev_cap;
+    void *tmp;
+    size_t tmp_bytes;
+    int key_bits;
+    unsigned int *h_nspk;
+    int32_t *h_spk;
+    /* device push */
+    uint32_t *cnt, *fill;      /* per target: this step's events, placed so far */
+    unsigned long long *boff;  /* per target: its bucket in ev */
+    int32_t *tlist;            /* the targets with events this step */
+    unsigned long long *dpc;   /* counters: touched targets, events, overflow */
+    int64_t *ev;               /* buckets of out-list indices, room for dp_cap */
+    int64_t dp_cap;
+    /* fused path */
+    int64_t *in_ptr;           /* per target: its incoming synapses */
+    spk_in *in;
+    unsigned char *hist;       /* H slots x n spike flags, slot step % H */
+    int H;
+    sim_pulse *pulses;
+    sim_poisson *poisson;
+    int *poisson_rec;
+    int grid;                  /* co-resident blocks of the fused kernel */
+    /* chunks of steps (one-rank paths) */
+    uint64_t *chunk_spk;       /* (step - first) << 32 | cell of a chunk */
+    unsigned long long *nchunk;
+    int64_t chunk_cap;         /* entries; a chunk has at most chunk_cap / n steps */
+    uint64_t *h_chunk_spk;
+    unsigned long long *h_nchunk;
+    int64_t pend_events, pend_spikes;  /* of the exchange window not complete yet */
+};
+
+template <class T> static T *dev_alloc(size_t count, const char *what)
+{
+    void *p = nullptr;
+    cudaError_t e = cudaMalloc(&p, count * sizeof(T) + sizeof(T));
+    if (e != cudaSuccess) olive_die("CUDA engine: cannot allocate %zu bytes of device memory for %s: %s",
+                                    count * sizeof(T), what, cudaGetErrorString(e));
+    return (T *)p;
+}
+
+template <class T> static T *dev_copy(const T *src, size_t count, const char *what)
+{
+    T *p = dev_alloc<T>(count, what);
+    if (count) CK(cudaMemcpy(p, src, count * sizeof(T), cudaMemcpyHostToDevice));
+    return p;
+}
+
+/* spk_cuda_fused.cu */
+/* The delivery path for this run: one rank takes fused when reading every
+ * synapse every step is cheap, else device push; several ranks host push.
+ * OLIVE_GPU_DELIVERY=host|device|fused overrides (tests, benchmarks). */
+int spk_delivery_mode(const sim_t *s);
+/* Its device memory (after the common state is on the device). */
+void spk_fused_setup(sim_t *s, spk_cuda *g);
+/* Steps [first, first + count): count at most spk_chunk_max. */
+void spk_fused_steps(sim_t *s, spk_cuda *g, int64_t first, int64_t count);
+void spk_fused_free(spk_cuda *g);
+
+/* spk_cuda_chunk.cu: the spikes of a chunk of steps, for the one-rank paths */
+/* Room for every cell spiking on each of up to 64 steps, within max_entries. */
+void spk_chunk_setup(spk_cuda *g, int64_t max_entries);
+int64_t spk_chunk_max(const spk_cuda *g);
+/* At the end of the chunk [first, first + count): its spikes into
+ * s->tspikes[0], the events counted as the CPU engine counts them, the first
+ * non-finite value (waits for the device). */
+void spk_chunk_collect(sim_t *s, spk_cuda *g, int64_t first, int64_t count);
+void spk_chunk_free(spk_cuda *g);
+
+/* spk_cuda_devpush.cu */
+void spk_devpush_setup(sim_t *s, spk_cuda *g);
+/* The events of this step's spikes (g->spk, g->nspk) into the ring's slots.
+ * Enqueued on g->st, nothing waited for. */
+void spk_devpush_events(sim_t *s, spk_cuda *g, int64_t step);
+/* Then steps 3 and 4 (delivery, Poisson, reset) and the counters cleared. */
+void spk_devpush_tail(sim_t *s, spk_cuda *g, int64_t step);
+/* After a chunk: dies if a step's events did not fit in the buffer. */
+void spk_devpush_check(spk_cuda *g);
+void spk_devpush_free(spk_cuda *g);
+
+#endif

@@ -1,0 +1,74 @@
+/* The spikes of a chunk of steps, for the one-rank paths of the CUDA spiking
+ * engine (spk_cuda.h): the device appends (step - first) << 32 | cell to a
+ * list as cells fire (in any order: the output sorts by step and cell); at
+ * the end of the chunk the host takes the list once, instead of once a step. */
+#define OMPI_SKIP_MPICXX 1
+#include <algorithm>
+#include <hdf5.h>
+#include <mpi.h>
+#include "spk_cuda.h"
+
+/* Chunks end at least every 64 steps anyway (main.c's checks). */
+static const int64_t CHUNK_STEPS = 64;
+
+void spk_chunk_setup(spk_cuda *g, int64_t max_entries)
+{
+    const int64_t n = std::max<int64_t>(g->n, 1);
+    const int64_t steps = std::max<int64_t>(1, std::min<int64_t>(CHUNK_STEPS, max_entries / n));
+    g->chunk_cap = steps * n;
+    g->chunk_spk = dev_alloc<uint64_t>((size_t)g->chunk_cap, "spikes");
+    g->nchunk = dev_alloc<unsigned long long>(1, "spikes");
+    CK(cudaMemset(g->nchunk, 0, sizeof(unsigned long long)));
+    CK(cudaMallocHost((void **)&g->h_chunk_spk, (size_t)g->chunk_cap * sizeof(uint64_t) + 8));
+    CK(cudaMallocHost((void **)&g->h_nchunk, sizeof(unsigned long long)));
+}
+
+int64_t spk_chunk_max(const spk_cuda *g) { return g->chunk_cap / std::max<int64_t>(g->n, 1); }
+
+void spk_chunk_collect(sim_t *s, spk_cuda *g, int64_t first, int64_t count)
+{
+    struct sim_spk *k = s->spk;
+    const sim_config *c = s->cfg;
+    CK(cudaMemcpyAsync(g->h_nchunk, g->nchunk, sizeof(unsigned long long), cudaMemcpyDeviceToHost, g->st));
+    CK(cudaMemcpyAsync(g->h_bad, g->bad, sizeof(unsigned long long), cudaMemcpyDeviceToHost, g->st));
+    CK(cudaStreamSynchronize(g->st));
+    const int64_t ns = (int64_t)*g->h_nchunk;
+    if (ns > g->chunk_cap) olive_die("internal: %lld spikes in a chunk of room %lld", (long long)ns, (long long)g->chunk_cap);
+    if (ns) CK(cudaMemcpyAsync(g->h_chunk_spk, g->chunk_spk, (size_t)ns * sizeof(uint64_t), cudaMemcpyDeviceToHost, g->st));
+    CK(cudaMemsetAsync(g->nchunk, 0, sizeof(unsigned long long), g->st));
+    CK(cudaStreamSynchronize(g->st));
+    /* The CPU engine counts a spike's events when its exchange window is
+     * complete (windows of D steps from the first step): the same here. */
+    const int64_t last = first + count - 1, start = c->start_step;
+    const int64_t window0 = start + (last + 1 - start) / k->D * k->D;
+    if (window0 > k->window0) {
+        k->events += g->pend_events;
+        k->exchanged += g->pend_spikes;
+        g->pend_events = g->pend_spikes = 0;
+        k->window0 = window0;
+    }
+    if (s->tspike_n[0] + ns > s->tspike_cap[0]) {
+        s->tspike_cap[0] = 2 * (s->tspike_n[0] + ns) + 1024;
+        s->tspikes[0] = (sim_spike *)olive_realloc(s->tspikes[0], (size_t)s->tspike_cap[0] * sizeof(sim_spike), "spikes");
+    }
+    const int64_t row0 = s->plan.row0;
+    for (int64_t i = 0; i < ns; i++) {
+        const int64_t step = first + (int64_t)(g->h_chunk_spk[i] >> 32), cell = row0 + (int64_t)(g->h_chunk_spk[i] & 0xffffffff);
+        s->tspikes[0][s->tspike_n[0]++] = sim_spike{step, cell};
+        const int64_t deg = k->out_ptr[cell + 1] - k->out_ptr[cell];
+        if (step < window0) { k->events += deg; k->exchanged++; }
+        else { g->pend_events += deg; g->pend_spikes++; }
+    }
+    if (*g->h_bad != ~0ULL && s->bad_step < 0) {
+        s->bad_step = (int64_t)(*g->h_bad >> 32);
+        s->bad_cell = row0 + (int64_t)(*g->h_bad & 0xffffffff);
+    }
+}
+
+void spk_chunk_free(spk_cuda *g)
+{
+    CK(cudaFree(g->chunk_spk));
+    CK(cudaFree(g->nchunk));
+    if (g->h_chunk_spk) CK(cudaFreeHost(g->h_chunk_spk));
+    if (g->h_nchunk) CK(cudaFreeHost(g->h_nchunk));
+}

@@ -1,0 +1,209 @@
+/* The device push path of the CUDA spiking engine (spk_cuda.h): one rank,
+ * every step's events summed on the device with no host round trip.
+ *
+ * The step's spiking cells (g->spk, in any order) send their events:
+ *   k_dp_count:   per event, the target's count (integer atomics: exact), the
+ *                 first event of a target puts it on the list of targets;
+ *   k_dp_place:   each listed target gets a bucket of its count in ev;
+ *   k_dp_scatter: each event's index in the per-source lists (out) into its
+ *                 target's bucket (in any order);
+ *   k_dp_sum:     each target sorts its bucket by that index, which is the
+ *                 order (source, then the source's list) the CPU engine adds
+ *                 a step's events in, and adds the weights one by one into the
+ *                 slot of each event's due step; then clears its counts.
+ * Steps are summed one after the other, so a slot sees its events in (spike
+ * step, source, list) order: the CPU engine's, hence its bits. The work is
+ * O(events) a step; only the update and k_dp_tail (delivery, Poisson, reset
+ * in one pass) look at every cell. Six launches a step, no host visit. */
+#define OMPI_SKIP_MPICXX 1
+#include <cooperative_groups.h>
+#include <cooperative_groups/scan.h>
+#include <hdf5.h>
+#include <mpi.h>
+#include "spk_cuda.h"
+
+namespace cg = cooperative_groups;
+
+/* counters in g->dpc */
+enum { DPC_TARGETS, DPC_EVENTS, DPC_OVERFLOW, DPC_N };
+static const int DP_GRID = 1024, DP_BLOCK = 128;
+
+/* Block per spike, threads over its synapses. */
+__global__ void k_dp_count(const int32_t *spk, const unsigned int *nspk, int64_t row0, const int64_t *out_ptr,
+                           const spk_out *out, uint32_t *cnt, int32_t *tlist, unsigned long long *dpc)
+{
+    for (int64_t i = blockIdx.x; i < (int64_t)*nspk; i += gridDim.x) {
+        const int64_t g = row0 + spk[i];
+        for (int64_t e = out_ptr[g] + threadIdx.x; e < out_ptr[g + 1]; e += blockDim.x) {
+            const int32_t t = out[e].target;
+            if (atomicAdd(&cnt[t], 1u) == 0) {
+                /* one atomic per warp on the shared counter, not one per target */
+                cg::coalesced_group w = cg::coalesced_threads();
+                unsigned long long at = 0;
+                if (w.thread_rank() == 0) at = atomicAdd(&dpc[DPC_TARGETS], (unsigned long long)w.size());
+                tlist[w.shfl(at, 0) + w.thread_rank()] = t;
+            }
+        }
+    }
+}
+
+__global__ void k_dp_place(const int32_t *tlist, const uint32_t *cnt, unsigned long long *boff, unsigned long long *dpc,
+                           int64_t cap)
+{
+    const int64_t T = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < (int64_t)dpc[DPC_TARGETS]; i += T) {
+        const int32_t t = tlist[i];
+        const unsigned long long c = cnt[t];
+        /* the warp's buckets side by side: one atomic per warp */
+        cg::coalesced_group w = cg::coalesced_threads();
+        const unsigned long long before = cg::exclusive_scan(w, c);
+        unsigned long long base = 0;
+        if (w.thread_rank() == w.size() - 1) base = atomicAdd(&dpc[DPC_EVENTS], before + c);
+        const unsigned long long at = w.shfl(base, w.size() - 1) + before;
+        boff[t] = at;
+        if (at + c > (unsigned long long)cap) dpc[DPC_OVERFLOW] = 1;
+    }
+}
+
+__global__ void k_dp_scatter(const int32_t *spk, const unsigned int *nspk, int64_t row0, const int64_t *out_ptr,
+                             const spk_out *out, const unsigned long long *boff, uint32_t *fill, int64_t *ev, int64_t cap)
+{
+    for (int64_t i = blockIdx.x; i < (int64_t)*nspk; i += gridDim.x) {
+        const int64_t g = row0 + spk[i];
+        for (int64_t e = out_ptr[g] + threadIdx.x; e < out_ptr[g + 1]; e += blockDim.x) {
+            const int32_t t = out[e].target;
+            const unsigned long long at = boff[t] + atomicAdd(&fill[t], 1u);
+            if (at < (unsigned long long)cap) ev[at] = e;
+        }
+    }
+}
+
+__global__ void k_dp_sum(const int32_t *tlist, const unsigned long long *dpc, uint32_t *cnt, uint32_t *fill,
+                         const unsigned long long *boff, int64_t *ev, int64_t cap, const spk_out *out,
+                         const uint16_t *delay, int64_t step, int L, int64_t n, double *acc, unsigned char *touched)
+{
+    const int64_t T = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < (int64_t)dpc[DPC_TARGETS]; i += T) {
+        const int32_t t = tlist[i];
+        const int64_t m = cnt[t];
+        if (boff[t] + m <= (unsigned long long)cap) {
+            int64_t *b = ev + boff[t];
+            for (int64_t x = 1; x < m; x++) {   /* insertion sort: buckets are short */
+                const int64_t y = b[x];
+                int64_t z = x;
+                for (; z > 0 && b[z - 1] > y; z--) b[z] = b[z - 1];
+                b[z] = y;
+            }
+            for (int64_t x = 0; x < m; x++) {
+                const int64_t o = b[x];
+                const int64_t slot = (step + delay[o]) % L;
+                acc[(2 * slot + out[o].receptor) * n + t] += out[o].w;
+                touched[slot * n + t] = 1;
+            }
+        }
+        cnt[t] = 0;
+        fill[t] = 0;
+    }
+}
+
+/* Steps 3 and 4 for every cell in one pass: the due slot's sums (touched
+ * targets only), the Poisson inputs in their order, the reset; and the
+ * step's counters cleared for the next one (the event kernels are done). */
+__global__ void k_dp_tail(int64_t n, int64_t row0, int64_t step, int64_t slot, double *acc, unsigned char *touched,
+                          double *ge, double *gi, const sim_poisson *poisson, const int *poisson_rec, int npoisson,
+                          uint64_t seed, double dt, unsigned long long *npoisson_events, const unsigned char *flags,
+                          const olive_lif_coef *coef, const int32_t *coef_of, double *v, double *ref, unsigned int *nspk,
+                          unsigned long long *dpc)
+{
+    const int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+    if (r == 0) { *nspk = 0; dpc[DPC_TARGETS] = 0; dpc[DPC_EVENTS] = 0; }
+    if (r >= n) return;
+    if (touched[slot * n + r]) {   /* receptor 0 is ge, 1 is gi (cellmodel.c) */
+        double *a0 = acc + (2 * slot) * n + r, *a1 = acc + (2 * slot + 1) * n + r;
+        ge[r] += *a0;
+        gi[r] += *a1;
+        *a0 = 0;
+        *a1 = 0;
+        touched[slot * n + r] = 0;
+    }
+    const int64_t g = row0 + r;
+    for (int j = 0; j < npoisson; j++) {
+        const sim_poisson *p = &poisson[j];
+        if (step < p->step0 || step >= p->step1 || g < p->first || g >= p->last) continue;
+        double u0, u1;
+        olive_uniform2(seed, (uint32_t)g, (uint32_t)step, (uint32_t)(step >> 32) | (uint32_t)j << 24, OLIVE_STREAM_POISSON,
+                       &u0, &u1);
+        const long long hits = olive_binomial(u0, p->n, p->rate_hz * 1e-3 * dt);
+        if (hits) {
+            (poisson_rec[j] ? gi : ge)[r] += (double)hits * p->weight;
+            atomicAdd(npoisson_events, (unsigned long long)hits);   /* an integer: exact in any order */
+        }
+    }
+    if (flags[r]) olive_lif_reset(&coef[coef_of[r]], &v[r], &ref[r]);
+}
+
+void spk_devpush_setup(sim_t *s, spk_cuda *g)
+{
+    const int64_t n = g->n;
+    g->cnt = dev_alloc<uint32_t>((size_t)n, "event buckets");
+    g->fill = dev_alloc<uint32_t>((size_t)n, "event buckets");
+    g->boff = dev_alloc<unsigned long long>((size_t)n, "event buckets");
+    g->tlist = dev_alloc<int32_t>((size_t)n, "event buckets");
+    g->dpc = dev_alloc<unsigned long long>(DPC_N, "event buckets");
+    CK(cudaMemset(g->cnt, 0, (size_t)n * sizeof(uint32_t)));
+    CK(cudaMemset(g->fill, 0, (size_t)n * sizeof(uint32_t)));
+    CK(cudaMemset(g->dpc, 0, DPC_N * sizeof(unsigned long long)));
+    g->poisson = dev_copy(s->spk->poisson, (size_t)s->cfg->npoisson, "Poisson inputs");
+    g->poisson_rec = dev_copy(s->spk->poisson_rec, (size_t)s->cfg->npoisson, "Poisson inputs");
+    spk_chunk_setup(g, INT64_C(64) << 20);   /* 512 MiB at most */
+    /* Room for the events of one step: every synapse if it fits in half of
+     * what is free, else that half (a step needing more stops the run). */
+    size_t free_b = 0, total_b = 0;
+    CK(cudaMemGetInfo(&free_b, &total_b));
+    const int64_t half = (int64_t)(free_b / 2 / sizeof(int64_t));
+    g->dp_cap = s->spk->nsyn < half ? s->spk->nsyn : half;
+    g->ev = dev_alloc<int64_t>((size_t)g->dp_cap, "event buckets");
+    olive_info("CUDA engine: device push delivery, chunks of up to %lld steps, room for %lld events a step",
+               (long long)spk_chunk_max(g), (long long)g->dp_cap);
+}
+
+void spk_devpush_events(sim_t *s, spk_cuda *g, int64_t step)
+{
+    const int64_t row0 = s->plan.row0, L = s->spk->L;
+    k_dp_count<<<DP_GRID, DP_BLOCK, 0, g->st>>>(g->spk, g->nspk, row0, g->out_ptr, g->out, g->cnt, g->tlist, g->dpc);
+    CK_LAUNCH("k_dp_count");
+    k_dp_place<<<DP_GRID, DP_BLOCK, 0, g->st>>>(g->tlist, g->cnt, g->boff, g->dpc, g->dp_cap);
+    CK_LAUNCH("k_dp_place");
+    k_dp_scatter<<<DP_GRID, DP_BLOCK, 0, g->st>>>(g->spk, g->nspk, row0, g->out_ptr, g->out, g->boff, g->fill, g->ev,
+                                                   g->dp_cap);
+    CK_LAUNCH("k_dp_scatter");
+    k_dp_sum<<<DP_GRID, DP_BLOCK, 0, g->st>>>(g->tlist, g->dpc, g->cnt, g->fill, g->boff, g->ev, g->dp_cap, g->out,
+                                               g->out_delay, step, (int)L, g->n, g->acc, g->touched);
+    CK_LAUNCH("k_dp_sum");
+}
+
+void spk_devpush_tail(sim_t *s, spk_cuda *g, int64_t step)
+{
+    const sim_config *c = s->cfg;
+    const int64_t n = g->n;
+    k_dp_tail<<<(unsigned)((n + 255) / 256), 256, 0, g->st>>>(
+        n, s->plan.row0, step, step % s->spk->L, g->acc, g->touched, g->ge, g->gi, g->poisson, g->poisson_rec, c->npoisson,
+        c->seed, c->dt, g->npoisson, g->flags, g->coef, g->coef_of, g->v, g->ref, g->nspk, g->dpc);
+    CK_LAUNCH("k_dp_tail");
+}
+
+/* After a chunk: a step whose events did not fit stops the run. */
+void spk_devpush_check(spk_cuda *g)
+{
+    unsigned long long over = 0;
+    CK(cudaMemcpy(&over, g->dpc + DPC_OVERFLOW, sizeof over, cudaMemcpyDeviceToHost));
+    if (over)
+        olive_die("CUDA engine: a step had more synaptic events than the %lld the device buffer holds (a runaway "
+                  "network?); run with OLIVE_GPU_DELIVERY=host, or on more GPUs", (long long)g->dp_cap);
+}
+
+void spk_devpush_free(spk_cuda *g)
+{
+    void *d[] = {g->cnt, g->fill, g->boff, g->tlist, g->dpc, g->ev};   /* (poisson: spk_fused_free) */
+    for (size_t i = 0; i < sizeof d / sizeof d[0]; i++) CK(cudaFree(d[i]));
+}
