@@ -1,0 +1,116 @@
+/* Multi-compartment cells (issue 19): the cable equation on a tree of nodes
+ * with NEURON's discretisation and NEURON's fixed-step method, written once
+ * for the CPU and CUDA (OLIVE_HD).
+ *
+ * Nodes are numbered so that every node's parent comes before it (roots
+ * first, parent < i). Node i couples to its parent with the coefficients
+ * a[i] (in the parent's row) and b[i] (in its own row), NEURON's NODEA and
+ * NODEB: -1e2 / (ri * area) with ri in megohm and areas in um2, so rows are
+ * in mA/cm2 (cable.c computes them as NEURON's treeset.c does). Zero-area
+ * nodes (section ends, the root) carry no membrane: area 100, cm 0.
+ *
+ * One step (NEURON's fadvance with secondorder = 0):
+ *   1. at t + dt/2, every membrane current i(v) and its slope
+ *      (i(v + 0.001) - i(v)) / 0.001, as NEURON's generated nrn_cur, into
+ *      rhs (-i) and d (+slope); electrode currents (clamps) with the other
+ *      sign, scaled by 1e2 / area (nA -> mA/cm2); the axial currents;
+ *   2. d += cm * 0.001 / dt; the tree solved for dv by Hines elimination
+ *      (backward Euler: fully implicit in v); v += dv;
+ *   3. at t + dt, the channel states advanced by exponential Euler with the
+ *      new v (NEURON's cnexp: staggered).
+ * The Hodgkin-Huxley channels are NEURON's hh.mod (vtrap, q10 from celsius,
+ * ena 50, ek -77 by default), computed from their formulas (NEURON's
+ * usetable_hh = 0, which the comparisons set). A layout stride lets the same
+ * functions walk one cell's nodes (stride 1) or a node of many interleaved
+ * cells (stride = number of cells). */
+#ifndef OLIVE_CABLE_H
+#define OLIVE_CABLE_H
+#include "hostdev.h"
+#include "fastexp.h"
+#include <math.h>
+
+/* hh.mod's rates at v (mV), q10 = 3^((celsius - 6.3) / 10). */
+typedef struct { double minf, mtau, hinf, htau, ninf, ntau; } olive_hh_rates;
+
+OLIVE_HD double olive_hh_vtrap(double x, double y)
+{
+    return fabs(x / y) < 1e-6 ? y * (1 - x / y / 2) : x / (olive_exp_d(x / y) - 1);
+}
+
+OLIVE_HD olive_hh_rates olive_hh_rates_at(double v, double q10)
+{
+    olive_hh_rates r;
+    double alpha = .1 * olive_hh_vtrap(-(v + 40), 10), beta = 4 * olive_exp_d(-(v + 65) / 18), sum = alpha + beta;
+    r.mtau = 1 / (q10 * sum);
+    r.minf = alpha / sum;
+    alpha = .07 * olive_exp_d(-(v + 65) / 20);
+    beta = 1 / (olive_exp_d(-(v + 35) / 10) + 1);
+    sum = alpha + beta;
+    r.htau = 1 / (q10 * sum);
+    r.hinf = alpha / sum;
+    alpha = .01 * olive_hh_vtrap(-(v + 55), 10);
+    beta = .125 * olive_exp_d(-(v + 65) / 80);
+    sum = alpha + beta;
+    r.ntau = 1 / (q10 * sum);
+    r.ninf = alpha / sum;
+    return r;
+}
+
+/* hh.mod's BREAKPOINT current (mA/cm2) at v with the present states. */
+OLIVE_HD double olive_hh_current(double v, double m, double h, double n, double gnabar, double gkbar, double gl,
+                                 double el, double ena, double ek)
+{
+    const double gna = gnabar * m * m * m * h, gk = gkbar * n * n * n * n;
+    return gna * (v - ena) + gk * (v - ek) + gl * (v - el);
+}
+
+/* cnexp for x' = (xinf - x) / xtau over dt. */
+OLIVE_HD double olive_cnexp(double x, double xinf, double xtau, double dt)
+{
+    return x + (1. - olive_exp_d(dt * (-1.0 / xtau))) * (xinf - x);
+}
+
+/* Step 1's current term of one mechanism: rhs -= i(v), d += slope. */
+#define OLIVE_NRN_CUR(CURRENT_AT, V, RHS, D)            \
+    do {                                                \
+        const double g_ = CURRENT_AT((V) + .001);       \
+        const double i_ = CURRENT_AT(V);                \
+        (RHS) -= i_;                                    \
+        (D) += (g_ - i_) / .001;                        \
+    } while (0)
+
+/* The axial terms of step 1 and 2 for nodes [first, n) of one cell. */
+OLIVE_HD void olive_cable_axial(int first, int n, long stride, const int *parent, const double *a, const double *b,
+                                const double *v, double *rhs, double *d)
+{
+    for (int i = first; i < n; i++) {
+        const int p = parent[i];
+        if (p < 0) continue;
+        const double dv = v[p * stride] - v[i * stride];
+        rhs[i * stride] -= b[i] * dv;
+        rhs[p * stride] += a[i] * dv;
+        d[i * stride] -= b[i];
+        d[p * stride] -= a[i];
+    }
+}
+
+/* Hines elimination of one cell's tree (NEURON's triang and bksub): the
+ * solution (dv) replaces rhs; d is destroyed. */
+OLIVE_HD void olive_hines_solve(int n, long stride, const int *parent, const double *a, const double *b, double *d,
+                                double *rhs)
+{
+    for (int i = n - 1; i >= 0; i--) {
+        const int p = parent[i];
+        if (p < 0) continue;
+        const double f = a[i] / d[i * stride];
+        d[p * stride] -= f * b[i];
+        rhs[p * stride] -= f * rhs[i * stride];
+    }
+    for (int i = 0; i < n; i++) {
+        const int p = parent[i];
+        if (p >= 0) rhs[i * stride] -= b[i] * rhs[p * stride];
+        rhs[i * stride] /= d[i * stride];
+    }
+}
+
+#endif

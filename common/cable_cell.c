@@ -1,0 +1,178 @@
+/* Building and stepping one multi-compartment cell on the CPU (cable_cell.h;
+ * the physics in cable.h). */
+#include "cable_cell.h"
+#include "cable.h"
+#include "util.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PI 3.14159265358979323846
+
+olive_section olive_section_default(const char *name)
+{
+    olive_section s;
+    memset(&s, 0, sizeof s);
+    snprintf(s.name, sizeof s.name, "%s", name);
+    s.L = 100;
+    s.diam = 500;   /* NEURON's defaults */
+    s.Ra = 35.4;
+    s.cm = 1;
+    s.nseg = 1;
+    s.parent = -1;
+    s.parent_x = 1;
+    s.g_pas = .001;
+    s.e_pas = -70;
+    s.gnabar = .12;
+    s.gkbar = .036;
+    s.gl = .0003;
+    s.el = -54.3;
+    s.ena = 50;
+    s.ek = -77;
+    return s;
+}
+
+/* Node numbering: node 0 the root; section s's segment nodes, then its 1-end
+ * node, after those of every section before it. */
+static int first_node(const olive_section *sec, int s)
+{
+    int at = 1;
+    for (int j = 0; j < s; j++) at += sec[j].nseg + 1;
+    return at;
+}
+
+int olive_cable_node(const olive_cable_cell *c, const olive_section *sec, int s, double x)
+{
+    (void)c;
+    if (x <= 0) {
+        if (sec[s].parent < 0) return 0;
+        return olive_cable_node(c, sec, sec[s].parent, sec[s].parent_x);
+    }
+    if (x >= 1) return first_node(sec, s) + sec[s].nseg;
+    int k = (int)(x * sec[s].nseg);
+    if (k >= sec[s].nseg) k = sec[s].nseg - 1;
+    return first_node(sec, s) + k;
+}
+
+void olive_cable_build(olive_cable_cell *c, const olive_section *sec, int nsec, double celsius)
+{
+    memset(c, 0, sizeof *c);
+    c->celsius = celsius;
+    int n = 1;
+    for (int s = 0; s < nsec; s++) {
+        const olive_section *x = &sec[s];
+        if (!(x->L > 0 && x->diam > 0 && x->Ra > 0 && x->cm >= 0 && x->nseg >= 1 && x->nseg <= 32767))
+            olive_die("section %s: L %g, diam %g, Ra %g, cm %g, nseg %d: need positive L, diam, Ra, cm >= 0, "
+                      "1 <= nseg <= 32767", x->name, x->L, x->diam, x->Ra, x->cm, x->nseg);
+        if (x->parent >= s || (s > 0 && x->parent < 0) || (s == 0 && x->parent >= 0))
+            olive_die("section %s: its parent must come before it (one root: the first section)", x->name);
+        if (!(x->parent_x >= 0 && x->parent_x <= 1)) olive_die("section %s: parent x %g is not in [0, 1]", x->name, x->parent_x);
+        n += x->nseg + 1;
+    }
+    c->n = n;
+    c->parent = olive_malloc((size_t)n * sizeof(int), "cell");
+    c->section = olive_malloc((size_t)n * sizeof(int), "cell");
+    c->mechs = olive_calloc((size_t)n, sizeof(int), "cell");
+    double **arrays[] = {&c->area, &c->cm, &c->a, &c->b, &c->g_pas, &c->e_pas, &c->gnabar, &c->gkbar, &c->gl, &c->el,
+                         &c->ena, &c->ek, &c->v, &c->m, &c->h, &c->hn, &c->d, &c->rhs};
+    for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++) *arrays[k] = olive_calloc((size_t)n, sizeof(double), "cell");
+    double *rinv = olive_calloc((size_t)n, sizeof(double), "cell");
+    /* the root node: zero area (100 in NEURON's dimensionless units) */
+    c->parent[0] = -1;
+    c->section[0] = -1;
+    c->area[0] = 1e2;
+    for (int s = 0; s < nsec; s++) {
+        const olive_section *x = &sec[s];
+        const int f = first_node(sec, s), pn = olive_cable_node(c, sec, s, 0);
+        const double dx = x->L / x->nseg;
+        double rright = 0;
+        for (int j = 0; j < x->nseg; j++) {
+            const int i = f + j;
+            c->parent[i] = j ? i - 1 : pn;
+            c->section[i] = s;
+            c->area[i] = PI * x->diam * dx;
+            c->cm[i] = x->cm;
+            const double rleft = 1e-2 * x->Ra * (dx / 2) / (PI * x->diam * x->diam / 4.);   /* megohm */
+            rinv[i] = 1. / (rleft + rright);
+            rright = rleft;
+            c->mechs[i] = x->mechs;
+            c->g_pas[i] = x->g_pas; c->e_pas[i] = x->e_pas;
+            c->gnabar[i] = x->gnabar; c->gkbar[i] = x->gkbar; c->gl[i] = x->gl; c->el[i] = x->el;
+            c->ena[i] = x->ena; c->ek[i] = x->ek;
+        }
+        const int e = f + x->nseg;   /* the 1 end: zero area */
+        c->parent[e] = e - 1;
+        c->section[e] = s;
+        c->area[e] = 1e2;
+        rinv[e] = 1. / rright;
+    }
+    for (int i = 1; i < n; i++) {
+        c->b[i] = -1.e2 * rinv[i] / c->area[i];
+        c->a[i] = -1.e2 * rinv[i] / c->area[c->parent[i]];
+    }
+    free(rinv);
+}
+
+void olive_cable_init(olive_cable_cell *c, double v0)
+{
+    const double q10 = pow(3., (c->celsius - 6.3) / 10.);
+    for (int i = 0; i < c->n; i++) {
+        c->v[i] = v0;
+        if (c->mechs[i] & OLIVE_MECH_HH) {
+            const olive_hh_rates r = olive_hh_rates_at(v0, q10);
+            c->m[i] = r.minf;
+            c->h[i] = r.hinf;
+            c->hn[i] = r.ninf;
+        }
+    }
+}
+
+void olive_cable_step(olive_cable_cell *c, double t, double dt)
+{
+    const int n = c->n;
+    const double tm = t + .5 * dt, q10 = pow(3., (c->celsius - 6.3) / 10.);
+    for (int i = 0; i < n; i++) { c->rhs[i] = 0; c->d[i] = 0; }
+    /* 1. membrane currents (NEURON's mechanism order: pas, IClamp, hh) */
+    for (int i = 0; i < n; i++) {
+        if (c->mechs[i] & OLIVE_MECH_PAS) {
+#define PAS_AT(V) (c->g_pas[i] * ((V) - c->e_pas[i]))
+            OLIVE_NRN_CUR(PAS_AT, c->v[i], c->rhs[i], c->d[i]);
+#undef PAS_AT
+        }
+    }
+    for (int k = 0; k < c->nclamps; k++) {   /* electrode current, nA, other sign */
+        const olive_iclamp *q = &c->clamps[k];
+        const double amp = (tm < q->del + q->dur && tm >= q->del) ? q->amp : 0;
+        c->rhs[q->node] += amp * (1.e2 / c->area[q->node]);
+    }
+    for (int i = 0; i < n; i++) {
+        if (c->mechs[i] & OLIVE_MECH_HH) {
+#define HH_AT(V) olive_hh_current((V), c->m[i], c->h[i], c->hn[i], c->gnabar[i], c->gkbar[i], c->gl[i], c->el[i], c->ena[i], c->ek[i])
+            OLIVE_NRN_CUR(HH_AT, c->v[i], c->rhs[i], c->d[i]);
+#undef HH_AT
+        }
+    }
+    /* 2. capacitance, axial terms, the solve */
+    const double cfac = .001 / dt;
+    for (int i = 0; i < n; i++) c->d[i] += cfac * c->cm[i];
+    olive_cable_axial(0, n, 1, c->parent, c->a, c->b, c->v, c->rhs, c->d);
+    olive_hines_solve(n, 1, c->parent, c->a, c->b, c->d, c->rhs);
+    for (int i = 0; i < n; i++) c->v[i] += c->rhs[i];
+    /* 3. channel states with the new v */
+    for (int i = 0; i < n; i++) {
+        if (!(c->mechs[i] & OLIVE_MECH_HH)) continue;
+        const olive_hh_rates r = olive_hh_rates_at(c->v[i], q10);
+        c->m[i] = olive_cnexp(c->m[i], r.minf, r.mtau, dt);
+        c->h[i] = olive_cnexp(c->h[i], r.hinf, r.htau, dt);
+        c->hn[i] = olive_cnexp(c->hn[i], r.ninf, r.ntau, dt);
+    }
+}
+
+void olive_cable_free(olive_cable_cell *c)
+{
+    void *p[] = {c->parent, c->section, c->mechs, c->area, c->cm, c->a, c->b, c->g_pas, c->e_pas, c->gnabar, c->gkbar,
+                 c->gl, c->el, c->ena, c->ek, c->v, c->m, c->h, c->hn, c->d, c->rhs, c->clamps};
+    for (size_t k = 0; k < sizeof p / sizeof p[0]; k++) free(p[k]);
+    memset(c, 0, sizeof *c);
+}

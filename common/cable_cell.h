@@ -1,0 +1,55 @@
+/* A multi-compartment cell built from sections as NEURON builds it (issue
+ * 19): each section of length L, diameter diam, nseg segments; a node at the
+ * centre of every segment, a zero-area node at the section's 1 end, and one
+ * zero-area root node at the 0 end of the root section. Areas and axial
+ * resistances follow NEURON's treeset.c for sections without 3-d points
+ * (cylinders): area = pi diam L / nseg, half-segment resistance
+ * 1e-2 Ra (L / nseg / 2) / (pi diam^2 / 4) megohm. The physics is cable.h. */
+#ifndef OLIVE_CABLE_CELL_H
+#define OLIVE_CABLE_CELL_H
+#include <stdint.h>
+
+enum { OLIVE_MECH_PAS = 1, OLIVE_MECH_HH = 2 };
+
+typedef struct {
+    char name[32];
+    double L, diam, Ra, cm;     /* um, um, ohm cm, uF/cm2 */
+    int nseg;
+    int parent;                 /* section index, -1 for the root */
+    double parent_x;            /* where on the parent its 0 end attaches */
+    int mechs;                  /* OLIVE_MECH_* bits */
+    double g_pas, e_pas;        /* S/cm2, mV */
+    double gnabar, gkbar, gl, el, ena, ek;   /* hh.mod's parameters */
+} olive_section;
+
+/* A current clamp (NEURON's IClamp) on a node: amp nA during [del, del + dur). */
+typedef struct { int node; double del, dur, amp; } olive_iclamp;
+
+typedef struct {
+    int n;                      /* nodes */
+    int *parent;
+    int *section;               /* the section a node belongs to (-1: the root) */
+    double *area, *cm, *a, *b;
+    int *mechs;
+    double *g_pas, *e_pas, *gnabar, *gkbar, *gl, *el, *ena, *ek;
+    /* state */
+    double *v, *m, *h, *hn;     /* hn: hh's n */
+    double *d, *rhs;            /* work */
+    double celsius;
+    int nclamps;
+    olive_iclamp *clamps;
+} olive_cable_cell;
+
+/* Build from nsec sections (parents before children); dies on a bad one. */
+void olive_cable_build(olive_cable_cell *c, const olive_section *sec, int nsec, double celsius);
+/* The node at x of section s (NEURON's node_index: 0 end, segment, 1 end). */
+int olive_cable_node(const olive_cable_cell *c, const olive_section *sec, int s, double x);
+/* NEURON's finitialize(v0): v everywhere, hh states at their steady state. */
+void olive_cable_init(olive_cable_cell *c, double v0);
+/* One step from t to t + dt (cable.h). */
+void olive_cable_step(olive_cable_cell *c, double t, double dt);
+void olive_cable_free(olive_cable_cell *c);
+/* The default section: hh.mod and pas defaults, Ra 35.4, cm 1, nseg 1. */
+olive_section olive_section_default(const char *name);
+
+#endif

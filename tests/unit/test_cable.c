@@ -1,0 +1,171 @@
+/* The multi-compartment cell (common/cable.h, cable_cell.c).
+ *   test_cable                 self-checks: the Hines solve against dense
+ *                              Gaussian elimination on random trees; hh's
+ *                              resting state; NEURON's node layout.
+ *   test_cable trace CELL OUT  the voltage traces of CELL (ball_stick or
+ *                              branched, the cells of scripts/neuron_cable_compare.py)
+ *                              every step, "%.17g" per column, for the comparison
+ *                              with NEURON (tests/test_cable_neuron.sh). */
+#include "cable.h"
+#include "cable_cell.h"
+#include "util.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failures;
+#define CHECK(cond, ...) do { if (!(cond)) { failures++; printf("FAIL: " __VA_ARGS__); printf("\n"); } } while (0)
+
+/* The cells both sides build (keep in step with scripts/neuron_cable_compare.py). */
+typedef struct { int sec; double x; } probe;
+
+static int make_cell(const char *name, olive_section *s, double *celsius, olive_iclamp *clamp, probe *pr, int *npr)
+{
+    if (!strcmp(name, "ball_stick")) {
+        s[0] = olive_section_default("soma");
+        s[0].L = 20; s[0].diam = 20; s[0].mechs = OLIVE_MECH_HH;
+        s[1] = olive_section_default("dend");
+        s[1].L = 200; s[1].diam = 1; s[1].nseg = 21; s[1].Ra = 100; s[1].mechs = OLIVE_MECH_PAS;
+        s[1].g_pas = .001; s[1].e_pas = -65; s[1].parent = 0; s[1].parent_x = 1;
+        *celsius = 6.3;
+        *clamp = (olive_iclamp){0, 5, 50, .2};   /* node filled in later: soma(0.5) */
+        pr[0] = (probe){0, .5}; pr[1] = (probe){1, .5}; pr[2] = (probe){1, 1};
+        *npr = 3;
+        return 2;
+    }
+    if (!strcmp(name, "branched")) {
+        s[0] = olive_section_default("soma");
+        s[0].L = 15; s[0].diam = 15; s[0].mechs = OLIVE_MECH_HH;
+        s[1] = olive_section_default("dend1");
+        s[1].L = 150; s[1].diam = 2; s[1].nseg = 15; s[1].Ra = 120; s[1].mechs = OLIVE_MECH_HH | OLIVE_MECH_PAS;
+        s[1].gnabar = .03; s[1].g_pas = .0002; s[1].e_pas = -65; s[1].parent = 0; s[1].parent_x = 1;
+        s[2] = olive_section_default("dend2");
+        s[2].L = 100; s[2].diam = 1; s[2].nseg = 9; s[2].Ra = 120; s[2].mechs = OLIVE_MECH_PAS;
+        s[2].g_pas = .0005; s[2].e_pas = -65; s[2].parent = 1; s[2].parent_x = 1;
+        s[3] = olive_section_default("dend3");
+        s[3].L = 80; s[3].diam = .8; s[3].nseg = 7; s[3].Ra = 120; s[3].mechs = OLIVE_MECH_PAS;
+        s[3].g_pas = .0005; s[3].e_pas = -65; s[3].parent = 1; s[3].parent_x = 1;
+        s[4] = olive_section_default("axon");
+        s[4].L = 300; s[4].diam = .5; s[4].nseg = 31; s[4].Ra = 100; s[4].mechs = OLIVE_MECH_HH;
+        s[4].parent = 0; s[4].parent_x = 0;
+        *celsius = 16;
+        *clamp = (olive_iclamp){0, 2, 80, .3};
+        pr[0] = (probe){0, .5}; pr[1] = (probe){1, .5}; pr[2] = (probe){2, 1}; pr[3] = (probe){3, .3};
+        pr[4] = (probe){4, .9};
+        *npr = 5;
+        return 5;
+    }
+    olive_die("test_cable: unknown cell '%s' (ball_stick, branched)", name);
+    return 0;
+}
+
+static int trace(const char *name, const char *out_path)
+{
+    olive_section s[8];
+    olive_iclamp clamp;
+    probe pr[8];
+    int npr;
+    double celsius;
+    const int nsec = make_cell(name, s, &celsius, &clamp, pr, &npr);
+    olive_cable_cell c;
+    olive_cable_build(&c, s, nsec, celsius);
+    clamp.node = olive_cable_node(&c, s, 0, .5);
+    c.clamps = olive_malloc(sizeof clamp, "clamp");
+    c.clamps[0] = clamp;
+    c.nclamps = 1;
+    int node[8];
+    for (int k = 0; k < npr; k++) node[k] = olive_cable_node(&c, s, pr[k].sec, pr[k].x);
+    FILE *f = fopen(out_path, "w");
+    if (!f) olive_die("%s: cannot write", out_path);
+    const double dt = .025, tstop = 100;
+    olive_cable_init(&c, -65);
+    const int steps = (int)lround(tstop / dt);
+    double t = 0;
+    for (int i = 0; i <= steps; i++) {
+        fprintf(f, "%.17g", t);
+        for (int k = 0; k < npr; k++) fprintf(f, " %.17g", c.v[node[k]]);
+        fputc('\n', f);
+        if (i == steps) break;
+        olive_cable_step(&c, t, dt);
+        t += dt;   /* NEURON: t += dt/2 twice */
+    }
+    if (fclose(f) != 0) olive_die("%s: write failed", out_path);
+    olive_cable_free(&c);
+    return 0;
+}
+
+/* x' = b for a random tree, by dense elimination. */
+static void check_hines(unsigned seed)
+{
+    srand(seed);
+    const int n = 2 + rand() % 60;
+    int *parent = malloc((size_t)n * sizeof(int));
+    double *a = malloc((size_t)n * 8), *b = malloc((size_t)n * 8), *d = malloc((size_t)n * 8), *rhs = malloc((size_t)n * 8);
+    double *M = calloc((size_t)n * n, 8), *y = malloc((size_t)n * 8);
+    for (int i = 0; i < n; i++) {
+        parent[i] = i == 0 ? -1 : rand() % i;
+        a[i] = -(0.1 + rand() / (double)RAND_MAX);
+        b[i] = -(0.1 + rand() / (double)RAND_MAX);
+        d[i] = 0.5 + rand() / (double)RAND_MAX;
+        rhs[i] = y[i] = rand() / (double)RAND_MAX - 0.5;
+    }
+    for (int i = 0; i < n; i++) {   /* diagonal dominance as in a cable: d -= a, b */
+        if (parent[i] >= 0) { d[i] -= b[i]; d[parent[i]] -= a[i]; }
+    }
+    for (int i = 0; i < n; i++) {
+        M[i * n + i] = d[i];
+        if (parent[i] >= 0) { M[parent[i] * n + i] = a[i]; M[i * n + parent[i]] = b[i]; }
+    }
+    olive_hines_solve(n, 1, parent, a, b, d, rhs);
+    for (int k = 0; k < n; k++)   /* Gaussian elimination without pivoting (dominant diagonal) */
+        for (int i = k + 1; i < n; i++) {
+            const double f = M[i * n + k] / M[k * n + k];
+            if (f == 0) continue;
+            for (int j = k; j < n; j++) M[i * n + j] -= f * M[k * n + j];
+            y[i] -= f * y[k];
+        }
+    for (int i = n - 1; i >= 0; i--) {
+        for (int j = i + 1; j < n; j++) y[i] -= M[i * n + j] * y[j];
+        y[i] /= M[i * n + i];
+    }
+    double err = 0;
+    for (int i = 0; i < n; i++) err = fmax(err, fabs(rhs[i] - y[i]));
+    CHECK(err < 1e-12, "Hines solve on a random tree of %d nodes (seed %u): max difference %g from dense elimination", n,
+          seed, err);
+    free(parent); free(a); free(b); free(d); free(rhs); free(M); free(y);
+}
+
+int main(int argc, char **argv)
+{
+    olive_set_program("test_cable");
+    if (argc == 4 && !strcmp(argv[1], "trace")) return trace(argv[2], argv[3]);
+    if (argc != 1) olive_die("usage: test_cable [trace CELL OUT]");
+    for (unsigned seed = 1; seed <= 200; seed++) check_hines(seed);
+    /* hh at -65 mV, 6.3 C: NEURON 9.0.2's rates_hh(-65) with usetable_hh = 0 */
+    const olive_hh_rates r = olive_hh_rates_at(-65, 1);
+    CHECK(fabs(r.minf - 0.0529324852572496) < 1e-14, "hh minf(-65) = %.15g", r.minf);
+    CHECK(fabs(r.hinf - 0.59612075350846) < 1e-14, "hh hinf(-65) = %.15g", r.hinf);
+    CHECK(fabs(r.ninf - 0.317676914060697) < 1e-14, "hh ninf(-65) = %.15g", r.ninf);
+    CHECK(fabs(r.mtau - 0.236766878685688) < 1e-14, "hh mtau(-65) = %.15g", r.mtau);
+    /* vtrap's limit branch is continuous */
+    CHECK(fabs(olive_hh_vtrap(1e-9, 10) - olive_hh_vtrap(2e-5, 10)) < 2e-5, "vtrap near 0");
+    /* NEURON's layout of a soma with a 3-segment dendrite: root, soma, soma(1), 3 dend, dend(1) */
+    olive_section s[2] = {olive_section_default("soma"), olive_section_default("dend")};
+    s[0].L = s[0].diam = 10;
+    s[1].nseg = 3; s[1].parent = 0; s[1].diam = 1;
+    olive_cable_cell c;
+    olive_cable_build(&c, s, 2, 6.3);
+    CHECK(c.n == 7, "node count %d, expected 7", c.n);
+    CHECK(c.parent[1] == 0 && c.parent[2] == 1 && c.parent[3] == 2 && c.parent[6] == 5, "parents");
+    CHECK(fabs(c.area[1] - M_PI * 100) < 1e-12 && c.area[2] == 1e2 && c.area[0] == 1e2, "areas");
+    /* dend seg 0 hangs off soma(1): its ri is its half segment, 1e-2 Ra (L/6) / (pi/4) */
+    const double ri = 1e-2 * 35.4 * (100. / 6) / (M_PI / 4);
+    CHECK(fabs(c.b[3] - (-1e2 / ri / c.area[3])) < 1e-12 * fabs(c.b[3]), "b of the first dendrite node");
+    CHECK(olive_cable_node(&c, s, 1, 0) == 2 && olive_cable_node(&c, s, 1, .5) == 4 && olive_cable_node(&c, s, 1, 1) == 6,
+          "node_index");
+    olive_cable_free(&c);
+    if (failures) { printf("%d failure(s)\n", failures); return 1; }
+    printf("test_cable: all checks passed\n");
+    return 0;
+}
