@@ -66,7 +66,7 @@ TEST_BINS  := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 .PHONY: all deps check demo install man clean bench
 # Keep the tool objects (make would delete them as intermediates of the pattern rule).
 .SECONDARY:
-all: $(BINS) $(TEST_BINS) $(if $(HAVE_CUDA),$(BUILD)/bench/olive-bwprobe)
+all: $(BINS) $(TEST_BINS) $(if $(HAVE_CUDA),$(BUILD)/bench/olive-bwprobe $(BUILD)/bench/olive-hinesbench)
 
 # Objects are rebuilt when the build switches between with and without CUDA.
 CUDA_STAMP := $(BUILD)/obj/.cuda$(if $(HAVE_CUDA),1,0)
@@ -105,6 +105,10 @@ $(BUILD)/obj/%.cu.o: %.cu $(wildcard common/*.h) $(wildcard tools/*/*.h) $(CUDA_
 $(BUILD)/bench/olive-bwprobe: tools/bench/bwprobe.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) -o $@ $<
+# The batched Hines solve benchmark (issue 19): common/cable.h on CPU and GPU.
+$(BUILD)/bench/olive-hinesbench: tools/bench/hinesbench.cu common/cable.h common/fastexp.h common/hostdev.h
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCCFLAGS) -Icommon -Xcompiler -fopenmp -o $@ $< -lgomp
 endif
 
 $(BUILD)/libolive.a: $(COMMON_OBJ)
