@@ -133,7 +133,7 @@ void olive_cable_step(olive_cable_cell *c, double t, double dt)
     const int n = c->n;
     const double tm = t + .5 * dt, q10 = pow(3., (c->celsius - 6.3) / 10.);
     for (int i = 0; i < n; i++) { c->rhs[i] = 0; c->d[i] = 0; }
-    /* 1. membrane currents (NEURON's mechanism order: pas, IClamp, hh) */
+    /* 1. membrane currents (NEURON's mechanism order: pas, IClamp, ExpSyn, hh) */
     for (int i = 0; i < n; i++) {
         if (c->mechs[i] & OLIVE_MECH_PAS) {
 #define PAS_AT(V) (c->g_pas[i] * ((V) - c->e_pas[i]))
@@ -145,6 +145,13 @@ void olive_cable_step(olive_cable_cell *c, double t, double dt)
         const olive_iclamp *q = &c->clamps[k];
         const double amp = (tm < q->del + q->dur && tm >= q->del) ? q->amp : 0;
         c->rhs[q->node] += amp * (1.e2 / c->area[q->node]);
+    }
+    for (int k = 0; k < c->nsyn; k++) {   /* point process: nA -> mA/cm2 */
+        olive_expsyn *y = &c->syn[k];
+        const double mfact = 1.e2 / c->area[y->node];
+        const double g = y->g * (c->v[y->node] + .001 - y->e), i = y->g * (c->v[y->node] - y->e);
+        c->rhs[y->node] -= i * mfact;
+        c->d[y->node] += (g - i) / .001 * mfact;
     }
     for (int i = 0; i < n; i++) {
         if (c->mechs[i] & OLIVE_MECH_HH) {
@@ -159,7 +166,8 @@ void olive_cable_step(olive_cable_cell *c, double t, double dt)
     olive_cable_axial(0, n, 1, c->parent, c->a, c->b, c->v, c->rhs, c->d);
     olive_hines_solve(n, 1, c->parent, c->a, c->b, c->d, c->rhs);
     for (int i = 0; i < n; i++) c->v[i] += c->rhs[i];
-    /* 3. channel states with the new v */
+    /* 3. channel and synapse states with the new v */
+    for (int k = 0; k < c->nsyn; k++) c->syn[k].g = olive_cnexp(c->syn[k].g, 0, c->syn[k].tau, dt);
     for (int i = 0; i < n; i++) {
         if (!(c->mechs[i] & OLIVE_MECH_HH)) continue;
         const olive_hh_rates r = olive_hh_rates_at(c->v[i], q10);
@@ -172,7 +180,7 @@ void olive_cable_step(olive_cable_cell *c, double t, double dt)
 void olive_cable_free(olive_cable_cell *c)
 {
     void *p[] = {c->parent, c->section, c->mechs, c->area, c->cm, c->a, c->b, c->g_pas, c->e_pas, c->gnabar, c->gkbar,
-                 c->gl, c->el, c->ena, c->ek, c->v, c->m, c->h, c->hn, c->d, c->rhs, c->clamps};
+                 c->gl, c->el, c->ena, c->ek, c->v, c->m, c->h, c->hn, c->d, c->rhs, c->clamps, c->syn};
     for (size_t k = 0; k < sizeof p / sizeof p[0]; k++) free(p[k]);
     memset(c, 0, sizeof *c);
 }

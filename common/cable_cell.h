@@ -25,6 +25,10 @@ typedef struct {
 /* A current clamp (NEURON's IClamp) on a node: amp nA during [del, del + dur). */
 typedef struct { int node; double del, dur, amp; } olive_iclamp;
 
+/* An exponential synapse (NEURON's ExpSyn): i = g (v - e) nA, g' = -g / tau,
+ * an event of weight w (uS) adds w to g. */
+typedef struct { int node; double tau, e, g; } olive_expsyn;
+
 typedef struct {
     int n;                      /* nodes */
     int *parent;
@@ -38,6 +42,8 @@ typedef struct {
     double celsius;
     int nclamps;
     olive_iclamp *clamps;
+    int nsyn;
+    olive_expsyn *syn;
 } olive_cable_cell;
 
 /* Build from nsec sections (parents before children); dies on a bad one. */
@@ -49,6 +55,9 @@ void olive_cable_init(olive_cable_cell *c, double v0);
 /* One step from t to t + dt (cable.h). */
 void olive_cable_step(olive_cable_cell *c, double t, double dt);
 void olive_cable_free(olive_cable_cell *c);
+/* An event of weight w (uS) on synapse k: NEURON's NET_RECEIVE, delivered
+ * before the step whose midpoint is at or after the event's time. */
+static inline void olive_cable_syn_event(olive_cable_cell *c, int k, double w) { c->syn[k].g += w; }
 /* The default section: hh.mod and pas defaults, Ra 35.4, cm 1, nseg 1. */
 olive_section olive_section_default(const char *name);
 

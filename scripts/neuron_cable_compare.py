@@ -2,6 +2,7 @@
 """olive's multi-compartment cells against NEURON (issue 19).
 
     neuron_cable_compare.py CELL OLIVE_TRACE [--tol MV] [--json FILE]
+    neuron_cable_compare.py net TEST_CABLE_BINARY [--json FILE]
 
 Builds CELL (ball_stick or branched: the cells of tests/unit/test_cable.c)
 in NEURON (PyPI neuron, pinned by tests/peer_venv.sh) with the same sections,
@@ -10,6 +11,14 @@ as olive's; pas), IClamp, celsius, v_init -65 mV, dt 0.025 ms, 100 ms, fixed
 step (secondorder 0), records v at the probes every step and compares with
 OLIVE_TRACE (written by `test_cable trace CELL FILE`). Exit 1 when a probe
 differs by more than --tol (default 1e-6 mV) at any step.
+
+net: 100 ball-and-stick cells (hh soma, passive 5-segment dendrite with an
+ExpSyn, tau 2 ms, e 0 mV, at its middle), each receiving 10 connections from
+random other cells (weights uniform in [0.002, 0.012] uS, delays 1-5 ms in
+0.5 ms steps; seed 1), cells 0-9 driven by a 0.25 nA IClamp from 1 + id ms;
+NetCon threshold 10 mV at the soma. The connections go to a file that
+`test_cable net` reads; the two spike lists (time, cell) must be identical
+(times within 1e-9 ms).
 """
 import argparse
 import json
@@ -49,6 +58,67 @@ def build(h, name):
     return secs, probes, celsius, clamp
 
 
+def run_net(h, binary, json_path):
+    import os
+    import subprocess
+    import tempfile
+    rng = np.random.default_rng(1)
+    n, k = 100, 10
+    conns = []
+    for tgt in range(n):
+        for src in rng.choice([c for c in range(n) if c != tgt], size=k, replace=False):
+            conns.append((int(src), tgt, float(rng.uniform(.002, .012)), float(rng.integers(2, 11)) * .5))
+    cells = []
+    for c in range(n):
+        soma = h.Section(name="soma%d" % c); soma.L = soma.diam = 20; soma.insert("hh")
+        dend = h.Section(name="dend%d" % c); dend.L = 200; dend.diam = 1; dend.nseg = 5; dend.Ra = 100
+        dend.insert("pas"); dend.g_pas = .001; dend.e_pas = -65
+        dend.connect(soma(1), 0)
+        syn = h.ExpSyn(dend(.5)); syn.tau = 2; syn.e = 0
+        cells.append((soma, dend, syn))
+    stims = []
+    for c in range(10):
+        st = h.IClamp(cells[c][0](.5)); st.delay, st.dur, st.amp = 1 + c, 100, .25
+        stims.append(st)
+    tv, iv, ncs = h.Vector(), h.Vector(), []
+    for c in range(n):
+        nc = h.NetCon(cells[c][0](.5)._ref_v, None, sec=cells[c][0]); nc.threshold = 10
+        nc.record(tv, iv, c)
+        ncs.append(nc)
+    for src, tgt, w, d in conns:
+        nc = h.NetCon(cells[src][0](.5)._ref_v, cells[tgt][2], sec=cells[src][0])
+        nc.threshold, nc.weight[0], nc.delay = 10, w, d
+        ncs.append(nc)
+    h.usetable_hh = 0
+    h.celsius = 6.3
+    h.secondorder = 0
+    h.dt = .025
+    h.finitialize(-65)
+    while h.t < 100 - h.dt / 2:
+        h.fadvance()
+    nrn = sorted(zip(np.array(tv), np.array(iv).astype(int)))
+    tmp = tempfile.mkdtemp()
+    cpath, opath = os.path.join(tmp, "conns.txt"), os.path.join(tmp, "olive_spikes.txt")
+    with open(cpath, "w") as f:
+        for src, tgt, w, d in conns:
+            f.write("%d %d %.17g %.17g\n" % (src, tgt, w, d))
+    subprocess.run([binary, "net", cpath, opath], check=True)
+    ol = np.loadtxt(opath, ndmin=2)
+    olive = sorted(zip(ol[:, 0], ol[:, 1].astype(int)))
+    same = len(olive) == len(nrn) and all(a[1] == b[1] and abs(a[0] - b[0]) < 1e-9 for a, b in zip(olive, nrn))
+    cells_fired = len(set(c for _, c in nrn))
+    dmax = max((abs(a[0] - b[0]) for a, b in zip(olive, nrn)), default=0)
+    print("net: NEURON %d spikes from %d cells (%d undriven), olive %d spikes; identical: %s (max time difference %.3g ms)"
+          % (len(nrn), cells_fired, len(set(c for _, c in nrn if c >= 10)), len(olive), same, dmax))
+    if json_path:
+        with open(json_path, "w") as f:
+            json.dump({"neuron_spikes": len(nrn), "olive_spikes": len(olive), "identical": same,
+                       "cells_fired": cells_fired, "max_time_diff_ms": dmax}, f, indent=1)
+    ok = same and len(set(c for _, c in nrn if c >= 10)) > 0
+    print("PASS" if ok else "FAIL")
+    return 0 if ok else 1
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("cell")
@@ -58,6 +128,8 @@ def main():
     a = ap.parse_args()
     from neuron import h
     h.load_file("stdrun.hoc")
+    if a.cell == "net":
+        return run_net(h, a.olive_trace, a.json)
     secs, probes, celsius, (delay, dur, amp) = build(h, a.cell)
     h.usetable_hh = 0
     h.celsius = celsius

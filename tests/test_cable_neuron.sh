@@ -6,7 +6,10 @@
 # 100 ms at dt 0.025 ms. olive's cell (common/cable.h through
 # build/tests/test_cable trace) and NEURON's (scripts/neuron_cable_compare.py,
 # hh.mod with usetable_hh = 0) must agree within 1e-6 mV at every probe and
-# step, and the soma must fire.
+# step, and the soma must fire. Then a 100-cell network (ball-and-stick cells,
+# ExpSyn on the dendrite, 1000 connections with delays 1-5 ms, NetCon
+# threshold 10 mV; `test_cable net`): the same spikes, cell by cell, at the
+# same steps, and activity beyond the 10 driven cells.
 set -euo pipefail
 fail() { echo "FAIL: $*" >&2; exit 1; }
 if [ "$BUILD" = build-san ]; then   # the traces under the sanitizers; NEURON in the normal build
@@ -20,3 +23,6 @@ for cell in ball_stick branched; do
     | tee cmp_$cell.log
   grep -q '^PASS' cmp_$cell.log || fail "$cell: olive's voltages differ from NEURON's"
 done
+"$venv/bin/python" "$TOP/scripts/neuron_cable_compare.py" net "$TOP/$BUILD/tests/test_cable" 2>&1 \
+  | grep -v "DISPLAY\|graphics" | tee cmp_net.log
+grep -q '^PASS' cmp_net.log || fail "the network's spikes differ from NEURON's"

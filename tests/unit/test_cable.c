@@ -5,7 +5,14 @@
  *   test_cable trace CELL OUT  the voltage traces of CELL (ball_stick or
  *                              branched, the cells of scripts/neuron_cable_compare.py)
  *                              every step, "%.17g" per column, for the comparison
- *                              with NEURON (tests/test_cable_neuron.sh). */
+ *                              with NEURON (tests/test_cable_neuron.sh).
+ *   test_cable net CONNS OUT   the network of scripts/neuron_cable_compare.py
+ *                              --net: ball-and-stick cells with an ExpSyn on the
+ *                              dendrite, connections "src tgt weight delay" per
+ *                              line of CONNS, NEURON's NetCon semantics; writes
+ *                              "time cell" per spike. (A driver for the
+ *                              comparison: olive-simulate does not run these
+ *                              cells yet.) */
 #include "cable.h"
 #include "cable_cell.h"
 #include "util.h"
@@ -136,11 +143,99 @@ static void check_hines(unsigned seed)
     free(parent); free(a); free(b); free(d); free(rhs); free(M); free(y);
 }
 
+/* NEURON's fixed-step network semantics: at the start of every step the
+ * threshold of every source is checked at the present t (a crossing from at
+ * or below to above sends an event at t + delay), then every event due by
+ * t + dt/2 is delivered (ExpSyn: g += w), then the cells step. */
+typedef struct { double t; int cell; double w; } net_event;
+
+static int cmp_event(const void *x, const void *y)
+{
+    const net_event *a = x, *b = y;
+    return (a->t > b->t) - (a->t < b->t);
+}
+
+static int net(const char *conns_path, const char *out_path)
+{
+    enum { NCELLS = 100, NDRIVEN = 10 };
+    const double dt = .025, tstop = 100, thresh = 10;
+    FILE *f = fopen(conns_path, "r");
+    if (!f) olive_die("%s: cannot read", conns_path);
+    int nconn = 0, cap = 1024, *src = malloc(cap * sizeof(int)), *tgt = malloc(cap * sizeof(int));
+    double *w = malloc(cap * sizeof(double)), *delay = malloc(cap * sizeof(double));
+    int a, b;
+    double x, y;
+    while (fscanf(f, "%d %d %lf %lf", &a, &b, &x, &y) == 4) {
+        if (nconn == cap) {
+            cap *= 2;
+            src = olive_realloc(src, cap * sizeof(int), "conns"); tgt = olive_realloc(tgt, cap * sizeof(int), "conns");
+            w = olive_realloc(w, cap * sizeof(double), "conns"); delay = olive_realloc(delay, cap * sizeof(double), "conns");
+        }
+        if (a < 0 || a >= NCELLS || b < 0 || b >= NCELLS || !(y > 0)) olive_die("%s: bad connection %d %d %g %g", conns_path, a, b, x, y);
+        src[nconn] = a; tgt[nconn] = b; w[nconn] = x; delay[nconn] = y; nconn++;
+    }
+    fclose(f);
+    olive_section s[2] = {olive_section_default("soma"), olive_section_default("dend")};
+    s[0].L = 20; s[0].diam = 20; s[0].mechs = OLIVE_MECH_HH;
+    s[1].L = 200; s[1].diam = 1; s[1].nseg = 5; s[1].Ra = 100; s[1].mechs = OLIVE_MECH_PAS;
+    s[1].g_pas = .001; s[1].e_pas = -65; s[1].parent = 0;
+    olive_cable_cell *cell = olive_calloc(NCELLS, sizeof *cell, "cells");
+    int flag[NCELLS] = {0}, soma = 0;
+    for (int k = 0; k < NCELLS; k++) {
+        olive_cable_build(&cell[k], s, 2, 6.3);
+        soma = olive_cable_node(&cell[k], s, 0, .5);
+        cell[k].syn = olive_malloc(sizeof(olive_expsyn), "synapse");
+        cell[k].syn[0] = (olive_expsyn){olive_cable_node(&cell[k], s, 1, .5), 2, 0, 0};
+        cell[k].nsyn = 1;
+        if (k < NDRIVEN) {
+            cell[k].clamps = olive_malloc(sizeof(olive_iclamp), "clamp");
+            cell[k].clamps[0] = (olive_iclamp){soma, 1 + k, 100, .25};
+            cell[k].nclamps = 1;
+        }
+        olive_cable_init(&cell[k], -65);
+    }
+    int nq = 0, qcap = 1024;
+    net_event *q = malloc(qcap * sizeof *q);
+    FILE *out = fopen(out_path, "w");
+    if (!out) olive_die("%s: cannot write", out_path);
+    double t = 0;
+    while (t < tstop - dt / 2) {
+        for (int k = 0; k < NCELLS; k++) {
+            if (cell[k].v[soma] > thresh) {
+                if (!flag[k]) {
+                    flag[k] = 1;
+                    fprintf(out, "%.17g %d\n", t, k);
+                    for (int e = 0; e < nconn; e++) {
+                        if (src[e] != k) continue;
+                        if (nq == qcap) q = olive_realloc(q, (qcap *= 2) * sizeof *q, "events");
+                        q[nq++] = (net_event){t + delay[e], tgt[e], w[e]};
+                    }
+                }
+            } else {
+                flag[k] = 0;
+            }
+        }
+        qsort(q, nq, sizeof *q, cmp_event);   /* stable enough: equal times add to one g in any order */
+        int used = 0;
+        while (used < nq && q[used].t <= t + .5 * dt) { olive_cable_syn_event(&cell[q[used].cell], 0, q[used].w); used++; }
+        memmove(q, q + used, (nq - used) * sizeof *q);
+        nq -= used;
+        for (int k = 0; k < NCELLS; k++) olive_cable_step(&cell[k], t, dt);
+        t += .5 * dt;   /* as NEURON: two halves */
+        t += .5 * dt;
+    }
+    if (fclose(out) != 0) olive_die("%s: write failed", out_path);
+    for (int k = 0; k < NCELLS; k++) olive_cable_free(&cell[k]);
+    free(cell); free(q); free(src); free(tgt); free(w); free(delay);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     olive_set_program("test_cable");
     if (argc == 4 && !strcmp(argv[1], "trace")) return trace(argv[2], argv[3]);
-    if (argc != 1) olive_die("usage: test_cable [trace CELL OUT]");
+    if (argc == 4 && !strcmp(argv[1], "net")) return net(argv[2], argv[3]);
+    if (argc != 1) olive_die("usage: test_cable [trace CELL OUT | net CONNS OUT]");
     for (unsigned seed = 1; seed <= 200; seed++) check_hines(seed);
     /* hh at -65 mV, 6.3 C: NEURON 9.0.2's rates_hh(-65) with usetable_hh = 0 */
     const olive_hh_rates r = olive_hh_rates_at(-65, 1);
