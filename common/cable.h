@@ -29,6 +29,35 @@
 #include "fastexp.h"
 #include <math.h>
 
+/* A current clamp (NEURON's IClamp) on a node: amp nA during [del, del + dur). */
+typedef struct { int node; double del, dur, amp; } olive_iclamp;
+
+/* An exponential synapse (NEURON's ExpSyn) on a node: i = g (v - e) nA,
+ * g' = -g / tau; an event of weight w (uS) adds w to g. */
+typedef struct { int node; double tau, e; } olive_expsyn;
+
+enum { OLIVE_MECH_PAS = 1, OLIVE_MECH_HH = 2 };
+
+/* What cells of one morphology share: per node (parent before child). */
+typedef struct {
+    int n;
+    const int *parent, *mechs;
+    const double *area, *cm, *a, *b;
+    const double *g_pas, *e_pas, *gnabar, *gkbar, *gl, *el, *ena, *ek;
+    int nclamps, nsyn;
+    const olive_iclamp *clamps;   /* amp: the default when a cell has none of its own */
+    const olive_expsyn *syn;
+    double q10;                   /* 3^((celsius - 6.3) / 10) */
+} olive_cable_shape;
+
+/* What each cell has: node i of cell c at [i * stride + c] (stride 1 and
+ * c 0 for one cell; stride = cells: the interleaved layout); clamp and
+ * synapse k at [k * stride + c]. clamp_amp may be null (the shape's amps). */
+typedef struct {
+    double *v, *m, *h, *n, *d, *rhs;
+    double *syn_g, *clamp_amp;
+} olive_cable_state;
+
 /* hh.mod's rates at v (mV), q10 = 3^((celsius - 6.3) / 10). */
 typedef struct { double minf, mtau, hinf, htau, ninf, ntau; } olive_hh_rates;
 
@@ -110,6 +139,60 @@ OLIVE_HD void olive_hines_solve(int n, long stride, const int *parent, const dou
         const int p = parent[i];
         if (p >= 0) rhs[i * stride] -= b[i] * rhs[p * stride];
         rhs[i * stride] /= d[i * stride];
+    }
+}
+
+/* One step of cell c from t to t + dt (the schedule above). */
+OLIVE_HD void olive_cable_cell_step(const olive_cable_shape *s, const olive_cable_state *x, long c, long stride, double t,
+                                    double dt)
+{
+    const int n = s->n;
+    double *v = x->v + c, *m = x->m + c, *h = x->h + c, *hn = x->n + c, *d = x->d + c, *rhs = x->rhs + c;
+    const double tm = t + .5 * dt;
+    for (int i = 0; i < n; i++) { rhs[i * stride] = 0; d[i * stride] = 0; }
+    /* 1. membrane currents (NEURON's mechanism order: pas, IClamp, ExpSyn, hh) */
+    for (int i = 0; i < n; i++) {
+        if (s->mechs[i] & OLIVE_MECH_PAS) {
+#define OLIVE_PAS_AT(V) (s->g_pas[i] * ((V) - s->e_pas[i]))
+            OLIVE_NRN_CUR(OLIVE_PAS_AT, v[i * stride], rhs[i * stride], d[i * stride]);
+#undef OLIVE_PAS_AT
+        }
+    }
+    for (int k = 0; k < s->nclamps; k++) {   /* electrode current, nA, other sign */
+        const olive_iclamp *q = &s->clamps[k];
+        const double amp = x->clamp_amp ? x->clamp_amp[k * stride + c] : q->amp;
+        const double i = (tm < q->del + q->dur && tm >= q->del) ? amp : 0;
+        rhs[q->node * stride] += i * (1.e2 / s->area[q->node]);
+    }
+    for (int k = 0; k < s->nsyn; k++) {   /* point process: nA -> mA/cm2 */
+        const olive_expsyn *y = &s->syn[k];
+        const double g = x->syn_g[k * stride + c], u = v[y->node * stride], mfact = 1.e2 / s->area[y->node];
+        const double i1 = g * (u + .001 - y->e), i0 = g * (u - y->e);
+        rhs[y->node * stride] -= i0 * mfact;
+        d[y->node * stride] += (i1 - i0) / .001 * mfact;
+    }
+    for (int i = 0; i < n; i++) {
+        if (s->mechs[i] & OLIVE_MECH_HH) {
+#define OLIVE_HH_AT(V) olive_hh_current((V), m[i * stride], h[i * stride], hn[i * stride], s->gnabar[i], s->gkbar[i], \
+                                        s->gl[i], s->el[i], s->ena[i], s->ek[i])
+            OLIVE_NRN_CUR(OLIVE_HH_AT, v[i * stride], rhs[i * stride], d[i * stride]);
+#undef OLIVE_HH_AT
+        }
+    }
+    /* 2. capacitance, axial terms, the solve */
+    const double cfac = .001 / dt;
+    for (int i = 0; i < n; i++) d[i * stride] += cfac * s->cm[i];
+    olive_cable_axial(0, n, stride, s->parent, s->a, s->b, v, rhs, d);
+    olive_hines_solve(n, stride, s->parent, s->a, s->b, d, rhs);
+    for (int i = 0; i < n; i++) v[i * stride] += rhs[i * stride];
+    /* 3. synapse and channel states with the new v */
+    for (int k = 0; k < s->nsyn; k++) x->syn_g[k * stride + c] = olive_cnexp(x->syn_g[k * stride + c], 0, s->syn[k].tau, dt);
+    for (int i = 0; i < n; i++) {
+        if (!(s->mechs[i] & OLIVE_MECH_HH)) continue;
+        const olive_hh_rates r = olive_hh_rates_at(v[i * stride], s->q10);
+        m[i * stride] = olive_cnexp(m[i * stride], r.minf, r.mtau, dt);
+        h[i * stride] = olive_cnexp(h[i * stride], r.hinf, r.htau, dt);
+        hn[i * stride] = olive_cnexp(hn[i * stride], r.ninf, r.ntau, dt);
     }
 }
 

@@ -128,59 +128,49 @@ void olive_cable_init(olive_cable_cell *c, double v0)
     }
 }
 
+olive_cable_shape olive_cable_shape_of(const olive_cable_cell *c)
+{
+    olive_cable_shape s = {c->n, c->parent, c->mechs, c->area, c->cm, c->a, c->b, c->g_pas, c->e_pas, c->gnabar, c->gkbar,
+                           c->gl, c->el, c->ena, c->ek, c->nclamps, c->nsyn, c->clamps, c->syn,
+                           pow(3., (c->celsius - 6.3) / 10.)};
+    return s;
+}
+
+olive_cable_state olive_cable_state_of(olive_cable_cell *c)
+{
+    olive_cable_state x = {c->v, c->m, c->h, c->hn, c->d, c->rhs, c->syn_g, NULL};
+    return x;
+}
+
 void olive_cable_step(olive_cable_cell *c, double t, double dt)
 {
-    const int n = c->n;
-    const double tm = t + .5 * dt, q10 = pow(3., (c->celsius - 6.3) / 10.);
-    for (int i = 0; i < n; i++) { c->rhs[i] = 0; c->d[i] = 0; }
-    /* 1. membrane currents (NEURON's mechanism order: pas, IClamp, ExpSyn, hh) */
-    for (int i = 0; i < n; i++) {
-        if (c->mechs[i] & OLIVE_MECH_PAS) {
-#define PAS_AT(V) (c->g_pas[i] * ((V) - c->e_pas[i]))
-            OLIVE_NRN_CUR(PAS_AT, c->v[i], c->rhs[i], c->d[i]);
-#undef PAS_AT
-        }
-    }
-    for (int k = 0; k < c->nclamps; k++) {   /* electrode current, nA, other sign */
-        const olive_iclamp *q = &c->clamps[k];
-        const double amp = (tm < q->del + q->dur && tm >= q->del) ? q->amp : 0;
-        c->rhs[q->node] += amp * (1.e2 / c->area[q->node]);
-    }
-    for (int k = 0; k < c->nsyn; k++) {   /* point process: nA -> mA/cm2 */
-        olive_expsyn *y = &c->syn[k];
-        const double mfact = 1.e2 / c->area[y->node];
-        const double g = y->g * (c->v[y->node] + .001 - y->e), i = y->g * (c->v[y->node] - y->e);
-        c->rhs[y->node] -= i * mfact;
-        c->d[y->node] += (g - i) / .001 * mfact;
-    }
-    for (int i = 0; i < n; i++) {
-        if (c->mechs[i] & OLIVE_MECH_HH) {
-#define HH_AT(V) olive_hh_current((V), c->m[i], c->h[i], c->hn[i], c->gnabar[i], c->gkbar[i], c->gl[i], c->el[i], c->ena[i], c->ek[i])
-            OLIVE_NRN_CUR(HH_AT, c->v[i], c->rhs[i], c->d[i]);
-#undef HH_AT
-        }
-    }
-    /* 2. capacitance, axial terms, the solve */
-    const double cfac = .001 / dt;
-    for (int i = 0; i < n; i++) c->d[i] += cfac * c->cm[i];
-    olive_cable_axial(0, n, 1, c->parent, c->a, c->b, c->v, c->rhs, c->d);
-    olive_hines_solve(n, 1, c->parent, c->a, c->b, c->d, c->rhs);
-    for (int i = 0; i < n; i++) c->v[i] += c->rhs[i];
-    /* 3. channel and synapse states with the new v */
-    for (int k = 0; k < c->nsyn; k++) c->syn[k].g = olive_cnexp(c->syn[k].g, 0, c->syn[k].tau, dt);
-    for (int i = 0; i < n; i++) {
-        if (!(c->mechs[i] & OLIVE_MECH_HH)) continue;
-        const olive_hh_rates r = olive_hh_rates_at(c->v[i], q10);
-        c->m[i] = olive_cnexp(c->m[i], r.minf, r.mtau, dt);
-        c->h[i] = olive_cnexp(c->h[i], r.hinf, r.htau, dt);
-        c->hn[i] = olive_cnexp(c->hn[i], r.ninf, r.ntau, dt);
-    }
+    const olive_cable_shape s = olive_cable_shape_of(c);
+    const olive_cable_state x = olive_cable_state_of(c);
+    olive_cable_cell_step(&s, &x, 0, 1, t, dt);
+}
+
+int olive_cable_add_clamp(olive_cable_cell *c, olive_iclamp q)
+{
+    if (q.node < 0 || q.node >= c->n) olive_die("a clamp on node %d of a cell of %d nodes", q.node, c->n);
+    c->clamps = olive_realloc(c->clamps, (size_t)(c->nclamps + 1) * sizeof *c->clamps, "clamps");
+    c->clamps[c->nclamps] = q;
+    return c->nclamps++;
+}
+
+int olive_cable_add_syn(olive_cable_cell *c, olive_expsyn y)
+{
+    if (y.node < 0 || y.node >= c->n || !(y.tau > 0)) olive_die("a synapse on node %d (tau %g) of a cell of %d nodes", y.node, y.tau, c->n);
+    c->syn = olive_realloc(c->syn, (size_t)(c->nsyn + 1) * sizeof *c->syn, "synapses");
+    c->syn_g = olive_realloc(c->syn_g, (size_t)(c->nsyn + 1) * sizeof *c->syn_g, "synapses");
+    c->syn[c->nsyn] = y;
+    c->syn_g[c->nsyn] = 0;
+    return c->nsyn++;
 }
 
 void olive_cable_free(olive_cable_cell *c)
 {
     void *p[] = {c->parent, c->section, c->mechs, c->area, c->cm, c->a, c->b, c->g_pas, c->e_pas, c->gnabar, c->gkbar,
-                 c->gl, c->el, c->ena, c->ek, c->v, c->m, c->h, c->hn, c->d, c->rhs, c->clamps, c->syn};
+                 c->gl, c->el, c->ena, c->ek, c->v, c->m, c->h, c->hn, c->d, c->rhs, c->clamps, c->syn, c->syn_g};
     for (size_t k = 0; k < sizeof p / sizeof p[0]; k++) free(p[k]);
     memset(c, 0, sizeof *c);
 }

@@ -8,8 +8,7 @@
 #ifndef OLIVE_CABLE_CELL_H
 #define OLIVE_CABLE_CELL_H
 #include <stdint.h>
-
-enum { OLIVE_MECH_PAS = 1, OLIVE_MECH_HH = 2 };
+#include "cable.h"
 
 typedef struct {
     char name[32];
@@ -22,12 +21,6 @@ typedef struct {
     double gnabar, gkbar, gl, el, ena, ek;   /* hh.mod's parameters */
 } olive_section;
 
-/* A current clamp (NEURON's IClamp) on a node: amp nA during [del, del + dur). */
-typedef struct { int node; double del, dur, amp; } olive_iclamp;
-
-/* An exponential synapse (NEURON's ExpSyn): i = g (v - e) nA, g' = -g / tau,
- * an event of weight w (uS) adds w to g. */
-typedef struct { int node; double tau, e, g; } olive_expsyn;
 
 typedef struct {
     int n;                      /* nodes */
@@ -44,6 +37,7 @@ typedef struct {
     olive_iclamp *clamps;
     int nsyn;
     olive_expsyn *syn;
+    double *syn_g;              /* uS */
 } olive_cable_cell;
 
 /* Build from nsec sections (parents before children); dies on a bad one. */
@@ -55,9 +49,15 @@ void olive_cable_init(olive_cable_cell *c, double v0);
 /* One step from t to t + dt (cable.h). */
 void olive_cable_step(olive_cable_cell *c, double t, double dt);
 void olive_cable_free(olive_cable_cell *c);
+/* A clamp or a synapse on a node; returns its index. */
+int olive_cable_add_clamp(olive_cable_cell *c, olive_iclamp q);
+int olive_cable_add_syn(olive_cable_cell *c, olive_expsyn y);
+/* The cell seen as a shape and a state of stride 1 (cable.h). */
+olive_cable_shape olive_cable_shape_of(const olive_cable_cell *c);
+olive_cable_state olive_cable_state_of(olive_cable_cell *c);
 /* An event of weight w (uS) on synapse k: NEURON's NET_RECEIVE, delivered
  * before the step whose midpoint is at or after the event's time. */
-static inline void olive_cable_syn_event(olive_cable_cell *c, int k, double w) { c->syn[k].g += w; }
+static inline void olive_cable_syn_event(olive_cable_cell *c, int k, double w) { c->syn_g[k] += w; }
 /* The default section: hh.mod and pas defaults, Ra 35.4, cm 1, nseg 1. */
 olive_section olive_section_default(const char *name);
 

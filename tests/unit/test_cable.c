@@ -78,9 +78,7 @@ static int trace(const char *name, const char *out_path)
     olive_cable_cell c;
     olive_cable_build(&c, s, nsec, celsius);
     clamp.node = olive_cable_node(&c, s, 0, .5);
-    c.clamps = olive_malloc(sizeof clamp, "clamp");
-    c.clamps[0] = clamp;
-    c.nclamps = 1;
+    olive_cable_add_clamp(&c, clamp);
     int node[8];
     for (int k = 0; k < npr; k++) node[k] = olive_cable_node(&c, s, pr[k].sec, pr[k].x);
     FILE *f = fopen(out_path, "w");
@@ -184,14 +182,8 @@ static int net(const char *conns_path, const char *out_path)
     for (int k = 0; k < NCELLS; k++) {
         olive_cable_build(&cell[k], s, 2, 6.3);
         soma = olive_cable_node(&cell[k], s, 0, .5);
-        cell[k].syn = olive_malloc(sizeof(olive_expsyn), "synapse");
-        cell[k].syn[0] = (olive_expsyn){olive_cable_node(&cell[k], s, 1, .5), 2, 0, 0};
-        cell[k].nsyn = 1;
-        if (k < NDRIVEN) {
-            cell[k].clamps = olive_malloc(sizeof(olive_iclamp), "clamp");
-            cell[k].clamps[0] = (olive_iclamp){soma, 1 + k, 100, .25};
-            cell[k].nclamps = 1;
-        }
+        olive_cable_add_syn(&cell[k], (olive_expsyn){olive_cable_node(&cell[k], s, 1, .5), 2, 0});
+        if (k < NDRIVEN) olive_cable_add_clamp(&cell[k], (olive_iclamp){soma, 1 + k, 100, .25});
         olive_cable_init(&cell[k], -65);
     }
     int nq = 0, qcap = 1024;
