@@ -66,7 +66,7 @@ TEST_BINS  := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 .PHONY: all deps check demo install man clean bench
 # Keep the tool objects (make would delete them as intermediates of the pattern rule).
 .SECONDARY:
-all: $(BINS) $(TEST_BINS) $(if $(HAVE_CUDA),$(BUILD)/bench/olive-bwprobe $(BUILD)/bench/olive-hinesbench)
+all: $(BINS) $(TEST_BINS) $(if $(HAVE_CUDA),$(BUILD)/bench/olive-bwprobe $(BUILD)/bench/olive-hinesbench $(BUILD)/bench/olive-cablebench)
 
 # Objects are rebuilt when the build switches between with and without CUDA.
 CUDA_STAMP := $(BUILD)/obj/.cuda$(if $(HAVE_CUDA),1,0)
@@ -109,6 +109,10 @@ $(BUILD)/bench/olive-bwprobe: tools/bench/bwprobe.cu
 $(BUILD)/bench/olive-hinesbench: tools/bench/hinesbench.cu common/cable.h common/fastexp.h common/hostdev.h
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) -Icommon -Xcompiler -fopenmp -o $@ $< -lgomp
+# Whole cable-cell steps on CPU and GPU (issue 19): cable.h with cable_cell.c.
+$(BUILD)/bench/olive-cablebench: tools/bench/cablebench.cu $(BUILD)/libolive.a common/cable.h common/cable_cell.h
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCCFLAGS) $(NVCC_CPPFLAGS) -Xcompiler -fopenmp -o $@ $< $(BUILD)/libolive.a $(filter-out -fsanitize% -fopenmp,$(LDLIBS)) -lgomp
 endif
 
 $(BUILD)/libolive.a: $(COMMON_OBJ)
