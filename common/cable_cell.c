@@ -55,6 +55,69 @@ int olive_cable_node(const olive_cable_cell *c, const olive_section *sec, int s,
     return first_node(sec, s) + k;
 }
 
+/* One half segment [a, b] of a section with 3-d points: walks the
+ * points from *j (the piece holding a), integrating the linear diameter
+ * between breakpoints: the sum of (y1 + y2) dx (for the mean diameter), of
+ * dx / (y1 y2) (resistance) and of (y1 + y2) * slant length (lateral area).
+ * (*x1, *y1) is the start, carried from the previous half. */
+static void integrate_half(const olive_section *x, int *j, double *x1, double *y1, double b, double *dsum, double *rsum,
+                           double *asum)
+{
+    *rsum = 0;
+    for (;;) {
+        const int jp = *j + 1;
+        const double xj = x->arc[*j], xjp = x->arc[jp];
+        double x2, y2;
+        int next;
+        if (xjp > b || jp == x->npt - 1) {   /* b lies in this piece (or past the last point) */
+            const double frac = fabs(xjp - xj) < 1e-10 ? 1 : (b - xj) / (xjp - xj);
+            x2 = b;
+            y2 = (1. - frac) * x->pd[*j] + frac * x->pd[jp];
+            next = *j;
+        } else {
+            x2 = xjp;
+            y2 = x->pd[jp];
+            next = jp;
+        }
+        double dx = x2 - *x1;
+        *dsum += (y2 + *y1) * dx;
+        if (dx < 1e-15) dx = 1e-15;
+        double q = y2 * *y1 / dx;
+        if (q == 0) q = 1e-15;
+        *rsum += 1 / q;
+        const double taper = .5 * (y2 - *y1);
+        *asum += (y2 + *y1) * sqrt(dx * dx + taper * taper);
+        *x1 = x2;
+        *y1 = y2;
+        if (next == *j) break;
+        *j = next;
+    }
+}
+
+/* Areas and inverse resistances of a section's segment nodes from its 3-d
+ * points; returns the right half resistance of the last segment. */
+static double geometry_3d(const olive_section *x, int f, double *area, double *rinv)
+{
+    const double ds = x->arc[x->npt - 1] / x->nseg;
+    int j = 0;
+    double x1 = x->arc[0], y1 = x->pd[0], rright = 0;
+    for (int k = 0; k < x->nseg; k++) {
+        double si = k * ds, dsum = 0, asum = 0, rl = 0, rr = 0;
+        for (int half = 0; half < 2; half++) {
+            const double sip = si + ds / 2.;
+            double rsum;
+            integrate_half(x, &j, &x1, &y1, sip, &dsum, &rsum, &asum);
+            if (half == 0) rl = rsum * x->Ra / PI * (4. * .01);   /* megohm */
+            else rr = rsum * x->Ra / PI * (4. * .01);
+            si = sip;
+        }
+        rinv[f + k] = 1. / (rright + rl);
+        area[f + k] = asum * .5 * PI;
+        rright = rr;
+    }
+    return rright;
+}
+
 void olive_cable_build(olive_cable_cell *c, const olive_section *sec, int nsec, double celsius)
 {
     memset(c, 0, sizeof *c);
@@ -62,7 +125,14 @@ void olive_cable_build(olive_cable_cell *c, const olive_section *sec, int nsec, 
     int n = 1;
     for (int s = 0; s < nsec; s++) {
         const olive_section *x = &sec[s];
-        if (!(x->L > 0 && x->diam > 0 && x->Ra > 0 && x->cm >= 0 && x->nseg >= 1 && x->nseg <= 32767))
+        if (x->npt == 1 || x->npt < 0) olive_die("section %s: %d 3-d points; a section needs 0 or at least 2", x->name, x->npt);
+        for (int k = 0; k < x->npt; k++)
+            if (!(x->pd[k] > 0) || (k && !(x->arc[k] >= x->arc[k - 1])) || !(x->arc[k] - x->arc[k] == 0))
+                olive_die("section %s: 3-d point %d: diameter %g, arc %g: need a positive diameter and arcs that do not "
+                          "decrease", x->name, k, x->pd[k], x->arc[k]);
+        if (x->npt >= 2 && !(x->arc[x->npt - 1] > 0)) olive_die("section %s: its 3-d points have no length", x->name);
+        if (!((x->L > 0 || x->npt >= 2) && (x->diam > 0 || x->npt >= 2) && x->Ra > 0 && x->cm >= 0 && x->nseg >= 1 &&
+              x->nseg <= 32767))
             olive_die("section %s: L %g, diam %g, Ra %g, cm %g, nseg %d: need positive L, diam, Ra, cm >= 0, "
                       "1 <= nseg <= 32767", x->name, x->L, x->diam, x->Ra, x->cm, x->nseg);
         if (x->parent >= s || (s > 0 && x->parent < 0) || (s == 0 && x->parent >= 0))
@@ -87,15 +157,18 @@ void olive_cable_build(olive_cable_cell *c, const olive_section *sec, int nsec, 
         const int f = first_node(sec, s), pn = olive_cable_node(c, sec, s, 0);
         const double dx = x->L / x->nseg;
         double rright = 0;
+        if (x->npt >= 2) rright = geometry_3d(x, f, c->area, rinv);
         for (int j = 0; j < x->nseg; j++) {
             const int i = f + j;
             c->parent[i] = j ? i - 1 : pn;
             c->section[i] = s;
-            c->area[i] = PI * x->diam * dx;
             c->cm[i] = x->cm;
-            const double rleft = 1e-2 * x->Ra * (dx / 2) / (PI * x->diam * x->diam / 4.);   /* megohm */
-            rinv[i] = 1. / (rleft + rright);
-            rright = rleft;
+            if (x->npt < 2) {   /* a cylinder */
+                c->area[i] = PI * x->diam * dx;
+                const double rleft = 1e-2 * x->Ra * (dx / 2) / (PI * x->diam * x->diam / 4.);   /* megohm */
+                rinv[i] = 1. / (rleft + rright);
+                rright = rleft;
+            }
             c->mechs[i] = x->mechs;
             c->g_pas[i] = x->g_pas; c->e_pas[i] = x->e_pas;
             c->gnabar[i] = x->gnabar; c->gkbar[i] = x->gkbar; c->gl[i] = x->gl; c->el[i] = x->el;

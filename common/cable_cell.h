@@ -19,6 +19,12 @@ typedef struct {
     int mechs;                  /* OLIVE_MECH_* bits */
     double g_pas, e_pas;        /* S/cm2, mV */
     double gnabar, gkbar, gl, el, ena, ek;   /* hh.mod's parameters */
+    /* Optional 3-d points (npt >= 2): arc length from the 0 end and diameter
+     * (um); L is then the last arc, and areas and resistances integrate the
+     * piecewise-linear diameter over each half segment (frusta), as NEURON
+     * does for sections with pt3d points. */
+    int npt;
+    const double *arc, *pd;
 } olive_section;
 
 

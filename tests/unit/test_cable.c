@@ -15,6 +15,7 @@
  *                              cells yet.) */
 #include "cable.h"
 #include "cable_cell.h"
+#include "swc.h"
 #include "util.h"
 #include <math.h>
 #include <stdio.h>
@@ -69,12 +70,23 @@ static int make_cell(const char *name, olive_section *s, double *celsius, olive_
 
 static int trace(const char *name, const char *out_path)
 {
-    olive_section s[8];
+    olive_section sbuf[8], *s = sbuf;
     olive_iclamp clamp;
     probe pr[8];
-    int npr;
+    int npr, nsec;
     double celsius;
-    const int nsec = make_cell(name, s, &celsius, &clamp, pr, &npr);
+    olive_morphology morph = {0};
+    if (!strncmp(name, "swc:", 4)) {   /* segments of at most 20 um; probes as neuron_cable_compare.py */
+        olive_swc_read(name + 4, 20, &morph);
+        s = morph.sec;
+        nsec = morph.nsec;
+        celsius = 6.3;
+        clamp = (olive_iclamp){0, 5, 60, .5};
+        pr[0] = (probe){0, .5}; pr[1] = (probe){1, .5}; pr[2] = (probe){nsec - 1, 1}; pr[3] = (probe){nsec / 2, .5};
+        npr = 4;
+    } else {
+        nsec = make_cell(name, s, &celsius, &clamp, pr, &npr);
+    }
     olive_cable_cell c;
     olive_cable_build(&c, s, nsec, celsius);
     clamp.node = olive_cable_node(&c, s, 0, .5);
@@ -97,6 +109,7 @@ static int trace(const char *name, const char *out_path)
     }
     if (fclose(f) != 0) olive_die("%s: write failed", out_path);
     olive_cable_free(&c);
+    olive_morphology_free(&morph);
     return 0;
 }
 
