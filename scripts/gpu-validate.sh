@@ -218,5 +218,15 @@ done
 grep -h "CUDA device" "$logs"/*.log | sort -u | head -4 | sed 's/^/   /' | tee -a "$results"
 
 tar czf "$dest/logs.tar.gz" -C "$work" logs
+# --- 8. integrate-and-fire networks: every delivery path vs the CPU, 1 and 2 ranks
+# (scripts/gpu-validate-spiking.sh, its checks only; SPIKING=0 skips them) ---
+if [ "${SPIKING:-1}" = 1 ]; then
+  if SKIP_BENCH=1 BIN="$BIN" OUT="$dest" bash "$top/scripts/gpu-validate-spiking.sh" >"$logs/spiking.log" 2>&1; then
+    say "PASS 8. spiking networks: $(grep -c '^PASS' "$dest/spiking-results.txt") checks (CPU = GPU, every path; $dest/spiking-results.txt)"
+  else
+    say "FAIL 8. spiking networks: $(grep '^FAIL' "$dest/spiking-results.txt" | head -3 | tr '\n' ' ')"
+    nfail=$((nfail + 1))
+  fi
+fi
 if [ $nfail -eq 0 ]; then say "ALL PASSED"; else say "$nfail check(s) FAILED"; fi
 exit $((nfail > 0))
