@@ -89,3 +89,11 @@ if [ "${BENCH_SPIKING:-1}" != 0 ] && "$PY" -c "import brian2" 2>/dev/null; then
   echo
   BIN="$BIN" bash "$(dirname "$0")/bench_spiking.sh"
 fi
+
+# Multi-compartment cells against NEURON (issue 19): scripts/bench_cable.sh
+# (needs the CUDA build's olive-cablebench, which runs without a GPU).
+# BENCH_CABLE=0 skips it.
+if [ "${BENCH_CABLE:-1}" != 0 ]; then
+  echo
+  BUILD="${BUILD:-build}" bash "$(dirname "$0")/bench_cable.sh"
+fi

@@ -4,7 +4,8 @@
  * NSEG segments, an IClamp of a different amplitude per cell), 25 ms at
  * dt 0.025 ms: OpenMP over cells (flat layout), and one GPU thread per cell
  * with the flat and the full-interleaved layouts. Every cell's final state on
- * the GPU must equal the CPU's bit for bit, else the program fails.
+ * the GPU must equal the CPU's bit for bit, else the program fails. Without a
+ * GPU, the CPU column only (scripts/bench_cable.sh compares it with NEURON).
  *
  *   olive-cablebench [--cells 2560,25600,256000] [--nseg 21] [--steps 1000] */
 #include <cuda_runtime.h>
@@ -97,19 +98,24 @@ int main(int argc, char **argv)
     olive_cable_init(&proto, -65);
     const olive_cable_shape hs = olive_cable_shape_of(&proto);
     const int n = hs.n;
+    int ndev = 0;
+    const int gpu = cudaGetDeviceCount(&ndev) == cudaSuccess && ndev > 0;
+    cudaGetLastError();   /* no device is an answer here, not an error */
     cudaDeviceProp prop;
-    CK(cudaGetDeviceProperties(&prop, 0));
+    if (gpu) CK(cudaGetDeviceProperties(&prop, 0));
     printf("# olive-cablebench: %s, %d OpenMP threads; ball-and-stick cells of %d nodes (nseg %d), %d steps of %g ms\n",
-           prop.name, omp_get_max_threads(), n, nseg, steps, dt);
+           gpu ? prop.name : "no GPU", omp_get_max_threads(), n, nseg, steps, dt);
     printf("%8s %14s %14s %14s %10s %10s %6s\n", "cells", "cpu-cell-st/s", "flat-cell-st/s", "inter-cell-st/s", "flat-x",
            "inter-x", "same");
     /* the shape on the device */
     olive_cable_shape ds = hs;
+    if (gpu) {
     ds.parent = dev(hs.parent, n); ds.mechs = dev(hs.mechs, n);
     ds.area = dev(hs.area, n); ds.cm = dev(hs.cm, n); ds.a = dev(hs.a, n); ds.b = dev(hs.b, n);
     ds.g_pas = dev(hs.g_pas, n); ds.e_pas = dev(hs.e_pas, n); ds.gnabar = dev(hs.gnabar, n); ds.gkbar = dev(hs.gkbar, n);
     ds.gl = dev(hs.gl, n); ds.el = dev(hs.el, n); ds.ena = dev(hs.ena, n); ds.ek = dev(hs.ek, n);
     ds.clamps = dev(hs.clamps, hs.nclamps); ds.syn = dev(hs.syn, hs.nsyn);
+    }
     int bad = 0;
     for (int ci = 0; ci < nc; ci++) {
         const int64_t cells = cells_l[ci], tot = cells * n;
@@ -123,14 +129,15 @@ int main(int argc, char **argv)
         double *syn_g = (double *)olive_calloc((size_t)cells, 8, "state"), *amp = (double *)olive_malloc((size_t)cells * 8, "state");
         for (int64_t c = 0; c < cells; c++) amp[c] = .1 + .2 * (double)(c % 1000) / 1000;
         /* device copies before the CPU run changes them: flat, then interleaved */
-        double *g_flat[6], *g_int[6], *tmp = (double *)olive_malloc((size_t)tot * 8, "state");
-        for (int k = 0; k < 6; k++) {
+        double *g_flat[6] = {0}, *g_int[6] = {0}, *tmp = (double *)olive_malloc((size_t)tot * 8, "state");
+        for (int k = 0; k < 6 && gpu; k++) {
             g_flat[k] = dev(arr[k], (size_t)tot);
             for (int64_t c = 0; c < cells; c++)
                 for (int i = 0; i < n; i++) tmp[i * cells + c] = arr[k][c * n + i];
             g_int[k] = dev(tmp, (size_t)tot);
         }
-        double *g_syn_f = dev(syn_g, cells), *g_amp_f = dev(amp, cells), *g_syn_i = dev(syn_g, cells), *g_amp_i = dev(amp, cells);
+        double *g_syn_f = 0, *g_amp_f = 0, *g_syn_i = 0, *g_amp_i = 0;
+        if (gpu) { g_syn_f = dev(syn_g, cells); g_amp_f = dev(amp, cells); g_syn_i = dev(syn_g, cells); g_amp_i = dev(amp, cells); }
         double t0 = now();
 #pragma omp parallel for schedule(static)
         for (int64_t c = 0; c < cells; c++) {
@@ -144,9 +151,9 @@ int main(int argc, char **argv)
             }
         }
         const double t_cpu = now() - t0;
-        double t_gpu[2];
+        double t_gpu[2] = {0, 0};
         int same = 1;
-        for (int layout = 0; layout < 2; layout++) {
+        for (int layout = 0; layout < 2 && gpu; layout++) {
             double **g = layout ? g_int : g_flat;
             olive_cable_state x = {g[0], g[1], g[2], g[3], g[4], g[5], layout ? g_syn_i : g_syn_f, layout ? g_amp_i : g_amp_f};
             cudaEvent_t e0, e1;
@@ -169,11 +176,17 @@ int main(int argc, char **argv)
         }
         bad |= !same;
         const double cs = (double)cells * steps;
-        printf("%8lld %14.4g %14.4g %14.4g %10.2f %10.2f %6s\n", (long long)cells, cs / t_cpu, cs / t_gpu[0], cs / t_gpu[1],
-               t_cpu / t_gpu[0], t_cpu / t_gpu[1], same ? "yes" : "NO");
+        if (gpu)
+            printf("%8lld %14.4g %14.4g %14.4g %10.2f %10.2f %6s\n", (long long)cells, cs / t_cpu, cs / t_gpu[0],
+                   cs / t_gpu[1], t_cpu / t_gpu[0], t_cpu / t_gpu[1], same ? "yes" : "NO");
+        else
+            printf("%8lld %14.4g %14s %14s %10s %10s %6s\n", (long long)cells, cs / t_cpu, "-", "-", "-", "-", "-");
+        /* the soma's final potential of cells 0 and cells - 1, for outside checks */
+        printf("# soma v at %g ms: cell 0 %.17g, cell %lld %.17g\n", steps * dt, arr[0][olive_cable_node(&proto, sec, 0, .5)],
+               (long long)(cells - 1), arr[0][(cells - 1) * n + olive_cable_node(&proto, sec, 0, .5)]);
         fflush(stdout);
-        for (int k = 0; k < 6; k++) { free(arr[k]); CK(cudaFree(g_flat[k])); CK(cudaFree(g_int[k])); }
-        CK(cudaFree(g_syn_f)); CK(cudaFree(g_amp_f)); CK(cudaFree(g_syn_i)); CK(cudaFree(g_amp_i));
+        for (int k = 0; k < 6; k++) { free(arr[k]); if (gpu) { CK(cudaFree(g_flat[k])); CK(cudaFree(g_int[k])); } }
+        if (gpu) { CK(cudaFree(g_syn_f)); CK(cudaFree(g_amp_f)); CK(cudaFree(g_syn_i)); CK(cudaFree(g_amp_i)); }
         free(syn_g); free(amp); free(tmp);
     }
     olive_cable_free(&proto);
