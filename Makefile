@@ -53,12 +53,13 @@ LDLIBS    += $(PKG_LIBS) -lz -lm -ldl -fopenmp
 
 # CUDA backends of olive-simulate and olive-genconn (tools/*/*.cu): built when nvcc is
 # found, on the PATH or in $(CUDA_HOME)/bin; CUDA=0 builds without it.
-# -fmad=false: no fused multiply-add, the same rounding as the CPU build.
+# -fmad=false: no fused multiply-add on the device, -ffp-contract=off none in
+# the host code nvcc compiles: the same rounding as the CPU build.
 CUDA      ?= 1
 CUDA_HOME ?= /usr/local/cuda
 NVCC      ?= $(firstword $(shell command -v nvcc 2>/dev/null) $(wildcard $(CUDA_HOME)/bin/nvcc))
 CUDA_ARCH ?= sm_90
-NVCCFLAGS ?= -O3 -arch=$(CUDA_ARCH) -std=c++17 -Xcompiler -Wall,-Wextra,-Werror -fmad=false $(NVCC_HOST_FMA)
+NVCCFLAGS ?= -O3 -arch=$(CUDA_ARCH) -std=c++17 -Xcompiler -Wall,-Wextra,-Werror,-ffp-contract=off -fmad=false $(NVCC_HOST_FMA)
 HAVE_CUDA := $(if $(filter 0,$(CUDA)),,$(if $(NVCC),1,))
 
 ifeq ($(SANITIZE),1)

@@ -32,9 +32,12 @@
 /* A current clamp (NEURON's IClamp) on a node: amp nA during [del, del + dur). */
 typedef struct { int node; double del, dur, amp; } olive_iclamp;
 
-/* An exponential synapse (NEURON's ExpSyn) on a node: i = g (v - e) nA,
- * g' = -g / tau; an event of weight w (uS) adds w to g. */
-typedef struct { int node; double tau, e; } olive_expsyn;
+/* An exponential synapse on a node, i = g (v - e) nA. tau1 = 0: NEURON's
+ * ExpSyn, g' = -g / tau, an event of weight w (uS) adds w to g. tau1 > 0:
+ * NEURON's Exp2Syn (tau1 rise, tau the decay), g = B - A, A' = -A / tau1,
+ * B' = -B / tau, an event adds w * factor to A and to B (factor normalises
+ * the peak to w; set by olive_cable_add_syn). */
+typedef struct { int node; double tau, e, tau1, factor; } olive_expsyn;
 
 enum { OLIVE_MECH_PAS = 1, OLIVE_MECH_HH = 2 };
 
@@ -52,10 +55,11 @@ typedef struct {
 
 /* What each cell has: node i of cell c at [i * stride + c] (stride 1 and
  * c 0 for one cell; stride = cells: the interleaved layout); clamp and
- * synapse k at [k * stride + c]. clamp_amp may be null (the shape's amps). */
+ * synapse k at [k * stride + c]. clamp_amp may be null (the shape's amps).
+ * syn_g: ExpSyn's g, Exp2Syn's B; syn_a: Exp2Syn's A. */
 typedef struct {
     double *v, *m, *h, *n, *d, *rhs;
-    double *syn_g, *clamp_amp;
+    double *syn_g, *clamp_amp, *syn_a;
 } olive_cable_state;
 
 /* hh.mod's rates at v (mV), q10 = 3^((celsius - 6.3) / 10). */
@@ -150,7 +154,7 @@ OLIVE_HD void olive_cable_cell_step(const olive_cable_shape *s, const olive_cabl
     double *v = x->v + c, *m = x->m + c, *h = x->h + c, *hn = x->n + c, *d = x->d + c, *rhs = x->rhs + c;
     const double tm = t + .5 * dt;
     for (int i = 0; i < n; i++) { rhs[i * stride] = 0; d[i * stride] = 0; }
-    /* 1. membrane currents (NEURON's mechanism order: pas, IClamp, ExpSyn, hh) */
+    /* 1. membrane currents (NEURON's mechanism order: pas, IClamp, the synapses, hh) */
     for (int i = 0; i < n; i++) {
         if (s->mechs[i] & OLIVE_MECH_PAS) {
 #define OLIVE_PAS_AT(V) (s->g_pas[i] * ((V) - s->e_pas[i]))
@@ -166,7 +170,8 @@ OLIVE_HD void olive_cable_cell_step(const olive_cable_shape *s, const olive_cabl
     }
     for (int k = 0; k < s->nsyn; k++) {   /* point process: nA -> mA/cm2 */
         const olive_expsyn *y = &s->syn[k];
-        const double g = x->syn_g[k * stride + c], u = v[y->node * stride], mfact = 1.e2 / s->area[y->node];
+        const double g = y->tau1 > 0 ? x->syn_g[k * stride + c] - x->syn_a[k * stride + c] : x->syn_g[k * stride + c];
+        const double u = v[y->node * stride], mfact = 1.e2 / s->area[y->node];
         const double i1 = g * (u + .001 - y->e), i0 = g * (u - y->e);
         rhs[y->node * stride] -= i0 * mfact;
         d[y->node * stride] += (i1 - i0) / .001 * mfact;
@@ -186,7 +191,11 @@ OLIVE_HD void olive_cable_cell_step(const olive_cable_shape *s, const olive_cabl
     olive_hines_solve(n, stride, s->parent, s->a, s->b, d, rhs);
     for (int i = 0; i < n; i++) v[i * stride] += rhs[i * stride];
     /* 3. synapse and channel states with the new v */
-    for (int k = 0; k < s->nsyn; k++) x->syn_g[k * stride + c] = olive_cnexp(x->syn_g[k * stride + c], 0, s->syn[k].tau, dt);
+    for (int k = 0; k < s->nsyn; k++) {
+        const long at = k * stride + c;
+        if (s->syn[k].tau1 > 0) x->syn_a[at] = olive_cnexp(x->syn_a[at], 0, s->syn[k].tau1, dt);
+        x->syn_g[at] = olive_cnexp(x->syn_g[at], 0, s->syn[k].tau, dt);
+    }
     for (int i = 0; i < n; i++) {
         if (!(s->mechs[i] & OLIVE_MECH_HH)) continue;
         const olive_hh_rates r = olive_hh_rates_at(v[i * stride], s->q10);

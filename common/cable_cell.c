@@ -211,7 +211,7 @@ olive_cable_shape olive_cable_shape_of(const olive_cable_cell *c)
 
 olive_cable_state olive_cable_state_of(olive_cable_cell *c)
 {
-    olive_cable_state x = {c->v, c->m, c->h, c->hn, c->d, c->rhs, c->syn_g, NULL};
+    olive_cable_state x = {c->v, c->m, c->h, c->hn, c->d, c->rhs, c->syn_g, NULL, c->syn_a};
     return x;
 }
 
@@ -232,18 +232,27 @@ int olive_cable_add_clamp(olive_cable_cell *c, olive_iclamp q)
 
 int olive_cable_add_syn(olive_cable_cell *c, olive_expsyn y)
 {
-    if (y.node < 0 || y.node >= c->n || !(y.tau > 0)) olive_die("a synapse on node %d (tau %g) of a cell of %d nodes", y.node, y.tau, c->n);
+    if (y.node < 0 || y.node >= c->n || !(y.tau > 0) || !(y.tau1 >= 0))
+        olive_die("a synapse on node %d (tau %g, tau1 %g) of a cell of %d nodes", y.node, y.tau, y.tau1, c->n);
+    if (y.tau1 > 0) {   /* exp2syn.mod's INITIAL */
+        if (y.tau1 / y.tau > .9999) y.tau1 = .9999 * y.tau;
+        if (y.tau1 / y.tau < 1e-9) y.tau1 = y.tau * 1e-9;
+        const double tp = (y.tau1 * y.tau) / (y.tau - y.tau1) * log(y.tau / y.tau1);
+        y.factor = 1 / (-exp(-tp / y.tau1) + exp(-tp / y.tau));
+    }
     c->syn = olive_realloc(c->syn, (size_t)(c->nsyn + 1) * sizeof *c->syn, "synapses");
     c->syn_g = olive_realloc(c->syn_g, (size_t)(c->nsyn + 1) * sizeof *c->syn_g, "synapses");
+    c->syn_a = olive_realloc(c->syn_a, (size_t)(c->nsyn + 1) * sizeof *c->syn_a, "synapses");
     c->syn[c->nsyn] = y;
     c->syn_g[c->nsyn] = 0;
+    c->syn_a[c->nsyn] = 0;
     return c->nsyn++;
 }
 
 void olive_cable_free(olive_cable_cell *c)
 {
     void *p[] = {c->parent, c->section, c->mechs, c->area, c->cm, c->a, c->b, c->g_pas, c->e_pas, c->gnabar, c->gkbar,
-                 c->gl, c->el, c->ena, c->ek, c->v, c->m, c->h, c->hn, c->d, c->rhs, c->clamps, c->syn, c->syn_g};
+                 c->gl, c->el, c->ena, c->ek, c->v, c->m, c->h, c->hn, c->d, c->rhs, c->clamps, c->syn, c->syn_g, c->syn_a};
     for (size_t k = 0; k < sizeof p / sizeof p[0]; k++) free(p[k]);
     memset(c, 0, sizeof *c);
 }

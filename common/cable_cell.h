@@ -43,7 +43,7 @@ typedef struct {
     olive_iclamp *clamps;
     int nsyn;
     olive_expsyn *syn;
-    double *syn_g;              /* uS */
+    double *syn_g, *syn_a;      /* uS */
 } olive_cable_cell;
 
 /* Build from nsec sections (parents before children); dies on a bad one. */
@@ -55,7 +55,9 @@ void olive_cable_init(olive_cable_cell *c, double v0);
 /* One step from t to t + dt (cable.h). */
 void olive_cable_step(olive_cable_cell *c, double t, double dt);
 void olive_cable_free(olive_cable_cell *c);
-/* A clamp or a synapse on a node; returns its index. */
+/* A clamp or a synapse on a node; returns its index. A synapse with
+ * tau1 > 0 is an Exp2Syn: tau1 is kept below tau as NEURON's INITIAL does
+ * (at most 0.9999 tau, at least 1e-9 tau) and its factor set. */
 int olive_cable_add_clamp(olive_cable_cell *c, olive_iclamp q);
 int olive_cable_add_syn(olive_cable_cell *c, olive_expsyn y);
 /* The cell seen as a shape and a state of stride 1 (cable.h). */
@@ -63,7 +65,15 @@ olive_cable_shape olive_cable_shape_of(const olive_cable_cell *c);
 olive_cable_state olive_cable_state_of(olive_cable_cell *c);
 /* An event of weight w (uS) on synapse k: NEURON's NET_RECEIVE, delivered
  * before the step whose midpoint is at or after the event's time. */
-static inline void olive_cable_syn_event(olive_cable_cell *c, int k, double w) { c->syn_g[k] += w; }
+static inline void olive_cable_syn_event(olive_cable_cell *c, int k, double w)
+{
+    if (c->syn[k].tau1 > 0) {   /* Exp2Syn */
+        c->syn_a[k] += w * c->syn[k].factor;
+        c->syn_g[k] += w * c->syn[k].factor;
+    } else {
+        c->syn_g[k] += w;
+    }
+}
 /* The default section: hh.mod and pas defaults, Ra 35.4, cm 1, nseg 1. */
 olive_section olive_section_default(const char *name);
 

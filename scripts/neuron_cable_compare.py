@@ -2,7 +2,7 @@
 """olive's multi-compartment cells against NEURON (issue 19).
 
     neuron_cable_compare.py CELL OLIVE_TRACE [--tol MV] [--json FILE]
-    neuron_cable_compare.py net TEST_CABLE_BINARY [--json FILE]
+    neuron_cable_compare.py net|net2 TEST_CABLE_BINARY [--json FILE]
     neuron_cable_compare.py swc:FILE OLIVE_TRACE [--tol MV]
 
 Builds CELL (ball_stick or branched: the cells of tests/unit/test_cable.c)
@@ -25,7 +25,8 @@ random other cells (weights uniform in [0.002, 0.012] uS, delays 1-5 ms in
 0.5 ms steps; seed 1), cells 0-9 driven by a 0.25 nA IClamp from 1 + id ms;
 NetCon threshold 10 mV at the soma. The connections go to a file that
 `test_cable net` reads; the two spike lists (time, cell) must be identical
-(times within 1e-9 ms).
+(times within 1e-9 ms). net2: the same with an Exp2Syn (tau1 0.5 ms,
+tau2 3 ms) instead of the ExpSyn.
 """
 import argparse
 import json
@@ -139,7 +140,7 @@ def swc_sections(h, path, seg_length=20.0):
     return secs
 
 
-def run_net(h, binary, json_path):
+def run_net(h, binary, json_path, exp2=False):
     import os
     import subprocess
     import tempfile
@@ -155,7 +156,10 @@ def run_net(h, binary, json_path):
         dend = h.Section(name="dend%d" % c); dend.L = 200; dend.diam = 1; dend.nseg = 5; dend.Ra = 100
         dend.insert("pas"); dend.g_pas = .001; dend.e_pas = -65
         dend.connect(soma(1), 0)
-        syn = h.ExpSyn(dend(.5)); syn.tau = 2; syn.e = 0
+        if exp2:
+            syn = h.Exp2Syn(dend(.5)); syn.tau1, syn.tau2, syn.e = .5, 3, 0
+        else:
+            syn = h.ExpSyn(dend(.5)); syn.tau = 2; syn.e = 0
         cells.append((soma, dend, syn))
     stims = []
     for c in range(10):
@@ -183,14 +187,14 @@ def run_net(h, binary, json_path):
     with open(cpath, "w") as f:
         for src, tgt, w, d in conns:
             f.write("%d %d %.17g %.17g\n" % (src, tgt, w, d))
-    subprocess.run([binary, "net", cpath, opath], check=True)
+    subprocess.run([binary, "net2" if exp2 else "net", cpath, opath], check=True)
     ol = np.loadtxt(opath, ndmin=2)
     olive = sorted(zip(ol[:, 0], ol[:, 1].astype(int)))
     same = len(olive) == len(nrn) and all(a[1] == b[1] and abs(a[0] - b[0]) < 1e-9 for a, b in zip(olive, nrn))
     cells_fired = len(set(c for _, c in nrn))
     dmax = max((abs(a[0] - b[0]) for a, b in zip(olive, nrn)), default=0)
-    print("net: NEURON %d spikes from %d cells (%d undriven), olive %d spikes; identical: %s (max time difference %.3g ms)"
-          % (len(nrn), cells_fired, len(set(c for _, c in nrn if c >= 10)), len(olive), same, dmax))
+    print("%s: NEURON %d spikes from %d cells (%d undriven), olive %d spikes; identical: %s (max time difference %.3g ms)"
+          % ("net2 (Exp2Syn)" if exp2 else "net (ExpSyn)", len(nrn), cells_fired, len(set(c for _, c in nrn if c >= 10)), len(olive), same, dmax))
     if json_path:
         with open(json_path, "w") as f:
             json.dump({"neuron_spikes": len(nrn), "olive_spikes": len(olive), "identical": same,
@@ -209,8 +213,8 @@ def main():
     a = ap.parse_args()
     from neuron import h
     h.load_file("stdrun.hoc")
-    if a.cell == "net":
-        return run_net(h, a.olive_trace, a.json)
+    if a.cell in ("net", "net2"):
+        return run_net(h, a.olive_trace, a.json, a.cell == "net2")
     if a.cell.startswith("swc:"):
         sl = swc_sections(h, a.cell[4:])
         secs = {"soma": sl[0]}

@@ -9,7 +9,7 @@
 # step, and the soma must fire. Then a 100-cell network (ball-and-stick cells,
 # ExpSyn on the dendrite, 1000 connections with delays 1-5 ms, NetCon
 # threshold 10 mV; `test_cable net`): the same spikes, cell by cell, at the
-# same steps, and activity beyond the 10 driven cells. And tests/data/cell.swc
+# same steps, and activity beyond the 10 driven cells; again with an Exp2Syn. And tests/data/cell.swc
 # (3-point soma, tapering 3-d sections, forks) cut by common/swc.c and, the
 # same way, by the script with pt3dadd: within 1e-6 mV. Bad SWC files are
 # refused naming the file, line and fault.
@@ -40,6 +40,7 @@ for cell in ball_stick branched swc:$TESTS/data/cell.swc; do
     | tee cmp_$tag.log
   grep -q '^PASS' cmp_$tag.log || fail "$cell: olive's voltages differ from NEURON's"
 done
-"$venv/bin/python" "$TOP/scripts/neuron_cable_compare.py" net "$TOP/$BUILD/tests/test_cable" 2>&1 \
-  | grep -v "DISPLAY\|graphics" | tee cmp_net.log
-grep -q '^PASS' cmp_net.log || fail "the network's spikes differ from NEURON's"
+for mode in net net2; do   # ExpSyn, Exp2Syn
+  "$venv/bin/python" "$TOP/scripts/neuron_cable_compare.py" $mode "$T" 2>&1 | grep -v "DISPLAY\|graphics" | tee cmp_$mode.log
+  grep -q '^PASS' cmp_$mode.log || fail "the $mode network's spikes differ from NEURON's"
+done

@@ -12,7 +12,8 @@
  *                              line of CONNS, NEURON's NetCon semantics; writes
  *                              "time cell" per spike. (A driver for the
  *                              comparison: olive-simulate does not run these
- *                              cells yet.) */
+ *                              cells yet.)
+ *   test_cable net2 CONNS OUT  the same with an Exp2Syn (tau1 0.5, tau2 3 ms). */
 #include "cable.h"
 #include "cable_cell.h"
 #include "swc.h"
@@ -166,7 +167,7 @@ static int cmp_event(const void *x, const void *y)
     return (a->t > b->t) - (a->t < b->t);
 }
 
-static int net(const char *conns_path, const char *out_path)
+static int net(const char *conns_path, const char *out_path, int exp2)
 {
     enum { NCELLS = 100, NDRIVEN = 10 };
     const double dt = .025, tstop = 100, thresh = 10;
@@ -195,7 +196,8 @@ static int net(const char *conns_path, const char *out_path)
     for (int k = 0; k < NCELLS; k++) {
         olive_cable_build(&cell[k], s, 2, 6.3);
         soma = olive_cable_node(&cell[k], s, 0, .5);
-        olive_cable_add_syn(&cell[k], (olive_expsyn){olive_cable_node(&cell[k], s, 1, .5), 2, 0});
+        if (exp2) olive_cable_add_syn(&cell[k], (olive_expsyn){olive_cable_node(&cell[k], s, 1, .5), 3, 0, .5, 0});
+        else olive_cable_add_syn(&cell[k], (olive_expsyn){olive_cable_node(&cell[k], s, 1, .5), 2, 0, 0, 0});
         if (k < NDRIVEN) olive_cable_add_clamp(&cell[k], (olive_iclamp){soma, 1 + k, 100, .25});
         olive_cable_init(&cell[k], -65);
     }
@@ -239,8 +241,9 @@ int main(int argc, char **argv)
 {
     olive_set_program("test_cable");
     if (argc == 4 && !strcmp(argv[1], "trace")) return trace(argv[2], argv[3]);
-    if (argc == 4 && !strcmp(argv[1], "net")) return net(argv[2], argv[3]);
-    if (argc != 1) olive_die("usage: test_cable [trace CELL OUT | net CONNS OUT]");
+    if (argc == 4 && !strcmp(argv[1], "net")) return net(argv[2], argv[3], 0);
+    if (argc == 4 && !strcmp(argv[1], "net2")) return net(argv[2], argv[3], 1);
+    if (argc != 1) olive_die("usage: test_cable [trace CELL OUT | net CONNS OUT | net2 CONNS OUT]");
     for (unsigned seed = 1; seed <= 200; seed++) check_hines(seed);
     /* hh at -65 mV, 6.3 C: NEURON 9.0.2's rates_hh(-65) with usetable_hh = 0 */
     const olive_hh_rates r = olive_hh_rates_at(-65, 1);

@@ -94,7 +94,7 @@ int main(int argc, char **argv)
     olive_cable_cell proto;
     olive_cable_build(&proto, sec, 2, 6.3);
     olive_cable_add_clamp(&proto, (olive_iclamp){olive_cable_node(&proto, sec, 0, .5), 1, 1e9, .2});
-    olive_cable_add_syn(&proto, (olive_expsyn){olive_cable_node(&proto, sec, 1, .5), 2, 0});
+    olive_cable_add_syn(&proto, (olive_expsyn){olive_cable_node(&proto, sec, 1, .5), 2, 0, 0, 0});
     olive_cable_init(&proto, -65);
     const olive_cable_shape hs = olive_cable_shape_of(&proto);
     const int n = hs.n;
@@ -142,7 +142,7 @@ int main(int argc, char **argv)
 #pragma omp parallel for schedule(static)
         for (int64_t c = 0; c < cells; c++) {
             olive_cable_state y = {arr[0] + c * n, arr[1] + c * n, arr[2] + c * n, arr[3] + c * n, arr[4] + c * n,
-                                   arr[5] + c * n, syn_g + c, amp + c};
+                                   arr[5] + c * n, syn_g + c, amp + c, NULL};   /* ExpSyn only: no A */
             double t = 0;
             for (int k = 0; k < steps; k++) {
                 olive_cable_cell_step(&hs, &y, 0, 1, t, dt);
@@ -155,7 +155,8 @@ int main(int argc, char **argv)
         int same = 1;
         for (int layout = 0; layout < 2 && gpu; layout++) {
             double **g = layout ? g_int : g_flat;
-            olive_cable_state x = {g[0], g[1], g[2], g[3], g[4], g[5], layout ? g_syn_i : g_syn_f, layout ? g_amp_i : g_amp_f};
+            olive_cable_state x = {g[0], g[1], g[2], g[3], g[4], g[5], layout ? g_syn_i : g_syn_f, layout ? g_amp_i : g_amp_f,
+                                   NULL};
             cudaEvent_t e0, e1;
             CK(cudaEventCreate(&e0)); CK(cudaEventCreate(&e1));
             CK(cudaEventRecord(e0));
