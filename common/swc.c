@@ -18,6 +18,21 @@ typedef struct {
     int count[3];              /* axon, dend, apic */
 } swc_tree;
 
+/* nseg: a fixed length, or (seg_length <= 0) NEURON's d_lambda rule with
+ * d_lambda 0.1 at 100 Hz: lambda_f from the 3-d points as stdlib.hoc. */
+static int nseg_for(const olive_section *s, double seg_length)
+{
+    double per = seg_length;
+    if (!(seg_length > 0)) {
+        const double freq = 100, d_lambda = .1, PI = 3.14159265358979323846;
+        double lam = 0;
+        for (int i = 1; i < s->npt; i++) lam += (s->arc[i] - s->arc[i - 1]) / sqrt(s->pd[i - 1] + s->pd[i]);
+        lam *= sqrt(2) * 1e-5 * sqrt(4 * PI * freq * s->Ra * s->cm);
+        per = d_lambda * (s->L / lam);
+    }
+    return 2 * (int)floor((s->L / per + 0.9) / 2) + 1;
+}
+
 static void add_section(swc_tree *t, const char *kind, int type, const int *pts, int np, int parent, double parent_x,
                         double seg_length)
 {
@@ -48,13 +63,13 @@ static void add_section(swc_tree *t, const char *kind, int type, const int *pts,
     s.pd = pd;
     s.L = arc[np - 1];
     if (!(s.L > 0)) olive_die("%s: section %s (from point %d on) has no length", t->path, s.name, pts[np - 1]);
-    s.nseg = 2 * (int)floor((s.L / seg_length + 0.9) / 2) + 1;
     s.parent = parent;
     s.parent_x = parent_x;
     s.Ra = 100;
     s.mechs = (type == 1 || type == 2) ? OLIVE_MECH_HH : OLIVE_MECH_PAS;
     s.g_pas = 1e-4;
     s.e_pas = -65;
+    s.nseg = nseg_for(&s, seg_length);
     m->sec[m->nsec++] = s;
 }
 
@@ -79,7 +94,7 @@ static void build_from(swc_tree *t, int c, int psec, double px, int dup, double 
 void olive_swc_read(const char *path, double seg_length, olive_morphology *m)
 {
     memset(m, 0, sizeof *m);
-    if (!(seg_length > 0)) olive_die("%s: segment length %g: must be positive", path, seg_length);
+    if (!(seg_length > 0) && seg_length != 0) olive_die("%s: segment length %g: positive, or 0 for the d_lambda rule", path, seg_length);
     FILE *f = fopen(path, "r");
     if (!f) olive_die("%s: cannot open: %s", path, strerror(errno));
     swc_tree t = {0};
@@ -177,8 +192,8 @@ void olive_swc_read(const char *path, double seg_length, olive_morphology *m)
         pd[0] = pd[1] = 2 * t.r[0];
         olive_section s = olive_section_default("soma");
         s.npt = 2; s.arc = arc; s.pd = pd; s.L = arc[1];
-        s.nseg = 2 * (int)floor((s.L / seg_length + 0.9) / 2) + 1;
         s.Ra = 100; s.mechs = OLIVE_MECH_HH; s.g_pas = 1e-4; s.e_pas = -65;
+        s.nseg = nseg_for(&s, seg_length);
         t.cap_sec = 8;
         m->sec = olive_malloc((size_t)t.cap_sec * sizeof *m->sec, "sections");
         m->sec[m->nsec++] = s;

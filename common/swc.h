@@ -16,7 +16,9 @@
  *   order: depth first from the soma, children in the order of their ids;
  *   names: soma, axon[k], dend[k] (types 3 and others), apic[k] (type 4).
  * Segments: nseg = 2 floor((L / seg_length + 0.9) / 2) + 1 (odd, at most
- * seg_length long). Mechanisms: hh on soma and axon, pas (g 1e-4 S/cm2,
+ * seg_length long), or with seg_length <= 0 NEURON's d_lambda rule
+ * (stdlib.hoc's geom_nseg: d_lambda 0.1 of the AC length constant at
+ * 100 Hz, from the 3-d points). Mechanisms: hh on soma and axon, pas (g 1e-4 S/cm2,
  * e -65 mV) on dendrites; Ra 100 ohm cm, cm 1 uF/cm2. */
 #ifndef OLIVE_SWC_H
 #define OLIVE_SWC_H

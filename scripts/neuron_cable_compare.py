@@ -3,7 +3,7 @@
 
     neuron_cable_compare.py CELL OLIVE_TRACE [--tol MV] [--json FILE]
     neuron_cable_compare.py net|net2 TEST_CABLE_BINARY [--json FILE]
-    neuron_cable_compare.py swc:FILE OLIVE_TRACE [--tol MV]
+    neuron_cable_compare.py swc:FILE|swcdl:FILE OLIVE_TRACE [--tol MV]
 
 Builds CELL (ball_stick or branched: the cells of tests/unit/test_cable.c)
 in NEURON (PyPI neuron, pinned by tests/peer_venv.sh) with the same sections,
@@ -17,7 +17,8 @@ swc:FILE: the cell of an SWC file cut into sections by olive's rules
 (common/swc.h), implemented again here and built with pt3dadd: segments of
 at most 20 um, hh on soma and axon, pas on dendrites, IClamp 0.5 nA at
 soma(0.5) from 5 to 65 ms, 6.3 C; probes: the first, second, last (at 1) and
-middle sections.
+middle sections. swcdl:FILE: nseg by NEURON's d_lambda rule (its own
+lambda_f here, olive's common/swc.c there).
 
 net: 100 ball-and-stick cells (hh soma, passive 5-segment dendrite with an
 ExpSyn, tau 2 ms, e 0 mV, at its middle), each receiving 10 connections from
@@ -67,7 +68,9 @@ def build(h, name):
 
 
 def swc_sections(h, path, seg_length=20.0):
-    """olive's cut of an SWC file (common/swc.h), as NEURON sections."""
+    """olive's cut of an SWC file (common/swc.h), as NEURON sections; with
+    seg_length None, nseg by NEURON's own d_lambda rule (stdlib.hoc's
+    lambda_f, d_lambda 0.1, 100 Hz)."""
     pts = {}
     order = []
     for line in open(path):
@@ -95,8 +98,12 @@ def swc_sections(h, path, seg_length=20.0):
         h.pt3dclear(sec=sec)
         for (x, y, z, d) in points:
             h.pt3dadd(x, y, z, d, sec=sec)
-        sec.nseg = int((sec.L / seg_length + 0.9) / 2) * 2 + 1
         sec.Ra, sec.cm = 100, 1
+        if seg_length is None:
+            h.load_file("stdlib.hoc")
+            sec.nseg = int((sec.L / (.1 * h.lambda_f(100, sec=sec)) + 0.9) / 2) * 2 + 1
+        else:
+            sec.nseg = int((sec.L / seg_length + 0.9) / 2) * 2 + 1
         if typ in (1, 2):
             sec.insert("hh")
         else:
@@ -215,8 +222,9 @@ def main():
     h.load_file("stdrun.hoc")
     if a.cell in ("net", "net2"):
         return run_net(h, a.olive_trace, a.json, a.cell == "net2")
-    if a.cell.startswith("swc:"):
-        sl = swc_sections(h, a.cell[4:])
+    if a.cell.startswith("swc:") or a.cell.startswith("swcdl:"):
+        dl = a.cell.startswith("swcdl:")
+        sl = swc_sections(h, a.cell[6:] if dl else a.cell[4:], None if dl else 20.0)
         secs = {"soma": sl[0]}
         probes = [sl[0](.5), sl[1](.5), sl[-1](1), sl[len(sl) // 2](.5)]
         celsius, delay, dur, amp = 6.3, 5, 60, .5

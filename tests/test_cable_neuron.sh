@@ -11,7 +11,8 @@
 # threshold 10 mV; `test_cable net`): the same spikes, cell by cell, at the
 # same steps, and activity beyond the 10 driven cells; again with an Exp2Syn. And tests/data/cell.swc
 # (3-point soma, tapering 3-d sections, forks) cut by common/swc.c and, the
-# same way, by the script with pt3dadd: within 1e-6 mV. Bad SWC files are
+# same way, by the script with pt3dadd: within 1e-6 mV, with segments of at
+# most 20 um and with nseg by the d_lambda rule (NEURON's lambda_f there). Bad SWC files are
 # refused naming the file, line and fault.
 set -euo pipefail
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -29,12 +30,14 @@ bad_swc dendroot "the first point must be the root, a soma point" "1 3 0 0 0 5 -
 bad_swc columns ":2: expected 'id type x y z radius parent'" "1 1 0 0 0 5 -1" "2 3 0 10 0 1"
 bad_swc radius "need a positive id and radius" "1 1 0 0 0 5 -1" "2 3 0 10 0 0 1"
 if [ "$BUILD" = build-san ]; then   # the traces under the sanitizers; NEURON in the normal build
-  for cell in ball_stick branched swc:$TESTS/data/cell.swc; do "$T" trace $cell olive.txt || fail "trace $cell"; done
+  for cell in ball_stick branched swc:$TESTS/data/cell.swc swcdl:$TESTS/data/cell.swc; do
+    "$T" trace $cell olive.txt || fail "trace $cell"
+  done
   exit 0
 fi
 source "$TESTS/peer_venv.sh"
-for cell in ball_stick branched swc:$TESTS/data/cell.swc; do
-  tag=${cell##*/}
+for cell in ball_stick branched swc:$TESTS/data/cell.swc swcdl:$TESTS/data/cell.swc; do
+  tag=${cell%%:*}
   "$T" trace $cell olive_$tag.txt || fail "test_cable trace $cell"
   "$venv/bin/python" "$TOP/scripts/neuron_cable_compare.py" $cell olive_$tag.txt 2>&1 | grep -v "DISPLAY\|graphics" \
     | tee cmp_$tag.log

@@ -77,8 +77,10 @@ static int trace(const char *name, const char *out_path)
     int npr, nsec;
     double celsius;
     olive_morphology morph = {0};
-    if (!strncmp(name, "swc:", 4)) {   /* segments of at most 20 um; probes as neuron_cable_compare.py */
-        olive_swc_read(name + 4, 20, &morph);
+    if (!strncmp(name, "swc:", 4) || !strncmp(name, "swcdl:", 6)) {   /* segments of at most 20 um, or by
+                                                                       * d_lambda; probes as neuron_cable_compare.py */
+        const int dl = name[3] == 'd';
+        olive_swc_read(name + (dl ? 6 : 4), dl ? 0 : 20, &morph);
         s = morph.sec;
         nsec = morph.nsec;
         celsius = 6.3;
