@@ -30,7 +30,9 @@ static int nseg_for(const olive_section *s, double seg_length)
         lam *= sqrt(2) * 1e-5 * sqrt(4 * PI * freq * s->Ra * s->cm);
         per = d_lambda * (s->L / lam);
     }
-    return 2 * (int)floor((s->L / per + 0.9) / 2) + 1;
+    const double half = floor((s->L / per + 0.9) / 2);
+    if (!(half >= 0 && half <= 16383)) return -1;   /* more than 32767 segments: the caller names it */
+    return 2 * (int)half + 1;
 }
 
 static void add_section(swc_tree *t, const char *kind, int type, const int *pts, int np, int parent, double parent_x,
@@ -70,6 +72,8 @@ static void add_section(swc_tree *t, const char *kind, int type, const int *pts,
     s.g_pas = 1e-4;
     s.e_pas = -65;
     s.nseg = nseg_for(&s, seg_length);
+    if (s.nseg < 1) olive_die("%s: section %s (from point %d on): %g um needs more than 32767 segments", t->path, s.name,
+                              pts[np - 1], s.L);
     m->sec[m->nsec++] = s;
 }
 
@@ -113,10 +117,14 @@ void olive_swc_read(const char *path, double seg_length, olive_morphology *m)
         int id, type, parent;
         double x, y, z, r;
         char extra;
-        if (sscanf(p, "%d %d %lf %lf %lf %lf %d %c", &id, &type, &x, &y, &z, &r, &parent, &extra) != 7)
+        if (sscanf(p, "%d %d %lf %lf %lf %lf %d %c", &id, &type, &x, &y, &z, &r, &parent, &extra) != 7) {
+            fclose(f);
             olive_die("%s:%ld: expected 'id type x y z radius parent'", path, lineno);
-        if (id <= 0 || !(r > 0) || !isfinite(x) || !isfinite(y) || !isfinite(z) || !isfinite(r) || type < 0)
+        }
+        if (id <= 0 || !(r > 0) || !isfinite(x) || !isfinite(y) || !isfinite(z) || !isfinite(r) || type < 0) {
+            fclose(f);
             olive_die("%s:%ld: point %d: need a positive id and radius, finite coordinates, a type >= 0", path, lineno, id);
+        }
         if (t.n == cap) {
             cap = 2 * cap + 64;
             ids = olive_realloc(ids, (size_t)cap * sizeof(int), "swc");
@@ -129,8 +137,9 @@ void olive_swc_read(const char *path, double seg_length, olive_morphology *m)
         t.x[t.n] = x; t.y[t.n] = y; t.z[t.n] = z; t.r[t.n] = r;
         t.n++;
     }
-    if (ferror(f)) olive_die("%s: read error", path);
+    const int bad = ferror(f);
     fclose(f);
+    if (bad) olive_die("%s: read error", path);
     if (t.n == 0) olive_die("%s: no points", path);
     /* parents as indices: an id given before (ids are looked up by a sorted copy) */
     int *order = olive_malloc((size_t)t.n * sizeof(int), "swc");
@@ -194,6 +203,7 @@ void olive_swc_read(const char *path, double seg_length, olive_morphology *m)
         s.npt = 2; s.arc = arc; s.pd = pd; s.L = arc[1];
         s.Ra = 100; s.mechs = OLIVE_MECH_HH; s.g_pas = 1e-4; s.e_pas = -65;
         s.nseg = nseg_for(&s, seg_length);
+        if (s.nseg < 1) olive_die("%s: the soma (%g um) needs more than 32767 segments", path, s.L);
         t.cap_sec = 8;
         m->sec = olive_malloc((size_t)t.cap_sec * sizeof *m->sec, "sections");
         m->sec[m->nsec++] = s;

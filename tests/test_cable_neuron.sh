@@ -29,6 +29,8 @@ bad_swc twice "point id 2 is given twice" "1 1 0 0 0 5 -1" "2 3 0 10 0 1 1" "2 3
 bad_swc dendroot "the first point must be the root, a soma point" "1 3 0 0 0 5 -1" "2 3 0 10 0 1 1"
 bad_swc columns ":2: expected 'id type x y z radius parent'" "1 1 0 0 0 5 -1" "2 3 0 10 0 1"
 bad_swc radius "need a positive id and radius" "1 1 0 0 0 5 -1" "2 3 0 10 0 0 1"
+bad_swc long "needs more than 32767 segments" "1 1 0 0 0 5 -1" "2 3 0 10 0 1 1" "3 3 0 1e9 0 1 2"   # (fuzz_swc)
+bad_swc lone "has no length" "1 1 0 0 0 5 -1" "2 3 0 10 0 1 1"   # one point off the soma
 if [ "$BUILD" = build-san ]; then   # the traces under the sanitizers; NEURON in the normal build
   for cell in ball_stick branched swc:$TESTS/data/cell.swc swcdl:$TESTS/data/cell.swc; do
     "$T" trace $cell olive.txt || fail "trace $cell"
