@@ -6,7 +6,9 @@
 # Networks: the tutorial CUBA (4000 cells, p 0.02, delay 0), Brette COBA
 # (delay 0.1 ms, Poisson kick, exponential Euler), a delay-rich CUBA network
 # (20000 cells, in-degree 100, delays 0.1..5 ms, uniform weights, t_ref 2 ms,
-# a pulse). Each runs on the CPU and the GPU, on 1 and 2 ranks; spikes and
+# a pulse), and one whose smallest delay is 5 steps (exchange windows of 5
+# steps, 300.3 ms: the last window left open). Each runs on the CPU and the
+# GPU, on 1 and 2 ranks; spikes and
 # float64 reports of v, ge, gi, ref (1000 cells, every 10 steps) and the final
 # state must be identical (olive-analyze compare, tolerance 0). On one GPU
 # all three delivery paths run (OLIVE_GPU_DELIVERY=fused: the default for
@@ -49,6 +51,11 @@ run gen_coba "$G" -o coba.h5 --model lif_coba --population exc:3200 --population
 run gen_delays "$G" -o delays.h5 --model lif_cuba --population exc:16000 --population inh:4000 --v0 -60:-50 \
     --param t_ref=2 --projection from=exc,to=all,indegree=80,weight=1:2.5,delay=0.1:5,receptor=ge \
     --projection from=inh,to=all,indegree=20,weight=-12:-6,delay=0.1:5,receptor=gi
+# the smallest delay 0.5 ms = 5 steps: exchange windows of 5 steps (events
+# counted per window; the last window of the run left open)
+run gen_window "$G" -o window.h5 --model lif_cuba --population exc:8000 --population inh:2000 --v0 -60:-50 \
+    --param t_ref=2 --projection from=exc,to=all,indegree=80,weight=1:2.5,delay=0.5:3,receptor=ge \
+    --projection from=inh,to=all,indegree=20,weight=-12:-6,delay=0.5:3,receptor=gi
 REC=(--record v,ge,gi,ref --record-precision double --record-cells 0:1000 --record-every 10)
 same() {  # run-a run-b what detail: olive-analyze compare, tolerance 0
   if "$A" compare -q "$1" "$2" >"$logs/cmp_$1_$2.log" 2>&1; then say "PASS $3 ($4)"
@@ -90,6 +97,7 @@ if [ "${SKIP_CHECKS:-0}" != 1 ]; then   # SKIP_CHECKS=1: the benchmark only
 check cuba cuba --time 1000
 check coba coba --time 1000 --poisson rate=300,weight=6,receptor=ge,cells=0:50,time=1:51 --seed 3
 check delays delays --time 500 --pulse 50:60:20:0:2000 --poisson rate=50,weight=1,receptor=ge,n=4,cells=0:20000,time=0:400
+check window window --time 300.3 --poisson rate=50,weight=1,receptor=ge,n=4,cells=0:10000,time=0:250
 fi
 
 if [ "${SKIP_BENCH:-0}" != 1 ]; then
