@@ -45,13 +45,17 @@ static const int FUSED_BLOCK = 256;
 int spk_delivery_mode(const sim_t *s)
 {
     const char *env = getenv("OLIVE_GPU_DELIVERY");
-    const int fused_ok = s->size == 1 && s->cfg->npulses <= FUSED_MAX_PULSES;
+    /* the spike history is (max delay + 2) x cells bytes: at most 1 GiB */
+    const int fused_ok = s->size == 1 && s->cfg->npulses <= FUSED_MAX_PULSES &&
+                         (double)(s->spk->L + 1) * (double)s->plan.nlocal <= (double)(INT64_C(1) << 30);
     if (env && *env) {
         if (!strcmp(env, "host")) return SPK_HOST_PUSH;
         if (s->size > 1) olive_die("OLIVE_GPU_DELIVERY=%s: several ranks need the host path (host)", env);
         if (!strcmp(env, "device")) return SPK_DEVICE_PUSH;
         if (!strcmp(env, "fused")) {
-            if (!fused_ok) olive_die("OLIVE_GPU_DELIVERY=fused: the fused path takes at most %d pulses", FUSED_MAX_PULSES);
+            if (!fused_ok)
+                olive_die("OLIVE_GPU_DELIVERY=fused: the fused path takes at most %d pulses and a spike history of "
+                          "1 GiB ((max delay + 2) x cells bytes)", FUSED_MAX_PULSES);
             return SPK_FUSED;
         }
         olive_die("OLIVE_GPU_DELIVERY='%s': expected host, device or fused", env);
