@@ -118,13 +118,13 @@ $(BUILD)/bench/olive-bwprobe: tools/bench/bwprobe.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) -o $@ $<
 # The batched Hines solve benchmark (issue 19): common/cable.h on CPU and GPU.
-$(BUILD)/bench/olive-hinesbench: tools/bench/hinesbench.cu common/cable.h common/fastexp.h common/hostdev.h
+$(BUILD)/bench/olive-hinesbench: tools/bench/hinesbench.cu tools/bench/bench_args.h common/cable.h common/fastexp.h common/hostdev.h
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVCCFLAGS) -Icommon -Xcompiler -fopenmp -o $@ $< -lgomp
+	$(NVCC) $(NVCCFLAGS) -Icommon -Itools/bench -Xcompiler -fopenmp -o $@ $< -lgomp
 # Whole cable-cell steps on CPU and GPU (issue 19): cable.h with cable_cell.c.
-$(BUILD)/bench/olive-cablebench: tools/bench/cablebench.cu $(BUILD)/libolive.a common/cable.h common/cable_cell.h
+$(BUILD)/bench/olive-cablebench: tools/bench/cablebench.cu tools/bench/bench_args.h $(BUILD)/libolive.a common/cable.h common/cable_cell.h
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVCCFLAGS) $(NVCC_CPPFLAGS) -Xcompiler -fopenmp -o $@ $< $(BUILD)/libolive.a $(filter-out -fsanitize% -fopenmp,$(LDLIBS)) -lgomp
+	$(NVCC) $(NVCCFLAGS) $(NVCC_CPPFLAGS) -Itools/bench -Xcompiler -fopenmp -o $@ $< $(BUILD)/libolive.a $(filter-out -fsanitize% -fopenmp,$(LDLIBS)) -lgomp
 endif
 
 $(BUILD)/libolive.a: $(COMMON_OBJ)

@@ -18,6 +18,7 @@
 extern "C" {
 #include "util.h"
 }
+#include "bench_args.h"
 #include "cable.h"
 extern "C" {
 #include "cable_cell.h"
@@ -55,18 +56,6 @@ __global__ void k_steps(olive_cable_shape s, olive_cable_state x, int64_t cells,
     }
 }
 
-static int parse_list(const char *s, long *out, int max)
-{
-    int n = 0;
-    char *end;
-    while (*s && n < max) {
-        out[n++] = strtol(s, &end, 10);
-        if (end == s || out[n - 1] <= 0) { fprintf(stderr, "olive-cablebench: bad list '%s'\n", s); exit(2); }
-        s = *end == ',' ? end + 1 : end;
-    }
-    return n;
-}
-
 template <class T> static T *dev(const T *h, size_t n)
 {
     T *p;
@@ -81,7 +70,7 @@ int main(int argc, char **argv)
     long cells_l[16] = {2560, 25600, 256000};
     int nc = 3, nseg = 21, steps = 1000;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--cells") && i + 1 < argc) nc = parse_list(argv[++i], cells_l, 16);
+        if (!strcmp(argv[i], "--cells") && i + 1 < argc) nc = bench_parse_list("olive-cablebench", argv[++i], cells_l, 16);
         else if (!strcmp(argv[i], "--nseg") && i + 1 < argc) nseg = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--steps") && i + 1 < argc) steps = atoi(argv[++i]);
         else { fprintf(stderr, "usage: olive-cablebench [--cells A,B,..] [--nseg N] [--steps N]\n"); return 2; }

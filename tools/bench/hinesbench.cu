@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "bench_args.h"
 #include "cable.h"
 
 #define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \
@@ -51,25 +52,13 @@ static double urand(void)
     return (double)(rng >> 11) / 9007199254740992.0;
 }
 
-static int parse_list(const char *s, long *out, int max)
-{
-    int n = 0;
-    char *end;
-    while (*s && n < max) {
-        out[n++] = strtol(s, &end, 10);
-        if (end == s || out[n - 1] <= 0) { fprintf(stderr, "olive-hinesbench: bad list '%s'\n", s); exit(2); }
-        s = *end == ',' ? end + 1 : end;
-    }
-    return n;
-}
-
 int main(int argc, char **argv)
 {
     long cells_l[16] = {256, 2560, 25600, 256000}, nodes_l[16] = {64, 128, 256, 512};
     int nc = 4, nn = 4, reps = 5;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--cells") && i + 1 < argc) nc = parse_list(argv[++i], cells_l, 16);
-        else if (!strcmp(argv[i], "--nodes") && i + 1 < argc) nn = parse_list(argv[++i], nodes_l, 16);
+        if (!strcmp(argv[i], "--cells") && i + 1 < argc) nc = bench_parse_list("olive-hinesbench", argv[++i], cells_l, 16);
+        else if (!strcmp(argv[i], "--nodes") && i + 1 < argc) nn = bench_parse_list("olive-hinesbench", argv[++i], nodes_l, 16);
         else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
         else { fprintf(stderr, "usage: olive-hinesbench [--cells A,B,..] [--nodes A,B,..] [--reps N]\n"); return 2; }
     }

@@ -118,9 +118,7 @@ __global__ void k_poisson(int64_t a, int64_t b, int64_t row0, uint64_t seed, int
 {
     const int64_t g = a + blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
     if (g >= b) return;
-    double u0, u1;
-    olive_uniform2(seed, (uint32_t)g, (uint32_t)step, (uint32_t)(step >> 32) | j << 24, OLIVE_STREAM_POISSON, &u0, &u1);
-    const long long hits = olive_binomial(u0, nin, prob);
+    const long long hits = olive_poisson_input_hits(seed, g, step, (int)j, nin, prob);
     if (hits) {
         x[g - row0] += (double)hits * w;
         atomicAdd(count, (unsigned long long)hits);   /* an integer count: exact in any order */
@@ -339,10 +337,7 @@ static void host_push_step(sim_t *s, int64_t step)
         CK(cudaMemcpyAsync(g->h_spk, g->spk, ns * sizeof(int32_t), cudaMemcpyDeviceToHost, g->st));
         CK(cudaMemsetAsync(g->nspk, 0, sizeof(unsigned int), g->st));
         CK(cudaStreamSynchronize(g->st));
-        if (s->tspike_n[0] + ns > s->tspike_cap[0]) {
-            s->tspike_cap[0] = 2 * (s->tspike_n[0] + ns) + 1024;
-            s->tspikes[0] = (sim_spike *)olive_realloc(s->tspikes[0], (size_t)s->tspike_cap[0] * sizeof(sim_spike), "spikes");
-        }
+        spk_tspikes_reserve(s, ns);
         for (unsigned int i = 0; i < ns; i++) s->tspikes[0][s->tspike_n[0]++] = (sim_spike){step, row0 + g->h_spk[i]};
     }
     if (*g->h_bad != ~0ULL && s->bad_step < 0) {

@@ -19,6 +19,7 @@
 #include "rng.h"
 #include "noise.h"
 #include "lif.h"
+#include "poisson_input.h"
 extern "C" {
 #include "spk.h"
 #include "util.h"
@@ -104,6 +105,31 @@ template <class T> static T *dev_copy(const T *src, size_t count, const char *wh
     T *p = dev_alloc<T>(count, what);
     if (count) CK(cudaMemcpy(p, src, count * sizeof(T), cudaMemcpyHostToDevice));
     return p;
+}
+
+/* Room for `more` spikes in s->tspikes[0] (the GPU engines' one list). */
+static inline void spk_tspikes_reserve(sim_t *s, int64_t more)
+{
+    if (s->tspike_n[0] + more <= s->tspike_cap[0]) return;
+    s->tspike_cap[0] = 2 * (s->tspike_n[0] + more) + 1024;
+    s->tspikes[0] = (sim_spike *)olive_realloc(s->tspikes[0], (size_t)s->tspike_cap[0] * sizeof(sim_spike), "spikes");
+}
+
+/* Every --poisson input of cell g (local r) on step `step`, in input order,
+ * as the CPU engine (spk_deliver.c): the one-rank paths' per-cell form. */
+static __device__ __forceinline__ void spk_poisson_cell(const sim_poisson *in, const int *rec, int nin, uint64_t seed,
+                                                        double dt, int64_t g, int64_t r, int64_t step, double *ge, double *gi,
+                                                        unsigned long long *count)
+{
+    for (int j = 0; j < nin; j++) {
+        const sim_poisson *p = &in[j];
+        if (step < p->step0 || step >= p->step1 || g < p->first || g >= p->last) continue;
+        const long long hits = olive_poisson_input_hits(seed, g, step, j, p->n, p->rate_hz * 1e-3 * dt);
+        if (hits) {
+            (rec[j] ? gi : ge)[r] += (double)hits * p->weight;
+            atomicAdd(count, (unsigned long long)hits);   /* an integer: exact in any order */
+        }
+    }
 }
 
 /* spk_cuda_fused.cu */

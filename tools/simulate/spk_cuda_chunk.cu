@@ -47,10 +47,7 @@ void spk_chunk_collect(sim_t *s, spk_cuda *g, int64_t first, int64_t count)
         g->pend_events = g->pend_spikes = 0;
         k->window0 = window0;
     }
-    if (s->tspike_n[0] + ns > s->tspike_cap[0]) {
-        s->tspike_cap[0] = 2 * (s->tspike_n[0] + ns) + 1024;
-        s->tspikes[0] = (sim_spike *)olive_realloc(s->tspikes[0], (size_t)s->tspike_cap[0] * sizeof(sim_spike), "spikes");
-    }
+    spk_tspikes_reserve(s, ns);
     const int64_t row0 = s->plan.row0;
     for (int64_t i = 0; i < ns; i++) {
         const int64_t step = first + (int64_t)(g->h_chunk_spk[i] >> 32), cell = row0 + (int64_t)(g->h_chunk_spk[i] & 0xffffffff);

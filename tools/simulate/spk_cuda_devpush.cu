@@ -127,18 +127,7 @@ __global__ void k_dp_tail(int64_t n, int64_t row0, int64_t step, int64_t slot, d
         touched[slot * n + r] = 0;
     }
     const int64_t g = row0 + r;
-    for (int j = 0; j < npoisson; j++) {
-        const sim_poisson *p = &poisson[j];
-        if (step < p->step0 || step >= p->step1 || g < p->first || g >= p->last) continue;
-        double u0, u1;
-        olive_uniform2(seed, (uint32_t)g, (uint32_t)step, (uint32_t)(step >> 32) | (uint32_t)j << 24, OLIVE_STREAM_POISSON,
-                       &u0, &u1);
-        const long long hits = olive_binomial(u0, p->n, p->rate_hz * 1e-3 * dt);
-        if (hits) {
-            (poisson_rec[j] ? gi : ge)[r] += (double)hits * p->weight;
-            atomicAdd(npoisson_events, (unsigned long long)hits);   /* an integer: exact in any order */
-        }
-    }
+    spk_poisson_cell(poisson, poisson_rec, npoisson, seed, dt, g, r, step, ge, gi, npoisson_events);
     if (flags[r]) olive_lif_reset(&coef[coef_of[r]], &v[r], &ref[r]);
 }
 

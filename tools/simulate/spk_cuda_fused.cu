@@ -142,18 +142,8 @@ __global__ void k_fused(fused_args a, int64_t first, int64_t count)
             if (lane == 0) {
                 if (any) { a.ge[r] += s0; a.gi[r] += s1; }   /* receptor 0 is ge, 1 is gi (cellmodel.c) */
                 const int64_t g = a.row0 + r;
-                for (int j = 0; j < a.npoisson; j++) {
-                    const sim_poisson *p = &a.poisson[j];
-                    if (step < p->step0 || step >= p->step1 || g < p->first || g >= p->last) continue;
-                    double u0, u1;
-                    olive_uniform2(a.seed, (uint32_t)g, (uint32_t)step, (uint32_t)(step >> 32) | (uint32_t)j << 24,
-                                   OLIVE_STREAM_POISSON, &u0, &u1);
-                    const long long hits = olive_binomial(u0, p->n, p->rate_hz * 1e-3 * a.dt);
-                    if (hits) {
-                        (a.poisson_rec[j] ? a.gi : a.ge)[r] += (double)hits * p->weight;
-                        atomicAdd(a.npoisson_events, (unsigned long long)hits);   /* an integer: exact in any order */
-                    }
-                }
+                spk_poisson_cell(a.poisson, a.poisson_rec, a.npoisson, a.seed, a.dt, g, r, step, a.ge, a.gi,
+                                 a.npoisson_events);
                 if (h[r]) olive_lif_reset(&a.coef[a.coef_of[r]], &a.v[r], &a.ref[r]);
             }
         }

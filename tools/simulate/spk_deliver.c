@@ -3,7 +3,7 @@
  * into the slots of the steps they are due; a slot is added to the receptor
  * variables at its step. */
 #include "spk.h"
-#include "rng.h"
+#include "poisson_input.h"
 #include "util.h"
 #include <math.h>
 #include <stdlib.h>
@@ -101,10 +101,7 @@ void spk_deliver(sim_t *s, int64_t step)
         int64_t evn = 0;
 #pragma omp parallel for schedule(static) reduction(+ : evn)
         for (int64_t g = a; g < b; g++) {
-            double u0, u1;
-            olive_uniform2(c->seed, (uint32_t)g, (uint32_t)step, (uint32_t)(step >> 32) | (uint32_t)j << 24,
-                           OLIVE_STREAM_POISSON, &u0, &u1);
-            const int64_t hits = olive_binomial(u0, p->n, prob);
+            const int64_t hits = olive_poisson_input_hits(c->seed, g, step, j, p->n, prob);
             if (hits) { x[g - row0] += (double)hits * p->weight; evn += hits; }
         }
         k->poisson_events += evn;
