@@ -36,10 +36,15 @@ typedef struct { int node; double del, dur, amp; } olive_iclamp;
  * ExpSyn, g' = -g / tau, an event of weight w (uS) adds w to g. tau1 > 0:
  * NEURON's Exp2Syn (tau1 rise, tau the decay), g = B - A, A' = -A / tau1,
  * B' = -B / tau, an event adds w * factor to A and to B (factor normalises
- * the peak to w; set by olive_cable_add_syn). */
-typedef struct { int node; double tau, e, tau1, factor; } olive_expsyn;
+ * the peak to w; set by olive_cable_add_syn). nS set: g is in nS (NEST's
+ * units: i = 1e-3 g (v - e) nA), else in uS (NEURON's). */
+typedef struct { int node; double tau, e, tau1, factor; int nS; } olive_expsyn;
 
-enum { OLIVE_MECH_PAS = 1, OLIVE_MECH_HH = 2 };
+/* Membrane mechanisms of a node. TRAUB: the Traub-Miles sodium and
+ * potassium channels of NEST's hh_cond_exp_traub (Brette et al. 2007,
+ * benchmark 3), with the node's gnabar, gkbar, ena, ek and vt (V_T, mV),
+ * plus a leak gl, el, as hh.mod's; no temperature factor. */
+enum { OLIVE_MECH_PAS = 1, OLIVE_MECH_HH = 2, OLIVE_MECH_TRAUB = 4 };
 
 /* What cells of one morphology share: per node (parent before child). */
 typedef struct {
@@ -51,6 +56,7 @@ typedef struct {
     const olive_iclamp *clamps;   /* amp: the default when a cell has none of its own */
     const olive_expsyn *syn;
     double q10;                   /* 3^((celsius - 6.3) / 10) */
+    const double *vt;             /* per node: V_T of TRAUB nodes (may be null when there are none) */
 } olive_cable_shape;
 
 /* What each cell has: node i of cell c at [i * stride + c] (stride 1 and
@@ -87,6 +93,34 @@ OLIVE_HD olive_hh_rates olive_hh_rates_at(double v, double q10)
     r.ntau = 1 / (q10 * sum);
     r.ninf = alpha / sum;
     return r;
+}
+
+/* The Traub-Miles rates of hh_cond_exp_traub at v with V_T vt, as NEST
+ * writes them (the removable singularities through vtrap). */
+OLIVE_HD olive_hh_rates olive_traub_rates_at(double v, double vt)
+{
+    olive_hh_rates r;
+    const double V = v - vt;
+    double alpha = .32 * olive_hh_vtrap(13 - V, 4), beta = .28 * olive_hh_vtrap(V - 40, 5), sum = alpha + beta;
+    r.mtau = 1 / sum;
+    r.minf = alpha / sum;
+    alpha = .128 * olive_exp_d((17 - V) / 18);
+    beta = 4 / (1 + olive_exp_d((40 - V) / 5));
+    sum = alpha + beta;
+    r.htau = 1 / sum;
+    r.hinf = alpha / sum;
+    alpha = .032 * olive_hh_vtrap(15 - V, 5);
+    beta = .5 * olive_exp_d((10 - V) / 40);
+    sum = alpha + beta;
+    r.ntau = 1 / sum;
+    r.ninf = alpha / sum;
+    return r;
+}
+
+/* The gating rates of a node's mechanisms (HH or TRAUB) at v. */
+OLIVE_HD olive_hh_rates olive_gate_rates_at(int mechs, double v, double q10, double vt)
+{
+    return (mechs & OLIVE_MECH_TRAUB) ? olive_traub_rates_at(v, vt) : olive_hh_rates_at(v, q10);
 }
 
 /* hh.mod's BREAKPOINT current (mA/cm2) at v with the present states. */
@@ -170,14 +204,15 @@ OLIVE_HD void olive_cable_cell_step(const olive_cable_shape *s, const olive_cabl
     }
     for (int k = 0; k < s->nsyn; k++) {   /* point process: nA -> mA/cm2 */
         const olive_expsyn *y = &s->syn[k];
-        const double g = y->tau1 > 0 ? x->syn_g[k * stride + c] - x->syn_a[k * stride + c] : x->syn_g[k * stride + c];
+        double g = y->tau1 > 0 ? x->syn_g[k * stride + c] - x->syn_a[k * stride + c] : x->syn_g[k * stride + c];
+        if (y->nS) g *= 1e-3;
         const double u = v[y->node * stride], mfact = 1.e2 / s->area[y->node];
         const double i1 = g * (u + .001 - y->e), i0 = g * (u - y->e);
         rhs[y->node * stride] -= i0 * mfact;
         d[y->node * stride] += (i1 - i0) / .001 * mfact;
     }
     for (int i = 0; i < n; i++) {
-        if (s->mechs[i] & OLIVE_MECH_HH) {
+        if (s->mechs[i] & (OLIVE_MECH_HH | OLIVE_MECH_TRAUB)) {   /* the same currents, other rates */
 #define OLIVE_HH_AT(V) olive_hh_current((V), m[i * stride], h[i * stride], hn[i * stride], s->gnabar[i], s->gkbar[i], \
                                         s->gl[i], s->el[i], s->ena[i], s->ek[i])
             OLIVE_NRN_CUR(OLIVE_HH_AT, v[i * stride], rhs[i * stride], d[i * stride]);
@@ -197,8 +232,8 @@ OLIVE_HD void olive_cable_cell_step(const olive_cable_shape *s, const olive_cabl
         x->syn_g[at] = olive_cnexp(x->syn_g[at], 0, s->syn[k].tau, dt);
     }
     for (int i = 0; i < n; i++) {
-        if (!(s->mechs[i] & OLIVE_MECH_HH)) continue;
-        const olive_hh_rates r = olive_hh_rates_at(v[i * stride], s->q10);
+        if (!(s->mechs[i] & (OLIVE_MECH_HH | OLIVE_MECH_TRAUB))) continue;
+        const olive_hh_rates r = olive_gate_rates_at(s->mechs[i], v[i * stride], s->q10, s->vt ? s->vt[i] : 0);
         m[i * stride] = olive_cnexp(m[i * stride], r.minf, r.mtau, dt);
         h[i * stride] = olive_cnexp(h[i * stride], r.hinf, r.htau, dt);
         hn[i * stride] = olive_cnexp(hn[i * stride], r.ninf, r.ntau, dt);

@@ -145,7 +145,7 @@ void olive_cable_build(olive_cable_cell *c, const olive_section *sec, int nsec, 
     c->section = olive_malloc((size_t)n * sizeof(int), "cell");
     c->mechs = olive_calloc((size_t)n, sizeof(int), "cell");
     double **arrays[] = {&c->area, &c->cm, &c->a, &c->b, &c->g_pas, &c->e_pas, &c->gnabar, &c->gkbar, &c->gl, &c->el,
-                         &c->ena, &c->ek, &c->v, &c->m, &c->h, &c->hn, &c->d, &c->rhs};
+                         &c->ena, &c->ek, &c->vt, &c->v, &c->m, &c->h, &c->hn, &c->d, &c->rhs};
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++) *arrays[k] = olive_calloc((size_t)n, sizeof(double), "cell");
     double *rinv = olive_calloc((size_t)n, sizeof(double), "cell");
     /* the root node: zero area (100 in NEURON's dimensionless units) */
@@ -172,7 +172,7 @@ void olive_cable_build(olive_cable_cell *c, const olive_section *sec, int nsec, 
             c->mechs[i] = x->mechs;
             c->g_pas[i] = x->g_pas; c->e_pas[i] = x->e_pas;
             c->gnabar[i] = x->gnabar; c->gkbar[i] = x->gkbar; c->gl[i] = x->gl; c->el[i] = x->el;
-            c->ena[i] = x->ena; c->ek[i] = x->ek;
+            c->ena[i] = x->ena; c->ek[i] = x->ek; c->vt[i] = x->vt;
         }
         const int e = f + x->nseg;   /* the 1 end: zero area */
         c->parent[e] = e - 1;
@@ -192,20 +192,24 @@ void olive_cable_init(olive_cable_cell *c, double v0)
     const double q10 = pow(3., (c->celsius - 6.3) / 10.);
     for (int i = 0; i < c->n; i++) {
         c->v[i] = v0;
-        if (c->mechs[i] & OLIVE_MECH_HH) {
-            const olive_hh_rates r = olive_hh_rates_at(v0, q10);
-            c->m[i] = r.minf;
-            c->h[i] = r.hinf;
-            c->hn[i] = r.ninf;
-        }
+        olive_cable_gates_init(c->mechs[i], v0, q10, c->vt[i], &c->m[i], &c->h[i], &c->hn[i]);
     }
+}
+
+void olive_cable_gates_init(int mechs, double v, double q10, double vt, double *m, double *h, double *n)
+{
+    if (!(mechs & (OLIVE_MECH_HH | OLIVE_MECH_TRAUB))) return;
+    const olive_hh_rates r = olive_gate_rates_at(mechs, v, q10, vt);
+    *m = r.minf;
+    *h = r.hinf;
+    *n = r.ninf;
 }
 
 olive_cable_shape olive_cable_shape_of(const olive_cable_cell *c)
 {
     olive_cable_shape s = {c->n, c->parent, c->mechs, c->area, c->cm, c->a, c->b, c->g_pas, c->e_pas, c->gnabar, c->gkbar,
                            c->gl, c->el, c->ena, c->ek, c->nclamps, c->nsyn, c->clamps, c->syn,
-                           pow(3., (c->celsius - 6.3) / 10.)};
+                           pow(3., (c->celsius - 6.3) / 10.), c->vt};
     return s;
 }
 
@@ -252,7 +256,7 @@ int olive_cable_add_syn(olive_cable_cell *c, olive_expsyn y)
 void olive_cable_free(olive_cable_cell *c)
 {
     void *p[] = {c->parent, c->section, c->mechs, c->area, c->cm, c->a, c->b, c->g_pas, c->e_pas, c->gnabar, c->gkbar,
-                 c->gl, c->el, c->ena, c->ek, c->v, c->m, c->h, c->hn, c->d, c->rhs, c->clamps, c->syn, c->syn_g, c->syn_a};
+                 c->gl, c->el, c->ena, c->ek, c->vt, c->v, c->m, c->h, c->hn, c->d, c->rhs, c->clamps, c->syn, c->syn_g, c->syn_a};
     for (size_t k = 0; k < sizeof p / sizeof p[0]; k++) free(p[k]);
     memset(c, 0, sizeof *c);
 }

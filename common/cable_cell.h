@@ -18,7 +18,8 @@ typedef struct {
     double parent_x;            /* where on the parent its 0 end attaches */
     int mechs;                  /* OLIVE_MECH_* bits */
     double g_pas, e_pas;        /* S/cm2, mV */
-    double gnabar, gkbar, gl, el, ena, ek;   /* hh.mod's parameters */
+    double gnabar, gkbar, gl, el, ena, ek;   /* hh.mod's parameters (and TRAUB's) */
+    double vt;                  /* TRAUB's V_T, mV */
     /* Optional 3-d points (npt >= 2): arc length from the 0 end and diameter
      * (um); L is then the last arc, and areas and resistances integrate the
      * piecewise-linear diameter over each half segment (frusta), as NEURON
@@ -34,7 +35,7 @@ typedef struct {
     int *section;               /* the section a node belongs to (-1: the root) */
     double *area, *cm, *a, *b;
     int *mechs;
-    double *g_pas, *e_pas, *gnabar, *gkbar, *gl, *el, *ena, *ek;
+    double *g_pas, *e_pas, *gnabar, *gkbar, *gl, *el, *ena, *ek, *vt;
     /* state */
     double *v, *m, *h, *hn;     /* hn: hh's n */
     double *d, *rhs;            /* work */
@@ -52,6 +53,9 @@ void olive_cable_build(olive_cable_cell *c, const olive_section *sec, int nsec, 
 int olive_cable_node(const olive_cable_cell *c, const olive_section *sec, int s, double x);
 /* NEURON's finitialize(v0): v everywhere, hh states at their steady state. */
 void olive_cable_init(olive_cable_cell *c, double v0);
+/* The steady-state gates of a node with mechanisms mechs at v (HH or TRAUB;
+ * m, h, n untouched otherwise). */
+void olive_cable_gates_init(int mechs, double v, double q10, double vt, double *m, double *h, double *n);
 /* One step from t to t + dt (cable.h). */
 void olive_cable_step(olive_cable_cell *c, double t, double dt);
 void olive_cable_free(olive_cable_cell *c);

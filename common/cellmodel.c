@@ -44,7 +44,50 @@ const olive_cell_model olive_model_lif_coba = {
     OLIVE_LIF_V, -1, 2, lif_receptors, "nS", 1, 0.1, 0,
 };
 
-static const olive_cell_model *const all_models[] = {&olive_model_infoli, &olive_model_lif_cuba, &olive_model_lif_coba};
+/* Hodgkin-Huxley cells stepped as NEURON steps them (common/cable.h; the
+ * population's cell built by cable_model.c). The variables are the soma's;
+ * ge and gi are the conductances of the two exponential synapses. */
+static const char *const hh_names[6] = {"v", "m", "h", "n", "ge", "gi"};
+static const char *const traub_units[6] = {"mV", "1", "1", "1", "nS", "nS"};
+static const char *const cable_units[6] = {"mV", "1", "1", "1", "uS", "uS"};
+static const double hh_initial[6] = {-60, 0, 0, 0, 0, 0};
+static const int hh_receptors[2] = {4, 5};
+
+/* NEST's hh_cond_exp_traub with the parameters of NEST's hh_coba.py
+ * (Brette et al. 2007, benchmark 3) as defaults, in NEST's units; area: the
+ * membrane the conductances and C_m are spread over (only its ratios to them
+ * matter). Spikes as NEST's: at the peak of v above V_T + 30 mV, at most one
+ * per t_ref. */
+static const olive_param_desc traub_params[] = {
+    {"g_Na", "nS", 20000}, {"g_K", "nS", 6000}, {"g_L", "nS", 10}, {"C_m", "pF", 200},
+    {"E_Na", "mV", 50}, {"E_K", "mV", -90}, {"E_L", "mV", -60}, {"V_T", "mV", -63},
+    {"E_e", "mV", 0}, {"E_i", "mV", -80}, {"tau_e", "ms", 5}, {"tau_i", "ms", 10},
+    {"t_ref", "ms", 2}, {"I_e", "pA", 0}, {"area", "um2", 20000}, {"v0", "mV", -60},
+};
+/* NEURON's ball-and-stick: a soma cylinder with hh.mod, a dendrite of
+ * dend_nseg segments with pas, the two ExpSyns at dend(syn_x), spikes as a
+ * NetCon's: v(soma(0.5)) crossing V_th upwards. NEURON's units. */
+static const olive_param_desc cable_params[] = {
+    {"soma_L", "um", 20}, {"soma_diam", "um", 20}, {"soma_Ra", "ohm cm", 35.4},
+    {"dend_L", "um", 200}, {"dend_diam", "um", 1}, {"dend_nseg", "1", 5}, {"dend_Ra", "ohm cm", 100},
+    {"cm", "uF/cm2", 1}, {"gnabar", "S/cm2", .12}, {"gkbar", "S/cm2", .036}, {"gl", "S/cm2", .0003},
+    {"el", "mV", -54.3}, {"ena", "mV", 50}, {"ek", "mV", -77}, {"g_pas", "S/cm2", .001}, {"e_pas", "mV", -65},
+    {"celsius", "degC", 6.3}, {"syn_x", "1", .5}, {"tau_e", "ms", 2}, {"E_e", "mV", 0}, {"tau_i", "ms", 5},
+    {"E_i", "mV", -80}, {"V_th", "mV", 10}, {"I_e", "nA", 0}, {"v0", "mV", -65},
+};
+
+const olive_cell_model olive_model_hh_traub = {
+    "hh_traub", "single-compartment Traub-Miles Hodgkin-Huxley cell, exponential conductances (NEST's hh_cond_exp_traub, "
+    "Brette et al. 2007 benchmark 3)",
+    6, hh_names, traub_units, hh_initial, NP(traub_params), traub_params, 0, -1, 2, hh_receptors, "nS", 1, 0.01, 0,
+};
+const olive_cell_model olive_model_hh_cable = {
+    "hh_cable", "ball-and-stick cell: hh soma, passive dendrite, ExpSyn synapses (NEURON's hh, pas, ExpSyn, fixed step)",
+    6, hh_names, cable_units, hh_initial, NP(cable_params), cable_params, 0, -1, 2, hh_receptors, "uS", 1, 0.025, 0,
+};
+
+static const olive_cell_model *const all_models[] = {&olive_model_infoli, &olive_model_lif_cuba, &olive_model_lif_coba,
+                                                     &olive_model_hh_traub, &olive_model_hh_cable};
 
 const olive_cell_model *olive_model_find(const char *name)
 {
@@ -53,7 +96,9 @@ const olive_cell_model *olive_model_find(const char *name)
     return NULL;
 }
 
-const char *olive_model_names(void) { return "infoli, lif_cuba, lif_coba"; }
+const char *olive_model_names(void) { return "infoli, lif_cuba, lif_coba, hh_traub, hh_cable"; }
+
+int olive_model_is_cable(const olive_cell_model *m) { return m == &olive_model_hh_traub || m == &olive_model_hh_cable; }
 
 int olive_model_var(const olive_cell_model *m, const char *name)
 {

@@ -3,6 +3,7 @@
 
     neuron_cable_compare.py CELL OLIVE_TRACE [--tol MV] [--json FILE]
     neuron_cable_compare.py net|net2 TEST_CABLE_BINARY [--json FILE]
+    neuron_cable_compare.py pipeline BINDIR [--json FILE]
     neuron_cable_compare.py swc:FILE|swcdl:FILE OLIVE_TRACE [--tol MV]
 
 Builds CELL (ball_stick or branched: the cells of tests/unit/test_cable.c)
@@ -26,11 +27,15 @@ random other cells (weights uniform in [0.002, 0.012] uS, delays 1-5 ms in
 0.5 ms steps; seed 1), cells 0-9 driven by a 0.25 nA IClamp from 1 + id ms;
 NetCon threshold 10 mV at the soma. The connections go to a file that
 `test_cable net` reads; the two spike lists (time, cell) must be identical
-(times within 1e-9 ms). net2: the same with an Exp2Syn (tau1 0.5 ms,
+(times within 1e-9 ms). pipeline: the same network through olive's
+programs (hh_cable cells, the connections as a SONATA edges file read by
+olive-genconn --import-synapses, olive-simulate on 1, 2 and 3 ranks): the
+same spikes as NEURON's and on every rank count. net2: the same with an Exp2Syn (tau1 0.5 ms,
 tau2 3 ms) instead of the ExpSyn.
 """
 import argparse
 import json
+import os
 import sys
 
 import numpy as np
@@ -147,16 +152,19 @@ def swc_sections(h, path, seg_length=20.0):
     return secs
 
 
-def run_net(h, binary, json_path, exp2=False):
-    import os
-    import subprocess
-    import tempfile
+def net_conns():
+    """The 100-cell network: 10 sources per cell, weights 2-12 nS, delays 1-5 ms."""
     rng = np.random.default_rng(1)
     n, k = 100, 10
     conns = []
     for tgt in range(n):
         for src in rng.choice([c for c in range(n) if c != tgt], size=k, replace=False):
             conns.append((int(src), tgt, float(rng.uniform(.002, .012)), float(rng.integers(2, 11)) * .5))
+    return n, conns
+
+
+def neuron_net(h, n, conns, exp2):
+    """NEURON's spikes of the network: (time, cell), sorted."""
     cells = []
     for c in range(n):
         soma = h.Section(name="soma%d" % c); soma.L = soma.diam = 20; soma.insert("hh")
@@ -188,25 +196,82 @@ def run_net(h, binary, json_path, exp2=False):
     h.finitialize(-65)
     while h.t < 100 - h.dt / 2:
         h.fadvance()
-    nrn = sorted(zip(np.array(tv), np.array(iv).astype(int)))
-    tmp = tempfile.mkdtemp()
-    cpath, opath = os.path.join(tmp, "conns.txt"), os.path.join(tmp, "olive_spikes.txt")
-    with open(cpath, "w") as f:
-        for src, tgt, w, d in conns:
-            f.write("%d %d %.17g %.17g\n" % (src, tgt, w, d))
-    subprocess.run([binary, "net2" if exp2 else "net", cpath, opath], check=True)
-    ol = np.loadtxt(opath, ndmin=2)
-    olive = sorted(zip(ol[:, 0], ol[:, 1].astype(int)))
+    return sorted(zip(np.array(tv), np.array(iv).astype(int)))
+
+
+def same_spikes(olive, nrn):
     same = len(olive) == len(nrn) and all(a[1] == b[1] and abs(a[0] - b[0]) < 1e-9 for a, b in zip(olive, nrn))
-    cells_fired = len(set(c for _, c in nrn))
     dmax = max((abs(a[0] - b[0]) for a, b in zip(olive, nrn)), default=0)
-    print("%s: NEURON %d spikes from %d cells (%d undriven), olive %d spikes; identical: %s (max time difference %.3g ms)"
-          % ("net2 (Exp2Syn)" if exp2 else "net (ExpSyn)", len(nrn), cells_fired, len(set(c for _, c in nrn if c >= 10)), len(olive), same, dmax))
+    return same, dmax
+
+
+def olive_pipeline(bindir, n, conns, tmp, ranks):
+    """The same network through olive's programs: the connections as a SONATA
+    edges file, olive-genconn --model hh_cable --import-synapses, then
+    olive-simulate on 1 and more ranks with the ten clamps as --pulse."""
+    import subprocess
+    import h5py
+    edges = os.path.join(tmp, "edges.h5")
+    with h5py.File(edges, "w") as f:
+        g = f.create_group("edges/net")
+        g["source_node_id"] = np.array([c[0] for c in conns], dtype=np.uint64)
+        g["target_node_id"] = np.array([c[1] for c in conns], dtype=np.uint64)
+        g["edge_type_id"] = np.zeros(len(conns), dtype=np.int64)
+        g["0/syn_weight"] = np.array([c[2] for c in conns])
+        g["0/delay"] = np.array([c[3] for c in conns])
+    types = os.path.join(tmp, "edge_types.csv")
+    with open(types, "w") as f:
+        f.write("edge_type_id receptor projection\n0 ge dend_expsyn\n")
+    net = os.path.join(tmp, "net.h5")
+    subprocess.run([os.path.join(bindir, "olive-genconn"), "-o", net, "--model", "hh_cable", "--cells", str(n),
+                    "--import-synapses", edges, "--import-edge-types", types, "--dt", "0.025", "-q", "--force"], check=True)
+    pulses = []
+    for c in range(10):
+        pulses += ["--pulse", "%g:%g:0.25:%d:%d" % (1 + c, 101 + c, c, c + 1)]
+    out = {}
+    for p in ranks:
+        od = os.path.join(tmp, "run%d" % p)
+        cmd = [os.path.join(bindir, "olive-simulate"), net, "-o", od, "--time", "100", "--force", "-q"] + pulses
+        if p > 1:
+            cmd = ["mpirun", "-np", str(p), "--oversubscribe"] + cmd
+        subprocess.run(cmd, check=True)
+        with h5py.File(os.path.join(od, "spikes.h5"), "r") as f:
+            g = next(iter(f["spikes"].values()))
+            out[p] = sorted(zip(g["timestamps"][:].tolist(), g["node_ids"][:].astype(int).tolist()))
+    return out
+
+
+def run_net(h, binary, json_path, exp2=False, pipeline=False):
+    import tempfile
+    n, conns = net_conns()
+    nrn = neuron_net(h, n, conns, exp2)
+    tmp = tempfile.mkdtemp()
+    if pipeline:
+        runs = olive_pipeline(binary, n, conns, tmp, [1, 2, 3])
+        olive = runs[1]
+        ranks_same = all(runs[p] == runs[1] for p in runs)
+    else:
+        import subprocess
+        cpath, opath = os.path.join(tmp, "conns.txt"), os.path.join(tmp, "olive_spikes.txt")
+        with open(cpath, "w") as f:
+            for src, tgt, w, d in conns:
+                f.write("%d %d %.17g %.17g\n" % (src, tgt, w, d))
+        subprocess.run([binary, "net2" if exp2 else "net", cpath, opath], check=True)
+        ol = np.loadtxt(opath, ndmin=2)
+        olive = sorted(zip(ol[:, 0], ol[:, 1].astype(int)))
+        ranks_same = True
+    same, dmax = same_spikes(olive, nrn)
+    cells_fired = len(set(c for _, c in nrn))
+    label = "pipeline (olive-genconn, olive-simulate on 1, 2, 3 ranks)" if pipeline else \
+        "net2 (Exp2Syn)" if exp2 else "net (ExpSyn)"
+    print("%s: NEURON %d spikes from %d cells (%d undriven), olive %d spikes; identical: %s (max time difference %.3g ms)%s"
+          % (label, len(nrn), cells_fired, len(set(c for _, c in nrn if c >= 10)), len(olive), same, dmax,
+             "; the same on every rank count: %s" % ranks_same if pipeline else ""))
     if json_path:
         with open(json_path, "w") as f:
             json.dump({"neuron_spikes": len(nrn), "olive_spikes": len(olive), "identical": same,
-                       "cells_fired": cells_fired, "max_time_diff_ms": dmax}, f, indent=1)
-    ok = same and len(set(c for _, c in nrn if c >= 10)) > 0
+                       "cells_fired": cells_fired, "max_time_diff_ms": dmax, "rank_invariant": ranks_same}, f, indent=1)
+    ok = same and ranks_same and len(set(c for _, c in nrn if c >= 10)) > 0
     print("PASS" if ok else "FAIL")
     return 0 if ok else 1
 
@@ -220,8 +285,8 @@ def main():
     a = ap.parse_args()
     from neuron import h
     h.load_file("stdrun.hoc")
-    if a.cell in ("net", "net2"):
-        return run_net(h, a.olive_trace, a.json, a.cell == "net2")
+    if a.cell in ("net", "net2", "pipeline"):   # olive_trace: test_cable, or for pipeline the bin directory
+        return run_net(h, a.olive_trace, a.json, a.cell == "net2", a.cell == "pipeline")
     if a.cell.startswith("swc:") or a.cell.startswith("swcdl:"):
         dl = a.cell.startswith("swcdl:")
         sl = swc_sections(h, a.cell[6:] if dl else a.cell[4:], None if dl else 20.0)

@@ -9,7 +9,9 @@
 # step, and the soma must fire. Then a 100-cell network (ball-and-stick cells,
 # ExpSyn on the dendrite, 1000 connections with delays 1-5 ms, NetCon
 # threshold 10 mV; `test_cable net`): the same spikes, cell by cell, at the
-# same steps, and activity beyond the 10 driven cells; again with an Exp2Syn. And tests/data/cell.swc
+# same steps, and activity beyond the 10 driven cells; again with an Exp2Syn; and the
+# ExpSyn network as hh_cable cells through olive-genconn and olive-simulate on
+# 1, 2 and 3 ranks (the same spikes again). And tests/data/cell.swc
 # (3-point soma, tapering 3-d sections, forks) cut by common/swc.c and, the
 # same way, by the script with pt3dadd: within 1e-6 mV, with segments of at
 # most 20 um and with nseg by the d_lambda rule (NEURON's lambda_f there). Bad SWC files are
@@ -49,3 +51,7 @@ for mode in net net2; do   # ExpSyn, Exp2Syn
   "$venv/bin/python" "$TOP/scripts/neuron_cable_compare.py" $mode "$T" 2>&1 | grep -v "DISPLAY\|graphics" | tee cmp_$mode.log
   grep -q '^PASS' cmp_$mode.log || fail "the $mode network's spikes differ from NEURON's"
 done
+# The ExpSyn network through the pipeline (hh_cable cells: olive-genconn
+# --import-synapses of a SONATA edges file, olive-simulate on 1, 2, 3 ranks).
+"$venv/bin/python" "$TOP/scripts/neuron_cable_compare.py" pipeline "$BIN" 2>&1 | grep -v "DISPLAY\|graphics" | tee cmp_pipeline.log
+grep -q '^PASS' cmp_pipeline.log || fail "olive-simulate's hh_cable network differs from NEURON's, or between rank counts"

@@ -198,8 +198,8 @@ static int net(const char *conns_path, const char *out_path, int exp2)
     for (int k = 0; k < NCELLS; k++) {
         olive_cable_build(&cell[k], s, 2, 6.3);
         soma = olive_cable_node(&cell[k], s, 0, .5);
-        if (exp2) olive_cable_add_syn(&cell[k], (olive_expsyn){olive_cable_node(&cell[k], s, 1, .5), 3, 0, .5, 0});
-        else olive_cable_add_syn(&cell[k], (olive_expsyn){olive_cable_node(&cell[k], s, 1, .5), 2, 0, 0, 0});
+        if (exp2) olive_cable_add_syn(&cell[k], (olive_expsyn){olive_cable_node(&cell[k], s, 1, .5), 3, 0, .5, 0, 0});
+        else olive_cable_add_syn(&cell[k], (olive_expsyn){olive_cable_node(&cell[k], s, 1, .5), 2, 0, 0, 0, 0});
         if (k < NDRIVEN) olive_cable_add_clamp(&cell[k], (olive_iclamp){soma, 1 + k, 100, .25});
         olive_cable_init(&cell[k], -65);
     }

@@ -83,7 +83,7 @@ int main(int argc, char **argv)
     olive_cable_cell proto;
     olive_cable_build(&proto, sec, 2, 6.3);
     olive_cable_add_clamp(&proto, (olive_iclamp){olive_cable_node(&proto, sec, 0, .5), 1, 1e9, .2});
-    olive_cable_add_syn(&proto, (olive_expsyn){olive_cable_node(&proto, sec, 1, .5), 2, 0, 0, 0});
+    olive_cable_add_syn(&proto, (olive_expsyn){olive_cable_node(&proto, sec, 1, .5), 2, 0, 0, 0, 0});
     olive_cable_init(&proto, -65);
     const olive_cable_shape hs = olive_cable_shape_of(&proto);
     const int n = hs.n;
@@ -102,7 +102,7 @@ int main(int argc, char **argv)
     ds.parent = dev(hs.parent, n); ds.mechs = dev(hs.mechs, n);
     ds.area = dev(hs.area, n); ds.cm = dev(hs.cm, n); ds.a = dev(hs.a, n); ds.b = dev(hs.b, n);
     ds.g_pas = dev(hs.g_pas, n); ds.e_pas = dev(hs.e_pas, n); ds.gnabar = dev(hs.gnabar, n); ds.gkbar = dev(hs.gkbar, n);
-    ds.gl = dev(hs.gl, n); ds.el = dev(hs.el, n); ds.ena = dev(hs.ena, n); ds.ek = dev(hs.ek, n);
+    ds.gl = dev(hs.gl, n); ds.el = dev(hs.el, n); ds.ena = dev(hs.ena, n); ds.ek = dev(hs.ek, n); ds.vt = dev(hs.vt, n);
     ds.clamps = dev(hs.clamps, hs.nclamps); ds.syn = dev(hs.syn, hs.nsyn);
     }
     int bad = 0;

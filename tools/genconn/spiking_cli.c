@@ -1,4 +1,4 @@
-/* Command line of olive-genconn for spiking networks (--model lif_cuba|lif_coba). */
+/* Command line of olive-genconn for spiking networks (--model lif_cuba|lif_coba|hh_traub|hh_cable). */
 #include "spiking.h"
 #include "util.h"
 #include <math.h>
@@ -15,27 +15,34 @@ int gc_spiking_requested(int argc, char **argv)
 
 static void usage(void)
 {
-    printf("Usage: olive-genconn -o NET.h5 --model lif_cuba|lif_coba (--cells N | --population NAME:N...) "
+    printf("Usage: olive-genconn -o NET.h5 --model lif_cuba|lif_coba|hh_traub|hh_cable (--cells N | --population NAME:N...) "
            "[--projection SPEC]... [options]\n"
            "\n"
-           "Generates a spiking network (SPIKING.md): populations of integrate-and-fire cells and\n"
+           "Generates a spiking network (SPIKING.md): populations of integrate-and-fire or Hodgkin-Huxley cells and\n"
            "projections of delayed chemical synapses, written as an olive network file\n"
            "(docs/FORMAT.md). The same seed gives a bit-identical file.\n"
            "\n"
            "  -o, --output NET.h5        output file (refused if it exists, unless --force)\n"
-           "  --model M                  lif_cuba or lif_coba\n"
+           "  --model M                  lif_cuba, lif_coba, hh_traub (NEST's hh_cond_exp_traub) or hh_cable\n"
+           "                               (NEURON's ball-and-stick); docs/FORMAT.md lists the parameters\n"
            "  --cells N                  one population 'all' of N cells\n"
            "  --population NAME:N        a population of N cells (ids follow in the order given)\n"
            "  --param NAME=VALUE[@POP]   a model parameter, for every population or POP only\n"
            "                               lif_cuba: E_L V_th V_reset t_ref tau_m tau_e tau_i I_e v0\n"
            "                               lif_coba: E_L V_th V_reset t_ref C g_L E_e E_i tau_e tau_i I_e v0\n"
+           "                               hh_traub: g_Na g_K g_L C_m E_Na E_K E_L V_T E_e E_i tau_e tau_i t_ref\n"
+           "                                 I_e area v0\n"
+           "                               hh_cable: soma_L soma_diam soma_Ra dend_L dend_diam dend_nseg dend_Ra\n"
+           "                                 cm gnabar gkbar gl el ena ek g_pas e_pas celsius syn_x tau_e E_e\n"
+           "                                 tau_i E_i V_th I_e v0\n"
            "  --v0 A:B[@POP]             initial potentials uniform in [A, B) mV, per cell\n"
            "  --projection SPEC          from=POP,to=POP,RULE,weight=W|A:B,delay=MS|A:B,receptor=ge|gi\n"
            "                               [,name=NAME][,autapses=yes|no]; POP may be 'all';\n"
            "                               RULE: p=P (every ordered pair once with probability P),\n"
            "                               indegree=K (K sources per target, drawn with replacement),\n"
            "                               total=N (N synapses, pairs drawn with replacement);\n"
-           "                               weight in mV (lif_cuba) or nS (lif_coba), delays in ms\n"
+           "                               weight in mV (lif_cuba), nS (lif_coba, hh_traub) or uS (hh_cable),\n"
+           "                               delays in ms\n"
            "                               rounded to steps of --dt; ranges are uniform per synapse\n"
            "  --import-synapses EDGES.h5 the synapses of a SONATA edges file (one population), one\n"
            "                               projection per edge_type_id: syn_weight and delay (ms) per edge\n"
@@ -45,7 +52,8 @@ static void usage(void)
            "  --export-sonata PREFIX     also write PREFIX_nodes.h5, PREFIX_edges.h5 (syn_weight, delay\n"
            "                               in ms), PREFIX_node_types.csv, PREFIX_edge_types.csv (receptor,\n"
            "                               projection) and PREFIX_circuit_config.json\n"
-           "  --dt MS                    the step the delays are counted in (default 0.1)\n"
+           "  --dt MS                    the step the delays are counted in (default: the model's, 0.1 ms\n"
+           "                               for lif_*, 0.01 for hh_traub, 0.025 for hh_cable)\n"
            "  --seed S                   random seed, 0 <= S < 2^63 (default 1)\n"
            "  --force                    overwrite NET.h5\n"
            "  -q, --quiet / -v, --verbose\n"
@@ -143,7 +151,7 @@ static void parse_projection(gc_spk_config *cfg, const char *arg)
 void gc_spk_parse_args(int argc, char **argv, gc_spk_config *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
-    cfg->dt = 0.1;
+    cfg->dt = -1;   /* the model's default */
     cfg->seed = 1;
     int64_t cells = 0;
     /* parameters and v0 are applied once the populations are known */
@@ -159,7 +167,7 @@ void gc_spk_parse_args(int argc, char **argv, gc_spk_config *cfg)
             const char *m = need_value(argc, argv, &i);
             cfg->model = olive_model_find(m);
             if (!cfg->model || cfg->model == &olive_model_infoli)
-                olive_usage_error("--model: '%s' is not lif_cuba or lif_coba", m);
+                olive_usage_error("--model: '%s' is not lif_cuba, lif_coba, hh_traub or hh_cable", m);
         }
         else if (!strcmp(a, "--cells")) cells = olive_parse_int(a, need_value(argc, argv, &i), 1, INT32_MAX);
         else if (!strcmp(a, "--population")) {
@@ -197,7 +205,11 @@ void gc_spk_parse_args(int argc, char **argv, gc_spk_config *cfg)
     }
     if (!cfg->out_path) olive_usage_error("no output file given (-o NET.h5)");
     if (cfg->import_edge_types && !cfg->import_synapses) olive_usage_error("--import-edge-types needs --import-synapses EDGES.h5");
-    if (!cfg->model) olive_usage_error("no model given (--model lif_cuba|lif_coba)");
+    if (!cfg->model) olive_usage_error("no model given (--model lif_cuba|lif_coba|hh_traub|hh_cable)");
+    if (cfg->dt < 0) cfg->dt = cfg->model->dt_default;
+    if (cfg->export_prefix && cfg->model == &olive_model_hh_cable)
+        olive_usage_error("--export-sonata: a hh_cable cell has no SONATA point-neuron template, and olive writes no "
+                          "morphology file for it yet");
     if (cells && cfg->pops.n) olive_usage_error("give either --cells N or --population NAME:N, not both");
     if (!cells && !cfg->pops.n) olive_usage_error("no cells: give --cells N or --population NAME:N");
     if (cells) {

@@ -67,7 +67,9 @@ void sim_write_provenance(sim_t *s, int64_t hid, const char *file)
                       c->gj == OLIVE_GJ_RGJ ? "rgj" : c->gj == OLIVE_GJ_SGJ ? "sgj" : "ngj");
     olive_h5_attr_f64(file, hid, "dt", s->cfg->dt);
     olive_h5_attr_str(file, hid, "model", c->model->name);
-    olive_h5_attr_str(file, hid, "method", c->model == &olive_model_infoli ? "euler" : olive_lif_method_name(c->method));
+    olive_h5_attr_str(file, hid, "method", c->model == &olive_model_infoli ? "euler"
+                                           : olive_model_is_cable(c->model) ? "neuron_fixed_step"
+                                           : olive_lif_method_name(c->method));
     /* This output covers steps [start_step, end_step): steps = their number. */
     olive_h5_attr_i64(file, hid, "steps", s->end_step - c->start_step);
     olive_h5_attr_i64(file, hid, "start_step", c->start_step);

@@ -56,7 +56,22 @@ struct sim_spk {
     double *cur;             /* per own cell: the pulse current of this step */
     sim_poisson *poisson;    /* cfg's, with steps and receptor indices resolved */
     int *poisson_rec;
+    struct spk_cable *cable; /* cable-cell models (spk_cable.c), else NULL */
 };
+
+/* spk_engine.c */
+/* The summed --pulse current of every own cell at step (k->cur), or NULL
+ * when no pulse is on. */
+const double *spk_pulse_currents(sim_t *s, int64_t step);
+/* A spike of cell at step, by thread t. */
+void spk_add_spike(sim_t *s, int t, int64_t step, int64_t cell);
+/* After step 2 of step: the exchange, when step ends a window. */
+void spk_window_end(sim_t *s, int64_t step);
+
+/* spk_cable.c: the cells of cable-cell models (cable_model.h) and the CPU
+ * engine that steps them. */
+void spk_cable_setup(sim_t *s);
+void spk_cable_free(sim_t *s);
 
 /* spk_deliver.c */
 /* Every rank's spikes of the current window, (step - window0) << 32 | cell,

@@ -6,13 +6,40 @@
 #include <math.h>
 #include <omp.h>
 
-static void add_spike(sim_t *s, int t, int64_t step, int64_t cell)
+void spk_add_spike(sim_t *s, int t, int64_t step, int64_t cell)
 {
     if (s->tspike_n[t] == s->tspike_cap[t]) {
         s->tspike_cap[t] = s->tspike_cap[t] ? 2 * s->tspike_cap[t] : 1024;
         s->tspikes[t] = olive_realloc(s->tspikes[t], (size_t)s->tspike_cap[t] * sizeof(sim_spike), "spikes");
     }
     s->tspikes[t][s->tspike_n[t]++] = (sim_spike){step, cell};
+}
+
+const double *spk_pulse_currents(sim_t *s, int64_t step)
+{
+    struct sim_spk *k = s->spk;
+    const int64_t n = s->plan.nlocal, row0 = s->plan.row0;
+    const sim_pulse *active = s->active;
+    const int nactive = sim_active_pulses(s->cfg, step, s->active);
+    if (!nactive) return NULL;
+    for (int64_t r = 0; r < n; r++) {
+        double I = 0;
+        for (int a = 0; a < nactive; a++)
+            if (row0 + r >= active[a].first && (active[a].last < 0 || row0 + r < active[a].last)) I += active[a].amp;
+        k->cur[r] = I;
+    }
+    return k->cur;
+}
+
+void spk_window_end(sim_t *s, int64_t step)
+{
+    struct sim_spk *k = s->spk;
+    if (k->zero_delay || (step + 1 - k->window0) % k->D == 0) {
+        double tx = olive_now();
+        spk_exchange(s, step);
+        k->window0 = step + 1;
+        s->t.exchange += olive_now() - tx;
+    }
 }
 
 /* Cells [a, b) of one coefficient set, with the model and method fixed at
@@ -46,20 +73,9 @@ static void lif_step(sim_t *s, int64_t step)
 {
     struct sim_spk *k = s->spk;
     const int64_t n = s->plan.nlocal, row0 = s->plan.row0;
-    const sim_pulse *active = s->active;
-    const int nactive = sim_active_pulses(s->cfg, step, s->active);
     double *v = s->state[OLIVE_LIF_V], *ge = s->state[OLIVE_LIF_GE], *gi = s->state[OLIVE_LIF_GI];
     double *ref = s->state[OLIVE_LIF_REF];
-    const double *cur = NULL;
-    if (nactive) {   /* this step's pulse current per cell */
-        for (int64_t r = 0; r < n; r++) {
-            double I = 0;
-            for (int a = 0; a < nactive; a++)
-                if (row0 + r >= active[a].first && (active[a].last < 0 || row0 + r < active[a].last)) I += active[a].amp;
-            k->cur[r] = I;
-        }
-        cur = k->cur;
-    }
+    const double *cur = spk_pulse_currents(s, step);
     int64_t bad = INT64_MAX;
     const double t0 = olive_now();
 #pragma omp parallel reduction(min : bad)
@@ -76,16 +92,11 @@ static void lif_step(sim_t *s, int64_t step)
             a = b;
         }
         for (int64_t r = lo; r < hi; r++)
-            if (s->flags[r]) add_spike(s, t, step, row0 + r);
+            if (s->flags[r]) spk_add_spike(s, t, step, row0 + r);
     }
     if (bad != INT64_MAX && s->bad_step < 0) { s->bad_step = step; s->bad_cell = bad; }
     s->t.compute += olive_now() - t0;
-    if (k->zero_delay || (step + 1 - k->window0) % k->D == 0) {
-        double tx = olive_now();
-        spk_exchange(s, step);
-        k->window0 = step + 1;
-        s->t.exchange += olive_now() - tx;
-    }
+    spk_window_end(s, step);
     const double t1 = olive_now();
     spk_deliver(s, step);
 #pragma omp parallel for schedule(static)

@@ -223,7 +223,8 @@ void sim_setup_spiking(sim_t *s, sim_config *cfg)
     s->active = olive_malloc((size_t)(cfg->npulses + 1) * sizeof(sim_pulse), "pulses");
     k->mark = olive_calloc((size_t)s->nthreads, sizeof(int64_t), "spike marks");
     k->cur = olive_calloc((size_t)n + 1, sizeof(double), "pulse currents");
-    setup_cells(s);
+    if (olive_model_is_cable(cfg->model)) spk_cable_setup(s);
+    else setup_cells(s);
     setup_synapses(s, &syn);
     olive_syn_free(&syn);
     setup_poisson(s);
@@ -242,6 +243,7 @@ void sim_free_spiking(sim_t *s)
 {
     struct sim_spk *k = s->spk;
     if (!k) return;
+    spk_cable_free(s);
     free(k->coef); free(k->coef_of); free(k->out_ptr); free(k->out); free(k->out_delay);
     for (int i = 0; k->ring && i < k->L; i++) {
         free(k->ring[i].acc[0]); free(k->ring[i].acc[1]); free(k->ring[i].touched); free(k->ring[i].list);

@@ -1,0 +1,110 @@
+/* The cells of the cable-cell models from their parameters (cable_model.h). */
+#include "cable_model.h"
+#include "util.h"
+#include <math.h>
+#include <string.h>
+
+#define PI 3.14159265358979323846
+
+static double par(const olive_cell_model *m, const double *p, const char *name)
+{
+    const int k = olive_model_param(m, name);
+    if (k < 0) olive_die("internal: model %s has no parameter %s", m->name, name);
+    return p[k];
+}
+
+/* Every named parameter positive (a static message naming the first that is not). */
+static const char *positive(const olive_cell_model *m, const double *p, const char *const *names)
+{
+    static char msg[128];
+    for (; *names; names++)
+        if (!(par(m, p, *names) > 0) || !isfinite(par(m, p, *names))) {
+            snprintf(msg, sizeof msg, "parameter %s = %g must be positive", *names, par(m, p, *names));
+            return msg;
+        }
+    return NULL;
+}
+
+/* NEST's point cell: one cylinder of the given area (L = diam), the
+ * conductances (nS) and capacitance (pF) spread over it. */
+static const char *make_traub(const olive_cell_model *m, const double *p, olive_cable_template *t)
+{
+    static const char *const pos[] = {"C_m", "area", "tau_e", "tau_i", NULL};
+    const char *fault = positive(m, p, pos);
+    if (fault) return fault;
+    if (!(par(m, p, "g_Na") >= 0 && par(m, p, "g_K") >= 0 && par(m, p, "g_L") >= 0 && par(m, p, "t_ref") >= 0))
+        return "g_Na, g_K, g_L and t_ref must not be negative";
+    const double A = par(m, p, "area"), to_S_cm2 = 1e-1 / A;   /* nS over A um2 -> S/cm2 */
+    olive_section s = olive_section_default("soma");
+    s.L = s.diam = sqrt(A / PI);
+    s.cm = par(m, p, "C_m") * 1e2 / A;   /* pF -> uF/cm2 */
+    s.mechs = OLIVE_MECH_TRAUB;
+    s.gnabar = par(m, p, "g_Na") * to_S_cm2;
+    s.gkbar = par(m, p, "g_K") * to_S_cm2;
+    s.gl = par(m, p, "g_L") * to_S_cm2;
+    s.el = par(m, p, "E_L");
+    s.ena = par(m, p, "E_Na");
+    s.ek = par(m, p, "E_K");
+    s.vt = par(m, p, "V_T");
+    olive_cable_build(&t->cell, &s, 1, 6.3);
+    t->soma = olive_cable_node(&t->cell, &s, 0, .5);
+    olive_cable_add_syn(&t->cell, (olive_expsyn){t->soma, par(m, p, "tau_e"), par(m, p, "E_e"), 0, 0, 1});
+    olive_cable_add_syn(&t->cell, (olive_expsyn){t->soma, par(m, p, "tau_i"), par(m, p, "E_i"), 0, 0, 1});
+    t->rule = OLIVE_SPIKE_PEAK;
+    t->V_th = par(m, p, "V_T") + 30;
+    t->t_ref = par(m, p, "t_ref");
+    t->I_e = par(m, p, "I_e") * 1e-3;
+    t->pulse_to_nA = 1e-3;
+    return NULL;
+}
+
+/* NEURON's ball-and-stick (scripts/neuron_cable_compare.py builds the same). */
+static const char *make_ball_stick(const olive_cell_model *m, const double *p, olive_cable_template *t)
+{
+    static const char *const pos[] = {"soma_L", "soma_diam", "soma_Ra", "dend_L", "dend_diam", "dend_Ra",
+                                      "tau_e", "tau_i", NULL};
+    const char *fault = positive(m, p, pos);
+    if (fault) return fault;
+    const double nseg = par(m, p, "dend_nseg"), x = par(m, p, "syn_x");
+    if (!(nseg >= 1 && nseg <= 32767 && nseg == floor(nseg))) return "dend_nseg must be a whole number in 1..32767";
+    if (!(x >= 0 && x <= 1)) return "syn_x must be in [0, 1]";
+    if (!(par(m, p, "cm") >= 0)) return "cm must not be negative";
+    olive_section s[2] = {olive_section_default("soma"), olive_section_default("dend")};
+    s[0].L = par(m, p, "soma_L"); s[0].diam = par(m, p, "soma_diam"); s[0].Ra = par(m, p, "soma_Ra");
+    s[0].mechs = OLIVE_MECH_HH;
+    s[1].L = par(m, p, "dend_L"); s[1].diam = par(m, p, "dend_diam"); s[1].Ra = par(m, p, "dend_Ra");
+    s[1].nseg = (int)nseg; s[1].parent = 0; s[1].mechs = OLIVE_MECH_PAS;
+    s[1].g_pas = par(m, p, "g_pas"); s[1].e_pas = par(m, p, "e_pas");
+    for (int k = 0; k < 2; k++) {
+        s[k].cm = par(m, p, "cm");
+        s[k].gnabar = par(m, p, "gnabar"); s[k].gkbar = par(m, p, "gkbar"); s[k].gl = par(m, p, "gl");
+        s[k].el = par(m, p, "el"); s[k].ena = par(m, p, "ena"); s[k].ek = par(m, p, "ek");
+    }
+    olive_cable_build(&t->cell, s, 2, par(m, p, "celsius"));
+    t->soma = olive_cable_node(&t->cell, s, 0, .5);
+    const int at = olive_cable_node(&t->cell, s, 1, x);
+    olive_cable_add_syn(&t->cell, (olive_expsyn){at, par(m, p, "tau_e"), par(m, p, "E_e"), 0, 0, 0});
+    olive_cable_add_syn(&t->cell, (olive_expsyn){at, par(m, p, "tau_i"), par(m, p, "E_i"), 0, 0, 0});
+    t->rule = OLIVE_SPIKE_CROSSING;
+    t->V_th = par(m, p, "V_th");
+    t->t_ref = 0;
+    t->I_e = par(m, p, "I_e");
+    t->pulse_to_nA = 1;
+    return NULL;
+}
+
+const char *olive_cable_template_make(const olive_cell_model *m, const double *p, olive_cable_template *t)
+{
+    memset(t, 0, sizeof *t);
+    for (int k = 0; k < m->nparams; k++)
+        if (!isfinite(p[k])) return "a parameter is not a finite number";
+    const char *fault = m == &olive_model_hh_traub ? make_traub(m, p, t)
+                        : m == &olive_model_hh_cable ? make_ball_stick(m, p, t) : "not a cable-cell model";
+    if (fault) return fault;
+    /* the soma clamp: on from t = 0 for ever, its amplitude per cell and step */
+    olive_cable_add_clamp(&t->cell, (olive_iclamp){t->soma, 0, INFINITY, 0});
+    t->v0 = par(m, p, "v0");
+    return NULL;
+}
+
+void olive_cable_template_free(olive_cable_template *t) { olive_cable_free(&t->cell); }

@@ -1,0 +1,33 @@
+/* The cell of a population of a cable-cell model (hh_traub, hh_cable;
+ * cellmodel.c lists their parameters): its sections built from the
+ * population's parameter values, its two exponential synapses (receptors ge,
+ * gi: synapse 0 and 1), an always-on clamp at the soma carrying I_e and the
+ * --pulse currents (its amplitude set per cell and step), and how a spike is
+ * detected. */
+#ifndef OLIVE_CABLE_MODEL_H
+#define OLIVE_CABLE_MODEL_H
+#include "cable_cell.h"
+#include "cellmodel.h"
+
+enum olive_spike_rule {
+    OLIVE_SPIKE_CROSSING,   /* NEURON's NetCon: v goes from <= V_th to > V_th */
+    OLIVE_SPIKE_PEAK        /* NEST's hh_cond_exp_traub: v >= V_th and below the step before's, not refractory */
+};
+
+typedef struct {
+    olive_cable_cell cell;     /* the template: shape, synapses, the clamp */
+    int soma;                  /* the node whose v is the cell's v */
+    int rule;                  /* enum olive_spike_rule */
+    double V_th;               /* mV */
+    double t_ref;              /* ms (OLIVE_SPIKE_PEAK) */
+    double I_e;                /* nA, always on */
+    double pulse_to_nA;        /* --pulse amplitudes (the model's current unit) to nA */
+    double v0;
+} olive_cable_template;
+
+/* The template of model m (olive_model_is_cable) with parameter values p in
+ * m's order; NULL, or a static message naming the faulty parameter. */
+const char *olive_cable_template_make(const olive_cell_model *m, const double *p, olive_cable_template *t);
+void olive_cable_template_free(olive_cable_template *t);
+
+#endif

@@ -1,0 +1,195 @@
+/* Networks of cable cells (hh_traub, hh_cable: cable_model.h) on the CPU.
+ * The schedule of spk.h with NEURON's order inside it: step i advances every
+ * cell from t_i to t_i+1 (cable.h, with the synaptic conductances ge, gi
+ * delivered so far); a cell whose soma crosses its threshold at t_i+1 spikes
+ * at step i (written at t_i+1, as NEURON's NetCon records it); events due at
+ * step i are added to ge, gi after the update, so they act from t_i+1 on:
+ * NEURON delivers an event at t_s + delay before the step that starts
+ * there. There is no reset.
+ *
+ * The own cells of each population form a block sharing one template (the
+ * shape of cable.h); the block's node state is interleaved (node j of cell c
+ * at j * cells + c), so neighbouring cells share cache lines and the layout
+ * is the one a GPU kernel would read. s->state holds each cell's soma v, m,
+ * h, n and the two conductances, for reports, delivery and --poisson. */
+#include "spk.h"
+#include "cable_model.h"
+#include "util.h"
+#include <math.h>
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { V_V, V_M, V_H, V_N, V_GE, V_GI };
+
+typedef struct {
+    int64_t r0, n;                 /* own rows [r0, r0 + n) */
+    olive_cable_template t;
+    olive_cable_shape shape;
+    olive_cable_state x;           /* interleaved, stride n */
+    double q10;
+    int ref_steps;                 /* OLIVE_SPIKE_PEAK: round(t_ref / dt) */
+} cable_block;
+
+struct spk_cable {
+    int nblocks;
+    cable_block *b;
+    double *vprev;                 /* per own cell: the soma's v before the step (OLIVE_SPIKE_PEAK) */
+    int32_t *ref;                  /* per own cell: refractory steps left (PEAK) / above threshold (CROSSING) */
+};
+
+static void block_alloc(cable_block *b)
+{
+    const size_t nodes = (size_t)b->shape.n * (size_t)b->n + 1;
+    double **arr[] = {&b->x.v, &b->x.m, &b->x.h, &b->x.n, &b->x.d, &b->x.rhs};
+    for (size_t k = 0; k < sizeof arr / sizeof arr[0]; k++) *arr[k] = olive_calloc(nodes, sizeof(double), "cable cells");
+    const size_t syn = (size_t)b->shape.nsyn * (size_t)b->n + 1, cl = (size_t)b->shape.nclamps * (size_t)b->n + 1;
+    b->x.syn_g = olive_calloc(syn, sizeof(double), "cable cells");
+    b->x.syn_a = olive_calloc(syn, sizeof(double), "cable cells");
+    b->x.clamp_amp = olive_calloc(cl, sizeof(double), "cable cells");
+}
+
+/* Cell c of block b at v0 (NEURON's finitialize). */
+static void cell_init(cable_block *b, int64_t c, double v0)
+{
+    const olive_cable_cell *t = &b->t.cell;
+    const int64_t st = b->n;
+    for (int i = 0; i < t->n; i++) {
+        b->x.v[i * st + c] = v0;
+        olive_cable_gates_init(t->mechs[i], v0, b->q10, t->vt[i], &b->x.m[i * st + c], &b->x.h[i * st + c],
+                               &b->x.n[i * st + c]);
+    }
+}
+
+/* The soma's values of cell c into the state row r. */
+static void soma_out(sim_t *s, const cable_block *b, int64_t c, int64_t r)
+{
+    const int64_t at = (int64_t)b->t.soma * b->n + c;
+    ((double *)s->state[V_V])[r] = b->x.v[at];
+    ((double *)s->state[V_M])[r] = b->x.m[at];
+    ((double *)s->state[V_H])[r] = b->x.h[at];
+    ((double *)s->state[V_N])[r] = b->x.n[at];
+}
+
+void spk_cable_setup(sim_t *s)
+{
+    struct sim_spk *k = s->spk;
+    const sim_config *c = s->cfg;
+    const int64_t r0 = s->plan.row0, r1 = s->plan.row1;
+    const int kv0 = olive_model_param(c->model, "v0");
+    struct spk_cable *e = k->cable = olive_calloc(1, sizeof *k->cable, "cable cells");
+    e->b = olive_calloc((size_t)k->pops.n + 1, sizeof(cable_block), "cable cells");
+    e->vprev = olive_calloc((size_t)(r1 - r0) + 1, sizeof(double), "cable cells");
+    e->ref = olive_calloc((size_t)(r1 - r0) + 1, sizeof(int32_t), "cable cells");
+    for (int ip = 0; ip < k->pops.n; ip++) {
+        const olive_population *p = &k->pops.pop[ip];
+        const int64_t a = p->first > r0 ? p->first : r0, z = p->first + p->count < r1 ? p->first + p->count : r1;
+        if (a >= z) continue;
+        for (int q = 0; q < c->model->nparams; q++)
+            if (p->percell[q] && q != kv0)
+                olive_die("%s: population %s: per-cell values of %s: a %s population takes one value per population "
+                          "(v0 aside)", c->net_path, p->name, c->model->params[q].name, c->model->name);
+        cable_block *b = &e->b[e->nblocks++];
+        b->r0 = a - r0;
+        b->n = z - a;
+        const char *fault = olive_cable_template_make(c->model, p->param, &b->t);
+        if (fault) olive_die("%s: population %s: %s", c->net_path, p->name, fault);
+        b->shape = olive_cable_shape_of(&b->t.cell);
+        b->q10 = b->shape.q10;
+        b->ref_steps = (int)llround(b->t.t_ref / c->dt);
+        block_alloc(b);
+        double *v0 = NULL;
+        if (p->percell[kv0]) {
+            v0 = olive_malloc((size_t)(z - a) * sizeof(double), "parameters");
+            olive_pops_read_percell(c->net_path, p, kv0, a, z, v0);
+        }
+        for (int64_t g = a; g < z; g++) {
+            const double v = v0 ? v0[g - a] : b->t.v0;
+            if (!isfinite(v)) olive_die("%s: population %s: v0 of cell %lld is not finite", c->net_path, p->name, (long long)g);
+            cell_init(b, g - a, v);
+            soma_out(s, b, g - a, g - r0);
+            e->vprev[g - r0] = v;
+            e->ref[g - r0] = b->t.rule == OLIVE_SPIKE_CROSSING && v > b->t.V_th;
+        }
+        free(v0);
+    }
+}
+
+void spk_cable_free(sim_t *s)
+{
+    struct spk_cable *e = s->spk ? s->spk->cable : NULL;
+    if (!e) return;
+    for (int i = 0; i < e->nblocks; i++) {
+        cable_block *b = &e->b[i];
+        olive_cable_template_free(&b->t);
+        void *p[] = {b->x.v, b->x.m, b->x.h, b->x.n, b->x.d, b->x.rhs, b->x.syn_g, b->x.syn_a, b->x.clamp_amp};
+        for (size_t j = 0; j < sizeof p / sizeof p[0]; j++) free(p[j]);
+    }
+    free(e->b); free(e->vprev); free(e->ref); free(e);
+    s->spk->cable = NULL;
+}
+
+/* Step one cell (row r, cell c of block b); returns whether it spikes. */
+static int cell_step(sim_t *s, struct spk_cable *e, cable_block *b, int64_t c, int64_t r, const double *cur, double t)
+{
+    double *ge = s->state[V_GE], *gi = s->state[V_GI];
+    const int64_t st = b->n;
+    b->x.syn_g[c] = ge[r];
+    b->x.syn_g[st + c] = gi[r];
+    b->x.clamp_amp[c] = cur ? b->t.I_e + cur[r] * b->t.pulse_to_nA : b->t.I_e;
+    olive_cable_cell_step(&b->shape, &b->x, c, st, t, s->cfg->dt);
+    ge[r] = b->x.syn_g[c];
+    gi[r] = b->x.syn_g[st + c];
+    soma_out(s, b, c, r);
+    const double v = ((double *)s->state[V_V])[r];
+    int spike = 0;
+    if (b->t.rule == OLIVE_SPIKE_CROSSING) {
+        const int above = v > b->t.V_th;
+        spike = above && !e->ref[r];
+        e->ref[r] = above;
+    } else {   /* NEST's update: refractory count down, else threshold and maximum */
+        if (e->ref[r] > 0) e->ref[r]--;
+        else if (v >= b->t.V_th && e->vprev[r] > v) { spike = 1; e->ref[r] = b->ref_steps; }
+        e->vprev[r] = v;
+    }
+    return spike;
+}
+
+static void cable_step(sim_t *s, int64_t step)
+{
+    struct sim_spk *k = s->spk;
+    struct spk_cable *e = k->cable;
+    const int64_t n = s->plan.nlocal, row0 = s->plan.row0;
+    const double *cur = spk_pulse_currents(s, step), t = (double)step * s->cfg->dt;
+    const double *v = s->state[V_V];
+    int64_t bad = INT64_MAX;
+    const double t0 = olive_now();
+#pragma omp parallel reduction(min : bad)
+    {
+        const int th = omp_get_thread_num(), T = omp_get_num_threads();
+        const int64_t lo = n * th / T, hi = n * (th + 1) / T;
+        for (int i = 0; i < e->nblocks; i++) {
+            cable_block *b = &e->b[i];
+            const int64_t a = lo > b->r0 ? lo : b->r0, z = hi < b->r0 + b->n ? hi : b->r0 + b->n;
+            for (int64_t r = a; r < z; r++) {
+                if (cell_step(s, e, b, r - b->r0, r, cur, t)) spk_add_spike(s, th, step, row0 + r);
+                if (!isfinite(v[r]) && bad == INT64_MAX) bad = row0 + r;
+            }
+        }
+    }
+    if (bad != INT64_MAX && s->bad_step < 0) { s->bad_step = step; s->bad_cell = bad; }
+    s->t.compute += olive_now() - t0;
+    spk_window_end(s, step);
+    const double t1 = olive_now();
+    spk_deliver(s, step);
+    s->t.compute += olive_now() - t1;
+}
+
+/* The state lives on the host; spk_cable_free (from sim_free_spiking) frees it. */
+static void cable_setup(sim_t *s) { (void)s; }
+static void cable_fetch(sim_t *s, int all) { (void)s; (void)all; }
+static double cable_energy_j(sim_t *s, int *owner) { (void)s; *owner = 0; return -1; }
+static void cable_free(sim_t *s) { (void)s; }
+
+const sim_engine sim_engine_cable_cpu = {"cpu", 0, 1, cable_setup, cable_step, cable_fetch, cable_energy_j, cable_free,
+                                         NULL, NULL};
