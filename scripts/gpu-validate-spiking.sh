@@ -14,6 +14,10 @@
 # all three delivery paths run (OLIVE_GPU_DELIVERY=fused: the default for
 # these sizes, device, host; chunks of 10 steps with these reports, 64
 # without); on 2 ranks the host path.
+# Then cable cells (issue 19): NEST's hh_coba network as hh_traub and a
+# ball-and-stick (hh_cable) network, CPU = GPU (device push, host push) =
+# 2 GPUs = 2 CPU ranks, v/m/h/n/ge/gi reports included. CABLE_ONLY=1: only
+# those; CABLE_BENCH=0 skips the 200k-cell, 20M-synapse hh_cable benchmark.
 # Results: $OUT/spiking-results.txt (and logs.tar.gz); exit 0 when all passed.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -93,11 +97,40 @@ check() {  # name net extra-args...
   done
   grep -h "delivery" "$logs/${name}_gpu1.log" "$logs/${name}_gpu1device.log" | sed "s/^/  $name gpu1: /" | tee -a "$results"
 }
+# Cable cells (hh_traub, hh_cable; issue 19): no fused path; the device
+# push path on one GPU, the host push path on one and on 2 GPUs.
+check_cable() {  # name net extra-args...
+  local name=$1 net=$2; shift 2
+  local rec=(--record v,m,h,n,ge,gi --record-precision double --record-cells 0:1000 --record-every 10)
+  run ${name}_cpu1 "$S" $net.h5 -o ${name}_cpu1 --backend cpu "${rec[@]}" "$@" || return
+  run ${name}_gpu1 "$S" $net.h5 -o ${name}_gpu1 --backend cuda "${rec[@]}" "$@" -v || return
+  OLIVE_GPU_DELIVERY=host run ${name}_gpu1host "$S" $net.h5 -o ${name}_gpu1host --backend cuda "${rec[@]}" "$@" -v || return
+  run ${name}_gpu2 mpirun -np 2 --oversubscribe "$S" $net.h5 -o ${name}_gpu2 --backend cuda "${rec[@]}" "$@" || return
+  run ${name}_cpu2 mpirun -np 2 --oversubscribe "$S" $net.h5 -o ${name}_cpu2 --backend cpu "${rec[@]}" "$@" || return
+  local spikes other
+  spikes=$(sed -n 's/.*steps ([0-9.]* ms), \([0-9]*\) spikes.*/\1/p' "$logs/${name}_cpu1.log")
+  for other in gpu1 gpu1host gpu2 cpu2; do
+    same ${name}_cpu1 ${name}_$other "$name: CPU 1 rank = $other" "$spikes spikes; spikes, v/m/h/n/ge/gi reports and state identical"
+  done
+  grep -h "synaptic events\|cell-steps" "$logs/${name}_cpu1.log" "$logs/${name}_gpu1.log" | sed "s/^/  $name: /" | tee -a "$results"
+}
 if [ "${SKIP_CHECKS:-0}" != 1 ]; then   # SKIP_CHECKS=1: the benchmark only
+if [ "${CABLE_ONLY:-0}" != 1 ]; then
 check cuba cuba --time 1000
 check coba coba --time 1000 --poisson rate=300,weight=6,receptor=ge,cells=0:50,time=1:51 --seed 3
 check delays delays --time 500 --pulse 50:60:20:0:2000 --poisson rate=50,weight=1,receptor=ge,n=4,cells=0:20000,time=0:400
 check window window --time 300.3 --poisson rate=50,weight=1,receptor=ge,n=4,cells=0:10000,time=0:250
+fi
+# NEST's hh_coba network (Brette et al. 2007 benchmark 3) at dt 0.01 ms, and
+# 2000 ball-and-stick cells with delays 1-3 ms, a pulse and Poisson input
+run gen_hhcoba "$G" -o hhcoba.h5 --model hh_traub --population exc:3200 --population inh:800 \
+    --projection from=exc,to=all,indegree=64,weight=6,delay=0.1,receptor=ge \
+    --projection from=inh,to=all,indegree=16,weight=67,delay=0.1,receptor=gi &&
+  check_cable hhcoba hhcoba --time 200 --poisson rate=300,weight=6,receptor=ge,cells=0:50,time=1:51 --seed 3
+run gen_ball "$G" -o ball.h5 --model hh_cable --population a:1500 --population b:500 --param dend_nseg=9@b --v0 -70:-60 \
+    --projection from=all,to=all,indegree=20,weight=0.001:0.004,delay=1:3,receptor=ge \
+    --projection from=b,to=a,indegree=5,weight=0.01,delay=1,receptor=gi &&
+  check_cable ball ball --time 200 --pulse 1:150:0.3:0:50 --poisson rate=40,weight=0.004,receptor=ge,n=5,time=0:180
 fi
 
 if [ "${SKIP_BENCH:-0}" != 1 ]; then
@@ -126,6 +159,22 @@ if [ "${SKIP_BENCH:-0}" != 1 ]; then
       --projection from=inh,to=all,p=0.01,weight=-0.72,delay=0,receptor=gi && { bench c100k c100k cpu; bench c100k c100k cuda
                                                                                 DELIVERY=host bench c100khost c100k cuda; }
   rm -f c100k.h5
+  fi
+  if [ "${CABLE_BENCH:-1}" = 1 ]; then
+    # The multi-GPU HH paper's largest network: 200k cells, 20M synapses
+    # (hh_cable with 4 dendritic segments; in-degree 100, delays 1-5 ms,
+    # Poisson drive); GPU over 1 s, the CPU (16 threads) over 100 ms.
+    run gen_hh200k "$G" -o hh200k.h5 --model hh_cable --population pyr:100000 --population inh:100000 \
+        --param dend_nseg=4 --v0 -70:-60 \
+        --projection from=pyr,to=all,indegree=80,weight=0.0005:0.002,delay=1:5,receptor=ge \
+        --projection from=inh,to=all,indegree=20,weight=0.002:0.005,delay=1:5,receptor=gi &&
+    { HHIN="--poisson rate=100,weight=0.003,receptor=ge,n=10"
+      benchh() { local name=$1 eng=$2 ms=$3 out="$logs/bench_$1_$2.log"
+        OMP_NUM_THREADS=16 "$S" hh200k.h5 -o b_${name}_$eng --time $ms --record none --backend $eng $HHIN -v >"$out" 2>&1 ||
+          { say "FAIL bench $name $eng: $(tail -n 2 "$out" | tr '\n' ' ')"; nfail=$((nfail + 1)); return; }
+        say "  $name $eng ($ms ms): $(grep -h "cell-steps\|synaptic events\|step loop" "$out" | tr '\n' ' ')"; }
+      benchh hh200k cuda 1000; OLIVE_GPU_DELIVERY=host benchh hh200khost cuda 1000; benchh hh200k cpu 100; }
+    rm -f hh200k.h5
   fi
   if [ "${BIG:-1}" = 1 ]; then
     run gen_1m "$G" -o c1m.h5 --model lif_cuba --population exc:800000 --population inh:200000 --v0 -60:-50 \

@@ -3,14 +3,18 @@
 pynest/examples/brette_et_al_2007, as installed with PyPI's nest-simulator)
 against olive's runs of the same networks.
 
-    nest_brette_compare.py --bin build/bin [--seeds 3] [--cuba-ms 2000] [--coba-ms 1000] [--json FILE]
+    nest_brette_compare.py --bin build/bin [--seeds 3] [--cuba-ms 2000] [--coba-ms 1000] [--hh-ms 1000]
+                           [--hh-dt 0.01] [--only cuba,coba,hh_coba] [--json FILE]
 
 Run with the python of a venv holding nest-simulator. The parameters are
 read from NEST's scripts (their `params` dicts), not copied: iaf_psc_exp
 becomes lif_cuba (exact integration; a current weight w pA becomes
 w tau_m / C_m mV), iaf_cond_exp becomes lif_coba (exponential Euler; NEST
 integrates it with adaptive RK45, so the two differ at the rounding of the
-method, not the model); fixed in-degree int(NE eps) and int(NI eps) from each
+method, not the model), hh_cond_exp_traub (hh_coba.py, benchmark 3) becomes
+hh_traub (NEURON's fixed step at --hh-dt: implicit v, exponential Euler
+gates; NEST: adaptive RK45; both detect a spike at the peak above
+V_T + 30 mV); fixed in-degree int(NE eps) and int(NI eps) from each
 population, multapses and autapses allowed (NEST's defaults), the delay, the
 Poisson kick into the first Nstim excitatory cells, the initial V_m (the
 model's default where the script sets none). Each is run with --seeds
@@ -18,7 +22,7 @@ different seeds in NEST (rng_seed) and in olive (--seed), and the mean rate
 of the recorded cells (NEST records the first Nrec of each population; olive
 counts the same cells) compared: the difference of the means over seeds must
 be within 4 standard errors (plus 0.05 Hz for seeds that happen to agree
-closely), for the excitatory and the inhibitory population of both networks.
+closely), for the excitatory and the inhibitory population of each network.
 Exit 1 when one does not.
 """
 import argparse
@@ -84,9 +88,18 @@ def olive_net_args(p, seed):
                "g_L": mp["g_L"], "E_e": mp["E_ex"], "E_i": mp["E_in"], "tau_e": mp["tau_syn_ex"],
                "tau_i": mp["tau_syn_in"], "I_e": mp["I_e"], "v0": mp["V_m"]}
         wi = -wi                                 # NEST: negative weight = the inhibitory receptor
+    elif p["model"] == "hh_cond_exp_traub":
+        model = "hh_traub"
+        par = {k: mp[k] for k in ("g_Na", "g_K", "g_L", "C_m", "E_Na", "E_K", "E_L", "V_T", "t_ref", "I_e")}
+        par.update({"E_e": mp["E_ex"], "E_i": mp["E_in"], "tau_e": mp["tau_syn_ex"], "tau_i": mp["tau_syn_in"],
+                    "v0": mp["V_m"]})
+        wi = -wi
     else:
         sys.exit(f"no olive model for NEST's {p['model']}")
-    args = ["--model", model, "--population", f"exc:{NE}", "--population", f"inh:{NI}", "--dt", str(p["dt"]),
+    # hh_traub steps at its own dt (NEST integrates it with adaptive RK45
+    # within each of the script's steps); the delays stay in ms.
+    dt = p.get("olive_dt", p["dt"])
+    args = ["--model", model, "--population", f"exc:{NE}", "--population", f"inh:{NI}", "--dt", str(dt),
             "--seed", str(seed)]
     for k, v in par.items():
         args += ["--param", f"{k}={v!r}"]
@@ -121,6 +134,9 @@ def main():
     ap.add_argument("--seeds", type=int, default=3)
     ap.add_argument("--cuba-ms", type=float, default=None, help="default: the script's simtime")
     ap.add_argument("--coba-ms", type=float, default=None, help="default: the script's simtime")
+    ap.add_argument("--hh-ms", type=float, default=None, help="hh_coba; default: the script's simtime")
+    ap.add_argument("--hh-dt", type=float, default=0.01, help="olive's step for hh_coba (ms)")
+    ap.add_argument("--only", default="cuba,coba,hh_coba", help="which benchmarks (comma-separated)")
     ap.add_argument("--json", default=None)
     a = ap.parse_args()
     sys.path.insert(0, nest_examples())
@@ -128,13 +144,18 @@ def main():
     nest.set_verbosity("M_ERROR")
     import cuba
     import coba
+    import hh_coba
     results, ok = [], True
+    runs = [(m, ms) for m, ms in ((cuba, a.cuba_ms), (coba, a.coba_ms), (hh_coba, a.hh_ms))
+            if m.__name__ in a.only.split(",")]
     with tempfile.TemporaryDirectory() as work:
-        for module, ms in ((cuba, a.cuba_ms), (coba, a.coba_ms)):
+        for module, ms in runs:
             T = ms or module.params["simtime"]
             nest_r, olive_r = [], []
             for s in range(1, a.seeds + 1):
                 e, i, p = run_nest(module, T, s, work)
+                if module is hh_coba:
+                    p["olive_dt"] = a.hh_dt
                 nest_r.append((e, i))
                 olive_r.append(run_olive(a.bin, p, s, T, work))
             nr, orr = np.array(nest_r), np.array(olive_r)

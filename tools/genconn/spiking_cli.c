@@ -1,5 +1,6 @@
 /* Command line of olive-genconn for spiking networks (--model lif_cuba|lif_coba|hh_traub|hh_cable). */
 #include "spiking.h"
+#include "cable_model.h"
 #include "util.h"
 #include <math.h>
 #include <stdio.h>
@@ -247,6 +248,13 @@ void gc_spk_parse_args(int argc, char **argv, gc_spk_config *cfg)
             }
         if (!hit) olive_usage_error("--param %s: no population '%s'", params[j], at);
     }
+    if (olive_model_is_cable(cfg->model))   /* the cell each population's parameters make (olive-simulate's check, early) */
+        for (int i = 0; i < cfg->pops.n; i++) {
+            olive_cable_template t;
+            const char *fault = olive_cable_template_make(cfg->model, cfg->pops.pop[i].param, &t);
+            if (fault) olive_usage_error("--param: population %s: %s", cfg->pops.pop[i].name, fault);
+            olive_cable_template_free(&t);
+        }
     for (int j = 0; j < nv0; j++) {
         char buf[128], *at;
         snprintf(buf, sizeof buf, "%s", v0s[j]);

@@ -8,12 +8,7 @@ const sim_engine *sim_engine_choose(sim_t *s)
 {
     /* a spiking network (s->spk) has engines of its own */
     const sim_engine *cpu = s->spk ? &sim_engine_lif_cpu : &sim_engine_cpu;
-    if (s->spk && olive_model_is_cable(s->cfg->model)) {   /* cable cells: a CPU engine only, so far */
-        if (s->cfg->backend == SIM_BACKEND_CUDA)
-            olive_die("--backend cuda: %s networks run on the CPU engine only, so far (--backend cpu or auto)",
-                      s->cfg->model->name);
-        return &sim_engine_cable_cpu;
-    }
+    if (s->spk && olive_model_is_cable(s->cfg->model)) cpu = &sim_engine_cable_cpu;   /* (the CUDA engine takes both) */
     if (s->cfg->backend == SIM_BACKEND_CPU) return cpu;
 #ifdef OLIVE_HAVE_CUDA
     int mine = sim_cuda_device_count() > 0, all = 0;

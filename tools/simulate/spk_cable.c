@@ -13,7 +13,7 @@
  * is the one a GPU kernel would read. s->state holds each cell's soma v, m,
  * h, n and the two conductances, for reports, delivery and --poisson. */
 #include "spk.h"
-#include "cable_model.h"
+#include "spk_cable.h"
 #include "util.h"
 #include <math.h>
 #include <omp.h>
@@ -22,21 +22,7 @@
 
 enum { V_V, V_M, V_H, V_N, V_GE, V_GI };
 
-typedef struct {
-    int64_t r0, n;                 /* own rows [r0, r0 + n) */
-    olive_cable_template t;
-    olive_cable_shape shape;
-    olive_cable_state x;           /* interleaved, stride n */
-    double q10;
-    int ref_steps;                 /* OLIVE_SPIKE_PEAK: round(t_ref / dt) */
-} cable_block;
-
-struct spk_cable {
-    int nblocks;
-    cable_block *b;
-    double *vprev;                 /* per own cell: the soma's v before the step (OLIVE_SPIKE_PEAK) */
-    int32_t *ref;                  /* per own cell: refractory steps left (PEAK) / above threshold (CROSSING) */
-};
+typedef spk_cable_block cable_block;
 
 static void block_alloc(cable_block *b)
 {
@@ -56,7 +42,7 @@ static void cell_init(cable_block *b, int64_t c, double v0)
     const int64_t st = b->n;
     for (int i = 0; i < t->n; i++) {
         b->x.v[i * st + c] = v0;
-        olive_cable_gates_init(t->mechs[i], v0, b->q10, t->vt[i], &b->x.m[i * st + c], &b->x.h[i * st + c],
+        olive_cable_gates_init(t->mechs[i], v0, b->shape.q10, t->vt[i], &b->x.m[i * st + c], &b->x.h[i * st + c],
                                &b->x.n[i * st + c]);
     }
 }
@@ -95,8 +81,8 @@ void spk_cable_setup(sim_t *s)
         const char *fault = olive_cable_template_make(c->model, p->param, &b->t);
         if (fault) olive_die("%s: population %s: %s", c->net_path, p->name, fault);
         b->shape = olive_cable_shape_of(&b->t.cell);
-        b->q10 = b->shape.q10;
-        b->ref_steps = (int)llround(b->t.t_ref / c->dt);
+        b->cr = (spk_cable_cellrule){b->t.soma, b->t.rule, (int)llround(b->t.t_ref / c->dt), b->t.V_th, b->t.I_e,
+                                     b->t.pulse_to_nA};
         block_alloc(b);
         double *v0 = NULL;
         if (p->percell[kv0]) {
@@ -129,32 +115,6 @@ void spk_cable_free(sim_t *s)
     s->spk->cable = NULL;
 }
 
-/* Step one cell (row r, cell c of block b); returns whether it spikes. */
-static int cell_step(sim_t *s, struct spk_cable *e, cable_block *b, int64_t c, int64_t r, const double *cur, double t)
-{
-    double *ge = s->state[V_GE], *gi = s->state[V_GI];
-    const int64_t st = b->n;
-    b->x.syn_g[c] = ge[r];
-    b->x.syn_g[st + c] = gi[r];
-    b->x.clamp_amp[c] = cur ? b->t.I_e + cur[r] * b->t.pulse_to_nA : b->t.I_e;
-    olive_cable_cell_step(&b->shape, &b->x, c, st, t, s->cfg->dt);
-    ge[r] = b->x.syn_g[c];
-    gi[r] = b->x.syn_g[st + c];
-    soma_out(s, b, c, r);
-    const double v = ((double *)s->state[V_V])[r];
-    int spike = 0;
-    if (b->t.rule == OLIVE_SPIKE_CROSSING) {
-        const int above = v > b->t.V_th;
-        spike = above && !e->ref[r];
-        e->ref[r] = above;
-    } else {   /* NEST's update: refractory count down, else threshold and maximum */
-        if (e->ref[r] > 0) e->ref[r]--;
-        else if (v >= b->t.V_th && e->vprev[r] > v) { spike = 1; e->ref[r] = b->ref_steps; }
-        e->vprev[r] = v;
-    }
-    return spike;
-}
-
 static void cable_step(sim_t *s, int64_t step)
 {
     struct sim_spk *k = s->spk;
@@ -172,7 +132,10 @@ static void cable_step(sim_t *s, int64_t step)
             cable_block *b = &e->b[i];
             const int64_t a = lo > b->r0 ? lo : b->r0, z = hi < b->r0 + b->n ? hi : b->r0 + b->n;
             for (int64_t r = a; r < z; r++) {
-                if (cell_step(s, e, b, r - b->r0, r, cur, t)) spk_add_spike(s, th, step, row0 + r);
+                if (spk_cable_cell_step(&b->shape, &b->x, &b->cr, r - b->r0, b->n, r, cur, t, s->cfg->dt, s->state[V_V],
+                                        s->state[V_M], s->state[V_H], s->state[V_N], s->state[V_GE], s->state[V_GI],
+                                        e->vprev, e->ref))
+                    spk_add_spike(s, th, step, row0 + r);
                 if (!isfinite(v[r]) && bad == INT64_MAX) bad = row0 + r;
             }
         }

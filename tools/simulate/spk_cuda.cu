@@ -1,5 +1,5 @@
 /* The CUDA engine of spiking networks (--backend cuda with lif_cuba /
- * lif_coba): the CPU engine's schedule and sums on one GPU per rank, giving
+ * lif_coba, and hh_traub / hh_cable through spk_cable_cuda.cu): the CPU engine's schedule and sums on one GPU per rank, giving
  * the same bits (issue 17).
  *
  * The physics is common/lif.h, the source the CPU engine runs. A step:
@@ -180,7 +180,9 @@ static void lif_cuda_setup(sim_t *s)
     g->N = N;
     size_t free_b = 0, total_b = 0;
     CK(cudaMemGetInfo(&free_b, &total_b));
-    const double need = 8.0 * (N + 1) + 18.0 * nsyn + (double)k->L * n * 17 + 60.0 * n + (256 << 20);
+    const int cable = olive_model_is_cable(s->cfg->model);
+    const double need = 8.0 * (N + 1) + 18.0 * nsyn + (double)k->L * n * 17 + 60.0 * n + (256 << 20) +
+                        (cable ? spk_cable_cuda_bytes(s) : 0);
     olive_info("rank %d: the CUDA engine needs about %.2f GiB of device memory, %.2f GiB free", s->rank, need / 1073741824.0,
                (double)free_b / 1073741824.0);
     if (need > (double)free_b)
@@ -188,18 +190,25 @@ static void lif_cuda_setup(sim_t *s)
                   "GPU has %.2f GiB free; use more ranks (GPUs) or --backend cpu", s->rank, need / 1073741824.0,
                   (long long)n, (long long)nsyn, (double)free_b / 1073741824.0);
     CK(cudaStreamCreateWithFlags(&g->st, cudaStreamNonBlocking));
-    g->v = dev_copy((const double *)s->state[OLIVE_LIF_V], (size_t)n, "the state");
-    g->ge = dev_copy((const double *)s->state[OLIVE_LIF_GE], (size_t)n, "the state");
-    g->gi = dev_copy((const double *)s->state[OLIVE_LIF_GI], (size_t)n, "the state");
-    g->ref = dev_copy((const double *)s->state[OLIVE_LIF_REF], (size_t)n, "the state");
-    g->coef_of = dev_copy(k->coef_of, (size_t)n, "coefficients");
-    g->coef = dev_copy(k->coef, count_sets(s), "coefficients");
+    /* the receptors ge, gi: state variables 1, 2 (lif) or 4, 5 (cable cells) */
+    const int rge = s->cfg->model->receptors[0], rgi = s->cfg->model->receptors[1];
+    g->v = dev_copy((const double *)s->state[0], (size_t)n, "the state");
+    g->ge = dev_copy((const double *)s->state[rge], (size_t)n, "the state");
+    g->gi = dev_copy((const double *)s->state[rgi], (size_t)n, "the state");
+    if (cable) {   /* no refractory variable, no coefficients: spk_cable_cuda_setup */
+        g->ref = dev_alloc<double>((size_t)n, "the state");
+    } else {
+        g->ref = dev_copy((const double *)s->state[OLIVE_LIF_REF], (size_t)n, "the state");
+        g->coef_of = dev_copy(k->coef_of, (size_t)n, "coefficients");
+        g->coef = dev_copy(k->coef, count_sets(s), "coefficients");
+    }
     g->bad = dev_alloc<unsigned long long>(1, "flags");
     g->npoisson = dev_alloc<unsigned long long>(1, "counters");
     CK(cudaMemset(g->npoisson, 0, sizeof(unsigned long long)));
     CK(cudaMemset(g->bad, 0xff, sizeof(unsigned long long)));
     CK(cudaMallocHost((void **)&g->h_bad, sizeof(unsigned long long)));
     g->mode = spk_delivery_mode(s);
+    if (cable) spk_cable_cuda_setup(s, g);
     if (g->mode == SPK_FUSED) {
         spk_fused_setup(s, g);
     } else {
@@ -290,6 +299,7 @@ static void update(sim_t *s, int64_t step, int64_t q)
         CK(cudaMemcpyAsync(g->cur, k->cur, (size_t)n * sizeof(double), cudaMemcpyHostToDevice, g->st));
         cur = g->cur;
     }
+    if (g->cable) { spk_cable_cuda_update(s, g, step, q, cur); return; }
     const int chunked = g->mode == SPK_DEVICE_PUSH;
     k_update<<<blocks(n, 256), 256, 0, g->st>>>(n, g->coef, g->coef_of, cur, g->v, g->ge, g->gi, g->ref, g->flags, g->spk,
                                                 g->nspk, g->bad, step, chunked ? g->chunk_spk : nullptr,
@@ -317,6 +327,7 @@ static void deliver_and_reset(sim_t *s, int64_t step)
                                                           k->poisson_rec[j] ? g->gi : g->ge, g->npoisson);
         CK_LAUNCH("k_poisson");
     }
+    if (g->cable) return;   /* cable cells have no reset */
     k_reset<<<blocks(n, 256), 256, 0, g->st>>>(n, g->coef, g->coef_of, g->flags, g->v, g->ref);
     CK_LAUNCH("k_reset");
 }
@@ -392,9 +403,13 @@ static void lif_cuda_fetch(sim_t *s, int all)
 {
     (void)all;
     spk_cuda *g = (spk_cuda *)s->cuda;
+    const int *rec = s->cfg->model->receptors;
     double *dev[4] = {g->v, g->ge, g->gi, g->ref};
+    const int var[4] = {0, rec[0], rec[1], g->cable ? -1 : OLIVE_LIF_REF};
     for (int v = 0; v < 4; v++)
-        CK(cudaMemcpyAsync(s->state[v], dev[v], (size_t)g->n * sizeof(double), cudaMemcpyDeviceToHost, g->st));
+        if (var[v] >= 0)
+            CK(cudaMemcpyAsync(s->state[var[v]], dev[v], (size_t)g->n * sizeof(double), cudaMemcpyDeviceToHost, g->st));
+    if (g->cable) spk_cable_cuda_fetch(s, g);
     unsigned long long np = 0;
     CK(cudaMemcpyAsync(&np, g->npoisson, sizeof np, cudaMemcpyDeviceToHost, g->st));
     CK(cudaStreamSynchronize(g->st));
@@ -416,6 +431,7 @@ static void lif_cuda_free(sim_t *s)
         if (h[i]) CK(cudaFreeHost(h[i]));
     spk_fused_free(g);
     spk_devpush_free(g);
+    spk_cable_cuda_free(g);
     spk_chunk_free(g);
     CK(cudaStreamDestroy(g->st));
     free(g);

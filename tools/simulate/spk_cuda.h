@@ -89,6 +89,9 @@ struct spk_cuda {
     uint64_t *h_chunk_spk;
     unsigned long long *h_nchunk;
     int64_t pend_events, pend_spikes;  /* of the exchange window not complete yet */
+    /* cable cells (spk_cable_cuda.cu), NULL for integrate-and-fire cells */
+    struct spk_cable_cuda *cable;
+    double *sm, *sh, *sn;      /* the soma's m, h, n per cell (reports) */
 };
 
 template <class T> static T *dev_alloc(size_t count, const char *what)
@@ -152,6 +155,17 @@ int64_t spk_chunk_max(const spk_cuda *g);
  * non-finite value (waits for the device). */
 void spk_chunk_collect(sim_t *s, spk_cuda *g, int64_t first, int64_t count);
 void spk_chunk_free(spk_cuda *g);
+
+/* spk_cable_cuda.cu: cable cells (hh_traub, hh_cable) */
+/* Device bytes the cable cells need beyond the engine's own. */
+double spk_cable_cuda_bytes(const sim_t *s);
+/* Their shapes and states on the device (after the common state). */
+void spk_cable_cuda_setup(sim_t *s, spk_cuda *g);
+/* Steps 1 and 2 of step (q: the step in a chunk; cur: device pulse currents or null). */
+void spk_cable_cuda_update(sim_t *s, spk_cuda *g, int64_t step, int64_t q, const double *cur);
+/* m, h, n into s->state (enqueued on g->st). */
+void spk_cable_cuda_fetch(sim_t *s, spk_cuda *g);
+void spk_cable_cuda_free(spk_cuda *g);
 
 /* spk_cuda_devpush.cu */
 void spk_devpush_setup(sim_t *s, spk_cuda *g);

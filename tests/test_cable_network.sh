@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Networks of Hodgkin-Huxley cable cells (hh_traub, hh_cable; docs/FORMAT.md)
+# through olive-genconn and olive-simulate, without a peer (NEURON and NEST
+# judge them in test_cable_neuron and test_spiking_nest): identical spikes,
+# reports and final state on 1, 2 and 3 ranks and 1 or 2 threads, for a
+# hh_traub E/I network (dt 0.025 ms, delays 0.1-1 ms, Poisson kick, a pulse) and a
+# two-population hh_cable network with per-population morphology and per-cell
+# v0; the gates stay in [0, 1]; analyze reads the runs; bad parameters are
+# refused by olive-genconn (no file left) and by olive-simulate (a per-cell
+# dataset it cannot take), and --method / --backend cuda are refused.
+set -euo pipefail
+fail() { echo "FAIL: $*" >&2; exit 1; }
+G="$BIN/olive-genconn"
+S="$BIN/olive-simulate"
+A="$BIN/olive-analyze"
+"$G" -q -o traub.h5 --model hh_traub --dt 0.025 --population exc:320 --population inh:80 --v0 -65:-55 \
+    --projection from=exc,to=all,indegree=16,weight=6,delay=0.1:1,receptor=ge \
+    --projection from=inh,to=all,indegree=4,weight=67,delay=0.1,receptor=gi
+"$G" -q -o ball.h5 --model hh_cable --population a:60 --population b:40 --param soma_diam=25@b \
+    --param dend_nseg=9@b --v0 -70:-60@a \
+    --projection from=all,to=all,p=0.1,weight=0.002:0.01,delay=1:3,receptor=ge \
+    --projection from=b,to=a,p=0.2,weight=0.01,delay=0.5,receptor=gi
+run() {  # net out [ranks] [extra...]
+  local net=$1 out=$2 P=${3:-1}; shift 3 || true
+  local in=(--time 100 --record v,m,h,n,ge,gi --record-precision double)
+  if [ $net = traub ]; then in+=(--poisson rate=300,weight=6,receptor=ge,cells=0:40,time=1:51 --pulse 60:80:200:300:320)
+  else in+=(--pulse 1:90:0.3:0:10 --poisson rate=50,weight=0.01,receptor=ge,n=5,time=20:100); fi
+  if [ "$P" = 1 ]; then "$S" -q $net.h5 -o $out "${in[@]}" "$@"
+  else OMP_NUM_THREADS=1 mpirun -np $P "$S" -q $net.h5 -o $out "${in[@]}" "$@"; fi
+}
+for net in traub ball; do
+  run $net ${net}_1 1
+  n=$("$PY" -c "import h5py; print(len(h5py.File('${net}_1/spikes.h5')['spikes/io/node_ids']))")
+  [ "$n" -gt 100 ] || fail "$net: only $n spikes; the test needs an active network"
+  for P in 2 3; do
+    run $net ${net}_$P $P
+    "$A" compare -q ${net}_1 ${net}_$P || fail "$net: $P ranks differ from 1 rank"
+  done
+  OMP_NUM_THREADS=1 run $net ${net}_t1 1
+  "$A" compare -q ${net}_1 ${net}_t1 || fail "$net: 1 thread differs from 2"
+  "$PY" - ${net}_1 <<'PYEOF' || fail "$net: a gate left [0, 1] or a conductance went negative"
+import sys, h5py, numpy as np
+d = sys.argv[1]
+for var in "mhn":
+    x = h5py.File(f"{d}/{var}.h5")["report/io/data"][:]
+    assert x.min() >= 0 and x.max() <= 1, (var, x.min(), x.max())
+for var in ("ge", "gi"):
+    assert h5py.File(f"{d}/{var}.h5")["report/io/data"][:].min() >= 0, var
+v = h5py.File(f"{d}/v.h5")["report/io/data"][:]
+assert v.max() > 0 and v.min() < -60, (v.min(), v.max())   # spikes overshoot, cells repolarise
+PYEOF
+  echo "$net: $n spikes, identical on 1-3 ranks and 1-2 threads"
+done
+"$A" summary traub_1 | grep -Eq "^model +hh_traub" || fail "summary does not name the model"
+"$A" rates traub_1 >/dev/null || fail "rates failed on a hh_traub run"
+
+# Refusals: nothing written.
+expect_fail() {  # what message command...
+  local what=$1 msg=$2; shift 2
+  if "$@" > err.txt 2>&1; then fail "$what was accepted"; fi
+  grep -q -- "$msg" err.txt || fail "$what: expected '$msg', got: $(cat err.txt)"
+}
+expect_fail "dend_nseg 2.5" "population all: dend_nseg must be a whole number" \
+  "$G" -q -o badseg.h5 --model hh_cable --cells 3 --param dend_nseg=2.5
+[ ! -e badseg.h5 ] || fail "olive-genconn left badseg.h5"
+expect_fail "C_m 0" "C_m = 0 must be positive" "$G" -q -o badc.h5 --model hh_traub --cells 3 --param C_m=0
+expect_fail "--method" "does not apply" "$S" -q traub.h5 -o m --time 1 --method euler
+[ ! -e m ] || fail "olive-simulate left m/"
+expect_fail "--backend cuda" "cuda" "$S" -q traub.h5 -o c --time 1 --backend cuda
+[ ! -e c ] || fail "olive-simulate left c/"
+cp traub.h5 percell.h5
+"$PY" -c "
+import h5py, numpy as np
+with h5py.File('percell.h5', 'a') as f:
+    f['cells/populations/inh/g_Na'] = np.full(80, 1e4)"
+expect_fail "a per-cell g_Na" "population inh: per-cell values of g_Na" "$S" -q percell.h5 -o pc --time 1
+[ ! -e pc ] || fail "olive-simulate left pc/"
+echo "refusals: bad parameters, --method, --backend cuda, per-cell g_Na"

@@ -1,0 +1,66 @@
+/* Cable-cell networks (hh_traub, hh_cable): the blocks of cells that the CPU
+ * engine (spk_cable.c) and the CUDA engine (spk_cable_cuda.cu) step, and the
+ * one step of one cell both run (OLIVE_HD), so CPU and GPU give the same bits. */
+#ifndef OLIVE_SPK_CABLE_H
+#define OLIVE_SPK_CABLE_H
+#include <stdint.h>
+#include "hostdev.h"
+#include "cable.h"
+#include "cable_model.h"
+
+/* What a kernel needs of a population's template besides the shape. */
+typedef struct {
+    int soma, rule, ref_steps;   /* rule: enum olive_spike_rule; ref_steps: round(t_ref / dt) */
+    double V_th, I_e, pulse_to_nA;
+} spk_cable_cellrule;
+
+/* The own cells of one population: rows [r0, r0 + n) of the rank, nodes
+ * interleaved (node j of cell c at j * n + c). */
+typedef struct {
+    int64_t r0, n;
+    olive_cable_template t;
+    olive_cable_shape shape;
+    olive_cable_state x;
+    spk_cable_cellrule cr;
+} spk_cable_block;
+
+struct spk_cable {
+    int nblocks;
+    spk_cable_block *b;
+    double *vprev;     /* per own cell: the soma's v before the step (OLIVE_SPIKE_PEAK) */
+    int32_t *ref;      /* per own cell: refractory steps left (PEAK) / above threshold (CROSSING) */
+};
+
+/* Step cell c (row r of the rank) of a block from t to t + dt with the
+ * synaptic conductances ge[r], gi[r] and the pulse current cur[r] (cur may
+ * be null); the soma's v, m, h, n into v[r] ...; returns whether it spikes. */
+OLIVE_HD int spk_cable_cell_step(const olive_cable_shape *sh, const olive_cable_state *x, const spk_cable_cellrule *cr,
+                                 int64_t c, int64_t nb, int64_t r, const double *cur, double t, double dt, double *v,
+                                 double *m, double *h, double *n, double *ge, double *gi, double *vprev, int32_t *ref)
+{
+    x->syn_g[c] = ge[r];
+    x->syn_g[nb + c] = gi[r];
+    x->clamp_amp[c] = cur ? cr->I_e + cur[r] * cr->pulse_to_nA : cr->I_e;
+    olive_cable_cell_step(sh, x, c, nb, t, dt);
+    ge[r] = x->syn_g[c];
+    gi[r] = x->syn_g[nb + c];
+    const int64_t at = (int64_t)cr->soma * nb + c;
+    const double u = x->v[at];
+    v[r] = u;
+    m[r] = x->m[at];
+    h[r] = x->h[at];
+    n[r] = x->n[at];
+    int spike = 0;
+    if (cr->rule == OLIVE_SPIKE_CROSSING) {   /* NEURON's NetCon */
+        const int above = u > cr->V_th;
+        spike = above && !ref[r];
+        ref[r] = above;
+    } else {   /* NEST's hh_cond_exp_traub: refractory count down, else threshold and maximum */
+        if (ref[r] > 0) ref[r]--;
+        else if (u >= cr->V_th && vprev[r] > u) { spike = 1; ref[r] = cr->ref_steps; }
+        vprev[r] = u;
+    }
+    return spike;
+}
+
+#endif
