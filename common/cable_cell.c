@@ -143,6 +143,7 @@ void olive_cable_build(olive_cable_cell *c, const olive_section *sec, int nsec, 
     c->n = n;
     c->parent = olive_malloc((size_t)n * sizeof(int), "cell");
     c->section = olive_malloc((size_t)n * sizeof(int), "cell");
+    c->xpos = olive_malloc((size_t)n * sizeof(double), "cell");
     c->mechs = olive_calloc((size_t)n, sizeof(int), "cell");
     double **arrays[] = {&c->area, &c->cm, &c->a, &c->b, &c->g_pas, &c->e_pas, &c->gnabar, &c->gkbar, &c->gl, &c->el,
                          &c->ena, &c->ek, &c->vt, &c->v, &c->m, &c->h, &c->hn, &c->d, &c->rhs};
@@ -151,6 +152,7 @@ void olive_cable_build(olive_cable_cell *c, const olive_section *sec, int nsec, 
     /* the root node: zero area (100 in NEURON's dimensionless units) */
     c->parent[0] = -1;
     c->section[0] = -1;
+    c->xpos[0] = -1;
     c->area[0] = 1e2;
     for (int s = 0; s < nsec; s++) {
         const olive_section *x = &sec[s];
@@ -162,6 +164,7 @@ void olive_cable_build(olive_cable_cell *c, const olive_section *sec, int nsec, 
             const int i = f + j;
             c->parent[i] = j ? i - 1 : pn;
             c->section[i] = s;
+            c->xpos[i] = (j + .5) / x->nseg;
             c->cm[i] = x->cm;
             if (x->npt < 2) {   /* a cylinder */
                 c->area[i] = PI * x->diam * dx;
@@ -177,6 +180,7 @@ void olive_cable_build(olive_cable_cell *c, const olive_section *sec, int nsec, 
         const int e = f + x->nseg;   /* the 1 end: zero area */
         c->parent[e] = e - 1;
         c->section[e] = s;
+        c->xpos[e] = -1;
         c->area[e] = 1e2;
         rinv[e] = 1. / rright;
     }
@@ -255,7 +259,7 @@ int olive_cable_add_syn(olive_cable_cell *c, olive_expsyn y)
 
 void olive_cable_free(olive_cable_cell *c)
 {
-    void *p[] = {c->parent, c->section, c->mechs, c->area, c->cm, c->a, c->b, c->g_pas, c->e_pas, c->gnabar, c->gkbar,
+    void *p[] = {c->parent, c->section, c->xpos, c->mechs, c->area, c->cm, c->a, c->b, c->g_pas, c->e_pas, c->gnabar, c->gkbar,
                  c->gl, c->el, c->ena, c->ek, c->vt, c->v, c->m, c->h, c->hn, c->d, c->rhs, c->clamps, c->syn, c->syn_g, c->syn_a};
     for (size_t k = 0; k < sizeof p / sizeof p[0]; k++) free(p[k]);
     memset(c, 0, sizeof *c);

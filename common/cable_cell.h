@@ -33,6 +33,7 @@ typedef struct {
     int n;                      /* nodes */
     int *parent;
     int *section;               /* the section a node belongs to (-1: the root) */
+    double *xpos;               /* a segment node: its centre's x along the section; -1: a zero-area end or the root */
     double *area, *cm, *a, *b;
     int *mechs;
     double *g_pas, *e_pas, *gnabar, *gkbar, *gl, *el, *ena, *ek, *vt;

@@ -1,5 +1,6 @@
 /* The cells of the cable-cell models from their parameters (cable_model.h). */
 #include "cable_model.h"
+#include "swc.h"
 #include "util.h"
 #include <math.h>
 #include <string.h>
@@ -93,13 +94,44 @@ static const char *make_ball_stick(const olive_cell_model *m, const double *p, o
     return NULL;
 }
 
-const char *olive_cable_template_make(const olive_cell_model *m, const double *p, olive_cable_template *t)
+/* A cell of an SWC file (swc.h cuts it into sections). */
+static const char *make_swc(const olive_cell_model *m, const double *p, const char *morphology, olive_cable_template *t)
+{
+    static const char *const pos[] = {"tau_e", "tau_i", NULL};
+    const char *fault = positive(m, p, pos);
+    if (fault) return fault;
+    const double x = par(m, p, "syn_x"), ks = par(m, p, "syn_sec"), seg = par(m, p, "seg_length");
+    if (!(x >= 0 && x <= 1)) return "syn_x must be in [0, 1]";
+    if (!(seg >= 0)) return "seg_length must not be negative (0: the d_lambda rule)";
+    if (!morphology || !morphology[0]) return "no morphology (an SWC file) given";
+    olive_morphology mo;
+    olive_swc_read(morphology, seg > 0 ? seg : 0, &mo);
+    if (!(ks >= 0 && ks < mo.nsec && ks == floor(ks))) {
+        olive_morphology_free(&mo);
+        return "syn_sec must be the index of one of the morphology's sections (0: the soma)";
+    }
+    olive_cable_build(&t->cell, mo.sec, mo.nsec, par(m, p, "celsius"));
+    t->soma = olive_cable_node(&t->cell, mo.sec, 0, .5);
+    const int at = olive_cable_node(&t->cell, mo.sec, (int)ks, x);
+    olive_morphology_free(&mo);
+    olive_cable_add_syn(&t->cell, (olive_expsyn){at, par(m, p, "tau_e"), par(m, p, "E_e"), 0, 0, 0});
+    olive_cable_add_syn(&t->cell, (olive_expsyn){at, par(m, p, "tau_i"), par(m, p, "E_i"), 0, 0, 0});
+    t->rule = OLIVE_SPIKE_CROSSING;
+    t->V_th = par(m, p, "V_th");
+    t->I_e = par(m, p, "I_e");
+    t->pulse_to_nA = 1;
+    return NULL;
+}
+
+const char *olive_cable_template_make(const olive_cell_model *m, const double *p, const char *morphology,
+                                      olive_cable_template *t)
 {
     memset(t, 0, sizeof *t);
     for (int k = 0; k < m->nparams; k++)
         if (!isfinite(p[k])) return "a parameter is not a finite number";
     const char *fault = m == &olive_model_hh_traub ? make_traub(m, p, t)
-                        : m == &olive_model_hh_cable ? make_ball_stick(m, p, t) : "not a cable-cell model";
+                        : m == &olive_model_hh_cable ? make_ball_stick(m, p, t)
+                        : m == &olive_model_hh_swc   ? make_swc(m, p, morphology, t) : "not a cable-cell model";
     if (fault) return fault;
     /* the soma clamp: on from t = 0 for ever, its amplitude per cell and step */
     olive_cable_add_clamp(&t->cell, (olive_iclamp){t->soma, 0, INFINITY, 0});

@@ -26,8 +26,11 @@ typedef struct {
 } olive_cable_template;
 
 /* The template of model m (olive_model_is_cable) with parameter values p in
- * m's order; NULL, or a static message naming the faulty parameter. */
-const char *olive_cable_template_make(const olive_cell_model *m, const double *p, olive_cable_template *t);
+ * m's order (and, for hh_swc, the SWC file morphology: a bad file dies
+ * naming it, the line and the fault); NULL, or a static message naming the
+ * faulty parameter. */
+const char *olive_cable_template_make(const olive_cell_model *m, const double *p, const char *morphology,
+                                      olive_cable_template *t);
 void olive_cable_template_free(olive_cable_template *t);
 
 #endif

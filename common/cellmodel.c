@@ -76,6 +76,15 @@ static const olive_param_desc cable_params[] = {
     {"E_i", "mV", -80}, {"V_th", "mV", 10}, {"I_e", "nA", 0}, {"v0", "mV", -65},
 };
 
+/* A cell of an SWC file (common/swc.h: hh on soma and axon, pas on the
+ * dendrites, NEURON's defaults), the two ExpSyns at section syn_sec's
+ * syn_x; segments of at most seg_length um (0: NEURON's d_lambda rule). */
+static const olive_param_desc swc_params[] = {
+    {"seg_length", "um", 20}, {"celsius", "degC", 6.3}, {"syn_sec", "1", 0}, {"syn_x", "1", .5},
+    {"tau_e", "ms", 2}, {"E_e", "mV", 0}, {"tau_i", "ms", 5}, {"E_i", "mV", -80}, {"V_th", "mV", 10},
+    {"I_e", "nA", 0}, {"v0", "mV", -65},
+};
+
 const olive_cell_model olive_model_hh_traub = {
     "hh_traub", "single-compartment Traub-Miles Hodgkin-Huxley cell, exponential conductances (NEST's hh_cond_exp_traub, "
     "Brette et al. 2007 benchmark 3)",
@@ -86,8 +95,13 @@ const olive_cell_model olive_model_hh_cable = {
     6, hh_names, cable_units, hh_initial, NP(cable_params), cable_params, 0, -1, 2, hh_receptors, "uS", 1, 0.025, 0,
 };
 
+const olive_cell_model olive_model_hh_swc = {
+    "hh_swc", "a cell of an SWC morphology: hh soma and axon, passive dendrites, ExpSyn synapses (NEURON's fixed step)",
+    6, hh_names, cable_units, hh_initial, NP(swc_params), swc_params, 0, -1, 2, hh_receptors, "uS", 1, 0.025, 0,
+};
+
 static const olive_cell_model *const all_models[] = {&olive_model_infoli, &olive_model_lif_cuba, &olive_model_lif_coba,
-                                                     &olive_model_hh_traub, &olive_model_hh_cable};
+                                                     &olive_model_hh_traub, &olive_model_hh_cable, &olive_model_hh_swc};
 
 const olive_cell_model *olive_model_find(const char *name)
 {
@@ -96,9 +110,14 @@ const olive_cell_model *olive_model_find(const char *name)
     return NULL;
 }
 
-const char *olive_model_names(void) { return "infoli, lif_cuba, lif_coba, hh_traub, hh_cable"; }
+const char *olive_model_names(void) { return "infoli, lif_cuba, lif_coba, hh_traub, hh_cable, hh_swc"; }
 
-int olive_model_is_cable(const olive_cell_model *m) { return m == &olive_model_hh_traub || m == &olive_model_hh_cable; }
+int olive_model_is_cable(const olive_cell_model *m)
+{
+    return m == &olive_model_hh_traub || m == &olive_model_hh_cable || m == &olive_model_hh_swc;
+}
+
+int olive_model_needs_morphology(const olive_cell_model *m) { return m == &olive_model_hh_swc; }
 
 int olive_model_var(const olive_cell_model *m, const char *name)
 {

@@ -32,7 +32,7 @@ typedef struct {
 } olive_cell_model;
 
 extern const olive_cell_model olive_model_infoli, olive_model_lif_cuba, olive_model_lif_coba;
-extern const olive_cell_model olive_model_hh_traub, olive_model_hh_cable;   /* cable_model.c builds their cells */
+extern const olive_cell_model olive_model_hh_traub, olive_model_hh_cable, olive_model_hh_swc;   /* cable_model.c builds their cells */
 
 /* The model of that name, or NULL. */
 const olive_cell_model *olive_model_find(const char *name);
@@ -40,6 +40,8 @@ const olive_cell_model *olive_model_find(const char *name);
 const char *olive_model_names(void);
 /* A model whose cells are cable cells (common/cable.h): hh_traub, hh_cable. */
 int olive_model_is_cable(const olive_cell_model *m);
+/* A model whose populations name an SWC file (hh_swc). */
+int olive_model_needs_morphology(const olive_cell_model *m);
 /* Index of variable / parameter / receptor name in model m, or -1. */
 int olive_model_var(const olive_cell_model *m, const char *name);
 int olive_model_param(const olive_cell_model *m, const char *name);

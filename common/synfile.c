@@ -46,6 +46,20 @@ static int cmp_pop(const void *a, const void *b)
     return (x->first > y->first) - (x->first < y->first);
 }
 
+/* The population's SWC file: its attribute `morphology`, a relative path
+ * taken relative to the network file's directory. */
+static void read_morphology(const char *path, hid_t pg, const char *where, olive_population *p)
+{
+    char m[sizeof p->morphology];
+    if (!olive_h5_get_str_opt(path, pg, "morphology", m, sizeof m) || !m[0])
+        olive_die("%s: %s: a %s population needs the attribute 'morphology' (an SWC file)", path, where, p->model->name);
+    const char *slash = strrchr(path, '/');
+    int n;
+    if (m[0] == '/' || !slash) n = snprintf(p->morphology, sizeof p->morphology, "%s", m);
+    else n = snprintf(p->morphology, sizeof p->morphology, "%.*s/%s", (int)(slash - path), path, m);
+    if (n < 0 || (size_t)n >= sizeof p->morphology) olive_die("%s: %s: the morphology path is too long", path, where);
+}
+
 void olive_pops_read(const char *path, int64_t count, olive_populations *out)
 {
     memset(out, 0, sizeof *out);
@@ -75,6 +89,7 @@ void olive_pops_read(const char *path, int64_t count, olive_populations *out)
         p->model = olive_model_find(model);
         if (!p->model) olive_die("%s: %s: unknown model '%s' (known: %s)", path, where, model, olive_model_names());
         if (p->model->nparams > OLIVE_MAX_PARAMS) olive_die("internal: model %s has too many parameters", model);
+        if (olive_model_needs_morphology(p->model)) read_morphology(path, pg, where, p);
         p->first = olive_h5_get_i64(path, pg, where, "first");
         p->count = olive_h5_get_i64(path, pg, where, "count");
         if (p->first < 0 || p->count < 1 || p->first > count - p->count)
@@ -99,7 +114,8 @@ void olive_pops_read(const char *path, int64_t count, olive_populations *out)
             hid_t at = H5Aopen_by_idx(pg, ".", H5_INDEX_NAME, H5_ITER_INC, (hsize_t)a, H5P_DEFAULT, H5P_DEFAULT);
             if (at < 0 || H5Aget_name(at, sizeof an, an) < 0) olive_die("%s: %s: cannot read its attributes", path, where);
             H5Aclose(at);
-            if (strcmp(an, "model") && strcmp(an, "first") && strcmp(an, "count") && olive_model_param(p->model, an) < 0)
+            if (strcmp(an, "model") && strcmp(an, "first") && strcmp(an, "count") && olive_model_param(p->model, an) < 0 &&
+                !(strcmp(an, "morphology") == 0 && olive_model_needs_morphology(p->model)))
                 olive_die("%s: %s: '%s' is not a parameter of model %s", path, where, an, model);
         }
         H5Gclose(pg);
@@ -149,6 +165,7 @@ void olive_pops_write(const char *path, hid_t f, const olive_populations *pops, 
         olive_h5_attr_str(path, g, "model", p->model->name);
         olive_h5_attr_i64(path, g, "first", p->first);
         olive_h5_attr_i64(path, g, "count", p->count);
+        if (p->morphology[0]) olive_h5_attr_str(path, g, "morphology", p->morphology);
         for (int k = 0; k < p->model->nparams; k++) {
             olive_h5_attr_f64(path, g, p->model->params[k].name, p->param[k]);
             if (percell && percell[i][k])

@@ -20,6 +20,8 @@ typedef struct {
     int64_t first, count;                 /* cells first <= id < first + count */
     double param[OLIVE_MAX_PARAMS];       /* the model's parameters, in its order */
     int percell[OLIVE_MAX_PARAMS];        /* a per-cell dataset overrides param[k] */
+    char morphology[1024];                /* hh_swc: the SWC file (attribute `morphology`; a relative path is
+                                             relative to the network file's directory), else empty */
 } olive_population;
 
 typedef struct {

@@ -4,6 +4,7 @@
     neuron_cable_compare.py CELL OLIVE_TRACE [--tol MV] [--json FILE]
     neuron_cable_compare.py net|net2 TEST_CABLE_BINARY [--json FILE]
     neuron_cable_compare.py pipeline BINDIR [--json FILE]
+    neuron_cable_compare.py pipeline_swc:FILE.swc BINDIR [--json FILE]
     neuron_cable_compare.py swc:FILE|swcdl:FILE OLIVE_TRACE [--tol MV]
 
 Builds CELL (ball_stick or branched: the cells of tests/unit/test_cable.c)
@@ -30,7 +31,9 @@ NetCon threshold 10 mV at the soma. The connections go to a file that
 (times within 1e-9 ms). pipeline: the same network through olive's
 programs (hh_cable cells, the connections as a SONATA edges file read by
 olive-genconn --import-synapses, olive-simulate on 1, 2 and 3 ranks): the
-same spikes as NEURON's and on every rank count. net2: the same with an Exp2Syn (tau1 0.5 ms,
+same spikes as NEURON's and on every rank count. pipeline_swc: 40 cells of
+an SWC file (hh_swc, --morphology; segments of at most 20 um) with the
+ExpSyn on section 1, 8 driven. net2: the same with an Exp2Syn (tau1 0.5 ms,
 tau2 3 ms) instead of the ExpSyn.
 """
 import argparse
@@ -152,15 +155,42 @@ def swc_sections(h, path, seg_length=20.0):
     return secs
 
 
-def net_conns():
+def net_conns(n=100, k=10):
     """The 100-cell network: 10 sources per cell, weights 2-12 nS, delays 1-5 ms."""
     rng = np.random.default_rng(1)
-    n, k = 100, 10
     conns = []
     for tgt in range(n):
         for src in rng.choice([c for c in range(n) if c != tgt], size=k, replace=False):
             conns.append((int(src), tgt, float(rng.uniform(.002, .012)), float(rng.integers(2, 11)) * .5))
     return n, conns
+
+
+def run_neuron_net(h, cells, conns, driven, amp):
+    """NEURON's fixed-step run of cells [(soma, synapse)]: IClamps of amp nA
+    into the first `driven` somata from 1 + c ms for 100 ms, NetCons at the
+    soma (threshold 10 mV) onto the synapses, 100 ms at dt 0.025 ms (hh.mod
+    from its formulas, 6.3 C); the spikes (time, cell), sorted."""
+    stims = []
+    for c in range(driven):
+        st = h.IClamp(cells[c][0](.5)); st.delay, st.dur, st.amp = 1 + c, 100, amp
+        stims.append(st)
+    tv, iv, ncs = h.Vector(), h.Vector(), []
+    for c in range(len(cells)):
+        nc = h.NetCon(cells[c][0](.5)._ref_v, None, sec=cells[c][0]); nc.threshold = 10
+        nc.record(tv, iv, c)
+        ncs.append(nc)
+    for src, tgt, w, d in conns:
+        nc = h.NetCon(cells[src][0](.5)._ref_v, cells[tgt][1], sec=cells[src][0])
+        nc.threshold, nc.weight[0], nc.delay = 10, w, d
+        ncs.append(nc)
+    h.usetable_hh = 0
+    h.celsius = 6.3
+    h.secondorder = 0
+    h.dt = .025
+    h.finitialize(-65)
+    while h.t < 100 - h.dt / 2:
+        h.fadvance()
+    return sorted(zip(np.array(tv), np.array(iv).astype(int)))
 
 
 def neuron_net(h, n, conns, exp2):
@@ -176,27 +206,7 @@ def neuron_net(h, n, conns, exp2):
         else:
             syn = h.ExpSyn(dend(.5)); syn.tau = 2; syn.e = 0
         cells.append((soma, dend, syn))
-    stims = []
-    for c in range(10):
-        st = h.IClamp(cells[c][0](.5)); st.delay, st.dur, st.amp = 1 + c, 100, .25
-        stims.append(st)
-    tv, iv, ncs = h.Vector(), h.Vector(), []
-    for c in range(n):
-        nc = h.NetCon(cells[c][0](.5)._ref_v, None, sec=cells[c][0]); nc.threshold = 10
-        nc.record(tv, iv, c)
-        ncs.append(nc)
-    for src, tgt, w, d in conns:
-        nc = h.NetCon(cells[src][0](.5)._ref_v, cells[tgt][2], sec=cells[src][0])
-        nc.threshold, nc.weight[0], nc.delay = 10, w, d
-        ncs.append(nc)
-    h.usetable_hh = 0
-    h.celsius = 6.3
-    h.secondorder = 0
-    h.dt = .025
-    h.finitialize(-65)
-    while h.t < 100 - h.dt / 2:
-        h.fadvance()
-    return sorted(zip(np.array(tv), np.array(iv).astype(int)))
+    return run_neuron_net(h, [(c[0], c[2]) for c in cells], conns, 10, .25)
 
 
 def same_spikes(olive, nrn):
@@ -205,7 +215,22 @@ def same_spikes(olive, nrn):
     return same, dmax
 
 
+def neuron_swc_net(h, swc, n, conns, syn_sec, driven, amp):
+    """NEURON's spikes of a network of SWC cells (swc_sections: olive's cut,
+    segments of at most 20 um), an ExpSyn (tau 2 ms) at secs[syn_sec](0.5)."""
+    cells = []
+    for c in range(n):
+        secs = swc_sections(h, swc, 20.0)
+        syn = h.ExpSyn(secs[syn_sec](.5)); syn.tau = 2; syn.e = 0
+        cells.append((secs[0], syn, secs))   # (the sections live as long as a reference does)
+    return run_neuron_net(h, [(c[0], c[1]) for c in cells], conns, driven, amp)
+
+
 def olive_pipeline(bindir, n, conns, tmp, ranks):
+    return olive_pipeline_model(bindir, n, conns, tmp, ranks, ["--model", "hh_cable"], 10, 0.25)
+
+
+def olive_pipeline_model(bindir, n, conns, tmp, ranks, model_args, driven, amp):
     """The same network through olive's programs: the connections as a SONATA
     edges file, olive-genconn --model hh_cable --import-synapses, then
     olive-simulate on 1 and more ranks with the ten clamps as --pulse."""
@@ -223,11 +248,11 @@ def olive_pipeline(bindir, n, conns, tmp, ranks):
     with open(types, "w") as f:
         f.write("edge_type_id receptor projection\n0 ge dend_expsyn\n")
     net = os.path.join(tmp, "net.h5")
-    subprocess.run([os.path.join(bindir, "olive-genconn"), "-o", net, "--model", "hh_cable", "--cells", str(n),
+    subprocess.run([os.path.join(bindir, "olive-genconn"), "-o", net] + model_args + ["--cells", str(n),
                     "--import-synapses", edges, "--import-edge-types", types, "--dt", "0.025", "-q", "--force"], check=True)
     pulses = []
-    for c in range(10):
-        pulses += ["--pulse", "%g:%g:0.25:%d:%d" % (1 + c, 101 + c, c, c + 1)]
+    for c in range(driven):
+        pulses += ["--pulse", "%g:%g:%g:%d:%d" % (1 + c, 101 + c, amp, c, c + 1)]
     out = {}
     for p in ranks:
         od = os.path.join(tmp, "run%d" % p)
@@ -241,12 +266,24 @@ def olive_pipeline(bindir, n, conns, tmp, ranks):
     return out
 
 
-def run_net(h, binary, json_path, exp2=False, pipeline=False):
+def run_net(h, binary, json_path, exp2=False, pipeline=False, swc=None):
     import tempfile
-    n, conns = net_conns()
-    nrn = neuron_net(h, n, conns, exp2)
     tmp = tempfile.mkdtemp()
-    if pipeline:
+    if swc:   # 40 SWC cells, 8 sources each, the synapse on section 1, 8 driven cells
+        n, conns = net_conns(40, 8)
+        nrn = neuron_swc_net(h, swc, n, conns, 1, 8, 0.5)
+        runs = olive_pipeline_model(binary, n, conns, tmp, [1, 2], ["--model", "hh_swc", "--morphology", swc,
+                                    "--param", "syn_sec=1"], 8, 0.5)
+        olive = runs[1]
+        ranks_same = all(runs[p] == runs[1] for p in runs)
+        n_driven = 8
+    else:
+        n, conns = net_conns()
+        nrn = neuron_net(h, n, conns, exp2)
+        n_driven = 10
+    if swc:
+        pass
+    elif pipeline:
         runs = olive_pipeline(binary, n, conns, tmp, [1, 2, 3])
         olive = runs[1]
         ranks_same = all(runs[p] == runs[1] for p in runs)
@@ -262,16 +299,17 @@ def run_net(h, binary, json_path, exp2=False, pipeline=False):
         ranks_same = True
     same, dmax = same_spikes(olive, nrn)
     cells_fired = len(set(c for _, c in nrn))
-    label = "pipeline (olive-genconn, olive-simulate on 1, 2, 3 ranks)" if pipeline else \
+    label = "swc pipeline (hh_swc cells of %s, olive-simulate on 1, 2 ranks)" % swc if swc else \
+        "pipeline (olive-genconn, olive-simulate on 1, 2, 3 ranks)" if pipeline else \
         "net2 (Exp2Syn)" if exp2 else "net (ExpSyn)"
     print("%s: NEURON %d spikes from %d cells (%d undriven), olive %d spikes; identical: %s (max time difference %.3g ms)%s"
-          % (label, len(nrn), cells_fired, len(set(c for _, c in nrn if c >= 10)), len(olive), same, dmax,
-             "; the same on every rank count: %s" % ranks_same if pipeline else ""))
+          % (label, len(nrn), cells_fired, len(set(c for _, c in nrn if c >= n_driven)), len(olive), same, dmax,
+             "; the same on every rank count: %s" % ranks_same if pipeline or swc else ""))
     if json_path:
         with open(json_path, "w") as f:
             json.dump({"neuron_spikes": len(nrn), "olive_spikes": len(olive), "identical": same,
                        "cells_fired": cells_fired, "max_time_diff_ms": dmax, "rank_invariant": ranks_same}, f, indent=1)
-    ok = same and ranks_same and len(set(c for _, c in nrn if c >= 10)) > 0
+    ok = same and ranks_same and len(set(c for _, c in nrn if c >= n_driven)) > 0
     print("PASS" if ok else "FAIL")
     return 0 if ok else 1
 
@@ -287,6 +325,8 @@ def main():
     h.load_file("stdrun.hoc")
     if a.cell in ("net", "net2", "pipeline"):   # olive_trace: test_cable, or for pipeline the bin directory
         return run_net(h, a.olive_trace, a.json, a.cell == "net2", a.cell == "pipeline")
+    if a.cell.startswith("pipeline_swc:"):   # pipeline_swc:FILE.swc BINDIR
+        return run_net(h, a.olive_trace, a.json, swc=a.cell[len("pipeline_swc:"):])
     if a.cell.startswith("swc:") or a.cell.startswith("swcdl:"):
         dl = a.cell.startswith("swcdl:")
         sl = swc_sections(h, a.cell[6:] if dl else a.cell[4:], None if dl else 20.0)

@@ -51,6 +51,24 @@ assert v.max() > 0 and v.min() < -60, (v.min(), v.max())   # spikes overshoot, c
 PYEOF
   echo "$net: $n spikes, identical on 1-3 ranks and 1-2 threads"
 done
+# Compartment reports (--record-compartments): the mapping of both
+# morphologies, the soma = v.h5, and the same on 2 ranks (float64).
+CR=(--record v --record-compartments v,m --record-precision double --record-cells 40:70 --record-every 5)
+run ball comp_1 1 "${CR[@]}"
+run ball comp_2 2 "${CR[@]}"
+"$PY" "$TESTS/element_report_check.py" comp_1 0:60:5,60:100:9 >/dev/null || \
+  { "$PY" "$TESTS/element_report_check.py" comp_1 0:60:5,60:100:9; fail "the compartment report of comp_1"; }
+"$PY" - <<'PYEOF' || fail "compartment reports differ between 1 and 2 ranks"
+import h5py, numpy as np
+for var in ("v", "m"):
+    a, b = (h5py.File(f"comp_{p}/{var}_compartments.h5")["report/io"] for p in (1, 2))
+    for k in ("data", "mapping/node_ids", "mapping/index_pointers", "mapping/element_ids", "mapping/element_pos", "mapping/time"):
+        assert np.array_equal(a[k][:], b[k][:]), (var, k)
+PYEOF
+expect_fail_early() { if "$@" > err.txt 2>&1; then fail "$* was accepted"; fi; }
+expect_fail_early "$S" -q traub.h5 -o rc --time 1 --record-compartments ge
+grep -q "is not v, m, h or n" err.txt || fail "--record-compartments ge: $(cat err.txt)"
+echo "compartment reports: mapping, soma = v.h5, 1 rank = 2 ranks"
 "$A" summary traub_1 | grep -Eq "^model +hh_traub" || fail "summary does not name the model"
 "$A" rates traub_1 >/dev/null || fail "rates failed on a hh_traub run"
 

@@ -55,3 +55,8 @@ done
 # --import-synapses of a SONATA edges file, olive-simulate on 1, 2, 3 ranks).
 "$venv/bin/python" "$TOP/scripts/neuron_cable_compare.py" pipeline "$BIN" 2>&1 | grep -v "DISPLAY\|graphics" | tee cmp_pipeline.log
 grep -q '^PASS' cmp_pipeline.log || fail "olive-simulate's hh_cable network differs from NEURON's, or between rank counts"
+# 40 cells of tests/data/cell.swc (hh_swc, --morphology) with the ExpSyn on
+# a dendrite: NEURON's spikes through olive-genconn and olive-simulate on 1 and 2 ranks.
+"$venv/bin/python" "$TOP/scripts/neuron_cable_compare.py" pipeline_swc:$TESTS/data/cell.swc "$BIN" 2>&1 \
+  | grep -v "DISPLAY\|graphics" | tee cmp_pipeline_swc.log
+grep -q '^PASS' cmp_pipeline_swc.log || fail "olive-simulate's hh_swc network differs from NEURON's, or between rank counts"

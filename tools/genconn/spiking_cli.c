@@ -2,6 +2,8 @@
 #include "spiking.h"
 #include "cable_model.h"
 #include "util.h"
+#include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,7 +27,8 @@ static void usage(void)
            "\n"
            "  -o, --output NET.h5        output file (refused if it exists, unless --force)\n"
            "  --model M                  lif_cuba, lif_coba, hh_traub (NEST's hh_cond_exp_traub) or hh_cable\n"
-           "                               (NEURON's ball-and-stick); docs/FORMAT.md lists the parameters\n"
+           "                               (NEURON's ball-and-stick) or hh_swc (a cell of an SWC file);\n"
+           "                               docs/FORMAT.md lists the parameters\n"
            "  --cells N                  one population 'all' of N cells\n"
            "  --population NAME:N        a population of N cells (ids follow in the order given)\n"
            "  --param NAME=VALUE[@POP]   a model parameter, for every population or POP only\n"
@@ -36,6 +39,8 @@ static void usage(void)
            "                               hh_cable: soma_L soma_diam soma_Ra dend_L dend_diam dend_nseg dend_Ra\n"
            "                                 cm gnabar gkbar gl el ena ek g_pas e_pas celsius syn_x tau_e E_e\n"
            "                                 tau_i E_i V_th I_e v0\n"
+           "                               hh_swc: seg_length celsius syn_sec syn_x tau_e E_e tau_i E_i V_th I_e v0\n"
+           "  --morphology FILE[@POP]    hh_swc: the SWC file of every population, or of POP\n"
            "  --v0 A:B[@POP]             initial potentials uniform in [A, B) mV, per cell\n"
            "  --projection SPEC          from=POP,to=POP,RULE,weight=W|A:B,delay=MS|A:B,receptor=ge|gi\n"
            "                               [,name=NAME][,autapses=yes|no]; POP may be 'all';\n"
@@ -54,7 +59,7 @@ static void usage(void)
            "                               in ms), PREFIX_node_types.csv, PREFIX_edge_types.csv (receptor,\n"
            "                               projection) and PREFIX_circuit_config.json\n"
            "  --dt MS                    the step the delays are counted in (default: the model's, 0.1 ms\n"
-           "                               for lif_*, 0.01 for hh_traub, 0.025 for hh_cable)\n"
+           "                               for lif_*, 0.01 for hh_traub, 0.025 for hh_cable and hh_swc)\n"
            "  --seed S                   random seed, 0 <= S < 2^63 (default 1)\n"
            "  --force                    overwrite NET.h5\n"
            "  -q, --quiet / -v, --verbose\n"
@@ -157,8 +162,8 @@ void gc_spk_parse_args(int argc, char **argv, gc_spk_config *cfg)
     int64_t cells = 0;
     /* parameters and v0 are applied once the populations are known */
     const char *params[256], *v0s[OLIVE_MAX_POPS];
-    const char *projs[GC_MAX_PROJ];
-    int nparams = 0, nv0 = 0, nprojs = 0;
+    const char *projs[GC_MAX_PROJ], *morphs[OLIVE_MAX_POPS];
+    int nparams = 0, nv0 = 0, nprojs = 0, nmorphs = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(); exit(0); }
@@ -168,7 +173,7 @@ void gc_spk_parse_args(int argc, char **argv, gc_spk_config *cfg)
             const char *m = need_value(argc, argv, &i);
             cfg->model = olive_model_find(m);
             if (!cfg->model || cfg->model == &olive_model_infoli)
-                olive_usage_error("--model: '%s' is not lif_cuba, lif_coba, hh_traub or hh_cable", m);
+                olive_usage_error("--model: '%s' is not lif_cuba, lif_coba, hh_traub, hh_cable or hh_swc", m);
         }
         else if (!strcmp(a, "--cells")) cells = olive_parse_int(a, need_value(argc, argv, &i), 1, INT32_MAX);
         else if (!strcmp(a, "--population")) {
@@ -187,6 +192,10 @@ void gc_spk_parse_args(int argc, char **argv, gc_spk_config *cfg)
             cfg->pops.n++;
         }
         else if (!strcmp(a, "--param")) { if (nparams == 256) olive_usage_error("--param: too many"); params[nparams++] = need_value(argc, argv, &i); }
+        else if (!strcmp(a, "--morphology")) {
+            if (nmorphs == OLIVE_MAX_POPS) olive_usage_error("--morphology: too many");
+            morphs[nmorphs++] = need_value(argc, argv, &i);
+        }
         else if (!strcmp(a, "--v0")) { if (nv0 == OLIVE_MAX_POPS) olive_usage_error("--v0: too many"); v0s[nv0++] = need_value(argc, argv, &i); }
         else if (!strcmp(a, "--projection")) { if (nprojs == GC_MAX_PROJ) olive_usage_error("--projection: at most %d", GC_MAX_PROJ); projs[nprojs++] = need_value(argc, argv, &i); }
         else if (!strcmp(a, "--dt")) cfg->dt = olive_parse_double(a, need_value(argc, argv, &i), 1e-6, 10);
@@ -208,9 +217,9 @@ void gc_spk_parse_args(int argc, char **argv, gc_spk_config *cfg)
     if (cfg->import_edge_types && !cfg->import_synapses) olive_usage_error("--import-edge-types needs --import-synapses EDGES.h5");
     if (!cfg->model) olive_usage_error("no model given (--model lif_cuba|lif_coba|hh_traub|hh_cable)");
     if (cfg->dt < 0) cfg->dt = cfg->model->dt_default;
-    if (cfg->export_prefix && cfg->model == &olive_model_hh_cable)
-        olive_usage_error("--export-sonata: a hh_cable cell has no SONATA point-neuron template, and olive writes no "
-                          "morphology file for it yet");
+    if (cfg->export_prefix && (cfg->model == &olive_model_hh_cable || cfg->model == &olive_model_hh_swc))
+        olive_usage_error("--export-sonata: a %s cell has no SONATA point-neuron template, and olive writes no "
+                          "morphology file for it yet", cfg->model->name);
     if (cells && cfg->pops.n) olive_usage_error("give either --cells N or --population NAME:N, not both");
     if (!cells && !cfg->pops.n) olive_usage_error("no cells: give --cells N or --population NAME:N");
     if (cells) {
@@ -248,10 +257,32 @@ void gc_spk_parse_args(int argc, char **argv, gc_spk_config *cfg)
             }
         if (!hit) olive_usage_error("--param %s: no population '%s'", params[j], at);
     }
+    for (int j = 0; j < nmorphs; j++) {   /* FILE[@POP]: stored as an absolute path */
+        char buf[1024], *at, full[PATH_MAX];
+        if (!olive_model_needs_morphology(cfg->model))
+            olive_usage_error("--morphology applies to hh_swc populations, not %s", cfg->model->name);
+        if ((size_t)snprintf(buf, sizeof buf, "%s", morphs[j]) >= sizeof buf) olive_usage_error("--morphology: path too long");
+        if ((at = strrchr(buf, '@'))) *at++ = 0;
+        if (!realpath(buf, full)) olive_usage_error("--morphology %s: cannot open the file: %s", buf, strerror(errno));
+        int hit = 0;
+        for (int i = 0; i < cfg->pops.n; i++)
+            if (!at || !strcmp(at, cfg->pops.pop[i].name)) {
+                if ((size_t)snprintf(cfg->pops.pop[i].morphology, sizeof cfg->pops.pop[i].morphology, "%s", full) >=
+                    sizeof cfg->pops.pop[i].morphology)
+                    olive_usage_error("--morphology %s: path too long", full);
+                hit = 1;
+            }
+        if (!hit) olive_usage_error("--morphology %s: no population '%s'", morphs[j], at);
+    }
+    if (olive_model_needs_morphology(cfg->model))
+        for (int i = 0; i < cfg->pops.n; i++)
+            if (!cfg->pops.pop[i].morphology[0])
+                olive_usage_error("population %s: a hh_swc population needs --morphology FILE.swc[@%s]",
+                                  cfg->pops.pop[i].name, cfg->pops.pop[i].name);
     if (olive_model_is_cable(cfg->model))   /* the cell each population's parameters make (olive-simulate's check, early) */
         for (int i = 0; i < cfg->pops.n; i++) {
             olive_cable_template t;
-            const char *fault = olive_cable_template_make(cfg->model, cfg->pops.pop[i].param, &t);
+            const char *fault = olive_cable_template_make(cfg->model, cfg->pops.pop[i].param, cfg->pops.pop[i].morphology, &t);
             if (fault) olive_usage_error("--param: population %s: %s", cfg->pops.pop[i].name, fault);
             olive_cable_template_free(&t);
         }

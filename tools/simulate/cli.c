@@ -56,6 +56,8 @@ static void usage(void)
            "  --record VARS|all|none    comma-separated variables (default v_axon): v_dend q r s ca\n"
            "                            i_cah g_cal v_soma m h k l n p x_s v_axon m_a h_a x_a;\n"
            "                            spiking networks: v (default) ge gi ref\n"
+           "  --record-compartments VARS  cable cells (hh_traub, hh_cable): v, m, h, n of every\n"
+           "                            compartment into VAR_compartments.h5 (SONATA element report)\n"
            "  --record-every K          one frame every K steps (default 1)\n"
            "  --record-cells A:B        record cells A <= id < B (default all)\n"
            "  --record-precision single|double   report values (default single)\n"
@@ -113,6 +115,23 @@ static void parse_record(sim_config *cfg, const char *list)
     if (cfg->nrecord == 0) olive_usage_error("--record: empty list (use 'none' to record spikes only)");
 }
 
+/* --record-compartments v,m,h,n: cable cells' node variables in every compartment. */
+static void parse_record_compartments(sim_config *cfg, const char *list)
+{
+    if (!olive_model_is_cable(cfg->model))
+        olive_usage_error("--record-compartments applies to networks of cable cells (hh_traub, hh_cable), not %s",
+                          cfg->model->name);
+    char *copy = strdup(list), *save = NULL;
+    if (!copy) olive_die("out of memory reading --record-compartments");
+    for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        const int v = olive_model_var(cfg->model, tok);
+        if (v < 0 || v > 3) olive_usage_error("--record-compartments: '%s' is not v, m, h or n", tok);
+        if (!cfg->record_comp[v]) { cfg->record_comp[v] = 1; cfg->nrecord_comp++; }
+    }
+    free(copy);
+    if (!cfg->nrecord_comp) olive_usage_error("--record-compartments: empty list");
+}
+
 /* --noise MEAN,SIGMA,TAU: finite mean, sigma >= 0, tau > 0 (bounds keep the
  * current physiological and the decay factor away from underflow). */
 static void parse_noise(sim_config *cfg, const char *v)
@@ -164,7 +183,7 @@ void sim_parse_args(int argc, char **argv, sim_config *cfg)
     cfg->gj = OLIVE_GJ_RGJ;
     cfg->record_every = 1;
     cfg->method = -1;
-    const char *record_arg = NULL, **pulse_args = olive_malloc((size_t)argc * sizeof(char *), "arguments");
+    const char *record_arg = NULL, *comp_arg = NULL, **pulse_args = olive_malloc((size_t)argc * sizeof(char *), "arguments");
     int npulse_args = 0, have_gj = 0, have_threshold = 0;
     cfg->rec_b = -1;
     cfg->steps = -1;
@@ -206,6 +225,7 @@ void sim_parse_args(int argc, char **argv, sim_config *cfg)
         }
         else if (!strcmp(a, "--progress")) olive_progress_forced = 1;
         else if (!strcmp(a, "--record")) record_arg = need_value(argc, argv, &i);
+        else if (!strcmp(a, "--record-compartments")) comp_arg = need_value(argc, argv, &i);
         else if (!strcmp(a, "--record-every")) cfg->record_every = olive_parse_int(a, need_value(argc, argv, &i), 1, INT64_C(1) << 40);
         else if (!strcmp(a, "--record-cells")) {
             double lo, hi;
@@ -287,6 +307,7 @@ void sim_parse_args(int argc, char **argv, sim_config *cfg)
     cfg->record[cfg->model->spike_var] = 1;
     cfg->nrecord = 1;
     if (record_arg) parse_record(cfg, record_arg);
+    if (comp_arg) parse_record_compartments(cfg, comp_arg);
     for (int k = 0; k < npulse_args; k++) sim_add_pulse_arg(cfg, pulse_args[k]);
     free(pulse_args);
     if (time_ms >= 0) {

@@ -175,7 +175,7 @@ static void show_progress(int64_t done, int64_t first, int64_t end, double t0, d
  * every 64 steps, a checkpoint, the last step. */
 static int step_is_looked_at(const sim_config *cfg, int64_t i)
 {
-    return (cfg->nrecord > 0 && (i + 1) % cfg->record_every == 0) || (i + 1) % 64 == 0 || i + 1 == cfg->steps ||
+    return (cfg->nrecord + cfg->nrecord_comp > 0 && (i + 1) % cfg->record_every == 0) || (i + 1) % 64 == 0 || i + 1 == cfg->steps ||
            (cfg->checkpoint_every && (i + 1) % cfg->checkpoint_every == 0);
 }
 
@@ -241,7 +241,7 @@ int main(int argc, char **argv)
          * next one whose end is looked at: i is then the chunk's last step. */
         const int64_t i0 = i;
         while (i - i0 + 1 < max_chunk && !step_is_looked_at(&cfg, i)) i++;
-        int record = (i + 1) % cfg.record_every == 0 && cfg.nrecord > 0;
+        int record = (i + 1) % cfg.record_every == 0 && cfg.nrecord + cfg.nrecord_comp > 0;
         if (i > i0) s.engine->steps(&s, i0, i - i0 + 1);
         else s.engine->step(&s, i);
         if (record) s.engine->fetch(&s, 0);

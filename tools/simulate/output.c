@@ -2,6 +2,7 @@
  * recorded variable written collectively frame block by frame block, the
  * spikes gathered to rank 0, the final state, provenance on every file. */
 #include "sim.h"
+#include "output_elements.h"
 #include "h5util.h"
 #include "lif.h"
 #include "model.h"
@@ -25,7 +26,28 @@ struct sim_output {
     size_t el;
     hid_t xfer;
     const olive_cell_model *model;
+    sim_elements *elem;        /* --record-compartments (output_elements.c), or NULL */
 };
+
+void sim_report_time(sim_t *s, const char *path, hid_t loc, int64_t frames, int create, hid_t xfer)
+{
+    const sim_config *c = s->cfg;
+    const double step_ms = (double)c->record_every * c->dt;
+    const double start_ms = (double)(c->start_step / c->record_every + 1) * step_ms;
+    double tm[3] = {start_ms, start_ms + (double)frames * step_ms, step_ms};
+    hid_t d_t;
+    if (create) {
+        d_t = olive_h5_dset1(path, loc, "time", H5T_IEEE_F64LE, 3, 0);
+        olive_h5_attr_str(path, d_t, "units", "ms");
+    } else {
+        char tname[160];
+        snprintf(tname, sizeof tname, "report/%s/mapping/time", c->population);
+        d_t = H5Dopen2(loc, tname, H5P_DEFAULT);
+        if (d_t < 0) olive_die("%s: cannot open /%s", path, tname);
+    }
+    olive_h5_write_slab1(path, d_t, H5T_NATIVE_DOUBLE, 0, s->rank == 0 ? 3 : 0, tm, xfer);
+    olive_h5_close(path, d_t, "mapping/time");
+}
 
 static const char *slot_name(const sim_output *o, int slot, char *buf, size_t n)
 {
@@ -167,21 +189,17 @@ sim_output *sim_output_open(sim_t *s, const char *dir, int in_place)
         free(half);
         free(ids);
         free(zeros);
-        double step_ms = (double)c->record_every * s->cfg->dt;
-        double start_ms = (double)(c->start_step / c->record_every + 1) * step_ms;
-        double tm[3] = {start_ms, start_ms + (double)o->frames * step_ms, step_ms};
-        hid_t d_t = olive_h5_dset1(path, m, "time", H5T_IEEE_F64LE, 3, 0);
-        olive_h5_write_slab1(path, d_t, H5T_NATIVE_DOUBLE, 0, s->rank == 0 ? 3 : 0, tm, o->xfer);
-        olive_h5_attr_str(path, d_t, "units", "ms");
+        sim_report_time(s, path, m, o->frames, 1, o->xfer);
         olive_h5_close(path, d_ids, "mapping/node_ids");
         olive_h5_close(path, d_ptr, "mapping/index_pointers");
         olive_h5_close(path, d_el, "mapping/element_ids");
         olive_h5_close(path, d_pos, "mapping/element_pos");
-        olive_h5_close(path, d_t, "mapping/time");
         olive_h5_close(path, m, "group mapping");
         olive_h5_close(path, g, "the report group");
         o->buf[v] = olive_malloc((size_t)(o->frame_chunk * o->ncol) * o->el + o->el, "frame buffer");
     }
+    if (c->nrecord_comp && in_place) olive_die("internal: compartment reports in checkpoint mode");
+    o->elem = sim_elements_open(s, dir, o->frames, o->frame_chunk, o->lrec0, o->ncol, o->col0, o->nrec, o->xfer);
     return o;
 }
 
@@ -203,6 +221,7 @@ static void flush_frames(sim_output *o, sim_t *s)
         olive_h5_close(path, ms, "a dataspace");
         olive_h5_close(path, fs, "a dataspace");
     }
+    sim_elements_flush(o->elem, s, o->frames_done, o->buffered, o->xfer);
     o->frames_done += o->buffered;
     o->buffered = 0;
 }
@@ -218,6 +237,7 @@ void sim_output_frame(sim_output *o, sim_t *s)
             if (s->cfg->record_double) ((double *)dst)[i] = x; else ((float *)dst)[i] = (float)x;
         }
     }
+    sim_elements_frame(o->elem, s, o->buffered);
     if (++o->buffered == o->frame_chunk || o->frames_done + o->buffered == o->frames) flush_frames(o, s);
     s->t.io += olive_now() - t0;
 }
@@ -338,22 +358,14 @@ void sim_output_close(sim_output *o, sim_t *s, int64_t end_step, const char *kin
     s->t.setup = mx[0]; s->t.exchange = mx[1]; s->t.compute = mx[2]; s->t.io = mx[3];
     /* Stopped early: the frames done, and the time axis to match. */
     int64_t frames = end_step / c->record_every - c->start_step / c->record_every;
+    if (frames < o->frames && o->buffered > 0) flush_frames(o, s);
     for (int v = 0; v < s->cfg->model->nvars; v++) {
         if (!c->record[v]) continue;
         const char *path = o->path[v];
         if (frames < o->frames) {
-            if (o->buffered > 0) flush_frames(o, s);
             hsize_t dims[2] = {(hsize_t)frames, (hsize_t)o->nrec};
             if (H5Dset_extent(o->dset[v], dims) < 0) olive_die("%s: cannot cut the report to %lld frames", path, (long long)frames);
-            double step_ms = (double)c->record_every * s->cfg->dt;
-            double start_ms = (double)(c->start_step / c->record_every + 1) * step_ms;
-            double tm[3] = {start_ms, start_ms + (double)frames * step_ms, step_ms};
-            char tname[160];
-            snprintf(tname, sizeof tname, "report/%s/mapping/time", c->population);
-            hid_t d_t = H5Dopen2(o->file[v], tname, H5P_DEFAULT);
-            if (d_t < 0) olive_die("%s: cannot open /%s", path, tname);
-            olive_h5_write_slab1(path, d_t, H5T_NATIVE_DOUBLE, 0, s->rank == 0 ? 3 : 0, tm, o->xfer);
-            olive_h5_close(path, d_t, "mapping/time");
+            sim_report_time(s, path, o->file[v], frames, 0, o->xfer);
         }
         sim_write_provenance(s, o->file[v], path);
         olive_h5_close(path, o->dset[v], "the report data");
@@ -361,6 +373,8 @@ void sim_output_close(sim_output *o, sim_t *s, int64_t end_step, const char *kin
         free(o->buf[v]);
         o->buf[v] = NULL;
     }
+    sim_elements_close(o->elem, s, frames, frames < o->frames, o->xfer);
+    o->elem = NULL;
     claim(o, s, SLOT_SPIKES);
     write_spikes(s, o);
     sim_write_state(s, claim(o, s, SLOT_STATE), end_step, kind);

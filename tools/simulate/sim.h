@@ -43,6 +43,8 @@ typedef struct {
     int record_double;       /* --record-precision double */
     int record[OLIVE_NVARS]; /* which variables are recorded */
     int nrecord;
+    int record_comp[OLIVE_NVARS];  /* cable cells: variables recorded in every compartment (--record-compartments) */
+    int nrecord_comp;
     int64_t record_every;
     int64_t rec_a, rec_b;    /* recorded cells [rec_a, rec_b); rec_b = -1: all */
     double threshold;
@@ -200,6 +202,9 @@ void sim_output_close(sim_output *o, sim_t *s, int64_t end_step, const char *kin
 /* Rename every temporary onto its NAME (rank 0; checkpoint mode). */
 void sim_output_commit(sim_output *o, sim_t *s);
 void sim_write_provenance(sim_t *s, int64_t hid, const char *file);
+/* A report's mapping/time (start, stop, step in ms) for frames: created in
+ * the mapping group loc, or (create 0) rewritten in the report file loc. */
+void sim_report_time(sim_t *s, const char *path, int64_t loc, int64_t frames, int create, int64_t xfer);
 /* The state after step steps of every own cell into path (collective); kind:
  * "final", "checkpoint" or "interrupted". Dies on any failed write or close. */
 void sim_write_state(sim_t *s, const char *path, int64_t step, const char *kind);

@@ -72,6 +72,12 @@ void spk_window_end(sim_t *s, int64_t step);
  * engine that steps them. */
 void spk_cable_setup(sim_t *s);
 void spk_cable_free(sim_t *s);
+/* Element reports: own cell r's compartments (its segment nodes in node
+ * order): how many; element k's section index and position (centre x); the
+ * values of variable var (v, m, h or n) of all of them into out. */
+int spk_cable_nelements(const sim_t *s, int64_t r);
+void spk_cable_element(const sim_t *s, int64_t r, int k, uint32_t *section, float *pos);
+void spk_cable_element_values(const sim_t *s, int var, int64_t r, double *out);
 
 /* spk_deliver.c */
 /* Every rank's spikes of the current window, (step - window0) << 32 | cell,

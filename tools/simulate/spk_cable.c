@@ -78,12 +78,15 @@ void spk_cable_setup(sim_t *s)
         cable_block *b = &e->b[e->nblocks++];
         b->r0 = a - r0;
         b->n = z - a;
-        const char *fault = olive_cable_template_make(c->model, p->param, &b->t);
+        const char *fault = olive_cable_template_make(c->model, p->param, p->morphology, &b->t);
         if (fault) olive_die("%s: population %s: %s", c->net_path, p->name, fault);
         b->shape = olive_cable_shape_of(&b->t.cell);
         b->cr = (spk_cable_cellrule){b->t.soma, b->t.rule, (int)llround(b->t.t_ref / c->dt), b->t.V_th, b->t.I_e,
                                      b->t.pulse_to_nA};
         block_alloc(b);
+        b->elem_node = olive_malloc((size_t)b->t.cell.n * sizeof(int), "cable cells");
+        for (int j = 0; j < b->t.cell.n; j++)
+            if (b->t.cell.xpos[j] >= 0) b->elem_node[b->nelem++] = j;
         double *v0 = NULL;
         if (p->percell[kv0]) {
             v0 = olive_malloc((size_t)(z - a) * sizeof(double), "parameters");
@@ -108,7 +111,7 @@ void spk_cable_free(sim_t *s)
     for (int i = 0; i < e->nblocks; i++) {
         cable_block *b = &e->b[i];
         olive_cable_template_free(&b->t);
-        void *p[] = {b->x.v, b->x.m, b->x.h, b->x.n, b->x.d, b->x.rhs, b->x.syn_g, b->x.syn_a, b->x.clamp_amp};
+        void *p[] = {b->x.v, b->x.m, b->x.h, b->x.n, b->x.d, b->x.rhs, b->x.syn_g, b->x.syn_a, b->x.clamp_amp, b->elem_node};
         for (size_t j = 0; j < sizeof p / sizeof p[0]; j++) free(p[j]);
     }
     free(e->b); free(e->vprev); free(e->ref); free(e);
@@ -146,6 +149,31 @@ static void cable_step(sim_t *s, int64_t step)
     const double t1 = olive_now();
     spk_deliver(s, step);
     s->t.compute += olive_now() - t1;
+}
+
+static const spk_cable_block *block_of(const sim_t *s, int64_t r)
+{
+    const struct spk_cable *e = s->spk->cable;
+    for (int i = 0; i < e->nblocks; i++)
+        if (r >= e->b[i].r0 && r < e->b[i].r0 + e->b[i].n) return &e->b[i];
+    olive_die("internal: row %lld is in no block of cable cells", (long long)r);
+}
+
+int spk_cable_nelements(const sim_t *s, int64_t r) { return block_of(s, r)->nelem; }
+
+void spk_cable_element(const sim_t *s, int64_t r, int k, uint32_t *section, float *pos)
+{
+    const spk_cable_block *b = block_of(s, r);
+    const int j = b->elem_node[k];
+    *section = (uint32_t)b->t.cell.section[j];
+    *pos = (float)b->t.cell.xpos[j];
+}
+
+void spk_cable_element_values(const sim_t *s, int var, int64_t r, double *out)
+{
+    const spk_cable_block *b = block_of(s, r);
+    const double *x = var == V_V ? b->x.v : var == V_M ? b->x.m : var == V_H ? b->x.h : b->x.n;
+    for (int k = 0; k < b->nelem; k++) out[k] = x[(int64_t)b->elem_node[k] * b->n + (r - b->r0)];
 }
 
 /* The state lives on the host; spk_cable_free (from sim_free_spiking) frees it. */

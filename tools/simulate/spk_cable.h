@@ -22,6 +22,8 @@ typedef struct {
     olive_cable_shape shape;
     olive_cable_state x;
     spk_cable_cellrule cr;
+    int nelem;         /* the compartments a cell reports (its segment nodes, in node order) */
+    int *elem_node;
 } spk_cable_block;
 
 struct spk_cable {

@@ -125,6 +125,18 @@ void spk_cable_cuda_fetch(sim_t *s, spk_cuda *g)
     double *dev[3] = {g->sm, g->sh, g->sn};
     for (int v = 0; v < 3; v++)
         CK(cudaMemcpyAsync(s->state[1 + v], dev[v], (size_t)g->n * sizeof(double), cudaMemcpyDeviceToHost, g->st));
+    if (!s->cfg->nrecord_comp) return;
+    /* compartment reports: every node of every block into the host blocks */
+    const struct spk_cable *e = s->spk->cable;
+    for (int i = 0; i < e->nblocks; i++) {
+        const spk_cable_block *h = &e->b[i];
+        const dev_block *b = &g->cable->b[i];
+        const size_t bytes = (size_t)h->shape.n * (size_t)h->n * sizeof(double);
+        CK(cudaMemcpyAsync(h->x.v, b->x.v, bytes, cudaMemcpyDeviceToHost, g->st));
+        CK(cudaMemcpyAsync(h->x.m, b->x.m, bytes, cudaMemcpyDeviceToHost, g->st));
+        CK(cudaMemcpyAsync(h->x.h, b->x.h, bytes, cudaMemcpyDeviceToHost, g->st));
+        CK(cudaMemcpyAsync(h->x.n, b->x.n, bytes, cudaMemcpyDeviceToHost, g->st));
+    }
 }
 
 void spk_cable_cuda_free(spk_cuda *g)
