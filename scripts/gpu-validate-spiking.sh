@@ -14,9 +14,9 @@
 # all three delivery paths run (OLIVE_GPU_DELIVERY=fused: the default for
 # these sizes, device, host; chunks of 10 steps with these reports, 64
 # without); on 2 ranks the host path.
-# Then cable cells (issue 19): NEST's hh_coba network as hh_traub and a
-# ball-and-stick (hh_cable) network, CPU = GPU (device push, host push) =
-# 2 GPUs = 2 CPU ranks, v/m/h/n/ge/gi reports included. CABLE_ONLY=1: only
+# Then cable cells (issue 19): NEST's hh_coba network as hh_traub, a
+# ball-and-stick (hh_cable) network and one of tests/data/cell.swc cells (hh_swc), CPU = GPU (device push, host push) =
+# 2 GPUs = 2 CPU ranks, v/m/h/n/ge/gi reports and v/m compartment reports included. CABLE_ONLY=1: only
 # those; CABLE_BENCH=0 skips the 200k-cell, 20M-synapse hh_cable benchmark.
 # Results: $OUT/spiking-results.txt (and logs.tar.gz); exit 0 when all passed.
 set -uo pipefail
@@ -101,7 +101,8 @@ check() {  # name net extra-args...
 # push path on one GPU, the host push path on one and on 2 GPUs.
 check_cable() {  # name net extra-args...
   local name=$1 net=$2; shift 2
-  local rec=(--record v,m,h,n,ge,gi --record-precision double --record-cells 0:1000 --record-every 10)
+  local rec=(--record v,m,h,n,ge,gi --record-precision double --record-cells 0:1000 --record-every 10
+             --record-compartments v,m)
   run ${name}_cpu1 "$S" $net.h5 -o ${name}_cpu1 --backend cpu "${rec[@]}" "$@" || return
   run ${name}_gpu1 "$S" $net.h5 -o ${name}_gpu1 --backend cuda "${rec[@]}" "$@" -v || return
   OLIVE_GPU_DELIVERY=host run ${name}_gpu1host "$S" $net.h5 -o ${name}_gpu1host --backend cuda "${rec[@]}" "$@" -v || return
@@ -110,7 +111,7 @@ check_cable() {  # name net extra-args...
   local spikes other
   spikes=$(sed -n 's/.*steps ([0-9.]* ms), \([0-9]*\) spikes.*/\1/p' "$logs/${name}_cpu1.log")
   for other in gpu1 gpu1host gpu2 cpu2; do
-    same ${name}_cpu1 ${name}_$other "$name: CPU 1 rank = $other" "$spikes spikes; spikes, v/m/h/n/ge/gi reports and state identical"
+    same ${name}_cpu1 ${name}_$other "$name: CPU 1 rank = $other" "$spikes spikes; spikes, v/m/h/n/ge/gi reports, v/m compartment reports and state identical"
   done
   grep -h "synaptic events\|cell-steps" "$logs/${name}_cpu1.log" "$logs/${name}_gpu1.log" | sed "s/^/  $name: /" | tee -a "$results"
 }
@@ -131,6 +132,9 @@ run gen_ball "$G" -o ball.h5 --model hh_cable --population a:1500 --population b
     --projection from=all,to=all,indegree=20,weight=0.001:0.004,delay=1:3,receptor=ge \
     --projection from=b,to=a,indegree=5,weight=0.01,delay=1,receptor=gi &&
   check_cable ball ball --time 200 --pulse 1:150:0.3:0:50 --poisson rate=40,weight=0.004,receptor=ge,n=5,time=0:180
+run gen_swc "$G" -o swc.h5 --model hh_swc --cells 1000 --morphology "$top/tests/data/cell.swc" --param syn_sec=1 \
+    --projection from=all,to=all,indegree=10,weight=0.002:0.006,delay=1:3,receptor=ge &&
+  check_cable swc swc --time 100 --pulse 1:90:0.5:0:100
 fi
 
 if [ "${SKIP_BENCH:-0}" != 1 ]; then
