@@ -44,11 +44,15 @@ def nest_examples():
     return d
 
 
+NEST_THREADS = 1
+
+
 def run_nest(module, simtime, seed, workdir):
     import nest
     import brette_et_al_2007_benchmark as bench
     p = dict(module.params)
     p["simtime"] = simtime
+    p["virtual_processes"] = NEST_THREADS   # threads: the same model, other random streams
     p["recorder_params"] = dict(p["recorder_params"], label=os.path.join(workdir, f"{module.__name__}-{seed}"))
 
     class SeededNest:
@@ -137,8 +141,11 @@ def main():
     ap.add_argument("--hh-ms", type=float, default=None, help="hh_coba; default: the script's simtime")
     ap.add_argument("--hh-dt", type=float, default=0.01, help="olive's step for hh_coba (ms)")
     ap.add_argument("--only", default="cuba,coba,hh_coba", help="which benchmarks (comma-separated)")
+    ap.add_argument("--nest-threads", type=int, default=1, help="NEST's virtual processes (threads)")
     ap.add_argument("--json", default=None)
     a = ap.parse_args()
+    global NEST_THREADS
+    NEST_THREADS = a.nest_threads
     sys.path.insert(0, nest_examples())
     import nest
     nest.set_verbosity("M_ERROR")
