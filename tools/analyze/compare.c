@@ -99,9 +99,24 @@ static void describe(const char *file, hid_t f, const ana_cmp_result *res, char 
         ana_fmt(other, sizeof other, "%s/mapping/time", base);
         double start = value_at(f, file, other, 0), step = value_at(f, file, other, 2);
         double t = start == step ? (double)(row + 1) * step : start + (double)row * step;
+        /* the column's cell: index_pointers[i] <= col < index_pointers[i + 1]
+         * (one column per cell, or a cell's compartments in an element report) */
+        ana_fmt(other, sizeof other, "%s/mapping/index_pointers", base);
+        int64_t lo = 0, hi = col;   /* index_pointers[i] >= i */
+        while (lo < hi) {
+            const int64_t mid = lo + (hi - lo + 1) / 2;
+            if (value_at(f, file, other, mid) <= (double)col) lo = mid; else hi = mid - 1;
+        }
+        const double first = value_at(f, file, other, lo), next = value_at(f, file, other, lo + 1);
         ana_fmt(other, sizeof other, "%s/mapping/node_ids", base);
-        double cell = value_at(f, file, other, col);
-        ana_fmt(out, n, "frame %lld (t = %.10g ms), cell %.0f", (long long)row, t, cell);
+        const double cell = value_at(f, file, other, first == first ? lo : col);
+        if (first == first && next - first > 1) {
+            ana_fmt(other, sizeof other, "%s/mapping/element_ids", base);
+            ana_fmt(out, n, "frame %lld (t = %.10g ms), cell %.0f, compartment %lld (element id %.0f)", (long long)row, t,
+                    cell, (long long)(col - (int64_t)first), value_at(f, file, other, col));
+        } else {
+            ana_fmt(out, n, "frame %lld (t = %.10g ms), cell %.0f", (long long)row, t, cell);
+        }
     } else if (!strncmp(ds, "/spikes/", 8) && (!strcmp(leaf, "timestamps") || !strcmp(leaf, "node_ids"))) {
         ana_fmt(other, sizeof other, "%s/timestamps", base);
         double t = value_at(f, file, other, row);
