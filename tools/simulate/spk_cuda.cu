@@ -284,17 +284,9 @@ static void update(sim_t *s, int64_t step, int64_t q)
 {
     struct sim_spk *k = s->spk;
     spk_cuda *g = (spk_cuda *)s->cuda;
-    const sim_config *c = s->cfg;
-    const int64_t n = g->n, row0 = s->plan.row0;
-    const int nactive = sim_active_pulses(c, step, s->active);
-    const double *cur = nullptr;
-    if (nactive) {
-        for (int64_t r = 0; r < n; r++) {
-            double I = 0;
-            for (int a = 0; a < nactive; a++)
-                if (row0 + r >= s->active[a].first && (s->active[a].last < 0 || row0 + r < s->active[a].last)) I += s->active[a].amp;
-            k->cur[r] = I;
-        }
+    const int64_t n = g->n;
+    const double *cur = spk_pulse_currents(s, step);   /* host, k->cur */
+    if (cur) {
         /* (from pageable memory: k->cur may be reused once this returns) */
         CK(cudaMemcpyAsync(g->cur, k->cur, (size_t)n * sizeof(double), cudaMemcpyHostToDevice, g->st));
         cur = g->cur;
