@@ -230,10 +230,10 @@ def olive_pipeline(bindir, n, conns, tmp, ranks):
     return olive_pipeline_model(bindir, n, conns, tmp, ranks, ["--model", "hh_cable"], 10, 0.25)
 
 
-def olive_pipeline_model(bindir, n, conns, tmp, ranks, model_args, driven, amp):
-    """The same network through olive's programs: the connections as a SONATA
-    edges file, olive-genconn --model hh_cable --import-synapses, then
-    olive-simulate on 1 and more ranks with the ten clamps as --pulse."""
+def olive_network(bindir, n, conns, tmp, model_args):
+    """The connections as a SONATA edges file, read by olive-genconn
+    --import-synapses into an olive network of n cells (model_args: --model
+    and its options); returns the network file's path."""
     import subprocess
     import h5py
     edges = os.path.join(tmp, "edges.h5")
@@ -250,6 +250,15 @@ def olive_pipeline_model(bindir, n, conns, tmp, ranks, model_args, driven, amp):
     net = os.path.join(tmp, "net.h5")
     subprocess.run([os.path.join(bindir, "olive-genconn"), "-o", net] + model_args + ["--cells", str(n),
                     "--import-synapses", edges, "--import-edge-types", types, "--dt", "0.025", "-q", "--force"], check=True)
+    return net
+
+
+def olive_pipeline_model(bindir, n, conns, tmp, ranks, model_args, driven, amp):
+    """The same network through olive's programs (olive_network), then
+    olive-simulate on each rank count with the clamps as --pulse."""
+    import subprocess
+    import h5py
+    net = olive_network(bindir, n, conns, tmp, model_args)
     pulses = []
     for c in range(driven):
         pulses += ["--pulse", "%g:%g:%g:%d:%d" % (1 + c, 101 + c, amp, c, c + 1)]
