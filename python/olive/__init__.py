@@ -1,0 +1,26 @@
+"""olive from Python: networks, runs and programs.
+
+    import olive
+    net = olive.read_network("net.h5")          # populations, projections, gap junctions
+    olive.write_network("mine.h5", populations=[...], projections=[...])
+    run = olive.simulate("mine.h5", "run", time=200, record=["v"])
+    run.spikes.times, run.spikes.node_ids, run.reports["v"].data
+    run.to_neo(); run.to_nwb("run.nwb")
+
+The file layouts are docs/FORMAT.md's; docs/PYTHON.md has runnable examples.
+"""
+
+from .commands import analyze, genconn, simulate
+from .errors import FormatError, OliveError, ProgramNotFound
+from .network import GapJunctions, Network, Population, Projection, read_network
+from .programs import Progress, find_program, run_program
+from .run import Report, Run, Spikes, State, read_run
+from .version import __version__
+from .writer import write_network
+
+__all__ = [
+    "read_network", "write_network", "read_run", "genconn", "simulate", "analyze",
+    "Network", "Population", "Projection", "GapJunctions", "Run", "Spikes", "Report", "State",
+    "FormatError", "OliveError", "ProgramNotFound", "Progress", "find_program", "run_program",
+    "__version__",
+]

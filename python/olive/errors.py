@@ -1,0 +1,60 @@
+"""The exceptions of the olive package.
+
+Two kinds of failure need telling apart by callers: a file that is not what
+docs/FORMAT.md describes (FormatError, a ValueError, raised by the readers
+with the file, the object and the fault in its message), and a program that
+exited with an error (OliveError, carrying the program's own message, exit
+status and command line, so that a notebook shows what olive said).
+"""
+
+
+class FormatError(ValueError):
+    """A file does not follow docs/FORMAT.md; the message names file, object and fault."""
+
+    def __init__(self, path, what):
+        self.path = str(path)
+        self.fault = what
+        super().__init__(f"{path}: {what}")
+
+
+class OliveError(RuntimeError):
+    """An olive program failed.
+
+    Attributes: program (its name), returncode, message (the lines it printed
+    as 'PROGRAM: error: ...', or its last stderr line), stderr (all of it) and
+    command (the argument list that was run).
+    """
+
+    def __init__(self, program, returncode, stderr, command):
+        self.program = program
+        self.returncode = returncode
+        self.stderr = stderr
+        self.command = list(command)
+        errors = [line.strip() for line in stderr.splitlines() if ": error: " in line]
+        self.message = "\n".join(errors) or _other_message(stderr, returncode)
+        super().__init__(f"{program} failed (exit status {returncode}): {self.message}")
+
+
+class ProgramNotFound(FileNotFoundError):
+    """An olive program is not installed where the package looked for it."""
+
+
+def _other_message(stderr, returncode):
+    """The gist of a failure that olive did not word (mpirun, a crash): the text of its last block.
+
+    mpirun frames its messages in lines of dashes; its first line says what
+    went wrong. Otherwise the last line with text in it is the best guess.
+    """
+    blocks, current, framed = [], [], False
+    for line in stderr.splitlines():
+        if line.strip() and set(line.strip()) <= set("-=*"):
+            framed = True
+            blocks.append(current)
+            current = []
+        elif any(c.isalnum() for c in line):
+            current.append(line.strip())
+    blocks.append(current)
+    blocks = [b for b in blocks if b]
+    if not blocks:
+        return f"exited with status {returncode} and printed nothing"
+    return blocks[-1][0] if framed else blocks[-1][-1]

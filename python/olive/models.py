@@ -1,0 +1,80 @@
+"""The cell models olive-simulate knows, with their parameters and defaults.
+
+A copy of common/cellmodel.c's tables (docs/FORMAT.md lists the same), kept
+here so that write_network can refuse a misspelt parameter before
+olive-simulate does, and so that a population read from a file can report
+the value of a parameter its file leaves at the default.
+"""
+
+INFOLI = "infoli"
+
+# name -> (parameter, unit, default), in the order of common/cellmodel.c
+_PARAMS = {
+    "lif_cuba": [
+        ("E_L", "mV", -49.0), ("V_th", "mV", -50.0), ("V_reset", "mV", -60.0), ("t_ref", "ms", 0.0),
+        ("tau_m", "ms", 20.0), ("tau_e", "ms", 5.0), ("tau_i", "ms", 10.0), ("I_e", "mV", 0.0),
+        ("v0", "mV", -60.0),
+    ],
+    "lif_coba": [
+        ("E_L", "mV", -60.0), ("V_th", "mV", -50.0), ("V_reset", "mV", -60.0), ("t_ref", "ms", 5.0),
+        ("C", "pF", 200.0), ("g_L", "nS", 10.0), ("E_e", "mV", 0.0), ("E_i", "mV", -80.0),
+        ("tau_e", "ms", 5.0), ("tau_i", "ms", 10.0), ("I_e", "pA", 0.0), ("v0", "mV", -60.0),
+    ],
+    "hh_traub": [
+        ("g_Na", "nS", 20000.0), ("g_K", "nS", 6000.0), ("g_L", "nS", 10.0), ("C_m", "pF", 200.0),
+        ("E_Na", "mV", 50.0), ("E_K", "mV", -90.0), ("E_L", "mV", -60.0), ("V_T", "mV", -63.0),
+        ("E_e", "mV", 0.0), ("E_i", "mV", -80.0), ("tau_e", "ms", 5.0), ("tau_i", "ms", 10.0),
+        ("t_ref", "ms", 2.0), ("I_e", "pA", 0.0), ("area", "um2", 20000.0), ("v0", "mV", -60.0),
+    ],
+    "hh_cable": [
+        ("soma_L", "um", 20.0), ("soma_diam", "um", 20.0), ("soma_Ra", "ohm cm", 35.4),
+        ("dend_L", "um", 200.0), ("dend_diam", "um", 1.0), ("dend_nseg", "1", 5.0), ("dend_Ra", "ohm cm", 100.0),
+        ("cm", "uF/cm2", 1.0), ("gnabar", "S/cm2", 0.12), ("gkbar", "S/cm2", 0.036), ("gl", "S/cm2", 0.0003),
+        ("el", "mV", -54.3), ("ena", "mV", 50.0), ("ek", "mV", -77.0), ("g_pas", "S/cm2", 0.001),
+        ("e_pas", "mV", -65.0), ("celsius", "degC", 6.3), ("syn_x", "1", 0.5), ("tau_e", "ms", 2.0),
+        ("E_e", "mV", 0.0), ("tau_i", "ms", 5.0), ("E_i", "mV", -80.0), ("V_th", "mV", 10.0),
+        ("I_e", "nA", 0.0), ("v0", "mV", -65.0),
+    ],
+}
+
+# Parameters that may be given per cell (a dataset beside the attribute).
+# hh_cable builds one cable per population, so only its v0 may vary per cell.
+_PER_CELL = {"hh_cable": {"v0"}}
+
+# The default time step (ms) olive-genconn writes for each model.
+DEFAULT_DT = {"lif_cuba": 0.1, "lif_coba": 0.1, "hh_traub": 0.01, "hh_cable": 0.025}
+
+# The receptors a synaptic event can add to.
+RECEPTORS = ("ge", "gi")
+
+# Models whose weights are conductances and therefore may not be negative.
+NONNEGATIVE_WEIGHTS = {"lif_coba", "hh_traub", "hh_cable"}
+
+SPIKING_MODELS = tuple(_PARAMS)
+
+
+def known_models():
+    """The spiking models olive-simulate runs, as a tuple of names."""
+    return SPIKING_MODELS
+
+
+def parameters(model):
+    """{name: default} of a spiking model, in olive's order.
+
+    Raises ValueError naming the known models for an unknown one.
+    """
+    if model not in _PARAMS:
+        raise ValueError(f"unknown model {model!r} (known: {', '.join(SPIKING_MODELS)})")
+    return {name: default for name, _, default in _PARAMS[model]}
+
+
+def units(model):
+    """{parameter: unit} of a spiking model."""
+    parameters(model)
+    return {name: unit for name, unit, _ in _PARAMS[model]}
+
+
+def per_cell_allowed(model, name):
+    """True when the parameter may be stored per cell for this model."""
+    allowed = _PER_CELL.get(model)
+    return allowed is None or name in allowed

@@ -1,0 +1,154 @@
+"""Finding and running olive's programs, with their progress and their errors.
+
+The programs are looked up in $OLIVE_BIN, else on PATH, else in build/bin of
+the repository this package sits in (running from a checkout). A run passes
+--progress, reads the program's stderr line by line and hands each progress
+line ("olive-simulate: simulating  42.0% (3 s, 4 s left, ...)") to a
+callback or prints it; a non-zero exit raises OliveError carrying the
+program's own error message.
+"""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import OliveError, ProgramNotFound
+
+_PROGRESS = re.compile(r"^(?P<program>olive-[a-z]+): (?P<phase>.*?)\s+(?P<percent>\d+(?:\.\d+)?)% \((?P<detail>.*)\)$")
+
+
+@dataclass
+class Progress:
+    """One progress line of a program: phase (e.g. 'simulating'), fraction 0..1, detail (time taken, left)."""
+
+    program: str
+    phase: str
+    fraction: float
+    detail: str
+    line: str
+
+
+@dataclass
+class Completed:
+    """A finished program: its command line, exit status, stdout and stderr."""
+
+    command: list
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def parse_progress(line):
+    """A Progress from one stderr line, or None when the line is not a progress line."""
+    m = _PROGRESS.match(line.strip().replace("\r", ""))
+    if not m:
+        return None
+    return Progress(m["program"], m["phase"], float(m["percent"]) / 100.0, m["detail"], line.strip())
+
+
+def _checkout_bin():
+    here = Path(__file__).resolve().parent
+    for up in (here.parent.parent, here.parent):
+        if (up / "build" / "bin").is_dir() and (up / "common").is_dir():
+            return up / "build" / "bin"
+    return None
+
+
+def find_program(name):
+    """The path of olive program name ('olive-simulate' or 'simulate').
+
+    $OLIVE_BIN, when set, is the only place looked at (a wrong setting is an
+    error, not a silent fall back to another build); else PATH, else the
+    checkout's build/bin.
+    """
+    if not name.startswith("olive-"):
+        name = "olive-" + name
+    env = os.environ.get("OLIVE_BIN")
+    if env:
+        p = Path(env) / name
+        if not (p.is_file() and os.access(p, os.X_OK)):
+            raise ProgramNotFound(f"{p}: not found or not executable (OLIVE_BIN={env})")
+        return str(p)
+    found = shutil.which(name)
+    if found:
+        return found
+    b = _checkout_bin()
+    if b and (b / name).is_file() and os.access(b / name, os.X_OK):
+        return str(b / name)
+    raise ProgramNotFound(f"{name}: not found: set OLIVE_BIN to the folder holding olive's programs, "
+                          "put them on PATH (make install), or build the checkout (make)")
+
+
+def _mpirun(ranks, mpirun):
+    exe = mpirun or os.environ.get("OLIVE_MPIRUN") or shutil.which("mpirun") or shutil.which("mpiexec")
+    if not exe:
+        raise ProgramNotFound("mpirun: not found (set OLIVE_MPIRUN or install Open MPI) for ranks > 1")
+    return [exe, "-np", str(int(ranks))]
+
+
+def _printer(p):
+    print(p.line, file=sys.stderr, flush=True)
+
+
+def run_program(name, args, progress=True, ranks=None, mpirun=None, check=True, ok_codes=(0,), env=None, cwd=None,
+                echo_stdout=True, progress_option=True):
+    """Run olive program name with args; return Completed.
+
+    progress: True prints the program's progress lines (and warnings) on
+    sys.stderr as they come, and its stdout (a summary line) on sys.stdout
+    unless echo_stdout is False; a callable gets a Progress per progress line;
+    False or None passes nothing and shows nothing. progress_option=False
+    leaves --progress out (for a mode of a program that does not take it). ranks > 1 runs the
+    program under mpirun -np ranks. A status outside ok_codes raises
+    OliveError with the program's message (check=False returns instead).
+    """
+    program = find_program(name)
+    argv = [str(a) for a in args]
+    if progress and progress_option:
+        argv.append("--progress")
+    cmd = (_mpirun(ranks, mpirun) if ranks and int(ranks) > 1 else []) + [program] + argv
+    callback = _printer if progress is True else progress if callable(progress) else None
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            errors="replace", env=env, cwd=cwd)
+    err_lines = []
+    out_chunks = []
+
+    def read_err():
+        for line in proc.stderr:
+            p = parse_progress(line)
+            if p is not None:
+                if callback:
+                    callback(p)
+                continue
+            err_lines.append(line)
+            if progress is True:
+                sys.stderr.write(line)
+                sys.stderr.flush()
+
+    def read_out():
+        for line in proc.stdout:
+            out_chunks.append(line)
+            if progress is True and echo_stdout:
+                sys.stdout.write(line)
+                sys.stdout.flush()
+
+    threads = [threading.Thread(target=read_err, daemon=True), threading.Thread(target=read_out, daemon=True)]
+    for t in threads:
+        t.start()
+    try:
+        rc = proc.wait()
+    except BaseException:
+        proc.terminate()   # olive writes a resumable state on SIGTERM; its output is never half-written
+        proc.wait()
+        raise
+    for t in threads:
+        t.join()
+    done = Completed(cmd, rc, "".join(out_chunks), "".join(err_lines))
+    if check and rc not in ok_codes:
+        raise OliveError(os.path.basename(program), rc, done.stderr, cmd)
+    return done

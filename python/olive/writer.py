@@ -1,0 +1,372 @@
+"""Writing network files that olive-simulate runs (docs/FORMAT.md, network file).
+
+write_network takes populations and projections as Python values, checks
+them the way olive's readers will (so a mistake is reported here, naming the
+population or projection and the entry, rather than later by the
+simulator), sorts the synapses into the CSR-by-target layout, and writes the
+file atomically (atomic.py).
+"""
+
+import numbers
+import re
+
+import h5py
+import numpy as np
+
+from . import conductance, models
+from .version import __version__
+from .atomic import atomic_output
+from .network import GapJunctions, Population, Projection
+
+MAX_NAMED = 256          # OLIVE_MAX_POPS: populations, and projections, per file
+MAX_NAME_LEN = 63        # OLIVE_NAME_LEN - 1
+MAX_CELLS = 2 ** 31 - 1  # int32 cell ids
+_NAME = re.compile(r"^[A-Za-z0-9_\-+:]+$")
+
+
+class _Fault(ValueError):
+    pass
+
+
+def _s(text):
+    """A fixed-length ASCII string attribute, as olive writes them."""
+    return np.bytes_(str(text).encode("ascii", "replace"))
+
+
+def _check_name(kind, name):
+    if not isinstance(name, str) or not name:
+        raise _Fault(f"a {kind} needs a non-empty string name, got {name!r}")
+    if len(name) > MAX_NAME_LEN or not _NAME.match(name):
+        raise _Fault(f"{kind} name {name!r} must be 1..{MAX_NAME_LEN} characters of letters, digits, _ - + :")
+
+
+def _as_population(p, default_model):
+    """(name, count, model, {param: scalar}, {param: array}) from a dict or a Population."""
+    if isinstance(p, Population):
+        return p.name, p.count, p.model, dict(p.parameters), dict(p.per_cell)
+    if not isinstance(p, dict):
+        raise _Fault(f"a population must be a dict (name, count, model, params) or an olive.Population, got {type(p).__name__}")
+    unknown = set(p) - {"name", "count", "model", "params"}
+    if unknown:
+        raise _Fault(f"population {p.get('name')!r}: unknown key(s) {sorted(unknown)} (known: name, count, model, params)")
+    name, count = p.get("name"), p.get("count")
+    model = p.get("model", default_model)
+    scalars, arrays = {}, {}
+    for k, v in (p.get("params") or {}).items():
+        if np.ndim(v) == 0:
+            scalars[k] = v
+        else:
+            arrays[k] = v
+    return name, count, model, scalars, arrays
+
+
+def _populations(specs, default_model):
+    if isinstance(specs, dict):
+        raise _Fault("populations must be a list (their order gives the cell ids), not a dict")
+    specs = list(specs)
+    pops, first = [], 0
+    if not specs:
+        raise _Fault("a spiking network needs at least one population")
+    if len(specs) > MAX_NAMED:
+        raise _Fault(f"{len(specs)} populations; olive reads at most {MAX_NAMED}")
+    for spec in specs:
+        name, count, model, scalars, arrays = _as_population(spec, default_model)
+        _check_name("population", name)
+        where = f"population {name!r}"
+        if any(q["name"] == name for q in pops):
+            raise _Fault(f"{where} is given twice")
+        if isinstance(count, bool) or not isinstance(count, numbers.Integral) or count < 1:
+            raise _Fault(f"{where}: count must be a positive integer, got {count!r}")
+        if model is None:
+            raise _Fault(f"{where}: no model (give model=... to write_network or 'model' in the population)")
+        try:
+            defaults = models.parameters(model)
+        except ValueError as e:
+            raise _Fault(f"{where}: {e}") from None
+        params, per_cell = {}, {}
+        for k, v in scalars.items():
+            if k not in defaults:
+                raise _Fault(f"{where}: {k!r} is not a parameter of {model} (known: {', '.join(defaults)})")
+            if isinstance(v, bool) or not isinstance(v, numbers.Real) or not np.isfinite(v):
+                raise _Fault(f"{where}: parameter {k} = {v!r} is not a finite number")
+            params[k] = float(v)
+        for k, v in arrays.items():
+            if k not in defaults:
+                raise _Fault(f"{where}: {k!r} is not a parameter of {model} (known: {', '.join(defaults)})")
+            if not models.per_cell_allowed(model, k):
+                raise _Fault(f"{where}: {model} takes {k} per population only (a scalar), not per cell")
+            a = np.asarray(v)
+            if a.ndim != 1 or len(a) != count:
+                raise _Fault(f"{where}: parameter {k} has shape {a.shape}; per-cell values need {count}")
+            if a.dtype.kind not in "iuf":
+                raise _Fault(f"{where}: parameter {k} must be numbers, got {a.dtype}")
+            a = a.astype(np.float64)
+            bad = np.flatnonzero(~np.isfinite(a))
+            if len(bad):
+                raise _Fault(f"{where}: parameter {k}[{bad[0]}] = {a[bad[0]]} is not finite")
+            per_cell[k] = a
+        pops.append({"name": name, "first": first, "count": int(count), "model": model,
+                     "params": params, "per_cell": per_cell})
+        first += int(count)
+    if first > MAX_CELLS:
+        raise _Fault(f"{first} cells; olive reads at most {MAX_CELLS}")
+    return pops, first
+
+
+def _ids(where, what, values, count):
+    a = np.asarray(values)
+    if a.ndim != 1:
+        raise _Fault(f"{where}: {what} must be a 1-D array of cell ids, has shape {a.shape}")
+    if len(a) and a.dtype.kind not in "iu":
+        if a.dtype.kind == "f" and np.all(a == np.round(a)):
+            a = a.astype(np.int64)
+        else:
+            raise _Fault(f"{where}: {what} must hold integer cell ids, got {a.dtype}")
+    a = a.astype(np.int64)
+    bad = np.flatnonzero((a < 0) | (a >= count))
+    if len(bad):
+        raise _Fault(f"{where}: {what}[{bad[0]}] = {a[bad[0]]} is not a cell id (the network has {count} cells)")
+    return a
+
+
+def _per_synapse(where, what, values, n):
+    """(array[n] float64, is_scalar) from a scalar or an array of n numbers."""
+    if np.ndim(values) == 0:
+        v = values
+        if isinstance(v, bool) or not isinstance(v, numbers.Real):
+            raise _Fault(f"{where}: {what} must be a number or an array of numbers, got {v!r}")
+        return np.full(n, float(v)), True
+    a = np.asarray(values)
+    if a.ndim != 1 or len(a) != n:
+        raise _Fault(f"{where}: {what} has shape {a.shape}; {n} synapses need {n} values or one")
+    if n and a.dtype.kind not in "iuf":
+        raise _Fault(f"{where}: {what} must be numbers, got {a.dtype}")
+    return a.astype(np.float64), False
+
+
+def delay_steps(delay_ms, dt):
+    """Delays in ms as steps of dt, rounded half away from zero as olive-genconn's llround does."""
+    q = np.asarray(delay_ms, dtype=np.float64) / dt
+    r = np.floor(q)
+    return (r + ((q - r) >= 0.5)).astype(np.int64)
+
+
+def _projection(spec, count, dt, model_of_cell):
+    """The CSR arrays of one projection, checked, from a dict or an olive.Projection."""
+    if isinstance(spec, Projection):
+        name, receptor = spec.name, spec.receptor
+        src, tgt = spec.sources.astype(np.int64), spec.targets
+        weight, w_scalar = spec.weight, False
+        steps = spec.delay_steps if spec.dt == dt else delay_steps(spec.delay_ms, dt)
+        d_scalar = False
+    else:
+        if not isinstance(spec, dict):
+            raise _Fault(f"a projection must be a dict (name, source, target, weight, delay_ms, receptor) "
+                         f"or an olive.Projection, got {type(spec).__name__}")
+        known = {"name", "source", "target", "weight", "delay_ms", "receptor"}
+        unknown = set(spec) - known
+        if unknown:
+            raise _Fault(f"projection {spec.get('name')!r}: unknown key(s) {sorted(unknown)} (known: {', '.join(sorted(known))})")
+        missing = known - set(spec)
+        if missing:
+            raise _Fault(f"projection {spec.get('name')!r}: missing {', '.join(sorted(missing))}")
+        name, receptor = spec["name"], spec["receptor"]
+        _check_name("projection", name)
+        where = f"projection {name!r}"
+        src = _ids(where, "source", spec["source"], count)
+        tgt = _ids(where, "target", spec["target"], count)
+        if len(src) != len(tgt):
+            raise _Fault(f"{where}: {len(src)} sources but {len(tgt)} targets")
+        weight, w_scalar = _per_synapse(where, "weight", spec["weight"], len(src))
+        dms, d_scalar = _per_synapse(where, "delay_ms", spec["delay_ms"], len(src))
+        bad = np.flatnonzero(~np.isfinite(dms) | (dms < 0))
+        if len(bad):
+            raise _Fault(f"{where}: delay_ms[{bad[0]}] = {dms[bad[0]]} is negative or not finite")
+        steps = delay_steps(dms, dt)
+        big = np.flatnonzero(steps > 65535)
+        if len(big):
+            raise _Fault(f"{where}: delay_ms[{big[0]}] = {dms[big[0]]} is {steps[big[0]]} steps of {dt} ms; "
+                         "olive's delay buffer holds at most 65535")
+    _check_name("projection", name)
+    where = f"projection {name!r}"
+    if receptor not in models.RECEPTORS:
+        raise _Fault(f"{where}: receptor {receptor!r} must be one of {', '.join(models.RECEPTORS)}")
+    bad = np.flatnonzero(~np.isfinite(weight))
+    if len(bad):
+        raise _Fault(f"{where}: weight[{bad[0]}] = {weight[bad[0]]} is not finite")
+    if len(tgt):
+        neg = np.flatnonzero((weight < 0) & np.isin(model_of_cell[tgt], list(models.NONNEGATIVE_WEIGHTS)))
+        if len(neg):
+            e = neg[0]
+            raise _Fault(f"{where}: weight[{e}] = {weight[e]} onto a {model_of_cell[tgt[e]]} cell is a conductance "
+                         "and cannot be negative")
+    order = np.lexsort((src, tgt))   # by target, then source; stable: multapses keep their order
+    row_ptr = np.zeros(count + 1, dtype=np.int64)
+    np.cumsum(np.bincount(tgt, minlength=count), out=row_ptr[1:])
+    return {"name": name, "receptor": receptor, "row_ptr": row_ptr, "col": src[order].astype(np.int32),
+            "weight": weight[order], "w_scalar": w_scalar and len(weight) > 0,
+            "delay": steps[order], "d_scalar": d_scalar and len(steps) > 0}
+
+
+def _gap_junctions(spec, count):
+    """CSR arrays and packed conductances of the gap junctions."""
+    if spec is None:
+        return np.zeros(count + 1, np.int64), np.zeros(0, np.int32), (0, 0.0, 0.0, None), {}
+    if isinstance(spec, GapJunctions):
+        src, tgt, w = spec.col.astype(np.int64), spec.targets, spec.conductance
+        extra = {k: v for k, v in spec.attrs.items() if k in ("symmetric",)}
+    else:
+        if not isinstance(spec, dict) or set(spec) - {"source", "target", "conductance"} or \
+                not {"source", "target"} <= set(spec):
+            raise _Fault("gap_junctions must be a dict with source, target and conductance, or an olive.GapJunctions")
+        where = "gap_junctions"
+        src = _ids(where, "source", spec["source"], count)
+        tgt = _ids(where, "target", spec["target"], count)
+        if len(src) != len(tgt):
+            raise _Fault(f"{where}: {len(src)} sources but {len(tgt)} targets")
+        w, _ = _per_synapse(where, "conductance", spec.get("conductance", 0.04), len(src))
+        extra = {}
+    where = "gap_junctions"
+    bad = np.flatnonzero(~np.isfinite(w) | (w < 0))
+    if len(bad):
+        raise _Fault(f"{where}: conductance[{bad[0]}] = {w[bad[0]]} is negative or not finite")
+    self_j = np.flatnonzero(src == tgt)
+    if len(self_j):
+        raise _Fault(f"{where}: junction {self_j[0]} joins cell {src[self_j[0]]} to itself")
+    order = np.lexsort((src, tgt))
+    src, tgt, w = src[order], tgt[order], w[order]
+    dup = np.flatnonzero((src[1:] == src[:-1]) & (tgt[1:] == tgt[:-1]))
+    if len(dup):
+        raise _Fault(f"{where}: the junction from cell {src[dup[0]]} into cell {tgt[dup[0]]} is given twice")
+    row_ptr = np.zeros(count + 1, dtype=np.int64)
+    np.cumsum(np.bincount(tgt, minlength=count), out=row_ptr[1:])
+    return row_ptr, src.astype(np.int32), conductance.encode_exact(w), extra
+
+
+def _write(tmp, count, dims, pops, projs, dt, gj, g_cal):
+    row_ptr, col, (bits, offset, scale, stored), gj_extra = gj
+    with h5py.File(tmp, "w", libver="earliest") as f:
+        f.attrs["format"] = _s("olive-network")
+        f.attrs["format_version"] = np.int64(1)
+        f.attrs["olive_version"] = _s(f"python-olive {__version__}")
+        c = f.create_group("cells")
+        c.attrs["count"] = np.int64(count)
+        c.attrs["dims"] = np.asarray(dims, dtype=np.int64)
+        if g_cal is not None:
+            c.create_dataset("g_CaL", data=g_cal)
+        if pops:
+            names = {p["model"] for p in pops}
+            c.attrs["model"] = _s(names.pop() if len(names) == 1 else "mixed")
+            pg = c.create_group("populations")
+            for p in pops:
+                g = pg.create_group(p["name"])
+                g.attrs["model"] = _s(p["model"])
+                g.attrs["first"] = np.int64(p["first"])
+                g.attrs["count"] = np.int64(p["count"])
+                for k, v in p["params"].items():
+                    g.attrs[k] = np.float64(v)
+                for k, v in p["per_cell"].items():
+                    g.create_dataset(k, data=v)
+        g = f.create_group("gap_junctions")
+        g.create_dataset("row_ptr", data=row_ptr)
+        g.create_dataset("col", data=col)
+        if stored is not None:
+            g.create_dataset("conductance", data=stored)
+        g.attrs["bits"] = np.int64(bits)
+        g.attrs["offset"] = np.float64(offset)
+        g.attrs["scale"] = np.float64(scale)
+        g.attrs["generator"] = _s("python" if len(col) else "none")
+        g.attrs["command"] = _s("olive.write_network")
+        for k, v in gj_extra.items():
+            g.attrs[k] = np.int64(v)
+        if pops:
+            s = f.create_group("synapses")
+            s.attrs["dt"] = np.float64(dt)
+            for p in projs:
+                q = s.create_group(p["name"])
+                q.attrs["receptor"] = _s(p["receptor"])
+                q.attrs["rule"] = _s("olive.write_network")
+                q.create_dataset("row_ptr", data=p["row_ptr"])
+                q.create_dataset("col", data=p["col"])
+                if p["w_scalar"]:
+                    q.attrs["weight"] = np.float64(p["weight"][0])
+                else:
+                    q.create_dataset("weight", data=p["weight"].astype(np.float64))
+                if p["d_scalar"]:
+                    q.attrs["delay"] = np.int64(p["delay"][0])
+                else:
+                    q.create_dataset("delay", data=p["delay"].astype(np.uint16))
+
+
+def write_network(path, populations=None, projections=(), dt=None, *, model=None, cells=None, dims=None,
+                  gap_junctions=None, g_cal=None, force=False):
+    """Write a network file that olive-simulate runs; return its path.
+
+    A spiking network: populations, a list (the order gives the cell ids) of
+    dicts {"name", "count", "model" (or write_network's model=), "params":
+    {name: scalar, or an array of count values per cell}} or olive.Population
+    objects; projections, a list of dicts {"name", "source", "target",
+    "weight", "delay_ms", "receptor"} (source and target arrays of cell ids,
+    weight and delay_ms arrays or scalars, receptor "ge" or "gi") or
+    olive.Projection objects; dt, the step in ms the delays are rounded to
+    (default: the model's, 0.1 ms for lif_*).
+
+    An InfOli network (no populations): cells (and dims, default
+    [cells, 1, 1]), gap_junctions {"source", "target", "conductance"} (into
+    target from source, mS/cm2; stored exactly) and g_cal (per cell).
+
+    The file is written under a temporary name and renamed when complete; an
+    existing file is refused unless force=True. Faults in the input raise
+    ValueError naming the file, the population or projection, and the entry.
+    """
+    path = str(path)
+    try:
+        if populations:
+            if gap_junctions is not None:
+                raise _Fault("gap junctions couple InfOli cells only: a spiking network cannot have them")
+            pops, count = _populations(populations, model)
+            if cells is not None and cells != count:
+                raise _Fault(f"cells = {cells} but the populations hold {count}")
+            if dt is None:
+                dts = {models.DEFAULT_DT[p["model"]] for p in pops}
+                dt = min(dts)
+            if isinstance(dt, bool) or not isinstance(dt, numbers.Real) or not (0 < dt <= 10):
+                raise _Fault(f"dt = {dt!r} ms must be a number in (0, 10]")
+            dt = float(dt)
+            model_of_cell = np.empty(count, dtype=object)
+            for p in pops:
+                model_of_cell[p["first"]:p["first"] + p["count"]] = p["model"]
+            if isinstance(projections, dict):
+                raise _Fault("projections must be a list of dicts or olive.Projection objects, not a dict")
+            projs = [_projection(p, count, dt, model_of_cell) for p in projections]
+            if len(projs) > MAX_NAMED:
+                raise _Fault(f"{len(projs)} projections; olive reads at most {MAX_NAMED}")
+            names = [p["name"] for p in projs]
+            twice = sorted({n for n in names if names.count(n) > 1})
+            if twice:
+                raise _Fault(f"projection {twice[0]!r} is given twice")
+            gj = _gap_junctions(None, count)
+        else:
+            if projections:
+                raise _Fault("projections need populations (a spiking network)")
+            if cells is None:
+                raise _Fault("give populations (a spiking network) or cells (an InfOli network)")
+            if isinstance(cells, bool) or not isinstance(cells, numbers.Integral) or not 1 <= cells <= MAX_CELLS:
+                raise _Fault(f"cells = {cells!r} must be an integer in 1..{MAX_CELLS}")
+            count, pops, projs = int(cells), [], []
+            gj = _gap_junctions(gap_junctions, count)
+        dims = [count, 1, 1] if dims is None else [int(x) for x in dims] + [1] * (3 - len(dims))
+        if len(dims) != 3 or min(dims) < 1 or int(np.prod(dims)) != count:
+            raise _Fault(f"dims {dims} must be up to 3 positive numbers multiplying to {count} cells")
+        if g_cal is not None:
+            if pops:
+                raise _Fault("g_cal belongs to InfOli cells; a spiking network has none")
+            g_cal = np.broadcast_to(np.asarray(g_cal, dtype=np.float64), (count,)).copy()
+            bad = np.flatnonzero(~np.isfinite(g_cal) | (g_cal < 0))
+            if len(bad):
+                raise _Fault(f"g_cal[{bad[0]}] = {g_cal[bad[0]]} is negative or not finite")
+    except _Fault as e:
+        raise ValueError(f"{path}: {e}") from None
+    with atomic_output(path, force=force) as tmp:
+        _write(tmp, count, dims, pops, projs, dt, gj, g_cal)
+    return path

@@ -1,0 +1,128 @@
+"""The program wrappers: options, progress, results, and olive's errors as exceptions."""
+
+import os
+
+import numpy as np
+import pytest
+
+import olive
+from olive.commands import options, parse_csv
+from olive.programs import parse_progress
+
+
+def test_option_spelling():
+    assert options(record_every=20, record_cells=(0, 100), force=True, quiet=False, seed=None) == \
+        ["--record-every", "20", "--record-cells", "0:100", "--force"]
+    assert options(conductance=(0.02, 0.06), record=["v", "ge"]) == \
+        ["--conductance", "0.02:0.06", "--record", "v", "--record", "ge"]
+    assert options(dt=0.1) == ["--dt", "0.1"]
+
+
+def test_progress_line_parsing():
+    p = parse_progress("olive-simulate: simulating  42.5% (3 s, 4 s left, 120.0 ms simulated)\n")
+    assert (p.program, p.phase, p.fraction) == ("olive-simulate", "simulating", 0.425)
+    assert p.detail.startswith("3 s, 4 s left")
+    assert parse_progress("olive-simulate: error: net.h5: cannot open") is None
+
+
+def test_find_program_honours_olive_bin(programs, monkeypatch, tmp_path):
+    assert os.path.basename(programs["simulate"]) == "olive-simulate"
+    monkeypatch.setenv("OLIVE_BIN", str(tmp_path))
+    with pytest.raises(olive.ProgramNotFound, match="olive-simulate: not found or not executable"):
+        olive.find_program("simulate")
+
+
+def test_progress_callback_sees_the_end(cuba, tmp_path):
+    seen = []
+    run = olive.simulate(cuba, tmp_path / "out", steps=500, record="none", progress=seen.append)
+    assert seen, "no progress line reached the callback"
+    assert all(isinstance(p, olive.Progress) and p.program == "olive-simulate" for p in seen)
+    assert seen[-1].fraction == 1.0
+    assert run.provenance["steps"] == 500 and not run.reports
+
+
+def test_simulate_error_carries_olive_message(tmp_path):
+    with pytest.raises(olive.OliveError) as err:
+        olive.simulate(tmp_path / "absent.h5", tmp_path / "out", time=10, progress=False)
+    e = err.value
+    assert e.program == "olive-simulate" and e.returncode != 0
+    assert "absent.h5" in e.message and "olive-simulate: error:" in e.message
+    assert "absent.h5" in str(e)
+    assert not (tmp_path / "out").exists()
+
+
+def test_simulate_bad_variable(cuba, tmp_path):
+    with pytest.raises(olive.OliveError, match="v_bogus") as err:
+        olive.simulate(cuba, tmp_path / "out", time=10, record=["v", "v_bogus"], progress=False)
+    assert err.value.returncode != 0
+
+
+def test_simulate_refuses_existing_output_unless_forced(cuba, tmp_path):
+    out = tmp_path / "out"
+    olive.simulate(cuba, out, steps=20, progress=False)
+    with pytest.raises(olive.OliveError, match="out"):
+        olive.simulate(cuba, out, steps=20, progress=False)
+    assert olive.simulate(cuba, out, steps=30, force=True, progress=False).provenance["steps"] == 30
+
+
+def test_genconn_error_carries_olive_message(tmp_path):
+    with pytest.raises(olive.OliveError) as err:
+        olive.genconn(tmp_path / "n.h5", model="lif_cuba", cells=10, params={"tau_q": 3.0}, progress=False)
+    assert err.value.program == "olive-genconn" and "tau_q" in err.value.message
+    assert not (tmp_path / "n.h5").exists()
+
+
+def test_simulate_two_ranks_same_spikes(cuba, cuba_run, tmp_path):
+    two = olive.simulate(cuba, tmp_path / "two", time=200, record=["v", "ge"], record_every=10,
+                         record_cells=(0, 50), ranks=2, progress=False)
+    assert two.provenance["world_size"] == 2
+    assert np.array_equal(two.spikes.times, cuba_run.spikes.times)
+    assert np.array_equal(two.spikes.node_ids, cuba_run.spikes.node_ids)
+    assert olive.analyze("compare", cuba_run.path, two.path) is True
+
+
+def test_analyze_summary_and_rates(cuba_run):
+    s = olive.analyze("summary", cuba_run.path, csv=True)
+    assert isinstance(s, dict)
+    assert int(s["spikes"]) == len(cuba_run.spikes) and int(s["cells"]) == 1000
+    text = olive.analyze("summary", cuba_run.path)
+    assert str(len(cuba_run.spikes)) in text
+    rates = olive.analyze("rates", cuba_run.path, bin=50, csv=True)
+    assert len(rates) == 4 and sum(int(r["spikes"]) for r in rates) == len(cuba_run.spikes)
+
+
+def test_analyze_compare_different_and_error(cuba_run, tmp_path, cuba):
+    other = olive.simulate(cuba, tmp_path / "other", time=200, record=["v", "ge"], record_every=10,
+                           record_cells=(0, 50), pulses=[(50, 60, 5.0)], progress=False)
+    assert olive.analyze("compare", cuba_run.path, other.path) is False
+    with pytest.raises(olive.OliveError) as err:
+        olive.analyze("summary", tmp_path / "nothing-here")
+    assert err.value.returncode == 2 and "nothing-here" in err.value.message
+
+
+def test_parse_csv():
+    assert parse_csv("cells,1000\nspikes,42\n") == {"cells": "1000", "spikes": "42"}
+    assert parse_csv("a,b,c\n1,2,3\n4,5,6\n") == [{"a": "1", "b": "2", "c": "3"}, {"a": "4", "b": "5", "c": "6"}]
+
+
+def test_progress_true_prints_progress_and_summary(tmp_path, capfd):
+    olive.genconn(tmp_path / "n.h5", model="lif_coba", cells=100, seed=2,
+                  projections=[{"from": "all", "to": "all", "indegree": 10, "weight": 0.5, "delay": 0.3,
+                                "receptor": "ge"}])
+    run = olive.simulate(tmp_path / "n.h5", tmp_path / "out", time=20)
+    out, err = capfd.readouterr()
+    assert "100 lif_coba cells" in out and "1000 synapses" in out          # genconn's summary line
+    assert "olive-simulate: simulating 100.0%" in err                      # simulate's last progress line
+    assert "100 cells x 200 steps" in out                                  # and its summary
+    net = olive.read_network(tmp_path / "n.h5")
+    p = net.projections["all_to_all"]
+    assert p.nnz == 1000 and np.all(np.diff(p.row_ptr) == 10) and np.all(p.delay_steps == 3)
+    assert run.provenance["steps"] == 200
+
+
+def test_error_message_of_a_failure_olive_did_not_word():
+    mpi = ("-----\nmpirun has detected an attempt to run as root.\n\nRunning as root is discouraged\n-----\n")
+    assert olive.OliveError("olive-simulate", 1, mpi, ["mpirun"]).message == \
+        "mpirun has detected an attempt to run as root."
+    assert olive.OliveError("olive-simulate", 139, "a\nSegmentation fault\n", ["x"]).message == "Segmentation fault"
+    assert "printed nothing" in olive.OliveError("olive-simulate", 3, "", ["x"]).message

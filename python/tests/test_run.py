@@ -1,0 +1,113 @@
+"""read_run against the raw HDF5 datasets, and networks written in Python run by olive-simulate."""
+
+import math
+
+import numpy as np
+import pytest
+
+import olive
+from reference import h5, h5attr
+
+
+def test_written_network_spikes_as_the_model_says(tmp_path):
+    """A driver cell above threshold at rest fires every 20 ln 11 ms; it excites one of two followers."""
+    net = tmp_path / "three.h5"
+    olive.write_network(net, [
+        {"name": "driver", "count": 1, "model": "lif_cuba"},                      # E_L -49 > V_th -50
+        {"name": "follow", "count": 2, "model": "lif_cuba", "params": {"E_L": -60.0}},
+    ], [{"name": "drive", "source": [0], "target": [1], "weight": 100.0, "delay_ms": 1.0, "receptor": "ge"}],
+        dt=0.1)
+    run = olive.simulate(net, tmp_path / "out", time=200, record=["v", "ge"], progress=False)
+    s = run.spikes
+    driver = s.of_cell(0)
+    # v(t) = E_L + (v0 - E_L) exp(-t / tau_m) from v0 = V_reset = -60: crosses -50 at 20 ln 11 = 47.96 ms;
+    # a spike is stamped at the end of its step, (i + 1) dt
+    period = 20 * math.log(11)
+    assert len(driver) == 4
+    assert np.allclose(driver, np.ceil(np.arange(1, 5) * period / 0.1 - 1e-9) * 0.1, atol=0.35)
+    assert abs(driver[0] - 48.0) < 1e-9
+    follower = s.of_cell(1)
+    assert len(s.of_cell(2)) == 0                               # only the driven follower fires,
+    assert len(follower) >= 4                                   # at least once per driver spike,
+    assert driver[0] + 1.0 < follower[0] < driver[0] + 10.0     # after the 1 ms delay
+    # ge of cell 1 jumps by the weight one delay after the driver's spike (delivered in step i + 10),
+    # cell 2 never gets any
+    ge = run.reports["ge"]
+    k = int(round((driver[0] + 1.0) / 0.1)) - 1
+    assert ge.times[k] == driver[0] + 1.0
+    assert ge.data[k - 1, 1] == 0.0 and ge.data[k, 1] == 100.0 and np.all(ge.data[:, 2] == 0)
+    assert abs(ge.data[k + 1, 1] - 100.0 * math.exp(-0.1 / 5.0)) < 1e-4   # then decays with tau_e = 5 ms
+    assert run.provenance["cells"] == 3 and run.dt == 0.1 and run.provenance["steps"] == 2000
+
+
+def test_read_run_equals_raw_datasets(cuba_run):
+    run = cuba_run
+    d = run.path
+    assert run.spikes.population == "io" and run.spikes.sorting == "by_time"
+    assert np.array_equal(run.spikes.times, h5(f"{d}/spikes.h5", "spikes/io/timestamps"))
+    assert np.array_equal(run.spikes.node_ids, h5(f"{d}/spikes.h5", "spikes/io/node_ids"))
+    assert len(run.spikes) == h5attr(f"{d}/spikes.h5", "/", "spike_count") > 100
+    assert np.all(np.diff(run.spikes.times) >= 0)
+    assert run.spikes.times.max() <= 200.0 and run.spikes.node_ids.max() < 1000
+    # provenance: the root attributes
+    assert run.provenance["cells"] == 1000 and run.provenance["steps"] == 2000 and run.dt == 0.1
+    assert run.provenance["command"] == h5attr(f"{d}/spikes.h5", "/", "command").strip()
+    assert run.provenance["backend"] in ("cpu", "cuda") and run.t_start == 0.0 and run.t_stop == 200.0
+    assert sorted(run.reports) == ["ge", "v"] and not run.compartment_reports
+    for var, rep in run.reports.items():
+        f = f"{d}/{var}.h5"
+        assert np.array_equal(rep.data, h5(f, "report/io/data"))
+        assert rep.data.shape == (200, 50) and rep.data.dtype == np.float32
+        assert np.array_equal(rep.node_ids, np.arange(50)) and np.array_equal(rep.node_ids, h5(f, "report/io/mapping/node_ids"))
+        assert np.array_equal(rep.index_pointers, h5(f, "report/io/mapping/index_pointers"))
+        assert np.array_equal(rep.element_ids, h5(f, "report/io/mapping/element_ids"))
+        start, stop, step = h5(f, "report/io/mapping/time")
+        assert (rep.start, rep.stop, rep.step) == (start, stop, step) == (1.0, 201.0, 1.0)
+        assert np.array_equal(rep.times, np.arange(1, 201, dtype=np.float64))
+        assert rep.units == "mV"
+    # a cell's trace
+    assert np.array_equal(run.reports["v"].trace(7), h5(f"{d}/v.h5", "report/io/data")[:, 7])
+    with pytest.raises(KeyError, match="cell 77 is not recorded"):
+        run.reports["v"].trace(77)
+    # the final state
+    st = run.state
+    assert st.kind == "final" and st.step == 2000 and abs(st.time_ms - 200.0) < 1e-9
+    assert sorted(st.values) == sorted(["v", "ge", "gi", "ref"])
+    for var in st.values:
+        assert np.array_equal(st[var], h5(f"{d}/state.h5", f"state/{var}")) and len(st[var]) == 1000
+    # the report's last frame is the final state (float32)
+    assert np.array_equal(run.reports["v"].data[-1], st["v"][:50].astype(np.float32))
+
+
+def test_spike_trains_per_cell(cuba_run):
+    trains = cuba_run.spikes.trains(1000)
+    assert len(trains) == 1000 and sum(len(t) for t in trains) == len(cuba_run.spikes)
+    for cell in (0, 1, 999):
+        assert np.array_equal(trains[cell], cuba_run.spikes.of_cell(cell))
+
+
+def test_compartment_report(cable_run):
+    """A ball-and-stick (hh_cable) network: 1 + dend_nseg compartments per cell, element ids and positions."""
+    run = cable_run
+    rep = run.compartment_reports["v"]
+    f = f"{run.path}/v_compartments.h5"
+    assert rep.compartments and rep.variable == "v"
+    assert np.array_equal(rep.node_ids, [0, 1, 2])
+    assert list(rep.index_pointers) == [0, 4, 8, 12]
+    assert np.array_equal(rep.index_pointers, h5(f, "report/io/mapping/index_pointers"))
+    assert list(rep.element_ids) == [0, 1, 1, 1] * 3
+    assert np.allclose(rep.element_pos, [0.5, 1 / 6, 0.5, 5 / 6] * 3)
+    assert np.array_equal(rep.element_pos, h5(f, "report/io/mapping/element_pos").astype(np.float64))
+    assert np.array_equal(rep.data, h5(f, "report/io/data")) and rep.data.shape == (200, 12)
+    assert rep.trace(1).shape == (200, 4)
+    # the soma compartment is the per-cell report's v
+    assert np.array_equal(rep.data[:, [0, 4, 8]], run.reports["v"].data)
+    # the pulse into cell 0 makes it the only one to leave rest
+    assert rep.data[:, 0].max() > rep.data[:, 4].max() + 10
+
+
+def test_read_run_faults(tmp_path):
+    with pytest.raises(FileNotFoundError, match="no such output directory"):
+        olive.read_run(tmp_path / "missing")
+    with pytest.raises(FileNotFoundError, match="spikes.h5: missing"):
+        olive.read_run(tmp_path)
