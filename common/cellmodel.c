@@ -100,8 +100,26 @@ const olive_cell_model olive_model_hh_swc = {
     6, hh_names, cable_units, hh_initial, NP(swc_params), swc_params, 0, -1, 2, hh_receptors, "uS", 1, 0.025, 0,
 };
 
+/* Spike sources (spike_source.h): populations that only spike, beside the
+ * network's neurons (PyNN's SpikeSourcePoisson and SpikeSourceArray). A
+ * Poisson source spikes with probability rate dt on each step of
+ * (start, start + duration]; an array source at its times (per-cell
+ * datasets spike_times and spike_times_ptr, docs/FORMAT.md). */
+static const olive_param_desc poisson_src_params[] = {
+    {"rate", "Hz", 1}, {"start", "ms", 0}, {"duration", "ms", 1e10},
+};
+const olive_cell_model olive_model_spike_source_poisson = {
+    "spike_source_poisson", "Poisson spike source (PyNN's SpikeSourcePoisson)",
+    0, NULL, NULL, NULL, NP(poisson_src_params), poisson_src_params, -1, -1, 0, NULL, "", 0, 0.1, 0,
+};
+const olive_cell_model olive_model_spike_source_array = {
+    "spike_source_array", "spike source at given times (PyNN's SpikeSourceArray)",
+    0, NULL, NULL, NULL, 0, NULL, -1, -1, 0, NULL, "", 0, 0.1, 0,
+};
+
 static const olive_cell_model *const all_models[] = {&olive_model_infoli, &olive_model_lif_cuba, &olive_model_lif_coba,
-                                                     &olive_model_hh_traub, &olive_model_hh_cable, &olive_model_hh_swc};
+                                                     &olive_model_hh_traub, &olive_model_hh_cable, &olive_model_hh_swc,
+                                                     &olive_model_spike_source_poisson, &olive_model_spike_source_array};
 
 const olive_cell_model *olive_model_find(const char *name)
 {
@@ -110,7 +128,10 @@ const olive_cell_model *olive_model_find(const char *name)
     return NULL;
 }
 
-const char *olive_model_names(void) { return "infoli, lif_cuba, lif_coba, hh_traub, hh_cable, hh_swc"; }
+const char *olive_model_names(void)
+{
+    return "infoli, lif_cuba, lif_coba, hh_traub, hh_cable, hh_swc, spike_source_poisson, spike_source_array";
+}
 
 int olive_model_is_cable(const olive_cell_model *m)
 {
@@ -118,6 +139,11 @@ int olive_model_is_cable(const olive_cell_model *m)
 }
 
 int olive_model_needs_morphology(const olive_cell_model *m) { return m == &olive_model_hh_swc; }
+
+int olive_model_is_source(const olive_cell_model *m)
+{
+    return m == &olive_model_spike_source_poisson || m == &olive_model_spike_source_array;
+}
 
 int olive_model_var(const olive_cell_model *m, const char *name)
 {

@@ -40,6 +40,10 @@ const olive_cell_model *olive_model_find(const char *name);
 const char *olive_model_names(void);
 /* A model whose cells are cable cells (common/cable.h): hh_traub, hh_cable. */
 int olive_model_is_cable(const olive_cell_model *m);
+extern const olive_cell_model olive_model_spike_source_poisson, olive_model_spike_source_array;
+/* A spike source (spike_source_poisson, spike_source_array): populations of
+ * it may sit beside the populations of a network's neuron model. */
+int olive_model_is_source(const olive_cell_model *m);
 /* A model whose populations name an SWC file (hh_swc). */
 int olive_model_needs_morphology(const olive_cell_model *m);
 /* Index of variable / parameter / receptor name in model m, or -1. */

@@ -34,6 +34,8 @@ int olive_pops_present(const char *path, const olive_cell_model **model)
         *model = strcmp(name, "mixed") ? olive_model_find(name) : NULL;
         if (strcmp(name, "mixed") && !*model)
             olive_die("%s: /cells model '%s' is unknown (known: %s)", path, name, olive_model_names());
+        if (*model && olive_model_is_source(*model))
+            olive_die("%s: /cells model '%s': the model of the network's neurons, not of its spike sources", path, name);
         H5Gclose(c);
     }
     H5Fclose(f);
@@ -149,14 +151,54 @@ void olive_pops_read_percell(const char *path, const olive_population *p, int k,
     H5Fclose(f);
 }
 
+void olive_spike_times_read(const char *path, const olive_population *p, int64_t a, int64_t b, int64_t *ptr, double *times)
+{
+    hid_t f = olive_h5_open_read(path);
+    char where[160];
+    snprintf(where, sizeof where, "cells/populations/%s", p->name);
+    hid_t g = H5Gopen2(f, where, H5P_DEFAULT);
+    if (g < 0) olive_die("%s: cannot open /%s", path, where);
+    if (!olive_h5_exists(g, "spike_times_ptr") || !olive_h5_exists(g, "spike_times"))
+        olive_die("%s: /%s: a spike_source_array population needs datasets spike_times and spike_times_ptr", path, where);
+    const int64_t np = olive_h5_len1(path, g, "spike_times_ptr"), nt = olive_h5_len1(path, g, "spike_times");
+    if (np != p->count + 1)
+        olive_die("%s: /%s/spike_times_ptr has %lld entries for %lld cells (needs cells + 1)", path, where, (long long)np,
+                  (long long)p->count);
+    int64_t ends[2];
+    olive_h5_read_slab1(path, g, "spike_times_ptr", H5T_NATIVE_INT64, 0, 1, &ends[0]);
+    olive_h5_read_slab1(path, g, "spike_times_ptr", H5T_NATIVE_INT64, p->count, 1, &ends[1]);
+    if (ends[0] != 0 || ends[1] != nt)
+        olive_die("%s: /%s/spike_times_ptr runs from %lld to %lld; it must run from 0 to the %lld spike times", path, where,
+                  (long long)ends[0], (long long)ends[1], (long long)nt);
+    olive_h5_read_slab1(path, g, "spike_times_ptr", H5T_NATIVE_INT64, a - p->first, b - a + 1, ptr);
+    for (int64_t i = 0; i < b - a; i++)
+        if (ptr[i + 1] < ptr[i])
+            olive_die("%s: /%s/spike_times_ptr decreases at cell %lld", path, where, (long long)(a + i));
+    if (times) {
+        olive_h5_read_slab1(path, g, "spike_times", H5T_NATIVE_DOUBLE, ptr[0], ptr[b - a] - ptr[0], times);
+        for (int64_t i = 0; i < b - a; i++)
+            for (int64_t e = ptr[i] - ptr[0]; e < ptr[i + 1] - ptr[0]; e++)
+                if (!isfinite(times[e]) || (e > ptr[i] - ptr[0] && times[e] < times[e - 1]))
+                    olive_die("%s: /%s/spike_times: cell %lld: time %g is not finite or comes before the one before",
+                              path, where, (long long)(a + i), times[e]);
+    }
+    H5Gclose(g);
+    H5Fclose(f);
+}
+
 void olive_pops_write(const char *path, hid_t f, const olive_populations *pops, double *const (*percell)[OLIVE_MAX_PARAMS])
 {
     hid_t cells = H5Gopen2(f, "cells", H5P_DEFAULT);
     if (cells < 0) olive_die("%s: cannot open /cells", path);
-    const olive_cell_model *m = pops->pop[0].model;
-    for (int i = 1; i < pops->n; i++)
-        if (pops->pop[i].model != m) m = NULL;
-    olive_h5_attr_str(path, cells, "model", m ? m->name : "mixed");
+    /* /cells model: the neuron model of every population but the spike sources */
+    const olive_cell_model *m = NULL;
+    int mixed = 0;
+    for (int i = 0; i < pops->n; i++) {
+        if (olive_model_is_source(pops->pop[i].model)) continue;
+        if (m && pops->pop[i].model != m) mixed = 1;
+        m = pops->pop[i].model;
+    }
+    olive_h5_attr_str(path, cells, "model", m && !mixed ? m->name : "mixed");
     for (int i = 0; i < pops->n; i++) {
         const olive_population *p = &pops->pop[i];
         char where[160];

@@ -58,6 +58,12 @@ int olive_pops_present(const char *path, const olive_cell_model **model);
 void olive_pops_read(const char *path, int64_t count, olive_populations *out);
 /* Per-cell values of parameter k of population p for its cells [a, b) (global ids). */
 void olive_pops_read_percell(const char *path, const olive_population *p, int k, int64_t a, int64_t b, double *out);
+/* A spike_source_array population's cells [a, b): ptr (b - a + 1 entries
+ * of its spike_times_ptr, indices into its spike_times) and, unless times
+ * is NULL, their spike times (ms, ptr[b - a] - ptr[0] of them), validated
+ * (ptr non-decreasing from 0 to the length of spike_times; times finite and
+ * non-decreasing per cell). */
+void olive_spike_times_read(const char *path, const olive_population *p, int64_t a, int64_t b, int64_t *ptr, double *times);
 /* Write the populations into open file f; percell[p][k]: count values or NULL. */
 void olive_pops_write(const char *path, hid_t f, const olive_populations *pops, double *const (*percell)[OLIVE_MAX_PARAMS]);
 

@@ -103,6 +103,7 @@ check_cable() {  # name net extra-args...
   local name=$1 net=$2; shift 2
   local rec=(--record v,m,h,n,ge,gi --record-precision double --record-cells 0:1000 --record-every 10
              --record-compartments v,m)
+  [ "${LIF:-0}" = 1 ] && rec=(--record v,ge,gi,ref --record-precision double --record-cells 0:1000 --record-every 10)
   run ${name}_cpu1 "$S" $net.h5 -o ${name}_cpu1 --backend cpu "${rec[@]}" "$@" || return
   run ${name}_gpu1 "$S" $net.h5 -o ${name}_gpu1 --backend cuda "${rec[@]}" "$@" -v || return
   OLIVE_GPU_DELIVERY=host run ${name}_gpu1host "$S" $net.h5 -o ${name}_gpu1host --backend cuda "${rec[@]}" "$@" -v || return
@@ -111,7 +112,7 @@ check_cable() {  # name net extra-args...
   local spikes other
   spikes=$(sed -n 's/.*steps ([0-9.]* ms), \([0-9]*\) spikes.*/\1/p' "$logs/${name}_cpu1.log")
   for other in gpu1 gpu1host gpu2 cpu2; do
-    same ${name}_cpu1 ${name}_$other "$name: CPU 1 rank = $other" "$spikes spikes; spikes, v/m/h/n/ge/gi reports, v/m compartment reports and state identical"
+    same ${name}_cpu1 ${name}_$other "$name: CPU 1 rank = $other" "$spikes spikes; spikes, reports and state identical"
   done
   grep -h "synaptic events\|cell-steps" "$logs/${name}_cpu1.log" "$logs/${name}_gpu1.log" | sed "s/^/  $name: /" | tee -a "$results"
 }
@@ -132,6 +133,19 @@ run gen_ball "$G" -o ball.h5 --model hh_cable --population a:1500 --population b
     --projection from=all,to=all,indegree=20,weight=0.001:0.004,delay=1:3,receptor=ge \
     --projection from=b,to=a,indegree=5,weight=0.01,delay=1,receptor=gi &&
   check_cable ball ball --time 200 --pulse 1:150:0.3:0:50 --poisson rate=40,weight=0.004,receptor=ge,n=5,time=0:180
+# spike sources (Poisson) driving a COBA network (device push and host push on
+# the LIF engine) and a ball-and-stick network (the cable engine)
+run gen_srccoba "$G" -o srccoba.h5 --model lif_coba --population exc:3200 --population inh:800 \
+    --source-poisson kick:1000:40:0:200 --v0 -60:-50 \
+    --projection from=kick,to=exc,indegree=10,weight=6,delay=0.5,receptor=ge \
+    --projection from=exc,to=exc,indegree=64,weight=6,delay=0.1,receptor=ge \
+    --projection from=exc,to=inh,indegree=64,weight=6,delay=0.1,receptor=ge \
+    --projection from=inh,to=exc,indegree=16,weight=67,delay=0.1,receptor=gi &&
+  LIF=1 check_cable srccoba srccoba --time 300 --seed 5
+run gen_srcball "$G" -o srcball.h5 --model hh_cable --population a:1000 --source-poisson drive:500:60 \
+    --projection from=drive,to=a,indegree=5,weight=0.01,delay=1:3,receptor=ge \
+    --projection from=a,to=a,indegree=10,weight=0.003,delay=1,receptor=ge &&
+  check_cable srcball srcball --time 150 --seed 5
 run gen_swc "$G" -o swc.h5 --model hh_swc --cells 1000 --morphology "$top/tests/data/cell.swc" --param syn_sec=1 \
     --projection from=all,to=all,indegree=10,weight=0.002:0.006,delay=1:3,receptor=ge &&
   check_cable swc swc --time 100 --pulse 1:90:0.5:0:100

@@ -8,6 +8,7 @@ file atomically (atomic.py).
 """
 
 import numbers
+import os
 import re
 
 import h5py
@@ -43,12 +44,14 @@ def _check_name(kind, name):
 def _as_population(p, default_model):
     """(name, count, model, {param: scalar}, {param: array}) from a dict or a Population."""
     if isinstance(p, Population):
-        return p.name, p.count, p.model, dict(p.parameters), dict(p.per_cell)
+        extra = {k: v for k, v in (("morphology", getattr(p, "morphology", None)),) if v}
+        return p.name, p.count, p.model, dict(p.parameters), dict(p.per_cell), extra
     if not isinstance(p, dict):
         raise _Fault(f"a population must be a dict (name, count, model, params) or an olive.Population, got {type(p).__name__}")
-    unknown = set(p) - {"name", "count", "model", "params"}
+    known = {"name", "count", "model", "params", "morphology", "spike_times"}
+    unknown = set(p) - known
     if unknown:
-        raise _Fault(f"population {p.get('name')!r}: unknown key(s) {sorted(unknown)} (known: name, count, model, params)")
+        raise _Fault(f"population {p.get('name')!r}: unknown key(s) {sorted(unknown)} (known: {', '.join(sorted(known))})")
     name, count = p.get("name"), p.get("count")
     model = p.get("model", default_model)
     scalars, arrays = {}, {}
@@ -57,7 +60,35 @@ def _as_population(p, default_model):
             scalars[k] = v
         else:
             arrays[k] = v
-    return name, count, model, scalars, arrays
+    extra = {k: p[k] for k in ("morphology", "spike_times") if k in p}
+    return name, count, model, scalars, arrays, extra
+
+
+def _extra(where, model, count, extra):
+    """A population's morphology (hh_swc: the SWC file, stored absolute) and
+    spike times (spike_source_array: one sequence of ms per cell, as
+    spike_times and spike_times_ptr)."""
+    out = {}
+    if ("morphology" in extra) != (model == "hh_swc"):
+        raise _Fault(f"{where}: a morphology (an SWC file) is given for, and only for, hh_swc populations")
+    if "morphology" in extra:
+        m = os.path.abspath(os.fspath(extra["morphology"]))
+        if not os.path.isfile(m):
+            raise _Fault(f"{where}: morphology {m}: no such file")
+        out["morphology"] = m
+    if ("spike_times" in extra) != (model == "spike_source_array"):
+        raise _Fault(f"{where}: spike_times are given for, and only for, spike_source_array populations")
+    if "spike_times" in extra:
+        trains = list(extra["spike_times"])
+        if len(trains) != count:
+            raise _Fault(f"{where}: {len(trains)} spike trains for {count} cells")
+        ts = [np.asarray(t, dtype=np.float64).ravel() for t in trains]
+        for c, t in enumerate(ts):
+            if len(t) and (not np.all(np.isfinite(t)) or np.any(np.diff(t) < 0) or t[0] < 0):
+                raise _Fault(f"{where}: the spike times of cell {c} must be finite, >= 0 and sorted")
+        out["spike_times"] = np.concatenate(ts) if ts else np.zeros(0)
+        out["spike_times_ptr"] = np.concatenate([[0], np.cumsum([len(t) for t in ts])]).astype(np.int64)
+    return out
 
 
 def _populations(specs, default_model):
@@ -70,7 +101,7 @@ def _populations(specs, default_model):
     if len(specs) > MAX_NAMED:
         raise _Fault(f"{len(specs)} populations; olive reads at most {MAX_NAMED}")
     for spec in specs:
-        name, count, model, scalars, arrays = _as_population(spec, default_model)
+        name, count, model, scalars, arrays, extra = _as_population(spec, default_model)
         _check_name("population", name)
         where = f"population {name!r}"
         if any(q["name"] == name for q in pops):
@@ -106,7 +137,7 @@ def _populations(specs, default_model):
                 raise _Fault(f"{where}: parameter {k}[{bad[0]}] = {a[bad[0]]} is not finite")
             per_cell[k] = a
         pops.append({"name": name, "first": first, "count": int(count), "model": model,
-                     "params": params, "per_cell": per_cell})
+                     "params": params, "per_cell": per_cell, **_extra(where, model, int(count), extra)})
         first += int(count)
     if first > MAX_CELLS:
         raise _Fault(f"{first} cells; olive reads at most {MAX_CELLS}")
@@ -195,6 +226,9 @@ def _projection(spec, count, dt, model_of_cell):
     if len(bad):
         raise _Fault(f"{where}: weight[{bad[0]}] = {weight[bad[0]]} is not finite")
     if len(tgt):
+        into = np.flatnonzero(np.isin(model_of_cell[tgt], list(models.SOURCES)))
+        if len(into):
+            raise _Fault(f"{where}: synapse {into[0]} targets cell {tgt[into[0]]}, a spike source (it takes no input)")
         neg = np.flatnonzero((weight < 0) & np.isin(model_of_cell[tgt], list(models.NONNEGATIVE_WEIGHTS)))
         if len(neg):
             e = neg[0]
@@ -254,8 +288,10 @@ def _write(tmp, count, dims, pops, projs, dt, gj, g_cal):
         c.attrs["dims"] = np.asarray(dims, dtype=np.int64)
         if g_cal is not None:
             c.create_dataset("g_CaL", data=g_cal)
-        if pops:
-            names = {p["model"] for p in pops}
+        if pops:   # /cells model: the neurons' (spike sources beside them do not count)
+            names = {p["model"] for p in pops if p["model"] not in models.SOURCES}
+            if not names:
+                raise _Fault("only spike sources: a network needs a population of neurons")
             c.attrs["model"] = _s(names.pop() if len(names) == 1 else "mixed")
             pg = c.create_group("populations")
             for p in pops:
@@ -267,6 +303,11 @@ def _write(tmp, count, dims, pops, projs, dt, gj, g_cal):
                     g.attrs[k] = np.float64(v)
                 for k, v in p["per_cell"].items():
                     g.create_dataset(k, data=v)
+                if "morphology" in p:
+                    g.attrs["morphology"] = _s(p["morphology"])
+                if "spike_times" in p:
+                    g.create_dataset("spike_times", data=p["spike_times"])
+                    g.create_dataset("spike_times_ptr", data=p["spike_times_ptr"])
         g = f.create_group("gap_junctions")
         g.create_dataset("row_ptr", data=row_ptr)
         g.create_dataset("col", data=col)
@@ -328,7 +369,7 @@ def write_network(path, populations=None, projections=(), dt=None, *, model=None
             if cells is not None and cells != count:
                 raise _Fault(f"cells = {cells} but the populations hold {count}")
             if dt is None:
-                dts = {models.DEFAULT_DT[p["model"]] for p in pops}
+                dts = {models.DEFAULT_DT[p["model"]] for p in pops if p["model"] not in models.SOURCES} or {0.1}
                 dt = min(dts)
             if isinstance(dt, bool) or not isinstance(dt, numbers.Real) or not (0 < dt <= 10):
                 raise _Fault(f"dt = {dt!r} ms must be a number in (0, 10]")

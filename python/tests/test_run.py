@@ -111,3 +111,29 @@ def test_read_run_faults(tmp_path):
         olive.read_run(tmp_path / "missing")
     with pytest.raises(FileNotFoundError, match="spikes.h5: missing"):
         olive.read_run(tmp_path)
+
+
+def test_spike_sources_written_and_run(tmp_path):
+    """A spike_source_array population written by write_network spikes at its
+    times in olive-simulate, and its events reach the neuron one delay later;
+    a Poisson source population runs too; synapses onto a source are refused."""
+    path = tmp_path / "src.h5"
+    olive.write_network(path, [
+        {"name": "n", "count": 1, "model": "lif_cuba", "params": {"E_L": -60.0}},
+        {"name": "arr", "count": 2, "model": "spike_source_array", "spike_times": [[5.0, 20.0], [7.5]]},
+        {"name": "pois", "count": 50, "model": "spike_source_poisson", "params": {"rate": 100.0, "duration": 50.0}},
+    ], [{"name": "in", "source": [1], "target": [0], "weight": 2.0, "delay_ms": 1.0, "receptor": "ge"}], dt=0.1)
+    run = olive.simulate(path, tmp_path / "run", time=100, record="ge", record_precision="double", progress=False)
+    ids, t = run.spikes.node_ids, run.spikes.times
+    arr = sorted(zip(ids[ids < 3].tolist(), np.round(t[ids < 3], 9).tolist()))
+    assert arr == [(1, 5.0), (1, 20.0), (2, 7.5)]
+    pois = t[ids >= 3]
+    assert 100 < len(pois) < 400 and pois.max() <= 50 + 1e-9   # 50 cells x 100 Hz x 50 ms = 250 expected
+    ge = run.reports["ge"].data[:, 0]
+    k = int(round(6.0 / 0.1)) - 1                                # 5 ms + 1 ms delay
+    assert ge[k - 1] == 0 and ge[k] == 2.0
+    with pytest.raises(ValueError, match="a spike source"):
+        olive.write_network(tmp_path / "bad.h5", [
+            {"name": "n", "count": 1, "model": "lif_cuba"},
+            {"name": "arr", "count": 1, "model": "spike_source_array", "spike_times": [[5.0]]},
+        ], [{"name": "x", "source": [0], "target": [1], "weight": 1.0, "delay_ms": 1.0, "receptor": "ge"}])

@@ -31,6 +31,9 @@ static void usage(void)
            "                               docs/FORMAT.md lists the parameters\n"
            "  --cells N                  one population 'all' of N cells\n"
            "  --population NAME:N        a population of N cells (ids follow in the order given)\n"
+           "  --source-poisson NAME:N:RATE[:START[:DURATION]]\n"
+           "                             a population of N Poisson spike sources (Hz, ms; PyNN's\n"
+           "                               SpikeSourcePoisson), ids in the order given with --population\n"
            "  --param NAME=VALUE[@POP]   a model parameter, for every population or POP only\n"
            "                               lif_cuba: E_L V_th V_reset t_ref tau_m tau_e tau_i I_e v0\n"
            "                               lif_coba: E_L V_th V_reset t_ref C g_L E_e E_i tau_e tau_i I_e v0\n"
@@ -172,7 +175,7 @@ void gc_spk_parse_args(int argc, char **argv, gc_spk_config *cfg)
         else if (!strcmp(a, "--model")) {
             const char *m = need_value(argc, argv, &i);
             cfg->model = olive_model_find(m);
-            if (!cfg->model || cfg->model == &olive_model_infoli)
+            if (!cfg->model || cfg->model == &olive_model_infoli || olive_model_is_source(cfg->model))
                 olive_usage_error("--model: '%s' is not lif_cuba, lif_coba, hh_traub, hh_cable or hh_swc", m);
         }
         else if (!strcmp(a, "--cells")) cells = olive_parse_int(a, need_value(argc, argv, &i), 1, INT32_MAX);
@@ -189,6 +192,27 @@ void gc_spk_parse_args(int argc, char **argv, gc_spk_config *cfg)
             if (!strcmp(p->name, "all")) olive_usage_error("--population: 'all' names every cell; choose another name");
             if (find_pop(cfg, p->name) >= 0) olive_usage_error("--population: '%s' is given twice", p->name);
             p->count = olive_parse_int("--population", colon + 1, 1, INT32_MAX);
+            cfg->pops.n++;
+        }
+        else if (!strcmp(a, "--source-poisson")) {   /* NAME:N:RATE[:START[:DURATION]] */
+            const char *v = need_value(argc, argv, &i);
+            char buf[256], *f[6];
+            int nf = 0;
+            if ((size_t)snprintf(buf, sizeof buf, "%s", v) >= sizeof buf) olive_usage_error("--source-poisson: '%s' is too long", v);
+            for (char *save = NULL, *t = strtok_r(buf, ":", &save); t && nf < 6; t = strtok_r(NULL, ":", &save)) f[nf++] = t;
+            if (nf < 3 || nf > 5) olive_usage_error("--source-poisson: '%s' must be NAME:N:RATE[:START[:DURATION]]", v);
+            if (cfg->pops.n == OLIVE_MAX_POPS) olive_usage_error("--source-poisson: at most %d populations", OLIVE_MAX_POPS);
+            olive_population *p = &cfg->pops.pop[cfg->pops.n];
+            if (strlen(f[0]) >= sizeof p->name) olive_usage_error("--source-poisson: the name in '%s' is too long", v);
+            snprintf(p->name, sizeof p->name, "%s", f[0]);
+            check_name("--source-poisson", p->name);
+            if (!strcmp(p->name, "all") || find_pop(cfg, p->name) >= 0)
+                olive_usage_error("--source-poisson: '%s' is 'all' or given twice", p->name);
+            p->count = olive_parse_int("--source-poisson", f[1], 1, INT32_MAX);
+            p->model = &olive_model_spike_source_poisson;
+            p->param[0] = olive_parse_double("--source-poisson rate", f[2], 0, 1e6);
+            p->param[1] = nf > 3 ? olive_parse_double("--source-poisson start", f[3], 0, 1e12) : 0;
+            p->param[2] = nf > 4 ? olive_parse_double("--source-poisson duration", f[4], 0, 1e12) : 1e10;
             cfg->pops.n++;
         }
         else if (!strcmp(a, "--param")) { if (nparams == 256) olive_usage_error("--param: too many"); params[nparams++] = need_value(argc, argv, &i); }
@@ -230,10 +254,17 @@ void gc_spk_parse_args(int argc, char **argv, gc_spk_config *cfg)
     int64_t next = 0;
     for (int i = 0; i < cfg->pops.n; i++) {
         olive_population *p = &cfg->pops.pop[i];
-        p->model = cfg->model;
         p->first = next;
         next += p->count;
         if (next > INT32_MAX) olive_usage_error("--population: more than %d cells in all", INT32_MAX);
+        if (p->model && olive_model_is_source(p->model)) {   /* --source-poisson: its own parameters, no v0 */
+            cfg->v0_a[i] = cfg->v0_b[i] = NAN;
+            if (p->param[0] * 1e-3 * cfg->dt > 1)
+                olive_usage_error("--source-poisson %s: rate %g Hz is more than one spike per step of %g ms", p->name,
+                                  p->param[0], cfg->dt);
+            continue;
+        }
+        p->model = cfg->model;
         for (int k = 0; k < cfg->model->nparams; k++) p->param[k] = cfg->model->params[k].def;
         int kv0 = olive_model_param(cfg->model, "v0");
         cfg->v0_a[i] = cfg->v0_b[i] = p->param[kv0];
@@ -250,12 +281,12 @@ void gc_spk_parse_args(int argc, char **argv, gc_spk_config *cfg)
         double v = olive_parse_double("--param", eq + 1, -1e9, 1e9);
         int hit = 0;
         for (int i = 0; i < cfg->pops.n; i++)
-            if (!at || !strcmp(at, cfg->pops.pop[i].name)) {
+            if ((!at || !strcmp(at, cfg->pops.pop[i].name)) && !olive_model_is_source(cfg->pops.pop[i].model)) {
                 cfg->pops.pop[i].param[k] = v;
                 if (!strcmp(buf, "v0")) cfg->v0_a[i] = cfg->v0_b[i] = v;
                 hit = 1;
             }
-        if (!hit) olive_usage_error("--param %s: no population '%s'", params[j], at);
+        if (!hit) olive_usage_error("--param %s: no population '%s' of %s cells", params[j], at, cfg->model->name);
     }
     for (int j = 0; j < nmorphs; j++) {   /* FILE[@POP]: stored as an absolute path */
         char buf[1024], *at, full[PATH_MAX];
@@ -276,11 +307,12 @@ void gc_spk_parse_args(int argc, char **argv, gc_spk_config *cfg)
     }
     if (olive_model_needs_morphology(cfg->model))
         for (int i = 0; i < cfg->pops.n; i++)
-            if (!cfg->pops.pop[i].morphology[0])
+            if (!cfg->pops.pop[i].morphology[0] && !olive_model_is_source(cfg->pops.pop[i].model))
                 olive_usage_error("population %s: a hh_swc population needs --morphology FILE.swc[@%s]",
                                   cfg->pops.pop[i].name, cfg->pops.pop[i].name);
     if (olive_model_is_cable(cfg->model))   /* the cell each population's parameters make (olive-simulate's check, early) */
         for (int i = 0; i < cfg->pops.n; i++) {
+            if (olive_model_is_source(cfg->pops.pop[i].model)) continue;
             olive_cable_template t;
             const char *fault = olive_cable_template_make(cfg->model, cfg->pops.pop[i].param, cfg->pops.pop[i].morphology, &t);
             if (fault) olive_usage_error("--param: population %s: %s", cfg->pops.pop[i].name, fault);
@@ -295,7 +327,9 @@ void gc_spk_parse_args(int argc, char **argv, gc_spk_config *cfg)
             olive_usage_error("--v0: '%s' must be A:B in mV with A < B", v0s[j]);
         int hit = 0;
         for (int i = 0; i < cfg->pops.n; i++)
-            if (!at || !strcmp(at, cfg->pops.pop[i].name)) { cfg->v0_a[i] = a; cfg->v0_b[i] = b; hit = 1; }
+            if ((!at || !strcmp(at, cfg->pops.pop[i].name)) && !olive_model_is_source(cfg->pops.pop[i].model)) {
+                cfg->v0_a[i] = a; cfg->v0_b[i] = b; hit = 1;
+            }
         if (!hit) olive_usage_error("--v0 %s: no population '%s'", v0s[j], at);
     }
     for (int j = 0; j < nprojs; j++) {
@@ -305,6 +339,10 @@ void gc_spk_parse_args(int argc, char **argv, gc_spk_config *cfg)
             olive_usage_error("--projection %s: no population '%s'", projs[j], p->from);
         if (strcmp(p->to, "all") && find_pop(cfg, p->to) < 0)
             olive_usage_error("--projection %s: no population '%s'", projs[j], p->to);
+        for (int i = 0; i < cfg->pops.n; i++)   /* a spike source takes no input */
+            if (olive_model_is_source(cfg->pops.pop[i].model) && (!strcmp(p->to, "all") || !strcmp(p->to, cfg->pops.pop[i].name)))
+                olive_usage_error("--projection %s: its targets include the spike sources of population %s (name the "
+                                  "target population)", projs[j], cfg->pops.pop[i].name);
         if (!p->name[0]) {
             char nm[160];
             snprintf(nm, sizeof nm, "%s_to_%s", p->from, p->to);

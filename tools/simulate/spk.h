@@ -15,6 +15,7 @@
 #include "sim.h"
 #include "lif.h"
 #include "synfile.h"
+#include "spike_source.h"
 
 /* One synapse seen from its source: the target (local index), the receptor
  * (0 or 1) and the weight. */
@@ -57,6 +58,11 @@ struct sim_spk {
     sim_poisson *poisson;    /* cfg's, with steps and receptor indices resolved */
     int *poisson_rec;
     struct spk_cable *cable; /* cable-cell models (spk_cable.c), else NULL */
+    /* Spike-source rows (spike_source.h; kind NONE for neurons, whose
+     * coef_of is >= 0; sources have coef_of -1) and their list. */
+    olive_sources src;
+    int32_t *src_rows;
+    int64_t nsrc;
 };
 
 /* spk_engine.c */

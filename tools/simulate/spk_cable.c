@@ -70,7 +70,7 @@ void spk_cable_setup(sim_t *s)
     for (int ip = 0; ip < k->pops.n; ip++) {
         const olive_population *p = &k->pops.pop[ip];
         const int64_t a = p->first > r0 ? p->first : r0, z = p->first + p->count < r1 ? p->first + p->count : r1;
-        if (a >= z) continue;
+        if (a >= z || olive_model_is_source(p->model)) continue;
         for (int q = 0; q < c->model->nparams; q++)
             if (p->percell[q] && q != kv0)
                 olive_die("%s: population %s: per-cell values of %s: a %s population takes one value per population "
@@ -142,6 +142,8 @@ static void cable_step(sim_t *s, int64_t step)
                 if (!isfinite(v[r]) && bad == INT64_MAX) bad = row0 + r;
             }
         }
+        for (int64_t r = lo; r < hi; r++)   /* spike sources */
+            if (k->src.kind[r] && olive_source_fires(&k->src, s->cfg->seed, r, row0 + r, step)) spk_add_spike(s, th, step, row0 + r);
     }
     if (bad != INT64_MAX && s->bad_step < 0) { s->bad_step = step; s->bad_cell = bad; }
     s->t.compute += olive_now() - t0;
@@ -151,15 +153,20 @@ static void cable_step(sim_t *s, int64_t step)
     s->t.compute += olive_now() - t1;
 }
 
+/* The block of row r, or NULL (a spike source). */
 static const spk_cable_block *block_of(const sim_t *s, int64_t r)
 {
     const struct spk_cable *e = s->spk->cable;
     for (int i = 0; i < e->nblocks; i++)
         if (r >= e->b[i].r0 && r < e->b[i].r0 + e->b[i].n) return &e->b[i];
-    olive_die("internal: row %lld is in no block of cable cells", (long long)r);
+    return NULL;
 }
 
-int spk_cable_nelements(const sim_t *s, int64_t r) { return block_of(s, r)->nelem; }
+int spk_cable_nelements(const sim_t *s, int64_t r)
+{
+    const spk_cable_block *b = block_of(s, r);
+    return b ? b->nelem : 0;
+}
 
 void spk_cable_element(const sim_t *s, int64_t r, int k, uint32_t *section, float *pos)
 {

@@ -46,7 +46,7 @@ __global__ void k_update(int64_t n, const olive_lif_coef *coef, const int32_t *c
                          unsigned long long *bad, int64_t step, uint64_t *chunk, unsigned long long *nchunk, int64_t q)
 {
     const int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
-    if (r >= n) return;
+    if (r >= n || coef_of[r] < 0) return;   /* (spike sources: k_sources) */
     const olive_lif_coef c = coef[coef_of[r]];
     double x = v[r], e = ge[r], i = gi[r], f = ref[r];
     olive_lif_step(&c, cur ? cur[r] : 0.0, &x, &e, &i, &f);
@@ -129,8 +129,25 @@ __global__ void k_reset(int64_t n, const olive_lif_coef *coef, const int32_t *co
                         double *v, double *ref)
 {
     const int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
-    if (r >= n || !flags[r]) return;
+    if (r >= n || !flags[r] || coef_of[r] < 0) return;
     olive_lif_reset(&coef[coef_of[r]], &v[r], &ref[r]);
+}
+
+/* The spike sources' step: rows[i] fires (spike_source.h), its flag and
+ * the spike lists as k_update's. */
+__global__ void k_sources(int64_t m, const int32_t *rows, olive_sources src, uint64_t seed, int64_t row0,
+                          unsigned char *flags, int32_t *spk, unsigned int *nspk, int64_t step, uint64_t *chunk,
+                          unsigned long long *nchunk, int64_t q)
+{
+    const int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+    if (i >= m) return;
+    const int64_t r = rows[i];
+    const int fire = olive_source_fires(&src, seed, r, row0 + r, step);
+    flags[r] = (unsigned char)fire;
+    if (fire) {
+        spk[atomicAdd(nspk, 1u)] = (int32_t)r;
+        if (chunk) chunk[atomicAdd(nchunk, 1ULL)] = (uint64_t)q << 32 | (uint64_t)r;
+    }
 }
 
 static size_t count_sets(const sim_t *s)
@@ -208,7 +225,18 @@ static void lif_cuda_setup(sim_t *s)
     CK(cudaMemset(g->bad, 0xff, sizeof(unsigned long long)));
     CK(cudaMallocHost((void **)&g->h_bad, sizeof(unsigned long long)));
     g->mode = spk_delivery_mode(s);
-    if (cable) spk_cable_cuda_setup(s, g);
+    if (cable) spk_cable_cuda_setup(s, g);   /* (coef_of: -1 marks the spike sources k_update leaves to k_sources) */
+    if (k->nsrc) {   /* the spike sources' device copy (spike_source.h) */
+        g->nsrc = k->nsrc;
+        g->src_rows = dev_copy(k->src_rows, (size_t)k->nsrc, "spike sources");
+        g->src.kind = dev_copy(k->src.kind, (size_t)n, "spike sources");
+        g->src.p = dev_copy(k->src.p, (size_t)n, "spike sources");
+        g->src.step0 = dev_copy(k->src.step0, (size_t)n, "spike sources");
+        g->src.step1 = dev_copy(k->src.step1, (size_t)n, "spike sources");
+        g->src.ptr = dev_copy(k->src.ptr, (size_t)n + 1, "spike sources");
+        g->src.steps = dev_copy(k->src.steps, (size_t)k->src.ptr[n], "spike sources");
+        g->src.next = dev_copy(k->src.next, (size_t)n, "spike sources");
+    }
     if (g->mode == SPK_FUSED) {
         spk_fused_setup(s, g);
     } else {
@@ -291,12 +319,21 @@ static void update(sim_t *s, int64_t step, int64_t q)
         CK(cudaMemcpyAsync(g->cur, k->cur, (size_t)n * sizeof(double), cudaMemcpyHostToDevice, g->st));
         cur = g->cur;
     }
-    if (g->cable) { spk_cable_cuda_update(s, g, step, q, cur); return; }
     const int chunked = g->mode == SPK_DEVICE_PUSH;
-    k_update<<<blocks(n, 256), 256, 0, g->st>>>(n, g->coef, g->coef_of, cur, g->v, g->ge, g->gi, g->ref, g->flags, g->spk,
-                                                g->nspk, g->bad, step, chunked ? g->chunk_spk : nullptr,
-                                                chunked ? g->nchunk : nullptr, q);
-    CK_LAUNCH("k_update");
+    if (g->cable) {
+        spk_cable_cuda_update(s, g, step, q, cur);
+    } else {
+        k_update<<<blocks(n, 256), 256, 0, g->st>>>(n, g->coef, g->coef_of, cur, g->v, g->ge, g->gi, g->ref, g->flags,
+                                                    g->spk, g->nspk, g->bad, step, chunked ? g->chunk_spk : nullptr,
+                                                    chunked ? g->nchunk : nullptr, q);
+        CK_LAUNCH("k_update");
+    }
+    if (g->nsrc) {
+        k_sources<<<blocks(g->nsrc, 256), 256, 0, g->st>>>(g->nsrc, g->src_rows, g->src, s->cfg->seed, s->plan.row0,
+                                                           g->flags, g->spk, g->nspk, step,
+                                                           chunked ? g->chunk_spk : nullptr, chunked ? g->nchunk : nullptr, q);
+        CK_LAUNCH("k_sources");
+    }
 }
 
 /* Steps 3 and 4: the due slot, the Poisson inputs, the reset. */
@@ -424,6 +461,11 @@ static void lif_cuda_free(sim_t *s)
     spk_fused_free(g);
     spk_devpush_free(g);
     spk_cable_cuda_free(g);
+    if (g->nsrc) {
+        const void *p[] = {g->src_rows, g->src.kind, g->src.p, g->src.step0, g->src.step1, g->src.ptr, g->src.steps,
+                           g->src.next};
+        for (size_t i = 0; i < sizeof p / sizeof p[0]; i++) CK(cudaFree((void *)p[i]));
+    }
     spk_chunk_free(g);
     CK(cudaStreamDestroy(g->st));
     free(g);

@@ -89,6 +89,10 @@ struct spk_cuda {
     uint64_t *h_chunk_spk;
     unsigned long long *h_nchunk;
     int64_t pend_events, pend_spikes;  /* of the exchange window not complete yet */
+    /* spike sources (spike_source.h): their rows and a device copy */
+    int64_t nsrc;
+    int32_t *src_rows;
+    olive_sources src;
     /* cable cells (spk_cable_cuda.cu), NULL for integrate-and-fire cells */
     struct spk_cable_cuda *cable;
     double *sm, *sh, *sn;      /* the soma's m, h, n per cell (reports) */

@@ -128,7 +128,7 @@ __global__ void k_dp_tail(int64_t n, int64_t row0, int64_t step, int64_t slot, d
     }
     const int64_t g = row0 + r;
     spk_poisson_cell(poisson, poisson_rec, npoisson, seed, dt, g, r, step, ge, gi, npoisson_events);
-    if (coef && flags[r]) olive_lif_reset(&coef[coef_of[r]], &v[r], &ref[r]);   /* (cable cells: no coef, no reset) */
+    if (coef && flags[r] && coef_of[r] >= 0) olive_lif_reset(&coef[coef_of[r]], &v[r], &ref[r]);   /* (cable cells: no coef, no reset; sources: -1) */
 }
 
 void spk_devpush_setup(sim_t *s, spk_cuda *g)

@@ -53,8 +53,9 @@ int spk_delivery_mode(const sim_t *s)
         if (s->size > 1) olive_die("OLIVE_GPU_DELIVERY=%s: several ranks need the host path (host)", env);
         if (!strcmp(env, "device")) return SPK_DEVICE_PUSH;
         if (!strcmp(env, "fused")) {
-            if (olive_model_is_cable(s->cfg->model))
-                olive_die("OLIVE_GPU_DELIVERY=fused: the fused path steps integrate-and-fire cells only (host or device)");
+            if (olive_model_is_cable(s->cfg->model) || s->spk->nsrc)
+                olive_die("OLIVE_GPU_DELIVERY=fused: the fused path steps integrate-and-fire cells only, without spike "
+                          "sources (host or device)");
             if (!fused_ok)
                 olive_die("OLIVE_GPU_DELIVERY=fused: the fused path takes at most %d pulses and a spike history of "
                           "1 GiB ((max delay + 2) x cells bytes)", FUSED_MAX_PULSES);
@@ -63,7 +64,7 @@ int spk_delivery_mode(const sim_t *s)
         olive_die("OLIVE_GPU_DELIVERY='%s': expected host, device or fused", env);
     }
     if (s->size > 1) return SPK_HOST_PUSH;
-    if (olive_model_is_cable(s->cfg->model)) return SPK_DEVICE_PUSH;   /* the fused kernel steps lif cells only */
+    if (olive_model_is_cable(s->cfg->model) || s->spk->nsrc) return SPK_DEVICE_PUSH;   /* the fused kernel steps lif cells only */
     return fused_ok && s->spk->nsyn <= FUSED_MAX_SYNAPSES ? SPK_FUSED : SPK_DEVICE_PUSH;
 }
 

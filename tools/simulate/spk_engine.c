@@ -90,6 +90,11 @@ static void lif_step(sim_t *s, int64_t step)
         for (int64_t a = lo; a < hi;) {
             int64_t b = a + 1;
             while (b < hi && k->coef_of[b] == k->coef_of[a]) b++;
+            if (k->coef_of[a] < 0) {   /* spike sources */
+                for (int64_t r = a; r < b; r++) s->flags[r] = (unsigned char)olive_source_fires(&k->src, s->cfg->seed, r, row0 + r, step);
+                a = b;
+                continue;
+            }
             if (!update_range(&k->coef[k->coef_of[a]], a, b, cur, v, ge, gi, ref, s->flags))
                 for (int64_t r = a; r < b; r++)
                     if (!(v[r] - v[r] == 0 && ge[r] - ge[r] == 0 && gi[r] - gi[r] == 0)) { bad = bad < row0 + r ? bad : row0 + r; break; }
@@ -105,7 +110,7 @@ static void lif_step(sim_t *s, int64_t step)
     spk_deliver(s, step);
 #pragma omp parallel for schedule(static)
     for (int64_t r = 0; r < n; r++)
-        if (s->flags[r]) olive_lif_reset(&k->coef[k->coef_of[r]], &v[r], &ref[r]);
+        if (s->flags[r] && k->coef_of[r] >= 0) olive_lif_reset(&k->coef[k->coef_of[r]], &v[r], &ref[r]);
     s->t.compute += olive_now() - t1;
 }
 

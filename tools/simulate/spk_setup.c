@@ -20,11 +20,12 @@ static void setup_cells(sim_t *s)
     const int kv0 = olive_model_param(c->model, "v0");
     k->coef = olive_malloc((size_t)(n + k->pops.n) * sizeof(olive_lif_coef), "coefficients");
     k->coef_of = olive_malloc((size_t)n * sizeof(int32_t) + 4, "coefficients");
+    for (int64_t r = 0; r < n; r++) k->coef_of[r] = -1;   /* spike sources keep -1 */
     int nset = 0;
     for (int ip = 0; ip < k->pops.n; ip++) {
         const olive_population *p = &k->pops.pop[ip];
         int64_t a = p->first > r0 ? p->first : r0, b = p->first + p->count < r1 ? p->first + p->count : r1;
-        if (a >= b) continue;
+        if (a >= b || olive_model_is_source(p->model)) continue;
         int percell = 0;
         for (int q = 0; q < c->model->nparams; q++) percell |= p->percell[q] && q != kv0;
         /* per cell: every parameter array; else one set for the population */
@@ -86,6 +87,14 @@ static void setup_synapses(sim_t *s, olive_synapses *syn)
         }
     }
     k->nsyn = nsyn;
+    for (int j = 0; j < syn->n && k->nsrc; j++)   /* a spike source takes no input */
+        for (int64_t i = 0; i < k->nsrc; i++) {
+            const int64_t r = k->src_rows[i];
+            if (syn->proj[j].row_ptr[r + 1] > syn->proj[j].row_ptr[r])
+                olive_die("%s: /synapses/%s: synapse %lld targets the spike source cell %lld (a source takes no input)",
+                          c->net_path, syn->proj[j].name, (long long)(syn->proj[j].e0 + syn->proj[j].row_ptr[r]),
+                          (long long)(s->plan.row0 + r));
+        }
     /* Every rank the same exchange period and ring. */
     int lo[2] = {dmin, -dmax}, all[2];
     SIM_CHECK_MPI(MPI_Allreduce(lo, all, 2, MPI_INT, MPI_MIN, MPI_COMM_WORLD));
@@ -151,6 +160,66 @@ static void setup_synapses(sim_t *s, olive_synapses *syn)
         sl->touched = olive_calloc((size_t)n + 1, 1, "delay buffer");
         sl->list = olive_malloc((size_t)(n + 1) * sizeof(int32_t), "delay buffer");
     }
+}
+
+/* The rank's spike-source rows (spike_source.h): Poisson probabilities and
+ * windows, the arrays' times as steps. */
+static void setup_sources(sim_t *s)
+{
+    struct sim_spk *k = s->spk;
+    const sim_config *c = s->cfg;
+    const int64_t r0 = s->plan.row0, r1 = s->plan.row1, n = r1 - r0;
+    int8_t *kind = olive_calloc((size_t)n + 1, 1, "spike sources");
+    double *p = olive_calloc((size_t)n + 1, sizeof(double), "spike sources");
+    int64_t *s0 = olive_calloc((size_t)n + 1, sizeof(int64_t), "spike sources");
+    int64_t *s1 = olive_calloc((size_t)n + 1, sizeof(int64_t), "spike sources");
+    int64_t *ptr = olive_calloc((size_t)n + 2, sizeof(int64_t), "spike sources");
+    int64_t *steps = NULL, nsteps = 0;
+    k->src_rows = olive_malloc((size_t)n * sizeof(int32_t) + 4, "spike sources");
+    for (int ip = 0; ip < k->pops.n; ip++) {
+        const olive_population *q = &k->pops.pop[ip];
+        const int64_t a = q->first > r0 ? q->first : r0, b = q->first + q->count < r1 ? q->first + q->count : r1;
+        if (a >= b || !olive_model_is_source(q->model)) continue;
+        if (q->model == &olive_model_spike_source_poisson) {
+            double rate = q->param[0], start = q->param[1], dur = q->param[2];
+            if (!(rate >= 0 && rate * 1e-3 * c->dt <= 1 && start >= 0 && dur >= 0))
+                olive_die("%s: population %s: rate %g Hz, start %g ms, duration %g ms: need 0 <= rate <= 1/dt and "
+                          "start, duration >= 0", c->net_path, q->name, rate, start, dur);
+            for (int64_t g = a; g < b; g++) {
+                kind[g - r0] = OLIVE_SOURCE_POISSON;
+                p[g - r0] = rate * 1e-3 * c->dt;
+                s0[g - r0] = llround(start / c->dt);
+                s1[g - r0] = (start + dur) / c->dt > 9e18 ? INT64_MAX : llround((start + dur) / c->dt);
+            }
+        } else {   /* array: spike_times_ptr[count + 1], spike_times (ms, sorted per cell) */
+            int64_t *qp = olive_malloc((size_t)(b - a + 1) * sizeof(int64_t), "spike sources");
+            olive_spike_times_read(c->net_path, q, a, b, qp, NULL);
+            const int64_t nt = qp[b - a] - qp[0];
+            double *t = olive_malloc((size_t)nt * sizeof(double) + 8, "spike sources");
+            olive_spike_times_read(c->net_path, q, a, b, qp, t);
+            steps = olive_realloc(steps, (size_t)(nsteps + nt) * sizeof(int64_t) + 8, "spike sources");
+            for (int64_t g = a; g < b; g++) {   /* rows ascend: the steps land in row order */
+                kind[g - r0] = OLIVE_SOURCE_ARRAY;
+                for (int64_t e = qp[g - a] - qp[0]; e < qp[g - a + 1] - qp[0]; e++) {
+                    const long long st = llround(t[e] / c->dt) - 1;
+                    if (st < 0)
+                        olive_die("%s: population %s: cell %lld spikes at %g ms, before the end of the first step "
+                                  "(%g ms): not representable", c->net_path, q->name, (long long)g, t[e], c->dt);
+                    steps[nsteps++] = (int64_t)st;
+                }
+                ptr[g - r0 + 1] = qp[g - a + 1] - qp[g - a];   /* a count, summed below */
+            }
+            free(qp);
+            free(t);
+        }
+    }
+    int64_t *next = olive_malloc((size_t)n * sizeof(int64_t) + 8, "spike sources");
+    for (int64_t r = 0; r < n; r++) {
+        ptr[r + 1] += ptr[r];
+        next[r] = ptr[r];
+        if (kind[r]) k->src_rows[k->nsrc++] = (int32_t)r;
+    }
+    k->src = (olive_sources){kind, p, s0, s1, ptr, steps ? steps : olive_malloc(8, "spike sources"), next};
 }
 
 static void setup_poisson(sim_t *s)
@@ -223,8 +292,13 @@ void sim_setup_spiking(sim_t *s, sim_config *cfg)
     s->active = olive_malloc((size_t)(cfg->npulses + 1) * sizeof(sim_pulse), "pulses");
     k->mark = olive_calloc((size_t)s->nthreads, sizeof(int64_t), "spike marks");
     k->cur = olive_calloc((size_t)n + 1, sizeof(double), "pulse currents");
+    for (int i = 0; i < k->pops.n; i++)   /* one neuron model, and spike sources */
+        if (k->pops.pop[i].model != cfg->model && !olive_model_is_source(k->pops.pop[i].model))
+            olive_die("%s: population %s is %s in a %s network: one neuron model per network (and spike sources), "
+                      "for now", cfg->net_path, k->pops.pop[i].name, k->pops.pop[i].model->name, cfg->model->name);
     if (olive_model_is_cable(cfg->model)) spk_cable_setup(s);
     else setup_cells(s);
+    setup_sources(s);
     setup_synapses(s, &syn);
     olive_syn_free(&syn);
     setup_poisson(s);
@@ -249,6 +323,8 @@ void sim_free_spiking(sim_t *s)
         free(k->ring[i].acc[0]); free(k->ring[i].acc[1]); free(k->ring[i].touched); free(k->ring[i].list);
     }
     free(k->ring); free(k->mark); free(k->cur); free(k->poisson); free(k->poisson_rec);
+    free((void *)k->src.kind); free((void *)k->src.p); free((void *)k->src.step0); free((void *)k->src.step1);
+    free((void *)k->src.ptr); free((void *)k->src.steps); free(k->src.next); free(k->src_rows);
     free(k);
     s->spk = NULL;
 }
