@@ -33,6 +33,18 @@ for net in zero late deg; do
   "$A" compare -q ${net}_1 ${net}_t1 || fail "$net: 1 thread differs from 2"
   echo "$net: $n spikes, identical on 1-4 ranks and 1-2 threads"
 done
+# Threads split a rank's cells only from SPK_PARALLEL_MIN_CELLS (2048) cells on
+# (tools/simulate/spk.h): a 4000-cell network, 1 thread against 2
+"$G" -q -o wide.h5 --model lif_cuba --population exc:3200 --population inh:800 --v0 -60:-50 --param t_ref=5 \
+    --projection from=exc,to=all,p=0.02,weight=1.62,delay=0:2,receptor=ge \
+    --projection from=inh,to=all,p=0.02,weight=-9,delay=0,receptor=gi
+WIDE=(--time 150 --record v --poisson rate=20,weight=0.5,receptor=ge,n=10,cells=0:3000,time=0:150)
+OMP_NUM_THREADS=2 "$S" -q wide.h5 -o wide_t2 "${WIDE[@]}"
+OMP_NUM_THREADS=1 "$S" -q wide.h5 -o wide_t1 "${WIDE[@]}"
+n=$("$PY" -c "import h5py; print(len(h5py.File('wide_t2/spikes.h5')['spikes/io/node_ids']))")
+[ "$n" -gt 1000 ] || fail "wide: only $n spikes; the test needs an active network"
+"$A" compare -q wide_t1 wide_t2 || fail "wide: 1 thread differs from 2"
+echo "wide: $n spikes, identical on 1 and 2 threads"
 # The events are counted: with delay >= 1 ms every spike reaches all its
 # targets within the run except those of the last 5 ms.
 out=$("$S" late.h5 -o count --time 300)

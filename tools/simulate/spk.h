@@ -17,6 +17,13 @@
 #include "synfile.h"
 #include "spike_source.h"
 
+/* Below this many cells on a rank the per-step loops run on one thread: a
+ * parallel region costs more than a few thousand LIF updates (with
+ * OMP_WAIT_POLICY=passive, tens of microseconds a step), and a small network
+ * run for a long time would be slower on more threads. One thread or many
+ * give the same bits (tests/test_spiking_ranks.sh). */
+#define SPK_PARALLEL_MIN_CELLS 2048
+
 /* One synapse seen from its source: the target (local index), the receptor
  * (0 or 1) and the weight. */
 typedef struct {

@@ -127,7 +127,7 @@ static void cable_step(sim_t *s, int64_t step)
     const double *v = s->state[V_V];
     int64_t bad = INT64_MAX;
     const double t0 = olive_now();
-#pragma omp parallel reduction(min : bad)
+#pragma omp parallel reduction(min : bad) if (n >= 8)   /* a cable cell is hundreds of LIF updates */
     {
         const int th = omp_get_thread_num(), T = omp_get_num_threads();
         const int64_t lo = n * th / T, hi = n * (th + 1) / T;

@@ -99,7 +99,7 @@ void spk_deliver(sim_t *s, int64_t step)
         const double prob = p->rate_hz * 1e-3 * c->dt;
         double *x = rec[k->poisson_rec[j]];
         int64_t evn = 0;
-#pragma omp parallel for schedule(static) reduction(+ : evn)
+#pragma omp parallel for schedule(static) reduction(+ : evn) if (b - a >= SPK_PARALLEL_MIN_CELLS)
         for (int64_t g = a; g < b; g++) {
             const int64_t hits = olive_poisson_input_hits(c->seed, g, step, j, p->n, prob);
             if (hits) { x[g - row0] += (double)hits * p->weight; evn += hits; }

@@ -82,7 +82,7 @@ static void lif_step(sim_t *s, int64_t step)
     const double *cur = spk_pulse_currents(s, step);
     int64_t bad = INT64_MAX;
     const double t0 = olive_now();
-#pragma omp parallel reduction(min : bad)
+#pragma omp parallel reduction(min : bad) if (n >= SPK_PARALLEL_MIN_CELLS)
     {
         const int t = omp_get_thread_num(), T = omp_get_num_threads();
         const int64_t lo = n * t / T, hi = n * (t + 1) / T;
@@ -108,7 +108,7 @@ static void lif_step(sim_t *s, int64_t step)
     spk_window_end(s, step);
     const double t1 = olive_now();
     spk_deliver(s, step);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (n >= SPK_PARALLEL_MIN_CELLS)
     for (int64_t r = 0; r < n; r++)
         if (s->flags[r] && k->coef_of[r] >= 0) olive_lif_reset(&k->coef[k->coef_of[r]], &v[r], &ref[r]);
     s->t.compute += olive_now() - t1;
