@@ -1,0 +1,45 @@
+"""pyNN.olive: a PyNN 0.13 backend that runs olive (docs/PYNN.md).
+
+    import pyNN.olive as sim          # after olive.pynn.install_shim()
+    sim.setup(timestep=0.1, backend="auto")
+    p = sim.Population(10, sim.IF_curr_exp(i_offset=1.0))
+    p.record("spikes")
+    sim.run(100.0)
+    p.get_data().segments[0].spiketrains
+
+Each run() writes the network with olive.write_network and runs
+olive-simulate from t = 0 (olive cannot continue a spiking run yet).
+"""
+
+from pyNN import errors, random, space                          # noqa: F401
+from pyNN.network import Network                                # noqa: F401
+from pyNN.space import Space                                    # noqa: F401
+from pyNN.random import NumpyRNG, GSLRNG, RandomDistribution    # noqa: F401
+from pyNN.connectors import *                                   # noqa: F401,F403
+from pyNN.recording import *                                    # noqa: F401,F403
+from pyNN.parameters import Sequence                            # noqa: F401
+from pyNN.standardmodels import StandardCellType
+
+from .standardmodels import (                                   # noqa: F401
+    IF_curr_exp, IF_cond_exp, HH_cond_exp, InfOli, SpikeSourcePoisson, SpikeSourceArray, StaticSynapse,
+    ElectricalSynapse,
+    DCSource, StepCurrentSource, ACSource, NoisyCurrentSource,
+)
+from .standardmodels import (                                   # noqa: F401
+    IF_curr_alpha, IF_cond_alpha, EIF_cond_exp_isfa_ista, EIF_cond_alpha_isfa_ista, TsodyksMarkramSynapse,
+)
+from .populations import Population, PopulationView, Assembly  # noqa: F401
+from .projections import Projection                             # noqa: F401
+from .control import (                                          # noqa: F401
+    setup, end, run, run_until, run_for, reset, initialize, get_current_time, get_time_step,
+    get_min_delay, get_max_delay, num_processes, rank,
+)
+from .procedural_api import create, connect, record, record_v, record_gsyn, set  # noqa: F401
+from .shim import install_shim                                  # noqa: F401
+
+
+def list_standard_models():
+    """The StandardCellType classes pyNN.olive runs (not those it only declares)."""
+    from .standardmodels import DeclaredOnly
+    return [obj.__name__ for obj in globals().values()
+            if isinstance(obj, type) and issubclass(obj, StandardCellType) and not issubclass(obj, DeclaredOnly)]

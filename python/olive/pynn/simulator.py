@@ -1,0 +1,183 @@
+"""Simulator state of pyNN.olive: the network PyNN builds, and its runs.
+
+olive-simulate has no continuation of a spiking run (yet), so every run()
+writes the whole network (olive.write_network) and simulates it from 0 to
+the total time (olive.simulate); the recorders then read that run.  If the
+network, a parameter or a current source changed after the first run() of
+a segment, the earlier part would differ from what was simulated, so
+run() refuses (NotImplementedError); reset() starts over.
+"""
+
+import hashlib
+import os
+import shutil
+import tempfile
+
+import numpy as np
+
+from pyNN import common
+
+import olive
+
+name = "olive"
+
+
+# Below this many cell-steps the CPU finishes first even where a GPU is there:
+# whole olive-simulate processes on one H100 host (docs/BENCHMARKS.md,
+# scripts/bench_backend_choice.sh): 4000 LIF cells x 1 s (4e7 cell-steps)
+# took 0.66 s on 2 CPU threads and 0.72 s on the GPU (CUDA's start-up),
+# 16000 cells (1.6e8) 1.75 s and 0.98 s.
+AUTO_GPU_MIN_CELL_STEPS = 1e8
+
+
+def choose_backend(backend, cells, steps):
+    """backend="auto": the CPU for small runs, else olive-simulate's auto (CUDA when there is a GPU)."""
+    if backend == "auto" and cells * steps < AUTO_GPU_MIN_CELL_STEPS:
+        return "cpu"
+    return backend
+
+
+class ID(int, common.IDMixin):
+    """A cell: its value is its olive cell id (cells are numbered from 0 in creation order)."""
+
+    def __init__(self, n):
+        int.__init__(n)
+        common.IDMixin.__init__(self)
+
+
+class State(common.control.BaseState):
+
+    def __init__(self):
+        common.control.BaseState.__init__(self)
+        self.mpi_rank = 0
+        self.num_processes = 1
+        self.dt = 0.1
+        self.min_delay = 0.1
+        self.max_delay = 10.0
+        self.seed = 1
+        self.min_delay_auto = False
+        self.backend = "auto"
+        self.workdir = None
+        self.keep_files = False
+        self.clear()
+
+    # -- bookkeeping ---------------------------------------------------------
+
+    def clear(self):
+        self.recorders = set()
+        self.populations = []
+        self.projections = []
+        self.current_sources = []
+        self.id_counter = 0
+        self.segment_counter = -1
+        self.write_on_end = []
+        self.reset()
+
+    def reset(self):
+        self.running = False
+        self.t = 0.0
+        self.t_start = 0.0
+        self.segment_counter += 1
+        self.result = None            # the olive.Run covering 0..t
+        self.result_index = {}        # olive id -> spike times (ms)
+        self.fingerprint = None       # of the network the runs of this segment simulated
+        self.history = {}             # spike_source_array cell -> its times up to t (already simulated)
+        self.pulse_history = []       # the --pulse arguments up to t (already simulated)
+        self.traces = {}              # olive variable -> ({cell: column}, data[frame, column])
+
+    # -- running -------------------------------------------------------------
+
+    def run(self, simtime):
+        self.run_until(self.t + simtime)
+
+    def run_until(self, tstop):
+        if tstop - self.t > self.dt / 2:
+            self._simulate(tstop)
+        self.t = tstop
+        self.running = True
+
+    def _directory(self):
+        if self.workdir is None:
+            self.workdir = tempfile.mkdtemp(prefix="pynn-olive-")
+        return self.workdir
+
+    def _simulate(self, tstop):
+        from .build import build_network
+        spec = build_network(self, tstop)
+        fp = spec.fingerprint()
+        if self.fingerprint is not None and fp != self.fingerprint:
+            raise NotImplementedError(
+                "pyNN.olive: the network, a parameter, an initial value or a current source changed "
+                "after run() in this segment; olive cannot continue a spiking run from its state yet, "
+                "so such a change needs reset() first (then the whole run starts again from t = 0)")
+        self.fingerprint = fp
+        d = self._directory()
+        net = os.path.join(d, "net.h5")
+        out = os.path.join(d, "run")
+        if spec.infoli is not None:
+            n = spec.infoli["cells"]
+            olive.write_network(net, cells=n, dims=[n, 1, 1], gap_junctions=spec.infoli["gap_junctions"],
+                                g_cal=spec.infoli["g_cal"], force=True)
+        else:
+            olive.write_network(net, populations=spec.populations, projections=spec.projections,
+                                dt=self.dt, force=True)
+        steps = int(round(tstop / self.dt))
+        kwargs = dict(steps=steps, record=spec.record or "none", pulses=spec.pulses_until(tstop),
+                      seed=self.seed, backend=choose_backend(self.backend, spec.count, steps),
+                      force=True, progress=False)
+        if spec.record:
+            kwargs["record_precision"] = "double"
+        self.result = olive.simulate(net, out, **kwargs)
+        self.spec = spec
+        self.pulse_history = [(a, tstop if b is None else min(b, tstop), amp, f, l)
+                              for a, b, amp, f, l in spec.pulses if a < tstop]
+        self.traces = {}
+        for var, rep in self.result.reports.items():     # read now: end() removes the files
+            self.traces[var] = ({int(c): j for j, c in enumerate(rep.node_ids)},
+                                np.asarray(rep.data, dtype=float))
+        if self.min_delay_auto and spec.min_delay is not None:
+            self.min_delay = spec.min_delay
+        first = 0
+        for p in spec.populations:
+            if p["model"] == "spike_source_array":
+                for c, t in enumerate(p["spike_times"]):
+                    self.history[first + c] = np.asarray(t)[np.asarray(t) <= tstop + self.dt / 2]
+            first += p["count"]
+        self._index_spikes()
+
+    def _index_spikes(self):
+        s = self.result.spikes
+        ids = np.asarray(s.node_ids)
+        times = np.asarray(s.times, dtype=float)
+        order = np.argsort(ids, kind="stable")
+        ids, times = ids[order], times[order]
+        cells, starts = np.unique(ids, return_index=True)
+        ends = np.append(starts[1:], len(ids))
+        self.result_index = {int(c): times[a:b] for c, a, b in zip(cells, starts, ends)}
+
+    def spikes_of(self, cell):
+        return self.result_index.get(int(cell), np.zeros(0))
+
+    def trace(self, variable, cells):
+        """[samples, cells] of an olive report at 0, dt, ..., t (the first row: the initial value)."""
+        col, data = self.traces[variable]
+        out = np.empty((data.shape[0] + 1, len(cells)))
+        for k, c in enumerate(cells):
+            out[1:, k] = data[:, col[int(c)]]
+            out[0, k] = self.spec.initial[variable][int(c)]
+        return out
+
+    def finish(self):
+        if self.workdir and not self.keep_files:
+            shutil.rmtree(self.workdir, ignore_errors=True)
+        self.workdir = None
+
+
+state = State()
+
+
+def digest(*arrays):
+    h = hashlib.sha1()
+    for a in arrays:
+        h.update(repr(a).encode() if not isinstance(a, np.ndarray) else a.tobytes() + str(a.dtype).encode())
+    return h.hexdigest()

@@ -1,0 +1,328 @@
+"""PyNN's standard cell, synapse and current-source types, as olive models.
+
+Each cell type names its olive model (olive_model) and translates PyNN's
+parameters (mV, ms, nF, nA, uS) to olive's (docs/FORMAT.md):
+
+* IF_curr_exp -> lif_cuba: olive's ge/gi and I_e are in mV (the current
+  times the membrane resistance tau_m/cm), so a weight or current of w nA
+  becomes w*tau_m/cm mV.
+* IF_cond_exp -> lif_coba: C pF = 1000 cm, g_L nS = 1000 cm/tau_m,
+  weights uS -> nS (x1000), I_e pA = 1000 i_offset.
+* HH_cond_exp -> hh_traub (both are the Traub-Miles model of NEST's
+  hh_cond_exp_traub): conductances uS -> nS, cm nF -> C_m pF, v_offset ->
+  V_T, currents nA -> pA.
+* SpikeSourcePoisson -> spike_source_poisson, SpikeSourceArray ->
+  spike_source_array.
+* InfOli (olive's own cell type) -> infoli, with ElectricalSynapse
+  projections as its gap junctions (olive's units: mS/cm2, uA/cm2).
+"""
+
+import numpy as np
+
+from pyNN.parameters import ParameterSpace, Sequence
+from pyNN.standardmodels import StandardCellType, cells, synapses, electrodes, build_translations
+
+from .simulator import state
+
+
+class _OliveCell:
+    """What the network builder needs of a cell type besides the translations."""
+    olive_model = None
+    # PyNN variable -> (olive report variable, PyNN value = olive value * factor(native params))
+    variables = {}
+
+    @staticmethod
+    def weight_factor(p):
+        """olive weight per PyNN weight, per cell (p: native parameters as arrays)."""
+        raise NotImplementedError
+
+    current_factor = weight_factor
+
+
+def _one_over_thousand(p):
+    return 1e-3
+
+
+def _thousand(p):
+    return 1000.0
+
+
+class IF_curr_exp(_OliveCell, cells.IF_curr_exp):
+    __doc__ = cells.IF_curr_exp.__doc__
+    olive_model = "lif_cuba"
+    translations = build_translations(
+        ('tau_m', 'tau_m'),
+        ('cm', 'cm'),                      # not olive's: kept to convert currents
+        ('v_rest', 'E_L'),
+        ('v_thresh', 'V_th'),
+        ('v_reset', 'V_reset'),
+        ('tau_refrac', 't_ref'),
+        ('i_offset', 'I_e', 'i_offset*tau_m/cm', 'I_e*cm/tau_m'),
+        ('tau_syn_E', 'tau_e'),
+        ('tau_syn_I', 'tau_i'),
+    )
+    variables = {"v": ("v", None)}
+
+    @staticmethod
+    def weight_factor(p):
+        return np.asarray(p["tau_m"], dtype=float) / np.asarray(p["cm"], dtype=float)
+
+    current_factor = weight_factor
+
+
+class IF_cond_exp(_OliveCell, cells.IF_cond_exp):
+    __doc__ = cells.IF_cond_exp.__doc__
+    olive_model = "lif_coba"
+    translations = build_translations(
+        ('v_rest', 'E_L'),
+        ('cm', 'C', 1000.0),
+        ('tau_m', 'g_L', '1000.0*cm/tau_m', 'C/g_L'),
+        ('v_thresh', 'V_th'),
+        ('v_reset', 'V_reset'),
+        ('tau_refrac', 't_ref'),
+        ('i_offset', 'I_e', 1000.0),
+        ('tau_syn_E', 'tau_e'),
+        ('tau_syn_I', 'tau_i'),
+        ('e_rev_E', 'E_e'),
+        ('e_rev_I', 'E_i'),
+    )
+    variables = {"v": ("v", None), "gsyn_exc": ("ge", _one_over_thousand), "gsyn_inh": ("gi", _one_over_thousand)}
+    weight_factor = staticmethod(_thousand)
+    current_factor = staticmethod(_thousand)
+
+
+class HH_cond_exp(_OliveCell, cells.HH_cond_exp):
+    __doc__ = cells.HH_cond_exp.__doc__
+    olive_model = "hh_traub"
+    translations = build_translations(
+        ('gbar_Na', 'g_Na', 1000.0),
+        ('gbar_K', 'g_K', 1000.0),
+        ('g_leak', 'g_L', 1000.0),
+        ('cm', 'C_m', 1000.0),
+        ('v_offset', 'V_T'),
+        ('e_rev_Na', 'E_Na'),
+        ('e_rev_K', 'E_K'),
+        ('e_rev_leak', 'E_L'),
+        ('e_rev_E', 'E_e'),
+        ('e_rev_I', 'E_i'),
+        ('tau_syn_E', 'tau_e'),
+        ('tau_syn_I', 'tau_i'),
+        ('i_offset', 'I_e', 1000.0),
+    )
+    variables = {"v": ("v", None), "gsyn_exc": ("ge", _one_over_thousand), "gsyn_inh": ("gi", _one_over_thousand)}
+    weight_factor = staticmethod(_thousand)
+    current_factor = staticmethod(_thousand)
+
+
+class InfOli(_OliveCell, StandardCellType):
+    """The inferior-olive cell olive was built for (docs/MODEL.md: the
+    three-compartment model of De Gruijl et al. 2012 as the InfOli code runs
+    it), coupled by gap junctions: Projection(..., ElectricalSynapse(weight=g),
+    receptor_type="gap") with g the junction's conductance in mS/cm2.
+
+    Its units are olive's, per membrane area: injected currents (DCSource,
+    StepCurrentSource) in uA/cm2 into the dendrite, as olive-simulate --pulse;
+    g_cal, the soma's low-threshold calcium conductance, in mS/cm2. It runs
+    at olive's InfOli step, 0.05 ms, from -60 mV in every compartment.
+    Recordable: spikes (upward crossings of 0 mV at the axon), v (the soma),
+    v_dend, v_axon.
+    """
+    olive_model = "infoli"
+    default_parameters = {"g_cal": 0.68}
+    recordable = ["spikes", "v", "v_dend", "v_axon"]
+    default_initial_values = {"v": -60.0}
+    units = {"v": "mV", "v_dend": "mV", "v_axon": "mV", "g_cal": "mS/cm2"}
+    receptor_types = ("gap",)
+    conductance_based = True          # gap conductances must not be negative
+    translations = build_translations(('g_cal', 'g_cal'))
+    variables = {"v": ("v_soma", None), "v_dend": ("v_dend", None), "v_axon": ("v_axon", None)}
+
+    @staticmethod
+    def weight_factor(p):
+        return 1.0
+
+    current_factor = weight_factor
+
+
+class SpikeSourcePoisson(_OliveCell, cells.SpikeSourcePoisson):
+    __doc__ = cells.SpikeSourcePoisson.__doc__
+    olive_model = "spike_source_poisson"
+    translations = build_translations(
+        ('rate', 'rate'),
+        ('start', 'start'),
+        ('duration', 'duration'),
+    )
+
+
+class SpikeSourceArray(_OliveCell, cells.SpikeSourceArray):
+    __doc__ = cells.SpikeSourceArray.__doc__
+    olive_model = "spike_source_array"
+    translations = build_translations(
+        ('spike_times', 'spike_times'),
+    )
+
+
+class ElectricalSynapse(synapses.ElectricalSynapse):
+    """A gap junction between two InfOli cells, the same conductance (weight,
+    mS/cm2 for olive's InfOli cells) in both directions."""
+    translations = build_translations(
+        ('weight', 'weight'),
+    )
+
+    def _get_minimum_delay(self):
+        return state.dt
+
+
+class StaticSynapse(synapses.StaticSynapse):
+    __doc__ = synapses.StaticSynapse.__doc__
+    translations = build_translations(
+        ('weight', 'weight'),
+        ('delay', 'delay'),
+    )
+
+    def _get_minimum_delay(self):
+        d = state.min_delay
+        if d == 'auto':
+            d = state.dt
+        return d
+
+
+# -- current sources: olive's --pulse ------------------------------------------
+
+class _OliveCurrentSource:
+    """Injected currents become olive-simulate --pulse arguments (built at run())."""
+
+    def inject_into(self, cells):
+        for c in cells:
+            if not c.celltype.injectable:
+                raise TypeError("Can't inject current into a spike source.")
+        state.current_sources.append((self, [int(c) for c in cells]))
+
+    def set_native_parameters(self, parameters):
+        parameters.evaluate(simplify=True)
+        values = self._checked(dict(parameters.items()))
+        self.parameter_space.update(**values)
+
+    def _checked(self, values):
+        return values
+
+    def get_native_parameters(self):
+        values = {}
+        for k in self.parameter_space.keys():
+            v = self._value(k)
+            values[k] = np.asarray(v.value) if isinstance(v, Sequence) else v
+        return ParameterSpace(values, shape=None)
+
+    def _value(self, name):
+        v = self.parameter_space[name]
+        if hasattr(v, "base_value"):
+            v = v.base_value
+        if hasattr(v, "evaluate"):
+            v = v.evaluate()
+        return v
+
+    def record(self):
+        raise NotImplementedError("pyNN.olive: recording an injected current is not supported")
+
+    def get_data(self):
+        raise NotImplementedError("pyNN.olive: recording an injected current is not supported")
+
+    def steps(self):
+        """[(start, stop, amplitude nA)] on the time axis; stop None: to the end."""
+        raise NotImplementedError
+
+
+class DCSource(_OliveCurrentSource, electrodes.DCSource):
+    __doc__ = electrodes.DCSource.__doc__
+    translations = build_translations(
+        ('amplitude', 'amplitude'),
+        ('start', 'start'),
+        ('stop', 'stop'),
+    )
+
+    def steps(self):
+        return [(float(self._value("start")), float(self._value("stop")), float(self._value("amplitude")))]
+
+
+class StepCurrentSource(_OliveCurrentSource, electrodes.StepCurrentSource):
+    __doc__ = electrodes.StepCurrentSource.__doc__
+    translations = build_translations(
+        ('amplitudes', 'amplitudes'),
+        ('times', 'times'),
+    )
+
+    def __init__(self, **parameters):
+        electrodes.StepCurrentSource.__init__(self, **parameters)
+        self.parameter_space.update(**self._checked({k: self._value(k) for k in ("times", "amplitudes")}))
+
+    def _checked(self, values):
+        """Times on the dt grid (PyNN's rule: the nearest step), later amplitudes
+        of one step replacing earlier ones; negative or decreasing times refused."""
+        if "times" not in values and "amplitudes" not in values:
+            return values
+        times = np.asarray(getattr(values.get("times", self._value("times")), "value",
+                                   values.get("times", self._value("times"))), dtype=float).ravel()
+        amps = np.asarray(getattr(values.get("amplitudes", self._value("amplitudes")), "value",
+                                  values.get("amplitudes", self._value("amplitudes"))), dtype=float).ravel()
+        if len(times) != len(amps):
+            raise ValueError("StepCurrentSource: times and amplitudes must have the same length")
+        if np.any(times < 0):
+            raise ValueError("StepCurrentSource: negative times")
+        if np.any(np.diff(times) <= 0):
+            raise ValueError("StepCurrentSource: times must increase")
+        dt = state.dt
+        steps = np.rint(times / dt).astype(np.int64)
+        last = np.append(steps[1:] != steps[:-1], True)     # the last of each step's values
+        return {"times": Sequence(steps[last] * dt), "amplitudes": Sequence(amps[last])}
+
+    def steps(self):
+        times = np.asarray(getattr(self._value("times"), "value", self._value("times")), dtype=float).ravel()
+        amps = np.asarray(getattr(self._value("amplitudes"), "value", self._value("amplitudes")),
+                          dtype=float).ravel()
+        out = []
+        for k, (t, a) in enumerate(zip(times, amps)):
+            stop = float(times[k + 1]) if k + 1 < len(times) else None
+            out.append((float(t), stop, float(a)))
+        return out
+
+
+# -- PyNN standard types olive cannot run ----------------------------------------
+
+class DeclaredOnly:
+    """A PyNN standard type olive has no model for. It is declared so that a
+    network using it can be built, inspected, saved or described (PyNN's
+    API tests build such networks); run() refuses it, naming the type."""
+    olive_model = None
+    reason = "olive has no model for it"
+
+
+def _declared_only(base, reason):
+    names = list(base.default_parameters)
+    attrs = {"__doc__": f"Declared only: run() refuses it ({reason}).\n\n{base.__doc__}",
+             "translations": build_translations(*[(n, n) for n in names]), "reason": reason}
+    if issubclass(base, StandardCellType):
+        attrs["variables"] = {v: (v, None) for v in base.recordable if v != "spikes"}
+    else:
+        attrs["_get_minimum_delay"] = StaticSynapse._get_minimum_delay
+    return type(base.__name__, (DeclaredOnly, base), attrs)
+
+
+IF_curr_alpha = _declared_only(cells.IF_curr_alpha, "olive has no alpha-shaped synaptic currents")
+IF_cond_alpha = _declared_only(cells.IF_cond_alpha, "olive has no alpha-shaped synaptic conductances")
+EIF_cond_exp_isfa_ista = _declared_only(cells.EIF_cond_exp_isfa_ista, "olive has no adaptive exponential (AdEx) model")
+EIF_cond_alpha_isfa_ista = _declared_only(cells.EIF_cond_alpha_isfa_ista,
+                                          "olive has no adaptive exponential (AdEx) model")
+TsodyksMarkramSynapse = _declared_only(synapses.TsodyksMarkramSynapse, "olive's synapses are static")
+
+
+def _unsupported(cls_name, base):
+    def inject_into(self, cells):
+        raise NotImplementedError(f"pyNN.olive: the current source {cls_name} is not supported "
+                                  "(olive takes DCSource and StepCurrentSource, as --pulse)")
+
+    return type(cls_name, (base,), {"__doc__": base.__doc__, "inject_into": inject_into,
+                                    "translations": build_translations(*[(n, n) for n in base.default_parameters])})
+
+
+ACSource = _unsupported("ACSource", electrodes.ACSource)
+NoisyCurrentSource = _unsupported("NoisyCurrentSource", electrodes.NoisyCurrentSource)

@@ -1,0 +1,122 @@
+"""pyNN.olive beyond PyNN's own tests (tests/test_pynn.sh runs those): the
+numbers of single cells against their closed forms and NEST's on-grid
+models, the InfOli cell type and its gap junctions against a direct olive
+run of the same network, and the refusals."""
+
+import numpy as np
+import pytest
+
+import olive
+import olive.pynn
+
+olive.pynn.install_shim()
+import pyNN.olive as sim  # noqa: E402
+
+
+@pytest.fixture
+def pynn_sim(programs, tmp_path):
+    yield sim
+    sim.end()
+
+
+def spike_times(pop):
+    return [list(np.round(st.magnitude, 6)) for st in pop.get_data("spikes").segments[0].spiketrains]
+
+
+def test_if_curr_exp_spikes_at_the_closed_form_on_the_grid(pynn_sim):
+    # v(t) = v_rest + R I (1 - exp(-t/tau_m)), R I = i_offset tau_m / cm = 50 mV: v crosses -55 mV at
+    # t = -20 ln(0.8) = 4.463 ms, stamped at the end of its step (4.5); v then rests at v_reset for
+    # tau_refrac = 5 ms (NEST's rule) and crosses again 4.463 ms later: 4.5, 14.0, 23.5, 33.0,
+    # the times pyNN.nest gives with spike_precision="on_grid"
+    sim.setup(timestep=0.1)
+    p = sim.Population(1, sim.IF_curr_exp(v_thresh=-55.0, tau_refrac=5.0, i_offset=2.5))
+    p.record(["spikes", "v"])
+    sim.run(40.0)
+    assert spike_times(p) == [[4.5, 14.0, 23.5, 33.0]]
+    v = p.get_data("v").segments[0].analogsignals[0].magnitude[:, 0]
+    t = 0.1 * np.arange(1, 4)
+    assert np.allclose(v[1:4], -65.0 + 50.0 * (1 - np.exp(-t / 20.0)), rtol=0, atol=1e-9)
+    assert v[0] == -65.0 and len(v) == 401
+
+
+def test_tau_refrac_of_one_step_holds_v_for_one_step(pynn_sim):
+    # pyNN.nest (on grid): 4.5, 9.1, 13.7, ...: each interval one 0.1 ms step of refractoriness longer
+    sim.setup(timestep=0.1)
+    p = sim.Population(1, sim.IF_curr_exp(v_thresh=-55.0, tau_refrac=0.1, i_offset=2.5))
+    p.record("spikes")
+    sim.run(20.0)
+    assert spike_times(p) == [[4.5, 9.1, 13.7, 18.3]]
+
+
+def test_spike_source_times_between_grid_points_go_to_the_next(pynn_sim):
+    sim.setup(timestep=0.05)
+    src = sim.Population(1, sim.SpikeSourceArray(spike_times=[0.075, 10.025, 12.34]))
+    src.record("spikes")
+    sim.run(15.0)
+    assert np.allclose(spike_times(src)[0], [0.1, 10.05, 12.35], rtol=0, atol=1e-9)
+
+
+def infoli_pynn(weights, duration=1100.0, g_cal=(0.6, 0.7, 0.8, 0.9)):
+    sim.setup(timestep=0.05)
+    io = sim.Population(len(g_cal), sim.InfOli(g_cal=list(g_cal)))
+    sim.Projection(io, io, sim.FromListConnector(weights, column_names=["weight"]), sim.ElectricalSynapse(),
+                   receptor_type="gap")
+    sim.DCSource(amplitude=6.0, start=1000.0, stop=1025.0).inject_into(io[0:1])
+    io.record(["spikes", "v", "v_dend"])
+    sim.run(duration)
+    seg = io.get_data().segments[0]
+    return seg, {a.name: a.magnitude for a in seg.analogsignals}
+
+
+def test_infoli_through_pynn_is_olive_run_directly(pynn_sim, tmp_path):
+    weights = [(0, 1, 0.04), (1, 2, 0.04), (2, 3, 0.02)]
+    seg, traces = infoli_pynn(weights)
+    # the same network written and run with the package: every ElectricalSynapse a junction each way
+    src = [a for a, b, _ in weights] + [b for a, b, _ in weights]
+    tgt = [b for a, b, _ in weights] + [a for a, b, _ in weights]
+    g = [w for *_, w in weights] * 2
+    olive.write_network(tmp_path / "io.h5", cells=4, dims=[4, 1, 1], g_cal=[0.6, 0.7, 0.8, 0.9],
+                        gap_junctions={"source": src, "target": tgt, "conductance": g})
+    run = olive.simulate(tmp_path / "io.h5", tmp_path / "run", steps=22000, record=["v_soma", "v_dend"],
+                         record_precision="double", pulses=[(1000.0, 1025.0, 6.0, 0, 1)], progress=False)
+    assert np.array_equal(traces["v"][1:], np.asarray(run.reports["v_soma"].data))
+    assert np.array_equal(traces["v_dend"][1:], np.asarray(run.reports["v_dend"].data))
+    assert traces["v"].shape == (22001, 4) and np.all(traces["v"][0] == -60.0)
+    # the pulsed cell spikes about 7 ms into the pulse (MODEL.md's reference cell: about 8 ms)
+    first = [float(st.magnitude[0]) for st in seg.spiketrains if len(st)]
+    assert len(seg.spiketrains[0]) >= 1 and 1004.0 < seg.spiketrains[0].magnitude[0] < 1012.0, first
+
+
+def test_infoli_coupling_moves_the_neighbour_and_parallel_junctions_add(pynn_sim):
+    _, alone = infoli_pynn([])
+    _, both_ways = infoli_pynn([(0, 1, 0.02), (1, 0, 0.02)])
+    _, one = infoli_pynn([(0, 1, 0.04)])
+    # cell 1 is not pulsed: only a junction to the pulsed cell 0 moves its dendrite
+    assert np.max(np.abs(one["v_dend"][:, 1] - alone["v_dend"][:, 1])) > 0.5
+    assert np.array_equal(alone["v_dend"][:, 2], one["v_dend"][:, 2])
+    # two connections of 0.02 between one pair are one junction of 0.04 each way
+    assert np.allclose(both_ways["v_dend"], one["v_dend"], rtol=0, atol=1e-9)
+
+
+def test_refusals(pynn_sim):
+    sim.setup(timestep=0.1)
+    io = sim.Population(2, sim.InfOli())
+    with pytest.raises(NotImplementedError, match="0.05 ms"):
+        sim.run(1.0)
+    sim.setup(timestep=0.05)
+    io = sim.Population(2, sim.InfOli())
+    lif = sim.Population(2, sim.IF_curr_exp())
+    with pytest.raises(NotImplementedError, match="gap junctions"):
+        sim.Projection(lif, lif, sim.AllToAllConnector(), sim.ElectricalSynapse(weight=0.1), receptor_type="excitatory")
+    with pytest.raises(NotImplementedError, match="one neuron model"):
+        sim.run(1.0)
+    sim.setup(timestep=0.05)
+    io = sim.Population(2, sim.InfOli())
+    io.initialize(v=-50.0)
+    with pytest.raises(NotImplementedError, match="-60 mV"):
+        sim.run(1.0)
+    sim.setup(timestep=0.05)
+    io = sim.Population(2, sim.InfOli())
+    sim.Projection(io, io, sim.OneToOneConnector(), sim.ElectricalSynapse(weight=0.1))
+    with pytest.raises(ValueError, match="to itself"):
+        sim.run(1.0)
