@@ -1,13 +1,10 @@
-"""Projection of pyNN.olive: PyNN's connectors fill a list of connections
+"""Projection of pyNN.olive: PyNN's connectors fill arrays of connections
 (pre index, post index, weight in PyNN's units, delay ms); the network
 builder converts them to olive's synapses at run()."""
-
-from itertools import repeat
 
 import numpy as np
 
 from pyNN import common
-from pyNN.core import ezip
 from pyNN.space import Space
 
 from . import simulator
@@ -37,16 +34,30 @@ _numpy2_compatible_connectors()
 
 
 class Connection(common.Connection):
-    """One synapse: presynaptic_index, postsynaptic_index, weight, delay."""
+    """One synapse of a projection, a view of its arrays: presynaptic_index,
+    postsynaptic_index and the synapse's attributes (weight, delay, ...),
+    read and written in place."""
 
-    def __init__(self, pre, post, **attributes):
-        self.presynaptic_index = pre
-        self.postsynaptic_index = post
-        for name, value in attributes.items():
-            setattr(self, name, value)
+    def __init__(self, projection, i):
+        object.__setattr__(self, "_projection", projection)
+        object.__setattr__(self, "_i", i)
+
+    def __getattr__(self, name):
+        data = self._projection._data()
+        key = _KEYS.get(name, name)
+        if key not in data:
+            raise AttributeError(name)
+        v = data[key][self._i]
+        return int(v) if key in ("pre", "post") else float(v)
+
+    def __setattr__(self, name, value):
+        self._projection._data()[_KEYS.get(name, name)][self._i] = value
 
     def as_tuple(self, *attribute_names):
         return tuple(getattr(self, name) for name in attribute_names)
+
+
+_KEYS = {"presynaptic_index": "pre", "postsynaptic_index": "post"}
 
 
 class Projection(common.Projection):
@@ -75,40 +86,81 @@ class Projection(common.Projection):
                                       "'excitatory' -> ge and 'inhibitory' -> gi)")
         if getattr(self.post, "celltype", None) is not None and getattr(self.post.celltype, "injectable", True) is False:
             raise NotImplementedError("pyNN.olive: a projection onto a spike source")
-        self.connections = []
+        # the connections as arrays, appended per target cell and joined on first use:
+        # a million connections cost tens of megabytes, not a million Python objects
+        self._parts = {"pre": [], "post": [],     # and the synapse type's attributes, even for no connections
+                       **{name: [] for name in self.synapse_type.get_native_names()}}
+        self._joined = None
         connector.connect(self)
         simulator.state.projections.append(self)
 
+    def _data(self):
+        """{"pre", "post", attribute: array} of every connection, in the order they were made."""
+        if self._joined is None or any(self._parts.values()):
+            old = self._joined or {}
+            self._joined = {k: np.concatenate(([old[k]] if k in old else []) + self._parts.get(k, []))
+                            if (self._parts.get(k) or k in old)
+                            else np.zeros(0, dtype=np.int64 if k in ("pre", "post") else float)
+                            for k in set(old) | set(self._parts)}
+            self._parts = {k: [] for k in self._parts}
+        return self._joined
+
+    @property
+    def connections(self):
+        return [Connection(self, i) for i in range(len(self))]
+
     def __len__(self):
-        return len(self.connections)
+        return len(self._data()["pre"])
 
     def __getitem__(self, i):
-        return self.connections[i]
+        if not -len(self) <= i < len(self):
+            raise IndexError(i)
+        return Connection(self, i % len(self))
 
     def _convergent_connect(self, presynaptic_indices, postsynaptic_index, location_selector=None,
                             **connection_parameters):
         if location_selector is not None:
             raise NotImplementedError("pyNN.olive does not support multicompartmental models")
+        pre = np.asarray(presynaptic_indices, dtype=np.int64).ravel()
+        self._parts["pre"].append(pre)
+        self._parts["post"].append(np.full(len(pre), int(postsynaptic_index), dtype=np.int64))
         for name, value in connection_parameters.items():
-            if np.ndim(value) == 0:
-                connection_parameters[name] = repeat(float(value))
-        for pre, values in ezip(presynaptic_indices, *connection_parameters.values()):
-            self.connections.append(Connection(int(pre), int(postsynaptic_index),
-                                               **dict(zip(connection_parameters.keys(), values))))
+            self._parts.setdefault(name, []).append(
+                np.array(np.broadcast_to(np.asarray(value, dtype=float), (len(pre),))))
 
     def _set_attributes(self, parameter_space):
         parameter_space.evaluate(simplify=False)
+        data = self._data()
         for name, value in parameter_space.items():
-            value = np.asarray(value)
-            for c in self.connections:
-                v = value[c.presynaptic_index, c.postsynaptic_index] if value.ndim == 2 else value
-                setattr(c, name, float(v))
+            value = np.asarray(value, dtype=float)
+            data[name] = (value[data["pre"], data["post"]] if value.ndim == 2
+                          else np.array(np.broadcast_to(value, data["pre"].shape)))
+
+    def _get_attributes_as_list(self, names):
+        data = self._data()
+        columns = [data[_KEYS.get(n, n)].tolist() for n in names]
+        return list(zip(*columns))
+
+    def _get_attributes_as_arrays(self, names, multiple_synapses='sum'):
+        data = self._data()
+        pre, post = data["pre"], data["post"]
+        single = len(np.unique(pre * self.post.size + post)) == len(pre)
+        if not single and multiple_synapses != "sum":
+            return common.Projection._get_attributes_as_arrays(self, names, multiple_synapses)
+        out = []
+        for name in names:
+            name = name[:-1] if name[-1] == "s" else name     # weights -> weight, delays -> delay
+            values = np.full((self.pre.size, self.post.size), np.nan)
+            if single:
+                values[pre, post] = data[name]
+            else:                                         # several synapses of one pair: summed
+                values[pre, post] = 0.0
+                np.add.at(values, (pre, post), data[name])
+            out.append(values)
+        return out
 
     def _arrays(self):
         """(pre index, post index, weight, delay) arrays, in PyNN's units."""
-        n = len(self.connections)
-        pre = np.fromiter((c.presynaptic_index for c in self.connections), dtype=np.int64, count=n)
-        post = np.fromiter((c.postsynaptic_index for c in self.connections), dtype=np.int64, count=n)
-        w = np.fromiter((c.weight for c in self.connections), dtype=float, count=n)
-        d = np.fromiter((getattr(c, "delay", 0.0) for c in self.connections), dtype=float, count=n)
-        return pre, post, w, d
+        data = self._data()
+        delay = data.get("delay", np.zeros(len(data["pre"])))
+        return data["pre"], data["post"], data["weight"], delay
