@@ -120,3 +120,46 @@ def test_refusals(pynn_sim):
     sim.Projection(io, io, sim.OneToOneConnector(), sim.ElectricalSynapse(weight=0.1))
     with pytest.raises(ValueError, match="to itself"):
         sim.run(1.0)
+
+
+def test_ac_and_noisy_currents_are_what_is_injected(pynn_sim):
+    sim.setup(timestep=0.1)
+    cells = sim.Population(2, sim.IF_curr_exp(tau_refrac=5.0, v_thresh=-40.0))
+    ac = sim.ACSource(start=10.0, stop=30.0, amplitude=0.5, offset=0.1, frequency=50.0, phase=90.0)
+    noise = sim.NoisyCurrentSource(mean=0.2, stdev=0.1, start=5.0, stop=35.0, dt=0.5)
+    cells[0].inject(ac)
+    cells[1].inject(noise)
+    ac.record()
+    noise.record()
+    cells.record("v")
+    sim.run(20.0)
+    sim.run(20.0)                 # re-simulated from 0: the noise must be the same draws
+    v = cells.get_data("v").segments[0].analogsignals[0].magnitude
+    i_ac = ac.get_data().magnitude[:, 0]
+    i_noise = noise.get_data().magnitude[:, 0]
+    t = 0.1 * np.arange(401)
+    on = (t >= 10.0 - 1e-9) & (t < 30.0 - 1e-9)
+    expected = np.where(on, 0.1 + 0.5 * np.cos(2 * np.pi * 50.0 * (t - 10.0) / 1000.0), 0.0)
+    assert np.allclose(i_ac, expected, rtol=0, atol=1e-12) and i_ac[100] == 0.6
+    # the noise holds each value for 0.5 ms (5 steps), 60 values from 5 to 35 ms
+    assert np.all(i_noise[:50] == 0) and np.all(i_noise[350:] == 0)
+    held = i_noise[50:350].reshape(60, 5)
+    assert np.all(held == held[:, :1]) and len(np.unique(held[:, 0])) == 60
+    assert abs(held[:, 0].mean() - 0.2) < 4 * 0.1 / np.sqrt(60)
+    # v integrates exactly these currents: dv/dt = (v_rest - v)/tau_m + I/cm, exact over each step
+    a = np.exp(-0.1 / 20.0)
+    for col, i in ((0, i_ac), (1, i_noise)):
+        w = np.empty(401)
+        w[0] = -65.0
+        for k in range(400):
+            w[k + 1] = -65.0 + (w[k] + 65.0) * a + i[k] * 20.0 * (1 - a)
+        assert np.allclose(v[:, col], w, rtol=0, atol=1e-9), col
+    sim.end()
+    # one run of 40 ms: the same voltages
+    sim.setup(timestep=0.1)
+    cells = sim.Population(2, sim.IF_curr_exp(tau_refrac=5.0, v_thresh=-40.0))
+    cells[0].inject(sim.ACSource(start=10.0, stop=30.0, amplitude=0.5, offset=0.1, frequency=50.0, phase=90.0))
+    cells[1].inject(sim.NoisyCurrentSource(mean=0.2, stdev=0.1, start=5.0, stop=35.0, dt=0.5))
+    cells.record("v")
+    sim.run(40.0)
+    assert np.array_equal(cells.get_data("v").segments[0].analogsignals[0].magnitude, v)

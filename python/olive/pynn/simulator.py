@@ -30,6 +30,22 @@ name = "olive"
 AUTO_GPU_MIN_CELL_STEPS = 1e8
 
 
+MAX_PULSE_ARGS = 200
+
+
+def write_stimulus(path, pulses, cells):
+    """olive-simulate's stimulus file (docs/FORMAT.md) of (start, stop, amp, first, last) pulses."""
+    import h5py
+    a = np.array([(p[0], p[1], p[2]) for p in pulses], dtype=float).reshape(-1, 3)
+    cell = np.array([(p[3], p[4]) for p in pulses], dtype=np.int64).reshape(-1, 2)
+    with h5py.File(path, "w") as f:
+        f.attrs["format"] = "olive-stimulus"
+        f.attrs["format_version"] = np.int64(1)
+        g = f.create_group("pulses")
+        g["start_ms"], g["stop_ms"], g["amplitude"] = a[:, 0], a[:, 1], a[:, 2]
+        g["first_cell"], g["last_cell"] = cell[:, 0], cell[:, 1]
+
+
 def choose_backend(backend, cells, steps):
     """backend="auto": the CPU for small runs, else olive-simulate's auto (CUDA when there is a GPU)."""
     if backend == "auto" and cells * steps < AUTO_GPU_MIN_CELL_STEPS:
@@ -70,12 +86,14 @@ class State(common.control.BaseState):
         self.current_sources = []
         self.id_counter = 0
         self.segment_counter = -1
+        self.noise_sources = 0        # NoisyCurrentSources made: each its own seeded stream
         self.write_on_end = []
         self.reset()
 
     def reset(self):
         self.running = False
         self.t = 0.0
+        self.t_next = 0.0
         self.t_start = 0.0
         self.segment_counter += 1
         self.result = None            # the olive.Run covering 0..t
@@ -91,6 +109,7 @@ class State(common.control.BaseState):
         self.run_until(self.t + simtime)
 
     def run_until(self, tstop):
+        self.t_next = tstop           # the current sources' step lists reach this far
         if tstop - self.t > self.dt / 2:
             self._simulate(tstop)
         self.t = tstop
@@ -122,7 +141,14 @@ class State(common.control.BaseState):
             olive.write_network(net, populations=spec.populations, projections=spec.projections,
                                 dt=self.dt, force=True)
         steps = int(round(tstop / self.dt))
-        kwargs = dict(steps=steps, record=spec.record or "none", pulses=spec.pulses_until(tstop),
+        pulses = spec.pulses_until(tstop)
+        if len(pulses) > MAX_PULSE_ARGS:      # an ACSource is a pulse a step: a stimulus file, not argv
+            stim = os.path.join(d, "stimulus.h5")
+            write_stimulus(stim, pulses, spec.count)
+            pulses, extra = [], {"stimulus": stim}
+        else:
+            extra = {}
+        kwargs = dict(steps=steps, record=spec.record or "none", pulses=pulses, **extra,
                       seed=self.seed, backend=choose_backend(self.backend, spec.count, steps),
                       force=True, progress=False)
         if spec.record:

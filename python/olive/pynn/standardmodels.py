@@ -222,14 +222,38 @@ class _OliveCurrentSource:
         return v
 
     def record(self):
-        raise NotImplementedError("pyNN.olive: recording an injected current is not supported")
+        """Record the injected current (what olive injects is known exactly: no simulation needed)."""
+        self._recorded = True
 
     def get_data(self):
-        raise NotImplementedError("pyNN.olive: recording an injected current is not supported")
+        """The injected current as a Neo AnalogSignal of one column, in nA, at 0, dt, ... t:
+        the value at k dt is the current injected over the step from k dt (what the
+        source's parameters give now)."""
+        import neo
+        import quantities as pq
+        if not self.__dict__.get("_recorded"):
+            raise ValueError("pyNN.olive: this current source was not recorded (call record() first)")
+        dt = state.dt
+        n = int(round(state.t / dt)) + 1
+        values = np.zeros(n)
+        for start, stop, amp in self.steps():
+            a = int(round(start / dt))
+            b = n if stop is None or stop >= 1e11 else min(n, int(round(stop / dt)))
+            values[max(a, 0):b] += amp
+        return neo.AnalogSignal(values[:, None], units=pq.nA, sampling_period=dt * pq.ms, t_start=0 * pq.ms,
+                                name="i")
 
     def steps(self):
         """[(start, stop, amplitude nA)] on the time axis; stop None: to the end."""
         raise NotImplementedError
+
+    def _grid(self):
+        """The steps k of [start, stop) (stop at most the end of the time simulated so far, or
+        to come: steps() is called at run() with state's new end in state.t_next)."""
+        dt = state.dt
+        end = max(state.t, getattr(state, "t_next", state.t))
+        stop = min(float(self._value("stop")), end)
+        return np.arange(int(round(float(self._value("start")) / dt)), int(round(stop / dt)), dtype=np.int64)
 
 
 class DCSource(_OliveCurrentSource, electrodes.DCSource):
@@ -315,14 +339,59 @@ EIF_cond_alpha_isfa_ista = _declared_only(cells.EIF_cond_alpha_isfa_ista,
 TsodyksMarkramSynapse = _declared_only(synapses.TsodyksMarkramSynapse, "olive's synapses are static")
 
 
-def _unsupported(cls_name, base):
-    def inject_into(self, cells):
-        raise NotImplementedError(f"pyNN.olive: the current source {cls_name} is not supported "
-                                  "(olive takes DCSource and StepCurrentSource, as --pulse)")
+class ACSource(_OliveCurrentSource, electrodes.ACSource):
+    __doc__ = electrodes.ACSource.__doc__ + """
+    In olive: one --pulse per step, offset + amplitude sin(2 pi frequency (t - start) + phase)
+    at the step's start t (the phase holds at t = start, as PyNN asks)."""
+    translations = build_translations(*[(n, n) for n in electrodes.ACSource.default_parameters])
 
-    return type(cls_name, (base,), {"__doc__": base.__doc__, "inject_into": inject_into,
-                                    "translations": build_translations(*[(n, n) for n in base.default_parameters])})
+    def steps(self):
+        dt = state.dt
+        k = self._grid()
+        t = k * dt - float(self._value("start"))
+        amp = float(self._value("offset")) + float(self._value("amplitude")) * np.sin(
+            2 * np.pi * float(self._value("frequency")) * t / 1000.0 + np.deg2rad(float(self._value("phase"))))
+        return [(float(a * dt), float((a + 1) * dt), float(v)) for a, v in zip(k, amp)]
 
 
-ACSource = _unsupported("ACSource", electrodes.ACSource)
-NoisyCurrentSource = _unsupported("NoisyCurrentSource", electrodes.NoisyCurrentSource)
+class NoisyCurrentSource(_OliveCurrentSource, electrodes.NoisyCurrentSource):
+    __doc__ = electrodes.NoisyCurrentSource.__doc__ + """
+    In olive: one --pulse per interval dt of the source (a multiple of the time step), the
+    values drawn from rng (default: a NumpyRNG seeded from setup()'s rng_seed and the
+    source's creation order), the same draws for every run() of a segment."""
+    translations = build_translations(*[(n, n) for n in electrodes.NoisyCurrentSource.default_parameters])
+
+    def __init__(self, rng=None, **parameters):
+        electrodes.NoisyCurrentSource.__init__(self, **parameters)
+        state.noise_sources += 1
+        self._seed = (state.seed, state.noise_sources)
+        self.rng = rng
+        self._z, self._gen = np.zeros(0), None
+
+    def _normal(self, n):
+        """The first n standard normal draws of this source (kept: every run() of a segment
+        re-simulates from 0 and must inject the same values)."""
+        z = self._z
+        if len(z) < n:
+            more = n - len(z)
+            if self.rng is not None:
+                new = np.asarray(self.rng.next(more, "normal", {"mu": 0.0, "sigma": 1.0}), dtype=float).ravel()
+            else:
+                if self._gen is None:
+                    self._gen = np.random.default_rng(list(self._seed))
+                new = self._gen.standard_normal(more)
+            self._z = z = np.concatenate([z, new])
+        return z[:n]
+
+    def steps(self):
+        dt = state.dt
+        every = int(round(float(self._value("dt")) / dt))
+        if every < 1 or abs(every * dt - float(self._value("dt"))) > 1e-9 * dt:
+            raise ValueError(f"NoisyCurrentSource: dt = {self._value('dt')} ms is not a multiple of the "
+                             f"time step {dt} ms")
+        k = self._grid()[::every]
+        if len(k) == 0:
+            return []
+        values = float(self._value("mean")) + float(self._value("stdev")) * self._normal(len(k))
+        stop = min(float(self._value("stop")), max(state.t, getattr(state, "t_next", state.t)))
+        return [(float(a * dt), float(min((a + every) * dt, stop)), float(v)) for a, v in zip(k, values)]
