@@ -8,7 +8,7 @@
 const olive_cell_model olive_model_infoli = {
     "infoli", "three-compartment inferior-olive cell (De Gruijl et al. 2012), MODEL.md",
     OLIVE_NVARS, olive_var_names, olive_var_units, olive_var_initial,
-    0, NULL, OV_V_AXON, OV_V_DEND, 0, NULL, "", 0, OLIVE_DT, 1,
+    0, NULL, OV_V_AXON, OV_V_DEND, 0, NULL, "", 0, OLIVE_DT, 1, NULL,
 };
 
 static const char *const lif_names[OLIVE_LIF_NVARS] = {"v", "ge", "gi", "ref"};
@@ -35,14 +35,41 @@ static const olive_param_desc coba_params[] = {
 const olive_cell_model olive_model_lif_cuba = {
     "lif_cuba", "current-based leaky integrate-and-fire, exponential currents (Brette et al. 2007 benchmark 2)",
     OLIVE_LIF_NVARS, lif_names, cuba_units, lif_initial, NP(cuba_params), cuba_params,
-    OLIVE_LIF_V, -1, 2, lif_receptors, "mV", 0, 0.1, 0,
+    OLIVE_LIF_V, -1, 2, lif_receptors, "mV", 0, 0.1, 0, NULL,
 };
 /* COBA: C dv/dt = g_L (E_L - v) + ge (E_e - v) + gi (E_i - v) + I_e (lif.h). */
 const olive_cell_model olive_model_lif_coba = {
     "lif_coba", "conductance-based leaky integrate-and-fire, exponential conductances (Brette et al. 2007 benchmark 1)",
     OLIVE_LIF_NVARS, lif_names, coba_units, lif_initial, NP(coba_params), coba_params,
-    OLIVE_LIF_V, -1, 2, lif_receptors, "nS", 1, 0.1, 0,
+    OLIVE_LIF_V, -1, 2, lif_receptors, "nS", 1, 0.1, 0, NULL,
 };
+
+/* The alpha-synapse forms: two more variables, the drives xe and xi, which
+ * the receptors ge and gi add to (lif.h); defaults as NEST's iaf_psc_alpha and
+ * iaf_cond_alpha where PyNN's IF_curr_alpha and IF_cond_alpha keep them. */
+static const char *const alpha_names[OLIVE_LIF_ALPHA_NVARS] = {"v", "ge", "gi", "ref", "xe", "xi"};
+static const char *const cuba_alpha_units[OLIVE_LIF_ALPHA_NVARS] = {"mV", "mV", "mV", "steps", "mV", "mV"};
+static const char *const coba_alpha_units[OLIVE_LIF_ALPHA_NVARS] = {"mV", "nS", "nS", "steps", "nS", "nS"};
+static const double alpha_initial[OLIVE_LIF_ALPHA_NVARS] = {-60, 0, 0, 0, 0, 0};
+static const int alpha_receptors[2] = {OLIVE_LIF_XE, OLIVE_LIF_XI};
+static const char *const alpha_receptor_names[2] = {"ge", "gi"};
+
+const olive_cell_model olive_model_lif_cuba_alpha = {
+    "lif_cuba_alpha", "current-based leaky integrate-and-fire, alpha-shaped currents (NEST's iaf_psc_alpha)",
+    OLIVE_LIF_ALPHA_NVARS, alpha_names, cuba_alpha_units, alpha_initial, NP(cuba_params), cuba_params,
+    OLIVE_LIF_V, -1, 2, alpha_receptors, "mV", 0, 0.1, 0, alpha_receptor_names,
+};
+const olive_cell_model olive_model_lif_coba_alpha = {
+    "lif_coba_alpha", "conductance-based leaky integrate-and-fire, alpha-shaped conductances (NEST's iaf_cond_alpha)",
+    OLIVE_LIF_ALPHA_NVARS, alpha_names, coba_alpha_units, alpha_initial, NP(coba_params), coba_params,
+    OLIVE_LIF_V, -1, 2, alpha_receptors, "nS", 1, 0.1, 0, alpha_receptor_names,
+};
+
+int olive_model_is_lif(const olive_cell_model *m)
+{
+    return m == &olive_model_lif_cuba || m == &olive_model_lif_coba || m == &olive_model_lif_cuba_alpha ||
+           m == &olive_model_lif_coba_alpha;
+}
 
 /* Hodgkin-Huxley cells stepped as NEURON steps them (common/cable.h; the
  * population's cell built by cable_model.c). The variables are the soma's;
@@ -88,16 +115,16 @@ static const olive_param_desc swc_params[] = {
 const olive_cell_model olive_model_hh_traub = {
     "hh_traub", "single-compartment Traub-Miles Hodgkin-Huxley cell, exponential conductances (NEST's hh_cond_exp_traub, "
     "Brette et al. 2007 benchmark 3)",
-    6, hh_names, traub_units, hh_initial, NP(traub_params), traub_params, 0, -1, 2, hh_receptors, "nS", 1, 0.01, 0,
+    6, hh_names, traub_units, hh_initial, NP(traub_params), traub_params, 0, -1, 2, hh_receptors, "nS", 1, 0.01, 0, NULL,
 };
 const olive_cell_model olive_model_hh_cable = {
     "hh_cable", "ball-and-stick cell: hh soma, passive dendrite, ExpSyn synapses (NEURON's hh, pas, ExpSyn, fixed step)",
-    6, hh_names, cable_units, hh_initial, NP(cable_params), cable_params, 0, -1, 2, hh_receptors, "uS", 1, 0.025, 0,
+    6, hh_names, cable_units, hh_initial, NP(cable_params), cable_params, 0, -1, 2, hh_receptors, "uS", 1, 0.025, 0, NULL,
 };
 
 const olive_cell_model olive_model_hh_swc = {
     "hh_swc", "a cell of an SWC morphology: hh soma and axon, passive dendrites, ExpSyn synapses (NEURON's fixed step)",
-    6, hh_names, cable_units, hh_initial, NP(swc_params), swc_params, 0, -1, 2, hh_receptors, "uS", 1, 0.025, 0,
+    6, hh_names, cable_units, hh_initial, NP(swc_params), swc_params, 0, -1, 2, hh_receptors, "uS", 1, 0.025, 0, NULL,
 };
 
 /* Spike sources (spike_source.h): populations that only spike, beside the
@@ -110,14 +137,15 @@ static const olive_param_desc poisson_src_params[] = {
 };
 const olive_cell_model olive_model_spike_source_poisson = {
     "spike_source_poisson", "Poisson spike source (PyNN's SpikeSourcePoisson)",
-    0, NULL, NULL, NULL, NP(poisson_src_params), poisson_src_params, -1, -1, 0, NULL, "", 0, 0.1, 0,
+    0, NULL, NULL, NULL, NP(poisson_src_params), poisson_src_params, -1, -1, 0, NULL, "", 0, 0.1, 0, NULL,
 };
 const olive_cell_model olive_model_spike_source_array = {
     "spike_source_array", "spike source at given times (PyNN's SpikeSourceArray)",
-    0, NULL, NULL, NULL, 0, NULL, -1, -1, 0, NULL, "", 0, 0.1, 0,
+    0, NULL, NULL, NULL, 0, NULL, -1, -1, 0, NULL, "", 0, 0.1, 0, NULL,
 };
 
 static const olive_cell_model *const all_models[] = {&olive_model_infoli, &olive_model_lif_cuba, &olive_model_lif_coba,
+                                                     &olive_model_lif_cuba_alpha, &olive_model_lif_coba_alpha,
                                                      &olive_model_hh_traub, &olive_model_hh_cable, &olive_model_hh_swc,
                                                      &olive_model_spike_source_poisson, &olive_model_spike_source_array};
 
@@ -130,7 +158,8 @@ const olive_cell_model *olive_model_find(const char *name)
 
 const char *olive_model_names(void)
 {
-    return "infoli, lif_cuba, lif_coba, hh_traub, hh_cable, hh_swc, spike_source_poisson, spike_source_array";
+    return "infoli, lif_cuba, lif_coba, lif_cuba_alpha, lif_coba_alpha, hh_traub, hh_cable, hh_swc, "
+           "spike_source_poisson, spike_source_array";
 }
 
 int olive_model_is_cable(const olive_cell_model *m)
@@ -162,6 +191,6 @@ int olive_model_param(const olive_cell_model *m, const char *name)
 int olive_model_receptor(const olive_cell_model *m, const char *name)
 {
     for (int r = 0; r < m->nreceptors; r++)
-        if (!strcmp(m->var_names[m->receptors[r]], name)) return r;
+        if (!strcmp(m->receptor_names ? m->receptor_names[r] : m->var_names[m->receptors[r]], name)) return r;
     return -1;
 }

@@ -29,9 +29,13 @@ typedef struct {
     int weights_nonnegative;   /* conductance-based receptors: a negative weight is a fault */
     double dt_default;         /* ms */
     int dt_fixed;              /* the model is defined at dt_default only (InfOli) */
+    const char *const *receptor_names;   /* the receptors' names, NULL: their variables' names */
 } olive_cell_model;
 
 extern const olive_cell_model olive_model_infoli, olive_model_lif_cuba, olive_model_lif_coba;
+extern const olive_cell_model olive_model_lif_cuba_alpha, olive_model_lif_coba_alpha;
+/* lif_cuba, lif_coba and their alpha forms (common/lif.h). */
+int olive_model_is_lif(const olive_cell_model *m);
 extern const olive_cell_model olive_model_hh_traub, olive_model_hh_cable, olive_model_hh_swc;   /* cable_model.c builds their cells */
 
 /* The model of that name, or NULL. */

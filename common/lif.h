@@ -1,6 +1,13 @@
-/* The leaky integrate-and-fire models lif_cuba and lif_coba (SPIKING.md),
+/* The leaky integrate-and-fire models lif_cuba and lif_coba (SPIKING.md)
+ * and their alpha-synapse forms lif_cuba_alpha and lif_coba_alpha (NEST's
+ * iaf_psc_alpha, iaf_cond_alpha; PyNN's IF_curr_alpha, IF_cond_alpha),
  * written once for the CPU and CUDA (OLIVE_HD). Per-population constants are
  * folded into an olive_lif_coef by lif.c (host) before the run.
+ *
+ * Alpha synapses: an event of weight w adds w to the drive xe (xi), and
+ * dxe/dt = -xe/tau_e, dge/dt = e/tau_e xe - ge/tau_e: ge follows
+ * w t/tau_e e^(1 - t/tau_e), which peaks at w when t = tau_e (NEST's
+ * normalisation). Both are exact over a step.
  *
  * One step of one cell, as Brian2's schedule: the refractory counter counts
  * down; the potential is integrated only when it has reached 0 (Brian2's
@@ -16,6 +23,8 @@
 #include <math.h>
 
 enum { OLIVE_LIF_V, OLIVE_LIF_GE, OLIVE_LIF_GI, OLIVE_LIF_REF, OLIVE_LIF_NVARS };
+/* the alpha models' drives, after the four above */
+enum { OLIVE_LIF_XE = OLIVE_LIF_NVARS, OLIVE_LIF_XI, OLIVE_LIF_ALPHA_NVARS };
 enum olive_lif_kind { OLIVE_LIF_CUBA, OLIVE_LIF_COBA };
 enum olive_lif_method { OLIVE_METHOD_EXACT, OLIVE_METHOD_EULER, OLIVE_METHOD_EXPEULER };
 
@@ -28,21 +37,29 @@ typedef struct {
     double C, g_L, E_e, E_i;    /* COBA */
     double a_m, a_e, a_i;       /* exp(-dt/tau): membrane (CUBA), excitatory, inhibitory */
     double c_e, c_i;            /* CUBA exact: ge, gi at the start of the step -> v at its end */
+    int alpha;                  /* alpha synapses: the drives xe, xi */
+    double h_e, h_i;            /* alpha: e/tau dt, xe's share of ge after the step (before the decay) */
+    double k_e, k_i;            /* alpha, CUBA exact: xe, xi at the start of the step -> v at its end */
 } olive_lif_coef;
 
-/* Advance v, ge, gi, ref over one step with the extra current I (pulses:
- * mV for CUBA, pA for COBA, added to I_e). */
-OLIVE_HD void olive_lif_step(const olive_lif_coef *c, double I, double *v, double *ge, double *gi, double *ref)
+/* Advance v, ge, gi, ref (and, for alpha synapses, the drives xe, xi; NULL
+ * otherwise) over one step with the extra current I (pulses: mV for CUBA, pA
+ * for COBA, added to I_e). */
+OLIVE_HD void olive_lif_step(const olive_lif_coef *c, double I, double *v, double *ge, double *gi, double *ref,
+                             double *xe, double *xi)
 {
     double r = *ref;
     if (r > 0) r -= 1;
     const double g_e = *ge, g_i = *gi, x = *v, drive = c->I_e + I;
+    const double x_e = c->alpha ? *xe : 0, x_i = c->alpha ? *xi : 0;
     double vn = x;
     if (c->kind == OLIVE_LIF_CUBA) {
         if (c->method == OLIVE_METHOD_EXACT) {
-            /* The linear system solved over dt: ge(t) = ge e^(-t/tau_e) feeds v. */
+            /* The linear system solved over dt: ge(t) = ge e^(-t/tau_e) (alpha: plus
+             * e/tau_e xe t e^(-t/tau_e)) feeds v. */
             const double rest = c->E_L + drive;
             vn = rest + (x - rest) * c->a_m + g_e * c->c_e + g_i * c->c_i;
+            if (c->alpha) vn += x_e * c->k_e + x_i * c->k_i;
         } else {   /* euler */
             vn = x + c->dt * (g_e + g_i + drive - (x - c->E_L)) / c->tau_m;
         }
@@ -58,7 +75,19 @@ OLIVE_HD void olive_lif_step(const olive_lif_coef *c, double I, double *v, doubl
         }
     }
     if (r == 0) *v = vn;
-    if (c->method == OLIVE_METHOD_EULER) {
+    if (c->alpha) {
+        if (c->method == OLIVE_METHOD_EULER) {
+            *ge = g_e + c->dt * (2.718281828459045 * x_e - g_e) / c->tau_e;
+            *gi = g_i + c->dt * (2.718281828459045 * x_i - g_i) / c->tau_i;
+            *xe = x_e - c->dt * x_e / c->tau_e;
+            *xi = x_i - c->dt * x_i / c->tau_i;
+        } else {   /* exact: ge(dt) = (ge + e/tau_e dt xe) e^(-dt/tau_e), xe(dt) = xe e^(-dt/tau_e) */
+            *ge = (g_e + c->h_e * x_e) * c->a_e;
+            *gi = (g_i + c->h_i * x_i) * c->a_i;
+            *xe = x_e * c->a_e;
+            *xi = x_i * c->a_i;
+        }
+    } else if (c->method == OLIVE_METHOD_EULER) {
         *ge = g_e - c->dt * g_e / c->tau_e;
         *gi = g_i - c->dt * g_i / c->tau_i;
     } else {

@@ -104,6 +104,7 @@ check_cable() {  # name net extra-args...
   local rec=(--record v,m,h,n,ge,gi --record-precision double --record-cells 0:1000 --record-every 10
              --record-compartments v,m)
   [ "${LIF:-0}" = 1 ] && rec=(--record v,ge,gi,ref --record-precision double --record-cells 0:1000 --record-every 10)
+  [ "${ALPHA:-0}" = 1 ] && rec=(--record v,ge,gi,ref,xe,xi --record-precision double --record-cells 0:1000 --record-every 10)
   run ${name}_cpu1 "$S" $net.h5 -o ${name}_cpu1 --backend cpu "${rec[@]}" "$@" || return
   run ${name}_gpu1 "$S" $net.h5 -o ${name}_gpu1 --backend cuda "${rec[@]}" "$@" -v || return
   OLIVE_GPU_DELIVERY=host run ${name}_gpu1host "$S" $net.h5 -o ${name}_gpu1host --backend cuda "${rec[@]}" "$@" -v || return
@@ -116,8 +117,25 @@ check_cable() {  # name net extra-args...
   done
   grep -h "synaptic events\|cell-steps" "$logs/${name}_cpu1.log" "$logs/${name}_gpu1.log" | sed "s/^/  $name: /" | tee -a "$results"
 }
+# alpha synapses (lif_cuba_alpha, lif_coba_alpha; issue 20): no fused path; device push
+# and host push on one GPU, host push on 2; ALPHA_ONLY=1: these checks only
+check_alpha() {
+  run gen_cuba_alpha "$G" -o cuba_alpha.h5 --model lif_cuba_alpha --population exc:3200 --population inh:800 \
+      --v0 -60:-50 --param t_ref=5 --projection from=exc,to=all,p=0.02,weight=1.62,delay=0:1,receptor=ge \
+      --projection from=inh,to=all,p=0.02,weight=-9,delay=0.1,receptor=gi &&
+    ALPHA=1 check_cable cuba_alpha cuba_alpha --time 500
+  run gen_coba_alpha "$G" -o coba_alpha.h5 --model lif_coba_alpha --population exc:3200 --population inh:800 \
+      --v0 -60:-50 --projection from=exc,to=all,p=0.02,weight=4,delay=0.1:2,receptor=ge \
+      --projection from=inh,to=all,p=0.02,weight=50,delay=0.1,receptor=gi &&
+    ALPHA=1 check_cable coba_alpha coba_alpha --time 500 --poisson rate=300,weight=6,receptor=ge,cells=0:50,time=1:51 --seed 3
+}
+if [ "${ALPHA_ONLY:-0}" = 1 ]; then
+  check_alpha
+  SKIP_CHECKS=1 SKIP_BENCH=1
+fi
 if [ "${SKIP_CHECKS:-0}" != 1 ]; then   # SKIP_CHECKS=1: the benchmark only
 if [ "${CABLE_ONLY:-0}" != 1 ]; then
+check_alpha
 check cuba cuba --time 1000
 check coba coba --time 1000 --poisson rate=300,weight=6,receptor=ge,cells=0:50,time=1:51 --seed 3
 check delays delays --time 500 --pulse 50:60:20:0:2000 --poisson rate=50,weight=1,receptor=ge,n=4,cells=0:20000,time=0:400

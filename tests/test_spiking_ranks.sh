@@ -19,9 +19,16 @@ A="$BIN/olive-analyze"
 "$G" -q -o deg.h5 --model lif_coba --population exc:400 --population inh:100 --v0 -60:-50 --param I_e=120 \
     --projection from=exc,to=all,indegree=20,weight=6,delay=0.2:1,receptor=ge \
     --projection from=inh,to=exc,total=2000,weight=67,delay=0.3,receptor=gi
+# alpha synapses (lif_cuba_alpha, lif_coba_alpha: events add to the drives xe, xi)
+"$G" -q -o calpha.h5 --model lif_cuba_alpha --population exc:400 --population inh:100 --v0 -60:-50 --param t_ref=5 \
+    --projection from=exc,to=all,p=0.05,weight=1.62,delay=0:2,receptor=ge \
+    --projection from=inh,to=all,p=0.05,weight=-9,delay=0,receptor=gi
+"$G" -q -o galpha.h5 --model lif_coba_alpha --population exc:400 --population inh:100 --v0 -60:-50 --param I_e=150 \
+    --projection from=exc,to=all,indegree=20,weight=4,delay=0.2:1,receptor=ge \
+    --projection from=inh,to=exc,total=2000,weight=40,delay=0.3,receptor=gi
 IN=(--time 300 --record v,ge,gi --record-precision double --poisson rate=20,weight=0.5,receptor=ge,n=10,cells=0:250,time=50:250
     --pulse 100:120:5:400:500)
-for net in zero late deg; do
+for net in zero late deg calpha galpha; do
   "$S" -q $net.h5 -o ${net}_1 "${IN[@]}"
   n=$("$PY" -c "import h5py; print(len(h5py.File('${net}_1/spikes.h5')['spikes/io/node_ids']))")
   [ "$n" -gt 200 ] || fail "$net: only $n spikes; the test needs an active network"

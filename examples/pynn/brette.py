@@ -5,6 +5,7 @@ run on olive (pyNN.olive) or, unchanged, on any PyNN backend:
     python3 examples/pynn/brette.py cuba            # pyNN.olive, 1 s
     python3 examples/pynn/brette.py coba --time 400 --backend cpu
     python3 examples/pynn/brette.py cuba --simulator nest    # the same 22768 spikes
+    python3 examples/pynn/brette.py cuba --synapse alpha     # IF_curr_alpha: alpha-shaped currents
 
 4000 cells (3200 excitatory, 800 inhibitory), every ordered pair connected
 with probability 0.02, delay 0.1 ms (one step), random initial potentials in
@@ -32,6 +33,8 @@ def main():
     ap.add_argument("--backend", default="auto", help="pyNN.olive: auto, cpu or cuda (default auto)")
     ap.add_argument("--seed", type=int, default=2007, help="connectivity and initial state seed")
     ap.add_argument("--spikes", help="write the spike times here (.npz: ids, times in ms)")
+    ap.add_argument("--synapse", choices=("exp", "alpha"), default="exp",
+                    help="synaptic time course: exp (the benchmarks') or alpha (IF_curr_alpha, IF_cond_alpha)")
     args = ap.parse_args()
 
     if args.simulator == "olive":
@@ -45,10 +48,11 @@ def main():
 
     rng = sim.NumpyRNG(seed=args.seed)
     if args.benchmark == "cuba":
-        celltype = sim.IF_curr_exp(cm=1.0, v_rest=-49.0, **COMMON)
+        celltype = (sim.IF_curr_exp if args.synapse == "exp" else sim.IF_curr_alpha)(cm=1.0, v_rest=-49.0, **COMMON)
         w_exc, w_inh = 1.62 / 20.0, -9.0 / 20.0            # nA: mV over R = tau_m / cm
     else:
-        celltype = sim.IF_cond_exp(cm=0.2, v_rest=-60.0, e_rev_E=0.0, e_rev_I=-80.0, **COMMON)
+        celltype = (sim.IF_cond_exp if args.synapse == "exp" else sim.IF_cond_alpha)(
+            cm=0.2, v_rest=-60.0, e_rev_E=0.0, e_rev_I=-80.0, **COMMON)
         w_exc, w_inh = 0.006, 0.067                        # uS
     cells = sim.Population(4000, celltype, label="all")
     exc, inh = cells[:3200], cells[3200:]
@@ -67,7 +71,8 @@ def main():
     cells.record("spikes")
     sim.run(args.time)
     for name, pop in (("excitatory", exc), ("inhibitory", inh)):
-        print(f"{args.benchmark} {name}: {pop.mean_spike_count() * 1000.0 / args.time:.2f} Hz")
+        label = args.benchmark + ("" if args.synapse == "exp" else "-alpha")
+        print(f"{label} {name}: {pop.mean_spike_count() * 1000.0 / args.time:.2f} Hz")
     if args.spikes:
         trains = cells.get_data("spikes").segments[0].spiketrains
         ids = np.concatenate([np.full(len(st), i) for i, st in enumerate(trains)])

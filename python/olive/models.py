@@ -40,11 +40,18 @@ _PARAMS = {
         ("tau_e", "ms", 2.0), ("E_e", "mV", 0.0), ("tau_i", "ms", 5.0), ("E_i", "mV", -80.0), ("V_th", "mV", 10.0),
         ("I_e", "nA", 0.0), ("v0", "mV", -65.0),
     ],
+    # lif_cuba_alpha, lif_coba_alpha: the same parameters (below)
     # spike sources: populations beside a network's neurons (their spike times
     # for spike_source_array: datasets spike_times and spike_times_ptr)
     "spike_source_poisson": [("rate", "Hz", 1.0), ("start", "ms", 0.0), ("duration", "ms", 1e10)],
     "spike_source_array": [],
 }
+
+# the alpha-synapse forms (NEST's iaf_psc_alpha, iaf_cond_alpha) take the parameters of
+# their exponential forms, in common/cellmodel.c's order after lif_coba
+_ordered = list(_PARAMS.items())
+_ordered[2:2] = [("lif_cuba_alpha", _PARAMS["lif_cuba"]), ("lif_coba_alpha", _PARAMS["lif_coba"])]
+_PARAMS = dict(_ordered)
 
 # Spike sources: no neuron of theirs, no synapses into them.
 SOURCES = frozenset({"spike_source_poisson", "spike_source_array"})
@@ -55,13 +62,14 @@ _PER_CELL = {"hh_traub": {"v0"}, "hh_cable": {"v0"}, "hh_swc": {"v0"}, "spike_so
              "spike_source_array": set()}
 
 # The default time step (ms) olive-genconn writes for each model.
-DEFAULT_DT = {"lif_cuba": 0.1, "lif_coba": 0.1, "hh_traub": 0.01, "hh_cable": 0.025, "hh_swc": 0.025}
+DEFAULT_DT = {"lif_cuba": 0.1, "lif_coba": 0.1, "lif_cuba_alpha": 0.1, "lif_coba_alpha": 0.1, "hh_traub": 0.01,
+              "hh_cable": 0.025, "hh_swc": 0.025}
 
 # The receptors a synaptic event can add to.
 RECEPTORS = ("ge", "gi")
 
 # Models whose weights are conductances and therefore may not be negative.
-NONNEGATIVE_WEIGHTS = {"lif_coba", "hh_traub", "hh_cable", "hh_swc"}
+NONNEGATIVE_WEIGHTS = {"lif_coba", "lif_coba_alpha", "hh_traub", "hh_cable", "hh_swc"}
 
 SPIKING_MODELS = tuple(_PARAMS)
 

@@ -163,3 +163,20 @@ def test_ac_and_noisy_currents_are_what_is_injected(pynn_sim):
     cells.record("v")
     sim.run(40.0)
     assert np.array_equal(cells.get_data("v").segments[0].analogsignals[0].magnitude, v)
+
+
+def test_alpha_synapse_peaks_at_the_weight_at_tau(programs, tmp_path):
+    # lif_cuba_alpha (PyNN's IF_curr_alpha): one event of w = 2 mV makes ge follow
+    # w (s/tau_e) e^(1 - s/tau_e), s the time since its delivery, exactly on the grid
+    olive.write_network(tmp_path / "a.h5", dt=0.1, populations=[
+        {"name": "src", "count": 1, "model": "spike_source_array", "spike_times": [[1.0]]},
+        {"name": "cell", "count": 1, "model": "lif_cuba_alpha", "params": {"tau_e": 5.0, "V_th": 100.0}}],
+        projections=[{"name": "p", "source": [0], "target": [1], "weight": 2.0, "delay_ms": 0.5, "receptor": "ge"}])
+    run = olive.simulate(tmp_path / "a.h5", tmp_path / "run", time=30, record=["ge", "xe"], record_precision="double",
+                         progress=False)
+    ge = np.asarray(run.reports["ge"].data)[:, list(run.reports["ge"].node_ids).index(1)]
+    t = 0.1 * np.arange(1, len(ge) + 1)          # frame k: the state after step k, at (k + 1) dt
+    s = t - 1.5                                  # the spike at 1.0 ms arrives 0.5 ms later
+    expected = np.where(s > 1e-9, 2.0 * (s / 5.0) * np.exp(1 - s / 5.0), 0.0)
+    assert np.allclose(ge, expected, rtol=0, atol=1e-12)
+    assert abs(ge.max() - 2.0) < 1e-12 and abs(t[ge.argmax()] - 6.5) < 1e-9

@@ -26,7 +26,9 @@ static void usage(void)
            "(docs/FORMAT.md). The same seed gives a bit-identical file.\n"
            "\n"
            "  -o, --output NET.h5        output file (refused if it exists, unless --force)\n"
-           "  --model M                  lif_cuba, lif_coba, hh_traub (NEST's hh_cond_exp_traub) or hh_cable\n"
+           "  --model M                  lif_cuba, lif_coba, lif_cuba_alpha, lif_coba_alpha (alpha synapses:\n"
+           "                               NEST's iaf_psc_alpha, iaf_cond_alpha), hh_traub (NEST's\n"
+           "                               hh_cond_exp_traub) or hh_cable\n"
            "                               (NEURON's ball-and-stick) or hh_swc (a cell of an SWC file);\n"
            "                               docs/FORMAT.md lists the parameters\n"
            "  --cells N                  one population 'all' of N cells\n"
@@ -35,8 +37,8 @@ static void usage(void)
            "                             a population of N Poisson spike sources (Hz, ms; PyNN's\n"
            "                               SpikeSourcePoisson), ids in the order given with --population\n"
            "  --param NAME=VALUE[@POP]   a model parameter, for every population or POP only\n"
-           "                               lif_cuba: E_L V_th V_reset t_ref tau_m tau_e tau_i I_e v0\n"
-           "                               lif_coba: E_L V_th V_reset t_ref C g_L E_e E_i tau_e tau_i I_e v0\n"
+           "                               lif_cuba(_alpha): E_L V_th V_reset t_ref tau_m tau_e tau_i I_e v0\n"
+           "                               lif_coba(_alpha): E_L V_th V_reset t_ref C g_L E_e E_i tau_e tau_i I_e v0\n"
            "                               hh_traub: g_Na g_K g_L C_m E_Na E_K E_L V_T E_e E_i tau_e tau_i t_ref\n"
            "                                 I_e area v0\n"
            "                               hh_cable: soma_L soma_diam soma_Ra dend_L dend_diam dend_nseg dend_Ra\n"
@@ -176,7 +178,8 @@ void gc_spk_parse_args(int argc, char **argv, gc_spk_config *cfg)
             const char *m = need_value(argc, argv, &i);
             cfg->model = olive_model_find(m);
             if (!cfg->model || cfg->model == &olive_model_infoli || olive_model_is_source(cfg->model))
-                olive_usage_error("--model: '%s' is not lif_cuba, lif_coba, hh_traub, hh_cable or hh_swc", m);
+                olive_usage_error("--model: '%s' is not lif_cuba, lif_coba, lif_cuba_alpha, lif_coba_alpha, hh_traub, "
+                                  "hh_cable or hh_swc", m);
         }
         else if (!strcmp(a, "--cells")) cells = olive_parse_int(a, need_value(argc, argv, &i), 1, INT32_MAX);
         else if (!strcmp(a, "--population")) {

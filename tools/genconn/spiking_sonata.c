@@ -141,9 +141,11 @@ void gc_spk_export_sonata(const gc_spk_config *cfg, const olive_synapses *syn, c
     int len = snprintf(text, cap, "node_type_id model_type model_template pop_name\n");
     for (int p = 0; p < cfg->pops.n; p++)
         len += snprintf(text + len, cap - (size_t)len, "%d point_neuron %s %s\n", p,
-                        cfg->model == &olive_model_lif_coba    ? "nest:iaf_cond_exp"
-                        : cfg->model == &olive_model_hh_traub ? "nest:hh_cond_exp_traub"
-                                                              : "nest:iaf_psc_exp", cfg->pops.pop[p].name);
+                        cfg->model == &olive_model_lif_coba         ? "nest:iaf_cond_exp"
+                        : cfg->model == &olive_model_lif_cuba_alpha ? "nest:iaf_psc_alpha"
+                        : cfg->model == &olive_model_lif_coba_alpha ? "nest:iaf_cond_alpha"
+                        : cfg->model == &olive_model_hh_traub       ? "nest:hh_cond_exp_traub"
+                                                                    : "nest:iaf_psc_exp", cfg->pops.pop[p].name);
     write_text(path[X_NODE_TYPES], tmp[X_NODE_TYPES], text);
     len = snprintf(text, cap, "edge_type_id model_template receptor projection\n");
     for (int j = 0; j < syn->n; j++)

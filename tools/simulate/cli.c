@@ -24,7 +24,8 @@ static void usage(void)
            "\n"
            "Simulates the network of NET.h5 and writes OUTDIR in SONATA layout: spikes.h5, one\n"
            "<variable>.h5 report per recorded variable, and state.h5. An InfOli network (docs/MODEL.md)\n"
-           "or one of integrate-and-fire cells with chemical synapses (lif_cuba, lif_coba: olive-genconn\n"
+           "or one of integrate-and-fire cells with chemical synapses (lif_cuba, lif_coba, and with alpha\n"
+           "synapses lif_cuba_alpha, lif_coba_alpha: olive-genconn\n"
            "--model; SPIKING.md, docs/FORMAT.md), or of Hodgkin-Huxley cells stepped as NEURON steps\n"
            "them (hh_traub: NEST's hh_cond_exp_traub; hh_cable: a ball-and-stick; CPU engine; docs/FORMAT.md).\n"
            "Run under mpirun -np P to split the cells over P\n"
@@ -37,10 +38,10 @@ static void usage(void)
            "  --pulse START:STOP:AMP[:FIRST:LAST]\n"
            "                            AMP uA/cm2 on steps round(START/dt) <= i < round(STOP/dt),\n"
            "                            cells FIRST <= id < LAST (default all); repeatable\n"
-           "                            (lif_cuba: AMP in mV, as I_e; lif_coba, hh_traub: in pA;\n"
+           "                            (lif_cuba*: AMP in mV, as I_e; lif_coba*, hh_traub: in pA;\n"
            "                            hh_cable: in nA, into the soma as an IClamp)\n"
            "  --stimulus FILE.h5        pulse table (docs/FORMAT.md)\n"
-           "  --method M                lif_cuba: exact (default) or euler; lif_coba:\n"
+           "  --method M                lif_cuba*: exact (default) or euler; lif_coba*:\n"
            "                            exponential_euler (default) or euler\n"
            "  --poisson rate=HZ,weight=W,receptor=ge|gi[,n=N][,cells=A:B][,time=START:STOP]\n"
            "                            spiking networks: N Poisson inputs of HZ into each cell A <= id < B\n"
@@ -299,7 +300,8 @@ void sim_parse_args(int argc, char **argv, sim_config *cfg)
             olive_usage_error("--method does not apply to %s (a %s network): its cells step as NEURON's fixed step "
                               "does (backward Euler, exponential Euler for the gates)", cfg->net_path, cfg->model->name);
         if (cfg->method < 0 && !olive_model_is_cable(cfg->model))
-            cfg->method = cfg->model == &olive_model_lif_cuba ? OLIVE_METHOD_EXACT : OLIVE_METHOD_EXPEULER;
+            cfg->method = cfg->model == &olive_model_lif_cuba || cfg->model == &olive_model_lif_cuba_alpha
+                              ? OLIVE_METHOD_EXACT : OLIVE_METHOD_EXPEULER;
     } else {
         if (cfg->method >= 0) olive_usage_error("--method applies to lif_cuba and lif_coba networks (InfOli steps with forward Euler)");
         if (cfg->npoisson) olive_usage_error("--poisson applies to networks with chemical synapses (lif_cuba, lif_coba)");

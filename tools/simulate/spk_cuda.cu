@@ -1,5 +1,5 @@
 /* The CUDA engine of spiking networks (--backend cuda with lif_cuba /
- * lif_coba, and hh_traub / hh_cable through spk_cable_cuda.cu): the CPU engine's schedule and sums on one GPU per rank, giving
+ * lif_coba and their alpha forms, and hh_traub / hh_cable through spk_cable_cuda.cu): the CPU engine's schedule and sums on one GPU per rank, giving
  * the same bits (issue 17).
  *
  * The physics is common/lif.h, the source the CPU engine runs. A step:
@@ -42,14 +42,21 @@ static unsigned blocks(int64_t n, int per) { return (unsigned)((n + per - 1) / p
 /* chunk: the chunk's spike list of the one-rank paths (q: the step in the
  * chunk), or null. bad: the first non-finite (step << 32 | cell). */
 __global__ void k_update(int64_t n, const olive_lif_coef *coef, const int32_t *coef_of, const double *cur, double *v,
-                         double *ge, double *gi, double *ref, unsigned char *flags, int32_t *spk, unsigned int *nspk,
-                         unsigned long long *bad, int64_t step, uint64_t *chunk, unsigned long long *nchunk, int64_t q)
+                         double *ge, double *gi, double *ref, double *xe, double *xi, unsigned char *flags, int32_t *spk,
+                         unsigned int *nspk, unsigned long long *bad, int64_t step, uint64_t *chunk,
+                         unsigned long long *nchunk, int64_t q)
 {
     const int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
     if (r >= n || coef_of[r] < 0) return;   /* (spike sources: k_sources) */
     const olive_lif_coef c = coef[coef_of[r]];
     double x = v[r], e = ge[r], i = gi[r], f = ref[r];
-    olive_lif_step(&c, cur ? cur[r] : 0.0, &x, &e, &i, &f);
+    if (xe) {   /* alpha synapses: the drives too */
+        double de = xe[r], di = xi[r];
+        olive_lif_step(&c, cur ? cur[r] : 0.0, &x, &e, &i, &f, &de, &di);
+        xe[r] = de; xi[r] = di;
+    } else {
+        olive_lif_step(&c, cur ? cur[r] : 0.0, &x, &e, &i, &f, NULL, NULL);
+    }
     v[r] = x; ge[r] = e; gi[r] = i; ref[r] = f;
     const int fire = olive_lif_spikes(&c, x, f);
     flags[r] = (unsigned char)fire;
@@ -216,6 +223,10 @@ static void lif_cuda_setup(sim_t *s)
         g->ref = dev_alloc<double>((size_t)n, "the state");
     } else {
         g->ref = dev_copy((const double *)s->state[OLIVE_LIF_REF], (size_t)n, "the state");
+        if (s->cfg->model->nvars == OLIVE_LIF_ALPHA_NVARS) {   /* receptors xe, xi; ge, gi beside them */
+            g->se = dev_copy((const double *)s->state[OLIVE_LIF_GE], (size_t)n, "the state");
+            g->si = dev_copy((const double *)s->state[OLIVE_LIF_GI], (size_t)n, "the state");
+        }
         g->coef_of = dev_copy(k->coef_of, (size_t)n, "coefficients");
         g->coef = dev_copy(k->coef, count_sets(s), "coefficients");
     }
@@ -323,9 +334,11 @@ static void update(sim_t *s, int64_t step, int64_t q)
     if (g->cable) {
         spk_cable_cuda_update(s, g, step, q, cur);
     } else {
-        k_update<<<blocks(n, 256), 256, 0, g->st>>>(n, g->coef, g->coef_of, cur, g->v, g->ge, g->gi, g->ref, g->flags,
-                                                    g->spk, g->nspk, g->bad, step, chunked ? g->chunk_spk : nullptr,
-                                                    chunked ? g->nchunk : nullptr, q);
+        const int alpha = g->se != nullptr;   /* then ge, gi are the drives the events add to */
+        k_update<<<blocks(n, 256), 256, 0, g->st>>>(n, g->coef, g->coef_of, cur, g->v, alpha ? g->se : g->ge,
+                                                    alpha ? g->si : g->gi, g->ref, alpha ? g->ge : nullptr,
+                                                    alpha ? g->gi : nullptr, g->flags, g->spk, g->nspk, g->bad, step,
+                                                    chunked ? g->chunk_spk : nullptr, chunked ? g->nchunk : nullptr, q);
         CK_LAUNCH("k_update");
     }
     if (g->nsrc) {
@@ -433,9 +446,10 @@ static void lif_cuda_fetch(sim_t *s, int all)
     (void)all;
     spk_cuda *g = (spk_cuda *)s->cuda;
     const int *rec = s->cfg->model->receptors;
-    double *dev[4] = {g->v, g->ge, g->gi, g->ref};
-    const int var[4] = {0, rec[0], rec[1], g->cable ? -1 : OLIVE_LIF_REF};
-    for (int v = 0; v < 4; v++)
+    double *dev[6] = {g->v, g->ge, g->gi, g->ref, g->se, g->si};
+    const int var[6] = {0, rec[0], rec[1], g->cable ? -1 : OLIVE_LIF_REF, g->se ? OLIVE_LIF_GE : -1,
+                        g->si ? OLIVE_LIF_GI : -1};
+    for (int v = 0; v < 6; v++)
         if (var[v] >= 0)
             CK(cudaMemcpyAsync(s->state[var[v]], dev[v], (size_t)g->n * sizeof(double), cudaMemcpyDeviceToHost, g->st));
     if (g->cable) spk_cable_cuda_fetch(s, g);
@@ -451,7 +465,7 @@ static void lif_cuda_free(sim_t *s)
 {
     spk_cuda *g = (spk_cuda *)s->cuda;
     if (!g) return;
-    void *d[] = {g->v, g->ge, g->gi, g->ref, g->cur, g->flags, g->coef_of, g->coef, g->out_ptr, g->out, g->out_delay,
+    void *d[] = {g->v, g->ge, g->gi, g->ref, g->se, g->si, g->cur, g->flags, g->coef_of, g->coef, g->out_ptr, g->out, g->out_delay,
                  g->acc, g->touched, g->spk, g->nspk, g->bad, g->npoisson, g->sp, g->deg, g->off, g->key_in, g->key_out, g->val_in,
                  g->val_out, g->tmp};
     for (size_t i = 0; i < sizeof d / sizeof d[0]; i++) CK(cudaFree(d[i]));

@@ -40,7 +40,8 @@ enum { SPK_HOST_PUSH, SPK_DEVICE_PUSH, SPK_FUSED };
 struct spk_cuda {
     cudaStream_t st;
     int64_t n, N;
-    double *v, *ge, *gi, *ref, *cur;
+    double *v, *ge, *gi, *ref, *cur;   /* ge, gi: the receptors' variables (events add to them) */
+    double *se, *si;           /* alpha synapses (lif_*_alpha): ge and gi themselves; ge, gi above are the drives xe, xi */
     unsigned char *flags;
     int32_t *coef_of;
     olive_lif_coef *coef;

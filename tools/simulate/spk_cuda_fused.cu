@@ -53,9 +53,9 @@ int spk_delivery_mode(const sim_t *s)
         if (s->size > 1) olive_die("OLIVE_GPU_DELIVERY=%s: several ranks need the host path (host)", env);
         if (!strcmp(env, "device")) return SPK_DEVICE_PUSH;
         if (!strcmp(env, "fused")) {
-            if (olive_model_is_cable(s->cfg->model) || s->spk->nsrc)
-                olive_die("OLIVE_GPU_DELIVERY=fused: the fused path steps integrate-and-fire cells only, without spike "
-                          "sources (host or device)");
+            if (olive_model_is_cable(s->cfg->model) || s->spk->nsrc || s->cfg->model->nvars != OLIVE_LIF_NVARS)
+                olive_die("OLIVE_GPU_DELIVERY=fused: the fused path steps integrate-and-fire cells with exponential "
+                          "synapses only, without spike sources (host or device)");
             if (!fused_ok)
                 olive_die("OLIVE_GPU_DELIVERY=fused: the fused path takes at most %d pulses and a spike history of "
                           "1 GiB ((max delay + 2) x cells bytes)", FUSED_MAX_PULSES);
@@ -64,7 +64,9 @@ int spk_delivery_mode(const sim_t *s)
         olive_die("OLIVE_GPU_DELIVERY='%s': expected host, device or fused", env);
     }
     if (s->size > 1) return SPK_HOST_PUSH;
-    if (olive_model_is_cable(s->cfg->model) || s->spk->nsrc) return SPK_DEVICE_PUSH;   /* the fused kernel steps lif cells only */
+    /* the fused kernel steps lif cells with exponential synapses only */
+    if (olive_model_is_cable(s->cfg->model) || s->spk->nsrc || s->cfg->model->nvars != OLIVE_LIF_NVARS)
+        return SPK_DEVICE_PUSH;
     return fused_ok && s->spk->nsyn <= FUSED_MAX_SYNAPSES ? SPK_FUSED : SPK_DEVICE_PUSH;
 }
 
@@ -108,7 +110,7 @@ __global__ void k_fused(fused_args a, int64_t first, int64_t count)
             }
             const olive_lif_coef c = a.coef[a.coef_of[r]];
             double x = a.v[r], e = a.ge[r], i = a.gi[r], f = a.ref[r];
-            olive_lif_step(&c, I, &x, &e, &i, &f);
+            olive_lif_step(&c, I, &x, &e, &i, &f, NULL, NULL);   /* (no alpha synapses on this path) */
             a.v[r] = x; a.ge[r] = e; a.gi[r] = i; a.ref[r] = f;
             const int fire = olive_lif_spikes(&c, x, f);
             h[r] = (unsigned char)fire;

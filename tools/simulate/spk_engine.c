@@ -47,29 +47,36 @@ void spk_window_end(sim_t *s, int64_t step)
 }
 
 /* Cells [a, b) of one coefficient set, with the model and method fixed at
- * compile time (KIND, METHOD constants: the branches of olive_lif_step fold
- * away and the loop vectorises). Returns the first non-finite cell or -1. */
-#define UPDATE_LOOP(KIND, METHOD)                                                              \
+ * compile time (KIND, METHOD, ALPHA constants: the branches of olive_lif_step
+ * fold away and the loop vectorises). Clears finite at a non-finite cell. */
+#define UPDATE_LOOP(KIND, METHOD, ALPHA)                                                       \
     do {                                                                                       \
         olive_lif_coef cc = *c;                                                                \
         cc.kind = KIND;                                                                        \
         cc.method = METHOD;                                                                    \
+        cc.alpha = ALPHA;                                                                      \
         for (int64_t r = a; r < b; r++) {                                                      \
             const double I = cur ? cur[r] : 0;                                                 \
-            olive_lif_step(&cc, I, &v[r], &ge[r], &gi[r], &ref[r]);                            \
+            olive_lif_step(&cc, I, &v[r], &ge[r], &gi[r], &ref[r], ALPHA ? &xe[r] : NULL,      \
+                           ALPHA ? &xi[r] : NULL);                                             \
             flags[r] = (unsigned char)olive_lif_spikes(&cc, v[r], ref[r]);                     \
             finite &= (v[r] - v[r] == 0) & (ge[r] - ge[r] == 0) & (gi[r] - gi[r] == 0);        \
         }                                                                                      \
     } while (0)
 
 static int update_range(const olive_lif_coef *c, int64_t a, int64_t b, const double *cur, double *v, double *ge,
-                        double *gi, double *ref, unsigned char *flags)
+                        double *gi, double *ref, double *xe, double *xi, unsigned char *flags)
 {
     int finite = 1;
-    if (c->kind == OLIVE_LIF_CUBA && c->method == OLIVE_METHOD_EXACT) UPDATE_LOOP(OLIVE_LIF_CUBA, OLIVE_METHOD_EXACT);
-    else if (c->kind == OLIVE_LIF_CUBA) UPDATE_LOOP(OLIVE_LIF_CUBA, OLIVE_METHOD_EULER);
-    else if (c->method == OLIVE_METHOD_EULER) UPDATE_LOOP(OLIVE_LIF_COBA, OLIVE_METHOD_EULER);
-    else UPDATE_LOOP(OLIVE_LIF_COBA, OLIVE_METHOD_EXPEULER);
+    if (c->alpha) {   /* (xe, xi non-NULL) */
+        if (c->kind == OLIVE_LIF_CUBA && c->method == OLIVE_METHOD_EXACT) UPDATE_LOOP(OLIVE_LIF_CUBA, OLIVE_METHOD_EXACT, 1);
+        else if (c->kind == OLIVE_LIF_CUBA) UPDATE_LOOP(OLIVE_LIF_CUBA, OLIVE_METHOD_EULER, 1);
+        else if (c->method == OLIVE_METHOD_EULER) UPDATE_LOOP(OLIVE_LIF_COBA, OLIVE_METHOD_EULER, 1);
+        else UPDATE_LOOP(OLIVE_LIF_COBA, OLIVE_METHOD_EXPEULER, 1);
+    } else if (c->kind == OLIVE_LIF_CUBA && c->method == OLIVE_METHOD_EXACT) UPDATE_LOOP(OLIVE_LIF_CUBA, OLIVE_METHOD_EXACT, 0);
+    else if (c->kind == OLIVE_LIF_CUBA) UPDATE_LOOP(OLIVE_LIF_CUBA, OLIVE_METHOD_EULER, 0);
+    else if (c->method == OLIVE_METHOD_EULER) UPDATE_LOOP(OLIVE_LIF_COBA, OLIVE_METHOD_EULER, 0);
+    else UPDATE_LOOP(OLIVE_LIF_COBA, OLIVE_METHOD_EXPEULER, 0);
     return finite;
 }
 
@@ -79,6 +86,8 @@ static void lif_step(sim_t *s, int64_t step)
     const int64_t n = s->plan.nlocal, row0 = s->plan.row0;
     double *v = s->state[OLIVE_LIF_V], *ge = s->state[OLIVE_LIF_GE], *gi = s->state[OLIVE_LIF_GI];
     double *ref = s->state[OLIVE_LIF_REF];
+    const int alpha = s->cfg->model->nvars == OLIVE_LIF_ALPHA_NVARS;
+    double *xe = alpha ? s->state[OLIVE_LIF_XE] : NULL, *xi = alpha ? s->state[OLIVE_LIF_XI] : NULL;
     const double *cur = spk_pulse_currents(s, step);
     int64_t bad = INT64_MAX;
     const double t0 = olive_now();
@@ -95,7 +104,7 @@ static void lif_step(sim_t *s, int64_t step)
                 a = b;
                 continue;
             }
-            if (!update_range(&k->coef[k->coef_of[a]], a, b, cur, v, ge, gi, ref, s->flags))
+            if (!update_range(&k->coef[k->coef_of[a]], a, b, cur, v, ge, gi, ref, xe, xi, s->flags))
                 for (int64_t r = a; r < b; r++)
                     if (!(v[r] - v[r] == 0 && ge[r] - ge[r] == 0 && gi[r] - gi[r] == 0)) { bad = bad < row0 + r ? bad : row0 + r; break; }
             a = b;

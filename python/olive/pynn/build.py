@@ -88,7 +88,7 @@ def _olive_population(pop, index, dt, t_done, history):
                 arrays[k] = np.asarray(pop._initial["v"], dtype=float)
         elif k in pop._parameters:
             arrays[k] = np.broadcast_to(np.asarray(pop._parameters[k], dtype=float), (n,))
-    if "t_ref" in arrays and model in ("lif_cuba", "lif_coba"):
+    if "t_ref" in arrays and model.startswith("lif_"):
         # olive's engines hold v at V_reset for t_ref - dt after the step of a spike
         # (Brian2's rule); PyNN's tau_refrac is NEST's: held for tau_refrac after it
         arrays["t_ref"] = arrays["t_ref"] + dt

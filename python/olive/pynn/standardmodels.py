@@ -8,6 +8,9 @@ parameters (mV, ms, nF, nA, uS) to olive's (docs/FORMAT.md):
   becomes w*tau_m/cm mV.
 * IF_cond_exp -> lif_coba: C pF = 1000 cm, g_L nS = 1000 cm/tau_m,
   weights uS -> nS (x1000), I_e pA = 1000 i_offset.
+* IF_curr_alpha -> lif_cuba_alpha, IF_cond_alpha -> lif_coba_alpha (NEST's
+  iaf_psc_alpha, iaf_cond_alpha): as their exponential forms; a weight is
+  the alpha function's peak.
 * HH_cond_exp -> hh_traub (both are the Traub-Miles model of NEST's
   hh_cond_exp_traub): conductances uS -> nS, cm nF -> C_m pF, v_offset ->
   V_T, currents nA -> pA.
@@ -70,6 +73,15 @@ class IF_curr_exp(_OliveCell, cells.IF_curr_exp):
     current_factor = weight_factor
 
 
+class IF_curr_alpha(_OliveCell, cells.IF_curr_alpha):
+    __doc__ = cells.IF_curr_alpha.__doc__
+    olive_model = "lif_cuba_alpha"
+    translations = IF_curr_exp.translations
+    variables = {"v": ("v", None)}
+    weight_factor = staticmethod(IF_curr_exp.weight_factor)
+    current_factor = staticmethod(IF_curr_exp.current_factor)
+
+
 class IF_cond_exp(_OliveCell, cells.IF_cond_exp):
     __doc__ = cells.IF_cond_exp.__doc__
     olive_model = "lif_coba"
@@ -87,6 +99,15 @@ class IF_cond_exp(_OliveCell, cells.IF_cond_exp):
         ('e_rev_I', 'E_i'),
     )
     variables = {"v": ("v", None), "gsyn_exc": ("ge", _one_over_thousand), "gsyn_inh": ("gi", _one_over_thousand)}
+    weight_factor = staticmethod(_thousand)
+    current_factor = staticmethod(_thousand)
+
+
+class IF_cond_alpha(_OliveCell, cells.IF_cond_alpha):
+    __doc__ = cells.IF_cond_alpha.__doc__
+    olive_model = "lif_coba_alpha"
+    translations = IF_cond_exp.translations
+    variables = IF_cond_exp.variables
     weight_factor = staticmethod(_thousand)
     current_factor = staticmethod(_thousand)
 
@@ -331,8 +352,6 @@ def _declared_only(base, reason):
     return type(base.__name__, (DeclaredOnly, base), attrs)
 
 
-IF_curr_alpha = _declared_only(cells.IF_curr_alpha, "olive has no alpha-shaped synaptic currents")
-IF_cond_alpha = _declared_only(cells.IF_cond_alpha, "olive has no alpha-shaped synaptic conductances")
 EIF_cond_exp_isfa_ista = _declared_only(cells.EIF_cond_exp_isfa_ista, "olive has no adaptive exponential (AdEx) model")
 EIF_cond_alpha_isfa_ista = _declared_only(cells.EIF_cond_alpha_isfa_ista,
                                           "olive has no adaptive exponential (AdEx) model")
