@@ -70,7 +70,8 @@ PYNN_SIMS=nest PYNN_NEST_SPIKE_PRECISION=on_grid PYNN_SPIKE_LOG="$PWD/nest.json"
 tail -n 1 nest.log
 [ -s nest.json ] || { tail -n 30 nest.log; fail "pyNN.nest wrote no spike log"; }
 "$PY" "$TOP/scripts/pynn_compare_backends.py" olive.json nest.json --names olive,nest \
-    --differ test_ticket195,test_issue759 --statistical test_SpikeSourcePoisson --report-only test_scenario1,test_scenario1a \
+    --differ test_ticket195,test_issue759 \
+    --statistical test_SpikeSourcePoisson,test_SpikeSourceGamma,test_SpikeSourcePoissonRefractory --report-only test_scenario1,test_scenario1a \
     --json compare.json \
   || fail "pyNN.olive's spikes differ from pyNN.nest's"
 "$PY" - <<'PYEOF' || fail "too few scenarios compared"

@@ -180,3 +180,25 @@ def test_alpha_synapse_peaks_at_the_weight_at_tau(programs, tmp_path):
     expected = np.where(s > 1e-9, 2.0 * (s / 5.0) * np.exp(1 - s / 5.0), 0.0)
     assert np.allclose(ge, expected, rtol=0, atol=1e-12)
     assert abs(ge.max() - 2.0) < 1e-12 and abs(t[ge.argmax()] - 6.5) < 1e-9
+
+
+def test_drawn_sources_are_renewal_processes_and_stay_put_across_runs(pynn_sim):
+    def trains(split):
+        sim.setup(timestep=0.1, rng_seed=7)
+        src = sim.Population(2, sim.SpikeSourceGamma(alpha=[4, 2], beta=[400.0, 100.0], start=10.0))
+        ref = sim.Population(1, sim.SpikeSourcePoissonRefractory(rate=80.0, tau_refrac=4.0))
+        src.record("spikes")
+        ref.record("spikes")
+        for _ in range(split):
+            sim.run(2000.0 / split)
+        out = [st.magnitude for st in src.get_data().segments[0].spiketrains + ref.get_data().segments[0].spiketrains]
+        sim.end()
+        return out
+
+    one, two = trains(1), trains(2)
+    assert all(np.array_equal(a, b) for a, b in zip(one, two))
+    # mean interval alpha / beta: 10 ms and 20 ms; the dead time: no interval below 4 ms
+    for st, mean in ((one[0], 10.0), (one[1], 20.0), (one[2], 12.5)):
+        isi = np.diff(st)
+        assert abs(isi.mean() - mean) < 5 * mean / np.sqrt(len(isi)), (isi.mean(), mean)
+    assert one[0][0] > 10.0 and np.diff(one[2]).min() >= 4.0 - 1e-9

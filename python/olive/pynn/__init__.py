@@ -22,6 +22,7 @@ from pyNN.standardmodels import StandardCellType
 
 from .standardmodels import (                                   # noqa: F401
     IF_curr_exp, IF_cond_exp, HH_cond_exp, InfOli, SpikeSourcePoisson, SpikeSourceArray, StaticSynapse,
+    SpikeSourceGamma, SpikeSourcePoissonRefractory,
     ElectricalSynapse,
     DCSource, StepCurrentSource, ACSource, NoisyCurrentSource,
 )

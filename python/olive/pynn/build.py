@@ -75,13 +75,14 @@ class NetworkSpec:
         return out
 
 
-def _olive_population(pop, index, dt, t_done, history):
+def _olive_population(pop, index, dt, t_done, history, tstop, seed):
     """The olive population(s) of one PyNN Population (split where olive takes a parameter per population only)."""
     ct = pop.celltype
     model = ct.olive_model
     known = models.parameters(model)
     n = pop.size
     arrays = {}
+    drawn = hasattr(ct, "draw")      # SpikeSourceGamma, SpikeSourcePoissonRefractory
     for k in known:
         if k == "v0":
             if "v" in pop._initial:
@@ -96,7 +97,11 @@ def _olive_population(pop, index, dt, t_done, history):
     if model == "spike_source_array":
         spike_times = []
         dropped = 0
-        seqs = np.broadcast_to(np.asarray(pop._parameters["spike_times"], dtype=object), (n,))
+        if drawn:
+            par = {k: np.broadcast_to(np.asarray(v, dtype=float), (n,)) for k, v in pop._parameters.items()}
+            seqs = [ct.draw(pop.first_id + i, {k: v[i] for k, v in par.items()}, tstop, seed) for i in range(n)]
+        else:
+            seqs = np.broadcast_to(np.asarray(pop._parameters["spike_times"], dtype=object), (n,))
         for i, seq in enumerate(seqs):
             t = np.sort(np.asarray(getattr(seq, "value", seq), dtype=float).ravel())
             # a time between grid points spikes at the next one (as NEST's on-grid
@@ -154,7 +159,7 @@ def build_network(state, tstop):
     cf = np.full(count, np.nan)     # olive current per nA, per cell
     v0 = np.zeros(count)
     for i, p in enumerate(pops):
-        spec.populations += _olive_population(p, i, state.dt, state.t, state.history)
+        spec.populations += _olive_population(p, i, state.dt, state.t, state.history, tstop, state.seed)
         ids = slice(p.first_id, p.first_id + p.size)
         params = {k: np.broadcast_to(np.asarray(v, dtype=object if k == "spike_times" else float), (p.size,))
                   for k, v in p._parameters.items()}

@@ -175,6 +175,64 @@ class SpikeSourcePoisson(_OliveCell, cells.SpikeSourcePoisson):
     )
 
 
+class _DrawnSource(_OliveCell):
+    """A renewal-process source whose spike times pyNN.olive draws (numpy, one stream per
+    cell from setup()'s rng_seed and the cell's id; the same times for every run() of a
+    segment) and hands to olive as a spike_source_array; between grid points a time goes
+    to the next grid point, as an array's."""
+    olive_model = "spike_source_array"
+    translations = None      # set by the subclasses
+    CHUNK = 1024             # intervals drawn at a time: the times up to t do not depend on t
+
+    def intervals(self, rng, params, n):
+        raise NotImplementedError
+
+    def draw(self, cell, params, tstop, seed):
+        """The spike times (ms) of one cell in (start, min(start + duration, tstop)]."""
+        start = float(params["start"])
+        stop = min(start + float(params["duration"]), tstop)
+        rng = np.random.default_rng([seed, 0x6f6c, int(cell)])
+        out, t = [], start
+        while t <= stop:
+            isi = self.intervals(rng, params, self.CHUNK)
+            if isi is None:
+                break
+            times = t + np.cumsum(isi)
+            out.append(times[times <= stop])
+            t = times[-1]
+        return np.concatenate(out) if out else np.zeros(0)
+
+
+class SpikeSourceGamma(_DrawnSource, cells.SpikeSourceGamma):
+    __doc__ = cells.SpikeSourceGamma.__doc__
+    translations = build_translations(('alpha', 'alpha'), ('beta', 'beta'), ('start', 'start'),
+                                      ('duration', 'duration'))
+
+    def intervals(self, rng, params, n):
+        alpha, beta = float(params["alpha"]), float(params["beta"])
+        if beta <= 0:
+            return None
+        if alpha <= 0:
+            raise ValueError(f"SpikeSourceGamma: alpha = {alpha} must be more than 0")
+        return rng.gamma(alpha, 1000.0 / beta, n)
+
+
+class SpikeSourcePoissonRefractory(_DrawnSource, cells.SpikeSourcePoissonRefractory):
+    __doc__ = cells.SpikeSourcePoissonRefractory.__doc__
+    translations = build_translations(('rate', 'rate'), ('tau_refrac', 'tau_refrac'), ('start', 'start'),
+                                      ('duration', 'duration'))
+
+    def intervals(self, rng, params, n):
+        rate, dead = float(params["rate"]), float(params["tau_refrac"])
+        if rate <= 0:
+            return None
+        free = 1000.0 / rate - dead
+        if free <= 0:
+            raise ValueError(f"SpikeSourcePoissonRefractory: rate {rate} Hz cannot be reached with a dead time "
+                             f"of {dead} ms")
+        return dead + rng.exponential(free, n)
+
+
 class SpikeSourceArray(_OliveCell, cells.SpikeSourceArray):
     __doc__ = cells.SpikeSourceArray.__doc__
     olive_model = "spike_source_array"
