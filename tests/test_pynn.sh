@@ -88,9 +88,9 @@ PYEOF
 # lif_coba and lif_coba_alpha by exponential Euler)
 for b in cuba coba; do
   for syn in exp alpha; do
-    OLIVE_BIN="$BIN" "$olive_venv/bin/python" "$TOP/examples/pynn/brette.py" $b --synapse $syn --backend cpu --time 500 \
+    OLIVE_BIN="$BIN" "$olive_venv/bin/python" "$TOP/examples/pynn/brette.py" $b --synapse $syn --backend cpu --time 300 \
         --spikes olive_$b-$syn.npz > olive_$b-$syn.txt || fail "examples/pynn/brette.py $b --synapse $syn on pyNN.olive"
-    OMP_NUM_THREADS=1 "$venv/bin/python" "$TOP/examples/pynn/brette.py" $b --synapse $syn --simulator nest --time 500 \
+    OMP_NUM_THREADS=1 "$venv/bin/python" "$TOP/examples/pynn/brette.py" $b --synapse $syn --simulator nest --time 300 \
         --spikes nest_$b-$syn.npz > nest_$b-$syn.txt 2>nest_$b-$syn.err \
       || { tail nest_$b-$syn.err; fail "examples/pynn/brette.py $b --synapse $syn on pyNN.nest"; }
     paste olive_$b-$syn.txt nest_$b-$syn.txt

@@ -33,6 +33,8 @@ def main():
     ap.add_argument("--backend", default="auto", help="pyNN.olive: auto, cpu or cuda (default auto)")
     ap.add_argument("--seed", type=int, default=2007, help="connectivity and initial state seed")
     ap.add_argument("--spikes", help="write the spike times here (.npz: ids, times in ms)")
+    ap.add_argument("--cells", type=int, default=4000, help="network size, 4/5 excitatory (default 4000)")
+    ap.add_argument("--threads", type=int, default=None, help="pyNN.nest: its threads (setup(threads=...))")
     ap.add_argument("--synapse", choices=("exp", "alpha"), default="exp",
                     help="synaptic time course: exp (the benchmarks') or alpha (IF_curr_alpha, IF_cond_alpha)")
     args = ap.parse_args()
@@ -44,6 +46,8 @@ def main():
     extra = {"olive": {"backend": args.backend},
              # NEST's grid-based models (iaf_psc_exp, iaf_cond_exp), as olive's spikes are on the grid
              "nest": {"spike_precision": "on_grid"}}.get(args.simulator, {})
+    if args.threads and args.simulator == "nest":
+        extra["threads"] = args.threads
     sim.setup(timestep=0.1, min_delay=0.1, **extra)
 
     rng = sim.NumpyRNG(seed=args.seed)
@@ -54,8 +58,8 @@ def main():
         celltype = (sim.IF_cond_exp if args.synapse == "exp" else sim.IF_cond_alpha)(
             cm=0.2, v_rest=-60.0, e_rev_E=0.0, e_rev_I=-80.0, **COMMON)
         w_exc, w_inh = 0.006, 0.067                        # uS
-    cells = sim.Population(4000, celltype, label="all")
-    exc, inh = cells[:3200], cells[3200:]
+    cells = sim.Population(args.cells, celltype, label="all")
+    exc, inh = cells[:args.cells * 4 // 5], cells[args.cells * 4 // 5:]
     cells.initialize(v=sim.RandomDistribution("uniform", (-60.0, -50.0), rng=rng))
     connector = sim.FixedProbabilityConnector(0.02, allow_self_connections=True, rng=rng)
     sim.Projection(exc, cells, connector, sim.StaticSynapse(weight=w_exc, delay=0.1), receptor_type="excitatory")

@@ -191,7 +191,8 @@ def test_drawn_sources_are_renewal_processes_and_stay_put_across_runs(pynn_sim):
         ref.record("spikes")
         for _ in range(split):
             sim.run(2000.0 / split)
-        out = [st.magnitude for st in src.get_data().segments[0].spiketrains + ref.get_data().segments[0].spiketrains]
+        out = [st.magnitude for st in list(src.get_data().segments[0].spiketrains) +
+               list(ref.get_data().segments[0].spiketrains)]
         sim.end()
         return out
 

@@ -19,16 +19,19 @@ class Recorder(recording.Recorder):
             self.sampling_interval = sampling_interval
 
     def _get_spiketimes(self, ids, clear=False):
+        """(ids, times) arrays: PyNN turns them into a SpikeTrainList in one pass (a dict
+        would cost it O(cells^2) for a large population)."""
         st = self._simulator.state
-        if st.result is None:
-            return {int(i): np.zeros(0) for i in ids}
+        ids = np.asarray([int(i) for i in ids], dtype=np.int64)
+        if st.result is None or len(ids) == 0:
+            return np.zeros(0, dtype=np.int64), np.zeros(0)
         start = float(self._recording_start_time.rescale("ms").magnitude) if hasattr(
             self._recording_start_time, "rescale") else float(self._recording_start_time)
-        out = {}
-        for i in ids:
-            t = st.spikes_of(i)
-            out[int(i)] = t[t > start + 1e-9] if start > 0 else t
-        return out
+        all_ids, all_times = st.spike_arrays()
+        keep = np.isin(all_ids, ids)
+        if start > 0:
+            keep &= all_times > start + 1e-9
+        return all_ids[keep], all_times[keep].copy()
 
     def _get_all_signals(self, variable, ids, clear=False):
         st = self._simulator.state

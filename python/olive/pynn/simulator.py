@@ -177,9 +177,14 @@ class State(common.control.BaseState):
         times = np.asarray(s.times, dtype=float)
         order = np.argsort(ids, kind="stable")
         ids, times = ids[order], times[order]
+        self._spike_ids, self._spike_times = ids, times
         cells, starts = np.unique(ids, return_index=True)
         ends = np.append(starts[1:], len(ids))
         self.result_index = {int(c): times[a:b] for c, a, b in zip(cells, starts, ends)}
+
+    def spike_arrays(self):
+        """(ids, times) of every spike of the last run, by cell then time."""
+        return self._spike_ids, self._spike_times
 
     def spikes_of(self, cell):
         return self.result_index.get(int(cell), np.zeros(0))
