@@ -36,7 +36,7 @@ for c in $CASES; do
   t0=$(date +%s.%N)
   out=$("$BIN/olive-simulate" "$work/$c.h5" -o "$work/o_$c" --time 1000 --threads 2 --record none -v 2>&1)
   t1=$(date +%s.%N)
-  loop=$(sed -n 's/.*exchange \([0-9.]*\) s, compute \([0-9.]*\) s.*/\1 \2/p' <<<"$out" | awk '{ print $1 + $2 }')
+  loop=$(sed -n 's/.*exchange \([0-9.]*\) s[^,]*, compute \([0-9.]*\) s.*/\1 \2/p' <<<"$out" | awk '{ print $1 + $2 }')
   events=$(sed -n 's/^olive-simulate: \([0-9]*\) synaptic events.*/\1/p' <<<"$out")
   nsyn=$("$PY" -c "import h5py; f = h5py.File('$work/$c.h5'); print(sum(len(g['col']) for g in f['synapses'].values()))")
   "$PY" "$here/brian2_compare.py" "$work/$c.h5" "$work/o_$c" --time 1000 --threads 2 --build "$work/b2_$c" \

@@ -39,7 +39,7 @@ nfail=0
 for dir in "$B2C"/*/; do
   name=$(basename "$dir")
   [ -z "${NETS:-}" ] || [[ " $NETS " == *" $name "* ]] || continue
-  read -r _ cells _ p _ we _ wi _ tms < "$dir/olive-network.txt" || continue
+  read -r _ cells _ p _ we _ wi _ tms from_file < "$dir/olive-network.txt" || continue
   ne=$((cells * 4 / 5))
   net="$work/$name.h5"
   if ! "$G" -o "$net" --model lif_cuba --population exc:$ne --population inh:$((cells - ne)) --v0 -60:-50 \
@@ -50,7 +50,7 @@ for dir in "$B2C"/*/; do
   out="$work/olive_$name.log"
   if "$S" "$net" -o "$work/run_$name" --time "$tms" --record none --backend cuda -v >"$out" 2>&1; then
     total=$(sed -n 's/.* \([0-9.]*\) s total.*/\1/p' "$out")
-    loop=$(sed -n 's/.*exchange \([0-9.]*\) s, compute \([0-9.]*\) s.*/\1 \2/p' "$out" | awk '{ printf "%.3f", $1 + $2 }')
+    loop=$(sed -n 's/.*exchange \([0-9.]*\) s[^,]*, compute \([0-9.]*\) s.*/\1 \2/p' "$out" | awk '{ printf "%.3f", $1 + $2 }')
     spikes=$(sed -n 's/.*steps ([0-9.]* ms), \([0-9]*\) spikes.*/\1/p' "$out")
     syn=$(sed -n 's/.*(\([0-9]*\) in all).*/\1/p' "$out" | head -1)
     say "$(printf '%-9s %8s %-10s %11s %9s %9s %9s %8.3f' $name $cells olive $syn $total $loop $spikes \
@@ -59,9 +59,18 @@ for dir in "$B2C"/*/; do
   else
     say "FAIL $name olive: $(tail -n 3 "$out" | tr '\n' ' ')"; nfail=$((nfail + 1))
   fi
-  rm -f "$net"
   rm -rf "$work/run_$name"
   cp -r "$dir" "$work/b2c_$name"
+  if [ "$from_file" = from_file ]; then
+    # the same network: olive's synapses and v0 as the project's static arrays
+    t0=$(date +%s.%N)
+    if ! python3 "$top/scripts/olive_to_brian2_arrays.py" "$net" "$work/b2c_$name" >"$work/conv_$name.log" 2>&1; then
+      say "FAIL $name: olive_to_brian2_arrays: $(tail -n 2 "$work/conv_$name.log" | tr '\n' ' ')"; nfail=$((nfail + 1))
+      rm -f "$net"; continue
+    fi
+    say "  $name: olive's network written as Brian2CUDA's arrays in $(echo "$t0 $(date +%s.%N)" | awk '{ printf "%.1f", $2 - $1 }') s"
+  fi
+  rm -f "$net"
   t0=$(date +%s.%N)
   if (cd "$work/b2c_$name" && ./main) >"$work/b2c_$name.log" 2>&1; then
     t1=$(date +%s.%N)

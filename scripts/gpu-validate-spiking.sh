@@ -180,7 +180,7 @@ if [ "${SKIP_BENCH:-0}" != 1 ]; then
       { say "FAIL bench $name $eng: $(tail -n 2 "$out" | tr '\n' ' ')"; nfail=$((nfail + 1)); return; }
     local total loop cs ev cells syn
     total=$(sed -n 's/.* \([0-9.]*\) s total.*/\1/p' "$out")
-    loop=$(sed -n 's/.*exchange \([0-9.]*\) s, compute \([0-9.]*\) s.*/\1 \2/p' "$out" | awk '{ print $1 + $2 }')
+    loop=$(sed -n 's/.*exchange \([0-9.]*\) s[^,]*, compute \([0-9.]*\) s.*/\1 \2/p' "$out" | awk '{ print $1 + $2 }')
     cs=$(sed -n 's/.* \([0-9.e+]*\) cell-steps\/s.*/\1/p' "$out")
     ev=$(sed -n 's/.*synaptic events (\([0-9.e+]*\) per s.*/\1/p' "$out")
     cells=$(sed -n 's/^olive-simulate: \([0-9]*\) cells x.*/\1/p' "$out")

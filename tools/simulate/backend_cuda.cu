@@ -653,10 +653,12 @@ extern "C" void sim_cuda_step(sim_t *s, int64_t step, const sim_pulse *active, i
         char *halo = (char *)g->d_cur[OV_V_DEND] + (size_t)p->nlocal * g->el;
         /* CUDA-aware MPI reads the packed values and writes the halo in
          * device memory itself; otherwise through the pinned buffers. */
+        const double m0 = olive_now();
         SIM_CHECK_MPI(MPI_Ineighbor_alltoallv(g->cuda_aware ? g->d_sendbuf : g->h_send, s->nbr_send_count,
                                               s->nbr_send_displ, t, g->cuda_aware ? (void *)halo : g->h_recv,
                                               s->nbr_recv_count, s->nbr_recv_displ, t, s->graph, &req));
         SIM_CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+        s->t.mpi += olive_now() - m0;
         if (p->nhalo > 0 && !g->cuda_aware)
             CK(cudaMemcpyAsync(halo, g->h_recv, (size_t)p->nhalo * g->el, cudaMemcpyHostToDevice, g->sx));
         CK(cudaEventRecord(g->ev_halo, g->sx));

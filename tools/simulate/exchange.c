@@ -18,12 +18,15 @@ void sim_exchange_begin(sim_t *s, MPI_Request *req)
         for (int64_t i = 0; i < p->nsend; i++) buf[i] = vd[p->send_local[i]];
     }
     char *halo = (char *)s->state[OV_V_DEND] + (size_t)p->nlocal * (s->cfg->single ? sizeof(float) : sizeof(double));
+    const double t0 = olive_now();
     SIM_CHECK_MPI(MPI_Ineighbor_alltoallv(s->sendbuf, s->nbr_send_count, s->nbr_send_displ, t, halo,
                                           s->nbr_recv_count, s->nbr_recv_displ, t, s->graph, req));
+    s->t.mpi += olive_now() - t0;
 }
 
 void sim_exchange_end(sim_t *s, MPI_Request *req)
 {
-    (void)s;
+    const double t0 = olive_now();
     SIM_CHECK_MPI(MPI_Wait(req, MPI_STATUS_IGNORE));
+    s->t.mpi += olive_now() - t0;
 }

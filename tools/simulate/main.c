@@ -299,8 +299,8 @@ int main(int argc, char **argv)
             printf("olive-simulate: GPU energy of the step loop %.1f J, %.3g J per cell-step\n", s.t.energy_j,
                    s.t.energy_j / cs);
         olive_info("timings (slowest rank): dispersal %.3f s (from the map), "
-                   "setup %.3f s, exchange %.3f s, compute %.3f s, io %.3f s, total %.3f s",
-                   s.t.dispersal, s.t.setup, s.t.exchange, s.t.compute, s.t.io, s.t.total);
+                   "setup %.3f s, exchange %.3f s (MPI %.3f s), compute %.3f s, io %.3f s, total %.3f s",
+                   s.t.dispersal, s.t.setup, s.t.exchange, s.t.mpi, s.t.compute, s.t.io, s.t.total);
         if (stop_sig) {
             fflush(stdout);
             fprintf(stderr, "%s: stopped by %s after step %lld of %lld (t = %g ms); %s holds the run so far and its "

@@ -353,9 +353,9 @@ void sim_output_close(sim_output *o, sim_t *s, int64_t end_step, const char *kin
     sim_config *c = s->cfg;
     s->end_step = end_step;
     /* Provenance carries the slowest rank's timings. */
-    double mine[4] = {s->t.setup, s->t.exchange, s->t.compute, s->t.io}, mx[4];
-    SIM_CHECK_MPI(MPI_Allreduce(mine, mx, 4, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD));
-    s->t.setup = mx[0]; s->t.exchange = mx[1]; s->t.compute = mx[2]; s->t.io = mx[3];
+    double mine[5] = {s->t.setup, s->t.exchange, s->t.compute, s->t.io, s->t.mpi}, mx[5];
+    SIM_CHECK_MPI(MPI_Allreduce(mine, mx, 5, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD));
+    s->t.setup = mx[0]; s->t.exchange = mx[1]; s->t.compute = mx[2]; s->t.io = mx[3]; s->t.mpi = mx[4];
     /* Stopped early: the frames done, and the time axis to match. */
     int64_t frames = end_step / c->record_every - c->start_step / c->record_every;
     if (frames < o->frames && o->buffered > 0) flush_frames(o, s);

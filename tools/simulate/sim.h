@@ -70,6 +70,9 @@ typedef struct {
      * stored in the network file, so the same seed gives the same bytes. */
     double dispersal;
     double setup, exchange, compute, io, total;
+    /* Of exchange: the seconds inside MPI calls (waiting for the other ranks
+     * included); the rest is packing, copies and waiting for the device. */
+    double mpi;
     double energy_j;         /* GPU energy of the step loop, all GPUs; < 0: not measured */
 } sim_timings;
 

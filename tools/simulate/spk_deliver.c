@@ -33,6 +33,7 @@ int64_t *spk_gather_window(sim_t *s, int64_t *total_out)
     int *displs = olive_malloc((size_t)s->size * sizeof(int), "spike exchange");
     int64_t *all = mine, total = m;
     if (s->size > 1) {
+        const double m0 = olive_now();
         SIM_CHECK_MPI(MPI_Allgather(&cnt, 1, MPI_INT, counts, 1, MPI_INT, MPI_COMM_WORLD));
         total = 0;
         for (int q = 0; q < s->size; q++) {
@@ -42,6 +43,7 @@ int64_t *spk_gather_window(sim_t *s, int64_t *total_out)
         }
         all = olive_malloc((size_t)total * sizeof(int64_t) + 8, "spike exchange");
         SIM_CHECK_MPI(MPI_Allgatherv(mine, cnt, MPI_INT64_T, all, counts, displs, MPI_INT64_T, MPI_COMM_WORLD));
+        s->t.mpi += olive_now() - m0;
     }
     qsort(all, (size_t)total, sizeof(int64_t), cmp_i64);
     if (all != mine) free(mine);
