@@ -22,7 +22,7 @@ work=${WORK:-$(mktemp -d /tmp/olive-bench-gpu.XXXXXX)}
 mkdir -p "$work"
 trap 'rm -rf "$work"' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-gen() { if [ "${GEN_RANKS:-1}" -gt 1 ]; then mpirun -np "$GEN_RANKS" --oversubscribe "$BIN/olive-genconn" "$@";
+gen() { if [ "${GEN_RANKS:-1}" -gt 1 ]; then mpirun -np "$GEN_RANKS" --oversubscribe --bind-to none "$BIN/olive-genconn" "$@";
         else "$BIN/olive-genconn" "$@"; fi; }
 bw=$("$BIN/../bench/olive-bwprobe" 2 | tee /dev/stderr | sed -n 's/.*, \([0-9.]*\) GB\/s.*/\1/p')
 printf '# olive GPU benchmark, %s, %s, %d cells, %d steps, conductances in %d bits, RGJ, --record none\n' \

@@ -22,7 +22,7 @@ mkdir -p "$work"
 [ "${KEEP:-0}" = 1 ] || trap 'rm -rf "$work"' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 now() { date +%s.%N; }
-run_sim() { if [ "${RANKS:-1}" -gt 1 ]; then mpirun -np "$RANKS" --oversubscribe "$BIN/olive-simulate" "$@";
+run_sim() { if [ "${RANKS:-1}" -gt 1 ]; then mpirun -np "$RANKS" --oversubscribe --bind-to none "$BIN/olive-simulate" "$@";
             else "$BIN/olive-simulate" "$@"; fi; }
 show() { grep -h "junctions, mean degree\|generation\|written in\|set-up\|timings\|cell-steps/s\|energy\|error" "$@" |
          grep -v pmix | sed 's/^/    /'; }

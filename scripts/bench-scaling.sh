@@ -25,7 +25,7 @@ BIN=${BIN:-$top/${BUILD:-build}/bin}
 name=${1:?usage: bench-scaling.sh NAME STEPS GENCONN-ARGS...}; steps=${2:?}; shift 2
 NGPU=${NGPU:-$(nvidia-smi -L | wc -l)}
 WEAK=${WEAK:-0}
-work=${WORK:-$(mktemp -d /tmp/olive-scaling.XXXXXX)}
+work=${WORK:-$(mktemp -d "${TMPDIR:-/tmp}/olive-scaling.XXXXXX")}
 mkdir -p "$work"
 [ -n "${WORK:-}" ] || trap 'rm -rf "$work"' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
@@ -71,8 +71,11 @@ for P in 1 2 4 8 16; do
     printf '# %d rank(s): olive-genconn %s s (%s)\n' "$P" "$gsec" "$(grep -h "synapses in\|junctions" "$work/gen$P.log" | head -1 | sed 's/^ *//')"
   fi
   t0=$(now)
+  # --bind-to none: Open MPI binds each of 1 or 2 ranks to one core, and the
+  # OpenMP threads of set-up (reading, turning synapses around) then share it
+  # (c1m: set-up 96 s bound, 8 s unbound)
   # shellcheck disable=SC2086
-  mpirun -np "$P" --oversubscribe "$BIN/olive-simulate" "$net" -o "$work/out$P" --steps "$steps" \
+  mpirun -np "$P" --oversubscribe --bind-to none "$BIN/olive-simulate" "$net" -o "$work/out$P" --steps "$steps" \
     --backend "${BACKEND:-cuda}" --record none --force -v ${SIMARGS:-} >"$work/sim$P.log" 2>&1 || { cat "$work/sim$P.log" >&2; exit 1; }
   proc=$(awk -v a="$t0" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }')
   cells=$(sed -n 's/^olive-simulate: \([0-9]*\) cells x.*/\1/p' "$work/sim$P.log")
@@ -93,6 +96,7 @@ for P in 1 2 4 8 16; do
   awk -v p="$P" -v n="$cells" -v r="$rate" -v b="$base" -v e="$ex" -v m="$mp" -v c="$co" -v s="$se" -v t="$proc" -v i="$same" \
     'BEGIN { l = e + c; printf "%-5d %10d %12.3g %6.2f %8.2f %8.2f %7.2f %6.1f %8.2f %9.2f %s\n",
              p, n, r, r / (p * b), l, e, m, (l > 0 ? 100 * e / l : 0), s, t, i }'
+  grep -h "timings\|set-up\|engine\|CUDA device" "$work/sim$P.log" | grep -v pmix | head -n 4 | cut -c1-300 | sed 's/^/#   /'
   [ "$P" = 1 ] || [ "$mode" = weak ] || rm -rf "$work/out$P"
   case $same in yes|-) ;; *) exit 1 ;; esac
 done

@@ -20,7 +20,7 @@ BIN=${BIN:-$top/build/bin}
 B2C=${B2C:-$top/build/b2cuda}
 dest=${OUT:-$PWD/gpu-bench-brian2cuda-out}
 mkdir -p "$dest"
-work=$(mktemp -d /tmp/olive-b2c.XXXXXX)
+work=$(mktemp -d "${TMPDIR:-/tmp}/olive-b2c.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 results="$dest/brian2cuda-results.txt"
 : >"$results"

@@ -19,3 +19,12 @@ if grep -q "simulating" plain.err; then fail "progress shown without --progress 
 [ ! -s quiet.err ] || { cat quiet.err; fail "-q --progress printed something"; }
 "$BIN/olive-analyze" compare -q a b || fail "--progress changed the results"
 echo "progress: ok"
+# Threads on fewer cores than they number (mpirun's default binding of 1-2
+# ranks, issue 18): a warning naming the fix; none when the cores suffice.
+if command -v taskset >/dev/null && [ "$(nproc)" -ge 2 ]; then
+  "$BIN/olive-simulate" net.h5 -o d --steps 10 --threads 2 2>bound.err >/dev/null < /dev/null &&
+    [ ! -s bound.err ] || { cat bound.err; fail "a warning with enough cores for the threads"; }
+  taskset -c 0 "$BIN/olive-simulate" net.h5 -o e --steps 10 --threads 2 2>bound.err >/dev/null
+  grep -q "warning: 2 OpenMP thread(s) per rank, but rank 0 may run on only 1 core(s).*--bind-to none" bound.err ||
+    { cat bound.err; fail "no warning for 2 threads bound to one core"; }
+fi

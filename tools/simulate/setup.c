@@ -9,6 +9,7 @@
 #include "util.h"
 #include <math.h>
 #include <omp.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -192,6 +193,15 @@ void sim_setup_common(sim_t *s, sim_config *cfg)
         omp_set_num_threads(t > 0 ? t : 1);
     }
     s->nthreads = omp_get_max_threads();
+    /* mpirun binds each rank to one core by default (Open MPI, 1 or 2
+     * ranks): OpenMP threads then share that core, and set-up ran 7-10x
+     * slower on the GPU hosts (docs/BENCHMARKS.md, issue 18). */
+    cpu_set_t mask;
+    const int allowed = sched_getaffinity(0, sizeof mask, &mask) == 0 ? CPU_COUNT(&mask) : s->nthreads;
+    if (s->nthreads > allowed && s->rank == 0)
+        olive_warn("%d OpenMP thread(s) per rank, but rank 0 may run on only %d core(s): they will share them; "
+                   "under mpirun use --bind-to none or --map-by slot:PE=%d (or fewer threads, --threads)",
+                   s->nthreads, allowed, s->nthreads);
     s->tspikes = olive_calloc((size_t)s->nthreads, sizeof(sim_spike *), "spikes");
     s->tspike_n = olive_calloc((size_t)s->nthreads, sizeof(int64_t), "spikes");
     s->tspike_cap = olive_calloc((size_t)s->nthreads, sizeof(int64_t), "spikes");
