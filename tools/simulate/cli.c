@@ -76,6 +76,7 @@ static void usage(void)
            "                            exists from the start and keeps the last good checkpoint\n"
            "  --restart STATE.h5        continue from a state file (a checkpoint or a finished run):\n"
            "                            the time axis continues; --steps/--time is the end of the whole run\n"
+           "                            (spiking networks: the CPU engine, spikes in flight included)\n"
            "  --force                   replace an existing OUTDIR\n"
            "  -v, --verbose             per-phase timings and details on stderr\n"
            "  --progress                show progress even when stderr is not a terminal\n"
@@ -290,8 +291,10 @@ void sim_parse_args(int argc, char **argv, sim_config *cfg)
     const int lif = cfg->model != &olive_model_infoli;
     if (lif) {
         const char *bad = have_gj ? "--gj" : cfg->noise_on ? "--noise" : cfg->init_random ? "--init-voltage" :
-                          cfg->single ? "--precision single" : cfg->checkpoint_every ? "--checkpoint-every" :
-                          cfg->restart_path ? "--restart" : cfg->map_path ? "--map" : have_threshold ? "--spike-threshold" : NULL;
+                          cfg->single ? "--precision single" :
+                          olive_model_is_cable(cfg->model) && cfg->checkpoint_every ? "--checkpoint-every" :
+                          olive_model_is_cable(cfg->model) && cfg->restart_path ? "--restart" :
+                          cfg->map_path ? "--map" : have_threshold ? "--spike-threshold" : NULL;
         if (bad)
             olive_usage_error("%s does not apply to %s (a %s network): %s", bad, cfg->net_path, cfg->model->name,
                               have_threshold ? "the threshold is the parameter V_th of the network file" :

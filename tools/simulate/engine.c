@@ -10,6 +10,13 @@ const sim_engine *sim_engine_choose(sim_t *s)
     const sim_engine *cpu = s->spk ? &sim_engine_lif_cpu : &sim_engine_cpu;
     if (s->spk && olive_model_is_cable(s->cfg->model)) cpu = &sim_engine_cable_cpu;   /* (the CUDA engine takes both) */
     if (s->cfg->backend == SIM_BACKEND_CPU) return cpu;
+    if (s->spk && (s->cfg->restart_path || s->cfg->checkpoint_every)) {
+        /* the CUDA engines keep their events in flight on the device */
+        if (s->cfg->backend == SIM_BACKEND_CUDA)
+            olive_die("--backend cuda: %s of a spiking network runs on the CPU engine only, so far (--backend cpu)",
+                      s->cfg->restart_path ? "--restart" : "--checkpoint-every");
+        return cpu;
+    }
 #ifdef OLIVE_HAVE_CUDA
     int mine = sim_cuda_device_count() > 0, all = 0;
     SIM_CHECK_MPI(MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD));

@@ -2,6 +2,7 @@
  * recorded variable written collectively frame block by frame block, the
  * spikes gathered to rank 0, the final state, provenance on every file. */
 #include "sim.h"
+#include "spk.h"
 #include "output_elements.h"
 #include "h5util.h"
 #include "lif.h"
@@ -334,6 +335,7 @@ void sim_write_state(sim_t *s, const char *path, int64_t step, const char *kind)
         olive_h5_attr_str(path, d, "units", "uA/cm2");
         olive_h5_close(path, d, "dataset /state/i_noise");
     }
+    if (s->spk) spk_write_in_flight(s, path, g, step, xfer);   /* what a restart must deliver */
     olive_h5_attr_i64(path, g, "step", step);
     olive_h5_attr_f64(path, g, "time_ms", (double)step * s->cfg->dt);
     olive_h5_attr_str(path, g, "precision", s->cfg->single ? "single" : "double");

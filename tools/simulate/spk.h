@@ -13,6 +13,7 @@
 #ifndef OLIVE_SPK_H
 #define OLIVE_SPK_H
 #include "sim.h"
+#include <hdf5.h>
 #include "lif.h"
 #include "synfile.h"
 #include "spike_source.h"
@@ -70,6 +71,10 @@ struct sim_spk {
     olive_sources src;
     int32_t *src_rows;
     int64_t nsrc;
+    /* A restart's spikes in flight (spk_restart.c), sorted by step, cell:
+     * kept for the checkpoints that follow. */
+    sim_spike *restored;
+    int64_t nrestored;
 };
 
 /* spk_engine.c */
@@ -100,5 +105,13 @@ int64_t *spk_gather_window(sim_t *s, int64_t *total);
 void spk_exchange(sim_t *s, int64_t step);
 /* Step 3 for step i: the events due, then the Poisson inputs. */
 void spk_deliver(sim_t *s, int64_t step);
+/* Queue the events of source cell g's spike at step sstep that fall due at
+ * or after step min_due (into this rank's cells); returns their number. */
+int64_t spk_queue_spike(sim_t *s, int64_t g, int64_t sstep, int64_t min_due);
+
+/* spk_restart.c: --restart and the spikes in flight of state files. */
+void spk_restart_check_header(sim_config *cfg, int64_t count);  /* sets cfg->start_step */
+void spk_restart_load(sim_t *s);  /* the cells' variables, and the events still due */
+void spk_write_in_flight(sim_t *s, const char *path, hid_t state_group, int64_t step, hid_t xfer);
 
 #endif

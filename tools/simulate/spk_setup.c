@@ -271,6 +271,7 @@ void sim_setup_spiking(sim_t *s, sim_config *cfg)
         olive_usage_error("--record-cells %lld:%lld: the network has %lld cells", (long long)cfg->rec_a,
                           (long long)cfg->rec_b, (long long)hdr.count);
     if (cfg->rec_b < 0) { cfg->rec_a = 0; cfg->rec_b = hdr.count; }
+    if (cfg->restart_path) spk_restart_check_header(cfg, hdr.count);   /* sets start_step */
     int64_t *bounds = olive_malloc((size_t)(s->size + 1) * sizeof(int64_t), "bounds");
     olive_block_bounds(hdr.count, NULL, s->size, OLIVE_BALANCE_CELLS, bounds);
     olive_net_read_rows(cfg->net_path, bounds[s->rank], bounds[s->rank + 1], &s->net);
@@ -303,6 +304,7 @@ void sim_setup_spiking(sim_t *s, sim_config *cfg)
     olive_syn_free(&syn);
     setup_poisson(s);
     k->window0 = cfg->start_step;
+    if (cfg->restart_path) spk_restart_load(s);
     s->net_crc = 0;
     const sim_engine *engine = sim_engine_choose(s);
     engine->setup(s);
@@ -325,6 +327,7 @@ void sim_free_spiking(sim_t *s)
     free(k->ring); free(k->mark); free(k->cur); free(k->poisson); free(k->poisson_rec);
     free((void *)k->src.kind); free((void *)k->src.p); free((void *)k->src.step0); free((void *)k->src.step1);
     free((void *)k->src.ptr); free((void *)k->src.steps); free(k->src.next); free(k->src_rows);
+    free(k->restored);
     free(k);
     s->spk = NULL;
 }

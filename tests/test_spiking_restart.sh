@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Checkpoint/restart of spiking networks: a run continued from a state file
+# is bit-identical to an unbroken one (spikes, reports, final state), also
+# when the state's step is inside an exchange window and events are still in
+# flight (delays 0.2-4 ms), for a state written on 1 rank continued on 2 and
+# one of 2 ranks writing checkpoints continued on 3. A state that does not match the run
+# is refused, naming the file and the fault; so are the engines and models
+# without a restart.
+set -euo pipefail
+export OMP_NUM_THREADS=1
+fail() { echo "FAIL: $*" >&2; exit 1; }
+S="$BIN/olive-simulate"
+"$BIN/olive-genconn" -o net.h5 --model lif_cuba --population exc:800 --population inh:200 --v0 -60:-50 --seed 3 -q \
+  --projection from=exc,to=all,p=0.04,weight=0.6,delay=0.5:3,receptor=ge \
+  --projection from=inh,to=all,p=0.04,weight=-2,delay=0.2:4,receptor=gi
+IN=(--poisson rate=200,weight=5,receptor=ge,n=2 --pulse 20:25:30:0:100 --record v,ge,gi --record-every 10)
+run() {  # P OUT STEPS [extra args]
+  local P=$1 out=$2 steps=$3; shift 3
+  mpirun -np "$P" --oversubscribe "$S" net.h5 -o "$out" --steps "$steps" "${IN[@]}" "$@" -q
+}
+# same REF FIRST-STEP PART...: the parts, in order, are REF from FIRST-STEP on
+same() {
+  "$PY" - "$@" <<'PY'
+import sys, h5py, numpy as np
+ref, first, parts = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+def spikes(d):
+    with h5py.File(f"{d}/spikes.h5") as f:
+        g = f["spikes"][list(f["spikes"])[0]]
+        return g["timestamps"][:], g["node_ids"][:]
+rt, ri = spikes(ref)
+keep = rt > first * 0.1 - 1e-9
+pt = np.concatenate([spikes(p)[0] for p in parts]); pi = np.concatenate([spikes(p)[1] for p in parts])
+assert np.array_equal(rt[keep], pt) and np.array_equal(ri[keep], pi), f"spikes differ: {keep.sum()} vs {len(pt)}"
+for v in ["v", "ge", "gi"]:
+    with h5py.File(f"{ref}/{v}.h5") as f:
+        rd = f["report"][list(f["report"])[0]]["data"][:]
+    data = []
+    for p in parts:
+        with h5py.File(f"{p}/{v}.h5") as f:
+            data.append(f["report"][list(f["report"])[0]]["data"][:])
+    got = np.concatenate(data)
+    assert np.array_equal(rd[len(rd) - len(got):], got), f"{v} report differs"
+with h5py.File(f"{ref}/state.h5") as a, h5py.File(f"{parts[-1]}/state.h5") as b:
+    for v in ["v", "ge", "gi", "ref"]:
+        assert np.array_equal(a["state"][v][:], b["state"][v][:]), f"final state {v} differs"
+assert len(spikes(parts[-1])[0]) > 100, "the last part has few spikes: a weak comparison"
+print(f"same as {ref} from step {first}: {keep.sum()} spikes in {parts}")
+PY
+}
+
+# ---- the reference: 1200 steps unbroken, 1 rank
+run 1 ref 1200
+# ---- stopped at step 613 (inside a 2-step window, events in flight), continued on 2 ranks
+run 1 a 613
+n=$("$PY" -c "import h5py; print(len(h5py.File('a/state.h5')['state/in_flight_step']))")
+[ "$n" -gt 50 ] || fail "only $n spikes in flight at step 613: a weak test"
+run 2 b 1200 --restart a/state.h5
+same ref 0 a b || fail "1 rank to 613, then 2 ranks: not the unbroken run"
+# ---- checkpoints every 300 steps on 2 ranks up to step 900, continued on 3
+run 2 ck 900 --checkpoint-every 300
+[ "$("$PY" -c "import h5py; print(h5py.File('ck/state.h5')['state'].attrs['step'])")" = 900 ] || fail "ck/state.h5 is not at step 900"
+run 3 c 1200 --restart ck/state.h5
+same ref 0 ck c || fail "2 ranks with checkpoints to 900, then 3 ranks: not the unbroken run"
+
+# ---- refusals: each names the file or option and the fault, exit non-zero, no output
+refuse() {  # EXPECTED-MESSAGE ARGS...
+  local want=$1; shift
+  rm -rf bad
+  if "$S" "$@" -o bad -q 2>err.txt; then fail "accepted: $*"; fi
+  grep -q -- "$want" err.txt || { cat err.txt; fail "'$*': expected '$want'"; }
+  [ ! -e bad ] || fail "'$*' left bad behind"
+}
+"$BIN/olive-genconn" -o other.h5 --model lif_cuba --population exc:800 --population inh:200 --seed 4 -q \
+  --projection from=exc,to=all,p=0.04,weight=0.6,delay=0.5:3,receptor=ge
+refuse "a/state.h5: the state belongs to a network of" other.h5 --steps 1200 --restart a/state.h5
+refuse "a/state.h5: the state is at step 613" net.h5 --steps 600 --restart a/state.h5
+refuse "the state was computed with --method" net.h5 --steps 1200 --restart a/state.h5 --method euler
+refuse "runs on the CPU engine only" net.h5 --steps 1200 --restart a/state.h5 --backend cuda
+"$BIN/olive-genconn" -o coba.h5 --model lif_coba --population exc:1000 -q
+refuse "a/state.h5: the state is of a lif_cuba network" coba.h5 --steps 1200 --restart a/state.h5
+"$BIN/olive-genconn" -o cable.h5 --model hh_cable --population exc:2 -q
+refuse "--restart does not apply to cable.h5" cable.h5 --steps 10 --restart a/state.h5
+echo "PASS: spiking restart"

@@ -1,0 +1,174 @@
+/* Checkpoint and restart of spiking networks (CPU engine): the state file
+ * holds, besides the cells' variables, the spikes still in flight, i.e. the
+ * spikes of the last max-delay steps before the state's step. A restart
+ * queues again those whose events fall due at or after that step, in the
+ * order the unbroken run queued them (spike step, then source id, then the
+ * source's synapses), so every sum, and so the whole run, keeps its bits.
+ * Poisson inputs and spike sources depend on (seed, cell, step) only. */
+#include "spk.h"
+#include "h5util.h"
+#include "util.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *method_name(const sim_config *c) { return olive_lif_method_name(c->method); }
+
+void spk_restart_check_header(sim_config *cfg, int64_t count)
+{
+    const char *p = cfg->restart_path;
+    hid_t f = olive_h5_open_read(p);
+    if (!olive_h5_exists(f, "state")) olive_die("%s: not an olive state file (no /state group)", p);
+    hid_t g = H5Gopen2(f, "state", H5P_DEFAULT);
+    if (g < 0) olive_die("%s: /state is not a group", p);
+    char model[64] = "", method[64] = "", prec[32] = "";
+    if (!olive_h5_get_str_opt(p, f, "model", model, sizeof model)) olive_die("%s: root attribute 'model' is missing", p);
+    if (strcmp(model, cfg->model->name))
+        olive_die("%s: the state is of a %s network, %s is a %s network", p, model, cfg->net_path, cfg->model->name);
+    if (!olive_h5_get_str_opt(p, f, "method", method, sizeof method)) olive_die("%s: root attribute 'method' is missing", p);
+    if (strcmp(method, method_name(cfg)))
+        olive_die("%s: the state was computed with --method %s, this run has %s (continuing would not be the same run)",
+                  p, method, method_name(cfg));
+    if (!olive_h5_get_str_opt(p, g, "precision", prec, sizeof prec) || strcmp(prec, "double"))
+        olive_die("%s: /state precision is '%s', spiking networks run in double", p, prec);
+    const int64_t step = olive_h5_get_i64(p, g, "/state", "step");
+    const int64_t cells = olive_h5_get_i64(p, f, "/", "cells");
+    const double dt = olive_h5_get_f64(p, f, "/", "dt");
+    if (step < 0) olive_die("%s: /state step = %lld is negative", p, (long long)step);
+    if (cells != count)
+        olive_die("%s: the state has %lld cells, the network %s has %lld (another network)", p, (long long)cells,
+                  cfg->net_path, (long long)count);
+    if (dt != cfg->dt) olive_die("%s: the state's dt is %g ms, the network's %g ms", p, dt, cfg->dt);
+    for (int v = 0; v < cfg->model->nvars; v++) {
+        char name[64];
+        snprintf(name, sizeof name, "state/%s", cfg->model->var_names[v]);
+        if (!olive_h5_exists(f, name)) olive_die("%s: dataset /%s is missing", p, name);
+        if (olive_h5_len1(p, f, name) != count)
+            olive_die("%s: /%s does not have one value per cell (%lld)", p, name, (long long)count);
+        H5T_class_t cls;
+        size_t sz;
+        olive_h5_dtype_info(p, f, name, &cls, &sz);
+        if (cls != H5T_FLOAT || sz != 8) olive_die("%s: /%s is not float64", p, name);
+    }
+    if (!olive_h5_exists(f, "state/in_flight_step") || !olive_h5_exists(f, "state/in_flight_cell"))
+        olive_die("%s: /state/in_flight_step and /state/in_flight_cell are missing (the spikes still in flight; a "
+                  "state written before olive 0.9 cannot continue a spiking network)", p);
+    if (olive_h5_len1(p, f, "state/in_flight_step") != olive_h5_len1(p, f, "state/in_flight_cell"))
+        olive_die("%s: /state/in_flight_step and /state/in_flight_cell differ in length", p);
+    if (step >= cfg->steps)
+        olive_usage_error("%s: the state is at step %lld (t = %g ms) but the run ends at step %lld: --steps/--time "
+                          "give the end of the whole run, which must come after the state",
+                          p, (long long)step, (double)step * cfg->dt, (long long)cfg->steps);
+    H5Gclose(g);
+    H5Fclose(f);
+    cfg->start_step = step;
+}
+
+static int cmp_spike(const void *a, const void *b)
+{
+    const sim_spike *x = a, *y = b;
+    if (x->step != y->step) return (x->step > y->step) - (x->step < y->step);
+    return (x->cell > y->cell) - (x->cell < y->cell);
+}
+
+void spk_restart_load(sim_t *s)
+{
+    struct sim_spk *k = s->spk;
+    const sim_config *cfg = s->cfg;
+    const char *p = cfg->restart_path;
+    const int64_t k0 = cfg->start_step, n = s->plan.nlocal;
+    hid_t f = olive_h5_open_read(p);
+    hid_t g = H5Gopen2(f, "state", H5P_DEFAULT);
+    if (g < 0) olive_die("%s: /state is not a group", p);
+    const int64_t nsyn = olive_h5_get_i64(p, g, "/state", "synapses");
+    H5Gclose(g);
+    if (nsyn != k->nsyn_total)
+        olive_die("%s: the state belongs to a network of %lld synapses, %s has %lld (another network)", p,
+                  (long long)nsyn, cfg->net_path, (long long)k->nsyn_total);
+    int64_t bad = -1;
+    for (int v = 0; v < cfg->model->nvars; v++) {
+        char name[64];
+        snprintf(name, sizeof name, "state/%s", cfg->model->var_names[v]);
+        olive_h5_read_slab1(p, f, name, H5T_NATIVE_DOUBLE, s->plan.row0, n, s->state[v]);
+        for (int64_t i = 0; i < n && bad < 0; i++)
+            if (!isfinite(((double *)s->state[v])[i])) bad = (int64_t)v << 40 | (s->plan.row0 + i);
+    }
+    const int64_t m = olive_h5_len1(p, f, "state/in_flight_step");
+    int64_t *st = olive_malloc((size_t)m * sizeof(int64_t) + 8, "spikes in flight");
+    int64_t *ce = olive_malloc((size_t)m * sizeof(int64_t) + 8, "spikes in flight");
+    olive_h5_read_slab1(p, f, "state/in_flight_step", H5T_NATIVE_INT64, 0, m, st);
+    olive_h5_read_slab1(p, f, "state/in_flight_cell", H5T_NATIVE_INT64, 0, m, ce);
+    H5Fclose(f);
+    k->restored = olive_malloc((size_t)m * sizeof(sim_spike) + 8, "spikes in flight");
+    for (int64_t i = 0; i < m; i++) {
+        if (st[i] >= k0 || st[i] < 0 || ce[i] < 0 || ce[i] >= s->net.count)
+            olive_die("%s: spike in flight %lld (step %lld, cell %lld) is not a spike of a cell before step %lld", p,
+                      (long long)i, (long long)st[i], (long long)ce[i], (long long)k0);
+        k->restored[i] = (sim_spike){st[i], ce[i]};
+    }
+    free(st);
+    free(ce);
+    qsort(k->restored, (size_t)m, sizeof(sim_spike), cmp_spike);
+    k->nrestored = m;
+    for (int64_t i = 0; i < m; i++) spk_queue_spike(s, k->restored[i].cell, k->restored[i].step, k0);
+    int64_t first = bad < 0 ? INT64_MAX : bad, all;
+    SIM_CHECK_MPI(MPI_Allreduce(&first, &all, 1, MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD));
+    if (all != INT64_MAX) {
+        if (all == first)
+            olive_die("%s: /state/%s of cell %lld is not finite (a damaged state)", p, cfg->model->var_names[all >> 40],
+                      (long long)(all & ((INT64_C(1) << 40) - 1)));
+        MPI_Barrier(MPI_COMM_WORLD); /* the rank holding the cell reports and aborts */
+        exit(1);
+    }
+}
+
+static int cmp_by_cell(const void *a, const void *b)
+{
+    const sim_spike *x = a, *y = b;
+    if (x->cell != y->cell) return (x->cell > y->cell) - (x->cell < y->cell);
+    return (x->step > y->step) - (x->step < y->step);
+}
+
+void spk_write_in_flight(sim_t *s, const char *path, hid_t g, int64_t step, hid_t xfer)
+{
+    struct sim_spk *k = s->spk;
+    const int64_t from = step - (k->L - 1);   /* older spikes have no event left to deliver */
+    const int64_t row0 = s->plan.row0, row1 = s->plan.row1;
+    /* This rank's cells' spikes, those a restart brought in included, sorted
+     * by cell then step: the ranks' blocks of cells follow each other, so the
+     * file is the same for any rank count. */
+    int64_t m = 0;
+    for (int64_t i = 0; i < k->nrestored; i++)
+        m += k->restored[i].step >= from && k->restored[i].cell >= row0 && k->restored[i].cell < row1;
+    for (int t = 0; t < s->nthreads; t++)
+        for (int64_t i = 0; i < s->tspike_n[t]; i++) m += s->tspikes[t][i].step >= from && s->tspikes[t][i].step < step;
+    sim_spike *sp = olive_malloc((size_t)m * sizeof(sim_spike) + 8, "spikes in flight");
+    int64_t j = 0;
+    for (int64_t i = 0; i < k->nrestored; i++)
+        if (k->restored[i].step >= from && k->restored[i].cell >= row0 && k->restored[i].cell < row1) sp[j++] = k->restored[i];
+    for (int t = 0; t < s->nthreads; t++)
+        for (int64_t i = 0; i < s->tspike_n[t]; i++)
+            if (s->tspikes[t][i].step >= from && s->tspikes[t][i].step < step) sp[j++] = s->tspikes[t][i];
+    qsort(sp, (size_t)m, sizeof(sim_spike), cmp_by_cell);
+    int64_t *st = olive_malloc((size_t)m * sizeof(int64_t) + 8, "spikes in flight");
+    int64_t *ce = olive_malloc((size_t)m * sizeof(int64_t) + 8, "spikes in flight");
+    for (int64_t i = 0; i < m; i++) { st[i] = sp[i].step; ce[i] = sp[i].cell; }
+    free(sp);
+    int64_t off = 0, total = 0;
+    SIM_CHECK_MPI(MPI_Exscan(&m, &off, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD));
+    if (s->rank == 0) off = 0;   /* MPI_Exscan leaves rank 0's undefined */
+    SIM_CHECK_MPI(MPI_Allreduce(&m, &total, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD));
+    const char *names[2] = {"in_flight_step", "in_flight_cell"};
+    int64_t *data[2] = {st, ce};
+    for (int q = 0; q < 2; q++) {
+        hid_t d = olive_h5_dset1(path, g, names[q], H5T_STD_I64LE, total, 0);
+        olive_h5_write_slab1(path, d, H5T_NATIVE_INT64, off, m, data[q], xfer);
+        char what[64];
+        snprintf(what, sizeof what, "dataset /state/%s", names[q]);
+        olive_h5_close(path, d, what);
+    }
+    olive_h5_attr_i64(path, g, "synapses", k->nsyn_total);
+    olive_h5_attr_i64(path, g, "max_delay_steps", k->L - 1);
+    free(st);
+    free(ce);
+}
