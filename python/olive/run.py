@@ -101,7 +101,11 @@ class Report:
 
 @dataclass
 class State:
-    """The state after the last step (state.h5): values[variable] is an array over every cell."""
+    """The state after the last step (state.h5): values[variable] is an array over every cell.
+
+    in_flight: a spiking network's spikes still in flight, (steps, cells) arrays
+    (what olive-simulate --restart delivers; empty for InfOli networks).
+    """
 
     values: Dict[str, np.ndarray]
     units: Dict[str, str]
@@ -110,6 +114,7 @@ class State:
     precision: str
     kind: str
     attrs: Dict[str, object] = field(default_factory=dict)
+    in_flight: tuple = (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
 
     def __getitem__(self, variable):
         return self.values[variable]
@@ -235,12 +240,14 @@ def _read_state(path):
         g = f["state"]
         values, units = {}, {}
         for name in g:
-            if isinstance(g[name], h5py.Dataset):
+            if isinstance(g[name], h5py.Dataset) and not name.startswith("in_flight_"):
                 values[name] = g[name][()]
                 units[name] = get_str(path, g[name], "units", "")
+        in_flight = (g["in_flight_step"][()], g["in_flight_cell"][()]) if "in_flight_step" in g else \
+            (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
         a = attrs_dict(g)
         return State(values, units, int(a.get("step", 0)), float(a.get("time_ms", 0.0)),
-                     str(a.get("precision", "")), str(a.get("kind", "")), attrs_dict(f))
+                     str(a.get("precision", "")), str(a.get("kind", "")), attrs_dict(f), in_flight)
 
 
 def read_run(directory, population=None):

@@ -123,6 +123,8 @@ static void describe(const char *file, hid_t f, const ana_cmp_result *res, char 
         ana_fmt(other, sizeof other, "%s/node_ids", base);
         double cell = value_at(f, file, other, row);
         ana_fmt(out, n, "spike %lld (t = %.10g ms in A), cell %.0f", (long long)row, t, cell);
+    } else if (!strncmp(ds, "/state/in_flight_", 17)) {
+        ana_fmt(out, n, "spike in flight %lld", (long long)row);
     } else if (!strncmp(ds, "/state/", 7) && res->rank == 1) {
         ana_fmt(out, n, "cell %lld", (long long)row);
     } else if (res->rank >= 2) {

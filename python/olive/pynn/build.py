@@ -62,6 +62,18 @@ class NetworkSpec:
         # pulses: not part of it: those up to the last run() are kept (simulator.State.pulse_history)
         return digest(*parts)
 
+    def structure_fingerprint(self):
+        """What a continued run (olive-simulate --restart) needs unchanged: cells, models,
+        connections, weights and delays (parameters and currents may change between runs)."""
+        parts = []
+        if self.infoli is not None:
+            return self.fingerprint()      # its g_CaL and conductances are the network's content
+        for p in self.populations:
+            parts.append((p["name"], p["count"], p["model"]))
+        for q in self.projections:
+            parts += [q["name"], q["receptor"], q["source"], q["target"], q["weight"], q["delay_ms"]]
+        return digest(*parts)
+
     def native_of_cells(self, ids):
         ids = np.asarray(ids, dtype=int)
         return {k: v[ids] for k, v in self.native.items()}

@@ -1,11 +1,14 @@
 """Simulator state of pyNN.olive: the network PyNN builds, and its runs.
 
-olive-simulate has no continuation of a spiking run (yet), so every run()
-writes the whole network (olive.write_network) and simulates it from 0 to
-the total time (olive.simulate); the recorders then read that run.  If the
-network, a parameter or a current source changed after the first run() of
-a segment, the earlier part would differ from what was simulated, so
-run() refuses (NotImplementedError); reset() starts over.
+Every run() writes the network (olive.write_network). The first run() of a
+segment simulates it from 0; a later one continues the previous run from its
+state (olive-simulate --restart: the cells' variables and the spikes still in
+flight, bit-identical to an unbroken run), so that many short run() calls
+cost no more than one long one. Parameters and current sources may change
+between runs (they act from then on, as in NEST). Where olive cannot continue
+(the connections or the recorded variables changed, or a spiking network on
+backend="cuda"), run() simulates the whole segment again from 0, which
+needs the network unchanged (else NotImplementedError; reset() starts over).
 """
 
 import hashlib
@@ -96,7 +99,10 @@ class State(common.control.BaseState):
         self.t_next = 0.0
         self.t_start = 0.0
         self.segment_counter += 1
-        self.result = None            # the olive.Run covering 0..t
+        self.result = None            # the olive.Run of the last run() (0..t, or its continuation)
+        self.structure = None         # NetworkSpec.structure_fingerprint() of that run
+        self.recorded = None          # the olive variables it recorded
+        self.pieces = 0               # olive runs in this segment (run0, run1, ...)
         self.result_index = {}        # olive id -> spike times (ms)
         self.fingerprint = None       # of the network the runs of this segment simulated
         self.history = {}             # spike_source_array cell -> its times up to t (already simulated)
@@ -124,15 +130,20 @@ class State(common.control.BaseState):
         from .build import build_network
         spec = build_network(self, tstop)
         fp = spec.fingerprint()
-        if self.fingerprint is not None and fp != self.fingerprint:
+        steps = int(round(tstop / self.dt))
+        backend = choose_backend(self.backend, spec.count, steps)
+        prev = os.path.join(self._directory(), f"run{self.pieces - 1}", "state.h5")
+        go_on = (self.result is not None and os.path.exists(prev) and spec.structure_fingerprint() == self.structure
+                 and list(spec.record) == self.recorded and (spec.infoli is not None or backend != "cuda"))
+        if not go_on and self.fingerprint is not None and fp != self.fingerprint:
             raise NotImplementedError(
-                "pyNN.olive: the network, a parameter, an initial value or a current source changed "
-                "after run() in this segment; olive cannot continue a spiking run from its state yet, "
-                "so such a change needs reset() first (then the whole run starts again from t = 0)")
+                "pyNN.olive: the connections or the recorded variables changed after run() in this segment "
+                "(or the network runs on backend='cuda'), so olive cannot continue the run from its state, and "
+                "simulating the segment again from t = 0 would not be the run so far: reset() first")
         self.fingerprint = fp
         d = self._directory()
         net = os.path.join(d, "net.h5")
-        out = os.path.join(d, "run")
+        out = os.path.join(d, f"run{self.pieces}")
         if spec.infoli is not None:
             n = spec.infoli["cells"]
             olive.write_network(net, cells=n, dims=[n, 1, 1], gap_junctions=spec.infoli["gap_junctions"],
@@ -140,7 +151,6 @@ class State(common.control.BaseState):
         else:
             olive.write_network(net, populations=spec.populations, projections=spec.projections,
                                 dt=self.dt, force=True)
-        steps = int(round(tstop / self.dt))
         pulses = spec.pulses_until(tstop)
         if len(pulses) > MAX_PULSE_ARGS:      # an ACSource is a pulse a step: a stimulus file, not argv
             stim = os.path.join(d, "stimulus.h5")
@@ -149,18 +159,31 @@ class State(common.control.BaseState):
         else:
             extra = {}
         kwargs = dict(steps=steps, record=spec.record or "none", pulses=pulses, **extra,
-                      seed=self.seed, backend=choose_backend(self.backend, spec.count, steps),
-                      force=True, progress=False)
+                      seed=self.seed, backend=backend, force=True, progress=False)
+        if go_on:
+            kwargs["restart"] = prev
         if spec.record:
             kwargs["record_precision"] = "double"
-        self.result = olive.simulate(net, out, **kwargs)
+        result = olive.simulate(net, out, **kwargs)
+        if go_on:       # the earlier pieces' spikes and traces, then this one's
+            old_ids, old_times = self._seg_ids, self._seg_times
+            old_traces = self.traces
+        self.result = result
+        self.pieces += 1
+        shutil.rmtree(os.path.dirname(prev), ignore_errors=True)
+        self.structure = spec.structure_fingerprint()
+        self.recorded = list(spec.record)
         self.spec = spec
         self.pulse_history = [(a, tstop if b is None else min(b, tstop), amp, f, l)
                               for a, b, amp, f, l in spec.pulses if a < tstop]
         self.traces = {}
         for var, rep in self.result.reports.items():     # read now: end() removes the files
-            self.traces[var] = ({int(c): j for j, c in enumerate(rep.node_ids)},
-                                np.asarray(rep.data, dtype=float))
+            col, data = {int(c): j for j, c in enumerate(rep.node_ids)}, np.asarray(rep.data, dtype=float)
+            if go_on:
+                if old_traces[var][0] != col:
+                    raise RuntimeError(f"pyNN.olive: the {var} report's cells changed between runs (internal)")
+                data = np.concatenate([old_traces[var][1], data])
+            self.traces[var] = (col, data)
         if self.min_delay_auto and spec.min_delay is not None:
             self.min_delay = spec.min_delay
         first = 0
@@ -169,12 +192,13 @@ class State(common.control.BaseState):
                 for c, t in enumerate(p["spike_times"]):
                     self.history[first + c] = np.asarray(t)[np.asarray(t) <= tstop + self.dt / 2]
             first += p["count"]
-        self._index_spikes()
+        ids, times = np.asarray(result.spikes.node_ids), np.asarray(result.spikes.times, dtype=float)
+        if go_on:
+            ids, times = np.concatenate([old_ids, ids]), np.concatenate([old_times, times])
+        self._seg_ids, self._seg_times = ids, times      # in time order, across the pieces
+        self._index_spikes(ids, times)
 
-    def _index_spikes(self):
-        s = self.result.spikes
-        ids = np.asarray(s.node_ids)
-        times = np.asarray(s.times, dtype=float)
+    def _index_spikes(self, ids, times):
         order = np.argsort(ids, kind="stable")
         ids, times = ids[order], times[order]
         self._spike_ids, self._spike_times = ids, times
