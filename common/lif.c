@@ -21,11 +21,9 @@ static double alpha_share(double tau_m, double tau, double dt)
     double J;
     if (fabs(z) < 1e-2) {
         J = 0;
-        double term = 0.5, zn = 1;   /* (n - 1)/n! z^(n-2), n = 2, 3, ... */
-        double fact = 2;
+        double zn = 1, fact = 2;   /* the terms (n - 1)/n! z^(n-2), n = 2, 3, ... */
         for (int n = 2; n < 12; n++) {
-            term = (double)(n - 1) / fact * zn;
-            J += term;
+            J += (double)(n - 1) / fact * zn;
             zn *= z;
             fact *= n + 1;
         }

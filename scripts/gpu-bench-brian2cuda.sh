@@ -71,6 +71,11 @@ for dir in "$B2C"/*/; do
     say "  $name: olive's network written as Brian2CUDA's arrays in $(echo "$t0 $(date +%s.%N)" | awk '{ printf "%.1f", $2 - $1 }') s"
   fi
   rm -f "$net"
+  if [ -n "${KEEP_B2C:-}" ]; then   # prepared, not run (scripts/gpu-brian2cuda-long.sh runs it detached)
+    mv "$work/b2c_$name" "$KEEP_B2C/b2c_$name"
+    say "  $name: Brian2CUDA project prepared in $KEEP_B2C/b2c_$name (not run)"
+    continue
+  fi
   t0=$(date +%s.%N)
   if (cd "$work/b2c_$name" && ./main) >"$work/b2c_$name.log" 2>&1; then
     t1=$(date +%s.%N)
