@@ -56,6 +56,12 @@ n=$("$PY" -c "import h5py; print(len(h5py.File('a/state.h5')['state/in_flight_st
 [ "$n" -gt 50 ] || fail "only $n spikes in flight at step 613: a weak test"
 run 2 b 1200 --restart a/state.h5
 same ref 0 a b || fail "1 rank to 613, then 2 ranks: not the unbroken run"
+# ---- pieces shorter than the longest delay (40 steps): the spikes a restart
+# brought in are still in flight at the next state
+run 2 p1 620 --restart a/state.h5
+run 1 p2 623 --restart p1/state.h5
+run 3 p3 1200 --restart p2/state.h5
+same ref 0 a p1 p2 p3 || fail "pieces of 7 and 3 steps: not the unbroken run"
 # ---- checkpoints every 300 steps on 2 ranks up to step 900, continued on 3
 run 2 ck 900 --checkpoint-every 300
 [ "$("$PY" -c "import h5py; print(h5py.File('ck/state.h5')['state'].attrs['step'])")" = 900 ] || fail "ck/state.h5 is not at step 900"
