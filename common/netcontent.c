@@ -11,8 +11,7 @@
 #include "state.h"
 #include <string.h>
 
-/* splitmix64's finaliser: a bijective avalanche of 64 bits. */
-static uint64_t mix(uint64_t x)
+uint64_t olive_mix64(uint64_t x)
 {
     x += UINT64_C(0x9e3779b97f4a7c15);
     x = (x ^ (x >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
@@ -20,12 +19,15 @@ static uint64_t mix(uint64_t x)
     return x ^ (x >> 31);
 }
 
-static uint64_t bits_of(double x)
+uint64_t olive_bits_of(double x)
 {
     uint64_t u;
     memcpy(&u, &x, sizeof u);
     return u;
 }
+
+#define mix olive_mix64
+#define bits_of olive_bits_of
 
 /* The stored code of local junction e (the value's bits at 32 and 64 bits). */
 static uint64_t code_of(const olive_network *n, int64_t e)

@@ -4,7 +4,8 @@
 # when the state's step is inside an exchange window and events are still in
 # flight (delays 0.2-4 ms), for a state written on 1 rank continued on 2 and
 # one of 2 ranks writing checkpoints continued on 3. A state that does not match the run
-# is refused, naming the file and the fault; so are the engines and models
+# (other cells, synapses, weights, model or method) is refused, naming the
+# file and the fault; so are the engines and models
 # without a restart.
 set -euo pipefail
 export OMP_NUM_THREADS=1
@@ -79,6 +80,10 @@ refuse() {  # EXPECTED-MESSAGE ARGS...
 "$BIN/olive-genconn" -o other.h5 --model lif_cuba --population exc:800 --population inh:200 --seed 4 -q \
   --projection from=exc,to=all,p=0.04,weight=0.6,delay=0.5:3,receptor=ge
 refuse "a/state.h5: the state belongs to a network of" other.h5 --steps 1200 --restart a/state.h5
+"$BIN/olive-genconn" -o weights.h5 --model lif_cuba --population exc:800 --population inh:200 --v0 -60:-50 --seed 3 -q \
+  --projection from=exc,to=all,p=0.04,weight=0.61,delay=0.5:3,receptor=ge \
+  --projection from=inh,to=all,p=0.04,weight=-2,delay=0.2:4,receptor=gi
+refuse "a/state.h5: the state belongs to a network with other synapses" weights.h5 --steps 1200 --restart a/state.h5
 refuse "a/state.h5: the state is at step 613" net.h5 --steps 600 --restart a/state.h5
 refuse "the state was computed with --method" net.h5 --steps 1200 --restart a/state.h5 --method euler
 refuse "runs on the CPU engine only" net.h5 --steps 1200 --restart a/state.h5 --backend cuda

@@ -75,6 +75,8 @@ struct sim_spk {
      * kept for the checkpoints that follow. */
     sim_spike *restored;
     int64_t nrestored;
+    int64_t syn_hash;        /* of the synapses (spk_restart.c), once made */
+    int syn_hash_done;
 };
 
 /* spk_engine.c */

@@ -7,12 +7,38 @@
  * Poisson inputs and spike sources depend on (seed, cell, step) only. */
 #include "spk.h"
 #include "h5util.h"
+#include "netcontent.h"
 #include "util.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char *method_name(const sim_config *c) { return olive_lif_method_name(c->method); }
+
+/* A hash of the network's synapses (source, target, receptor, weight,
+ * delay), what a restart must match beyond the counts: each synapse adds
+ * mix(...) mod 2^64, so the sum does not depend on the rank or thread count.
+ * Made from the outgoing lists at the first state written or read. */
+static int64_t synapse_hash(sim_t *s)
+{
+    struct sim_spk *k = s->spk;
+    if (k->syn_hash_done) return k->syn_hash;
+    uint64_t part = 0, sum = 0;
+    const int64_t N = s->net.count, row0 = s->plan.row0;
+#pragma omp parallel for schedule(dynamic, 4096) reduction(+ : part)
+    for (int64_t g = 0; g < N; g++)
+        for (int64_t e = k->out_ptr[g]; e < k->out_ptr[g + 1]; e++) {
+            const spk_out *o = &k->out[e];
+            uint64_t h = olive_mix64((uint64_t)g);
+            h = olive_mix64(h ^ (uint64_t)(row0 + o->target));
+            h = olive_mix64(h ^ ((uint64_t)o->receptor << 16 | k->out_delay[e]));
+            part += olive_mix64(h ^ olive_bits_of(o->w));
+        }
+    SIM_CHECK_MPI(MPI_Allreduce(&part, &sum, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD));
+    k->syn_hash = (int64_t)(olive_mix64(sum ^ (uint64_t)k->nsyn_total) >> 1);   /* fits an int64 attribute */
+    k->syn_hash_done = 1;
+    return k->syn_hash;
+}
 
 void spk_restart_check_header(sim_config *cfg, int64_t count)
 {
@@ -81,10 +107,15 @@ void spk_restart_load(sim_t *s)
     hid_t g = H5Gopen2(f, "state", H5P_DEFAULT);
     if (g < 0) olive_die("%s: /state is not a group", p);
     const int64_t nsyn = olive_h5_get_i64(p, g, "/state", "synapses");
+    const int64_t hash = olive_h5_get_i64(p, g, "/state", "synapse_hash");
     H5Gclose(g);
     if (nsyn != k->nsyn_total)
         olive_die("%s: the state belongs to a network of %lld synapses, %s has %lld (another network)", p,
                   (long long)nsyn, cfg->net_path, (long long)k->nsyn_total);
+    if (hash != synapse_hash(s))
+        olive_die("%s: the state belongs to a network with other synapses (sources, targets, weights or delays) "
+                  "than %s (synapse hash %016llx, the network's %016llx); a restart must use the network the state "
+                  "was computed on", p, cfg->net_path, (unsigned long long)hash, (unsigned long long)synapse_hash(s));
     int64_t bad = -1;
     for (int v = 0; v < cfg->model->nvars; v++) {
         char name[64];
@@ -168,6 +199,7 @@ void spk_write_in_flight(sim_t *s, const char *path, hid_t g, int64_t step, hid_
         olive_h5_close(path, d, what);
     }
     olive_h5_attr_i64(path, g, "synapses", k->nsyn_total);
+    olive_h5_attr_i64(path, g, "synapse_hash", synapse_hash(s));
     olive_h5_attr_i64(path, g, "max_delay_steps", k->L - 1);
     free(st);
     free(ce);
