@@ -249,3 +249,19 @@ def test_a_parameter_set_between_runs_acts_from_then_on(programs, tmp_path):
     assert all(np.array_equal(a, b) for a, b in zip(*before))
     after = sum(int((a > 100.0).sum()) for a in sp1), sum(int((b > 100.0).sum()) for b in sp2)
     assert after[1] > 1.1 * after[0]     # 4778 against 3988
+
+
+def test_hh_cells_run_in_pieces_are_simulated_again_from_0(pynn_sim):
+    # olive cannot continue cable cells from a state yet: the second run() simulates 0..60 ms
+    def go(pieces):
+        sim.setup(timestep=0.01)
+        p = sim.Population(3, sim.HH_cond_exp(i_offset=0.5))
+        p.record("spikes")
+        for t in pieces:
+            sim.run(t)
+        start = sim.simulator.state.result.t_start
+        out = [np.asarray(s) for s in p.get_data().segments[0].spiketrains]
+        sim.end()
+        return out, start
+    (a, _), (b, start) = go([60.0]), go([20.0, 40.0])
+    assert sum(len(x) for x in a) >= 6 and all(np.array_equal(x, y) for x, y in zip(a, b)) and start == 0.0

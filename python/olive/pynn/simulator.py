@@ -35,6 +35,10 @@ AUTO_GPU_MIN_CELL_STEPS = 1e8
 
 MAX_PULSE_ARGS = 200
 
+# olive-simulate cannot continue these from a state yet (their compartments'
+# gates are not in state.h5): run() simulates them again from 0
+CABLE_MODELS = {"hh_traub", "hh_cable", "hh_swc"}
+
 
 def write_stimulus(path, pulses, cells):
     """olive-simulate's stimulus file (docs/FORMAT.md) of (start, stop, amp, first, last) pulses."""
@@ -133,8 +137,10 @@ class State(common.control.BaseState):
         steps = int(round(tstop / self.dt))
         backend = choose_backend(self.backend, spec.count, steps)
         prev = os.path.join(self._directory(), f"run{self.pieces - 1}", "state.h5")
+        cable = any(p["model"] in CABLE_MODELS for p in spec.populations)
         go_on = (self.result is not None and os.path.exists(prev) and spec.structure_fingerprint() == self.structure
-                 and list(spec.record) == self.recorded and (spec.infoli is not None or backend != "cuda"))
+                 and list(spec.record) == self.recorded and not cable
+                 and (spec.infoli is not None or backend != "cuda"))
         if not go_on and self.fingerprint is not None and fp != self.fingerprint:
             raise NotImplementedError(
                 "pyNN.olive: the connections or the recorded variables changed after run() in this segment "
