@@ -193,7 +193,8 @@ void spk_write_in_flight(sim_t *s, const char *path, hid_t g, int64_t step, hid_
     int64_t *data[2] = {st, ce};
     for (int q = 0; q < 2; q++) {
         hid_t d = olive_h5_dset1(path, g, names[q], H5T_STD_I64LE, total, 0);
-        olive_h5_write_slab1(path, d, H5T_NATIVE_INT64, off, m, data[q], xfer);
+        /* (an empty dataset has no storage to write to; total is every rank's) */
+        if (total > 0) olive_h5_write_slab1(path, d, H5T_NATIVE_INT64, off, m, data[q], xfer);
         char what[64];
         snprintf(what, sizeof what, "dataset /state/%s", names[q]);
         olive_h5_close(path, d, what);
