@@ -86,7 +86,7 @@ refuse "a/state.h5: the state belongs to a network of" other.h5 --steps 1200 --r
 refuse "a/state.h5: the state belongs to a network with other synapses" weights.h5 --steps 1200 --restart a/state.h5
 refuse "a/state.h5: the state is at step 613" net.h5 --steps 600 --restart a/state.h5
 refuse "the state was computed with --method" net.h5 --steps 1200 --restart a/state.h5 --method euler
-refuse "runs on the CPU engine only" net.h5 --steps 1200 --restart a/state.h5 --backend cuda
+refuse "runs on the CPU engine only\|built without CUDA" net.h5 --steps 1200 --restart a/state.h5 --backend cuda
 "$BIN/olive-genconn" -o coba.h5 --model lif_coba --population exc:1000 -q
 refuse "a/state.h5: the state is of a lif_cuba network" coba.h5 --steps 1200 --restart a/state.h5
 "$BIN/olive-genconn" -o cable.h5 --model hh_cable --population exc:2 -q
