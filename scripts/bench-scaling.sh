@@ -73,7 +73,7 @@ for P in 1 2 4 8 16; do
   t0=$(now)
   # --bind-to none: Open MPI binds each of 1 or 2 ranks to one core, and the
   # OpenMP threads of set-up (reading, turning synapses around) then share it
-  # (c1m: set-up 96 s bound, 8 s unbound)
+  # (1M-cell LIF network on the 2-GPU host: set-up 95.7 s bound, 13.7 s unbound)
   # shellcheck disable=SC2086
   mpirun -np "$P" --oversubscribe --bind-to none "$BIN/olive-simulate" "$net" -o "$work/out$P" --steps "$steps" \
     --backend "${BACKEND:-cuda}" --record none --force -v ${SIMARGS:-} >"$work/sim$P.log" 2>&1 || { cat "$work/sim$P.log" >&2; exit 1; }

@@ -25,9 +25,8 @@ lif() {  # lif CELLS-EXC CELLS-INH P: lif_cuba, the CUBA law of scripts/gpu-benc
     --projection "from=exc,to=all,p=$3,weight=0.1296,delay=0,receptor=ge" \
     --projection "from=inh,to=all,p=$3,weight=-0.72,delay=0,receptor=gi"
 }
-# Scratch in memory where it has room: on the 2-GPU host, reading a network
-# from /tmp ran at a fraction of the speed of the 1-GPU host's (set-up 68 s
-# against 18 s for the 4M network)
+# Scratch in memory where it has room (the 8M-cell network's file is 40 GB;
+# /dev/shm takes half the host's memory): reading and writing at memory speed
 if [ -z "${TMPDIR:-}" ] && [ "$(df -k --output=avail /dev/shm 2>/dev/null | tail -1)" -gt 60000000 ] 2>/dev/null; then
   export TMPDIR=/dev/shm
 fi
