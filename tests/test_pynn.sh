@@ -36,8 +36,22 @@ cp "$TESTS/pynn/conftest.py" "$TESTS/pynn/expected.tsv" .
 # code (docs/PYNN.md), test_connectors_parallel emulates MPI processes inside Python
 units="unittests/test_population.py unittests/test_populationview.py unittests/test_projection.py
        unittests/test_assembly.py unittests/test_simulation_control.py unittests/test_connectors_serial.py"
+# the same scenarios on pyNN.nest, beside pyNN.olive's run (one core each)
+source "$TESTS/peer_venv.sh"
+pstamp="$venv/.olive-pynn-$PYNN-lazyarray-$LAZYARRAY"
+if [ ! -e "$pstamp" ]; then
+  "$venv/bin/pip" install -q --disable-pip-version-check "PyNN==$PYNN" "lazyarray==$LAZYARRAY" "neo==$NEO" \
+      "quantities==$QUANTITIES" "pytest==$PYTEST" "matplotlib==$MATPLOTLIB" "scipy==$SCIPY" \
+    || fail "pip could not install PyNN into the NEST venv"
+  touch "$pstamp"
+fi
+# NEST's scenario run may fail test_issue259 (it needs off-grid spikes): its spikes are what counts here
+mkdir -p nest-run && cp -r scenarios conftest.py expected.tsv nest-run/
+(cd nest-run && PYNN_SIMS=nest PYNN_NEST_SPIKE_PRECISION=on_grid PYNN_SPIKE_LOG="$PWD/../nest.json" OMP_NUM_THREADS=1 \
+    "$venv/bin/python" -m pytest -q -p no:cacheprovider scenarios > ../nest.log 2>&1) &
+nest_pid=$!
 # shellcheck disable=SC2086
-OLIVE_BIN="$BIN" PYNN_SPIKE_LOG="$PWD/olive.json" "$olive_venv/bin/python" -m pytest -q -p no:cacheprovider \
+OMP_NUM_THREADS=1 OLIVE_BIN="$BIN" PYNN_SPIKE_LOG="$PWD/olive.json" "$olive_venv/bin/python" -m pytest -q -p no:cacheprovider \
     -rsx -W ignore::DeprecationWarning scenarios $units > olive.log 2>&1 || { tail -n 60 olive.log; fail "PyNN's tests on pyNN.olive"; }
 tail -n 1 olive.log
 grep -qE "^[0-9]+ passed, [0-9]+ skipped, [0-9]+ xfailed" <(tail -n 1 olive.log | sed 's/ in .*//; s/, [0-9]* warnings//') \
@@ -55,18 +69,8 @@ for py in snip-pynn-*.py; do
   OLIVE_BIN="$BIN" "$olive_venv/bin/python" "$py" > "$py.out" 2>&1 || { cat "$py" "$py.out"; fail "docs/PYNN.md: $py"; }
 done
 
-# the same scenarios on pyNN.nest
-source "$TESTS/peer_venv.sh"
-pstamp="$venv/.olive-pynn-$PYNN-lazyarray-$LAZYARRAY"
-if [ ! -e "$pstamp" ]; then
-  "$venv/bin/pip" install -q --disable-pip-version-check "PyNN==$PYNN" "lazyarray==$LAZYARRAY" "neo==$NEO" \
-      "quantities==$QUANTITIES" "pytest==$PYTEST" "matplotlib==$MATPLOTLIB" "scipy==$SCIPY" \
-    || fail "pip could not install PyNN into the NEST venv"
-  touch "$pstamp"
-fi
-# NEST's scenario run may fail test_issue259 (it needs off-grid spikes): its spikes are what counts here
-PYNN_SIMS=nest PYNN_NEST_SPIKE_PRECISION=on_grid PYNN_SPIKE_LOG="$PWD/nest.json" OMP_NUM_THREADS=1 \
-    "$venv/bin/python" -m pytest -q -p no:cacheprovider scenarios > nest.log 2>&1 || true
+# (pyNN.nest's run of the same scenarios, started above, has ended)
+wait "$nest_pid" || true
 tail -n 1 nest.log
 [ -s nest.json ] || { tail -n 30 nest.log; fail "pyNN.nest wrote no spike log"; }
 "$PY" "$TOP/scripts/pynn_compare_backends.py" olive.json nest.json --names olive,nest \
@@ -86,13 +90,16 @@ PYEOF
 # spikes (IF_curr_exp: iaf_psc_exp, IF_curr_alpha: iaf_psc_alpha), COBA the same rates within
 # 5% (NEST integrates iaf_cond_exp and iaf_cond_alpha with GSL's adaptive RKF45, olive
 # lif_coba and lif_coba_alpha by exponential Euler)
+# (NEST on one thread beside olive on one: the two runs of a case at once)
 for b in cuba coba; do
   for syn in exp alpha; do
-    OLIVE_BIN="$BIN" "$olive_venv/bin/python" "$TOP/examples/pynn/brette.py" $b --synapse $syn --backend cpu --time 300 \
-        --spikes olive_$b-$syn.npz > olive_$b-$syn.txt || fail "examples/pynn/brette.py $b --synapse $syn on pyNN.olive"
     OMP_NUM_THREADS=1 "$venv/bin/python" "$TOP/examples/pynn/brette.py" $b --synapse $syn --simulator nest --time 300 \
-        --spikes nest_$b-$syn.npz > nest_$b-$syn.txt 2>nest_$b-$syn.err \
-      || { tail nest_$b-$syn.err; fail "examples/pynn/brette.py $b --synapse $syn on pyNN.nest"; }
+        --spikes nest_$b-$syn.npz > nest_$b-$syn.txt 2>nest_$b-$syn.err &
+    nest_pid=$!
+    OMP_NUM_THREADS=1 OLIVE_BIN="$BIN" "$olive_venv/bin/python" "$TOP/examples/pynn/brette.py" $b --synapse $syn \
+        --backend cpu --threads 1 --time 300 --spikes olive_$b-$syn.npz > olive_$b-$syn.txt \
+      || { wait $nest_pid; fail "examples/pynn/brette.py $b --synapse $syn on pyNN.olive"; }
+    wait $nest_pid || { tail nest_$b-$syn.err; fail "examples/pynn/brette.py $b --synapse $syn on pyNN.nest"; }
     paste olive_$b-$syn.txt nest_$b-$syn.txt
   done
 done
