@@ -2,7 +2,7 @@
 """Build (not run) Brian2CUDA projects of the CUBA benchmark networks, for a
 GPU host that has no nvcc and no package index (issue 17).
 
-    brian2cuda_build.py OUTDIR NAME:CELLS:P:WE:WI[:file] [...] [--time MS] [--arch 9.0]
+    brian2cuda_build.py OUTDIR NAME:CELLS:P:WE:WI[:file[:sortcheck]] [...] [--time MS] [--arch 9.0]
 
 Brian2CUDA (PyPI brian2cuda, pinned by scripts/brian2cuda_venv.sh) generates
 CUDA code and compiles it with nvcc. This machine has nvcc but no GPU, the
@@ -30,7 +30,17 @@ array when it generates the code; the project is generated with placeholder
 arrays and their sizes are then taken from the files' sizes at start-up
 (patch_runtime_sizes). Brian2CUDA creates synapses on the host, one by one
 (~0.7 us a synapse with sample(): ~15 minutes for 1e9, longer than one call
-on the lent machine may run); from arrays it only copies them.
+on the lent machine may run); from arrays it copies them, then checks for
+repeated (source, target) pairs with a std::map of every pair: measured on
+one core at ~0.25 us a synapse for 1e7 and ~0.52 us for 1e8 (the map's
+nodes, ~60 bytes each, fall out of the caches), ~10-15 minutes and ~50 GB
+of host memory for 1e9.
+
+With ":file:sortcheck" that one check is replaced by the same check made by
+sorting the pairs (patch_sortcheck: same outcome, the Synapses object's
+_multiple_pre_post flag, in ~0.1 us a synapse). Only the set-up changes;
+the generated simulation loop is Brian2CUDA's own. Results of such a
+project are reported as "Brian2CUDA, set-up check patched".
 """
 import argparse
 import os
@@ -110,7 +120,44 @@ def patch_runtime_sizes(d):
                         raise SystemExit("brian2cuda_build: placeholder %d left in %s" % (n, fn))
 
 
-def build(outdir, name, cells, p, we_mv, wi_mv, time_ms, arch, params, from_file=False):
+SORTCHECK = """{   /* olive (brian2cuda_build.py sortcheck): Brian2CUDA's check for repeated
+       (source, target) pairs, made by sorting the pairs instead of a std::map
+       of them (the map costs ~0.5-1 us and ~60 bytes a synapse on one core) */
+    std::vector<uint64_t> olive_pairs(newsize);
+    for (int _i = 0; _i < newsize; _i++)
+        olive_pairs[_i] = ((uint64_t)(uint32_t)%(pre)s[_i] << 32) | (uint32_t)%(post)s[_i];
+    if (!std::is_sorted(olive_pairs.begin(), olive_pairs.end()))
+        std::sort(olive_pairs.begin(), olive_pairs.end());
+    if (std::adjacent_find(olive_pairs.begin(), olive_pairs.end()) != olive_pairs.end())
+        %(flag)s = true;
+}
+"""
+
+
+def patch_sortcheck(d):
+    """Replace the std::map duplicate-pair check of each synapse creation by
+    SORTCHECK (see the module's docstring); fails unless the code is the
+    Brian2CUDA 1.0a6 code this was written against."""
+    for proj in ("exc", "inh"):
+        co = os.path.join(d, "code_objects", "%s_synapses_create_array_codeobject.cu" % proj)
+        with open(co) as f:
+            text = f.read()
+        pat = re.compile(r"std::map<std::pair<int32_t, int32_t>, int32_t> source_target_count;\n"
+                         r"for \(int _i=0; _i<newsize; _i\+\+\)\n\{.*?\n    \{\n"
+                         r"        (\w+_multiple_pre_post) = true;\n        break;\n    \}\n\}\n", re.S)
+        m = pat.search(text)
+        if m is None or len(pat.findall(text)) != 1:
+            raise SystemExit("brian2cuda_build: %s: the std::map check to replace was not found once" % co)
+        pre, post = "_dynamic_array_%s__synaptic_pre" % proj, "_dynamic_array_%s__synaptic_post" % proj
+        if pre not in m.group(0) or post not in m.group(0):
+            raise SystemExit("brian2cuda_build: %s: the check does not read %s and %s" % (co, pre, post))
+        text = text[:m.start()] + SORTCHECK % {"pre": pre, "post": post, "flag": m.group(1)} + text[m.end():]
+        text = "#include <algorithm>\n#include <vector>\n#include <cstdint>\n" + text
+        with open(co, "w") as f:
+            f.write(text)
+
+
+def build(outdir, name, cells, p, we_mv, wi_mv, time_ms, arch, params, from_file=False, sortcheck=False):
     import brian2 as b2
     import brian2cuda  # noqa: F401  registers the cuda_standalone device
     from brian2 import ms, mV
@@ -152,6 +199,8 @@ def build(outdir, name, cells, p, we_mv, wi_mv, time_ms, arch, params, from_file
     b2.device.build(directory=d, compile=False, run=False, debug=False)
     if from_file:
         patch_runtime_sizes(d)
+        if sortcheck:
+            patch_sortcheck(d)
         for f in os.listdir(os.path.join(d, "static_arrays")):  # written from olive's file there
             os.remove(os.path.join(d, "static_arrays", f))
     # Brian2CUDA 1.0a6's makefile asks for C++11; CUDA 13's Thrust/CUB need C++17
@@ -171,14 +220,15 @@ def build(outdir, name, cells, p, we_mv, wi_mv, time_ms, arch, params, from_file
             os.remove(os.path.join(d, f))
     with open(os.path.join(d, "olive-network.txt"), "w") as f:
         f.write("cells %d p %r we_mV %r wi_mV %r time_ms %r%s\n" % (cells, p, float(we / mV), float(wi / mV), time_ms,
-                                                             " from_file" if from_file else ""))
+                                                             (" from_file" if from_file else "")
+                                                             + (" sortcheck" if sortcheck else "")))
     print("brian2cuda_build: %s: %d cells, p %g, built in %s" % (name, cells, p, d))
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("outdir")
-    ap.add_argument("nets", nargs="+", help="NAME:CELLS:P:WE:WI[:file]")
+    ap.add_argument("nets", nargs="+", help="NAME:CELLS:P:WE:WI[:file[:sortcheck]]")
     ap.add_argument("--time", type=float, default=1000.0)
     ap.add_argument("--arch", default="9.0")
     ap.add_argument("--genconn", default=os.path.join(HERE, "..", "build", "bin", "olive-genconn"))
@@ -187,11 +237,11 @@ def main():
     os.makedirs(a.outdir, exist_ok=True)
     for spec in a.nets:
         parts = spec.split(":")
-        if len(parts) not in (5, 6) or (len(parts) == 6 and parts[5] != "file"):
-            ap.error("%s: expected NAME:CELLS:P:WE:WI[:file]" % spec)
+        if len(parts) not in (5, 6, 7) or parts[5:] not in ([], ["file"], ["file", "sortcheck"]):
+            ap.error("%s: expected NAME:CELLS:P:WE:WI[:file[:sortcheck]]" % spec)
         name, cells, p, we, wi = parts[:5]
         build(a.outdir, name, int(cells), float(p), float(we), float(wi), a.time, a.arch, params,
-              from_file=len(parts) == 6)
+              from_file=len(parts) >= 6, sortcheck=len(parts) == 7)
 
 
 if __name__ == "__main__":

@@ -39,7 +39,7 @@ nfail=0
 for dir in "$B2C"/*/; do
   name=$(basename "$dir")
   [ -z "${NETS:-}" ] || [[ " $NETS " == *" $name "* ]] || continue
-  read -r _ cells _ p _ we _ wi _ tms from_file < "$dir/olive-network.txt" || continue
+  read -r _ cells _ p _ we _ wi _ tms from_file _ < "$dir/olive-network.txt" || continue
   ne=$((cells * 4 / 5))
   net="$work/$name.h5"
   if ! "$G" -o "$net" --model lif_cuba --population exc:$ne --population inh:$((cells - ne)) --v0 -60:-50 \

@@ -26,7 +26,11 @@ case ${1:-} in
     for d in /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib; do
       [ -d "$d" ] && export LD_LIBRARY_PATH=$d:${LD_LIBRARY_PATH:-}
     done
-    (cd "$long/b2c_$net" && setsid bash -c 'date +%s.%N > ../t0; ./main > ../b2c.log 2>&1; echo $? > ../rc; date +%s.%N > ../t1' \
+    # its host peak (GNU time, where the host has it) and the GPU's memory in use every 5 s
+    timer=""; [ -x /usr/bin/time ] && timer="/usr/bin/time -v"
+    (cd "$long/b2c_$net" && setsid bash -c "date +%s.%N > ../t0; $timer ./main > ../b2c.log 2>&1; echo \$? > ../rc; date +%s.%N > ../t1" \
+      </dev/null >/dev/null 2>&1 &)
+    (setsid bash -c "while [ ! -e '$long/rc' ]; do echo \$(date +%s) \$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits); sleep 5; done > '$long/gpumem.txt'" \
       </dev/null >/dev/null 2>&1 &)
     echo "$net" > "$long/net"
     echo "start: Brian2CUDA $net running detached in $long"
@@ -50,7 +54,9 @@ case ${1:-} in
     else
       echo "$net brian2cuda FAILED (exit $(cat "$long/rc")) after $total s" | tee -a "$dest/brian2cuda-results.txt"
     fi
-    grep "took\|number of synapses" "$long/b2c.log" | head -20
+    grep "took\|number of synapses\|Maximum resident\|Elapsed" "$long/b2c.log" | head -20
+    echo "GPU memory in use, peak: $(awk '$2 > m { m = $2 } END { print m }' "$long/gpumem.txt" 2>/dev/null) MiB"
+    cp "$long/gpumem.txt" "$dest/" 2>/dev/null
     ;;
   *) echo "usage: gpu-brian2cuda-long.sh start NET | wait SECS" >&2; exit 64 ;;
 esac
