@@ -13,7 +13,8 @@
 # state must be identical (olive-analyze compare, tolerance 0). On one GPU
 # all three delivery paths run (OLIVE_GPU_DELIVERY=fused: the default for
 # these sizes, device, host; chunks of 10 steps with these reports, 64
-# without); on 2 ranks the host path.
+# without), device push with static and with dynamic buckets
+# (OLIVE_GPU_BUCKETS=dynamic); on 2 ranks the host path.
 # Then cable cells (issue 19): NEST's hh_coba network as hh_traub, a
 # ball-and-stick (hh_cable) network and one of tests/data/cell.swc cells (hh_swc), CPU = GPU (device push, host push) =
 # 2 GPUs = 2 CPU ranks, v/m/h/n/ge/gi reports and v/m compartment reports included. CABLE_ONLY=1: only
@@ -73,24 +74,27 @@ check() {  # name net extra-args...
   run ${name}_cpu2 mpirun -np 2 --oversubscribe "$S" $net.h5 -o ${name}_cpu2 --backend cpu "${REC[@]}" "$@" || return
   OLIVE_GPU_DELIVERY=host run ${name}_gpu1host "$S" $net.h5 -o ${name}_gpu1host --backend cuda "${REC[@]}" "$@" -v || return
   OLIVE_GPU_DELIVERY=device run ${name}_gpu1device "$S" $net.h5 -o ${name}_gpu1device --backend cuda "${REC[@]}" "$@" -v || return
+  OLIVE_GPU_DELIVERY=device OLIVE_GPU_BUCKETS=dynamic run ${name}_gpu1devdyn "$S" $net.h5 -o ${name}_gpu1devdyn --backend cuda \
+    "${REC[@]}" "$@" -v || return
   run ${name}_cpu1norep "$S" $net.h5 -o ${name}_cpu1norep --backend cpu --record none "$@" || return
   local path
-  for path in fused device; do
-    OLIVE_GPU_DELIVERY=$path run ${name}_gpu1norep$path "$S" $net.h5 -o ${name}_gpu1norep$path --backend cuda --record none "$@" -v || return
+  for path in fused device devdyn; do
+    OLIVE_GPU_DELIVERY=${path/devdyn/device} OLIVE_GPU_BUCKETS=$([ $path = devdyn ] && echo dynamic) \
+      run ${name}_gpu1norep$path "$S" $net.h5 -o ${name}_gpu1norep$path --backend cuda --record none "$@" -v || return
     same ${name}_cpu1norep ${name}_gpu1norep$path "$name: CPU 1 rank = gpu1 $path without reports" \
       "64 steps a chunk; spikes and state identical"
   done
   local spikes
   spikes=$(sed -n 's/.*steps ([0-9.]* ms), \([0-9]*\) spikes.*/\1/p' "$logs/${name}_cpu1.log")
-  for other in gpu1 gpu1host gpu1device gpu2 cpu2; do
+  for other in gpu1 gpu1host gpu1device gpu1devdyn gpu2 cpu2; do
     same ${name}_cpu1 ${name}_$other "$name: CPU 1 rank = $other" "$spikes spikes; spikes, v/ge/gi/ref reports and state identical"
   done
-  for e in cpu1 gpu1 gpu1host gpu1device gpu2; do
+  for e in cpu1 gpu1 gpu1host gpu1device gpu1devdyn gpu2; do
     grep -h "synaptic events" "$logs/${name}_$e.log" | sed "s/^/  $name $e: /" | tee -a "$results"
   done
   local ev0 ev
   ev0=$(sed -n 's/^olive-simulate: \([0-9]*\) synaptic events.*, \([0-9]*\) Poisson input events/\1 \2/p' "$logs/${name}_cpu1.log" | tr '\n' ' ')
-  for e in gpu1 gpu1host gpu1device gpu2; do
+  for e in gpu1 gpu1host gpu1device gpu1devdyn gpu2; do
     ev=$(sed -n 's/^olive-simulate: \([0-9]*\) synaptic events.*, \([0-9]*\) Poisson input events/\1 \2/p' "$logs/${name}_$e.log" | tr '\n' ' ')
     if [ -n "$ev0" ] && [ "$ev" = "$ev0" ]; then say "PASS $name: $e counts the same synaptic and Poisson events ($ev0)"
     else say "FAIL $name: $e counts events '$ev', the CPU '$ev0'"; nfail=$((nfail + 1)); fi
@@ -108,11 +112,12 @@ check_cable() {  # name net extra-args...
   run ${name}_cpu1 "$S" $net.h5 -o ${name}_cpu1 --backend cpu "${rec[@]}" "$@" || return
   run ${name}_gpu1 "$S" $net.h5 -o ${name}_gpu1 --backend cuda "${rec[@]}" "$@" -v || return
   OLIVE_GPU_DELIVERY=host run ${name}_gpu1host "$S" $net.h5 -o ${name}_gpu1host --backend cuda "${rec[@]}" "$@" -v || return
+  OLIVE_GPU_BUCKETS=dynamic run ${name}_gpu1devdyn "$S" $net.h5 -o ${name}_gpu1devdyn --backend cuda "${rec[@]}" "$@" -v || return
   run ${name}_gpu2 mpirun -np 2 --oversubscribe "$S" $net.h5 -o ${name}_gpu2 --backend cuda "${rec[@]}" "$@" || return
   run ${name}_cpu2 mpirun -np 2 --oversubscribe "$S" $net.h5 -o ${name}_cpu2 --backend cpu "${rec[@]}" "$@" || return
   local spikes other
   spikes=$(sed -n 's/.*steps ([0-9.]* ms), \([0-9]*\) spikes.*/\1/p' "$logs/${name}_cpu1.log")
-  for other in gpu1 gpu1host gpu2 cpu2; do
+  for other in gpu1 gpu1host gpu1devdyn gpu2 cpu2; do
     same ${name}_cpu1 ${name}_$other "$name: CPU 1 rank = $other" "$spikes spikes; spikes, reports and state identical"
   done
   grep -h "synaptic events\|cell-steps" "$logs/${name}_cpu1.log" "$logs/${name}_gpu1.log" | sed "s/^/  $name: /" | tee -a "$results"
@@ -216,6 +221,7 @@ if [ "${SKIP_BENCH:-0}" != 1 ]; then
     run gen_1m "$G" -o c1m.h5 --model lif_cuba --population exc:800000 --population inh:200000 --v0 -60:-50 \
         --projection from=exc,to=all,indegree=800,weight=0.1296,delay=0,receptor=ge \
         --projection from=inh,to=all,indegree=200,weight=-0.72,delay=0,receptor=gi && { bench c1m_x1000 c1m cuda
+                                                                                        OLIVE_GPU_BUCKETS=dynamic bench c1mdyn c1m cuda
                                                                                         DELIVERY=host bench c1mhost c1m cuda; }
     grep -h "generation\|synapses in" "$logs/gen_1m.log" | sed 's/^/  genconn 1M: /' | tee -a "$results"
     rm -f c1m.h5

@@ -26,6 +26,7 @@
 #define OMPI_SKIP_MPICXX 1
 #include <cuda_runtime.h>
 #include <cub/cub.cuh>
+#include <utility>
 #include <stdint.h>
 #include <string.h>
 #include <hdf5.h>
@@ -39,32 +40,24 @@
 
 static unsigned blocks(int64_t n, int per) { return (unsigned)((n + per - 1) / per > 0 ? (n + per - 1) / per : 1); }
 
-/* chunk: the chunk's spike list of the one-rank paths (q: the step in the
- * chunk), or null. bad: the first non-finite (step << 32 | cell). */
-__global__ void k_update(int64_t n, const olive_lif_coef *coef, const int32_t *coef_of, const double *cur, double *v,
-                         double *ge, double *gi, double *ref, double *xe, double *xi, unsigned char *flags, int32_t *spk,
-                         unsigned int *nspk, unsigned long long *bad, int64_t step, uint64_t *chunk,
-                         unsigned long long *nchunk, int64_t q)
+/* Steps 1 and 2 (spk_update_cell). */
+__global__ void k_update(spk_update_args a)
 {
     const int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
-    if (r >= n || coef_of[r] < 0) return;   /* (spike sources: k_sources) */
-    const olive_lif_coef c = coef[coef_of[r]];
-    double x = v[r], e = ge[r], i = gi[r], f = ref[r];
-    if (xe) {   /* alpha synapses: the drives too */
-        double de = xe[r], di = xi[r];
-        olive_lif_step(&c, cur ? cur[r] : 0.0, &x, &e, &i, &f, &de, &di);
-        xe[r] = de; xi[r] = di;
-    } else {
-        olive_lif_step(&c, cur ? cur[r] : 0.0, &x, &e, &i, &f, NULL, NULL);
+    if (r < a.n) spk_update_cell(a, r);
+}
+
+/* The device push path with static buckets: the previous step's tail and
+ * this step's update in one pass over the cells (each cell's tail before its
+ * update, as when they are two kernels; t.nspk is the previous step's list). */
+__global__ void k_tail_update(spk_tail_args t, spk_update_args a)
+{
+    const int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+    if (r == 0) *t.nspk = 0;
+    if (r < a.n) {
+        spk_tail_cell(t, r);
+        spk_update_cell(a, r);
     }
-    v[r] = x; ge[r] = e; gi[r] = i; ref[r] = f;
-    const int fire = olive_lif_spikes(&c, x, f);
-    flags[r] = (unsigned char)fire;
-    if (fire) {
-        spk[atomicAdd(nspk, 1u)] = (int32_t)r;
-        if (chunk) chunk[atomicAdd(nchunk, 1ULL)] = (uint64_t)q << 32 | (uint64_t)r;
-    }
-    if (!(x - x == 0 && e - e == 0 && i - i == 0)) atomicMin(bad, (unsigned long long)step << 32 | (unsigned long long)r);
 }
 
 __global__ void k_degrees(int64_t m, const int64_t *sp, const int64_t *out_ptr, int64_t *deg)
@@ -318,8 +311,10 @@ static void push_window(sim_t *s)
     CK_LAUNCH("k_accumulate");
 }
 
-/* Steps 1 and 2: the pulse current, the update and threshold. */
-static void update(sim_t *s, int64_t step, int64_t q)
+/* Steps 1 and 2: the pulse current, the update and threshold; tail: the
+ * previous step's steps 3 and 4 still to run (device push, static buckets),
+ * in the same pass where the cells allow, or null. */
+static void update(sim_t *s, int64_t step, int64_t q, const spk_tail_args *tail)
 {
     struct sim_spk *k = s->spk;
     spk_cuda *g = (spk_cuda *)s->cuda;
@@ -332,14 +327,36 @@ static void update(sim_t *s, int64_t step, int64_t q)
     }
     const int chunked = g->mode == SPK_DEVICE_PUSH;
     if (g->cable) {
+        if (tail) spk_devpush_tail_launch(g, tail);
         spk_cable_cuda_update(s, g, step, q, cur);
     } else {
         const int alpha = g->se != nullptr;   /* then ge, gi are the drives the events add to */
-        k_update<<<blocks(n, 256), 256, 0, g->st>>>(n, g->coef, g->coef_of, cur, g->v, alpha ? g->se : g->ge,
-                                                    alpha ? g->si : g->gi, g->ref, alpha ? g->ge : nullptr,
-                                                    alpha ? g->gi : nullptr, g->flags, g->spk, g->nspk, g->bad, step,
-                                                    chunked ? g->chunk_spk : nullptr, chunked ? g->nchunk : nullptr, q);
-        CK_LAUNCH("k_update");
+        spk_update_args a;
+        a.n = n;
+        a.step = step;
+        a.q = q;
+        a.coef = g->coef;
+        a.coef_of = g->coef_of;
+        a.cur = cur;
+        a.v = g->v;
+        a.ge = alpha ? g->se : g->ge;
+        a.gi = alpha ? g->si : g->gi;
+        a.ref = g->ref;
+        a.xe = alpha ? g->ge : nullptr;
+        a.xi = alpha ? g->gi : nullptr;
+        a.flags = g->flags;
+        a.spk = g->spk;
+        a.nspk = g->nspk;
+        a.bad = g->bad;
+        a.chunk = chunked ? g->chunk_spk : nullptr;
+        a.nchunk = chunked ? g->nchunk : nullptr;
+        if (tail) {
+            k_tail_update<<<blocks(n, 256), 256, 0, g->st>>>(*tail, a);
+            CK_LAUNCH("k_tail_update");
+        } else {
+            k_update<<<blocks(n, 256), 256, 0, g->st>>>(a);
+            CK_LAUNCH("k_update");
+        }
     }
     if (g->nsrc) {
         k_sources<<<blocks(g->nsrc, 256), 256, 0, g->st>>>(g->nsrc, g->src_rows, g->src, s->cfg->seed, s->plan.row0,
@@ -381,7 +398,7 @@ static void host_push_step(sim_t *s, int64_t step)
     spk_cuda *g = (spk_cuda *)s->cuda;
     const int64_t row0 = s->plan.row0;
     const double t0 = olive_now();
-    update(s, step, 0);
+    update(s, step, 0, nullptr);
     CK(cudaMemcpyAsync(g->h_nspk, g->nspk, sizeof(unsigned int), cudaMemcpyDeviceToHost, g->st));
     CK(cudaMemcpyAsync(g->h_bad, g->bad, sizeof(unsigned long long), cudaMemcpyDeviceToHost, g->st));
     CK(cudaStreamSynchronize(g->st));
@@ -414,10 +431,27 @@ static void device_push_steps(sim_t *s, int64_t first, int64_t count)
 {
     spk_cuda *g = (spk_cuda *)s->cuda;
     const double t0 = olive_now();
-    for (int64_t q = 0; q < count; q++) {
-        update(s, first + q, q);
-        spk_devpush_events(s, g, first + q);
-        spk_devpush_tail(s, g, first + q);
+    if (g->sb) {
+        /* each step's tail runs with the next step's update; the spike lists
+         * alternate, so the tail clears the list that update is not filling */
+        for (int64_t q = 0; q < count; q++) {
+            std::swap(g->spk, g->spk_prev);
+            std::swap(g->nspk, g->nspk_prev);
+            if (q == 0) {
+                update(s, first, 0, nullptr);
+            } else {
+                const spk_tail_args tail = spk_devpush_tail_args(s, g, first + q - 1, g->nspk_prev);
+                update(s, first + q, q, &tail);
+            }
+            spk_devpush_events(s, g, first + q);
+        }
+        spk_devpush_tail(s, g, first + count - 1);   /* (g->nspk: the last step's list) */
+    } else {
+        for (int64_t q = 0; q < count; q++) {
+            update(s, first + q, q, nullptr);
+            spk_devpush_events(s, g, first + q);
+            spk_devpush_tail(s, g, first + q);
+        }
     }
     spk_chunk_collect(s, g, first, count);
     spk_devpush_check(g);

@@ -74,6 +74,13 @@ struct spk_cuda {
     unsigned long long *dpc;   /* counters: touched targets, events, overflow */
     int64_t *ev;               /* buckets of out-list indices, room for dp_cap */
     int64_t dp_cap;
+    /* device push with static buckets (sb): target t's bucket is
+     * ev[bptr[t] .. bptr[t + 1]), room for its in-degree, which no step's
+     * events to t exceed (a source fires at most once a step) */
+    int sb;
+    int64_t *bptr;
+    int32_t *spk_prev;         /* the previous step's spike list (sb: lists alternate) */
+    unsigned int *nspk_prev;
     /* fused path */
     int64_t *in_ptr;           /* per target: its incoming synapses */
     spk_in *in;
@@ -140,6 +147,131 @@ static __device__ __forceinline__ void spk_poisson_cell(const sim_poisson *in, c
     }
 }
 
+/* Steps 1 and 2 of one integrate-and-fire cell (k_update): olive_lif_step,
+ * the threshold, the spike lists, the first non-finite value. */
+struct spk_update_args {
+    int64_t n, step, q;
+    const olive_lif_coef *coef;
+    const int32_t *coef_of;
+    const double *cur;
+    double *v, *ge, *gi, *ref, *xe, *xi;   /* xe, xi: the drives of alpha synapses, or null */
+    unsigned char *flags;
+    int32_t *spk;
+    unsigned int *nspk;
+    unsigned long long *bad;
+    uint64_t *chunk;                       /* the chunk's spike list of the one-rank paths, or null */
+    unsigned long long *nchunk;
+};
+
+static __device__ __forceinline__ void spk_update_cell(const spk_update_args &a, int64_t r)
+{
+    if (a.coef_of[r] < 0) return;   /* (spike sources: k_sources) */
+    const olive_lif_coef c = a.coef[a.coef_of[r]];
+    double x = a.v[r], e = a.ge[r], i = a.gi[r], f = a.ref[r];
+    if (a.xe) {   /* alpha synapses: the drives too */
+        double de = a.xe[r], di = a.xi[r];
+        olive_lif_step(&c, a.cur ? a.cur[r] : 0.0, &x, &e, &i, &f, &de, &di);
+        a.xe[r] = de; a.xi[r] = di;
+    } else {
+        olive_lif_step(&c, a.cur ? a.cur[r] : 0.0, &x, &e, &i, &f, NULL, NULL);
+    }
+    a.v[r] = x; a.ge[r] = e; a.gi[r] = i; a.ref[r] = f;
+    const int fire = olive_lif_spikes(&c, x, f);
+    a.flags[r] = (unsigned char)fire;
+    if (fire) {
+        a.spk[atomicAdd(a.nspk, 1u)] = (int32_t)r;
+        if (a.chunk) a.chunk[atomicAdd(a.nchunk, 1ULL)] = (uint64_t)a.q << 32 | (uint64_t)r;
+    }
+    if (!(x - x == 0 && e - e == 0 && i - i == 0)) atomicMin(a.bad, (unsigned long long)a.step << 32 | (unsigned long long)r);
+}
+
+/* Steps 3 and 4 of one cell on the device push path (spk_cuda_devpush.cu):
+ * with static buckets first the step's events to the cell, put in (source,
+ * synapse) order and added one by one into their slots (the CPU engine's
+ * order); then the due slot's sums (touched cells only), the Poisson inputs
+ * in their order, the reset. */
+struct spk_tail_args {
+    int64_t n, row0, step, slot;
+    int L;
+    double *acc;
+    unsigned char *touched;
+    double *ge, *gi;
+    const sim_poisson *poisson;
+    const int *poisson_rec;
+    int npoisson;
+    uint64_t seed;
+    double dt;
+    unsigned long long *npoisson_events;
+    const unsigned char *flags;
+    const olive_lif_coef *coef;            /* null for cable cells (no reset) */
+    const int32_t *coef_of;
+    double *v, *ref;
+    unsigned int *nspk;                    /* the step's spike counter: cleared (by the kernel's thread 0) */
+    /* static buckets, or cnt null */
+    uint32_t *cnt;
+    const int64_t *bptr;
+    int64_t *ev;
+    const spk_out *out;
+    const uint16_t *delay;
+};
+
+/* b[0..m) ascending: insertion sort for the usual few events, heapsort for
+ * a burst (distinct values: any sort gives the same order). */
+static __device__ __forceinline__ void spk_sort_bucket(int64_t *b, int64_t m)
+{
+    if (m <= 32) {
+        for (int64_t x = 1; x < m; x++) {
+            const int64_t y = b[x];
+            int64_t z = x;
+            for (; z > 0 && b[z - 1] > y; z--) b[z] = b[z - 1];
+            b[z] = y;
+        }
+        return;
+    }
+    for (int64_t end = m, start = m / 2; end > 1;) {
+        int64_t root;
+        if (start > 0) root = --start;
+        else { const int64_t t = b[--end]; b[end] = b[0]; b[0] = t; root = 0; }
+        const int64_t y = b[root];
+        for (int64_t child; (child = 2 * root + 1) < end; root = child) {
+            if (child + 1 < end && b[child + 1] > b[child]) child++;
+            if (b[child] <= y) break;
+            b[root] = b[child];
+        }
+        b[root] = y;
+    }
+}
+
+static __device__ __forceinline__ void spk_tail_cell(const spk_tail_args &a, int64_t r)
+{
+    if (a.cnt) {
+        const int64_t m = a.cnt[r];
+        if (m) {
+            int64_t *b = a.ev + a.bptr[r];
+            spk_sort_bucket(b, m);
+            for (int64_t x = 0; x < m; x++) {   /* receptor 0 is ge, 1 is gi (cellmodel.c) */
+                const int64_t o = b[x];
+                const int64_t slot = (a.step + a.delay[o]) % a.L;
+                a.acc[(2 * slot + a.out[o].receptor) * a.n + r] += a.out[o].w;
+                a.touched[slot * a.n + r] = 1;
+            }
+            a.cnt[r] = 0;
+        }
+    }
+    if (a.touched[a.slot * a.n + r]) {
+        double *a0 = a.acc + (2 * a.slot) * a.n + r, *a1 = a.acc + (2 * a.slot + 1) * a.n + r;
+        a.ge[r] += *a0;
+        a.gi[r] += *a1;
+        *a0 = 0;
+        *a1 = 0;
+        a.touched[a.slot * a.n + r] = 0;
+    }
+    spk_poisson_cell(a.poisson, a.poisson_rec, a.npoisson, a.seed, a.dt, a.row0 + r, r, a.step, a.ge, a.gi,
+                     a.npoisson_events);
+    /* (cable cells: no coef, no reset; spike sources: -1) */
+    if (a.coef && a.flags[r] && a.coef_of[r] >= 0) olive_lif_reset(&a.coef[a.coef_of[r]], &a.v[r], &a.ref[r]);
+}
+
 /* spk_cuda_fused.cu */
 /* The delivery path for this run: one rank takes fused when reading every
  * synapse every step is cheap, else device push; several ranks host push.
@@ -179,6 +311,12 @@ void spk_devpush_setup(sim_t *s, spk_cuda *g);
 void spk_devpush_events(sim_t *s, spk_cuda *g, int64_t step);
 /* Then steps 3 and 4 (delivery, Poisson, reset) and the counters cleared. */
 void spk_devpush_tail(sim_t *s, spk_cuda *g, int64_t step);
+/* Static buckets (g->sb): the tail of `step` as an argument block, for
+ * spk_cuda.cu to run in one pass with the next step's update; nspk: the
+ * step's spike counter, cleared by the tail. */
+spk_tail_args spk_devpush_tail_args(sim_t *s, spk_cuda *g, int64_t step, unsigned int *nspk);
+/* That tail alone (before a cable cells' update). */
+void spk_devpush_tail_launch(spk_cuda *g, const spk_tail_args *tail);
 /* After a chunk: dies if a step's events did not fit in the buffer. */
 void spk_devpush_check(spk_cuda *g);
 void spk_devpush_free(spk_cuda *g);

@@ -1,6 +1,16 @@
 /* The device push path of the CUDA spiking engine (spk_cuda.h): one rank,
  * every step's events summed on the device with no host round trip.
  *
+ * Static buckets (g->sb, whenever an 8-byte entry per synapse fits in half
+ * of the free device memory): target t owns ev[bptr[t] .. bptr[t + 1]), as
+ * many entries as it has incoming synapses, which no step's events to t can
+ * exceed. A step is then two passes:
+ *   k_sb_scatter: per event, its index in the per-source lists (out) into
+ *                 its target's bucket (integer atomics on the count: exact);
+ *   the tail (spk_tail_cell, spk_cuda.h): per cell, its bucket sorted and
+ *                 summed in that order, the due slot, Poisson, reset; run in
+ *                 one pass with the next step's update (spk_cuda.cu).
+ * Otherwise dynamic buckets, room for dp_cap events a step in all:
  * The step's spiking cells (g->spk, in any order) send their events:
  *   k_dp_count:   per event, the target's count (integer atomics: exact), the
  *                 first event of a target puts it on the list of targets;
@@ -14,10 +24,12 @@
  * Steps are summed one after the other, so a slot sees its events in (spike
  * step, source, list) order: the CPU engine's, hence its bits. The work is
  * O(events) a step; only the update and k_dp_tail (delivery, Poisson, reset
- * in one pass) look at every cell. Six launches a step, no host visit. */
+ * in one pass) look at every cell. Six launches a step, no host visit
+ * (static buckets: two). */
 #define OMPI_SKIP_MPICXX 1
 #include <cooperative_groups.h>
 #include <cooperative_groups/scan.h>
+#include <cub/cub.cuh>
 #include <hdf5.h>
 #include <mpi.h>
 #include "spk_cuda.h"
@@ -106,29 +118,73 @@ __global__ void k_dp_sum(const int32_t *tlist, const unsigned long long *dpc, ui
     }
 }
 
-/* Steps 3 and 4 for every cell in one pass: the due slot's sums (touched
- * targets only), the Poisson inputs in their order, the reset; and the
- * step's counters cleared for the next one (the event kernels are done). */
-__global__ void k_dp_tail(int64_t n, int64_t row0, int64_t step, int64_t slot, double *acc, unsigned char *touched,
-                          double *ge, double *gi, const sim_poisson *poisson, const int *poisson_rec, int npoisson,
-                          uint64_t seed, double dt, unsigned long long *npoisson_events, const unsigned char *flags,
-                          const olive_lif_coef *coef, const int32_t *coef_of, double *v, double *ref, unsigned int *nspk,
-                          unsigned long long *dpc)
+/* Block per spike, threads over its synapses: static buckets. */
+__global__ void k_sb_scatter(const int32_t *spk, const unsigned int *nspk, int64_t row0, const int64_t *out_ptr,
+                             const spk_out *out, const int64_t *bptr, uint32_t *cnt, int64_t *ev)
+{
+    for (int64_t i = blockIdx.x; i < (int64_t)*nspk; i += gridDim.x) {
+        const int64_t g = row0 + spk[i];
+        for (int64_t e = out_ptr[g] + threadIdx.x; e < out_ptr[g + 1]; e += blockDim.x) {
+            const int32_t t = out[e].target;
+            ev[bptr[t] + atomicAdd(&cnt[t], 1u)] = e;
+        }
+    }
+}
+
+/* In-degrees into cnt (then scanned into bptr). */
+__global__ void k_sb_indegree(int64_t nsyn, const spk_out *out, uint32_t *cnt)
+{
+    const int64_t T = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < nsyn; e += T) atomicAdd(&cnt[out[e].target], 1u);
+}
+
+__global__ void k_sb_widen(int64_t n, const uint32_t *cnt, int64_t *deg)
+{
+    const int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+    if (i <= n) deg[i] = i < n ? (int64_t)cnt[i] : 0;
+}
+
+/* Steps 3 and 4 for every cell in one pass (spk_tail_cell); the step's
+ * counters cleared for the next one (the event kernels are done). */
+__global__ void k_dp_tail(spk_tail_args a, unsigned long long *dpc)
 {
     const int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
-    if (r == 0) { *nspk = 0; dpc[DPC_TARGETS] = 0; dpc[DPC_EVENTS] = 0; }
-    if (r >= n) return;
-    if (touched[slot * n + r]) {   /* receptor 0 is ge, 1 is gi (cellmodel.c) */
-        double *a0 = acc + (2 * slot) * n + r, *a1 = acc + (2 * slot + 1) * n + r;
-        ge[r] += *a0;
-        gi[r] += *a1;
-        *a0 = 0;
-        *a1 = 0;
-        touched[slot * n + r] = 0;
+    if (r == 0) {
+        if (a.nspk) *a.nspk = 0;
+        if (dpc) { dpc[DPC_TARGETS] = 0; dpc[DPC_EVENTS] = 0; }
     }
-    const int64_t g = row0 + r;
-    spk_poisson_cell(poisson, poisson_rec, npoisson, seed, dt, g, r, step, ge, gi, npoisson_events);
-    if (coef && flags[r] && coef_of[r] >= 0) olive_lif_reset(&coef[coef_of[r]], &v[r], &ref[r]);   /* (cable cells: no coef, no reset; sources: -1) */
+    if (r < a.n) spk_tail_cell(a, r);
+}
+
+/* Static buckets: bptr from the in-degrees (device atomics and a scan), ev. */
+static void sb_setup(sim_t *s, spk_cuda *g)
+{
+    const int64_t n = g->n, nsyn = s->spk->nsyn;
+    g->bptr = dev_alloc<int64_t>((size_t)n + 1, "event buckets");
+    int64_t *deg = dev_alloc<int64_t>((size_t)n + 1, "event buckets");
+    CK(cudaMemset(g->cnt, 0, (size_t)n * sizeof(uint32_t)));
+    if (nsyn) {
+        k_sb_indegree<<<4096, 256, 0, g->st>>>(nsyn, g->out, g->cnt);
+        CK_LAUNCH("k_sb_indegree");
+    }
+    k_sb_widen<<<(unsigned)((n + 256) / 256), 256, 0, g->st>>>(n, g->cnt, deg);
+    CK_LAUNCH("k_sb_widen");
+    size_t bytes = 0;
+    CK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, deg, g->bptr, n + 1, g->st));
+    void *tmp = nullptr;
+    CK(cudaMalloc(&tmp, bytes + 1));
+    CK(cub::DeviceScan::ExclusiveSum(tmp, bytes, deg, g->bptr, n + 1, g->st));
+    CK(cudaStreamSynchronize(g->st));
+    CK(cudaFree(tmp));
+    CK(cudaFree(deg));
+    CK(cudaMemset(g->cnt, 0, (size_t)n * sizeof(uint32_t)));
+    int64_t total = -1;
+    CK(cudaMemcpy(&total, g->bptr + n, sizeof total, cudaMemcpyDeviceToHost));
+    if (total != nsyn) olive_die("internal: the static buckets hold %lld events, the network has %lld synapses",
+                                 (long long)total, (long long)nsyn);
+    g->spk_prev = dev_alloc<int32_t>((size_t)n, "spikes");
+    g->nspk_prev = dev_alloc<unsigned int>(1, "spikes");
+    CK(cudaMemset(g->nspk_prev, 0, sizeof(unsigned int)));
 }
 
 void spk_devpush_setup(sim_t *s, spk_cuda *g)
@@ -152,13 +208,28 @@ void spk_devpush_setup(sim_t *s, spk_cuda *g)
     const int64_t half = (int64_t)(free_b / 2 / sizeof(int64_t));
     g->dp_cap = s->spk->nsyn < half ? s->spk->nsyn : half;
     g->ev = dev_alloc<int64_t>((size_t)g->dp_cap, "event buckets");
-    olive_info("CUDA engine: device push delivery, chunks of up to %lld steps, room for %lld events a step",
-               (long long)spk_chunk_max(g), (long long)g->dp_cap);
+    /* static buckets need room for every synapse; OLIVE_GPU_BUCKETS=dynamic
+     * forces the other form (tests) */
+    const char *env = getenv("OLIVE_GPU_BUCKETS");
+    if (env && *env && strcmp(env, "dynamic") && strcmp(env, "static"))
+        olive_die("OLIVE_GPU_BUCKETS='%s': expected static or dynamic", env);
+    g->sb = g->dp_cap == s->spk->nsyn && !(env && !strcmp(env, "dynamic"));
+    if (env && !strcmp(env, "static") && !g->sb)
+        olive_die("OLIVE_GPU_BUCKETS=static: an entry per synapse (%lld) does not fit in half of the free device memory",
+                  (long long)s->spk->nsyn);
+    if (g->sb) sb_setup(s, g);
+    olive_info("CUDA engine: device push delivery (%s buckets), chunks of up to %lld steps, room for %lld events a step",
+               g->sb ? "static" : "dynamic", (long long)spk_chunk_max(g), (long long)g->dp_cap);
 }
 
 void spk_devpush_events(sim_t *s, spk_cuda *g, int64_t step)
 {
     const int64_t row0 = s->plan.row0, L = s->spk->L;
+    if (g->sb) {
+        k_sb_scatter<<<DP_GRID, 256, 0, g->st>>>(g->spk, g->nspk, row0, g->out_ptr, g->out, g->bptr, g->cnt, g->ev);
+        CK_LAUNCH("k_sb_scatter");
+        return;
+    }
     k_dp_count<<<DP_GRID, DP_BLOCK, 0, g->st>>>(g->spk, g->nspk, row0, g->out_ptr, g->out, g->cnt, g->tlist, g->dpc);
     CK_LAUNCH("k_dp_count");
     k_dp_place<<<DP_GRID, DP_BLOCK, 0, g->st>>>(g->tlist, g->cnt, g->boff, g->dpc, g->dp_cap);
@@ -171,19 +242,55 @@ void spk_devpush_events(sim_t *s, spk_cuda *g, int64_t step)
     CK_LAUNCH("k_dp_sum");
 }
 
-void spk_devpush_tail(sim_t *s, spk_cuda *g, int64_t step)
+spk_tail_args spk_devpush_tail_args(sim_t *s, spk_cuda *g, int64_t step, unsigned int *nspk)
 {
     const sim_config *c = s->cfg;
-    const int64_t n = g->n;
-    k_dp_tail<<<(unsigned)((n + 255) / 256), 256, 0, g->st>>>(
-        n, s->plan.row0, step, step % s->spk->L, g->acc, g->touched, g->ge, g->gi, g->poisson, g->poisson_rec, c->npoisson,
-        c->seed, c->dt, g->npoisson, g->flags, g->coef, g->coef_of, g->v, g->ref, g->nspk, g->dpc);
+    spk_tail_args a;
+    a.n = g->n;
+    a.row0 = s->plan.row0;
+    a.step = step;
+    a.L = (int)s->spk->L;
+    a.slot = step % s->spk->L;
+    a.acc = g->acc;
+    a.touched = g->touched;
+    a.ge = g->ge;
+    a.gi = g->gi;
+    a.poisson = g->poisson;
+    a.poisson_rec = g->poisson_rec;
+    a.npoisson = c->npoisson;
+    a.seed = c->seed;
+    a.dt = c->dt;
+    a.npoisson_events = g->npoisson;
+    a.flags = g->flags;
+    a.coef = g->coef;
+    a.coef_of = g->coef_of;
+    a.v = g->v;
+    a.ref = g->ref;
+    a.nspk = nspk;
+    a.cnt = g->sb ? g->cnt : nullptr;
+    a.bptr = g->bptr;
+    a.ev = g->ev;
+    a.out = g->out;
+    a.delay = g->out_delay;
+    return a;
+}
+
+void spk_devpush_tail_launch(spk_cuda *g, const spk_tail_args *tail)
+{
+    k_dp_tail<<<(unsigned)((g->n + 255) / 256), 256, 0, g->st>>>(*tail, g->sb ? nullptr : g->dpc);
     CK_LAUNCH("k_dp_tail");
+}
+
+void spk_devpush_tail(sim_t *s, spk_cuda *g, int64_t step)
+{
+    const spk_tail_args a = spk_devpush_tail_args(s, g, step, g->nspk);
+    spk_devpush_tail_launch(g, &a);
 }
 
 /* After a chunk: a step whose events did not fit stops the run. */
 void spk_devpush_check(spk_cuda *g)
 {
+    if (g->sb) return;   /* (static buckets cannot overflow) */
     unsigned long long over = 0;
     CK(cudaMemcpy(&over, g->dpc + DPC_OVERFLOW, sizeof over, cudaMemcpyDeviceToHost));
     if (over)
@@ -193,6 +300,7 @@ void spk_devpush_check(spk_cuda *g)
 
 void spk_devpush_free(spk_cuda *g)
 {
-    void *d[] = {g->cnt, g->fill, g->boff, g->tlist, g->dpc, g->ev};   /* (poisson: spk_fused_free) */
+    void *d[] = {g->cnt, g->fill, g->boff, g->tlist, g->dpc, g->ev, g->bptr, g->spk_prev, g->nspk_prev};
+    /* (poisson: spk_fused_free) */
     for (size_t i = 0; i < sizeof d / sizeof d[0]; i++) CK(cudaFree(d[i]));
 }
