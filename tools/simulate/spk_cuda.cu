@@ -49,8 +49,12 @@ __global__ void k_update(spk_update_args a)
 
 /* The device push path with static buckets: the previous step's tail and
  * this step's update in one pass over the cells (each cell's tail before its
- * update, as when they are two kernels; t.nspk is the previous step's list). */
-__global__ void k_tail_update(spk_tail_args t, spk_update_args a)
+ * update, as when they are two kernels; t.nspk is the previous step's list).
+ * The pass is bound by memory latency: BOUNDED asks for 4 blocks of 256 per
+ * SM (64 registers; a few bytes spilled) instead of 3 (70 registers);
+ * OLIVE_GPU_TAIL_BOUNDED=0|1 picks one (benchmarks). */
+template <bool BOUNDED> __global__ void __launch_bounds__(256, BOUNDED ? 4 : 1) k_tail_update(spk_tail_args t,
+                                                                                             spk_update_args a)
 {
     const int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
     if (r == 0) *t.nspk = 0;
@@ -351,7 +355,13 @@ static void update(sim_t *s, int64_t step, int64_t q, const spk_tail_args *tail)
         a.chunk = chunked ? g->chunk_spk : nullptr;
         a.nchunk = chunked ? g->nchunk : nullptr;
         if (tail) {
-            k_tail_update<<<blocks(n, 256), 256, 0, g->st>>>(*tail, a);
+            static int bounded = -1;
+            if (bounded < 0) {
+                const char *env = getenv("OLIVE_GPU_TAIL_BOUNDED");
+                bounded = !(env && !strcmp(env, "0"));
+            }
+            if (bounded) k_tail_update<true><<<blocks(n, 256), 256, 0, g->st>>>(*tail, a);
+            else k_tail_update<false><<<blocks(n, 256), 256, 0, g->st>>>(*tail, a);
             CK_LAUNCH("k_tail_update");
         } else {
             k_update<<<blocks(n, 256), 256, 0, g->st>>>(a);

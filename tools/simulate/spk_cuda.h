@@ -78,6 +78,7 @@ struct spk_cuda {
      * ev[bptr[t] .. bptr[t + 1]), room for its in-degree, which no step's
      * events to t exceed (a source fires at most once a step) */
     int sb;
+    int sb_threads;            /* threads a spike (k_sb_scatter's block) */
     int64_t *bptr;
     int32_t *spk_prev;         /* the previous step's spike list (sb: lists alternate) */
     unsigned int *nspk_prev;
@@ -244,27 +245,47 @@ static __device__ __forceinline__ void spk_sort_bucket(int64_t *b, int64_t m)
 
 static __device__ __forceinline__ void spk_tail_cell(const spk_tail_args &a, int64_t r)
 {
+    /* The due slot is summed in registers: its sums so far (earlier steps'
+     * events with delays; exactly 0 where untouched), then this step's
+     * events due now, in order: the additions the CPU engine makes into the
+     * slot, without the slot's round trip through memory. */
+    const int64_t due = a.slot;
+    unsigned char *tdue = a.touched + due * a.n + r;
+    const int held = *tdue;
+    int any = held;
+    double s0 = 0, s1 = 0;   /* receptor 0 is ge, 1 is gi (cellmodel.c) */
+    if (held) {
+        s0 = a.acc[(2 * due) * a.n + r];
+        s1 = a.acc[(2 * due + 1) * a.n + r];
+    }
     if (a.cnt) {
         const int64_t m = a.cnt[r];
         if (m) {
             int64_t *b = a.ev + a.bptr[r];
             spk_sort_bucket(b, m);
-            for (int64_t x = 0; x < m; x++) {   /* receptor 0 is ge, 1 is gi (cellmodel.c) */
+            for (int64_t x = 0; x < m; x++) {
                 const int64_t o = b[x];
-                const int64_t slot = (a.step + a.delay[o]) % a.L;
-                a.acc[(2 * slot + a.out[o].receptor) * a.n + r] += a.out[o].w;
-                a.touched[slot * a.n + r] = 1;
+                const spk_out e = a.out[o];
+                const int64_t slot = a.L == 1 ? 0 : (a.step + a.delay[o]) % a.L;
+                if (slot == due) {
+                    if (e.receptor) s1 += e.w; else s0 += e.w;
+                    any = 1;
+                } else {
+                    a.acc[(2 * slot + e.receptor) * a.n + r] += e.w;
+                    a.touched[slot * a.n + r] = 1;
+                }
             }
             a.cnt[r] = 0;
         }
     }
-    if (a.touched[a.slot * a.n + r]) {
-        double *a0 = a.acc + (2 * a.slot) * a.n + r, *a1 = a.acc + (2 * a.slot + 1) * a.n + r;
-        a.ge[r] += *a0;
-        a.gi[r] += *a1;
-        *a0 = 0;
-        *a1 = 0;
-        a.touched[a.slot * a.n + r] = 0;
+    if (any) {
+        a.ge[r] += s0;
+        a.gi[r] += s1;
+        if (held) {
+            a.acc[(2 * due) * a.n + r] = 0;
+            a.acc[(2 * due + 1) * a.n + r] = 0;
+            *tdue = 0;
+        }
     }
     spk_poisson_cell(a.poisson, a.poisson_rec, a.npoisson, a.seed, a.dt, a.row0 + r, r, a.step, a.ge, a.gi,
                      a.npoisson_events);

@@ -182,6 +182,10 @@ static void sb_setup(sim_t *s, spk_cuda *g)
     CK(cudaMemcpy(&total, g->bptr + n, sizeof total, cudaMemcpyDeviceToHost));
     if (total != nsyn) olive_die("internal: the static buckets hold %lld events, the network has %lld synapses",
                                  (long long)total, (long long)nsyn);
+    /* a block per spike: about a thread per synapse of the mean cell, so
+     * that the few spikes of a step fill the device */
+    g->sb_threads = 64;
+    while (g->sb_threads < 1024 && g->sb_threads * (double)n < (double)nsyn) g->sb_threads *= 2;
     g->spk_prev = dev_alloc<int32_t>((size_t)n, "spikes");
     g->nspk_prev = dev_alloc<unsigned int>(1, "spikes");
     CK(cudaMemset(g->nspk_prev, 0, sizeof(unsigned int)));
@@ -226,7 +230,8 @@ void spk_devpush_events(sim_t *s, spk_cuda *g, int64_t step)
 {
     const int64_t row0 = s->plan.row0, L = s->spk->L;
     if (g->sb) {
-        k_sb_scatter<<<DP_GRID, 256, 0, g->st>>>(g->spk, g->nspk, row0, g->out_ptr, g->out, g->bptr, g->cnt, g->ev);
+        k_sb_scatter<<<DP_GRID, g->sb_threads, 0, g->st>>>(g->spk, g->nspk, row0, g->out_ptr, g->out, g->bptr, g->cnt,
+                                                         g->ev);
         CK_LAUNCH("k_sb_scatter");
         return;
     }
