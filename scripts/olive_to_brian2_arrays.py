@@ -56,6 +56,8 @@ def main():
             row_ptr = g["row_ptr"][...].astype(np.int64)
             if len(row_ptr) != n + 1:
                 fail(f"{path}: {g.name}/row_ptr has {len(row_ptr)} entries, expected {n + 1}")
+            if int(row_ptr[-1]) > 2**31 - 1:   # Brian2CUDA counts a Synapses object's synapses in int32
+                fail(f"{path}: {g.name} has {int(row_ptr[-1])} synapses, more than Brian2CUDA's 2^31 - 1")
             src = g["col"][...].astype(np.int64) - first
             span = ne if proj == "exc" else n - ne
             if len(src) and (src.min() < 0 or src.max() >= span):
