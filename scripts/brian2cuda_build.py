@@ -32,7 +32,8 @@ arrays and their sizes are then taken from the files' sizes at start-up
 (~0.7 us a synapse with sample(): ~15 minutes for 1e9, longer than one call
 on the lent machine may run); from arrays it copies them, then checks for
 repeated (source, target) pairs with a std::map of every pair: measured on
-one core at ~0.25 us a synapse for 1e7 and ~0.52 us for 1e8 (the map's
+one core of the dev VM (scripts/brian2cuda_setup_check_cost.cu, olive's
+pair order) at ~0.25 us a synapse for 1e7 and ~0.52 us for 1e8 (the map's
 nodes, ~60 bytes each, fall out of the caches), ~10-15 minutes and ~50 GB
 of host memory for 1e9.
 
