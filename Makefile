@@ -149,7 +149,7 @@ deps:
 check: deps
 	@bash scripts/install-deps.sh --peers
 	@$(MAKE) --no-print-directory all
-	@BUILD=$(BUILD) bash tests/run.sh
+	@BUILD=$(BUILD) SANITIZED=$(if $(filter 1,$(SANITIZE)),1,0) bash tests/run.sh
 
 demo: deps
 	@$(MAKE) --no-print-directory all

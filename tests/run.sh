@@ -6,6 +6,10 @@
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 export BUILD=${BUILD:-build}
+# SANITIZED=1 (make check SANITIZE=1): the ASan + UBSan pass, where every
+# mpirun costs seconds; the rank-invariance tests then run one odd split
+# (3 ranks) instead of every rank count, which the plain pass covers
+export SANITIZED=${SANITIZED:-0}
 export BIN="$top/$BUILD/bin" TESTS="$top/tests" TOP="$top"
 export PY=${PY:-/usr/bin/python3}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1

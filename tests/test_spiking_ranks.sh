@@ -34,6 +34,7 @@ for net in zero late deg calpha galpha; do
   [ "$n" -gt 200 ] || fail "$net: only $n spikes; the test needs an active network"
   ranks="2 3 4"
   case $net in *alpha) ranks="3" ;; esac    # (the alpha models: one split, to keep CI short)
+  [ "${SANITIZED:-0}" = 1 ] && ranks=3           # (the sanitizer pass: one odd split; tests/run.sh)
   for P in $ranks; do
     mpirun -np $P "$S" -q $net.h5 -o ${net}_$P "${IN[@]}"
     "$A" compare -q ${net}_1 ${net}_$P || fail "$net: $P ranks differ from 1 rank"
