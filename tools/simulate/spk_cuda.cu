@@ -58,10 +58,7 @@ template <bool BOUNDED> __global__ void __launch_bounds__(256, BOUNDED ? 4 : 1) 
 {
     const int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
     if (r == 0) *t.nspk = 0;
-    if (r < a.n) {
-        spk_tail_cell(t, r);
-        spk_update_cell(a, r);
-    }
+    if (r < a.n) spk_tail_update_cell(t, a, r);
 }
 
 __global__ void k_degrees(int64_t m, const int64_t *sp, const int64_t *out_ptr, int64_t *deg)

@@ -132,10 +132,11 @@ static inline void spk_tspikes_reserve(sim_t *s, int64_t more)
     s->tspikes[0] = (sim_spike *)olive_realloc(s->tspikes[0], (size_t)s->tspike_cap[0] * sizeof(sim_spike), "spikes");
 }
 
-/* Every --poisson input of cell g (local r) on step `step`, in input order,
- * as the CPU engine (spk_deliver.c): the one-rank paths' per-cell form. */
+/* Every --poisson input of cell g on step `step` into its receptor
+ * variables x0 (ge) and x1 (gi), in input order, as the CPU engine
+ * (spk_deliver.c): the one-rank paths' per-cell form. */
 static __device__ __forceinline__ void spk_poisson_cell(const sim_poisson *in, const int *rec, int nin, uint64_t seed,
-                                                        double dt, int64_t g, int64_t r, int64_t step, double *ge, double *gi,
+                                                        double dt, int64_t g, int64_t step, double &x0, double &x1,
                                                         unsigned long long *count)
 {
     for (int j = 0; j < nin; j++) {
@@ -143,7 +144,8 @@ static __device__ __forceinline__ void spk_poisson_cell(const sim_poisson *in, c
         if (step < p->step0 || step >= p->step1 || g < p->first || g >= p->last) continue;
         const long long hits = olive_poisson_input_hits(seed, g, step, j, p->n, p->rate_hz * 1e-3 * dt);
         if (hits) {
-            (rec[j] ? gi : ge)[r] += (double)hits * p->weight;
+            if (rec[j]) x1 += (double)hits * p->weight;
+            else x0 += (double)hits * p->weight;
             atomicAdd(count, (unsigned long long)hits);   /* an integer: exact in any order */
         }
     }
@@ -165,19 +167,21 @@ struct spk_update_args {
     unsigned long long *nchunk;
 };
 
-static __device__ __forceinline__ void spk_update_cell(const spk_update_args &a, int64_t r)
+/* The update of cell r from its state in registers (x = v, e = ge, i = gi,
+ * f = ref, de / di the alpha drives when a.xe), then the stores (ref only
+ * where it changed from f0, the value in memory), threshold and lists. */
+static __device__ __forceinline__ void spk_update_regs(const spk_update_args &a, int64_t r, int32_t ci, double x,
+                                                       double e, double i, double f, double f0, double de, double di)
 {
-    if (a.coef_of[r] < 0) return;   /* (spike sources: k_sources) */
-    const olive_lif_coef c = a.coef[a.coef_of[r]];
-    double x = a.v[r], e = a.ge[r], i = a.gi[r], f = a.ref[r];
+    const olive_lif_coef c = a.coef[ci];
     if (a.xe) {   /* alpha synapses: the drives too */
-        double de = a.xe[r], di = a.xi[r];
         olive_lif_step(&c, a.cur ? a.cur[r] : 0.0, &x, &e, &i, &f, &de, &di);
         a.xe[r] = de; a.xi[r] = di;
     } else {
         olive_lif_step(&c, a.cur ? a.cur[r] : 0.0, &x, &e, &i, &f, NULL, NULL);
     }
-    a.v[r] = x; a.ge[r] = e; a.gi[r] = i; a.ref[r] = f;
+    a.v[r] = x; a.ge[r] = e; a.gi[r] = i;
+    if (__double_as_longlong(f) != __double_as_longlong(f0)) a.ref[r] = f;   /* (most cells: 0 stays 0) */
     const int fire = olive_lif_spikes(&c, x, f);
     a.flags[r] = (unsigned char)fire;
     if (fire) {
@@ -185,6 +189,14 @@ static __device__ __forceinline__ void spk_update_cell(const spk_update_args &a,
         if (a.chunk) a.chunk[atomicAdd(a.nchunk, 1ULL)] = (uint64_t)a.q << 32 | (uint64_t)r;
     }
     if (!(x - x == 0 && e - e == 0 && i - i == 0)) atomicMin(a.bad, (unsigned long long)a.step << 32 | (unsigned long long)r);
+}
+
+static __device__ __forceinline__ void spk_update_cell(const spk_update_args &a, int64_t r)
+{
+    const int32_t ci = a.coef_of[r];
+    if (ci < 0) return;   /* (spike sources: k_sources) */
+    const double f = a.ref[r];
+    spk_update_regs(a, r, ci, a.v[r], a.ge[r], a.gi[r], f, f, a.xe ? a.xe[r] : 0.0, a.xi ? a.xi[r] : 0.0);
 }
 
 /* Steps 3 and 4 of one cell on the device push path (spk_cuda_devpush.cu):
@@ -244,12 +256,15 @@ static __device__ __forceinline__ void spk_sort_bucket(int64_t *b, int64_t m)
     }
 }
 
-static __device__ __forceinline__ void spk_tail_cell(const spk_tail_args &a, int64_t r)
+/* The inputs of cell r's tail into its receptor variables d0, d1 (ge, gi;
+ * the drives of alpha synapses), in registers: with static buckets first
+ * the step's events, in order, then the due slot, then the Poisson inputs.
+ * The due slot is summed in registers: its sums so far (earlier steps'
+ * events with delays; exactly 0 where untouched), then this step's events
+ * due now, in order: the additions the CPU engine makes into the slot,
+ * without the slot's round trip through memory. */
+static __device__ __forceinline__ void spk_tail_inputs(const spk_tail_args &a, int64_t r, double &d0, double &d1)
 {
-    /* The due slot is summed in registers: its sums so far (earlier steps'
-     * events with delays; exactly 0 where untouched), then this step's
-     * events due now, in order: the additions the CPU engine makes into the
-     * slot, without the slot's round trip through memory. */
     const int64_t due = a.slot;
     unsigned char *tdue = a.touched + due * a.n + r;
     const int held = *tdue;
@@ -280,18 +295,48 @@ static __device__ __forceinline__ void spk_tail_cell(const spk_tail_args &a, int
         }
     }
     if (any) {
-        a.ge[r] += s0;
-        a.gi[r] += s1;
+        d0 += s0;
+        d1 += s1;
         if (held) {
             a.acc[(2 * due) * a.n + r] = 0;
             a.acc[(2 * due + 1) * a.n + r] = 0;
             *tdue = 0;
         }
     }
-    spk_poisson_cell(a.poisson, a.poisson_rec, a.npoisson, a.seed, a.dt, a.row0 + r, r, a.step, a.ge, a.gi,
-                     a.npoisson_events);
+    spk_poisson_cell(a.poisson, a.poisson_rec, a.npoisson, a.seed, a.dt, a.row0 + r, a.step, d0, d1, a.npoisson_events);
+}
+
+/* The tail of cell r in memory: its inputs, then the reset. */
+static __device__ __forceinline__ void spk_tail_cell(const spk_tail_args &a, int64_t r)
+{
+    double d0 = a.ge[r], d1 = a.gi[r];
+    const double e0 = d0, e1 = d1;
+    spk_tail_inputs(a, r, d0, d1);
+    if (__double_as_longlong(d0) != __double_as_longlong(e0)) a.ge[r] = d0;
+    if (__double_as_longlong(d1) != __double_as_longlong(e1)) a.gi[r] = d1;
     /* (cable cells: no coef, no reset; spike sources: -1) */
     if (a.coef && a.flags[r] && a.coef_of[r] >= 0) olive_lif_reset(&a.coef[a.coef_of[r]], &a.v[r], &a.ref[r]);
+}
+
+/* The tail of cell r and the next step's update in registers (device push,
+ * static buckets, integrate-and-fire cells): the state read once, written
+ * once. t's receptor variables are u's ge, gi, or its alpha drives xe, xi. */
+static __device__ __forceinline__ void spk_tail_update_cell(const spk_tail_args &t, const spk_update_args &u, int64_t r)
+{
+    const int32_t ci = u.coef_of[r];
+    double d0 = t.ge[r], d1 = t.gi[r];
+    const double e0 = d0, e1 = d1;
+    spk_tail_inputs(t, r, d0, d1);
+    if (ci < 0) {   /* a spike source: its inputs only (k_sources fires it) */
+        if (__double_as_longlong(d0) != __double_as_longlong(e0)) t.ge[r] = d0;
+        if (__double_as_longlong(d1) != __double_as_longlong(e1)) t.gi[r] = d1;
+        return;
+    }
+    double x = u.v[r], f = u.ref[r];
+    const double f0 = f;
+    if (t.flags[r]) olive_lif_reset(&t.coef[ci], &x, &f);
+    if (u.xe) spk_update_regs(u, r, ci, x, u.ge[r], u.gi[r], f, f0, d0, d1);
+    else spk_update_regs(u, r, ci, x, d0, d1, f, f0, 0.0, 0.0);
 }
 
 /* spk_cuda_fused.cu */
