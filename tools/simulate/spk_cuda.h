@@ -323,19 +323,24 @@ static __device__ __forceinline__ void spk_tail_cell(const spk_tail_args &a, int
  * once. t's receptor variables are u's ge, gi, or its alpha drives xe, xi. */
 static __device__ __forceinline__ void spk_tail_update_cell(const spk_tail_args &t, const spk_update_args &u, int64_t r)
 {
+    /* every load of the cell first, so that they overlap the chain of
+     * dependent loads of a cell with events (count, bucket, synapses): a
+     * warp waits for its slowest lane, and most warps have such a cell
+     * (the tail writes none of these) */
     const int32_t ci = u.coef_of[r];
     double d0 = t.ge[r], d1 = t.gi[r];
-    const double e0 = d0, e1 = d1;
+    double x = u.v[r], f = u.ref[r];
+    const int fired = t.flags[r];
+    const double se = u.xe ? u.ge[r] : 0.0, si = u.xe ? u.gi[r] : 0.0;
+    const double e0 = d0, e1 = d1, f0 = f;
     spk_tail_inputs(t, r, d0, d1);
     if (ci < 0) {   /* a spike source: its inputs only (k_sources fires it) */
         if (__double_as_longlong(d0) != __double_as_longlong(e0)) t.ge[r] = d0;
         if (__double_as_longlong(d1) != __double_as_longlong(e1)) t.gi[r] = d1;
         return;
     }
-    double x = u.v[r], f = u.ref[r];
-    const double f0 = f;
-    if (t.flags[r]) olive_lif_reset(&t.coef[ci], &x, &f);
-    if (u.xe) spk_update_regs(u, r, ci, x, u.ge[r], u.gi[r], f, f0, d0, d1);
+    if (fired) olive_lif_reset(&t.coef[ci], &x, &f);
+    if (u.xe) spk_update_regs(u, r, ci, x, se, si, f, f0, d0, d1);
     else spk_update_regs(u, r, ci, x, d0, d1, f, f0, 0.0, 0.0);
 }
 
