@@ -38,6 +38,17 @@ typedef struct {
 
 enum { SPK_HOST_PUSH, SPK_DEVICE_PUSH, SPK_FUSED };
 
+/* One event in a static bucket: what its target's tail needs, so that the
+ * tail reads nothing else of the synapse. key = synapse << 17 | slot << 1 |
+ * receptor: ordering keys orders by the synapse's index in the per-source
+ * lists (distinct within a step), which is the CPU engine's order; slot
+ * (step + delay) % L < 65536 and the receptor ride along. */
+typedef struct {
+    uint64_t key;
+    double w;
+} spk_sev;
+static const int SPK_SEV_SYN_SHIFT = 17;
+
 struct spk_cuda {
     cudaStream_t st;
     int64_t n, N;
@@ -76,11 +87,13 @@ struct spk_cuda {
     int64_t *ev;               /* buckets of out-list indices, room for dp_cap */
     int64_t dp_cap;
     /* device push with static buckets (sb): target t's bucket is
-     * ev[bptr[t] .. bptr[t + 1]), room for its in-degree, which no step's
-     * events to t exceed (a source fires at most once a step) */
+     * sev[bptr[t] .. bptr[t + 1]), room for its in-degree, which no step's
+     * events to t exceed (a source fires at most once a step); under 2^32
+     * synapses (bptr) */
     int sb;
     int sb_threads;            /* threads a spike (k_sb_scatter's block) */
-    int64_t *bptr;
+    uint32_t *bptr;
+    spk_sev *sev;
     int32_t *spk_prev;         /* the previous step's spike list (sb: lists alternate) */
     unsigned int *nspk_prev;
     /* fused path */
@@ -223,21 +236,19 @@ struct spk_tail_args {
     unsigned int *nspk;                    /* the step's spike counter: cleared (by the kernel's thread 0) */
     /* static buckets, or cnt null */
     uint32_t *cnt;
-    const int64_t *bptr;
-    int64_t *ev;
-    const spk_out *out;
-    const uint16_t *delay;
+    const uint32_t *bptr;
+    spk_sev *sev;
 };
 
-/* b[0..m) ascending: insertion sort for the usual few events, heapsort for
- * a burst (distinct values: any sort gives the same order). */
-static __device__ __forceinline__ void spk_sort_bucket(int64_t *b, int64_t m)
+/* b[0..m) by ascending key: insertion sort for the usual few events,
+ * heapsort for a burst (distinct keys: any sort gives the same order). */
+static __device__ __forceinline__ void spk_sort_bucket(spk_sev *b, int64_t m)
 {
     if (m <= 32) {
         for (int64_t x = 1; x < m; x++) {
-            const int64_t y = b[x];
+            const spk_sev y = b[x];
             int64_t z = x;
-            for (; z > 0 && b[z - 1] > y; z--) b[z] = b[z - 1];
+            for (; z > 0 && b[z - 1].key > y.key; z--) b[z] = b[z - 1];
             b[z] = y;
         }
         return;
@@ -245,11 +256,11 @@ static __device__ __forceinline__ void spk_sort_bucket(int64_t *b, int64_t m)
     for (int64_t end = m, start = m / 2; end > 1;) {
         int64_t root;
         if (start > 0) root = --start;
-        else { const int64_t t = b[--end]; b[end] = b[0]; b[0] = t; root = 0; }
-        const int64_t y = b[root];
+        else { const spk_sev t = b[--end]; b[end] = b[0]; b[0] = t; root = 0; }
+        const spk_sev y = b[root];
         for (int64_t child; (child = 2 * root + 1) < end; root = child) {
-            if (child + 1 < end && b[child + 1] > b[child]) child++;
-            if (b[child] <= y) break;
+            if (child + 1 < end && b[child + 1].key > b[child].key) child++;
+            if (b[child].key <= y.key) break;
             b[root] = b[child];
         }
         b[root] = y;
@@ -263,7 +274,8 @@ static __device__ __forceinline__ void spk_sort_bucket(int64_t *b, int64_t m)
  * events with delays; exactly 0 where untouched), then this step's events
  * due now, in order: the additions the CPU engine makes into the slot,
  * without the slot's round trip through memory. */
-static __device__ __forceinline__ void spk_tail_inputs(const spk_tail_args &a, int64_t r, double &d0, double &d1)
+static __device__ __forceinline__ void spk_tail_inputs(const spk_tail_args &a, int64_t r, uint32_t m, uint32_t b0,
+                                                       double &d0, double &d1)
 {
     const int64_t due = a.slot;
     unsigned char *tdue = a.touched + due * a.n + r;
@@ -274,25 +286,22 @@ static __device__ __forceinline__ void spk_tail_inputs(const spk_tail_args &a, i
         s0 = a.acc[(2 * due) * a.n + r];
         s1 = a.acc[(2 * due + 1) * a.n + r];
     }
-    if (a.cnt) {
-        const int64_t m = a.cnt[r];
-        if (m) {
-            int64_t *b = a.ev + a.bptr[r];
-            spk_sort_bucket(b, m);
-            for (int64_t x = 0; x < m; x++) {
-                const int64_t o = b[x];
-                const spk_out e = a.out[o];
-                const int64_t slot = a.L == 1 ? 0 : (a.step + a.delay[o]) % a.L;
-                if (slot == due) {
-                    if (e.receptor) s1 += e.w; else s0 += e.w;
-                    any = 1;
-                } else {
-                    a.acc[(2 * slot + e.receptor) * a.n + r] += e.w;
-                    a.touched[slot * a.n + r] = 1;
-                }
+    if (m) {   /* (static buckets only) */
+        spk_sev *b = a.sev + b0;
+        spk_sort_bucket(b, m);
+        for (uint32_t x = 0; x < m; x++) {
+            const spk_sev e = b[x];
+            const int64_t slot = (int64_t)(e.key >> 1 & 0xffff);
+            const int rec = (int)(e.key & 1);
+            if (slot == due) {
+                if (rec) s1 += e.w; else s0 += e.w;
+                any = 1;
+            } else {
+                a.acc[(2 * slot + rec) * a.n + r] += e.w;
+                a.touched[slot * a.n + r] = 1;
             }
-            a.cnt[r] = 0;
         }
+        a.cnt[r] = 0;
     }
     if (any) {
         d0 += s0;
@@ -311,7 +320,8 @@ static __device__ __forceinline__ void spk_tail_cell(const spk_tail_args &a, int
 {
     double d0 = a.ge[r], d1 = a.gi[r];
     const double e0 = d0, e1 = d1;
-    spk_tail_inputs(a, r, d0, d1);
+    const uint32_t m = a.cnt ? a.cnt[r] : 0;
+    spk_tail_inputs(a, r, m, m ? a.bptr[r] : 0, d0, d1);
     if (__double_as_longlong(d0) != __double_as_longlong(e0)) a.ge[r] = d0;
     if (__double_as_longlong(d1) != __double_as_longlong(e1)) a.gi[r] = d1;
     /* (cable cells: no coef, no reset; spike sources: -1) */
@@ -332,8 +342,9 @@ static __device__ __forceinline__ void spk_tail_update_cell(const spk_tail_args 
     double x = u.v[r], f = u.ref[r];
     const int fired = t.flags[r];
     const double se = u.xe ? u.ge[r] : 0.0, si = u.xe ? u.gi[r] : 0.0;
+    const uint32_t m = t.cnt[r], b0 = t.bptr[r];   /* (bptr whether or not m: one level less in the chain) */
     const double e0 = d0, e1 = d1, f0 = f;
-    spk_tail_inputs(t, r, d0, d1);
+    spk_tail_inputs(t, r, m, b0, d0, d1);
     if (ci < 0) {   /* a spike source: its inputs only (k_sources fires it) */
         if (__double_as_longlong(d0) != __double_as_longlong(e0)) t.ge[r] = d0;
         if (__double_as_longlong(d1) != __double_as_longlong(e1)) t.gi[r] = d1;

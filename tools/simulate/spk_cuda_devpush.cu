@@ -1,12 +1,14 @@
 /* The device push path of the CUDA spiking engine (spk_cuda.h): one rank,
  * every step's events summed on the device with no host round trip.
  *
- * Static buckets (g->sb, whenever an 8-byte entry per synapse fits in half
- * of the free device memory): target t owns ev[bptr[t] .. bptr[t + 1]), as
+ * Static buckets (g->sb, whenever a 16-byte entry per synapse fits in half
+ * of the free device memory): target t owns sev[bptr[t] .. bptr[t + 1]), as
  * many entries as it has incoming synapses, which no step's events to t can
  * exceed. A step is then two passes:
- *   k_sb_scatter: per event, its index in the per-source lists (out) into
- *                 its target's bucket (integer atomics on the count: exact);
+ *   k_sb_scatter: per event, its key (index in the per-source lists, due
+ *                 slot, receptor) and weight into its target's bucket
+ *                 (integer atomics on the count: exact), so that the tail
+ *                 reads no synapse;
  *   the tail (spk_tail_cell, spk_cuda.h): per cell, its bucket sorted and
  *                 summed in that order, the due slot, Poisson, reset; run in
  *                 one pass with the next step's update (spk_cuda.cu).
@@ -120,13 +122,18 @@ __global__ void k_dp_sum(const int32_t *tlist, const unsigned long long *dpc, ui
 
 /* Block per spike, threads over its synapses: static buckets. */
 __global__ void k_sb_scatter(const int32_t *spk, const unsigned int *nspk, int64_t row0, const int64_t *out_ptr,
-                             const spk_out *out, const int64_t *bptr, uint32_t *cnt, int64_t *ev)
+                             const spk_out *out, const uint16_t *delay, int64_t step, int L, const uint32_t *bptr,
+                             uint32_t *cnt, spk_sev *sev)
 {
     for (int64_t i = blockIdx.x; i < (int64_t)*nspk; i += gridDim.x) {
         const int64_t g = row0 + spk[i];
         for (int64_t e = out_ptr[g] + threadIdx.x; e < out_ptr[g + 1]; e += blockDim.x) {
-            const int32_t t = out[e].target;
-            ev[bptr[t] + atomicAdd(&cnt[t], 1u)] = e;
+            const spk_out o = out[e];
+            const uint64_t slot = L == 1 ? 0 : (uint64_t)((step + delay[e]) % L);
+            spk_sev v;
+            v.key = (uint64_t)e << SPK_SEV_SYN_SHIFT | slot << 1 | (uint64_t)(o.receptor != 0);
+            v.w = o.w;
+            sev[bptr[o.target] + atomicAdd(&cnt[o.target], 1u)] = v;
         }
     }
 }
@@ -138,10 +145,10 @@ __global__ void k_sb_indegree(int64_t nsyn, const spk_out *out, uint32_t *cnt)
     for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < nsyn; e += T) atomicAdd(&cnt[out[e].target], 1u);
 }
 
-__global__ void k_sb_widen(int64_t n, const uint32_t *cnt, int64_t *deg)
+__global__ void k_sb_widen(int64_t n, const uint32_t *cnt, uint32_t *deg)
 {
     const int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
-    if (i <= n) deg[i] = i < n ? (int64_t)cnt[i] : 0;
+    if (i <= n) deg[i] = i < n ? cnt[i] : 0;
 }
 
 /* Steps 3 and 4 for every cell in one pass (spk_tail_cell); the step's
@@ -156,12 +163,13 @@ __global__ void k_dp_tail(spk_tail_args a, unsigned long long *dpc)
     if (r < a.n) spk_tail_cell(a, r);
 }
 
-/* Static buckets: bptr from the in-degrees (device atomics and a scan), ev. */
+/* Static buckets: bptr from the in-degrees (device atomics and a scan), sev. */
 static void sb_setup(sim_t *s, spk_cuda *g)
 {
     const int64_t n = g->n, nsyn = s->spk->nsyn;
-    g->bptr = dev_alloc<int64_t>((size_t)n + 1, "event buckets");
-    int64_t *deg = dev_alloc<int64_t>((size_t)n + 1, "event buckets");
+    g->sev = dev_alloc<spk_sev>((size_t)nsyn, "event buckets");
+    g->bptr = dev_alloc<uint32_t>((size_t)n + 1, "event buckets");
+    uint32_t *deg = dev_alloc<uint32_t>((size_t)n + 1, "event buckets");
     CK(cudaMemset(g->cnt, 0, (size_t)n * sizeof(uint32_t)));
     if (nsyn) {
         k_sb_indegree<<<4096, 256, 0, g->st>>>(nsyn, g->out, g->cnt);
@@ -178,9 +186,9 @@ static void sb_setup(sim_t *s, spk_cuda *g)
     CK(cudaFree(tmp));
     CK(cudaFree(deg));
     CK(cudaMemset(g->cnt, 0, (size_t)n * sizeof(uint32_t)));
-    int64_t total = -1;
+    uint32_t total = 0;
     CK(cudaMemcpy(&total, g->bptr + n, sizeof total, cudaMemcpyDeviceToHost));
-    if (total != nsyn) olive_die("internal: the static buckets hold %lld events, the network has %lld synapses",
+    if ((int64_t)total != nsyn) olive_die("internal: the static buckets hold %lld events, the network has %lld synapses",
                                  (long long)total, (long long)nsyn);
     /* a block per spike: about a thread per synapse of the mean cell, so
      * that the few spikes of a step fill the device */
@@ -191,37 +199,52 @@ static void sb_setup(sim_t *s, spk_cuda *g)
     CK(cudaMemset(g->nspk_prev, 0, sizeof(unsigned int)));
 }
 
-void spk_devpush_setup(sim_t *s, spk_cuda *g)
+/* Dynamic buckets: per-target counters and room for dp_cap events a step. */
+static void dp_setup(sim_t *s, spk_cuda *g, int64_t half_free)
 {
     const int64_t n = g->n;
-    g->cnt = dev_alloc<uint32_t>((size_t)n, "event buckets");
     g->fill = dev_alloc<uint32_t>((size_t)n, "event buckets");
     g->boff = dev_alloc<unsigned long long>((size_t)n, "event buckets");
     g->tlist = dev_alloc<int32_t>((size_t)n, "event buckets");
     g->dpc = dev_alloc<unsigned long long>(DPC_N, "event buckets");
-    CK(cudaMemset(g->cnt, 0, (size_t)n * sizeof(uint32_t)));
     CK(cudaMemset(g->fill, 0, (size_t)n * sizeof(uint32_t)));
     CK(cudaMemset(g->dpc, 0, DPC_N * sizeof(unsigned long long)));
+    /* every synapse if it fits in half of what is free, else that half (a
+     * step needing more stops the run) */
+    const int64_t half = half_free / (int64_t)sizeof(int64_t);
+    g->dp_cap = s->spk->nsyn < half ? s->spk->nsyn : half;
+    g->ev = dev_alloc<int64_t>((size_t)g->dp_cap, "event buckets");
+}
+
+void spk_devpush_setup(sim_t *s, spk_cuda *g)
+{
+    const int64_t n = g->n, nsyn = s->spk->nsyn;
+    g->cnt = dev_alloc<uint32_t>((size_t)n, "event buckets");
+    CK(cudaMemset(g->cnt, 0, (size_t)n * sizeof(uint32_t)));
     g->poisson = dev_copy(s->spk->poisson, (size_t)s->cfg->npoisson, "Poisson inputs");
     g->poisson_rec = dev_copy(s->spk->poisson_rec, (size_t)s->cfg->npoisson, "Poisson inputs");
     spk_chunk_setup(g, INT64_C(64) << 20);   /* 512 MiB at most */
-    /* Room for the events of one step: every synapse if it fits in half of
-     * what is free, else that half (a step needing more stops the run). */
     size_t free_b = 0, total_b = 0;
     CK(cudaMemGetInfo(&free_b, &total_b));
-    const int64_t half = (int64_t)(free_b / 2 / sizeof(int64_t));
-    g->dp_cap = s->spk->nsyn < half ? s->spk->nsyn : half;
-    g->ev = dev_alloc<int64_t>((size_t)g->dp_cap, "event buckets");
-    /* static buckets need room for every synapse; OLIVE_GPU_BUCKETS=dynamic
-     * forces the other form (tests) */
+    const int64_t half = (int64_t)(free_b / 2);
+    /* static buckets need an entry per synapse in half of what is free and
+     * fewer than 2^32 synapses (bptr) and 2^47 (the key); OLIVE_GPU_BUCKETS=
+     * dynamic forces the other form (tests) */
     const char *env = getenv("OLIVE_GPU_BUCKETS");
     if (env && *env && strcmp(env, "dynamic") && strcmp(env, "static"))
         olive_die("OLIVE_GPU_BUCKETS='%s': expected static or dynamic", env);
-    g->sb = g->dp_cap == s->spk->nsyn && !(env && !strcmp(env, "dynamic"));
+    const int fits = nsyn <= half / (int64_t)sizeof(spk_sev) && nsyn < (INT64_C(1) << 32);
+    g->sb = fits && !(env && !strcmp(env, "dynamic"));
     if (env && !strcmp(env, "static") && !g->sb)
-        olive_die("OLIVE_GPU_BUCKETS=static: an entry per synapse (%lld) does not fit in half of the free device memory",
-                  (long long)s->spk->nsyn);
-    if (g->sb) sb_setup(s, g);
+        olive_die("OLIVE_GPU_BUCKETS=static: a %zu-byte entry per synapse (%lld) does not fit in half of the free "
+                  "device memory, or there are 2^32 synapses or more",
+                  sizeof(spk_sev), (long long)nsyn);
+    if (g->sb) {
+        sb_setup(s, g);
+        g->dp_cap = nsyn;
+    } else {
+        dp_setup(s, g, half);
+    }
     olive_info("CUDA engine: device push delivery (%s buckets), chunks of up to %lld steps, room for %lld events a step",
                g->sb ? "static" : "dynamic", (long long)spk_chunk_max(g), (long long)g->dp_cap);
 }
@@ -230,8 +253,8 @@ void spk_devpush_events(sim_t *s, spk_cuda *g, int64_t step)
 {
     const int64_t row0 = s->plan.row0, L = s->spk->L;
     if (g->sb) {
-        k_sb_scatter<<<DP_GRID, g->sb_threads, 0, g->st>>>(g->spk, g->nspk, row0, g->out_ptr, g->out, g->bptr, g->cnt,
-                                                         g->ev);
+        k_sb_scatter<<<DP_GRID, g->sb_threads, 0, g->st>>>(g->spk, g->nspk, row0, g->out_ptr, g->out, g->out_delay,
+                                                         step, (int)L, g->bptr, g->cnt, g->sev);
         CK_LAUNCH("k_sb_scatter");
         return;
     }
@@ -274,9 +297,7 @@ spk_tail_args spk_devpush_tail_args(sim_t *s, spk_cuda *g, int64_t step, unsigne
     a.nspk = nspk;
     a.cnt = g->sb ? g->cnt : nullptr;
     a.bptr = g->bptr;
-    a.ev = g->ev;
-    a.out = g->out;
-    a.delay = g->out_delay;
+    a.sev = g->sev;
     return a;
 }
 
@@ -305,7 +326,7 @@ void spk_devpush_check(spk_cuda *g)
 
 void spk_devpush_free(spk_cuda *g)
 {
-    void *d[] = {g->cnt, g->fill, g->boff, g->tlist, g->dpc, g->ev, g->bptr, g->spk_prev, g->nspk_prev};
+    void *d[] = {g->cnt, g->fill, g->boff, g->tlist, g->dpc, g->ev, g->bptr, g->sev, g->spk_prev, g->nspk_prev};
     /* (poisson: spk_fused_free) */
     for (size_t i = 0; i < sizeof d / sizeof d[0]; i++) CK(cudaFree(d[i]));
 }
