@@ -11,6 +11,8 @@
 # The network is scripts/gpu-bench-brian2cuda.sh's c1mf: 800k excitatory and
 # 200k inhibitory cells, every pair with p 0.001, weights 0.1296 / -0.72 mV,
 # delay 0; 1 s of simulated time. Results: $OUT/spiking-paths.txt.
+# EXTRA_BINS="name=dir ..." also runs the olive-simulate of other builds
+# (A/B against an earlier commit in the same call), compared likewise.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 BIN=${BIN:-$top/build/bin}
@@ -32,8 +34,8 @@ say "$(printf '%-16s %9s %9s %9s %12s' variant loop-s total-s spikes us/step)"
 nfail=0
 variant() {  # name env...
   local name=$1; shift
-  local log="$work/$name.log"
-  if ! env "$@" "$BIN/olive-simulate" "$net" -o "$work/run_$name" --time 1000 --record none --backend cuda -v >"$log" 2>&1; then
+  local log="$work/$name.log" sim="${SIM:-$BIN/olive-simulate}"
+  if ! env "$@" "$sim" "$net" -o "$work/run_$name" --time 1000 --record none --backend cuda -v >"$log" 2>&1; then
     say "FAIL $name: $(tail -n 2 "$log" | tr '\n' ' ')"; nfail=$((nfail + 1)); return
   fi
   local loop total spikes
@@ -46,7 +48,12 @@ variant() {  # name env...
 variant static OLIVE_GPU_BUCKETS=static
 variant static-unbound OLIVE_GPU_BUCKETS=static OLIVE_GPU_TAIL_BOUNDED=0
 variant dynamic OLIVE_GPU_BUCKETS=dynamic
-for v in static-unbound dynamic; do
+extra=()
+for nb in ${EXTRA_BINS:-}; do
+  SIM="${nb#*=}/olive-simulate" variant "${nb%%=*}"
+  extra+=("${nb%%=*}")
+done
+for v in static-unbound dynamic "${extra[@]}"; do
   if [ -d "$work/run_$v" ] && "$BIN/olive-analyze" compare -q "$work/run_static" "$work/run_$v" >"$work/cmp_$v.log" 2>&1; then
     say "PASS static = $v (spikes and final state identical)"
   else
@@ -58,8 +65,8 @@ if [ "${NCU:-0}" = 1 ]; then
   if [ -z "$ncu" ]; then
     say "no ncu (Nsight Compute) on this host: no kernel profile"
   else
-    say "# Nsight Compute, 4 kernels from step ~200 (default variant): time, DRAM bytes, warps active"
-    "$ncu" --launch-skip 400 --launch-count 4 \
+    say "# Nsight Compute, 6 kernels from step ~200 (default variant): time, DRAM bytes, warps active"
+    "$ncu" --launch-skip 600 --launch-count 6 \
       --metrics gpu__time_duration.sum,dram__bytes.sum,sm__warps_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread \
       "$BIN/olive-simulate" "$net" -o "$work/run_ncu" --time 30 --record none --backend cuda 2>&1 |
       grep -E "^  [a-zA-Z_<>]+|gpu__time|dram__bytes|warps_active|registers" | sed 's/(const.*//; s/(spk_.*//' | tee -a "$results"

@@ -94,6 +94,7 @@ struct spk_cuda {
     int sb_threads;            /* threads a spike (k_sb_scatter's block) */
     uint32_t *bptr;
     spk_sev *sev;
+    unsigned int *ntargets;    /* targets with events this step, listed in tlist */
     int32_t *spk_prev;         /* the previous step's spike list (sb: lists alternate) */
     unsigned int *nspk_prev;
     /* fused path */
@@ -213,13 +214,13 @@ static __device__ __forceinline__ void spk_update_cell(const spk_update_args &a,
 }
 
 /* Steps 3 and 4 of one cell on the device push path (spk_cuda_devpush.cu):
- * with static buckets first the step's events to the cell, put in (source,
- * synapse) order and added one by one into their slots (the CPU engine's
- * order); then the due slot's sums (touched cells only), the Poisson inputs
- * in their order, the reset. */
+ * the due slot's sums (touched cells only), the Poisson inputs in their
+ * order, the reset. With static buckets the cells that got events this step
+ * have had their due slot added by k_sb_sum before (spk_sb_sum_target). */
 struct spk_tail_args {
     int64_t n, row0, step, slot;
     int L;
+    int due_held;                          /* the due slot may hold sums (else it is not read) */
     double *acc;
     unsigned char *touched;
     double *ge, *gi;
@@ -234,10 +235,7 @@ struct spk_tail_args {
     const int32_t *coef_of;
     double *v, *ref;
     unsigned int *nspk;                    /* the step's spike counter: cleared (by the kernel's thread 0) */
-    /* static buckets, or cnt null */
-    uint32_t *cnt;
-    const uint32_t *bptr;
-    spk_sev *sev;
+    unsigned int *ntargets;                /* static buckets: k_sb_sum's target count, cleared likewise; or null */
 };
 
 /* b[0..m) by ascending key: insertion sort for the usual few events,
@@ -268,45 +266,18 @@ static __device__ __forceinline__ void spk_sort_bucket(spk_sev *b, int64_t m)
 }
 
 /* The inputs of cell r's tail into its receptor variables d0, d1 (ge, gi;
- * the drives of alpha synapses), in registers: with static buckets first
- * the step's events, in order, then the due slot, then the Poisson inputs.
- * The due slot is summed in registers: its sums so far (earlier steps'
- * events with delays; exactly 0 where untouched), then this step's events
- * due now, in order: the additions the CPU engine makes into the slot,
- * without the slot's round trip through memory. */
-static __device__ __forceinline__ void spk_tail_inputs(const spk_tail_args &a, int64_t r, uint32_t m, uint32_t b0,
-                                                       double &d0, double &d1)
+ * the drives of alpha synapses), in registers: the due slot's sums so far
+ * (earlier steps' events with delays, or all of them with dynamic buckets;
+ * with static buckets a ring of one slot holds none), then the Poisson
+ * inputs. */
+static __device__ __forceinline__ void spk_tail_inputs(const spk_tail_args &a, int64_t r, double &d0, double &d1)
 {
-    const int64_t due = a.slot;
-    unsigned char *tdue = a.touched + due * a.n + r;
-    const int held = *tdue;
-    int any = held;
-    double s0 = 0, s1 = 0;   /* receptor 0 is ge, 1 is gi (cellmodel.c) */
-    if (held) {
-        s0 = a.acc[(2 * due) * a.n + r];
-        s1 = a.acc[(2 * due + 1) * a.n + r];
-    }
-    if (m) {   /* (static buckets only) */
-        spk_sev *b = a.sev + b0;
-        spk_sort_bucket(b, m);
-        for (uint32_t x = 0; x < m; x++) {
-            const spk_sev e = b[x];
-            const int64_t slot = (int64_t)(e.key >> 1 & 0xffff);
-            const int rec = (int)(e.key & 1);
-            if (slot == due) {
-                if (rec) s1 += e.w; else s0 += e.w;
-                any = 1;
-            } else {
-                a.acc[(2 * slot + rec) * a.n + r] += e.w;
-                a.touched[slot * a.n + r] = 1;
-            }
-        }
-        a.cnt[r] = 0;
-    }
-    if (any) {
-        d0 += s0;
-        d1 += s1;
-        if (held) {
+    if (a.due_held) {
+        const int64_t due = a.slot;
+        unsigned char *tdue = a.touched + due * a.n + r;
+        if (*tdue) {   /* receptor 0 is ge, 1 is gi (cellmodel.c) */
+            d0 += a.acc[(2 * due) * a.n + r];
+            d1 += a.acc[(2 * due + 1) * a.n + r];
             a.acc[(2 * due) * a.n + r] = 0;
             a.acc[(2 * due + 1) * a.n + r] = 0;
             *tdue = 0;
@@ -315,13 +286,55 @@ static __device__ __forceinline__ void spk_tail_inputs(const spk_tail_args &a, i
     spk_poisson_cell(a.poisson, a.poisson_rec, a.npoisson, a.seed, a.dt, a.row0 + r, a.step, d0, d1, a.npoisson_events);
 }
 
+/* Static buckets: the events of one step to target t (it has m >= 1 of
+ * them in b), put in (source, synapse) order and added one by one into
+ * their slots, the CPU engine's order; the due slot is summed in registers,
+ * from its sums so far (earlier steps' events with delays; exactly 0 where
+ * untouched), and added to t's receptor variables d0, d1 (ge, gi, or the
+ * alpha drives), as the tail would: it then finds the due slot untouched. */
+static __device__ __forceinline__ void spk_sb_sum_target(int64_t t, uint32_t m, spk_sev *b, int64_t n, int L,
+                                                         int64_t due, double *acc, unsigned char *touched,
+                                                         double *d0, double *d1)
+{
+    const double x0 = d0[t], x1 = d1[t];
+    unsigned char *tdue = touched + due * n + t;
+    const int held = L > 1 && *tdue;
+    int any = held;
+    double s0 = 0, s1 = 0;
+    if (held) {
+        s0 = acc[(2 * due) * n + t];
+        s1 = acc[(2 * due + 1) * n + t];
+    }
+    spk_sort_bucket(b, m);
+    for (uint32_t x = 0; x < m; x++) {
+        const spk_sev e = b[x];
+        const int64_t slot = (int64_t)(e.key >> 1 & 0xffff);
+        const int rec = (int)(e.key & 1);
+        if (slot == due) {
+            if (rec) s1 += e.w; else s0 += e.w;
+            any = 1;
+        } else {
+            acc[(2 * slot + rec) * n + t] += e.w;
+            touched[slot * n + t] = 1;
+        }
+    }
+    if (any) {
+        d0[t] = x0 + s0;
+        d1[t] = x1 + s1;
+        if (held) {
+            acc[(2 * due) * n + t] = 0;
+            acc[(2 * due + 1) * n + t] = 0;
+            *tdue = 0;
+        }
+    }
+}
+
 /* The tail of cell r in memory: its inputs, then the reset. */
 static __device__ __forceinline__ void spk_tail_cell(const spk_tail_args &a, int64_t r)
 {
     double d0 = a.ge[r], d1 = a.gi[r];
     const double e0 = d0, e1 = d1;
-    const uint32_t m = a.cnt ? a.cnt[r] : 0;
-    spk_tail_inputs(a, r, m, m ? a.bptr[r] : 0, d0, d1);
+    spk_tail_inputs(a, r, d0, d1);
     if (__double_as_longlong(d0) != __double_as_longlong(e0)) a.ge[r] = d0;
     if (__double_as_longlong(d1) != __double_as_longlong(e1)) a.gi[r] = d1;
     /* (cable cells: no coef, no reset; spike sources: -1) */
@@ -329,22 +342,18 @@ static __device__ __forceinline__ void spk_tail_cell(const spk_tail_args &a, int
 }
 
 /* The tail of cell r and the next step's update in registers (device push,
- * static buckets, integrate-and-fire cells): the state read once, written
- * once. t's receptor variables are u's ge, gi, or its alpha drives xe, xi. */
+ * static buckets, integrate-and-fire cells; after k_sb_sum): the state read
+ * once, written once, no load depending on another. t's receptor variables are u's ge, gi, or its alpha drives xe, xi. */
 static __device__ __forceinline__ void spk_tail_update_cell(const spk_tail_args &t, const spk_update_args &u, int64_t r)
 {
-    /* every load of the cell first, so that they overlap the chain of
-     * dependent loads of a cell with events (count, bucket, synapses): a
-     * warp waits for its slowest lane, and most warps have such a cell
-     * (the tail writes none of these) */
+    /* every load of the cell first (the tail writes none of them) */
     const int32_t ci = u.coef_of[r];
     double d0 = t.ge[r], d1 = t.gi[r];
     double x = u.v[r], f = u.ref[r];
     const int fired = t.flags[r];
     const double se = u.xe ? u.ge[r] : 0.0, si = u.xe ? u.gi[r] : 0.0;
-    const uint32_t m = t.cnt[r], b0 = t.bptr[r];   /* (bptr whether or not m: one level less in the chain) */
     const double e0 = d0, e1 = d1, f0 = f;
-    spk_tail_inputs(t, r, m, b0, d0, d1);
+    spk_tail_inputs(t, r, d0, d1);
     if (ci < 0) {   /* a spike source: its inputs only (k_sources fires it) */
         if (__double_as_longlong(d0) != __double_as_longlong(e0)) t.ge[r] = d0;
         if (__double_as_longlong(d1) != __double_as_longlong(e1)) t.gi[r] = d1;
@@ -398,6 +407,9 @@ void spk_devpush_tail(sim_t *s, spk_cuda *g, int64_t step);
  * spk_cuda.cu to run in one pass with the next step's update; nspk: the
  * step's spike counter, cleared by the tail. */
 spk_tail_args spk_devpush_tail_args(sim_t *s, spk_cuda *g, int64_t step, unsigned int *nspk);
+/* Static buckets: the step's events into the receptor variables and slots
+ * of their targets (k_sb_sum), before the tail. */
+void spk_devpush_sum(sim_t *s, spk_cuda *g, int64_t step);
 /* That tail alone (before a cable cells' update). */
 void spk_devpush_tail_launch(spk_cuda *g, const spk_tail_args *tail);
 /* After a chunk: dies if a step's events did not fit in the buffer. */
