@@ -57,10 +57,7 @@ template <bool BOUNDED> __global__ void __launch_bounds__(256, BOUNDED ? 4 : 1) 
                                                                                              spk_update_args a)
 {
     const int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
-    if (r == 0) {
-        *t.nspk = 0;
-        *t.ntargets = 0;
-    }
+    if (r == 0) *t.nspk = 0;
     if (r < a.n) spk_tail_update_cell(t, a, r);
 }
 
@@ -450,7 +447,6 @@ static void device_push_steps(sim_t *s, int64_t first, int64_t count)
             if (q == 0) {
                 update(s, first, 0, nullptr);
             } else {
-                spk_devpush_sum(s, g, first + q - 1);
                 const spk_tail_args tail = spk_devpush_tail_args(s, g, first + q - 1, g->nspk_prev);
                 update(s, first + q, q, &tail);
             }

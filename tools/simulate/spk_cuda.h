@@ -48,6 +48,12 @@ typedef struct {
     double w;
 } spk_sev;
 static const int SPK_SEV_SYN_SHIFT = 17;
+/* A step's first SPK_FRONT events to a target go to its column of the front
+ * rows (front[k * n + t]: a dense 16 * SPK_FRONT bytes a cell, so that the
+ * scatter's writes and the tail's reads stay within a few pages and the
+ * tail's reads of neighbouring cells share sectors); the rest go to its
+ * static bucket (sev[bptr[t] + k], k >= SPK_FRONT: rare). */
+static const int SPK_FRONT = 4;
 
 struct spk_cuda {
     cudaStream_t st;
@@ -94,7 +100,7 @@ struct spk_cuda {
     int sb_threads;            /* threads a spike (k_sb_scatter's block) */
     uint32_t *bptr;
     spk_sev *sev;
-    unsigned int *ntargets;    /* targets with events this step, listed in tlist */
+    spk_sev *front;            /* SPK_FRONT x n */
     int32_t *spk_prev;         /* the previous step's spike list (sb: lists alternate) */
     unsigned int *nspk_prev;
     /* fused path */
@@ -214,13 +220,13 @@ static __device__ __forceinline__ void spk_update_cell(const spk_update_args &a,
 }
 
 /* Steps 3 and 4 of one cell on the device push path (spk_cuda_devpush.cu):
- * the due slot's sums (touched cells only), the Poisson inputs in their
- * order, the reset. With static buckets the cells that got events this step
- * have had their due slot added by k_sb_sum before (spk_sb_sum_target). */
+ * with static buckets first the step's events to the cell, put in (source,
+ * synapse) order and added one by one into their slots (the CPU engine's
+ * order); then the due slot's sums (touched cells only), the Poisson inputs
+ * in their order, the reset. */
 struct spk_tail_args {
     int64_t n, row0, step, slot;
     int L;
-    int due_held;                          /* the due slot may hold sums (else it is not read) */
     double *acc;
     unsigned char *touched;
     double *ge, *gi;
@@ -235,7 +241,11 @@ struct spk_tail_args {
     const int32_t *coef_of;
     double *v, *ref;
     unsigned int *nspk;                    /* the step's spike counter: cleared (by the kernel's thread 0) */
-    unsigned int *ntargets;                /* static buckets: k_sb_sum's target count, cleared likewise; or null */
+    /* static buckets, or cnt null */
+    uint32_t *cnt;
+    const uint32_t *bptr;
+    spk_sev *sev;
+    const spk_sev *front;
 };
 
 /* b[0..m) by ascending key: insertion sort for the usual few events,
@@ -266,18 +276,83 @@ static __device__ __forceinline__ void spk_sort_bucket(spk_sev *b, int64_t m)
 }
 
 /* The inputs of cell r's tail into its receptor variables d0, d1 (ge, gi;
- * the drives of alpha synapses), in registers: the due slot's sums so far
- * (earlier steps' events with delays, or all of them with dynamic buckets;
- * with static buckets a ring of one slot holds none), then the Poisson
- * inputs. */
-static __device__ __forceinline__ void spk_tail_inputs(const spk_tail_args &a, int64_t r, double &d0, double &d1)
+ * the drives of alpha synapses), in registers: with static buckets first
+ * the step's events, in order, then the due slot, then the Poisson inputs.
+ * The due slot is summed in registers: its sums so far (earlier steps'
+ * events with delays; exactly 0 where untouched), then this step's events
+ * due now, in order: the additions the CPU engine makes into the slot,
+ * without the slot's round trip through memory. */
+/* One event of a target's step into the due slot's sums s0, s1 or its slot. */
+static __device__ __forceinline__ void spk_add_event(const spk_tail_args &a, int64_t r, const spk_sev &e, double &s0,
+                                                     double &s1, int &any)
 {
-    if (a.due_held) {
-        const int64_t due = a.slot;
-        unsigned char *tdue = a.touched + due * a.n + r;
-        if (*tdue) {   /* receptor 0 is ge, 1 is gi (cellmodel.c) */
-            d0 += a.acc[(2 * due) * a.n + r];
-            d1 += a.acc[(2 * due + 1) * a.n + r];
+    const int64_t slot = (int64_t)(e.key >> 1 & 0xffff);
+    const int rec = (int)(e.key & 1);
+    if (slot == a.slot) {
+        if (rec) s1 += e.w; else s0 += e.w;
+        any = 1;
+    } else {
+        a.acc[(2 * slot + rec) * a.n + r] += e.w;
+        a.touched[slot * a.n + r] = 1;
+    }
+}
+
+static __device__ __forceinline__ void spk_sev_order(spk_sev &x, spk_sev &y)
+{
+    if (y.key < x.key) { const spk_sev t = x; x = y; y = t; }
+}
+
+/* The m >= 1 events of cell r's step (static buckets), in key order. Up to
+ * SPK_FRONT of them (the usual case) are read from the front rows into
+ * registers and ordered by a sorting network; more are gathered into the
+ * cell's static bucket and sorted there. */
+static __device__ __forceinline__ void spk_bucket_events(const spk_tail_args &a, int64_t r, uint32_t m, double &s0,
+                                                         double &s1, int &any)
+{
+    static_assert(SPK_FRONT == 4, "the sorting network below orders 4 events");
+    if (m <= (uint32_t)SPK_FRONT) {
+        spk_sev e[SPK_FRONT];
+#pragma unroll
+        for (int x = 0; x < SPK_FRONT; x++) {
+            if ((uint32_t)x < m) e[x] = a.front[x * a.n + r];
+            else { e[x].key = ~0ULL; e[x].w = 0; }   /* (after every event) */
+        }
+        spk_sev_order(e[0], e[1]);
+        spk_sev_order(e[2], e[3]);
+        spk_sev_order(e[0], e[2]);
+        spk_sev_order(e[1], e[3]);
+        spk_sev_order(e[1], e[2]);
+#pragma unroll
+        for (int x = 0; x < SPK_FRONT; x++)
+            if ((uint32_t)x < m) spk_add_event(a, r, e[x], s0, s1, any);
+        return;
+    }
+    spk_sev *b = a.sev + a.bptr[r];
+    for (int x = 0; x < SPK_FRONT; x++) b[x] = a.front[x * a.n + r];
+    spk_sort_bucket(b, m);
+    for (uint32_t x = 0; x < m; x++) spk_add_event(a, r, b[x], s0, s1, any);
+}
+
+static __device__ __forceinline__ void spk_tail_inputs(const spk_tail_args &a, int64_t r, uint32_t m, double &d0,
+                                                       double &d1)
+{
+    const int64_t due = a.slot;
+    unsigned char *tdue = a.touched + due * a.n + r;
+    const int held = *tdue;
+    int any = held;
+    double s0 = 0, s1 = 0;   /* receptor 0 is ge, 1 is gi (cellmodel.c) */
+    if (held) {
+        s0 = a.acc[(2 * due) * a.n + r];
+        s1 = a.acc[(2 * due + 1) * a.n + r];
+    }
+    if (m) {   /* (static buckets only) */
+        spk_bucket_events(a, r, m, s0, s1, any);
+        a.cnt[r] = 0;
+    }
+    if (any) {
+        d0 += s0;
+        d1 += s1;
+        if (held) {
             a.acc[(2 * due) * a.n + r] = 0;
             a.acc[(2 * due + 1) * a.n + r] = 0;
             *tdue = 0;
@@ -286,55 +361,12 @@ static __device__ __forceinline__ void spk_tail_inputs(const spk_tail_args &a, i
     spk_poisson_cell(a.poisson, a.poisson_rec, a.npoisson, a.seed, a.dt, a.row0 + r, a.step, d0, d1, a.npoisson_events);
 }
 
-/* Static buckets: the events of one step to target t (it has m >= 1 of
- * them in b), put in (source, synapse) order and added one by one into
- * their slots, the CPU engine's order; the due slot is summed in registers,
- * from its sums so far (earlier steps' events with delays; exactly 0 where
- * untouched), and added to t's receptor variables d0, d1 (ge, gi, or the
- * alpha drives), as the tail would: it then finds the due slot untouched. */
-static __device__ __forceinline__ void spk_sb_sum_target(int64_t t, uint32_t m, spk_sev *b, int64_t n, int L,
-                                                         int64_t due, double *acc, unsigned char *touched,
-                                                         double *d0, double *d1)
-{
-    const double x0 = d0[t], x1 = d1[t];
-    unsigned char *tdue = touched + due * n + t;
-    const int held = L > 1 && *tdue;
-    int any = held;
-    double s0 = 0, s1 = 0;
-    if (held) {
-        s0 = acc[(2 * due) * n + t];
-        s1 = acc[(2 * due + 1) * n + t];
-    }
-    spk_sort_bucket(b, m);
-    for (uint32_t x = 0; x < m; x++) {
-        const spk_sev e = b[x];
-        const int64_t slot = (int64_t)(e.key >> 1 & 0xffff);
-        const int rec = (int)(e.key & 1);
-        if (slot == due) {
-            if (rec) s1 += e.w; else s0 += e.w;
-            any = 1;
-        } else {
-            acc[(2 * slot + rec) * n + t] += e.w;
-            touched[slot * n + t] = 1;
-        }
-    }
-    if (any) {
-        d0[t] = x0 + s0;
-        d1[t] = x1 + s1;
-        if (held) {
-            acc[(2 * due) * n + t] = 0;
-            acc[(2 * due + 1) * n + t] = 0;
-            *tdue = 0;
-        }
-    }
-}
-
 /* The tail of cell r in memory: its inputs, then the reset. */
 static __device__ __forceinline__ void spk_tail_cell(const spk_tail_args &a, int64_t r)
 {
     double d0 = a.ge[r], d1 = a.gi[r];
     const double e0 = d0, e1 = d1;
-    spk_tail_inputs(a, r, d0, d1);
+    spk_tail_inputs(a, r, a.cnt ? a.cnt[r] : 0, d0, d1);
     if (__double_as_longlong(d0) != __double_as_longlong(e0)) a.ge[r] = d0;
     if (__double_as_longlong(d1) != __double_as_longlong(e1)) a.gi[r] = d1;
     /* (cable cells: no coef, no reset; spike sources: -1) */
@@ -342,18 +374,22 @@ static __device__ __forceinline__ void spk_tail_cell(const spk_tail_args &a, int
 }
 
 /* The tail of cell r and the next step's update in registers (device push,
- * static buckets, integrate-and-fire cells; after k_sb_sum): the state read
- * once, written once, no load depending on another. t's receptor variables are u's ge, gi, or its alpha drives xe, xi. */
+ * static buckets, integrate-and-fire cells): the state read once, written
+ * once. t's receptor variables are u's ge, gi, or its alpha drives xe, xi. */
 static __device__ __forceinline__ void spk_tail_update_cell(const spk_tail_args &t, const spk_update_args &u, int64_t r)
 {
-    /* every load of the cell first (the tail writes none of them) */
+    /* every load of the cell first, so that they overlap the chain of
+     * dependent loads of a cell with events (count, bucket, synapses): a
+     * warp waits for its slowest lane, and most warps have such a cell
+     * (the tail writes none of these) */
     const int32_t ci = u.coef_of[r];
     double d0 = t.ge[r], d1 = t.gi[r];
     double x = u.v[r], f = u.ref[r];
     const int fired = t.flags[r];
     const double se = u.xe ? u.ge[r] : 0.0, si = u.xe ? u.gi[r] : 0.0;
+    const uint32_t m = t.cnt[r];
     const double e0 = d0, e1 = d1, f0 = f;
-    spk_tail_inputs(t, r, d0, d1);
+    spk_tail_inputs(t, r, m, d0, d1);
     if (ci < 0) {   /* a spike source: its inputs only (k_sources fires it) */
         if (__double_as_longlong(d0) != __double_as_longlong(e0)) t.ge[r] = d0;
         if (__double_as_longlong(d1) != __double_as_longlong(e1)) t.gi[r] = d1;
@@ -407,9 +443,6 @@ void spk_devpush_tail(sim_t *s, spk_cuda *g, int64_t step);
  * spk_cuda.cu to run in one pass with the next step's update; nspk: the
  * step's spike counter, cleared by the tail. */
 spk_tail_args spk_devpush_tail_args(sim_t *s, spk_cuda *g, int64_t step, unsigned int *nspk);
-/* Static buckets: the step's events into the receptor variables and slots
- * of their targets (k_sb_sum), before the tail. */
-void spk_devpush_sum(sim_t *s, spk_cuda *g, int64_t step);
 /* That tail alone (before a cable cells' update). */
 void spk_devpush_tail_launch(spk_cuda *g, const spk_tail_args *tail);
 /* After a chunk: dies if a step's events did not fit in the buffer. */

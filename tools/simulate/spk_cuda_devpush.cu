@@ -120,14 +120,15 @@ __global__ void k_dp_sum(const int32_t *tlist, const unsigned long long *dpc, ui
     }
 }
 
-/* Block per spike, threads over its synapses: static buckets. The first
- * event of a target lists it for k_sb_sum. 32 registers: two blocks of
- * 1024 threads an SM, so that a step's few hundred spikes run in one wave. */
+/* Block per spike, threads over its synapses: static buckets (the first
+ * SPK_FRONT events of a target in its front column). 32 registers: two
+ * blocks of 1024 threads an SM, so that a step's few hundred spikes run in
+ * one wave. */
 __global__ void __launch_bounds__(1024, 2) k_sb_scatter(const int32_t *spk, const unsigned int *nspk, int64_t row0,
                                                          const int64_t *out_ptr, const spk_out *out,
-                                                         const uint16_t *delay, int64_t step, int L,
-                                                         const uint32_t *bptr, uint32_t *cnt, spk_sev *sev,
-                                                         int32_t *tlist, unsigned int *ntargets)
+                                                         const uint16_t *delay, int64_t step, int L, int64_t n,
+                                                         const uint32_t *bptr, uint32_t *cnt, spk_sev *front,
+                                                         spk_sev *sev)
 {
     for (int64_t i = blockIdx.x; i < (int64_t)*nspk; i += gridDim.x) {
         const int64_t g = row0 + spk[i];
@@ -138,29 +139,9 @@ __global__ void __launch_bounds__(1024, 2) k_sb_scatter(const int32_t *spk, cons
             v.key = (uint64_t)e << SPK_SEV_SYN_SHIFT | slot << 1 | (uint64_t)(o.receptor != 0);
             v.w = o.w;
             const uint32_t k = atomicAdd(&cnt[o.target], 1u);
-            sev[bptr[o.target] + k] = v;
-            if (k == 0) {   /* one atomic per warp on the shared counter */
-                cg::coalesced_group w = cg::coalesced_threads();
-                unsigned int at = 0;
-                if (w.thread_rank() == 0) at = atomicAdd(ntargets, w.size());
-                tlist[w.shfl(at, 0) + w.thread_rank()] = o.target;
-            }
+            if (k < (uint32_t)SPK_FRONT) front[k * n + o.target] = v;
+            else sev[bptr[o.target] + k] = v;
         }
-    }
-}
-
-/* Thread per listed target: its events summed (spk_sb_sum_target), its
- * count cleared. */
-__global__ void k_sb_sum(const int32_t *tlist, const unsigned int *ntargets, uint32_t *cnt, const uint32_t *bptr,
-                         spk_sev *sev, int64_t n, int L, int64_t due, double *acc, unsigned char *touched, double *d0,
-                         double *d1)
-{
-    const int64_t T = (int64_t)gridDim.x * blockDim.x;
-    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < (int64_t)*ntargets; i += T) {
-        const int32_t t = tlist[i];
-        const uint32_t m = cnt[t];
-        spk_sb_sum_target(t, m, sev + bptr[t], n, L, due, acc, touched, d0, d1);
-        cnt[t] = 0;
     }
 }
 
@@ -184,7 +165,6 @@ __global__ void k_dp_tail(spk_tail_args a, unsigned long long *dpc)
     const int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
     if (r == 0) {
         if (a.nspk) *a.nspk = 0;
-        if (a.ntargets) *a.ntargets = 0;
         if (dpc) { dpc[DPC_TARGETS] = 0; dpc[DPC_EVENTS] = 0; }
     }
     if (r < a.n) spk_tail_cell(a, r);
@@ -195,6 +175,7 @@ static void sb_setup(sim_t *s, spk_cuda *g)
 {
     const int64_t n = g->n, nsyn = s->spk->nsyn;
     g->sev = dev_alloc<spk_sev>((size_t)nsyn, "event buckets");
+    g->front = dev_alloc<spk_sev>((size_t)SPK_FRONT * (size_t)n, "event buckets");
     g->bptr = dev_alloc<uint32_t>((size_t)n + 1, "event buckets");
     uint32_t *deg = dev_alloc<uint32_t>((size_t)n + 1, "event buckets");
     CK(cudaMemset(g->cnt, 0, (size_t)n * sizeof(uint32_t)));
@@ -224,9 +205,6 @@ static void sb_setup(sim_t *s, spk_cuda *g)
     g->spk_prev = dev_alloc<int32_t>((size_t)n, "spikes");
     g->nspk_prev = dev_alloc<unsigned int>(1, "spikes");
     CK(cudaMemset(g->nspk_prev, 0, sizeof(unsigned int)));
-    g->tlist = dev_alloc<int32_t>((size_t)n, "event buckets");
-    g->ntargets = dev_alloc<unsigned int>(1, "event buckets");
-    CK(cudaMemset(g->ntargets, 0, sizeof(unsigned int)));
 }
 
 /* Dynamic buckets: per-target counters and room for dp_cap events a step. */
@@ -263,7 +241,7 @@ void spk_devpush_setup(sim_t *s, spk_cuda *g)
     const char *env = getenv("OLIVE_GPU_BUCKETS");
     if (env && *env && strcmp(env, "dynamic") && strcmp(env, "static"))
         olive_die("OLIVE_GPU_BUCKETS='%s': expected static or dynamic", env);
-    const int fits = nsyn <= half / (int64_t)sizeof(spk_sev) && nsyn < (INT64_C(1) << 32);
+    const int fits = nsyn + SPK_FRONT * n <= half / (int64_t)sizeof(spk_sev) && nsyn < (INT64_C(1) << 32);
     g->sb = fits && !(env && !strcmp(env, "dynamic"));
     if (env && !strcmp(env, "static") && !g->sb)
         olive_die("OLIVE_GPU_BUCKETS=static: a %zu-byte entry per synapse (%lld) does not fit in half of the free "
@@ -284,8 +262,7 @@ void spk_devpush_events(sim_t *s, spk_cuda *g, int64_t step)
     const int64_t row0 = s->plan.row0, L = s->spk->L;
     if (g->sb) {
         k_sb_scatter<<<DP_GRID, g->sb_threads, 0, g->st>>>(g->spk, g->nspk, row0, g->out_ptr, g->out, g->out_delay,
-                                                         step, (int)L, g->bptr, g->cnt, g->sev, g->tlist,
-                                                         g->ntargets);
+                                                         step, (int)L, g->n, g->bptr, g->cnt, g->front, g->sev);
         CK_LAUNCH("k_sb_scatter");
         return;
     }
@@ -326,18 +303,11 @@ spk_tail_args spk_devpush_tail_args(sim_t *s, spk_cuda *g, int64_t step, unsigne
     a.v = g->v;
     a.ref = g->ref;
     a.nspk = nspk;
-    a.ntargets = g->sb ? g->ntargets : nullptr;
-    a.due_held = !g->sb || a.L > 1;   /* (dynamic buckets sum into the due slot too) */
+    a.cnt = g->sb ? g->cnt : nullptr;
+    a.bptr = g->bptr;
+    a.sev = g->sev;
+    a.front = g->front;
     return a;
-}
-
-void spk_devpush_sum(sim_t *s, spk_cuda *g, int64_t step)
-{
-    const int L = (int)s->spk->L;
-    /* the step's receptor variables: ge, gi, or the alpha drives (then ge, gi) */
-    k_sb_sum<<<DP_GRID, DP_BLOCK, 0, g->st>>>(g->tlist, g->ntargets, g->cnt, g->bptr, g->sev, g->n, L, step % L, g->acc,
-                                               g->touched, g->ge, g->gi);
-    CK_LAUNCH("k_sb_sum");
 }
 
 void spk_devpush_tail_launch(spk_cuda *g, const spk_tail_args *tail)
@@ -348,7 +318,6 @@ void spk_devpush_tail_launch(spk_cuda *g, const spk_tail_args *tail)
 
 void spk_devpush_tail(sim_t *s, spk_cuda *g, int64_t step)
 {
-    if (g->sb) spk_devpush_sum(s, g, step);
     const spk_tail_args a = spk_devpush_tail_args(s, g, step, g->nspk);
     spk_devpush_tail_launch(g, &a);
 }
@@ -366,8 +335,7 @@ void spk_devpush_check(spk_cuda *g)
 
 void spk_devpush_free(spk_cuda *g)
 {
-    void *d[] = {g->cnt, g->fill, g->boff, g->tlist, g->dpc, g->ev, g->bptr, g->sev, g->ntargets, g->spk_prev,
-                 g->nspk_prev};
+    void *d[] = {g->cnt, g->fill, g->boff, g->tlist, g->dpc, g->ev, g->bptr, g->sev, g->front, g->spk_prev, g->nspk_prev};
     /* (poisson: spk_fused_free) */
     for (size_t i = 0; i < sizeof d / sizeof d[0]; i++) CK(cudaFree(d[i]));
 }
