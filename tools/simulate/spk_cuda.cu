@@ -50,15 +50,40 @@ __global__ void k_update(spk_update_args a)
 /* The device push path with static buckets: the previous step's tail and
  * this step's update in one pass over the cells (each cell's tail before its
  * update, as when they are two kernels; t.nspk is the previous step's list).
- * The pass is bound by memory latency: BOUNDED asks for 4 blocks of 256 per
- * SM (64 registers; a few bytes spilled) instead of 3 (70 registers);
- * OLIVE_GPU_TAIL_BOUNDED=0|1 picks one (benchmarks). */
-template <bool BOUNDED> __global__ void __launch_bounds__(256, BOUNDED ? 4 : 1) k_tail_update(spk_tail_args t,
-                                                                                             spk_update_args a)
+ * The pass is bound by memory latency, so registers are occupancy: BOUNDED
+ * asks for 4 blocks of 256 per SM (64 registers; a few bytes spilled)
+ * instead of 3 (OLIVE_GPU_TAIL_BOUNDED=0|1 picks one: benchmarks); PLAIN is
+ * the usual network's form, compiled without what it lacks: no Poisson
+ * inputs, alpha synapses, pulse currents or delayed sums to hold. */
+template <bool BOUNDED, bool PLAIN>
+__global__ void __launch_bounds__(256, BOUNDED ? (PLAIN ? 6 : 4) : 1) k_tail_update(spk_tail_args t, spk_update_args a)
 {
     const int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
     if (r == 0) *t.nspk = 0;
+    if (PLAIN) {   /* (constants from here on: the code for them drops out) */
+        t.npoisson = 0;
+        t.due_held = 0;
+        a.xe = a.xi = nullptr;
+        a.cur = nullptr;
+    }
     if (r < a.n) spk_tail_update_cell(t, a, r);
+}
+
+/* k_tail_update<bounded, plain> */
+static void launch_tail_update(spk_cuda *g, const spk_tail_args &t, const spk_update_args &a)
+{
+    static int bounded = -1;
+    if (bounded < 0) {
+        const char *env = getenv("OLIVE_GPU_TAIL_BOUNDED");
+        bounded = !(env && !strcmp(env, "0"));
+    }
+    const bool plain = t.npoisson == 0 && !t.due_held && !a.xe && !a.cur;
+    const unsigned nb = blocks(a.n, 256);
+    if (bounded && plain) k_tail_update<true, true><<<nb, 256, 0, g->st>>>(t, a);
+    else if (bounded) k_tail_update<true, false><<<nb, 256, 0, g->st>>>(t, a);
+    else if (plain) k_tail_update<false, true><<<nb, 256, 0, g->st>>>(t, a);
+    else k_tail_update<false, false><<<nb, 256, 0, g->st>>>(t, a);
+    CK_LAUNCH("k_tail_update");
 }
 
 __global__ void k_degrees(int64_t m, const int64_t *sp, const int64_t *out_ptr, int64_t *deg)
@@ -352,14 +377,7 @@ static void update(sim_t *s, int64_t step, int64_t q, const spk_tail_args *tail)
         a.chunk = chunked ? g->chunk_spk : nullptr;
         a.nchunk = chunked ? g->nchunk : nullptr;
         if (tail) {
-            static int bounded = -1;
-            if (bounded < 0) {
-                const char *env = getenv("OLIVE_GPU_TAIL_BOUNDED");
-                bounded = !(env && !strcmp(env, "0"));
-            }
-            if (bounded) k_tail_update<true><<<blocks(n, 256), 256, 0, g->st>>>(*tail, a);
-            else k_tail_update<false><<<blocks(n, 256), 256, 0, g->st>>>(*tail, a);
-            CK_LAUNCH("k_tail_update");
+            launch_tail_update(g, *tail, a);
         } else {
             k_update<<<blocks(n, 256), 256, 0, g->st>>>(a);
             CK_LAUNCH("k_update");

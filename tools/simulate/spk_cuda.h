@@ -98,6 +98,7 @@ struct spk_cuda {
      * synapses (bptr) */
     int sb;
     int sb_threads;            /* threads a spike (k_sb_scatter's block) */
+    int sb_grid;               /* k_sb_scatter's blocks: those the device runs at once */
     uint32_t *bptr;
     spk_sev *sev;
     spk_sev *front;            /* SPK_FRONT x n */
@@ -227,6 +228,7 @@ static __device__ __forceinline__ void spk_update_cell(const spk_update_args &a,
 struct spk_tail_args {
     int64_t n, row0, step, slot;
     int L;
+    int due_held;                          /* the due slot may hold sums from earlier steps (else not read) */
     double *acc;
     unsigned char *touched;
     double *ge, *gi;
@@ -338,7 +340,7 @@ static __device__ __forceinline__ void spk_tail_inputs(const spk_tail_args &a, i
 {
     const int64_t due = a.slot;
     unsigned char *tdue = a.touched + due * a.n + r;
-    const int held = *tdue;
+    const int held = a.due_held ? *tdue : 0;
     int any = held;
     double s0 = 0, s1 = 0;   /* receptor 0 is ge, 1 is gi (cellmodel.c) */
     if (held) {

@@ -202,6 +202,13 @@ static void sb_setup(sim_t *s, spk_cuda *g)
      * that the few spikes of a step fill the device */
     g->sb_threads = 64;
     while (g->sb_threads < 1024 && g->sb_threads * (double)n < (double)nsyn) g->sb_threads *= 2;
+    /* as many blocks as run at once (then a block takes the next spike): no
+     * wave of blocks that find no spike left */
+    int dev = 0, sms = 0, per_sm = 0;
+    CK(cudaGetDevice(&dev));
+    CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k_sb_scatter, g->sb_threads, 0));
+    g->sb_grid = sms * (per_sm > 0 ? per_sm : 1);
     g->spk_prev = dev_alloc<int32_t>((size_t)n, "spikes");
     g->nspk_prev = dev_alloc<unsigned int>(1, "spikes");
     CK(cudaMemset(g->nspk_prev, 0, sizeof(unsigned int)));
@@ -261,7 +268,7 @@ void spk_devpush_events(sim_t *s, spk_cuda *g, int64_t step)
 {
     const int64_t row0 = s->plan.row0, L = s->spk->L;
     if (g->sb) {
-        k_sb_scatter<<<DP_GRID, g->sb_threads, 0, g->st>>>(g->spk, g->nspk, row0, g->out_ptr, g->out, g->out_delay,
+        k_sb_scatter<<<g->sb_grid, g->sb_threads, 0, g->st>>>(g->spk, g->nspk, row0, g->out_ptr, g->out, g->out_delay,
                                                          step, (int)L, g->n, g->bptr, g->cnt, g->front, g->sev);
         CK_LAUNCH("k_sb_scatter");
         return;
@@ -307,6 +314,9 @@ spk_tail_args spk_devpush_tail_args(sim_t *s, spk_cuda *g, int64_t step, unsigne
     a.bptr = g->bptr;
     a.sev = g->sev;
     a.front = g->front;
+    /* dynamic buckets sum every step's events into the slots; static ones
+     * only those of later steps, which a ring of one slot has none of */
+    a.due_held = !g->sb || a.L > 1;
     return a;
 }
 
