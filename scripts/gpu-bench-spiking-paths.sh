@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The device push path of the CUDA spiking engine on the 1M x 1000 CUBA
 # network (issue 17), variant against variant on the same GPU in one call:
-# static buckets (the default), static with the tail pass not bounded to 64
-# registers (OLIVE_GPU_TAIL_BOUNDED=0) and dynamic buckets
-# (OLIVE_GPU_BUCKETS=dynamic). All must give the same spikes and state
+# static buckets (the default: one pass a step, which also sends the
+# events), static buckets sent by a kernel of their own
+# (OLIVE_GPU_SCATTER=separate) and dynamic buckets (OLIVE_GPU_BUCKETS=dynamic). All must give the same spikes and state
 # (olive-analyze compare, tolerance 0). NCU=1 adds a per-kernel profile of a
 # few steps (Nsight Compute: time and DRAM bytes of each kernel).
 # On the GPU host: bash .gpurt/setup.sh && . /opt/olive-rt/env.sh &&
@@ -46,14 +46,14 @@ variant() {  # name env...
   grep -h "delivery" "$log" | sed 's/^/  /' | tee -a "$results"
 }
 variant static OLIVE_GPU_BUCKETS=static
-variant static-unbound OLIVE_GPU_BUCKETS=static OLIVE_GPU_TAIL_BOUNDED=0
+variant separate OLIVE_GPU_BUCKETS=static OLIVE_GPU_SCATTER=separate
 variant dynamic OLIVE_GPU_BUCKETS=dynamic
 extra=()
 for nb in ${EXTRA_BINS:-}; do
   SIM="${nb#*=}/olive-simulate" variant "${nb%%=*}"
   extra+=("${nb%%=*}")
 done
-for v in static-unbound dynamic "${extra[@]}"; do
+for v in separate dynamic "${extra[@]}"; do
   if [ -d "$work/run_$v" ] && "$BIN/olive-analyze" compare -q "$work/run_static" "$work/run_$v" >"$work/cmp_$v.log" 2>&1; then
     say "PASS static = $v (spikes and final state identical)"
   else

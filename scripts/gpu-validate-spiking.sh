@@ -14,7 +14,8 @@
 # all three delivery paths run (OLIVE_GPU_DELIVERY=fused: the default for
 # these sizes, device, host; chunks of 10 steps with these reports, 64
 # without), device push with static and with dynamic buckets
-# (OLIVE_GPU_BUCKETS=dynamic); on 2 ranks the host path.
+# (OLIVE_GPU_BUCKETS=dynamic), and static buckets sent by their own kernel
+# (OLIVE_GPU_SCATTER=separate, without reports); on 2 ranks the host path.
 # Then cable cells (issue 19): NEST's hh_coba network as hh_traub, a
 # ball-and-stick (hh_cable) network and one of tests/data/cell.swc cells (hh_swc), CPU = GPU (device push, host push) =
 # 2 GPUs = 2 CPU ranks, v/m/h/n/ge/gi reports and v/m compartment reports included. CABLE_ONLY=1: only
@@ -78,8 +79,11 @@ check() {  # name net extra-args...
     "${REC[@]}" "$@" -v || return
   run ${name}_cpu1norep "$S" $net.h5 -o ${name}_cpu1norep --backend cpu --record none "$@" || return
   local path
-  for path in fused device devdyn; do
-    OLIVE_GPU_DELIVERY=${path/devdyn/device} OLIVE_GPU_BUCKETS=$([ $path = devdyn ] && echo dynamic) \
+  local delivery buckets scatter
+  for path in fused device devdyn devsep; do
+    delivery=$path buckets= scatter=
+    case $path in devdyn) delivery=device buckets=dynamic ;; devsep) delivery=device scatter=separate ;; esac
+    OLIVE_GPU_DELIVERY=$delivery OLIVE_GPU_BUCKETS=$buckets OLIVE_GPU_SCATTER=$scatter \
       run ${name}_gpu1norep$path "$S" $net.h5 -o ${name}_gpu1norep$path --backend cuda --record none "$@" -v || return
     same ${name}_cpu1norep ${name}_gpu1norep$path "$name: CPU 1 rank = gpu1 $path without reports" \
       "64 steps a chunk; spikes and state identical"

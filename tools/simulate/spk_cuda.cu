@@ -50,13 +50,13 @@ __global__ void k_update(spk_update_args a)
 /* The device push path with static buckets: the previous step's tail and
  * this step's update in one pass over the cells (each cell's tail before its
  * update, as when they are two kernels; t.nspk is the previous step's list).
- * The pass is bound by memory latency, so registers are occupancy: BOUNDED
- * asks for 4 blocks of 256 per SM (64 registers; a few bytes spilled)
- * instead of 3 (OLIVE_GPU_TAIL_BOUNDED=0|1 picks one: benchmarks); PLAIN is
- * the usual network's form, compiled without what it lacks: no Poisson
- * inputs, alpha synapses, pulse currents or delayed sums to hold. */
-template <bool BOUNDED, bool PLAIN>
-__global__ void __launch_bounds__(256, BOUNDED ? (PLAIN ? 6 : 4) : 1) k_tail_update(spk_tail_args t, spk_update_args a)
+ * The pass is bound by memory latency, so registers are occupancy: 4 blocks
+ * of 256 an SM (64 registers; a few bytes spilled) ran 10 % faster than 3
+ * (77 registers) on an H100. PLAIN is the usual network's form, compiled
+ * without what it lacks: no Poisson inputs, alpha synapses, pulse currents
+ * or delayed sums to hold (55 registers). */
+template <bool PLAIN>
+__global__ void __launch_bounds__(256, 4) k_tail_update(spk_tail_args t, spk_update_args a)
 {
     const int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
     if (r == 0) *t.nspk = 0;
@@ -69,20 +69,40 @@ __global__ void __launch_bounds__(256, BOUNDED ? (PLAIN ? 6 : 4) : 1) k_tail_upd
     if (r < a.n) spk_tail_update_cell(t, a, r);
 }
 
-/* k_tail_update<bounded, plain> */
-static void launch_tail_update(spk_cuda *g, const spk_tail_args &t, const spk_update_args &a)
+/* The same pass, then each block sends the events of its cells that spiked
+ * (spk_sb_send_spike) into the other parity's buckets: the step's scatter
+ * spread over the pass, where the streaming of other blocks hides it, and
+ * no launch of its own. */
+template <bool PLAIN>
+__global__ void __launch_bounds__(256, 4) k_tail_update_scatter(spk_tail_args t, spk_update_args a, spk_scatter_args sc)
 {
-    static int bounded = -1;
-    if (bounded < 0) {
-        const char *env = getenv("OLIVE_GPU_TAIL_BOUNDED");
-        bounded = !(env && !strcmp(env, "0"));
+    __shared__ int32_t fired[256];
+    __shared__ unsigned int nfired;
+    const int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+    if (threadIdx.x == 0) nfired = 0;
+    if (r == 0) *t.nspk = 0;
+    if (PLAIN) {
+        t.npoisson = 0;
+        t.due_held = 0;
+        a.xe = a.xi = nullptr;
+        a.cur = nullptr;
     }
+    __syncthreads();
+    if (r < a.n && spk_tail_update_cell(t, a, r)) fired[atomicAdd(&nfired, 1u)] = (int32_t)r;
+    __syncthreads();
+    for (unsigned int i = 0; i < nfired; i++) spk_sb_send_spike(sc, fired[i]);
+}
+
+/* k_tail_update<plain>, or with sc k_tail_update_scatter<plain> */
+static void launch_tail_update(spk_cuda *g, const spk_tail_args &t, const spk_update_args &a,
+                               const spk_scatter_args *sc)
+{
     const bool plain = t.npoisson == 0 && !t.due_held && !a.xe && !a.cur;
     const unsigned nb = blocks(a.n, 256);
-    if (bounded && plain) k_tail_update<true, true><<<nb, 256, 0, g->st>>>(t, a);
-    else if (bounded) k_tail_update<true, false><<<nb, 256, 0, g->st>>>(t, a);
-    else if (plain) k_tail_update<false, true><<<nb, 256, 0, g->st>>>(t, a);
-    else k_tail_update<false, false><<<nb, 256, 0, g->st>>>(t, a);
+    if (sc && plain) k_tail_update_scatter<true><<<nb, 256, 0, g->st>>>(t, a, *sc);
+    else if (sc) k_tail_update_scatter<false><<<nb, 256, 0, g->st>>>(t, a, *sc);
+    else if (plain) k_tail_update<true><<<nb, 256, 0, g->st>>>(t, a);
+    else k_tail_update<false><<<nb, 256, 0, g->st>>>(t, a);
     CK_LAUNCH("k_tail_update");
 }
 
@@ -340,7 +360,10 @@ static void push_window(sim_t *s)
 /* Steps 1 and 2: the pulse current, the update and threshold; tail: the
  * previous step's steps 3 and 4 still to run (device push, static buckets),
  * in the same pass where the cells allow, or null. */
-static void update(sim_t *s, int64_t step, int64_t q, const spk_tail_args *tail)
+/* Steps 1 and 2 of step (q: its index in the chunk); with tail, the
+ * previous step's tail first, in the same pass; with sc (static buckets'
+ * fused path) that pass also sends the step's events. */
+static void update(sim_t *s, int64_t step, int64_t q, const spk_tail_args *tail, const spk_scatter_args *sc = nullptr)
 {
     struct sim_spk *k = s->spk;
     spk_cuda *g = (spk_cuda *)s->cuda;
@@ -377,7 +400,7 @@ static void update(sim_t *s, int64_t step, int64_t q, const spk_tail_args *tail)
         a.chunk = chunked ? g->chunk_spk : nullptr;
         a.nchunk = chunked ? g->nchunk : nullptr;
         if (tail) {
-            launch_tail_update(g, *tail, a);
+            launch_tail_update(g, *tail, a, sc);
         } else {
             k_update<<<blocks(n, 256), 256, 0, g->st>>>(a);
             CK_LAUNCH("k_update");
@@ -464,11 +487,17 @@ static void device_push_steps(sim_t *s, int64_t first, int64_t count)
             std::swap(g->nspk, g->nspk_prev);
             if (q == 0) {
                 update(s, first, 0, nullptr);
+                spk_devpush_events(s, g, first);
             } else {
                 const spk_tail_args tail = spk_devpush_tail_args(s, g, first + q - 1, g->nspk_prev);
-                update(s, first + q, q, &tail);
+                if (g->sb_fuse) {
+                    const spk_scatter_args sc = spk_devpush_scatter_args(s, g, first + q);
+                    update(s, first + q, q, &tail, &sc);
+                } else {
+                    update(s, first + q, q, &tail);
+                    spk_devpush_events(s, g, first + q);
+                }
             }
-            spk_devpush_events(s, g, first + q);
         }
         spk_devpush_tail(s, g, first + count - 1);   /* (g->nspk: the last step's list) */
     } else {

@@ -26,6 +26,7 @@ extern "C" {
 #include "util.h"
 }
 #include "cuda_check.h"
+#include "spk_sb.h"
 
 /* One incoming synapse of the fused path, in its target's pull order. */
 typedef struct {
@@ -37,23 +38,6 @@ typedef struct {
 } spk_in;
 
 enum { SPK_HOST_PUSH, SPK_DEVICE_PUSH, SPK_FUSED };
-
-/* One event in a static bucket: what its target's tail needs, so that the
- * tail reads nothing else of the synapse. key = synapse << 17 | slot << 1 |
- * receptor: ordering keys orders by the synapse's index in the per-source
- * lists (distinct within a step), which is the CPU engine's order; slot
- * (step + delay) % L < 65536 and the receptor ride along. */
-typedef struct {
-    uint64_t key;
-    double w;
-} spk_sev;
-static const int SPK_SEV_SYN_SHIFT = 17;
-/* A step's first SPK_FRONT events to a target go to its column of the front
- * rows (front[k * n + t]: a dense 16 * SPK_FRONT bytes a cell, so that the
- * scatter's writes and the tail's reads stay within a few pages and the
- * tail's reads of neighbouring cells share sectors); the rest go to its
- * static bucket (sev[bptr[t] + k], k >= SPK_FRONT: rare). */
-static const int SPK_FRONT = 4;
 
 struct spk_cuda {
     cudaStream_t st;
@@ -92,16 +76,15 @@ struct spk_cuda {
     unsigned long long *dpc;   /* counters: touched targets, events, overflow */
     int64_t *ev;               /* buckets of out-list indices, room for dp_cap */
     int64_t dp_cap;
-    /* device push with static buckets (sb): target t's bucket is
-     * sev[bptr[t] .. bptr[t + 1]), room for its in-degree, which no step's
-     * events to t exceed (a source fires at most once a step); under 2^32
-     * synapses (bptr) */
+    /* device push with static buckets (sb, spk_sb.h): cnt, front and ovf
+     * hold both parities; under 2^32 synapses (bptr) */
     int sb;
+    int sb_fuse;               /* the tail+update pass sends its spikes' events itself */
     int sb_threads;            /* threads a spike (k_sb_scatter's block) */
     int sb_grid;               /* k_sb_scatter's blocks: those the device runs at once */
     uint32_t *bptr;
-    spk_sev *sev;
-    spk_sev *front;            /* SPK_FRONT x n */
+    spk_sev *front;            /* 2 x SPK_FRONT x n */
+    uint64_t *ovf;             /* 2 x nsyn */
     int32_t *spk_prev;         /* the previous step's spike list (sb: lists alternate) */
     unsigned int *nspk_prev;
     /* fused path */
@@ -191,8 +174,8 @@ struct spk_update_args {
 /* The update of cell r from its state in registers (x = v, e = ge, i = gi,
  * f = ref, de / di the alpha drives when a.xe), then the stores (ref only
  * where it changed from f0, the value in memory), threshold and lists. */
-static __device__ __forceinline__ void spk_update_regs(const spk_update_args &a, int64_t r, int32_t ci, double x,
-                                                       double e, double i, double f, double f0, double de, double di)
+static __device__ __forceinline__ int spk_update_regs(const spk_update_args &a, int64_t r, int32_t ci, double x,
+                                                      double e, double i, double f, double f0, double de, double di)
 {
     const olive_lif_coef c = a.coef[ci];
     if (a.xe) {   /* alpha synapses: the drives too */
@@ -210,6 +193,7 @@ static __device__ __forceinline__ void spk_update_regs(const spk_update_args &a,
         if (a.chunk) a.chunk[atomicAdd(a.nchunk, 1ULL)] = (uint64_t)a.q << 32 | (uint64_t)r;
     }
     if (!(x - x == 0 && e - e == 0 && i - i == 0)) atomicMin(a.bad, (unsigned long long)a.step << 32 | (unsigned long long)r);
+    return fire;
 }
 
 static __device__ __forceinline__ void spk_update_cell(const spk_update_args &a, int64_t r)
@@ -243,47 +227,10 @@ struct spk_tail_args {
     const int32_t *coef_of;
     double *v, *ref;
     unsigned int *nspk;                    /* the step's spike counter: cleared (by the kernel's thread 0) */
-    /* static buckets, or cnt null */
-    uint32_t *cnt;
-    const uint32_t *bptr;
-    spk_sev *sev;
-    const spk_sev *front;
+    spk_sb_bucket sb;                      /* static buckets: the step's parity; or sb.cnt null */
+    const spk_out *out;
 };
 
-/* b[0..m) by ascending key: insertion sort for the usual few events,
- * heapsort for a burst (distinct keys: any sort gives the same order). */
-static __device__ __forceinline__ void spk_sort_bucket(spk_sev *b, int64_t m)
-{
-    if (m <= 32) {
-        for (int64_t x = 1; x < m; x++) {
-            const spk_sev y = b[x];
-            int64_t z = x;
-            for (; z > 0 && b[z - 1].key > y.key; z--) b[z] = b[z - 1];
-            b[z] = y;
-        }
-        return;
-    }
-    for (int64_t end = m, start = m / 2; end > 1;) {
-        int64_t root;
-        if (start > 0) root = --start;
-        else { const spk_sev t = b[--end]; b[end] = b[0]; b[0] = t; root = 0; }
-        const spk_sev y = b[root];
-        for (int64_t child; (child = 2 * root + 1) < end; root = child) {
-            if (child + 1 < end && b[child + 1].key > b[child].key) child++;
-            if (b[child].key <= y.key) break;
-            b[root] = b[child];
-        }
-        b[root] = y;
-    }
-}
-
-/* The inputs of cell r's tail into its receptor variables d0, d1 (ge, gi;
- * the drives of alpha synapses), in registers: with static buckets first
- * the step's events, in order, then the due slot, then the Poisson inputs.
- * The due slot is summed in registers: its sums so far (earlier steps'
- * events with delays; exactly 0 where untouched), then this step's events
- * due now, in order: the additions the CPU engine makes into the slot,
- * without the slot's round trip through memory. */
 /* One event of a target's step into the due slot's sums s0, s1 or its slot. */
 static __device__ __forceinline__ void spk_add_event(const spk_tail_args &a, int64_t r, const spk_sev &e, double &s0,
                                                      double &s1, int &any)
@@ -299,42 +246,6 @@ static __device__ __forceinline__ void spk_add_event(const spk_tail_args &a, int
     }
 }
 
-static __device__ __forceinline__ void spk_sev_order(spk_sev &x, spk_sev &y)
-{
-    if (y.key < x.key) { const spk_sev t = x; x = y; y = t; }
-}
-
-/* The m >= 1 events of cell r's step (static buckets), in key order. Up to
- * SPK_FRONT of them (the usual case) are read from the front rows into
- * registers and ordered by a sorting network; more are gathered into the
- * cell's static bucket and sorted there. */
-static __device__ __forceinline__ void spk_bucket_events(const spk_tail_args &a, int64_t r, uint32_t m, double &s0,
-                                                         double &s1, int &any)
-{
-    static_assert(SPK_FRONT == 4, "the sorting network below orders 4 events");
-    if (m <= (uint32_t)SPK_FRONT) {
-        spk_sev e[SPK_FRONT];
-#pragma unroll
-        for (int x = 0; x < SPK_FRONT; x++) {
-            if ((uint32_t)x < m) e[x] = a.front[x * a.n + r];
-            else { e[x].key = ~0ULL; e[x].w = 0; }   /* (after every event) */
-        }
-        spk_sev_order(e[0], e[1]);
-        spk_sev_order(e[2], e[3]);
-        spk_sev_order(e[0], e[2]);
-        spk_sev_order(e[1], e[3]);
-        spk_sev_order(e[1], e[2]);
-#pragma unroll
-        for (int x = 0; x < SPK_FRONT; x++)
-            if ((uint32_t)x < m) spk_add_event(a, r, e[x], s0, s1, any);
-        return;
-    }
-    spk_sev *b = a.sev + a.bptr[r];
-    for (int x = 0; x < SPK_FRONT; x++) b[x] = a.front[x * a.n + r];
-    spk_sort_bucket(b, m);
-    for (uint32_t x = 0; x < m; x++) spk_add_event(a, r, b[x], s0, s1, any);
-}
-
 static __device__ __forceinline__ void spk_tail_inputs(const spk_tail_args &a, int64_t r, uint32_t m, double &d0,
                                                        double &d1)
 {
@@ -348,8 +259,8 @@ static __device__ __forceinline__ void spk_tail_inputs(const spk_tail_args &a, i
         s1 = a.acc[(2 * due + 1) * a.n + r];
     }
     if (m) {   /* (static buckets only) */
-        spk_bucket_events(a, r, m, s0, s1, any);
-        a.cnt[r] = 0;
+        spk_sb_events(a.sb, a.out, a.n, r, m, [&](const spk_sev &e) { spk_add_event(a, r, e, s0, s1, any); });
+        a.sb.cnt[r] = 0;
     }
     if (any) {
         d0 += s0;
@@ -368,7 +279,7 @@ static __device__ __forceinline__ void spk_tail_cell(const spk_tail_args &a, int
 {
     double d0 = a.ge[r], d1 = a.gi[r];
     const double e0 = d0, e1 = d1;
-    spk_tail_inputs(a, r, a.cnt ? a.cnt[r] : 0, d0, d1);
+    spk_tail_inputs(a, r, a.sb.cnt ? a.sb.cnt[r] : 0, d0, d1);
     if (__double_as_longlong(d0) != __double_as_longlong(e0)) a.ge[r] = d0;
     if (__double_as_longlong(d1) != __double_as_longlong(e1)) a.gi[r] = d1;
     /* (cable cells: no coef, no reset; spike sources: -1) */
@@ -378,7 +289,7 @@ static __device__ __forceinline__ void spk_tail_cell(const spk_tail_args &a, int
 /* The tail of cell r and the next step's update in registers (device push,
  * static buckets, integrate-and-fire cells): the state read once, written
  * once. t's receptor variables are u's ge, gi, or its alpha drives xe, xi. */
-static __device__ __forceinline__ void spk_tail_update_cell(const spk_tail_args &t, const spk_update_args &u, int64_t r)
+static __device__ __forceinline__ int spk_tail_update_cell(const spk_tail_args &t, const spk_update_args &u, int64_t r)
 {
     /* every load of the cell first, so that they overlap the chain of
      * dependent loads of a cell with events (count, bucket, synapses): a
@@ -389,17 +300,17 @@ static __device__ __forceinline__ void spk_tail_update_cell(const spk_tail_args 
     double x = u.v[r], f = u.ref[r];
     const int fired = t.flags[r];
     const double se = u.xe ? u.ge[r] : 0.0, si = u.xe ? u.gi[r] : 0.0;
-    const uint32_t m = t.cnt[r];
+    const uint32_t m = t.sb.cnt[r];
     const double e0 = d0, e1 = d1, f0 = f;
     spk_tail_inputs(t, r, m, d0, d1);
     if (ci < 0) {   /* a spike source: its inputs only (k_sources fires it) */
         if (__double_as_longlong(d0) != __double_as_longlong(e0)) t.ge[r] = d0;
         if (__double_as_longlong(d1) != __double_as_longlong(e1)) t.gi[r] = d1;
-        return;
+        return 0;
     }
     if (fired) olive_lif_reset(&t.coef[ci], &x, &f);
-    if (u.xe) spk_update_regs(u, r, ci, x, se, si, f, f0, d0, d1);
-    else spk_update_regs(u, r, ci, x, d0, d1, f, f0, 0.0, 0.0);
+    if (u.xe) return spk_update_regs(u, r, ci, x, se, si, f, f0, d0, d1);
+    return spk_update_regs(u, r, ci, x, d0, d1, f, f0, 0.0, 0.0);
 }
 
 /* spk_cuda_fused.cu */
@@ -445,6 +356,9 @@ void spk_devpush_tail(sim_t *s, spk_cuda *g, int64_t step);
  * spk_cuda.cu to run in one pass with the next step's update; nspk: the
  * step's spike counter, cleared by the tail. */
 spk_tail_args spk_devpush_tail_args(sim_t *s, spk_cuda *g, int64_t step, unsigned int *nspk);
+/* The sending of step's events into its parity's buckets (g->sb_fuse: for
+ * that pass to send them itself). */
+spk_scatter_args spk_devpush_scatter_args(sim_t *s, spk_cuda *g, int64_t step);
 /* That tail alone (before a cable cells' update). */
 void spk_devpush_tail_launch(spk_cuda *g, const spk_tail_args *tail);
 /* After a chunk: dies if a step's events did not fit in the buffer. */

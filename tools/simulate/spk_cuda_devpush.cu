@@ -1,17 +1,15 @@
 /* The device push path of the CUDA spiking engine (spk_cuda.h): one rank,
  * every step's events summed on the device with no host round trip.
  *
- * Static buckets (g->sb, whenever a 16-byte entry per synapse fits in half
- * of the free device memory): target t owns sev[bptr[t] .. bptr[t + 1]), as
- * many entries as it has incoming synapses, which no step's events to t can
- * exceed. A step is then two passes:
- *   k_sb_scatter: per event, its key (index in the per-source lists, due
- *                 slot, receptor) and weight into its target's bucket
- *                 (integer atomics on the count: exact), so that the tail
- *                 reads no synapse;
- *   the tail (spk_tail_cell, spk_cuda.h): per cell, its bucket sorted and
- *                 summed in that order, the due slot, Poisson, reset; run in
- *                 one pass with the next step's update (spk_cuda.cu).
+ * Static buckets (g->sb, spk_sb.h; whenever two 8-byte keys per synapse fit
+ * in half of the free device memory): every target has room for all of a
+ * step's events, one bucket per parity of the step. A step is one pass over
+ * the cells (k_tail_update_scatter, spk_cuda.cu): per cell the previous
+ * step's events from its bucket, sorted and summed in that order, the due
+ * slot, Poisson, reset, then this step's update; each block then sends the
+ * events of its cells that spiked into the other parity's buckets. (Without
+ * that fusion, e.g. with spike sources or cable cells, k_sb_scatter sends
+ * them, a block per spike.)
  * Otherwise dynamic buckets, room for dp_cap events a step in all:
  * The step's spiking cells (g->spk, in any order) send their events:
  *   k_dp_count:   per event, the target's count (integer atomics: exact), the
@@ -27,7 +25,7 @@
  * step, source, list) order: the CPU engine's, hence its bits. The work is
  * O(events) a step; only the update and k_dp_tail (delivery, Poisson, reset
  * in one pass) look at every cell. Six launches a step, no host visit
- * (static buckets: two). */
+ * (static buckets: one). */
 #define OMPI_SKIP_MPICXX 1
 #include <cooperative_groups.h>
 #include <cooperative_groups/scan.h>
@@ -120,29 +118,12 @@ __global__ void k_dp_sum(const int32_t *tlist, const unsigned long long *dpc, ui
     }
 }
 
-/* Block per spike, threads over its synapses: static buckets (the first
- * SPK_FRONT events of a target in its front column). 32 registers: two
- * blocks of 1024 threads an SM, so that a step's few hundred spikes run in
- * one wave. */
-__global__ void __launch_bounds__(1024, 2) k_sb_scatter(const int32_t *spk, const unsigned int *nspk, int64_t row0,
-                                                         const int64_t *out_ptr, const spk_out *out,
-                                                         const uint16_t *delay, int64_t step, int L, int64_t n,
-                                                         const uint32_t *bptr, uint32_t *cnt, spk_sev *front,
-                                                         spk_sev *sev)
+/* Block per spike, threads over its synapses: static buckets. 32
+ * registers: two blocks of 1024 threads an SM. */
+__global__ void __launch_bounds__(1024, 2) k_sb_scatter(const int32_t *spk, const unsigned int *nspk,
+                                                         spk_scatter_args a)
 {
-    for (int64_t i = blockIdx.x; i < (int64_t)*nspk; i += gridDim.x) {
-        const int64_t g = row0 + spk[i];
-        for (int64_t e = out_ptr[g] + threadIdx.x; e < out_ptr[g + 1]; e += blockDim.x) {
-            const spk_out o = out[e];
-            const uint64_t slot = L == 1 ? 0 : (uint64_t)((step + delay[e]) % L);
-            spk_sev v;
-            v.key = (uint64_t)e << SPK_SEV_SYN_SHIFT | slot << 1 | (uint64_t)(o.receptor != 0);
-            v.w = o.w;
-            const uint32_t k = atomicAdd(&cnt[o.target], 1u);
-            if (k < (uint32_t)SPK_FRONT) front[k * n + o.target] = v;
-            else sev[bptr[o.target] + k] = v;
-        }
-    }
+    for (int64_t i = blockIdx.x; i < (int64_t)*nspk; i += gridDim.x) spk_sb_send_spike(a, spk[i]);
 }
 
 /* In-degrees into cnt (then scanned into bptr). */
@@ -170,12 +151,13 @@ __global__ void k_dp_tail(spk_tail_args a, unsigned long long *dpc)
     if (r < a.n) spk_tail_cell(a, r);
 }
 
-/* Static buckets: bptr from the in-degrees (device atomics and a scan), sev. */
+/* Static buckets: bptr from the in-degrees (device atomics and a scan),
+ * both parities' counts (cnt: 2n), front rows and overflow. */
 static void sb_setup(sim_t *s, spk_cuda *g)
 {
     const int64_t n = g->n, nsyn = s->spk->nsyn;
-    g->sev = dev_alloc<spk_sev>((size_t)nsyn, "event buckets");
-    g->front = dev_alloc<spk_sev>((size_t)SPK_FRONT * (size_t)n, "event buckets");
+    g->ovf = dev_alloc<uint64_t>(2 * (size_t)nsyn, "event buckets");
+    g->front = dev_alloc<spk_sev>(2 * (size_t)SPK_FRONT * (size_t)n, "event buckets");
     g->bptr = dev_alloc<uint32_t>((size_t)n + 1, "event buckets");
     uint32_t *deg = dev_alloc<uint32_t>((size_t)n + 1, "event buckets");
     CK(cudaMemset(g->cnt, 0, (size_t)n * sizeof(uint32_t)));
@@ -193,7 +175,7 @@ static void sb_setup(sim_t *s, spk_cuda *g)
     CK(cudaStreamSynchronize(g->st));
     CK(cudaFree(tmp));
     CK(cudaFree(deg));
-    CK(cudaMemset(g->cnt, 0, (size_t)n * sizeof(uint32_t)));
+    CK(cudaMemset(g->cnt, 0, 2 * (size_t)n * sizeof(uint32_t)));
     uint32_t total = 0;
     CK(cudaMemcpy(&total, g->bptr + n, sizeof total, cudaMemcpyDeviceToHost));
     if ((int64_t)total != nsyn) olive_die("internal: the static buckets hold %lld events, the network has %lld synapses",
@@ -212,6 +194,13 @@ static void sb_setup(sim_t *s, spk_cuda *g)
     g->spk_prev = dev_alloc<int32_t>((size_t)n, "spikes");
     g->nspk_prev = dev_alloc<unsigned int>(1, "spikes");
     CK(cudaMemset(g->nspk_prev, 0, sizeof(unsigned int)));
+    /* the pass sends its own spikes' events unless other kernels make
+     * spikes too (spike sources, cable cells); OLIVE_GPU_SCATTER=separate
+     * forces k_sb_scatter (tests, benchmarks) */
+    const char *env = getenv("OLIVE_GPU_SCATTER");
+    if (env && *env && strcmp(env, "separate") && strcmp(env, "fused"))
+        olive_die("OLIVE_GPU_SCATTER='%s': expected fused or separate", env);
+    g->sb_fuse = !g->cable && !g->nsrc && !(env && !strcmp(env, "separate"));
 }
 
 /* Dynamic buckets: per-target counters and room for dp_cap events a step. */
@@ -234,8 +223,8 @@ static void dp_setup(sim_t *s, spk_cuda *g, int64_t half_free)
 void spk_devpush_setup(sim_t *s, spk_cuda *g)
 {
     const int64_t n = g->n, nsyn = s->spk->nsyn;
-    g->cnt = dev_alloc<uint32_t>((size_t)n, "event buckets");
-    CK(cudaMemset(g->cnt, 0, (size_t)n * sizeof(uint32_t)));
+    g->cnt = dev_alloc<uint32_t>(2 * (size_t)n, "event buckets");   /* (static buckets: both parities) */
+    CK(cudaMemset(g->cnt, 0, 2 * (size_t)n * sizeof(uint32_t)));
     g->poisson = dev_copy(s->spk->poisson, (size_t)s->cfg->npoisson, "Poisson inputs");
     g->poisson_rec = dev_copy(s->spk->poisson_rec, (size_t)s->cfg->npoisson, "Poisson inputs");
     spk_chunk_setup(g, INT64_C(64) << 20);   /* 512 MiB at most */
@@ -248,12 +237,12 @@ void spk_devpush_setup(sim_t *s, spk_cuda *g)
     const char *env = getenv("OLIVE_GPU_BUCKETS");
     if (env && *env && strcmp(env, "dynamic") && strcmp(env, "static"))
         olive_die("OLIVE_GPU_BUCKETS='%s': expected static or dynamic", env);
-    const int fits = nsyn + SPK_FRONT * n <= half / (int64_t)sizeof(spk_sev) && nsyn < (INT64_C(1) << 32);
+    const int fits = nsyn + SPK_FRONT * n * 2 <= half / (2 * (int64_t)sizeof(uint64_t)) && nsyn < (INT64_C(1) << 32);
     g->sb = fits && !(env && !strcmp(env, "dynamic"));
     if (env && !strcmp(env, "static") && !g->sb)
-        olive_die("OLIVE_GPU_BUCKETS=static: a %zu-byte entry per synapse (%lld) does not fit in half of the free "
+        olive_die("OLIVE_GPU_BUCKETS=static: two 8-byte keys per synapse (%lld) do not fit in half of the free "
                   "device memory, or there are 2^32 synapses or more",
-                  sizeof(spk_sev), (long long)nsyn);
+                  (long long)nsyn);
     if (g->sb) {
         sb_setup(s, g);
         g->dp_cap = nsyn;
@@ -268,8 +257,7 @@ void spk_devpush_events(sim_t *s, spk_cuda *g, int64_t step)
 {
     const int64_t row0 = s->plan.row0, L = s->spk->L;
     if (g->sb) {
-        k_sb_scatter<<<g->sb_grid, g->sb_threads, 0, g->st>>>(g->spk, g->nspk, row0, g->out_ptr, g->out, g->out_delay,
-                                                         step, (int)L, g->n, g->bptr, g->cnt, g->front, g->sev);
+        k_sb_scatter<<<g->sb_grid, g->sb_threads, 0, g->st>>>(g->spk, g->nspk, spk_devpush_scatter_args(s, g, step));
         CK_LAUNCH("k_sb_scatter");
         return;
     }
@@ -283,6 +271,33 @@ void spk_devpush_events(sim_t *s, spk_cuda *g, int64_t step)
     k_dp_sum<<<DP_GRID, DP_BLOCK, 0, g->st>>>(g->tlist, g->dpc, g->cnt, g->fill, g->boff, g->ev, g->dp_cap, g->out,
                                                g->out_delay, step, (int)L, g->n, g->acc, g->touched);
     CK_LAUNCH("k_dp_sum");
+}
+
+/* The static buckets of step's parity (all null without static buckets). */
+static spk_sb_bucket sb_parity(const sim_t *s, const spk_cuda *g, int64_t step)
+{
+    spk_sb_bucket b = {nullptr, nullptr, nullptr, nullptr};
+    if (!g->sb) return b;
+    const int64_t p = step & 1;
+    b.cnt = g->cnt + p * g->n;
+    b.front = g->front + p * SPK_FRONT * g->n;
+    b.ovf = g->ovf + p * s->spk->nsyn;
+    b.bptr = g->bptr;
+    return b;
+}
+
+spk_scatter_args spk_devpush_scatter_args(sim_t *s, spk_cuda *g, int64_t step)
+{
+    spk_scatter_args a;
+    a.b = sb_parity(s, g, step);
+    a.out_ptr = g->out_ptr;
+    a.out = g->out;
+    a.delay = g->out_delay;
+    a.step = step;
+    a.n = g->n;
+    a.row0 = s->plan.row0;
+    a.L = (int)s->spk->L;
+    return a;
 }
 
 spk_tail_args spk_devpush_tail_args(sim_t *s, spk_cuda *g, int64_t step, unsigned int *nspk)
@@ -310,10 +325,8 @@ spk_tail_args spk_devpush_tail_args(sim_t *s, spk_cuda *g, int64_t step, unsigne
     a.v = g->v;
     a.ref = g->ref;
     a.nspk = nspk;
-    a.cnt = g->sb ? g->cnt : nullptr;
-    a.bptr = g->bptr;
-    a.sev = g->sev;
-    a.front = g->front;
+    a.sb = sb_parity(s, g, step);
+    a.out = g->out;
     /* dynamic buckets sum every step's events into the slots; static ones
      * only those of later steps, which a ring of one slot has none of */
     a.due_held = !g->sb || a.L > 1;
@@ -345,7 +358,7 @@ void spk_devpush_check(spk_cuda *g)
 
 void spk_devpush_free(spk_cuda *g)
 {
-    void *d[] = {g->cnt, g->fill, g->boff, g->tlist, g->dpc, g->ev, g->bptr, g->sev, g->front, g->spk_prev, g->nspk_prev};
+    void *d[] = {g->cnt, g->fill, g->boff, g->tlist, g->dpc, g->ev, g->bptr, g->ovf, g->front, g->spk_prev, g->nspk_prev};
     /* (poisson: spk_fused_free) */
     for (size_t i = 0; i < sizeof d / sizeof d[0]; i++) CK(cudaFree(d[i]));
 }
