@@ -15,7 +15,8 @@
 # these sizes, device, host; chunks of 10 steps with these reports, 64
 # without), device push with static and with dynamic buckets
 # (OLIVE_GPU_BUCKETS=dynamic), and static buckets sent by their own kernel
-# (OLIVE_GPU_SCATTER=separate, without reports); on 2 ranks the host path.
+# (OLIVE_GPU_SCATTER=separate) or with one front row (OLIVE_GPU_SB_FRONT=1:
+# the overflow buckets), both without reports; on 2 ranks the host path.
 # Then cable cells (issue 19): NEST's hh_coba network as hh_traub, a
 # ball-and-stick (hh_cable) network and one of tests/data/cell.swc cells (hh_swc), CPU = GPU (device push, host push) =
 # 2 GPUs = 2 CPU ranks, v/m/h/n/ge/gi reports and v/m compartment reports included. CABLE_ONLY=1: only
@@ -79,11 +80,15 @@ check() {  # name net extra-args...
     "${REC[@]}" "$@" -v || return
   run ${name}_cpu1norep "$S" $net.h5 -o ${name}_cpu1norep --backend cpu --record none "$@" || return
   local path
-  local delivery buckets scatter
-  for path in fused device devdyn devsep; do
-    delivery=$path buckets= scatter=
-    case $path in devdyn) delivery=device buckets=dynamic ;; devsep) delivery=device scatter=separate ;; esac
-    OLIVE_GPU_DELIVERY=$delivery OLIVE_GPU_BUCKETS=$buckets OLIVE_GPU_SCATTER=$scatter \
+  local delivery buckets scatter front
+  for path in fused device devdyn devsep devovf; do
+    delivery=$path buckets= scatter= front=
+    case $path in
+      devdyn) delivery=device buckets=dynamic ;;
+      devsep) delivery=device scatter=separate ;;
+      devovf) delivery=device front=1 ;;   # all but the first event of a target in a step overflow
+    esac
+    OLIVE_GPU_DELIVERY=$delivery OLIVE_GPU_BUCKETS=$buckets OLIVE_GPU_SCATTER=$scatter OLIVE_GPU_SB_FRONT=$front \
       run ${name}_gpu1norep$path "$S" $net.h5 -o ${name}_gpu1norep$path --backend cuda --record none "$@" -v || return
     same ${name}_cpu1norep ${name}_gpu1norep$path "$name: CPU 1 rank = gpu1 $path without reports" \
       "64 steps a chunk; spikes and state identical"

@@ -80,6 +80,7 @@ struct spk_cuda {
      * hold both parities; under 2^32 synapses (bptr) */
     int sb;
     int sb_fuse;               /* the tail+update pass sends its spikes' events itself */
+    int sb_front;              /* front rows in use (spk_sb_bucket.nfront) */
     int sb_threads;            /* threads a spike (k_sb_scatter's block) */
     int sb_grid;               /* k_sb_scatter's blocks: those the device runs at once */
     uint32_t *bptr;

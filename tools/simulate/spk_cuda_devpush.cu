@@ -201,6 +201,15 @@ static void sb_setup(sim_t *s, spk_cuda *g)
     if (env && *env && strcmp(env, "separate") && strcmp(env, "fused"))
         olive_die("OLIVE_GPU_SCATTER='%s': expected fused or separate", env);
     g->sb_fuse = !g->cable && !g->nsrc && !(env && !strcmp(env, "separate"));
+    /* OLIVE_GPU_SB_FRONT=0..4: fewer front rows, so that tests reach the
+     * overflow buckets */
+    g->sb_front = SPK_FRONT;
+    const char *fr = getenv("OLIVE_GPU_SB_FRONT");
+    if (fr && *fr) {
+        if (strlen(fr) != 1 || fr[0] < '0' || fr[0] > '0' + SPK_FRONT)
+            olive_die("OLIVE_GPU_SB_FRONT='%s': expected 0 to %d", fr, SPK_FRONT);
+        g->sb_front = fr[0] - '0';
+    }
 }
 
 /* Dynamic buckets: per-target counters and room for dp_cap events a step. */
@@ -276,13 +285,14 @@ void spk_devpush_events(sim_t *s, spk_cuda *g, int64_t step)
 /* The static buckets of step's parity (all null without static buckets). */
 static spk_sb_bucket sb_parity(const sim_t *s, const spk_cuda *g, int64_t step)
 {
-    spk_sb_bucket b = {nullptr, nullptr, nullptr, nullptr};
+    spk_sb_bucket b = {nullptr, nullptr, nullptr, nullptr, 0};
     if (!g->sb) return b;
     const int64_t p = step & 1;
     b.cnt = g->cnt + p * g->n;
     b.front = g->front + p * SPK_FRONT * g->n;
     b.ovf = g->ovf + p * s->spk->nsyn;
     b.bptr = g->bptr;
+    b.nfront = (uint32_t)g->sb_front;
     return b;
 }
 

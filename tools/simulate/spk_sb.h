@@ -31,6 +31,7 @@ struct spk_sb_bucket {
     spk_sev *front;
     uint64_t *ovf;
     const uint32_t *bptr;
+    uint32_t nfront;   /* front rows in use: SPK_FRONT (OLIVE_GPU_SB_FRONT=0..4: tests of the overflow) */
 };
 
 /* What sending one step's events needs. */
@@ -50,7 +51,7 @@ static __device__ __forceinline__ void spk_sb_send(const spk_scatter_args &s, in
     const uint64_t slot = s.L == 1 ? 0 : (uint64_t)((s.step + s.delay[e]) % s.L);
     const uint64_t key = (uint64_t)e << SPK_SEV_SYN_SHIFT | slot << 1 | (uint64_t)(o.receptor != 0);
     const uint32_t k = atomicAdd(&s.b.cnt[o.target], 1u);
-    if (k < (uint32_t)SPK_FRONT) {
+    if (k < s.b.nfront) {
         spk_sev v;
         v.key = key;
         v.w = o.w;
@@ -109,7 +110,7 @@ static __device__ __forceinline__ void spk_sb_events(const spk_sb_bucket &b, con
                                                      uint32_t m, Add add)
 {
     static_assert(SPK_FRONT == 4, "the sorting network below orders 4 events");
-    if (m <= (uint32_t)SPK_FRONT) {
+    if (m <= b.nfront) {
         spk_sev e[SPK_FRONT];
 #pragma unroll
         for (int x = 0; x < SPK_FRONT; x++) {
@@ -127,7 +128,7 @@ static __device__ __forceinline__ void spk_sb_events(const spk_sb_bucket &b, con
         return;
     }
     uint64_t *k = b.ovf + b.bptr[r];
-    for (int x = 0; x < SPK_FRONT; x++) k[x] = b.front[x * n + r].key;
+    for (uint32_t x = 0; x < b.nfront; x++) k[x] = b.front[x * n + r].key;
     spk_sort_keys(k, m);
     for (uint32_t x = 0; x < m; x++) {
         spk_sev e;
