@@ -90,7 +90,7 @@ __global__ void __launch_bounds__(256, 4) k_tail_update_scatter(spk_tail_args t,
     __syncthreads();
     if (r < a.n && spk_tail_update_cell(t, a, r)) fired[atomicAdd(&nfired, 1u)] = (int32_t)r;
     __syncthreads();
-    for (unsigned int i = 0; i < nfired; i++) spk_sb_send_spike(sc, fired[i]);
+    for (unsigned int i = 0; i < nfired; i++) spk_sb_send_spike<4>(sc, fired[i]);   /* (256 threads, ~1000 synapses) */
 }
 
 /* k_tail_update<plain>, or with sc k_tail_update_scatter<plain> */

@@ -118,12 +118,12 @@ __global__ void k_dp_sum(const int32_t *tlist, const unsigned long long *dpc, ui
     }
 }
 
-/* Block per spike, threads over its synapses: static buckets. 32
- * registers: two blocks of 1024 threads an SM. */
+/* Block per spike, threads over its synapses (about one each): static
+ * buckets. 32 registers: two blocks of 1024 threads an SM. */
 __global__ void __launch_bounds__(1024, 2) k_sb_scatter(const int32_t *spk, const unsigned int *nspk,
                                                          spk_scatter_args a)
 {
-    for (int64_t i = blockIdx.x; i < (int64_t)*nspk; i += gridDim.x) spk_sb_send_spike(a, spk[i]);
+    for (int64_t i = blockIdx.x; i < (int64_t)*nspk; i += gridDim.x) spk_sb_send_spike<1>(a, spk[i]);
 }
 
 /* In-degrees into cnt (then scanned into bptr). */

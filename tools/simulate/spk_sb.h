@@ -44,29 +44,50 @@ struct spk_scatter_args {
     int L;
 };
 
-/* Event e (an index in the per-source lists) into its target's bucket. */
-static __device__ __forceinline__ void spk_sb_send(const spk_scatter_args &s, int64_t e)
+/* The key of event e (an index in the per-source lists), synapse o. */
+static __device__ __forceinline__ uint64_t spk_sb_key(const spk_scatter_args &s, int64_t e, const spk_out &o)
 {
-    const spk_out o = s.out[e];
     const uint64_t slot = s.L == 1 ? 0 : (uint64_t)((s.step + s.delay[e]) % s.L);
-    const uint64_t key = (uint64_t)e << SPK_SEV_SYN_SHIFT | slot << 1 | (uint64_t)(o.receptor != 0);
-    const uint32_t k = atomicAdd(&s.b.cnt[o.target], 1u);
+    return (uint64_t)e << SPK_SEV_SYN_SHIFT | slot << 1 | (uint64_t)(o.receptor != 0);
+}
+
+/* Event e, synapse o, into its place k of its target's bucket. */
+static __device__ __forceinline__ void spk_sb_put(const spk_scatter_args &s, int64_t e, const spk_out &o, uint32_t k)
+{
     if (k < s.b.nfront) {
         spk_sev v;
-        v.key = key;
+        v.key = spk_sb_key(s, e, o);
         v.w = o.w;
         s.b.front[k * s.n + o.target] = v;
     } else {
-        s.b.ovf[s.b.bptr[o.target] + k] = key;
+        s.b.ovf[s.b.bptr[o.target] + k] = spk_sb_key(s, e, o);
     }
 }
 
-/* Every event of local cell c's spike, by the threads of a block. */
+/* Every event of local cell c's spike, by the threads of a block, BATCH
+ * events a thread at a time: their synapses read, then their places taken,
+ * then written, each step's accesses in flight together (the compiler may
+ * not move a read of out past an atomic itself: it cannot tell they do not
+ * overlap). */
+template <int BATCH>
 static __device__ __forceinline__ void spk_sb_send_spike(const spk_scatter_args &s, int64_t c)
 {
+    const int SPK_BATCH = BATCH;
     const int64_t g = s.row0 + c, end = s.out_ptr[g + 1];
-#pragma unroll 4
-    for (int64_t e = s.out_ptr[g] + threadIdx.x; e < end; e += blockDim.x) spk_sb_send(s, e);
+    const int64_t stride = blockDim.x;
+    for (int64_t e0 = s.out_ptr[g] + threadIdx.x; e0 < end; e0 += SPK_BATCH * stride) {
+        spk_out o[SPK_BATCH];
+        uint32_t k[SPK_BATCH];
+#pragma unroll
+        for (int j = 0; j < SPK_BATCH; j++)
+            if (e0 + j * stride < end) o[j] = s.out[e0 + j * stride];
+#pragma unroll
+        for (int j = 0; j < SPK_BATCH; j++)
+            if (e0 + j * stride < end) k[j] = atomicAdd(&s.b.cnt[o[j].target], 1u);
+#pragma unroll
+        for (int j = 0; j < SPK_BATCH; j++)
+            if (e0 + j * stride < end) spk_sb_put(s, e0 + j * stride, o[j], k[j]);
+    }
 }
 
 static __device__ __forceinline__ void spk_sev_order(spk_sev &x, spk_sev &y)
