@@ -65,11 +65,13 @@ if [ "${NCU:-0}" = 1 ]; then
   if [ -z "$ncu" ]; then
     say "no ncu (Nsight Compute) on this host: no kernel profile"
   else
-    say "# Nsight Compute, 6 kernels from step ~200 (default variant): time, DRAM bytes, warps active"
-    "$ncu" --launch-skip 600 --launch-count 6 \
-      --metrics gpu__time_duration.sum,dram__bytes.sum,sm__warps_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread \
-      "$BIN/olive-simulate" "$net" -o "$work/run_ncu" --time 30 --record none --backend cuda 2>&1 |
-      grep -E "^  [a-zA-Z_<>]+|gpu__time|dram__bytes|warps_active|registers" | sed 's/(const.*//; s/(spk_.*//' | tee -a "$results"
+    for v in static separate; do
+      say "# Nsight Compute, $v: 6 kernels from step ~150 of 300: time, DRAM bytes, warps active"
+      env OLIVE_GPU_SCATTER=$([ $v = separate ] && echo separate) "$ncu" --launch-skip 150 --launch-count 6 \
+        --metrics gpu__time_duration.sum,dram__bytes.sum,sm__warps_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread \
+        "$BIN/olive-simulate" "$net" -o "$work/run_ncu_$v" --time 30 --record none --backend cuda 2>&1 |
+        grep -E "^  [a-zA-Z_<>]+|gpu__time|dram__bytes|warps_active|registers" | sed 's/(const.*//; s/(spk_.*//' | tee -a "$results"
+    done
   fi
 fi
 say "failures: $nfail"
