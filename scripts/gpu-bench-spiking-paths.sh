@@ -12,7 +12,8 @@
 # 200k inhibitory cells, every pair with p 0.001, weights 0.1296 / -0.72 mV,
 # delay 0; 1 s of simulated time. Results: $OUT/spiking-paths.txt.
 # EXTRA_BINS="name=dir ..." also runs the olive-simulate of other builds
-# (A/B against an earlier commit in the same call), compared likewise.
+# (A/B against an earlier commit in the same call), EXTRA_ENVS="name:VAR=value
+# ..." this build with an environment variable set; compared likewise.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 BIN=${BIN:-$top/build/bin}
@@ -53,6 +54,10 @@ for nb in ${EXTRA_BINS:-}; do
   SIM="${nb#*=}/olive-simulate" variant "${nb%%=*}"
   extra+=("${nb%%=*}")
 done
+for ne in ${EXTRA_ENVS:-}; do
+  variant "${ne%%:*}" "${ne#*:}"
+  extra+=("${ne%%:*}")
+done
 for v in separate dynamic "${extra[@]}"; do
   if [ -d "$work/run_$v" ] && "$BIN/olive-analyze" compare -q "$work/run_static" "$work/run_$v" >"$work/cmp_$v.log" 2>&1; then
     say "PASS static = $v (spikes and final state identical)"
@@ -66,10 +71,10 @@ if [ "${NCU:-0}" = 1 ]; then
     say "no ncu (Nsight Compute) on this host: no kernel profile"
   else
     for v in static separate; do
-      say "# Nsight Compute, $v: 6 kernels from step ~150 of 300: time, DRAM bytes, warps active"
-      env OLIVE_GPU_SCATTER=$([ $v = separate ] && echo separate) "$ncu" --launch-skip 150 --launch-count 6 \
+      say "# Nsight Compute, $v: 6 kernels from launch 600 of a 1000-step run: time, DRAM bytes, warps active"
+      env OLIVE_GPU_SCATTER=$([ $v = separate ] && echo separate) "$ncu" --launch-skip 600 --launch-count 6 \
         --metrics gpu__time_duration.sum,dram__bytes.sum,sm__warps_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread \
-        "$BIN/olive-simulate" "$net" -o "$work/run_ncu_$v" --time 30 --record none --backend cuda 2>&1 |
+        "$BIN/olive-simulate" "$net" -o "$work/run_ncu_$v" --time 100 --record none --backend cuda 2>&1 |
         grep -E "^  [a-zA-Z_<>]+|gpu__time|dram__bytes|warps_active|registers" | sed 's/(const.*//; s/(spk_.*//' | tee -a "$results"
     done
   fi
