@@ -50,14 +50,18 @@ __global__ void k_update(spk_update_args a)
 /* The device push path with static buckets: the previous step's tail and
  * this step's update in one pass over the cells (each cell's tail before its
  * update, as when they are two kernels; t.nspk is the previous step's list).
- * The pass is bound by memory latency, so registers are occupancy: 4 blocks
- * of 256 an SM (64 registers; a few bytes spilled) ran 10 % faster than 3
- * (77 registers) on an H100. PLAIN is the usual network's form, compiled
- * without what it lacks: no Poisson inputs, alpha synapses, pulse currents
- * or delayed sums to hold (55 registers). */
-template <bool PLAIN>
-__global__ void __launch_bounds__(256, 4) k_tail_update(spk_tail_args t, spk_update_args a)
+ * SEND: then each block sends the events of its cells that spiked
+ * (spk_sb_send_spike) into the other parity's buckets, with no launch of its
+ * own. The pass is bound by memory latency, so registers are occupancy: 4
+ * blocks of 256 an SM (64 registers; a few bytes spilled) ran 10 % faster
+ * than 3 (77 registers) on an H100. PLAIN is the usual network's form,
+ * compiled without what it lacks: no Poisson inputs, alpha synapses, pulse
+ * currents or delayed sums to hold. */
+template <bool PLAIN, bool SEND>
+__global__ void __launch_bounds__(256, 4) k_tail_update(spk_tail_args t, spk_update_args a, spk_scatter_args sc)
 {
+    __shared__ int32_t fired[SEND ? 256 : 1];
+    __shared__ unsigned int nfired;
     const int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
     if (r == 0) *t.nspk = 0;
     if (PLAIN) {   /* (constants from here on: the code for them drops out) */
@@ -66,43 +70,28 @@ __global__ void __launch_bounds__(256, 4) k_tail_update(spk_tail_args t, spk_upd
         a.xe = a.xi = nullptr;
         a.cur = nullptr;
     }
-    if (r < a.n) spk_tail_update_cell(t, a, r);
-}
-
-/* The same pass, then each block sends the events of its cells that spiked
- * (spk_sb_send_spike) into the other parity's buckets: the step's scatter
- * spread over the pass, where the streaming of other blocks hides it, and
- * no launch of its own. */
-template <bool PLAIN>
-__global__ void __launch_bounds__(256, 4) k_tail_update_scatter(spk_tail_args t, spk_update_args a, spk_scatter_args sc)
-{
-    __shared__ int32_t fired[256];
-    __shared__ unsigned int nfired;
-    const int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
-    if (threadIdx.x == 0) nfired = 0;
-    if (r == 0) *t.nspk = 0;
-    if (PLAIN) {
-        t.npoisson = 0;
-        t.due_held = 0;
-        a.xe = a.xi = nullptr;
-        a.cur = nullptr;
+    if (!SEND) {
+        if (r < a.n) spk_tail_update_cell(t, a, r);
+        return;
     }
+    if (threadIdx.x == 0) nfired = 0;
     __syncthreads();
     if (r < a.n && spk_tail_update_cell(t, a, r)) fired[atomicAdd(&nfired, 1u)] = (int32_t)r;
     __syncthreads();
     for (unsigned int i = 0; i < nfired; i++) spk_sb_send_spike<4>(sc, fired[i]);   /* (256 threads, ~1000 synapses) */
 }
 
-/* k_tail_update<plain>, or with sc k_tail_update_scatter<plain> */
+/* k_tail_update<plain, send>; sc null: the events are sent by k_sb_scatter */
 static void launch_tail_update(spk_cuda *g, const spk_tail_args &t, const spk_update_args &a,
                                const spk_scatter_args *sc)
 {
     const bool plain = t.npoisson == 0 && !t.due_held && !a.xe && !a.cur;
     const unsigned nb = blocks(a.n, 256);
-    if (sc && plain) k_tail_update_scatter<true><<<nb, 256, 0, g->st>>>(t, a, *sc);
-    else if (sc) k_tail_update_scatter<false><<<nb, 256, 0, g->st>>>(t, a, *sc);
-    else if (plain) k_tail_update<true><<<nb, 256, 0, g->st>>>(t, a);
-    else k_tail_update<false><<<nb, 256, 0, g->st>>>(t, a);
+    const spk_scatter_args none = spk_scatter_args();
+    if (sc && plain) k_tail_update<true, true><<<nb, 256, 0, g->st>>>(t, a, *sc);
+    else if (sc) k_tail_update<false, true><<<nb, 256, 0, g->st>>>(t, a, *sc);
+    else if (plain) k_tail_update<true, false><<<nb, 256, 0, g->st>>>(t, a, none);
+    else k_tail_update<false, false><<<nb, 256, 0, g->st>>>(t, a, none);
     CK_LAUNCH("k_tail_update");
 }
 
@@ -357,12 +346,10 @@ static void push_window(sim_t *s)
     CK_LAUNCH("k_accumulate");
 }
 
-/* Steps 1 and 2: the pulse current, the update and threshold; tail: the
- * previous step's steps 3 and 4 still to run (device push, static buckets),
- * in the same pass where the cells allow, or null. */
-/* Steps 1 and 2 of step (q: its index in the chunk); with tail, the
- * previous step's tail first, in the same pass; with sc (static buckets'
- * fused path) that pass also sends the step's events. */
+/* Steps 1 and 2 of step (q: its index in the chunk): the pulse current, the
+ * update and threshold; tail: the previous step's steps 3 and 4 still to run
+ * (device push, static buckets), in the same pass where the cells allow, or
+ * null; sc: that pass also sends the step's events (g->sb_fuse), or null. */
 static void update(sim_t *s, int64_t step, int64_t q, const spk_tail_args *tail, const spk_scatter_args *sc = nullptr)
 {
     struct sim_spk *k = s->spk;

@@ -206,10 +206,10 @@ static __device__ __forceinline__ void spk_update_cell(const spk_update_args &a,
 }
 
 /* Steps 3 and 4 of one cell on the device push path (spk_cuda_devpush.cu):
- * with static buckets first the step's events to the cell, put in (source,
- * synapse) order and added one by one into their slots (the CPU engine's
- * order); then the due slot's sums (touched cells only), the Poisson inputs
- * in their order, the reset. */
+ * the due slot's sums so far (touched cells only), with static buckets the
+ * step's events to the cell in (source, synapse) order (spk_sb.h), added one
+ * by one into their slots, the due one in registers (the CPU engine's
+ * order); the Poisson inputs in their order; the reset. */
 struct spk_tail_args {
     int64_t n, row0, step, slot;
     int L;
@@ -247,6 +247,8 @@ static __device__ __forceinline__ void spk_add_event(const spk_tail_args &a, int
     }
 }
 
+/* Those inputs of cell r (m: its events in the static bucket) into its
+ * receptor variables d0, d1 (ge, gi, or the alpha drives), in registers. */
 static __device__ __forceinline__ void spk_tail_inputs(const spk_tail_args &a, int64_t r, uint32_t m, double &d0,
                                                        double &d1)
 {
@@ -292,10 +294,10 @@ static __device__ __forceinline__ void spk_tail_cell(const spk_tail_args &a, int
  * once. t's receptor variables are u's ge, gi, or its alpha drives xe, xi. */
 static __device__ __forceinline__ int spk_tail_update_cell(const spk_tail_args &t, const spk_update_args &u, int64_t r)
 {
-    /* every load of the cell first, so that they overlap the chain of
-     * dependent loads of a cell with events (count, bucket, synapses): a
-     * warp waits for its slowest lane, and most warps have such a cell
-     * (the tail writes none of these) */
+    /* every load of the cell first, so that they overlap the dependent
+     * loads of a cell with events (its count, then its front rows): a warp
+     * waits for its slowest lane, and most warps have such a cell (the
+     * tail writes none of these) */
     const int32_t ci = u.coef_of[r];
     double d0 = t.ge[r], d1 = t.gi[r];
     double x = u.v[r], f = u.ref[r];

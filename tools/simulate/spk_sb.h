@@ -72,20 +72,19 @@ static __device__ __forceinline__ void spk_sb_put(const spk_scatter_args &s, int
 template <int BATCH>
 static __device__ __forceinline__ void spk_sb_send_spike(const spk_scatter_args &s, int64_t c)
 {
-    const int SPK_BATCH = BATCH;
     const int64_t g = s.row0 + c, end = s.out_ptr[g + 1];
     const int64_t stride = blockDim.x;
-    for (int64_t e0 = s.out_ptr[g] + threadIdx.x; e0 < end; e0 += SPK_BATCH * stride) {
-        spk_out o[SPK_BATCH];
-        uint32_t k[SPK_BATCH];
+    for (int64_t e0 = s.out_ptr[g] + threadIdx.x; e0 < end; e0 += BATCH * stride) {
+        spk_out o[BATCH];
+        uint32_t k[BATCH];
 #pragma unroll
-        for (int j = 0; j < SPK_BATCH; j++)
+        for (int j = 0; j < BATCH; j++)
             if (e0 + j * stride < end) o[j] = s.out[e0 + j * stride];
 #pragma unroll
-        for (int j = 0; j < SPK_BATCH; j++)
+        for (int j = 0; j < BATCH; j++)
             if (e0 + j * stride < end) k[j] = atomicAdd(&s.b.cnt[o[j].target], 1u);
 #pragma unroll
-        for (int j = 0; j < SPK_BATCH; j++)
+        for (int j = 0; j < BATCH; j++)
             if (e0 + j * stride < end) spk_sb_put(s, e0 + j * stride, o[j], k[j]);
     }
 }
