@@ -78,7 +78,7 @@ TEST_BINS  := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 .PHONY: all deps check demo install man clean bench
 # Keep the tool objects (make would delete them as intermediates of the pattern rule).
 .SECONDARY:
-all: $(BINS) $(TEST_BINS) $(if $(HAVE_CUDA),$(BUILD)/bench/olive-bwprobe $(BUILD)/bench/olive-hinesbench $(BUILD)/bench/olive-cablebench)
+all: $(BINS) $(TEST_BINS) $(if $(HAVE_CUDA),$(BUILD)/bench/olive-bwprobe $(BUILD)/bench/olive-scatterprobe $(BUILD)/bench/olive-stepprobe $(BUILD)/bench/olive-hinesbench $(BUILD)/bench/olive-cablebench)
 
 # Objects are rebuilt when the build switches between with and without CUDA.
 CUDA_STAMP := $(BUILD)/obj/.cuda$(if $(HAVE_CUDA),1,0)
@@ -115,6 +115,11 @@ $(BUILD)/obj/%.cu.o: %.cu $(wildcard common/*.h) $(wildcard tools/*/*.h) $(CUDA_
 	$(NVCC) $(NVCCFLAGS) $(NVCC_CPPFLAGS) -c $< -o $@
 # The device bandwidth probe of scripts/bench-gpu.sh.
 $(BUILD)/bench/olive-bwprobe: tools/bench/bwprobe.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCCFLAGS) -o $@ $<
+# What sending a step's spike events costs, access by access, and whole
+# steps with two bucket layouts (issue 17).
+$(BUILD)/bench/olive-scatterprobe $(BUILD)/bench/olive-stepprobe: $(BUILD)/bench/olive-%: tools/bench/%.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) -o $@ $<
 # The batched Hines solve benchmark (issue 19): common/cable.h on CPU and GPU.

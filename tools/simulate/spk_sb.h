@@ -17,6 +17,7 @@
 #ifndef OLIVE_SPK_SB_H
 #define OLIVE_SPK_SB_H
 #include <stdint.h>
+#include <string.h>
 
 typedef struct {
     uint64_t key;
@@ -64,6 +65,16 @@ static __device__ __forceinline__ void spk_sb_put(const spk_scatter_args &s, int
     }
 }
 
+/* Synapse *p, read evict-first: a spike's list is read once. */
+static __device__ __forceinline__ spk_out spk_out_ldcs(const spk_out *p)
+{
+    static_assert(sizeof(spk_out) == sizeof(int4), "a synapse is read as one 16-byte word");
+    const int4 v = __ldcs((const int4 *)p);
+    spk_out o;
+    memcpy(&o, &v, sizeof o);
+    return o;
+}
+
 /* Every event of local cell c's spike, by the threads of a block, BATCH
  * events a thread at a time: their synapses read, then their places taken,
  * then written, each step's accesses in flight together (the compiler may
@@ -79,7 +90,7 @@ static __device__ __forceinline__ void spk_sb_send_spike(const spk_scatter_args 
         uint32_t k[BATCH];
 #pragma unroll
         for (int j = 0; j < BATCH; j++)
-            if (e0 + j * stride < end) o[j] = s.out[e0 + j * stride];
+            if (e0 + j * stride < end) o[j] = spk_out_ldcs(&s.out[e0 + j * stride]);
 #pragma unroll
         for (int j = 0; j < BATCH; j++)
             if (e0 + j * stride < end) k[j] = atomicAdd(&s.b.cnt[o[j].target], 1u);
