@@ -51,17 +51,19 @@ __global__ void k_update(spk_update_args a)
  * this step's update in one pass over the cells (each cell's tail before its
  * update, as when they are two kernels; t.nspk is the previous step's list).
  * SEND: then each block sends the events of its cells that spiked
- * (spk_sb_send_spike) into the other parity's buckets, with no launch of its
- * own. The pass is bound by memory latency, so registers are occupancy: 4
- * blocks of 256 an SM (64 registers; a few bytes spilled) ran 10 % faster
- * than 3 (77 registers) on an H100. PLAIN is the usual network's form,
- * compiled without what it lacks: no Poisson inputs, alpha synapses, pulse
- * currents or delayed sums to hold. */
+ * (spk_sb_send_spike) into the other parity's lists, with no launch of its
+ * own; those of cells that spiked on the previous step too wait for the
+ * last block (sc.defer, spk_sb.h). The pass is bound by memory latency, so
+ * registers are occupancy: 4 blocks of 256 an SM (64 registers) ran 10 %
+ * faster than 3 (77 registers) on an H100. PLAIN is the usual network's
+ * form, compiled without what it lacks: no Poisson inputs, alpha synapses,
+ * pulse currents or delayed sums to hold. */
 template <bool PLAIN, bool SEND>
 __global__ void __launch_bounds__(256, 4) k_tail_update(spk_tail_args t, spk_update_args a, spk_scatter_args sc)
 {
     __shared__ int32_t fired[SEND ? 256 : 1];
     __shared__ unsigned int nfired;
+    __shared__ bool last;
     const int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
     if (r == 0) *t.nspk = 0;
     if (PLAIN) {   /* (constants from here on: the code for them drops out) */
@@ -70,15 +72,33 @@ __global__ void __launch_bounds__(256, 4) k_tail_update(spk_tail_args t, spk_upd
         a.xe = a.xi = nullptr;
         a.cur = nullptr;
     }
+    int before = 0;
     if (!SEND) {
-        if (r < a.n) spk_tail_update_cell(t, a, r);
+        if (r < a.n) spk_tail_update_cell(t, a, r, before);
         return;
     }
     if (threadIdx.x == 0) nfired = 0;
     __syncthreads();
-    if (r < a.n && spk_tail_update_cell(t, a, r)) fired[atomicAdd(&nfired, 1u)] = (int32_t)r;
+    if (r < a.n && spk_tail_update_cell(t, a, r, before)) {
+        if (before && sc.defer) sc.defer[atomicAdd(sc.ndefer, 1u)] = (int32_t)r;
+        else fired[atomicAdd(&nfired, 1u)] = (int32_t)r;
+    }
     __syncthreads();
     for (unsigned int i = 0; i < nfired; i++) spk_sb_send_spike<4>(sc, fired[i]);   /* (256 threads, ~1000 synapses) */
+    if (!sc.defer) return;
+    /* the last block to finish sends the deferred spikes: every tail, which
+     * may read their links of the previous step, is done by then */
+    if (threadIdx.x == 0) {
+        __threadfence();
+        last = atomicAdd(sc.done, 1u) == gridDim.x - 1;
+    }
+    __syncthreads();
+    if (!last) return;
+    __threadfence();
+    const unsigned int nd = __ldcg(sc.ndefer);
+    for (unsigned int i = 0; i < nd; i++) spk_sb_send_spike<4>(sc, __ldcg(&sc.defer[i]));
+    __syncthreads();
+    if (threadIdx.x == 0) { *sc.ndefer = 0; *sc.done = 0; }
 }
 
 /* k_tail_update<plain, send>; sc null: the events are sent by k_sb_scatter */

@@ -76,17 +76,19 @@ struct spk_cuda {
     unsigned long long *dpc;   /* counters: touched targets, events, overflow */
     int64_t *ev;               /* buckets of out-list indices, room for dp_cap */
     int64_t dp_cap;
-    /* device push with static buckets (sb, spk_sb.h): cnt, front and ovf
-     * hold both parities; under 2^32 synapses (bptr) */
+    /* device push with static buckets (sb, spk_sb.h): cnt holds both
+     * parities' list heads; under 2^32 - 1 synapses (link indices) */
     int sb;
     int sb_fuse;               /* the tail+update pass sends its spikes' events itself */
-    int sb_front;              /* front rows in use (spk_sb_bucket.nfront) */
+    int sb_regs;               /* events a tail takes in registers (spk_sb_bucket.nreg) */
     int sb_threads;            /* threads a spike (k_sb_scatter's block) */
     int sb_grid;               /* k_sb_scatter's blocks: those the device runs at once */
     uint32_t *bptr;
-    spk_sev *front;            /* 2 x SPK_FRONT x n */
-    uint64_t *ovf;             /* 2 x nsyn */
+    spk_link *link;            /* nsyn */
+    uint32_t *ovf;             /* nsyn: the targets' scratch for bursts */
     int32_t *spk_prev;         /* the previous step's spike list (sb: lists alternate) */
+    int32_t *defer;            /* sb_fuse, cells may fire on two steps in a row: spikes for the last block */
+    unsigned int *ndefer;      /* its count, then the pass's finished blocks */
     unsigned int *nspk_prev;
     /* fused path */
     int64_t *in_ptr;           /* per target: its incoming synapses */
@@ -228,8 +230,7 @@ struct spk_tail_args {
     const int32_t *coef_of;
     double *v, *ref;
     unsigned int *nspk;                    /* the step's spike counter: cleared (by the kernel's thread 0) */
-    spk_sb_bucket sb;                      /* static buckets: the step's parity; or sb.cnt null */
-    const spk_out *out;
+    spk_sb_bucket sb;                      /* static buckets: the step's parity; or sb.head null */
 };
 
 /* One event of a target's step into the due slot's sums s0, s1 or its slot. */
@@ -247,9 +248,10 @@ static __device__ __forceinline__ void spk_add_event(const spk_tail_args &a, int
     }
 }
 
-/* Those inputs of cell r (m: its events in the static bucket) into its
- * receptor variables d0, d1 (ge, gi, or the alpha drives), in registers. */
-static __device__ __forceinline__ void spk_tail_inputs(const spk_tail_args &a, int64_t r, uint32_t m, double &d0,
+/* Those inputs of cell r (h: the head of its list in the static buckets,
+ * or SPK_END) into its receptor variables d0, d1 (ge, gi, or the alpha
+ * drives), in registers. */
+static __device__ __forceinline__ void spk_tail_inputs(const spk_tail_args &a, int64_t r, uint32_t h, double &d0,
                                                        double &d1)
 {
     const int64_t due = a.slot;
@@ -261,9 +263,9 @@ static __device__ __forceinline__ void spk_tail_inputs(const spk_tail_args &a, i
         s0 = a.acc[(2 * due) * a.n + r];
         s1 = a.acc[(2 * due + 1) * a.n + r];
     }
-    if (m) {   /* (static buckets only) */
-        spk_sb_events(a.sb, a.out, a.n, r, m, [&](const spk_sev &e) { spk_add_event(a, r, e, s0, s1, any); });
-        a.sb.cnt[r] = 0;
+    if (h != SPK_END) {   /* (static buckets only) */
+        spk_sb_events(a.sb, r, h, [&](const spk_sev &e) { spk_add_event(a, r, e, s0, s1, any); });
+        a.sb.head[r] = SPK_END;
     }
     if (any) {
         d0 += s0;
@@ -282,7 +284,7 @@ static __device__ __forceinline__ void spk_tail_cell(const spk_tail_args &a, int
 {
     double d0 = a.ge[r], d1 = a.gi[r];
     const double e0 = d0, e1 = d1;
-    spk_tail_inputs(a, r, a.sb.cnt ? a.sb.cnt[r] : 0, d0, d1);
+    spk_tail_inputs(a, r, a.sb.head ? a.sb.head[r] : SPK_END, d0, d1);
     if (__double_as_longlong(d0) != __double_as_longlong(e0)) a.ge[r] = d0;
     if (__double_as_longlong(d1) != __double_as_longlong(e1)) a.gi[r] = d1;
     /* (cable cells: no coef, no reset; spike sources: -1) */
@@ -294,23 +296,24 @@ static __device__ __forceinline__ void spk_tail_cell(const spk_tail_args &a, int
  * once. t's receptor variables are u's ge, gi, or its alpha drives xe, xi.
  * The state is read and written evict-first (__ldcs, __stcs in
  * spk_update_regs): streamed once a step, it would otherwise push the
- * buckets' counts and front rows out of L2, and the scatter's atomics and
- * stores then wait on DRAM (olive-scatterprobe: 23 against 14 us a step
- * for 220,000 events on an H200). */
-static __device__ __forceinline__ int spk_tail_update_cell(const spk_tail_args &t, const spk_update_args &u, int64_t r)
+ * buckets' list heads out of L2, and the scatter's atomics then wait on
+ * DRAM (olive-scatterprobe). */
+static __device__ __forceinline__ int spk_tail_update_cell(const spk_tail_args &t, const spk_update_args &u, int64_t r,
+                                                           int &fired_before)
 {
     /* every load of the cell first, so that they overlap the dependent
-     * loads of a cell with events (its count, then its front rows): a warp
+     * loads of a cell with events (its list head, then its links): a warp
      * waits for its slowest lane, and most warps have such a cell (the
      * tail writes none of these) */
     const int32_t ci = __ldcs(&u.coef_of[r]);
     double d0 = __ldcs(&t.ge[r]), d1 = __ldcs(&t.gi[r]);
     double x = __ldcs(&u.v[r]), f = __ldcs(&u.ref[r]);
     const int fired = __ldcs(&t.flags[r]);
+    fired_before = fired;
     const double se = u.xe ? __ldcs(&u.ge[r]) : 0.0, si = u.xe ? __ldcs(&u.gi[r]) : 0.0;
-    const uint32_t m = t.sb.cnt[r];
+    const uint32_t h = t.sb.head[r];
     const double e0 = d0, e1 = d1, f0 = f;
-    spk_tail_inputs(t, r, m, d0, d1);
+    spk_tail_inputs(t, r, h, d0, d1);
     if (ci < 0) {   /* a spike source: its inputs only (k_sources fires it) */
         if (__double_as_longlong(d0) != __double_as_longlong(e0)) t.ge[r] = d0;
         if (__double_as_longlong(d1) != __double_as_longlong(e1)) t.gi[r] = d1;

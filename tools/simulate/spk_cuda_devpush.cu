@@ -1,15 +1,16 @@
 /* The device push path of the CUDA spiking engine (spk_cuda.h): one rank,
  * every step's events summed on the device with no host round trip.
  *
- * Static buckets (g->sb, spk_sb.h; whenever two 8-byte keys per synapse fit
- * in half of the free device memory): every target has room for all of a
- * step's events, one bucket per parity of the step. A step is one pass over
- * the cells (k_tail_update_scatter, spk_cuda.cu): per cell the previous
- * step's events from its bucket, sorted and summed in that order, the due
- * slot, Poisson, reset, then this step's update; each block then sends the
- * events of its cells that spiked into the other parity's buckets. (Without
- * that fusion, e.g. with spike sources or cable cells, k_sb_scatter sends
- * them, a block per spike.)
+ * Static buckets (g->sb, spk_sb.h; whenever a link and a scratch entry per
+ * synapse fit in half of the free device memory): a step's events to a
+ * target form a list through the synapses' links, one list head per target
+ * and parity of the step. A step is one pass over the cells
+ * (k_tail_update, spk_cuda.cu): per cell the previous step's events from
+ * its list, sorted and summed in that order, the due slot, Poisson, reset,
+ * then this step's update; each block then sends the events of its cells
+ * that spiked into the other parity's lists. (Without that fusion, e.g.
+ * with spike sources, cable cells or cells that may fire on two steps in a
+ * row, k_sb_scatter sends them after the pass, a block per spike.)
  * Otherwise dynamic buckets, room for dp_cap events a step in all:
  * The step's spiking cells (g->spk, in any order) send their events:
  *   k_dp_count:   per event, the target's count (integer atomics: exact), the
@@ -151,13 +152,26 @@ __global__ void k_dp_tail(spk_tail_args a, unsigned long long *dpc)
     if (r < a.n) spk_tail_cell(a, r);
 }
 
+/* Whether no cell can fire on two steps in a row (then the pass sends
+ * every spike's events itself: spk_sb.h): integrate-and-fire cells
+ * refractory for 2 steps or more after a spike (olive_lif_step counts ref
+ * down before the threshold). */
+static int no_consecutive_spikes(const sim_t *s, const spk_cuda *g)
+{
+    for (int64_t r = 0; r < g->n; r++) {
+        const int32_t c = s->spk->coef_of[r];
+        if (c < 0 || !(s->spk->coef[c].ref_steps >= 2)) return 0;
+    }
+    return 1;
+}
+
 /* Static buckets: bptr from the in-degrees (device atomics and a scan),
- * both parities' counts (cnt: 2n), front rows and overflow. */
+ * both parities' list heads (cnt: 2n, all SPK_END), links and scratch. */
 static void sb_setup(sim_t *s, spk_cuda *g)
 {
     const int64_t n = g->n, nsyn = s->spk->nsyn;
-    g->ovf = dev_alloc<uint64_t>(2 * (size_t)nsyn, "event buckets");
-    g->front = dev_alloc<spk_sev>(2 * (size_t)SPK_FRONT * (size_t)n, "event buckets");
+    g->link = dev_alloc<spk_link>((size_t)nsyn, "event buckets");
+    g->ovf = dev_alloc<uint32_t>((size_t)nsyn, "event buckets");
     g->bptr = dev_alloc<uint32_t>((size_t)n + 1, "event buckets");
     uint32_t *deg = dev_alloc<uint32_t>((size_t)n + 1, "event buckets");
     CK(cudaMemset(g->cnt, 0, (size_t)n * sizeof(uint32_t)));
@@ -175,7 +189,7 @@ static void sb_setup(sim_t *s, spk_cuda *g)
     CK(cudaStreamSynchronize(g->st));
     CK(cudaFree(tmp));
     CK(cudaFree(deg));
-    CK(cudaMemset(g->cnt, 0, 2 * (size_t)n * sizeof(uint32_t)));
+    CK(cudaMemset(g->cnt, 0xff, 2 * (size_t)n * sizeof(uint32_t)));   /* SPK_END */
     uint32_t total = 0;
     CK(cudaMemcpy(&total, g->bptr + n, sizeof total, cudaMemcpyDeviceToHost));
     if ((int64_t)total != nsyn) olive_die("internal: the static buckets hold %lld events, the network has %lld synapses",
@@ -195,20 +209,26 @@ static void sb_setup(sim_t *s, spk_cuda *g)
     g->nspk_prev = dev_alloc<unsigned int>(1, "spikes");
     CK(cudaMemset(g->nspk_prev, 0, sizeof(unsigned int)));
     /* the pass sends its own spikes' events unless other kernels make
-     * spikes too (spike sources, cable cells); OLIVE_GPU_SCATTER=separate
-     * forces k_sb_scatter (tests, benchmarks) */
+     * spikes too (spike sources, cable cells), those of cells that spiked
+     * on the step before by its last block (spk_sb.h) unless no cell can;
+     * OLIVE_GPU_SCATTER=separate forces k_sb_scatter (tests, benchmarks) */
     const char *env = getenv("OLIVE_GPU_SCATTER");
     if (env && *env && strcmp(env, "separate") && strcmp(env, "fused"))
         olive_die("OLIVE_GPU_SCATTER='%s': expected fused or separate", env);
-    g->sb_fuse = !g->cable && !g->nsrc && !(env && !strcmp(env, "separate"));
-    /* OLIVE_GPU_SB_FRONT=0..4: fewer front rows, so that tests reach the
-     * overflow buckets */
-    g->sb_front = SPK_FRONT;
-    const char *fr = getenv("OLIVE_GPU_SB_FRONT");
+    g->sb_fuse = !g->cable && !g->nsrc && env && !strcmp(env, "fused");
+    if (g->sb_fuse && !no_consecutive_spikes(s, g)) {
+        g->defer = dev_alloc<int32_t>((size_t)n, "spikes");
+        g->ndefer = dev_alloc<unsigned int>(2, "spikes");
+        CK(cudaMemset(g->ndefer, 0, 2 * sizeof(unsigned int)));
+    }
+    /* OLIVE_GPU_SB_REGS=1..4: fewer events in registers, so that tests
+     * reach the scratch path of bursts */
+    g->sb_regs = SPK_INREG;
+    const char *fr = getenv("OLIVE_GPU_SB_REGS");
     if (fr && *fr) {
-        if (strlen(fr) != 1 || fr[0] < '0' || fr[0] > '0' + SPK_FRONT)
-            olive_die("OLIVE_GPU_SB_FRONT='%s': expected 0 to %d", fr, SPK_FRONT);
-        g->sb_front = fr[0] - '0';
+        if (strlen(fr) != 1 || fr[0] < '1' || fr[0] > '0' + SPK_INREG)
+            olive_die("OLIVE_GPU_SB_REGS='%s': expected 1 to %d", fr, SPK_INREG);
+        g->sb_regs = fr[0] - '0';
     }
 }
 
@@ -240,17 +260,18 @@ void spk_devpush_setup(sim_t *s, spk_cuda *g)
     size_t free_b = 0, total_b = 0;
     CK(cudaMemGetInfo(&free_b, &total_b));
     const int64_t half = (int64_t)(free_b / 2);
-    /* static buckets need an entry per synapse in half of what is free and
-     * fewer than 2^32 synapses (bptr) and 2^47 (the key); OLIVE_GPU_BUCKETS=
-     * dynamic forces the other form (tests) */
+    /* static buckets need a link and a scratch entry per synapse (20
+     * bytes) in half of what is free and fewer than 2^32 - 1 synapses (link
+     * indices, SPK_END); OLIVE_GPU_BUCKETS=dynamic forces the other form
+     * (tests) */
     const char *env = getenv("OLIVE_GPU_BUCKETS");
     if (env && *env && strcmp(env, "dynamic") && strcmp(env, "static"))
         olive_die("OLIVE_GPU_BUCKETS='%s': expected static or dynamic", env);
-    const int fits = nsyn + SPK_FRONT * n * 2 <= half / (2 * (int64_t)sizeof(uint64_t)) && nsyn < (INT64_C(1) << 32);
+    const int fits = nsyn * (int64_t)(sizeof(spk_link) + sizeof(uint32_t)) <= half && nsyn < (int64_t)SPK_END;
     g->sb = fits && !(env && !strcmp(env, "dynamic"));
     if (env && !strcmp(env, "static") && !g->sb)
-        olive_die("OLIVE_GPU_BUCKETS=static: two 8-byte keys per synapse (%lld) do not fit in half of the free "
-                  "device memory, or there are 2^32 synapses or more",
+        olive_die("OLIVE_GPU_BUCKETS=static: 20 bytes per synapse (%lld) do not fit in half of the free "
+                  "device memory, or there are 2^32 - 1 synapses or more",
                   (long long)nsyn);
     if (g->sb) {
         sb_setup(s, g);
@@ -258,8 +279,10 @@ void spk_devpush_setup(sim_t *s, spk_cuda *g)
     } else {
         dp_setup(s, g, half);
     }
-    olive_info("CUDA engine: device push delivery (%s buckets), chunks of up to %lld steps, room for %lld events a step",
-               g->sb ? "static" : "dynamic", (long long)spk_chunk_max(g), (long long)g->dp_cap);
+    olive_info("CUDA engine: device push delivery (%s), chunks of up to %lld steps, room for %lld events a step",
+               !g->sb ? "dynamic buckets" : !g->sb_fuse ? "static buckets, sent by k_sb_scatter" : g->defer ?
+               "static buckets, sent by the pass; a cell's second spike in a row by its last block" :
+               "static buckets, sent by the pass", (long long)spk_chunk_max(g), (long long)g->dp_cap);
 }
 
 void spk_devpush_events(sim_t *s, spk_cuda *g, int64_t step)
@@ -283,23 +306,22 @@ void spk_devpush_events(sim_t *s, spk_cuda *g, int64_t step)
 }
 
 /* The static buckets of step's parity (all null without static buckets). */
-static spk_sb_bucket sb_parity(const sim_t *s, const spk_cuda *g, int64_t step)
+static spk_sb_bucket sb_parity(const spk_cuda *g, int64_t step)
 {
     spk_sb_bucket b = {nullptr, nullptr, nullptr, nullptr, 0};
     if (!g->sb) return b;
-    const int64_t p = step & 1;
-    b.cnt = g->cnt + p * g->n;
-    b.front = g->front + p * SPK_FRONT * g->n;
-    b.ovf = g->ovf + p * s->spk->nsyn;
+    b.head = g->cnt + (step & 1) * g->n;
+    b.link = g->link;
+    b.ovf = g->ovf;
     b.bptr = g->bptr;
-    b.nfront = (uint32_t)g->sb_front;
+    b.nreg = (uint32_t)g->sb_regs;
     return b;
 }
 
 spk_scatter_args spk_devpush_scatter_args(sim_t *s, spk_cuda *g, int64_t step)
 {
     spk_scatter_args a;
-    a.b = sb_parity(s, g, step);
+    a.b = sb_parity(g, step);
     a.out_ptr = g->out_ptr;
     a.out = g->out;
     a.delay = g->out_delay;
@@ -307,6 +329,9 @@ spk_scatter_args spk_devpush_scatter_args(sim_t *s, spk_cuda *g, int64_t step)
     a.n = g->n;
     a.row0 = s->plan.row0;
     a.L = (int)s->spk->L;
+    a.defer = g->defer;
+    a.ndefer = g->ndefer;
+    a.done = g->ndefer ? g->ndefer + 1 : nullptr;
     return a;
 }
 
@@ -335,8 +360,7 @@ spk_tail_args spk_devpush_tail_args(sim_t *s, spk_cuda *g, int64_t step, unsigne
     a.v = g->v;
     a.ref = g->ref;
     a.nspk = nspk;
-    a.sb = sb_parity(s, g, step);
-    a.out = g->out;
+    a.sb = sb_parity(g, step);
     /* dynamic buckets sum every step's events into the slots; static ones
      * only those of later steps, which a ring of one slot has none of */
     a.due_held = !g->sb || a.L > 1;
@@ -368,7 +392,7 @@ void spk_devpush_check(spk_cuda *g)
 
 void spk_devpush_free(spk_cuda *g)
 {
-    void *d[] = {g->cnt, g->fill, g->boff, g->tlist, g->dpc, g->ev, g->bptr, g->ovf, g->front, g->spk_prev, g->nspk_prev};
+    void *d[] = {g->cnt, g->fill, g->boff, g->tlist, g->dpc, g->ev, g->bptr, g->ovf, g->link, g->defer, g->ndefer, g->spk_prev, g->nspk_prev};
     /* (poisson: spk_fused_free) */
     for (size_t i = 0; i < sizeof d / sizeof d[0]; i++) CK(cudaFree(d[i]));
 }

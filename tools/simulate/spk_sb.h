@@ -1,41 +1,62 @@
 /* Static buckets of the CUDA spiking engine's device push path (C++, for
  * spk_cuda.h): where a step's events wait for their target's tail.
  *
- * Target t owns, per parity of the step (steps alternate, so that one pass
- * can take in step t - 1's events while it sends step t's):
- *   cnt[t]             the step's events to t so far (integer atomics: exact);
- *   front[k * n + t]   its first SPK_FRONT events, key and weight: dense rows,
- *                      so the scatter's writes stay within a few pages and
- *                      the tail's reads of neighbouring cells share sectors;
- *   ovf[bptr[t] + k]   the keys of the rest (k >= SPK_FRONT, rare): room for
- *                      t's in-degree, which no step's events to t exceed (a
- *                      source fires at most once a step).
- * key = synapse << 17 | slot << 1 | receptor: ordering keys orders events by
- * their index in the per-source lists (distinct within a step), the CPU
- * engine's order; the due slot (step + delay) % L < 65536 and the receptor
- * ride along, so the tail reads no synapse (but for overflowed events' weights). */
+ * A step's events to target t form a list: head[t] (one array per parity of
+ * the step, so that one pass can take in step t - 1's events while it sends
+ * step t's) is the synapse index of the last event that arrived, and
+ * link[e], stored where synapse e's own entry is, holds the next one, the
+ * event's due slot and receptor and its weight. Sending an event is then an
+ * atomic exchange on the target's head and a store beside the store of the
+ * spike's next synapse: a spike's ~1000 stores fill whole sectors, where a
+ * store into a per-target row was a random partial write that waits on
+ * DRAM (olive-stepprobe: 66.7 against 52.4 us a step on an H200, 1M x 1000,
+ * ~244 spikes a step). The tail walks its list, up to 4 events into
+ * registers ordered by a sorting network; a longer list (a burst) is copied
+ * into the target's scratch (ovf[bptr[t]], room for its in-degree, which no
+ * step's events to t exceed: a source fires at most once a step), sorted
+ * there. Ordering by synapse index orders events by their index in the
+ * per-source lists (distinct within a step), the CPU engine's order.
+ * link[] has one copy: the pass that walks step t - 1's lists also sends
+ * step t's events, so a cell that fired on step t - 1 too (whose links
+ * other blocks may still be reading) has its events sent by the pass's last
+ * block, once every other block is done (spk_scatter_args.defer; only where
+ * the cells' refractory period is under 2 steps). */
 #ifndef OLIVE_SPK_SB_H
 #define OLIVE_SPK_SB_H
 #include <stdint.h>
 #include <string.h>
 
+/* An event in registers: key = synapse << 17 | slot << 1 | receptor, and
+ * its weight. */
 typedef struct {
     uint64_t key;
     double w;
 } spk_sev;
 static const int SPK_SEV_SYN_SHIFT = 17;
-static const int SPK_FRONT = 4;
+static const int SPK_INREG = 4;   /* events a tail orders in registers */
+
+/* Synapse e's link: the event before it to the same target in the same
+ * step (its synapse index, or SPK_END), its slot << 1 | receptor, weight. */
+typedef struct {
+    uint32_t next;
+    uint32_t tag;
+    double w;
+} spk_link;
+static const uint32_t SPK_END = 0xffffffffu;
 
 /* One parity's buckets. */
 struct spk_sb_bucket {
-    uint32_t *cnt;
-    spk_sev *front;
-    uint64_t *ovf;
+    uint32_t *head;
+    spk_link *link;
+    uint32_t *ovf;
     const uint32_t *bptr;
-    uint32_t nfront;   /* front rows in use: SPK_FRONT (OLIVE_GPU_SB_FRONT=0..4: tests of the overflow) */
+    uint32_t nreg;   /* events a tail takes in registers: SPK_INREG (OLIVE_GPU_SB_REGS=1..4: tests of a burst) */
 };
 
-/* What sending one step's events needs. */
+/* What sending one step's events needs. defer: when cells may fire on two
+ * steps in a row, the pass that sends them leaves such cells' spikes on
+ * this list (ndefer entries) for its last block (done: blocks finished);
+ * null otherwise. */
 struct spk_scatter_args {
     spk_sb_bucket b;
     const int64_t *out_ptr;
@@ -43,27 +64,9 @@ struct spk_scatter_args {
     const uint16_t *delay;
     int64_t step, n, row0;
     int L;
+    int32_t *defer;
+    unsigned int *ndefer, *done;
 };
-
-/* The key of event e (an index in the per-source lists), synapse o. */
-static __device__ __forceinline__ uint64_t spk_sb_key(const spk_scatter_args &s, int64_t e, const spk_out &o)
-{
-    const uint64_t slot = s.L == 1 ? 0 : (uint64_t)((s.step + s.delay[e]) % s.L);
-    return (uint64_t)e << SPK_SEV_SYN_SHIFT | slot << 1 | (uint64_t)(o.receptor != 0);
-}
-
-/* Event e, synapse o, into its place k of its target's bucket. */
-static __device__ __forceinline__ void spk_sb_put(const spk_scatter_args &s, int64_t e, const spk_out &o, uint32_t k)
-{
-    if (k < s.b.nfront) {
-        spk_sev v;
-        v.key = spk_sb_key(s, e, o);
-        v.w = o.w;
-        s.b.front[k * s.n + o.target] = v;
-    } else {
-        s.b.ovf[s.b.bptr[o.target] + k] = spk_sb_key(s, e, o);
-    }
-}
 
 /* Synapse *p, read evict-first: a spike's list is read once. */
 static __device__ __forceinline__ spk_out spk_out_ldcs(const spk_out *p)
@@ -76,10 +79,10 @@ static __device__ __forceinline__ spk_out spk_out_ldcs(const spk_out *p)
 }
 
 /* Every event of local cell c's spike, by the threads of a block, BATCH
- * events a thread at a time: their synapses read, then their places taken,
- * then written, each step's accesses in flight together (the compiler may
- * not move a read of out past an atomic itself: it cannot tell they do not
- * overlap). */
+ * events a thread at a time: their synapses read, then the targets' heads
+ * exchanged, then the links written, each step's accesses in flight
+ * together (the compiler may not move a read of out past an atomic itself:
+ * it cannot tell they do not overlap). */
 template <int BATCH>
 static __device__ __forceinline__ void spk_sb_send_spike(const spk_scatter_args &s, int64_t c)
 {
@@ -87,16 +90,24 @@ static __device__ __forceinline__ void spk_sb_send_spike(const spk_scatter_args 
     const int64_t stride = blockDim.x;
     for (int64_t e0 = s.out_ptr[g] + threadIdx.x; e0 < end; e0 += BATCH * stride) {
         spk_out o[BATCH];
-        uint32_t k[BATCH];
+        uint32_t prev[BATCH];
 #pragma unroll
         for (int j = 0; j < BATCH; j++)
             if (e0 + j * stride < end) o[j] = spk_out_ldcs(&s.out[e0 + j * stride]);
 #pragma unroll
         for (int j = 0; j < BATCH; j++)
-            if (e0 + j * stride < end) k[j] = atomicAdd(&s.b.cnt[o[j].target], 1u);
+            if (e0 + j * stride < end) prev[j] = atomicExch(&s.b.head[o[j].target], (uint32_t)(e0 + j * stride));
 #pragma unroll
-        for (int j = 0; j < BATCH; j++)
-            if (e0 + j * stride < end) spk_sb_put(s, e0 + j * stride, o[j], k[j]);
+        for (int j = 0; j < BATCH; j++) {
+            const int64_t e = e0 + j * stride;
+            if (e >= end) continue;
+            const uint32_t slot = s.L == 1 ? 0 : (uint32_t)((s.step + s.delay[e]) % s.L);
+            spk_link l;
+            l.next = prev[j];
+            l.tag = slot << 1 | (uint32_t)(o[j].receptor != 0);
+            l.w = o[j].w;
+            s.b.link[e] = l;
+        }
     }
 }
 
@@ -107,11 +118,11 @@ static __device__ __forceinline__ void spk_sev_order(spk_sev &x, spk_sev &y)
 
 /* b[0..m) ascending: insertion sort for a few, heapsort for a burst
  * (distinct keys: any sort gives the same order). */
-static __device__ __forceinline__ void spk_sort_keys(uint64_t *b, int64_t m)
+static __device__ __forceinline__ void spk_sort_keys(uint32_t *b, int64_t m)
 {
     if (m <= 32) {
         for (int64_t x = 1; x < m; x++) {
-            const uint64_t y = b[x];
+            const uint32_t y = b[x];
             int64_t z = x;
             for (; z > 0 && b[z - 1] > y; z--) b[z] = b[z - 1];
             b[z] = y;
@@ -121,8 +132,8 @@ static __device__ __forceinline__ void spk_sort_keys(uint64_t *b, int64_t m)
     for (int64_t end = m, start = m / 2; end > 1;) {
         int64_t root;
         if (start > 0) root = --start;
-        else { const uint64_t t = b[--end]; b[end] = b[0]; b[0] = t; root = 0; }
-        const uint64_t y = b[root];
+        else { const uint32_t t = b[--end]; b[end] = b[0]; b[0] = t; root = 0; }
+        const uint32_t y = b[root];
         for (int64_t child; (child = 2 * root + 1) < end; root = child) {
             if (child + 1 < end && b[child + 1] > b[child]) child++;
             if (b[child] <= y) break;
@@ -132,40 +143,51 @@ static __device__ __forceinline__ void spk_sort_keys(uint64_t *b, int64_t m)
     }
 }
 
-/* The m >= 1 events of cell r's step, in key order, to add(event). Up to
- * SPK_FRONT of them (the usual case) come from the front rows into
- * registers, ordered by a sorting network; more are gathered with the
- * overflow in r's bucket, sorted there, their weights read from out. */
+/* The events of cell r's step (its list from head h != SPK_END), in key
+ * order, to add(event). Up to nreg of them (the usual case) are taken into
+ * registers and ordered by a sorting network; a longer list is copied into
+ * r's scratch, sorted there, and its links read again. */
 template <class Add>
-static __device__ __forceinline__ void spk_sb_events(const spk_sb_bucket &b, const spk_out *out, int64_t n, int64_t r,
-                                                     uint32_t m, Add add)
+static __device__ __forceinline__ void spk_sb_events(const spk_sb_bucket &b, int64_t r, uint32_t h, Add add)
 {
-    static_assert(SPK_FRONT == 4, "the sorting network below orders 4 events");
-    if (m <= b.nfront) {
-        spk_sev e[SPK_FRONT];
+    static_assert(SPK_INREG == 4, "the sorting network below orders 4 events");
+    spk_sev e[SPK_INREG];
+    uint32_t x = h, m = 0;
 #pragma unroll
-        for (int x = 0; x < SPK_FRONT; x++) {
-            if ((uint32_t)x < m) e[x] = b.front[x * n + r];
-            else { e[x].key = ~0ULL; e[x].w = 0; }   /* (after every event) */
+    for (int j = 0; j < SPK_INREG; j++) {
+        e[j].key = ~0ULL;   /* (after every event) */
+        e[j].w = 0;
+        if (x != SPK_END && (uint32_t)j < b.nreg) {
+            const spk_link l = b.link[x];
+            e[j].key = (uint64_t)x << SPK_SEV_SYN_SHIFT | l.tag;
+            e[j].w = l.w;
+            x = l.next;
+            m = j + 1;
         }
+    }
+    if (x == SPK_END) {
         spk_sev_order(e[0], e[1]);
         spk_sev_order(e[2], e[3]);
         spk_sev_order(e[0], e[2]);
         spk_sev_order(e[1], e[3]);
         spk_sev_order(e[1], e[2]);
 #pragma unroll
-        for (int x = 0; x < SPK_FRONT; x++)
-            if ((uint32_t)x < m) add(e[x]);
+        for (int j = 0; j < SPK_INREG; j++)
+            if ((uint32_t)j < m) add(e[j]);
         return;
     }
-    uint64_t *k = b.ovf + b.bptr[r];
-    for (uint32_t x = 0; x < b.nfront; x++) k[x] = b.front[x * n + r].key;
+    uint32_t *k = b.ovf + b.bptr[r];
+#pragma unroll
+    for (int j = 0; j < SPK_INREG; j++)
+        if ((uint32_t)j < m) k[j] = (uint32_t)(e[j].key >> SPK_SEV_SYN_SHIFT);
+    for (; x != SPK_END; x = b.link[x].next) k[m++] = x;
     spk_sort_keys(k, m);
-    for (uint32_t x = 0; x < m; x++) {
-        spk_sev e;
-        e.key = k[x];
-        e.w = out[k[x] >> SPK_SEV_SYN_SHIFT].w;
-        add(e);
+    for (uint32_t j = 0; j < m; j++) {
+        const spk_link l = b.link[k[j]];
+        spk_sev v;
+        v.key = (uint64_t)k[j] << SPK_SEV_SYN_SHIFT | l.tag;
+        v.w = l.w;
+        add(v);
     }
 }
 
