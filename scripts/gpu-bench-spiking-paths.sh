@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The device push path of the CUDA spiking engine on the 1M x 1000 CUBA
 # network (issue 17), variant against variant on the same GPU in one call:
-# static buckets (the default: one pass a step, which also sends the
-# events), static buckets sent by a kernel of their own
-# (OLIVE_GPU_SCATTER=separate) and dynamic buckets (OLIVE_GPU_BUCKETS=dynamic). All must give the same spikes and state
+# static buckets (the default: one pass a step over the cells, then the
+# step's events sent by a kernel of their own) and dynamic buckets
+# (OLIVE_GPU_BUCKETS=dynamic). All must give the same spikes and state
 # (olive-analyze compare, tolerance 0). NCU=1 adds a per-kernel profile of a
 # few steps (Nsight Compute: time and DRAM bytes of each kernel).
 # On the GPU host: bash .gpurt/setup.sh && . /opt/olive-rt/env.sh &&
@@ -47,7 +47,6 @@ variant() {  # name env...
   grep -h "delivery" "$log" | sed 's/^/  /' | tee -a "$results"
 }
 variant static OLIVE_GPU_BUCKETS=static
-variant separate OLIVE_GPU_BUCKETS=static OLIVE_GPU_SCATTER=separate
 variant dynamic OLIVE_GPU_BUCKETS=dynamic
 extra=()
 for nb in ${EXTRA_BINS:-}; do
@@ -58,7 +57,7 @@ for ne in ${EXTRA_ENVS:-}; do
   variant "${ne%%:*}" "${ne#*:}"
   extra+=("${ne%%:*}")
 done
-for v in separate dynamic "${extra[@]}"; do
+for v in dynamic "${extra[@]}"; do
   if [ -d "$work/run_$v" ] && "$BIN/olive-analyze" compare -q "$work/run_static" "$work/run_$v" >"$work/cmp_$v.log" 2>&1; then
     say "PASS static = $v (spikes and final state identical)"
   else
@@ -70,13 +69,11 @@ if [ "${NCU:-0}" = 1 ]; then
   if [ -z "$ncu" ]; then
     say "no ncu (Nsight Compute) on this host: no kernel profile"
   else
-    for v in static separate; do
-      say "# Nsight Compute, $v: 6 kernels from launch 600 of a 1000-step run: time, DRAM bytes, warps active"
-      env OLIVE_GPU_SCATTER=$([ $v = separate ] && echo separate) "$ncu" --launch-skip 600 --launch-count 6 \
-        --metrics gpu__time_duration.sum,dram__bytes.sum,sm__warps_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread \
-        "$BIN/olive-simulate" "$net" -o "$work/run_ncu_$v" --time 100 --record none --backend cuda 2>&1 |
-        grep -E "^  [a-zA-Z_<>]+|gpu__time|dram__bytes|warps_active|registers" | sed 's/(const.*//; s/(spk_.*//' | tee -a "$results"
-    done
+    say "# Nsight Compute: 6 kernels from launch 600 of a 1000-step run: time, DRAM bytes, warps active"
+    "$ncu" --launch-skip 600 --launch-count 6 \
+      --metrics gpu__time_duration.sum,dram__bytes.sum,sm__warps_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread \
+      "$BIN/olive-simulate" "$net" -o "$work/run_ncu" --time 100 --record none --backend cuda 2>&1 |
+      grep -E "^  [a-zA-Z_<>]+|gpu__time|dram__bytes|warps_active|registers" | sed 's/(const.*//; s/(spk_.*//' | tee -a "$results"
   fi
 fi
 say "failures: $nfail"

@@ -49,21 +49,17 @@ __global__ void k_update(spk_update_args a)
 
 /* The device push path with static buckets: the previous step's tail and
  * this step's update in one pass over the cells (each cell's tail before its
- * update, as when they are two kernels; t.nspk is the previous step's list).
- * SEND: then each block sends the events of its cells that spiked
- * (spk_sb_send_spike) into the other parity's lists, with no launch of its
- * own; those of cells that spiked on the previous step too wait for the
- * last block (sc.defer, spk_sb.h). The pass is bound by memory latency, so
- * registers are occupancy: 4 blocks of 256 an SM (64 registers) ran 10 %
- * faster than 3 (77 registers) on an H100. PLAIN is the usual network's
- * form, compiled without what it lacks: no Poisson inputs, alpha synapses,
- * pulse currents or delayed sums to hold. */
-template <bool PLAIN, bool SEND>
-__global__ void __launch_bounds__(256, 4) k_tail_update(spk_tail_args t, spk_update_args a, spk_scatter_args sc)
+ * update, as when they are two kernels; t.nspk is the previous step's list);
+ * k_sb_scatter then sends the step's events. The pass is bound by memory
+ * latency, so registers are occupancy: 4 blocks of 256 an SM (64
+ * registers) ran 10 % faster than 3 (77 registers) on an H100. PLAIN is the
+ * usual network's form, compiled without what it lacks: no Poisson inputs,
+ * alpha synapses, pulse currents or delayed sums to hold. (The pass also
+ * sending its own cells' events, with no launch of its own, was tried: no
+ * faster on an H100 or an H200, docs/BENCHMARKS.md.) */
+template <bool PLAIN>
+__global__ void __launch_bounds__(256, 4) k_tail_update(spk_tail_args t, spk_update_args a)
 {
-    __shared__ int32_t fired[SEND ? 256 : 1];
-    __shared__ unsigned int nfired;
-    __shared__ bool last;
     const int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
     if (r == 0) *t.nspk = 0;
     if (PLAIN) {   /* (constants from here on: the code for them drops out) */
@@ -72,46 +68,15 @@ __global__ void __launch_bounds__(256, 4) k_tail_update(spk_tail_args t, spk_upd
         a.xe = a.xi = nullptr;
         a.cur = nullptr;
     }
-    int before = 0;
-    if (!SEND) {
-        if (r < a.n) spk_tail_update_cell(t, a, r, before);
-        return;
-    }
-    if (threadIdx.x == 0) nfired = 0;
-    __syncthreads();
-    if (r < a.n && spk_tail_update_cell(t, a, r, before)) {
-        if (before && sc.defer) sc.defer[atomicAdd(sc.ndefer, 1u)] = (int32_t)r;
-        else fired[atomicAdd(&nfired, 1u)] = (int32_t)r;
-    }
-    __syncthreads();
-    for (unsigned int i = 0; i < nfired; i++) spk_sb_send_spike<4>(sc, fired[i]);   /* (256 threads, ~1000 synapses) */
-    if (!sc.defer) return;
-    /* the last block to finish sends the deferred spikes: every tail, which
-     * may read their links of the previous step, is done by then */
-    if (threadIdx.x == 0) {
-        __threadfence();
-        last = atomicAdd(sc.done, 1u) == gridDim.x - 1;
-    }
-    __syncthreads();
-    if (!last) return;
-    __threadfence();
-    const unsigned int nd = __ldcg(sc.ndefer);
-    for (unsigned int i = 0; i < nd; i++) spk_sb_send_spike<4>(sc, __ldcg(&sc.defer[i]));
-    __syncthreads();
-    if (threadIdx.x == 0) { *sc.ndefer = 0; *sc.done = 0; }
+    if (r < a.n) spk_tail_update_cell(t, a, r);
 }
 
-/* k_tail_update<plain, send>; sc null: the events are sent by k_sb_scatter */
-static void launch_tail_update(spk_cuda *g, const spk_tail_args &t, const spk_update_args &a,
-                               const spk_scatter_args *sc)
+static void launch_tail_update(spk_cuda *g, const spk_tail_args &t, const spk_update_args &a)
 {
     const bool plain = t.npoisson == 0 && !t.due_held && !a.xe && !a.cur;
     const unsigned nb = blocks(a.n, 256);
-    const spk_scatter_args none = spk_scatter_args();
-    if (sc && plain) k_tail_update<true, true><<<nb, 256, 0, g->st>>>(t, a, *sc);
-    else if (sc) k_tail_update<false, true><<<nb, 256, 0, g->st>>>(t, a, *sc);
-    else if (plain) k_tail_update<true, false><<<nb, 256, 0, g->st>>>(t, a, none);
-    else k_tail_update<false, false><<<nb, 256, 0, g->st>>>(t, a, none);
+    if (plain) k_tail_update<true><<<nb, 256, 0, g->st>>>(t, a);
+    else k_tail_update<false><<<nb, 256, 0, g->st>>>(t, a);
     CK_LAUNCH("k_tail_update");
 }
 
@@ -369,8 +334,8 @@ static void push_window(sim_t *s)
 /* Steps 1 and 2 of step (q: its index in the chunk): the pulse current, the
  * update and threshold; tail: the previous step's steps 3 and 4 still to run
  * (device push, static buckets), in the same pass where the cells allow, or
- * null; sc: that pass also sends the step's events (g->sb_fuse), or null. */
-static void update(sim_t *s, int64_t step, int64_t q, const spk_tail_args *tail, const spk_scatter_args *sc = nullptr)
+ * null. */
+static void update(sim_t *s, int64_t step, int64_t q, const spk_tail_args *tail)
 {
     struct sim_spk *k = s->spk;
     spk_cuda *g = (spk_cuda *)s->cuda;
@@ -407,7 +372,7 @@ static void update(sim_t *s, int64_t step, int64_t q, const spk_tail_args *tail,
         a.chunk = chunked ? g->chunk_spk : nullptr;
         a.nchunk = chunked ? g->nchunk : nullptr;
         if (tail) {
-            launch_tail_update(g, *tail, a, sc);
+            launch_tail_update(g, *tail, a);
         } else {
             k_update<<<blocks(n, 256), 256, 0, g->st>>>(a);
             CK_LAUNCH("k_update");
@@ -497,13 +462,8 @@ static void device_push_steps(sim_t *s, int64_t first, int64_t count)
                 spk_devpush_events(s, g, first);
             } else {
                 const spk_tail_args tail = spk_devpush_tail_args(s, g, first + q - 1, g->nspk_prev);
-                if (g->sb_fuse) {
-                    const spk_scatter_args sc = spk_devpush_scatter_args(s, g, first + q);
-                    update(s, first + q, q, &tail, &sc);
-                } else {
-                    update(s, first + q, q, &tail);
-                    spk_devpush_events(s, g, first + q);
-                }
+                update(s, first + q, q, &tail);
+                spk_devpush_events(s, g, first + q);
             }
         }
         spk_devpush_tail(s, g, first + count - 1);   /* (g->nspk: the last step's list) */

@@ -79,7 +79,6 @@ struct spk_cuda {
     /* device push with static buckets (sb, spk_sb.h): cnt holds both
      * parities' list heads; under 2^32 - 1 synapses (link indices) */
     int sb;
-    int sb_fuse;               /* the tail+update pass sends its spikes' events itself */
     int sb_regs;               /* events a tail takes in registers (spk_sb_bucket.nreg) */
     int sb_threads;            /* threads a spike (k_sb_scatter's block) */
     int sb_grid;               /* k_sb_scatter's blocks: those the device runs at once */
@@ -87,8 +86,6 @@ struct spk_cuda {
     spk_link *link;            /* nsyn */
     uint32_t *ovf;             /* nsyn: the targets' scratch for bursts */
     int32_t *spk_prev;         /* the previous step's spike list (sb: lists alternate) */
-    int32_t *defer;            /* sb_fuse, cells may fire on two steps in a row: spikes for the last block */
-    unsigned int *ndefer;      /* its count, then the pass's finished blocks */
     unsigned int *nspk_prev;
     /* fused path */
     int64_t *in_ptr;           /* per target: its incoming synapses */
@@ -298,8 +295,7 @@ static __device__ __forceinline__ void spk_tail_cell(const spk_tail_args &a, int
  * spk_update_regs): streamed once a step, it would otherwise push the
  * buckets' list heads out of L2, and the scatter's atomics then wait on
  * DRAM (olive-scatterprobe). */
-static __device__ __forceinline__ int spk_tail_update_cell(const spk_tail_args &t, const spk_update_args &u, int64_t r,
-                                                           int &fired_before)
+static __device__ __forceinline__ int spk_tail_update_cell(const spk_tail_args &t, const spk_update_args &u, int64_t r)
 {
     /* every load of the cell first, so that they overlap the dependent
      * loads of a cell with events (its list head, then its links): a warp
@@ -309,7 +305,6 @@ static __device__ __forceinline__ int spk_tail_update_cell(const spk_tail_args &
     double d0 = __ldcs(&t.ge[r]), d1 = __ldcs(&t.gi[r]);
     double x = __ldcs(&u.v[r]), f = __ldcs(&u.ref[r]);
     const int fired = __ldcs(&t.flags[r]);
-    fired_before = fired;
     const double se = u.xe ? __ldcs(&u.ge[r]) : 0.0, si = u.xe ? __ldcs(&u.gi[r]) : 0.0;
     const uint32_t h = t.sb.head[r];
     const double e0 = d0, e1 = d1, f0 = f;
@@ -367,9 +362,6 @@ void spk_devpush_tail(sim_t *s, spk_cuda *g, int64_t step);
  * spk_cuda.cu to run in one pass with the next step's update; nspk: the
  * step's spike counter, cleared by the tail. */
 spk_tail_args spk_devpush_tail_args(sim_t *s, spk_cuda *g, int64_t step, unsigned int *nspk);
-/* The sending of step's events into its parity's buckets (g->sb_fuse: for
- * that pass to send them itself). */
-spk_scatter_args spk_devpush_scatter_args(sim_t *s, spk_cuda *g, int64_t step);
 /* That tail alone (before a cable cells' update). */
 void spk_devpush_tail_launch(spk_cuda *g, const spk_tail_args *tail);
 /* After a chunk: dies if a step's events did not fit in the buffer. */

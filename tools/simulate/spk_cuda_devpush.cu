@@ -7,10 +7,9 @@
  * and parity of the step. A step is one pass over the cells
  * (k_tail_update, spk_cuda.cu): per cell the previous step's events from
  * its list, sorted and summed in that order, the due slot, Poisson, reset,
- * then this step's update; each block then sends the events of its cells
- * that spiked into the other parity's lists. (Without that fusion, e.g.
- * with spike sources, cable cells or cells that may fire on two steps in a
- * row, k_sb_scatter sends them after the pass, a block per spike.)
+ * then this step's update; then k_sb_scatter sends the events of the
+ * step's spikes into the other parity's lists, a block per spike. (With
+ * cable cells the tail has its own kernel before their update.)
  * Otherwise dynamic buckets, room for dp_cap events a step in all:
  * The step's spiking cells (g->spk, in any order) send their events:
  *   k_dp_count:   per event, the target's count (integer atomics: exact), the
@@ -124,7 +123,7 @@ __global__ void k_dp_sum(const int32_t *tlist, const unsigned long long *dpc, ui
 __global__ void __launch_bounds__(1024, 2) k_sb_scatter(const int32_t *spk, const unsigned int *nspk,
                                                          spk_scatter_args a)
 {
-    for (int64_t i = blockIdx.x; i < (int64_t)*nspk; i += gridDim.x) spk_sb_send_spike<1>(a, spk[i]);
+    for (int64_t i = blockIdx.x; i < (int64_t)*nspk; i += gridDim.x) spk_sb_send_spike(a, spk[i]);
 }
 
 /* In-degrees into cnt (then scanned into bptr). */
@@ -150,19 +149,6 @@ __global__ void k_dp_tail(spk_tail_args a, unsigned long long *dpc)
         if (dpc) { dpc[DPC_TARGETS] = 0; dpc[DPC_EVENTS] = 0; }
     }
     if (r < a.n) spk_tail_cell(a, r);
-}
-
-/* Whether no cell can fire on two steps in a row (then the pass sends
- * every spike's events itself: spk_sb.h): integrate-and-fire cells
- * refractory for 2 steps or more after a spike (olive_lif_step counts ref
- * down before the threshold). */
-static int no_consecutive_spikes(const sim_t *s, const spk_cuda *g)
-{
-    for (int64_t r = 0; r < g->n; r++) {
-        const int32_t c = s->spk->coef_of[r];
-        if (c < 0 || !(s->spk->coef[c].ref_steps >= 2)) return 0;
-    }
-    return 1;
 }
 
 /* Static buckets: bptr from the in-degrees (device atomics and a scan),
@@ -208,19 +194,6 @@ static void sb_setup(sim_t *s, spk_cuda *g)
     g->spk_prev = dev_alloc<int32_t>((size_t)n, "spikes");
     g->nspk_prev = dev_alloc<unsigned int>(1, "spikes");
     CK(cudaMemset(g->nspk_prev, 0, sizeof(unsigned int)));
-    /* the pass sends its own spikes' events unless other kernels make
-     * spikes too (spike sources, cable cells), those of cells that spiked
-     * on the step before by its last block (spk_sb.h) unless no cell can;
-     * OLIVE_GPU_SCATTER=separate forces k_sb_scatter (tests, benchmarks) */
-    const char *env = getenv("OLIVE_GPU_SCATTER");
-    if (env && *env && strcmp(env, "separate") && strcmp(env, "fused"))
-        olive_die("OLIVE_GPU_SCATTER='%s': expected fused or separate", env);
-    g->sb_fuse = !g->cable && !g->nsrc && env && !strcmp(env, "fused");
-    if (g->sb_fuse && !no_consecutive_spikes(s, g)) {
-        g->defer = dev_alloc<int32_t>((size_t)n, "spikes");
-        g->ndefer = dev_alloc<unsigned int>(2, "spikes");
-        CK(cudaMemset(g->ndefer, 0, 2 * sizeof(unsigned int)));
-    }
     /* OLIVE_GPU_SB_REGS=1..4: fewer events in registers, so that tests
      * reach the scratch path of bursts */
     g->sb_regs = SPK_INREG;
@@ -279,30 +252,8 @@ void spk_devpush_setup(sim_t *s, spk_cuda *g)
     } else {
         dp_setup(s, g, half);
     }
-    olive_info("CUDA engine: device push delivery (%s), chunks of up to %lld steps, room for %lld events a step",
-               !g->sb ? "dynamic buckets" : !g->sb_fuse ? "static buckets, sent by k_sb_scatter" : g->defer ?
-               "static buckets, sent by the pass; a cell's second spike in a row by its last block" :
-               "static buckets, sent by the pass", (long long)spk_chunk_max(g), (long long)g->dp_cap);
-}
-
-void spk_devpush_events(sim_t *s, spk_cuda *g, int64_t step)
-{
-    const int64_t row0 = s->plan.row0, L = s->spk->L;
-    if (g->sb) {
-        k_sb_scatter<<<g->sb_grid, g->sb_threads, 0, g->st>>>(g->spk, g->nspk, spk_devpush_scatter_args(s, g, step));
-        CK_LAUNCH("k_sb_scatter");
-        return;
-    }
-    k_dp_count<<<DP_GRID, DP_BLOCK, 0, g->st>>>(g->spk, g->nspk, row0, g->out_ptr, g->out, g->cnt, g->tlist, g->dpc);
-    CK_LAUNCH("k_dp_count");
-    k_dp_place<<<DP_GRID, DP_BLOCK, 0, g->st>>>(g->tlist, g->cnt, g->boff, g->dpc, g->dp_cap);
-    CK_LAUNCH("k_dp_place");
-    k_dp_scatter<<<DP_GRID, DP_BLOCK, 0, g->st>>>(g->spk, g->nspk, row0, g->out_ptr, g->out, g->boff, g->fill, g->ev,
-                                                   g->dp_cap);
-    CK_LAUNCH("k_dp_scatter");
-    k_dp_sum<<<DP_GRID, DP_BLOCK, 0, g->st>>>(g->tlist, g->dpc, g->cnt, g->fill, g->boff, g->ev, g->dp_cap, g->out,
-                                               g->out_delay, step, (int)L, g->n, g->acc, g->touched);
-    CK_LAUNCH("k_dp_sum");
+    olive_info("CUDA engine: device push delivery (%s buckets), chunks of up to %lld steps, room for %lld events a step",
+               g->sb ? "static" : "dynamic", (long long)spk_chunk_max(g), (long long)g->dp_cap);
 }
 
 /* The static buckets of step's parity (all null without static buckets). */
@@ -318,7 +269,7 @@ static spk_sb_bucket sb_parity(const spk_cuda *g, int64_t step)
     return b;
 }
 
-spk_scatter_args spk_devpush_scatter_args(sim_t *s, spk_cuda *g, int64_t step)
+static spk_scatter_args scatter_args(const sim_t *s, const spk_cuda *g, int64_t step)
 {
     spk_scatter_args a;
     a.b = sb_parity(g, step);
@@ -329,10 +280,27 @@ spk_scatter_args spk_devpush_scatter_args(sim_t *s, spk_cuda *g, int64_t step)
     a.n = g->n;
     a.row0 = s->plan.row0;
     a.L = (int)s->spk->L;
-    a.defer = g->defer;
-    a.ndefer = g->ndefer;
-    a.done = g->ndefer ? g->ndefer + 1 : nullptr;
     return a;
+}
+
+void spk_devpush_events(sim_t *s, spk_cuda *g, int64_t step)
+{
+    const int64_t row0 = s->plan.row0, L = s->spk->L;
+    if (g->sb) {
+        k_sb_scatter<<<g->sb_grid, g->sb_threads, 0, g->st>>>(g->spk, g->nspk, scatter_args(s, g, step));
+        CK_LAUNCH("k_sb_scatter");
+        return;
+    }
+    k_dp_count<<<DP_GRID, DP_BLOCK, 0, g->st>>>(g->spk, g->nspk, row0, g->out_ptr, g->out, g->cnt, g->tlist, g->dpc);
+    CK_LAUNCH("k_dp_count");
+    k_dp_place<<<DP_GRID, DP_BLOCK, 0, g->st>>>(g->tlist, g->cnt, g->boff, g->dpc, g->dp_cap);
+    CK_LAUNCH("k_dp_place");
+    k_dp_scatter<<<DP_GRID, DP_BLOCK, 0, g->st>>>(g->spk, g->nspk, row0, g->out_ptr, g->out, g->boff, g->fill, g->ev,
+                                                   g->dp_cap);
+    CK_LAUNCH("k_dp_scatter");
+    k_dp_sum<<<DP_GRID, DP_BLOCK, 0, g->st>>>(g->tlist, g->dpc, g->cnt, g->fill, g->boff, g->ev, g->dp_cap, g->out,
+                                               g->out_delay, step, (int)L, g->n, g->acc, g->touched);
+    CK_LAUNCH("k_dp_sum");
 }
 
 spk_tail_args spk_devpush_tail_args(sim_t *s, spk_cuda *g, int64_t step, unsigned int *nspk)
@@ -392,7 +360,7 @@ void spk_devpush_check(spk_cuda *g)
 
 void spk_devpush_free(spk_cuda *g)
 {
-    void *d[] = {g->cnt, g->fill, g->boff, g->tlist, g->dpc, g->ev, g->bptr, g->ovf, g->link, g->defer, g->ndefer, g->spk_prev, g->nspk_prev};
+    void *d[] = {g->cnt, g->fill, g->boff, g->tlist, g->dpc, g->ev, g->bptr, g->ovf, g->link, g->spk_prev, g->nspk_prev};
     /* (poisson: spk_fused_free) */
     for (size_t i = 0; i < sizeof d / sizeof d[0]; i++) CK(cudaFree(d[i]));
 }

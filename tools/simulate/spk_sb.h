@@ -16,11 +16,8 @@
  * step's events to t exceed: a source fires at most once a step), sorted
  * there. Ordering by synapse index orders events by their index in the
  * per-source lists (distinct within a step), the CPU engine's order.
- * link[] has one copy: the pass that walks step t - 1's lists also sends
- * step t's events, so a cell that fired on step t - 1 too (whose links
- * other blocks may still be reading) has its events sent by the pass's last
- * block, once every other block is done (spk_scatter_args.defer; only where
- * the cells' refractory period is under 2 steps). */
+ * link[] has one copy: step t's events are sent (k_sb_scatter) after the
+ * pass that walked step t - 1's lists. */
 #ifndef OLIVE_SPK_SB_H
 #define OLIVE_SPK_SB_H
 #include <stdint.h>
@@ -53,10 +50,7 @@ struct spk_sb_bucket {
     uint32_t nreg;   /* events a tail takes in registers: SPK_INREG (OLIVE_GPU_SB_REGS=1..4: tests of a burst) */
 };
 
-/* What sending one step's events needs. defer: when cells may fire on two
- * steps in a row, the pass that sends them leaves such cells' spikes on
- * this list (ndefer entries) for its last block (done: blocks finished);
- * null otherwise. */
+/* What sending one step's events needs. */
 struct spk_scatter_args {
     spk_sb_bucket b;
     const int64_t *out_ptr;
@@ -64,8 +58,6 @@ struct spk_scatter_args {
     const uint16_t *delay;
     int64_t step, n, row0;
     int L;
-    int32_t *defer;
-    unsigned int *ndefer, *done;
 };
 
 /* Synapse *p, read evict-first: a spike's list is read once. */
@@ -78,36 +70,19 @@ static __device__ __forceinline__ spk_out spk_out_ldcs(const spk_out *p)
     return o;
 }
 
-/* Every event of local cell c's spike, by the threads of a block, BATCH
- * events a thread at a time: their synapses read, then the targets' heads
- * exchanged, then the links written, each step's accesses in flight
- * together (the compiler may not move a read of out past an atomic itself:
- * it cannot tell they do not overlap). */
-template <int BATCH>
+/* Every event of local cell c's spike, by the threads of a block, one
+ * event a thread at a time: its synapse read, its target's head exchanged,
+ * its link written. */
 static __device__ __forceinline__ void spk_sb_send_spike(const spk_scatter_args &s, int64_t c)
 {
     const int64_t g = s.row0 + c, end = s.out_ptr[g + 1];
-    const int64_t stride = blockDim.x;
-    for (int64_t e0 = s.out_ptr[g] + threadIdx.x; e0 < end; e0 += BATCH * stride) {
-        spk_out o[BATCH];
-        uint32_t prev[BATCH];
-#pragma unroll
-        for (int j = 0; j < BATCH; j++)
-            if (e0 + j * stride < end) o[j] = spk_out_ldcs(&s.out[e0 + j * stride]);
-#pragma unroll
-        for (int j = 0; j < BATCH; j++)
-            if (e0 + j * stride < end) prev[j] = atomicExch(&s.b.head[o[j].target], (uint32_t)(e0 + j * stride));
-#pragma unroll
-        for (int j = 0; j < BATCH; j++) {
-            const int64_t e = e0 + j * stride;
-            if (e >= end) continue;
-            const uint32_t slot = s.L == 1 ? 0 : (uint32_t)((s.step + s.delay[e]) % s.L);
-            spk_link l;
-            l.next = prev[j];
-            l.tag = slot << 1 | (uint32_t)(o[j].receptor != 0);
-            l.w = o[j].w;
-            s.b.link[e] = l;
-        }
+    for (int64_t e = s.out_ptr[g] + threadIdx.x; e < end; e += blockDim.x) {
+        const spk_out o = spk_out_ldcs(&s.out[e]);
+        spk_link l;
+        l.next = atomicExch(&s.b.head[o.target], (uint32_t)e);
+        l.tag = (s.L == 1 ? 0 : (uint32_t)((s.step + s.delay[e]) % s.L)) << 1 | (uint32_t)(o.receptor != 0);
+        l.w = o.w;
+        s.b.link[e] = l;
     }
 }
 
