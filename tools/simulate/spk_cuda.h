@@ -102,6 +102,7 @@ struct spk_cuda {
     int64_t chunk_cap;         /* entries; a chunk has at most chunk_cap / n steps */
     uint64_t *h_chunk_spk;
     unsigned long long *h_nchunk;
+    unsigned long long *chunk_ev, *h_chunk_ev;  /* synaptic events per step of the chunk */
     int64_t pend_events, pend_spikes;  /* of the exchange window not complete yet */
     /* spike sources (spike_source.h): their rows and a device copy */
     int64_t nsrc;
@@ -332,7 +333,7 @@ void spk_fused_free(spk_cuda *g);
 
 /* spk_cuda_chunk.cu: the spikes of a chunk of steps, for the one-rank paths */
 /* Room for every cell spiking on each of up to 64 steps, within max_entries. */
-void spk_chunk_setup(spk_cuda *g, int64_t max_entries);
+void spk_chunk_setup(const sim_t *s, spk_cuda *g, int64_t max_entries);
 int64_t spk_chunk_max(const spk_cuda *g);
 /* At the end of the chunk [first, first + count): its spikes into
  * s->tspikes[0], the events counted as the CPU engine counts them, the first

@@ -229,7 +229,7 @@ void spk_devpush_setup(sim_t *s, spk_cuda *g)
     CK(cudaMemset(g->cnt, 0, 2 * (size_t)n * sizeof(uint32_t)));
     g->poisson = dev_copy(s->spk->poisson, (size_t)s->cfg->npoisson, "Poisson inputs");
     g->poisson_rec = dev_copy(s->spk->poisson_rec, (size_t)s->cfg->npoisson, "Poisson inputs");
-    spk_chunk_setup(g, INT64_C(64) << 20);   /* 512 MiB at most */
+    spk_chunk_setup(s, g, INT64_C(64) << 20);   /* 512 MiB at most */
     size_t free_b = 0, total_b = 0;
     CK(cudaMemGetInfo(&free_b, &total_b));
     const int64_t half = (int64_t)(free_b / 2);

@@ -197,7 +197,7 @@ void spk_fused_setup(sim_t *s, spk_cuda *g)
     g->pulses = dev_copy(c->pulses, (size_t)c->npulses, "pulses");
     g->poisson = dev_copy(k->poisson, (size_t)c->npoisson, "Poisson inputs");
     g->poisson_rec = dev_copy(k->poisson_rec, (size_t)c->npoisson, "Poisson inputs");
-    spk_chunk_setup(g, INT64_C(16) << 20);   /* 128 MiB at most */
+    spk_chunk_setup(s, g, INT64_C(16) << 20);   /* 128 MiB at most */
     int per_sm = 0, dev = 0, sms = 0, coop = 0;
     CK(cudaGetDevice(&dev));
     CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
