@@ -4,9 +4,10 @@
  *     events are numbered, sorted by (slot, target) and summed; any rank
  *     count (the exchange needs the host), any network size;
  *   device push (spk_cuda_devpush.cu): one rank, larger networks: each step's
- *     events bucketed by target on the device (static buckets: in-degree
- *     entries a target), each bucket put in (source, synapse) order and
- *     summed; no host round trip within a chunk of steps;
+ *     events bucketed by target on the device (static buckets: a list per
+ *     target through per-synapse links, spk_sb.h), each bucket put in
+ *     (source, synapse) order and summed; no host round trip within a chunk
+ *     of steps;
  *   fused (spk_cuda_fused.cu): one rank, small networks: many steps per
  *     launch, each target pulls its due events from a history of spike flags.
  * The one-rank paths visit the host once per chunk of steps (spk_cuda_chunk.cu)

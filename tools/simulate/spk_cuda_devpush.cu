@@ -25,7 +25,7 @@
  * step, source, list) order: the CPU engine's, hence its bits. The work is
  * O(events) a step; only the update and k_dp_tail (delivery, Poisson, reset
  * in one pass) look at every cell. Six launches a step, no host visit
- * (static buckets: one). */
+ * (static buckets: two). */
 #define OMPI_SKIP_MPICXX 1
 #include <cooperative_groups.h>
 #include <cooperative_groups/scan.h>
@@ -277,7 +277,6 @@ static spk_scatter_args scatter_args(const sim_t *s, const spk_cuda *g, int64_t 
     a.out = g->out;
     a.delay = g->out_delay;
     a.step = step;
-    a.n = g->n;
     a.row0 = s->plan.row0;
     a.L = (int)s->spk->L;
     return a;

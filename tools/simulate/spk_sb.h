@@ -56,7 +56,7 @@ struct spk_scatter_args {
     const int64_t *out_ptr;
     const spk_out *out;
     const uint16_t *delay;
-    int64_t step, n, row0;
+    int64_t step, row0;
     int L;
 };
 
