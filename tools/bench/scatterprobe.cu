@@ -1,5 +1,6 @@
 /* olive-scatterprobe: what sending one step's spike events costs on this
- * GPU, piece by piece (issue 17: the static buckets' scatter, spk_sb.h).
+ * GPU, piece by piece (issue 17: why the static buckets' scatter into
+ * per-target front rows was slow; spk_sb.h now keeps lists).
  *
  * A synthetic network in the engine's layout: `cells` sources with `fanout`
  * synapses each to random targets, one step's `spikes` random sources;
@@ -27,7 +28,7 @@ struct sev { uint64_t key; double w; };
 
 enum { FULL16, STORE16, ATOMIC16, LOAD16, FULL4, KEY8, EMPTY, NMODES };
 static const char *mode_name[NMODES] = {
-    "16-byte synapses: load, atomic, store (the engine's scatter)",
+    "16-byte synapses: load, atomic, store (front rows)",
     "16-byte synapses: load, store (no atomic)",
     "16-byte synapses: load, atomic (no store)",
     "16-byte synapses: load only",

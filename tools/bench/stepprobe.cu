@@ -3,12 +3,13 @@
  * network: every cell's state read and written (evict-first), its events of
  * the previous step taken in, its own events sent if it fires (~spikes a
  * step, by a hash), one launch a step.
- *   front rows (the engine's, spk_sb.h): per target a count (atomicAdd) and
- *     its first 4 events, key and weight, at front[k * n + t]: a random
- *     16-byte store per event;
- *   lists: per target the head of a list (atomicExch), per synapse the next
- *     link, key and weight, written where the synapse is: the stores of a
- *     spike's events are contiguous; the tail follows the links.
+ *   front rows (the engine's layout until 2026-11-26): per target a count
+ *     (atomicAdd) and its first 4 events, key and weight, at
+ *     front[k * n + t]: a random 16-byte store per event;
+ *   lists (the engine's since, spk_sb.h): per target the head of a list
+ *     (atomicExch), per synapse the next link, key and weight, written where
+ *     the synapse is: the stores of a spike's events are contiguous; the
+ *     tail follows the links.
  * Only the memory traffic is modelled (sums of weights, no sorting, no
  * overflow beyond 4 events a target on the front-row form).
  * Usage: olive-stepprobe [cells] [fanout] [spikes] [steps] */
@@ -184,7 +185,7 @@ int main(int argc, char **argv)
         CK(cudaEventSynchronize(e1));
         float ms;
         CK(cudaEventElapsedTime(&ms, e0, e1));
-        printf("%-40s %8.1f us a step\n", lists ? "lists (contiguous stores)" : "front rows (the engine's)",
+        printf("%-40s %8.1f us a step\n", lists ? "lists (contiguous stores)" : "front rows (random stores)",
                ms * 1000 / steps);
     }
     return 0;
