@@ -457,14 +457,10 @@ static void device_push_steps(sim_t *s, int64_t first, int64_t count)
         for (int64_t q = 0; q < count; q++) {
             std::swap(g->spk, g->spk_prev);
             std::swap(g->nspk, g->nspk_prev);
-            if (q == 0) {
-                update(s, first, 0, nullptr);
-                spk_devpush_events(s, g, first);
-            } else {
-                const spk_tail_args tail = spk_devpush_tail_args(s, g, first + q - 1, g->nspk_prev);
-                update(s, first + q, q, &tail);
-                spk_devpush_events(s, g, first + q);
-            }
+            spk_tail_args tail;   /* (none before the chunk's first step: the last chunk ended with it) */
+            if (q) tail = spk_devpush_tail_args(s, g, first + q - 1, g->nspk_prev);
+            update(s, first + q, q, q ? &tail : nullptr);
+            spk_devpush_events(s, g, first + q);
         }
         spk_devpush_tail(s, g, first + count - 1);   /* (g->nspk: the last step's list) */
     } else {

@@ -19,10 +19,11 @@ static const int64_t CHUNK_STEPS = 64;
 __global__ void k_chunk_events(const uint64_t *spk, const unsigned long long *nspk, const int64_t *out_ptr, int64_t row0,
                                unsigned long long *ev)
 {
-    const int64_t T = (int64_t)gridDim.x * blockDim.x;
-    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < (int64_t)*nspk; i += T) {
-        const int64_t g = row0 + (int64_t)(spk[i] & 0xffffffff);
-        atomicAdd(&ev[spk[i] >> 32], (unsigned long long)(out_ptr[g + 1] - out_ptr[g]));
+    const int64_t T = (int64_t)gridDim.x * blockDim.x, m = (int64_t)*nspk;
+    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < m; i += T) {
+        const uint64_t x = spk[i];
+        const int64_t g = row0 + (int64_t)(x & 0xffffffff);
+        atomicAdd(&ev[x >> 32], (unsigned long long)(out_ptr[g + 1] - out_ptr[g]));
     }
 }
 
