@@ -11,7 +11,7 @@ The file layouts are docs/FORMAT.md's; docs/PYTHON.md has runnable examples.
 """
 
 from .commands import analyze, genconn, simulate
-from .errors import FormatError, OliveError, ProgramNotFound
+from .errors import FormatError, OliveError, OliveInterrupted, ProgramNotFound
 from .network import GapJunctions, Network, Population, Projection, read_network
 from .programs import Progress, find_program, run_program
 from .run import Report, Run, Spikes, State, read_run
@@ -21,6 +21,6 @@ from .writer import write_network
 __all__ = [
     "read_network", "write_network", "read_run", "genconn", "simulate", "analyze",
     "Network", "Population", "Projection", "GapJunctions", "Run", "Spikes", "Report", "State",
-    "FormatError", "OliveError", "ProgramNotFound", "Progress", "find_program", "run_program",
+    "FormatError", "OliveError", "OliveInterrupted", "ProgramNotFound", "Progress", "find_program", "run_program",
     "__version__",
 ]

@@ -11,6 +11,7 @@ projections, parameters, pulses, Poisson inputs) get Python forms.
 import numbers
 import os
 
+from .errors import OliveInterrupted
 from .programs import run_program
 from .run import read_run
 
@@ -141,6 +142,10 @@ def simulate(network, output, *, time=None, steps=None, record=None, pulses=(), 
     ranks > 1: under mpirun -np ranks; any other keyword is the option of
     the same name (record_every=20, record_cells=(0, 100), method="euler",
     seed=3, backend="cpu", threads=2, record_compartments=["v"], ...).
+
+    Ctrl-C stops the run at its next 64-step boundary with the output so far
+    and raises olive.OliveInterrupted, whose state names output/state.h5:
+    simulate(..., restart=e.state) with the same time or steps continues it.
     """
     if (time is None) == (steps is None):
         raise ValueError("simulate: give exactly one of time (ms) and steps")
@@ -156,7 +161,13 @@ def simulate(network, output, *, time=None, steps=None, record=None, pulses=(), 
     if rc is not None:
         argv += ["--record-compartments", rc if isinstance(rc, str) else ",".join(rc)]
     argv += options(force=force, **kwargs) + [str(a) for a in extra_args]
-    run_program("olive-simulate", argv, progress=progress, ranks=ranks, mpirun=mpirun)
+    try:
+        run_program("olive-simulate", argv, progress=progress, ranks=ranks, mpirun=mpirun)
+    except OliveInterrupted as e:
+        state = os.path.join(os.fspath(output), "state.h5")
+        # olive said it stopped at a step boundary (mpirun then exits 1, a lone olive-simulate 130)
+        e.state = state if ": stopped by " in e.message and os.path.isfile(state) else None
+        raise
     return read_run(output)
 
 

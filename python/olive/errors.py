@@ -4,7 +4,9 @@ Two kinds of failure need telling apart by callers: a file that is not what
 docs/FORMAT.md describes (FormatError, a ValueError, raised by the readers
 with the file, the object and the fault in its message), and a program that
 exited with an error (OliveError, carrying the program's own message, exit
-status and command line, so that a notebook shows what olive said).
+status and command line, so that a notebook shows what olive said). Ctrl-C
+while a program runs raises OliveInterrupted, a KeyboardInterrupt (so that
+`except Exception` does not swallow it) carrying what the program said.
 """
 
 
@@ -33,6 +35,27 @@ class OliveError(RuntimeError):
         errors = [line.strip() for line in stderr.splitlines() if ": error: " in line]
         self.message = "\n".join(errors) or _other_message(stderr, returncode)
         super().__init__(f"{program} failed (exit status {returncode}): {self.message}")
+
+
+class OliveInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped an olive program (programs.py passed it one SIGINT and waited).
+
+    Attributes as OliveError's: program, returncode (130 when olive-simulate
+    stopped cleanly), message (its 'stopped by SIGINT after step K ...; continue
+    with --restart OUT/state.h5' line, or the gist of what it printed), stderr,
+    command; and state: the state file to continue from (olive.simulate sets
+    it when OUT/state.h5 is there), else None.
+    """
+
+    def __init__(self, program, returncode, stderr, command, state=None):
+        self.program = program
+        self.returncode = returncode
+        self.stderr = stderr
+        self.command = list(command)
+        self.state = state
+        stops = [line.strip() for line in stderr.splitlines() if ": stopped by " in line]
+        self.message = stops[-1] if stops else _other_message(stderr, returncode)
+        super().__init__(f"{program} interrupted (exit status {returncode}): {self.message}")
 
 
 class ProgramNotFound(FileNotFoundError):

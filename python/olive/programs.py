@@ -6,18 +6,27 @@ the repository this package sits in (running from a checkout). A run passes
 line ("olive-simulate: simulating  42.0% (3 s, 4 s left, ...)") to a
 callback or prints it; a non-zero exit raises OliveError carrying the
 program's own error message.
+
+Ctrl-C while a program runs reaches the program once, from here: it runs in
+a process group of its own, so the terminal's SIGINT goes to Python only,
+and run_program passes one SIGINT on and waits. olive-simulate takes a first
+SIGINT or SIGTERM alike: it stops at the next 64-step boundary, writes the
+output so far and its state.h5, and exits 130 (SIGINT); a second signal
+stops it at once with nothing to continue from, so only a second Ctrl-C
+sends one. Then OliveInterrupted (a KeyboardInterrupt) carries its message.
 """
 
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import OliveError, ProgramNotFound
+from .errors import OliveError, OliveInterrupted, ProgramNotFound
 
 _PROGRESS = re.compile(r"^(?P<program>olive-[a-z]+): (?P<phase>.*?)\s+(?P<percent>\d+(?:\.\d+)?)% \((?P<detail>.*)\)$")
 
@@ -113,8 +122,9 @@ def run_program(name, args, progress=True, ranks=None, mpirun=None, check=True, 
         argv.append("--progress")
     cmd = (_mpirun(ranks, mpirun) if ranks and int(ranks) > 1 else []) + [program] + argv
     callback = _printer if progress is True else progress if callable(progress) else None
+    # a process group of its own: the terminal's Ctrl-C reaches it only as the one signal _wait passes on
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            errors="replace", env=env, cwd=cwd)
+                            errors="replace", env=env, cwd=cwd, start_new_session=True)
     err_lines = []
     out_chunks = []
 
@@ -140,15 +150,36 @@ def run_program(name, args, progress=True, ranks=None, mpirun=None, check=True, 
     threads = [threading.Thread(target=read_err, daemon=True), threading.Thread(target=read_out, daemon=True)]
     for t in threads:
         t.start()
-    try:
-        rc = proc.wait()
-    except BaseException:
-        proc.terminate()   # olive writes a resumable state on SIGTERM; its output is never half-written
-        proc.wait()
-        raise
+    rc, stopped_by = _wait(proc)
     for t in threads:
         t.join()
     done = Completed(cmd, rc, "".join(out_chunks), "".join(err_lines))
+    if stopped_by is not None:
+        if isinstance(stopped_by, KeyboardInterrupt) and rc != 0:
+            raise OliveInterrupted(os.path.basename(program), rc, done.stderr, cmd) from None
+        raise stopped_by
     if check and rc not in ok_codes:
         raise OliveError(os.path.basename(program), rc, done.stderr, cmd)
     return done
+
+
+def _wait(proc):
+    """(exit status, None), or (exit status, the exception) when one (Ctrl-C) came while waiting.
+
+    Then the program gets one SIGINT and is waited for: olive-simulate writes
+    its output so far and a state to continue from, which a second signal
+    would cut short. Only a further Ctrl-C here passes a second SIGINT on
+    (olive-simulate, and mpirun, stop at once); a third kills it.
+    """
+    try:
+        return proc.wait(), None
+    except BaseException as e:   # Ctrl-C above all: the program must not run on unwatched
+        stopped_by = e
+    signals = iter((signal.SIGINT, signal.SIGINT))
+    while True:
+        if proc.poll() is None:
+            proc.send_signal(next(signals, signal.SIGKILL))
+        try:
+            return proc.wait(), stopped_by
+        except KeyboardInterrupt:
+            continue

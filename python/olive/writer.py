@@ -175,11 +175,42 @@ def _per_synapse(where, what, values, n):
     return a.astype(np.float64), False
 
 
-def delay_steps(delay_ms, dt):
-    """Delays in ms as steps of dt, rounded half away from zero as olive-genconn's llround does."""
-    q = np.asarray(delay_ms, dtype=np.float64) / dt
-    r = np.floor(q)
-    return (r + ((q - r) >= 0.5)).astype(np.int64)
+MAX_DELAY_STEPS = 65535   # a synapse's delay: uint16 steps in the network file (olive's delay buffer)
+MAX_INT64 = 2 ** 63 - 1
+
+
+def ms_to_steps(ms, dt, what, most=MAX_INT64, rounding="half_up"):
+    """Times or delays in ms as whole steps of dt (int64): every such conversion of the package.
+
+    rounding "half_up": half a step up, as olive's llround rounds the values
+    it takes (>= 0); "even": numpy.rint (PyNN's nearest step). A value that is
+    not finite, is negative, or rounds to more than most steps (what the
+    integer of the file or program holds) raises ValueError naming what (e.g.
+    "projection 'p': delay_ms") and the entry, with the rounded value.
+    """
+    a = np.asarray(ms, dtype=np.float64)
+    with np.errstate(invalid="ignore", over="ignore"):     # inf and nan are refused below
+        q = a / dt
+        r = np.floor(q) + ((q - np.floor(q)) >= 0.5) if rounding == "half_up" else np.rint(q)
+    flat, rflat = a.ravel(), r.ravel()
+    bad = np.flatnonzero(~np.isfinite(flat) | (flat < 0) | ~(rflat <= most) | (rflat >= 2.0 ** 63))
+    if len(bad):
+        i = bad[0]
+        name = what if a.ndim == 0 else f"{what}[{i}]"
+        v = float(flat[i])
+        if not np.isfinite(v):
+            fault = "is not finite"
+        elif v < 0:
+            fault = "is negative"
+        else:
+            fault = f"rounds to {rflat[i]:.0f} steps of {dt} ms; at most {most} steps fit"
+        raise _Fault(f"{name} = {v!r} ms {fault}")
+    return r.astype(np.int64)
+
+
+def delay_steps(delay_ms, dt, what="delay_ms"):
+    """Synaptic delays in ms as steps of dt (ms_to_steps, at most MAX_DELAY_STEPS)."""
+    return ms_to_steps(delay_ms, dt, what, most=MAX_DELAY_STEPS)
 
 
 def _projection(spec, count, dt, model_of_cell):
@@ -188,7 +219,10 @@ def _projection(spec, count, dt, model_of_cell):
         name, receptor = spec.name, spec.receptor
         src, tgt = spec.sources.astype(np.int64), spec.targets
         weight, w_scalar = spec.weight, False
-        steps = spec.delay_steps if spec.dt == dt else delay_steps(spec.delay_ms, dt)
+        where = f"projection {name!r}"
+        steps = np.asarray(spec.delay_steps) if spec.dt == dt else delay_steps(spec.delay_ms, dt, f"{where}: delay_ms")
+        if len(steps) and (steps.dtype.kind not in "iu" or steps.min() < 0 or steps.max() > MAX_DELAY_STEPS):
+            raise _Fault(f"{where}: delay_steps must be integers in 0..{MAX_DELAY_STEPS}")
         d_scalar = False
     else:
         if not isinstance(spec, dict):
@@ -210,14 +244,7 @@ def _projection(spec, count, dt, model_of_cell):
             raise _Fault(f"{where}: {len(src)} sources but {len(tgt)} targets")
         weight, w_scalar = _per_synapse(where, "weight", spec["weight"], len(src))
         dms, d_scalar = _per_synapse(where, "delay_ms", spec["delay_ms"], len(src))
-        bad = np.flatnonzero(~np.isfinite(dms) | (dms < 0))
-        if len(bad):
-            raise _Fault(f"{where}: delay_ms[{bad[0]}] = {dms[bad[0]]} is negative or not finite")
-        steps = delay_steps(dms, dt)
-        big = np.flatnonzero(steps > 65535)
-        if len(big):
-            raise _Fault(f"{where}: delay_ms[{big[0]}] = {dms[big[0]]} is {steps[big[0]]} steps of {dt} ms; "
-                         "olive's delay buffer holds at most 65535")
+        steps = delay_steps(dms, dt, f"{where}: delay_ms")
     _check_name("projection", name)
     where = f"projection {name!r}"
     if receptor not in models.RECEPTORS:
@@ -240,6 +267,20 @@ def _projection(spec, count, dt, model_of_cell):
     return {"name": name, "receptor": receptor, "row_ptr": row_ptr, "col": src[order].astype(np.int32),
             "weight": weight[order], "w_scalar": w_scalar and len(weight) > 0,
             "delay": steps[order], "d_scalar": d_scalar and len(steps) > 0}
+
+
+def _check_times(pops, dt):
+    """The times in ms that olive turns into steps of dt (spike_source_array's spike_times,
+    spike_source_poisson's start and its end) fit int64 steps: ms_to_steps refuses the others."""
+    for p in pops:
+        where = f"population {p['name']!r}"
+        if "spike_times" in p:
+            ms_to_steps(p["spike_times"], dt, f"{where}: spike_times")
+        if p["model"] == "spike_source_poisson":
+            start = p["params"].get("start", models.parameters(p["model"])["start"])
+            duration = p["params"].get("duration", models.parameters(p["model"])["duration"])
+            ms_to_steps(start, dt, f"{where}: start")
+            ms_to_steps(start + duration, dt, f"{where}: start + duration")
 
 
 def _gap_junctions(spec, count):
@@ -374,6 +415,7 @@ def write_network(path, populations=None, projections=(), dt=None, *, model=None
             if isinstance(dt, bool) or not isinstance(dt, numbers.Real) or not (0 < dt <= 10):
                 raise _Fault(f"dt = {dt!r} ms must be a number in (0, 10]")
             dt = float(dt)
+            _check_times(pops, dt)
             model_of_cell = np.empty(count, dtype=object)
             for p in pops:
                 model_of_cell[p["first"]:p["first"] + p["count"]] = p["model"]

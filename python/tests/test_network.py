@@ -204,7 +204,7 @@ def test_write_network_refuses_overwrite_and_leaves_no_temp(tmp_path):
      "receptor 'gx' must be one of ge, gi"),
     ([{"name": "a", "count": 3, "model": "lif_cuba"}],
      [{"name": "p", "source": [0], "target": [1], "weight": 1.0, "delay_ms": 7000.0, "receptor": "ge"}],
-     "delay_ms\\[0\\] = 7000.0 is 70000 steps of 0.1 ms; olive's delay buffer holds at most 65535"),
+     "delay_ms\\[0\\] = 7000.0 ms rounds to 70000 steps of 0.1 ms; at most 65535 steps fit"),
     ([{"name": "a", "count": 3, "model": "lif_cuba"}],
      [{"name": "p", "source": [0], "target": [1], "weight": float("nan"), "delay_ms": 1.0, "receptor": "ge"}],
      "weight\\[0\\] = nan is not finite"),
@@ -275,3 +275,25 @@ def test_model_table_is_olives(programs, tmp_path):
             written = {k: float(attrs[k]) for k in order}
         table = models.parameters(m)
         assert written == table, (m, written, table)   # (HDF5 lists attributes by name: no order to compare)
+
+
+def test_write_network_delays_fit_their_uint16_steps(tmp_path):
+    pops = [{"name": "a", "count": 2, "model": "lif_cuba"}]
+
+    def proj(delay):
+        return [{"name": "p", "source": [0], "target": [1], "weight": 1.0, "delay_ms": delay, "receptor": "ge"}]
+    for delay, message in ((1e20, r"delay_ms\[0\] = 1e\+20 ms rounds to 1000000000000000000000 steps"),
+                           (6553.6, r"delay_ms\[0\] = 6553.6 ms rounds to 65536 steps of 0.1 ms; at most 65535"),
+                           (float("inf"), r"delay_ms\[0\] = inf ms is not finite"),
+                           (-0.01, r"delay_ms\[0\] = -0.01 ms is negative")):
+        with pytest.raises(ValueError, match="projection 'p': " + message):
+            olive.write_network(tmp_path / "n.h5", pops, proj(delay), dt=0.1)
+        assert not os.listdir(tmp_path)
+    olive.write_network(tmp_path / "n.h5", pops, proj(6553.5), dt=0.1)
+    assert olive.read_network(tmp_path / "n.h5").projections["p"].delay_steps.tolist() == [65535]
+    with pytest.raises(ValueError, match=r"population 's': spike_times\[1\] = 1e\+20 ms rounds to"):
+        olive.write_network(tmp_path / "m.h5", [{"name": "s", "count": 1, "model": "spike_source_array",
+                                                 "spike_times": [[1.0, 1e20]]}, *pops])
+    with pytest.raises(ValueError, match=r"population 's': start = 1e\+20 ms rounds to"):
+        olive.write_network(tmp_path / "m.h5", [{"name": "s", "count": 1, "model": "spike_source_poisson",
+                                                 "params": {"start": 1e20}}, *pops])

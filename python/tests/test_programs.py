@@ -126,3 +126,60 @@ def test_error_message_of_a_failure_olive_did_not_word():
         "mpirun has detected an attempt to run as root."
     assert olive.OliveError("olive-simulate", 139, "a\nSegmentation fault\n", ["x"]).message == "Segmentation fault"
     assert "printed nothing" in olive.OliveError("olive-simulate", 3, "", ["x"]).message
+
+
+# A terminal's Ctrl-C: SIGINT to the foreground process group. Here a child Python in a session of
+# its own sends it to its group (never to pytest's, which holds the whole test run) on the first
+# progress line, i.e. in olive-simulate's step loop.
+_CTRL_C = """
+import json, os, signal, sys
+import olive
+fired = []
+def ctrl_c(progress):
+    if not fired:
+        fired.append(1)
+        os.killpg(0, signal.SIGINT)
+try:
+    olive.simulate(sys.argv[1], sys.argv[2], steps=10**8, record="none", progress=ctrl_c)
+except olive.OliveInterrupted as e:
+    print(json.dumps({"rc": e.returncode, "state": e.state, "message": e.message}))
+"""
+
+
+def test_ctrl_c_stops_olive_once_and_leaves_a_state_to_resume(tmp_path):
+    import json
+    import subprocess
+    import sys
+    # 64 steps of 16000 cells take longer than Python takes to act on Ctrl-C: a second signal
+    # from Python (the SIGTERM it sent before) would reach olive before it stopped
+    net = olive.genconn(tmp_path / "net.h5", model="lif_cuba", populations=[("exc", 16000)], v0=(-60, -50),
+                        projections=[{"from": "exc", "to": "all", "indegree": 5, "weight": 1.62, "delay": 1.0,
+                                      "receptor": "ge"}], seed=3, progress=False)
+    out = tmp_path / "out"
+    child = subprocess.run([sys.executable, "-c", _CTRL_C, str(net), str(out)], capture_output=True, text=True,
+                           start_new_session=True, timeout=120)
+    assert child.returncode == 0 and child.stdout, child.stderr    # OliveInterrupted was raised and caught
+    e = json.loads(child.stdout)
+    # one signal reached olive (a second one would have stopped it at once, with no state)
+    assert e["rc"] == 130 and "stopped by SIGINT after step" in e["message"], e
+    assert e["state"] == str(out / "state.h5") and os.path.isfile(e["state"])
+    assert not [p for p in os.listdir(tmp_path) if ".tmp-" in p]
+    stopped = olive.read_run(out)
+    k = stopped.state.step
+    assert k % 64 == 0 and 0 < k < 10**8 and stopped.state.kind == "interrupted"
+    # continued from the state, it is the unbroken run, bit for bit
+    resumed = olive.simulate(net, tmp_path / "resumed", steps=k + 128, record="none", restart=e["state"],
+                             progress=False)
+    whole = olive.simulate(net, tmp_path / "whole", steps=k + 128, record="none", progress=False)
+    assert len(whole.spikes.times[whole.spikes.times > k * whole.dt]) > 0
+    assert np.array_equal(np.concatenate([stopped.spikes.times, resumed.spikes.times]), whole.spikes.times)
+    assert np.array_equal(np.concatenate([stopped.spikes.node_ids, resumed.spikes.node_ids]), whole.spikes.node_ids)
+    for var, values in whole.state.values.items():
+        assert np.array_equal(resumed.state.values[var], values), var
+
+
+def test_interrupted_carries_what_olive_said():
+    said = "olive-simulate: stopped by SIGINT after step 64 of 100 (t = 6.4 ms); out holds ...\n"
+    e = olive.OliveInterrupted("olive-simulate", 130, "warning\n" + said, ["x"])
+    assert isinstance(e, KeyboardInterrupt) and not isinstance(e, Exception)
+    assert e.message == said.strip() and "exit status 130" in str(e) and e.state is None

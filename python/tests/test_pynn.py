@@ -3,6 +3,9 @@ numbers of single cells against their closed forms and NEST's on-grid
 models, the InfOli cell type and its gap junctions against a direct olive
 run of the same network, and the refusals."""
 
+import os
+import tempfile
+
 import numpy as np
 import pytest
 
@@ -265,3 +268,48 @@ def test_hh_cells_run_in_pieces_are_simulated_again_from_0(pynn_sim):
         return out, start
     (a, _), (b, start) = go([60.0]), go([20.0, 40.0])
     assert sum(len(x) for x in a) >= 6 and all(np.array_equal(x, y) for x, y in zip(a, b)) and start == 0.0
+
+
+def _one_synapse(delay):
+    a, b = sim.Population(1, sim.SpikeSourceArray(spike_times=[1.0])), sim.Population(1, sim.IF_curr_exp())
+    sim.Projection(a, b, sim.FromListConnector([(0, 0, 0.5, delay)]), sim.StaticSynapse())
+
+
+def test_workdir_removed_after_an_error_kept_when_asked(pynn_sim, tmp_path, monkeypatch):
+    # a delay olive cannot hold (FromListConnector reaches write_network): the run fails, naming the
+    # projection and the field, and the temporary workdir goes at once, not at an end() never called
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    sim.setup(timestep=0.1)
+    _one_synapse(1e20)
+    with pytest.raises(ValueError, match=r"projection .*delay_ms\[0\] = 1e\+20 ms rounds to .* at most 65535 steps"):
+        sim.run(5.0)
+    assert sim.simulator.state.workdir is None and os.listdir(tmp_path) == []
+    os.mkdir(tmp_path / "mine")
+    sim.setup(timestep=0.1, workdir=str(tmp_path / "mine"))
+    _one_synapse(1e20)
+    with pytest.raises(ValueError, match="delay_ms"):
+        sim.run(5.0)
+    assert os.path.isdir(tmp_path / "mine")          # the user's own workdir stays
+
+
+_NO_END = """
+import sys
+import olive.pynn
+olive.pynn.install_shim()
+import pyNN.olive as sim
+sim.setup(timestep=0.1)
+sim.Population(2, sim.IF_curr_exp(i_offset=1.0)).record("spikes")
+sim.run(2.0)
+print(sim.simulator.state.workdir, flush=True)
+raise RuntimeError("the script fails before end()")
+"""
+
+
+def test_workdir_removed_at_exit_without_end(programs, tmp_path):
+    import subprocess
+    import sys
+    child = subprocess.run([sys.executable, "-c", _NO_END], capture_output=True, text=True, timeout=120,
+                           env=dict(os.environ, TMPDIR=str(tmp_path)))
+    assert child.returncode == 1 and "before end()" in child.stderr, child.stderr
+    workdir = child.stdout.strip()
+    assert workdir.startswith(str(tmp_path)) and not os.path.exists(workdir)

@@ -5,6 +5,8 @@ import numpy as np
 
 from pyNN import recording
 
+from olive.writer import ms_to_steps
+
 from . import simulator
 
 
@@ -13,8 +15,9 @@ class Recorder(recording.Recorder):
 
     def _record(self, variable, new_ids, sampling_interval=None):
         if sampling_interval is not None:
-            k = sampling_interval / self._simulator.state.dt
-            if abs(k - round(k)) > 1e-9 or round(k) < 1:
+            dt = self._simulator.state.dt
+            k = ms_to_steps(sampling_interval, dt, "record(): sampling_interval", rounding="even")
+            if abs(sampling_interval / dt - k) > 1e-9 or k < 1:
                 raise ValueError("pyNN.olive: the sampling interval must be a multiple of the time step")
             self.sampling_interval = sampling_interval
 

@@ -15,12 +15,14 @@ import hashlib
 import os
 import shutil
 import tempfile
+import weakref
 
 import numpy as np
 
 from pyNN import common
 
 import olive
+from olive.writer import ms_to_steps
 
 name = "olive"
 
@@ -82,6 +84,7 @@ class State(common.control.BaseState):
         self.backend = "auto"
         self.workdir = None
         self.keep_files = False
+        self._remove_workdir = None   # weakref.finalize of a temporary workdir (None: none, or kept)
         self.clear()
 
     # -- bookkeeping ---------------------------------------------------------
@@ -121,20 +124,38 @@ class State(common.control.BaseState):
     def run_until(self, tstop):
         self.t_next = tstop           # the current sources' step lists reach this far
         if tstop - self.t > self.dt / 2:
-            self._simulate(tstop)
+            try:
+                self._simulate(tstop)
+            except BaseException as e:
+                # an error or Ctrl-C: the run files go now unless kept (the next run()
+                # simulates the segment again from 0), not at end(), which may never come
+                if self._discard_workdir() and isinstance(e, olive.OliveInterrupted):
+                    e.state = None
+                raise
         self.t = tstop
         self.running = True
 
     def _directory(self):
         if self.workdir is None:
             self.workdir = tempfile.mkdtemp(prefix="pynn-olive-")
+            if not self.keep_files:   # removed at interpreter exit too (an exception, Ctrl-C, no end())
+                self._remove_workdir = weakref.finalize(self, shutil.rmtree, self.workdir, ignore_errors=True)
         return self.workdir
+
+    def _discard_workdir(self):
+        """Remove the temporary workdir now (not one the user keeps); whether one was removed."""
+        if self._remove_workdir is None or not self._remove_workdir.alive:
+            return False
+        self._remove_workdir()
+        self._remove_workdir = None
+        self.workdir = None
+        return True
 
     def _simulate(self, tstop):
         from .build import build_network
         spec = build_network(self, tstop)
         fp = spec.fingerprint()
-        steps = int(round(tstop / self.dt))
+        steps = int(ms_to_steps(tstop, self.dt, "run(): the time to simulate to", rounding="even"))
         backend = choose_backend(self.backend, spec.count, steps)
         prev = os.path.join(self._directory(), f"run{self.pieces - 1}", "state.h5")
         cable = any(p["model"] in CABLE_MODELS for p in spec.populations)
@@ -229,8 +250,7 @@ class State(common.control.BaseState):
         return out
 
     def finish(self):
-        if self.workdir and not self.keep_files:
-            shutil.rmtree(self.workdir, ignore_errors=True)
+        self._discard_workdir()
         self.workdir = None
 
 

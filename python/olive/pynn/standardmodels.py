@@ -25,6 +25,8 @@ import numpy as np
 from pyNN.parameters import ParameterSpace, Sequence
 from pyNN.standardmodels import StandardCellType, cells, synapses, electrodes, build_translations
 
+from olive.writer import ms_to_steps
+
 from .simulator import state
 
 
@@ -332,7 +334,9 @@ class _OliveCurrentSource:
         dt = state.dt
         end = max(state.t, getattr(state, "t_next", state.t))
         stop = min(float(self._value("stop")), end)
-        return np.arange(int(round(float(self._value("start")) / dt)), int(round(stop / dt)), dtype=np.int64)
+        name = type(self).__name__
+        return np.arange(ms_to_steps(float(self._value("start")), dt, f"{name}: start", rounding="even"),
+                         ms_to_steps(max(stop, 0.0), dt, f"{name}: stop", rounding="even"), dtype=np.int64)
 
 
 class DCSource(_OliveCurrentSource, electrodes.DCSource):
@@ -374,7 +378,7 @@ class StepCurrentSource(_OliveCurrentSource, electrodes.StepCurrentSource):
         if np.any(np.diff(times) <= 0):
             raise ValueError("StepCurrentSource: times must increase")
         dt = state.dt
-        steps = np.rint(times / dt).astype(np.int64)
+        steps = ms_to_steps(times, dt, "StepCurrentSource: times", rounding="even")
         last = np.append(steps[1:] != steps[:-1], True)     # the last of each step's values
         return {"times": Sequence(steps[last] * dt), "amplitudes": Sequence(amps[last])}
 
@@ -462,7 +466,7 @@ class NoisyCurrentSource(_OliveCurrentSource, electrodes.NoisyCurrentSource):
 
     def steps(self):
         dt = state.dt
-        every = int(round(float(self._value("dt")) / dt))
+        every = int(ms_to_steps(float(self._value("dt")), dt, "NoisyCurrentSource: dt", rounding="even"))
         if every < 1 or abs(every * dt - float(self._value("dt"))) > 1e-9 * dt:
             raise ValueError(f"NoisyCurrentSource: dt = {self._value('dt')} ms is not a multiple of the "
                              f"time step {dt} ms")
