@@ -37,10 +37,15 @@ run_one() {  # name, command...
   [ -n "$pattern" ] && [[ "$name" != *"$pattern"* ]] && return
   names+=("$name")
   local dir="$scratch/$name"
-  mkdir -p "$dir"
+  mkdir -p "$dir" "$dir.tmp"
   (
     t0=$SECONDS
-    if (cd "$dir" && "$@") >"$dir.log" 2>&1; then r=PASS; else r=FAIL; fi
+    # A temporary directory of the test's own, for Open MPI's session directories
+    # (ORTE's ompi.HOST.UID tree and PMIx's, under $TMPDIR) above all: in the
+    # shared /tmp one, a job's clean-up removes the tree while another job
+    # creates its directory in it ("orte_session_dir failed" in MPI_Init) when
+    # tests, or two make checks, run at once.
+    if (cd "$dir" && TMPDIR="$dir.tmp" "$@") >"$dir.log" 2>&1; then r=PASS; else r=FAIL; fi
     printf '%s %-40s %3ds\n' "$r" "$name" $((SECONDS - t0)) | tee "$dir.result"
     [ "$jobs_max" -gt 1 ] || [ "$r" = PASS ] || sed 's/^/    | /' "$dir.log" | tail -n 40
   ) &
