@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <ftw.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -375,6 +376,33 @@ static void check_replaceable_at_start(const char *final, int is_dir, const stru
                           final, buf);
 }
 
+/* SIGINT, SIGTERM, SIGHUP in a program that does not catch them itself
+ * (genconn, disperse, analyze; simulate stops at a step boundary and commits
+ * on its own): the temporary files go with the program, which then dies by
+ * the signal as before. Only unlink() here, which a signal handler may call;
+ * a temporary directory (simulate's) is left to its own handler. */
+static void remove_tmp_files_and_die(int sig)
+{
+    for (int i = 0; i < nouts; i++)
+        if (outs[i].tmp && !outs[i].is_dir) unlink(outs[i].tmp);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void remove_tmps_on_signals(void)
+{
+    const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+        struct sigaction old;
+        if (sigaction(sigs[i], NULL, &old) != 0 || old.sa_handler != SIG_DFL) continue;
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = remove_tmp_files_and_die;
+        sigemptyset(&sa.sa_mask);
+        sigaction(sigs[i], &sa, NULL);
+    }
+}
+
 static const char *claim(const char *final, int force, int is_dir)
 {
     char canon[PATH_MAX];
@@ -416,7 +444,7 @@ static const char *claim(const char *final, int force, int is_dir)
     }
     e->tmp = tmp;
     static int registered;
-    if (!registered) { atexit(remove_tmp_outputs); registered = 1; }
+    if (!registered) { atexit(remove_tmp_outputs); remove_tmps_on_signals(); registered = 1; }
     return tmp;
 }
 

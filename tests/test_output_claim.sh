@@ -117,5 +117,27 @@ state.h5
 v_axon.h5" ] || fail "sim2 holds $(ls sim2)"
 h5dump -a /state/step sim2/state.h5 | grep -q '(0): 20$' || fail "sim2 is not the second run"
 no_tmp force
+# a signal during the write (Ctrl-C from Python, scancel, a closed terminal):
+# genconn and disperse remove their temporary and die by that signal
+# (a background job here ignores SIGINT, so SIGTERM and SIGHUP stand for it)
+"$G" -o big.h5 --cells 200000 --generator uniform --density 20 --seed 2 -q || fail "genconn big.h5"
+for sig in TERM HUP; do
+  for prog in genconn disperse; do
+    rm -f "sig-$prog.h5"
+    if [ $prog = genconn ]; then
+      started "sig-$prog.h5" "$G" -o "sig-$prog.h5" --cells 200000 --generator uniform --density 20 --seed 2 -q
+    else
+      started "sig-$prog.h5" "$D" big.h5 --ranks 7 -o "sig-$prog.h5" -q
+    fi
+    kill -"$sig" "$pid"; kill -CONT "$pid"
+    rc=0; wait "$pid" || rc=$?
+    want=$((128 + $(kill -l "$sig")))
+    [ "$rc" -eq "$want" ] || { cat bg-err.txt; fail "$prog SIG$sig: exit $rc, not $want"; }
+    [ ! -e "sig-$prog.h5" ] || fail "$prog SIG$sig: sig-$prog.h5 exists"
+    no_tmp "$prog SIG$sig"
+    echo "ok $prog SIG$sig: exit $rc, no temporary left"
+  done
+done
+
 echo "output claim ok"
 [ ! -s failures.txt ]
