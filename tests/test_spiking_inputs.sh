@@ -77,7 +77,7 @@ refused "delay '-1' is negative" "$G" "${B[@]}" --projection from=all,to=all,p=0
 refused "cannot be negative" "$G" -o bad.h5 --model lif_coba --cells 100 --projection from=all,to=all,p=0.1,weight=-1,delay=1,receptor=ge
 refused "has no receptor 'gx'" "$G" "${B[@]}" --projection from=all,to=all,p=0.1,weight=1,delay=1,receptor=gx
 refused "is not lif_cuba, lif_coba, lif_cuba_alpha, lif_coba_alpha, hh_traub, hh_cable or hh_swc" "$G" -o bad.h5 --model lif_nope --cells 100
-refused "beyond the delay buffer" "$G" "${B[@]}" --projection from=all,to=all,p=0.1,weight=1,delay=7000,receptor=ge
+refused "delay (the delay buffer) = 7000 ms is 70000 steps of 0.1 ms, outside 0..65535" "$G" "${B[@]}" --projection from=all,to=all,p=0.1,weight=1,delay=7000,receptor=ge
 refused "no population 'x'" "$G" "${B[@]}" --projection from=x,to=all,p=0.1,weight=1,delay=1,receptor=ge
 refused "not a parameter of lif_cuba" "$G" "${B[@]}" --param g_L=3
 [ ! -e bad.h5 ] || fail "a refused network left bad.h5"
