@@ -2,6 +2,7 @@
  * parameters: computed once per population (or cell) on the host. */
 #include "lif.h"
 #include "cellmodel.h"
+#include "util.h"
 #include <math.h>
 #include <string.h>
 
@@ -50,7 +51,10 @@ const char *olive_lif_coef_make(const void *model, const double *p, double dt, i
     c->I_e = param(m, p, "I_e");
     double t_ref = param(m, p, "t_ref");
     if (t_ref < 0) return "t_ref is negative";
-    c->ref_steps = (double)(long long)(t_ref / dt + 0.5);
+    int64_t ref_steps;
+    if (olive_ms_to_steps(t_ref, dt, 0, INT32_MAX, &ref_steps) != OLIVE_STEPS_OK)
+        return "t_ref is more than 2^31 - 1 steps of dt";
+    c->ref_steps = (double)ref_steps;
     c->tau_e = param(m, p, "tau_e");
     c->tau_i = param(m, p, "tau_i");
     if (!(c->tau_e > 0) || !(c->tau_i > 0)) return "tau_e and tau_i must be more than 0";

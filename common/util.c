@@ -139,6 +139,38 @@ void olive_memcpy_parallel(void *dst, const void *src, size_t bytes)
     }
 }
 
+int olive_ms_to_steps(double ms, double dt, int64_t lo, int64_t hi, int64_t *steps)
+{
+    const double x = round(ms / dt);
+    if (x != x) return OLIVE_STEPS_NAN;
+    /* [-2^63, 2^63) holds every int64 and nothing beyond: the cast is defined */
+    if (!(x >= -0x1p63)) return OLIVE_STEPS_LOW;
+    if (!(x < 0x1p63)) return OLIVE_STEPS_HIGH;
+    const int64_t v = (int64_t)x;
+    if (v < lo) return OLIVE_STEPS_LOW;
+    if (v > hi) return OLIVE_STEPS_HIGH;
+    *steps = v;
+    return OLIVE_STEPS_OK;
+}
+
+int64_t olive_ms_to_steps_or_die(olive_die_fn die, const char *what, double ms, double dt, int64_t lo, int64_t hi)
+{
+    int64_t v = 0;
+    const int rc = olive_ms_to_steps(ms, dt, lo, hi, &v);
+    if (rc == OLIVE_STEPS_NAN) die("%s = %g ms is not a number of steps of %g ms", what, ms, dt);
+    if (rc != OLIVE_STEPS_OK)
+        die("%s = %g ms is %.15g steps of %g ms, outside %lld..%lld", what, ms, round(ms / dt), dt, (long long)lo,
+            (long long)hi);
+    return v;
+}
+
+int64_t olive_ms_to_step_or_never(olive_die_fn die, const char *what, double ms, double dt)
+{
+    int64_t v = 0;
+    if (olive_ms_to_steps(ms, dt, 0, OLIVE_STEP_NEVER, &v) == OLIVE_STEPS_HIGH) return OLIVE_STEP_NEVER;
+    return olive_ms_to_steps_or_die(die, what, ms, dt, 0, OLIVE_STEP_NEVER);
+}
+
 long long olive_parse_int(const char *opt, const char *s, long long lo, long long hi)
 {
     char *end;

@@ -44,6 +44,24 @@ double olive_parse_double(const char *opt, const char *s, double lo, double hi);
 /* "V" or "A:B" (A <= B). Returns 1 for a range, 0 for a single value (b = a). */
 int olive_parse_range(const char *opt, const char *s, double lo, double hi, double *a, double *b);
 
+/* Times and delays in ms as whole steps of dt (> 0), rounded to the nearest
+ * step (halves away from zero, as llround): every ms -> steps conversion
+ * goes through these, so that none overflows or wraps. olive_ms_to_steps
+ * gives OLIVE_STEPS_OK and *steps when the steps lie in [lo, hi]; else
+ * OLIVE_STEPS_NAN, _LOW or _HIGH (infinities included), *steps untouched. */
+enum { OLIVE_STEPS_OK = 0, OLIVE_STEPS_NAN, OLIVE_STEPS_LOW, OLIVE_STEPS_HIGH };
+int olive_ms_to_steps(double ms, double dt, int64_t lo, int64_t hi, int64_t *steps);
+/* olive_die or olive_usage_error: how a conversion refuses (exit 1 or 2). */
+typedef void (*olive_die_fn)(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+/* The steps, or die("WHAT = X ms is N steps of DT ms, outside LO..HI"): what
+ * names the file, the object and the field. */
+int64_t olive_ms_to_steps_or_die(olive_die_fn die, const char *what, double ms, double dt, int64_t lo, int64_t hi);
+/* A moment (ms >= 0) that a run may never reach, as a step: one beyond the
+ * int64 steps is OLIVE_STEP_NEVER (no run gets there: at most 2^40 steps);
+ * NaN and negative times die as above. */
+#define OLIVE_STEP_NEVER INT64_MAX
+int64_t olive_ms_to_step_or_never(olive_die_fn die, const char *what, double ms, double dt);
+
 /* Atomic output. olive_atomic_begin claims final: it refuses an existing
  * final unless force is set (and a directory in place of a file), notes what
  * is there, and creates a temporary file final.tmp-PID-N exclusively (the

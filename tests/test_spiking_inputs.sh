@@ -8,7 +8,13 @@
 #   the same datasets, another seed others;
 # - negative delays, negative conductance weights, unknown models and
 #   receptors, delays beyond the 65535-step buffer, in genconn options and in
-#   files written by hand (h5py), and options that do not apply to a model.
+#   files written by hand (h5py), and options that do not apply to a model;
+# - ms -> steps: 6553.5 ms at dt 0.1 is 65535 steps (accepted), 6553.6 ms
+#   refused; a Poisson start or a spike time of 1e20 ms never fires; --time
+#   and a SONATA delay beyond their limits refused naming the field;
+# - memory: a 1 ms run with 65534-step delays fits in 64 MiB (the ring is
+#   sized by the run); 2^31 - 1 cells and p=1 over 1e6 cells refused under
+#   OLIVE_MEMAVAILABLE before any big allocation.
 set -euo pipefail
 fail() { echo "FAIL: $*" >&2; exit 1; }
 G="$BIN/olive-genconn"
@@ -77,7 +83,7 @@ refused "delay '-1' is negative" "$G" "${B[@]}" --projection from=all,to=all,p=0
 refused "cannot be negative" "$G" -o bad.h5 --model lif_coba --cells 100 --projection from=all,to=all,p=0.1,weight=-1,delay=1,receptor=ge
 refused "has no receptor 'gx'" "$G" "${B[@]}" --projection from=all,to=all,p=0.1,weight=1,delay=1,receptor=gx
 refused "is not lif_cuba, lif_coba, lif_cuba_alpha, lif_coba_alpha, hh_traub, hh_cable or hh_swc" "$G" -o bad.h5 --model lif_nope --cells 100
-refused "beyond the delay buffer" "$G" "${B[@]}" --projection from=all,to=all,p=0.1,weight=1,delay=7000,receptor=ge
+refused "delay (the delay buffer) = 7000 ms is 70000 steps of 0.1 ms, outside 0..65535" "$G" "${B[@]}" --projection from=all,to=all,p=0.1,weight=1,delay=7000,receptor=ge
 refused "no population 'x'" "$G" "${B[@]}" --projection from=x,to=all,p=0.1,weight=1,delay=1,receptor=ge
 refused "not a parameter of lif_cuba" "$G" "${B[@]}" --param g_L=3
 [ ! -e bad.h5 ] || fail "a refused network left bad.h5"
@@ -118,4 +124,76 @@ refused "--method applies to lif_cuba and lif_coba" "$S" io.h5 -o out --steps 10
 refused "--poisson applies to networks with chemical synapses" "$S" io.h5 -o out --steps 10 --poisson rate=1,weight=1,receptor=ge
 [ ! -e out ] || fail "a refused run left its output directory"
 ls -d out.tmp* 2>/dev/null && fail "a refused run left a temporary directory"
+
+# Times and delays in ms become steps through one checked conversion
+# (olive_ms_to_steps): what does not fit is refused naming the field, and a
+# moment beyond any run's end is "never" (no overflow; the sanitizer pass
+# runs these too).
+"$G" -q -o d65535.h5 --model lif_cuba --cells 20 --projection from=all,to=all,p=0.1,weight=1,delay=6553.5,receptor=ge
+"$PY" -c "import h5py; assert h5py.File('d65535.h5')['synapses/all_to_all'].attrs['delay'] == 65535" || fail "6553.5 ms"
+refused "6553.6 ms is 65536 steps of 0.1 ms, outside 0..65535" "$G" -o bad.h5 --model lif_cuba --cells 20 \
+    --projection from=all,to=all,p=0.1,weight=1,delay=6553.6,receptor=ge
+"$G" -q -o src.h5 --model lif_cuba --population n:5 --source-poisson drive:50:100:0:600 --param E_L=-60 \
+    --projection from=drive,to=n,indegree=2,weight=0.1,delay=1,receptor=ge
+"$PY" - <<'PYEOF'
+import h5py, numpy as np, shutil
+shutil.copy("src.h5", "late.h5")                  # a Poisson source that starts after any run's end
+with h5py.File("late.h5", "r+") as f:
+    f["cells/populations/drive"].attrs["start"] = 1e20
+shutil.copy("src.h5", "farspike.h5")              # an array source with a time beyond the int64 steps
+with h5py.File("farspike.h5", "r+") as f:
+    q = f["cells/populations/drive"]
+    for a in ("rate", "start", "duration"): del q.attrs[a]
+    q.attrs["model"] = "spike_source_array"
+    q["spike_times"] = np.array([1.0] + [1e20] * 50)   # cell 5: 1 ms and 1e20 ms; cells 6..54: 1e20 ms
+    q["spike_times_ptr"] = np.array([0] + list(range(2, 52)), dtype=np.int64)
+PYEOF
+"$S" -q late.h5 -o late --time 50 --record none
+"$S" -q farspike.h5 -o farspike --time 50 --record none
+"$PY" - <<'PYEOF' || fail "a source beyond the run's end fired"
+import h5py, numpy as np
+ids = h5py.File("late/spikes.h5")["spikes/io/node_ids"][:]
+assert not np.any(ids >= 5), "Poisson start 1e20 ms fired"
+s = h5py.File("farspike/spikes.h5")["spikes/io"]
+got = sorted(zip(s["node_ids"][:].tolist(), s["timestamps"][:].tolist()))
+assert [g for g in got if g[0] >= 5] == [(5, 1.0)], got
+print("Poisson start 1e20 ms: no spike; spike time 1e20 ms: never reached, the 1 ms one kept")
+PYEOF
+refused "--time = 1e+12 ms is 10000000000000 steps of 0.1 ms, outside 1..1099511627776" "$S" good.h5 -o out --time 1e12
+# A SONATA delay of 1e20 ms: refused naming the edges file's dataset
+"$PY" - <<'PYEOF'
+import h5py, numpy as np
+with h5py.File("far_edges.h5", "w") as f:
+    g = f.create_group("edges/io")
+    g["source_node_id"] = np.array([0, 1], dtype=np.uint64); g["target_node_id"] = np.array([1, 2], dtype=np.uint64)
+    g["edge_type_id"] = np.array([0, 0], dtype=np.int64)
+    g["0/syn_weight"] = np.array([1.0, 1.0]); g["0/delay"] = np.array([1.0, 1e20])
+PYEOF
+refused "far_edges.h5: /edges/io/0/delay\[1\] (edge 1; the delay buffer) = 1e+20 ms is 1e+21 steps of 0.1 ms, outside 0..65535" \
+    "$G" -o bad.h5 --model lif_cuba --cells 5 --import-synapses far_edges.h5
+
+# Memory: the CPU delay ring has min(max delay + 1, the run's steps) slots: a
+# 1 ms run of 2000 cells with 65534-step delays fits in 64 MiB (its full ring
+# would take 2.7 GiB); a file declaring 2^31 - 1 cells is refused before any
+# of it is read; genconn refuses p=1 over 1e6 cells before generating.
+"$G" -q -o far.h5 --model lif_cuba --cells 2000 --projection from=all,to=all,p=0.001,weight=1,delay=6553.4,receptor=ge
+OLIVE_MEMAVAILABLE=64M "$S" -q far.h5 -o far --time 1 --record none || fail "a 1 ms run of 65534-step delays needs more than 64 MiB"
+"$G" -q -o four.h5 --model lif_cuba --cells 4
+"$PY" - <<'PYEOF'
+import h5py, numpy as np, shutil
+shutil.copy("four.h5", "huge.h5")
+n = 2**31 - 1
+with h5py.File("huge.h5", "r+") as f:
+    f["cells"].attrs["count"] = n
+    f["cells"].attrs["dims"] = np.array([n, 1, 1])
+    f["cells/populations/all"].attrs["count"] = n
+    del f["gap_junctions/row_ptr"]
+    f["gap_junctions"].create_dataset("row_ptr", shape=(n + 1,), dtype="i8", chunks=(1 << 20,), compression="gzip")
+PYEOF
+OLIVE_MEMAVAILABLE=4G refused "not enough memory: huge.h5 with 2147483647 cells (2147483647 on rank 0), 0 synapses into them" \
+    "$S" huge.h5 -o out --time 1
+OLIVE_MEMAVAILABLE=1G refused "not enough memory: bad.h5 (1000000 cells and about 1e+12 synapses, 1e+12 of them from --projection" \
+    "$G" -o bad.h5 --model lif_cuba --cells 1000000 --projection from=all,to=all,p=1,weight=1,delay=1,receptor=ge
+[ ! -e bad.h5 ] && ! compgen -G "bad.h5.tmp-*" >/dev/null || fail "a refused genconn left bad.h5"
+[ ! -e out ] || fail "a refused run left its output directory"
 echo "bad spiking input refused, nothing left behind"

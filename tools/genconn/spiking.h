@@ -43,6 +43,9 @@ int gc_spiking_requested(int argc, char **argv);
 void gc_spk_parse_args(int argc, char **argv, gc_spk_config *cfg);
 /* Generate and write; returns the exit status. */
 int gc_spiking_main(int argc, char **argv);
+/* The bytes the projections of syn hold (rows and synapses), for the memory
+ * checks of what comes after them. */
+double gc_spk_held_bytes(const olive_synapses *syn, int64_t count);
 /* Projection number k of cfg into p (whole rows, every target). */
 void gc_spk_generate(const gc_spk_config *cfg, int k, olive_projection *p);
 /* spiking_sonata.c: --export-sonata (written under temporary names, then committed) */

@@ -355,9 +355,9 @@ void gc_spk_parse_args(int argc, char **argv, gc_spk_config *cfg)
         for (int q = 0; q < cfg->nproj - 1; q++)
             if (!strcmp(cfg->proj[q].name, p->name))
                 olive_usage_error("--projection %s: a second projection named '%s' (give name=...)", projs[j], p->name);
-        double dmax = p->d_b / cfg->dt;
-        if (dmax + 0.5 > OLIVE_MAX_DELAY)
-            olive_usage_error("--projection %s: a delay of %g ms is %.0f steps of %g ms, beyond the delay buffer "
-                              "(at most %d steps)", projs[j], p->d_b, dmax, cfg->dt, OLIVE_MAX_DELAY);
+        /* the largest delay (d_a >= 0 is checked): every delay drawn fits the uint16 steps */
+        char what[400];
+        snprintf(what, sizeof what, "--projection %s: delay (the delay buffer)", projs[j]);
+        olive_ms_to_steps_or_die(olive_usage_error, what, p->d_b, cfg->dt, 0, OLIVE_MAX_DELAY);
     }
 }

@@ -2,6 +2,7 @@
  * keyed by (seed, projection, target or synapse number, draw, stream), so the
  * rows are the same however they are computed; O(synapses) work. */
 #include "spiking.h"
+#include "memcheck.h"
 #include "netfile.h"
 #include "rng.h"
 #include "util.h"
@@ -157,13 +158,64 @@ void gc_spk_generate(const gc_spk_config *cfg, int k, olive_projection *p)
                 if (p->weight) p->weight[e] = s->w_a + (s->w_b - s->w_a) * u01(cfg, k, (uint64_t)j, at, OLIVE_STREAM_SYN_WEIGHT);
                 if (p->delay) {
                     double d = s->d_a + (s->d_b - s->d_a) * u01(cfg, k, (uint64_t)j, at, OLIVE_STREAM_SYN_DELAY);
-                    p->delay[e] = (uint16_t)llround(d / cfg->dt);
+                    p->delay[e] = (uint16_t)olive_ms_to_steps_or_die(olive_die, "delay", d, cfg->dt, 0, OLIVE_MAX_DELAY);
                 }
             }
     }
     p->weight_value = s->w_a;
-    p->delay_value = llround(s->d_a / cfg->dt);
+    p->delay_value = olive_ms_to_steps_or_die(olive_usage_error, "delay", s->d_a, cfg->dt, 0, OLIVE_MAX_DELAY);
     p->nnz_total = p->nnz;
+}
+
+/* ---- predicted memory, before generating ---- */
+
+/* The synapses projection k will make: exact for indegree and total; for p
+ * the Binomial mean plus 6 standard deviations. */
+static double expected_synapses(const gc_spk_config *cfg, int k)
+{
+    const gc_proj_spec *s = &cfg->proj[k];
+    int64_t s0, s1, t0, t1;
+    pop_range(cfg, s->from, &s0, &s1);
+    pop_range(cfg, s->to, &t0, &t1);
+    if (s->rule == GC_RULE_TOTAL) return (double)s->k;
+    if (s->rule == GC_RULE_INDEGREE) return (double)s->k * (double)(t1 - t0);
+    const double pairs = (double)(s1 - s0) * (double)(t1 - t0), mean = pairs * s->p;
+    return mean + 6 * sqrt(mean * (1 - s->p)) + 1;
+}
+
+/* Bytes per synapse of a projection held until the file is written: its
+ * sources, and weights and delays when they are drawn per synapse. */
+static double held_per_synapse(int weights, int delays) { return 4 + (weights ? 8 : 0) + (delays ? 2 : 0); }
+
+double gc_spk_held_bytes(const olive_synapses *syn, int64_t count)
+{
+    double b = 0;
+    for (int k = 0; k < syn->n; k++)
+        b += 8.0 * ((double)count + 1) + (double)syn->proj[k].nnz * held_per_synapse(!!syn->proj[k].weight, !!syn->proj[k].delay);
+    return b;
+}
+
+/* Every projection held (rows and synapses), the largest one's generation
+ * buffers beside it (row blocks grown by doubling), the empty gap-junction
+ * rows and v0; SONATA export copies the synapses once more. */
+static void check_memory(const gc_spk_config *cfg)
+{
+    const double N = (double)cfg->count;
+    double held = 16 * (N + 1), total = 0, most = 0;
+    int big = -1;
+    for (int k = 0; k < cfg->nproj; k++) {
+        const double e = expected_synapses(cfg, k);
+        const gc_proj_spec *s = &cfg->proj[k];
+        held += 8 * (N + 1) + e * held_per_synapse(s->w_a != s->w_b, s->d_a != s->d_b);
+        total += e;
+        if (big < 0 || e > most) { most = e; big = k; }
+    }
+    if (big < 0) return;
+    if (cfg->export_prefix) held += 40 * total;
+    char what[512];
+    snprintf(what, sizeof what, "%lld cells and about %.3g synapses, %.3g of them from --projection %.300s",
+             (long long)cfg->count, total, most, cfg->proj[big].spec);
+    olive_require_memory(cfg->out_path, held + 8 * most + 8 * (N + 1), what);
 }
 
 /* The populations and synapses, into the network file before it is closed. */
@@ -197,6 +249,7 @@ int gc_spiking_main(int argc, char **argv)
     }
     if (cfg.import_synapses && olive_same_path(cfg.import_synapses, cfg.out_path))
         olive_usage_error("-o %s is the --import-synapses file itself", cfg.out_path);
+    check_memory(&cfg);
     olive_synapses syn = {cfg.dt, cfg.nproj, olive_calloc((size_t)cfg.nproj + 1, sizeof(olive_projection), "projections")};
     int64_t total = 0;
     for (int k = 0; k < cfg.nproj; k++) {

@@ -2,6 +2,7 @@
  * synapses from a SONATA edges file (spiking_sonata.c says what is read). */
 #include "spiking.h"
 #include "h5util.h"
+#include "memcheck.h"
 #include "util.h"
 #include <math.h>
 #include <stdio.h>
@@ -81,6 +82,11 @@ void gc_spk_import(const gc_spk_config *cfg, olive_synapses *syn)
     const int64_t E = olive_h5_len1(path, g, "source_node_id");
     if (olive_h5_len1(path, g, "target_node_id") != E)
         olive_die("%s: /edges/%s: source_node_id and target_node_id differ in length", path, pops[0]);
+    /* per edge: ids, type, weight, delay, group index, the sort record and
+     * the projection's synapse; beside the projections generated before */
+    char what[160];
+    snprintf(what, sizeof what, "%lld edges", (long long)E);
+    olive_require_memory(path, gc_spk_held_bytes(syn, cfg->count) + 94.0 * (double)E + 16.0 * ((double)cfg->count + 1), what);
     uint64_t *src = olive_malloc((size_t)E * 8 + 8, "import"), *tgt = olive_malloc((size_t)E * 8 + 8, "import");
     int64_t *type = olive_calloc((size_t)E + 1, sizeof(int64_t), "import");
     olive_h5_read_slab1(path, g, "source_node_id", H5T_NATIVE_UINT64, 0, E, src);
@@ -149,10 +155,12 @@ void gc_spk_import(const gc_spk_config *cfg, olive_synapses *syn)
             if (!isfinite(we)) olive_die("%s: edge %lld has no finite syn_weight (in the edges file or the edge types)", path, (long long)e);
             if (!isfinite(de)) olive_die("%s: edge %lld has no finite delay (in the edges file or the edge types)", path, (long long)e);
             if (de < 0) olive_die("%s: edge %lld has a negative delay (%g ms)", path, (long long)e, de);
-            int64_t steps = llround(de / cfg->dt);
-            if (steps > OLIVE_MAX_DELAY)
-                olive_die("%s: edge %lld: a delay of %g ms is %lld steps of %g ms, beyond the delay buffer (at most %d steps)",
-                          path, (long long)e, de, (long long)steps, cfg->dt, OLIVE_MAX_DELAY);
+            char what[600];   /* the field the delay came from */
+            if (d) snprintf(what, sizeof what, "%s: /edges/%s/0/delay[%lld] (edge %lld; the delay buffer)", path, pops[0],
+                            (long long)at, (long long)e);
+            else snprintf(what, sizeof what, "%s: edge type %lld: delay (edge %lld; the delay buffer)",
+                          cfg->import_edge_types, (long long)tids[k], (long long)e);
+            const int64_t steps = olive_ms_to_steps_or_die(olive_die, what, de, cfg->dt, 0, OLIVE_MAX_DELAY);
             es[m++] = (edge){tgt[e], src[e], we, steps};
         }
         qsort(es, (size_t)m, sizeof(edge), cmp_edge);

@@ -316,10 +316,7 @@ void sim_parse_args(int argc, char **argv, sim_config *cfg)
     for (int k = 0; k < npulse_args; k++) sim_add_pulse_arg(cfg, pulse_args[k]);
     free(pulse_args);
     if (time_ms >= 0) {
-        if (time_ms / cfg->dt > (double)(INT64_C(1) << 40))
-            olive_usage_error("--time %g ms is more than 2^40 steps of %g ms", time_ms, cfg->dt);
-        cfg->steps = (int64_t)llround(time_ms / cfg->dt);
-        if (cfg->steps < 1) olive_usage_error("--time %g ms is shorter than one step (%g ms)", time_ms, cfg->dt);
+        cfg->steps = olive_ms_to_steps_or_die(olive_usage_error, "--time", time_ms, cfg->dt, 1, INT64_C(1) << 40);
     }
     check_output_path(cfg->out_path);
     if (cfg->restart_path) {

@@ -357,6 +357,14 @@ static void check_memory(sim_t *s, const olive_network *hdr, int64_t r0, int64_t
     if (nnz < 0 || nnz > hdr->nnz_total) nnz = hdr->nnz_total; /* the reader reports the fault itself */
     double host, dev;
     sim_predict_memory(s->cfg, hdr->bits, hdr->count, r1 - r0, nnz, &host, &dev);
+    char what[4200];
+    snprintf(what, sizeof what, "%s with %lld cells and %lld junctions", s->cfg->net_path, (long long)hdr->count,
+             (long long)hdr->nnz_total);
+    sim_require_node_memory(s, host, dev, what);
+}
+
+void sim_require_node_memory(sim_t *s, double host, double dev, const char *what)
+{
     MPI_Comm node;
     int local = 1, lrank = 0;
     SIM_CHECK_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
@@ -370,16 +378,15 @@ static void check_memory(sim_t *s, const olive_network *hdr, int64_t r0, int64_t
     int short_here = lrank == 0 && avail >= 0 && need > avail, any = 0;
     SIM_CHECK_MPI(MPI_Allreduce(&short_here, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
     char b1[32], b2[32], b3[32], b4[32];
-    olive_info("rank %d: predicted host memory %s (this node's %d rank(s): %s; available %s); "
-               "device memory of the CUDA backend about %s", s->rank, olive_fmt_bytes(b1, sizeof b1, host), local,
-               olive_fmt_bytes(b2, sizeof b2, need), avail < 0 ? "unknown" : olive_fmt_bytes(b3, sizeof b3, avail),
-               olive_fmt_bytes(b4, sizeof b4, dev));
+    olive_info("rank %d: predicted host memory %s (this node's %d rank(s): %s; available %s)%s%s", s->rank,
+               olive_fmt_bytes(b1, sizeof b1, host), local, olive_fmt_bytes(b2, sizeof b2, need),
+               avail < 0 ? "unknown" : olive_fmt_bytes(b3, sizeof b3, avail),
+               dev >= 0 ? "; device memory of the CUDA backend about " : "", dev >= 0 ? olive_fmt_bytes(b4, sizeof b4, dev) : "");
     if (!any) return;
     if (short_here)
-        olive_die("not enough memory: %s with %lld cells and %lld junctions needs about %s on this node "
-                  "(%d rank(s)), but only %s is available (%s); use more nodes or fewer ranks per node",
-                  s->cfg->net_path, (long long)hdr->count, (long long)hdr->nnz_total, olive_fmt_bytes(b1, sizeof b1, need),
-                  local, olive_fmt_bytes(b2, sizeof b2, avail), source);
+        olive_die("not enough memory: %s needs about %s on this node (%d rank(s)), but only %s is available (%s); use "
+                  "more nodes or fewer ranks per node", what, olive_fmt_bytes(b1, sizeof b1, need), local,
+                  olive_fmt_bytes(b2, sizeof b2, avail), source);
     MPI_Barrier(MPI_COMM_WORLD); /* a node's first rank reports and aborts */
     exit(1);
 }

@@ -216,6 +216,10 @@ void sim_write_state(sim_t *s, const char *path, int64_t step, const char *kind)
 void sim_restart_check_header(const sim_config *cfg, int64_t count);
 /* Check the network checksum and X. */
 void sim_restart_load(sim_t *s);
+/* Collective: the host bytes of every rank of a node summed against what the
+ * node has available; dies naming what (the file and what in it costs) when
+ * they do not fit. dev < 0: no device estimate to report. */
+void sim_require_node_memory(sim_t *s, double host, double dev, const char *what);
 /* Predicted host bytes of this rank (and device bytes of the CUDA backend) for
  * nlocal own cells with nnz junctions in a network of count cells. */
 void sim_predict_memory(const sim_config *cfg, int bits, int64_t count, int64_t nlocal, int64_t nnz,

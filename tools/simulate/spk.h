@@ -55,7 +55,9 @@ struct sim_spk {
     int64_t nsyn_total;
     int D;                   /* exchange period in steps (min delay; 1 when it is 0) */
     int zero_delay;          /* some delay is 0: exchange and deliver within the step */
-    int L;                   /* delay ring: max delay + 1 slots */
+    int L;                   /* max delay + 1 (the CUDA engines' ring; the spikes a state keeps) */
+    int slots;               /* the CPU ring: L slots, or the run's steps when fewer (spk_setup.c) */
+    int64_t end;             /* the run's last step + 1: events due there or later are not queued */
     spk_slot *ring;
     int64_t *mark;           /* per thread: spikes in tspikes[t] already exchanged */
     int64_t window0;         /* first step of the current exchange window */

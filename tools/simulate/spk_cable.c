@@ -81,8 +81,10 @@ void spk_cable_setup(sim_t *s)
         const char *fault = olive_cable_template_make(c->model, p->param, p->morphology, &b->t);
         if (fault) olive_die("%s: population %s: %s", c->net_path, p->name, fault);
         b->shape = olive_cable_shape_of(&b->t.cell);
-        b->cr = (spk_cable_cellrule){b->t.soma, b->t.rule, (int)llround(b->t.t_ref / c->dt), b->t.V_th, b->t.I_e,
-                                     b->t.pulse_to_nA};
+        char what[160];
+        snprintf(what, sizeof what, "%s: population %s: t_ref", c->net_path, p->name);
+        const int ref = (int)olive_ms_to_steps_or_die(olive_die, what, b->t.t_ref, c->dt, 0, INT32_MAX);
+        b->cr = (spk_cable_cellrule){b->t.soma, b->t.rule, ref, b->t.V_th, b->t.I_e, b->t.pulse_to_nA};
         block_alloc(b);
         b->elem_node = olive_malloc((size_t)b->t.cell.n * sizeof(int), "cable cells");
         for (int j = 0; j < b->t.cell.n; j++)

@@ -54,23 +54,27 @@ int64_t *spk_gather_window(sim_t *s, int64_t *total_out)
 }
 
 /* The events of one spike into the delay ring. Only a restart's replayed
- * spikes (sstep < min_due) test each synapse's due step: the exchange's
- * calls, the hot ones, skip that test with one loop-invariant flag. */
+ * spikes (sstep < min_due) and those near the run's end test each
+ * synapse's due step: the exchange's calls, the hot ones, skip those tests
+ * with loop-invariant flags. An event due after the run's last step is
+ * counted but not queued: a ring of fewer slots than the delays (a run
+ * shorter than them) holds only the steps still to run. */
 static inline int64_t queue_events(struct sim_spk *k, int64_t g, int64_t sstep, int64_t min_due)
 {
-    const int L = k->L;
+    const int slots = k->slots;
     const spk_out *o = k->out + k->out_ptr[g];
     const uint16_t *d = k->out_delay + k->out_ptr[g];
     const int64_t no = k->out_ptr[g + 1] - k->out_ptr[g];
-    const int replay = sstep < min_due;
+    const int replay = sstep < min_due, clip = sstep + (k->L - 1) >= k->end;
     int64_t queued = 0;
     for (int64_t e = 0; e < no; e++) {
         if (replay && sstep + d[e] < min_due) continue;   /* delivered before the restart's first step */
-        spk_slot *sl = &k->ring[(sstep + d[e]) % L];
+        queued++;
+        if (clip && sstep + d[e] >= k->end) continue;
+        spk_slot *sl = &k->ring[(sstep + d[e]) % slots];
         const int32_t r = o[e].target;
         if (!sl->touched[r]) { sl->touched[r] = 1; sl->list[sl->n++] = r; }
         sl->acc[o[e].receptor][r] += o[e].w;
-        queued++;
     }
     return queued;
 }
@@ -96,7 +100,7 @@ void spk_deliver(sim_t *s, int64_t step)
     struct sim_spk *k = s->spk;
     const sim_config *c = s->cfg;
     const int64_t n = s->plan.nlocal, row0 = s->plan.row0;
-    spk_slot *sl = &k->ring[step % k->L];
+    spk_slot *sl = &k->ring[step % k->slots];
     double *rec[2] = {s->state[c->model->receptors[0]], s->state[c->model->receptors[1]]};
     const int64_t nt = sl->n;
 #pragma omp parallel for schedule(static) if (nt > 4096)

@@ -59,8 +59,63 @@ static void setup_cells(sim_t *s)
     }
 }
 
+/* ---- predicted memory, before the big allocations ---- */
+
+/* What this rank's synapses cost: their number, and their bytes as read
+ * (col, and the weight and delay datasets where a projection has them; a
+ * delay dataset is read through int64). */
+typedef struct {
+    int64_t nsyn;
+    double read_bytes;
+    int nproj, dmax_known;   /* the largest constant delay (the datasets' are read later) */
+} spk_mem;
+
+/* The own rows' synapses from the row_ptr of every projection at row0 and
+ * at row1 (two reads of no rows: validated, and nothing big read yet). */
+static spk_mem own_synapses(const sim_t *s, int64_t count)
+{
+    olive_synapses a, b;
+    spk_mem m = {0, 0, 0, 0};
+    if (!olive_syn_read_rows(s->cfg->net_path, count, s->plan.row0, s->plan.row0, &a)) return m;
+    olive_syn_read_rows(s->cfg->net_path, count, s->plan.row1, s->plan.row1, &b);
+    m.nproj = a.n;
+    for (int j = 0; j < a.n && j < b.n; j++) {
+        const int64_t e = b.proj[j].e0 - a.proj[j].e0;   /* (a decreasing row_ptr: the reader reports it) */
+        if (e <= 0) continue;
+        m.nsyn += e;
+        m.read_bytes += (double)e * (4 + (a.proj[j].weight ? 8 : 0) + (a.proj[j].delay ? 10 : 0));
+        if (!a.proj[j].delay && a.proj[j].delay_value > m.dmax_known) m.dmax_known = (int)a.proj[j].delay_value;
+    }
+    olive_syn_free(&a);
+    olive_syn_free(&b);
+    return m;
+}
+
+/* Host bytes of this rank: the cells' state, sources and rows; the
+ * synapses as read and turned around (spk_out and delay per synapse, the
+ * per-source pointers and per-thread counts); the delay ring's slots
+ * (two sums, a mark and a list entry per own cell each). */
+static double predict_host(const sim_t *s, int64_t count, const spk_mem *m, int slots)
+{
+    const double n = (double)s->plan.nlocal, N = (double)count, T = s->nthreads;
+    const double cells = n * (8.0 * s->cfg->model->nvars + 1 + 8 + 4 + 8 + 45) + 8.0 * (n + 1) * m->nproj;
+    const double cnt = 4 * T * N < 2e9 + 4 * N ? 4 * T * N : 2e9 + 4 * N;
+    const double syn = m->read_bytes + 18.0 * (double)m->nsyn + 8 * (N + 1) + cnt;
+    return cells + syn + (double)slots * n * (2 * sizeof(double) + 1 + sizeof(int32_t));
+}
+
+/* Collective: refused (the file named) when the node's ranks need more
+ * than it has. */
+static void check_memory(sim_t *s, int64_t count, const spk_mem *m, int slots)
+{
+    char what[4200];
+    snprintf(what, sizeof what, "%s with %lld cells (%lld on rank %d), %lld synapses into them and a delay ring of %d "
+             "slot(s)", s->cfg->net_path, (long long)count, (long long)s->plan.nlocal, s->rank, (long long)m->nsyn, slots);
+    sim_require_node_memory(s, predict_host(s, count, m, slots), -1, what);
+}
+
 /* Turn the own rows (by target) around into per-source lists. */
-static void setup_synapses(sim_t *s, olive_synapses *syn)
+static void setup_synapses(sim_t *s, olive_synapses *syn, const spk_mem *m)
 {
     struct sim_spk *k = s->spk;
     const sim_config *c = s->cfg;
@@ -104,7 +159,13 @@ static void setup_synapses(sim_t *s, olive_synapses *syn)
     k->zero_delay = dmin == 0;
     k->D = dmin > 0 ? dmin : 1;
     k->L = dmax + 1;
+    /* The ring holds the due steps still to run: at most the run's steps
+     * (a 1 ms run of a network with 6.5 s delays needs 11 slots, not 65536). */
+    const int64_t run = c->steps - c->start_step;
+    k->slots = run < k->L ? (int)run : k->L;
+    k->end = c->steps;
     SIM_CHECK_MPI(MPI_Allreduce(&k->nsyn, &k->nsyn_total, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD));
+    check_memory(s, N, m, k->slots);
 
     k->out_ptr = olive_calloc((size_t)N + 1, sizeof(int64_t), "outgoing synapses");
     k->out = olive_malloc((size_t)nsyn * sizeof(spk_out) + sizeof(spk_out), "outgoing synapses");
@@ -152,8 +213,8 @@ static void setup_synapses(sim_t *s, olive_synapses *syn)
             }
     }
     free(cnt);
-    k->ring = olive_calloc((size_t)k->L, sizeof(spk_slot), "delay buffer");
-    for (int i = 0; i < k->L; i++) {
+    k->ring = olive_calloc((size_t)k->slots, sizeof(spk_slot), "delay buffer");
+    for (int i = 0; i < k->slots; i++) {
         spk_slot *sl = &k->ring[i];
         sl->acc[0] = olive_calloc((size_t)n + 1, sizeof(double), "delay buffer");
         sl->acc[1] = olive_calloc((size_t)n + 1, sizeof(double), "delay buffer");
@@ -185,11 +246,17 @@ static void setup_sources(sim_t *s)
             if (!(rate >= 0 && rate * 1e-3 * c->dt <= 1 && start >= 0 && dur >= 0))
                 olive_die("%s: population %s: rate %g Hz, start %g ms, duration %g ms: need 0 <= rate <= 1/dt and "
                           "start, duration >= 0", c->net_path, q->name, rate, start, dur);
+            /* a window beyond the int64 steps is never reached: no spike */
+            char what[160];
+            snprintf(what, sizeof what, "%s: population %s: start", c->net_path, q->name);
+            const int64_t w0 = olive_ms_to_step_or_never(olive_die, what, start, c->dt);
+            snprintf(what, sizeof what, "%s: population %s: start + duration", c->net_path, q->name);
+            const int64_t w1 = olive_ms_to_step_or_never(olive_die, what, start + dur, c->dt);
             for (int64_t g = a; g < b; g++) {
                 kind[g - r0] = OLIVE_SOURCE_POISSON;
                 p[g - r0] = rate * 1e-3 * c->dt;
-                s0[g - r0] = llround(start / c->dt);
-                s1[g - r0] = (start + dur) / c->dt > 9e18 ? INT64_MAX : llround((start + dur) / c->dt);
+                s0[g - r0] = w0;
+                s1[g - r0] = w1;
             }
         } else {   /* array: spike_times_ptr[count + 1], spike_times (ms, sorted per cell) */
             int64_t *qp = olive_malloc((size_t)(b - a + 1) * sizeof(int64_t), "spike sources");
@@ -201,11 +268,13 @@ static void setup_sources(sim_t *s)
             for (int64_t g = a; g < b; g++) {   /* rows ascend: the steps land in row order */
                 kind[g - r0] = OLIVE_SOURCE_ARRAY;
                 for (int64_t e = qp[g - a] - qp[0]; e < qp[g - a + 1] - qp[0]; e++) {
-                    const long long st = llround(t[e] / c->dt) - 1;
+                    /* a time beyond the int64 steps is never reached: kept as NEVER (the order stays) */
+                    int64_t st = t[e] >= 0 ? olive_ms_to_step_or_never(olive_die, "spike_times", t[e], c->dt) : 0;
+                    if (st != OLIVE_STEP_NEVER) st--;
                     if (st < 0)
                         olive_die("%s: population %s: cell %lld spikes at %g ms, before the end of the first step "
                                   "(%g ms): not representable", c->net_path, q->name, (long long)g, t[e], c->dt);
-                    steps[nsteps++] = (int64_t)st;
+                    steps[nsteps++] = st;
                 }
                 ptr[g - r0 + 1] = qp[g - a + 1] - qp[g - a];   /* a count, summed below */
             }
@@ -239,8 +308,9 @@ static void setup_poisson(sim_t *s)
         if (p.last > s->net.count)
             olive_usage_error("--poisson cells %lld:%lld: the network has %lld cells", (long long)p.first,
                               (long long)p.last, (long long)s->net.count);
-        p.step0 = llround(p.start_ms / c->dt);
-        p.step1 = p.stop_ms < 0 ? INT64_MAX : llround(p.stop_ms / c->dt);
+        p.step0 = olive_ms_to_step_or_never(olive_usage_error, "--poisson time START", p.start_ms, c->dt);
+        p.step1 = p.stop_ms < 0 ? OLIVE_STEP_NEVER
+                                : olive_ms_to_step_or_never(olive_usage_error, "--poisson time STOP", p.stop_ms, c->dt);
         if (!(p.rate_hz * 1e-3 * c->dt <= 1))
             olive_usage_error("--poisson rate %g Hz: more than one event per input and step of %g ms", p.rate_hz, c->dt);
         if ((double)p.n * p.rate_hz * 1e-3 * c->dt > 50)
@@ -274,11 +344,17 @@ void sim_setup_spiking(sim_t *s, sim_config *cfg)
     if (cfg->restart_path) spk_restart_check_header(cfg, hdr.count);   /* sets start_step */
     int64_t *bounds = olive_malloc((size_t)(s->size + 1) * sizeof(int64_t), "bounds");
     olive_block_bounds(hdr.count, NULL, s->size, OLIVE_BALANCE_CELLS, bounds);
-    olive_net_read_rows(cfg->net_path, bounds[s->rank], bounds[s->rank + 1], &s->net);
     s->plan.row0 = bounds[s->rank];
     s->plan.row1 = bounds[s->rank + 1];
     s->plan.nlocal = s->plan.row1 - s->plan.row0;
     free(bounds);
+    /* before anything of the cells' size: the delay datasets are not read
+     * yet, so the ring counts the constant delays only (checked again once
+     * the delays are known) */
+    const spk_mem mem = own_synapses(s, hdr.count);
+    const int64_t run = cfg->steps - cfg->start_step;
+    check_memory(s, hdr.count, &mem, run < mem.dmax_known + 1 ? (int)run : mem.dmax_known + 1);
+    olive_net_read_rows(cfg->net_path, s->plan.row0, s->plan.row1, &s->net);
     olive_pops_read(cfg->net_path, hdr.count, &k->pops);
     olive_synapses syn;
     olive_syn_read_rows(cfg->net_path, hdr.count, s->plan.row0, s->plan.row1, &syn);
@@ -300,7 +376,7 @@ void sim_setup_spiking(sim_t *s, sim_config *cfg)
     if (olive_model_is_cable(cfg->model)) spk_cable_setup(s);
     else setup_cells(s);
     setup_sources(s);
-    setup_synapses(s, &syn);
+    setup_synapses(s, &syn, &mem);
     olive_syn_free(&syn);
     setup_poisson(s);
     k->window0 = cfg->start_step;
@@ -321,7 +397,7 @@ void sim_free_spiking(sim_t *s)
     if (!k) return;
     spk_cable_free(s);
     free(k->coef); free(k->coef_of); free(k->out_ptr); free(k->out); free(k->out_delay);
-    for (int i = 0; k->ring && i < k->L; i++) {
+    for (int i = 0; k->ring && i < k->slots; i++) {
         free(k->ring[i].acc[0]); free(k->ring[i].acc[1]); free(k->ring[i].touched); free(k->ring[i].list);
     }
     free(k->ring); free(k->mark); free(k->cur); free(k->poisson); free(k->poisson_rec);

@@ -8,8 +8,8 @@
 #include <string.h>
 
 /* The limits of a pulse, the same for --pulse and a stimulus file: times
- * up to 1e12 ms keep the step count (and llround) in range; an amplitude
- * beyond 1e6 uA/cm2 is a unit mistake, not a stimulus. */
+ * up to 1e12 ms (a step beyond the int64 steps is never reached); an
+ * amplitude beyond 1e6 uA/cm2 is a unit mistake, not a stimulus. */
 #define PULSE_MS_MAX 1e12
 #define PULSE_AMP_MAX 1e6
 #define PULSE_CELL_MAX (INT64_C(1) << 40)
@@ -18,7 +18,7 @@
 /* The model's step (cli.c sets it before any pulse is read). */
 static double pulse_dt = OLIVE_DT;
 void sim_stimulus_set_dt(double dt) { pulse_dt = dt; }
-static int64_t ms_to_step(double ms) { return (int64_t)llround(ms / pulse_dt); }
+static int64_t ms_to_step(double ms) { return olive_ms_to_step_or_never(olive_usage_error, "pulse time", ms, pulse_dt); }
 
 static void append(sim_config *cfg, sim_pulse p)
 {
