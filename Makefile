@@ -173,7 +173,7 @@ slurm-test: all
 	bash scripts/slurm-setup.sh && BUILD=$(BUILD) bash tests/slurm/test_chain.sh
 
 # Fuzzing (optional, not part of `make check`): the libFuzzer harnesses of
-# tests/fuzz/ (the edges, matrix and SONATA importers, the readers of the
+# tests/fuzz/ (the edges, matrix and SONATA importers (gap junctions; spiking synapses: spksonata), the readers of the
 # network file and its populations and synapses, dispersal map, restart state, stimulus and spike files, SWC morphologies), built with clang -fsanitize=fuzzer,address,undefined into
 # $(BUILD)/fuzz/ and run FUZZ_SECONDS each from the seed corpora in
 # tests/fuzz/corpus/ (new inputs go to $(BUILD)/fuzz/corpus-*, crashes to
@@ -181,7 +181,7 @@ slurm-test: all
 .PHONY: fuzz fuzz-build fuzz-deps
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 30
-FUZZ_NAMES   := edges matrix sonata netfile map state stimulus spikes synfile swc
+FUZZ_NAMES   := edges matrix sonata netfile map state stimulus spikes synfile swc spksonata
 FUZZ_CFLAGS  := -std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer -Wall -Wno-unknown-pragmas \
                 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
                 -Icommon -Itools/genconn -Itools/simulate -Itools/analyze $(PKG_CFLAGS)
@@ -194,6 +194,7 @@ FUZZ_EXTRA_stimulus := tools/simulate/stimulus.c
 FUZZ_EXTRA_spikes   := $(addprefix tools/analyze/,spikefile.c spikestats.c spikeload.c h5read.c errors.c)
 FUZZ_EXTRA_synfile  := common/synfile.c common/cellmodel.c common/state.c
 FUZZ_EXTRA_swc      := common/swc.c common/cable_cell.c
+FUZZ_EXTRA_spksonata := tools/genconn/spiking_import.c common/synfile.c common/cellmodel.c common/state.c
 fuzz-deps:
 	@bash scripts/install-deps.sh --fuzz
 $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h tests/fuzz/fuzz_h5common.h $(FUZZ_SRC) $$(FUZZ_EXTRA_$$*) \

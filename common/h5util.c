@@ -209,24 +209,48 @@ void olive_h5_attr_i64v(const char *file, hid_t obj, const char *name, const int
 void olive_h5_attr_f64v(const char *file, hid_t obj, const char *name, const double *v, int n)
 { write_attr(file, obj, name, H5T_NATIVE_DOUBLE, n, v); }
 
-int olive_h5_has_attr(hid_t obj, const char *name) { return H5Aexists(obj, name) > 0; }
+/* An attribute HDF5 cannot even look up (a damaged header) counts as there,
+ * so that reading it names the fault instead of a default standing in. */
+int olive_h5_has_attr(hid_t obj, const char *name) { return H5Aexists(obj, name) != 0; }
+
+static int check_int_range(const void *wide, int wsigned, int64_t n, hid_t mtype, int64_t off, const hsize_t *pts,
+                           char *err, size_t errlen);
+static const char *type_fault(hid_t ft, hid_t mtype);
+static int int_fits(hid_t ft, hid_t mtype);
+enum { OLIVE_H5_ATTR_MAX = 16 };
+
+/* Open attribute name of obj, dying when it is missing or unreadable. */
+static hid_t open_attr(const char *file, hid_t obj, const char *objname, const char *name)
+{
+    const htri_t there = H5Aexists(obj, name);
+    if (there == 0) olive_h5_fail(file, "%s: attribute '%s' is missing", objname, name);
+    hid_t a = there > 0 ? H5Aopen(obj, name, H5P_DEFAULT) : -1;
+    if (a < 0) olive_h5_fail(file, "%s: attribute '%s' cannot be read (damaged attribute header?)", objname, name);
+    return a;
+}
 
 /* Read a numeric attribute with n elements (n = 1 accepts a scalar). */
 static void read_attr(const char *file, hid_t obj, const char *objname, const char *name, hid_t mtype, int n, void *v)
 {
-    if (H5Aexists(obj, name) <= 0) olive_h5_fail(file, "%s: attribute '%s' is missing", objname, name);
-    hid_t a = H5Aopen(obj, name, H5P_DEFAULT);
+    hid_t a = open_attr(file, obj, objname, name);
     hid_t sp = H5Aget_space(a);
-    hssize_t npts = H5Sget_simple_extent_npoints(sp);
+    hssize_t npts = sp >= 0 ? H5Sget_simple_extent_npoints(sp) : -1;
     hid_t ft = H5Aget_type(a);
-    H5T_class_t cls = H5Tget_class(ft);
     if (npts != n) olive_h5_fail(file, "%s: attribute '%s' has %lld values, expected %d", objname, name, (long long)npts, n);
-    if (cls != H5T_INTEGER && cls != H5T_FLOAT) olive_h5_fail(file, "%s: attribute '%s' is not numeric", objname, name);
+    if (ft < 0) olive_h5_fail(file, "%s: attribute '%s': cannot read its type (damaged?)", objname, name);
     /* HDF5 would truncate a float into an integer (bits 8.9 -> 8, steps
      * 100.7 -> 100): an integer attribute must be stored as one. */
-    if (H5Tget_class(mtype) == H5T_INTEGER && cls != H5T_INTEGER)
-        olive_h5_fail(file, "%s: attribute '%s' is stored as a floating-point number; it must be an integer",
-                      objname, name);
+    const char *bad = type_fault(ft, mtype);
+    if (bad) olive_h5_fail(file, "%s: attribute '%s' %s", objname, name, bad);
+    char err[160];
+    if (H5Tget_class(mtype) == H5T_INTEGER && !int_fits(ft, mtype)) {
+        /* HDF5 would clamp a uint64 above INT64_MAX: read it as stored and check */
+        uint64_t u[OLIVE_H5_ATTR_MAX];
+        if (n > OLIVE_H5_ATTR_MAX) olive_h5_fail(file, "internal: attribute '%s' of %d values", name, n);
+        if (H5Aread(a, H5T_NATIVE_UINT64, u) < 0) olive_h5_fail(file, "%s: cannot read attribute '%s'", objname, name);
+        if (check_int_range(u, 0, n, mtype, 0, NULL, err, sizeof err) < 0)
+            olive_h5_fail(file, "%s: attribute '%s'%s", objname, name, err);
+    }
     if (H5Aread(a, mtype, v) < 0) olive_h5_fail(file, "%s: cannot read attribute '%s'", objname, name);
     H5Tclose(ft);
     H5Sclose(sp);
@@ -242,10 +266,15 @@ void olive_h5_get_i64v(const char *file, hid_t obj, const char *objname, const c
 
 int olive_h5_get_str_opt(const char *file, hid_t obj, const char *name, char *buf, size_t n)
 {
-    if (H5Aexists(obj, name) <= 0) return 0;
-    hid_t a = H5Aopen(obj, name, H5P_DEFAULT);
+    const htri_t there = H5Aexists(obj, name);
+    if (there == 0) return 0;
+    hid_t a = there > 0 ? H5Aopen(obj, name, H5P_DEFAULT) : -1;
+    if (a < 0) olive_h5_fail(file, "attribute '%s' cannot be read (damaged attribute header?)", name);
     hid_t ft = H5Aget_type(a);
-    if (H5Tget_class(ft) != H5T_STRING) olive_h5_fail(file, "attribute '%s' is not a string", name);
+    if (ft < 0 || H5Tget_class(ft) != H5T_STRING) olive_h5_fail(file, "attribute '%s' is not a string", name);
+    /* a damaged header may declare gigabytes; olive's strings are short */
+    if (H5Tis_variable_str(ft) <= 0 && H5Tget_size(ft) > (1u << 16))
+        olive_h5_fail(file, "attribute '%s': a string of %zu bytes (damaged?)", name, H5Tget_size(ft));
     int ok;
     if (H5Tis_variable_str(ft) > 0) {
         char *s = NULL;
@@ -361,25 +390,164 @@ static int read_direct(hid_t d, hid_t mtype, int64_t off, int64_t n, void *data)
     return pread_parallel(fd, data, (size_t)n * el, (off_t)addr + (off_t)off * (off_t)el);
 }
 
+/* Read elements pts[0, n) (or [off, off + n) when pts is NULL) of the open
+ * 1-D dataset d through HDF5, converted to mtype. */
+static int read_sel(hid_t d, hid_t mtype, int64_t off, int64_t n, const hsize_t *pts, void *data)
+{
+    hid_t fs = H5Dget_space(d);
+    hsize_t o = (hsize_t)off, c = (hsize_t)n;
+    hid_t ms = H5Screate_simple(1, &c, NULL);
+    herr_t st = fs < 0 || ms < 0 ? -1
+                : pts ? H5Sselect_elements(fs, H5S_SELECT_SET, (size_t)n, pts)
+                      : H5Sselect_hyperslab(fs, H5S_SELECT_SET, &o, NULL, &c, NULL);
+    if (st >= 0) st = H5Dread(d, mtype, ms, fs, H5P_DEFAULT, data);
+    if (ms >= 0) H5Sclose(ms);
+    if (fs >= 0) H5Sclose(fs);
+    return st < 0 ? -1 : 0;
+}
+
+/* The range of the integer memory type mtype. */
+static void int_range(hid_t mtype, int64_t *lo, uint64_t *hi)
+{
+    const unsigned bits = 8u * (unsigned)H5Tget_size(mtype);
+    const int sgn = H5Tget_sign(mtype) == H5T_SGN_2;
+    *lo = sgn ? (bits >= 64 ? INT64_MIN : -((int64_t)1 << (bits - 1))) : 0;
+    *hi = bits >= 64 ? (sgn ? (uint64_t)INT64_MAX : UINT64_MAX) : (((uint64_t)1 << (bits - (unsigned)sgn)) - 1);
+}
+
+static const char *int_type_name(hid_t mtype)
+{
+    static const char *const names[2][4] = {{"uint8", "uint16", "uint32", "uint64"}, {"int8", "int16", "int32", "int64"}};
+    const size_t sz = H5Tget_size(mtype);
+    return names[H5Tget_sign(mtype) == H5T_SGN_2][sz >= 8 ? 3 : sz >= 4 ? 2 : sz >= 2 ? 1 : 0];
+}
+
+/* Check the n values of wide (int64 when wsigned, else uint64) against the
+ * range of mtype; 0, or -1 with the first value outside named in err
+ * (element index: pts[i], or off + i). */
+static int check_int_range(const void *wide, int wsigned, int64_t n, hid_t mtype, int64_t off, const hsize_t *pts,
+                           char *err, size_t errlen)
+{
+    int64_t lo;
+    uint64_t hi;
+    int_range(mtype, &lo, &hi);
+    for (int64_t i = 0; i < n; i++) {
+        const long long at = pts ? (long long)pts[i] : (long long)(off + i);
+        if (wsigned) {
+            const int64_t v = ((const int64_t *)wide)[i];
+            if (v >= lo && (v < 0 || (uint64_t)v <= hi)) continue;
+            snprintf(err, errlen, "[%lld] = %lld is %s", at, (long long)v,
+                     v < 0 && lo == 0 ? "negative; it must be a non-negative integer" : "out of range");
+        } else {
+            const uint64_t v = ((const uint64_t *)wide)[i];
+            if (v <= hi) continue;
+            snprintf(err, errlen, "[%lld] = %llu is out of range", at, (unsigned long long)v);
+        }
+        if (!strstr(err, "negative")) {
+            const size_t k = strlen(err);
+            snprintf(err + k, errlen - k, " (olive reads it as %s)", int_type_name(mtype));
+        }
+        return -1;
+    }
+    return 0;
+}
+
+/* NULL when ft is a well-formed number type: an integer of 1, 2, 4 or 8
+ * bytes using all its bits, or an IEEE float32/float64; else the fault. A
+ * damaged header can declare any size, and HDF5 would read (and convert)
+ * that many bytes per value. */
+static const char *number_type_fault(hid_t ft)
+{
+    const H5T_class_t cls = H5Tget_class(ft);
+    const size_t sz = H5Tget_size(ft);
+    if (cls == H5T_INTEGER) {
+        if (sz != 1 && sz != 2 && sz != 4 && sz != 8) return "has an integer type of an unsupported size (damaged?)";
+        if (H5Tget_precision(ft) != 8 * sz || H5Tget_offset(ft) != 0) return "has a malformed integer type (damaged?)";
+        return NULL;
+    }
+    if (cls == H5T_FLOAT) {
+        const hid_t ieee[] = {H5T_IEEE_F32LE, H5T_IEEE_F32BE, H5T_IEEE_F64LE, H5T_IEEE_F64BE};
+        for (size_t i = 0; i < sizeof ieee / sizeof ieee[0]; i++)
+            if (H5Tequal(ft, ieee[i]) > 0) return NULL;
+        return "has a floating-point type other than IEEE float32 or float64 (damaged?)";
+    }
+    return "is not numeric";
+}
+
+/* What is wrong with reading values of stored type ft as mtype, or NULL:
+ * integers must be stored as integers (HDF5 would truncate 2.7 to 2), and
+ * numbers as numbers of at most 64 bits. */
+static const char *type_fault(hid_t ft, hid_t mtype)
+{
+    const H5T_class_t cls = H5Tget_class(ft);
+    if (H5Tget_class(mtype) == H5T_INTEGER && cls == H5T_FLOAT)
+        return "is stored as a floating-point number; it must be an integer";
+    return number_type_fault(ft);
+}
+
+/* 1 when HDF5 converts every integer of type ft into mtype exactly. */
+static int int_fits(hid_t ft, hid_t mtype)
+{
+    const size_t fs = H5Tget_size(ft), ms = H5Tget_size(mtype);
+    const int fsg = H5Tget_sign(ft) == H5T_SGN_2, msg = H5Tget_sign(mtype) == H5T_SGN_2;
+    return fsg == msg ? ms >= fs : (!fsg && ms > fs);
+}
+
+int olive_h5_read_checked(hid_t d, hid_t mtype, int64_t off, int64_t n, const hsize_t *pts, void *data, char *err,
+                          size_t errlen)
+{
+    err[0] = 0;
+    if (n <= 0) return 0;
+    hid_t ft = H5Dget_type(d);
+    if (ft < 0) { snprintf(err, errlen, "cannot read its type"); return -1; }
+    const char *bad = type_fault(ft, mtype);
+    const int fsigned = H5Tget_sign(ft) == H5T_SGN_2;
+    const int direct = !bad && (H5Tget_class(mtype) != H5T_INTEGER || int_fits(ft, mtype));
+    H5Tclose(ft);
+    if (bad) { snprintf(err, errlen, "%s", bad); return -1; }
+    if (direct) {
+        if ((!pts && read_direct(d, mtype, off, n, data)) || read_sel(d, mtype, off, n, pts, data) == 0) return 0;
+        snprintf(err, errlen, "cannot be read (corrupt data?)");
+        return -1;
+    }
+    /* Through 64-bit integers of the stored sign, each checked against
+     * mtype's range before narrowing: HDF5's own conversion would clamp
+     * (-1 into an unsigned id: 0), so a fault would read as a cell. */
+    enum { PIECE = 1 << 16 };
+    const hid_t wtype = fsigned ? H5T_NATIVE_INT64 : H5T_NATIVE_UINT64;
+    const size_t msz = H5Tget_size(mtype);
+    int64_t *wide = olive_malloc(PIECE * sizeof *wide, "an integer read");
+    int rc = 0;
+    for (int64_t at = 0; at < n && rc == 0; at += PIECE) {
+        const int64_t m = n - at < PIECE ? n - at : PIECE;
+        if (read_sel(d, wtype, off + at, m, pts ? pts + at : NULL, wide) < 0) {
+            snprintf(err, errlen, "cannot be read (corrupt data?)");
+            rc = -1;
+        } else if (check_int_range(wide, fsigned, m, mtype, off + at, pts ? pts + at : NULL, err, errlen) < 0) {
+            rc = -1;
+        } else if (H5Tconvert(wtype, mtype, (size_t)m, wide, NULL, H5P_DEFAULT) < 0) {
+            snprintf(err, errlen, "cannot be converted");
+            rc = -1;
+        } else {
+            memcpy((char *)data + (size_t)at * msz, wide, (size_t)m * msz);
+        }
+    }
+    free(wide);
+    return rc;
+}
+
 void olive_h5_read_slab1(const char *file, hid_t loc, const char *name, hid_t mtype, int64_t off,
                          int64_t n, void *data)
 {
     if (n == 0) return;
     hid_t d = H5Dopen2(loc, name, H5P_DEFAULT);
     if (d < 0) olive_h5_fail(file, "dataset %s is missing", name);
-    if (read_direct(d, mtype, off, n, data)) {
-        H5Dclose(d);
-        return;
-    }
-    hid_t fs = H5Dget_space(d);
-    hsize_t o = (hsize_t)off, c = (hsize_t)n;
-    H5Sselect_hyperslab(fs, H5S_SELECT_SET, &o, NULL, &c, NULL);
-    hid_t ms = H5Screate_simple(1, &c, NULL);
-    herr_t st = H5Dread(d, mtype, ms, fs, H5P_DEFAULT, data);
-    H5Sclose(ms);
-    H5Sclose(fs);
+    char err[256], full[512];
+    const int rc = olive_h5_read_checked(d, mtype, off, n, NULL, data, err, sizeof err);
+    /* the whole path: a name relative to a group would not say which population or projection */
+    if (rc < 0 && H5Iget_name(d, full, sizeof full) <= 0) snprintf(full, sizeof full, "%s", name);
     H5Dclose(d);
-    if (st < 0) olive_h5_fail(file, "cannot read dataset %s (wrong type or corrupt data)", name);
+    if (rc < 0) olive_h5_fail(file, "dataset %s%s%s", full, err[0] == '[' ? "" : " ", err);
 }
 
 void olive_h5_dtype_info(const char *file, hid_t loc, const char *name, H5T_class_t *cls, size_t *size)

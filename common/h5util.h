@@ -67,6 +67,14 @@ int64_t olive_h5_len1(const char *file, hid_t loc, const char *name);
 /* Read elements [off, off+n) of the 1-D dataset name. */
 void olive_h5_read_slab1(const char *file, hid_t loc, const char *name, hid_t mtype, int64_t off,
                          int64_t n, void *data);
+/* Read elements [off, off + n) (pts NULL) or pts[0, n) of the open 1-D
+ * dataset d as mtype, checked: an integer mtype takes integers only (HDF5
+ * would truncate 2.7 to 2) and every value must fit it (HDF5 would clamp -1
+ * into an unsigned type to 0); a float mtype takes any number. Returns 0,
+ * or -1 with the fault in err, worded to follow the dataset's name
+ * ("[3] = -1 is negative; ...", "is stored as a floating-point number; ..."). */
+int olive_h5_read_checked(hid_t d, hid_t mtype, int64_t off, int64_t n, const hsize_t *pts, void *data, char *err,
+                          size_t errlen);
 /* Size in bytes and class of the stored element type of a dataset. */
 /* The spike group attribute 'sorting' as SONATA defines it: an enum over
  * uint8, none 0, by_id 1, by_time 2 (libsonata refuses a string). */

@@ -5,7 +5,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Names of the links in group g, in name order (at most max). */
+const char *olive_name_fault(const char *name)
+{
+    if (!name[0]) return "is empty";
+    if (strlen(name) >= OLIVE_NAME_LEN) return "is longer than 63 characters";
+    if (!strcmp(name, ".") || !strcmp(name, "..")) return "is not a name";
+    /* HDF5 would take a slash as a path: a/b makes a group a holding b */
+    if (strchr(name, '/')) return "holds a '/'";
+    for (const unsigned char *c = (const unsigned char *)name; *c; c++)
+        if (*c < 0x20 || *c == 0x7f) return "holds a control character";
+    return NULL;
+}
+
+/* Names of the links in group g, in name order (at most max), each a valid
+ * population or projection name. */
 static int list_links(const char *path, hid_t g, const char *what, char (*names)[OLIVE_NAME_LEN], int max)
 {
     H5G_info_t info;
@@ -16,8 +29,79 @@ static int list_links(const char *path, hid_t g, const char *what, char (*names)
         ssize_t len = H5Lget_name_by_idx(g, ".", H5_INDEX_NAME, H5_ITER_INC, i, names[i], OLIVE_NAME_LEN, H5P_DEFAULT);
         if (len < 0) olive_die("%s: cannot read the names in %s", path, what);
         if (len >= OLIVE_NAME_LEN) olive_die("%s: a name in %s is longer than %d characters", path, what, OLIVE_NAME_LEN - 1);
+        const char *bad = olive_name_fault(names[i]);
+        if (bad) olive_die("%s: %s: the name '%s' %s", path, what, names[i], bad);
     }
     return (int)info.nlinks;
+}
+
+/* Die when an attribute of obj (group where) has a damaged header. HDF5
+ * 1.10 crashes listing attributes by index (H5Aget_name_by_idx,
+ * H5Aiterate2, H5Aopen_by_idx) when one of them is damaged, where a lookup
+ * by name fails cleanly: the lookup of a name no attribute has decodes every
+ * one of them. Call before looking anything up, so that the fault is not
+ * blamed on the attribute looked up. */
+static void attrs_readable(const char *path, hid_t obj, const char *where)
+{
+    if (H5Aexists(obj, "\x01(no such attribute)") != 0)
+        olive_die("%s: %s: its attributes cannot be read (a damaged attribute header)", path, where);
+}
+
+/* Die naming the first attribute of obj (group where, attrs_readable) that
+ * known() does not accept. Only names are read: the values of the
+ * attributes olive knows are read (type and size checked first) by the
+ * getters of h5util.c. */
+static void refuse_unknown_attrs(const char *path, hid_t obj, const char *where, int (*known)(const char *, const void *),
+                                 const void *ctx, const char *what)
+{
+    H5O_info_t oi;
+    if (H5Oget_info2(obj, &oi, H5O_INFO_NUM_ATTRS) < 0) olive_die("%s: %s: cannot list its attributes", path, where);
+    for (hsize_t a = 0; a < oi.num_attrs; a++) {
+        char an[128];
+        ssize_t len = H5Aget_name_by_idx(obj, ".", H5_INDEX_NAME, H5_ITER_INC, a, an, sizeof an, H5P_DEFAULT);
+        if (len < 0) olive_die("%s: %s: cannot read the name of its attribute %llu (damaged?)", path, where,
+                               (unsigned long long)a);
+        if (len >= (ssize_t)sizeof an || !known(an, ctx))
+            olive_die("%s: %s: attribute '%s' is not %s", path, where, an, what);
+    }
+}
+
+/* Die naming the first link of group g (where) that known() does not accept. */
+static void refuse_unknown_links(const char *path, hid_t g, const char *where, int (*known)(const char *, const void *),
+                                 const void *ctx, const char *what)
+{
+    H5G_info_t info;
+    if (H5Gget_info(g, &info) < 0) olive_die("%s: %s: cannot list its datasets", path, where);
+    for (hsize_t i = 0; i < info.nlinks; i++) {
+        char ln[128];
+        ssize_t len = H5Lget_name_by_idx(g, ".", H5_INDEX_NAME, H5_ITER_INC, i, ln, sizeof ln, H5P_DEFAULT);
+        if (len < 0) olive_die("%s: %s: cannot read the names of its datasets", path, where);
+        if (len >= (ssize_t)sizeof ln || !known(ln, ctx)) olive_die("%s: %s/%s is not %s", path, where, ln, what);
+    }
+}
+
+static int is_one_of(const char *name, const char *const *list)
+{
+    for (; *list; list++)
+        if (!strcmp(name, *list)) return 1;
+    return 0;
+}
+
+/* What a population group may hold besides the model's parameters. */
+static int pop_attr_known(const char *name, const void *ctx)
+{
+    const olive_population *p = ctx;
+    static const char *const common[] = {"model", "first", "count", NULL};
+    return is_one_of(name, common) || olive_model_param(p->model, name) >= 0 ||
+           (!strcmp(name, "morphology") && olive_model_needs_morphology(p->model));
+}
+
+static int pop_dset_known(const char *name, const void *ctx)
+{
+    const olive_population *p = ctx;
+    static const char *const times[] = {"spike_times", "spike_times_ptr", NULL};
+    return olive_model_param(p->model, name) >= 0 ||
+           (p->model == &olive_model_spike_source_array && is_one_of(name, times));
 }
 
 int olive_pops_present(const char *path, const olive_cell_model **model)
@@ -86,6 +170,7 @@ void olive_pops_read(const char *path, int64_t count, olive_populations *out)
         memcpy(p->name, names[i], sizeof p->name);
         hid_t pg = H5Gopen2(g, names[i], H5P_DEFAULT);
         if (pg < 0) olive_die("%s: %s is not a group", path, where);
+        attrs_readable(path, pg, where);
         if (!olive_h5_get_str_opt(path, pg, "model", model, sizeof model))
             olive_die("%s: %s has no attribute 'model'", path, where);
         p->model = olive_model_find(model);
@@ -109,17 +194,12 @@ void olive_pops_read(const char *path, int64_t count, olive_populations *out)
                 p->percell[k] = 1;
             }
         }
-        /* Anything else named like a parameter is a typo that would silently use a default. */
-        int na = H5Aget_num_attrs(pg);
-        for (int a = 0; a < na; a++) {
-            char an[128];
-            hid_t at = H5Aopen_by_idx(pg, ".", H5_INDEX_NAME, H5_ITER_INC, (hsize_t)a, H5P_DEFAULT, H5P_DEFAULT);
-            if (at < 0 || H5Aget_name(at, sizeof an, an) < 0) olive_die("%s: %s: cannot read its attributes", path, where);
-            H5Aclose(at);
-            if (strcmp(an, "model") && strcmp(an, "first") && strcmp(an, "count") && olive_model_param(p->model, an) < 0 &&
-                !(strcmp(an, "morphology") == 0 && olive_model_needs_morphology(p->model)))
-                olive_die("%s: %s: '%s' is not a parameter of model %s", path, where, an, model);
-        }
+        /* Anything else is a typo that would silently use a default, or data that would be ignored. */
+        char what[128];
+        snprintf(what, sizeof what, "a parameter of model %s", model);
+        refuse_unknown_attrs(path, pg, where, pop_attr_known, p, what);
+        snprintf(what, sizeof what, "a per-cell parameter of model %s", model);
+        refuse_unknown_links(path, pg, where, pop_dset_known, p, what);
         H5Gclose(pg);
     }
     H5Gclose(g);
@@ -221,6 +301,20 @@ void olive_pops_write(const char *path, hid_t f, const olive_populations *pops, 
 
 /* ---- synapses ---- */
 
+static int proj_attr_known(const char *name, const void *ctx)
+{
+    static const char *const known[] = {"receptor", "source", "target", "rule", "weight", "delay", NULL};
+    (void)ctx;
+    return is_one_of(name, known);
+}
+
+static int proj_dset_known(const char *name, const void *ctx)
+{
+    static const char *const known[] = {"row_ptr", "col", "weight", "delay", NULL};
+    (void)ctx;
+    return is_one_of(name, known);
+}
+
 static void read_projection(const char *path, hid_t g, const char *name, int64_t count, int64_t row0, int64_t row1,
                             olive_projection *p)
 {
@@ -230,6 +324,9 @@ static void read_projection(const char *path, hid_t g, const char *name, int64_t
     snprintf(p->name, sizeof p->name, "%s", name);
     hid_t pg = H5Gopen2(g, name, H5P_DEFAULT);
     if (pg < 0) olive_die("%s: %s is not a group", path, where);
+    attrs_readable(path, pg, where);
+    refuse_unknown_attrs(path, pg, where, proj_attr_known, NULL, "a projection attribute");
+    refuse_unknown_links(path, pg, where, proj_dset_known, NULL, "a projection dataset");
     if (!olive_h5_get_str_opt(path, pg, "receptor", p->receptor, sizeof p->receptor))
         olive_die("%s: %s has no attribute 'receptor'", path, where);
     olive_h5_get_str_opt(path, pg, "source", p->source, sizeof p->source);

@@ -48,6 +48,10 @@ typedef struct {
     olive_projection *proj;
 } olive_synapses;
 
+/* NULL when name may name a population or projection (what writers and
+ * readers agree on: 1-63 characters, no '/', no control characters, not
+ * "." or ".."), else the fault ("holds a '/'"). */
+const char *olive_name_fault(const char *name);
 /* 1 when path's cells carry populations (a network of a model other than the
  * plain InfOli file), and the model of the populations into *model
  * (NULL when they mix models). */

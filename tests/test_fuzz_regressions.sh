@@ -2,8 +2,9 @@
 # Replays tests/fuzz/regressions/*: inputs that crashed a fuzz harness
 # (tests/fuzz/, `make fuzz`) before the bug was fixed, and hand-written edge
 # cases. FORMAT-WHAT.EXT goes through the program that reads FORMAT:
-# edges/matrix/sonata through olive-genconn --import, netfile through
-# olive-simulate; FILE.args holds extra options. Each must end cleanly:
+# edges/matrix/sonata through olive-genconn --import, spksonata through
+# olive-genconn --import-synapses, netfile and synfile through olive-simulate;
+# FILE.args holds extra options. Each must end cleanly:
 # exit 0 with a valid output, or exit 1 with stderr naming the file and no
 # output left behind; never a signal, a sanitizer report or a usage error.
 set -u
@@ -18,7 +19,8 @@ for f in "$TESTS"/fuzz/regressions/*; do
   rm -rf out.h5 out
   case $fmt in
     edges|matrix|sonata) cmd=("$BIN/olive-genconn" -o out.h5 --import "$f" --import-format "$fmt" "${args[@]}"); result=out.h5 ;;
-    netfile) cmd=("$BIN/olive-simulate" "$f" -o out --steps 2 "${args[@]}"); result=out ;;
+    netfile|synfile) cmd=("$BIN/olive-simulate" "$f" -o out --steps 2 "${args[@]}"); result=out ;;
+    spksonata) cmd=("$BIN/olive-genconn" -o out.h5 --model lif_cuba --cells 500 --import-synapses "$f" "${args[@]}"); result=out.h5 ;;
     *) fail "$name: unknown format '$fmt' (name files FORMAT-WHAT.EXT)"; continue ;;
   esac
   n=$((n + 1))

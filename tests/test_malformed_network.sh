@@ -112,7 +112,60 @@ args_refused 'valid\.h5.*(stimulus|format)|(stimulus|format).*valid\.h5' "${A[@]
   timeout 60 mpirun -np 2 --oversubscribe "$S" nets/valid.h5 -o blow2 --steps 50 --pulse 0:1:1e6:4:5 \
   && no_output blow2) || bad=$((bad + 1))
 
+# spiking networks (common/synfile.c, read through common/h5util.c's checked
+# reader): integers stored as floats, a per-cell dataset no model has, a
+# damaged attribute datatype (HDF5 1.10 crashes listing such attributes by
+# index), a uint64 beyond int64 are refused, naming the object
+"$BIN/olive-genconn" -q -o spk.h5 --model lif_cuba --population exc:20 --source-poisson src:4:10 \
+  --projection from=exc,to=exc,p=0.2,weight=1,delay=1,receptor=ge
+"$PY" - <<'PYEOF'
+import h5py, numpy as np, shutil
+def case(name, edit):
+    shutil.copy("spk.h5", f"spk_{name}.h5")
+    with h5py.File(f"spk_{name}.h5", "r+") as f:
+        edit(f)
+def retype(g, name, dtype, fix=lambda v: v):
+    v = fix(g[name][:]); del g[name]; g[name] = v.astype(dtype)
+P, E, S = "cells/populations/exc", "synapses/exc_to_exc", "cells/populations/src"
+case("row_ptr_float", lambda f: retype(f[E], "row_ptr", np.float64))
+def huge(v):
+    v = v.astype(np.uint64); v[1] = 2**63 + 5; return v
+case("col_uint64_huge", lambda f: retype(f[E], "col", np.uint64, huge))
+def array_source(f, ptr_dtype):
+    g = f[S]
+    g.attrs["model"] = "spike_source_array"
+    for k in ("rate", "start", "duration"): del g.attrs[k]
+    g["spike_times"] = np.array([1.0, 2.0, 3.0, 4.0])
+    g["spike_times_ptr"] = np.array([0, 1, 2, 3, 4], dtype=ptr_dtype)
+case("spike_times_ptr_float", lambda f: array_source(f, np.float64))
+case("tau_M_dataset", lambda f: f[P].create_dataset("tau_M", data=np.full(20, 20.0)))
+case("first_uint64_huge", lambda f: f[P].attrs.create("first", 2**63 + 1, dtype=np.uint64))
+case("delay_attr_float", lambda f: f[E].attrs.__setitem__("delay", 2.5))
+# the datatype of attribute tau_m (float64: class+version 0x11, bits 20 3f 00, size 8) declares another size
+b = bytearray(open("spk.h5", "rb").read())
+at = b.find(bytes([0x11, 0x20, 0x3f, 0x00, 0x08, 0, 0, 0]), b.find(b"tau_m\0"))
+for size in (0x100, 16):
+    c = bytearray(b); c[at + 4:at + 8] = size.to_bytes(4, "little")
+    open(f"spk_tau_m_size{size}.h5", "wb").write(c)
+PYEOF
+spk_cases=(
+  "row_ptr_float|/synapses/exc_to_exc/row_ptr is stored as a floating-point number"
+  "col_uint64_huge|/synapses/exc_to_exc/col\[1\] = 9223372036854775813 is out of range"
+  "spike_times_ptr_float|/cells/populations/src/spike_times_ptr is stored as a floating-point number"
+  "tau_M_dataset|/cells/populations/exc/tau_M is not a per-cell parameter of model lif_cuba"
+  "first_uint64_huge|/cells/populations/exc: attribute 'first'\[0\] = 9223372036854775809 is out of range"
+  "delay_attr_float|/synapses/exc_to_exc: attribute 'delay' is stored as a floating-point number"
+  "tau_m_size256|/cells/populations/exc: its attributes cannot be read \(a damaged attribute header\)"
+  "tau_m_size16|/cells/populations/exc: attribute 'tau_m' has a floating-point type other than IEEE"
+)
+for c in "${spk_cases[@]}"; do
+  name=${c%%|*} re=${c#*|}
+  (refused "spiking/$name" "$re" "spk_$name.h5" "$S" "spk_$name.h5" -o "out-spk-$name" --time 5 \
+    && no_output "out-spk-$name") || bad=$((bad + 1))
+done
+"$S" -q spk.h5 -o spk-ok --time 5 || fail "the spiking base network was refused"
+
 if [ $bad -ne 0 ]; then
   echo "---- $bad cases were not refused properly:"; cat failures.txt; exit 1
 fi
-echo "malformed networks and arguments refused: $n files, 4 under mpirun -np 2"
+echo "malformed networks and arguments refused: $n files, 4 under mpirun -np 2, ${#spk_cases[@]} spiking files"

@@ -33,6 +33,18 @@ print(f"Poisson sources: {n} spikes, expected {expect:.0f} +- {se:.0f}; first {t
 assert abs(n - expect) < 4 * se, n
 assert t[src].min() > 200 and t[src].max() <= 800 + 1e-9, (t[src].min(), t[src].max())
 PYEOF
+# a per-cell rate dataset is each source's own rate (sources 0-19 silent, 20-39 at 800 Hz)
+"$G" -q -o prate.h5 --model lif_cuba --population n:2 --source-poisson drive:40:100
+"$PY" -c 'import h5py, numpy as np; h5py.File("prate.h5", "r+")["cells/populations/drive"]["rate"] = np.repeat([0.0, 800.0], 20)'
+"$S" -q prate.h5 -o prate --time 200 --record none --seed 3
+"$PY" - <<'PYEOF' || fail "per-cell Poisson rates not used"
+import h5py, numpy as np
+ids = h5py.File("prate/spikes.h5")["spikes/io"]["node_ids"][:]
+silent, fast = np.sum((ids >= 2) & (ids < 22)), np.sum(ids >= 22)
+expect = 20 * 800 * 0.2
+print(f"per-cell rates: {silent} spikes at 0 Hz, {fast} at 800 Hz (expected {expect:.0f} +- {np.sqrt(expect):.0f})")
+assert silent == 0 and abs(fast - expect) < 4 * np.sqrt(expect), (silent, fast)
+PYEOF
 # Array sources: exact times, and a target's ge one delay later
 "$PY" - <<'PYEOF' || fail "could not write the array-source network"
 import h5py, numpy as np

@@ -77,6 +77,37 @@ refused "no finite syn_weight" "$G" -o bad.h5 "${P[@]}" --import-synapses bmtk_e
 refused "the network has 100 cells" "$G" -o bad.h5 --model lif_cuba --cells 100 --import-synapses bmtk_edges.h5 --import-edge-types bmtk_edge_types.csv
 [ ! -e bad.h5 ] || fail "a refused import left bad.h5"
 
+# ids and types are read as the integers they are stored as: a -1 is not
+# clamped to cell 0, a float id or type is not truncated; a projection name
+# the network file cannot hold is refused here, not by olive-simulate
+"$PY" - <<'PYEOF'
+import h5py, numpy as np, shutil
+def case(name, ds, values):
+    shutil.copy("bmtk_edges.h5", f"e_{name}.h5")
+    with h5py.File(f"e_{name}.h5", "r+") as f:
+        g = f["edges/ext"]; del g[ds]; g[ds] = values
+with h5py.File("bmtk_edges.h5") as f:
+    g = f["edges/ext"]; src, tgt, typ = g["source_node_id"][:], g["target_node_id"][:], g["edge_type_id"][:]
+case("src_neg", "source_node_id", np.where(np.arange(len(src)) == 7, -1, src.astype(np.int64)))
+case("tgt_float", "target_node_id", tgt.astype(np.float64) + 0.5)
+case("type_float", "edge_type_id", typ.astype(np.float64))
+open("slash_edge_types.csv", "w").write("edge_type_id syn_weight delay projection\n0 1.5 2.0 a/b\n1 -7 0.5 inh\n")
+PYEOF
+import_refused() {  # WANT EDGES [TYPES]: refused, naming the file, without output
+  local want=$1 edges=$2 types=${3:-bmtk_edge_types.csv} out rc=0
+  out=$("$G" -o bad.h5 "${P[@]}" --import-synapses "$edges" --import-edge-types "$types" 2>&1) || rc=$?
+  [ "$rc" -ne 0 ] && [ "$rc" -lt 128 ] || fail "$edges: exit status $rc: $out"
+  echo "$out" | grep -qF -- "$want" || fail "$edges: message lacks '$want': $out"
+  [ ! -e bad.h5 ] && ! compgen -G "bad.h5.tmp-*" >/dev/null || fail "$edges: output left behind"
+  echo "ok: $out"
+}
+import_refused "e_src_neg.h5: dataset /edges/ext/source_node_id[7] = -1 is negative" e_src_neg.h5
+import_refused "e_tgt_float.h5: dataset /edges/ext/target_node_id is stored as a floating-point number" e_tgt_float.h5
+import_refused "e_type_float.h5: dataset /edges/ext/edge_type_id is stored as a floating-point number" e_type_float.h5
+import_refused "slash_edge_types.csv: line 2: projection name 'a/b' holds a '/'" bmtk_edges.h5 slash_edge_types.csv
+refused "not a valid name" "$G" -o bad.h5 "${P[@]}" --projection from=exc,to=all,p=0.1,weight=1,delay=1,receptor=ge,name=a/b
+[ ! -e bad.h5 ] || fail "a refused projection name left bad.h5"
+
 venv="$TOP/$BUILD/venv-readers"
 if [ -x "$venv/bin/python" ] && "$venv/bin/python" -c "import libsonata" 2>/dev/null; then
   "$venv/bin/python" - <<'PYEOF' || fail "libsonata could not read the spiking export"

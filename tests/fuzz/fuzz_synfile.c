@@ -1,5 +1,6 @@
 /* libFuzzer: the spiking parts of the network file (common/synfile.c:
- * olive_pops_present, olive_pops_read, olive_syn_read_rows) on arbitrary
+ * olive_pops_present, olive_pops_read, olive_pops_read_percell,
+ * olive_spike_times_read, olive_syn_read_rows) on arbitrary
  * bytes written to a temporary file (tests/fuzz/fuzz_h5common.h: olive_die
  * jumps back here). What the readers accept must hold what olive-simulate
  * relies on: populations tiling the cells with known models and finite
@@ -11,6 +12,29 @@
 #include "synfile.h"
 #include <math.h>
 #include <string.h>
+
+/* The per-cell datasets of population p (parameters, spike times), read as
+ * olive-simulate reads them; what comes back must be finite and in order. */
+static void read_cells(const char *path, const olive_population *p)
+{
+    static double *v;      /* static: freed on the next input after a longjmp */
+    static int64_t *ptr;
+    free(v); free(ptr);
+    v = NULL; ptr = NULL;
+    for (int k = 0; k < p->model->nparams; k++) {
+        if (!p->percell[k]) continue;
+        v = olive_realloc(v, (size_t)p->count * sizeof *v, "fuzz");
+        olive_pops_read_percell(path, p, k, p->first, p->first + p->count, v);
+        for (int64_t c = 0; c < p->count; c++) if (!isfinite(v[c])) abort();
+    }
+    if (p->model != &olive_model_spike_source_array) return;
+    ptr = olive_malloc((size_t)(p->count + 1) * sizeof *ptr, "fuzz");
+    olive_spike_times_read(path, p, p->first, p->first + p->count, ptr, NULL);
+    for (int64_t c = 0; c < p->count; c++) if (ptr[c + 1] < ptr[c] || ptr[0] < 0) abort();
+    v = olive_realloc(v, (size_t)(ptr[p->count] - ptr[0]) * sizeof *v + 8, "fuzz");
+    olive_spike_times_read(path, p, p->first, p->first + p->count, ptr, v);
+    for (int64_t e = 0; e < ptr[p->count] - ptr[0]; e++) if (!isfinite(v[e])) abort();
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -33,6 +57,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             next += pops.pop[i].count;
         }
         if (next != hdr.count) abort();
+        for (int i = 0; i < pops.n; i++) read_cells(path, &pops.pop[i]);
         if (olive_syn_read_rows(path, hdr.count, 0, hdr.count, &syn)) {
             if (!(syn.dt > 0)) abort();
             for (int j = 0; j < syn.n; j++) {

@@ -7,7 +7,7 @@
 # status 1 when any harness crashed (the input is in $BUILD/fuzz/crash-NAME-*:
 # fix the bug, then copy it to tests/fuzz/regressions/NAME-WHAT.EXT so that
 # tests/test_fuzz_regressions.sh replays it in `make check`).
-# Usage: tests/fuzz/run.sh [NAME...]   (default: edges matrix sonata netfile map state stimulus spikes synfile swc)
+# Usage: tests/fuzz/run.sh [NAME...]   (default: edges matrix sonata netfile map state stimulus spikes synfile swc spksonata)
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${BUILD:-build}
@@ -16,7 +16,7 @@ secs=${FUZZ_SECONDS:-30}
 seed=${FUZZ_SEED:-}
 out="$top/$BUILD/fuzz"
 names=("$@")
-[ ${#names[@]} -gt 0 ] || names=(edges matrix sonata netfile map state stimulus spikes synfile swc)
+[ ${#names[@]} -gt 0 ] || names=(edges matrix sonata netfile map state stimulus spikes synfile swc spksonata)
 # The reader under test allocates what a file declares: a declared 2^31 cells
 # must end in a clean "out of memory", not in libFuzzer's malloc limit.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-allocator_may_return_null=1:max_allocation_size_mb=256}
@@ -41,13 +41,15 @@ for n in "${names[@]}"; do
   [ -f "$top/tests/fuzz/$n.dict" ] && extra+=(-dict="$top/tests/fuzz/$n.dict")
   # The HDF5 readers die mid-read by design (olive_die -> longjmp), leaving
   # their allocations behind; leak checking would flag those.
-  case $n in netfile|map|state|stimulus|spikes|synfile|swc) extra+=(-detect_leaks=0) ;; esac
+  # (-detect_leaks covers the fuzzing loop; replayed inputs need LSan off too)
+  asan=$ASAN_OPTIONS
+  case $n in netfile|map|state|stimulus|spikes|synfile|swc|spksonata) extra+=(-detect_leaks=0); asan+=:detect_leaks=0 ;; esac
   regs=()
   for r in "$top"/tests/fuzz/regressions/"$n"-*; do
     [ -e "$r" ] && [[ "$r" != *.args ]] && regs+=("$r")
   done
   if [ ${#regs[@]} -gt 0 ]; then
-    if ! "$bin" "${extra[@]}" "${regs[@]}" >"$out/$n-regressions.log" 2>&1; then
+    if ! ASAN_OPTIONS=$asan "$bin" "${extra[@]}" "${regs[@]}" >"$out/$n-regressions.log" 2>&1; then
       echo "FAIL $n: a regression input crashes again (log: $out/$n-regressions.log)"
       crashed=1
       continue
@@ -56,7 +58,7 @@ for n in "${names[@]}"; do
   # The HDF5 harnesses run in fork mode and go on after a crash, which is
   # then replayed alone and blamed on olive or on the HDF5 library.
   base=("${extra[@]}")
-  case $n in sonata|netfile|map|state|stimulus|spikes|synfile) extra+=(-fork=1 -ignore_crashes=1 -ignore_ooms=1 -ignore_timeouts=1) ;; esac
+  case $n in sonata|netfile|map|state|stimulus|spikes|synfile|spksonata) extra+=(-fork=1 -ignore_crashes=1 -ignore_ooms=1 -ignore_timeouts=1) ;; esac
   rm -f "$out"/crash-"$n"-*
   [ -n "$seed" ] && extra+=(-seed="$seed")
   "$bin" "${extra[@]}" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=16384 \

@@ -66,14 +66,9 @@ void ana_dset_read(const ana_dset *d, hid_t mtype, int64_t off, int64_t n, void 
     if (off < 0 || off + n > d->len)
         ana_error("%s: internal: read [%lld, %lld) outside dataset %s of %lld", d->file, (long long)off,
                   (long long)(off + n), d->name, (long long)d->len);
-    hid_t fs = H5Dget_space(d->dset);
-    hsize_t o = (hsize_t)off, c = (hsize_t)n;
-    H5Sselect_hyperslab(fs, H5S_SELECT_SET, &o, NULL, &c, NULL);
-    hid_t ms = H5Screate_simple(1, &c, NULL);
-    herr_t st = H5Dread(d->dset, mtype, ms, fs, H5P_DEFAULT, buf);
-    H5Sclose(ms);
-    H5Sclose(fs);
-    if (st < 0) ana_error("%s: cannot read dataset %s (values out of range for its use, or corrupt data)", d->file, d->name);
+    char err[256];
+    if (olive_h5_read_checked(d->dset, mtype, off, n, NULL, buf, err, sizeof err) < 0)
+        ana_error("%s: dataset %s%s%s", d->file, d->name, err[0] == '[' ? "" : " ", err);
 }
 
 void ana_dset_close(ana_dset *d)

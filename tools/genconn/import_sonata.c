@@ -7,6 +7,7 @@
  * the memory is that of the sink's junction list only. Never exits: every
  * fault comes back as -1 with the dataset named in s->err. */
 #include "import.h"
+#include "h5util.h"
 #include <hdf5.h>
 #include <math.h>
 #include <stdarg.h>
@@ -96,28 +97,15 @@ static hid_t open_1d(gc_sink *s, const char *path, hid_t loc, const char *where,
     return d;
 }
 
-static int read_slab(hid_t d, hid_t mtype, int64_t off, int64_t n, void *buf)
+/* Read elements [off, off + n) (pts NULL) or pts[0, n) of dataset
+ * where/ds (where alone when ds is NULL), checked (integers stored as
+ * integers, each fitting mtype); 0, or -1 with the fault. */
+static int read_sel(gc_sink *s, const char *path, const char *where, const char *ds, hid_t d, hid_t mtype,
+                    int64_t off, int64_t n, const hsize_t *pts, void *buf)
 {
-    hid_t fs = H5Dget_space(d);
-    hsize_t o = (hsize_t)off, c = (hsize_t)n;
-    hid_t ms = H5Screate_simple(1, &c, NULL);
-    herr_t st = fs < 0 || ms < 0 ? -1 : H5Sselect_hyperslab(fs, H5S_SELECT_SET, &o, NULL, &c, NULL);
-    if (st >= 0) st = H5Dread(d, mtype, ms, fs, H5P_DEFAULT, buf);
-    if (ms >= 0) H5Sclose(ms);
-    if (fs >= 0) H5Sclose(fs);
-    return st < 0 ? -1 : 0;
-}
-
-static int read_points(hid_t d, hid_t mtype, const hsize_t *pts, int64_t n, void *buf)
-{
-    hid_t fs = H5Dget_space(d);
-    hsize_t c = (hsize_t)n;
-    hid_t ms = H5Screate_simple(1, &c, NULL);
-    herr_t st = fs < 0 || ms < 0 ? -1 : H5Sselect_elements(fs, H5S_SELECT_SET, (size_t)n, pts);
-    if (st >= 0) st = H5Dread(d, mtype, ms, fs, H5P_DEFAULT, buf);
-    if (ms >= 0) H5Sclose(ms);
-    if (fs >= 0) H5Sclose(fs);
-    return st < 0 ? -1 : 0;
+    char err[256];
+    if (olive_h5_read_checked(d, mtype, off, n, pts, buf, err, sizeof err) == 0) return 0;
+    return fault(s, path, "%s%s%s%s%s", where, ds ? "/" : "", ds ? ds : "", err[0] == '[' ? "" : " ", err);
 }
 
 /* Choose the population: the one named, or the only one there is. */
@@ -291,19 +279,11 @@ int gc_import_sonata(const char *path, const char *population, const char *attri
     if (!src || !tgt || !gid || !gidx || !w || !pts) { fault(s, path, "out of memory"); goto out; }
     for (int64_t off = 0; off < n; off += CHUNK) {
         int64_t m = n - off < CHUNK ? n - off : CHUNK;
-        if (read_slab(z.src, H5T_NATIVE_INT64, off, m, src) < 0) {
-            fault(s, path, "%s/source_node_id: cannot read entries %lld..%lld", z.where, (long long)off, (long long)(off + m - 1));
+        if (read_sel(s, path, z.where, "source_node_id", z.src, H5T_NATIVE_INT64, off, m, NULL, src) < 0 ||
+            read_sel(s, path, z.where, "target_node_id", z.tgt, H5T_NATIVE_INT64, off, m, NULL, tgt) < 0)
             goto out;
-        }
-        if (read_slab(z.tgt, H5T_NATIVE_INT64, off, m, tgt) < 0) {
-            fault(s, path, "%s/target_node_id: cannot read entries %lld..%lld", z.where, (long long)off, (long long)(off + m - 1));
-            goto out;
-        }
         if (z.gid >= 0) {
-            if (read_slab(z.gid, H5T_NATIVE_INT64, off, m, gid) < 0) {
-                fault(s, path, "%s/edge_group_id: cannot read entries %lld..%lld", z.where, (long long)off, (long long)(off + m - 1));
-                goto out;
-            }
+            if (read_sel(s, path, z.where, "edge_group_id", z.gid, H5T_NATIVE_INT64, off, m, NULL, gid) < 0) goto out;
             for (int64_t k = 0; k < m; k++)
                 if (gid[k] != 0) {
                     fault(s, path, "%s/edge_group_id[%lld] = %lld: only one attribute group (0) is supported", z.where,
@@ -312,10 +292,7 @@ int gc_import_sonata(const char *path, const char *population, const char *attri
                 }
         }
         if (z.attr < 0 && z.etype >= 0) {
-            if (read_slab(z.etype, H5T_NATIVE_INT64, off, m, gidx) < 0) {
-                fault(s, path, "%s/edge_type_id: cannot read entries %lld..%lld", z.where, (long long)off, (long long)(off + m - 1));
-                goto out;
-            }
+            if (read_sel(s, path, z.where, "edge_type_id", z.etype, H5T_NATIVE_INT64, off, m, NULL, gidx) < 0) goto out;
             for (int64_t k = 0; k < m; k++) {
                 int t = 0;
                 while (t < z.ntypes && z.type_id[t] != gidx[k]) t++;
@@ -329,10 +306,7 @@ int gc_import_sonata(const char *path, const char *population, const char *attri
         } else if (z.attr < 0) {
             for (int64_t k = 0; k < m; k++) w[k] = s->w_default;
         } else if (z.gidx >= 0) {
-            if (read_slab(z.gidx, H5T_NATIVE_INT64, off, m, gidx) < 0) {
-                fault(s, path, "%s/edge_group_index: cannot read entries %lld..%lld", z.where, (long long)off, (long long)(off + m - 1));
-                goto out;
-            }
+            if (read_sel(s, path, z.where, "edge_group_index", z.gidx, H5T_NATIVE_INT64, off, m, NULL, gidx) < 0) goto out;
             int contiguous = 1;
             for (int64_t k = 0; k < m; k++) {
                 if (gidx[k] < 0 || gidx[k] >= na) {
@@ -343,13 +317,10 @@ int gc_import_sonata(const char *path, const char *population, const char *attri
                 pts[k] = (hsize_t)gidx[k];
                 if (k && gidx[k] != gidx[k - 1] + 1) contiguous = 0;
             }
-            if ((contiguous ? read_slab(z.attr, H5T_NATIVE_DOUBLE, gidx[0], m, w)
-                            : read_points(z.attr, H5T_NATIVE_DOUBLE, pts, m, w)) < 0) {
-                fault(s, path, "%s: cannot read the values of edges %lld..%lld", z.attr_name, (long long)off, (long long)(off + m - 1));
+            if (read_sel(s, path, z.attr_name, NULL, z.attr, H5T_NATIVE_DOUBLE, contiguous ? gidx[0] : 0, m,
+                         contiguous ? NULL : pts, w) < 0)
                 goto out;
-            }
-        } else if (read_slab(z.attr, H5T_NATIVE_DOUBLE, off, m, w) < 0) {
-            fault(s, path, "%s: cannot read entries %lld..%lld", z.attr_name, (long long)off, (long long)(off + m - 1));
+        } else if (read_sel(s, path, z.attr_name, NULL, z.attr, H5T_NATIVE_DOUBLE, off, m, NULL, w) < 0) {
             goto out;
         }
         for (int64_t k = 0; k < m; k++) {

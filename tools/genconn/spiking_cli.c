@@ -86,8 +86,11 @@ static int find_pop(const gc_spk_config *cfg, const char *name)
 
 static void check_name(const char *opt, const char *name)
 {
-    if (!*name || strlen(name) >= OLIVE_NAME_LEN || strpbrk(name, "/,:=@ "))
-        olive_usage_error("%s: '%s' is not a valid name (1-63 characters, none of / , : = @ or space)", opt, name);
+    /* the file's rule (olive_name_fault, which olive-simulate applies), and the separators of these options */
+    const char *bad = olive_name_fault(name);
+    if (bad || strpbrk(name, ",:=@ "))
+        olive_usage_error("%s: '%s' is not a valid name (1-63 characters, none of / , : = @ or space%s%s)", opt, name,
+                          bad ? "; it " : "", bad ? bad : "");
 }
 
 /* "A" or "A:B" into a, b (b = a for a constant). */

@@ -46,7 +46,11 @@ static int read_types(const char *path, edge_type *t)
         e->w = col_w >= 0 && strcmp(tok[col_w], "NULL") ? olive_parse_double(path, tok[col_w], -1e9, 1e9) : NAN;
         e->d = col_d >= 0 && strcmp(tok[col_d], "NULL") ? olive_parse_double(path, tok[col_d], -1e9, 1e9) : NAN;
         snprintf(e->receptor, sizeof e->receptor, "%s", col_r >= 0 ? tok[col_r] : "");
-        if (col_n >= 0) snprintf(e->name, sizeof e->name, "%s", tok[col_n]);
+        if (col_n >= 0) {
+            const char *bad = olive_name_fault(tok[col_n]);
+            if (bad) olive_die("%s: line %d: projection name '%s' %s", path, lineno, tok[col_n], bad);
+            snprintf(e->name, sizeof e->name, "%s", tok[col_n]);
+        }
     }
     if (ferror(f)) olive_die("%s: read error", path);
     fclose(f);
@@ -92,6 +96,10 @@ void gc_spk_import(const gc_spk_config *cfg, olive_synapses *syn)
     olive_h5_read_slab1(path, g, "source_node_id", H5T_NATIVE_UINT64, 0, E, src);
     olive_h5_read_slab1(path, g, "target_node_id", H5T_NATIVE_UINT64, 0, E, tgt);
     if (olive_h5_exists(g, "edge_type_id")) olive_h5_read_slab1(path, g, "edge_type_id", H5T_NATIVE_INT64, 0, E, type);
+    for (int64_t e = 0; e < E; e++)
+        if (type[e] < 0)
+            olive_die("%s: dataset /edges/%s/edge_type_id[%lld] = %lld is negative", path, pops[0], (long long)e,
+                      (long long)type[e]);
     double *w = NULL, *d = NULL;
     int64_t *gi = NULL;
     if (olive_h5_exists(g, "0/syn_weight") || olive_h5_exists(g, "0/delay")) {
@@ -168,6 +176,9 @@ void gc_spk_import(const gc_spk_config *cfg, olive_synapses *syn)
         memset(p, 0, sizeof *p);
         if (et && et->name[0]) snprintf(p->name, sizeof p->name, "%s", et->name);
         else snprintf(p->name, sizeof p->name, "type_%lld", (long long)tids[k]);
+        for (int q = 0; q < base + k; q++)   /* one group per name in the file */
+            if (!strcmp(syn->proj[q].name, p->name))
+                olive_die("%s: edge type %lld: a second projection named '%s'", path, (long long)tids[k], p->name);
         const char *rec = et && et->receptor[0] ? et->receptor : NULL;
         if (!rec) {
             if (cfg->model->weights_nonnegative)

@@ -242,22 +242,31 @@ static void setup_sources(sim_t *s)
         const int64_t a = q->first > r0 ? q->first : r0, b = q->first + q->count < r1 ? q->first + q->count : r1;
         if (a >= b || !olive_model_is_source(q->model)) continue;
         if (q->model == &olive_model_spike_source_poisson) {
-            double rate = q->param[0], start = q->param[1], dur = q->param[2];
-            if (!(rate >= 0 && rate * 1e-3 * c->dt <= 1 && start >= 0 && dur >= 0))
-                olive_die("%s: population %s: rate %g Hz, start %g ms, duration %g ms: need 0 <= rate <= 1/dt and "
-                          "start, duration >= 0", c->net_path, q->name, rate, start, dur);
-            /* a window beyond the int64 steps is never reached: no spike */
-            char what[160];
-            snprintf(what, sizeof what, "%s: population %s: start", c->net_path, q->name);
-            const int64_t w0 = olive_ms_to_step_or_never(olive_die, what, start, c->dt);
-            snprintf(what, sizeof what, "%s: population %s: start + duration", c->net_path, q->name);
-            const int64_t w1 = olive_ms_to_step_or_never(olive_die, what, start + dur, c->dt);
+            /* rate, start, duration: the attribute's value, or the cell's own
+             * (a per-cell dataset); the engines take them per row either way */
+            double *pv[3] = {NULL, NULL, NULL};
+            for (int j = 0; j < 3; j++)
+                if (q->percell[j]) {
+                    pv[j] = olive_malloc((size_t)(b - a) * sizeof(double), "spike sources");
+                    olive_pops_read_percell(c->net_path, q, j, a, b, pv[j]);
+                }
+            char what0[160], what1[160];
+            snprintf(what0, sizeof what0, "%s: population %s: start", c->net_path, q->name);
+            snprintf(what1, sizeof what1, "%s: population %s: start + duration", c->net_path, q->name);
             for (int64_t g = a; g < b; g++) {
+                const double rate = pv[0] ? pv[0][g - a] : q->param[0], start = pv[1] ? pv[1][g - a] : q->param[1],
+                             dur = pv[2] ? pv[2][g - a] : q->param[2];
+                if (!(rate >= 0 && rate * 1e-3 * c->dt <= 1 && start >= 0 && dur >= 0))
+                    olive_die("%s: population %s: cell %lld: rate %g Hz, start %g ms, duration %g ms: need 0 <= rate "
+                              "<= 1/dt and start, duration >= 0", c->net_path, q->name, (long long)g, rate, start, dur);
                 kind[g - r0] = OLIVE_SOURCE_POISSON;
                 p[g - r0] = rate * 1e-3 * c->dt;
-                s0[g - r0] = w0;
-                s1[g - r0] = w1;
+                /* a window beyond the int64 steps is never reached: no spike
+                 * (NaN and negative values were refused just above) */
+                s0[g - r0] = olive_ms_to_step_or_never(olive_die, what0, start, c->dt);
+                s1[g - r0] = olive_ms_to_step_or_never(olive_die, what1, start + dur, c->dt);
             }
+            for (int j = 0; j < 3; j++) free(pv[j]);
         } else {   /* array: spike_times_ptr[count + 1], spike_times (ms, sorted per cell) */
             int64_t *qp = olive_malloc((size_t)(b - a + 1) * sizeof(int64_t), "spike sources");
             olive_spike_times_read(c->net_path, q, a, b, qp, NULL);
