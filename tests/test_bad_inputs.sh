@@ -75,6 +75,10 @@ refused "device edge types" '/dev/zero.*not a regular file' "$G" "${types[@]}" /
 refused "empty edge types" 'empty_types\.csv: the edge types file is empty' "$G" "${types[@]}" empty_types.csv
 printf 'edge_type_id syn_weight\n' > header_types.csv
 refused "header-only edge types" 'header_types\.csv: no edge types' "$G" "${types[@]}" header_types.csv
+printf 'edge_type_id syn_weight\n1 0.5\n1 0.7\n' > twice_types.csv
+refused "edge type given twice" 'twice_types\.csv: line 3: edge_type_id 1 is given twice' "$G" "${types[@]}" twice_types.csv
+printf 'edge_type_id syn_weight\n1 %05000d\n' 0 > long_types.csv
+refused "long edge-types line" 'long_types\.csv: line 2: longer than 4094 characters' "$G" "${types[@]}" long_types.csv
 no_output sw.h5; no_output et.h5
 long=$(printf '%02000d' 0)
 printf '%s\n' "# $long" "1 1 0 0 0 5 -1 # $long" "2 3 0 10 0 1 1" "3 3 0 20 0 1 2" > comment.swc
