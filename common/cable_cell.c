@@ -3,6 +3,7 @@
 #include "cable_cell.h"
 #include "cable.h"
 #include "util.h"
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,7 +35,8 @@ olive_section olive_section_default(const char *name)
 }
 
 /* Node numbering: node 0 the root; section s's segment nodes, then its 1-end
- * node, after those of every section before it. */
+ * node, after those of every section before it. O(s): for the few lookups
+ * of olive_cable_node; olive_cable_build numbers every section in one pass. */
 static int first_node(const olive_section *sec, int s)
 {
     int at = 1;
@@ -42,17 +44,24 @@ static int first_node(const olive_section *sec, int s)
     return at;
 }
 
+/* The node at x in (0, 1] of a section whose first node is f. */
+static int node_within(const olive_section *x, int f, double at)
+{
+    if (at >= 1) return f + x->nseg;
+    int k = (int)(at * x->nseg);
+    if (k >= x->nseg) k = x->nseg - 1;
+    return f + k;
+}
+
 int olive_cable_node(const olive_cable_cell *c, const olive_section *sec, int s, double x)
 {
     (void)c;
-    if (x <= 0) {
+    while (x <= 0) {   /* the 0 end: the parent's node where it attaches (a loop: chains can be long) */
         if (sec[s].parent < 0) return 0;
-        return olive_cable_node(c, sec, sec[s].parent, sec[s].parent_x);
+        x = sec[s].parent_x;
+        s = sec[s].parent;
     }
-    if (x >= 1) return first_node(sec, s) + sec[s].nseg;
-    int k = (int)(x * sec[s].nseg);
-    if (k >= sec[s].nseg) k = sec[s].nseg - 1;
-    return first_node(sec, s) + k;
+    return node_within(&sec[s], first_node(sec, s), x);
 }
 
 /* One half segment [a, b] of a section with 3-d points: walks the
@@ -122,7 +131,7 @@ void olive_cable_build(olive_cable_cell *c, const olive_section *sec, int nsec, 
 {
     memset(c, 0, sizeof *c);
     c->celsius = celsius;
-    int n = 1;
+    int64_t total = 1;
     for (int s = 0; s < nsec; s++) {
         const olive_section *x = &sec[s];
         if (x->npt == 1 || x->npt < 0) olive_die("section %s: %d 3-d points; a section needs 0 or at least 2", x->name, x->npt);
@@ -138,8 +147,10 @@ void olive_cable_build(olive_cable_cell *c, const olive_section *sec, int nsec, 
         if (x->parent >= s || (s > 0 && x->parent < 0) || (s == 0 && x->parent >= 0))
             olive_die("section %s: its parent must come before it (one root: the first section)", x->name);
         if (!(x->parent_x >= 0 && x->parent_x <= 1)) olive_die("section %s: parent x %g is not in [0, 1]", x->name, x->parent_x);
-        n += x->nseg + 1;
+        total += x->nseg + 1;
+        if (total > INT_MAX) olive_die("section %s: the cell has more than %d nodes", x->name, INT_MAX);
     }
+    const int n = (int)total;
     c->n = n;
     c->parent = olive_malloc((size_t)n * sizeof(int), "cell");
     c->section = olive_malloc((size_t)n * sizeof(int), "cell");
@@ -149,6 +160,13 @@ void olive_cable_build(olive_cable_cell *c, const olive_section *sec, int nsec, 
                          &c->ena, &c->ek, &c->vt, &c->v, &c->m, &c->h, &c->hn, &c->d, &c->rhs};
     for (size_t k = 0; k < sizeof arrays / sizeof arrays[0]; k++) *arrays[k] = olive_calloc((size_t)n, sizeof(double), "cell");
     double *rinv = olive_calloc((size_t)n, sizeof(double), "cell");
+    /* each section's first node and the node of its 0 end, in one pass (parents come first) */
+    int *first = olive_malloc((size_t)nsec * sizeof(int) + 1, "cell"), *zero = olive_malloc((size_t)nsec * sizeof(int) + 1, "cell");
+    for (int s = 0, at = 1; s < nsec; at += sec[s].nseg + 1, s++) {
+        first[s] = at;
+        const olive_section *x = &sec[s];
+        zero[s] = x->parent < 0 ? 0 : x->parent_x <= 0 ? zero[x->parent] : node_within(&sec[x->parent], first[x->parent], x->parent_x);
+    }
     /* the root node: zero area (100 in NEURON's dimensionless units) */
     c->parent[0] = -1;
     c->section[0] = -1;
@@ -156,7 +174,7 @@ void olive_cable_build(olive_cable_cell *c, const olive_section *sec, int nsec, 
     c->area[0] = 1e2;
     for (int s = 0; s < nsec; s++) {
         const olive_section *x = &sec[s];
-        const int f = first_node(sec, s), pn = olive_cable_node(c, sec, s, 0);
+        const int f = first[s], pn = zero[s];
         const double dx = x->L / x->nseg;
         double rright = 0;
         if (x->npt >= 2) rright = geometry_3d(x, f, c->area, rinv);
@@ -188,7 +206,7 @@ void olive_cable_build(olive_cable_cell *c, const olive_section *sec, int nsec, 
         c->b[i] = -1.e2 * rinv[i] / c->area[i];
         c->a[i] = -1.e2 * rinv[i] / c->area[c->parent[i]];
     }
-    free(rinv);
+    free(rinv); free(first); free(zero);
 }
 
 void olive_cable_init(olive_cable_cell *c, double v0)

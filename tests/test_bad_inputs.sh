@@ -57,6 +57,42 @@ refused "fifo spikes" 'fifo\.h5.*not a regular file' "$A" summary fifo.h5
 refused "directory network" 'run.*directory' "$S" run -o o5 --steps 5
 no_output o5
 
+# --- SWC morphologies and SONATA edge-types files (issue 31) ---
+# A FIFO or a device as either is refused at once (it blocked in open() or
+# never ended); an empty edge-types file is not "no types"; an SWC comment
+# line of any length is read past, and a fault is reported at its own line;
+# a tree of 200,000 nested sections (400,003 points) loads without a crash
+# (sections were built recursively: a stack overflow), with a stack of 8 MiB.
+# The time bound is generous, a smoke check only: the quadratic reading took
+# minutes on 400k points; its time is not asserted here.
+hh=(--model hh_swc --cells 1 --force)
+refused "fifo morphology" 'fifo\.h5.*not a regular file' "$G" -o sw.h5 "${hh[@]}" --morphology fifo.h5
+refused "device morphology" '/dev/zero.*not a regular file' "$G" -o sw.h5 "${hh[@]}" --morphology /dev/zero
+types=(-o et.h5 --model lif_cuba --cells 10 --import-synapses net.h5 --import-edge-types)
+refused "fifo edge types" 'fifo\.h5.*not a regular file' "$G" "${types[@]}" fifo.h5
+refused "device edge types" '/dev/zero.*not a regular file' "$G" "${types[@]}" /dev/zero
+: > empty_types.csv
+refused "empty edge types" 'empty_types\.csv: the edge types file is empty' "$G" "${types[@]}" empty_types.csv
+printf 'edge_type_id syn_weight\n' > header_types.csv
+refused "header-only edge types" 'header_types\.csv: no edge types' "$G" "${types[@]}" header_types.csv
+printf 'edge_type_id syn_weight\n1 0.5\n1 0.7\n' > twice_types.csv
+refused "edge type given twice" 'twice_types\.csv: line 3: edge_type_id 1 is given twice' "$G" "${types[@]}" twice_types.csv
+printf 'edge_type_id syn_weight\n1 %05000d\n' 0 > long_types.csv
+refused "long edge-types line" 'long_types\.csv: line 2: longer than 4094 characters' "$G" "${types[@]}" long_types.csv
+no_output sw.h5; no_output et.h5
+long=$(printf '%02000d' 0)
+printf '%s\n' "# $long" "1 1 0 0 0 5 -1 # $long" "2 3 0 10 0 1 1" "3 3 0 20 0 1 2" > comment.swc
+"$G" -q -o sw.h5 "${hh[@]}" --morphology comment.swc || fail "an SWC file with long comment lines refused"
+printf '%s\n' "# $long" "1 1 0 0 0 5 -1" "2 3 0 10 0 1" > badline.swc
+refused "SWC fault after a long comment" 'badline\.swc:3: expected' "$G" -o sw1.h5 "${hh[@]}" --morphology badline.swc
+printf '%s\n' "# $long" "1 1 0 0 0 5 -1" "2 3 0 10 0 1 1 ${long//0/ } 7" > longline.swc
+refused "long SWC point line" 'longline\.swc:3: longer than 1023 characters' "$G" -o sw1.h5 "${hh[@]}" --morphology longline.swc
+no_output sw1.h5
+awk 'BEGIN { print "1 1 0 0 0 5 -1"; print "2 3 0 1 0 1 1"; print "3 3 0 2 0 1 2"; p = 3
+             for (k = 0; k < 200000; k++) { print 4 + 2 * k, 3, 0, k + 3, 0, 1, p; print 5 + 2 * k, 3, 1, k + 3, 0, 1, p; p = 4 + 2 * k } }' > deep.swc
+( ulimit -s 8192; timeout 120 "$G" -q -o deep.h5 "${hh[@]}" --morphology deep.swc ) || fail "a 200,000-deep SWC tree: exit $?"
+( ulimit -s 8192; timeout 120 "$S" deep.h5 -o deep_run --steps 2 >/dev/null ) || fail "olive-simulate on a 200,000-deep SWC tree: exit $?"
+
 # --- stimulus files get the limits of --pulse ---
 stim() {  # FILE START STOP AMP [FIRST LAST]
   "$PY" - "$@" <<'EOF'

@@ -3,7 +3,9 @@
 # (tests/fuzz/, `make fuzz`) before the bug was fixed, and hand-written edge
 # cases. FORMAT-WHAT.EXT goes through the program that reads FORMAT:
 # edges/matrix/sonata through olive-genconn --import, spksonata through
-# olive-genconn --import-synapses, netfile and synfile through olive-simulate;
+# olive-genconn --import-synapses, netfile and synfile through olive-simulate,
+# swc through olive-genconn --model hh_swc --morphology (an swc file begins
+# with '#', the harness's mode byte, so that it is an SWC file as it stands);
 # FILE.args holds extra options. Each must end cleanly:
 # exit 0 with a valid output, or exit 1 with stderr naming the file and no
 # output left behind; never a signal, a sanitizer report or a usage error.
@@ -21,6 +23,7 @@ for f in "$TESTS"/fuzz/regressions/*; do
     edges|matrix|sonata) cmd=("$BIN/olive-genconn" -o out.h5 --import "$f" --import-format "$fmt" "${args[@]}"); result=out.h5 ;;
     netfile|synfile) cmd=("$BIN/olive-simulate" "$f" -o out --steps 2 "${args[@]}"); result=out ;;
     spksonata) cmd=("$BIN/olive-genconn" -o out.h5 --model lif_cuba --cells 500 --import-synapses "$f" "${args[@]}"); result=out.h5 ;;
+    swc) cmd=("$BIN/olive-genconn" -o out.h5 --model hh_swc --cells 1 --morphology "$f" "${args[@]}"); result=out.h5 ;;
     *) fail "$name: unknown format '$fmt' (name files FORMAT-WHAT.EXT)"; continue ;;
   esac
   n=$((n + 1))

@@ -16,17 +16,22 @@ typedef struct {
     char receptor[32], name[OLIVE_NAME_LEN];
 } edge_type;
 
-/* The edge types table: whitespace-separated, a header naming the columns. */
+/* The edge types table: whitespace-separated, a header naming the columns,
+ * then one line per type (at least one; each id once). */
 static int read_types(const char *path, edge_type *t)
 {
+    olive_check_regular_file(path);   /* a FIFO would block open() */
     FILE *f = fopen(path, "r");
     if (!f) olive_die("%s: cannot open the edge types file", path);
-    char line[4096], *tok[64];
+    char line[4096], *tok[65];
     int col_id = -1, col_w = -1, col_d = -1, col_r = -1, col_n = -1, ncols = 0, n = 0;
     for (int lineno = 1; fgets(line, sizeof line, f); lineno++) {
+        if (!strchr(line, '\n') && !feof(f)) olive_die("%s: line %d: longer than %d characters, or a NUL byte", path, lineno,
+                                                     (int)sizeof line - 2);
         int k = 0;
-        for (char *save = NULL, *s = strtok_r(line, " \t\r\n", &save); s && k < 64; s = strtok_r(NULL, " \t\r\n", &save)) tok[k++] = s;
+        for (char *save = NULL, *s = strtok_r(line, " \t\r\n", &save); s && k < 65; s = strtok_r(NULL, " \t\r\n", &save)) tok[k++] = s;
         if (k == 0) continue;
+        if (k > 64) olive_die("%s: line %d has more than 64 columns", path, lineno);
         if (ncols == 0) {
             ncols = k;
             for (int c = 0; c < k; c++) {
@@ -43,6 +48,8 @@ static int read_types(const char *path, edge_type *t)
         if (n == MAX_TYPES) olive_die("%s: more than %d edge types", path, MAX_TYPES);
         edge_type *e = &t[n++];
         e->id = olive_parse_int(path, tok[col_id], 0, INT32_MAX);
+        for (int q = 0; q < n - 1; q++)
+            if (t[q].id == e->id) olive_die("%s: line %d: edge_type_id %lld is given twice", path, lineno, (long long)e->id);
         e->w = col_w >= 0 && strcmp(tok[col_w], "NULL") ? olive_parse_double(path, tok[col_w], -1e9, 1e9) : NAN;
         e->d = col_d >= 0 && strcmp(tok[col_d], "NULL") ? olive_parse_double(path, tok[col_d], -1e9, 1e9) : NAN;
         snprintf(e->receptor, sizeof e->receptor, "%s", col_r >= 0 ? tok[col_r] : "");
@@ -54,6 +61,9 @@ static int read_types(const char *path, edge_type *t)
     }
     if (ferror(f)) olive_die("%s: read error", path);
     fclose(f);
+    if (ncols == 0) olive_die("%s: the edge types file is empty (a header naming the columns, edge_type_id among them, "
+                              "then one line per edge type)", path);
+    if (n == 0) olive_die("%s: no edge types: only the header", path);
     return n;
 }
 
