@@ -93,7 +93,7 @@ args_refused 'checkpoint-every' "${A[@]}" --checkpoint-every
 args_refused 'restart.*nosuch\.h5.*no such file' "${A[@]}" --restart nosuch.h5
 args_refused 'restart.*nets.*not a regular file' "${A[@]}" --restart nets
 args_refused 'valid\.h5.*not an olive state file' "${A[@]}" --restart nets/valid.h5
-args_refused 'time.*2\^40' nets/valid.h5 -o out --time 1e12
+args_refused '--time = 1e\+12 ms .*outside 1\.\.1099511627776' nets/valid.h5 -o out --time 1e12
 args_refused 'empty output' nets/valid.h5 -o "" --steps 5
 args_refused 'nodir.*does not exist' nets/valid.h5 -o nodir/out --steps 5
 args_refused 'pulse' "${A[@]}" --pulse 1:2:nan
