@@ -52,4 +52,27 @@ static inline const char *fuzz_input_file(const char *name, const uint8_t *data,
     return path;
 }
 
+/* What olive-simulate relies on in the projections a reader accepted
+ * (common/synfile.h): per projection a monotone row_ptr from 0 to its
+ * synapse count, sources in [0, count) and ascending per row, finite
+ * weights, delays in [0, OLIVE_MAX_DELAY]; anything else aborts. */
+#include "synfile.h"
+#include <math.h>
+static inline void fuzz_check_projections(const olive_synapses *syn, int64_t count, int names_checked)
+{
+    for (int j = 0; j < syn->n; j++) {
+        const olive_projection *p = &syn->proj[j];
+        if ((names_checked && olive_name_fault(p->name)) || p->row_ptr[0] != 0 || p->row_ptr[count] != p->nnz) abort();
+        for (int64_t r = 0; r < count; r++) {
+            if (p->row_ptr[r + 1] < p->row_ptr[r]) abort();
+            for (int64_t e = p->row_ptr[r]; e < p->row_ptr[r + 1]; e++) {
+                if (p->col[e] < 0 || p->col[e] >= count) abort();
+                if (e > p->row_ptr[r] && p->col[e] < p->col[e - 1]) abort();
+                if (!isfinite(olive_syn_w(p, e))) abort();
+                if (olive_syn_d(p, e) < 0 || olive_syn_d(p, e) > OLIVE_MAX_DELAY) abort();
+            }
+        }
+    }
+}
+
 #endif

@@ -25,19 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     olive_syn_free(&syn);            /* what an input that died left */
     if (setjmp(fuzz_back) == 0) {
         gc_spk_import(&cfg, &syn);
-        for (int j = 0; j < syn.n; j++) {
-            const olive_projection *p = &syn.proj[j];
-            if (olive_name_fault(p->name) || p->row_ptr[0] != 0 || p->row_ptr[cfg.count] != p->nnz) abort();
-            for (int64_t r = 0; r < cfg.count; r++) {
-                if (p->row_ptr[r + 1] < p->row_ptr[r]) abort();
-                for (int64_t e = p->row_ptr[r]; e < p->row_ptr[r + 1]; e++) {
-                    if (p->col[e] < 0 || p->col[e] >= cfg.count) abort();
-                    if (e > p->row_ptr[r] && p->col[e] < p->col[e - 1]) abort();
-                    if (!isfinite(olive_syn_w(p, e))) abort();
-                    if (olive_syn_d(p, e) < 0 || olive_syn_d(p, e) > OLIVE_MAX_DELAY) abort();
-                }
-            }
-        }
+        fuzz_check_projections(&syn, cfg.count, 1);
         olive_syn_free(&syn);
     } else {
         fuzz_close_everything();

@@ -60,19 +60,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (int i = 0; i < pops.n; i++) read_cells(path, &pops.pop[i]);
         if (olive_syn_read_rows(path, hdr.count, 0, hdr.count, &syn)) {
             if (!(syn.dt > 0)) abort();
-            for (int j = 0; j < syn.n; j++) {
-                const olive_projection *p = &syn.proj[j];
-                if (p->row_ptr[0] != 0 || p->row_ptr[hdr.count] != p->nnz) abort();
-                for (int64_t r = 0; r < hdr.count; r++) {
-                    if (p->row_ptr[r + 1] < p->row_ptr[r]) abort();
-                    for (int64_t e = p->row_ptr[r]; e < p->row_ptr[r + 1]; e++) {
-                        if (p->col[e] < 0 || p->col[e] >= hdr.count) abort();
-                        if (e > p->row_ptr[r] && p->col[e] < p->col[e - 1]) abort();
-                        if (!isfinite(olive_syn_w(p, e))) abort();
-                        if (olive_syn_d(p, e) < 0 || olive_syn_d(p, e) > OLIVE_MAX_DELAY) abort();
-                    }
-                }
-            }
+            fuzz_check_projections(&syn, hdr.count, 0);
             olive_syn_free(&syn);
         }
     } else {
