@@ -71,13 +71,15 @@ read -r before after <<<"$n"
 
 # ---- periodic checkpoints on 2 ranks; an absurd pulse at step 300 (t = 15 ms)
 # makes cell 4 non-finite at step 301: the run stops naming it, and OUTDIR keeps
-# the checkpoint of step 256, complete, and nothing else
+# the checkpoint of step 256, complete (state.h5, and spikes.h5 with the spikes
+# up to it), and nothing else
 rc=0
 run 2 ck 600 --checkpoint-every 128 --pulse 15:15.05:1e6:4:5 2>err.txt || rc=$?
 [ "$rc" -ne 0 ] || fail "the non-finite run exited 0"
 grep -Eq "step 301\b.*cell 4\b" err.txt || { cat err.txt; fail "the non-finite stop does not name step 301 and cell 4"; }
 grep -q "last good checkpoint ck/state.h5 (step 256)" err.txt || { cat err.txt; fail "the message does not name the kept checkpoint"; }
-[ "$(ls ck)" = "state.h5" ] || fail "ck holds $(ls ck | tr '\n' ' ') (only state.h5 expected)"
+[ "$(ls ck | tr '\n' ' ')" = "spikes.h5 state.h5 " ] || fail "ck holds $(ls ck | tr '\n' ' ') (spikes.h5 and state.h5 expected)"
+[ "$(attr ck/spikes.h5 / end_step)" = 256 ] || fail "ck/spikes.h5 does not end at the checkpoint's step 256"
 [ "$(attr ck/state.h5 state step)" = 256 ] && [ "$(attr ck/state.h5 state kind)" = checkpoint ] ||
   fail "ck/state.h5 is not the checkpoint of step 256"
 echo "ok: non-finite stop kept the checkpoint of step 256: $(head -n 1 err.txt)"
@@ -91,6 +93,13 @@ run 3 r3 600 --restart ck/state.h5
 # the first 256 steps, written by a run that ends there, complete the picture
 run 1 first 256
 same_state first/state.h5 ck/state.h5
+"$PY" - <<'PY' || fail "ck/spikes.h5 (the checkpoint's) is not the spikes of the first 256 steps"
+import h5py, numpy as np
+a, b = (h5py.File(f"{d}/spikes.h5")["spikes/io"] for d in ("first", "ck"))
+assert len(a["timestamps"]) > 0
+for k in ("timestamps", "node_ids"):
+    assert np.array_equal(a[k][:], b[k][:]), k
+PY
 same ref first r1
 same ref first r3
 
