@@ -189,7 +189,8 @@ FUZZ_SRC     := $(addprefix tools/genconn/,import_text.c import_edges.c import_m
                 common/util.c common/h5util.c common/netfile.c common/memcheck.c
 # The readers each harness adds to those.
 FUZZ_EXTRA_map      := common/mapfile.c common/partition.c
-FUZZ_EXTRA_state    := tools/simulate/restart.c common/state.c
+FUZZ_EXTRA_state    := tools/simulate/restart.c tools/simulate/spk_restart.c common/state.c common/netcontent.c \
+                       common/cellmodel.c common/lif.c
 FUZZ_EXTRA_stimulus := tools/simulate/stimulus.c
 FUZZ_EXTRA_spikes   := $(addprefix tools/analyze/,spikefile.c spikestats.c spikeload.c h5read.c errors.c)
 FUZZ_EXTRA_synfile  := common/synfile.c common/cellmodel.c common/state.c

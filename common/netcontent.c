@@ -26,6 +26,31 @@ uint64_t olive_bits_of(double x)
     return u;
 }
 
+uint64_t olive_hash_values(uint64_t tag, int64_t first, int64_t n, const void *data, size_t el)
+{
+    uint64_t sum = 0;
+#pragma omp parallel for schedule(static) reduction(+ : sum)
+    for (int64_t i = 0; i < n; i++) {
+        uint64_t b;
+        if (el == 4) {
+            uint32_t u;
+            memcpy(&u, (const char *)data + (size_t)i * 4, 4);
+            b = u;
+        } else {
+            memcpy(&b, (const char *)data + (size_t)i * 8, 8);
+        }
+        sum += olive_mix64(olive_mix64(tag ^ olive_mix64((uint64_t)(first + i))) ^ b);
+    }
+    return sum;
+}
+
+uint64_t olive_hash_name(const char *name)
+{
+    uint64_t h = UINT64_C(0xcbf29ce484222325);
+    for (const unsigned char *c = (const unsigned char *)name; *c; c++) h = (h ^ *c) * UINT64_C(0x100000001b3);
+    return olive_mix64(h);
+}
+
 #define mix olive_mix64
 #define bits_of olive_bits_of
 

@@ -71,13 +71,15 @@ read -r before after <<<"$n"
 
 # ---- periodic checkpoints on 2 ranks; an absurd pulse at step 300 (t = 15 ms)
 # makes cell 4 non-finite at step 301: the run stops naming it, and OUTDIR keeps
-# the checkpoint of step 256, complete, and nothing else
+# the checkpoint of step 256, complete (state.h5, and spikes.h5 with the spikes
+# up to it), and nothing else
 rc=0
 run 2 ck 600 --checkpoint-every 128 --pulse 15:15.05:1e6:4:5 2>err.txt || rc=$?
 [ "$rc" -ne 0 ] || fail "the non-finite run exited 0"
 grep -Eq "step 301\b.*cell 4\b" err.txt || { cat err.txt; fail "the non-finite stop does not name step 301 and cell 4"; }
 grep -q "last good checkpoint ck/state.h5 (step 256)" err.txt || { cat err.txt; fail "the message does not name the kept checkpoint"; }
-[ "$(ls ck)" = "state.h5" ] || fail "ck holds $(ls ck | tr '\n' ' ') (only state.h5 expected)"
+[ "$(ls ck | tr '\n' ' ')" = "spikes.h5 state.h5 " ] || fail "ck holds $(ls ck | tr '\n' ' ') (spikes.h5 and state.h5 expected)"
+[ "$(attr ck/spikes.h5 / end_step)" = 256 ] || fail "ck/spikes.h5 does not end at the checkpoint's step 256"
 [ "$(attr ck/state.h5 state step)" = 256 ] && [ "$(attr ck/state.h5 state kind)" = checkpoint ] ||
   fail "ck/state.h5 is not the checkpoint of step 256"
 echo "ok: non-finite stop kept the checkpoint of step 256: $(head -n 1 err.txt)"
@@ -91,6 +93,13 @@ run 3 r3 600 --restart ck/state.h5
 # the first 256 steps, written by a run that ends there, complete the picture
 run 1 first 256
 same_state first/state.h5 ck/state.h5
+"$PY" - <<'PY' || fail "ck/spikes.h5 (the checkpoint's) is not the spikes of the first 256 steps"
+import h5py, numpy as np
+a, b = (h5py.File(f"{d}/spikes.h5")["spikes/io"] for d in ("first", "ck"))
+assert len(a["timestamps"]) > 0
+for k in ("timestamps", "node_ids"):
+    assert np.array_equal(a[k][:], b[k][:]), k
+PY
 same ref first r1
 same ref first r3
 
@@ -171,7 +180,9 @@ for name, change in [("nan", lambda f: f["state/v_soma"].__setitem__(7, np.nan))
                      ("missing", lambda f: f["state"].__delitem__("m_a")),
                      ("int", lambda f: (f["state"].__delitem__("q"), f["state"].create_dataset("q", data=np.zeros(301, "i8")))),
                      ("sgj", lambda f: f.attrs.__setitem__("gj", "sgj")),
-                     ("crc", lambda f: f.attrs.__setitem__("network_crc", 12345))]:
+                     ("crc", lambda f: f.attrs.__setitem__("network_crc", 12345)),
+                     ("nosum", lambda f: f["state"].attrs.__delitem__("checksum")),
+                     ("changed", lambda f: f["state/ca"].__setitem__(3, f["state/ca"][3] * (1 + 1e-15)))]:
     shutil.copy("first/state.h5", f"{name}.h5")
     with h5py.File(f"{name}.h5", "a") as f:
         change(f)
@@ -187,6 +198,18 @@ refused 'missing\.h5.*/state/m_a is missing' --steps 600 --restart missing.h5
 refused 'int\.h5.*/state/q is not float64' --steps 600 --restart int.h5
 refused 'sgj\.h5.*--gj sgj.*--gj rgj' --steps 600 --restart sgj.h5
 refused 'crc\.h5.*another network' --steps 600 --restart crc.h5
+refused "nosum\.h5: /state has no 'checksum' attribute" --steps 600 --restart nosum.h5
+refused "changed\.h5: /state checksum [0-9a-f]* does not match the file's contents" --steps 600 --restart changed.h5
+# byte flips (most inside the data, with and without the noise current) are
+# refused naming the copy, or change nothing: never another run with exit 0
+run 1 noisy 256 --noise 0,0.1,5
+run 1 flipref 300 --restart first/state.h5
+run 1 noisyref 300 --restart noisy/state.h5 --noise 0,0.1,5
+if [ "$SANITIZED" = 1 ]; then nflip=(4 2); else nflip=(12 6); fi
+"$PY" "$TESTS/flip_state.py" first/state.h5 flipref "${nflip[@]}" -- "$S" net.h5 -o {out} --steps 300 "${PULSES[@]}" \
+  "${REC[@]}" --restart {state} || fail "byte flips in first/state.h5"
+"$PY" "$TESTS/flip_state.py" noisy/state.h5 noisyref "${nflip[@]}" -- "$S" net.h5 -o {out} --steps 300 "${PULSES[@]}" \
+  "${REC[@]}" --noise 0,0.1,5 --restart {state} || fail "byte flips in noisy/state.h5"
 refused 'first/state\.h5.*in double precision.*single' --steps 600 --restart first/state.h5 --precision single
 refused 'first/state\.h5.*step 256.*ends at step 256' --steps 256 --restart first/state.h5
 refused 'first/state\.h5.*step 256.*ends at step 100' --time 5 --restart first/state.h5

@@ -6,7 +6,9 @@
 # one of 2 ranks writing checkpoints continued on 3. A state that does not match the run
 # (other cells, synapses, weights, model or method) is refused, naming the
 # file and the fault; so are the engines and models
-# without a restart.
+# without a restart. State files are sealed by a checksum (byte flips refused
+# or harmless), spikes in flight must be integers, in range, each once; after
+# kill -9 the checkpoint's spikes.h5 and a restart give the unbroken run.
 set -euo pipefail
 export OMP_NUM_THREADS=1
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -91,4 +93,73 @@ refuse "runs on the CPU engine only\|built without CUDA" net.h5 --steps 1200 --r
 refuse "a/state.h5: the state is of a lif_cuba network" coba.h5 --steps 1200 --restart a/state.h5
 "$BIN/olive-genconn" -o cable.h5 --model hh_cable --population exc:2 -q
 refuse "--restart does not apply to cable.h5" cable.h5 --steps 10 --restart a/state.h5
+
+# ---- a state file is sealed by a checksum: byte flips (most inside the data)
+# are refused naming the copy, or change nothing; bad spikes in flight are
+# refused naming the dataset and entry before the checksum is looked at
+run 1 r640 640 --restart a/state.h5
+if [ "$SANITIZED" = 1 ]; then nflip=(6 4); else nflip=(30 15); fi
+"$PY" "$TESTS/flip_state.py" a/state.h5 r640 "${nflip[@]}" -- "$S" net.h5 -o {out} --steps 640 "${IN[@]}" -q \
+  --restart {state} || fail "byte flips in a/state.h5"
+"$PY" - <<'PY'
+import h5py, numpy as np, shutil
+with h5py.File("a/state.h5") as f:
+    st, ce = f["state/in_flight_step"][:], f["state/in_flight_cell"][:]
+def edit(name, change):
+    shutil.copy("a/state.h5", f"{name}.h5")
+    with h5py.File(f"{name}.h5", "a") as f:
+        change(f["state"])
+def put(g, name, data):
+    del g[name]
+    g[name] = data
+edit("float", lambda g: put(g, "in_flight_step", st.astype("f8") + 0.25))
+edit("negstep", lambda g: g["in_flight_step"].__setitem__(3, -1))
+edit("oldstep", lambda g: g["in_flight_step"].__setitem__(3, 613 - 41))
+edit("negcell", lambda g: g["in_flight_cell"].__setitem__(5, -2))
+edit("bigcell", lambda g: g["in_flight_cell"].__setitem__(5, 1000))
+edit("dup", lambda g: (put(g, "in_flight_step", np.append(st, st[7])), put(g, "in_flight_cell", np.append(ce, ce[7]))))
+edit("nosum", lambda g: g.attrs.__delitem__("checksum"))
+edit("changed", lambda g: g["v"].__setitem__(0, g["v"][0] + 1e-9))
+PY
+m=$("$PY" -c "import h5py; print(len(h5py.File('a/state.h5')['state/in_flight_step']))")
+refuse "float.h5: /state/in_flight_step is not an integer dataset" net.h5 --steps 1200 --restart float.h5
+refuse "negstep.h5: /state/in_flight_step\[3\] = -1 is negative" net.h5 --steps 1200 --restart negstep.h5
+refuse "oldstep.h5: /state/in_flight_step\[3\] = 572 is not a step of the 40 before" net.h5 --steps 1200 --restart oldstep.h5
+refuse "negcell.h5: /state/in_flight_cell\[5\] = -2 is not a cell" net.h5 --steps 1200 --restart negcell.h5
+refuse "bigcell.h5: /state/in_flight_cell\[5\] = 1000 is not a cell" net.h5 --steps 1200 --restart bigcell.h5
+refuse "dup.h5: .*entries 7 and $m are the same spike" net.h5 --steps 1200 --restart dup.h5
+refuse "nosum.h5: /state has no 'checksum' attribute" net.h5 --steps 1200 --restart nosum.h5
+refuse "changed.h5: /state checksum [0-9a-f]* does not match the file's contents" net.h5 --steps 1200 --restart changed.h5
+
+# ---- kill -9 after a checkpoint: OUTDIR keeps state.h5 and spikes.h5 up to
+# (at least) its step; the restart continues, and the two parts are exactly
+# the unbroken run's spikes and final state
+"$S" net.h5 -o k9 --steps 2000000 "${IN[@]}" --checkpoint-every 500 -q 2>/dev/null &
+pid=$!
+for _ in $(seq 600); do [ -e k9/state.h5 ] && break; sleep 0.05; done
+kill -KILL $pid
+{ wait $pid; } 2>/dev/null || true
+[ -e k9/state.h5 ] && [ -e k9/spikes.h5 ] || fail "kill -9: k9 holds $(ls k9)"
+k=$("$PY" -c "import h5py; print(h5py.File('k9/state.h5')['state'].attrs['step'])")
+run 1 k9r $((k + 300)) --restart k9/state.h5
+run 1 k9ref $((k + 300))
+"$PY" - "$k" <<'PY' || fail "kill -9 at the checkpoint of step $k: spikes.h5 + the restart are not the unbroken run"
+import sys, h5py, numpy as np
+k = int(sys.argv[1])
+def spikes(d):
+    with h5py.File(f"{d}/spikes.h5") as f:
+        g = f["spikes"][list(f["spikes"])[0]]
+        return g["timestamps"][:], g["node_ids"][:], f.attrs["end_step"]
+kt, ki, kend = spikes("k9")
+assert kend >= k and (kt <= kend * 0.1 + 1e-9).all(), (kend, k)
+keep = kt <= k * 0.1 + 1e-9   # spike of step i at (i + 1) dt: steps < k
+rt, ri, _ = spikes("k9r")
+ut, ui, _ = spikes("k9ref")
+assert np.array_equal(np.concatenate([kt[keep], rt]), ut) and np.array_equal(np.concatenate([ki[keep], ri]), ui)
+with h5py.File("k9r/state.h5") as a, h5py.File("k9ref/state.h5") as b:
+    for v in ["v", "ge", "gi", "ref"]:
+        assert np.array_equal(a["state"][v][:], b["state"][v][:]), v
+assert keep.sum() > 100 and len(rt) > 100, (keep.sum(), len(rt))
+print(f"kill -9 at step {k}: {keep.sum()} durable spikes + {len(rt)} continued = the unbroken run")
+PY
 echo "PASS: spiking restart"

@@ -679,7 +679,9 @@ extern "C" void sim_cuda_step(sim_t *s, int64_t step, const sim_pulse *active, i
 extern "C" void sim_cuda_poll(sim_t *s, int64_t i)
 {
     sim_cuda *g = s->cuda;
-    if ((i + 1) % g->window != 0 && i + 1 != s->cfg->steps) return;
+    /* a checkpoint writes the spikes so far: all of them are collected there */
+    const int64_t ck = s->cfg->checkpoint_every;
+    if ((i + 1) % g->window != 0 && i + 1 != s->cfg->steps && !(ck && (i + 1) % ck == 0)) return;
     double t0 = olive_now();
     CK(cudaMemcpyAsync(g->h_rep, g->d_rep, sizeof(dev_report), cudaMemcpyDeviceToHost, g->sc));
     CK(cudaStreamSynchronize(g->sc));

@@ -104,9 +104,11 @@ static int state_finite(sim_t *s)
 }
 
 /* OUTDIR/state.h5 after step steps: written as state.h5.tmp-PID, flushed,
- * renamed over the previous checkpoint. Never a state with a non-finite
- * value: the previous checkpoint stays. */
-static void write_checkpoint(sim_t *s, int64_t step)
+ * renamed over the previous checkpoint; OUTDIR/spikes.h5 with the spikes so
+ * far the same way just before it, so that a killed job keeps them (their
+ * end_step is never below the state's step). Never a state with a
+ * non-finite value: the previous checkpoint stays. */
+static void write_checkpoint(sim_t *s, sim_output *out, int64_t step)
 {
     double t0 = olive_now();
     s->engine->fetch(s, 1);
@@ -116,6 +118,7 @@ static void write_checkpoint(sim_t *s, int64_t step)
                        (long long)step);
         return;
     }
+    sim_output_checkpoint_spikes(out, s, step);
     char final[4096], tmp[4096] = "";
     snprintf(final, sizeof final, "%s/state.h5", s->cfg->out_path);
     if (s->rank == 0) snprintf(tmp, sizeof tmp, "%s", olive_atomic_begin(final, 1));
@@ -253,7 +256,7 @@ int main(int argc, char **argv)
         if (record) sim_output_frame(out, &s);
         if (cfg.checkpoint_every && !last && !stop_sig && (i + 1) % cfg.checkpoint_every == 0) {
             if (s.engine->exact_nonfinite) stop_if_not_finite(&s); /* the step and cell named exactly */
-            write_checkpoint(&s, i + 1);
+            write_checkpoint(&s, out, i + 1);
         }
         if (s.rank == 0) show_progress(i + 1, k0, cfg.steps, t_loop, cfg.dt);
         if (stop_sig) { end = i + 1; break; }

@@ -314,15 +314,30 @@ static void write_spikes(sim_t *s, const sim_output *o)
     free(sp);
 }
 
+void sim_output_checkpoint_spikes(sim_output *o, sim_t *s, int64_t step)
+{
+    const int64_t end = s->end_step;
+    s->end_step = step;   /* provenance: the file covers [start_step, step) */
+    claim(o, s, SLOT_SPIKES);
+    write_spikes(s, o);
+    s->end_step = end;
+    if (s->rank == 0) olive_atomic_commit(o->path[SLOT_SPIKES]);   /* flushed, then renamed */
+}
+
 void sim_write_state(sim_t *s, const char *path, int64_t step, const char *kind)
 {
     hid_t f = olive_h5_create_par(path, MPI_COMM_WORLD);
     hid_t g = olive_h5_group(path, f, "state");
     hid_t ft = s->cfg->single ? H5T_IEEE_F32LE : H5T_IEEE_F64LE, mt = s->cfg->single ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE;
     hid_t xfer = olive_h5_xfer(MPI_COMM_WORLD);
+    const size_t el = s->cfg->single ? 4 : 8;
+    uint64_t part = 0;   /* this rank's rows of the datasets, for the checksum */
     for (int v = 0; v < s->cfg->model->nvars; v++) {
         hid_t d = olive_h5_dset1(path, g, s->cfg->model->var_names[v], ft, s->net.count, 0);
         olive_h5_write_slab1(path, d, mt, s->plan.row0, s->plan.nlocal, s->state[v], xfer);
+        char name[64];
+        snprintf(name, sizeof name, "state/%s", s->cfg->model->var_names[v]);
+        part += sim_state_hash(name, s->plan.row0, s->plan.nlocal, s->state[v], el);
         olive_h5_attr_str(path, d, "units", s->cfg->model->var_units[v]);
         char what[64];
         snprintf(what, sizeof what, "dataset /state/%s", s->cfg->model->var_names[v]);
@@ -332,10 +347,11 @@ void sim_write_state(sim_t *s, const char *path, int64_t step, const char *kind)
         /* The OU current of the coming step: a restart continues it. */
         hid_t d = olive_h5_dset1(path, g, "i_noise", ft, s->net.count, 0);
         olive_h5_write_slab1(path, d, mt, s->plan.row0, s->plan.nlocal, s->noise, xfer);
+        part += sim_state_hash("state/i_noise", s->plan.row0, s->plan.nlocal, s->noise, el);
         olive_h5_attr_str(path, d, "units", "uA/cm2");
         olive_h5_close(path, d, "dataset /state/i_noise");
     }
-    if (s->spk) spk_write_in_flight(s, path, g, step, xfer);   /* what a restart must deliver */
+    if (s->spk) part += spk_write_in_flight(s, path, g, step, xfer);   /* what a restart must deliver */
     olive_h5_attr_i64(path, g, "step", step);
     olive_h5_attr_f64(path, g, "time_ms", (double)step * s->cfg->dt);
     olive_h5_attr_str(path, g, "precision", s->cfg->single ? "single" : "double");
@@ -345,6 +361,7 @@ void sim_write_state(sim_t *s, const char *path, int64_t step, const char *kind)
     s->end_step = step;
     sim_write_provenance(s, f, path);
     s->end_step = end;
+    sim_state_seal(path, f, part);   /* last: it covers the attributes above */
     olive_h5_close(path, xfer, "a transfer property list");
     olive_h5_close_file(path, f);
 }

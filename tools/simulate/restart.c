@@ -4,11 +4,83 @@
 #include "sim.h"
 #include "h5util.h"
 #include "model.h"
+#include "netcontent.h"
 #include "util.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The attributes a restart reads (here and in spk_restart.c), sealed by the
+ * checksum as (present, value): a flipped step, dt or hash is another run. */
+static const struct { int in_state; const char *name; char kind; } sealed_attrs[] = {
+    {0, "cells", 'i'}, {0, "network_crc", 'i'}, {0, "network_content_hash", 'i'}, {0, "gj", 's'},
+    {0, "model", 's'}, {0, "method", 's'}, {0, "dt", 'f'}, {1, "step", 'i'}, {1, "precision", 's'},
+    {1, "synapses", 'i'}, {1, "synapse_hash", 'i'}, {1, "max_delay_steps", 'i'}};
+
+uint64_t sim_state_hash(const char *name, int64_t first, int64_t n, const void *data, size_t el)
+{
+    return olive_hash_values(olive_hash_name(name), first, n, data, el);
+}
+
+/* The checksum of a file whose datasets sum to sum: 63 bits (an int64 attribute). */
+static int64_t state_checksum(const char *path, hid_t f, uint64_t sum)
+{
+    hid_t g = H5Gopen2(f, "state", H5P_DEFAULT);
+    if (g < 0) olive_die("%s: /state is not a group", path);
+    uint64_t h = olive_mix64(sum);
+    for (size_t a = 0; a < sizeof sealed_attrs / sizeof *sealed_attrs; a++) {
+        hid_t obj = sealed_attrs[a].in_state ? g : f;
+        const char *name = sealed_attrs[a].name;
+        uint64_t v = 0, present = (uint64_t)olive_h5_has_attr(obj, name);
+        char str[256] = "";
+        if (present && sealed_attrs[a].kind == 'i') v = (uint64_t)olive_h5_get_i64(path, obj, sealed_attrs[a].in_state ? "/state" : "/", name);
+        if (present && sealed_attrs[a].kind == 'f') v = olive_bits_of(olive_h5_get_f64(path, obj, sealed_attrs[a].in_state ? "/state" : "/", name));
+        if (present && sealed_attrs[a].kind == 's' && olive_h5_get_str_opt(path, obj, name, str, sizeof str)) v = olive_hash_name(str);
+        h = olive_mix64(olive_mix64(olive_mix64(h ^ olive_hash_name(name)) ^ present) ^ v);
+    }
+    H5Gclose(g);
+    return (int64_t)(h >> 1);
+}
+
+void sim_state_seal(const char *path, int64_t f, uint64_t part)
+{
+    uint64_t sum = 0;
+    SIM_CHECK_MPI(MPI_Allreduce(&part, &sum, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD));
+    const int64_t c = state_checksum(path, f, sum);
+    hid_t g = H5Gopen2(f, "state", H5P_DEFAULT);
+    if (g < 0) olive_die("%s: cannot open /state", path);
+    olive_h5_attr_i64(path, g, "checksum", c);
+    olive_h5_close(path, g, "group /state");
+}
+
+void sim_state_require_checksum(const char *path, int64_t state_group)
+{
+    if (!olive_h5_has_attr(state_group, "checksum"))
+        olive_die("%s: /state has no 'checksum' attribute (a state written before olive checksummed its states, "
+                  "or not by olive): refused, since a damaged state would continue into another run", path);
+}
+
+void sim_state_check_sum(const char *path, int64_t f, uint64_t sum)
+{
+    hid_t g = H5Gopen2(f, "state", H5P_DEFAULT);
+    if (g < 0) olive_die("%s: /state is not a group", path);
+    sim_state_require_checksum(path, g);
+    const int64_t stored = olive_h5_get_i64(path, g, "/state", "checksum");
+    H5Gclose(g);
+    const int64_t have = state_checksum(path, f, sum);
+    if (stored != have)
+        olive_die("%s: /state checksum %016llx does not match the file's contents (%016llx): the state was damaged "
+                  "or changed after olive wrote it; refused", path, (unsigned long long)stored, (unsigned long long)have);
+}
+
+void sim_state_verify(sim_t *s, const char *path, int64_t f, uint64_t part)
+{
+    uint64_t sum = 0;
+    SIM_CHECK_MPI(MPI_Allreduce(&part, &sum, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD));
+    if (s->rank == 0) sim_state_check_sum(path, f, sum);   /* dies, and so aborts the job, on a mismatch */
+    SIM_CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
+}
 
 static const char *gj_name(int gj) { return gj == OLIVE_GJ_RGJ ? "rgj" : gj == OLIVE_GJ_SGJ ? "sgj" : "ngj"; }
 
@@ -20,6 +92,7 @@ void sim_restart_check_header(const sim_config *cfg, int64_t count)
     if (!olive_h5_exists(f, "state")) olive_die("%s: not an olive state file (no /state group)", p);
     hid_t g = H5Gopen2(f, "state", H5P_DEFAULT);
     if (g < 0) olive_die("%s: /state is not a group", p);
+    sim_state_require_checksum(p, g);
     int64_t step = olive_h5_get_i64(p, g, "/state", "step");
     char prec[32] = "", gj[32] = "";
     if (!olive_h5_get_str_opt(p, g, "precision", prec, sizeof prec))
@@ -93,24 +166,29 @@ void sim_restart_load(sim_t *s)
                       p, cfg->net_path, (unsigned long long)h, (unsigned long long)s->net_content);
     }
     int64_t n = s->plan.nlocal, bad = -1;
+    const size_t el = cfg->single ? 4 : 8;
+    uint64_t part = 0;   /* this rank's rows of the datasets, for the checksum */
     for (int v = 0; v < OLIVE_NVARS; v++) {
         char name[64];
         snprintf(name, sizeof name, "state/%s", olive_var_names[v]);
         olive_h5_read_slab1(p, f, name, cfg->single ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE, s->plan.row0, n, s->state[v]);
+        part += sim_state_hash(name, s->plan.row0, n, s->state[v], el);
         for (int64_t i = 0; i < n && bad < 0; i++) {
             double x = cfg->single ? (double)((float *)s->state[v])[i] : ((double *)s->state[v])[i];
             if (!isfinite(x)) bad = (int64_t)v << 40 | (s->plan.row0 + i);
         }
     }
     /* The noise current goes on from the state's (same seed: the same draws
-     * as the unbroken run). */
-    if (s->nz.on && olive_h5_exists(f, "state/i_noise")) {
-        olive_h5_read_slab1(p, f, "state/i_noise", cfg->single ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE, s->plan.row0, n,
-                            s->noise);
-        for (int64_t i = 0; i < n && bad < 0; i++) {
-            double x = cfg->single ? (double)((float *)s->noise)[i] : ((double *)s->noise)[i];
+     * as the unbroken run); read without --noise too, for the checksum. */
+    if (olive_h5_exists(f, "state/i_noise")) {
+        void *nz = s->nz.on ? s->noise : olive_malloc((size_t)n * el + 8, "noise current");
+        olive_h5_read_slab1(p, f, "state/i_noise", cfg->single ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE, s->plan.row0, n, nz);
+        part += sim_state_hash("state/i_noise", s->plan.row0, n, nz, el);
+        for (int64_t i = 0; i < n && bad < 0 && s->nz.on; i++) {
+            double x = cfg->single ? (double)((float *)nz)[i] : ((double *)nz)[i];
             if (!isfinite(x)) bad = (int64_t)OLIVE_NVARS << 40 | (s->plan.row0 + i);
         }
+        if (nz != s->noise) free(nz);
     }
     /* g_CaL is a state variable but a property of the network: the state's
      * must be the network's (in the run's precision), never silently kept. */
@@ -119,7 +197,6 @@ void sim_restart_load(sim_t *s)
         double have = cfg->single ? (double)((float *)s->state[OV_G_CAL])[i] : ((double *)s->state[OV_G_CAL])[i];
         if (cfg->single ? (float)want != (float)have : want != have) bad = INT64_C(1) << 62 | (s->plan.row0 + i);
     }
-    H5Fclose(f);
     int64_t first = bad < 0 ? INT64_MAX : bad, all;
     SIM_CHECK_MPI(MPI_Allreduce(&first, &all, 1, MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD));
     if (all != INT64_MAX) {
@@ -133,5 +210,8 @@ void sim_restart_load(sim_t *s)
         MPI_Barrier(MPI_COMM_WORLD); /* the rank holding the cell reports and aborts */
         exit(1);
     }
+    /* Last, so that the checks above name what they find in a changed file. */
+    sim_state_verify(s, p, f, part);
+    H5Fclose(f);
 }
 

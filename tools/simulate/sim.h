@@ -202,6 +202,11 @@ void sim_output_frame(sim_output *o, sim_t *s);   /* called after every step tha
  * signal stopped the run: the reports are cut to the frames done); kind is
  * "final" or "interrupted" (the /state attribute). */
 void sim_output_close(sim_output *o, sim_t *s, int64_t end_step, const char *kind);
+/* Checkpoint mode, at the checkpoint of step (collective): OUTDIR/spikes.h5
+ * with every spike of [start_step, step), durable (fsync'ed, renamed) before
+ * the state of step is: after a kill it reaches at least as far as
+ * state.h5. */
+void sim_output_checkpoint_spikes(sim_output *o, sim_t *s, int64_t step);
 /* Rename every temporary onto its NAME (rank 0; checkpoint mode). */
 void sim_output_commit(sim_output *o, sim_t *s);
 void sim_write_provenance(sim_t *s, int64_t hid, const char *file);
@@ -220,6 +225,21 @@ void sim_restart_load(sim_t *s);
  * node has available; dies naming what (the file and what in it costs) when
  * they do not fit. dev < 0: no device estimate to report. */
 void sim_require_node_memory(sim_t *s, double host, double dev, const char *what);
+/* restart.c: the checksum of a state file, /state attr `checksum`: the sum
+ * of olive_hash_values over every dataset a restart reads (tag: its name,
+ * index: the global one, so any rank split gives the same sum) mixed with
+ * the attributes a restart reads (docs/FORMAT.md). */
+uint64_t sim_state_hash(const char *name, int64_t first, int64_t n, const void *data, size_t el);
+/* Collective, after the file's other attributes are written: seals it. */
+void sim_state_seal(const char *path, int64_t f, uint64_t part);
+/* Dies naming the file when /state has no checksum (a state from before
+ * checksums, or not olive's). */
+void sim_state_require_checksum(const char *path, int64_t state_group);
+/* Dies naming the file when the checksum differs from sum (the whole
+ * file's datasets: every rank's parts summed). */
+void sim_state_check_sum(const char *path, int64_t f, uint64_t sum);
+/* Collective: sums the ranks' parts, rank 0 checks (and aborts the job). */
+void sim_state_verify(sim_t *s, const char *path, int64_t f, uint64_t part);
 /* Predicted host bytes of this rank (and device bytes of the CUDA backend) for
  * nlocal own cells with nnz junctions in a network of count cells. */
 void sim_predict_memory(const sim_config *cfg, int bits, int64_t count, int64_t nlocal, int64_t nnz,

@@ -116,6 +116,14 @@ int64_t spk_queue_spike(sim_t *s, int64_t g, int64_t sstep, int64_t min_due);
 /* spk_restart.c: --restart and the spikes in flight of state files. */
 void spk_restart_check_header(sim_config *cfg, int64_t count);  /* sets cfg->start_step */
 void spk_restart_load(sim_t *s);  /* the cells' variables, and the events still due */
-void spk_write_in_flight(sim_t *s, const char *path, hid_t state_group, int64_t step, hid_t xfer);
+/* Writes /state/in_flight_*; returns this rank's part of the checksum. */
+uint64_t spk_write_in_flight(sim_t *s, const char *path, hid_t state_group, int64_t step, hid_t xfer);
+/* The spikes in flight of state file f (path) at step k0 of a network of
+ * ncells cells whose longest delay is max_delay steps, validated (integers,
+ * each a spike of a cell in [k0 - max_delay, k0), no spike twice) and sorted
+ * by step then cell; *hash gets their checksum part. Dies naming the
+ * dataset and entry of a bad one. */
+sim_spike *spk_read_in_flight(const char *path, hid_t f, int64_t k0, int64_t ncells, int64_t max_delay, int64_t *m,
+                              uint64_t *hash);
 
 #endif

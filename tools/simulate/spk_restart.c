@@ -47,6 +47,7 @@ void spk_restart_check_header(sim_config *cfg, int64_t count)
     if (!olive_h5_exists(f, "state")) olive_die("%s: not an olive state file (no /state group)", p);
     hid_t g = H5Gopen2(f, "state", H5P_DEFAULT);
     if (g < 0) olive_die("%s: /state is not a group", p);
+    sim_state_require_checksum(p, g);
     char model[64] = "", method[64] = "", prec[32] = "";
     if (!olive_h5_get_str_opt(p, f, "model", model, sizeof model)) olive_die("%s: root attribute 'model' is missing", p);
     if (strcmp(model, cfg->model->name))
@@ -79,8 +80,6 @@ void spk_restart_check_header(sim_config *cfg, int64_t count)
     if (!olive_h5_exists(f, "state/in_flight_step") || !olive_h5_exists(f, "state/in_flight_cell"))
         olive_die("%s: /state/in_flight_step and /state/in_flight_cell are missing (the spikes still in flight; a "
                   "state written before olive 0.9 cannot continue a spiking network)", p);
-    if (olive_h5_len1(p, f, "state/in_flight_step") != olive_h5_len1(p, f, "state/in_flight_cell"))
-        olive_die("%s: /state/in_flight_step and /state/in_flight_cell differ in length", p);
     if (step >= cfg->steps)
         olive_usage_error("%s: the state is at step %lld (t = %g ms) but the run ends at step %lld: --steps/--time "
                           "give the end of the whole run, which must come after the state",
@@ -90,11 +89,68 @@ void spk_restart_check_header(sim_config *cfg, int64_t count)
     cfg->start_step = step;
 }
 
-static int cmp_spike(const void *a, const void *b)
+/* A spike in flight and its entry in the file. */
+typedef struct { int64_t step, cell, entry; } flight;
+
+static int cmp_flight(const void *a, const void *b)
 {
-    const sim_spike *x = a, *y = b;
+    const flight *x = a, *y = b;
     if (x->step != y->step) return (x->step > y->step) - (x->step < y->step);
-    return (x->cell > y->cell) - (x->cell < y->cell);
+    if (x->cell != y->cell) return (x->cell > y->cell) - (x->cell < y->cell);
+    return (x->entry > y->entry) - (x->entry < y->entry);
+}
+
+/* One in-flight dataset: integers only (HDF5 would truncate floats), m values. */
+static int64_t *read_flight_column(const char *path, hid_t f, const char *name, int64_t m)
+{
+    H5T_class_t cls;
+    size_t sz;
+    olive_h5_dtype_info(path, f, name, &cls, &sz);
+    if (cls != H5T_INTEGER) olive_die("%s: /%s is not an integer dataset (step and cell numbers are integers)", path, name);
+    int64_t *v = olive_malloc((size_t)m * sizeof(int64_t) + 8, "spikes in flight");
+    olive_h5_read_slab1(path, f, name, H5T_NATIVE_INT64, 0, m, v);
+    return v;
+}
+
+sim_spike *spk_read_in_flight(const char *p, hid_t f, int64_t k0, int64_t ncells, int64_t max_delay, int64_t *m_out,
+                              uint64_t *hash)
+{
+    const int64_t m = olive_h5_len1(p, f, "state/in_flight_step");
+    if (olive_h5_len1(p, f, "state/in_flight_cell") != m)
+        olive_die("%s: /state/in_flight_step and /state/in_flight_cell differ in length", p);
+    /* each cell spikes at most once a step: a longer list is not a state */
+    if (max_delay < 0 || m > ncells * (max_delay > k0 ? k0 : max_delay))
+        olive_die("%s: /state/in_flight_step holds %lld spikes, more than %lld cells can fire in the %lld steps before "
+                  "step %lld", p, (long long)m, (long long)ncells, (long long)(max_delay > k0 ? k0 : max_delay), (long long)k0);
+    int64_t *st = read_flight_column(p, f, "state/in_flight_step", m);
+    int64_t *ce = read_flight_column(p, f, "state/in_flight_cell", m);
+    *hash = sim_state_hash("state/in_flight_step", 0, m, st, 8) + sim_state_hash("state/in_flight_cell", 0, m, ce, 8);
+    flight *fl = olive_malloc((size_t)m * sizeof(flight) + 8, "spikes in flight");
+    for (int64_t i = 0; i < m; i++) {
+        if (st[i] < 0) olive_die("%s: /state/in_flight_step[%lld] = %lld is negative", p, (long long)i, (long long)st[i]);
+        if (st[i] < k0 - max_delay || st[i] >= k0)
+            olive_die("%s: /state/in_flight_step[%lld] = %lld is not a step of the %lld before the state's step %lld "
+                      "(a spike in flight)", p, (long long)i, (long long)st[i], (long long)max_delay, (long long)k0);
+        if (ce[i] < 0 || ce[i] >= ncells)
+            olive_die("%s: /state/in_flight_cell[%lld] = %lld is not a cell (0 .. %lld: negative or out of range)", p, (long long)i,
+                      (long long)ce[i], (long long)ncells - 1);
+        fl[i] = (flight){st[i], ce[i], i};
+    }
+    free(st);
+    free(ce);
+    qsort(fl, (size_t)m, sizeof *fl, cmp_flight);
+    sim_spike *sp = olive_malloc((size_t)m * sizeof(sim_spike) + 8, "spikes in flight");
+    for (int64_t i = 0; i < m; i++) {
+        /* delivered twice, it would double its events */
+        if (i > 0 && fl[i].step == fl[i - 1].step && fl[i].cell == fl[i - 1].cell)
+            olive_die("%s: /state/in_flight_step and /state/in_flight_cell entries %lld and %lld are the same spike "
+                      "(step %lld, cell %lld)", p, (long long)fl[i - 1].entry, (long long)fl[i].entry,
+                      (long long)fl[i].step, (long long)fl[i].cell);
+        sp[i] = (sim_spike){fl[i].step, fl[i].cell};
+    }
+    free(fl);
+    *m_out = m;
+    return sp;
 }
 
 void spk_restart_load(sim_t *s)
@@ -117,31 +173,18 @@ void spk_restart_load(sim_t *s)
                   "than %s (synapse hash %016llx, the network's %016llx); a restart must use the network the state "
                   "was computed on", p, cfg->net_path, (unsigned long long)hash, (unsigned long long)synapse_hash(s));
     int64_t bad = -1;
+    uint64_t part = 0;   /* this rank's rows of the datasets, for the checksum */
     for (int v = 0; v < cfg->model->nvars; v++) {
         char name[64];
         snprintf(name, sizeof name, "state/%s", cfg->model->var_names[v]);
         olive_h5_read_slab1(p, f, name, H5T_NATIVE_DOUBLE, s->plan.row0, n, s->state[v]);
+        part += sim_state_hash(name, s->plan.row0, n, s->state[v], 8);
         for (int64_t i = 0; i < n && bad < 0; i++)
             if (!isfinite(((double *)s->state[v])[i])) bad = (int64_t)v << 40 | (s->plan.row0 + i);
     }
-    const int64_t m = olive_h5_len1(p, f, "state/in_flight_step");
-    int64_t *st = olive_malloc((size_t)m * sizeof(int64_t) + 8, "spikes in flight");
-    int64_t *ce = olive_malloc((size_t)m * sizeof(int64_t) + 8, "spikes in flight");
-    olive_h5_read_slab1(p, f, "state/in_flight_step", H5T_NATIVE_INT64, 0, m, st);
-    olive_h5_read_slab1(p, f, "state/in_flight_cell", H5T_NATIVE_INT64, 0, m, ce);
-    H5Fclose(f);
-    k->restored = olive_malloc((size_t)m * sizeof(sim_spike) + 8, "spikes in flight");
-    for (int64_t i = 0; i < m; i++) {
-        if (st[i] >= k0 || st[i] < 0 || ce[i] < 0 || ce[i] >= s->net.count)
-            olive_die("%s: spike in flight %lld (step %lld, cell %lld) is not a spike of a cell before step %lld", p,
-                      (long long)i, (long long)st[i], (long long)ce[i], (long long)k0);
-        k->restored[i] = (sim_spike){st[i], ce[i]};
-    }
-    free(st);
-    free(ce);
-    qsort(k->restored, (size_t)m, sizeof(sim_spike), cmp_spike);
-    k->nrestored = m;
-    for (int64_t i = 0; i < m; i++) spk_queue_spike(s, k->restored[i].cell, k->restored[i].step, k0);
+    uint64_t flight_hash;
+    k->restored = spk_read_in_flight(p, f, k0, s->net.count, k->L - 1, &k->nrestored, &flight_hash);
+    if (s->rank == 0) part += flight_hash;   /* every rank read all of them */
     int64_t first = bad < 0 ? INT64_MAX : bad, all;
     SIM_CHECK_MPI(MPI_Allreduce(&first, &all, 1, MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD));
     if (all != INT64_MAX) {
@@ -151,6 +194,10 @@ void spk_restart_load(sim_t *s)
         MPI_Barrier(MPI_COMM_WORLD); /* the rank holding the cell reports and aborts */
         exit(1);
     }
+    /* Last, so that the checks above name what they find in a changed file. */
+    sim_state_verify(s, p, f, part);
+    H5Fclose(f);
+    for (int64_t i = 0; i < k->nrestored; i++) spk_queue_spike(s, k->restored[i].cell, k->restored[i].step, k0);
 }
 
 static int cmp_by_cell(const void *a, const void *b)
@@ -160,7 +207,7 @@ static int cmp_by_cell(const void *a, const void *b)
     return (x->step > y->step) - (x->step < y->step);
 }
 
-void spk_write_in_flight(sim_t *s, const char *path, hid_t g, int64_t step, hid_t xfer)
+uint64_t spk_write_in_flight(sim_t *s, const char *path, hid_t g, int64_t step, hid_t xfer)
 {
     struct sim_spk *k = s->spk;
     const int64_t from = step - (k->L - 1);   /* older spikes have no event left to deliver */
@@ -191,6 +238,7 @@ void spk_write_in_flight(sim_t *s, const char *path, hid_t g, int64_t step, hid_
     SIM_CHECK_MPI(MPI_Allreduce(&m, &total, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD));
     const char *names[2] = {"in_flight_step", "in_flight_cell"};
     int64_t *data[2] = {st, ce};
+    uint64_t part = 0;
     for (int q = 0; q < 2; q++) {
         hid_t d = olive_h5_dset1(path, g, names[q], H5T_STD_I64LE, total, 0);
         /* (an empty dataset has no storage to write to; total is every rank's) */
@@ -198,10 +246,12 @@ void spk_write_in_flight(sim_t *s, const char *path, hid_t g, int64_t step, hid_
         char what[64];
         snprintf(what, sizeof what, "dataset /state/%s", names[q]);
         olive_h5_close(path, d, what);
+        part += sim_state_hash(what + 9, off, m, data[q], 8);   /* "state/NAME" */
     }
     olive_h5_attr_i64(path, g, "synapses", k->nsyn_total);
     olive_h5_attr_i64(path, g, "synapse_hash", synapse_hash(s));
     olive_h5_attr_i64(path, g, "max_delay_steps", k->L - 1);
     free(st);
     free(ce);
+    return part;
 }
