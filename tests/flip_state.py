@@ -44,11 +44,7 @@ for i, (where, pos) in enumerate(picks):
     b[pos] ^= 1 << rng.randrange(8)
     open(path, "wb").write(b)
     run = [w.replace("{state}", path).replace("{out}", out) for w in cmd]
-    for attempt in range(3):
-        p = subprocess.run(run, capture_output=True, text=True, timeout=120)
-        # Open MPI's start-up failing on a busy machine is not about the flip
-        if "orte_init" not in p.stderr and "MPI_INIT failed" not in p.stderr:
-            break
+    p = subprocess.run(run, capture_output=True, text=True, timeout=120)
     if p.returncode == 0:
         assert where != "data", f"{path}: a flip of byte {pos} inside the data was accepted"
         got = outputs(out)
