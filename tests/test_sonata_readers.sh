@@ -8,15 +8,9 @@
 set -euo pipefail
 fail() { echo "FAIL: $*" >&2; exit 1; }
 LIBSONATA=0.2.2 BMTK=1.2.0
+source "$TESTS/venv_cached.sh"
 venv="$TOP/$BUILD/venv-readers"
-stamp="$venv/.olive-libsonata-$LIBSONATA-bmtk-$BMTK"
-if [ ! -e "$stamp" ]; then
-  rm -rf "$venv"
-  "$PY" -m venv "$venv" || fail "python3 -m venv failed (Debian package python3-venv)"
-  "$venv/bin/pip" install -q "libsonata==$LIBSONATA" "bmtk==$BMTK" \
-    || fail "pip could not install libsonata==$LIBSONATA bmtk==$BMTK (is PyPI reachable?)"
-  touch "$stamp"
-fi
+venv_cached "$venv" ".olive-libsonata-$LIBSONATA-bmtk-$BMTK" "libsonata==$LIBSONATA" "bmtk==$BMTK"
 G="$BIN/olive-genconn" S="$BIN/olive-simulate"
 export OMP_NUM_THREADS=1
 "$G" -o net.h5 --cells 60 --generator uniform --density 5 --seed 4 --symmetric --gcal 0.6:0.8 \
