@@ -618,3 +618,23 @@ int64_t olive_sonata_sorting_read(const char *file, hid_t group)
     if (!ok) olive_h5_fail(file, "cannot read attribute 'sorting' (one SONATA enum value expected)");
     return v;
 }
+
+void olive_h5_refuse_unknown_links(const char *file, hid_t g, const char *where,
+                                   int (*known)(const char *, const void *), const void *ctx, const char *what)
+{
+    H5G_info_t info;
+    if (H5Gget_info(g, &info) < 0) olive_die("%s: %s: cannot list its datasets", file, where);
+    for (hsize_t i = 0; i < info.nlinks; i++) {
+        char ln[128];
+        ssize_t len = H5Lget_name_by_idx(g, ".", H5_INDEX_NAME, H5_ITER_INC, i, ln, sizeof ln, H5P_DEFAULT);
+        if (len < 0) olive_die("%s: %s: cannot read the names of its datasets", file, where);
+        if (len >= (ssize_t)sizeof ln || !known(ln, ctx)) olive_die("%s: %s/%s is not %s", file, where, ln, what);
+    }
+}
+
+int olive_h5_name_listed(const char *name, const void *list)
+{
+    for (const char *const *l = list; *l; l++)
+        if (!strcmp(name, *l)) return 1;
+    return 0;
+}

@@ -84,5 +84,13 @@ int64_t olive_sonata_sorting_read(const char *file, hid_t group);  /* the stored
 /* 1 when the dataset's stored type is an unsigned integer. */
 int olive_h5_dset_unsigned(const char *file, hid_t loc, const char *name);
 void olive_h5_dtype_info(const char *file, hid_t loc, const char *name, H5T_class_t *cls, size_t *size);
+/* A dataset or group is either read or refused: die naming the first link of
+ * group g (path `where`) that known(name, ctx) does not accept ("FILE:
+ * WHERE/NAME is not WHAT"). Only link names are read (safe on a damaged
+ * attribute header). olive_h5_name_listed: known() for a NULL-terminated
+ * list of names (ctx), also usable on its own. */
+void olive_h5_refuse_unknown_links(const char *file, hid_t g, const char *where,
+                                   int (*known)(const char *, const void *), const void *ctx, const char *what);
+int olive_h5_name_listed(const char *name, const void *list);
 
 #endif

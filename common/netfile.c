@@ -146,6 +146,12 @@ static void read_header(const char *path, hid_t f, olive_network *net)
     hid_t cells = H5Gopen2(f, "cells", H5P_DEFAULT);
     hid_t gj = H5Gopen2(f, "gap_junctions", H5P_DEFAULT);
     if (cells < 0 || gj < 0) olive_die("%s: /cells or /gap_junctions is not a group", path);
+    static const char *const cells_known[] = {"g_CaL", "populations", NULL};
+    static const char *const gj_known[] = {"row_ptr", "col", "conductance", NULL};
+    olive_h5_refuse_unknown_links(path, cells, "/cells", olive_h5_name_listed, cells_known,
+                                  "read by olive (known: g_CaL, populations)");
+    olive_h5_refuse_unknown_links(path, gj, "/gap_junctions", olive_h5_name_listed, gj_known,
+                                  "read by olive (known: row_ptr, col, conductance)");
     net->count = olive_h5_get_i64(path, cells, "/cells", "count");
     if (net->count < 1) olive_die("%s: /cells count = %lld, must be >= 1", path, (long long)net->count);
     if (net->count > INT32_MAX)
@@ -199,6 +205,9 @@ static void read_header(const char *path, hid_t f, olive_network *net)
             olive_die("%s: /gap_junctions/conductance holds signed integers; codes of %d bits must be stored "
                       "unsigned (uint%d)", path, net->bits, net->bits == 4 ? 8 : net->bits);
     }
+    else if (olive_h5_exists(gj, "conductance"))
+        olive_die("%s: /gap_junctions/conductance is there but bits = 0 (every junction 1 mS/cm2) would ignore it",
+                  path);
     olive_h5_get_str_opt(path, gj, "generator", net->generator, sizeof net->generator);
     olive_h5_get_str_opt(path, gj, "command", net->command, sizeof net->command);
     if (olive_h5_has_attr(gj, "seed")) net->seed = (uint64_t)olive_h5_get_i64(path, gj, "/gap_junctions", "seed");

@@ -66,33 +66,12 @@ static void refuse_unknown_attrs(const char *path, hid_t obj, const char *where,
     }
 }
 
-/* Die naming the first link of group g (where) that known() does not accept. */
-static void refuse_unknown_links(const char *path, hid_t g, const char *where, int (*known)(const char *, const void *),
-                                 const void *ctx, const char *what)
-{
-    H5G_info_t info;
-    if (H5Gget_info(g, &info) < 0) olive_die("%s: %s: cannot list its datasets", path, where);
-    for (hsize_t i = 0; i < info.nlinks; i++) {
-        char ln[128];
-        ssize_t len = H5Lget_name_by_idx(g, ".", H5_INDEX_NAME, H5_ITER_INC, i, ln, sizeof ln, H5P_DEFAULT);
-        if (len < 0) olive_die("%s: %s: cannot read the names of its datasets", path, where);
-        if (len >= (ssize_t)sizeof ln || !known(ln, ctx)) olive_die("%s: %s/%s is not %s", path, where, ln, what);
-    }
-}
-
-static int is_one_of(const char *name, const char *const *list)
-{
-    for (; *list; list++)
-        if (!strcmp(name, *list)) return 1;
-    return 0;
-}
-
 /* What a population group may hold besides the model's parameters. */
 static int pop_attr_known(const char *name, const void *ctx)
 {
     const olive_population *p = ctx;
     static const char *const common[] = {"model", "first", "count", NULL};
-    return is_one_of(name, common) || olive_model_param(p->model, name) >= 0 ||
+    return olive_h5_name_listed(name, common) || olive_model_param(p->model, name) >= 0 ||
            (!strcmp(name, "morphology") && olive_model_needs_morphology(p->model));
 }
 
@@ -101,7 +80,7 @@ static int pop_dset_known(const char *name, const void *ctx)
     const olive_population *p = ctx;
     static const char *const times[] = {"spike_times", "spike_times_ptr", NULL};
     return olive_model_param(p->model, name) >= 0 ||
-           (p->model == &olive_model_spike_source_array && is_one_of(name, times));
+           (p->model == &olive_model_spike_source_array && olive_h5_name_listed(name, times));
 }
 
 int olive_pops_present(const char *path, const olive_cell_model **model)
@@ -199,7 +178,7 @@ void olive_pops_read(const char *path, int64_t count, olive_populations *out)
         snprintf(what, sizeof what, "a parameter of model %s", model);
         refuse_unknown_attrs(path, pg, where, pop_attr_known, p, what);
         snprintf(what, sizeof what, "a per-cell parameter of model %s", model);
-        refuse_unknown_links(path, pg, where, pop_dset_known, p, what);
+        olive_h5_refuse_unknown_links(path, pg, where, pop_dset_known, p, what);
         H5Gclose(pg);
     }
     H5Gclose(g);
@@ -305,14 +284,14 @@ static int proj_attr_known(const char *name, const void *ctx)
 {
     static const char *const known[] = {"receptor", "source", "target", "rule", "weight", "delay", NULL};
     (void)ctx;
-    return is_one_of(name, known);
+    return olive_h5_name_listed(name, known);
 }
 
 static int proj_dset_known(const char *name, const void *ctx)
 {
     static const char *const known[] = {"row_ptr", "col", "weight", "delay", NULL};
     (void)ctx;
-    return is_one_of(name, known);
+    return olive_h5_name_listed(name, known);
 }
 
 static void read_projection(const char *path, hid_t g, const char *name, int64_t count, int64_t row0, int64_t row1,
@@ -326,7 +305,7 @@ static void read_projection(const char *path, hid_t g, const char *name, int64_t
     if (pg < 0) olive_die("%s: %s is not a group", path, where);
     attrs_readable(path, pg, where);
     refuse_unknown_attrs(path, pg, where, proj_attr_known, NULL, "a projection attribute");
-    refuse_unknown_links(path, pg, where, proj_dset_known, NULL, "a projection dataset");
+    olive_h5_refuse_unknown_links(path, pg, where, proj_dset_known, NULL, "a projection dataset");
     if (!olive_h5_get_str_opt(path, pg, "receptor", p->receptor, sizeof p->receptor))
         olive_die("%s: %s has no attribute 'receptor'", path, where);
     olive_h5_get_str_opt(path, pg, "source", p->source, sizeof p->source);

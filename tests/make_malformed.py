@@ -162,6 +162,13 @@ def _(f): f["gap_junctions"].attrs["offset"] = np.nan
 def _(f): f["gap_junctions"].attrs["offset"] = -0.04
 @case("offset_inf_bits0", r"offset|conductance", bits=0)
 def _(f): f["gap_junctions"].attrs["offset"] = np.inf
+# --- a dataset is either read or refused (issue 31) ---
+@case("cells_unknown_dataset", r"/cells/gcal is not read by olive")
+def _(f): f["cells"].create_dataset("gcal", data=np.full(COUNT, 0.9))
+@case("gj_unknown_dataset", r"/gap_junctions/weights is not read by olive")
+def _(f): f["gap_junctions"].create_dataset("weights", data=np.full(10, 0.05))
+@case("conductance_with_bits0", r"/gap_junctions/conductance is there but bits = 0", bits=0)
+def _(f): f["gap_junctions"].create_dataset("conductance", data=np.full(10, 0.05))
 # --- g_CaL ---
 @case("gcal_nan", r"g_CaL")
 def _(f):
