@@ -1,6 +1,7 @@
-/* SWC files into sections (swc.h). Every walk over the tree is a loop (an
- * explicit stack for the sections): a file may nest hundreds of thousands of
- * sections. Reading is O(n log n) in the points. */
+/* SWC files into sections (swc.h), as NEURON 9's Import3d reads them
+ * (read_swc.hoc, import3d_gui.hoc). Every pass is a loop over the points or
+ * the sections in file order, no recursion: a file may nest hundreds of
+ * thousands of sections. Reading is O(n log n) in the points. */
 #include "swc.h"
 #include "util.h"
 #include <ctype.h>
@@ -35,6 +36,9 @@ typedef struct {
     char *prox;                /* mark_branch's connect2prox */
     i3d_section *s;
     int ns;
+    int *index;                /* instantiate: olive's section of a kept one */
+    double (*raw)[4];          /* instantiate: one section's 3-d points before NEURON's rounding */
+    int *types, *count;        /* instantiate: the sections' types, sorted and unique; sections so far of each */
     olive_morphology *m;
     int64_t nodes;             /* the cell's nodes so far (cable_cell.h: nseg + 1 a section, and the root) */
     double *fill;              /* next free place in m->points */
@@ -42,7 +46,8 @@ typedef struct {
 
 static void tree_free(swc_tree *t)
 {
-    void *p[] = {t->id, t->pid, t->type, t->x, t->y, t->z, t->r, t->parent, t->nsoma, t->sec_of, t->nchild, t->prox, t->s};
+    void *p[] = {t->id,    t->pid,  t->type, t->x, t->y, t->z,     t->r,   t->parent,
+                 t->nsoma, t->sec_of, t->nchild, t->prox, t->s, t->index, t->raw, t->types, t->count};
     for (size_t k = 0; k < sizeof p / sizeof p[0]; k++) free(p[k]);
 }
 
@@ -382,6 +387,12 @@ static void make_sections(swc_tree *t, int soma3)
     }
 }
 
+static int cmp_int(const void *a, const void *b)
+{
+    const int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
 static const char *type_name(int type, char *buf, size_t cap)
 {
     if (type >= 1 && type <= 4) return (const char *[]){"soma", "axon", "dend", "apic"}[type - 1];
@@ -395,27 +406,27 @@ static const char *type_name(int type, char *buf, size_t cap)
 static void instantiate(swc_tree *t, double seg_length)
 {
     olive_morphology *m = t->m;
-    int *index = olive_malloc((size_t)t->ns * sizeof(int), "swc");   /* olive's section of a kept one */
-    double (*raw)[4] = olive_malloc(((size_t)t->n + 3) * sizeof *raw, "swc");
+    int *index = t->index = olive_malloc((size_t)t->ns * sizeof(int), "swc");
+    double (*raw)[4] = t->raw = olive_malloc(((size_t)t->n + 3) * sizeof *raw, "swc");
     m->sec = olive_malloc((size_t)t->ns * sizeof *m->sec, "sections");
     m->points = olive_malloc(((size_t)2 * t->n + 2 * (size_t)t->ns + 8) * sizeof(double), "swc");
     t->fill = m->points;
-    typedef struct { int type, count; } type_count;
-    type_count *counts = NULL;
-    int ntypes = 0;
+    int ntypes = 0;   /* the types (a file may have one a section: sorted, O(n log n)) */
+    t->types = olive_malloc((size_t)t->ns * sizeof(int), "swc");
+    for (int k = 0; k < t->ns; k++) t->types[ntypes++] = t->type[t->s[k].first];
+    qsort(t->types, (size_t)ntypes, sizeof(int), cmp_int);
+    int nu = 0;
+    for (int k = 0; k < ntypes; k++)
+        if (!nu || t->types[k] != t->types[nu - 1]) t->types[nu++] = t->types[k];
+    t->count = olive_calloc((size_t)nu, sizeof(int), "swc");
     for (int k = 0; k < t->ns; k++) {
         const i3d_section *s = &t->s[k];
         if (s->removed) continue;
         const int type = t->type[s->first];
-        int c = 0;
-        while (c < ntypes && counts[c].type != type) c++;   /* few types */
-        if (c == ntypes) {
-            counts = olive_realloc(counts, (size_t)(ntypes + 1) * sizeof *counts, "swc");
-            counts[ntypes++] = (type_count){type, 0};
-        }
+        const int c = (int)((const int *)bsearch(&type, t->types, (size_t)nu, sizeof(int), cmp_int) - t->types);
         char tb[24];
         olive_section o = olive_section_default("");
-        snprintf(o.name, sizeof o.name, "%s[%d]", type_name(type, tb, sizeof tb), counts[c].count++);
+        snprintf(o.name, sizeof o.name, "%s[%d]", type_name(type, tb, sizeof tb), t->count[c]++);
         int np = 0;
         if (k > 0) {   /* the parent point first; on a soma, with this section's first diameter */
             const int p = s->par;
@@ -443,7 +454,6 @@ static void instantiate(swc_tree *t, double seg_length)
         index[k] = m->nsec;
         push_section(t, o, seg_length, s->first);
     }
-    free(index); free(raw); free(counts);
 }
 
 void olive_swc_read(const char *path, double seg_length, olive_morphology *m)
