@@ -1,6 +1,7 @@
-/* SWC files into sections (swc.h). Every walk over the tree is a loop (an
- * explicit stack for the sections): a file may nest hundreds of thousands of
- * sections. Reading is O(n log n) in the points. */
+/* SWC files into sections (swc.h), as NEURON 9's Import3d reads them
+ * (read_swc.hoc, import3d_gui.hoc). Every pass is a loop over the points or
+ * the sections in file order, no recursion: a file may nest hundreds of
+ * thousands of sections. Reading is O(n log n) in the points. */
 #include "swc.h"
 #include "util.h"
 #include <ctype.h>
@@ -13,12 +14,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A section still to build: it starts at point c, its parent point dup (-1:
- * none, on the soma), on section psec at px. */
+/* One section as Import3d_SWC_read's mksection makes it: the points
+ * first..end-1 of the file, after the parent point par (-1 for the root
+ * section, which has none). */
 typedef struct {
-    int c, psec, dup;
-    double px;
-} pending;
+    int first, end, par;
+    int psec;        /* the parent section (after chk_valid's removals: the nearest kept one) */
+    double px;       /* where on it the 0 end attaches */
+    int skip;        /* Import3d's sec.first: 1 leaves the parent point out (a "wire" to the parent) */
+    int removed;     /* chk_valid: a section of one 3-d point, or of two at one place */
+} i3d_section;
 
 typedef struct {
     const char *path;
@@ -26,20 +31,23 @@ typedef struct {
     int n, cap;
     int *id, *pid, *type;      /* per point, in file order */
     double *x, *y, *z, *r;
-    int *parent, *kid_ptr, *kids, *chain, *buf;   /* parent and children as indices; the soma chain; one section's points */
-    pending *stack;
-    void *sorted;              /* the ids sorted, while parents are looked up */
+    int *parent, *nsoma, *sec_of;   /* the parent index; soma children of a soma point; the section of a point */
+    double *nchild;            /* mark_branch's child count (1 exactly: the point is inside a section) */
+    char *prox;                /* mark_branch's connect2prox */
+    i3d_section *s;
+    int ns;
+    int *index;                /* instantiate: olive's section of a kept one */
+    double (*raw)[4];          /* instantiate: one section's 3-d points before NEURON's rounding */
+    int *types, *count;        /* instantiate: the sections' types, sorted and unique; sections so far of each */
     olive_morphology *m;
-    int cap_sec;
     int64_t nodes;             /* the cell's nodes so far (cable_cell.h: nseg + 1 a section, and the root) */
     double *fill;              /* next free place in m->points */
-    int count[3];              /* axon, dend, apic */
 } swc_tree;
 
 static void tree_free(swc_tree *t)
 {
-    void *p[] = {t->id, t->pid, t->type, t->x, t->y, t->z, t->r, t->parent, t->kid_ptr, t->kids, t->chain, t->buf, t->stack,
-                 t->sorted};
+    void *p[] = {t->id,    t->pid,  t->type, t->x, t->y, t->z,     t->r,   t->parent,
+                 t->nsoma, t->sec_of, t->nchild, t->prox, t->s, t->index, t->raw, t->types, t->count};
     for (size_t k = 0; k < sizeof p / sizeof p[0]; k++) free(p[k]);
 }
 
@@ -75,11 +83,45 @@ static int nseg_for(const olive_section *s, double seg_length)
     return 2 * (int)half + 1;
 }
 
+/* A coordinate or diameter as NEURON holds it after Import3d_GUI.instantiate:
+ * printed with %.8g into a pt3dadd statement, read back, stored as a float
+ * (Pt3d in nrn's section.h). */
+static float nrn_coord(double v)
+{
+    char b[40];
+    snprintf(b, sizeof b, "%.8g", v);
+    return (float)strtod(b, NULL);
+}
+
+/* The section's 3-d points from Import3d's raw ones (xyzd[0..np)): arcs as
+ * nrn_pt3dmodified computes them (float differences, double sums). */
+static void set_points(swc_tree *t, olive_section *s, const double (*xyzd)[4], int np)
+{
+    double *arc = t->fill, *pd = t->fill + np;
+    t->fill += 2 * np;
+    float px = 0, py = 0, pz = 0;
+    for (int k = 0; k < np; k++) {
+        const float fx = nrn_coord(xyzd[k][0]), fy = nrn_coord(xyzd[k][1]), fz = nrn_coord(xyzd[k][2]);
+        pd[k] = nrn_coord(xyzd[k][3]);
+        if (k == 0) arc[k] = 0;
+        else {
+            const double t1 = (float)(fx - px), t2 = (float)(fy - py), t3 = (float)(fz - pz);
+            arc[k] = arc[k - 1] + sqrt(t1 * t1 + t2 * t2 + t3 * t3);
+        }
+        px = fx; py = fy; pz = fz;
+    }
+    s->npt = np;
+    s->arc = arc;
+    s->pd = pd;
+    s->L = arc[np - 1];
+}
+
 /* Section s into the morphology, counting its nodes (a cell has at most
  * INT_MAX); first: the point it is named by. */
 static void push_section(swc_tree *t, olive_section s, double seg_length, int first)
 {
     olive_morphology *m = t->m;
+    if (!(s.L > 0)) fail(t, "%s: section %s (from point %d on) has no length", t->path, s.name, t->id[first]);
     s.Ra = 100;
     s.g_pas = 1e-4;
     s.e_pas = -65;
@@ -89,68 +131,7 @@ static void push_section(swc_tree *t, olive_section s, double seg_length, int fi
     t->nodes += s.nseg + 1;
     if (t->nodes > INT_MAX) fail(t, "%s: section %s (from point %d on): the cell has more than %d nodes", t->path, s.name,
                                  t->id[first], INT_MAX);
-    if (m->nsec == t->cap_sec) {   /* doubling: amortised O(1) a section */
-        t->cap_sec = 2 * t->cap_sec + 8;
-        m->sec = olive_realloc(m->sec, (size_t)t->cap_sec * sizeof *m->sec, "sections");
-    }
     m->sec[m->nsec++] = s;
-}
-
-/* The section of points pts[0..np) (pts[own] its first own point, after
- * its parent's) on section parent at parent_x. */
-static void add_section(swc_tree *t, const char *kind, int type, const int *pts, int np, int own, int parent,
-                        double parent_x, double seg_length)
-{
-    olive_section s = olive_section_default(kind);
-    if (type != 1) {
-        const int k = type == 2 ? 0 : type == 4 ? 2 : 1;
-        snprintf(s.name, sizeof s.name, "%s[%d]", kind, t->count[k]++);
-    }
-    double *arc = t->fill, *pd = t->fill + np;
-    t->fill += 2 * np;
-    arc[0] = 0;
-    for (int k = 0; k < np; k++) {
-        const int p = pts[k];
-        pd[k] = 2 * t->r[p];
-        if (k) {
-            const int q = pts[k - 1];
-            const double dx = t->x[p] - t->x[q], dy = t->y[p] - t->y[q], dz = t->z[p] - t->z[q];
-            arc[k] = arc[k - 1] + sqrt(dx * dx + dy * dy + dz * dz);
-        }
-    }
-    const int first = pts[own];
-    s.npt = np;
-    s.arc = arc;
-    s.pd = pd;
-    s.L = arc[np - 1];
-    if (!(s.L > 0)) fail(t, "%s: section %s (from point %d on) has no length", t->path, s.name, t->id[first]);
-    s.parent = parent;
-    s.parent_x = parent_x;
-    s.mechs = (type == 1 || type == 2) ? OLIVE_MECH_HH : OLIVE_MECH_PAS;
-    push_section(t, s, seg_length, first);
-}
-
-static const char *kind_of(int type) { return type == 2 ? "axon" : type == 4 ? "apic" : "dend"; }
-
-/* The sections from the pending ones on t->stack (depth first, children in
- * file order). */
-static void build_sections(swc_tree *t, int top, double seg_length)
-{
-    while (top > 0) {
-        const pending q = t->stack[--top];
-        int np = 0, cur = q.c;
-        if (q.dup >= 0) t->buf[np++] = q.dup;
-        for (;;) {
-            t->buf[np++] = cur;
-            const int nk = t->kid_ptr[cur + 1] - t->kid_ptr[cur];
-            if (nk == 1 && t->type[t->kids[t->kid_ptr[cur]]] == t->type[q.c]) cur = t->kids[t->kid_ptr[cur]];
-            else break;
-        }
-        add_section(t, kind_of(t->type[q.c]), t->type[q.c], t->buf, np, q.dup >= 0, q.psec, q.px, seg_length);
-        const int me = t->m->nsec - 1;
-        for (int e = t->kid_ptr[cur + 1] - 1; e >= t->kid_ptr[cur]; e--)   /* reversed: the first child pops first */
-            t->stack[top++] = (pending){t->kids[e], me, cur, 1.0};
-    }
 }
 
 /* One line of f into buf (at most cap - 1 characters, the newline dropped):
@@ -185,10 +166,11 @@ static int field_int(char **p, int *v)
     return 1;
 }
 
-static int field_double(char **p, double *v)
+/* As NEURON's Import3d reads it: C's sscanf "%f", a float (hoc_sscanf). */
+static int field_float(char **p, double *v)
 {
     char *end;
-    *v = strtod(*p, &end);
+    *v = strtof(*p, &end);
     if (end == *p || (*end && !isspace((unsigned char)*end))) return 0;
     *p = end;
     return 1;
@@ -199,7 +181,7 @@ static int parse_point(char *p, int *id, int *type, double xyzr[4], int *parent)
 {
     if (!field_int(&p, id) || !field_int(&p, type)) return 0;
     for (int k = 0; k < 4; k++)
-        if (!field_double(&p, &xyzr[k])) return 0;
+        if (!field_float(&p, &xyzr[k])) return 0;
     if (!field_int(&p, parent)) return 0;
     while (isspace((unsigned char)*p)) p++;
     return *p == 0;
@@ -238,9 +220,11 @@ static void read_points(swc_tree *t)
         int id, type, parent;
         double xyzr[4];
         if (!parse_point(p, &id, &type, xyzr, &parent)) fail(t, "%s:%ld: expected 'id type x y z radius parent'", t->path, lineno);
-        if (id <= 0 || !(xyzr[3] > 0) || !isfinite(xyzr[0]) || !isfinite(xyzr[1]) || !isfinite(xyzr[2]) || !isfinite(xyzr[3]) ||
-            type < 0)
-            fail(t, "%s:%ld: point %d: need a positive id and radius, finite coordinates, a type >= 0", t->path, lineno, id);
+        if (id <= 0 || !(xyzr[3] > 0) || !isfinite(xyzr[0]) || !isfinite(xyzr[1]) || !isfinite(xyzr[2]) || !isfinite(xyzr[3]))
+            fail(t, "%s:%ld: point %d: need a positive id and radius, finite coordinates", t->path, lineno, id);
+        if (id > 16777216 || parent > 16777216)   /* 2^24: NEURON reads ids as floats, which would merge larger ones */
+            fail(t, "%s:%ld: point %d, parent %d: ids above 16777216 are not read exactly by NEURON's Import3d", t->path, lineno,
+                 id, parent);
         if (t->n == INT_MAX / 8) fail(t, "%s:%ld: more than %d points", t->path, lineno, INT_MAX / 8);
         add_point(t, id, type, xyzr, parent);
     }
@@ -249,82 +233,227 @@ static void read_points(swc_tree *t)
     t->f = NULL;
 }
 
-typedef struct { int id, at; } id_at;
-
-static int cmp_id(const void *a, const void *b)
-{
-    const id_at *x = a, *y = b;
-    return (x->id > y->id) - (x->id < y->id);
-}
-
-/* Parents as indices: each an id given on an earlier line (looked up in the
- * ids sorted, O(n log n)); one root, the first point, a soma point. */
+/* Parents as indices. The ids must increase down the file (Import3d sorts
+ * them otherwise, and NEURON 9's sort fails: check_pid's d.sortindex(diam,
+ * ...)); a parent id is looked up by bisection, O(n log n). One root (a
+ * second tree is NEURON's "more than one tree"), the first point, a soma
+ * point (olive's clamp and spike detector sit on the soma). */
 static void link_parents(swc_tree *t)
 {
-    id_at *sorted = olive_malloc((size_t)t->n * sizeof *sorted, "swc");
-    t->sorted = sorted;
-    for (int i = 0; i < t->n; i++) sorted[i] = (id_at){t->id[i], i};
-    qsort(sorted, (size_t)t->n, sizeof *sorted, cmp_id);
     for (int i = 1; i < t->n; i++)
-        if (sorted[i].id == sorted[i - 1].id) fail(t, "%s: point id %d is given twice", t->path, sorted[i].id);
+        if (t->id[i] <= t->id[i - 1])
+            fail(t, t->id[i] == t->id[i - 1] ? "%s: point id %d is given twice" : "%s: point id %d after id %d: ids must increase down "
+                 "the file", t->path, t->id[i], t->id[i - 1]);
     t->parent = olive_malloc((size_t)t->n * sizeof(int), "swc");
     int roots = 0;
     for (int i = 0; i < t->n; i++) {
-        if (t->pid[i] == -1) { t->parent[i] = -1; roots++; continue; }
-        const id_at key = {t->pid[i], 0}, *hit = bsearch(&key, sorted, (size_t)t->n, sizeof *sorted, cmp_id);
-        if (!hit || hit->at >= i) fail(t, "%s: point %d: parent %d is not a point given before it", t->path, t->id[i], t->pid[i]);
-        t->parent[i] = hit->at;
+        if (t->pid[i] < 0) { t->parent[i] = -1; roots++; continue; }
+        int lo = 0, hi = i;   /* a parent id is below the point's (NEURON: "pid is not less than id") */
+        while (lo < hi) {
+            const int mid = lo + (hi - lo) / 2;
+            if (t->id[mid] < t->pid[i]) lo = mid + 1;
+            else hi = mid;
+        }
+        if (lo == i || t->id[lo] != t->pid[i]) fail(t, "%s: point %d: parent %d is not a point given before it", t->path, t->id[i], t->pid[i]);
+        t->parent[i] = lo;
     }
-    free(sorted);
-    t->sorted = NULL;
-    if (roots != 1) fail(t, "%s: %d roots (points with parent -1); one is needed", t->path, roots);
+    if (roots != 1) fail(t, "%s: %d roots (points with a negative parent); one tree is needed", t->path, roots);
     if (t->parent[0] != -1 || t->type[0] != 1) fail(t, "%s: the first point must be the root, a soma point (type 1)", t->path);
 }
 
-/* Children as index ranges (kid_ptr), in file order; the soma chain from the
- * root, which must hold every soma point: its length. */
-static int link_children(swc_tree *t)
+/* read_swc.hoc's mark_branch, sectionify and the NeuroMorpho three-point
+ * soma: nchild[i] == 1 exactly where point i is inside a section (its one
+ * child, next in the file and of its type, continues it); the sections are
+ * the runs of points up to each other point. Returns soma3geom. */
+static int mark_sections(swc_tree *t)
 {
-    t->kid_ptr = olive_calloc((size_t)t->n + 1, sizeof(int), "swc");
-    t->kids = olive_malloc((size_t)t->n * sizeof(int), "swc");
-    for (int i = 1; i < t->n; i++) t->kid_ptr[t->parent[i] + 1]++;
-    for (int i = 0; i < t->n; i++) t->kid_ptr[i + 1] += t->kid_ptr[i];
-    t->chain = olive_calloc((size_t)t->n, sizeof(int), "swc");   /* first the fill count of each point */
-    for (int i = 1; i < t->n; i++) t->kids[t->kid_ptr[t->parent[i]] + t->chain[t->parent[i]]++] = i;
-    int nchain = 0, cur = 0;
-    for (;;) {
-        t->chain[nchain++] = cur;
-        int next = -1;
-        for (int e = t->kid_ptr[cur]; e < t->kid_ptr[cur + 1]; e++)
-            if (t->type[t->kids[e]] == 1) {
-                if (next >= 0) fail(t, "%s: the soma branches at point %d (one chain of soma points is supported)", t->path, t->id[cur]);
-                next = t->kids[e];
+    const int n = t->n;
+    int *par = t->parent, *type = t->type;
+    double *nc = t->nchild = olive_calloc((size_t)n, sizeof(double), "swc");
+    t->prox = olive_calloc((size_t)n, 1, "swc");
+    t->nsoma = olive_calloc((size_t)n, sizeof(int), "swc");
+    for (int i = 0; i < n; i++) {
+        const int p = par[i];
+        if (p < 0) continue;
+        nc[p] += 1;
+        if (p != i - 1) {
+            nc[p] += .01;
+            /* a child of the first point of a dendrite on the soma goes to that dendrite's 0 end
+             * (the root is a soma point here: the p == 0 case of mark_branch never applies) */
+            if (p > 1 && type[p] != 1 && type[par[p]] == 1) {
+                t->prox[i] = 1;
+                nc[p] = 1;
             }
-        if (next < 0) break;
-        cur = next;
+        }
+        if (type[p] != type[i]) nc[p] += .01;
     }
-    int in_chain = 0;
-    for (int i = 0; i < t->n; i++) in_chain += t->type[i] == 1;
-    if (in_chain != nchain) fail(t, "%s: a soma point (type 1) outside the soma chain from the root", t->path);
-    return nchain;
+    int nsoma_pts = 0;
+    for (int i = 0; i < n; i++)
+        if (type[i] == 1) {
+            nsoma_pts++;
+            if (par[i] >= 0 && type[par[i]] == 1) t->nsoma[par[i]]++;
+        }
+    /* NeuroMorpho's three-point soma (a root with two soma children of its
+     * diameter, none of their own, spanning one diameter): a sphere, the
+     * root point alone; point 2 hangs on point 1 so that one section holds all three */
+    int soma3 = 0;
+    if (nsoma_pts == 3 && n >= 3 && par[1] == 0 && par[2] == 0 && nc[1] == 0 && nc[2] == 0 && t->r[1] == t->r[0] &&
+        t->r[2] == t->r[0]) {
+        double len = 0;
+        for (int i = 1; i <= 2; i++) {
+            const double dx = t->x[i] - t->x[0], dy = t->y[i] - t->y[0], dz = t->z[i] - t->z[0];
+            len += sqrt(dx * dx + dy * dy + dz * dz);
+        }
+        if (fabs(len / (2 * t->r[0]) - 1) < .01) {
+            soma3 = 1;
+            par[2] = 1;
+        }
+    }
+    for (int i = 0; i < n - 1; i++)   /* a soma point followed by its soma child continues, unless it branches (not the root) */
+        if (type[i] == 1 && type[i + 1] == 1 && par[i + 1] == i && !(i != 0 && t->nsoma[i] > 1)) nc[i] = 1;
+    return soma3;
 }
 
-/* The soma: its chain of points, or a single point as a cylinder along x,
- * L = diam = 2r. */
-static void add_soma(swc_tree *t, int nchain, double seg_length)
+/* read_swc.hoc's mksection for section k (k >= 1) of points first..end-1:
+ * where it attaches and whether its first 3-d point (a copy of the parent
+ * point) is left out. */
+static void attach(swc_tree *t, int k, int soma3)
 {
-    if (nchain > 1) {
-        add_section(t, "soma", 1, t->chain, nchain, 0, -1, 0, seg_length);
-        return;
+    i3d_section *s = &t->s[k], *ps;
+    const int first = s->first, np = s->end - first, pp = t->parent[first];
+    s->par = pp;
+    s->psec = t->sec_of[pp];
+    ps = &t->s[s->psec];
+    const int ptype = t->type[ps->first], ptsize = s->psec == 0 ? (soma3 ? 1 : ps->end - ps->first) : ps->end - ps->first + 1;
+    const int den_con_soma = ptype == 1 && t->type[first] != 1;
+    s->px = 1;
+    s->skip = 0;
+    int handled = 0;
+    if (s->psec == 0) {   /* on the root section */
+        handled = 1;
+        if (den_con_soma && ptsize == 1) {   /* a one-point (spherical) soma: at its middle, by a wire if longer than a point */
+            s->px = .5;
+            s->skip = np > 1;
+        } else if (pp == 0) {   /* the root's first point: its 0 end */
+            s->px = 0;
+            s->skip = t->type[first] != 1 && t->nsoma[pp] > 1;
+        } else {
+            handled = 0;
+        }
     }
-    double *arc = t->fill, *pd = t->fill + 2;
-    t->fill += 4;
-    arc[0] = 0; arc[1] = 2 * t->r[0];
-    pd[0] = pd[1] = 2 * t->r[0];
-    olive_section s = olive_section_default("soma");
-    s.npt = 2; s.arc = arc; s.pd = pd; s.L = arc[1];
-    s.mechs = OLIVE_MECH_HH;
-    push_section(t, s, seg_length, 0);
+    if (!handled && ptype == 1) {
+        const int offset = ps->first == 0 ? -1 : -2;
+        if (pp < ps->first + ptsize + offset) {   /* an interior soma point: soma(0.5) */
+            s->px = .5;
+            s->skip = den_con_soma && np > 1;
+        } else if (np > 1 && t->nsoma[pp] > 1 && t->type[first] != 1) {
+            s->skip = 1;
+        }
+    }
+    if (t->prox[first]) s->px = 0;
+}
+
+/* The sections (sectionify, mksection), then Import3d_GUI's chk_valid: a
+ * section with one 3-d point, or two at one place, is removed (NEURON
+ * prints that, olive warns) and its children go where it attached. */
+static void make_sections(swc_tree *t, int soma3)
+{
+    const int n = t->n;
+    t->sec_of = olive_malloc((size_t)n * sizeof(int), "swc");
+    t->s = olive_malloc((size_t)n * sizeof *t->s, "swc");
+    t->ns = 0;
+    for (int i = 0, first = 0; i < n; i++) {
+        t->sec_of[i] = t->ns;
+        if (t->nchild[i] != 1) {
+            t->s[t->ns++] = (i3d_section){first, i + 1, -1, -1, 0, 0, 0};
+            first = i + 1;
+        }
+    }
+    if (soma3) t->s[0].end = 1;   /* the sphere: the root point alone (points 1, 2 dropped) */
+    for (int k = 1; k < t->ns; k++) {
+        attach(t, k, soma3);
+        i3d_section *s = &t->s[k];
+        const int npt = s->end - s->first + 1 - s->skip, a = s->skip ? s->first : s->par, b = s->skip ? s->first + 1 : s->first;
+        if (npt <= 1 || (npt == 2 && t->x[a] == t->x[b] && t->y[a] == t->y[b] && t->z[a] == t->z[b])) {
+            s->removed = 1;
+            olive_warn("%s: the section ending at point %d has %s; removed, as NEURON's Import3d does", t->path,
+                       t->id[s->end - 1], npt <= 1 ? "one 3-d point" : "two 3-d points at one place");
+        }
+        const i3d_section *q = &t->s[s->psec];
+        if (q->removed) {   /* chk_valid reattaches the children of a removed section where it attached */
+            s->px = q->px;
+            s->psec = q->psec;
+        }
+    }
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+    const int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+static const char *type_name(int type, char *buf, size_t cap)
+{
+    if (type >= 1 && type <= 4) return (const char *[]){"soma", "axon", "dend", "apic"}[type - 1];
+    snprintf(buf, cap, type < 0 ? "minus_%d" : "dend_%d", type < 0 ? -type : type);
+    return buf;
+}
+
+/* Import3d_GUI.instantiate: the kept sections in file order, named by type
+ * and their index among those of the type, with their 3-d points (a
+ * one-point root: the sphere as three points along x, L = diam). */
+static void instantiate(swc_tree *t, double seg_length)
+{
+    olive_morphology *m = t->m;
+    int *index = t->index = olive_malloc((size_t)t->ns * sizeof(int), "swc");
+    double (*raw)[4] = t->raw = olive_malloc(((size_t)t->n + 3) * sizeof *raw, "swc");
+    m->sec = olive_malloc((size_t)t->ns * sizeof *m->sec, "sections");
+    m->points = olive_malloc(((size_t)2 * t->n + 2 * (size_t)t->ns + 8) * sizeof(double), "swc");
+    t->fill = m->points;
+    int ntypes = 0;   /* the types (a file may have one a section: sorted, O(n log n)) */
+    t->types = olive_malloc((size_t)t->ns * sizeof(int), "swc");
+    for (int k = 0; k < t->ns; k++) t->types[ntypes++] = t->type[t->s[k].first];
+    qsort(t->types, (size_t)ntypes, sizeof(int), cmp_int);
+    int nu = 0;
+    for (int k = 0; k < ntypes; k++)
+        if (!nu || t->types[k] != t->types[nu - 1]) t->types[nu++] = t->types[k];
+    t->count = olive_calloc((size_t)nu, sizeof(int), "swc");
+    for (int k = 0; k < t->ns; k++) {
+        const i3d_section *s = &t->s[k];
+        if (s->removed) continue;
+        const int type = t->type[s->first];
+        const int c = (int)((const int *)bsearch(&type, t->types, (size_t)nu, sizeof(int), cmp_int) - t->types);
+        char tb[24];
+        olive_section o = olive_section_default("");
+        snprintf(o.name, sizeof o.name, "%s[%d]", type_name(type, tb, sizeof tb), t->count[c]++);
+        int np = 0;
+        if (k > 0) {   /* the parent point first; on a soma, with this section's first diameter */
+            const int p = s->par;
+            raw[np][0] = t->x[p]; raw[np][1] = t->y[p]; raw[np][2] = t->z[p]; raw[np][3] = 2 * t->r[p];
+            if (t->type[t->s[t->sec_of[p]].first] == 1 && type != 1) raw[np][3] = 2 * t->r[s->first];
+            np++;
+        }
+        for (int i = s->first; i < s->end; i++, np++) {
+            raw[np][0] = t->x[i]; raw[np][1] = t->y[i]; raw[np][2] = t->z[i]; raw[np][3] = 2 * t->r[i];
+        }
+        const double (*pts)[4] = (const double (*)[4])raw + s->skip;
+        np -= s->skip;
+        if (np == 1) {   /* sphere_rep */
+            const double d = raw[0][3];
+            raw[2][0] = raw[0][0] + d / 2;
+            raw[1][0] = raw[0][0];
+            raw[0][0] -= d / 2;
+            for (int j = 1; j <= 2; j++) { raw[j][1] = raw[0][1]; raw[j][2] = raw[0][2]; raw[j][3] = d; }
+            np = 3;
+        }
+        set_points(t, &o, pts, np);
+        o.parent = k ? index[s->psec] : -1;
+        o.parent_x = k ? s->px : 1;
+        o.mechs = (type == 1 || type == 2) ? OLIVE_MECH_HH : OLIVE_MECH_PAS;
+        index[k] = m->nsec;
+        push_section(t, o, seg_length, s->first);
+    }
 }
 
 void olive_swc_read(const char *path, double seg_length, olive_morphology *m)
@@ -341,21 +470,9 @@ void olive_swc_read(const char *path, double seg_length, olive_morphology *m)
     read_points(&t);
     if (t.n == 0) fail(&t, "%s: no points", path);
     link_parents(&t);
-    const int nchain = link_children(&t);
-    m->points = olive_malloc((size_t)(8 * t.n + 8) * sizeof(double), "swc");
-    t.fill = m->points;
-    t.buf = olive_malloc((size_t)t.n * sizeof(int) + sizeof(int), "swc");
-    add_soma(&t, nchain, seg_length);
-    /* the sections on the soma, pushed last first so that they pop in order */
-    const double Ls = m->sec[0].L;
-    t.stack = olive_malloc((size_t)t.n * sizeof *t.stack, "swc");
-    int top = 0;
-    for (int k = nchain - 1; k >= 0; k--) {
-        const double px = nchain == 1 ? 0.5 : m->sec[0].arc[k] / Ls;
-        for (int e = t.kid_ptr[t.chain[k] + 1] - 1; e >= t.kid_ptr[t.chain[k]]; e--)
-            if (t.type[t.kids[e]] != 1) t.stack[top++] = (pending){t.kids[e], 0, -1, px};
-    }
-    build_sections(&t, top, seg_length);
+    const int soma3 = mark_sections(&t);
+    make_sections(&t, soma3);
+    instantiate(&t, seg_length);
     tree_free(&t);
 }
 

@@ -5,7 +5,6 @@
     neuron_cable_compare.py net|net2 TEST_CABLE_BINARY [--json FILE]
     neuron_cable_compare.py pipeline BINDIR [--json FILE]
     neuron_cable_compare.py pipeline_swc:FILE.swc BINDIR [--json FILE]
-    neuron_cable_compare.py swc:FILE|swcdl:FILE OLIVE_TRACE [--tol MV]
 
 Builds CELL (ball_stick or branched: the cells of tests/unit/test_cable.c)
 in NEURON (PyPI neuron, pinned by tests/peer_venv.sh) with the same sections,
@@ -15,12 +14,7 @@ step (secondorder 0), records v at the probes every step and compares with
 OLIVE_TRACE (written by `test_cable trace CELL FILE`). Exit 1 when a probe
 differs by more than --tol (default 1e-6 mV) at any step.
 
-swc:FILE: the cell of an SWC file cut into sections by olive's rules
-(common/swc.h), implemented again here and built with pt3dadd: segments of
-at most 20 um, hh on soma and axon, pas on dendrites, IClamp 0.5 nA at
-soma(0.5) from 5 to 65 ms, 6.3 C; probes: the first, second, last (at 1) and
-middle sections. swcdl:FILE: nseg by NEURON's d_lambda rule (its own
-lambda_f here, olive's common/swc.c there).
+(A single SWC cell: scripts/neuron_swc_compare.py.)
 
 net: 100 ball-and-stick cells (hh soma, passive 5-segment dendrite with an
 ExpSyn, tau 2 ms, e 0 mV, at its middle), each receiving 10 connections from
@@ -32,8 +26,9 @@ NetCon threshold 10 mV at the soma. The connections go to a file that
 programs (hh_cable cells, the connections as a SONATA edges file read by
 olive-genconn --import-synapses, olive-simulate on 1, 2 and 3 ranks): the
 same spikes as NEURON's and on every rank count. pipeline_swc: 40 cells of
-an SWC file (hh_swc, --morphology; segments of at most 20 um) with the
-ExpSyn on section 1, 8 driven. net2: the same with an Exp2Syn (tau1 0.5 ms,
+an SWC file (hh_swc, --morphology; segments of at most 20 um), in NEURON
+read by its Import3d into a Python object per cell, with the ExpSyn on
+section 1 (in Import3d's order, olive's), 8 driven. net2: the same with an Exp2Syn (tau1 0.5 ms,
 tau2 3 ms) instead of the ExpSyn.
 """
 import argparse
@@ -73,86 +68,6 @@ def build(h, name):
     else:
         sys.exit("unknown cell %s" % name)
     return secs, probes, celsius, clamp
-
-
-def swc_sections(h, path, seg_length=20.0):
-    """olive's cut of an SWC file (common/swc.h), as NEURON sections; with
-    seg_length None, nseg by NEURON's own d_lambda rule (stdlib.hoc's
-    lambda_f, d_lambda 0.1, 100 Hz)."""
-    pts = {}
-    order = []
-    for line in open(path):
-        line = line.split("#")[0].split()
-        if not line:
-            continue
-        i, t, x, y, z, r, p = int(line[0]), int(line[1]), *map(float, line[2:6]), int(line[6])
-        pts[i] = (t, x, y, z, r, p)
-        order.append(i)
-    kids = {i: [] for i in order}
-    for i in order:
-        if pts[i][5] != -1:
-            kids[pts[i][5]].append(i)
-    root = order[0]
-    chain = [root]
-    while True:
-        nxt = [k for k in kids[chain[-1]] if pts[k][0] == 1]
-        if not nxt:
-            break
-        chain.append(nxt[0])
-    secs, count = [], {"axon": 0, "dend": 0, "apic": 0}
-
-    def make(name, points, typ, parent, px):
-        sec = h.Section(name=name)
-        h.pt3dclear(sec=sec)
-        for (x, y, z, d) in points:
-            h.pt3dadd(x, y, z, d, sec=sec)
-        sec.Ra, sec.cm = 100, 1
-        if seg_length is None:
-            h.load_file("stdlib.hoc")
-            sec.nseg = int((sec.L / (.1 * h.lambda_f(100, sec=sec)) + 0.9) / 2) * 2 + 1
-        else:
-            sec.nseg = int((sec.L / seg_length + 0.9) / 2) * 2 + 1
-        if typ in (1, 2):
-            sec.insert("hh")
-        else:
-            sec.insert("pas")
-            for seg in sec:
-                seg.g_pas, seg.e_pas = 1e-4, -65
-        if parent is not None:
-            sec.connect(parent(px), 0)
-        secs.append(sec)
-        return sec
-
-    def pt(i):
-        t, x, y, z, r, p = pts[i]
-        return (x, y, z, 2 * r)
-
-    if len(chain) == 1:
-        t, x, y, z, r, p = pts[root]
-        soma = make("soma", [(x - r, y, z, 2 * r), (x + r, y, z, 2 * r)], 1, None, 0)
-    else:
-        soma = make("soma", [pt(i) for i in chain], 1, None, 0)
-
-    def build(c, parent, px, dup):
-        typ = pts[c][0]
-        run = ([dup] if dup is not None else []) + [c]
-        cur = c
-        while len(kids[cur]) == 1 and pts[kids[cur][0]][0] == typ:
-            cur = kids[cur][0]
-            run.append(cur)
-        kind = "axon" if typ == 2 else "apic" if typ == 4 else "dend"
-        sec = make("%s[%d]" % (kind, count[kind]), [pt(i) for i in run], typ, parent, px)
-        count[kind] += 1
-        for k in kids[cur]:
-            build(k, sec, 1.0, cur)
-
-    arcs = [soma.arc3d(k) for k in range(int(soma.n3d()))]
-    for k, p in enumerate(chain):
-        px = 0.5 if len(chain) == 1 else arcs[k] / soma.L
-        for c in kids[p]:
-            if pts[c][0] != 1:
-                build(c, soma, px, None)
-    return secs
 
 
 def net_conns(n=100, k=10):
@@ -216,11 +131,16 @@ def same_spikes(olive, nrn):
 
 
 def neuron_swc_net(h, swc, n, conns, syn_sec, driven, amp):
-    """NEURON's spikes of a network of SWC cells (swc_sections: olive's cut,
-    segments of at most 20 um), an ExpSyn (tau 2 ms) at secs[syn_sec](0.5)."""
+    """NEURON's spikes of a network of SWC cells (each read by Import3d into
+    its own Python object, segments of at most 20 um), an ExpSyn (tau 2 ms)
+    at secs[syn_sec](0.5)."""
+    from neuron_swc_compare import load
+
+    class Cell:
+        pass
     cells = []
     for c in range(n):
-        secs = swc_sections(h, swc, 20.0)
+        secs = load(h, swc, False, Cell())
         syn = h.ExpSyn(secs[syn_sec](.5)); syn.tau = 2; syn.e = 0
         cells.append((secs[0], syn, secs))   # (the sections live as long as a reference does)
     return run_neuron_net(h, [(c[0], c[1]) for c in cells], conns, driven, amp)
@@ -336,14 +256,7 @@ def main():
         return run_net(h, a.olive_trace, a.json, a.cell == "net2", a.cell == "pipeline")
     if a.cell.startswith("pipeline_swc:"):   # pipeline_swc:FILE.swc BINDIR
         return run_net(h, a.olive_trace, a.json, swc=a.cell[len("pipeline_swc:"):])
-    if a.cell.startswith("swc:") or a.cell.startswith("swcdl:"):
-        dl = a.cell.startswith("swcdl:")
-        sl = swc_sections(h, a.cell[6:] if dl else a.cell[4:], None if dl else 20.0)
-        secs = {"soma": sl[0]}
-        probes = [sl[0](.5), sl[1](.5), sl[-1](1), sl[len(sl) // 2](.5)]
-        celsius, delay, dur, amp = 6.3, 5, 60, .5
-    else:
-        secs, probes, celsius, (delay, dur, amp) = build(h, a.cell)
+    secs, probes, celsius, (delay, dur, amp) = build(h, a.cell)
     h.usetable_hh = 0
     h.celsius = celsius
     h.secondorder = 0

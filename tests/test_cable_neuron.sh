@@ -11,11 +11,15 @@
 # threshold 10 mV; `test_cable net`): the same spikes, cell by cell, at the
 # same steps, and activity beyond the 10 driven cells; again with an Exp2Syn; and the
 # ExpSyn network as hh_cable cells through olive-genconn and olive-simulate on
-# 1, 2 and 3 ranks (the same spikes again). And tests/data/cell.swc
-# (3-point soma, tapering 3-d sections, forks) cut by common/swc.c and, the
-# same way, by the script with pt3dadd: within 1e-6 mV, with segments of at
-# most 20 um and with nseg by the d_lambda rule (NEURON's lambda_f there). Bad SWC files are
-# refused naming the file, line and fault.
+# 1, 2 and 3 ranks (the same spikes again). And SWC files as NEURON's users
+# load them (scripts/neuron_swc_compare.py: Import3d_SWC_read and
+# Import3d_GUI.instantiate) against common/swc.c's reading, every segment
+# within 1e-9 mV over 100 ms of current clamp, with segments of at most 20 um
+# and with nseg by the d_lambda rule: tests/data/cell.swc (a soma chain of
+# three points, children on its first, middle and last), a part of a
+# NeuroMorpho.Org cell (three-point soma) and of an Allen Cell Types cell
+# (one-point soma; tests/data/README). Bad SWC files are refused naming the
+# file, line and fault.
 set -euo pipefail
 fail() { echo "FAIL: $*" >&2; exit 1; }
 T="$TOP/$BUILD/tests/test_cable"
@@ -28,24 +32,51 @@ bad_swc() {  # name expected-message lines...
 }
 bad_swc noparent "parent 7 is not a point given before" "1 1 0 0 0 5 -1" "2 3 0 10 0 1 7"
 bad_swc twice "point id 2 is given twice" "1 1 0 0 0 5 -1" "2 3 0 10 0 1 1" "2 3 0 20 0 1 2"
+bad_swc order "point id 2 after id 3: ids must increase" "1 1 0 0 0 5 -1" "3 3 0 10 0 1 1" "2 3 0 20 0 1 1"
+bad_swc bigid "ids above 16777216" "1 1 0 0 0 5 -1" "16777217 3 0 10 0 1 1"
+bad_swc trees "2 roots" "1 1 0 0 0 5 -1" "2 3 0 10 0 1 -1"
 bad_swc dendroot "the first point must be the root, a soma point" "1 3 0 0 0 5 -1" "2 3 0 10 0 1 1"
 bad_swc columns ":2: expected 'id type x y z radius parent'" "1 1 0 0 0 5 -1" "2 3 0 10 0 1"
 bad_swc radius "need a positive id and radius" "1 1 0 0 0 5 -1" "2 3 0 10 0 0 1"
 bad_swc long "needs more than 32767 segments" "1 1 0 0 0 5 -1" "2 3 0 10 0 1 1" "3 3 0 1e9 0 1 2"   # (fuzz_swc)
-bad_swc lone "has no length" "1 1 0 0 0 5 -1" "2 3 0 10 0 1 1"   # one point off the soma
+bad_swc flat "has no length" "1 1 0 0 0 5 -1" "2 3 0 10 0 1 1" "3 3 0 10 0 1 2" "4 3 0 10 0 1 3"
+# As NEURON's chk_valid: a section of two 3-d points at one place is removed
+# (a warning), its children go where it attached (compared with NEURON below)
+printf '%s\n' "1 1 0 0 0 5 -1" "2 3 0 10 0 1 1" "3 3 0 20 0 1 2" "4 3 0 20 0 1 3" "5 3 5 25 0 1 4" "6 3 -5 25 0 1 3" \
+  "7 3 0 30 0 1 4" > zerolen.swc
+"$T" trace swc:zerolen.swc out_zerolen.txt 2> zerolen.err || fail "zerolen.swc: $(cat zerolen.err)"
+grep -q "zerolen.swc: the section ending at point 4 has two 3-d points at one place; removed" zerolen.err \
+  || fail "zerolen.swc: no warning: $(cat zerolen.err)"
+# Import3d's other rules, compared with NEURON below: a soma chain branching
+# at point 3 (soma[2]), a custom type (dend_7) and the axon on the root's first
+# point (0 end), a dendrite by a wire from an interior soma point (soma(0.5)),
+# a one-point apic on the soma's last point
+printf '%s\n' "1 1 0 0 0 4 -1" "2 1 0 4 0 5 1" "3 1 0 8 0 4 2" "4 1 0 12 0 3 3" "5 7 -3 0 0 1 1" "6 7 -8 0 0 0.8 5" \
+  "7 3 5 4 0 1 2" "8 3 12 4 0 0.8 7" "9 3 18 5 0 0.6 8" "10 1 -4 8 0 3 3" "11 1 -8 9 0 2 10" "12 4 0 20 0 1 4" \
+  "13 2 2 -4 0 0.5 1" "14 2 2 -20 0 0.4 13" "15 3 -12 10 0 0.5 11" "16 3 -20 12 0 0.4 15" > rules.swc
 if [ "$BUILD" = build-san ]; then   # the traces under the sanitizers; NEURON in the normal build
-  for cell in ball_stick branched swc:$TESTS/data/cell.swc swcdl:$TESTS/data/cell.swc; do
+  for cell in ball_stick branched swc:$TESTS/data/cell.swc swcdl:$TESTS/data/cell.swc swc:$TESTS/data/c91662_part.CNG.swc \
+      swcdl:$TESTS/data/allen_491120155_part.swc swc:rules.swc; do
     "$T" trace $cell olive.txt || fail "trace $cell"
   done
   exit 0
 fi
 source "$TESTS/peer_venv.sh"
-for cell in ball_stick branched swc:$TESTS/data/cell.swc swcdl:$TESTS/data/cell.swc; do
-  tag=${cell%%:*}
-  "$T" trace $cell olive_$tag.txt || fail "test_cable trace $cell"
-  "$venv/bin/python" "$TOP/scripts/neuron_cable_compare.py" $cell olive_$tag.txt 2>&1 | grep -v "DISPLAY\|graphics" \
-    | tee cmp_$tag.log
-  grep -q '^PASS' cmp_$tag.log || fail "$cell: olive's voltages differ from NEURON's"
+for cell in ball_stick branched; do
+  "$T" trace $cell olive_$cell.txt || fail "test_cable trace $cell"
+  "$venv/bin/python" "$TOP/scripts/neuron_cable_compare.py" $cell olive_$cell.txt 2>&1 | grep -v "DISPLAY\|graphics" \
+    | tee cmp_$cell.log
+  grep -q '^PASS' cmp_$cell.log || fail "$cell: olive's voltages differ from NEURON's"
+done
+for path in $TESTS/data/cell.swc $TESTS/data/c91662_part.CNG.swc $TESTS/data/allen_491120155_part.swc zerolen.swc \
+    rules.swc; do
+  file=${path##*/}
+  for mode in swc swcdl; do
+    "$T" trace $mode:$path olive_${mode}_$file.txt || fail "test_cable trace $mode:$file"
+    "$venv/bin/python" "$TOP/scripts/neuron_swc_compare.py" $mode:$path olive_${mode}_$file.txt 2>&1 \
+      | grep -v "DISPLAY\|graphics" | tee cmp_${mode}_$file.log
+    grep -q '^PASS' cmp_${mode}_$file.log || fail "$mode:$file: olive's voltages differ from NEURON's (Import3d)"
+  done
 done
 for mode in net net2; do   # ExpSyn, Exp2Syn
   "$venv/bin/python" "$TOP/scripts/neuron_cable_compare.py" $mode "$T" 2>&1 | grep -v "DISPLAY\|graphics" | tee cmp_$mode.log

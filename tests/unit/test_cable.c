@@ -6,6 +6,11 @@
  *                              branched, the cells of scripts/neuron_cable_compare.py)
  *                              every step, "%.17g" per column, for the comparison
  *                              with NEURON (tests/test_cable_neuron.sh).
+ *                              CELL swc:FILE (segments of at most 20 um) or
+ *                              swcdl:FILE (d_lambda): an SWC file read by
+ *                              common/swc.c, every segment's voltage, after a
+ *                              first line "# t NAME(x) ..." naming each
+ *                              (scripts/neuron_swc_compare.py).
  *   test_cable net CONNS OUT   the network of scripts/neuron_cable_compare.py
  *                              --net: ball-and-stick cells with an ExpSyn on the
  *                              dendrite, connections "src tgt weight delay" per
@@ -77,16 +82,14 @@ static int trace(const char *name, const char *out_path)
     int npr, nsec;
     double celsius;
     olive_morphology morph = {0};
-    if (!strncmp(name, "swc:", 4) || !strncmp(name, "swcdl:", 6)) {   /* segments of at most 20 um, or by
-                                                                       * d_lambda; probes as neuron_cable_compare.py */
+    if (!strncmp(name, "swc:", 4) || !strncmp(name, "swcdl:", 6)) {
         const int dl = name[3] == 'd';
         olive_swc_read(name + (dl ? 6 : 4), dl ? 0 : 20, &morph);
         s = morph.sec;
         nsec = morph.nsec;
         celsius = 6.3;
         clamp = (olive_iclamp){0, 5, 60, .5};
-        pr[0] = (probe){0, .5}; pr[1] = (probe){1, .5}; pr[2] = (probe){nsec - 1, 1}; pr[3] = (probe){nsec / 2, .5};
-        npr = 4;
+        npr = 0;
     } else {
         nsec = make_cell(name, s, &celsius, &clamp, pr, &npr);
     }
@@ -94,10 +97,20 @@ static int trace(const char *name, const char *out_path)
     olive_cable_build(&c, s, nsec, celsius);
     clamp.node = olive_cable_node(&c, s, 0, .5);
     olive_cable_add_clamp(&c, clamp);
-    int node[8];
+    int fixed[8], *node = fixed;
     for (int k = 0; k < npr; k++) node[k] = olive_cable_node(&c, s, pr[k].sec, pr[k].x);
     FILE *f = fopen(out_path, "w");
     if (!f) olive_die("%s: cannot write", out_path);
+    if (!npr) {   /* an SWC cell: every segment node, named */
+        node = malloc((size_t)c.n * sizeof *node);
+        fprintf(f, "# t");
+        for (int i = 0; i < c.n; i++)
+            if (c.xpos[i] >= 0) {
+                node[npr++] = i;
+                fprintf(f, " %s(%.17g)", s[c.section[i]].name, c.xpos[i]);
+            }
+        fputc('\n', f);
+    }
     const double dt = .025, tstop = 100;
     olive_cable_init(&c, -65);
     const int steps = (int)lround(tstop / dt);
@@ -113,6 +126,7 @@ static int trace(const char *name, const char *out_path)
     if (fclose(f) != 0) olive_die("%s: write failed", out_path);
     olive_cable_free(&c);
     olive_morphology_free(&morph);
+    if (node != fixed) free(node);
     return 0;
 }
 

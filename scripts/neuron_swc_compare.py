@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""An SWC file in NEURON 9 as its users load it, against olive's reading of it.
+
+    neuron_swc_compare.py swc:FILE|swcdl:FILE OLIVE_TRACE [--tol MV]
+
+NEURON reads FILE with its own reader (Import3d_SWC_read, then
+Import3d_GUI(reader, False).instantiate(None): sections soma[k], axon[k],
+dend[k], apic[k], dend_T[k] with their 3-d points). The biophysics are those
+of olive's hh_swc (common/swc.c): Ra 100 ohm cm, cm 1 uF/cm2, hh on soma and
+axon sections (hh.mod with usetable_hh = 0), pas (g 1e-4 S/cm2, e -65 mV)
+on the others; nseg = 2 int((L / 20 + 0.9) / 2) + 1 (swc:) or by the d_lambda
+rule (swcdl:, stdlib.hoc's lambda_f at 100 Hz, d_lambda 0.1). An IClamp of
+0.5 nA from 5 to 65 ms on soma[0](0.5), celsius 6.3, v_init -65 mV, dt 0.025
+ms, 100 ms, fixed step (secondorder 0). OLIVE_TRACE is `test_cable trace`'s
+output for the same cell (tests/unit/test_cable.c): a first line naming every
+segment "NAME(x)", then t and each segment's voltage per step. Every segment
+of both must be the same (the same sections, names and nseg) and every
+voltage within --tol mV (default 1e-9) at every step; the soma must fire.
+"""
+import argparse
+import sys
+
+import numpy as np
+
+
+def type_name(t):
+    """Import3d_GUI's type2name."""
+    return {1: "soma", 2: "axon", 3: "dend", 4: "apic"}.get(t, "minus_%d" % -t if t < 0 else "dend_%d" % t)
+
+
+def load(h, path, dl, cell=None):
+    """The sections of path through NEURON's Import3d, in Import3d's order
+    (olive's: common/swc.c), with hh_swc's biophysics. cell None: at the
+    top level, as instantiate(None) makes them (soma[0], dend[3], ...);
+    else as attributes of the Python object cell (cell.soma[0], ...)."""
+    h.load_file("stdlib.hoc")
+    h.load_file("import3d.hoc")
+    reader = h.Import3d_SWC_read()
+    reader.input(path)
+    h.Import3d_GUI(reader, False).instantiate(cell)
+    secs = []
+    for s in reader.sections:
+        name, k = type_name(int(s.type)), int(s.nameindex)
+        secs.append(getattr(h, name)[k] if cell is None else getattr(cell, name)[k])
+    for sec in secs:
+        sec.Ra, sec.cm = 100, 1
+        per = .1 * h.lambda_f(100, sec=sec) if dl else 20.0
+        sec.nseg = int((sec.L / per + 0.9) / 2) * 2 + 1
+    for s, sec in zip(reader.sections, secs):
+        if int(s.type) in (1, 2):
+            sec.insert("hh")
+        else:
+            sec.insert("pas")
+            for seg in sec:
+                seg.g_pas, seg.e_pas = 1e-4, -65
+    return secs
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("cell")
+    ap.add_argument("olive_trace")
+    ap.add_argument("--tol", type=float, default=1e-9)
+    a = ap.parse_args()
+    dl = a.cell.startswith("swcdl:")
+    path = a.cell.split(":", 1)[1]
+    from neuron import h
+    h.load_file("stdrun.hoc")
+    secs = load(h, path, dl)
+    if len(secs) != len(list(h.allsec())):
+        sys.exit("FAIL: Import3d's section list and NEURON's sections differ")
+    byname = {sec.name(): sec for sec in secs}
+    with open(a.olive_trace) as f:
+        header = f.readline().split()
+    if header[:2] != ["#", "t"]:
+        sys.exit("%s: no header line naming the segments" % a.olive_trace)
+    olive_segs = []
+    for col in header[2:]:
+        name, x = col[:-1].split("(")
+        olive_segs.append((name, float(x)))
+    nrn_segs = [(sec.name(), seg.x) for sec in secs for seg in sec]
+    key = lambda s: (s[0], round(s[1] * 1e9))
+    if sorted(map(key, olive_segs)) != sorted(map(key, nrn_segs)):
+        only_o = sorted(set(map(key, olive_segs)) - set(map(key, nrn_segs)))[:5]
+        only_n = sorted(set(map(key, nrn_segs)) - set(map(key, olive_segs)))[:5]
+        sys.exit("FAIL: the segments differ (%d in olive, %d in NEURON); only olive's: %s; only NEURON's: %s"
+                 % (len(olive_segs), len(nrn_segs), only_o, only_n))
+    h.usetable_hh = 0
+    h.celsius = 6.3
+    h.secondorder = 0
+    stim = h.IClamp(byname["soma[0]"](.5))
+    stim.delay, stim.dur, stim.amp = 5, 60, .5
+    h.dt = .025
+    recs = [h.Vector().record(byname[n](x)._ref_v) for n, x in olive_segs]
+    tv = h.Vector().record(h._ref_t)
+    h.finitialize(-65)
+    while h.t < 100 - h.dt / 2:
+        h.fadvance()
+    nrn = np.column_stack([np.array(tv)] + [np.array(r) for r in recs])
+    olive = np.loadtxt(a.olive_trace, comments="#")
+    if olive.shape != nrn.shape:
+        sys.exit("FAIL: shapes differ: olive %s, NEURON %s" % (olive.shape, nrn.shape))
+    tdiff = float(np.max(np.abs(olive[:, 0] - nrn[:, 0])))
+    diff = np.max(np.abs(olive[:, 1:] - nrn[:, 1:]), axis=0)
+    worst = int(np.argmax(diff))
+    soma = olive_segs.index(("soma[0]", .5)) + 1 if ("soma[0]", .5) in olive_segs else 1
+    spikes = int(np.sum((nrn[1:, soma] > 0) & (nrn[:-1, soma] <= 0)))
+    area = sum(seg.area() for sec in secs for seg in sec)
+    print("%s: %d sections, %d segments, area %.6g um2 in NEURON; %d soma spikes; max |olive - NEURON| = %.3g mV "
+          "(at %s(%g)); time columns differ by %.3g ms"
+          % (a.cell, len(secs), len(olive_segs), area, spikes, diff[worst], olive_segs[worst][0], olive_segs[worst][1],
+             tdiff))
+    ok = bool(np.all(diff <= a.tol)) and tdiff < 1e-9 and spikes > 0
+    print("PASS" if ok else "FAIL", "(tolerance %g mV)" % a.tol)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
