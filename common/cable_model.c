@@ -94,11 +94,82 @@ static const char *make_ball_stick(const olive_cell_model *m, const double *p, o
     return NULL;
 }
 
-/* A cell of an SWC file (swc.h cuts it into sections). */
+/* A 0/1 switch parameter (a static message when it is neither). */
+static const char *switch_fault(const olive_cell_model *m, const double *p, const char *name)
+{
+    static char msg[128];
+    const double v = par(m, p, name);
+    if (v == 0 || v == 1) return NULL;
+    snprintf(msg, sizeof msg, "parameter %s = %g must be 0 or 1", name, v);
+    return msg;
+}
+
+/* The section types of an SWC cell with their own biophysics (parameters
+ * TYPE.Ra ...: cellmodel.c): SWC type codes 1-4, the rest custom. */
+static const char *const swc_types[] = {"custom", "soma", "axon", "dend", "apic"};
+
+/* The type of section s: its SWC code, else (a reader that gave none) the
+ * kind its name begins with. */
+static int swc_type_of(const olive_section *s)
+{
+    if (s->type) return s->type;
+    for (int k = 1; k <= 4; k++)
+        if (!strncmp(s->name, swc_types[k], strlen(swc_types[k]))) return k;
+    return 0;
+}
+
+/* The value of TYPE.field for type group g. */
+static double type_par(const olive_cell_model *m, const double *p, int g, const char *field)
+{
+    char name[64];
+    snprintf(name, sizeof name, "%s.%s", swc_types[g], field);
+    return par(m, p, name);
+}
+
+/* Every type group's biophysics in range (a static message naming the first
+ * parameter that is not). */
+static const char *swc_biophysics_fault(const olive_cell_model *m, const double *p)
+{
+    static char msg[160];
+    static const char *const nonneg[] = {"cm", "gnabar", "gkbar", "gl", "g_pas"};
+    for (int g = 0; g < 5; g++) {
+        char name[64];
+        snprintf(name, sizeof name, "%s.Ra", swc_types[g]);
+        const char *fault = positive(m, p, (const char *const[]){name, NULL});
+        for (int k = 0; !fault && k < 2; k++) {
+            snprintf(name, sizeof name, "%s.%s", swc_types[g], k ? "pas" : "hh");
+            fault = switch_fault(m, p, name);
+        }
+        if (fault) return fault;
+        for (size_t k = 0; k < sizeof nonneg / sizeof nonneg[0]; k++)
+            if (!(type_par(m, p, g, nonneg[k]) >= 0)) {
+                snprintf(msg, sizeof msg, "parameter %s.%s = %g must not be negative", swc_types[g], nonneg[k],
+                         type_par(m, p, g, nonneg[k]));
+                return msg;
+            }
+    }
+    return NULL;
+}
+
+/* Section s's biophysics from its type's parameters. */
+static void swc_biophysics(const olive_cell_model *m, const double *p, olive_section *s)
+{
+    const int t = swc_type_of(s), g = t >= 1 && t <= 4 ? t : 0;
+    s->Ra = type_par(m, p, g, "Ra");
+    s->cm = type_par(m, p, g, "cm");
+    s->mechs = (type_par(m, p, g, "hh") == 1 ? OLIVE_MECH_HH : 0) | (type_par(m, p, g, "pas") == 1 ? OLIVE_MECH_PAS : 0);
+    s->gnabar = type_par(m, p, g, "gnabar"); s->gkbar = type_par(m, p, g, "gkbar"); s->gl = type_par(m, p, g, "gl");
+    s->el = type_par(m, p, g, "el"); s->ena = type_par(m, p, g, "ena"); s->ek = type_par(m, p, g, "ek");
+    s->g_pas = type_par(m, p, g, "g_pas"); s->e_pas = type_par(m, p, g, "e_pas");
+}
+
+/* A cell of an SWC file (swc.h cuts it into sections), the biophysics of
+ * each section by its type, nseg then from its Ra and cm (d_lambda). */
 static const char *make_swc(const olive_cell_model *m, const double *p, const char *morphology, olive_cable_template *t)
 {
-    static const char *const pos[] = {"tau_e", "tau_i", NULL};
+    static const char *const pos[] = {"tau_e", "tau_i", "d_lambda", "d_lambda_freq", NULL};
     const char *fault = positive(m, p, pos);
+    if (!fault) fault = swc_biophysics_fault(m, p);
     if (fault) return fault;
     const double x = par(m, p, "syn_x"), ks = par(m, p, "syn_sec"), seg = par(m, p, "seg_length");
     if (!(x >= 0 && x <= 1)) return "syn_x must be in [0, 1]";
@@ -109,6 +180,14 @@ static const char *make_swc(const olive_cell_model *m, const double *p, const ch
     if (!(ks >= 0 && ks < mo.nsec && ks == floor(ks))) {
         olive_morphology_free(&mo);
         return "syn_sec must be the index of one of the morphology's sections (0: the soma)";
+    }
+    for (int k = 0; k < mo.nsec; k++) {
+        swc_biophysics(m, p, &mo.sec[k]);
+        mo.sec[k].nseg = olive_section_nseg(&mo.sec[k], seg, par(m, p, "d_lambda"), par(m, p, "d_lambda_freq"));
+        if (mo.sec[k].nseg < 1) {
+            olive_morphology_free(&mo);
+            return "a section needs more than 32767 segments (seg_length, d_lambda, d_lambda_freq)";
+        }
     }
     olive_cable_build(&t->cell, mo.sec, mo.nsec, par(m, p, "celsius"));
     t->soma = olive_cable_node(&t->cell, mo.sec, 0, .5);
@@ -133,6 +212,14 @@ const char *olive_cable_template_make(const olive_cell_model *m, const double *p
                         : m == &olive_model_hh_cable ? make_ball_stick(m, p, t)
                         : m == &olive_model_hh_swc   ? make_swc(m, p, morphology, t) : "not a cable-cell model";
     if (fault) return fault;
+    if (m != &olive_model_hh_traub) {   /* hh.mod's rates: its table (NEURON's default) or its formulas */
+        fault = switch_fault(m, p, "hh_tables");
+        if (fault) {
+            olive_cable_template_free(t);
+            return fault;
+        }
+        olive_cable_use_hh_table(&t->cell, par(m, p, "hh_tables") == 1);
+    }
     /* the soma clamp: on from t = 0 for ever, its amplitude per cell and step */
     olive_cable_add_clamp(&t->cell, (olive_iclamp){t->soma, 0, INFINITY, 0});
     t->v0 = par(m, p, "v0");

@@ -1,26 +1,30 @@
 #!/usr/bin/env python3
 """olive's multi-compartment cells against NEURON (issue 19).
 
-    neuron_cable_compare.py CELL OLIVE_TRACE [--tol MV] [--json FILE]
+    neuron_cable_compare.py CELL OLIVE_TRACE [--tol MV] [--formula] [--json FILE]
     neuron_cable_compare.py net|net2 TEST_CABLE_BINARY [--json FILE]
     neuron_cable_compare.py pipeline BINDIR [--json FILE]
     neuron_cable_compare.py pipeline_swc:FILE.swc BINDIR [--json FILE]
-    neuron_cable_compare.py swc:FILE|swcdl:FILE OLIVE_TRACE [--tol MV]
+    neuron_cable_compare.py swc:FILE|swcdl:FILE|swcbio:FILE OLIVE_TRACE [--tol MV] [--formula]
 
 Builds CELL (ball_stick or branched: the cells of tests/unit/test_cable.c)
 in NEURON (PyPI neuron, pinned by tests/peer_venv.sh) with the same sections,
-mechanisms (hh.mod with usetable_hh = 0, so its rates come from the formulas,
-as olive's; pas), IClamp, celsius, v_init -65 mV, dt 0.025 ms, 100 ms, fixed
-step (secondorder 0), records v at the probes every step and compares with
-OLIVE_TRACE (written by `test_cable trace CELL FILE`). Exit 1 when a probe
-differs by more than --tol (default 1e-6 mV) at any step.
+mechanisms (hh.mod with NEURON's default rate tables, usetable_hh = 1, or
+with --formula usetable_hh = 0: its rates from the formulas; pas), IClamp,
+celsius, v_init -65 mV, dt 0.025 ms, 100 ms, fixed step (secondorder 0),
+records v at the probes every step and compares with OLIVE_TRACE (written by
+`test_cable trace CELL FILE [formula]`). Exit 1 when a probe differs by
+more than --tol (default 1e-9 mV) at any step.
 
 swc:FILE: the cell of an SWC file cut into sections by olive's rules
 (common/swc.h), implemented again here and built with pt3dadd: segments of
 at most 20 um, hh on soma and axon, pas on dendrites, IClamp 0.5 nA at
 soma(0.5) from 5 to 65 ms, 6.3 C; probes: the first, second, last (at 1) and
 middle sections. swcdl:FILE: nseg by NEURON's d_lambda rule (its own
-lambda_f here, olive's common/swc.c there).
+lambda_f here, olive's common/swc.c there). swcbio:FILE: the cell of an SWC
+file with non-default biophysics per section type (BIO: hh_swc's parameters,
+as olive's cable_model.c applies them; nseg by d_lambda 0.05 at 200 Hz from
+each section's own Ra and cm), at 16 C.
 
 net: 100 ball-and-stick cells (hh soma, passive 5-segment dendrite with an
 ExpSyn, tau 2 ms, e 0 mV, at its middle), each receiving 10 connections from
@@ -75,10 +79,36 @@ def build(h, name):
     return secs, probes, celsius, clamp
 
 
-def swc_sections(h, path, seg_length=20.0):
+# The swcbio cell's biophysics (keep in step with swcbio_params in
+# tests/unit/test_cable.c): hh_swc's parameters, TYPE.FIELD per section type.
+BIO = {"celsius": 16, "d_lambda": .05, "d_lambda_freq": 200,
+       "soma.Ra": 80, "soma.cm": 1.5, "soma.gnabar": .2, "soma.el": -60,
+       "axon.Ra": 150, "axon.cm": .8, "axon.gkbar": .05, "axon.pas": 1, "axon.g_pas": 2e-4, "axon.e_pas": -70,
+       "axon.ena": 55,
+       "dend.Ra": 200, "dend.cm": 2, "dend.hh": 1, "dend.gnabar": .02, "dend.gkbar": .01, "dend.gl": 1e-4,
+       "dend.g_pas": 5e-5, "dend.e_pas": -60, "dend.ek": -80,
+       "apic.Ra": 120, "apic.cm": .9, "apic.e_pas": -68, "apic.g_pas": 2e-4}
+# hh_swc's defaults per section type (common/cellmodel.c)
+BIO_DEFAULT = {"Ra": 100, "cm": 1, "gnabar": .12, "gkbar": .036, "gl": .0003, "el": -54.3, "ena": 50, "ek": -77,
+               "g_pas": 1e-4, "e_pas": -65}
+
+
+def type_biophysics(bio, typ):
+    """Section type typ's settings from bio (hh_swc's parameters)."""
+    kind = {1: "soma", 2: "axon", 3: "dend", 4: "apic"}.get(typ, "custom")
+    out = dict(BIO_DEFAULT, hh=1 if typ in (1, 2) else 0, pas=0 if typ in (1, 2) else 1)
+    for k, v in bio.items():
+        if k.startswith(kind + "."):
+            out[k[len(kind) + 1:]] = v
+    return out
+
+
+def swc_sections(h, path, seg_length=20.0, bio=None):
     """olive's cut of an SWC file (common/swc.h), as NEURON sections; with
     seg_length None, nseg by NEURON's own d_lambda rule (stdlib.hoc's
-    lambda_f, d_lambda 0.1, 100 Hz)."""
+    lambda_f, d_lambda 0.1, 100 Hz, or bio's d_lambda, d_lambda_freq); bio:
+    hh_swc's biophysics parameters (none: its defaults)."""
+    bio = bio or {}
     pts = {}
     order = []
     for line in open(path):
@@ -106,18 +136,23 @@ def swc_sections(h, path, seg_length=20.0):
         h.pt3dclear(sec=sec)
         for (x, y, z, d) in points:
             h.pt3dadd(x, y, z, d, sec=sec)
-        sec.Ra, sec.cm = 100, 1
+        b = type_biophysics(bio, typ)
+        sec.Ra, sec.cm = b["Ra"], b["cm"]
         if seg_length is None:
             h.load_file("stdlib.hoc")
-            sec.nseg = int((sec.L / (.1 * h.lambda_f(100, sec=sec)) + 0.9) / 2) * 2 + 1
+            dl, freq = bio.get("d_lambda", .1), bio.get("d_lambda_freq", 100)
+            sec.nseg = int((sec.L / (dl * h.lambda_f(freq, sec=sec)) + 0.9) / 2) * 2 + 1
         else:
             sec.nseg = int((sec.L / seg_length + 0.9) / 2) * 2 + 1
-        if typ in (1, 2):
-            sec.insert("hh")
-        else:
+        if b["pas"]:
             sec.insert("pas")
             for seg in sec:
-                seg.g_pas, seg.e_pas = 1e-4, -65
+                seg.g_pas, seg.e_pas = b["g_pas"], b["e_pas"]
+        if b["hh"]:
+            sec.insert("hh")
+            for seg in sec:
+                seg.hh.gnabar, seg.hh.gkbar, seg.hh.gl, seg.hh.el = b["gnabar"], b["gkbar"], b["gl"], b["el"]
+                seg.ena, seg.ek = b["ena"], b["ek"]
         if parent is not None:
             sec.connect(parent(px), 0)
         secs.append(sec)
@@ -169,7 +204,7 @@ def run_neuron_net(h, cells, conns, driven, amp):
     """NEURON's fixed-step run of cells [(soma, synapse)]: IClamps of amp nA
     into the first `driven` somata from 1 + c ms for 100 ms, NetCons at the
     soma (threshold 10 mV) onto the synapses, 100 ms at dt 0.025 ms (hh.mod
-    from its formulas, 6.3 C); the spikes (time, cell), sorted."""
+    with NEURON's default rate tables, 6.3 C); the spikes (time, cell), sorted."""
     stims = []
     for c in range(driven):
         st = h.IClamp(cells[c][0](.5)); st.delay, st.dur, st.amp = 1 + c, 100, amp
@@ -183,7 +218,6 @@ def run_neuron_net(h, cells, conns, driven, amp):
         nc = h.NetCon(cells[src][0](.5)._ref_v, cells[tgt][1], sec=cells[src][0])
         nc.threshold, nc.weight[0], nc.delay = 10, w, d
         ncs.append(nc)
-    h.usetable_hh = 0
     h.celsius = 6.3
     h.secondorder = 0
     h.dt = .025
@@ -327,7 +361,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("cell")
     ap.add_argument("olive_trace")
-    ap.add_argument("--tol", type=float, default=1e-6)
+    ap.add_argument("--tol", type=float, default=1e-9)
+    ap.add_argument("--formula", action="store_true", help="hh.mod's rates from its formulas (usetable_hh = 0)")
     ap.add_argument("--json")
     a = ap.parse_args()
     from neuron import h
@@ -336,15 +371,19 @@ def main():
         return run_net(h, a.olive_trace, a.json, a.cell == "net2", a.cell == "pipeline")
     if a.cell.startswith("pipeline_swc:"):   # pipeline_swc:FILE.swc BINDIR
         return run_net(h, a.olive_trace, a.json, swc=a.cell[len("pipeline_swc:"):])
-    if a.cell.startswith("swc:") or a.cell.startswith("swcdl:"):
-        dl = a.cell.startswith("swcdl:")
-        sl = swc_sections(h, a.cell[6:] if dl else a.cell[4:], None if dl else 20.0)
+    if a.cell.split(":")[0] in ("swc", "swcdl", "swcbio"):
+        kind, path = a.cell.split(":", 1)
+        bio = BIO if kind == "swcbio" else {}
+        sl = swc_sections(h, path, 20.0 if kind == "swc" else None, bio)
         secs = {"soma": sl[0]}
         probes = [sl[0](.5), sl[1](.5), sl[-1](1), sl[len(sl) // 2](.5)]
-        celsius, delay, dur, amp = 6.3, 5, 60, .5
+        celsius, delay, dur, amp = bio.get("celsius", 6.3), 5, 60, .5
     else:
         secs, probes, celsius, (delay, dur, amp) = build(h, a.cell)
-    h.usetable_hh = 0
+    if a.formula:
+        h.usetable_hh = 0
+    elif h.usetable_hh != 1:
+        sys.exit("NEURON's usetable_hh is %g, not its default 1" % h.usetable_hh)
     h.celsius = celsius
     h.secondorder = 0
     stim = h.IClamp(secs["soma"](.5))
@@ -365,7 +404,8 @@ def main():
     spikes = int(np.sum((nrn[1:, 1] > 0) & (nrn[:-1, 1] <= 0)))
     for nm, d in zip(names, diffs):
         print("%-12s max |olive - NEURON| = %.3g mV" % (nm, d))
-    print("%s: %d steps, %d soma spikes in NEURON, time columns differ by %.3g ms" % (a.cell, len(nrn) - 1, spikes, tdiff))
+    print("%s (hh rates from %s): %d steps, %d soma spikes in NEURON, time columns differ by %.3g ms"
+          % (a.cell, "formulas" if a.formula else "tables", len(nrn) - 1, spikes, tdiff))
     if a.json:
         with open(a.json, "w") as f:
             json.dump({"cell": a.cell, "max_diff_mV": dict(zip(names, map(float, diffs))), "soma_spikes": spikes,

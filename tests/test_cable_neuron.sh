@@ -4,9 +4,10 @@
 # segments) and a branched cell (hh soma, an active dendrite splitting in two
 # passive ones, an hh axon on the soma's 0 end; 16 C), each with an IClamp,
 # 100 ms at dt 0.025 ms. olive's cell (common/cable.h through
-# build/tests/test_cable trace) and NEURON's (scripts/neuron_cable_compare.py,
-# hh.mod with usetable_hh = 0) must agree within 1e-6 mV at every probe and
-# step, and the soma must fire. Then a 100-cell network (ball-and-stick cells,
+# build/tests/test_cable trace) and NEURON's (scripts/neuron_cable_compare.py)
+# must agree within 1e-9 mV at every probe and step, and the soma must fire:
+# with hh.mod's rate tables (NEURON's default usetable_hh = 1, olive's
+# default) and with its formulas (usetable_hh = 0, olive's hh_tables = 0). Then a 100-cell network (ball-and-stick cells,
 # ExpSyn on the dendrite, 1000 connections with delays 1-5 ms, NetCon
 # threshold 10 mV; `test_cable net`): the same spikes, cell by cell, at the
 # same steps, and activity beyond the 10 driven cells; again with an Exp2Syn; and the
@@ -14,8 +15,11 @@
 # 1, 2 and 3 ranks (the same spikes again). And tests/data/cell.swc
 # (3-point soma, tapering 3-d sections, forks) cut by common/swc.c and, the
 # same way, by the script with pt3dadd: within 1e-6 mV, with segments of at
-# most 20 um and with nseg by the d_lambda rule (NEURON's lambda_f there). Bad SWC files are
-# refused naming the file, line and fault.
+# most 20 um and with nseg by the d_lambda rule (NEURON's lambda_f there); and
+# (swcbio) with non-default biophysics per section type (hh_swc's soma.Ra,
+# dend.hh, axon.pas ...: cable_model.c; nseg by d_lambda from each type's Ra
+# and cm), with tables and formulas. Bad SWC files are refused naming the
+# file, line and fault.
 set -euo pipefail
 fail() { echo "FAIL: $*" >&2; exit 1; }
 T="$TOP/$BUILD/tests/test_cable"
@@ -34,19 +38,26 @@ bad_swc radius "need a positive id and radius" "1 1 0 0 0 5 -1" "2 3 0 10 0 0 1"
 bad_swc long "needs more than 32767 segments" "1 1 0 0 0 5 -1" "2 3 0 10 0 1 1" "3 3 0 1e9 0 1 2"   # (fuzz_swc)
 bad_swc lone "has no length" "1 1 0 0 0 5 -1" "2 3 0 10 0 1 1"   # one point off the soma
 if [ "$BUILD" = build-san ]; then   # the traces under the sanitizers; NEURON in the normal build
-  for cell in ball_stick branched swc:$TESTS/data/cell.swc swcdl:$TESTS/data/cell.swc; do
+  for cell in ball_stick branched swc:$TESTS/data/cell.swc swcdl:$TESTS/data/cell.swc swcbio:$TESTS/data/cell.swc; do
     "$T" trace $cell olive.txt || fail "trace $cell"
   done
+  "$T" trace swcbio:$TESTS/data/cell.swc olive.txt formula || fail "trace swcbio formula"
   exit 0
 fi
 source "$TESTS/peer_venv.sh"
-for cell in ball_stick branched swc:$TESTS/data/cell.swc swcdl:$TESTS/data/cell.swc; do
-  tag=${cell%%:*}
-  "$T" trace $cell olive_$tag.txt || fail "test_cable trace $cell"
-  "$venv/bin/python" "$TOP/scripts/neuron_cable_compare.py" $cell olive_$tag.txt 2>&1 | grep -v "DISPLAY\|graphics" \
-    | tee cmp_$tag.log
-  grep -q '^PASS' cmp_$tag.log || fail "$cell: olive's voltages differ from NEURON's"
+compare_trace() {  # CELL [formula]: olive's trace against NEURON's (tables, or with formula hh's formulas)
+  local cell=$1 mode=${2:-}
+  local tag=${cell%%:*}${mode:+_$mode}
+  "$T" trace $cell olive_$tag.txt $mode || fail "test_cable trace $cell $mode"
+  "$venv/bin/python" "$TOP/scripts/neuron_cable_compare.py" $cell olive_$tag.txt ${mode:+--formula} 2>&1 \
+    | grep -v "DISPLAY\|graphics" | tee cmp_$tag.log
+  grep -q '^PASS' cmp_$tag.log || fail "$cell ${mode:-tables}: olive's voltages differ from NEURON's"
+}
+for cell in ball_stick branched swcbio:$TESTS/data/cell.swc; do
+  compare_trace $cell
+  compare_trace $cell formula
 done
+for cell in swc:$TESTS/data/cell.swc swcdl:$TESTS/data/cell.swc; do compare_trace $cell; done
 for mode in net net2; do   # ExpSyn, Exp2Syn
   "$venv/bin/python" "$TOP/scripts/neuron_cable_compare.py" $mode "$T" 2>&1 | grep -v "DISPLAY\|graphics" | tee cmp_$mode.log
   grep -q '^PASS' cmp_$mode.log || fail "the $mode network's spikes differ from NEURON's"

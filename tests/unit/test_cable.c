@@ -2,10 +2,12 @@
  *   test_cable                 self-checks: the Hines solve against dense
  *                              Gaussian elimination on random trees; hh's
  *                              resting state; NEURON's node layout.
- *   test_cable trace CELL OUT  the voltage traces of CELL (ball_stick or
- *                              branched, the cells of scripts/neuron_cable_compare.py)
- *                              every step, "%.17g" per column, for the comparison
- *                              with NEURON (tests/test_cable_neuron.sh).
+ *   test_cable trace CELL OUT [formula]  the voltage traces of CELL (ball_stick,
+ *                              branched, swc:FILE, swcdl:FILE or swcbio:FILE: the cells of
+ *                              scripts/neuron_cable_compare.py) every step, "%.17g" per
+ *                              column, for the comparison with NEURON
+ *                              (tests/test_cable_neuron.sh); hh's rates from its
+ *                              table (NEURON's default), or with formula its formulas.
  *   test_cable net CONNS OUT   the network of scripts/neuron_cable_compare.py
  *                              --net: ball-and-stick cells with an ExpSyn on the
  *                              dendrite, connections "src tgt weight delay" per
@@ -16,7 +18,9 @@
  *   test_cable net2 CONNS OUT  the same with an Exp2Syn (tau1 0.5, tau2 3 ms). */
 #include "cable.h"
 #include "cable_cell.h"
+#include "cable_model.h"
 #include "swc.h"
+#include "synfile.h"
 #include "util.h"
 #include <math.h>
 #include <stdio.h>
@@ -69,7 +73,47 @@ static int make_cell(const char *name, olive_section *s, double *celsius, olive_
     return 0;
 }
 
-static int trace(const char *name, const char *out_path)
+/* The non-default biophysics per section type of the swcbio cell (hh_swc's
+ * parameters; keep in step with BIO in scripts/neuron_cable_compare.py). */
+static const struct { const char *name; double value; } swcbio_params[] = {
+    {"celsius", 16}, {"seg_length", 0}, {"d_lambda", .05}, {"d_lambda_freq", 200},
+    {"soma.Ra", 80}, {"soma.cm", 1.5}, {"soma.gnabar", .2}, {"soma.el", -60},
+    {"axon.Ra", 150}, {"axon.cm", .8}, {"axon.gkbar", .05}, {"axon.pas", 1}, {"axon.g_pas", 2e-4},
+    {"axon.e_pas", -70}, {"axon.ena", 55},
+    {"dend.Ra", 200}, {"dend.cm", 2}, {"dend.hh", 1}, {"dend.gnabar", .02}, {"dend.gkbar", .01}, {"dend.gl", 1e-4},
+    {"dend.g_pas", 5e-5}, {"dend.e_pas", -60}, {"dend.ek", -80},
+    {"apic.Ra", 120}, {"apic.cm", .9}, {"apic.e_pas", -68}, {"apic.g_pas", 2e-4},
+};
+
+/* The node at x of section s of a built cell (its 1 end for x = 1), from
+ * the cell's own section and x records (the template keeps no sections). */
+static int node_at(const olive_cable_cell *c, int s, double x)
+{
+    int first = -1, nseg = 0;
+    for (int i = 0; i < c->n; i++)
+        if (c->section[i] == s && c->xpos[i] >= 0) { if (first < 0) first = i; nseg++; }
+    if (first < 0) olive_die("test_cable: no section %d", s);
+    if (x >= 1) return first + nseg;
+    const int k = (int)(x * nseg);
+    return first + (k < nseg ? k : nseg - 1);
+}
+
+/* The hh_swc cell of FILE with swcbio_params (cable_model.c sets each
+ * section's biophysics by its type and nseg by d_lambda from them). */
+static void swcbio_cell(const char *file, olive_cable_template *t)
+{
+    double p[OLIVE_MAX_PARAMS];
+    const olive_cell_model *m = &olive_model_hh_swc;
+    for (int k = 0; k < m->nparams; k++) p[k] = m->params[k].def;
+    for (size_t k = 0; k < sizeof swcbio_params / sizeof swcbio_params[0]; k++)
+        p[olive_model_param(m, swcbio_params[k].name)] = swcbio_params[k].value;
+    const char *fault = olive_cable_template_make(m, p, file, t);
+    if (fault) olive_die("test_cable: swcbio: %s", fault);
+}
+
+/* CELL's traces; formula: hh's rates from its formulas (NEURON's
+ * usetable_hh = 0), else from its table. */
+static int trace(const char *name, const char *out_path, int formula)
 {
     olive_section sbuf[8], *s = sbuf;
     olive_iclamp clamp;
@@ -77,25 +121,36 @@ static int trace(const char *name, const char *out_path)
     int npr, nsec;
     double celsius;
     olive_morphology morph = {0};
-    if (!strncmp(name, "swc:", 4) || !strncmp(name, "swcdl:", 6)) {   /* segments of at most 20 um, or by
-                                                                       * d_lambda; probes as neuron_cable_compare.py */
-        const int dl = name[3] == 'd';
-        olive_swc_read(name + (dl ? 6 : 4), dl ? 0 : 20, &morph);
-        s = morph.sec;
-        nsec = morph.nsec;
-        celsius = 6.3;
-        clamp = (olive_iclamp){0, 5, 60, .5};
+    olive_cable_template tpl = {0};
+    olive_cable_cell c;
+    if (!strncmp(name, "swcbio:", 7)) {   /* probes as for swc: */
+        swcbio_cell(name + 7, &tpl);
+        c = tpl.cell;
+        nsec = c.section[c.n - 1] + 1;
+        clamp = (olive_iclamp){tpl.soma, 5, 60, .5};
         pr[0] = (probe){0, .5}; pr[1] = (probe){1, .5}; pr[2] = (probe){nsec - 1, 1}; pr[3] = (probe){nsec / 2, .5};
         npr = 4;
     } else {
-        nsec = make_cell(name, s, &celsius, &clamp, pr, &npr);
+        if (!strncmp(name, "swc:", 4) || !strncmp(name, "swcdl:", 6)) {   /* segments of at most 20 um, or by
+                                                                           * d_lambda; probes as neuron_cable_compare.py */
+            const int dl = name[3] == 'd';
+            olive_swc_read(name + (dl ? 6 : 4), dl ? 0 : 20, &morph);
+            s = morph.sec;
+            nsec = morph.nsec;
+            celsius = 6.3;
+            clamp = (olive_iclamp){0, 5, 60, .5};
+            pr[0] = (probe){0, .5}; pr[1] = (probe){1, .5}; pr[2] = (probe){nsec - 1, 1}; pr[3] = (probe){nsec / 2, .5};
+            npr = 4;
+        } else {
+            nsec = make_cell(name, s, &celsius, &clamp, pr, &npr);
+        }
+        olive_cable_build(&c, s, nsec, celsius);
+        clamp.node = olive_cable_node(&c, s, 0, .5);
     }
-    olive_cable_cell c;
-    olive_cable_build(&c, s, nsec, celsius);
-    clamp.node = olive_cable_node(&c, s, 0, .5);
+    if (formula) olive_cable_use_hh_table(&c, 0);
     olive_cable_add_clamp(&c, clamp);
     int node[8];
-    for (int k = 0; k < npr; k++) node[k] = olive_cable_node(&c, s, pr[k].sec, pr[k].x);
+    for (int k = 0; k < npr; k++) node[k] = node_at(&c, pr[k].sec, pr[k].x);
     FILE *f = fopen(out_path, "w");
     if (!f) olive_die("%s: cannot write", out_path);
     const double dt = .025, tstop = 100;
@@ -242,10 +297,11 @@ static int net(const char *conns_path, const char *out_path, int exp2)
 int main(int argc, char **argv)
 {
     olive_set_program("test_cable");
-    if (argc == 4 && !strcmp(argv[1], "trace")) return trace(argv[2], argv[3]);
+    if ((argc == 4 || (argc == 5 && !strcmp(argv[4], "formula"))) && !strcmp(argv[1], "trace"))
+        return trace(argv[2], argv[3], argc == 5);
     if (argc == 4 && !strcmp(argv[1], "net")) return net(argv[2], argv[3], 0);
     if (argc == 4 && !strcmp(argv[1], "net2")) return net(argv[2], argv[3], 1);
-    if (argc != 1) olive_die("usage: test_cable [trace CELL OUT | net CONNS OUT | net2 CONNS OUT]");
+    if (argc != 1) olive_die("usage: test_cable [trace CELL OUT [formula] | net CONNS OUT | net2 CONNS OUT]");
     for (unsigned seed = 1; seed <= 200; seed++) check_hines(seed);
     /* hh at -65 mV, 6.3 C: NEURON 9.0.2's rates_hh(-65) with usetable_hh = 0 */
     const olive_hh_rates r = olive_hh_rates_at(-65, 1);
