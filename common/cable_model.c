@@ -151,16 +151,41 @@ static const char *swc_biophysics_fault(const olive_cell_model *m, const double 
     return NULL;
 }
 
-/* Section s's biophysics from its type's parameters. */
-static void swc_biophysics(const olive_cell_model *m, const double *p, olive_section *s)
+/* Type group g's biophysics (its parameters' values) into s. */
+static void swc_biophysics(const olive_cell_model *m, const double *p, int g, olive_section *s)
 {
-    const int t = swc_type_of(s), g = t >= 1 && t <= 4 ? t : 0;
     s->Ra = type_par(m, p, g, "Ra");
     s->cm = type_par(m, p, g, "cm");
     s->mechs = (type_par(m, p, g, "hh") == 1 ? OLIVE_MECH_HH : 0) | (type_par(m, p, g, "pas") == 1 ? OLIVE_MECH_PAS : 0);
     s->gnabar = type_par(m, p, g, "gnabar"); s->gkbar = type_par(m, p, g, "gkbar"); s->gl = type_par(m, p, g, "gl");
     s->el = type_par(m, p, g, "el"); s->ena = type_par(m, p, g, "ena"); s->ek = type_par(m, p, g, "ek");
     s->g_pas = type_par(m, p, g, "g_pas"); s->e_pas = type_par(m, p, g, "e_pas");
+}
+
+/* Every section's biophysics by its type (each group's looked up once: a
+ * large file has many sections), then its nseg, which d_lambda takes from
+ * Ra and cm; a static message naming a section needing too many segments. */
+static const char *swc_sections_setup(const olive_cell_model *m, const double *p, olive_morphology *mo)
+{
+    static char msg[160];
+    olive_section bio[5];
+    for (int g = 0; g < 5; g++) swc_biophysics(m, p, g, &bio[g]);
+    const double seg = par(m, p, "seg_length"), dl = par(m, p, "d_lambda"), freq = par(m, p, "d_lambda_freq");
+    for (int k = 0; k < mo->nsec; k++) {
+        olive_section *s = &mo->sec[k];
+        const int t = swc_type_of(s), g = t >= 1 && t <= 4 ? t : 0;
+        s->Ra = bio[g].Ra; s->cm = bio[g].cm; s->mechs = bio[g].mechs;
+        s->gnabar = bio[g].gnabar; s->gkbar = bio[g].gkbar; s->gl = bio[g].gl;
+        s->el = bio[g].el; s->ena = bio[g].ena; s->ek = bio[g].ek;
+        s->g_pas = bio[g].g_pas; s->e_pas = bio[g].e_pas;
+        s->nseg = olive_section_nseg(s, seg, dl, freq);
+        if (s->nseg < 1) {
+            snprintf(msg, sizeof msg, "section %s needs more than 32767 segments (seg_length, d_lambda, d_lambda_freq)",
+                     s->name);
+            return msg;
+        }
+    }
+    return NULL;
 }
 
 /* A cell of an SWC file (swc.h cuts it into sections), the biophysics of
@@ -181,13 +206,10 @@ static const char *make_swc(const olive_cell_model *m, const double *p, const ch
         olive_morphology_free(&mo);
         return "syn_sec must be the index of one of the morphology's sections (0: the soma)";
     }
-    for (int k = 0; k < mo.nsec; k++) {
-        swc_biophysics(m, p, &mo.sec[k]);
-        mo.sec[k].nseg = olive_section_nseg(&mo.sec[k], seg, par(m, p, "d_lambda"), par(m, p, "d_lambda_freq"));
-        if (mo.sec[k].nseg < 1) {
-            olive_morphology_free(&mo);
-            return "a section needs more than 32767 segments (seg_length, d_lambda, d_lambda_freq)";
-        }
+    fault = swc_sections_setup(m, p, &mo);
+    if (fault) {
+        olive_morphology_free(&mo);
+        return fault;
     }
     olive_cable_build(&t->cell, mo.sec, mo.nsec, par(m, p, "celsius"));
     t->soma = olive_cable_node(&t->cell, mo.sec, 0, .5);

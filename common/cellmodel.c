@@ -93,7 +93,8 @@ static const olive_param_desc traub_params[] = {
 };
 /* NEURON's ball-and-stick: a soma cylinder with hh.mod, a dendrite of
  * dend_nseg segments with pas, the two ExpSyns at dend(syn_x), spikes as a
- * NetCon's: v(soma(0.5)) crossing V_th upwards. NEURON's units. */
+ * NetCon's: v(soma(0.5)) crossing V_th upwards. NEURON's units. hh.mod's
+ * rates from its table (hh_tables 1, NEURON's default) or formulas (0). */
 static const olive_param_desc cable_params[] = {
     {"soma_L", "um", 20}, {"soma_diam", "um", 20}, {"soma_Ra", "ohm cm", 35.4},
     {"dend_L", "um", 200}, {"dend_diam", "um", 1}, {"dend_nseg", "1", 5}, {"dend_Ra", "ohm cm", 100},

@@ -309,6 +309,16 @@ int main(int argc, char **argv)
     CHECK(fabs(r.hinf - 0.59612075350846) < 1e-14, "hh hinf(-65) = %.15g", r.hinf);
     CHECK(fabs(r.ninf - 0.317676914060697) < 1e-14, "hh ninf(-65) = %.15g", r.ninf);
     CHECK(fabs(r.mtau - 0.236766878685688) < 1e-14, "hh mtau(-65) = %.15g", r.mtau);
+    /* hh.mod's table: its rows are the formulas at -100, -99, ... 100 mV; between
+     * them the linear interpolation; the ends held outside; NaN passed on */
+    olive_hh_table tb;
+    olive_hh_table_fill(&tb, 1);
+    const olive_hh_rates t65 = olive_hh_rates_lookup(&tb, -65), t_lo = olive_hh_rates_lookup(&tb, -150);
+    const olive_hh_rates t_mid = olive_hh_rates_lookup(&tb, -64.75), r64 = olive_hh_rates_at(-64, 1);
+    CHECK(t65.minf == r.minf && t65.ntau == r.ntau, "table at -65 = the formulas");
+    CHECK(t_lo.htau == olive_hh_rates_at(-100, 1).htau, "table below -100 mV holds its first row");
+    CHECK(t_mid.hinf == r.hinf + .25 * (r64.hinf - r.hinf), "table at -64.75: a quarter of the way to -64");
+    CHECK(isnan(olive_hh_rates_lookup(&tb, NAN).mtau), "table at NaN");
     /* vtrap's limit branch is continuous */
     CHECK(fabs(olive_hh_vtrap(1e-9, 10) - olive_hh_vtrap(2e-5, 10)) < 2e-5, "vtrap near 0");
     /* NEURON's layout of a soma with a 3-segment dendrite: root, soma, soma(1), 3 dend, dend(1) */
