@@ -19,8 +19,9 @@
  *   3. at t + dt, the channel states advanced by exponential Euler with the
  *      new v (NEURON's cnexp: staggered).
  * The Hodgkin-Huxley channels are NEURON's hh.mod (vtrap, q10 from celsius,
- * ena 50, ek -77 by default), computed from their formulas (NEURON's
- * usetable_hh = 0, which the comparisons set). A layout stride lets the same
+ * ena 50, ek -77 by default), their rates interpolated in hh.mod's table
+ * (NEURON's default usetable_hh = 1; olive_hh_table) or, without a table,
+ * computed from their formulas (usetable_hh = 0). A layout stride lets the same
  * functions walk one cell's nodes (stride 1) or a node of many interleaved
  * cells (stride = number of cells). */
 #ifndef OLIVE_CABLE_H
@@ -57,6 +58,7 @@ typedef struct {
     const olive_expsyn *syn;
     double q10;                   /* 3^((celsius - 6.3) / 10) */
     const double *vt;             /* per node: V_T of TRAUB nodes (may be null when there are none) */
+    const struct olive_hh_table *hh_table;   /* HH nodes' rates from this table; null: from the formulas */
 } olive_cable_shape;
 
 /* What each cell has: node i of cell c at [i * stride + c] (stride 1 and
@@ -95,6 +97,48 @@ OLIVE_HD olive_hh_rates olive_hh_rates_at(double v, double q10)
     return r;
 }
 
+/* hh.mod's TABLE minf, mtau, hinf, htau, ninf, ntau DEPEND celsius FROM -100
+ * TO 100 WITH 200, as NMODL translates it (_check_rates, _n_rates): the rates
+ * at 201 voltages from tmin in steps of dx (the voltage summed step by step,
+ * as NEURON's loop does), looked up by linear interpolation in the same
+ * arithmetic order, the ends held outside [-100, 100]. Built on the host
+ * for one celsius (q10) and shared by every node, copied as is to a GPU. */
+#define OLIVE_HH_TABLE_N 200
+typedef struct olive_hh_table {
+    double tmin, mfac;
+    olive_hh_rates row[OLIVE_HH_TABLE_N + 1];
+} olive_hh_table;
+
+static inline void olive_hh_table_fill(olive_hh_table *tb, double q10)
+{
+    const double tmax = 100.0;
+    tb->tmin = -100.0;
+    const double dx = (tmax - tb->tmin) / (double)OLIVE_HH_TABLE_N;
+    tb->mfac = 1. / dx;
+    double x = tb->tmin;
+    for (int i = 0; i <= OLIVE_HH_TABLE_N; x += dx, i++) tb->row[i] = olive_hh_rates_at(x, q10);
+}
+
+OLIVE_HD olive_hh_rates olive_hh_rates_lookup(const olive_hh_table *tb, double v)
+{
+    const double xi = tb->mfac * (v - tb->tmin);
+    olive_hh_rates r;
+    if (isnan(xi)) {   /* NEURON passes a NaN on to every rate */
+        r.minf = r.mtau = r.hinf = r.htau = r.ninf = r.ntau = xi;
+        return r;
+    }
+    if (xi <= 0.) return tb->row[0];
+    if (xi >= (double)OLIVE_HH_TABLE_N) return tb->row[OLIVE_HH_TABLE_N];
+    const int i = (int)xi;
+    const double theta = xi - (double)i;
+    const olive_hh_rates *a = &tb->row[i], *b = &tb->row[i + 1];
+#define OLIVE_HH_LERP(f) r.f = a->f + theta * (b->f - a->f)
+    OLIVE_HH_LERP(minf); OLIVE_HH_LERP(mtau); OLIVE_HH_LERP(hinf);
+    OLIVE_HH_LERP(htau); OLIVE_HH_LERP(ninf); OLIVE_HH_LERP(ntau);
+#undef OLIVE_HH_LERP
+    return r;
+}
+
 /* The Traub-Miles rates of hh_cond_exp_traub at v with V_T vt, as NEST
  * writes them (the removable singularities through vtrap). */
 OLIVE_HD olive_hh_rates olive_traub_rates_at(double v, double vt)
@@ -117,10 +161,12 @@ OLIVE_HD olive_hh_rates olive_traub_rates_at(double v, double vt)
     return r;
 }
 
-/* The gating rates of a node's mechanisms (HH or TRAUB) at v. */
-OLIVE_HD olive_hh_rates olive_gate_rates_at(int mechs, double v, double q10, double vt)
+/* The gating rates of a node's mechanisms (HH or TRAUB) at v; HH's from
+ * the table tb when there is one. */
+OLIVE_HD olive_hh_rates olive_gate_rates_at(int mechs, double v, double q10, double vt, const olive_hh_table *tb)
 {
-    return (mechs & OLIVE_MECH_TRAUB) ? olive_traub_rates_at(v, vt) : olive_hh_rates_at(v, q10);
+    if (mechs & OLIVE_MECH_TRAUB) return olive_traub_rates_at(v, vt);
+    return tb ? olive_hh_rates_lookup(tb, v) : olive_hh_rates_at(v, q10);
 }
 
 /* hh.mod's BREAKPOINT current (mA/cm2) at v with the present states. */
@@ -233,7 +279,8 @@ OLIVE_HD void olive_cable_cell_step(const olive_cable_shape *s, const olive_cabl
     }
     for (int i = 0; i < n; i++) {
         if (!(s->mechs[i] & (OLIVE_MECH_HH | OLIVE_MECH_TRAUB))) continue;
-        const olive_hh_rates r = olive_gate_rates_at(s->mechs[i], v[i * stride], s->q10, s->vt ? s->vt[i] : 0);
+        const olive_hh_rates r = olive_gate_rates_at(s->mechs[i], v[i * stride], s->q10, s->vt ? s->vt[i] : 0,
+                                                        s->hh_table);
         m[i * stride] = olive_cnexp(m[i * stride], r.minf, r.mtau, dt);
         h[i * stride] = olive_cnexp(h[i * stride], r.hinf, r.htau, dt);
         hn[i * stride] = olive_cnexp(hn[i * stride], r.ninf, r.ntau, dt);

@@ -207,6 +207,34 @@ void olive_cable_build(olive_cable_cell *c, const olive_section *sec, int nsec, 
         c->a[i] = -1.e2 * rinv[i] / c->area[c->parent[i]];
     }
     free(rinv); free(first); free(zero);
+    olive_cable_use_hh_table(c, 1);
+}
+
+void olive_cable_use_hh_table(olive_cable_cell *c, int on)
+{
+    free(c->hh_table);
+    c->hh_table = NULL;
+    int hh = 0;
+    for (int i = 0; i < c->n && !hh; i++) hh = (c->mechs[i] & OLIVE_MECH_HH) != 0;
+    if (!on || !hh) return;
+    c->hh_table = olive_malloc(sizeof *c->hh_table, "hh table");
+    olive_hh_table_fill(c->hh_table, pow(3., (c->celsius - 6.3) / 10.));
+}
+
+int olive_section_nseg(const olive_section *s, double seg_length, double d_lambda, double freq)
+{
+    double per = seg_length;
+    if (!(seg_length > 0) && s->npt < 2) {   /* stdlib.hoc's lambda_f of a cylinder */
+        per = d_lambda * (1e5 * sqrt(s->diam / (4 * PI * freq * s->Ra * s->cm)));
+    } else if (!(seg_length > 0)) {   /* lambda_f: the sum over the 3-d pieces of dx / sqrt(d1 + d2) */
+        double lam = 0;
+        for (int i = 1; i < s->npt; i++) lam += (s->arc[i] - s->arc[i - 1]) / sqrt(s->pd[i - 1] + s->pd[i]);
+        lam *= sqrt(2) * 1e-5 * sqrt(4 * PI * freq * s->Ra * s->cm);
+        per = d_lambda * (s->L / lam);
+    }
+    const double half = floor((s->L / per + 0.9) / 2);
+    if (!(half >= 0 && half <= 16383)) return -1;
+    return 2 * (int)half + 1;
 }
 
 void olive_cable_init(olive_cable_cell *c, double v0)
@@ -214,14 +242,15 @@ void olive_cable_init(olive_cable_cell *c, double v0)
     const double q10 = pow(3., (c->celsius - 6.3) / 10.);
     for (int i = 0; i < c->n; i++) {
         c->v[i] = v0;
-        olive_cable_gates_init(c->mechs[i], v0, q10, c->vt[i], &c->m[i], &c->h[i], &c->hn[i]);
+        olive_cable_gates_init(c->mechs[i], v0, q10, c->vt[i], c->hh_table, &c->m[i], &c->h[i], &c->hn[i]);
     }
 }
 
-void olive_cable_gates_init(int mechs, double v, double q10, double vt, double *m, double *h, double *n)
+void olive_cable_gates_init(int mechs, double v, double q10, double vt, const olive_hh_table *tb, double *m, double *h,
+                            double *n)
 {
     if (!(mechs & (OLIVE_MECH_HH | OLIVE_MECH_TRAUB))) return;
-    const olive_hh_rates r = olive_gate_rates_at(mechs, v, q10, vt);
+    const olive_hh_rates r = olive_gate_rates_at(mechs, v, q10, vt, tb);
     *m = r.minf;
     *h = r.hinf;
     *n = r.ninf;
@@ -231,7 +260,7 @@ olive_cable_shape olive_cable_shape_of(const olive_cable_cell *c)
 {
     olive_cable_shape s = {c->n, c->parent, c->mechs, c->area, c->cm, c->a, c->b, c->g_pas, c->e_pas, c->gnabar, c->gkbar,
                            c->gl, c->el, c->ena, c->ek, c->nclamps, c->nsyn, c->clamps, c->syn,
-                           pow(3., (c->celsius - 6.3) / 10.), c->vt};
+                           pow(3., (c->celsius - 6.3) / 10.), c->vt, c->hh_table};
     return s;
 }
 
@@ -278,7 +307,7 @@ int olive_cable_add_syn(olive_cable_cell *c, olive_expsyn y)
 void olive_cable_free(olive_cable_cell *c)
 {
     void *p[] = {c->parent, c->section, c->xpos, c->mechs, c->area, c->cm, c->a, c->b, c->g_pas, c->e_pas, c->gnabar, c->gkbar,
-                 c->gl, c->el, c->ena, c->ek, c->vt, c->v, c->m, c->h, c->hn, c->d, c->rhs, c->clamps, c->syn, c->syn_g, c->syn_a};
+                 c->gl, c->el, c->ena, c->ek, c->vt, c->v, c->m, c->h, c->hn, c->d, c->rhs, c->clamps, c->syn, c->syn_g, c->syn_a, c->hh_table};
     for (size_t k = 0; k < sizeof p / sizeof p[0]; k++) free(p[k]);
     memset(c, 0, sizeof *c);
 }

@@ -12,6 +12,7 @@
 
 typedef struct {
     char name[32];
+    int type;                   /* SWC type code (1 soma, 2 axon, 3 basal, 4 apical, others custom: swc.h) */
     double L, diam, Ra, cm;     /* um, um, ohm cm, uF/cm2 */
     int nseg;
     int parent;                 /* section index, -1 for the root */
@@ -46,17 +47,27 @@ typedef struct {
     int nsyn;
     olive_expsyn *syn;
     double *syn_g, *syn_a;      /* uS */
+    olive_hh_table *hh_table;   /* hh's rate table at celsius (null: hh's formulas, or no hh node) */
 } olive_cable_cell;
 
-/* Build from nsec sections (parents before children); dies on a bad one. */
+/* Build from nsec sections (parents before children); dies on a bad one.
+ * hh's rates come from its table (NEURON's default usetable_hh = 1). */
 void olive_cable_build(olive_cable_cell *c, const olive_section *sec, int nsec, double celsius);
+/* hh's rates from its table (on) or its formulas (NEURON's usetable_hh). */
+void olive_cable_use_hh_table(olive_cable_cell *c, int on);
+/* nseg of section s as NEURON users set it: segments of at most seg_length
+ * um (2 floor((L / seg_length + 0.9) / 2) + 1, odd), or with seg_length 0
+ * stdlib.hoc's d_lambda rule (geom_nseg: d_lambda of lambda_f(freq), from the
+ * 3-d points and the section's Ra and cm); -1 when over 32767. */
+int olive_section_nseg(const olive_section *s, double seg_length, double d_lambda, double freq);
 /* The node at x of section s (NEURON's node_index: 0 end, segment, 1 end). */
 int olive_cable_node(const olive_cable_cell *c, const olive_section *sec, int s, double x);
 /* NEURON's finitialize(v0): v everywhere, hh states at their steady state. */
 void olive_cable_init(olive_cable_cell *c, double v0);
-/* The steady-state gates of a node with mechanisms mechs at v (HH or TRAUB;
- * m, h, n untouched otherwise). */
-void olive_cable_gates_init(int mechs, double v, double q10, double vt, double *m, double *h, double *n);
+/* The steady-state gates of a node with mechanisms mechs at v (HH or TRAUB,
+ * HH's from the table tb if not null; m, h, n untouched otherwise). */
+void olive_cable_gates_init(int mechs, double v, double q10, double vt, const olive_hh_table *tb, double *m, double *h,
+                            double *n);
 /* One step from t to t + dt (cable.h). */
 void olive_cable_step(olive_cable_cell *c, double t, double dt);
 void olive_cable_free(olive_cable_cell *c);

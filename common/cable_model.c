@@ -94,18 +94,91 @@ static const char *make_ball_stick(const olive_cell_model *m, const double *p, o
     return NULL;
 }
 
-/* A cell of an SWC file (swc.h cuts it into sections). */
+/* A 0/1 switch parameter (a static message when it is neither). */
+static const char *switch_fault(const olive_cell_model *m, const double *p, const char *name)
+{
+    static char msg[128];
+    const double v = par(m, p, name);
+    if (v == 0 || v == 1) return NULL;
+    snprintf(msg, sizeof msg, "parameter %s = %g must be 0 or 1", name, v);
+    return msg;
+}
+
+/* The section types of an SWC cell with their own biophysics (parameters
+ * TYPE.Ra ...: cellmodel.c): SWC type codes 1-4, the rest custom. */
+static const char *const swc_types[] = {"custom", "soma", "axon", "dend", "apic"};
+
+/* The value of TYPE.field for type group g. */
+static double type_par(const olive_cell_model *m, const double *p, int g, const char *field)
+{
+    char name[64];
+    snprintf(name, sizeof name, "%s.%s", swc_types[g], field);
+    return par(m, p, name);
+}
+
+/* Every type group's biophysics in range (a static message naming the first
+ * parameter that is not). */
+static const char *swc_biophysics_fault(const olive_cell_model *m, const double *p)
+{
+    static char msg[160];
+    static const char *const nonneg[] = {"cm", "gnabar", "gkbar", "gl", "g_pas"};
+    for (int g = 0; g < 5; g++) {
+        char name[64];
+        snprintf(name, sizeof name, "%s.Ra", swc_types[g]);
+        const char *fault = positive(m, p, (const char *const[]){name, NULL});
+        for (int k = 0; !fault && k < 2; k++) {
+            snprintf(name, sizeof name, "%s.%s", swc_types[g], k ? "pas" : "hh");
+            fault = switch_fault(m, p, name);
+        }
+        if (fault) return fault;
+        for (size_t k = 0; k < sizeof nonneg / sizeof nonneg[0]; k++)
+            if (!(type_par(m, p, g, nonneg[k]) >= 0)) {
+                snprintf(msg, sizeof msg, "parameter %s.%s = %g must not be negative", swc_types[g], nonneg[k],
+                         type_par(m, p, g, nonneg[k]));
+                return msg;
+            }
+    }
+    return NULL;
+}
+
+/* Type group g's biophysics (its parameters' values) into s. */
+static void swc_biophysics(const olive_cell_model *m, const double *p, int g, olive_section *s)
+{
+    s->Ra = type_par(m, p, g, "Ra");
+    s->cm = type_par(m, p, g, "cm");
+    s->mechs = (type_par(m, p, g, "hh") == 1 ? OLIVE_MECH_HH : 0) | (type_par(m, p, g, "pas") == 1 ? OLIVE_MECH_PAS : 0);
+    s->gnabar = type_par(m, p, g, "gnabar"); s->gkbar = type_par(m, p, g, "gkbar"); s->gl = type_par(m, p, g, "gl");
+    s->el = type_par(m, p, g, "el"); s->ena = type_par(m, p, g, "ena"); s->ek = type_par(m, p, g, "ek");
+    s->g_pas = type_par(m, p, g, "g_pas"); s->e_pas = type_par(m, p, g, "e_pas");
+}
+
+const char *olive_hh_swc_setup(const double *p, olive_swc_setup *su)
+{
+    const olive_cell_model *m = &olive_model_hh_swc;
+    static const char *const pos[] = {"tau_e", "tau_i", "d_lambda", "d_lambda_freq", NULL};
+    const char *fault = positive(m, p, pos);
+    if (!fault) fault = swc_biophysics_fault(m, p);
+    if (fault) return fault;
+    su->seg_length = par(m, p, "seg_length");
+    if (!(su->seg_length >= 0)) return "seg_length must not be negative (0: the d_lambda rule)";
+    su->d_lambda = par(m, p, "d_lambda");
+    su->d_lambda_freq = par(m, p, "d_lambda_freq");
+    for (int g = 0; g < 5; g++) swc_biophysics(m, p, g, &su->bio[g]);
+    return NULL;
+}
+
+/* A cell of an SWC file (swc.h cuts it into sections and gives each the
+ * biophysics of its type and its nseg from them). */
 static const char *make_swc(const olive_cell_model *m, const double *p, const char *morphology, olive_cable_template *t)
 {
-    static const char *const pos[] = {"tau_e", "tau_i", NULL};
-    const char *fault = positive(m, p, pos);
+    olive_swc_setup su;
+    const char *fault = olive_hh_swc_setup(p, &su);
     if (fault) return fault;
-    const double x = par(m, p, "syn_x"), ks = par(m, p, "syn_sec"), seg = par(m, p, "seg_length");
+    const double x = par(m, p, "syn_x"), ks = par(m, p, "syn_sec");
     if (!(x >= 0 && x <= 1)) return "syn_x must be in [0, 1]";
-    if (!(seg >= 0)) return "seg_length must not be negative (0: the d_lambda rule)";
     if (!morphology || !morphology[0]) return "no morphology (an SWC file) given";
     olive_morphology mo;
-    olive_swc_read(morphology, seg > 0 ? seg : 0, &mo);
+    olive_swc_read(morphology, &su, &mo);
     if (!(ks >= 0 && ks < mo.nsec && ks == floor(ks))) {
         olive_morphology_free(&mo);
         return "syn_sec must be the index of one of the morphology's sections (0: the soma)";
@@ -133,6 +206,14 @@ const char *olive_cable_template_make(const olive_cell_model *m, const double *p
                         : m == &olive_model_hh_cable ? make_ball_stick(m, p, t)
                         : m == &olive_model_hh_swc   ? make_swc(m, p, morphology, t) : "not a cable-cell model";
     if (fault) return fault;
+    if (m != &olive_model_hh_traub) {   /* hh.mod's rates: its table (NEURON's default) or its formulas */
+        fault = switch_fault(m, p, "hh_tables");
+        if (fault) {
+            olive_cable_template_free(t);
+            return fault;
+        }
+        olive_cable_use_hh_table(&t->cell, par(m, p, "hh_tables") == 1);
+    }
     /* the soma clamp: on from t = 0 for ever, its amplitude per cell and step */
     olive_cable_add_clamp(&t->cell, (olive_iclamp){t->soma, 0, INFINITY, 0});
     t->v0 = par(m, p, "v0");

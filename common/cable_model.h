@@ -8,6 +8,7 @@
 #define OLIVE_CABLE_MODEL_H
 #include "cable_cell.h"
 #include "cellmodel.h"
+#include "swc.h"
 
 enum olive_spike_rule {
     OLIVE_SPIKE_CROSSING,   /* NEURON's NetCon: v goes from <= V_th to > V_th */
@@ -24,6 +25,12 @@ typedef struct {
     double pulse_to_nA;        /* --pulse amplitudes (the model's current unit) to nA */
     double v0;
 } olive_cable_template;
+
+/* hh_swc's parameter values p as the SWC reader's setup: each section
+ * type's biophysics (TYPE.Ra, TYPE.cm, TYPE.hh ...) and the nseg rule
+ * (seg_length, d_lambda, d_lambda_freq); NULL, or a static message naming
+ * a value out of range. */
+const char *olive_hh_swc_setup(const double *p, olive_swc_setup *su);
 
 /* The template of model m (olive_model_is_cable) with parameter values p in
  * m's order (and, for hh_swc, the SWC file morphology: a bad file dies

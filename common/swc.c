@@ -66,23 +66,6 @@ static void __attribute__((format(printf, 2, 3), noreturn)) fail(swc_tree *t, co
     olive_die("%s", msg);
 }
 
-/* nseg: a fixed length, or (seg_length <= 0) NEURON's d_lambda rule with
- * d_lambda 0.1 at 100 Hz: lambda_f from the 3-d points as stdlib.hoc. */
-static int nseg_for(const olive_section *s, double seg_length)
-{
-    double per = seg_length;
-    if (!(seg_length > 0)) {
-        const double freq = 100, d_lambda = .1, PI = 3.14159265358979323846;
-        double lam = 0;
-        for (int i = 1; i < s->npt; i++) lam += (s->arc[i] - s->arc[i - 1]) / sqrt(s->pd[i - 1] + s->pd[i]);
-        lam *= sqrt(2) * 1e-5 * sqrt(4 * PI * freq * s->Ra * s->cm);
-        per = d_lambda * (s->L / lam);
-    }
-    const double half = floor((s->L / per + 0.9) / 2);
-    if (!(half >= 0 && half <= 16383)) return -1;   /* more than 32767 segments: the caller names it */
-    return 2 * (int)half + 1;
-}
-
 /* A coordinate or diameter as NEURON holds it after Import3d_GUI.instantiate:
  * printed with %.8g into a pt3dadd statement, read back, stored as a float
  * (Pt3d in nrn's section.h). */
@@ -118,16 +101,19 @@ static void set_points(swc_tree *t, olive_section *s, const double (*xyzd)[4], i
 
 /* Section s into the morphology, counting its nodes (a cell has at most
  * INT_MAX); first: the point it is named by. */
-static void push_section(swc_tree *t, olive_section s, double seg_length, int first)
+static void push_section(swc_tree *t, olive_section s, const olive_swc_setup *su, int first)
 {
     olive_morphology *m = t->m;
     if (!(s.L > 0)) fail(t, "%s: section %s (from point %d on) has no length", t->path, s.name, t->id[first]);
-    s.Ra = 100;
-    s.g_pas = 1e-4;
-    s.e_pas = -65;
-    s.nseg = nseg_for(&s, seg_length);
+    const olive_section *b = &su->bio[olive_swc_group(s.type)];
+    s.Ra = b->Ra; s.cm = b->cm; s.mechs = b->mechs;
+    s.gnabar = b->gnabar; s.gkbar = b->gkbar; s.gl = b->gl; s.el = b->el; s.ena = b->ena; s.ek = b->ek;
+    s.g_pas = b->g_pas; s.e_pas = b->e_pas;
+    s.nseg = olive_section_nseg(&s, su->seg_length, su->d_lambda, su->d_lambda_freq);
     if (s.nseg < 1)
-        fail(t, "%s: section %s (from point %d on): %g um needs more than 32767 segments", t->path, s.name, t->id[first], s.L);
+        fail(t, "%s: section %s (from point %d on): %g um needs more than 32767 segments (Ra %g, cm %g, seg_length %g, "
+             "d_lambda %g, d_lambda_freq %g)", t->path, s.name, t->id[first], s.L, s.Ra, s.cm, su->seg_length,
+             su->d_lambda, su->d_lambda_freq);
     t->nodes += s.nseg + 1;
     if (t->nodes > INT_MAX) fail(t, "%s: section %s (from point %d on): the cell has more than %d nodes", t->path, s.name,
                                  t->id[first], INT_MAX);
@@ -403,7 +389,7 @@ static const char *type_name(int type, char *buf, size_t cap)
 /* Import3d_GUI.instantiate: the kept sections in file order, named by type
  * and their index among those of the type, with their 3-d points (a
  * one-point root: the sphere as three points along x, L = diam). */
-static void instantiate(swc_tree *t, double seg_length)
+static void instantiate(swc_tree *t, const olive_swc_setup *su)
 {
     olive_morphology *m = t->m;
     int *index = t->index = olive_malloc((size_t)t->ns * sizeof(int), "swc");
@@ -426,6 +412,7 @@ static void instantiate(swc_tree *t, double seg_length)
         const int c = (int)((const int *)bsearch(&type, t->types, (size_t)nu, sizeof(int), cmp_int) - t->types);
         char tb[24];
         olive_section o = olive_section_default("");
+        o.type = type;   /* its biophysics (push_section) */
         snprintf(o.name, sizeof o.name, "%s[%d]", type_name(type, tb, sizeof tb), t->count[c]++);
         int np = 0;
         if (k > 0) {   /* the parent point first; on a soma, with this section's first diameter */
@@ -450,15 +437,15 @@ static void instantiate(swc_tree *t, double seg_length)
         set_points(t, &o, pts, np);
         o.parent = k ? index[s->psec] : -1;
         o.parent_x = k ? s->px : 1;
-        o.mechs = (type == 1 || type == 2) ? OLIVE_MECH_HH : OLIVE_MECH_PAS;
         index[k] = m->nsec;
-        push_section(t, o, seg_length, s->first);
+        push_section(t, o, su, s->first);
     }
 }
 
-void olive_swc_read(const char *path, double seg_length, olive_morphology *m)
+void olive_swc_read(const char *path, const olive_swc_setup *setup, olive_morphology *m)
 {
     memset(m, 0, sizeof *m);
+    const double seg_length = setup->seg_length;
     if (!(seg_length > 0) && seg_length != 0) olive_die("%s: segment length %g: positive, or 0 for the d_lambda rule", path, seg_length);
     olive_check_regular_file(path);   /* a FIFO would block open() and a device never end */
     swc_tree t = {0};
@@ -472,7 +459,7 @@ void olive_swc_read(const char *path, double seg_length, olive_morphology *m)
     link_parents(&t);
     const int soma3 = mark_sections(&t);
     make_sections(&t, soma3);
-    instantiate(&t, seg_length);
+    instantiate(&t, setup);
     tree_free(&t);
 }
 

@@ -7,11 +7,8 @@
  * interior soma points at soma(0.5)), names (soma[k], axon[k], dend[k],
  * apic[k], dend_T[k]) in Import3d's order, and 3-d points as NEURON stores
  * them (floats). tests/test_cable_neuron.sh compares with NEURON.
- * Segments: nseg = 2 floor((L / seg_length + 0.9) / 2) + 1 (odd, at most
- * seg_length long), or with seg_length <= 0 NEURON's d_lambda rule
- * (stdlib.hoc's geom_nseg: d_lambda 0.1 of the AC length constant at
- * 100 Hz, from the 3-d points). Mechanisms: hh on soma and axon sections,
- * pas (g 1e-4 S/cm2, e -65 mV) on the others; Ra 100 ohm cm, cm 1 uF/cm2. */
+ * Each section gets the biophysics of its SWC type and its nseg from them
+ * (olive_swc_setup). */
 #ifndef OLIVE_SWC_H
 #define OLIVE_SWC_H
 #include "cable_cell.h"
@@ -22,8 +19,22 @@ typedef struct {
     double *points;   /* the arcs and diameters the sections point into */
 } olive_morphology;
 
-/* Reads PATH; dies naming the file, line and fault on a bad one. */
-void olive_swc_read(const char *path, double seg_length, olive_morphology *m);
+/* How sections are set up by their SWC type: the biophysics (Ra, cm, mechs
+ * and the mechanisms' parameters; the rest of each olive_section unused) of
+ * each type group (bio[olive_swc_group(type)]), and nseg by
+ * olive_section_nseg's rule (segments of at most seg_length um, or with
+ * seg_length 0 d_lambda at d_lambda_freq Hz from the section's own Ra and
+ * cm). hh_swc's parameters give one: olive_hh_swc_setup (cable_model.h). */
+typedef struct {
+    olive_section bio[5];   /* custom (SWC types other than 1-4), soma, axon, dend (basal), apic */
+    double seg_length, d_lambda, d_lambda_freq;
+} olive_swc_setup;
+
+static inline int olive_swc_group(int type) { return type >= 1 && type <= 4 ? type : 0; }
+
+/* Reads PATH; dies naming the file, line and fault on a bad one (a
+ * section needing more than 32767 segments by setup's rule is one). */
+void olive_swc_read(const char *path, const olive_swc_setup *setup, olive_morphology *m);
 void olive_morphology_free(olive_morphology *m);
 
 #endif

@@ -10,7 +10,7 @@
 #include "cellmodel.h"
 
 #define OLIVE_MAX_POPS 256
-#define OLIVE_MAX_PARAMS 32
+#define OLIVE_MAX_PARAMS 80   /* hh_swc: 74 (12 per section type) */
 #define OLIVE_NAME_LEN 64
 #define OLIVE_MAX_DELAY 65535   /* steps: delays are stored as uint16 */
 

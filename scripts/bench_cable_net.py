@@ -9,7 +9,7 @@ hh_cable cells (hh soma 20 x 20 um, passive dendrite 200 x 1 um, nseg 5,
 Ra 100), K random sources per cell, ExpSyn weights uniform 2-12 nS at
 dend(0.5), delays 1-5 ms in 0.5 ms steps, NetCon threshold 10 mV, a tenth of
 the cells clamped with 0.25 nA from 1 + (c mod 10) ms; dt 0.025 ms, 6.3 C,
-hh.mod from its formulas in NEURON (usetable_hh 0, as olive). NEURON runs its
+hh.mod with NEURON's default rate tables (usetable_hh 1, as olive's default). NEURON runs its
 fixed-step loop with --threads threads (ParallelContext.nthread); olive runs
 olive-genconn --import-synapses and olive-simulate with 1 and --threads
 OpenMP threads. Prints one line per run (seconds of the simulation loop,
@@ -66,7 +66,6 @@ def main():
         ncs.append(nc)
     pc = h.ParallelContext()
     pc.nthread(a.threads)
-    h.usetable_hh = 0
     h.celsius = 6.3
     h.secondorder = 0
     h.dt = .025

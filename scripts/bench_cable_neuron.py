@@ -8,9 +8,9 @@ The same ball-and-stick cells as tools/bench/cablebench.cu (hh soma 20 x 20
 um; passive dendrite 200 x 1 um, nseg 21, Ra 100; an IClamp at soma(0.5)
 from 1 ms of 0.1 + 0.2 (c mod 1000) / 1000 nA; an ExpSyn at dend(0.5)),
 dt 0.025 ms, 6.3 C, fixed step; times the fadvance loop with T threads
-(ParallelContext.nthread). With --usetable 0 (hh from its formulas, as
-olive) and --expect-*, the soma potentials of the first and last cells
-must equal olive's within 1e-6 mV. Prints one line "neuron CELLS STEPS
+(ParallelContext.nthread). With --usetable 1 (NEURON's default rate
+tables, as olive's default) and --expect-*, the soma potentials of the
+first and last cells must equal olive's within 1e-6 mV. Prints one line "neuron CELLS STEPS
 SECONDS CELL_STEPS_PER_S".
 """
 import argparse

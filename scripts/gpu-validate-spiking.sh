@@ -20,7 +20,8 @@
 # without a refractory period (t_ref 0): cells fire on consecutive steps,
 # bursts of tens of events a target and step.
 # Then cable cells (issue 19): NEST's hh_coba network as hh_traub, a
-# ball-and-stick (hh_cable) network and one of tests/data/cell.swc cells (hh_swc), CPU = GPU (device push, host push) =
+# ball-and-stick (hh_cable) network and two of tests/data/cell.swc cells (hh_swc; the second with
+# biophysics per section type, hh's rate table and its formulas), CPU = GPU (device push, host push) =
 # 2 GPUs = 2 CPU ranks, v/m/h/n/ge/gi reports and v/m compartment reports included. CABLE_ONLY=1: only
 # those; CABLE_BENCH=0 skips the 200k-cell, 20M-synapse hh_cable benchmark.
 # Results: $OUT/spiking-results.txt (and logs.tar.gz); exit 0 when all passed.
@@ -186,6 +187,14 @@ run gen_srcball "$G" -o srcball.h5 --model hh_cable --population a:1000 --source
 run gen_swc "$G" -o swc.h5 --model hh_swc --cells 1000 --morphology "$top/tests/data/cell.swc" --param syn_sec=1 \
     --projection from=all,to=all,indegree=10,weight=0.002:0.006,delay=1:3,receptor=ge &&
   check_cable swc swc --time 100 --pulse 1:90:0.5:0:100
+# hh_swc with biophysics per section type (hh on the dendrites, pas on the
+# axon, nseg by d_lambda) and both hh rate paths: population t with hh.mod's
+# table (the default; the table copied to the GPU), f with its formulas
+run gen_swcbio "$G" -o swcbio.h5 --model hh_swc --population t:500 --population f:500 \
+    --morphology "$top/tests/data/cell.swc" --param syn_sec=1 --param seg_length=0 --param hh_tables=0@f \
+    --param dend.hh=1 --param dend.gnabar=0.02 --param axon.pas=1 --param soma.Ra=80 --param apic.cm=0.9 \
+    --projection from=all,to=all,indegree=10,weight=0.002:0.006,delay=1:3,receptor=ge &&
+  check_cable swcbio swcbio --time 100 --pulse 1:90:0.5:0:100
 fi
 
 if [ "${SKIP_BENCH:-0}" != 1 ]; then

@@ -1,18 +1,19 @@
 #!/usr/bin/env python3
 """olive's multi-compartment cells against NEURON (issue 19).
 
-    neuron_cable_compare.py CELL OLIVE_TRACE [--tol MV] [--json FILE]
+    neuron_cable_compare.py CELL OLIVE_TRACE [--tol MV] [--formula] [--json FILE]
     neuron_cable_compare.py net|net2 TEST_CABLE_BINARY [--json FILE]
     neuron_cable_compare.py pipeline BINDIR [--json FILE]
     neuron_cable_compare.py pipeline_swc:FILE.swc BINDIR [--json FILE]
 
 Builds CELL (ball_stick or branched: the cells of tests/unit/test_cable.c)
 in NEURON (PyPI neuron, pinned by tests/peer_venv.sh) with the same sections,
-mechanisms (hh.mod with usetable_hh = 0, so its rates come from the formulas,
-as olive's; pas), IClamp, celsius, v_init -65 mV, dt 0.025 ms, 100 ms, fixed
-step (secondorder 0), records v at the probes every step and compares with
-OLIVE_TRACE (written by `test_cable trace CELL FILE`). Exit 1 when a probe
-differs by more than --tol (default 1e-6 mV) at any step.
+mechanisms (hh.mod with NEURON's default rate tables, usetable_hh = 1, or
+with --formula usetable_hh = 0: its rates from the formulas; pas), IClamp,
+celsius, v_init -65 mV, dt 0.025 ms, 100 ms, fixed step (secondorder 0),
+records v at the probes every step and compares with OLIVE_TRACE (written by
+`test_cable trace CELL FILE [formula]`). Exit 1 when a probe differs by
+more than --tol (default 1e-9 mV) at any step.
 
 (A single SWC cell: scripts/neuron_swc_compare.py.)
 
@@ -84,7 +85,7 @@ def run_neuron_net(h, cells, conns, driven, amp):
     """NEURON's fixed-step run of cells [(soma, synapse)]: IClamps of amp nA
     into the first `driven` somata from 1 + c ms for 100 ms, NetCons at the
     soma (threshold 10 mV) onto the synapses, 100 ms at dt 0.025 ms (hh.mod
-    from its formulas, 6.3 C); the spikes (time, cell), sorted."""
+    with NEURON's default rate tables, 6.3 C); the spikes (time, cell), sorted."""
     stims = []
     for c in range(driven):
         st = h.IClamp(cells[c][0](.5)); st.delay, st.dur, st.amp = 1 + c, 100, amp
@@ -98,7 +99,6 @@ def run_neuron_net(h, cells, conns, driven, amp):
         nc = h.NetCon(cells[src][0](.5)._ref_v, cells[tgt][1], sec=cells[src][0])
         nc.threshold, nc.weight[0], nc.delay = 10, w, d
         ncs.append(nc)
-    h.usetable_hh = 0
     h.celsius = 6.3
     h.secondorder = 0
     h.dt = .025
@@ -247,7 +247,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("cell")
     ap.add_argument("olive_trace")
-    ap.add_argument("--tol", type=float, default=1e-6)
+    ap.add_argument("--tol", type=float, default=1e-9)
+    ap.add_argument("--formula", action="store_true", help="hh.mod's rates from its formulas (usetable_hh = 0)")
     ap.add_argument("--json")
     a = ap.parse_args()
     from neuron import h
@@ -257,7 +258,10 @@ def main():
     if a.cell.startswith("pipeline_swc:"):   # pipeline_swc:FILE.swc BINDIR
         return run_net(h, a.olive_trace, a.json, swc=a.cell[len("pipeline_swc:"):])
     secs, probes, celsius, (delay, dur, amp) = build(h, a.cell)
-    h.usetable_hh = 0
+    if a.formula:
+        h.usetable_hh = 0
+    elif h.usetable_hh != 1:
+        sys.exit("NEURON's usetable_hh is %g, not its default 1" % h.usetable_hh)
     h.celsius = celsius
     h.secondorder = 0
     stim = h.IClamp(secs["soma"](.5))
@@ -278,7 +282,8 @@ def main():
     spikes = int(np.sum((nrn[1:, 1] > 0) & (nrn[:-1, 1] <= 0)))
     for nm, d in zip(names, diffs):
         print("%-12s max |olive - NEURON| = %.3g mV" % (nm, d))
-    print("%s: %d steps, %d soma spikes in NEURON, time columns differ by %.3g ms" % (a.cell, len(nrn) - 1, spikes, tdiff))
+    print("%s (hh rates from %s): %d steps, %d soma spikes in NEURON, time columns differ by %.3g ms"
+          % (a.cell, "formulas" if a.formula else "tables", len(nrn) - 1, spikes, tdiff))
     if a.json:
         with open(a.json, "w") as f:
             json.dump({"cell": a.cell, "max_diff_mV": dict(zip(names, map(float, diffs))), "soma_spikes": spikes,

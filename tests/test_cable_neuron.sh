@@ -4,9 +4,10 @@
 # segments) and a branched cell (hh soma, an active dendrite splitting in two
 # passive ones, an hh axon on the soma's 0 end; 16 C), each with an IClamp,
 # 100 ms at dt 0.025 ms. olive's cell (common/cable.h through
-# build/tests/test_cable trace) and NEURON's (scripts/neuron_cable_compare.py,
-# hh.mod with usetable_hh = 0) must agree within 1e-6 mV at every probe and
-# step, and the soma must fire. Then a 100-cell network (ball-and-stick cells,
+# build/tests/test_cable trace) and NEURON's (scripts/neuron_cable_compare.py)
+# must agree within 1e-9 mV at every probe and step, and the soma must fire:
+# with hh.mod's rate tables (NEURON's default usetable_hh = 1, olive's
+# default) and with its formulas (usetable_hh = 0, olive's hh_tables = 0). Then a 100-cell network (ball-and-stick cells,
 # ExpSyn on the dendrite, 1000 connections with delays 1-5 ms, NetCon
 # threshold 10 mV; `test_cable net`): the same spikes, cell by cell, at the
 # same steps, and activity beyond the 10 driven cells; again with an Exp2Syn; and the
@@ -14,11 +15,15 @@
 # 1, 2 and 3 ranks (the same spikes again). And SWC files as NEURON's users
 # load them (scripts/neuron_swc_compare.py: Import3d_SWC_read and
 # Import3d_GUI.instantiate) against common/swc.c's reading, every segment
-# within 1e-9 mV over 100 ms of current clamp, with segments of at most 20 um
-# and with nseg by the d_lambda rule: tests/data/cell.swc (a soma chain of
-# three points, children on its first, middle and last), a part of a
-# NeuroMorpho.Org cell (three-point soma) and of an Allen Cell Types cell
-# (one-point soma; tests/data/README). Bad SWC files are refused naming the
+# within 1e-9 mV over 100 ms of current clamp, with segments of at most 20 um,
+# with nseg by the d_lambda rule, and (swcbio) with non-default biophysics per
+# section type (hh_swc's soma.Ra, dend.hh, axon.pas, custom.* ...; nseg by
+# d_lambda from each type's Ra and cm), all with NEURON's default hh tables,
+# and some with hh's formulas: tests/data/cell.swc (a soma chain of three
+# points, children on its first, middle and last), a part of a NeuroMorpho.Org
+# cell (three-point soma), a part of a NeuroMorpho.Org Purkinje cell (a soma of
+# 17 contour points), MorphIO's simple.swc (one-point soma; tests/data/README)
+# and two files made here. Bad SWC files are refused naming the
 # file, line and fault.
 set -euo pipefail
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -56,27 +61,33 @@ printf '%s\n' "1 1 0 0 0 4 -1" "2 1 0 4 0 5 1" "3 1 0 8 0 4 2" "4 1 0 12 0 3 3" 
   "13 2 2 -4 0 0.5 1" "14 2 2 -20 0 0.4 13" "15 3 -12 10 0 0.5 11" "16 3 -20 12 0 0.4 15" > rules.swc
 if [ "$BUILD" = build-san ]; then   # the traces under the sanitizers; NEURON in the normal build
   for cell in ball_stick branched swc:$TESTS/data/cell.swc swcdl:$TESTS/data/cell.swc swc:$TESTS/data/c91662_part.CNG.swc \
-      swcdl:$TESTS/data/allen_491120155_part.swc swc:rules.swc; do
+      swcdl:$TESTS/data/purkinje_part.CNG.swc swc:$TESTS/data/morphio_simple.swc swcbio:rules.swc; do
     "$T" trace $cell olive.txt || fail "trace $cell"
   done
+  "$T" trace swcbio:$TESTS/data/cell.swc olive.txt formula || fail "trace swcbio formula"
   exit 0
 fi
 source "$TESTS/peer_venv.sh"
+compare_trace() {  # CELL [formula]: olive's trace against NEURON's (tables, or with formula hh's formulas)
+  local cell=$1 mode=${2:-} script=neuron_cable_compare.py
+  local tag=${cell%%:*}_${cell##*/}${mode:+_$mode}
+  case $cell in swc*) script=neuron_swc_compare.py;; esac
+  "$T" trace $cell olive_$tag.txt $mode || fail "test_cable trace $cell $mode"
+  "$venv/bin/python" "$TOP/scripts/$script" $cell olive_$tag.txt ${mode:+--formula} 2>&1 \
+    | grep -v "DISPLAY\|graphics" | tee cmp_$tag.log
+  grep -q '^PASS' cmp_$tag.log || fail "$cell ${mode:-tables}: olive's voltages differ from NEURON's"
+}
 for cell in ball_stick branched; do
-  "$T" trace $cell olive_$cell.txt || fail "test_cable trace $cell"
-  "$venv/bin/python" "$TOP/scripts/neuron_cable_compare.py" $cell olive_$cell.txt 2>&1 | grep -v "DISPLAY\|graphics" \
-    | tee cmp_$cell.log
-  grep -q '^PASS' cmp_$cell.log || fail "$cell: olive's voltages differ from NEURON's"
+  compare_trace $cell
+  compare_trace $cell formula
 done
-for path in $TESTS/data/cell.swc $TESTS/data/c91662_part.CNG.swc $TESTS/data/allen_491120155_part.swc zerolen.swc \
-    rules.swc; do
-  file=${path##*/}
-  for mode in swc swcdl; do
-    "$T" trace $mode:$path olive_${mode}_$file.txt || fail "test_cable trace $mode:$file"
-    "$venv/bin/python" "$TOP/scripts/neuron_swc_compare.py" $mode:$path olive_${mode}_$file.txt 2>&1 \
-      | grep -v "DISPLAY\|graphics" | tee cmp_${mode}_$file.log
-    grep -q '^PASS' cmp_${mode}_$file.log || fail "$mode:$file: olive's voltages differ from NEURON's (Import3d)"
-  done
+for path in $TESTS/data/cell.swc $TESTS/data/c91662_part.CNG.swc $TESTS/data/purkinje_part.CNG.swc \
+    $TESTS/data/morphio_simple.swc zerolen.swc rules.swc; do
+  for mode in swc swcdl swcbio; do compare_trace $mode:$path; done
+done
+# hh's formulas (usetable_hh = 0); rules.swc's custom type 7 with custom.* biophysics
+for cell in swcbio:$TESTS/data/cell.swc swcbio:rules.swc swc:$TESTS/data/purkinje_part.CNG.swc; do
+  compare_trace $cell formula
 done
 for mode in net net2; do   # ExpSyn, Exp2Syn
   "$venv/bin/python" "$TOP/scripts/neuron_cable_compare.py" $mode "$T" 2>&1 | grep -v "DISPLAY\|graphics" | tee cmp_$mode.log

@@ -8,6 +8,20 @@ the value of a parameter its file leaves at the default.
 
 INFOLI = "infoli"
 
+
+def _swc_type_params():
+    """hh_swc's biophysics per section type (SWC_TYPE_PARAMS of
+    common/cellmodel.c): TYPE.Ra ... for soma, axon, dend, apic, custom; hh
+    on soma and axon, pas on the rest by default."""
+    out = []
+    for kind, hh in (("soma", 1.0), ("axon", 1.0), ("dend", 0.0), ("apic", 0.0), ("custom", 0.0)):
+        out += [(kind + "." + n, u, d) for n, u, d in (
+            ("Ra", "ohm cm", 100.0), ("cm", "uF/cm2", 1.0), ("hh", "1", hh), ("gnabar", "S/cm2", 0.12),
+            ("gkbar", "S/cm2", 0.036), ("gl", "S/cm2", 0.0003), ("el", "mV", -54.3), ("ena", "mV", 50.0),
+            ("ek", "mV", -77.0), ("pas", "1", 1.0 - hh), ("g_pas", "S/cm2", 1e-4), ("e_pas", "mV", -65.0))]
+    return out
+
+
 # name -> (parameter, unit, default), in the order of common/cellmodel.c
 _PARAMS = {
     "lif_cuba": [
@@ -33,13 +47,14 @@ _PARAMS = {
         ("el", "mV", -54.3), ("ena", "mV", 50.0), ("ek", "mV", -77.0), ("g_pas", "S/cm2", 0.001),
         ("e_pas", "mV", -65.0), ("celsius", "degC", 6.3), ("syn_x", "1", 0.5), ("tau_e", "ms", 2.0),
         ("E_e", "mV", 0.0), ("tau_i", "ms", 5.0), ("E_i", "mV", -80.0), ("V_th", "mV", 10.0),
-        ("I_e", "nA", 0.0), ("v0", "mV", -65.0),
+        ("I_e", "nA", 0.0), ("v0", "mV", -65.0), ("hh_tables", "1", 1.0),
     ],
     "hh_swc": [
         ("seg_length", "um", 20.0), ("celsius", "degC", 6.3), ("syn_sec", "1", 0.0), ("syn_x", "1", 0.5),
         ("tau_e", "ms", 2.0), ("E_e", "mV", 0.0), ("tau_i", "ms", 5.0), ("E_i", "mV", -80.0), ("V_th", "mV", 10.0),
-        ("I_e", "nA", 0.0), ("v0", "mV", -65.0),
-    ],
+        ("I_e", "nA", 0.0), ("v0", "mV", -65.0), ("d_lambda", "1", 0.1), ("d_lambda_freq", "Hz", 100.0),
+        ("hh_tables", "1", 1.0),
+    ] + _swc_type_params(),
     # lif_cuba_alpha, lif_coba_alpha: the same parameters (below)
     # spike sources: populations beside a network's neurons (their spike times
     # for spike_source_array: datasets spike_times and spike_times_ptr)

@@ -277,6 +277,28 @@ def test_model_table_is_olives(programs, tmp_path):
         assert written == table, (m, written, table)   # (HDF5 lists attributes by name: no order to compare)
 
 
+def test_write_network_hh_swc_biophysics_per_type(programs, tmp_path):
+    """hh_swc's biophysics per section type (TYPE.FIELD parameters) and
+    hh_tables go into the file as olive-genconn writes them; a misspelt one is
+    refused before the file exists, an out-of-range one by olive-simulate."""
+    import subprocess
+    swc = os.path.join(os.path.dirname(__file__), "..", "..", "tests", "data", "cell.swc")
+    params = {"dend.hh": 1, "dend.g_pas": 5e-5, "soma.Ra": 80.0, "hh_tables": 0}
+    pops = [{"name": "c", "count": 2, "model": "hh_swc", "morphology": swc, "params": params}]
+    olive.write_network(tmp_path / "n.h5", pops, [], dt=0.025)
+    p = olive.read_network(tmp_path / "n.h5").populations["c"]
+    assert {k: p.value(k)[0] for k in params} == params and p.value("axon.hh").tolist() == [1, 1]
+    subprocess.run([programs["simulate"], "-q", str(tmp_path / "n.h5"), "-o", str(tmp_path / "run"), "--time", "1"],
+                   check=True)
+    with pytest.raises(ValueError, match="'soma.Rb' is not a parameter of hh_swc"):
+        olive.write_network(tmp_path / "m.h5", [dict(pops[0], params={"soma.Rb": 1})], [], dt=0.025)
+    assert not os.path.exists(tmp_path / "m.h5")
+    olive.write_network(tmp_path / "b.h5", [dict(pops[0], params={"apic.pas": 2})], [], dt=0.025)
+    r = subprocess.run([programs["simulate"], "-q", str(tmp_path / "b.h5"), "-o", str(tmp_path / "b"), "--time", "1"],
+                       capture_output=True, text=True)
+    assert r.returncode != 0 and "population c: parameter apic.pas = 2 must be 0 or 1" in r.stderr, r.stderr
+
+
 def test_write_network_delays_fit_their_uint16_steps(tmp_path):
     pops = [{"name": "a", "count": 2, "model": "lif_cuba"}]
 

@@ -17,8 +17,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!path) return 0;
     static olive_morphology m;   /* static: a longjmp must not leave them in a dead frame */
     static olive_cable_cell c;
+    static olive_swc_setup su;   /* hh_swc's default biophysics are not needed: Ra 100 keeps nseg near hh_swc's */
+    su = (olive_swc_setup){.seg_length = data[0] & 1 ? 0 : 20, .d_lambda = .1, .d_lambda_freq = 100};
+    for (int g = 0; g < 5; g++) {
+        su.bio[g] = olive_section_default("");
+        su.bio[g].Ra = 100;
+        su.bio[g].mechs = g == 1 || g == 2 ? OLIVE_MECH_HH : OLIVE_MECH_PAS;
+    }
     if (setjmp(fuzz_back) == 0) {
-        olive_swc_read(path, data[0] & 1 ? 0 : 20, &m);
+        olive_swc_read(path, &su, &m);
         if (m.nsec < 1 || m.sec[0].parent != -1) abort();
         for (int s = 0; s < m.nsec; s++) {
             const olive_section *x = &m.sec[s];

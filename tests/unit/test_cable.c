@@ -2,15 +2,17 @@
  *   test_cable                 self-checks: the Hines solve against dense
  *                              Gaussian elimination on random trees; hh's
  *                              resting state; NEURON's node layout.
- *   test_cable trace CELL OUT  the voltage traces of CELL (ball_stick or
- *                              branched, the cells of scripts/neuron_cable_compare.py)
+ *   test_cable trace CELL OUT [formula]  the voltage traces of CELL (ball_stick
+ *                              or branched, the cells of scripts/neuron_cable_compare.py)
  *                              every step, "%.17g" per column, for the comparison
- *                              with NEURON (tests/test_cable_neuron.sh).
- *                              CELL swc:FILE (segments of at most 20 um) or
- *                              swcdl:FILE (d_lambda): an SWC file read by
- *                              common/swc.c, every segment's voltage, after a
- *                              first line "# t NAME(x) ..." naming each
- *                              (scripts/neuron_swc_compare.py).
+ *                              with NEURON (tests/test_cable_neuron.sh); hh's rates
+ *                              from its table (NEURON's default), or with formula
+ *                              its formulas. CELL swc:FILE (segments of at most
+ *                              20 um), swcdl:FILE (d_lambda) or swcbio:FILE (per-type
+ *                              biophysics, swcbio_params): an SWC file read by
+ *                              common/swc.c as hh_swc reads it, every segment's
+ *                              voltage, after a first line "# t NAME(x) ..."
+ *                              naming each (scripts/neuron_swc_compare.py).
  *   test_cable net CONNS OUT   the network of scripts/neuron_cable_compare.py
  *                              --net: ball-and-stick cells with an ExpSyn on the
  *                              dendrite, connections "src tgt weight delay" per
@@ -21,7 +23,9 @@
  *   test_cable net2 CONNS OUT  the same with an Exp2Syn (tau1 0.5, tau2 3 ms). */
 #include "cable.h"
 #include "cable_cell.h"
+#include "cable_model.h"
 #include "swc.h"
+#include "synfile.h"
 #include "util.h"
 #include <math.h>
 #include <stdio.h>
@@ -74,7 +78,42 @@ static int make_cell(const char *name, olive_section *s, double *celsius, olive_
     return 0;
 }
 
-static int trace(const char *name, const char *out_path)
+/* The non-default biophysics per section type of the swcbio cell (hh_swc's
+ * parameters; keep in step with BIO in scripts/neuron_swc_compare.py). */
+static const struct { const char *name; double value; } swcbio_params[] = {
+    {"celsius", 16}, {"seg_length", 0}, {"d_lambda", .05}, {"d_lambda_freq", 200},
+    {"soma.Ra", 80}, {"soma.cm", 1.5}, {"soma.gnabar", .2}, {"soma.el", -60},
+    {"axon.Ra", 150}, {"axon.cm", .8}, {"axon.gkbar", .05}, {"axon.pas", 1}, {"axon.g_pas", 2e-4},
+    {"axon.e_pas", -70}, {"axon.ena", 55},
+    {"dend.Ra", 200}, {"dend.cm", 2}, {"dend.hh", 1}, {"dend.gnabar", .02}, {"dend.gkbar", .01}, {"dend.gl", 1e-4},
+    {"dend.g_pas", 5e-5}, {"dend.e_pas", -60}, {"dend.ek", -80},
+    {"apic.Ra", 120}, {"apic.cm", .9}, {"apic.e_pas", -68}, {"apic.g_pas", 2e-4},
+    {"custom.Ra", 90}, {"custom.cm", 1.2}, {"custom.hh", 1}, {"custom.gkbar", .02}, {"custom.g_pas", 3e-5},
+};
+
+/* The SWC cell of CELL (swc:FILE, swcdl:FILE, swcbio:FILE) as hh_swc makes
+ * it, its sections into mo; returns its celsius. */
+static double swc_cell(const char *cell, olive_morphology *mo)
+{
+    double p[OLIVE_MAX_PARAMS];
+    const olive_cell_model *m = &olive_model_hh_swc;
+    for (int k = 0; k < m->nparams; k++) p[k] = m->params[k].def;
+    const char *file = strchr(cell, ':') + 1;
+    if (!strncmp(cell, "swcbio:", 7))
+        for (size_t k = 0; k < sizeof swcbio_params / sizeof swcbio_params[0]; k++)
+            p[olive_model_param(m, swcbio_params[k].name)] = swcbio_params[k].value;
+    else
+        p[olive_model_param(m, "seg_length")] = cell[3] == 'd' ? 0 : 20;
+    olive_swc_setup su;
+    const char *fault = olive_hh_swc_setup(p, &su);
+    if (fault) olive_die("test_cable: %s: %s", cell, fault);
+    olive_swc_read(file, &su, mo);
+    return p[olive_model_param(m, "celsius")];
+}
+
+/* CELL's traces; formula: hh's rates from its formulas (NEURON's
+ * usetable_hh = 0), else from its table. */
+static int trace(const char *name, const char *out_path, int formula)
 {
     olive_section sbuf[8], *s = sbuf;
     olive_iclamp clamp;
@@ -82,12 +121,10 @@ static int trace(const char *name, const char *out_path)
     int npr, nsec;
     double celsius;
     olive_morphology morph = {0};
-    if (!strncmp(name, "swc:", 4) || !strncmp(name, "swcdl:", 6)) {
-        const int dl = name[3] == 'd';
-        olive_swc_read(name + (dl ? 6 : 4), dl ? 0 : 20, &morph);
+    if (!strncmp(name, "swc:", 4) || !strncmp(name, "swcdl:", 6) || !strncmp(name, "swcbio:", 7)) {
+        celsius = swc_cell(name, &morph);
         s = morph.sec;
         nsec = morph.nsec;
-        celsius = 6.3;
         clamp = (olive_iclamp){0, 5, 60, .5};
         npr = 0;
     } else {
@@ -96,6 +133,7 @@ static int trace(const char *name, const char *out_path)
     olive_cable_cell c;
     olive_cable_build(&c, s, nsec, celsius);
     clamp.node = olive_cable_node(&c, s, 0, .5);
+    if (formula) olive_cable_use_hh_table(&c, 0);
     olive_cable_add_clamp(&c, clamp);
     int fixed[8], *node = fixed;
     for (int k = 0; k < npr; k++) node[k] = olive_cable_node(&c, s, pr[k].sec, pr[k].x);
@@ -256,10 +294,11 @@ static int net(const char *conns_path, const char *out_path, int exp2)
 int main(int argc, char **argv)
 {
     olive_set_program("test_cable");
-    if (argc == 4 && !strcmp(argv[1], "trace")) return trace(argv[2], argv[3]);
+    if ((argc == 4 || (argc == 5 && !strcmp(argv[4], "formula"))) && !strcmp(argv[1], "trace"))
+        return trace(argv[2], argv[3], argc == 5);
     if (argc == 4 && !strcmp(argv[1], "net")) return net(argv[2], argv[3], 0);
     if (argc == 4 && !strcmp(argv[1], "net2")) return net(argv[2], argv[3], 1);
-    if (argc != 1) olive_die("usage: test_cable [trace CELL OUT | net CONNS OUT | net2 CONNS OUT]");
+    if (argc != 1) olive_die("usage: test_cable [trace CELL OUT [formula] | net CONNS OUT | net2 CONNS OUT]");
     for (unsigned seed = 1; seed <= 200; seed++) check_hines(seed);
     /* hh at -65 mV, 6.3 C: NEURON 9.0.2's rates_hh(-65) with usetable_hh = 0 */
     const olive_hh_rates r = olive_hh_rates_at(-65, 1);
@@ -267,6 +306,16 @@ int main(int argc, char **argv)
     CHECK(fabs(r.hinf - 0.59612075350846) < 1e-14, "hh hinf(-65) = %.15g", r.hinf);
     CHECK(fabs(r.ninf - 0.317676914060697) < 1e-14, "hh ninf(-65) = %.15g", r.ninf);
     CHECK(fabs(r.mtau - 0.236766878685688) < 1e-14, "hh mtau(-65) = %.15g", r.mtau);
+    /* hh.mod's table: its rows are the formulas at -100, -99, ... 100 mV; between
+     * them the linear interpolation; the ends held outside; NaN passed on */
+    olive_hh_table tb;
+    olive_hh_table_fill(&tb, 1);
+    const olive_hh_rates t65 = olive_hh_rates_lookup(&tb, -65), t_lo = olive_hh_rates_lookup(&tb, -150);
+    const olive_hh_rates t_mid = olive_hh_rates_lookup(&tb, -64.75), r64 = olive_hh_rates_at(-64, 1);
+    CHECK(t65.minf == r.minf && t65.ntau == r.ntau, "table at -65 = the formulas");
+    CHECK(t_lo.htau == olive_hh_rates_at(-100, 1).htau, "table below -100 mV holds its first row");
+    CHECK(t_mid.hinf == r.hinf + .25 * (r64.hinf - r.hinf), "table at -64.75: a quarter of the way to -64");
+    CHECK(isnan(olive_hh_rates_lookup(&tb, NAN).mtau), "table at NaN");
     /* vtrap's limit branch is continuous */
     CHECK(fabs(olive_hh_vtrap(1e-9, 10) - olive_hh_vtrap(2e-5, 10)) < 2e-5, "vtrap near 0");
     /* NEURON's layout of a soma with a 3-segment dendrite: root, soma, soma(1), 3 dend, dend(1) */

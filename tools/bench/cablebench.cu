@@ -104,6 +104,7 @@ int main(int argc, char **argv)
     ds.g_pas = dev(hs.g_pas, n); ds.e_pas = dev(hs.e_pas, n); ds.gnabar = dev(hs.gnabar, n); ds.gkbar = dev(hs.gkbar, n);
     ds.gl = dev(hs.gl, n); ds.el = dev(hs.el, n); ds.ena = dev(hs.ena, n); ds.ek = dev(hs.ek, n); ds.vt = dev(hs.vt, n);
     ds.clamps = dev(hs.clamps, hs.nclamps); ds.syn = dev(hs.syn, hs.nsyn);
+    if (hs.hh_table) ds.hh_table = dev(hs.hh_table, 1);
     }
     int bad = 0;
     for (int ci = 0; ci < nc; ci++) {

@@ -42,8 +42,8 @@ static void cell_init(cable_block *b, int64_t c, double v0)
     const int64_t st = b->n;
     for (int i = 0; i < t->n; i++) {
         b->x.v[i * st + c] = v0;
-        olive_cable_gates_init(t->mechs[i], v0, b->shape.q10, t->vt[i], &b->x.m[i * st + c], &b->x.h[i * st + c],
-                               &b->x.n[i * st + c]);
+        olive_cable_gates_init(t->mechs[i], v0, b->shape.q10, t->vt[i], b->shape.hh_table, &b->x.m[i * st + c],
+                               &b->x.h[i * st + c], &b->x.n[i * st + c]);
     }
 }
 

@@ -88,6 +88,7 @@ void spk_cable_cuda_setup(sim_t *s, spk_cuda *g)
         for (size_t k = 0; k < sizeof src / sizeof src[0]; k++) *dst[k] = dev_copy(src[k], (size_t)nn, "cable shape");
         b->shape.clamps = dev_copy(h->shape.clamps, (size_t)h->shape.nclamps, "cable shape");
         b->shape.syn = dev_copy(h->shape.syn, (size_t)h->shape.nsyn, "cable shape");
+        b->shape.hh_table = h->shape.hh_table ? dev_copy(h->shape.hh_table, 1, "hh table") : nullptr;
         b->x.v = dev_copy(h->x.v, nodes, "cable cells");
         b->x.m = dev_copy(h->x.m, nodes, "cable cells");
         b->x.h = dev_copy(h->x.h, nodes, "cable cells");
@@ -147,7 +148,7 @@ void spk_cable_cuda_free(spk_cuda *g)
         dev_block *b = &d->b[i];
         const void *p[] = {b->shape.parent, b->shape.mechs, b->shape.area, b->shape.cm, b->shape.a, b->shape.b,
                            b->shape.g_pas, b->shape.e_pas, b->shape.gnabar, b->shape.gkbar, b->shape.gl, b->shape.el,
-                           b->shape.ena, b->shape.ek, b->shape.vt, b->shape.clamps, b->shape.syn, b->x.v, b->x.m,
+                           b->shape.ena, b->shape.ek, b->shape.vt, b->shape.clamps, b->shape.syn, b->shape.hh_table, b->x.v, b->x.m,
                            b->x.h, b->x.n, b->x.d, b->x.rhs, b->x.syn_g, b->x.syn_a, b->x.clamp_amp};
         for (size_t k = 0; k < sizeof p / sizeof p[0]; k++) CK(cudaFree((void *)p[k]));
     }
