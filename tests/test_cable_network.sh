@@ -102,6 +102,13 @@ expect_fail "soma.Rb" "'soma.Rb' is not a parameter of hh_swc" "$G" -q -o bad.h5
 expect_fail "hh_tables 2" "parameter hh_tables = 2 must be 0 or 1" "$G" -q -o bad.h5 --model hh_cable --cells 2 \
   --param hh_tables=2
 [ ! -e bad.h5 ] || fail "olive-genconn left bad.h5"
+# nseg by d_lambda from each type's own Ra and cm: a 1 m thin dendrite needs
+# more than 32767 segments at Ra 100, cm 1 (refused) but about 355 at Ra 1, cm 0.01
+printf '%s\n' "1 1 0 0 0 5 -1" "2 3 0 5 0 0.05 1" "3 3 0 1000005 0 0.05 2" > long.swc
+LONG=(--model hh_swc --cells 1 --morphology long.swc --param seg_length=0)
+expect_fail "long.swc at Ra 100" "long.swc: section dend\[0\].*needs more than 32767 segments (Ra 100, cm 1" \
+  "$G" -q -o bad.h5 "${LONG[@]}"
+"$G" -q -o long.h5 "${LONG[@]}" --param dend.Ra=1 --param dend.cm=0.01 || fail "long.swc refused at dend.Ra 1, dend.cm 0.01"
 "$G" -q -o swc.h5 "${SWC[@]}" --param I_e=0.3 --param dend.hh=1 --param axon.pas=1 --param soma.cm=1.5
 "$G" -q -o swcf.h5 "${SWC[@]}" --param I_e=0.3 --param dend.hh=1 --param axon.pas=1 --param soma.cm=1.5 --param hh_tables=0
 cp swc.h5 badbio.h5
