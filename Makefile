@@ -195,7 +195,7 @@ FUZZ_EXTRA_stimulus := tools/simulate/stimulus.c
 FUZZ_EXTRA_spikes   := $(addprefix tools/analyze/,spikefile.c spikestats.c spikeload.c h5read.c errors.c)
 FUZZ_EXTRA_synfile  := common/synfile.c common/cellmodel.c common/state.c
 FUZZ_EXTRA_swc      := common/swc.c common/cable_cell.c
-FUZZ_EXTRA_spksonata := tools/genconn/spiking_import.c common/synfile.c common/cellmodel.c common/state.c
+FUZZ_EXTRA_spksonata := tools/genconn/spiking_import.c tools/genconn/spiking_memory.c common/synfile.c common/cellmodel.c common/state.c
 fuzz-deps:
 	@bash scripts/install-deps.sh --fuzz
 $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h tests/fuzz/fuzz_h5common.h $(FUZZ_SRC) $$(FUZZ_EXTRA_$$*) \

@@ -46,6 +46,7 @@ int gc_spiking_main(int argc, char **argv);
 /* The bytes the projections of syn hold (rows and synapses), for the memory
  * checks of what comes after them. */
 double gc_spk_held_bytes(const olive_synapses *syn, int64_t count);
+double gc_spk_held_per_synapse(int weights, int delays);
 /* Projection number k of cfg into p (whole rows, every target). */
 void gc_spk_generate(const gc_spk_config *cfg, int k, olive_projection *p);
 /* spiking_sonata.c: --export-sonata (written under temporary names, then committed) */

@@ -183,18 +183,6 @@ static double expected_synapses(const gc_spk_config *cfg, int k)
     return mean + 6 * sqrt(mean * (1 - s->p)) + 1;
 }
 
-/* Bytes per synapse of a projection held until the file is written: its
- * sources, and weights and delays when they are drawn per synapse. */
-static double held_per_synapse(int weights, int delays) { return 4 + (weights ? 8 : 0) + (delays ? 2 : 0); }
-
-double gc_spk_held_bytes(const olive_synapses *syn, int64_t count)
-{
-    double b = 0;
-    for (int k = 0; k < syn->n; k++)
-        b += 8.0 * ((double)count + 1) + (double)syn->proj[k].nnz * held_per_synapse(!!syn->proj[k].weight, !!syn->proj[k].delay);
-    return b;
-}
-
 /* Every projection held (rows and synapses), the largest one's generation
  * buffers beside it (row blocks grown by doubling), the empty gap-junction
  * rows and v0; SONATA export copies the synapses once more. */
@@ -206,7 +194,7 @@ static void check_memory(const gc_spk_config *cfg)
     for (int k = 0; k < cfg->nproj; k++) {
         const double e = expected_synapses(cfg, k);
         const gc_proj_spec *s = &cfg->proj[k];
-        held += 8 * (N + 1) + e * held_per_synapse(s->w_a != s->w_b, s->d_a != s->d_b);
+        held += 8 * (N + 1) + e * gc_spk_held_per_synapse(s->w_a != s->w_b, s->d_a != s->d_b);
         total += e;
         if (big < 0 || e > most) { most = e; big = k; }
     }
