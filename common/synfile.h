@@ -40,6 +40,13 @@ typedef struct {
     double weight_value;
     uint16_t *delay;                      /* steps; NULL: every synapse has delay_value */
     int64_t delay_value;
+    /* Synapse sites on cable cells (datasets site_section, site_x; issue 32):
+     * held synapse e sits on the target's section site_sec[e] (olive's,
+     * i.e. Import3d's, section order; 0 the soma) at site_x[e] in [0, 1].
+     * NULL: no sites, every synapse at the model's syn_sec / syn_x. */
+    int32_t *site_sec;
+    double *site_x;
+    char sites[256];                      /* provenance: the rule that drew the sites (attribute `sites`), or "" */
 } olive_projection;
 
 typedef struct {
