@@ -41,6 +41,18 @@ typedef struct { int node; double del, dur, amp; } olive_iclamp;
  * units: i = 1e-3 g (v - e) nA), else in uS (NEURON's). */
 typedef struct { int node; double tau, e, tau1, factor; int nS; } olive_expsyn;
 
+/* An event of weight w on synapse y whose state is *g (ExpSyn's g,
+ * Exp2Syn's B) and *a (Exp2Syn's A): NEURON's NET_RECEIVE. */
+OLIVE_HD void olive_expsyn_event(const olive_expsyn *y, double *g, double *a, double w)
+{
+    if (y->tau1 > 0) {
+        *a += w * y->factor;
+        *g += w * y->factor;
+    } else {
+        *g += w;
+    }
+}
+
 /* Membrane mechanisms of a node. TRAUB: the Traub-Miles sodium and
  * potassium channels of NEST's hh_cond_exp_traub (Brette et al. 2007,
  * benchmark 3), with the node's gnabar, gkbar, ena, ek and vt (V_T, mV),

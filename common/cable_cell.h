@@ -83,12 +83,7 @@ olive_cable_state olive_cable_state_of(olive_cable_cell *c);
  * before the step whose midpoint is at or after the event's time. */
 static inline void olive_cable_syn_event(olive_cable_cell *c, int k, double w)
 {
-    if (c->syn[k].tau1 > 0) {   /* Exp2Syn */
-        c->syn_a[k] += w * c->syn[k].factor;
-        c->syn_g[k] += w * c->syn[k].factor;
-    } else {
-        c->syn_g[k] += w;
-    }
+    olive_expsyn_event(&c->syn[k], &c->syn_g[k], &c->syn_a[k], w);
 }
 /* The default section: hh.mod and pas defaults, Ra 35.4, cm 1, nseg 1. */
 olive_section olive_section_default(const char *name);

@@ -3,6 +3,7 @@
 #include "swc.h"
 #include "util.h"
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define PI 3.14159265358979323846
@@ -24,6 +25,18 @@ static const char *positive(const olive_cell_model *m, const double *p, const ch
             return msg;
         }
     return NULL;
+}
+
+/* The sections of t's cell without their 3-d points (the sites' nodes). */
+static void keep_sections(olive_cable_template *t, const olive_section *sec, int nsec)
+{
+    t->sec = olive_malloc((size_t)nsec * sizeof *sec, "cable cells");
+    for (int k = 0; k < nsec; k++) {
+        t->sec[k] = sec[k];
+        t->sec[k].npt = 0;
+        t->sec[k].arc = t->sec[k].pd = NULL;
+    }
+    t->nsec = nsec;
 }
 
 /* NEST's point cell: one cylinder of the given area (L = diam), the
@@ -82,6 +95,7 @@ static const char *make_ball_stick(const olive_cell_model *m, const double *p, o
         s[k].el = par(m, p, "el"); s[k].ena = par(m, p, "ena"); s[k].ek = par(m, p, "ek");
     }
     olive_cable_build(&t->cell, s, 2, par(m, p, "celsius"));
+    keep_sections(t, s, 2);
     t->soma = olive_cable_node(&t->cell, s, 0, .5);
     const int at = olive_cable_node(&t->cell, s, 1, x);
     olive_cable_add_syn(&t->cell, (olive_expsyn){at, par(m, p, "tau_e"), par(m, p, "E_e"), 0, 0, 0});
@@ -184,6 +198,7 @@ static const char *make_swc(const olive_cell_model *m, const double *p, const ch
         return "syn_sec must be the index of one of the morphology's sections (0: the soma)";
     }
     olive_cable_build(&t->cell, mo.sec, mo.nsec, par(m, p, "celsius"));
+    keep_sections(t, mo.sec, mo.nsec);
     t->soma = olive_cable_node(&t->cell, mo.sec, 0, .5);
     const int at = olive_cable_node(&t->cell, mo.sec, (int)ks, x);
     olive_morphology_free(&mo);
@@ -207,7 +222,12 @@ const char *olive_cable_template_make(const olive_cell_model *m, const double *p
                         : m == &olive_model_hh_swc   ? make_swc(m, p, morphology, t) : "not a cable-cell model";
     if (fault) return fault;
     if (m != &olive_model_hh_traub) {   /* hh.mod's rates: its table (NEURON's default) or its formulas */
-        fault = switch_fault(m, p, "hh_tables");
+        for (int r = 0; r < 2 && !fault; r++) {
+            t->tau_rise[r] = par(m, p, r ? "tau_rise_i" : "tau_rise_e");
+            if (!(t->tau_rise[r] >= 0)) fault = r ? "tau_rise_i must not be negative (0: ExpSyn)"
+                                                  : "tau_rise_e must not be negative (0: ExpSyn)";
+        }
+        if (!fault) fault = switch_fault(m, p, "hh_tables");
         if (fault) {
             olive_cable_template_free(t);
             return fault;
@@ -220,4 +240,24 @@ const char *olive_cable_template_make(const olive_cell_model *m, const double *p
     return NULL;
 }
 
-void olive_cable_template_free(olive_cable_template *t) { olive_cable_free(&t->cell); }
+void olive_cable_template_free(olive_cable_template *t)
+{
+    olive_cable_free(&t->cell);
+    free(t->sec);
+    t->sec = NULL;
+}
+
+int olive_cable_site_node(const olive_cable_template *t, int sec, double x)
+{
+    if (sec < 0 || sec >= t->nsec || !(x >= 0 && x <= 1)) return -1;
+    return olive_cable_node(&t->cell, t->sec, sec, x);
+}
+
+int olive_cable_add_site_syn(olive_cable_template *t, int node, int rec)
+{
+    olive_expsyn y = t->cell.syn[rec];   /* the model's synapse of that receptor: tau, e */
+    y.node = node;
+    y.tau1 = t->tau_rise[rec];
+    y.factor = 0;
+    return olive_cable_add_syn(&t->cell, y);
+}

@@ -24,6 +24,12 @@ typedef struct {
     double I_e;                /* nA, always on */
     double pulse_to_nA;        /* --pulse amplitudes (the model's current unit) to nA */
     double v0;
+    /* The sections (their nseg, parent, parent_x: where a site's node is;
+     * no 3-d points) and the rise times of the synapses at sites (ms per
+     * receptor; 0: ExpSyn). nsec 0: a cell without sites (hh_traub). */
+    olive_section *sec;
+    int nsec;
+    double tau_rise[2];
 } olive_cable_template;
 
 /* hh_swc's parameter values p as the SWC reader's setup: each section
@@ -39,5 +45,12 @@ const char *olive_hh_swc_setup(const double *p, olive_swc_setup *su);
 const char *olive_cable_template_make(const olive_cell_model *m, const double *p, const char *morphology,
                                       olive_cable_template *t);
 void olive_cable_template_free(olive_cable_template *t);
+/* The node of a synapse site (section sec, position x in [0, 1]) as NEURON
+ * places a point process at sec(x); -1 when the cell has no section sec. */
+int olive_cable_site_node(const olive_cable_template *t, int sec, double x);
+/* A synapse of receptor rec (0: ge, 1: gi) on node: synapse rec's time
+ * constant and reversal, an Exp2Syn when the receptor's rise time is set;
+ * returns its index among the cell's synapses. */
+int olive_cable_add_site_syn(olive_cable_template *t, int node, int rec);
 
 #endif

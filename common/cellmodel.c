@@ -94,7 +94,9 @@ static const olive_param_desc traub_params[] = {
 /* NEURON's ball-and-stick: a soma cylinder with hh.mod, a dendrite of
  * dend_nseg segments with pas, the two ExpSyns at dend(syn_x), spikes as a
  * NetCon's: v(soma(0.5)) crossing V_th upwards. NEURON's units. hh.mod's
- * rates from its table (hh_tables 1, NEURON's default) or formulas (0). */
+ * rates from its table (hh_tables 1, NEURON's default) or formulas (0).
+ * Synapses at sites (a projection's site_section, site_x: docs/FORMAT.md)
+ * are ExpSyns (tau_rise_X 0) or Exp2Syns (tau1 = tau_rise_X, tau2 = tau_X). */
 static const olive_param_desc cable_params[] = {
     {"soma_L", "um", 20}, {"soma_diam", "um", 20}, {"soma_Ra", "ohm cm", 35.4},
     {"dend_L", "um", 200}, {"dend_diam", "um", 1}, {"dend_nseg", "1", 5}, {"dend_Ra", "ohm cm", 100},
@@ -102,6 +104,7 @@ static const olive_param_desc cable_params[] = {
     {"el", "mV", -54.3}, {"ena", "mV", 50}, {"ek", "mV", -77}, {"g_pas", "S/cm2", .001}, {"e_pas", "mV", -65},
     {"celsius", "degC", 6.3}, {"syn_x", "1", .5}, {"tau_e", "ms", 2}, {"E_e", "mV", 0}, {"tau_i", "ms", 5},
     {"E_i", "mV", -80}, {"V_th", "mV", 10}, {"I_e", "nA", 0}, {"v0", "mV", -65}, {"hh_tables", "1", 1},
+    {"tau_rise_e", "ms", 0}, {"tau_rise_i", "ms", 0},
 };
 
 /* The biophysics of one section type of an SWC cell, as NEURON users set
@@ -117,13 +120,15 @@ static const olive_param_desc cable_params[] = {
  * rule, d_lambda of the length constant at d_lambda_freq Hz); hh.mod's rates
  * from its table (hh_tables 1, NEURON's default) or its formulas (0). The
  * biophysics per section type (soma: SWC type 1, axon 2, dend 3, apic 4,
- * custom the others): by default hh on soma and axon, pas on the rest. */
+ * custom the others): by default hh on soma and axon, pas on the rest.
+ * Synapses at sites as hh_cable's (tau_rise_e, tau_rise_i). */
 static const olive_param_desc swc_params[] = {
     {"seg_length", "um", 20}, {"celsius", "degC", 6.3}, {"syn_sec", "1", 0}, {"syn_x", "1", .5},
     {"tau_e", "ms", 2}, {"E_e", "mV", 0}, {"tau_i", "ms", 5}, {"E_i", "mV", -80}, {"V_th", "mV", 10},
     {"I_e", "nA", 0}, {"v0", "mV", -65}, {"d_lambda", "1", .1}, {"d_lambda_freq", "Hz", 100}, {"hh_tables", "1", 1},
     SWC_TYPE_PARAMS("soma", 1, 0), SWC_TYPE_PARAMS("axon", 1, 0), SWC_TYPE_PARAMS("dend", 0, 1),
     SWC_TYPE_PARAMS("apic", 0, 1), SWC_TYPE_PARAMS("custom", 0, 1),
+    {"tau_rise_e", "ms", 0}, {"tau_rise_i", "ms", 0},
 };
 
 const olive_cell_model olive_model_hh_traub = {

@@ -52,6 +52,7 @@ struct sim_spk {
     spk_out *out;
     uint16_t *out_delay;
     int64_t nsyn;            /* synapses into this rank's cells */
+    int64_t ntarget;         /* the ring's targets: the rank's rows, then the synapse sites' channels (spk_sites.c) */
     int64_t nsyn_total;
     int D;                   /* exchange period in steps (min delay; 1 when it is 0) */
     int zero_delay;          /* some delay is 0: exchange and deliver within the step */
@@ -92,7 +93,18 @@ void spk_window_end(sim_t *s, int64_t step);
 
 /* spk_cable.c: the cells of cable-cell models (cable_model.h) and the CPU
  * engine that steps them. */
-void spk_cable_setup(sim_t *s);
+/* The cable cells of the rank: templates, synapse sites (spk_sites.c) from
+ * the rank's synapses syn, states at v0. */
+void spk_cable_setup(sim_t *s, const olive_synapses *syn);
+/* Synapse sites (a projection's site_section, site_x; docs/FORMAT.md): per
+ * block of cells (population pop[i]) one synapse per (node, receptor) its
+ * rows' synapses use, added to the template in (node, receptor) order, so
+ * a cell's synapses keep one order on every rank; per row a channel per
+ * synapse it uses (spk_cable.h), and cable->chan for setup_synapses. */
+void spk_sites_setup(sim_t *s, const olive_synapses *syn, const olive_population *const *pop);
+void spk_sites_free(struct spk_cable *e);
+/* cable->chan, once setup_synapses has used it. */
+void spk_sites_chan_free(struct spk_cable *e);
 void spk_cable_free(sim_t *s);
 /* Element reports: own cell r's compartments (its segment nodes in node
  * order): how many; element k's section index and position (centre x); the

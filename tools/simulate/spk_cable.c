@@ -57,7 +57,7 @@ static void soma_out(sim_t *s, const cable_block *b, int64_t c, int64_t r)
     ((double *)s->state[V_N])[r] = b->x.n[at];
 }
 
-void spk_cable_setup(sim_t *s)
+void spk_cable_setup(sim_t *s, const olive_synapses *syn)
 {
     struct sim_spk *k = s->spk;
     const sim_config *c = s->cfg;
@@ -67,7 +67,8 @@ void spk_cable_setup(sim_t *s)
     e->b = olive_calloc((size_t)k->pops.n + 1, sizeof(cable_block), "cable cells");
     e->vprev = olive_calloc((size_t)(r1 - r0) + 1, sizeof(double), "cable cells");
     e->ref = olive_calloc((size_t)(r1 - r0) + 1, sizeof(int32_t), "cable cells");
-    for (int ip = 0; ip < k->pops.n; ip++) {
+    const olive_population *of[OLIVE_MAX_POPS];
+    for (int ip = 0; ip < k->pops.n; ip++) {   /* the templates */
         const olive_population *p = &k->pops.pop[ip];
         const int64_t a = p->first > r0 ? p->first : r0, z = p->first + p->count < r1 ? p->first + p->count : r1;
         if (a >= z || olive_model_is_source(p->model)) continue;
@@ -75,16 +76,23 @@ void spk_cable_setup(sim_t *s)
             if (p->percell[q] && q != kv0)
                 olive_die("%s: population %s: per-cell values of %s: a %s population takes one value per population "
                           "(v0 aside)", c->net_path, p->name, c->model->params[q].name, c->model->name);
+        of[e->nblocks] = p;
         cable_block *b = &e->b[e->nblocks++];
         b->r0 = a - r0;
         b->n = z - a;
         const char *fault = olive_cable_template_make(c->model, p->param, p->morphology, &b->t);
         if (fault) olive_die("%s: population %s: %s", c->net_path, p->name, fault);
-        b->shape = olive_cable_shape_of(&b->t.cell);
         char what[160];
         snprintf(what, sizeof what, "%s: population %s: t_ref", c->net_path, p->name);
         const int ref = (int)olive_ms_to_steps_or_die(olive_die, what, b->t.t_ref, c->dt, 0, INT32_MAX);
         b->cr = (spk_cable_cellrule){b->t.soma, b->t.rule, ref, b->t.V_th, b->t.I_e, b->t.pulse_to_nA};
+    }
+    spk_sites_setup(s, syn, of);   /* adds the sites' synapses to the templates */
+    for (int i = 0; i < e->nblocks; i++) {   /* the cells */
+        const olive_population *p = of[i];
+        cable_block *b = &e->b[i];
+        const int64_t a = r0 + b->r0, z = a + b->n;
+        b->shape = olive_cable_shape_of(&b->t.cell);
         block_alloc(b);
         b->elem_node = olive_malloc((size_t)b->t.cell.n * sizeof(int), "cable cells");
         for (int j = 0; j < b->t.cell.n; j++)
@@ -116,6 +124,7 @@ void spk_cable_free(sim_t *s)
         void *p[] = {b->x.v, b->x.m, b->x.h, b->x.n, b->x.d, b->x.rhs, b->x.syn_g, b->x.syn_a, b->x.clamp_amp, b->elem_node};
         for (size_t j = 0; j < sizeof p / sizeof p[0]; j++) free(p[j]);
     }
+    spk_sites_free(e);
     free(e->b); free(e->vprev); free(e->ref); free(e);
     s->spk->cable = NULL;
 }
@@ -137,7 +146,7 @@ static void cable_step(sim_t *s, int64_t step)
             cable_block *b = &e->b[i];
             const int64_t a = lo > b->r0 ? lo : b->r0, z = hi < b->r0 + b->n ? hi : b->r0 + b->n;
             for (int64_t r = a; r < z; r++) {
-                if (spk_cable_cell_step(&b->shape, &b->x, &b->cr, r - b->r0, b->n, r, cur, t, s->cfg->dt, s->state[V_V],
+                if (spk_cable_cell_step(&b->shape, &b->x, &b->cr, e->sites, r - b->r0, b->n, r, cur, t, s->cfg->dt, s->state[V_V],
                                         s->state[V_M], s->state[V_H], s->state[V_N], s->state[V_GE], s->state[V_GI],
                                         e->vprev, e->ref))
                     spk_add_spike(s, th, step, row0 + r);

@@ -26,22 +26,45 @@ typedef struct {
     int *elem_node;
 } spk_cable_block;
 
+/* The synapse sites of the rank's cells (spk_sites.c): row r's channels
+ * ptr[r] .. ptr[r + 1], channel k feeding synapse obj[k] of its cell with
+ * the weight in[k] the delivery summed (the next step adds it as events and
+ * clears it). ptr NULL: no sites. */
+typedef struct {
+    const int64_t *ptr;
+    const int32_t *obj;
+    double *in;
+} spk_cable_sites;
+
 struct spk_cable {
     int nblocks;
     spk_cable_block *b;
+    spk_cable_sites sites;
+    int64_t nsite;     /* channels */
+    int nchan_proj;
+    int32_t **chan;    /* while the synapses are set up: per projection, per held synapse its channel (NULL: no sites) */
     double *vprev;     /* per own cell: the soma's v before the step (OLIVE_SPIKE_PEAK) */
     int32_t *ref;      /* per own cell: refractory steps left (PEAK) / above threshold (CROSSING) */
 };
 
 /* Step cell c (row r of the rank) of a block from t to t + dt with the
- * synaptic conductances ge[r], gi[r] and the pulse current cur[r] (cur may
- * be null); the soma's v, m, h, n into v[r] ...; returns whether it spikes. */
+ * synaptic conductances ge[r], gi[r], the weights its sites received (st)
+ * and the pulse current cur[r] (cur may be null); the soma's v, m, h, n
+ * into v[r] ...; returns whether it spikes. */
 OLIVE_HD int spk_cable_cell_step(const olive_cable_shape *sh, const olive_cable_state *x, const spk_cable_cellrule *cr,
-                                 int64_t c, int64_t nb, int64_t r, const double *cur, double t, double dt, double *v,
-                                 double *m, double *h, double *n, double *ge, double *gi, double *vprev, int32_t *ref)
+                                 spk_cable_sites st, int64_t c, int64_t nb, int64_t r, const double *cur, double t,
+                                 double dt, double *v, double *m, double *h, double *n, double *ge, double *gi,
+                                 double *vprev, int32_t *ref)
 {
     x->syn_g[c] = ge[r];
     x->syn_g[nb + c] = gi[r];
+    if (st.ptr)   /* the events delivered after the last step, as NEURON's NET_RECEIVE (summed per step) */
+        for (int64_t k = st.ptr[r]; k < st.ptr[r + 1]; k++) {
+            if (st.in[k] == 0) continue;
+            const int64_t at = (int64_t)st.obj[k] * nb + c;
+            olive_expsyn_event(&sh->syn[st.obj[k]], &x->syn_g[at], &x->syn_a[at], st.in[k]);
+            st.in[k] = 0;
+        }
     x->clamp_amp[c] = cur ? cr->I_e + cur[r] * cr->pulse_to_nA : cr->I_e;
     olive_cable_cell_step(sh, x, c, nb, t, dt);
     ge[r] = x->syn_g[c];

@@ -29,11 +29,12 @@ typedef struct {
 struct spk_cable_cuda {
     int nblocks;
     dev_block *b;
+    spk_cable_sites sites;   /* device copies (in: spk_cuda's site_in) */
     double *vprev;
     int32_t *ref;
 };
 
-__global__ void k_cable_update(dev_block b, const double *cur, double t, double dt, double *v, double *m, double *h,
+__global__ void k_cable_update(dev_block b, spk_cable_sites st, const double *cur, double t, double dt, double *v, double *m, double *h,
                                double *hn, double *ge, double *gi, double *vprev, int32_t *ref, unsigned char *flags,
                                int32_t *spk, unsigned int *nspk, unsigned long long *bad, int64_t step, uint64_t *chunk,
                                unsigned long long *nchunk, int64_t q)
@@ -41,7 +42,7 @@ __global__ void k_cable_update(dev_block b, const double *cur, double t, double 
     const int64_t c = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
     if (c >= b.n) return;
     const int64_t r = b.r0 + c;
-    const int fire = spk_cable_cell_step(&b.shape, &b.x, &b.cr, c, b.n, r, cur, t, dt, v, m, h, hn, ge, gi, vprev, ref);
+    const int fire = spk_cable_cell_step(&b.shape, &b.x, &b.cr, st, c, b.n, r, cur, t, dt, v, m, h, hn, ge, gi, vprev, ref);
     flags[r] = (unsigned char)fire;
     if (fire) {
         spk[atomicAdd(nspk, 1u)] = (int32_t)r;
@@ -58,7 +59,7 @@ double spk_cable_cuda_bytes(const sim_t *s)
         const spk_cable_block *b = &e->b[i];
         bytes += 8.0 * (double)b->n * (6.0 * b->shape.n + 3.0 * b->shape.nsyn + b->shape.nclamps) + 200.0 * b->shape.n;
     }
-    return bytes + 12.0 * (double)s->plan.nlocal;
+    return bytes + 12.0 * (double)s->plan.nlocal + 12.0 * (double)e->nsite + 8.0 * (double)s->plan.nlocal;
 }
 
 void spk_cable_cuda_setup(sim_t *s, spk_cuda *g)
@@ -100,6 +101,12 @@ void spk_cable_cuda_setup(sim_t *s, spk_cuda *g)
         b->x.clamp_amp = dev_copy(h->x.clamp_amp, (size_t)h->shape.nclamps * (size_t)h->n, "cable cells");
     }
     const int64_t n = s->plan.nlocal;
+    if (e->sites.ptr) {   /* the channels of the synapse sites; their weights in g->site_in (k_deliver's) */
+        d->sites.ptr = dev_copy(e->sites.ptr, (size_t)n + 1, "synapse sites");
+        d->sites.obj = dev_copy(e->sites.obj, (size_t)e->nsite, "synapse sites");
+        g->site_in = dev_copy(e->sites.in, (size_t)e->nsite, "synapse sites");
+        d->sites.in = g->site_in;
+    }
     d->vprev = dev_copy(e->vprev, (size_t)n, "cable cells");
     d->ref = dev_copy(e->ref, (size_t)n, "cable cells");
     g->sm = dev_copy((const double *)s->state[1], (size_t)n, "the state");
@@ -115,7 +122,7 @@ void spk_cable_cuda_update(sim_t *s, spk_cuda *g, int64_t step, int64_t q, const
     for (int i = 0; i < d->nblocks; i++) {
         const dev_block *b = &d->b[i];
         k_cable_update<<<(unsigned)((b->n + 127) / 128), 128, 0, g->st>>>(
-            *b, cur, t, dt, g->v, g->sm, g->sh, g->sn, g->ge, g->gi, d->vprev, d->ref, g->flags, g->spk, g->nspk, g->bad,
+            *b, d->sites, cur, t, dt, g->v, g->sm, g->sh, g->sn, g->ge, g->gi, d->vprev, d->ref, g->flags, g->spk, g->nspk, g->bad,
             step, chunked ? g->chunk_spk : nullptr, chunked ? g->nchunk : nullptr, q);
         CK_LAUNCH("k_cable_update");
     }
@@ -152,6 +159,9 @@ void spk_cable_cuda_free(spk_cuda *g)
                            b->x.h, b->x.n, b->x.d, b->x.rhs, b->x.syn_g, b->x.syn_a, b->x.clamp_amp};
         for (size_t k = 0; k < sizeof p / sizeof p[0]; k++) CK(cudaFree((void *)p[k]));
     }
+    CK(cudaFree((void *)d->sites.ptr));
+    CK(cudaFree((void *)d->sites.obj));
+    CK(cudaFree(g->site_in));
     CK(cudaFree(d->vprev));
     CK(cudaFree(d->ref));
     CK(cudaFree(g->sm));

@@ -121,16 +121,24 @@ __global__ void k_accumulate(int64_t E, const uint64_t *key, const int64_t *val,
     touched[slot * n + r] = 1;
 }
 
-__global__ void k_deliver(int64_t n, int64_t slot, double *acc, unsigned char *touched, double *x0, double *x1)
+/* Slot `slot`'s sums of the nt targets: rows r < n into x0, x1 (ge, gi);
+ * the synapse sites' channels beyond them into site_in (receptor 0 carries
+ * them: spk_sites.c). */
+__global__ void k_deliver(int64_t nt, int64_t n, int64_t slot, double *acc, unsigned char *touched, double *x0,
+                          double *x1, double *site_in)
 {
     const int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
-    if (r >= n || !touched[slot * n + r]) return;
-    double *a0 = acc + (2 * slot) * n + r, *a1 = acc + (2 * slot + 1) * n + r;
-    x0[r] += *a0;
-    x1[r] += *a1;
+    if (r >= nt || !touched[slot * nt + r]) return;
+    double *a0 = acc + (2 * slot) * nt + r, *a1 = acc + (2 * slot + 1) * nt + r;
+    if (r < n) {
+        x0[r] += *a0;
+        x1[r] += *a1;
+    } else {
+        site_in[r - n] += *a0;
+    }
     *a0 = 0;
     *a1 = 0;
-    touched[slot * n + r] = 0;
+    touched[slot * nt + r] = 0;
 }
 
 __global__ void k_poisson(int64_t a, int64_t b, int64_t row0, uint64_t seed, int64_t step, uint32_t j, int64_t nin,
@@ -187,16 +195,17 @@ static void push_setup(sim_t *s, spk_cuda *g)
     g->out_ptr = dev_copy(k->out_ptr, (size_t)N + 1, "synapses");
     g->out = dev_copy(k->out, (size_t)nsyn, "synapses");
     g->out_delay = dev_copy(k->out_delay, (size_t)nsyn, "synapses");
-    g->acc = dev_alloc<double>((size_t)k->L * 2 * (size_t)n, "delay ring");
-    g->touched = dev_alloc<unsigned char>((size_t)k->L * (size_t)n, "delay ring");
-    CK(cudaMemset(g->acc, 0, (size_t)k->L * 2 * (size_t)n * sizeof(double)));
-    CK(cudaMemset(g->touched, 0, (size_t)k->L * (size_t)n));
+    const int64_t nt = g->nt;   /* the rows, then the synapse sites' channels */
+    g->acc = dev_alloc<double>((size_t)k->L * 2 * (size_t)nt, "delay ring");
+    g->touched = dev_alloc<unsigned char>((size_t)k->L * (size_t)nt, "delay ring");
+    CK(cudaMemset(g->acc, 0, (size_t)k->L * 2 * (size_t)nt * sizeof(double)));
+    CK(cudaMemset(g->touched, 0, (size_t)k->L * (size_t)nt));
     g->spk = dev_alloc<int32_t>((size_t)n, "spikes");
     g->nspk = dev_alloc<unsigned int>(1, "spikes");
     CK(cudaMemset(g->nspk, 0, sizeof(unsigned int)));
     CK(cudaMallocHost((void **)&g->h_nspk, sizeof(unsigned int)));
     CK(cudaMallocHost((void **)&g->h_spk, (size_t)(n + 1) * sizeof(int32_t)));
-    uint64_t top = (uint64_t)k->L * (uint64_t)n;
+    uint64_t top = (uint64_t)k->L * (uint64_t)nt;
     g->key_bits = 1;
     while (g->key_bits < 64 && (top >> g->key_bits)) g->key_bits++;
 }
@@ -214,11 +223,12 @@ static void lif_cuda_setup(sim_t *s)
     s->cuda = (struct sim_cuda *)g;
     const int64_t n = s->plan.nlocal, N = s->net.count, nsyn = k->nsyn;
     g->n = n;
+    g->nt = k->ntarget;
     g->N = N;
     size_t free_b = 0, total_b = 0;
     CK(cudaMemGetInfo(&free_b, &total_b));
     const int cable = olive_model_is_cable(s->cfg->model);
-    const double need = 8.0 * (N + 1) + 18.0 * nsyn + (double)k->L * n * 17 + 60.0 * n + (256 << 20) +
+    const double need = 8.0 * (N + 1) + 18.0 * nsyn + (double)k->L * (double)k->ntarget * 17 + 60.0 * n + (256 << 20) +
                         (cable ? spk_cable_cuda_bytes(s) : 0);
     olive_info("rank %d: the CUDA engine needs about %.2f GiB of device memory, %.2f GiB free", s->rank, need / 1073741824.0,
                (double)free_b / 1073741824.0);
@@ -320,14 +330,14 @@ static void push_window(sim_t *s)
     k->events += E;
     if (E == 0) return;
     grow_window(g, 0, E);
-    k_events<<<(unsigned)m, 128, 0, g->st>>>(g->sp, g->off, k->window0, g->out_ptr, g->out, g->out_delay, k->L, g->n,
+    k_events<<<(unsigned)m, 128, 0, g->st>>>(g->sp, g->off, k->window0, g->out_ptr, g->out, g->out_delay, k->L, g->nt,
                                             g->key_in, g->val_in);
     CK_LAUNCH("k_events");
     bytes = 0;
     CK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, g->key_in, g->key_out, g->val_in, g->val_out, E, 0, g->key_bits, g->st));
     ensure_tmp(g, bytes);
     CK(cub::DeviceRadixSort::SortPairs(g->tmp, bytes, g->key_in, g->key_out, g->val_in, g->val_out, E, 0, g->key_bits, g->st));
-    k_accumulate<<<blocks(E, 256), 256, 0, g->st>>>(E, g->key_out, g->val_out, g->out, g->n, g->acc, g->touched);
+    k_accumulate<<<blocks(E, 256), 256, 0, g->st>>>(E, g->key_out, g->val_out, g->out, g->nt, g->acc, g->touched);
     CK_LAUNCH("k_accumulate");
 }
 
@@ -394,7 +404,8 @@ static void deliver_and_reset(sim_t *s, int64_t step)
     const sim_config *c = s->cfg;
     const int64_t n = g->n, row0 = s->plan.row0;
     /* receptor 0 is ge, 1 is gi (cellmodel.c) */
-    k_deliver<<<blocks(n, 256), 256, 0, g->st>>>(n, step % k->L, g->acc, g->touched, g->ge, g->gi);
+    k_deliver<<<blocks(g->nt, 256), 256, 0, g->st>>>(g->nt, n, step % k->L, g->acc, g->touched, g->ge, g->gi,
+                                                     g->site_in);
     CK_LAUNCH("k_deliver");
     for (int j = 0; j < c->npoisson; j++) {
         const sim_poisson *p = &k->poisson[j];

@@ -56,8 +56,10 @@ struct spk_cuda {
     int64_t *out_ptr;
     spk_out *out;
     uint16_t *out_delay;
-    double *acc;               /* L slots x 2 receptors x n */
-    unsigned char *touched;    /* L x n */
+    int64_t nt;                /* the ring's targets: n rows, then synapse sites' channels (spk_sites.c; host push) */
+    double *site_in;           /* per channel: the weight delivered for the next step (spk_cable.h) */
+    double *acc;               /* L slots x 2 receptors x nt */
+    unsigned char *touched;    /* L x nt */
     int32_t *spk;              /* this step's spiking cells (local) */
     unsigned int *nspk;
     int64_t *sp, *deg, *off;   /* window events */

@@ -32,6 +32,7 @@
 #include "rng.h"
 #include "noise.h"
 #include "spk_cuda.h"
+#include "spk_cable.h"
 
 namespace cg = cooperative_groups;
 
@@ -48,8 +49,11 @@ int spk_delivery_mode(const sim_t *s)
     /* the spike history is (max delay + 2) x cells bytes: at most 1 GiB */
     const int fused_ok = s->size == 1 && s->cfg->npulses <= FUSED_MAX_PULSES &&
                          (double)(s->spk->L + 1) * (double)s->plan.nlocal <= (double)(INT64_C(1) << 30);
+    /* synapse sites (spk_sites.c) have their channels in the host path's ring only */
+    const int sites = s->spk->cable && s->spk->cable->nsite > 0;
     if (env && *env) {
         if (!strcmp(env, "host")) return SPK_HOST_PUSH;
+        if (sites) olive_die("OLIVE_GPU_DELIVERY=%s: synapses with sites (site_section) need the host path (host)", env);
         if (s->size > 1) olive_die("OLIVE_GPU_DELIVERY=%s: several ranks need the host path (host)", env);
         if (!strcmp(env, "device")) return SPK_DEVICE_PUSH;
         if (!strcmp(env, "fused")) {
@@ -63,7 +67,7 @@ int spk_delivery_mode(const sim_t *s)
         }
         olive_die("OLIVE_GPU_DELIVERY='%s': expected host, device or fused", env);
     }
-    if (s->size > 1) return SPK_HOST_PUSH;
+    if (s->size > 1 || sites) return SPK_HOST_PUSH;
     /* the fused kernel steps lif cells with exponential synapses only */
     if (olive_model_is_cable(s->cfg->model) || s->spk->nsrc || s->cfg->model->nvars != OLIVE_LIF_NVARS)
         return SPK_DEVICE_PUSH;

@@ -4,6 +4,7 @@
  * variables at its step. */
 #include "spk.h"
 #include "poisson_input.h"
+#include "spk_cable.h"
 #include "util.h"
 #include <math.h>
 #include <stdlib.h>
@@ -106,8 +107,12 @@ void spk_deliver(sim_t *s, int64_t step)
 #pragma omp parallel for schedule(static) if (nt > 4096)
     for (int64_t i = 0; i < nt; i++) {
         const int32_t r = sl->list[i];
-        rec[0][r] += sl->acc[0][r];
-        rec[1][r] += sl->acc[1][r];
+        if (r < n) {
+            rec[0][r] += sl->acc[0][r];
+            rec[1][r] += sl->acc[1][r];
+        } else {   /* a synapse site's channel (spk_sites.c): receptor 0 carries it */
+            k->cable->sites.in[r - n] += sl->acc[0][r];
+        }
         sl->acc[0][r] = sl->acc[1][r] = 0;
         sl->touched[r] = 0;
     }

@@ -3,6 +3,7 @@
  * into per-source lists (what a spike of source g does here). */
 #include "spk.h"
 #include "memcheck.h"
+#include "spk_cable.h"
 #include "netcontent.h"
 #include "util.h"
 #include <math.h>
@@ -101,7 +102,8 @@ static double predict_host(const sim_t *s, int64_t count, const spk_mem *m, int 
     const double cells = n * (8.0 * s->cfg->model->nvars + 1 + 8 + 4 + 8 + 45) + 8.0 * (n + 1) * m->nproj;
     const double cnt = 4 * T * N < 2e9 + 4 * N ? 4 * T * N : 2e9 + 4 * N;
     const double syn = m->read_bytes + 18.0 * (double)m->nsyn + 8 * (N + 1) + cnt;
-    return cells + syn + (double)slots * n * (2 * sizeof(double) + 1 + sizeof(int32_t));
+    const double sites = s->spk->cable ? (double)s->spk->cable->nsite : 0;   /* the ring's extra targets (spk_sites.c) */
+    return cells + syn + (double)slots * (n + sites) * (2 * sizeof(double) + 1 + sizeof(int32_t));
 }
 
 /* Collective: refused (the file named) when the node's ranks need more
@@ -179,6 +181,8 @@ static void setup_synapses(sim_t *s, olive_synapses *syn, const spk_mem *m)
     const double cap = 1 + 2e9 / (4.0 * (double)N);
     const int T = s->nthreads < cap ? s->nthreads : (int)cap;
     uint32_t *cnt = olive_calloc((size_t)T * (size_t)N, sizeof(uint32_t), "outgoing synapses");
+    /* a synapse with a site goes to its channel beyond the rows (spk_sites.c) */
+    int32_t *const *chan = k->cable ? k->cable->chan : NULL;
 #pragma omp parallel num_threads(T)
     {
         const int t = omp_get_thread_num();
@@ -207,19 +211,22 @@ static void setup_synapses(sim_t *s, olive_synapses *syn, const spk_mem *m)
                 for (int64_t e = p->row_ptr[r]; e < p->row_ptr[r + 1]; e++) {
                     const int32_t g = p->col[e];
                     const int64_t at = k->out_ptr[g] + c[g]++;
-                    k->out[at] = (spk_out){(int32_t)r, rec[j], olive_syn_w(p, e)};
+                    k->out[at] = chan && chan[j] ? (spk_out){(int32_t)(n + chan[j][e]), 0, olive_syn_w(p, e)}
+                                                 : (spk_out){(int32_t)r, rec[j], olive_syn_w(p, e)};
                     k->out_delay[at] = (uint16_t)olive_syn_d(p, e);
                 }
             }
     }
     free(cnt);
+    if (k->cable) spk_sites_chan_free(k->cable);
+    const int64_t nt = k->ntarget = n + (k->cable ? k->cable->nsite : 0);
     k->ring = olive_calloc((size_t)k->slots, sizeof(spk_slot), "delay buffer");
     for (int i = 0; i < k->slots; i++) {
         spk_slot *sl = &k->ring[i];
-        sl->acc[0] = olive_calloc((size_t)n + 1, sizeof(double), "delay buffer");
-        sl->acc[1] = olive_calloc((size_t)n + 1, sizeof(double), "delay buffer");
-        sl->touched = olive_calloc((size_t)n + 1, 1, "delay buffer");
-        sl->list = olive_malloc((size_t)(n + 1) * sizeof(int32_t), "delay buffer");
+        sl->acc[0] = olive_calloc((size_t)nt + 1, sizeof(double), "delay buffer");
+        sl->acc[1] = olive_calloc((size_t)nt + 1, sizeof(double), "delay buffer");
+        sl->touched = olive_calloc((size_t)nt + 1, 1, "delay buffer");
+        sl->list = olive_malloc((size_t)(nt + 1) * sizeof(int32_t), "delay buffer");
     }
 }
 
@@ -382,7 +389,7 @@ void sim_setup_spiking(sim_t *s, sim_config *cfg)
         if (k->pops.pop[i].model != cfg->model && !olive_model_is_source(k->pops.pop[i].model))
             olive_die("%s: population %s is %s in a %s network: one neuron model per network (and spike sources), "
                       "for now", cfg->net_path, k->pops.pop[i].name, k->pops.pop[i].model->name, cfg->model->name);
-    if (olive_model_is_cable(cfg->model)) spk_cable_setup(s);
+    if (olive_model_is_cable(cfg->model)) spk_cable_setup(s, &syn);
     else setup_cells(s);
     setup_sources(s);
     setup_synapses(s, &syn, &mem);
