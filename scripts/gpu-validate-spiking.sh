@@ -21,7 +21,8 @@
 # bursts of tens of events a target and step.
 # Then cable cells (issue 19): NEST's hh_coba network as hh_traub, a
 # ball-and-stick (hh_cable) network and two of tests/data/cell.swc cells (hh_swc; the second with
-# biophysics per section type, hh's rate table and its formulas), CPU = GPU (device push, host push) =
+# biophysics per section type, hh's rate table and its formulas) and a network of c91662 cells with synapses
+# spread over their dendrites (issue 32), CPU = GPU (device push, host push) =
 # 2 GPUs = 2 CPU ranks, v/m/h/n/ge/gi reports and v/m compartment reports included. CABLE_ONLY=1: only
 # those; CABLE_BENCH=0 skips the 200k-cell, 20M-synapse hh_cable benchmark.
 # Results: $OUT/spiking-results.txt (and logs.tar.gz); exit 0 when all passed.
@@ -195,6 +196,15 @@ run gen_swcbio "$G" -o swcbio.h5 --model hh_swc --population t:500 --population 
     --param dend.hh=1 --param dend.gnabar=0.02 --param axon.pas=1 --param soma.Ra=80 --param apic.cm=0.9 \
     --projection from=all,to=all,indegree=10,weight=0.002:0.006,delay=1:3,receptor=ge &&
   check_cable swcbio swcbio --time 100 --pulse 1:90:0.5:0:100
+# synapses spread over the dendrites (issue 32): sites drawn over the
+# dendritic length 20-300 um from the soma (ExpSyn; Exp2Syn in population p,
+# tau_rise_e) and from a list of (section, x); the GPU takes the host path
+printf 'soma 0.5\ndend[0] 0.3\ndend[2] 1\n' > sites.txt
+run gen_swcsites "$G" -o swcsites.h5 --model hh_swc --population p:700 --population q:300 \
+    --morphology "$top/tests/data/c91662_part.CNG.swc" --param tau_rise_e=0.5@p --param dend.g_pas=5e-5 \
+    --projection from=all,to=all,indegree=12,weight=0.004:0.012,delay=1:3,receptor=ge,sites=dend:20:300 \
+    --projection from=q,to=all,indegree=3,weight=0.002,delay=0.5,receptor=gi,sites=@sites.txt &&
+  check_cable swcsites swcsites --time 100 --pulse 1:90:0.5:0:100
 fi
 
 if [ "${SKIP_BENCH:-0}" != 1 ]; then
