@@ -278,7 +278,8 @@ def _projection(spec, count, dt, model_of_cell):
 
 
 SITE_KEYS = ("site_section", "site_x", "sites")
-SITE_MODELS = {"hh_swc": None, "hh_cable": 2}   # the cable models that take sites: their section count (None: the morphology's)
+# the cable models that take sites, with their section count (None: the morphology's)
+SITE_MODELS = {"hh_swc": None, "hh_cable": 2}
 MAX_SITES_TEXT = 255                            # olive_projection.sites holds 256 bytes
 
 
@@ -322,7 +323,8 @@ def _sites(where, section, x, text, tgt, model_of_cell):
                          "0 (the soma) and 1 (the dendrite)")
     if text is not None:
         if not isinstance(text, str) or len(text) > MAX_SITES_TEXT or not text.isascii():
-            shown = f"{text[:40]!r}... ({len(text)} characters)" if isinstance(text, str) and len(text) > 40 else repr(text)
+            long = isinstance(text, str) and len(text) > 40
+            shown = f"{text[:40]!r}... ({len(text)} characters)" if long else repr(text)
             raise _Fault(f"{where}: sites {shown} must be a string of at most {MAX_SITES_TEXT} ASCII characters")
     return sec.astype(np.int32), pos, text
 

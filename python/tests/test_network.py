@@ -347,7 +347,8 @@ def test_write_network_synapse_sites(tmp_path):
     olive.write_network(tmp_path / "again.h5", list(net.populations.values()), list(net.projections.values()),
                         dt=0.025)
     with h5py.File(tmp_path / "again.h5", "r") as f:
-        assert f["synapses/p/site_section"][()].tolist() == [0, 1, 5, 3] and f["synapses/p"].attrs["sites"] == b"list:sites.txt"
+        g = f["synapses/p"]
+        assert g["site_section"][()].tolist() == [0, 1, 5, 3] and g.attrs["sites"] == b"list:sites.txt"
     os.remove(tmp_path / "again.h5")
     os.remove(tmp_path / "n.h5")
     cable = [pops[0], {"name": "c", "count": 3, "model": "hh_cable"}]
