@@ -48,13 +48,14 @@ _PARAMS = {
         ("e_pas", "mV", -65.0), ("celsius", "degC", 6.3), ("syn_x", "1", 0.5), ("tau_e", "ms", 2.0),
         ("E_e", "mV", 0.0), ("tau_i", "ms", 5.0), ("E_i", "mV", -80.0), ("V_th", "mV", 10.0),
         ("I_e", "nA", 0.0), ("v0", "mV", -65.0), ("hh_tables", "1", 1.0),
+        ("tau_rise_e", "ms", 0.0), ("tau_rise_i", "ms", 0.0),
     ],
     "hh_swc": [
         ("seg_length", "um", 20.0), ("celsius", "degC", 6.3), ("syn_sec", "1", 0.0), ("syn_x", "1", 0.5),
         ("tau_e", "ms", 2.0), ("E_e", "mV", 0.0), ("tau_i", "ms", 5.0), ("E_i", "mV", -80.0), ("V_th", "mV", 10.0),
         ("I_e", "nA", 0.0), ("v0", "mV", -65.0), ("d_lambda", "1", 0.1), ("d_lambda_freq", "Hz", 100.0),
         ("hh_tables", "1", 1.0),
-    ] + _swc_type_params(),
+    ] + _swc_type_params() + [("tau_rise_e", "ms", 0.0), ("tau_rise_i", "ms", 0.0)],
     # lif_cuba_alpha, lif_coba_alpha: the same parameters (below)
     # spike sources: populations beside a network's neurons (their spike times
     # for spike_source_array: datasets spike_times and spike_times_ptr)

@@ -103,7 +103,10 @@ class Projection:
 
     weight is float64 per synapse (mV for lif_cuba, nS for lif_coba and
     hh_traub, uS for hh_cable); delay_steps counts steps of dt (the file's
-    /synapses dt); delay_ms = delay_steps * dt.
+    /synapses dt); delay_ms = delay_steps * dt. site_section (int32) and
+    site_x (float64): each synapse's section on its cable target cell and
+    position on it (None: the model's syn_sec / syn_x); attrs["sites"], the
+    rule that drew them, where the file says.
     """
 
     name: str
@@ -114,6 +117,8 @@ class Projection:
     delay_steps: np.ndarray
     dt: float
     attrs: Dict[str, object] = field(default_factory=dict)
+    site_section: Optional[np.ndarray] = None
+    site_x: Optional[np.ndarray] = None
 
     @property
     def nnz(self):
@@ -292,7 +297,29 @@ def _read_projection(path, g, name, count, dt):
     if nnz and (delay.min() < 0 or delay.max() > 65535):
         raise FormatError(path, f"{where}: a delay is outside 0..65535 steps")
     extra = {k: v for k, v in attrs_dict(g).items() if k not in ("receptor", "weight", "delay")}
-    return Projection(name, receptor, row_ptr, col, weight, delay, dt, extra)
+    site_section, site_x = _read_sites(path, g, where, nnz)
+    return Projection(name, receptor, row_ptr, col, weight, delay, dt, extra, site_section, site_x)
+
+
+def _read_sites(path, g, where, nnz):
+    """The synapse sites (datasets site_section, site_x; both or neither), checked as
+    common/synfile.c checks them; (None, None) when the projection has none. Whether a
+    section exists on its target cell is the model's (olive-simulate checks it)."""
+    have = [k for k in ("site_section", "site_x") if k in g]
+    if not have:
+        return None, None
+    if len(have) == 1:
+        raise FormatError(path, f"{where}/{have[0]} is there without {({'site_section', 'site_x'} - set(have)).pop()} "
+                                "(a synapse site needs both)")
+    section = dataset(path, g, "site_section", "iu", nnz).astype(np.int64)
+    x = dataset(path, g, "site_x", "f", nnz).astype(np.float64)
+    bad = np.flatnonzero((section < 0) | (section > 2 ** 31 - 1))
+    if len(bad):
+        raise FormatError(path, f"{where}/site_section[{bad[0]}] = {section[bad[0]]} is not a section index")
+    bad = np.flatnonzero(~((x >= 0) & (x <= 1)))
+    if len(bad):
+        raise FormatError(path, f"{where}/site_x[{bad[0]}] = {x[bad[0]]} is not in [0, 1]")
+    return section.astype(np.int32), x
 
 
 def read_network(path):

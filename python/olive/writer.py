@@ -44,7 +44,8 @@ def _check_name(kind, name):
 def _as_population(p, default_model):
     """(name, count, model, {param: scalar}, {param: array}) from a dict or a Population."""
     if isinstance(p, Population):
-        extra = {k: v for k, v in (("morphology", getattr(p, "morphology", None)),) if v}
+        morphology = getattr(p, "morphology", None) or p.attrs.get("morphology")   # read_network keeps it in attrs
+        extra = {"morphology": morphology} if morphology else {}
         return p.name, p.count, p.model, dict(p.parameters), dict(p.per_cell), extra
     if not isinstance(p, dict):
         raise _Fault(f"a population must be a dict (name, count, model, params) or an olive.Population, got {type(p).__name__}")
@@ -228,11 +229,12 @@ def _projection(spec, count, dt, model_of_cell):
         if not isinstance(spec, dict):
             raise _Fault(f"a projection must be a dict (name, source, target, weight, delay_ms, receptor) "
                          f"or an olive.Projection, got {type(spec).__name__}")
-        known = {"name", "source", "target", "weight", "delay_ms", "receptor"}
+        required = {"name", "source", "target", "weight", "delay_ms", "receptor"}
+        known = required | set(SITE_KEYS)
         unknown = set(spec) - known
         if unknown:
             raise _Fault(f"projection {spec.get('name')!r}: unknown key(s) {sorted(unknown)} (known: {', '.join(sorted(known))})")
-        missing = known - set(spec)
+        missing = required - set(spec)
         if missing:
             raise _Fault(f"projection {spec.get('name')!r}: missing {', '.join(sorted(missing))}")
         name, receptor = spec["name"], spec["receptor"]
@@ -245,6 +247,9 @@ def _projection(spec, count, dt, model_of_cell):
         weight, w_scalar = _per_synapse(where, "weight", spec["weight"], len(src))
         dms, d_scalar = _per_synapse(where, "delay_ms", spec["delay_ms"], len(src))
         steps = delay_steps(dms, dt, f"{where}: delay_ms")
+        site_sec, site_x, sites = (spec.get(k) for k in SITE_KEYS)
+    if isinstance(spec, Projection):
+        site_sec, site_x, sites = spec.site_section, spec.site_x, spec.attrs.get("sites")
     _check_name("projection", name)
     where = f"projection {name!r}"
     if receptor not in models.RECEPTORS:
@@ -261,12 +266,67 @@ def _projection(spec, count, dt, model_of_cell):
             e = neg[0]
             raise _Fault(f"{where}: weight[{e}] = {weight[e]} onto a {model_of_cell[tgt[e]]} cell is a conductance "
                          "and cannot be negative")
+    site = _sites(where, site_sec, site_x, sites, tgt, model_of_cell)
     order = np.lexsort((src, tgt))   # by target, then source; stable: multapses keep their order
     row_ptr = np.zeros(count + 1, dtype=np.int64)
     np.cumsum(np.bincount(tgt, minlength=count), out=row_ptr[1:])
+    if site is not None:
+        site = (site[0][order], site[1][order], site[2])
     return {"name": name, "receptor": receptor, "row_ptr": row_ptr, "col": src[order].astype(np.int32),
             "weight": weight[order], "w_scalar": w_scalar and len(weight) > 0,
-            "delay": steps[order], "d_scalar": d_scalar and len(steps) > 0}
+            "delay": steps[order], "d_scalar": d_scalar and len(steps) > 0, "site": site}
+
+
+SITE_KEYS = ("site_section", "site_x", "sites")
+# the cable models that take sites, with their section count (None: the morphology's)
+SITE_MODELS = {"hh_swc": None, "hh_cable": 2}
+MAX_SITES_TEXT = 255                            # olive_projection.sites holds 256 bytes
+
+
+def _sites(where, section, x, text, tgt, model_of_cell):
+    """(site_section int32[n], site_x float64[n], sites text) of a projection's synapses
+    in the given order, checked as olive-simulate checks them (docs/FORMAT.md "Synapses":
+    both arrays or neither, one entry per synapse, x in [0, 1], a section of the target);
+    None when it has none. Whether an hh_swc section exists is the morphology's: olive-simulate checks it."""
+    if section is None and x is None:
+        if text is not None:
+            raise _Fault(f"{where}: 'sites' (the rule that drew the sites) needs site_section and site_x")
+        return None
+    if section is None or x is None:
+        raise _Fault(f"{where}: site_section and site_x come together (one gives each synapse's section, "
+                     "the other its position on it)")
+    n = len(tgt)
+    sec, pos = np.asarray(section), np.asarray(x)
+    for what, a in (("site_section", sec), ("site_x", pos)):
+        if a.ndim != 1 or len(a) != n:
+            raise _Fault(f"{where}: {what} has shape {a.shape}; {n} synapses need {n} values")
+    if n and (sec.dtype.kind not in "iu" and not (sec.dtype.kind == "f" and np.all(sec == np.round(sec)))):
+        raise _Fault(f"{where}: site_section must hold integer section indices, got {sec.dtype}")
+    if n and pos.dtype.kind not in "iuf":
+        raise _Fault(f"{where}: site_x must be numbers, got {pos.dtype}")
+    sec, pos = sec.astype(np.int64), pos.astype(np.float64)
+    bad = np.flatnonzero((sec < 0) | (sec > 2 ** 31 - 1))
+    if len(bad):
+        raise _Fault(f"{where}: site_section[{bad[0]}] = {sec[bad[0]]} is not a section index (0: the soma)")
+    bad = np.flatnonzero(~((pos >= 0) & (pos <= 1)))
+    if len(bad):
+        raise _Fault(f"{where}: site_x[{bad[0]}] = {pos[bad[0]]} is not a position in [0, 1] on the section")
+    if n:
+        models_hit = model_of_cell[tgt]
+        other = np.flatnonzero(~np.isin(models_hit, list(SITE_MODELS)))
+        if len(other):
+            raise _Fault(f"{where}: synapse {other[0]} has a site but targets a {models_hit[other[0]]} cell "
+                         f"(only {' and '.join(SITE_MODELS)} cells have sections)")
+        beyond = np.flatnonzero((models_hit == "hh_cable") & (sec >= SITE_MODELS["hh_cable"]))
+        if len(beyond):
+            raise _Fault(f"{where}: site_section[{beyond[0]}] = {sec[beyond[0]]}: an hh_cable cell has sections "
+                         "0 (the soma) and 1 (the dendrite)")
+    if text is not None:
+        if not isinstance(text, str) or len(text) > MAX_SITES_TEXT or not text.isascii():
+            long = isinstance(text, str) and len(text) > 40
+            shown = f"{text[:40]!r}... ({len(text)} characters)" if long else repr(text)
+            raise _Fault(f"{where}: sites {shown} must be a string of at most {MAX_SITES_TEXT} ASCII characters")
+    return sec.astype(np.int32), pos, text
 
 
 def _check_times(pops, dt):
@@ -378,6 +438,12 @@ def _write(tmp, count, dims, pops, projs, dt, gj, g_cal):
                     q.attrs["delay"] = np.int64(p["delay"][0])
                 else:
                     q.create_dataset("delay", data=p["delay"].astype(np.uint16))
+                if p["site"] is not None:
+                    section, x, text = p["site"]
+                    q.create_dataset("site_section", data=section)
+                    q.create_dataset("site_x", data=x)
+                    if text is not None:
+                        q.attrs["sites"] = _s(text)
 
 
 def write_network(path, populations=None, projections=(), dt=None, *, model=None, cells=None, dims=None,
@@ -389,8 +455,11 @@ def write_network(path, populations=None, projections=(), dt=None, *, model=None
     {name: scalar, or an array of count values per cell}} or olive.Population
     objects; projections, a list of dicts {"name", "source", "target",
     "weight", "delay_ms", "receptor"} (source and target arrays of cell ids,
-    weight and delay_ms arrays or scalars, receptor "ge" or "gi") or
-    olive.Projection objects; dt, the step in ms the delays are rounded to
+    weight and delay_ms arrays or scalars, receptor "ge" or "gi"; onto
+    hh_swc and hh_cable cells optionally "site_section" and "site_x", each
+    synapse's section (olive's order, 0 the soma) and position in [0, 1]
+    on it, and "sites", the rule that drew them) or olive.Projection
+    objects; dt, the step in ms the delays are rounded to
     (default: the model's, 0.1 ms for lif_*).
 
     An InfOli network (no populations): cells (and dims, default

@@ -313,3 +313,114 @@ def test_workdir_removed_at_exit_without_end(programs, tmp_path):
     assert child.returncode == 1 and "before end()" in child.stderr, child.stderr
     workdir = child.stdout.strip()
     assert workdir.startswith(str(tmp_path)) and not os.path.exists(workdir)
+
+
+SWC = os.path.join(os.path.dirname(__file__), "..", "..", "tests", "data", "cell.swc")
+
+
+def test_swc_cell_through_pynn_is_olive_run_directly(pynn_sim, tmp_path):
+    """HHSwcCell (hh_swc): a per-type parameter set in PyNN (dend_g_pas, soma_Ra, dend_hh on a
+    view) reaches the network file with olive's dotted name, and the cells give exactly the
+    spikes and soma voltages of the same network written and run with the package."""
+    sim.setup(timestep=0.025, workdir=str(tmp_path / "w"), keep_files=True)
+    os.makedirs(tmp_path / "w")
+    cells = sim.Population(3, sim.HHSwcCell(morphology=SWC, dend_g_pas=5e-5, soma_Ra=80.0, tau_rise_e=0.5))
+    cells[2:3].set(dend_hh=1)
+    assert cells.get("dend_g_pas") == 5e-5 and list(cells.get("dend_hh")) == [0, 0, 1]
+    cells.record(["spikes", "v"])
+    sim.DCSource(amplitude=0.5, start=1.0, stop=6.0).inject_into(cells[0:2])
+    sim.run(8.0)
+    seg = cells.get_data().segments[0]
+    v = seg.analogsignals[0].magnitude
+    with h5py_file(tmp_path / "w" / "net.h5") as f:
+        pops = {k: dict(g.attrs) for k, g in f["cells/populations"].items()}
+    assert [(p["dend.g_pas"], p["soma.Ra"], p["dend.hh"], p["tau_rise_e"]) for p in pops.values()] == \
+        [(5e-5, 80.0, 0.0, 0.5), (5e-5, 80.0, 1.0, 0.5)]
+    assert all(p["morphology"].decode() == os.path.abspath(SWC) for p in pops.values())
+    params = {"dend.g_pas": 5e-5, "soma.Ra": 80.0, "tau_rise_e": 0.5}
+    olive.write_network(tmp_path / "d.h5", [
+        {"name": "a", "count": 2, "model": "hh_swc", "morphology": SWC, "params": params},
+        {"name": "b", "count": 1, "model": "hh_swc", "morphology": SWC, "params": dict(params, **{"dend.hh": 1})}],
+        [], dt=0.025)
+    run = olive.simulate(tmp_path / "d.h5", tmp_path / "run", steps=320, record="v", record_precision="double",
+                         pulses=[(1.0, 6.0, 0.5, 0, 2)], progress=False)
+    assert v.shape == (321, 3) and np.all(v[0] == -65.0)
+    assert np.array_equal(v[1:], np.asarray(run.reports["v"].data))
+    trains = [list(st.magnitude) for st in seg.spiketrains]
+    assert len(trains[0]) >= 1 and trains[0] == trains[1] and trains[2] == []
+    ids, times = np.asarray(run.spikes.node_ids), np.asarray(run.spikes.times)
+    assert trains[0] == list(times[ids == 0]) and trains[1] == list(times[ids == 1])
+
+
+def test_ball_and_stick_through_pynn_is_olive_run_directly(pynn_sim, tmp_path):
+    """HHBallAndStick (hh_cable), weights in uS from a spike source: the package's run of the same network."""
+    sim.setup(timestep=0.025)
+    cells = sim.Population(2, sim.HHBallAndStick(dend_nseg=3, g_pas=5e-4))
+    src = sim.Population(1, sim.SpikeSourceArray(spike_times=[1.0]))
+    sim.Projection(src, cells, sim.AllToAllConnector(), sim.StaticSynapse(weight=np.array([[0.05, 0.002]]), delay=1.0),
+                   receptor_type="excitatory")
+    cells.record(["spikes", "v", "gsyn_exc"])
+    sim.run(8.0)
+    seg = cells.get_data().segments[0]
+    olive.write_network(tmp_path / "d.h5", [
+        {"name": "c", "count": 2, "model": "hh_cable", "params": {"dend_nseg": 3, "g_pas": 5e-4}},
+        {"name": "s", "count": 1, "model": "spike_source_array", "spike_times": [[1.0]]}],
+        [{"name": "p", "source": [2, 2], "target": [0, 1], "weight": [0.05, 0.002], "delay_ms": 1.0,
+          "receptor": "ge"}], dt=0.025)
+    run = olive.simulate(tmp_path / "d.h5", tmp_path / "run", steps=320, record=["v", "ge"],
+                         record_precision="double", progress=False)
+    v = {s.name: s.magnitude for s in seg.analogsignals}
+    assert np.array_equal(v["v"][1:], np.asarray(run.reports["v"].data)[:, :2])
+    assert np.array_equal(v["gsyn_exc"][1:], np.asarray(run.reports["ge"].data)[:, :2])
+    assert len(seg.spiketrains[0]) == 1 and len(seg.spiketrains[1]) == 0      # 50 nS fires it, 2 nS does not
+
+
+def test_synapse_sites_from_a_site_list(pynn_sim, tmp_path):
+    """A connector's location_selector=sim.SiteList(...): each synapse drawn among the sites,
+    keyed by (rng_seed, projection, synapse), into the file's site_section / site_x (in
+    the file's CSR order); other selectors and non-cable targets are refused."""
+    from olive.pynn.build import build_network
+    from olive.pynn.simulator import state
+    import h5py
+    sim.setup(timestep=0.025, rng_seed=7)
+    cells = sim.Population(3, sim.HHSwcCell(morphology=SWC))
+    src = sim.Population(4, sim.SpikeSourceArray(spike_times=[1.0]))
+    sites = sim.SiteList([(0, 0.5), (3, 0.25), (5, 1.0)], label="three sites")
+    sim.Projection(src, cells, sim.AllToAllConnector(), sim.StaticSynapse(weight=0.01, delay=1.0))
+    sim.Projection(src, cells, sim.FixedProbabilityConnector(0.7, location_selector=sites, rng=sim.NumpyRNG(3)),
+                   sim.StaticSynapse(weight=0.01, delay=1.0), receptor_type="inhibitory")
+    spec = build_network(state, 5.0)
+    q = spec.projections[1]
+    n = len(q["source"])
+    section, x = sites.draw(7, 1, n)
+    assert np.array_equal(q["site_section"], section) and np.array_equal(q["site_x"], x)
+    assert set(zip(section.tolist(), x.tolist())) <= {(0, 0.5), (3, 0.25), (5, 1.0)} and len(set(section)) > 1
+    # keyed: the first synapses draw the same sites whatever the projection's length; another seed or
+    # projection index draws others
+    assert np.array_equal(sites.draw(7, 1, 2 * n)[0][:n], section)
+    many = sites.draw(7, 1, 3000)[0]
+    assert not np.array_equal(sites.draw(8, 1, 3000)[0], many) and not np.array_equal(sites.draw(7, 0, 3000)[0], many)
+    assert abs(np.bincount(many)[[0, 3, 5]] - 1000).max() < 150
+    olive.write_network(tmp_path / "n.h5", spec.populations, spec.projections, dt=0.025)
+    order = np.lexsort((q["source"], q["target"]))
+    with h5py.File(tmp_path / "n.h5", "r") as f:
+        g = f["synapses/proj1"]
+        assert np.array_equal(g["site_section"][()], section[order]) and g["site_section"].dtype == np.int32
+        assert np.array_equal(g["site_x"][()], x[order]) and g.attrs["sites"] == b"three sites"
+        assert "site_section" not in f["synapses/proj0"] and "site_x" not in f["synapses/proj0"]
+    from pyNN.morphology import dendrites, random_placement, uniform
+    with pytest.raises(NotImplementedError, match="sim.SiteList"):
+        sim.Projection(src, cells, sim.AllToAllConnector(location_selector=random_placement(uniform(dendrites(), 1))),
+                       sim.StaticSynapse(weight=0.01, delay=1.0))
+    with pytest.raises(NotImplementedError, match="need cable cells"):
+        sim.Projection(src, sim.Population(1, sim.IF_cond_exp()), sim.AllToAllConnector(location_selector=sites),
+                       sim.StaticSynapse(weight=0.01, delay=1.0))
+    with pytest.raises(ValueError, match=r"site 1: x = 1.5 is not a position"):
+        sim.SiteList([(0, 0.5), (2, 1.5)])
+    with pytest.raises(ValueError, match="needs morphology=FILE"):
+        sim.HHSwcCell()
+
+
+def h5py_file(path):
+    import h5py
+    return h5py.File(path, "r")

@@ -22,7 +22,7 @@ from pyNN.standardmodels import StandardCellType
 
 from .standardmodels import (                                   # noqa: F401
     IF_curr_exp, IF_cond_exp, HH_cond_exp, InfOli, SpikeSourcePoisson, SpikeSourceArray, StaticSynapse,
-    SpikeSourceGamma, SpikeSourcePoissonRefractory,
+    SpikeSourceGamma, SpikeSourcePoissonRefractory, HHBallAndStick, HHSwcCell,
     ElectricalSynapse,
     DCSource, StepCurrentSource, ACSource, NoisyCurrentSource,
 )
@@ -37,6 +37,7 @@ from .control import (                                          # noqa: F401
 )
 from .procedural_api import create, connect, record, record_v, record_gsyn, set  # noqa: F401
 from .shim import install_shim                                  # noqa: F401
+from .sites import SiteList                                     # noqa: F401
 
 
 def list_standard_models():

@@ -35,6 +35,12 @@ def _cell_runs(ids, factors):
     return out
 
 
+def _projection_parts(q):
+    """What a projection's fingerprint covers: its synapses, and their sites where it has them."""
+    return [q["name"], q["receptor"], q["source"], q["target"], q["weight"], q["delay_ms"],
+            q.get("site_section"), q.get("site_x")]
+
+
 class NetworkSpec:
     def __init__(self):
         self.populations = []
@@ -58,7 +64,7 @@ class NetworkSpec:
                 parts.append(np.asarray(p["params"][k], dtype=float))
             # spike_times: not part of it: the times up to the last run() are kept (simulator.State.history)
         for q in self.projections:
-            parts += [q["name"], q["receptor"], q["source"], q["target"], q["weight"], q["delay_ms"]]
+            parts += _projection_parts(q)
         # pulses: not part of it: those up to the last run() are kept (simulator.State.pulse_history)
         return digest(*parts)
 
@@ -71,7 +77,7 @@ class NetworkSpec:
         for p in self.populations:
             parts.append((p["name"], p["count"], p["model"]))
         for q in self.projections:
-            parts += [q["name"], q["receptor"], q["source"], q["target"], q["weight"], q["delay_ms"]]
+            parts += _projection_parts(q)
         return digest(*parts)
 
     def native_of_cells(self, ids):
@@ -143,6 +149,8 @@ def _olive_population(pop, index, dt, t_done, history, tstop, seed):
                 "params": params}
         if spike_times is not None:
             spec["spike_times"] = spike_times[a:b]
+        if model == "hh_swc":
+            spec["morphology"] = ct.morphology
         out.append(spec)
     return out
 
@@ -196,9 +204,12 @@ def build_network(state, tstop):
         pre, post, w, d = prj._arrays()
         src = np.asarray(prj.pre.all_cells, dtype=np.int64)[pre]
         tgt = np.asarray(prj.post.all_cells, dtype=np.int64)[post]
-        spec.projections.append({"name": f"proj{k}", "source": src, "target": tgt,
-                                 "weight": w * wf[tgt], "delay_ms": d,
-                                 "receptor": _RECEPTOR[prj.receptor_type]})
+        q = {"name": f"proj{k}", "source": src, "target": tgt, "weight": w * wf[tgt], "delay_ms": d,
+             "receptor": _RECEPTOR[prj.receptor_type]}
+        if prj.sites is not None:      # keyed by (rng_seed, k, synapse): the same sites for every run()
+            q["site_section"], q["site_x"] = prj.sites.draw(state.seed, k, len(src))
+            q["sites"] = prj.sites.label
+        spec.projections.append(q)
 
     spec.pulses = _current_pulses(state, cf)
     spec.record = _recorded_variables(state)

@@ -8,6 +8,7 @@ from pyNN import common
 from pyNN.space import Space
 
 from . import simulator
+from .sites import check_selector
 from .standardmodels import StaticSynapse
 
 
@@ -91,6 +92,7 @@ class Projection(common.Projection):
         self._parts = {"pre": [], "post": [],     # and the synapse type's attributes, even for no connections
                        **{name: [] for name in self.synapse_type.get_native_names()}}
         self._joined = None
+        self.sites = None         # a SiteList from the connector's location_selector: where the synapses sit
         connector.connect(self)
         simulator.state.projections.append(self)
 
@@ -119,8 +121,8 @@ class Projection(common.Projection):
 
     def _convergent_connect(self, presynaptic_indices, postsynaptic_index, location_selector=None,
                             **connection_parameters):
-        if location_selector is not None:
-            raise NotImplementedError("pyNN.olive does not support multicompartmental models")
+        if location_selector is not None and self.sites is None:
+            self.sites = check_selector(location_selector, self.post)
         pre = np.asarray(presynaptic_indices, dtype=np.int64).ravel()
         self._parts["pre"].append(pre)
         self._parts["post"].append(np.full(len(pre), int(postsynaptic_index), dtype=np.int64))

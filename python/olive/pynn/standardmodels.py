@@ -18,13 +18,19 @@ parameters (mV, ms, nF, nA, uS) to olive's (docs/FORMAT.md):
   spike_source_array.
 * InfOli (olive's own cell type) -> infoli, with ElectricalSynapse
   projections as its gap junctions (olive's units: mS/cm2, uA/cm2).
+* HHBallAndStick -> hh_cable, HHSwcCell -> hh_swc (olive's own cable cell
+  types, NEURON's units: weights uS, currents nA): the parameters are
+  olive's, a '.' written '_' (dend_g_pas is hh_swc's dend.g_pas).
 """
+
+import os
 
 import numpy as np
 
 from pyNN.parameters import ParameterSpace, Sequence
 from pyNN.standardmodels import StandardCellType, cells, synapses, electrodes, build_translations
 
+from olive import models
 from olive.writer import ms_to_steps
 
 from .simulator import state
@@ -165,6 +171,72 @@ class InfOli(_OliveCell, StandardCellType):
         return 1.0
 
     current_factor = weight_factor
+
+
+def _renamed(name):
+    """A translation that takes the parameter called name as it is (PyNN evaluates a string
+    transform as an expression, and olive's names such as dend.g_pas are not identifiers)."""
+    def value(**parameters):
+        return parameters[name]
+    return value
+
+
+def _unit(p):
+    return 1.0
+
+
+class _CableCell(_OliveCell, StandardCellType):
+    """A cable cell of olive (common/cable_model.c), in NEURON's units: its parameters are
+    the olive model's (docs/FORMAT.md "Hodgkin-Huxley cells") with '.' written '_', its
+    weights uS (NEURON's ExpSyn weight), its currents nA into the soma (an IClamp)."""
+    recordable = ["spikes", "v", "gsyn_exc", "gsyn_inh"]
+    default_initial_values = {"v": -65.0}
+    receptor_types = ("excitatory", "inhibitory")
+    conductance_based = True
+    variables = {"v": ("v", None), "gsyn_exc": ("ge", None), "gsyn_inh": ("gi", None)}
+    weight_factor = staticmethod(_unit)
+    current_factor = staticmethod(_unit)
+
+
+def _cable_type(name, model, doc, base=_CableCell):
+    """The PyNN cell type of an olive cable model: every parameter of the model but v0 (the
+    initial value of v), named as olive names it with '.' -> '_'."""
+    defaults, units = models.parameters(model), models.units(model)
+    pairs = [(k.replace(".", "_"), k) for k in defaults if k != "v0"]
+    attrs = {"__doc__": doc, "olive_model": model,
+             "default_parameters": {p: defaults[k] for p, k in pairs},
+             "units": {**{p: units[k] for p, k in pairs}, "v": "mV", "gsyn_exc": "uS", "gsyn_inh": "uS"},
+             "translations": build_translations(*[(p, k) if p == k else (p, k, _renamed(p), _renamed(k))
+                                                  for p, k in pairs])}
+    return type(name, (base,), attrs)
+
+
+HHBallAndStick = _cable_type("HHBallAndStick", "hh_cable", """NEURON's ball-and-stick cell as olive's hh_cable
+    runs it (docs/FORMAT.md): a soma cylinder with hh, a passive dendrite of dend_nseg
+    segments, the synapses at dend(syn_x) (ExpSyn; Exp2Syn for synapses at sites when
+    tau_rise_e / tau_rise_i > 0). Parameters are hh_cable's (soma_L, dend_Ra, gnabar, g_pas,
+    tau_e, E_e, I_e nA, V_th: the NetCon threshold at the soma, ...); weights in uS.""")
+
+
+class _SwcCell(_CableCell):
+    def __init__(self, morphology=None, **parameters):
+        if morphology is None:
+            raise ValueError("HHSwcCell needs morphology=FILE, the SWC file of its cells")
+        path = os.path.abspath(os.fspath(morphology))
+        if not os.path.isfile(path):
+            raise ValueError(f"HHSwcCell: morphology {path}: no such file")
+        self.morphology = path
+        _CableCell.__init__(self, **parameters)
+
+
+HHSwcCell = _cable_type("HHSwcCell", "hh_swc", """A cell of an SWC reconstruction as olive's hh_swc runs
+    it (docs/FORMAT.md "Morphologies"): HHSwcCell(morphology="cell.swc", ...), the file read
+    as NEURON's Import3d reads it. The biophysics per section type TYPE (soma, axon, dend,
+    apic, custom) are hh_swc's TYPE.FIELD parameters written TYPE_FIELD: soma_Ra, dend_cm,
+    apic_hh (1: insert hh), dend_gnabar, axon_pas (1: insert pas), dend_g_pas, custom_e_pas,
+    ...; besides seg_length (0: NEURON's d_lambda rule), d_lambda, d_lambda_freq, celsius,
+    hh_tables, syn_sec, syn_x, tau_e, E_e, tau_i, E_i, tau_rise_e, tau_rise_i, V_th, I_e (nA).
+    Weights in uS.""", base=_SwcCell)
 
 
 class SpikeSourcePoisson(_OliveCell, cells.SpikeSourcePoisson):
