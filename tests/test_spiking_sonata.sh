@@ -127,3 +127,125 @@ PYEOF
 else
   echo "libsonata: not installed here (tests/test_sonata_readers.sh installs it); the h5py checks above ran"
 fi
+
+# SONATA biophysical nodes (issue 32): --import-circuit makes hh_swc
+# populations of a circuit's node types: morphology NAME is
+# morphologies_dir/NAME.swc, dynamics_params an Allen perisomatic JSON (pas,
+# hh); a mechanism olive lacks is refused; export -> import round-trips.
+mkdir -p circ/morph circ/models
+cp "$TESTS/data/cell.swc" circ/morph/cell.swc
+cp "$TESTS/data/morphio_simple.swc" circ/morph/simple.swc
+"$PY" - <<'PYEOF'
+import h5py, json, numpy as np
+with h5py.File("circ/nodes.h5", "w") as f:
+    f.attrs["magic"] = np.uint32(0x0A7A); f.attrs["version"] = np.array([0, 1], np.uint32)
+    g = f.create_group("nodes/v1")
+    g["node_id"] = np.arange(5, dtype=np.uint64)
+    g["node_type_id"] = np.array([100, 100, 100, 200, 200], np.uint32)
+    g["node_group_id"] = np.zeros(5, np.uint32); g["node_group_index"] = np.arange(5, dtype=np.uint64)
+    g0 = g.create_group("0")
+    g0["morphology"] = np.array(["cell", "cell", "cell", "simple", "simple"], dtype=h5py.string_dtype())
+    g0["x"] = np.zeros(5)
+open("circ/node_types.csv", "w").write(
+    "node_type_id model_type model_template pop_name dynamics_params\n"
+    "100 biophysical ctdb:Biophys1.hoc pyr peri.json\n"
+    "200 biophysical NULL bas NULL\n")
+peri = {"passive": [{"ra": 138.5, "e_pas": -70.25, "cm": [{"section": "soma", "cm": 1.5}, {"section": "dend", "cm": 2.25},
+                                                            {"section": "axon", "cm": 1.25}, {"section": "apic", "cm": 2.5}]}],
+        "fitting": [{"junction_potential": -14.0, "sweeps": [29]}],
+        "conditions": [{"celsius": 34.0, "v_init": -71.5, "erev": [{"section": "soma", "ena": 53.0, "ek": -107.0}]}],
+        "genome": [{"section": "soma", "name": "g_pas", "value": 3e-4, "mechanism": ""},
+                   {"section": "dend", "name": "g_pas", "value": 5e-5, "mechanism": ""},
+                   {"section": "soma", "name": "gnabar_hh", "value": 0.15, "mechanism": "hh"},
+                   {"section": "soma", "name": "gkbar_hh", "value": 0.04, "mechanism": "hh"},
+                   {"section": "axon", "name": "gnabar_hh", "value": 0.3, "mechanism": "hh"}]}
+json.dump(peri, open("circ/models/peri.json", "w"), indent=1)
+peri["genome"].append({"section": "soma", "name": "gbar_NaTs", "value": 0.7, "mechanism": "NaTs"})
+json.dump(peri, open("circ/models/nats.json", "w"))
+json.dump({"manifest": {"$BASE_DIR": ".", "$COMP": "$BASE_DIR/morph"},
+           "components": {"morphologies_dir": "$COMP", "biophysical_neuron_models_dir": "$BASE_DIR/models"},
+           "networks": {"nodes": [{"nodes_file": "$BASE_DIR/nodes.h5", "node_types_file": "$BASE_DIR/node_types.csv",
+                                                "populations": {"v1": {"type": "biophysical"}}}],
+                        "edges": []}}, open("circ/circuit_config.json", "w"))
+PYEOF
+"$G" -q -o bio.h5 --model hh_swc --import-circuit circ/circuit_config.json --export-sonata bioex \
+     --projection from=pyr,to=bas,p=1,weight=0.005,delay=1,receptor=ge
+"$G" -q -o bio2.h5 --model hh_swc --import-circuit bioex_circuit_config.json
+"$PY" - "$PWD" <<'PYEOF'
+import h5py, sys
+here = sys.argv[1]
+def pops(path):
+    with h5py.File(path) as f:
+        return {n: {k: (v.decode() if isinstance(v, bytes) else v) for k, v in g.attrs.items()}
+                for n, g in f["cells/populations"].items()}
+a, b = pops("bio.h5"), pops("bio2.h5")
+assert sorted(a) == ["bas", "pyr"], sorted(a)
+pyr, bas = a["pyr"], a["bas"]
+assert (pyr["first"], pyr["count"], bas["first"], bas["count"]) == (0, 3, 3, 2)
+assert pyr["morphology"] == here + "/circ/morph/cell.swc" and bas["morphology"] == here + "/circ/morph/simple.swc"
+T = ("soma", "axon", "dend", "apic", "custom")
+want = {"celsius": 34.0, "v0": -71.5, "soma.ena": 53.0, "soma.ek": -107.0, "axon.ena": 50, "dend.ek": -77,
+        "soma.cm": 1.5, "dend.cm": 2.25, "axon.cm": 1.25, "apic.cm": 2.5, "custom.cm": 1,
+        "soma.g_pas": 3e-4, "dend.g_pas": 5e-5, "axon.g_pas": 1e-4, "apic.g_pas": 1e-4,
+        "soma.gnabar": 0.15, "soma.gkbar": 0.04, "axon.gnabar": 0.3, "axon.gkbar": 0.036, "soma.gl": 0.0003}
+for t in T:   # perisomatic: ra and e_pas everywhere, pas everywhere, hh where the genome puts it
+    want.update({t + ".Ra": 138.5, t + ".e_pas": -70.25, t + ".pas": 1, t + ".hh": 1 if t in ("soma", "axon") else 0})
+for k, v in want.items():
+    assert pyr[k] == v, (k, pyr[k], v)
+# no dynamics_params: hh_swc's defaults (hh on soma and axon, pas on the rest)
+for k, v in {"celsius": 6.3, "v0": -65, "soma.hh": 1, "soma.pas": 0, "dend.hh": 0, "dend.pas": 1, "dend.Ra": 100}.items():
+    assert bas[k] == v, (k, bas[k], v)
+# export -> import: the same populations, every parameter bit for bit
+assert a == b, [(n, k, a[n][k], b[n].get(k)) for n in a for k in a[n] if a[n][k] != b[n].get(k)]
+print("SONATA biophysical nodes imported; export -> import gives the same populations")
+PYEOF
+# the imported network runs (pyr's and bas' cells, the projection between them)
+"$S" -q bio.h5 -o biorun --time 5 --pulse 1:4:0.5:0:3
+[ -s biorun/spikes.h5 ] || ls biorun | grep -q . || fail "the imported network did not run"
+# refused, naming the file and what is wrong, without output
+import_circ_refused() {  # WANT CONFIG
+  local want=$1 out rc=0
+  out=$("$G" -o bad.h5 --model hh_swc --import-circuit "$2" 2>&1) || rc=$?
+  [ "$rc" -ne 0 ] && [ "$rc" -lt 128 ] || fail "$2: exit status $rc: $out"
+  echo "$out" | grep -qF -- "$want" || fail "$2: message lacks '$want': $out"
+  [ ! -e bad.h5 ] && ! compgen -G "bad.h5.tmp-*" >/dev/null || fail "$2: output left behind"
+  echo "ok: $out"
+}
+sed 's/peri.json/nats.json/' circ/node_types.csv > circ/nats_types.csv
+sed 's/node_types.csv/nats_types.csv/' circ/circuit_config.json > circ/nats.json
+import_circ_refused "nats.json: node type 100: genome[5]: mechanism 'NaTs' (gbar_NaTs on soma): olive has hh and pas only" circ/nats.json
+"$PY" - <<'PYEOF'
+import h5py, json, numpy as np, shutil
+c = json.load(open("circ/circuit_config.json"))
+def variant(name, types=None, nodes=None):
+    d = json.loads(json.dumps(c)); n = d["networks"]["nodes"][0]
+    if types: open(f"circ/{name}_types.csv", "w").write(types); n["node_types_file"] = f"$BASE_DIR/{name}_types.csv"
+    if nodes: shutil.copy("circ/nodes.h5", f"circ/{name}.h5"); n["nodes_file"] = f"$BASE_DIR/{name}.h5"; nodes(f"circ/{name}.h5")
+    json.dump(d, open(f"circ/{name}.json", "w"))
+variant("nofile", "node_type_id model_type pop_name morphology\n100 biophysical pyr nothere\n200 biophysical bas simple\n",
+        lambda p: h5py.File(p, "r+")["nodes/v1/0"].__delitem__("morphology"))
+def interleave(p):
+    with h5py.File(p, "r+") as f:
+        g = f["nodes/v1"]; del g["node_type_id"]; g["node_type_id"] = np.array([100, 200, 100, 200, 200], np.uint32)
+variant("mixed", nodes=interleave)
+variant("point", "node_type_id model_type pop_name\n100 point_neuron pyr\n200 biophysical bas\n")
+PYEOF
+import_circ_refused "node type 100: morphology 'nothere' is $PWD/circ/./morph/nothere.swc: No such file" circ/nofile.json
+import_circ_refused "node 2 (node type 100, morphology 'cell') is not next to nodes 0-0" circ/mixed.json
+import_circ_refused "node type 100 (node 0) has model_type 'point_neuron'; olive imports biophysical nodes" circ/point.json
+venv="$TOP/$BUILD/venv-readers"
+if [ -x "$venv/bin/python" ] && "$venv/bin/python" -c "import libsonata" 2>/dev/null; then
+  "$venv/bin/python" - <<'PYEOF' || fail "libsonata could not read the circuits"
+import libsonata
+for path, pop, m in (("circ/circuit_config.json", "v1", "cell"), ("bioex_circuit_config.json", "io", None)):
+    cfg = libsonata.CircuitConfig.from_file(path)
+    p = cfg.node_population(pop)
+    assert p.size == 5, p.size
+    if m:   # libsonata reads node attributes of the nodes file, not the node types table
+        assert p.get_attribute("morphology", libsonata.Selection([0])) == [m]
+    props = cfg.node_population_properties(pop)
+    assert props.morphologies_dir.endswith("morph") or m is None, props.morphologies_dir
+    print(path, p.size, props.type, props.morphologies_dir)
+print("libsonata reads the biophysical circuits")
+PYEOF
+fi

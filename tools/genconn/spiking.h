@@ -36,6 +36,8 @@ typedef struct {
     const char *export_prefix;      /* --export-sonata PREFIX */
     const char *import_synapses;    /* --import-synapses EDGES.h5 */
     const char *import_edge_types;  /* --import-edge-types TYPES.csv */
+    const char *import_circuit;     /* --import-circuit CONFIG.json (its biophysical nodes) */
+    const char *import_node_pop;    /* --import-node-population NAME */
 } gc_spk_config;
 
 /* 1 when argv asks for a spiking model (--model other than infoli). */
@@ -55,5 +57,15 @@ void gc_spk_export_sonata(const gc_spk_config *cfg, const olive_synapses *syn, c
 void gc_spk_export_commit(char (*tmp)[4096]);
 /* spiking_import.c: the projections of a SONATA edges file, appended to syn */
 void gc_spk_import(const gc_spk_config *cfg, olive_synapses *syn);
+/* sonata_nodes.c: the hh_swc populations of a SONATA circuit's biophysical
+ * nodes (population want, or the only one), parameters and morphologies set */
+void gc_spk_import_nodes(const char *config, const char *want, const olive_cell_model *model, olive_populations *pops);
+/* sonata_dynamics.c: a node type's dynamics_params (the parsed JSON root of
+ * file path) applied to the parameter values p of model m */
+struct gc_json;
+void gc_sonata_apply_dynamics(const char *path, int64_t tid, const struct gc_json *root, const olive_cell_model *m, double *p);
+/* The dynamics_params text (malloc'd) that gc_sonata_apply_dynamics reads
+ * back as the parameter values p, bit for bit */
+char *gc_sonata_dynamics_text(const olive_cell_model *m, const double *p);
 
 #endif

@@ -67,6 +67,14 @@ static void usage(void)
            "                               in group 0, or from the edge types file; receptor from its\n"
            "                               'receptor' column, else (lif_cuba) by the weight's sign\n"
            "  --import-edge-types CSV    the SONATA edge types table of --import-synapses\n"
+           "  --import-circuit CONFIG.json\n"
+           "                             hh_swc: the populations of a SONATA circuit's biophysical nodes\n"
+           "                               (instead of --cells/--population): one per node type and\n"
+           "                               morphology, SWC files from morphologies_dir, parameters from the\n"
+           "                               node types' dynamics_params (Allen perisomatic form: pas, hh);\n"
+           "                               --param and --morphology apply on top\n"
+           "  --import-node-population NAME\n"
+           "                             the node population of --import-circuit (when it has several)\n"
            "  --export-sonata PREFIX     also write PREFIX_nodes.h5, PREFIX_edges.h5 (syn_weight, delay\n"
            "                               in ms), PREFIX_node_types.csv, PREFIX_edge_types.csv (receptor,\n"
            "                               projection) and PREFIX_circuit_config.json\n"
@@ -243,6 +251,8 @@ void gc_spk_parse_args(int argc, char **argv, gc_spk_config *cfg)
         }
         else if (!strcmp(a, "--import-synapses")) cfg->import_synapses = need_value(argc, argv, &i);
         else if (!strcmp(a, "--import-edge-types")) cfg->import_edge_types = need_value(argc, argv, &i);
+        else if (!strcmp(a, "--import-circuit")) cfg->import_circuit = need_value(argc, argv, &i);
+        else if (!strcmp(a, "--import-node-population")) cfg->import_node_pop = need_value(argc, argv, &i);
         else if (!strcmp(a, "--force")) cfg->force = 1;
         else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) olive_verbose = 1;
         else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) olive_quiet = 1;
@@ -254,9 +264,17 @@ void gc_spk_parse_args(int argc, char **argv, gc_spk_config *cfg)
     if (cfg->import_edge_types && !cfg->import_synapses) olive_usage_error("--import-edge-types needs --import-synapses EDGES.h5");
     if (!cfg->model) olive_usage_error("no model given (--model lif_cuba|lif_coba|hh_traub|hh_cable)");
     if (cfg->dt < 0) cfg->dt = cfg->model->dt_default;
-    if (cfg->export_prefix && (cfg->model == &olive_model_hh_cable || cfg->model == &olive_model_hh_swc))
+    if (cfg->export_prefix && cfg->model == &olive_model_hh_cable)
         olive_usage_error("--export-sonata: a %s cell has no SONATA point-neuron template, and olive writes no "
                           "morphology file for it yet", cfg->model->name);
+    if (cfg->import_node_pop && !cfg->import_circuit) olive_usage_error("--import-node-population needs --import-circuit CONFIG.json");
+    if (cfg->import_circuit) {   /* the populations come from the circuit, in its node order */
+        if (cells || cfg->pops.n)
+            olive_usage_error("--import-circuit gives the populations: leave out --cells, --population and --source-poisson");
+        if (!olive_model_needs_morphology(cfg->model))
+            olive_usage_error("--import-circuit: biophysical nodes become hh_swc cells (--model hh_swc), not %s", cfg->model->name);
+        gc_spk_import_nodes(cfg->import_circuit, cfg->import_node_pop, cfg->model, &cfg->pops);
+    }
     if (cells && cfg->pops.n) olive_usage_error("give either --cells N or --population NAME:N, not both");
     if (!cells && !cfg->pops.n) olive_usage_error("no cells: give --cells N or --population NAME:N");
     if (cells) {
@@ -277,8 +295,10 @@ void gc_spk_parse_args(int argc, char **argv, gc_spk_config *cfg)
                                   p->param[0], cfg->dt);
             continue;
         }
-        p->model = cfg->model;
-        for (int k = 0; k < cfg->model->nparams; k++) p->param[k] = cfg->model->params[k].def;
+        if (!cfg->import_circuit) {   /* imported populations hold their circuit's values */
+            p->model = cfg->model;
+            for (int k = 0; k < cfg->model->nparams; k++) p->param[k] = cfg->model->params[k].def;
+        }
         int kv0 = olive_model_param(cfg->model, "v0");
         cfg->v0_a[i] = cfg->v0_b[i] = p->param[kv0];
     }

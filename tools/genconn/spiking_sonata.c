@@ -6,7 +6,9 @@
  * /edges/io/0/syn_weight and /edges/io/0/delay in ms), PREFIX_node_types.csv
  * (pop_name, model_template nest:iaf_psc_exp or nest:iaf_cond_exp),
  * PREFIX_edge_types.csv (projection name and receptor per edge type) and
- * PREFIX_circuit_config.json.
+ * PREFIX_circuit_config.json. hh_swc populations are biophysical node
+ * types with their morphology and PREFIX_POP_dynamics.json (below), which
+ * --import-circuit reads back (sonata_nodes.c).
  *
  * --import-synapses EDGES.h5 reads such a file (or bmtk's): one projection
  * per edge_type_id, syn_weight and delay per edge or, when the edges file has
@@ -62,6 +64,87 @@ static void join(char *out, const char *a, const char *b)
     if (la + lb >= 4096) olive_usage_error("--export-sonata: '%s' is too long", a);
     memcpy(out, a, la);
     memcpy(out + la, b, lb + 1);
+}
+
+/* hh_swc export: each population a biophysical node type, its SWC file
+ * named in the directory holding them all (morphologies_dir, without the
+ * .swc that SONATA appends) and its parameters in PREFIX_POP_dynamics.json
+ * (sonata_dynamics.c), so that --import-circuit gives the same populations. */
+static char dyn_tmp[OLIVE_MAX_POPS][4096];
+static int ndyn;
+
+static void json_escape(char *out, size_t n, const char *s)
+{
+    size_t k = 0;
+    for (; *s && k + 8 < n; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') { out[k++] = '\\'; out[k++] = (char)c; }
+        else if (c < 0x20) k += (size_t)snprintf(out + k, n - k, "\\u%04x", c);
+        else out[k++] = (char)c;
+    }
+    if (*s) olive_die("--export-sonata: the path '%.100s...' is too long", s);
+    out[k] = 0;
+}
+
+/* A node types field: quoted (a quote doubled) when it holds a space or a quote. */
+static void csv_field(char *out, size_t n, const char *s)
+{
+    if (!strpbrk(s, " \t\"")) { snprintf(out, n, "%s", s); return; }
+    size_t k = 0;
+    out[k++] = '"';
+    for (; *s && k + 3 < n; s++) {
+        if (*s == '"') out[k++] = '"';
+        out[k++] = *s;
+    }
+    if (*s) olive_die("--export-sonata: the name '%.100s...' is too long", s);
+    out[k++] = '"';
+    out[k] = 0;
+}
+
+/* The longest directory holding every population's SWC file (into dir). */
+static void morphology_dir(const gc_spk_config *cfg, char *dir)
+{
+    dir[0] = 0;
+    for (int p = 0; p < cfg->pops.n; p++) {
+        const char *m = cfg->pops.pop[p].morphology;
+        if (!m[0]) continue;
+        if (!dir[0]) {
+            snprintf(dir, 4096, "%s", m);
+            *strrchr(dir, '/') = 0;
+        }
+        while (strncmp(m, dir, strlen(dir)) || m[strlen(dir)] != '/') *strrchr(dir, '/') = 0;
+    }
+}
+
+static int biophysical_types(const gc_spk_config *cfg, const char *types, char *text, size_t cap, char *mdir)
+{
+    morphology_dir(cfg, mdir);
+    const size_t skip = strlen(mdir) + 1;
+    if (!mdir[0]) snprintf(mdir, 4096, "/");
+    int len = snprintf(text, cap, "node_type_id model_type model_template pop_name morphology dynamics_params\n");
+    for (int p = 0; p < cfg->pops.n; p++) {
+        const olive_population *pp = &cfg->pops.pop[p];
+        if (olive_model_is_source(pp->model)) {   /* spike sources: virtual nodes */
+            len += snprintf(text + len, cap - (size_t)len, "%d virtual NULL %s NULL NULL\n", p, pp->name);
+            continue;
+        }
+        const size_t ml = strlen(pp->morphology);
+        if (ml < 4 || strcmp(pp->morphology + ml - 4, ".swc"))
+            olive_die("%s: population %s: SONATA names a morphology without its extension, .swc; %s does not end in .swc",
+                      types, pp->name, pp->morphology);
+        char name[2048], morph[2100], dyn[4096];
+        snprintf(name, sizeof name, "%.*s", (int)(ml - 4 - skip), pp->morphology + skip);
+        csv_field(morph, sizeof morph, name);
+        if ((size_t)snprintf(dyn, sizeof dyn, "%s_%s_dynamics.json", cfg->export_prefix, pp->name) >= sizeof dyn)
+            olive_usage_error("--export-sonata: '%s' is too long", cfg->export_prefix);
+        join(dyn_tmp[ndyn], olive_atomic_begin(dyn, cfg->force), "");
+        char *dt = gc_sonata_dynamics_text(cfg->model, pp->param);
+        write_text(dyn, dyn_tmp[ndyn++], dt);
+        free(dt);
+        len += snprintf(text + len, cap - (size_t)len, "%d biophysical ctdb:Biophys1.hoc %s %s %s\n", p, pp->name, morph,
+                        base_name(dyn));
+    }
+    return len;
 }
 
 void gc_spk_export_paths(const char *prefix, char (*paths)[4096])
@@ -136,10 +219,13 @@ void gc_spk_export_sonata(const gc_spk_config *cfg, const olive_synapses *syn, c
     olive_h5_close_file(path[X_EDGES], f);
     free(src); free(tgt); free(type); free(w); free(d);
     /* types and config */
-    size_t cap = 256 + (size_t)cfg->pops.n * 160 + (size_t)syn->n * 200;
+    size_t cap = 256 + (size_t)cfg->pops.n * 2400 + (size_t)syn->n * 200;
     char *text = olive_malloc(cap, "export");
-    int len = snprintf(text, cap, "node_type_id model_type model_template pop_name\n");
-    for (int p = 0; p < cfg->pops.n; p++)
+    const int bio = olive_model_needs_morphology(cfg->model);
+    char mdir[4096] = "";
+    int len = bio ? biophysical_types(cfg, path[X_NODE_TYPES], text, cap, mdir)
+                  : snprintf(text, cap, "node_type_id model_type model_template pop_name\n");
+    for (int p = 0; p < cfg->pops.n && !bio; p++)
         len += snprintf(text + len, cap - (size_t)len, "%d point_neuron %s %s\n", p,
                         cfg->model == &olive_model_lif_coba         ? "nest:iaf_cond_exp"
                         : cfg->model == &olive_model_lif_cuba_alpha ? "nest:iaf_psc_alpha"
@@ -152,18 +238,25 @@ void gc_spk_export_sonata(const gc_spk_config *cfg, const olive_synapses *syn, c
         len += snprintf(text + len, cap - (size_t)len, "%d static_synapse %s %s\n", j, syn->proj[j].receptor, syn->proj[j].name);
     write_text(path[X_EDGE_TYPES], tmp[X_EDGE_TYPES], text);
     free(text);
-    char json[24576];
+    char json[24576], comp[8400] = "";
+    if (bio) {
+        char esc[8192];
+        json_escape(esc, sizeof esc, mdir);
+        snprintf(comp, sizeof comp, "  \"components\": {\"morphologies_dir\": \"%s\", \"biophysical_neuron_models_dir\": \"$BASE_DIR\"},\n", esc);
+    }
     snprintf(json, sizeof json,
-             "{\n  \"manifest\": {\"$BASE_DIR\": \".\"},\n  \"networks\": {\n"
+             "{\n  \"manifest\": {\"$BASE_DIR\": \".\"},\n%s  \"networks\": {\n"
              "    \"nodes\": [{\"nodes_file\": \"$BASE_DIR/%s\", \"node_types_file\": \"$BASE_DIR/%s\",\n"
-             "               \"populations\": {\"io\": {\"type\": \"point_neuron\"}}}],\n"
+             "               \"populations\": {\"io\": {\"type\": \"%s\"}}}],\n"
              "    \"edges\": [{\"edges_file\": \"$BASE_DIR/%s\", \"edge_types_file\": \"$BASE_DIR/%s\",\n"
              "               \"populations\": {\"io\": {\"type\": \"chemical\"}}}]\n  }\n}\n",
-             base_name(path[X_NODES]), base_name(path[X_NODE_TYPES]), base_name(path[X_EDGES]), base_name(path[X_EDGE_TYPES]));
+             comp, base_name(path[X_NODES]), base_name(path[X_NODE_TYPES]), bio ? "biophysical" : "point_neuron",
+             base_name(path[X_EDGES]), base_name(path[X_EDGE_TYPES]));
     write_text(path[X_CONFIG], tmp[X_CONFIG], json);
 }
 
 void gc_spk_export_commit(char (*tmp)[4096])
 {
     for (int k = 0; k < X_FILES; k++) olive_atomic_commit(tmp[k]);
+    for (int k = 0; k < ndyn; k++) olive_atomic_commit(dyn_tmp[k]);
 }
