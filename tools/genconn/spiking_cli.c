@@ -153,9 +153,12 @@ static void parse_projection(gc_spk_config *cfg, const char *arg)
             if (!strcmp(v, "yes")) p->autapses = 1;
             else if (!strcmp(v, "no")) p->autapses = 0;
             else olive_usage_error("--projection %s: autapses='%s' is not yes or no", arg, v);
+        } else if (!strcmp(k, "sites")) {
+            if (!*v || !strcmp(v, "@")) olive_usage_error("--projection %s: sites= needs TYPES[:DMIN:DMAX] or @FILE", arg);
+            snprintf(p->sites, sizeof p->sites, "%s", v);
         } else {
             olive_usage_error("--projection %s: unknown key '%s' (from, to, p, indegree, total, weight, delay, "
-                              "receptor, name, autapses)", arg, k);
+                              "receptor, name, autapses, sites)", arg, k);
         }
     }
     if (!p->from[0] || !p->to[0]) olive_usage_error("--projection %s: needs from=POP and to=POP", arg);
@@ -364,6 +367,7 @@ void gc_spk_parse_args(int argc, char **argv, gc_spk_config *cfg)
         for (int q = 0; q < cfg->nproj - 1; q++)
             if (!strcmp(cfg->proj[q].name, p->name))
                 olive_usage_error("--projection %s: a second projection named '%s' (give name=...)", projs[j], p->name);
+        if (p->sites[0]) gc_spk_sites_resolve(cfg, p);
         /* the largest delay (d_a >= 0 is checked): every delay drawn fits the uint16 steps */
         char what[400];
         snprintf(what, sizeof what, "--projection %s: delay (the delay buffer)", projs[j]);
