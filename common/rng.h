@@ -20,6 +20,7 @@ enum olive_stream {
     OLIVE_STREAM_V0 = 11,          /* random initial potentials written by olive-genconn */
     OLIVE_STREAM_POISSON = 12,     /* olive-simulate --poisson: (cell, step) */
     OLIVE_STREAM_SOURCE = 13,      /* spike_source_poisson cells: (cell, step) */
+    OLIVE_STREAM_SYN_SITE = 14,    /* olive-genconn sites=: where on its target a synapse sits */
 };
 
 /* Four 32-bit words for counter (a, b, draw, stream) under key seed. */

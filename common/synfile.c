@@ -282,16 +282,60 @@ void olive_pops_write(const char *path, hid_t f, const olive_populations *pops, 
 
 static int proj_attr_known(const char *name, const void *ctx)
 {
-    static const char *const known[] = {"receptor", "source", "target", "rule", "weight", "delay", NULL};
+    static const char *const known[] = {"receptor", "source", "target", "rule", "weight", "delay", "sites", NULL};
     (void)ctx;
     return olive_h5_name_listed(name, known);
 }
 
 static int proj_dset_known(const char *name, const void *ctx)
 {
-    static const char *const known[] = {"row_ptr", "col", "weight", "delay", NULL};
+    static const char *const known[] = {"row_ptr", "col", "weight", "delay", "site_section", "site_x", NULL};
     (void)ctx;
     return olive_h5_name_listed(name, known);
+}
+
+/* Dataset name of projection pg: one value per synapse, of class want (kind: its words). */
+static void check_per_synapse(const char *path, hid_t pg, const char *where, const char *name, int64_t nnz,
+                              H5T_class_t want, const char *kind)
+{
+    H5T_class_t cls;
+    size_t sz;
+    if (olive_h5_len1(path, pg, name) != nnz)
+        olive_die("%s: %s/%s has %lld values for %lld synapses", path, where, name,
+                  (long long)olive_h5_len1(path, pg, name), (long long)nnz);
+    olive_h5_dtype_info(path, pg, name, &cls, &sz);
+    if (cls != want) olive_die("%s: %s/%s must be %s", path, where, name, kind);
+}
+
+/* The synapse sites (site_section, site_x; both or neither) of the held
+ * synapses, validated as far as the file alone can tell: whether a section
+ * exists is the target cell's to say (olive-simulate). */
+static void read_sites(const char *path, hid_t pg, const char *where, olive_projection *p)
+{
+    const int has_s = olive_h5_exists(pg, "site_section"), has_x = olive_h5_exists(pg, "site_x");
+    olive_h5_get_str_opt(path, pg, "sites", p->sites, sizeof p->sites);
+    if (!has_s && !has_x) return;
+    if (!has_s || !has_x)
+        olive_die("%s: %s has %s but not %s (synapse sites need both)", path, where,
+                  has_s ? "site_section" : "site_x", has_s ? "site_x" : "site_section");
+    check_per_synapse(path, pg, where, "site_section", p->nnz_total, H5T_INTEGER, "an integer dataset");
+    check_per_synapse(path, pg, where, "site_x", p->nnz_total, H5T_FLOAT, "a float32 or float64 dataset");
+    p->site_sec = olive_malloc((size_t)p->nnz * sizeof(int32_t) + 4, "synapse sites");
+    p->site_x = olive_malloc((size_t)p->nnz * sizeof(double) + 8, "synapse sites");
+    /* int64 first: a value beyond int32 must be refused, not wrapped */
+    int64_t *sec = olive_malloc((size_t)p->nnz * sizeof(int64_t) + 8, "synapse sites");
+    olive_h5_read_slab1(path, pg, "site_section", H5T_NATIVE_INT64, p->e0, p->nnz, sec);
+    olive_h5_read_slab1(path, pg, "site_x", H5T_NATIVE_DOUBLE, p->e0, p->nnz, p->site_x);
+    for (int64_t e = 0; e < p->nnz; e++) {
+        if (sec[e] < 0 || sec[e] > INT32_MAX)
+            olive_die("%s: %s/site_section[%lld] = %lld is not a section index (0: the soma)", path, where,
+                      (long long)(p->e0 + e), (long long)sec[e]);
+        p->site_sec[e] = (int32_t)sec[e];
+        if (!(p->site_x[e] >= 0 && p->site_x[e] <= 1))
+            olive_die("%s: %s/site_x[%lld] = %g is not a position in [0, 1]", path, where, (long long)(p->e0 + e),
+                      p->site_x[e]);
+    }
+    free(sec);
 }
 
 static void read_projection(const char *path, hid_t g, const char *name, int64_t count, int64_t row0, int64_t row1,
@@ -348,11 +392,7 @@ static void read_projection(const char *path, hid_t g, const char *name, int64_t
                           (long long)(row0 + r));
         }
     if (olive_h5_exists(pg, "weight")) {
-        if (olive_h5_len1(path, pg, "weight") != p->nnz_total)
-            olive_die("%s: %s/weight has %lld values for %lld synapses", path, where,
-                      (long long)olive_h5_len1(path, pg, "weight"), (long long)p->nnz_total);
-        olive_h5_dtype_info(path, pg, "weight", &cls, &sz);
-        if (cls != H5T_FLOAT) olive_die("%s: %s/weight must be a float32 or float64 dataset", path, where);
+        check_per_synapse(path, pg, where, "weight", p->nnz_total, H5T_FLOAT, "a float32 or float64 dataset");
         p->weight = olive_malloc((size_t)p->nnz * sizeof(double) + 8, "synapse weights");
         olive_h5_read_slab1(path, pg, "weight", H5T_NATIVE_DOUBLE, p->e0, p->nnz, p->weight);
         for (int64_t e = 0; e < p->nnz; e++)
@@ -365,11 +405,7 @@ static void read_projection(const char *path, hid_t g, const char *name, int64_t
         olive_die("%s: %s has neither a dataset nor an attribute 'weight'", path, where);
     }
     if (olive_h5_exists(pg, "delay")) {
-        if (olive_h5_len1(path, pg, "delay") != p->nnz_total)
-            olive_die("%s: %s/delay has %lld values for %lld synapses", path, where,
-                      (long long)olive_h5_len1(path, pg, "delay"), (long long)p->nnz_total);
-        olive_h5_dtype_info(path, pg, "delay", &cls, &sz);
-        if (cls != H5T_INTEGER) olive_die("%s: %s/delay must be an integer dataset (steps of dt)", path, where);
+        check_per_synapse(path, pg, where, "delay", p->nnz_total, H5T_INTEGER, "an integer dataset (steps of dt)");
         int64_t *d = olive_malloc((size_t)p->nnz * sizeof(int64_t) + 8, "synapse delays");
         olive_h5_read_slab1(path, pg, "delay", H5T_NATIVE_INT64, p->e0, p->nnz, d);
         p->delay = olive_malloc((size_t)p->nnz * sizeof(uint16_t) + 2, "synapse delays");
@@ -388,6 +424,7 @@ static void read_projection(const char *path, hid_t g, const char *name, int64_t
     } else {
         olive_die("%s: %s has neither a dataset nor an attribute 'delay'", path, where);
     }
+    read_sites(path, pg, where, p);
     H5Gclose(pg);
 }
 
@@ -442,6 +479,11 @@ void olive_syn_write(const char *path, hid_t f, const olive_synapses *syn)
         else olive_h5_attr_f64(path, pg, "weight", p->weight_value);
         if (p->delay) olive_h5_write1(path, pg, "delay", H5T_STD_U16LE, H5T_NATIVE_UINT16, p->nnz, p->delay, 0);
         else olive_h5_attr_i64(path, pg, "delay", p->delay_value);
+        if (p->site_sec) {
+            olive_h5_write1(path, pg, "site_section", H5T_STD_I32LE, H5T_NATIVE_INT32, p->nnz, p->site_sec, 0);
+            olive_h5_write1(path, pg, "site_x", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, p->nnz, p->site_x, 0);
+        }
+        if (p->sites[0]) olive_h5_attr_str(path, pg, "sites", p->sites);
         olive_h5_close(path, pg, "a projection group");
     }
     olive_h5_close(path, g, "group /synapses");
@@ -454,6 +496,8 @@ void olive_syn_free(olive_synapses *syn)
         free(syn->proj[i].col);
         free(syn->proj[i].weight);
         free(syn->proj[i].delay);
+        free(syn->proj[i].site_sec);
+        free(syn->proj[i].site_x);
     }
     free(syn->proj);
     memset(syn, 0, sizeof *syn);

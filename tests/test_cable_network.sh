@@ -138,3 +138,68 @@ with h5py.File('percell.h5', 'a') as f:
 expect_fail "a per-cell g_Na" "population inh: per-cell values of g_Na" "$S" -q percell.h5 -o pc --time 1
 [ ! -e pc ] || fail "olive-simulate left pc/"
 echo "refusals: bad parameters (hh_swc's per-type biophysics, hh_tables), --method, --backend cuda, per-cell g_Na"
+
+# Synapse sites (--projection ...,sites=; docs/FORMAT.md "Synapses"): on a
+# NeuroMorpho three-point-soma cell, dendrite sites 20-200 um from soma(0.5)
+# and sites from a list; the same file for the same seed, on 1 or 2 ranks
+# and 1 or 2 threads, another for another seed, the weights untouched by the
+# sites; NEURON's Import3d cell judges types, distances and uniformity
+# (tests/sites_check.py; the normal build only). Bad specs are refused
+# with nothing written; SONATA sites are refused on import, not dropped.
+CNG=$TESTS/data/c91662_part.CNG.swc
+printf '%s\n' '# section x' 'soma 0.5' 'dend[0] 0.25' 'dend[2] 1  # an end' 'axon[0] 0' > sites.txt
+SITES=(--model hh_swc --population a:30 --population b:10 --morphology "$CNG"
+       --projection from=all,to=a,indegree=150,weight=0.001:0.002,delay=1,receptor=ge,name=dd,sites=dend:20:200
+       --projection from=a,to=all,indegree=60,weight=0.001,delay=1,receptor=gi,name=ls,sites=@sites.txt)
+"$G" -q -o sites1.h5 "${SITES[@]}"
+OMP_NUM_THREADS=1 "$G" -q -o sites2.h5 "${SITES[@]}"
+mpirun -np 2 "$G" -q -o sites3.h5 "${SITES[@]}"
+"$G" -q -o sites4.h5 "${SITES[@]}" --seed 2
+"$G" -q -o nosites.h5 "${SITES[@]/,sites=*/}"
+"$PY" - <<'PYEOF' || fail "synapse sites: not the same for the same seed, or the weights changed"
+import h5py, numpy as np
+f = [h5py.File(f"sites{k}.h5") for k in (1, 2, 3, 4)]
+plain = h5py.File("nosites.h5")
+for p in ("dd", "ls"):
+    g = f[0]["synapses/" + p]
+    assert g.attrs["sites"].decode() == {"dd": "dend:20:200", "ls": "list:sites.txt"}[p]
+    for k in ("col", "site_section", "site_x"):
+        for other in f[1:3]:
+            assert np.array_equal(g[k][:], other["synapses/" + p][k][:]), (p, k)
+    assert not np.array_equal(g["site_x"][:], f[3]["synapses/" + p]["site_x"][:]), p   # another seed
+    assert "site_x" not in plain["synapses/" + p]
+assert np.array_equal(f[0]["synapses/dd/weight"][:], plain["synapses/dd/weight"][:])
+PYEOF
+if [ "${SANITIZED:-0}" != 1 ]; then
+  source "$TESTS/peer_venv.sh"
+  for check in "dd dend 20 200" "ls @sites.txt"; do
+    "$venv/bin/python" "$TESTS/sites_check.py" sites1.h5 ${check%% *} "$CNG" ${check#* } 2>&1 | grep -v "DISPLAY\|graphics" | tee sites.log
+    grep -q '^PASS' sites.log || fail "synapse sites $check: not what NEURON's cell allows"
+  done
+fi
+swc_sites() { "$G" -q -o bad.h5 --model hh_swc --cells 4 --morphology "$CNG" \
+  --projection "from=all,to=all,indegree=2,weight=0.001,delay=1,receptor=ge,sites=$1"; }
+expect_fail "sites type" "sites: 'dendrite' is not a section type" swc_sites dendrite
+expect_fail "sites empty range" "has no length of those section types at that distance" swc_sites dend:5000:6000
+expect_fail "sites DMIN > DMAX" "0 <= DMIN < DMAX" swc_sites apic:50:10
+printf 'dend[999] 0.5\n' > nosec.txt
+expect_fail "sites unknown section" "nosec.txt: line 1: section 'dend\[999\]' is not in the cell of population all" \
+  swc_sites @nosec.txt
+printf 'soma 0.5\ndend[0] 1.5\n' > badx.txt
+expect_fail "sites x 1.5" "badx.txt: line 2: x = '1.5' is not a position in \[0, 1\]" swc_sites @badx.txt
+expect_fail "sites on lif" "sites= places synapses on the sections of hh_swc and hh_cable cells, not lif_cuba" \
+  "$G" -q -o bad.h5 --model lif_cuba --cells 4 --projection from=all,to=all,indegree=1,weight=1,delay=1,receptor=ge,sites=dend
+[ ! -e bad.h5 ] || fail "olive-genconn left bad.h5"
+"$PY" - <<'PYEOF'
+import h5py, numpy as np
+with h5py.File("site_edges.h5", "w") as f:
+    g = f.create_group("edges/e")
+    g["source_node_id"] = np.array([0, 1], np.uint64); g["target_node_id"] = np.array([1, 0], np.uint64)
+    g["edge_type_id"] = np.array([0, 0], np.int64)
+    g["0/syn_weight"] = [0.001, 0.001]; g["0/delay"] = [1.0, 1.0]
+    g["0/afferent_section_id"] = np.array([1, 1], np.int64)
+PYEOF
+expect_fail "SONATA sites" "site_edges.h5: /edges/e/0/afferent_section_id: olive-genconn does not import synapse sites" \
+  "$G" -q -o bad.h5 --model hh_cable --cells 2 --import-synapses site_edges.h5
+[ ! -e bad.h5 ] || fail "olive-genconn left bad.h5"
+echo "synapse sites: rank-, thread- and seed-keyed, judged by NEURON's cell; bad sites= refused"

@@ -118,6 +118,10 @@ args_refused 'valid\.h5.*(stimulus|format)|(stimulus|format).*valid\.h5' "${A[@]
 # index), a uint64 beyond int64 are refused, naming the object
 "$BIN/olive-genconn" -q -o spk.h5 --model lif_cuba --population exc:20 --source-poisson src:4:10 \
   --projection from=exc,to=exc,p=0.2,weight=1,delay=1,receptor=ge
+# synapse sites (site_section, site_x) on a hh_cable network: both or neither,
+# one per synapse, x in [0, 1], a section index >= 0, integers as integers
+"$BIN/olive-genconn" -q -o sites.h5 --model hh_cable --cells 6 \
+  --projection from=all,to=all,indegree=3,weight=0.001,delay=1,receptor=ge,sites=soma+dend,name=pr
 "$PY" - <<'PYEOF'
 import h5py, numpy as np, shutil
 def case(name, edit):
@@ -141,6 +145,19 @@ case("spike_times_ptr_float", lambda f: array_source(f, np.float64))
 case("tau_M_dataset", lambda f: f[P].create_dataset("tau_M", data=np.full(20, 20.0)))
 case("first_uint64_huge", lambda f: f[P].attrs.create("first", 2**63 + 1, dtype=np.uint64))
 case("delay_attr_float", lambda f: f[E].attrs.__setitem__("delay", 2.5))
+def sites_case(name, edit):
+    shutil.copy("sites.h5", f"spk_{name}.h5")
+    with h5py.File(f"spk_{name}.h5", "r+") as f:
+        edit(f["synapses/pr"])
+def set_at(g, name, k, value):
+    v = g[name][:]; v[k] = value; g[name][...] = v
+sites_case("site_x_only", lambda g: g.__delitem__("site_section"))
+sites_case("site_section_only", lambda g: g.__delitem__("site_x"))
+sites_case("site_x_short", lambda g: retype(g, "site_x", np.float64, lambda v: v[:-1]))
+sites_case("site_x_2", lambda g: set_at(g, "site_x", 4, 2.0))
+sites_case("site_x_nan", lambda g: set_at(g, "site_x", 0, np.nan))
+sites_case("site_section_negative", lambda g: set_at(g, "site_section", 3, -1))
+sites_case("site_section_float", lambda g: retype(g, "site_section", np.float64))
 # the datatype of attribute tau_m (float64: class+version 0x11, bits 20 3f 00, size 8) declares another size
 b = bytearray(open("spk.h5", "rb").read())
 at = b.find(bytes([0x11, 0x20, 0x3f, 0x00, 0x08, 0, 0, 0]), b.find(b"tau_m\0"))
@@ -157,6 +174,13 @@ spk_cases=(
   "delay_attr_float|/synapses/exc_to_exc: attribute 'delay' is stored as a floating-point number"
   "tau_m_size256|/cells/populations/exc: its attributes cannot be read \(a damaged attribute header\)"
   "tau_m_size16|/cells/populations/exc: attribute 'tau_m' has a floating-point type other than IEEE"
+  "site_x_only|/synapses/pr has site_x but not site_section"
+  "site_section_only|/synapses/pr has site_section but not site_x"
+  "site_x_short|/synapses/pr/site_x has 17 values for 18 synapses"
+  "site_x_2|/synapses/pr/site_x\[4\] = 2 is not a position in \[0, 1\]"
+  "site_x_nan|/synapses/pr/site_x\[0\] = nan is not a position"
+  "site_section_negative|/synapses/pr/site_section\[3\] = -1 is not a section index"
+  "site_section_float|/synapses/pr/site_section must be an integer dataset"
 )
 for c in "${spk_cases[@]}"; do
   name=${c%%|*} re=${c#*|}
@@ -164,6 +188,7 @@ for c in "${spk_cases[@]}"; do
     && no_output "out-spk-$name") || bad=$((bad + 1))
 done
 "$S" -q spk.h5 -o spk-ok --time 5 || fail "the spiking base network was refused"
+"$S" -q sites.h5 -o sites-ok --time 5 || fail "the hh_cable network with synapse sites was refused"
 
 if [ $bad -ne 0 ]; then
   echo "---- $bad cases were not refused properly:"; cat failures.txt; exit 1

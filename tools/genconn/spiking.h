@@ -11,6 +11,15 @@
 
 enum gc_rule { GC_RULE_P, GC_RULE_INDEGREE, GC_RULE_TOTAL };
 
+/* The places a projection's synapses may sit on one target population's
+ * cells (sites=; spiking_sites.c): spans laid end to end, total long. */
+typedef struct gc_site_span gc_site_span;
+typedef struct {
+    int n;
+    gc_site_span *span;
+    double total;
+} gc_site_table;
+
 typedef struct {
     char name[OLIVE_NAME_LEN], from[OLIVE_NAME_LEN], to[OLIVE_NAME_LEN], receptor[32];
     int rule;
@@ -20,6 +29,8 @@ typedef struct {
     double d_a, d_b;          /* delay in ms: constant or uniform, rounded to steps */
     int autapses;
     char spec[256];           /* as given (provenance attribute rule) */
+    char sites[256];          /* sites=VALUE as given, or "" */
+    gc_site_table *site;      /* sites=: one table per population (n = 0: not a target), or NULL */
 } gc_proj_spec;
 
 typedef struct {
@@ -48,13 +59,19 @@ int gc_spiking_main(int argc, char **argv);
 /* The bytes the projections of syn hold (rows and synapses), for the memory
  * checks of what comes after them. */
 double gc_spk_held_bytes(const olive_synapses *syn, int64_t count);
-double gc_spk_held_per_synapse(int weights, int delays);
+double gc_spk_held_per_synapse(int weights, int delays, int sites);
 /* Projection number k of cfg into p (whole rows, every target). */
 void gc_spk_generate(const gc_spk_config *cfg, int k, olive_projection *p);
 /* spiking_sonata.c: --export-sonata (written under temporary names, then committed) */
 void gc_spk_export_paths(const char *prefix, char (*paths)[4096]);
 void gc_spk_export_sonata(const gc_spk_config *cfg, const olive_synapses *syn, char (*tmp)[4096]);
 void gc_spk_export_commit(char (*tmp)[4096]);
+/* spiking_sites.c: sites= of projection s, checked against the cells of its
+ * target populations (a usage error or the list file's fault) */
+void gc_spk_sites_resolve(gc_spk_config *cfg, gc_proj_spec *s);
+void gc_spk_sites_free(gc_proj_spec *s, int npops);
+/* The site of every synapse of p, projection number k of cfg (if it has sites=). */
+void gc_spk_sites_draw(const gc_spk_config *cfg, int k, olive_projection *p);
 /* spiking_import.c: the projections of a SONATA edges file, appended to syn */
 void gc_spk_import(const gc_spk_config *cfg, olive_synapses *syn);
 /* sonata_nodes.c: the hh_swc populations of a SONATA circuit's biophysical

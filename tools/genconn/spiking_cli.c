@@ -55,13 +55,18 @@ static void usage(void)
            "  --morphology FILE[@POP]    hh_swc: the SWC file of every population, or of POP\n"
            "  --v0 A:B[@POP]             initial potentials uniform in [A, B) mV, per cell\n"
            "  --projection SPEC          from=POP,to=POP,RULE,weight=W|A:B,delay=MS|A:B,receptor=ge|gi\n"
-           "                               [,name=NAME][,autapses=yes|no]; POP may be 'all';\n"
+           "                               [,name=NAME][,autapses=yes|no][,sites=SITES]; POP may be 'all';\n"
            "                               RULE: p=P (every ordered pair once with probability P),\n"
            "                               indegree=K (K sources per target, drawn with replacement),\n"
            "                               total=N (N synapses, pairs drawn with replacement);\n"
            "                               weight in mV (lif_cuba), nS (lif_coba, hh_traub) or uS (hh_cable),\n"
            "                               delays in ms\n"
            "                               rounded to steps of --dt; ranges are uniform per synapse\n"
+           "                               sites= (hh_swc, hh_cable): where on its target each synapse sits:\n"
+           "                                 TYPES[:DMIN:DMAX] uniform over the length of the sections of\n"
+           "                                 TYPES (soma+axon+dend+apic+custom) at path distance DMIN..DMAX um\n"
+           "                                 from soma(0.5) (default 0:inf), e.g. sites=dend+apic:50:300;\n"
+           "                                 @FILE uniform among FILE's lines 'SECTION_NAME X' (dend[3] 0.25)\n"
            "  --import-synapses EDGES.h5 the synapses of a SONATA edges file (one population), one\n"
            "                               projection per edge_type_id: syn_weight and delay (ms) per edge\n"
            "                               in group 0, or from the edge types file; receptor from its\n"
@@ -162,9 +167,12 @@ static void parse_projection(gc_spk_config *cfg, const char *arg)
             if (!strcmp(v, "yes")) p->autapses = 1;
             else if (!strcmp(v, "no")) p->autapses = 0;
             else olive_usage_error("--projection %s: autapses='%s' is not yes or no", arg, v);
+        } else if (!strcmp(k, "sites")) {
+            if (!*v || !strcmp(v, "@")) olive_usage_error("--projection %s: sites= needs TYPES[:DMIN:DMAX] or @FILE", arg);
+            snprintf(p->sites, sizeof p->sites, "%s", v);
         } else {
             olive_usage_error("--projection %s: unknown key '%s' (from, to, p, indegree, total, weight, delay, "
-                              "receptor, name, autapses)", arg, k);
+                              "receptor, name, autapses, sites)", arg, k);
         }
     }
     if (!p->from[0] || !p->to[0]) olive_usage_error("--projection %s: needs from=POP and to=POP", arg);
@@ -385,6 +393,7 @@ void gc_spk_parse_args(int argc, char **argv, gc_spk_config *cfg)
         for (int q = 0; q < cfg->nproj - 1; q++)
             if (!strcmp(cfg->proj[q].name, p->name))
                 olive_usage_error("--projection %s: a second projection named '%s' (give name=...)", projs[j], p->name);
+        if (p->sites[0]) gc_spk_sites_resolve(cfg, p);
         /* the largest delay (d_a >= 0 is checked): every delay drawn fits the uint16 steps */
         char what[400];
         snprintf(what, sizeof what, "--projection %s: delay (the delay buffer)", projs[j]);

@@ -165,6 +165,7 @@ void gc_spk_generate(const gc_spk_config *cfg, int k, olive_projection *p)
     p->weight_value = s->w_a;
     p->delay_value = olive_ms_to_steps_or_die(olive_usage_error, "delay", s->d_a, cfg->dt, 0, OLIVE_MAX_DELAY);
     p->nnz_total = p->nnz;
+    gc_spk_sites_draw(cfg, k, p);
 }
 
 /* ---- predicted memory, before generating ---- */
@@ -194,7 +195,7 @@ static void check_memory(const gc_spk_config *cfg)
     for (int k = 0; k < cfg->nproj; k++) {
         const double e = expected_synapses(cfg, k);
         const gc_proj_spec *s = &cfg->proj[k];
-        held += 8 * (N + 1) + e * gc_spk_held_per_synapse(s->w_a != s->w_b, s->d_a != s->d_b);
+        held += 8 * (N + 1) + e * gc_spk_held_per_synapse(s->w_a != s->w_b, s->d_a != s->d_b, s->site != NULL);
         total += e;
         if (big < 0 || e > most) { most = e; big = k; }
     }
@@ -294,5 +295,6 @@ int gc_spiking_main(int argc, char **argv)
     olive_net_free(&net);
     olive_syn_free(&syn);
     for (int i = 0; i < cfg.pops.n; i++) free(percell[i][kv0]);
+    for (int k = 0; k < cfg.nproj; k++) gc_spk_sites_free(&cfg.proj[k], cfg.pops.n);
     return 0;
 }

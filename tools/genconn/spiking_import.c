@@ -110,6 +110,18 @@ void gc_spk_import(const gc_spk_config *cfg, olive_synapses *syn)
         if (type[e] < 0)
             olive_die("%s: dataset /edges/%s/edge_type_id[%lld] = %lld is negative", path, pops[0], (long long)e,
                       (long long)type[e]);
+    /* Synapse sites are not dropped in silence: SONATA's section ids number
+     * the sections of its own morphology reader, which olive does not map
+     * onto its (Import3d's) section order yet. */
+    for (int k = 0; k < 2; k++) {
+        const char *site = k ? "afferent_section_pos" : "afferent_section_id";
+        char at[96];
+        snprintf(at, sizeof at, "0/%s", site);
+        if (olive_h5_exists(g, at))
+            olive_die("%s: /edges/%s/0/%s: olive-genconn does not import synapse sites from SONATA (its section ids "
+                      "are not mapped onto olive's section order); remove them, or draw sites with --projection ...,sites=",
+                      path, pops[0], site);
+    }
     double *w = NULL, *d = NULL;
     int64_t *gi = NULL;
     if (olive_h5_exists(g, "0/syn_weight") || olive_h5_exists(g, "0/delay")) {
