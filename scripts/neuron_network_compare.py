@@ -8,7 +8,7 @@ of FILE.swc: `pyr` (30 cells; nseg by the d_lambda rule at 200 Hz, soma.gnabar
 0.15, apic.cm 1.5, dend.Ra 150) and `inh` (10 cells; segments of at most 30
 um, hh in the dendrites, V_th 0 mV, Exp2Syn for its site synapses: tau_rise_e
 0.5 ms), all with dend.g_pas 5e-5, axon.Ra 150, celsius 16; projections (delays
-1-5 ms): pyr -> all (indegree 8, receptor ge) at sites drawn over the
+1-5 ms): pyr -> all (indegree 16, receptor ge) at sites drawn over the
 dendrites 20-300 um from the soma (`sites=dend:20:300`), inh -> pyr
 (indegree 3, gi) at sites drawn from a list of (section, x) written here
 (`sites=@FILE`: the soma's middle, ends of sections, interior points), and
@@ -75,11 +75,13 @@ def genconn(bindir, swc, net, site_list):
         cmd += ["--population", "%s:%d" % (name, n)]
     for p in PARAMS + (SITE_PARAMS if site_list else []):
         cmd += ["--param", p]
-    for spec in ("from=pyr,to=all,indegree=8,weight=0.004:0.015,delay=1:5,receptor=ge" + sites("dend:20:300"),
+    for spec in ("from=pyr,to=all,indegree=16,weight=0.015:0.05,delay=1:5,receptor=ge" + sites("dend:20:300"),
                  "from=inh,to=pyr,indegree=3,weight=0.005:0.02,delay=1:5,receptor=gi" + sites("@" + str(site_list)),
                  "from=inh,to=inh,indegree=2,weight=0.005:0.01,delay=1:5,receptor=gi"):
         cmd += ["--projection", spec]
-    subprocess.run(cmd, check=True)
+    r = subprocess.run(cmd)
+    if r.returncode:
+        sys.exit("FAIL: olive-genconn exited with %d: %s" % (r.returncode, " ".join(cmd)))
 
 
 def text(v):

@@ -88,8 +88,14 @@ def import3d(h, path):
 
 def section_names(reader):
     """The (type name, index) of each section of an Import3d reader, in its
-    order (olive's: common/swc.c), as instantiate names them."""
-    return [(type_name(int(s.type)), int(s.nameindex)) for s in reader.sections]
+    order (olive's: common/swc.c), as instantiate names them (before it:
+    the index counts the sections of the type in that order)."""
+    names, seen = [], {}
+    for s in reader.sections:
+        name = type_name(int(s.type))
+        names.append((name, seen.get(name, 0)))
+        seen[name] = names[-1][1] + 1
+    return names
 
 
 def load(h, path, dl, cell=None, bio=None):
@@ -103,7 +109,8 @@ def load(h, path, dl, cell=None, bio=None):
     reader = import3d(h, path)
     h.Import3d_GUI(reader, False).instantiate(cell)
     secs = []
-    for s, (name, k) in zip(reader.sections, section_names(reader)):
+    for s in reader.sections:
+        name, k = type_name(int(s.type)), int(s.nameindex)
         sec = getattr(h, name)[k] if cell is None else getattr(cell, name)[k]
         set_biophysics(h, sec, type_biophysics(bio, int(s.type)), None if dl else bio.get("seg_length", 20.0),
                        bio.get("d_lambda", .1), bio.get("d_lambda_freq", 100))
