@@ -2,6 +2,7 @@
 """A network of SWC cells with synapses over their dendrites, in olive and in NEURON 9 (issue 32).
 
     neuron_network_compare.py FILE.swc BINDIR [--no-sites] [--ranks 1,3] [--keep DIR] [--json FILE]
+    neuron_network_compare.py --net NET.h5    (NEURON's spikes of an hh_swc network file alone)
 
 olive-genconn (BINDIR) builds an hh_swc network of two populations of cells
 of FILE.swc: `pyr` (30 cells; nseg by the d_lambda rule at 200 Hz, soma.gnabar
@@ -182,8 +183,8 @@ def projection(g, n):
 
 
 def neuron_network(h, net):
-    """NEURON's spikes (time, cell) of the network file net, and the number
-    of synapses at sites."""
+    """NEURON's spikes (time, cell) of the network file net, the number of
+    synapses at sites and of NEURON's synapse objects."""
     import h5py
 
     class Cell:
@@ -214,29 +215,39 @@ def neuron_network(h, net):
         h.usetable_hh = shared(pops, "hh_tables", 1)
         celsius, v0 = shared(pops, "celsius", 6.3), shared(pops, "v0", -65)
     spikes = run_neuron(h, somas, thresholds, edges, CLAMPS, celsius, v0)
-    return spikes, at_sites, sum(len(c.made) for c in cells), cells
+    return spikes, at_sites, sum(len(c.made) for c in cells)
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("swc")
-    ap.add_argument("bindir")
+    ap.add_argument("swc", nargs="?")
+    ap.add_argument("bindir", nargs="?")
     ap.add_argument("--no-sites", action="store_true", help="every synapse at syn_sec(syn_x)")
     ap.add_argument("--ranks", default="1,3")
     ap.add_argument("--net", help="NEURON only: build this network file instead (no olive run)")
     ap.add_argument("--keep", help="work in this directory (kept) instead of a temporary one")
     ap.add_argument("--json")
     a = ap.parse_args()
+    if not a.net and not a.bindir:
+        ap.error("FILE.swc and BINDIR are needed (or --net NET.h5)")
     from neuron import h
     h.load_file("stdrun.hoc")
     if a.net:   # the NEURON builder alone, on a given file
-        spikes, at_sites, objs, _ = neuron_network(h, a.net)
+        spikes, at_sites, objs = neuron_network(h, a.net)
         print("NEURON: %d spikes, %d synapses at sites, %d synapse objects" % (len(spikes), at_sites, objs))
         for t, c in spikes:
             print("%.17g %d" % (t, c))
         return 0
-    tmp = a.keep or tempfile.mkdtemp()
-    os.makedirs(tmp, exist_ok=True)
+    if a.keep:
+        os.makedirs(a.keep, exist_ok=True)
+        return compare(h, a, a.keep)
+    with tempfile.TemporaryDirectory() as tmp:
+        return compare(h, a, tmp)
+
+
+def compare(h, a, tmp):
+    """The network of a.swc by olive-genconn in tmp, in NEURON and in
+    olive-simulate on each rank count; 0 when all give the same spikes."""
     swc = os.path.abspath(a.swc)
     site_list = None
     if not a.no_sites:
@@ -244,7 +255,7 @@ def main():
         write_site_list(h, swc, site_list)
     net = os.path.join(tmp, "net.h5")
     genconn(a.bindir, swc, net, site_list)
-    nrn, at_sites, objs, _ = neuron_network(h, net)
+    nrn, at_sites, objs = neuron_network(h, net)
     runs = olive_runs(a.bindir, net, tmp, [int(p) for p in a.ranks.split(",")], CLAMPS)
     fired = set(c for _, c in nrn)
     pyr_undriven = len([c for c in fired if DRIVEN <= c < POPS[0][1]])
