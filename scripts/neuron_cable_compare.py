@@ -84,25 +84,39 @@ def net_conns(n=100, k=10):
 def run_neuron_net(h, cells, conns, driven, amp):
     """NEURON's fixed-step run of cells [(soma, synapse)]: IClamps of amp nA
     into the first `driven` somata from 1 + c ms for 100 ms, NetCons at the
-    soma (threshold 10 mV) onto the synapses, 100 ms at dt 0.025 ms (hh.mod
-    with NEURON's default rate tables, 6.3 C); the spikes (time, cell), sorted."""
+    soma (threshold 10 mV) onto the synapses (run_neuron)."""
+    return run_neuron(h, [c[0] for c in cells], [10] * len(cells),
+                      [(src, cells[tgt][1], w, d) for src, tgt, w, d in conns], driven_clamps(driven, amp))
+
+
+def driven_clamps(driven, amp):
+    """The clamps of the nets: amp nA into cell c < driven from 1 + c ms for 100 ms."""
+    return [(c, 1 + c, 100, amp) for c in range(driven)]
+
+
+def run_neuron(h, somas, thresholds, edges, clamps, celsius=6.3, v_init=-65):
+    """NEURON's fixed-step run: IClamps (cell, delay, dur, amp nA) into the
+    somata's middles, a NetCon from each soma(0.5)'s v (threshold: its
+    cell's) recording its spikes and one per edge (source cell, target point
+    process, weight, delay ms), 100 ms at dt 0.025 ms (secondorder 0; hh.mod's
+    rates as h.usetable_hh says); the spikes (time, cell), sorted."""
     stims = []
-    for c in range(driven):
-        st = h.IClamp(cells[c][0](.5)); st.delay, st.dur, st.amp = 1 + c, 100, amp
+    for c, delay, dur, amp in clamps:
+        st = h.IClamp(somas[c](.5)); st.delay, st.dur, st.amp = delay, dur, amp
         stims.append(st)
     tv, iv, ncs = h.Vector(), h.Vector(), []
-    for c in range(len(cells)):
-        nc = h.NetCon(cells[c][0](.5)._ref_v, None, sec=cells[c][0]); nc.threshold = 10
+    for c in range(len(somas)):
+        nc = h.NetCon(somas[c](.5)._ref_v, None, sec=somas[c]); nc.threshold = thresholds[c]
         nc.record(tv, iv, c)
         ncs.append(nc)
-    for src, tgt, w, d in conns:
-        nc = h.NetCon(cells[src][0](.5)._ref_v, cells[tgt][1], sec=cells[src][0])
-        nc.threshold, nc.weight[0], nc.delay = 10, w, d
+    for src, syn, w, d in edges:
+        nc = h.NetCon(somas[src](.5)._ref_v, syn, sec=somas[src])
+        nc.threshold, nc.weight[0], nc.delay = thresholds[src], w, d
         ncs.append(nc)
-    h.celsius = 6.3
+    h.celsius = celsius
     h.secondorder = 0
     h.dt = .025
-    h.finitialize(-65)
+    h.finitialize(v_init)
     while h.t < 100 - h.dt / 2:
         h.fadvance()
     return sorted(zip(np.array(tv), np.array(iv).astype(int)))
@@ -176,19 +190,28 @@ def olive_network(bindir, n, conns, tmp, model_args):
 def olive_pipeline_model(bindir, n, conns, tmp, ranks, model_args, driven, amp):
     """The same network through olive's programs (olive_network), then
     olive-simulate on each rank count with the clamps as --pulse."""
+    net = olive_network(bindir, n, conns, tmp, model_args)
+    return olive_runs(bindir, net, tmp, ranks, driven_clamps(driven, amp))
+
+
+def olive_runs(bindir, net, tmp, ranks, clamps):
+    """olive-simulate of net for 100 ms on each rank count in ranks (one
+    OpenMP thread per rank under mpirun), the clamps (cell, delay, dur, amp)
+    as --pulse; {ranks: the spikes (time, cell), sorted}."""
     import subprocess
     import h5py
-    net = olive_network(bindir, n, conns, tmp, model_args)
     pulses = []
-    for c in range(driven):
-        pulses += ["--pulse", "%g:%g:%g:%d:%d" % (1 + c, 101 + c, amp, c, c + 1)]
+    for c, delay, dur, amp in clamps:
+        pulses += ["--pulse", "%g:%g:%g:%d:%d" % (delay, delay + dur, amp, c, c + 1)]
     out = {}
     for p in ranks:
         od = os.path.join(tmp, "run%d" % p)
         cmd = [os.path.join(bindir, "olive-simulate"), net, "-o", od, "--time", "100", "--force", "-q"] + pulses
+        env = None
         if p > 1:
             cmd = ["mpirun", "-np", str(p), "--oversubscribe"] + cmd
-        subprocess.run(cmd, check=True)
+            env = dict(os.environ, OMP_NUM_THREADS="1")
+        subprocess.run(cmd, check=True, env=env)
         with h5py.File(os.path.join(od, "spikes.h5"), "r") as f:
             g = next(iter(f["spikes"].values()))
             out[p] = sorted(zip(g["timestamps"][:].tolist(), g["node_ids"][:].astype(int).tolist()))

@@ -77,24 +77,43 @@ def set_biophysics(h, sec, b, seg_length, d_lambda, freq):
             seg.ena, seg.ek = b["ena"], b["ek"]
 
 
-def load(h, path, dl, cell=None, bio=None):
-    """The sections of path through NEURON's Import3d, in Import3d's order
-    (olive's: common/swc.c), with hh_swc's biophysics per section type (bio:
-    its TYPE.* parameters; none: its defaults). cell None: at the top level,
-    as instantiate(None) makes them (soma[0], dend[3], ...); else as
-    attributes of the Python object cell (cell.soma[0], ...)."""
-    bio = bio or {}
+def import3d(h, path):
+    """NEURON's Import3d reader with path read (Import3d_SWC_read)."""
     h.load_file("stdlib.hoc")
     h.load_file("import3d.hoc")
     reader = h.Import3d_SWC_read()
     reader.input(path)
+    return reader
+
+
+def section_names(reader):
+    """The (type name, index) of each section of an Import3d reader, in its
+    order (olive's: common/swc.c), as instantiate names them (before it:
+    the index counts the sections of the type in that order)."""
+    names, seen = [], {}
+    for s in reader.sections:
+        name = type_name(int(s.type))
+        names.append((name, seen.get(name, 0)))
+        seen[name] = names[-1][1] + 1
+    return names
+
+
+def load(h, path, dl, cell=None, bio=None):
+    """The sections of path through NEURON's Import3d, in Import3d's order
+    (olive's: common/swc.c), with hh_swc's biophysics per section type (bio:
+    its TYPE.* parameters and seg_length; none: its defaults; dl: nseg by
+    the d_lambda rule). cell None: at the top level,
+    as instantiate(None) makes them (soma[0], dend[3], ...); else as
+    attributes of the Python object cell (cell.soma[0], ...)."""
+    bio = bio or {}
+    reader = import3d(h, path)
     h.Import3d_GUI(reader, False).instantiate(cell)
     secs = []
     for s in reader.sections:
         name, k = type_name(int(s.type)), int(s.nameindex)
         sec = getattr(h, name)[k] if cell is None else getattr(cell, name)[k]
-        set_biophysics(h, sec, type_biophysics(bio, int(s.type)), None if dl else 20.0, bio.get("d_lambda", .1),
-                       bio.get("d_lambda_freq", 100))
+        set_biophysics(h, sec, type_biophysics(bio, int(s.type)), None if dl else bio.get("seg_length", 20.0),
+                       bio.get("d_lambda", .1), bio.get("d_lambda_freq", 100))
         secs.append(sec)
     return secs
 

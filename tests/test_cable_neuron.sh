@@ -24,7 +24,13 @@
 # cell (three-point soma), a part of a NeuroMorpho.Org Purkinje cell (a soma of
 # 17 contour points), MorphIO's simple.swc (one-point soma; tests/data/README)
 # and two files made here. Bad SWC files are refused naming the
-# file, line and fault.
+# file, line and fault. Last (scripts/neuron_network_compare.py, issue 32): a
+# network of two populations of each NeuroMorpho.Org part, non-default
+# biophysics per section type and population, synapses at sites drawn over
+# the dendrites 20-300 um from the soma (sites=dend:20:300) and from a list
+# (sites=@FILE), Exp2Syn at one population's sites, one projection without
+# sites: NEURON's spikes, its network built from the network file alone
+# through Import3d, from olive-genconn + olive-simulate on 1 and 3 ranks.
 set -euo pipefail
 fail() { echo "FAIL: $*" >&2; exit 1; }
 T="$TOP/$BUILD/tests/test_cable"
@@ -102,3 +108,10 @@ grep -q '^PASS' cmp_pipeline.log || fail "olive-simulate's hh_cable network diff
 "$venv/bin/python" "$TOP/scripts/neuron_cable_compare.py" pipeline_swc:$TESTS/data/cell.swc "$BIN" 2>&1 \
   | grep -v "DISPLAY\|graphics" | tee cmp_pipeline_swc.log
 grep -q '^PASS' cmp_pipeline_swc.log || fail "olive-simulate's hh_swc network differs from NEURON's, or between rank counts"
+# Two populations of a NeuroMorpho.Org part each, synapses at sites over their
+# dendrites (Exp2Syn at one population's): NEURON's spikes on 1 and 3 ranks.
+for swc in c91662_part.CNG.swc purkinje_part.CNG.swc; do
+  "$venv/bin/python" "$TOP/scripts/neuron_network_compare.py" $TESTS/data/$swc "$BIN" 2>&1 \
+    | grep -v "DISPLAY\|graphics" | tee cmp_network_$swc.log
+  grep -q '^PASS' cmp_network_$swc.log || fail "the network of $swc with synapses at sites differs from NEURON's"
+done
