@@ -84,6 +84,8 @@ static const char *make_ball_stick(const olive_cell_model *m, const double *p, o
     if (!(x >= 0 && x <= 1)) return "syn_x must be in [0, 1]";
     if (!(par(m, p, "cm") >= 0)) return "cm must not be negative";
     olive_section s[2] = {olive_section_default("soma"), olive_section_default("dend")};
+    s[0].type = 1;   /* SWC's soma and basal dendrite: sites= names them soma, dend */
+    s[1].type = 3;
     s[0].L = par(m, p, "soma_L"); s[0].diam = par(m, p, "soma_diam"); s[0].Ra = par(m, p, "soma_Ra");
     s[0].mechs = OLIVE_MECH_HH;
     s[1].L = par(m, p, "dend_L"); s[1].diam = par(m, p, "dend_diam"); s[1].Ra = par(m, p, "dend_Ra");

@@ -31,23 +31,16 @@ static const char *const type_names[5] = {"custom", "soma", "axon", "dend", "api
  * ball-and-stick's soma and dend (hh_cable, as cable_model.c builds them). */
 static void pop_sections(const olive_population *p, olive_morphology *m)
 {
+    /* the sections olive-simulate builds (cable_model.c's template): one
+     * source of the cell's geometry for both programs */
+    olive_cable_template t;
+    const char *fault = olive_cable_template_make(p->model, p->param, p->morphology, &t);
+    if (fault) olive_usage_error("population %s: %s", p->name, fault);
     memset(m, 0, sizeof *m);
-    if (p->model == &olive_model_hh_swc) {
-        olive_swc_setup su;
-        const char *fault = olive_hh_swc_setup(p->param, &su);
-        if (fault) olive_usage_error("population %s: %s", p->name, fault);
-        olive_swc_read(p->morphology, &su, m);
-        return;
-    }
-    m->nsec = 2;
-    m->sec = olive_malloc(2 * sizeof *m->sec, "sections");
-    m->sec[0] = olive_section_default("soma");
-    m->sec[1] = olive_section_default("dend");
-    m->sec[0].type = 1;
-    m->sec[1].type = 3;
-    m->sec[0].L = p->param[olive_model_param(p->model, "soma_L")];
-    m->sec[1].L = p->param[olive_model_param(p->model, "dend_L")];
-    m->sec[1].parent = 0;
+    m->sec = t.sec;
+    m->nsec = t.nsec;
+    t.sec = NULL;
+    olive_cable_template_free(&t);
 }
 
 /* Path distance (um) from the soma's middle to the 0 end of every section:
