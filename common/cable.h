@@ -1,4 +1,4 @@
-/* Multi-compartment cells (issue 19): the cable equation on a tree of nodes
+/* Multi-compartment cells: the cable equation on a tree of nodes
  * with NEURON's discretisation and NEURON's fixed-step method, written once
  * for the CPU and CUDA (OLIVE_HD).
  *

@@ -1,5 +1,5 @@
-/* A multi-compartment cell built from sections as NEURON builds it (issue
- * 19): each section of length L, diameter diam, nseg segments; a node at the
+/* A multi-compartment cell built from sections as NEURON builds it:
+ * each section of length L, diameter diam, nseg segments; a node at the
  * centre of every segment, a zero-area node at the section's 1 end, and one
  * zero-area root node at the 0 end of the root section. Areas and axial
  * resistances follow NEURON's treeset.c for sections without 3-d points

@@ -18,7 +18,7 @@ static const double lif_initial[OLIVE_LIF_NVARS] = {-60, 0, 0, 0};
 static const int lif_receptors[2] = {OLIVE_LIF_GE, OLIVE_LIF_GI};
 
 /* Defaults: the tutorial's Brian2 listing (CUBA) and Brette et al. 2007
- * benchmark 1 / NEST's iaf_cond_exp (COBA); SPIKING.md. v0 is the initial
+ * benchmark 1 / NEST's iaf_cond_exp (COBA); docs/MODELS.md. v0 is the initial
  * potential (a per-cell dataset holds random starts). */
 static const olive_param_desc cuba_params[] = {
     {"E_L", "mV", -49}, {"V_th", "mV", -50}, {"V_reset", "mV", -60}, {"t_ref", "ms", 0},

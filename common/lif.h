@@ -1,4 +1,4 @@
-/* The leaky integrate-and-fire models lif_cuba and lif_coba (SPIKING.md)
+/* The leaky integrate-and-fire models lif_cuba and lif_coba (docs/MODELS.md)
  * and their alpha-synapse forms lif_cuba_alpha and lif_coba_alpha (NEST's
  * iaf_psc_alpha, iaf_cond_alpha; PyNN's IF_curr_alpha, IF_cond_alpha),
  * written once for the CPU and CUDA (OLIVE_HD). Per-population constants are

@@ -1,4 +1,4 @@
-/* The dispersal map (DESIGN.md): the exchange plans of all P ranks of one
+/* The dispersal map (docs/FORMAT.md): the exchange plans of all P ranks of one
  * network, laid out so that each rank reads only its own slices. */
 #ifndef OLIVE_MAPFILE_H
 #define OLIVE_MAPFILE_H

@@ -1,4 +1,4 @@
-/* The network file (DESIGN.md "Network file"): cells, per-cell g_CaL, and the
+/* The network file (docs/FORMAT.md "Network file"): cells, per-cell g_CaL, and the
  * gap junctions as compressed sparse rows by receiving cell with bit-packed
  * conductances. Readers validate everything they rely on. */
 #ifndef OLIVE_NETFILE_H

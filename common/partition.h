@@ -1,5 +1,5 @@
 /* Block partition of a network over P ranks and the per-rank exchange plan
- * (DESIGN.md "Dispersal map"): used by olive-disperse to write maps and by
+ * (docs/FORMAT.md "Dispersal map"): used by olive-disperse to write maps and by
  * olive-simulate to build the same plan in memory. */
 #ifndef OLIVE_PARTITION_H
 #define OLIVE_PARTITION_H

@@ -1,4 +1,4 @@
-/* --poisson input events (SPIKING.md), written once for every engine (CPU,
+/* --poisson input events (docs/MODELS.md), written once for every engine (CPU,
  * the CUDA paths): the number of events from input j into cell g on step
  * `step`, Binomial(n, prob) drawn from Philox keyed by (seed, cell, step,
  * input), so it is the same on any rank, thread or device. */

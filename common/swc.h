@@ -1,4 +1,4 @@
-/* SWC morphologies (issue 19, 32) into sections with 3-d points
+/* SWC morphologies into sections with 3-d points
  * (cable_cell.h), read exactly as NEURON 9's Import3d reads them
  * (Import3d_SWC_read, Import3d_GUI.instantiate; docs/FORMAT.md,
  * "Morphologies", gives every rule): the same sections (cut at branch points,

@@ -1,4 +1,4 @@
-/* The spiking parts of the network file (SPIKING.md, docs/FORMAT.md):
+/* The spiking parts of the network file (docs/FORMAT.md):
  * populations under /cells/populations (name, id range, model, parameters,
  * optional per-cell values) and chemical synapses under /synapses, one group
  * per projection, compressed sparse rows by target. Readers validate what
@@ -40,7 +40,7 @@ typedef struct {
     double weight_value;
     uint16_t *delay;                      /* steps; NULL: every synapse has delay_value */
     int64_t delay_value;
-    /* Synapse sites on cable cells (datasets site_section, site_x; issue 32):
+    /* Synapse sites on cable cells (datasets site_section, site_x):
      * held synapse e sits on the target's section site_sec[e] (olive's,
      * i.e. Import3d's, section order; 0 the soma) at site_x[e] in [0, 1].
      * NULL: no sites, every synapse at the model's syn_sec / syn_x. */

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Brette et al. 2007, benchmark 1 (COBA; NEST's iaf_cond_exp, SPIKING.md):
+# Brette et al. 2007, benchmark 1 (COBA; NEST's iaf_cond_exp, docs/MODELS.md):
 # 4000 lif_coba cells (3200 excitatory), p = 0.02, excitatory synapses 6 nS
 # onto ge (E_e = 0 mV), inhibitory 67 nS onto gi (E_i = -80 mV), delay 0.1 ms,
 # refractory 5 ms, initial potentials uniform in [-60, -50) mV, and a Poisson

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # olive pipeline: the four phases chained on one machine, each handing the next
-# an HDF5 file (see DESIGN.md and docs/FORMAT.md):
+# an HDF5 file (see docs/ARCHITECTURE.md and docs/FORMAT.md):
 #
 #   1. olive-genconn   CELLS cells, uniform random gap junctions, DENSITY per cell
 #                      on average, seed 1                      -> $OUT/net.h5

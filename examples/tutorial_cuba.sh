@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The tutorial's network (references/003_*, SPIKING.md): 4000 lif_cuba cells,
+# The tutorial's network (Yamazaki and Igarashi's tutorial, docs/REFERENCES.md): 4000 lif_cuba cells,
 # 3200 excitatory and 800 inhibitory, every ordered pair connected with
 # p = 0.02, an excitatory spike adds 1.62 mV to ge and an inhibitory one
 # -9 mV to gi, no delay, no refractory period, every cell starting at -60 mV;

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# GPU benchmark of olive (issue 4), run on a GPU host with a CUDA build:
+# GPU benchmark of olive, run on a GPU host with a CUDA build:
 #   1. the device's copy bandwidth (olive-bwprobe): the yardstick;
 #   2. the step loop of olive-simulate --backend cuda: cell-steps/s for
 #      0/10/100/1000 junctions per cell at CELLS cells (default 1M), double and
-#      single, with the bytes the DESIGN.md floor says a step must move
+#      single, with the bytes the floor of docs/BENCHMARKS.md says a step must move
 #      (2 x 19 state values + per junction a 4-byte index, the conductance
 #      code and a neighbour voltage) per second, and that as % of the probe;
 #   3. generation junctions/s (olive-genconn --backend cuda, the step-2

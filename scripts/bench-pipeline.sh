@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole olive pipeline, timed per program (DESIGN.md targets: 1M cells x
+# The whole olive pipeline, timed per program (targets of docs/BENCHMARKS.md: 1M cells x
 # 1000 uniform junctions, 2000 steps, <= 30 s; 4M x 1000 gaussian <= 60 s, one
 # H100): olive-genconn -> olive-simulate -> olive-analyze summary, each as a
 # user would run it (HDF5 files in between), with their --verbose phase

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Strong or weak scaling of olive-simulate over the GPUs of one node (issue 18):
+# Strong or weak scaling of olive-simulate over the GPUs of one node:
 # 1, 2, 4, ... ranks (one GPU each) up to NGPU (default: all GPUs nvidia-smi
 # lists). Per rank count: the step-loop rate, the efficiency, the slowest
 # rank's exchange seconds and, of those, the seconds inside MPI, the

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # CPU benchmark of olive-simulate: cell-steps/s for 0/10/100/1000 junctions
 # per cell at 64K and 1M cells, double and single precision, 1 and 2 threads,
-# plus the bytes the step loop must move at least (DESIGN.md performance
+# plus the bytes the step loop must move at least (docs/BENCHMARKS.md performance
 # model) per second; then olive and Brian2 side by side (below).
 # Usage: BUILD=build bash scripts/bench.sh [CELLS...]
 #   BENCH_JUNCTIONS  junctions per cell (default "0 10 100 1000")
@@ -42,7 +42,7 @@ for N in $CELLS_LIST; do
   done
 done
 
-# Peer comparison (issue 7): the same networks (N cells, exactly K random RGJ
+# Peer comparison: the same networks (N cells, exactly K random RGJ
 # partners per cell, w = 0.04), double precision, same threads and steps, in
 # olive and in Brian2 (cpp_standalone + OpenMP, scripts/brian2_infoli.py),
 # run side by side. Both rates are the simulation loop only (olive: "in the
@@ -80,17 +80,17 @@ if [ "$BRIAN" != 0 ] && "$PY" -c "import brian2" 2>/dev/null; then
       unset orate
     done
   done
-  printf '# ratio = olive / Brian2 (issue 7 target: >= 3 without junctions, >= 5 with 100 per cell)\n'
+  printf '# ratio = olive / Brian2 (target: >= 3 without junctions, >= 5 with 100 per cell)\n'
 fi
 
-# Spiking networks against Brian2 (issue 16): scripts/bench_spiking.sh.
+# Spiking networks against Brian2: scripts/bench_spiking.sh.
 # BENCH_SPIKING=0 skips it.
 if [ "${BENCH_SPIKING:-1}" != 0 ] && "$PY" -c "import brian2" 2>/dev/null; then
   echo
   BIN="$BIN" bash "$(dirname "$0")/bench_spiking.sh"
 fi
 
-# Multi-compartment cells against NEURON (issue 19): scripts/bench_cable.sh
+# Multi-compartment cells against NEURON: scripts/bench_cable.sh
 # (needs the CUDA build's olive-cablebench, which runs without a GPU).
 # BENCH_CABLE=0 skips it.
 if [ "${BENCH_CABLE:-1}" != 0 ]; then
@@ -98,7 +98,7 @@ if [ "${BENCH_CABLE:-1}" != 0 ]; then
   BUILD="${BUILD:-build}" bash "$(dirname "$0")/bench_cable.sh"
 fi
 
-# The same PyNN script on pyNN.olive and pyNN.nest (issue 20): scripts/bench_pynn.sh
+# The same PyNN script on pyNN.olive and pyNN.nest: scripts/bench_pynn.sh
 # (needs the venvs make check makes). BENCH_PYNN=0 skips it.
 if [ "${BENCH_PYNN:-1}" != 0 ] && [ -x "${BUILD:-build}/venv-peers/bin/python" ] && [ -x "${BUILD:-build}/venv-python/bin/python" ]; then
   echo

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A network of ball-and-stick cells in NEURON 9 and in olive (issue 19):
+"""A network of ball-and-stick cells in NEURON 9 and in olive:
 the same cells, synapses, clamps and steps, timed, and the spikes compared.
 
     bench_cable_net.py --bin BUILD/bin [--cells 2000] [--k 10] [--ms 200] [--threads 2]

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""NEURON's time for the cells of olive-cablebench (issue 19).
+"""NEURON's time for the cells of olive-cablebench.
 
     bench_cable_neuron.py --cells N [--steps 1000] [--threads T] [--usetable 0|1]
                           [--expect-v0 V --expect-vlast V]

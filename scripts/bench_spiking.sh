@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Spiking networks, olive against Brian2 (issue 16): the same network file run
+# Spiking networks, olive against Brian2: the same network file run
 # by olive-simulate and by Brian2 cpp_standalone (scripts/brian2_compare.py,
 # which also checks the spike trains are identical), both with 2 threads.
 #   CUBA 4000: the tutorial's network, 1 s;

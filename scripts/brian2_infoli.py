@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""InfOli network in Brian2 (cpp_standalone + OpenMP), for the issue 7 peer
+"""InfOli network in Brian2 (cpp_standalone + OpenMP), for the peer
 comparison with olive-simulate (scripts/bench.sh runs both side by side).
 
 The cell is the three-compartment model of /work/shared/MODEL.md (docs: the

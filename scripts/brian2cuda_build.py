@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Build (not run) Brian2CUDA projects of the CUBA benchmark networks, for a
-GPU host that has no nvcc and no package index (issue 17).
+GPU host that has no nvcc and no package index.
 
     brian2cuda_build.py OUTDIR NAME:CELLS:P:WE:WI[:file[:sortcheck]] [...] [--time MS] [--arch 9.0]
 

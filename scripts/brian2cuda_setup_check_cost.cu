@@ -1,5 +1,5 @@
 /* What Brian2CUDA 1.0a6's synapse creation from arrays costs on the host
- * (docs/BENCHMARKS.md, issue 17): its loop copies the pairs into
+ * (docs/BENCHMARKS.md): its loop copies the pairs into
  * thrust::host_vector with push_back, then checks for repeated (source,
  * target) pairs by inserting every pair into a std::map (its template
  * synapses_create_array.cu); brian2cuda_build.py's sortcheck makes the same

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The pinned Brian2CUDA of the GPU comparison (issue 17) in a venv under
+# The pinned Brian2CUDA of the GPU comparison in a venv under
 # build/: prints its python. Brian2CUDA 1.0a6 is the newest that installs on
 # Debian 12's Python 3.11 (1.0b1 needs brian2 2.10.1, which needs a newer one).
 # Its brian2 2.7.1 needs numpy 1 (numpy 2 dropped ndarray.ptp).

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# olive's CUDA engine against Brian2CUDA on the same GPU, in the same call
-# (issue 17). The Brian2CUDA binaries are built on the dev machine by
+# olive's CUDA engine against Brian2CUDA on the same GPU, in the same call.
+# The Brian2CUDA binaries are built on the dev machine by
 # scripts/brian2cuda_build.py (the GPU host has no nvcc); this runs each of
 # them and olive on the same network law, on the GPU host:
 #   bash .gpurt/setup.sh && . /opt/olive-rt/env.sh && OUT=$OUT bash scripts/gpu-bench-brian2cuda.sh

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The device push path of the CUDA spiking engine on the 1M x 1000 CUBA
-# network (issue 17), variant against variant on the same GPU in one call:
+# network, variant against variant on the same GPU in one call:
 # static buckets (the default: one pass a step over the cells, then the
 # step's events sent by a kernel of their own) and dynamic buckets
 # (OLIVE_GPU_BUCKETS=dynamic). All must give the same spikes and state

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Brian2CUDA on a network too large for one device call (issue 17: 1M cells x
+# Brian2CUDA on a network too large for one device call (1M cells x
 # 1000 synapses; Brian2CUDA creates its 1e9 synapses on the host at 0.5-1.2 us
 # each, 9-20 minutes, and one call may run 10). The run is started detached
 # (setsid: it outlives the call) and later calls wait for it; the machine

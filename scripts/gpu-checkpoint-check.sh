@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Checkpoints of the CUDA engines against the CPU (issue 31): a run on the
+# Checkpoints of the CUDA engines against the CPU: a run on the
 # GPU with --checkpoint-every 180 (not a multiple of the 64-step chunks in
 # which the GPU hands its spikes to the host) is killed with SIGKILL after
 # a checkpoint; its spikes.h5 must hold exactly the CPU's spikes up to that

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The scaling runs of issue 18 on the GPUs of one node, through
+# The scaling runs of docs/BENCHMARKS.md on the GPUs of one node, through
 # scripts/bench-scaling.sh (one rank per GPU; strong runs check that every
 # rank count gives bit-identical outputs). On the GPU host:
 #   bash .gpurt/setup.sh && . /opt/olive-rt/env.sh && OUT=$OUT bash scripts/gpu-scaling.sh [PART...]

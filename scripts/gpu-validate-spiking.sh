@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The CUDA engine of spiking networks against the CPU engine (issue 17), then
+# The CUDA engine of spiking networks against the CPU engine, then
 # (unless SKIP_BENCH=1) the benchmark. Builds nothing: $BIN (default
 # build/bin, a CUDA build). On the lent GPU host:
 #   bash .gpurt/setup.sh && . /opt/olive-rt/env.sh && OUT=$OUT bash scripts/gpu-validate-spiking.sh
@@ -19,10 +19,10 @@
 # target's scratch) without reports; on 2 ranks the host path. A network
 # without a refractory period (t_ref 0): cells fire on consecutive steps,
 # bursts of tens of events a target and step.
-# Then cable cells (issue 19): NEST's hh_coba network as hh_traub, a
+# Then cable cells: NEST's hh_coba network as hh_traub, a
 # ball-and-stick (hh_cable) network and two of tests/data/cell.swc cells (hh_swc; the second with
 # biophysics per section type, hh's rate table and its formulas) and a network of c91662 cells with synapses
-# spread over their dendrites (issue 32), CPU = GPU (device push, host push) =
+# spread over their dendrites, CPU = GPU (device push, host push) =
 # 2 GPUs = 2 CPU ranks, v/m/h/n/ge/gi reports and v/m compartment reports included. CABLE_ONLY=1: only
 # those; CABLE_BENCH=0 skips the 200k-cell, 20M-synapse hh_cable benchmark.
 # Results: $OUT/spiking-results.txt (and logs.tar.gz); exit 0 when all passed.
@@ -113,7 +113,7 @@ check() {  # name net extra-args...
   done
   grep -h "delivery" "$logs/${name}_gpu1.log" "$logs/${name}_gpu1device.log" | sed "s/^/  $name gpu1: /" | tee -a "$results"
 }
-# Cable cells (hh_traub, hh_cable; issue 19): no fused path; the device
+# Cable cells (hh_traub, hh_cable): no fused path; the device
 # push path on one GPU, the host push path on one and on 2 GPUs.
 check_cable() {  # name net extra-args...
   local name=$1 net=$2; shift 2
@@ -134,7 +134,7 @@ check_cable() {  # name net extra-args...
   done
   grep -h "synaptic events\|cell-steps" "$logs/${name}_cpu1.log" "$logs/${name}_gpu1.log" | sed "s/^/  $name: /" | tee -a "$results"
 }
-# alpha synapses (lif_cuba_alpha, lif_coba_alpha; issue 20): no fused path; device push
+# alpha synapses (lif_cuba_alpha, lif_coba_alpha): no fused path; device push
 # and host push on one GPU, host push on 2; ALPHA_ONLY=1: these checks only
 check_alpha() {
   run gen_cuba_alpha "$G" -o cuba_alpha.h5 --model lif_cuba_alpha --population exc:3200 --population inh:800 \
@@ -196,7 +196,7 @@ run gen_swcbio "$G" -o swcbio.h5 --model hh_swc --population t:500 --population 
     --param dend.hh=1 --param dend.gnabar=0.02 --param axon.pas=1 --param soma.Ra=80 --param apic.cm=0.9 \
     --projection from=all,to=all,indegree=10,weight=0.002:0.006,delay=1:3,receptor=ge &&
   check_cable swcbio swcbio --time 100 --pulse 1:90:0.5:0:100
-# synapses spread over the dendrites (issue 32): sites drawn over the
+# synapses spread over the dendrites: sites drawn over the
 # dendritic length 20-300 um from the soma (ExpSyn; Exp2Syn in population p,
 # tau_rise_e) and from a list of (section, x); the GPU takes the host path
 printf 'soma 0.5\ndend[0] 0.3\ndend[2] 1\n' > sites.txt

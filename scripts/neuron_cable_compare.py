@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""olive's multi-compartment cells against NEURON (issue 19).
+"""olive's multi-compartment cells against NEURON.
 
     neuron_cable_compare.py CELL OLIVE_TRACE [--tol MV] [--formula] [--json FILE]
     neuron_cable_compare.py net|net2 TEST_CABLE_BINARY [--json FILE]

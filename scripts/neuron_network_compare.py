@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A network of SWC cells with synapses over their dendrites, in olive and in NEURON 9 (issue 32).
+"""A network of SWC cells with synapses over their dendrites, in olive and in NEURON 9.
 
     neuron_network_compare.py FILE.swc BINDIR [--no-sites] [--ranks 1,3] [--keep DIR] [--json FILE]
     neuron_network_compare.py --net NET.h5    (NEURON's spikes of an hh_swc network file alone)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Write an olive CUBA network's synapses and initial potentials as the static
-arrays of a Brian2CUDA project built by brian2cuda_build.py NAME:...:file
-(issue 17), so that Brian2CUDA runs olive's very network.
+arrays of a Brian2CUDA project built by brian2cuda_build.py NAME:...:file,
+so that Brian2CUDA runs olive's very network.
 
     olive_to_brian2_arrays.py NETWORK.h5 PROJECT_DIR
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Byte flips in a state file (issue 31): each copy of STATE with one byte
+"""Byte flips in a state file: each copy of STATE with one byte
 changed is given to CMD (its words {state} and {out} replaced by the copy and
 an output directory). Every run must either be refused (exit 1..127, the
 copy's name in the message) or, when the byte is one no restart reads (an

@@ -162,7 +162,7 @@ def _(f): f["gap_junctions"].attrs["offset"] = np.nan
 def _(f): f["gap_junctions"].attrs["offset"] = -0.04
 @case("offset_inf_bits0", r"offset|conductance", bits=0)
 def _(f): f["gap_junctions"].attrs["offset"] = np.inf
-# --- a dataset is either read or refused (issue 31) ---
+# --- a dataset is either read or refused ---
 @case("cells_unknown_dataset", r"/cells/gcal is not read by olive")
 def _(f): f["cells"].create_dataset("gcal", data=np.full(COUNT, 0.9))
 @case("gj_unknown_dataset", r"/gap_junctions/weights is not read by olive")
@@ -183,7 +183,7 @@ def _(f): replace(f, "cells/g_CaL", np.full(7, 0.7))
 @case("gcal_2d", r"g_CaL")
 def _(f): replace(f, "cells/g_CaL", np.full((6, 1), 0.7))
 
-# --- issue 13: faults that used to slip through or read out of bounds ---
+# --- faults that used to slip through or read out of bounds ---
 @case("row_ptr_rises_past_nnz", r"row_ptr\[[0-9]+\] = 40 is outside|row_ptr")
 def _(f): replace(f, "gap_junctions/row_ptr", np.array([0, 2, 40, 5, 7, 8, 10], np.int64))
 @case("signed_codes8", r"conductance holds signed integers", bits=8)

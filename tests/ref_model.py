@@ -58,7 +58,7 @@ class Network:
 
 
 def read_network(path):
-    """Read and decode an olive network file (DESIGN.md layout) with h5py."""
+    """Read and decode an olive network file (docs/FORMAT.md layout) with h5py."""
     import h5py
     with h5py.File(path, "r") as f:
         count = int(f["cells"].attrs["count"])

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Inputs that used to be accepted, block or crash (issue 13), each refused
+# Inputs that used to be accepted, block or crash, each refused
 # with a message naming the file and the fault, a non-zero exit that is not a
 # signal, and no output left behind:
 #  - a FIFO (or a directory) given as network, map, stimulus, restart state,
@@ -57,7 +57,7 @@ refused "fifo spikes" 'fifo\.h5.*not a regular file' "$A" summary fifo.h5
 refused "directory network" 'run.*directory' "$S" run -o o5 --steps 5
 no_output o5
 
-# --- SWC morphologies and SONATA edge-types files (issue 31) ---
+# --- SWC morphologies and SONATA edge-types files ---
 # A FIFO or a device as either is refused at once (it blocked in open() or
 # never ended); an empty edge-types file is not "no types"; an SWC comment
 # line of any length is read past, and a fault is reported at its own line;

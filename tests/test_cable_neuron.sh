@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Multi-compartment cells (issue 19) against NEURON 9 (PyPI neuron, pinned in
+# Multi-compartment cells against NEURON 9 (PyPI neuron, pinned in
 # tests/peer_venv.sh): a ball-and-stick (hh soma, passive dendrite of 21
 # segments) and a branched cell (hh soma, an active dendrite splitting in two
 # passive ones, an hh axon on the soma's 0 end; 16 C), each with an IClamp,
@@ -24,7 +24,7 @@
 # cell (three-point soma), a part of a NeuroMorpho.Org Purkinje cell (a soma of
 # 17 contour points), MorphIO's simple.swc (one-point soma; tests/data/README)
 # and two files made here. Bad SWC files are refused naming the
-# file, line and fault. Last (scripts/neuron_network_compare.py, issue 32): a
+# file, line and fault. Last (scripts/neuron_network_compare.py): a
 # network of two populations of each NeuroMorpho.Org part, non-default
 # biophysics per section type and population, synapses at sites drawn over
 # the dendrites 20-300 um from the soma (sites=dend:20:300) and from a list

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Checkpoint/restart (issue 6): a run continued from a state file is
+# Checkpoint/restart: a run continued from a state file is
 # bit-identical to an unbroken run (spikes, reports, final state compared
 # exactly), for a checkpoint written on 2 ranks and continued on 1 and 3, and
 # one written on 1 rank continued on 2. A run killed with SIGTERM (one rank of

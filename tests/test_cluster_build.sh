@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The build on a cluster without Debian's pkg-config names (issue 15):
+# The build on a cluster without Debian's pkg-config names:
 # `make CC=mpicc HDF5_DIR=... PKG_CONFIG=false CUDA=0` into a fresh build
 # directory, HDF5_DIR laid out as an HDF5 install prefix (include/, lib/);
 # its programs give the same bits as the regular build's. Then CAIRO=0: an

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# --conductance-bits 64 (issue 14): conductances stored as float64 reach the
+# --conductance-bits 64: conductances stored as float64 reach the
 # simulator exactly.
 # - values exact in float32 (dyadic) give the same bits stored at 32 and 64;
 # - values that are not (0.1, ...) give another run at 64 than at 32, and the

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make install (issue 15): programs, man pages (help2man), docs and examples
+# make install: programs, man pages (help2man), docs and examples
 # under PREFIX (DESTDIR honoured); each man page renders and names the
 # program's options; the installed programs run a pipeline from PREFIX/bin.
 # olive-analyze does not link libcairo: with the library missing

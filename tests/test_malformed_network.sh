@@ -6,7 +6,7 @@
 # in the rows of rank 1 are caught under mpirun -np 2 as well. Bad command-line
 # arguments are refused the same way (message naming the option). Positive
 # control: the valid base at bits 0/4/8/16/32 runs. A run that turns non-finite
-# stops with the step and the cell named (DESIGN.md), without output.
+# stops with the step and the cell named (docs/FORMAT.md), without output.
 set -euo pipefail
 export OMP_NUM_THREADS=1
 fail() { echo "FAIL: $*" | tee -a "$PWD/failures.txt" >&2; exit 1; }

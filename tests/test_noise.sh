@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Noise and random initial states (issue 15; docs/MODEL.md "Noise and random
+# Noise and random initial states (docs/MODEL.md "Noise and random
 # initial states"):
 # - --noise MEAN,0,TAU is the constant current MEAN into the dendrite: the
 #   same bits as --pulse 0:T:MEAN (the noise enters where I_app does);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# olive-analyze plot --kind heatmap (issue 15): the colour of every cell's
+# olive-analyze plot --kind heatmap: the colour of every cell's
 # row is viridis((value - min) / (max - min)) of its value, read back from
 # the PNG's pixels: a g_cal report (each cell's own constant, known from the
 # network file). Also: SVG and PDF of it are valid, --cells/--t0/--t1 narrow

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Progress (issue 15): with stderr in a file, no progress unless --progress;
+# Progress: with stderr in a file, no progress unless --progress;
 # with --progress every program's long phase ends on a 100% line giving the
 # time taken (simulate adds the simulated time and its rate); -q silences it;
 # the results are the same bits with and without it.
@@ -20,7 +20,7 @@ if grep -q "simulating" plain.err; then fail "progress shown without --progress 
 "$BIN/olive-analyze" compare -q a b || fail "--progress changed the results"
 echo "progress: ok"
 # Threads on fewer cores than they number (mpirun's default binding of 1-2
-# ranks, issue 18): a warning naming the fix; none when the cores suffice.
+# ranks): a warning naming the fix; none when the cores suffice.
 if command -v taskset >/dev/null && [ "$(nproc)" -ge 2 ]; then
   "$BIN/olive-simulate" net.h5 -o d --steps 10 --threads 2 2>bound.err >/dev/null < /dev/null &&
     [ ! -s bound.err ] || { cat bound.err; fail "a warning with enough cores for the threads"; }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Results are bit-identical for every rank count and every block split
-# (DESIGN.md): P = 1..4 on an odd cell count, maps built in memory and read
+# (docs/ARCHITECTURE.md): P = 1..4 on an odd cell count, maps built in memory and read
 # from olive-disperse (both balance modes), all 19 variables, spikes and the
 # final state compared exactly with h5diff.
 set -euo pipefail

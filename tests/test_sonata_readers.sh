@@ -22,7 +22,7 @@ mpirun -np 2 --oversubscribe "$G" -o net2.h5 --cells 60 --generator uniform --de
        --gcal 0.6:0.8 --export-sonata circ2 >/dev/null
 mpirun -np 2 --oversubscribe "$S" net2.h5 -o run2 --steps 600 --record v_axon,v_dend --record-cells 7:31 --pulse 1:25:6 >/dev/null
 "$venv/bin/python" "$TESTS/sonata_readers.py" run2 circ2 net2.h5 2>&1 | grep -v '^HDF5-DIAG\|^  #\|^    '
-# a compartment report of ball-and-stick cells (issue 19): libsonata's
+# a compartment report of ball-and-stick cells: libsonata's
 # ElementReportReader and bmtk's CompartmentReport read its element ids and values
 "$G" -q -o ball.h5 --model hh_cable --population a:6 --population b:4 --param dend_nseg=3@b \
      --projection from=all,to=all,p=0.3,weight=0.01,delay=1,receptor=ge

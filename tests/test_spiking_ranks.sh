@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Spiking networks are rank- and thread-invariant (SPIKING.md): identical
+# Spiking networks are rank- and thread-invariant (docs/MODELS.md): identical
 # spikes, reports (float64) and final state for mpirun -np 1..4 and 1 or 2
 # threads, on a network with delay-0 synapses (exchange and delivery within
 # every step), one whose delays are 1..5 ms (spikes cross ranks once every

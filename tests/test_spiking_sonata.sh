@@ -128,7 +128,7 @@ else
   echo "libsonata: not installed here (tests/test_sonata_readers.sh installs it); the h5py checks above ran"
 fi
 
-# SONATA biophysical nodes (issue 32): --import-circuit makes hh_swc
+# SONATA biophysical nodes: --import-circuit makes hh_swc
 # populations of a circuit's node types: morphology NAME is
 # morphologies_dir/NAME.swc, dynamics_params an Allen perisomatic JSON (pas,
 # hh); a mechanism olive lacks is refused; export -> import round-trips.

@@ -1,4 +1,4 @@
-/* olive-cablebench: whole steps of many multi-compartment cells (issue 19):
+/* olive-cablebench: whole steps of many multi-compartment cells:
  * NEURON's fixed step (currents, Hines solve, hh states) of common/cable.h
  * for N independent ball-and-stick cells (hh soma, passive dendrite of
  * NSEG segments, an IClamp of a different amplitude per cell), 25 ms at

@@ -1,5 +1,5 @@
 /* olive-hinesbench: throughput of the Hines solve of many cells at once
- * (issue 19), the cuHinesBatch thesis' experiment (references/002_*):
+ * the cuHinesBatch thesis' experiment (Martinez Perez 2018, docs/REFERENCES.md):
  * sequential CPU, multicore CPU (OpenMP), and one GPU thread per cell with
  * the flat layout (cell by cell) and the full-interleaved one (node by node,
  * cells side by side: coalesced). Every path runs olive_hines_solve of

@@ -1,5 +1,5 @@
 /* olive-scatterprobe: what sending one step's spike events costs on this
- * GPU, piece by piece (issue 17: why the static buckets' scatter into
+ * GPU, piece by piece (why the static buckets' scatter into
  * per-target front rows was slow; spk_sb.h now keeps lists).
  *
  * A synthetic network in the engine's layout: `cells` sources with `fanout`

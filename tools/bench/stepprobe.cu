@@ -1,5 +1,5 @@
-/* olive-stepprobe: whole steps of the CUDA spiking engine's one-pass form
- * (issue 17), with two ways of bucketing a step's events, on a synthetic
+/* olive-stepprobe: whole steps of the CUDA spiking engine's one-pass form,
+ * with two ways of bucketing a step's events, on a synthetic
  * network: every cell's state read and written (evict-first), its events of
  * the previous step taken in, its own events sent if it fires (~spikes a
  * step, by a hash), one launch a step.

@@ -1,4 +1,4 @@
-/* olive-disperse: the dispersal map of a network for P ranks (DESIGN.md):
+/* olive-disperse: the dispersal map of a network for P ranks (docs/FORMAT.md):
  * contiguous blocks, receive and send lists, rows in local index space, the
  * interior/boundary split. O(junctions log junctions) time, O(junctions) memory. */
 #include "mapfile.h"

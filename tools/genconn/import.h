@@ -1,4 +1,4 @@
-/* olive-genconn --import: parsers of outside connectivity (DESIGN.md
+/* olive-genconn --import: parsers of outside connectivity (docs/FORMAT.md
  * "External connectivity") and the compact junction list they fill.
  *
  * The parsers never exit and never print: they hand every junction to a

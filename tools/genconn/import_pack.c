@@ -1,5 +1,5 @@
 /* Conductances of imported junctions into the network file's packing
- * (DESIGN.md "Network file"): bits 0 when every junction has the same
+ * (docs/FORMAT.md "Network file"): bits 0 when every junction has the same
  * conductance (the default then), bits 32 keeps each value as float32 (the
  * default otherwise), bits 4/8/16 quantise between the smallest and largest
  * value found: offset = min, scale = (max - min)/(2^bits - 1),

@@ -1,5 +1,5 @@
 /* olive-genconn --model lif_cuba|lif_coba: a spiking network of populations
- * and projections of chemical synapses (SPIKING.md). One process generates
+ * and projections of chemical synapses (docs/MODELS.md). One process generates
  * (O(synapses) work, every number keyed by the seed, so the file does not
  * depend on how it was made) and writes one file atomically. */
 #ifndef OLIVE_GC_SPIKING_H

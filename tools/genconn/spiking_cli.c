@@ -21,7 +21,7 @@ static void usage(void)
     printf("Usage: olive-genconn -o NET.h5 --model lif_cuba|lif_coba|hh_traub|hh_cable (--cells N | --population NAME:N...) "
            "[--projection SPEC]... [options]\n"
            "\n"
-           "Generates a spiking network (SPIKING.md): populations of integrate-and-fire or Hodgkin-Huxley cells and\n"
+           "Generates a spiking network (docs/MODELS.md): populations of integrate-and-fire or Hodgkin-Huxley cells and\n"
            "projections of delayed chemical synapses, written as an olive network file\n"
            "(docs/FORMAT.md). The same seed gives a bit-identical file.\n"
            "\n"

@@ -1,4 +1,4 @@
-/* Projections of chemical synapses (SPIKING.md generators): every draw is
+/* Projections of chemical synapses (docs/FORMAT.md): every draw is
  * keyed by (seed, projection, target or synapse number, draw, stream), so the
  * rows are the same however they are computed; O(synapses) work. */
 #include "spiking.h"

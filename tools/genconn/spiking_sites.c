@@ -1,4 +1,4 @@
-/* Synapse sites on cable cells (--projection ...,sites=; issue 32,
+/* Synapse sites on cable cells (--projection ...,sites=;
  * docs/FORMAT.md "Synapses"): where on its target cell each synapse of a
  * projection sits. The eligible places of each target population are spans
  * (section, x0..x1) laid end to end on a line; a synapse's one uniform draw,

@@ -26,7 +26,7 @@ static void usage(void)
            "<variable>.h5 report per recorded variable, and state.h5. An InfOli network (docs/MODEL.md)\n"
            "or one of integrate-and-fire cells with chemical synapses (lif_cuba, lif_coba, and with alpha\n"
            "synapses lif_cuba_alpha, lif_coba_alpha: olive-genconn\n"
-           "--model; SPIKING.md, docs/FORMAT.md), or of Hodgkin-Huxley cells stepped as NEURON steps\n"
+           "--model; docs/MODELS.md, docs/FORMAT.md), or of Hodgkin-Huxley cells stepped as NEURON steps\n"
            "them (hh_traub: NEST's hh_cond_exp_traub; hh_cable: a ball-and-stick; CPU engine; docs/FORMAT.md).\n"
            "Run under mpirun -np P to split the cells over P\n"
            "ranks; results are identical for any P.\n"

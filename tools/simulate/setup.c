@@ -195,7 +195,7 @@ void sim_setup_common(sim_t *s, sim_config *cfg)
     s->nthreads = omp_get_max_threads();
     /* mpirun binds each rank to one core by default (Open MPI, 1 or 2
      * ranks): OpenMP threads then share that core, and set-up ran 7-10x
-     * slower on the GPU hosts (docs/BENCHMARKS.md, issue 18). */
+     * slower on the GPU hosts (docs/BENCHMARKS.md). */
     cpu_set_t mask;
     const int allowed = sched_getaffinity(0, sizeof mask, &mask) == 0 ? CPU_COUNT(&mask) : s->nthreads;
     if (s->nthreads > allowed && s->rank == 0)

@@ -64,7 +64,7 @@ typedef struct {
     double init_lo, init_hi; /* mV */
 } sim_config;
 
-/* Per-phase wall-clock seconds (DESIGN.md: make the bottleneck visible). */
+/* Per-phase wall-clock seconds (make the bottleneck visible). */
 typedef struct {
     /* Dispersal time, from the map file (0: no map). Generation time is not
      * stored in the network file, so the same seed gives the same bytes. */

@@ -1,5 +1,5 @@
 /* olive-simulate for networks of integrate-and-fire cells with delayed
- * chemical synapses (SPIKING.md). The step schedule is Brian2's:
+ * chemical synapses (docs/MODELS.md). The step schedule is Brian2's:
  *   1. every cell's state update (lif.h);  2. threshold -> spikes of step i;
  *   3. delivery of every event due at step i (spikes of step i - d, delay d
  *      steps, d >= 0) into its target's receptor;  4. reset.

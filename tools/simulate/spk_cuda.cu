@@ -1,6 +1,6 @@
 /* The CUDA engine of spiking networks (--backend cuda with lif_cuba /
  * lif_coba and their alpha forms, and hh_traub / hh_cable through spk_cable_cuda.cu): the CPU engine's schedule and sums on one GPU per rank, giving
- * the same bits (issue 17).
+ * the same bits.
  *
  * The physics is common/lif.h, the source the CPU engine runs. A step:
  *   k_update:  olive_lif_step, threshold -> flags, spiking cells appended to a

@@ -1,4 +1,4 @@
-/* Synapse sites on cable cells (issue 32; docs/FORMAT.md, site_section and
+/* Synapse sites on cable cells (docs/FORMAT.md, site_section and
  * site_x). A synapse with a site acts on a point synapse at the node of
  * (section, x), as NEURON's h.ExpSyn(sec(x)) does. Synapses of one cell
  * onto one node and receptor share one synapse object (the sum is linear,

@@ -7,7 +7,7 @@ import numpy as np
 
 from olive import models
 
-from .simulator import digest
+from .digest import digest
 
 _RECEPTOR = {"excitatory": "ge", "inhibitory": "gi"}
 INFOLI_DT = 0.05     # olive-simulate's InfOli step (ms)

@@ -11,7 +11,6 @@ backend="cuda"), run() simulates the whole segment again from 0, which
 needs the network unchanged (else NotImplementedError; reset() starts over).
 """
 
-import hashlib
 import os
 import shutil
 import tempfile
@@ -23,6 +22,8 @@ from pyNN import common
 
 import olive
 from olive.writer import ms_to_steps
+
+from .build import build_network
 
 name = "olive"
 
@@ -152,7 +153,6 @@ class State(common.control.BaseState):
         return True
 
     def _simulate(self, tstop):
-        from .build import build_network
         spec = build_network(self, tstop)
         fp = spec.fingerprint()
         steps = int(ms_to_steps(tstop, self.dt, "run(): the time to simulate to", rounding="even"))
@@ -255,10 +255,3 @@ class State(common.control.BaseState):
 
 
 state = State()
-
-
-def digest(*arrays):
-    h = hashlib.sha1()
-    for a in arrays:
-        h.update(repr(a).encode() if not isinstance(a, np.ndarray) else a.tobytes() + str(a.dtype).encode())
-    return h.hexdigest()
