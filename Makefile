@@ -111,8 +111,8 @@ JSONC_STAMP := $(BUILD)/obj/.json-c
 $(JSONC_STAMP):
 	@mkdir -p $(dir $@)
 	@printf '#include <json_tokener.h>\n' | $(CC) $(JSONC_CFLAGS) -E -x c - >/dev/null 2>&1 || { \
-	  echo "olive: json-c headers (json_tokener.h) not found$(if $(JSONC_DIR), in JSONC_DIR=$(JSONC_DIR)/include/json-c or the system places): apt-get install libjson-c-dev, or" \
-	       "install json-c and build with JSONC_DIR=/its/prefix (its include/json-c/ holds json_tokener.h)" >&2; exit 1; }
+	  echo "olive: json-c headers (json_tokener.h) not found in $(if $(JSONC_DIR),JSONC_DIR=$(JSONC_DIR)/include/json-c,$(JSONC_CFLAGS)):" \
+	       "apt-get install libjson-c-dev, or build with JSONC_DIR=/json-c/prefix (its include/json-c/ holds json_tokener.h)" >&2; exit 1; }
 	@touch $@
 
 $(BUILD)/obj/%.o: %.c $(wildcard common/*.h) $(wildcard tools/*/*.h) $(CUDA_STAMP) $(R123_STAMP)

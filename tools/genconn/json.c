@@ -53,7 +53,7 @@ static double number(const where *w, struct json_object *o)
     double d = json_object_get_double(o);
     if (!isfinite(d)) olive_die("%s: %s: not valid JSON: %s is not a finite number", w->path, where_name(w), json_object_to_json_string(o));
     if (json_object_get_type(o) == json_type_int && fabs(d) > MAX_EXACT)
-        olive_die("%s: %s: the integer %s is beyond 2^53 (not exact as a double)", w->path, where_name(w), json_object_to_json_string(o));
+        olive_die("%s: %s: an integer beyond 2^53, which a double does not hold exactly", w->path, where_name(w));
     return d;
 }
 
@@ -114,7 +114,7 @@ gc_json *gc_json_parse(const char *path, const char *text)
     enum json_tokener_error e = json_tokener_get_error(tok);
     if (!o || e != json_tokener_success)
         olive_die("%s: line %d: not valid JSON: %s", path, line_at(text, json_tokener_get_parse_end(tok)),
-                  e == json_tokener_error_parse_eof ? "the text ends inside a value" : json_tokener_error_desc(e));
+                  e == json_tokener_error_parse_eof ? "the text ends before the value does" : json_tokener_error_desc(e));
     json_tokener_free(tok);
     where w = {.path = path};
     gc_json *v = olive_malloc(sizeof *v, "JSON");
