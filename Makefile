@@ -20,6 +20,16 @@ endif
 ifdef R123_DIR
 PKG_CFLAGS += -I$(R123_DIR)/include
 endif
+# json-c, the JSON parser of olive-genconn's SONATA import: pkg-config's
+# json-c, else JSONC_DIR (an install prefix: include/json-c/, lib/), else the
+# system places.
+ifdef JSONC_DIR
+JSONC_CFLAGS := -I$(JSONC_DIR)/include/json-c
+JSONC_LIBS   := -L$(JSONC_DIR)/lib -Wl,-rpath,$(JSONC_DIR)/lib -ljson-c
+else
+JSONC_CFLAGS := $(or $(shell $(PKG_CONFIG) --cflags json-c 2>/dev/null),-I/usr/include/json-c)
+JSONC_LIBS   := $(or $(shell $(PKG_CONFIG) --libs json-c 2>/dev/null),-ljson-c)
+endif
 # cairo's headers for olive-analyze plot (the library is loaded at run time);
 # CAIRO=0, or no headers found, builds olive-analyze without plot.
 CAIRO_CFLAGS := $(shell $(PKG_CONFIG) --cflags cairo 2>/dev/null)
@@ -96,6 +106,15 @@ $(R123_STAMP):
 	       "unpack Random123 and build with R123_DIR=/path/to/Random123 (its include/ holds Random123/)" >&2; exit 1; }
 	@touch $@
 
+# json-c's headers must be there (checked once, with a clear message).
+JSONC_STAMP := $(BUILD)/obj/.json-c
+$(JSONC_STAMP):
+	@mkdir -p $(dir $@)
+	@printf '#include <json_tokener.h>\n' | $(CC) $(JSONC_CFLAGS) -E -x c - >/dev/null 2>&1 || { \
+	  echo "olive: json-c headers (json_tokener.h) not found in $(if $(JSONC_DIR),JSONC_DIR=$(JSONC_DIR)/include/json-c,$(JSONC_CFLAGS)):" \
+	       "apt-get install libjson-c-dev, or build with JSONC_DIR=/json-c/prefix (its include/json-c/ holds json_tokener.h)" >&2; exit 1; }
+	@touch $@
+
 $(BUILD)/obj/%.o: %.c $(wildcard common/*.h) $(wildcard tools/*/*.h) $(CUDA_STAMP) $(R123_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
@@ -138,6 +157,9 @@ $(BUILD)/libolive.a: $(COMMON_OBJ)
 # Objects of one tool (a function, so the pattern rule's % does not touch patsubst's).
 tool_objs = $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard tools/$(1)/*.c)) \
             $(if $(HAVE_CUDA),$(patsubst %.cu,$(BUILD)/obj/%.cu.o,$(wildcard tools/$(1)/*.cu)))
+$(call tool_objs,genconn): CFLAGS += $(JSONC_CFLAGS)
+$(call tool_objs,genconn): $(JSONC_STAMP)
+$(BUILD)/bin/olive-genconn: LDLIBS += $(JSONC_LIBS)
 .SECONDEXPANSION:
 $(BUILD)/bin/olive-%: $$(call tool_objs,$$*) $(BUILD)/libolive.a
 	@mkdir -p $(dir $@)

@@ -214,6 +214,16 @@ import_circ_refused() {  # WANT CONFIG
 sed 's/peri.json/nats.json/' circ/node_types.csv > circ/nats_types.csv
 sed 's/node_types.csv/nats_types.csv/' circ/circuit_config.json > circ/nats.json
 import_circ_refused "nats.json: node type 100: genome[5]: mechanism 'NaTs' (gbar_NaTs on soma): olive has hh and pas only" circ/nats.json
+# JSON faults (json-c parses): a syntax fault names the file and the line, a
+# value olive cannot hold (NaN) the file and the key path
+printf '{\n  "manifest": {"$BASE_DIR": "."},\n  "networks": {"nodes": [] "edges": []}\n}\n' > circ/broken.json
+import_circ_refused "circ/broken.json: line 3: not valid JSON: object value separator ',' expected" circ/broken.json
+printf '{\n  "manifest": {\n' > circ/cut.json
+import_circ_refused "circ/cut.json: line 3: not valid JSON: the text ends before the value does" circ/cut.json
+sed 's/"ra": 138.5/"ra": NaN/' circ/models/peri.json > circ/models/nan.json
+sed 's/peri.json/nan.json/' circ/node_types.csv > circ/nan_types.csv
+sed 's/node_types.csv/nan_types.csv/' circ/circuit_config.json > circ/nan.json
+import_circ_refused "models/nan.json: passive[0].ra: not valid JSON: NaN is not a finite number" circ/nan.json
 "$PY" - <<'PYEOF'
 import h5py, json, numpy as np, shutil
 c = json.load(open("circ/circuit_config.json"))

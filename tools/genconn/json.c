@@ -1,7 +1,11 @@
-/* JSON (RFC 8259) into a tree of gc_json values; see json.h. */
+/* JSON into a tree of gc_json values (see json.h): json-c parses, this file
+ * copies its values into the tree and refuses those olive cannot hold. */
 #include "json.h"
 #include "util.h"
 #include <errno.h>
+#include <json_object.h>
+#include <json_tokener.h>
+#include <linkhash.h>   /* json_object_object_foreach */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,160 +13,113 @@
 
 #define MAX_DEPTH 64
 #define MAX_BYTES (64 << 20)
+/* Integers beyond 2^53 would not be exact in the tree's double. */
+#define MAX_EXACT 9007199254740992.0
 
+/* Where a value sits, for messages: "networks.nodes[0].nodes_file". */
 typedef struct {
-    const char *path, *s;
-    size_t at;
-    int depth;
-} parser;
+    const char *path;
+    char at[256];
+    size_t len;
+} where;
 
-static int line_of(const parser *p)
+static const char *where_name(const where *w)
 {
-    int line = 1;
-    for (size_t i = 0; i < p->at; i++) line += p->s[i] == '\n';
-    return line;
+    return w->len ? w->at : "the top-level value";
 }
 
-static void fail(const parser *p, const char *what) __attribute__((noreturn));
-static void fail(const parser *p, const char *what)
+/* Appends ".key" or "[i]" (truncated when too long); the old length, to restore. */
+static size_t where_push(where *w, const char *key, int i)
 {
-    olive_die("%s: line %d: not valid JSON: %s", p->path, line_of(p), what);
+    size_t old = w->len;
+    int n = key ? snprintf(w->at + old, sizeof w->at - old, "%s%s", old ? "." : "", key)
+                : snprintf(w->at + old, sizeof w->at - old, "[%d]", i);
+    w->len = n < 0 ? old : old + (size_t)n < sizeof w->at ? old + (size_t)n : sizeof w->at - 1;
+    return old;
 }
 
-static void skip_space(parser *p)
+static void convert(where *w, struct json_object *o, gc_json *v);
+
+static void convert_item(where *w, struct json_object *o, gc_json *v, const char *key, int i)
 {
-    while (p->s[p->at] == ' ' || p->s[p->at] == '\t' || p->s[p->at] == '\n' || p->s[p->at] == '\r') p->at++;
+    size_t old = where_push(w, key, i);
+    convert(w, o, v);
+    w->len = old;
+    w->at[old] = 0;
 }
 
-static int hex4(parser *p)
+static double number(const where *w, struct json_object *o)
 {
-    int v = 0;
-    for (int k = 0; k < 4; k++) {
-        char c = p->s[p->at++];
-        int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-        if (d < 0) fail(p, "a \\u escape needs four hexadecimal digits");
-        v = v * 16 + d;
-    }
-    return v;
+    double d = json_object_get_double(o);
+    if (!isfinite(d)) olive_die("%s: %s: not valid JSON: %s is not a finite number", w->path, where_name(w), json_object_to_json_string(o));
+    if (json_object_get_type(o) == json_type_int && fabs(d) > MAX_EXACT)
+        olive_die("%s: %s: an integer beyond 2^53, which a double does not hold exactly", w->path, where_name(w));
+    return d;
 }
 
-/* The string at p (after its opening quote), UTF-8, NUL-terminated; a \u0000
- * is refused (C strings cannot hold it). */
-static char *string(parser *p)
+static char *copy(const char *s)
 {
-    size_t cap = 16, n = 0;
-    char *out = olive_malloc(cap, "JSON");
-    for (;;) {
-        unsigned char c = (unsigned char)p->s[p->at++];
-        if (c == 0) fail(p, "a string is not closed");
-        if (c < 0x20) fail(p, "a control character in a string");
-        if (c == '"') break;
-        if (n + 5 > cap) out = olive_realloc(out, cap *= 2, "JSON");
-        if (c != '\\') { out[n++] = (char)c; continue; }
-        c = (unsigned char)p->s[p->at++];
-        const char *esc = strchr("\"\\/bfnrt", c);
-        if (esc && c) { out[n++] = "\"\\/\b\f\n\r\t"[esc - "\"\\/bfnrt"]; continue; }
-        if (c != 'u') fail(p, "an unknown escape in a string");
-        long u = hex4(p);
-        if (u >= 0xD800 && u < 0xDC00) {   /* a surrogate pair */
-            if (p->s[p->at] != '\\' || p->s[p->at + 1] != 'u') fail(p, "a lone surrogate in a \\u escape");
-            p->at += 2;
-            long lo = hex4(p);
-            if (lo < 0xDC00 || lo > 0xDFFF) fail(p, "a lone surrogate in a \\u escape");
-            u = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00);
-        } else if (u >= 0xDC00 && u < 0xE000) fail(p, "a lone surrogate in a \\u escape");
-        if (u == 0) fail(p, "\\u0000 in a string");
-        if (u < 0x80) out[n++] = (char)u;
-        else if (u < 0x800) { out[n++] = (char)(0xC0 | (u >> 6)); out[n++] = (char)(0x80 | (u & 63)); }
-        else if (u < 0x10000) {
-            out[n++] = (char)(0xE0 | (u >> 12)); out[n++] = (char)(0x80 | ((u >> 6) & 63)); out[n++] = (char)(0x80 | (u & 63));
-        } else {
-            out[n++] = (char)(0xF0 | (u >> 18)); out[n++] = (char)(0x80 | ((u >> 12) & 63));
-            out[n++] = (char)(0x80 | ((u >> 6) & 63)); out[n++] = (char)(0x80 | (u & 63));
-        }
-    }
-    out[n] = 0;
-    return out;
+    size_t n = strlen(s) + 1;
+    return memcpy(olive_malloc(n, "JSON"), s, n);
 }
 
-static double number(parser *p)
-{
-    size_t i = p->at;
-    if (p->s[i] == '-') i++;
-    if (p->s[i] == '0') i++;
-    else if (p->s[i] >= '1' && p->s[i] <= '9') while (p->s[i] >= '0' && p->s[i] <= '9') i++;
-    else fail(p, "a number needs digits");
-    if (p->s[i] == '.') {
-        if (!(p->s[++i] >= '0' && p->s[i] <= '9')) fail(p, "a number needs digits after its '.'");
-        while (p->s[i] >= '0' && p->s[i] <= '9') i++;
-    }
-    if (p->s[i] == 'e' || p->s[i] == 'E') {
-        if (p->s[++i] == '+' || p->s[i] == '-') i++;
-        if (!(p->s[i] >= '0' && p->s[i] <= '9')) fail(p, "a number needs digits in its exponent");
-        while (p->s[i] >= '0' && p->s[i] <= '9') i++;
-    }
-    errno = 0;
-    double v = strtod(p->s + p->at, NULL);
-    if (!isfinite(v)) fail(p, "a number too large for a double");
-    p->at = i;
-    return v;
-}
-
-static void value(parser *p, gc_json *v);
-
-/* An array or object (after its opening bracket) into v's items. */
-static void items(parser *p, gc_json *v, char close)
-{
-    int cap = 0;
-    if (++p->depth > MAX_DEPTH) fail(p, "nested more than 64 deep");
-    skip_space(p);
-    if (p->s[p->at] == close) { p->at++; p->depth--; return; }
-    for (;;) {
-        if (v->n == cap) {
-            cap = cap ? 2 * cap : 4;
-            v->item = olive_realloc(v->item, (size_t)cap * sizeof *v->item, "JSON");
-            if (close == '}') v->key = olive_realloc(v->key, (size_t)cap * sizeof *v->key, "JSON");
-        }
-        skip_space(p);
-        if (close == '}') {
-            if (p->s[p->at++] != '"') fail(p, "an object's key must be a string");
-            char *k = string(p);
-            for (int i = 0; i < v->n; i++)
-                if (!strcmp(v->key[i], k)) { p->at--; fail(p, "a key given twice in one object"); }
-            v->key[v->n] = k;
-            skip_space(p);
-            if (p->s[p->at++] != ':') fail(p, "':' expected after an object's key");
-        }
-        value(p, &v->item[v->n++]);
-        skip_space(p);
-        char c = p->s[p->at++];
-        if (c == close) break;
-        if (c != ',') fail(p, close == '}' ? "',' or '}' expected" : "',' or ']' expected");
-    }
-    p->depth--;
-}
-
-static void value(parser *p, gc_json *v)
+static void convert(where *w, struct json_object *o, gc_json *v)
 {
     memset(v, 0, sizeof *v);
-    skip_space(p);
-    const char *s = p->s + p->at;
-    if (*s == '{' || *s == '[') { v->kind = *s == '{' ? GC_JSON_OBJ : GC_JSON_ARR; p->at++; items(p, v, *s == '{' ? '}' : ']'); }
-    else if (*s == '"') { v->kind = GC_JSON_STR; p->at++; v->str = string(p); }
-    else if (!strncmp(s, "true", 4)) { v->kind = GC_JSON_BOOL; v->num = 1; p->at += 4; }
-    else if (!strncmp(s, "false", 5)) { v->kind = GC_JSON_BOOL; p->at += 5; }
-    else if (!strncmp(s, "null", 4)) { v->kind = GC_JSON_NULL; p->at += 4; }
-    else if (*s == '-' || (*s >= '0' && *s <= '9')) { v->kind = GC_JSON_NUM; v->num = number(p); }
-    else fail(p, *s ? "a value expected" : "the text ends where a value is expected");
+    switch (json_object_get_type(o)) {
+    case json_type_null: v->kind = GC_JSON_NULL; break;
+    case json_type_boolean: v->kind = GC_JSON_BOOL; v->num = json_object_get_boolean(o); break;
+    case json_type_int:
+    case json_type_double: v->kind = GC_JSON_NUM; v->num = number(w, o); break;
+    case json_type_string:
+        v->kind = GC_JSON_STR;
+        v->str = copy(json_object_get_string(o));
+        if (strlen(v->str) != (size_t)json_object_get_string_len(o)) olive_die("%s: %s: \\u0000 in a string", w->path, where_name(w));
+        break;
+    case json_type_array:
+        v->kind = GC_JSON_ARR;
+        v->n = (int)json_object_array_length(o);
+        v->item = olive_calloc((size_t)v->n + 1, sizeof *v->item, "JSON");
+        for (int i = 0; i < v->n; i++) convert_item(w, json_object_array_get_idx(o, (size_t)i), &v->item[i], NULL, i);
+        break;
+    case json_type_object: {
+        v->kind = GC_JSON_OBJ;
+        v->item = olive_calloc((size_t)json_object_object_length(o) + 1, sizeof *v->item, "JSON");
+        v->key = olive_calloc((size_t)json_object_object_length(o) + 1, sizeof *v->key, "JSON");
+        json_object_object_foreach(o, key, val) {
+            v->key[v->n] = copy(key);
+            convert_item(w, val, &v->item[v->n++], key, 0);
+        }
+        break;
+    }
+    }
+}
+
+static int line_at(const char *text, size_t at)
+{
+    int line = 1;
+    for (size_t i = 0; i < at && text[i]; i++) line += text[i] == '\n';
+    return line;
 }
 
 gc_json *gc_json_parse(const char *path, const char *text)
 {
-    parser p = {path, text, 0, 0};
+    struct json_tokener *tok = json_tokener_new_ex(MAX_DEPTH);
+    if (!tok) olive_die("out of memory (JSON)");
+    json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
+    /* The terminating NUL is passed too: it ends a top-level number or word. */
+    size_t len = strlen(text);
+    if (len >= MAX_BYTES) olive_die("%s: larger than %d MiB: not a config file olive reads", path, MAX_BYTES >> 20);
+    struct json_object *o = json_tokener_parse_ex(tok, text, (int)len + 1);
+    enum json_tokener_error e = json_tokener_get_error(tok);
+    if (!o || e != json_tokener_success)
+        olive_die("%s: line %d: not valid JSON: %s", path, line_at(text, json_tokener_get_parse_end(tok)),
+                  e == json_tokener_error_parse_eof ? "the text ends before the value does" : json_tokener_error_desc(e));
+    json_tokener_free(tok);
+    where w = {.path = path};
     gc_json *v = olive_malloc(sizeof *v, "JSON");
-    value(&p, v);
-    skip_space(&p);
-    if (p.s[p.at]) fail(&p, "text after the value");
+    convert(&w, o, v);
+    json_object_put(o);
     return v;
 }
 
@@ -181,7 +138,7 @@ gc_json *gc_json_read(const char *path)
     if (ferror(f)) olive_die("%s: read error", path);
     fclose(f);
     text[n] = 0;
-    if (strlen(text) != n) olive_die("%s: not valid JSON: a NUL byte", path);
+    if (strlen(text) != n) olive_die("%s: line %d: not valid JSON: a NUL byte", path, line_at(text, n));
     gc_json *v = gc_json_parse(path, text);
     free(text);
     return v;

@@ -1,6 +1,11 @@
-/* A small JSON reader for the SONATA files olive-genconn imports (circuit
- * configs, dynamics_params): the whole file as a tree of values. Faults die
- * naming the file, the line and what was expected. */
+/* The JSON reader of the SONATA files olive-genconn imports (circuit
+ * configs, dynamics_params): the whole file as a tree of values, parsed by
+ * json-c in its strict mode (UTF-8 checked, at most 64 levels deep). A syntax
+ * fault dies naming the file, the line and what json-c expected; a value the
+ * tree cannot hold (NaN, Infinity, a number beyond a double, an integer
+ * beyond 2^53, \u0000 in a string) dies naming the file and the value's key
+ * path. A key given twice in one object keeps its last value, as json-c,
+ * Python's json (bmtk) and libsonata do; json-c cannot tell it. */
 #ifndef OLIVE_GC_JSON_H
 #define OLIVE_GC_JSON_H
 
