@@ -112,7 +112,7 @@ gc_json *gc_json_parse(const char *path, const char *text)
     if (len >= MAX_BYTES) olive_die("%s: larger than %d MiB: not a config file olive reads", path, MAX_BYTES >> 20);
     struct json_object *o = json_tokener_parse_ex(tok, text, (int)len + 1);
     enum json_tokener_error e = json_tokener_get_error(tok);
-    if (!o || e != json_tokener_success)
+    if (e != json_tokener_success)   /* o is NULL for a JSON null, too */
         olive_die("%s: line %d: not valid JSON: %s", path, line_at(text, json_tokener_get_parse_end(tok)),
                   e == json_tokener_error_parse_eof ? "the text ends before the value does" : json_tokener_error_desc(e));
     json_tokener_free(tok);
