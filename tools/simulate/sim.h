@@ -56,7 +56,7 @@ typedef struct {
     int64_t checkpoint_every;  /* --checkpoint-every N (0: none) */
     const char *restart_path;  /* --restart STATE.h5 (NULL: start at step 0) */
     int64_t start_step;      /* the first step of this run: the restart state's step, else 0 */
-    /* --noise MEAN,SIGMA,TAU: an Ornstein-Uhlenbeck current per cell (common/noise.h) */
+    /* --noise MEAN,SIGMA,TAU: an Ornstein-Uhlenbeck current per cell (common/models/noise.h) */
     int noise_on;
     double noise_mean, noise_sigma, noise_tau;
     uint64_t seed;           /* --seed: the noise and the random initial potentials */
