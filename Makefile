@@ -39,14 +39,24 @@ ifeq ($(CAIRO),0)
 CAIRO_CFLAGS := -DANA_NO_CAIRO
 endif
 
+# The source folders (docs/ARCHITECTURE.md): common/{io,models,math,util}
+# for every tool, tools/<tool>/ with one folder per part. Every folder is on
+# the include path, so a file includes "x.h" by name wherever x.h lives.
+COMMON_DIRS := $(patsubst %/,%,$(sort $(dir $(wildcard common/*/*.c common/*/*.h))))
+COMMON_INC  := $(COMMON_DIRS:%=-I%)
+tool_dirs    = tools/$(1) $(patsubst %/,%,$(sort $(dir $(wildcard tools/$(1)/*/*.c tools/$(1)/*/*.h tools/$(1)/*/*.cu))))
+tool_inc     = $(foreach d,$(call tool_dirs,$(1)),-I$(d))
+COMMON_H    := $(wildcard common/*/*.h)
+TOOLS_H     := $(wildcard tools/*/*.h tools/*/*/*.h)
+
 OPT       ?= -O3
 # -ffp-contract=off: no fused multiply-add unless asked for, so results do not
 # depend on the compiler's whim or the -march in use. -fno-trapping-math only
 # lets the compiler evaluate both sides of a select (no FP traps are used),
 # which the SIMD cell loop needs; values are unchanged.
 CFLAGS    += -std=c11 -D_GNU_SOURCE $(OPT) -g -Wall -Wextra -Werror -ffp-contract=off -fno-trapping-math -fopenmp \
-             -Icommon $(PKG_CFLAGS) $(CAIRO_CFLAGS)
-# FMA=1: the explicit fma() calls of common/fastexp.h (olive's exp and log,
+             $(COMMON_INC) $(PKG_CFLAGS) $(CAIRO_CFLAGS)
+# FMA=1: the explicit fma() calls of common/math/fastexp.h (olive's exp and log,
 # written so the CPU and the GPU give the same bits) become one instruction
 # instead of a call into libm; fma() is exact either way, so the results do
 # not change, only the speed (olive_exp_d 33 -> ~7 ns). Default: on when the
@@ -58,10 +68,10 @@ CFLAGS    += -mfma
 NVCC_HOST_FMA := -Xcompiler -mfma
 endif
 # cairo: headers only; olive-analyze loads libcairo when it plots
-# (tools/analyze/cairo_load.h), so it runs where the library is missing.
+# (tools/analyze/plot/cairo_load.h), so it runs where the library is missing.
 LDLIBS    += $(PKG_LIBS) -lz -lm -ldl -fopenmp
 
-# CUDA backends of olive-simulate and olive-genconn (tools/*/*.cu): built when nvcc is
+# CUDA backends of olive-simulate and olive-genconn (tools/*/*/*.cu): built when nvcc is
 # found, on the PATH or in $(CUDA_HOME)/bin; CUDA=0 builds without it.
 # -fmad=false: no fused multiply-add on the device, -ffp-contract=off none in
 # the host code nvcc compiles: the same rounding as the CPU build.
@@ -79,7 +89,7 @@ BUILD     := build-san
 endif
 
 TOOLS      := genconn disperse simulate analyze
-COMMON_SRC := $(wildcard common/*.c)
+COMMON_SRC := $(wildcard common/*/*.c)
 COMMON_OBJ := $(COMMON_SRC:%.c=$(BUILD)/obj/%.o)
 BINS       := $(TOOLS:%=$(BUILD)/bin/olive-%)
 TEST_SRC   := $(wildcard tests/unit/*.c)
@@ -115,7 +125,7 @@ $(JSONC_STAMP):
 	       "apt-get install libjson-c-dev, or build with JSONC_DIR=/json-c/prefix (its include/json-c/ holds json_tokener.h)" >&2; exit 1; }
 	@touch $@
 
-$(BUILD)/obj/%.o: %.c $(wildcard common/*.h) $(wildcard tools/*/*.h) $(CUDA_STAMP) $(R123_STAMP)
+$(BUILD)/obj/%.o: %.c $(COMMON_H) $(TOOLS_H) $(CUDA_STAMP) $(R123_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 
@@ -127,9 +137,9 @@ $(BUILD)/obj/tools/simulate/%.o: CFLAGS += -DOLIVE_HAVE_CUDA
 $(BUILD)/obj/tools/genconn/%.o: CFLAGS += -DOLIVE_HAVE_CUDA
 $(BUILD)/bin/olive-simulate: LDLIBS += -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lpthread -lstdc++
 $(BUILD)/bin/olive-genconn: LDLIBS += -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lpthread -lstdc++
-$(BUILD)/obj/tools/genconn/%.cu.o: NVCC_CPPFLAGS += -Itools/genconn
-NVCC_CPPFLAGS := -D_GNU_SOURCE -DOLIVE_HAVE_CUDA -Icommon -Itools/simulate $(filter -I% -D%,$(PKG_CFLAGS))
-$(BUILD)/obj/%.cu.o: %.cu $(wildcard common/*.h) $(wildcard tools/*/*.h) $(CUDA_STAMP)
+$(foreach t,simulate genconn,$(eval $(BUILD)/obj/tools/$(t)/%.cu.o: NVCC_CPPFLAGS += $(call tool_inc,$(t))))
+NVCC_CPPFLAGS := -D_GNU_SOURCE -DOLIVE_HAVE_CUDA $(COMMON_INC) $(filter -I% -D%,$(PKG_CFLAGS))
+$(BUILD)/obj/%.cu.o: %.cu $(COMMON_H) $(TOOLS_H) $(CUDA_STAMP)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) $(NVCC_CPPFLAGS) -c $< -o $@
 # The device bandwidth probe of scripts/bench-gpu.sh.
@@ -141,12 +151,12 @@ $(BUILD)/bench/olive-bwprobe: tools/bench/bwprobe.cu
 $(BUILD)/bench/olive-scatterprobe $(BUILD)/bench/olive-stepprobe: $(BUILD)/bench/olive-%: tools/bench/%.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) -o $@ $<
-# The batched Hines solve benchmark (issue 19): common/cable.h on CPU and GPU.
-$(BUILD)/bench/olive-hinesbench: tools/bench/hinesbench.cu tools/bench/bench_args.h common/cable.h common/fastexp.h common/hostdev.h
+# The batched Hines solve benchmark (issue 19): common/models/cable.h on CPU and GPU.
+$(BUILD)/bench/olive-hinesbench: tools/bench/hinesbench.cu tools/bench/bench_args.h common/models/cable.h common/math/fastexp.h common/math/hostdev.h
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVCCFLAGS) -Icommon -Itools/bench -Xcompiler -fopenmp -o $@ $< -lgomp
+	$(NVCC) $(NVCCFLAGS) $(COMMON_INC) -Itools/bench -Xcompiler -fopenmp -o $@ $< -lgomp
 # Whole cable-cell steps on CPU and GPU (issue 19): cable.h with cable_cell.c.
-$(BUILD)/bench/olive-cablebench: tools/bench/cablebench.cu tools/bench/bench_args.h $(BUILD)/libolive.a common/cable.h common/cable_cell.h
+$(BUILD)/bench/olive-cablebench: tools/bench/cablebench.cu tools/bench/bench_args.h $(BUILD)/libolive.a common/models/cable.h common/models/cable_cell.h
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) $(NVCC_CPPFLAGS) -Itools/bench -Xcompiler -fopenmp -o $@ $< $(BUILD)/libolive.a $(filter-out -fsanitize% -fopenmp,$(LDLIBS)) -lgomp
 endif
@@ -155,8 +165,10 @@ $(BUILD)/libolive.a: $(COMMON_OBJ)
 	ar rcs $@ $^
 
 # Objects of one tool (a function, so the pattern rule's % does not touch patsubst's).
-tool_objs = $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard tools/$(1)/*.c)) \
-            $(if $(HAVE_CUDA),$(patsubst %.cu,$(BUILD)/obj/%.cu.o,$(wildcard tools/$(1)/*.cu)))
+tool_objs = $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard tools/$(1)/*.c tools/$(1)/*/*.c)) \
+            $(if $(HAVE_CUDA),$(patsubst %.cu,$(BUILD)/obj/%.cu.o,$(wildcard tools/$(1)/*.cu tools/$(1)/*/*.cu)))
+# Each tool's files see its own folders' headers.
+$(foreach t,$(TOOLS),$(eval $(BUILD)/obj/tools/$(t)/%.o: CFLAGS += $(call tool_inc,$(t))))
 $(call tool_objs,genconn): CFLAGS += $(JSONC_CFLAGS)
 $(call tool_objs,genconn): $(JSONC_STAMP)
 $(BUILD)/bin/olive-genconn: LDLIBS += $(JSONC_LIBS)
@@ -165,7 +177,7 @@ $(BUILD)/bin/olive-%: $$(call tool_objs,$$*) $(BUILD)/libolive.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libolive.a $(wildcard common/*.h)
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libolive.a $(COMMON_H)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libolive.a $(LDLIBS)
 
@@ -206,22 +218,22 @@ FUZZ_SECONDS ?= 30
 FUZZ_NAMES   := edges matrix sonata netfile map state stimulus spikes synfile swc spksonata
 FUZZ_CFLAGS  := -std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer -Wall -Wno-unknown-pragmas \
                 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-                -Icommon -Itools/genconn -Itools/simulate -Itools/analyze $(PKG_CFLAGS)
-FUZZ_SRC     := $(addprefix tools/genconn/,import_text.c import_edges.c import_matrix.c import_sonata.c import_build.c) \
-                common/util.c common/h5util.c common/netfile.c common/memcheck.c
+                $(COMMON_INC) $(foreach t,genconn simulate analyze,$(call tool_inc,$(t))) $(PKG_CFLAGS)
+FUZZ_SRC     := $(addprefix tools/genconn/import/,import_text.c import_edges.c import_matrix.c import_sonata.c import_build.c) \
+                common/util/util.c common/io/h5util.c common/io/netfile.c common/util/memcheck.c
 # The readers each harness adds to those.
-FUZZ_EXTRA_map      := common/mapfile.c common/partition.c
-FUZZ_EXTRA_state    := tools/simulate/restart.c tools/simulate/spk_restart.c common/state.c common/netcontent.c \
-                       common/cellmodel.c common/lif.c
+FUZZ_EXTRA_map      := common/io/mapfile.c common/io/partition.c
+FUZZ_EXTRA_state    := tools/simulate/output/restart.c tools/simulate/spiking/spk_restart.c common/io/state.c common/io/netcontent.c \
+                       common/models/cellmodel.c common/models/lif.c
 FUZZ_EXTRA_stimulus := tools/simulate/stimulus.c
 FUZZ_EXTRA_spikes   := $(addprefix tools/analyze/,spikefile.c spikestats.c spikeload.c h5read.c errors.c)
-FUZZ_EXTRA_synfile  := common/synfile.c common/cellmodel.c common/state.c
-FUZZ_EXTRA_swc      := common/swc.c common/cable_cell.c
-FUZZ_EXTRA_spksonata := tools/genconn/spiking_import.c tools/genconn/spiking_memory.c common/synfile.c common/cellmodel.c common/state.c
+FUZZ_EXTRA_synfile  := common/io/synfile.c common/models/cellmodel.c common/io/state.c
+FUZZ_EXTRA_swc      := common/models/swc.c common/models/cable_cell.c
+FUZZ_EXTRA_spksonata := tools/genconn/spiking/spiking_import.c tools/genconn/spiking/spiking_memory.c common/io/synfile.c common/models/cellmodel.c common/io/state.c
 fuzz-deps:
 	@bash scripts/install-deps.sh --fuzz
 $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h tests/fuzz/fuzz_h5common.h $(FUZZ_SRC) $$(FUZZ_EXTRA_$$*) \
-                     tools/genconn/import.h $(wildcard common/*.h) | fuzz-deps
+                     tools/genconn/import/import.h $(COMMON_H) | fuzz-deps
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_SRC) $(FUZZ_EXTRA_$*) $(PKG_LIBS) -lz -lm
 fuzz-build: $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz_%)

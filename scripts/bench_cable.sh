@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Multi-compartment cells: olive's CPU step (build/bench/olive-
-# cablebench, common/cable.h on OpenMP threads) against NEURON 9 (the pinned
+# cablebench, common/models/cable.h on OpenMP threads) against NEURON 9 (the pinned
 # PyPI neuron of tests/peer_venv.sh, same cells, same threads) on this
 # machine; NEURON once with its default hh rate tables (usetable_hh 1, as
 # olive's default: the final soma potentials must agree within 1e-6 mV) and

@@ -6,7 +6,7 @@
 NEURON reads FILE with its own reader (Import3d_SWC_read, then
 Import3d_GUI(reader, False).instantiate(None): sections soma[k], axon[k],
 dend[k], apic[k], dend_T[k] with their 3-d points). The biophysics are set
-per section type as olive's hh_swc sets them (common/cable_model.c,
+per section type as olive's hh_swc sets them (common/models/cable_model.c,
 docs/FORMAT.md): swc: and swcdl: its defaults (Ra 100 ohm cm, cm 1 uF/cm2,
 hh on soma and axon sections, pas (g 1e-4 S/cm2, e -65 mV) on the others);
 nseg = 2 int((L / 20 + 0.9) / 2) + 1 (swc:) or by the d_lambda rule (swcdl:,
@@ -44,7 +44,7 @@ BIO = {"celsius": 16, "d_lambda": .05, "d_lambda_freq": 200,
        "dend.g_pas": 5e-5, "dend.e_pas": -60, "dend.ek": -80,
        "apic.Ra": 120, "apic.cm": .9, "apic.e_pas": -68, "apic.g_pas": 2e-4,
        "custom.Ra": 90, "custom.cm": 1.2, "custom.hh": 1, "custom.gkbar": .02, "custom.g_pas": 3e-5}
-# hh_swc's defaults of every section type (common/cellmodel.c)
+# hh_swc's defaults of every section type (common/models/cellmodel.c)
 BIO_DEFAULT = {"Ra": 100, "cm": 1, "gnabar": .12, "gkbar": .036, "gl": .0003, "el": -54.3, "ena": 50, "ek": -77,
                "g_pas": 1e-4, "e_pas": -65}
 
@@ -88,7 +88,7 @@ def import3d(h, path):
 
 def section_names(reader):
     """The (type name, index) of each section of an Import3d reader, in its
-    order (olive's: common/swc.c), as instantiate names them (before it:
+    order (olive's: common/models/swc.c), as instantiate names them (before it:
     the index counts the sections of the type in that order)."""
     names, seen = [], {}
     for s in reader.sections:
@@ -100,7 +100,7 @@ def section_names(reader):
 
 def load(h, path, dl, cell=None, bio=None):
     """The sections of path through NEURON's Import3d, in Import3d's order
-    (olive's: common/swc.c), with hh_swc's biophysics per section type (bio:
+    (olive's: common/models/swc.c), with hh_swc's biophysics per section type (bio:
     its TYPE.* parameters and seg_length; none: its defaults; dl: nseg by
     the d_lambda rule). cell None: at the top level,
     as instantiate(None) makes them (soma[0], dend[3], ...); else as

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Write olive network files directly with h5py, independent of olive-genconn.
 
-Layout (docs/FORMAT.md "Network file", common/netfile.c):
+Layout (docs/FORMAT.md "Network file", common/io/netfile.c):
   root attrs   format = "olive-network" (string), format_version = 1 (int64)
   /cells       attrs count (int64), dims (int64[3]); optional g_CaL float64[count]
   /gap_junctions

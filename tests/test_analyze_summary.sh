@@ -85,7 +85,7 @@ spikes("floatids.h5", [1.0, 2.0], [0, 1], ntype=np.float64)
 spikes("nan.h5", [1.0, float("nan")], [0, 1])
 spikes("negid.h5", [1.0, 2.0], [0, -3], ntype=np.int64)
 spikes("toobig/spikes.h5", [1.0, 2.0], [0, 10], attrs=prov)
-with h5py.File("badattr.h5", "w") as f:   # caught by common/h5util: still exit 2
+with h5py.File("badattr.h5", "w") as f:   # caught by common/io/h5util: still exit 2
     f.attrs["cells"] = "ten"
     f.create_dataset("spikes/io/timestamps", data=np.array([1.0]))
     f.create_dataset("spikes/io/node_ids", data=np.array([0], np.uint64))

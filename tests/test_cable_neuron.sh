@@ -3,7 +3,7 @@
 # tests/peer_venv.sh): a ball-and-stick (hh soma, passive dendrite of 21
 # segments) and a branched cell (hh soma, an active dendrite splitting in two
 # passive ones, an hh axon on the soma's 0 end; 16 C), each with an IClamp,
-# 100 ms at dt 0.025 ms. olive's cell (common/cable.h through
+# 100 ms at dt 0.025 ms. olive's cell (common/models/cable.h through
 # build/tests/test_cable trace) and NEURON's (scripts/neuron_cable_compare.py)
 # must agree within 1e-9 mV at every probe and step, and the soma must fire:
 # with hh.mod's rate tables (NEURON's default usetable_hh = 1, olive's
@@ -14,7 +14,7 @@
 # ExpSyn network as hh_cable cells through olive-genconn and olive-simulate on
 # 1, 2 and 3 ranks (the same spikes again). And SWC files as NEURON's users
 # load them (scripts/neuron_swc_compare.py: Import3d_SWC_read and
-# Import3d_GUI.instantiate) against common/swc.c's reading, every segment
+# Import3d_GUI.instantiate) against common/models/swc.c's reading, every segment
 # within 1e-9 mV over 100 ms of current clamp, with segments of at most 20 um,
 # with nseg by the d_lambda rule, and (swcbio) with non-default biophysics per
 # section type (hh_swc's soma.Ra, dend.hh, axon.pas, custom.* ...; nseg by

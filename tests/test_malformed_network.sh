@@ -112,7 +112,7 @@ args_refused 'valid\.h5.*(stimulus|format)|(stimulus|format).*valid\.h5' "${A[@]
   timeout 60 mpirun -np 2 --oversubscribe "$S" nets/valid.h5 -o blow2 --steps 50 --pulse 0:1:1e6:4:5 \
   && no_output blow2) || bad=$((bad + 1))
 
-# spiking networks (common/synfile.c, read through common/h5util.c's checked
+# spiking networks (common/io/synfile.c, read through common/io/h5util.c's checked
 # reader): integers stored as floats, a per-cell dataset no model has, a
 # damaged attribute datatype (HDF5 1.10 crashes listing such attributes by
 # index), a uint64 beyond int64 are refused, naming the object

@@ -44,7 +44,7 @@ for net in zero late deg calpha galpha; do
   echo "$net: $n spikes, identical on 1 and $ranks ranks"
 done
 # Threads split a rank's cells only from SPK_PARALLEL_MIN_CELLS (2048) cells on
-# (tools/simulate/spk.h): a 4000-cell network, 1 thread against 2
+# (tools/simulate/spiking/spk.h): a 4000-cell network, 1 thread against 2
 "$G" -q -o wide.h5 --model lif_cuba --population exc:3200 --population inh:800 --v0 -60:-50 --param t_ref=5 \
     --projection from=exc,to=all,p=0.02,weight=1.62,delay=0:2,receptor=ge \
     --projection from=inh,to=all,p=0.02,weight=-9,delay=0,receptor=gi

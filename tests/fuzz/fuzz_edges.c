@@ -1,4 +1,4 @@
-/* libFuzzer: the edges parser (tools/genconn/import_edges.c) on arbitrary
+/* libFuzzer: the edges parser (tools/genconn/import/import_edges.c) on arbitrary
  * bytes, then the rows built from what it accepted. The first byte chooses
  * --cells (0: from the ids) and --duplicates. */
 #include "fuzz_common.h"

@@ -53,7 +53,7 @@ static inline const char *fuzz_input_file(const char *name, const uint8_t *data,
 }
 
 /* What olive-simulate relies on in the projections a reader accepted
- * (common/synfile.h): per projection a monotone row_ptr from 0 to its
+ * (common/io/synfile.h): per projection a monotone row_ptr from 0 to its
  * synapse count, sources in [0, count) and ascending per row, finite
  * weights, delays in [0, OLIVE_MAX_DELAY]; anything else aborts. */
 #include "synfile.h"

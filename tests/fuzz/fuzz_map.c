@@ -1,4 +1,4 @@
-/* libFuzzer: the dispersal-map reader (common/mapfile.c) on arbitrary bytes:
+/* libFuzzer: the dispersal-map reader (common/io/mapfile.c) on arbitrary bytes:
  * the header, then every rank's plan against a fixed 6-cell network (a ring
  * with chords) when the header describes that network. An accepted plan
  * must only index cells it holds (own + halo) and list valid rows. */

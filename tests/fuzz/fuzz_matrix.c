@@ -1,4 +1,4 @@
-/* libFuzzer: the matrix parser (tools/genconn/import_matrix.c) on arbitrary
+/* libFuzzer: the matrix parser (tools/genconn/import/import_matrix.c) on arbitrary
  * bytes, then the rows built from what it accepted. */
 #include "fuzz_common.h"
 #include <stdint.h>

@@ -1,4 +1,4 @@
-/* libFuzzer: the network-file reader (common/netfile.c olive_net_read) on
+/* libFuzzer: the network-file reader (common/io/netfile.c olive_net_read) on
  * arbitrary bytes written to a temporary file (tests/fuzz/fuzz_h5common.h:
  * olive_die jumps back here, the objects the reader left open are closed,
  * what it allocated is lost: run with detect_leaks=0). A network it accepts

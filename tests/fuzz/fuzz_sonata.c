@@ -1,4 +1,4 @@
-/* libFuzzer: the SONATA importer (tools/genconn/import_sonata.c): the bytes
+/* libFuzzer: the SONATA importer (tools/genconn/import/import_sonata.c): the bytes
  * are written to a temporary file and opened with HDF5, as olive-genconn
  * --import-format sonata would. Byte 0 of the input is part of the file, so
  * --cells and --duplicates come from the length instead. Crashes inside the

@@ -1,8 +1,8 @@
 /* libFuzzer: the SONATA import of a spiking network's synapses
- * (tools/genconn/spiking_import.c, olive-genconn --model lif_cuba
+ * (tools/genconn/spiking/spiking_import.c, olive-genconn --model lif_cuba
  * --import-synapses EDGES.h5) on arbitrary bytes written to a temporary file
  * (tests/fuzz/fuzz_h5common.h: olive_die jumps back here). What it accepts
- * must be what olive-simulate relies on (common/synfile.h): per projection a
+ * must be what olive-simulate relies on (common/io/synfile.h): per projection a
  * monotone row_ptr from 0 to its synapse count, sources in range and
  * ascending per row, finite weights, delays in [0, 65535]. The network's
  * size comes from the input's length (16 or 500 cells). */

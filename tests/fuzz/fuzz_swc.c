@@ -1,5 +1,5 @@
-/* libFuzzer: the SWC reader (common/swc.c) and the cell built from what it
- * accepts (common/cable_cell.c) on arbitrary bytes written to a temporary
+/* libFuzzer: the SWC reader (common/models/swc.c) and the cell built from what it
+ * accepts (common/models/cable_cell.c) on arbitrary bytes written to a temporary
  * file (tests/fuzz/fuzz_h5common.h: olive_die jumps back here). The first
  * byte picks the segment rule (even: 20 um, odd: d_lambda). What is accepted
  * must hold what the solver relies on: parents before children, 3-d points

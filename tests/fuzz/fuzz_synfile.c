@@ -1,4 +1,4 @@
-/* libFuzzer: the spiking parts of the network file (common/synfile.c:
+/* libFuzzer: the spiking parts of the network file (common/io/synfile.c:
  * olive_pops_present, olive_pops_read, olive_pops_read_percell,
  * olive_spike_times_read, olive_syn_read_rows) on arbitrary
  * bytes written to a temporary file (tests/fuzz/fuzz_h5common.h: olive_die

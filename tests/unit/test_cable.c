@@ -1,4 +1,4 @@
-/* The multi-compartment cell (common/cable.h, cable_cell.c).
+/* The multi-compartment cell (common/models/cable.h, cable_cell.c).
  *   test_cable                 self-checks: the Hines solve against dense
  *                              Gaussian elimination on random trees; hh's
  *                              resting state; NEURON's node layout.
@@ -10,7 +10,7 @@
  *                              its formulas. CELL swc:FILE (segments of at most
  *                              20 um), swcdl:FILE (d_lambda) or swcbio:FILE (per-type
  *                              biophysics, swcbio_params): an SWC file read by
- *                              common/swc.c as hh_swc reads it, every segment's
+ *                              common/models/swc.c as hh_swc reads it, every segment's
  *                              voltage, after a first line "# t NAME(x) ..."
  *                              naming each (scripts/neuron_swc_compare.py).
  *   test_cable net CONNS OUT   the network of scripts/neuron_cable_compare.py

@@ -1,4 +1,4 @@
-/* The noise of olive-simulate (common/noise.h) against theory:
+/* The noise of olive-simulate (common/models/noise.h) against theory:
  * - olive_normal: mean 0, variance 1, fourth moment 3, the fraction beyond
  *   1.96 (5%), no correlation between neighbouring cells or steps;
  * - the OU current stepped by olive_ou_next_d (the simulator's own function),

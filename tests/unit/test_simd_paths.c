@@ -16,7 +16,7 @@
 #define NCELL 30000
 
 /* One SIMD loop per path over structure-of-arrays states, shaped as the
- * kernel's (tools/simulate/kernel_cpu_body.h): every array a restrict
+ * kernel's (tools/simulate/infoli/kernel_cpu_body.h): every array a restrict
  * pointer, the 19 variables unrolled, so the loop vectorises. */
 #define VARS(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) \
     X(15) X(16) X(17) X(18)

@@ -1,5 +1,5 @@
 /* olive-cablebench: whole steps of many multi-compartment cells:
- * NEURON's fixed step (currents, Hines solve, hh states) of common/cable.h
+ * NEURON's fixed step (currents, Hines solve, hh states) of common/models/cable.h
  * for N independent ball-and-stick cells (hh soma, passive dendrite of
  * NSEG segments, an IClamp of a different amplitude per cell), 25 ms at
  * dt 0.025 ms: OpenMP over cells (flat layout), and one GPU thread per cell

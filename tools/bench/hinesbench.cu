@@ -3,7 +3,7 @@
  * sequential CPU, multicore CPU (OpenMP), and one GPU thread per cell with
  * the flat layout (cell by cell) and the full-interleaved one (node by node,
  * cells side by side: coalesced). Every path runs olive_hines_solve of
- * common/cable.h, the solver of the simulations, and every GPU result must
+ * common/models/cable.h, the solver of the simulations, and every GPU result must
  * equal the sequential CPU's bit for bit (same operations, same order,
  * -fmad=false), else the program fails.
  *

@@ -1,34 +1,31 @@
-/* Which engine runs a simulation: --backend cpu, cuda or auto (cuda when this
- * build has it and every rank sees a GPU; all ranks run the same engine). */
+/* The engine table: which model family runs a network (its set-up, its
+ * tear-down, its CPU and CUDA engines). A new family is one line here;
+ * setup.c's sim_engine_choose picks among a family's engines by --backend. */
 #include "sim.h"
 #include "cellmodel.h"
-#include "util.h"
 
-const sim_engine *sim_engine_choose(sim_t *s)
-{
-    /* a spiking network (s->spk) has engines of its own */
-    const sim_engine *cpu = s->spk ? &sim_engine_lif_cpu : &sim_engine_cpu;
-    if (s->spk && olive_model_is_cable(s->cfg->model)) cpu = &sim_engine_cable_cpu;   /* (the CUDA engine takes both) */
-    if (s->cfg->backend == SIM_BACKEND_CPU) return cpu;
-    if (s->spk && (s->cfg->restart_path || s->cfg->checkpoint_every)) {
-        /* the CUDA engines keep their events in flight on the device */
-        if (s->cfg->backend == SIM_BACKEND_CUDA)
-            olive_die("--backend cuda: %s of a spiking network runs on the CPU engine only, so far (--backend cpu)",
-                      s->cfg->restart_path ? "--restart" : "--checkpoint-every");
-        return cpu;
-    }
 #ifdef OLIVE_HAVE_CUDA
-    int mine = sim_cuda_device_count() > 0, all = 0;
-    SIM_CHECK_MPI(MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD));
-    if (s->cfg->backend == SIM_BACKEND_CUDA && !mine)
-        olive_die("--backend cuda: rank %d sees no CUDA device (no GPU, no driver, or CUDA_VISIBLE_DEVICES hides them)",
-                  s->rank);
-    if (s->cfg->backend == SIM_BACKEND_CUDA && !all) {
-        MPI_Barrier(MPI_COMM_WORLD); /* the rank without a device reports and aborts */
-        exit(1);
-    }
-    return all ? (s->spk ? &sim_engine_lif_cuda : &sim_engine_cuda) : cpu;
+#define CUDA_ENGINE(e) (e)
 #else
-    return cpu;
+#define CUDA_ENGINE(e) NULL
 #endif
+
+static int is_infoli(const olive_cell_model *m) { return m == &olive_model_infoli; }
+static int is_any(const olive_cell_model *m) { (void)m; return 1; }
+
+/* The CUDA engine of spiking networks takes both integrate-and-fire and cable
+ * cells; it keeps their events in flight on the device, so a restart or a
+ * checkpoint runs on the CPU. */
+static const sim_family families[] = {
+    {"infoli", is_infoli, sim_setup_infoli, NULL, &sim_engine_cpu, CUDA_ENGINE(&sim_engine_cuda), 1},
+    {"cable", olive_model_is_cable, sim_setup_spiking, sim_free_spiking, &sim_engine_cable_cpu,
+     CUDA_ENGINE(&sim_engine_lif_cuda), 0},
+    {"spiking", is_any, sim_setup_spiking, sim_free_spiking, &sim_engine_lif_cpu, CUDA_ENGINE(&sim_engine_lif_cuda), 0},
+};
+
+void sim_setup(sim_t *s, sim_config *cfg)
+{
+    const sim_family *f = families;
+    while (!f->takes(cfg->model)) f++;   /* the last line takes every model */
+    f->setup(s, cfg, f);
 }

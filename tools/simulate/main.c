@@ -1,4 +1,5 @@
-/* olive-simulate: the InfOli network over MPI ranks and OpenMP threads. */
+/* olive-simulate: a network of one model family (engine.c's table: InfOli, spiking,
+ * cable cells) over MPI ranks and OpenMP threads. */
 #include "sim.h"
 #include "spk.h"
 #include "h5util.h"

@@ -173,10 +173,11 @@ static void alloc_state(sim_t *s)
     }
 }
 
-void sim_setup_common(sim_t *s, sim_config *cfg)
+void sim_setup_common(sim_t *s, sim_config *cfg, const sim_family *family)
 {
     memset(s, 0, sizeof *s);
     s->cfg = cfg;
+    s->family = family;
     s->bad_step = s->bad_cell = -1;
     SIM_CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &s->rank));
     SIM_CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &s->size));
@@ -207,11 +208,39 @@ void sim_setup_common(sim_t *s, sim_config *cfg)
     s->tspike_cap = olive_calloc((size_t)s->nthreads, sizeof(int64_t), "spikes");
 }
 
-void sim_setup(sim_t *s, sim_config *cfg)
+/* Which of s->family's engines runs the network: --backend cpu, cuda or
+ * auto (cuda when this build has it and every rank sees a GPU; all ranks run
+ * the same engine). */
+const sim_engine *sim_engine_choose(sim_t *s)
 {
-    if (cfg->model != &olive_model_infoli) { sim_setup_spiking(s, cfg); return; }
+    const sim_family *f = s->family;
+    if (s->cfg->backend == SIM_BACKEND_CPU) return f->cpu;
+    if (!f->cuda_restarts && (s->cfg->restart_path || s->cfg->checkpoint_every)) {
+        if (s->cfg->backend == SIM_BACKEND_CUDA)
+            olive_die("--backend cuda: %s of a spiking network runs on the CPU engine only, so far (--backend cpu)",
+                      s->cfg->restart_path ? "--restart" : "--checkpoint-every");
+        return f->cpu;
+    }
+#ifdef OLIVE_HAVE_CUDA
+    int mine = sim_cuda_device_count() > 0, all = 0;
+    SIM_CHECK_MPI(MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD));
+    if (s->cfg->backend == SIM_BACKEND_CUDA && !mine)
+        olive_die("--backend cuda: rank %d sees no CUDA device (no GPU, no driver, or CUDA_VISIBLE_DEVICES hides them)",
+                  s->rank);
+    if (s->cfg->backend == SIM_BACKEND_CUDA && !all) {
+        MPI_Barrier(MPI_COMM_WORLD); /* the rank without a device reports and aborts */
+        exit(1);
+    }
+    return all ? f->cuda : f->cpu;
+#else
+    return f->cpu;
+#endif
+}
+
+void sim_setup_infoli(sim_t *s, sim_config *cfg, const sim_family *family)
+{
     double t0 = olive_now();
-    sim_setup_common(s, cfg);
+    sim_setup_common(s, cfg, family);
 
     olive_network hdr;
     olive_net_read_header(cfg->net_path, &hdr);
@@ -307,7 +336,7 @@ void sim_setup(sim_t *s, sim_config *cfg)
 void sim_free(sim_t *s)
 {
     if (s->engine) s->engine->free(s);
-    sim_free_spiking(s);
+    if (s->family && s->family->free) s->family->free(s);
     for (int k = 0; k < OLIVE_NVARS; k++) free(s->state_raw[k]);
     for (int t = 0; t < s->nthreads; t++) free(s->tspikes[t]);
     free(s->tspikes); free(s->tspike_n); free(s->tspike_cap);

@@ -56,7 +56,7 @@ typedef struct {
     int64_t checkpoint_every;  /* --checkpoint-every N (0: none) */
     const char *restart_path;  /* --restart STATE.h5 (NULL: start at step 0) */
     int64_t start_step;      /* the first step of this run: the restart state's step, else 0 */
-    /* --noise MEAN,SIGMA,TAU: an Ornstein-Uhlenbeck current per cell (common/noise.h) */
+    /* --noise MEAN,SIGMA,TAU: an Ornstein-Uhlenbeck current per cell (common/models/noise.h) */
     int noise_on;
     double noise_mean, noise_sigma, noise_tau;
     uint64_t seed;           /* --seed: the noise and the random initial potentials */
@@ -104,11 +104,26 @@ extern const sim_engine sim_engine_cable_cpu;  /* spk_cable.c: cable cells (hh_t
 extern const sim_engine sim_engine_cuda;  /* engine_cuda.c */
 extern const sim_engine sim_engine_lif_cuda;  /* spk_cuda.cu */
 #endif
-/* engine.c: the engine --backend asks for (collective: every rank the same). */
+/* A model family: how a network of its cells is set up and torn down, and
+ * the engines that step it. engine.c's table holds one line per family; a
+ * new family is a room of its own, a line there and its models in
+ * common/models/cellmodel.c. */
+typedef struct sim_family sim_family;
+struct sim_family {
+    const char *name;
+    int (*takes)(const olive_cell_model *model);  /* the first family whose takes() says yes runs a model */
+    /* The whole set-up: sim_setup_common(s, cfg, family) first. */
+    void (*setup)(sim_t *s, sim_config *cfg, const sim_family *family);
+    void (*free)(sim_t *s);           /* what setup allocated beyond sim_t's own arrays; NULL: nothing */
+    const sim_engine *cpu, *cuda;     /* cuda NULL: none (a build without CUDA) */
+    int cuda_restarts;                /* the CUDA engine runs --restart and --checkpoint-every */
+};
+/* setup.c: the engine --backend asks for among s->family's (collective: every rank the same). */
 const sim_engine *sim_engine_choose(sim_t *s);
 
 struct sim_t {
     sim_config *cfg;
+    const sim_family *family;
     const sim_engine *engine;
     int rank, size;
     MPI_Comm graph;          /* distributed-graph communicator of the halo exchange */
@@ -156,14 +171,18 @@ void sim_add_poisson_arg(sim_config *cfg, const char *arg);
 void sim_read_stimulus(sim_config *cfg, const char *path);
 void sim_check_pulses(const sim_config *cfg, int64_t count);
 int sim_active_pulses(const sim_config *cfg, int64_t step, sim_pulse *out);
-/* setup.c */
+/* engine.c: the set-up of the family that runs cfg->model. */
 void sim_setup(sim_t *s, sim_config *cfg);
-/* Shared by the set-ups: rank, size, threads, spike lists. */
-void sim_setup_common(sim_t *s, sim_config *cfg);
-/* spk_setup.c: the set-up of a network of integrate-and-fire cells. */
-void sim_setup_spiking(sim_t *s, sim_config *cfg);
-void sim_free_spiking(sim_t *s);
+/* setup.c */
+/* Shared by the set-ups: s zeroed, its family, rank, size, threads, spike lists. */
+void sim_setup_common(sim_t *s, sim_config *cfg, const sim_family *family);
+/* The set-up of an InfOli network (the family's setup). */
+void sim_setup_infoli(sim_t *s, sim_config *cfg, const sim_family *family);
+/* The engine's, the family's and sim_t's own allocations. */
 void sim_free(sim_t *s);
+/* spk_setup.c: the set-up of a network of spiking cells (integrate-and-fire, cable). */
+void sim_setup_spiking(sim_t *s, sim_config *cfg, const sim_family *family);
+void sim_free_spiking(sim_t *s);
 /* variability.c: random initial potentials and the noise's start (before a restart's state is loaded) */
 void sim_setup_variability(sim_t *s);
 /* kernel_cpu.c */
@@ -209,8 +228,9 @@ void sim_output_close(sim_output *o, sim_t *s, int64_t end_step, const char *kin
 void sim_output_checkpoint_spikes(sim_output *o, sim_t *s, int64_t step);
 /* Rename every temporary onto its NAME (rank 0; checkpoint mode). */
 void sim_output_commit(sim_output *o, sim_t *s);
+/* provenance.c: the run's attributes on an output file, and */
 void sim_write_provenance(sim_t *s, int64_t hid, const char *file);
-/* A report's mapping/time (start, stop, step in ms) for frames: created in
+/* a report's mapping/time (start, stop, step in ms) for frames: created in
  * the mapping group loc, or (create 0) rewritten in the report file loc. */
 void sim_report_time(sim_t *s, const char *path, int64_t loc, int64_t frames, int create, int64_t xfer);
 /* The state after step steps of every own cell into path (collective); kind:

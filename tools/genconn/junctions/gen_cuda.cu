@@ -2,7 +2,7 @@
  *
  * The rows come from gen_rows.h, the very source the CPU drivers run
  * (gen_uniform.c, gen_gaussian.c), compiled here for the device; with
- * -fmad=false, IEEE division and the olive log (common/fastlog.h) every
+ * -fmad=false, IEEE division and the olive log (common/math/fastlog.h) every
  * operation rounds as on the CPU, so the file is bit-identical to the CPU's.
  *
  *  - uniform (binomial degrees): a warp per row. Lane l takes Philox counter

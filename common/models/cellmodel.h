@@ -34,7 +34,7 @@ typedef struct {
 
 extern const olive_cell_model olive_model_infoli, olive_model_lif_cuba, olive_model_lif_coba;
 extern const olive_cell_model olive_model_lif_cuba_alpha, olive_model_lif_coba_alpha;
-/* lif_cuba, lif_coba and their alpha forms (common/lif.h). */
+/* lif_cuba, lif_coba and their alpha forms (common/models/lif.h). */
 int olive_model_is_lif(const olive_cell_model *m);
 extern const olive_cell_model olive_model_hh_traub, olive_model_hh_cable, olive_model_hh_swc;   /* cable_model.c builds their cells */
 
@@ -42,7 +42,7 @@ extern const olive_cell_model olive_model_hh_traub, olive_model_hh_cable, olive_
 const olive_cell_model *olive_model_find(const char *name);
 /* "infoli, lif_cuba, lif_coba, ...": for messages. */
 const char *olive_model_names(void);
-/* A model whose cells are cable cells (common/cable.h): hh_traub, hh_cable. */
+/* A model whose cells are cable cells (common/models/cable.h): hh_traub, hh_cable. */
 int olive_model_is_cable(const olive_cell_model *m);
 extern const olive_cell_model olive_model_spike_source_poisson, olive_model_spike_source_array;
 /* A spike source (spike_source_poisson, spike_source_array): populations of

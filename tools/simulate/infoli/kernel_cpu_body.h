@@ -1,12 +1,12 @@
 /* CPU step kernel for one precision; included by kernel_cpu.c with
- * REAL = double and float. The physics is olive_cell_step (common/model.h).
+ * REAL = double and float. The physics is olive_cell_step (common/models/model.h).
  *
  * A step has two passes. (1) Gap-junction currents of a list of rows
  * (interior rows while the halo exchange is in flight, then boundary rows):
  * each row's terms in a SIMD loop, summed one by one in stored order, so the
  * sum is the same for any split of the rows. (2) The cell updates of all rows
  * 0..nlocal-1 as one SIMD loop across cells. Every operation is plain IEEE
- * arithmetic (exp included, common/fastexp.h) without contraction, so vector
+ * arithmetic (exp included, common/math/fastexp.h) without contraction, so vector
  * lanes and scalar remainders give the same bits. */
 
 /* Gap-junction terms of local row r into term[0..n), in a SIMD loop. BITS

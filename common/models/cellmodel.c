@@ -71,7 +71,7 @@ int olive_model_is_lif(const olive_cell_model *m)
            m == &olive_model_lif_coba_alpha;
 }
 
-/* Hodgkin-Huxley cells stepped as NEURON steps them (common/cable.h; the
+/* Hodgkin-Huxley cells stepped as NEURON steps them (common/models/cable.h; the
  * population's cell built by cable_model.c). The variables are the soma's;
  * ge and gi are the conductances of the two exponential synapses. */
 static const char *const hh_names[6] = {"v", "m", "h", "n", "ge", "gi"};
@@ -115,7 +115,7 @@ static const olive_param_desc cable_params[] = {
     {T ".gkbar", "S/cm2", .036}, {T ".gl", "S/cm2", .0003}, {T ".el", "mV", -54.3}, {T ".ena", "mV", 50},       \
     {T ".ek", "mV", -77}, {T ".pas", "1", PAS}, {T ".g_pas", "S/cm2", 1e-4}, {T ".e_pas", "mV", -65}
 
-/* A cell of an SWC file (common/swc.h), the two ExpSyns at section
+/* A cell of an SWC file (common/models/swc.h), the two ExpSyns at section
  * syn_sec's syn_x; segments of at most seg_length um (0: NEURON's d_lambda
  * rule, d_lambda of the length constant at d_lambda_freq Hz); hh.mod's rates
  * from its table (hh_tables 1, NEURON's default) or its formulas (0). The

@@ -1,4 +1,4 @@
-/* Noise and random initial potentials of a run (common/noise.h has the
+/* Noise and random initial potentials of a run (common/models/noise.h has the
  * equations and the draws): set up once, before the first step. */
 #include "sim.h"
 #include "model.h"

@@ -1,9 +1,9 @@
 /* The CUDA backend of olive-simulate (--backend cuda): one MPI rank per GPU.
  *
- * The physics is common/model.h, the very source the CPU backend runs, here
+ * The physics is common/models/model.h, the very source the CPU backend runs, here
  * compiled by nvcc for the device. Built with -fmad=false and IEEE division,
  * every operation rounds as on the CPU (-ffp-contract=off, exp in plain
- * arithmetic: common/fastexp.h), so both backends give the same numbers.
+ * arithmetic: common/math/fastexp.h), so both backends give the same numbers.
  *
  * Layout: structure of arrays, double-buffered (d_cur/d_nxt, swapped each
  * step). The junctions of each row list (interior, boundary) are re-laid on

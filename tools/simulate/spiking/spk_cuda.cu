@@ -2,7 +2,7 @@
  * lif_coba and their alpha forms, and hh_traub / hh_cable through spk_cable_cuda.cu): the CPU engine's schedule and sums on one GPU per rank, giving
  * the same bits.
  *
- * The physics is common/lif.h, the source the CPU engine runs. A step:
+ * The physics is common/models/lif.h, the source the CPU engine runs. A step:
  *   k_update:  olive_lif_step, threshold -> flags, spiking cells appended to a
  *              list (atomic counter; the host sorts every window's spikes),
  *              the first non-finite cell (atomicMin);

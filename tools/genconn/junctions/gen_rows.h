@@ -1,8 +1,8 @@
 /* The per-row generators of olive-genconn, one source for the CPU (gen_uniform.c,
  * gen_gaussian.c, compiled by gcc as C11) and the GPU (gen_cuda.cu, nvcc):
  * every function here is OLIVE_HD inline and uses only integer arithmetic,
- * Philox (common/rng.h), +,-,*,/ and floor, and the olive log
- * (common/fastlog.h), never a libm call whose last bit could differ between
+ * Philox (common/math/rng.h), +,-,*,/ and floor, and the olive log
+ * (common/math/fastlog.h), never a libm call whose last bit could differ between
  * glibc and CUDA. Built with -ffp-contract=off and nvcc -fmad=false, a row
  * comes out bit-identical on both. The drivers only decide who runs which
  * rows and where the ids go. */
