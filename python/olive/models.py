@@ -1,6 +1,6 @@
 """The cell models olive-simulate knows, with their parameters and defaults.
 
-A copy of common/cellmodel.c's tables (docs/FORMAT.md lists the same), kept
+A copy of common/models/cellmodel.c's tables (docs/FORMAT.md lists the same), kept
 here so that write_network can refuse a misspelt parameter before
 olive-simulate does, and so that a population read from a file can report
 the value of a parameter its file leaves at the default.
@@ -11,7 +11,7 @@ INFOLI = "infoli"
 
 def _swc_type_params():
     """hh_swc's biophysics per section type (SWC_TYPE_PARAMS of
-    common/cellmodel.c): TYPE.Ra ... for soma, axon, dend, apic, custom; hh
+    common/models/cellmodel.c): TYPE.Ra ... for soma, axon, dend, apic, custom; hh
     on soma and axon, pas on the rest by default."""
     out = []
     for kind, hh in (("soma", 1.0), ("axon", 1.0), ("dend", 0.0), ("apic", 0.0), ("custom", 0.0)):
@@ -22,7 +22,7 @@ def _swc_type_params():
     return out
 
 
-# name -> (parameter, unit, default), in the order of common/cellmodel.c
+# name -> (parameter, unit, default), in the order of common/models/cellmodel.c
 _PARAMS = {
     "lif_cuba": [
         ("E_L", "mV", -49.0), ("V_th", "mV", -50.0), ("V_reset", "mV", -60.0), ("t_ref", "ms", 0.0),
@@ -64,7 +64,7 @@ _PARAMS = {
 }
 
 # the alpha-synapse forms (NEST's iaf_psc_alpha, iaf_cond_alpha) take the parameters of
-# their exponential forms, in common/cellmodel.c's order after lif_coba
+# their exponential forms, in common/models/cellmodel.c's order after lif_coba
 _ordered = list(_PARAMS.items())
 _ordered[2:2] = [("lif_cuba_alpha", _PARAMS["lif_cuba"]), ("lif_coba_alpha", _PARAMS["lif_coba"])]
 _PARAMS = dict(_ordered)

@@ -2,7 +2,7 @@
 
 read_network gives the cells, the populations of a spiking network with
 their parameters, the chemical projections and the gap junctions as numpy
-arrays, checked as olive's own readers (common/netfile.c, common/synfile.c)
+arrays, checked as olive's own readers (common/io/netfile.c, common/io/synfile.c)
 check them, so that what Python reads is what olive-simulate would run.
 """
 
@@ -303,7 +303,7 @@ def _read_projection(path, g, name, count, dt):
 
 def _read_sites(path, g, where, nnz):
     """The synapse sites (datasets site_section, site_x; both or neither), checked as
-    common/synfile.c checks them; (None, None) when the projection has none. Whether a
+    common/io/synfile.c checks them; (None, None) when the projection has none. Whether a
     section exists on its target cell is the model's (olive-simulate checks it)."""
     have = [k for k in ("site_section", "site_x") if k in g]
     if not have:

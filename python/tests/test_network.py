@@ -248,7 +248,7 @@ def test_read_network_faults_name_file_and_object(tmp_path, rng):
 
 
 def test_model_table_is_olives(programs, tmp_path):
-    """olive.models keeps a copy of common/cellmodel.c's parameter tables: the
+    """olive.models keeps a copy of common/models/cellmodel.c's parameter tables: the
     names and defaults must be those olive-genconn writes for each
     spiking model (it writes every parameter of a population)."""
     import h5py

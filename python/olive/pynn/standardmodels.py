@@ -186,7 +186,7 @@ def _unit(p):
 
 
 class _CableCell(_OliveCell, StandardCellType):
-    """A cable cell of olive (common/cable_model.c), in NEURON's units: its parameters are
+    """A cable cell of olive (common/models/cable_model.c), in NEURON's units: its parameters are
     the olive model's (docs/FORMAT.md "Hodgkin-Huxley cells") with '.' written '_', its
     weights uS (NEURON's ExpSyn weight), its currents nA into the soma (an IClamp)."""
     recordable = ["spikes", "v", "gsyn_exc", "gsyn_inh"]
