@@ -220,7 +220,7 @@ FUZZ_CFLAGS  := -std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer -Wall -Wno
                 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
                 $(COMMON_INC) $(foreach t,genconn simulate analyze,$(call tool_inc,$(t))) $(PKG_CFLAGS)
 FUZZ_SRC     := $(addprefix tools/genconn/import/,import_text.c import_edges.c import_matrix.c import_sonata.c import_build.c) \
-                common/util/util.c common/io/h5util.c common/io/netfile.c common/util/memcheck.c
+                $(wildcard common/util/*.c) common/io/h5util.c common/io/netfile.c
 # The readers each harness adds to those.
 FUZZ_EXTRA_map      := common/io/mapfile.c common/io/partition.c
 FUZZ_EXTRA_state    := tools/simulate/output/restart.c tools/simulate/spiking/spk_restart.c common/io/state.c common/io/netcontent.c \

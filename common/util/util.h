@@ -79,6 +79,15 @@ void olive_atomic_commit(const char *tmp);
  * by this rank too if it dies first (a file committed meanwhile is gone
  * from tmp anyway). */
 void olive_atomic_share(const char *tmp);
+/* Remove the temporaries of the outputs not committed (on an error, at
+ * exit and on a signal: olive_die calls it). */
+void olive_atomic_remove_tmps(void);
+/* A rename made durable: fsync of the directory holding path's name. */
+void olive_sync_parent(const char *path);
+/* path with its directory resolved (links, '.', '..') into out: two
+ * spellings of one place compare equal; path itself when the directory
+ * does not exist. */
+void olive_canonical_path(const char *path, char *out, size_t n);
 /* fsync a file, or a directory and every regular file in it; dies naming
  * the path when the disk refuses. */
 void olive_sync_path(const char *path);

@@ -1,0 +1,100 @@
+/* The program's name and command line, and its messages: errors that
+ * stop it (removing its unfinished outputs), warnings, information. */
+#include "util.h"
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char prog_name[64] = "olive";
+static char *cmdline_str;
+int olive_verbose;
+int olive_quiet;
+
+void olive_set_program(const char *argv0)
+{
+    const char *slash = strrchr(argv0, '/');
+    snprintf(prog_name, sizeof prog_name, "%s", slash ? slash + 1 : argv0);
+}
+
+const char *olive_program(void) { return prog_name; }
+
+void olive_set_cmdline(int argc, char **argv)
+{
+    size_t n = 1;
+    for (int i = 0; i < argc; i++) n += strlen(argv[i]) + 1;
+    cmdline_str = olive_malloc(n, "command line");
+    cmdline_str[0] = 0;
+    for (int i = 0; i < argc; i++) {
+        if (i) strcat(cmdline_str, " ");
+        strcat(cmdline_str, argv[i]);
+    }
+}
+
+const char *olive_cmdline(void) { return cmdline_str ? cmdline_str : ""; }
+
+/* The temporary outputs are removed on failure (atomic.c). */
+
+static void (*exit_hook)(int);
+void olive_set_exit_hook(void (*hook)(int)) { exit_hook = hook; }
+
+/* After an error the program stops at once: the outputs are already
+ * removed, and memory held mid-operation is not a leak (so LeakSanitizer,
+ * which runs from atexit, is skipped along with the other atexit handlers). */
+static void quick_exit_after_error(int code) __attribute__((noreturn));
+static void quick_exit_after_error(int code)
+{
+    fflush(stdout);
+    fflush(stderr);
+    _exit(code);
+}
+
+void olive_die(const char *fmt, ...)
+{
+    va_list ap;
+    fflush(stdout);
+    fprintf(stderr, "%s: error: ", prog_name);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    olive_atomic_remove_tmps();
+    if (exit_hook) exit_hook(1);
+    quick_exit_after_error(1);
+}
+
+void olive_usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "%s: error: ", prog_name);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\nTry '%s --help'.\n", prog_name);
+    olive_atomic_remove_tmps();
+    if (exit_hook) exit_hook(2);
+    quick_exit_after_error(2);
+}
+
+void olive_warn(const char *fmt, ...)
+{
+    if (olive_quiet) return;
+    va_list ap;
+    fprintf(stderr, "%s: warning: ", prog_name);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+void olive_info(const char *fmt, ...)
+{
+    if (!olive_verbose) return;
+    va_list ap;
+    fprintf(stderr, "%s: ", prog_name);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
