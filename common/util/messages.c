@@ -77,24 +77,28 @@ void olive_usage_error(const char *fmt, ...)
     quick_exit_after_error(2);
 }
 
+/* "PROGRAM: KIND message" on stderr. */
+static void message(const char *kind, const char *fmt, va_list ap)
+{
+    fprintf(stderr, "%s: %s", prog_name, kind);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
 void olive_warn(const char *fmt, ...)
 {
     if (olive_quiet) return;
     va_list ap;
-    fprintf(stderr, "%s: warning: ", prog_name);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    message("warning: ", fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
 }
 
 void olive_info(const char *fmt, ...)
 {
     if (!olive_verbose) return;
     va_list ap;
-    fprintf(stderr, "%s: ", prog_name);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    message("", fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
 }
