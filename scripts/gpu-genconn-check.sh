@@ -3,8 +3,8 @@
 # seed must give the same network file, dataset for dataset and byte for byte.
 # Builds nothing: uses the binaries in $BIN (default build/bin, a CUDA build)
 # and h5diff / h5dump / h5ls (hdf5-tools); no python needed.
-# On a GPU host without parallel HDF5 (the runtime libraries packed into
-# .gpurt beside the build; docs/CONTRIBUTING.md "GPU checks"), carry
+# On a GPU host without parallel HDF5 (the runtime libraries packed by
+# scripts/gpu-runtime.sh into .gpurt), carry
 # build/bin and .gpurt, then:
 #   bash .gpurt/setup.sh && . /opt/olive-rt/env.sh && bash scripts/gpu-genconn-check.sh
 # Cases (PASS/FAIL each): uniform binomial, uniform --fixed-degree (also the

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Validate olive-simulate --backend cuda against --backend cpu on a GPU host.
 # Builds nothing: uses the binaries in $BIN (default build/bin, a CUDA build).
-# On a host without parallel HDF5 (its runtime packed into .gpurt; docs/CONTRIBUTING.md "GPU checks"):
+# On a host without parallel HDF5 (its runtime packed by scripts/gpu-runtime.sh into .gpurt):
 #   bash .gpurt/setup.sh && . /opt/olive-rt/env.sh && bash scripts/gpu-validate.sh
 # Checks (each prints max |dV| and whether the spikes are identical):
 #   1. the MODEL.md reference cell, 30000 steps, --pulse 1000:1024.95:6, double
