@@ -37,9 +37,9 @@ rc=0; make -s -C "$TOP" BUILD="$PWD/nr" CC="gcc -nostdinc" R123_DIR="$PWD/no-r12
 [ $rc != 0 ] && grep -q "Random123 headers (Random123/philox.h) not found in R123_DIR=$PWD/no-r123/include" make3.log \
   && grep -q "build with R123_DIR=/path/to/Random123" make3.log && [ ! -d nr/obj/common ] || { cat make3.log; fail "no Random123: message"; }
 # json-c missing: the build stops at once and says how to point JSONC_DIR at it.
-rc=0; make -s -C "$TOP" BUILD="$PWD/nj" JSONC_DIR="$PWD/no-jsonc" "$PWD/nj/obj/tools/genconn/json.o" >make4.log 2>&1 || rc=$?
+rc=0; make -s -C "$TOP" BUILD="$PWD/nj" JSONC_DIR="$PWD/no-jsonc" "$PWD/nj/obj/tools/genconn/sonata/json.o" >make4.log 2>&1 || rc=$?
 [ $rc != 0 ] && grep -q "json-c headers (json_tokener.h) not found in JSONC_DIR=$PWD/no-jsonc/include/json-c" make4.log \
-  && grep -q "apt-get install libjson-c-dev" make4.log && [ ! -e nj/obj/tools/genconn/json.o ] || { cat make4.log; fail "no json-c: message"; }
+  && grep -q "apt-get install libjson-c-dev" make4.log && [ ! -e nj/obj/tools/genconn/sonata/json.o ] || { cat make4.log; fail "no json-c: message"; }
 # CAIRO=0
 make -s -C "$TOP" -j2 BUILD="$PWD/nc" CUDA=0 CAIRO=0 OPT=-O1 "$PWD/nc/bin/olive-analyze" >make2.log 2>&1 || { tail make2.log; fail "CAIRO=0 build"; }
 "$PWD/nc/bin/olive-analyze" summary a >/dev/null || fail "CAIRO=0: summary"
