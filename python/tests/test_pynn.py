@@ -208,9 +208,10 @@ def test_drawn_sources_are_renewal_processes_and_stay_put_across_runs(pynn_sim):
     assert one[0][0] > 10.0 and np.diff(one[2]).min() >= 4.0 - 1e-9
 
 
-def _delayed_network(pieces, change=None):
+def _delayed_network(pieces, change=None, look=False):
     """A recurrent IF_curr_exp network with Poisson input and delays, run in pieces; change(p)
-    is called after the first piece. Returns the spike trains, v, and the olive runs' start times."""
+    is called after the first piece; look: the spike counts are read after each piece (so olive
+    runs up to there). Returns the spike trains, v, and the olive runs' start times."""
     sim.setup(timestep=0.1, min_delay=0.1)
     p = sim.Population(200, sim.IF_curr_exp(i_offset=0.3, tau_refrac=2.0))
     src = sim.Population(50, sim.SpikeSourcePoisson(rate=50.0))
@@ -224,22 +225,27 @@ def _delayed_network(pieces, change=None):
         if k == 1 and change is not None:
             change(p)
         sim.run(t)
-        starts.append(sim.simulator.state.result.t_start)
+        if look:
+            p.get_spike_counts()
     seg = p.get_data().segments[0]
-    out = [np.asarray(s) for s in seg.spiketrains], np.asarray(seg.analogsignals[0]), starts
+    out = [np.asarray(s) for s in seg.spiketrains], np.asarray(seg.analogsignals[0]), sim.simulator.state.run_starts
     sim.end()
     return out
 
 
 def test_run_in_pieces_continues_the_run_and_is_the_same_run(programs, tmp_path):
-    # each run() after the first continues olive's run from its state (spikes in flight
-    # included): the same spikes and v as one run(), and no piece simulated from 0 again
-    sp1, v1, _ = _delayed_network([300.0])
-    sp4, v4, starts = _delayed_network([100.0, 37.0, 63.0, 100.0])
+    # pieces with nothing read or changed between them are one olive run; where the results are
+    # read between pieces, each olive run after the first continues the previous one from its
+    # state (spikes in flight included): the same spikes and v as one run() either way, and no
+    # piece simulated from 0 again
+    sp1, v1, starts1 = _delayed_network([300.0])
+    sp4, v4, starts4 = _delayed_network([100.0, 37.0, 63.0, 100.0])
+    spl, vl, startsl = _delayed_network([100.0, 37.0, 63.0, 100.0], look=True)
     assert sum(len(s) for s in sp1) > 5000
-    assert all(np.array_equal(a, b) for a, b in zip(sp1, sp4))
-    assert v1.shape == v4.shape == (3001, 200) and np.array_equal(v1, v4)
-    assert starts == pytest.approx([0.0, 100.0, 137.0, 200.0])
+    assert all(np.array_equal(a, b) and np.array_equal(a, c) for a, b, c in zip(sp1, sp4, spl))
+    assert v1.shape == v4.shape == vl.shape == (3001, 200) and np.array_equal(v1, v4) and np.array_equal(v1, vl)
+    assert starts1 == starts4 == [0.0]
+    assert startsl == pytest.approx([0.0, 100.0, 137.0, 200.0])
 
 
 def test_a_parameter_set_between_runs_acts_from_then_on(programs, tmp_path):
@@ -262,8 +268,9 @@ def test_hh_cells_run_in_pieces_are_simulated_again_from_0(pynn_sim):
         p.record("spikes")
         for t in pieces:
             sim.run(t)
-        start = sim.simulator.state.result.t_start
+            p.get_spike_counts()          # olive runs up to here
         out = [np.asarray(s) for s in p.get_data().segments[0].spiketrains]
+        start = sim.simulator.state.run_starts[-1]
         sim.end()
         return out, start
     (a, _), (b, start) = go([60.0]), go([20.0, 40.0])
