@@ -431,3 +431,60 @@ def test_synapse_sites_from_a_site_list(pynn_sim, tmp_path):
 def h5py_file(path):
     import h5py
     return h5py.File(path, "r")
+
+
+def test_native_rng_is_olives_philox():
+    """NativeRNG: Random123's Philox4x32-10 (its known answer for counter 0, key 0) and the
+    uniforms common/math/rng.h's olive_uniform2(seed, k, 0, 0, 15) gives (printed by a C
+    program built on rng.h), whatever the sizes of the draws; the distributions from them."""
+    from olive.pynn.native_rng import philox4x32
+    assert [int(w) for w in philox4x32(0, 0, 0, 0, 0, 0)] == [0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8]
+    from_c = [0.29445622702906454, 0.9933047654852829, 0.53679559168050139, 0.46277907268126822,
+              0.074761400210775986, 0.69173395365647883]
+    rng = sim.NativeRNG(seed=87354762)
+    assert list(rng.uniforms(1)) + list(rng.uniforms(4)) + list(rng.uniforms(1)) == from_c
+    assert sim.NativeRNG().seed == sim.simulator.state.seed          # seed None: setup()'s rng_seed
+    rng = sim.NativeRNG(seed=3)
+    z = rng.next(20000, "normal", {"mu": 1.0, "sigma": 2.0})
+    assert abs(z.mean() - 1.0) < 0.05 and abs(z.std() - 2.0) < 0.05
+    k = rng.next(10000, "uniform_int", {"low": 2, "high": 5})
+    assert set(np.unique(k)) == {2, 3, 4}
+    assert sorted(rng.permutation(10)) == list(range(10))
+    c = rng.next(1000, "normal_clipped", {"mu": 0.0, "sigma": 1.0, "low": -0.5, "high": 0.5})
+    assert c.min() >= -0.5 and c.max() <= 0.5
+    with pytest.raises(NotImplementedError, match="NativeRNG draws .* not 'gamma': use NumpyRNG"):
+        rng.next(3, "gamma", {"k": 2.0, "theta": 1.0})
+
+
+def test_native_rng_draws_connections_and_weights(pynn_sim):
+    # a connector and a weight distribution on NativeRNG: the same network for the same seed
+    def weights(seed):
+        sim.setup(timestep=0.1)
+        a, b = sim.Population(10, sim.SpikeSourcePoisson(rate=100.0)), sim.Population(10, sim.IF_cond_exp())
+        rng = sim.NativeRNG(seed=seed)
+        prj = sim.Projection(a, b, sim.FixedProbabilityConnector(0.7, rng=rng),
+                             sim.StaticSynapse(weight=sim.RandomDistribution("normal", mu=0.5, sigma=0.01, rng=rng)))
+        return prj.get("weight", format="array")
+    w1, w2, w3 = weights(5), weights(5), weights(6)
+    assert np.array_equal(w1, w2, equal_nan=True) and not np.array_equal(w1, w3, equal_nan=True)
+    n = np.isfinite(w1).sum()
+    assert 50 < n < 90 and abs(np.nanmean(w1) - 0.5) < 0.01
+
+
+def test_what_olive_lacks_raises_not_implemented_naming_it(pynn_sim):
+    from olive.pynn.unsupported import LACKS
+    sim.setup(timestep=0.1)
+    assert len(LACKS) >= 20
+    for name in LACKS:
+        with pytest.raises(NotImplementedError, match=rf"pyNN.olive cannot run {name}: olive (has no|does not)"):
+            getattr(sim, name)()
+    # declared (a network can be built and described) and refused at run(), saying what olive offers
+    for build in (lambda: sim.Population(2, sim.EIF_cond_exp_isfa_ista()),
+                  lambda: sim.Population(2, sim.EIF_cond_alpha_isfa_ista()),
+                  lambda: sim.Projection(sim.Population(1, sim.SpikeSourceArray()),
+                                         sim.Population(1, sim.IF_cond_exp()), sim.AllToAllConnector(),
+                                         sim.TsodyksMarkramSynapse())):
+        sim.setup(timestep=0.1)
+        build()
+        with pytest.raises(NotImplementedError, match=r"cannot run \w+: olive has no .*(point neurons are|static)"):
+            sim.run(1.0)
