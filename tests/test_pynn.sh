@@ -19,15 +19,16 @@ olive_venv=$venv
 "$olive_venv/bin/python" -m olive.pynn.install >/dev/null || fail "python -m olive.pynn.install"
 "$olive_venv/bin/python" -c "import pyNN.olive" || fail "import pyNN.olive after python -m olive.pynn.install"
 
-# PyNN's tests ship in its sdist only (the wheel has none)
+# PyNN's tests and examples ship in its sdist only (the wheel has none)
 suite_src="$TOP/$BUILD/pynn-$PYNN-tests"
-if [ ! -d "$suite_src" ]; then
+if [ ! -d "$suite_src/examples" ]; then
   dl=$(mktemp -d "$TOP/$BUILD/.pynn-sdist.XXXXXX")
   "$olive_venv/bin/pip" download -q --disable-pip-version-check --no-deps --no-binary :all: \
       "PyNN==$PYNN" -d "$dl" || fail "pip could not download the PyNN $PYNN sdist"
   tar -xzf "$dl"/*.tar.gz -C "$dl" || fail "could not unpack the PyNN sdist"
   mkdir -p "$dl/tests"
-  cp -r "$dl"/*/test/system/scenarios "$dl"/*/test/unittests "$dl/tests/" || fail "the PyNN sdist has no test/"
+  cp -r "$dl"/*/test/system/scenarios "$dl"/*/test/unittests "$dl"/*/examples "$dl/tests/" \
+    || fail "the PyNN sdist has no test/ or examples/"
   rm -rf "$suite_src"; mv "$dl/tests" "$suite_src"; rm -rf "$dl"
 fi
 cp -r "$suite_src/scenarios" "$suite_src/unittests" .
@@ -68,6 +69,37 @@ awk '/^```python/{f=1; k++; next} /^```/{f=0} f{print > ("snip-pynn-" k ".py")}'
 for py in snip-pynn-*.py; do
   OLIVE_BIN="$BIN" "$olive_venv/bin/python" "$py" > "$py.out" 2>&1 || { cat "$py" "$py.out"; fail "docs/PYNN.md: $py"; }
 done
+
+# PyNN's own examples: random_numbers.py (NativeRNG), and the two that change the inputs from
+# a callback every 10 ms: run() pieces with nothing read in between are one olive run
+# (update_spike_source_array: 1; varying_poisson: one per rate, 5), with the spike counts
+# the examples expect
+cat > pieces.py <<'PYEOF'
+import runpy, sys
+import numpy as np
+np.random.seed(1)
+sys.argv = sys.argv[1:]
+runpy.run_path(sys.argv[0], run_name="__main__")
+import olive.pynn.simulator as s
+print("olive runs:", s.state.pieces)
+PYEOF
+for ex in random_numbers update_spike_source_array varying_poisson; do
+  OLIVE_BIN="$BIN" "$olive_venv/bin/python" pieces.py "$suite_src/examples/$ex.py" olive > "$ex.out" 2>&1 \
+    || { tail -n 20 "$ex.out"; fail "PyNN's examples/$ex.py on pyNN.olive"; }
+done
+"$PY" - <<'PYEOF' || fail "PyNN's examples on pyNN.olive: unexpected results"
+import re
+runs = {ex: int(re.search(r"olive runs: (\d+)", open(ex + ".out").read()).group(1))
+        for ex in ("random_numbers", "update_spike_source_array", "varying_poisson")}
+assert runs == {"random_numbers": 1, "update_spike_source_array": 1, "varying_poisson": 5}, runs
+counts = {ex: [int(x) for x in re.findall(r"\d+", re.search(r"Actual spike counts: (.*)", open(ex + ".out").read())
+                                           .group(1).replace("np.int64", ""))]
+          for ex in ("update_spike_source_array", "varying_poisson")}
+assert counts["update_spike_source_array"] == [0, 200, 400, 600, 800], counts
+assert counts["varying_poisson"][0] == 0 and all(abs(c - e) < 5 * e ** 0.5 for c, e in
+                                                 zip(counts["varying_poisson"][1:], (200, 400, 600, 800))), counts
+print("PyNN's examples on pyNN.olive:", runs, counts)
+PYEOF
 
 # (pyNN.nest's run of the same scenarios, started above, has ended)
 wait "$nest_pid" || true

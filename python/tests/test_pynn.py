@@ -208,9 +208,10 @@ def test_drawn_sources_are_renewal_processes_and_stay_put_across_runs(pynn_sim):
     assert one[0][0] > 10.0 and np.diff(one[2]).min() >= 4.0 - 1e-9
 
 
-def _delayed_network(pieces, change=None):
+def _delayed_network(pieces, change=None, look=False):
     """A recurrent IF_curr_exp network with Poisson input and delays, run in pieces; change(p)
-    is called after the first piece. Returns the spike trains, v, and the olive runs' start times."""
+    is called after the first piece; look: the spike counts are read after each piece (so olive
+    runs up to there). Returns the spike trains, v, and the olive runs' start times."""
     sim.setup(timestep=0.1, min_delay=0.1)
     p = sim.Population(200, sim.IF_curr_exp(i_offset=0.3, tau_refrac=2.0))
     src = sim.Population(50, sim.SpikeSourcePoisson(rate=50.0))
@@ -224,22 +225,27 @@ def _delayed_network(pieces, change=None):
         if k == 1 and change is not None:
             change(p)
         sim.run(t)
-        starts.append(sim.simulator.state.result.t_start)
+        if look:
+            p.get_spike_counts()
     seg = p.get_data().segments[0]
-    out = [np.asarray(s) for s in seg.spiketrains], np.asarray(seg.analogsignals[0]), starts
+    out = [np.asarray(s) for s in seg.spiketrains], np.asarray(seg.analogsignals[0]), sim.simulator.state.run_starts
     sim.end()
     return out
 
 
 def test_run_in_pieces_continues_the_run_and_is_the_same_run(programs, tmp_path):
-    # each run() after the first continues olive's run from its state (spikes in flight
-    # included): the same spikes and v as one run(), and no piece simulated from 0 again
-    sp1, v1, _ = _delayed_network([300.0])
-    sp4, v4, starts = _delayed_network([100.0, 37.0, 63.0, 100.0])
+    # pieces with nothing read or changed between them are one olive run; where the results are
+    # read between pieces, each olive run after the first continues the previous one from its
+    # state (spikes in flight included): the same spikes and v as one run() either way, and no
+    # piece simulated from 0 again
+    sp1, v1, starts1 = _delayed_network([300.0])
+    sp4, v4, starts4 = _delayed_network([100.0, 37.0, 63.0, 100.0])
+    spl, vl, startsl = _delayed_network([100.0, 37.0, 63.0, 100.0], look=True)
     assert sum(len(s) for s in sp1) > 5000
-    assert all(np.array_equal(a, b) for a, b in zip(sp1, sp4))
-    assert v1.shape == v4.shape == (3001, 200) and np.array_equal(v1, v4)
-    assert starts == pytest.approx([0.0, 100.0, 137.0, 200.0])
+    assert all(np.array_equal(a, b) and np.array_equal(a, c) for a, b, c in zip(sp1, sp4, spl))
+    assert v1.shape == v4.shape == vl.shape == (3001, 200) and np.array_equal(v1, v4) and np.array_equal(v1, vl)
+    assert starts1 == starts4 == [0.0]
+    assert startsl == pytest.approx([0.0, 100.0, 137.0, 200.0])
 
 
 def test_a_parameter_set_between_runs_acts_from_then_on(programs, tmp_path):
@@ -262,8 +268,9 @@ def test_hh_cells_run_in_pieces_are_simulated_again_from_0(pynn_sim):
         p.record("spikes")
         for t in pieces:
             sim.run(t)
-        start = sim.simulator.state.result.t_start
+            p.get_spike_counts()          # olive runs up to here
         out = [np.asarray(s) for s in p.get_data().segments[0].spiketrains]
+        start = sim.simulator.state.run_starts[-1]
         sim.end()
         return out, start
     (a, _), (b, start) = go([60.0]), go([20.0, 40.0])
@@ -424,3 +431,60 @@ def test_synapse_sites_from_a_site_list(pynn_sim, tmp_path):
 def h5py_file(path):
     import h5py
     return h5py.File(path, "r")
+
+
+def test_native_rng_is_olives_philox():
+    """NativeRNG: Random123's Philox4x32-10 (its known answer for counter 0, key 0) and the
+    uniforms common/math/rng.h's olive_uniform2(seed, k, 0, 0, 15) gives (printed by a C
+    program built on rng.h), whatever the sizes of the draws; the distributions from them."""
+    from olive.pynn.native_rng import philox4x32
+    assert [int(w) for w in philox4x32(0, 0, 0, 0, 0, 0)] == [0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8]
+    from_c = [0.29445622702906454, 0.9933047654852829, 0.53679559168050139, 0.46277907268126822,
+              0.074761400210775986, 0.69173395365647883]
+    rng = sim.NativeRNG(seed=87354762)
+    assert list(rng.uniforms(1)) + list(rng.uniforms(4)) + list(rng.uniforms(1)) == from_c
+    assert sim.NativeRNG().seed == sim.simulator.state.seed          # seed None: setup()'s rng_seed
+    rng = sim.NativeRNG(seed=3)
+    z = rng.next(20000, "normal", {"mu": 1.0, "sigma": 2.0})
+    assert abs(z.mean() - 1.0) < 0.05 and abs(z.std() - 2.0) < 0.05
+    k = rng.next(10000, "uniform_int", {"low": 2, "high": 5})
+    assert set(np.unique(k)) == {2, 3, 4}
+    assert sorted(rng.permutation(10)) == list(range(10))
+    c = rng.next(1000, "normal_clipped", {"mu": 0.0, "sigma": 1.0, "low": -0.5, "high": 0.5})
+    assert c.min() >= -0.5 and c.max() <= 0.5
+    with pytest.raises(NotImplementedError, match="NativeRNG draws .* not 'gamma': use NumpyRNG"):
+        rng.next(3, "gamma", {"k": 2.0, "theta": 1.0})
+
+
+def test_native_rng_draws_connections_and_weights(pynn_sim):
+    # a connector and a weight distribution on NativeRNG: the same network for the same seed
+    def weights(seed):
+        sim.setup(timestep=0.1)
+        a, b = sim.Population(10, sim.SpikeSourcePoisson(rate=100.0)), sim.Population(10, sim.IF_cond_exp())
+        rng = sim.NativeRNG(seed=seed)
+        prj = sim.Projection(a, b, sim.FixedProbabilityConnector(0.7, rng=rng),
+                             sim.StaticSynapse(weight=sim.RandomDistribution("normal", mu=0.5, sigma=0.01, rng=rng)))
+        return prj.get("weight", format="array")
+    w1, w2, w3 = weights(5), weights(5), weights(6)
+    assert np.array_equal(w1, w2, equal_nan=True) and not np.array_equal(w1, w3, equal_nan=True)
+    n = np.isfinite(w1).sum()
+    assert 50 < n < 90 and abs(np.nanmean(w1) - 0.5) < 0.01
+
+
+def test_what_olive_lacks_raises_not_implemented_naming_it(pynn_sim):
+    from olive.pynn.unsupported import LACKS
+    sim.setup(timestep=0.1)
+    assert len(LACKS) >= 20
+    for name in LACKS:
+        with pytest.raises(NotImplementedError, match=rf"pyNN.olive cannot run {name}: olive (has no|does not)"):
+            getattr(sim, name)()
+    # declared (a network can be built and described) and refused at run(), saying what olive offers
+    for build in (lambda: sim.Population(2, sim.EIF_cond_exp_isfa_ista()),
+                  lambda: sim.Population(2, sim.EIF_cond_alpha_isfa_ista()),
+                  lambda: sim.Projection(sim.Population(1, sim.SpikeSourceArray()),
+                                         sim.Population(1, sim.IF_cond_exp()), sim.AllToAllConnector(),
+                                         sim.TsodyksMarkramSynapse())):
+        sim.setup(timestep=0.1)
+        build()
+        with pytest.raises(NotImplementedError, match=r"cannot run \w+: olive has no .*(point neurons are|static)"):
+            sim.run(1.0)

@@ -7,8 +7,11 @@
     sim.run(100.0)
     p.get_data().segments[0].spiketrains
 
-Each run() writes the network with olive.write_network and runs
-olive-simulate from t = 0 (olive cannot continue a spiking run yet).
+run() notes the network (olive.write_network); olive-simulate runs it when
+its results are needed or the network changes, continuing the previous run
+from its state (simulator.py). Types that olive lacks raise
+NotImplementedError saying so (unsupported.py); NativeRNG draws with olive's
+own generator (native_rng.py).
 """
 
 from pyNN import errors, random, space                          # noqa: F401
@@ -17,7 +20,7 @@ from pyNN.space import Space                                    # noqa: F401
 from pyNN.random import NumpyRNG, GSLRNG, RandomDistribution    # noqa: F401
 from pyNN.connectors import *                                   # noqa: F401,F403
 from pyNN.recording import *                                    # noqa: F401,F403
-from pyNN.parameters import Sequence                            # noqa: F401
+from pyNN.parameters import Sequence, ArrayParameter            # noqa: F401
 from pyNN.standardmodels import StandardCellType
 
 from .standardmodels import (                                   # noqa: F401
@@ -38,6 +41,8 @@ from .control import (                                          # noqa: F401
 from .procedural_api import create, connect, record, record_v, record_gsyn, set  # noqa: F401
 from .shim import install_shim                                  # noqa: F401
 from .sites import SiteList                                     # noqa: F401
+from .native_rng import NativeRNG                               # noqa: F401
+from .unsupported import *                                      # noqa: F401,F403
 
 
 def list_standard_models():

@@ -51,8 +51,16 @@ class NetworkSpec:
         self.native = {}
         self.count = 0
         self.infoli = None         # an InfOli network: {"cells", "g_cal", "gap_junctions"}
+        self._fingerprint = None
 
     def fingerprint(self):
+        """What one olive run needs unchanged over its whole time (computed once: a NetworkSpec
+        is the network as it was when built, and run() may keep it while PyNN's objects change)."""
+        if self._fingerprint is None:
+            self._fingerprint = self._digest()
+        return self._fingerprint
+
+    def _digest(self):
         parts = []
         if self.infoli is not None:
             gj = self.infoli["gap_junctions"]
@@ -204,7 +212,7 @@ def build_network(state, tstop):
         pre, post, w, d = prj._arrays()
         src = np.asarray(prj.pre.all_cells, dtype=np.int64)[pre]
         tgt = np.asarray(prj.post.all_cells, dtype=np.int64)[post]
-        q = {"name": f"proj{k}", "source": src, "target": tgt, "weight": w * wf[tgt], "delay_ms": d,
+        q = {"name": f"proj{k}", "source": src, "target": tgt, "weight": w * wf[tgt], "delay_ms": np.array(d),
              "receptor": _RECEPTOR[prj.receptor_type]}
         if prj.sites is not None:      # keyed by (rng_seed, k, synapse): the same sites for every run()
             q["site_section"], q["site_x"] = prj.sites.draw(state.seed, k, len(src))
@@ -215,6 +223,7 @@ def build_network(state, tstop):
     spec.record = _recorded_variables(state)
     delays = [float(np.min(q["delay_ms"])) for q in spec.projections if len(q["delay_ms"])]
     spec.min_delay = min(delays) if delays else None
+    spec.fingerprint()
     return spec
 
 
@@ -222,7 +231,7 @@ def _current_pulses(state, cf):
     """The --pulse tuples of the injected currents (cf: olive current per PyNN current, per cell).
     What acted up to the last run() stays (a change acts from now on, as in NEST)."""
     pulses = list(state.pulse_history)
-    t_done = state.t if state.result is not None else 0.0
+    t_done = state.t
     for source, cells in state.current_sources:
         cells = np.asarray(cells, dtype=np.int64)
         for start, stop, amp in source.steps():
@@ -278,6 +287,7 @@ def _build_infoli(state, spec, pops, count):
     spec.pulses = _current_pulses(state, np.ones(count))
     spec.record = _recorded_variables(state)
     spec.min_delay = None
+    spec.fingerprint()
     return spec
 
 

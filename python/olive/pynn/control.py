@@ -49,8 +49,10 @@ def setup(timestep=DEFAULT_TIMESTEP, min_delay=DEFAULT_MIN_DELAY, **extra_params
 
 
 def end(compatible_output=True):
-    """Write the data asked for by record(..., filename) and remove the run files."""
+    """Run what run() left to olive, write the data asked for by record(..., filename) and
+    remove the run files."""
     st = simulator.state
+    st.flush()
     for (population, variables, filename) in st.write_on_end:
         population.write_data(get_io(filename), variables)
     st.write_on_end = []

@@ -1,4 +1,5 @@
-"""Recorder of pyNN.olive: reads the last olive run (spikes, and the reports
+"""Recorder of pyNN.olive: runs olive up to now where run() left it to do
+(simulator.State.flush), then reads the last olive run (spikes, and the reports
 v, ge, gi converted back to PyNN's units) for PyNN's Neo machinery."""
 
 import numpy as np
@@ -25,6 +26,7 @@ class Recorder(recording.Recorder):
         """(ids, times) arrays: PyNN turns them into a SpikeTrainList in one pass (a dict
         would cost it O(cells^2) for a large population)."""
         st = self._simulator.state
+        st.flush()
         ids = np.asarray([int(i) for i in ids], dtype=np.int64)
         if st.result is None or len(ids) == 0:
             return np.zeros(0, dtype=np.int64), np.zeros(0)
@@ -38,6 +40,7 @@ class Recorder(recording.Recorder):
 
     def _get_all_signals(self, variable, ids, clear=False):
         st = self._simulator.state
+        st.flush()
         ids = [int(i) for i in ids]
         n_samples = int(round(st.t / st.dt)) + 1
         if st.result is None or not ids:
@@ -56,6 +59,7 @@ class Recorder(recording.Recorder):
         return values[first::k], None
 
     def _local_count(self, variable, filter_ids=None):
+        self._simulator.state.flush()
         return {int(i): len(self._simulator.state.spikes_of(i)) if self._simulator.state.result is not None else 0
                 for i in self.filter_recorded(variable, filter_ids)}
 

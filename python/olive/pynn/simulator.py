@@ -1,14 +1,22 @@
 """Simulator state of pyNN.olive: the network PyNN builds, and its runs.
 
-Every run() writes the network (olive.write_network). The first run() of a
-segment simulates it from 0; a later one continues the previous run from its
-state (olive-simulate --restart: the cells' variables and the spikes still in
-flight, bit-identical to an unbroken run), so that many short run() calls
-cost no more than one long one. Parameters and current sources may change
-between runs (they act from then on, as in NEST). Where olive cannot continue
-(the connections or the recorded variables changed, or a spiking network on
-backend="cuda"), run() simulates the whole segment again from 0, which
-needs the network unchanged (else NotImplementedError; reset() starts over).
+run() does not start olive-simulate at once: it notes the time to reach
+and the network as it is (NetworkSpec), and olive runs when something needs
+its results (get_data, spike counts, end(), reset()) or when the network
+changes in a way that one olive run cannot hold from then on (parameters,
+connections, recorded variables). New spike times of a SpikeSourceArray and
+changed current sources need no olive run of their own: the times and
+currents up to now are kept (history, pulse_history) and the new ones act
+from now on, so one run holds them all. PyNN's callbacks that only look or
+change such inputs thus cost one olive run, not one a callback interval.
+
+An olive run after the first of a segment continues the previous one from
+its state (olive-simulate --restart: the cells' variables and the spikes
+still in flight, bit-identical to an unbroken run). Where olive cannot
+continue (the connections or the recorded variables changed, or a spiking
+network on backend="cuda"), it simulates the whole segment again from 0,
+which needs the network unchanged (else NotImplementedError; reset()
+starts over).
 """
 
 import os
@@ -63,6 +71,13 @@ def choose_backend(backend, cells, steps):
     return backend
 
 
+def _one_run_holds(before, now):
+    """Whether one olive run can hold the network as it was (before) and as it is (now): the
+    same cells, parameters, connections and recorded variables (spike times and currents may
+    differ: what acted before is kept in the new NetworkSpec)."""
+    return before.fingerprint() == now.fingerprint() and list(before.record) == list(now.record)
+
+
 class ID(int, common.IDMixin):
     """A cell: its value is its olive cell id (cells are numbered from 0 in creation order)."""
 
@@ -91,6 +106,7 @@ class State(common.control.BaseState):
     # -- bookkeeping ---------------------------------------------------------
 
     def clear(self):
+        self.pending = None           # a new simulation: what the last one left unrun is dropped
         self.recorders = set()
         self.populations = []
         self.projections = []
@@ -102,15 +118,19 @@ class State(common.control.BaseState):
         self.reset()
 
     def reset(self):
+        self.flush()                  # the segment's results exist before a new segment starts
         self.running = False
         self.t = 0.0
         self.t_next = 0.0
         self.t_start = 0.0
         self.segment_counter += 1
-        self.result = None            # the olive.Run of the last run() (0..t, or its continuation)
+        self.result = None            # the olive.Run of the last olive run (0..t, or its continuation)
         self.structure = None         # NetworkSpec.structure_fingerprint() of that run
         self.recorded = None          # the olive variables it recorded
         self.pieces = 0               # olive runs in this segment (run0, run1, ...)
+        self.run_starts = []          # where each of them started (ms): 0, or the time it continued from
+        self.pending = None           # (NetworkSpec, tstop) of run() calls olive has not run yet
+        self._written = None          # the NetworkSpec in workdir/net.h5
         self.result_index = {}        # olive id -> spike times (ms)
         self.fingerprint = None       # of the network the runs of this segment simulated
         self.history = {}             # spike_source_array cell -> its times up to t (already simulated)
@@ -123,18 +143,53 @@ class State(common.control.BaseState):
         self.run_until(self.t + simtime)
 
     def run_until(self, tstop):
+        """Note the network up to tstop; olive runs it when its results are needed (flush())."""
         self.t_next = tstop           # the current sources' step lists reach this far
         if tstop - self.t > self.dt / 2:
-            try:
-                self._simulate(tstop)
-            except BaseException as e:
-                # an error or Ctrl-C: the run files go now unless kept (the next run()
-                # simulates the segment again from 0), not at end(), which may never come
-                if self._discard_workdir() and isinstance(e, olive.OliveInterrupted):
-                    e.state = None
-                raise
+            self._guarded(self._note, tstop)
         self.t = tstop
         self.running = True
+
+    def _note(self, tstop):
+        spec = build_network(self, tstop)
+        if self.pending is not None and not _one_run_holds(self.pending[0], spec):
+            self.flush()              # the network changed: what came before runs as it was
+        if self.pending is None:      # a new olive run: refused now, not at the get_data() that runs it
+            self._plan(spec, tstop)
+            self._write_network(spec)
+        self.pending = (spec, tstop)
+        self._inputs_until(spec, tstop)
+        if self.min_delay_auto and spec.min_delay is not None:
+            self.min_delay = spec.min_delay
+
+    def flush(self):
+        """Run olive up to the last run()'s end, if it has not run yet."""
+        if self.pending is not None:
+            spec, tstop = self.pending
+            self.pending = None
+            self._guarded(self._simulate, spec, tstop)
+
+    def _guarded(self, work, *args):
+        try:
+            work(*args)
+        except BaseException as e:
+            # an error or Ctrl-C: the run files go now unless kept (the next olive run
+            # simulates the segment again from 0), not at end(), which may never come
+            if self._discard_workdir() and isinstance(e, olive.OliveInterrupted):
+                e.state = None
+            raise
+
+    def _inputs_until(self, spec, tstop):
+        """Keep the spike-source times and the currents up to tstop: a change after this
+        run() acts from tstop on, whether or not olive has run up to tstop yet."""
+        self.pulse_history = [(a, tstop if b is None else min(b, tstop), amp, f, l)
+                              for a, b, amp, f, l in spec.pulses if a < tstop]
+        first = 0
+        for p in spec.populations:
+            if p["model"] == "spike_source_array":
+                for c, t in enumerate(p["spike_times"]):
+                    self.history[first + c] = np.asarray(t)[np.asarray(t) <= tstop + self.dt / 2]
+            first += p["count"]
 
     def _directory(self):
         if self.workdir is None:
@@ -152,25 +207,27 @@ class State(common.control.BaseState):
         self.workdir = None
         return True
 
-    def _simulate(self, tstop):
-        spec = build_network(self, tstop)
-        fp = spec.fingerprint()
+    def _plan(self, spec, tstop):
+        """(steps, backend, the state to continue from or None) of an olive run of spec to tstop;
+        NotImplementedError where it can neither continue nor simulate the segment again from 0."""
         steps = int(ms_to_steps(tstop, self.dt, "run(): the time to simulate to", rounding="even"))
         backend = choose_backend(self.backend, spec.count, steps)
-        prev = os.path.join(self._directory(), f"run{self.pieces - 1}", "state.h5")
+        prev = os.path.join(self.workdir or "", f"run{self.pieces - 1}", "state.h5")
         cable = any(p["model"] in CABLE_MODELS for p in spec.populations)
-        go_on = (self.result is not None and os.path.exists(prev) and spec.structure_fingerprint() == self.structure
+        go_on = (self.result is not None and self.workdir is not None and os.path.exists(prev)
+                 and spec.structure_fingerprint() == self.structure
                  and list(spec.record) == self.recorded and not cable
                  and (spec.infoli is not None or backend != "cuda"))
-        if not go_on and self.fingerprint is not None and fp != self.fingerprint:
+        if not go_on and self.fingerprint is not None and spec.fingerprint() != self.fingerprint:
             raise NotImplementedError(
                 "pyNN.olive: the connections or the recorded variables changed after run() in this segment "
                 "(or the network runs on backend='cuda'), so olive cannot continue the run from its state, and "
                 "simulating the segment again from t = 0 would not be the run so far: reset() first")
-        self.fingerprint = fp
-        d = self._directory()
-        net = os.path.join(d, "net.h5")
-        out = os.path.join(d, f"run{self.pieces}")
+        return steps, backend, prev if go_on else None
+
+    def _write_network(self, spec):
+        """net.h5 of spec (olive.write_network checks it: a fault is raised here)."""
+        net = os.path.join(self._directory(), "net.h5")
         if spec.infoli is not None:
             n = spec.infoli["cells"]
             olive.write_network(net, cells=n, dims=[n, 1, 1], gap_junctions=spec.infoli["gap_junctions"],
@@ -178,6 +235,17 @@ class State(common.control.BaseState):
         else:
             olive.write_network(net, populations=spec.populations, projections=spec.projections,
                                 dt=self.dt, force=True)
+        self._written = spec
+        return net
+
+    def _simulate(self, spec, tstop):
+        steps, backend, prev = self._plan(spec, tstop)
+        go_on = prev is not None
+        self.fingerprint = spec.fingerprint()
+        d = self._directory()
+        # written at run(); again where later run()s added spike times to it
+        net = os.path.join(d, "net.h5") if self._written is spec else self._write_network(spec)
+        out = os.path.join(d, f"run{self.pieces}")
         pulses = spec.pulses_until(tstop)
         if len(pulses) > MAX_PULSE_ARGS:      # an ACSource is a pulse a step: a stimulus file, not argv
             stim = os.path.join(d, "stimulus.h5")
@@ -197,12 +265,12 @@ class State(common.control.BaseState):
             old_traces = self.traces
         self.result = result
         self.pieces += 1
-        shutil.rmtree(os.path.dirname(prev), ignore_errors=True)
+        self.run_starts.append(float(result.t_start))
+        if go_on:
+            shutil.rmtree(os.path.dirname(prev), ignore_errors=True)
         self.structure = spec.structure_fingerprint()
         self.recorded = list(spec.record)
         self.spec = spec
-        self.pulse_history = [(a, tstop if b is None else min(b, tstop), amp, f, l)
-                              for a, b, amp, f, l in spec.pulses if a < tstop]
         self.traces = {}
         for var, rep in self.result.reports.items():     # read now: end() removes the files
             col, data = {int(c): j for j, c in enumerate(rep.node_ids)}, np.asarray(rep.data, dtype=float)
@@ -211,14 +279,6 @@ class State(common.control.BaseState):
                     raise RuntimeError(f"pyNN.olive: the {var} report's cells changed between runs (internal)")
                 data = np.concatenate([old_traces[var][1], data])
             self.traces[var] = (col, data)
-        if self.min_delay_auto and spec.min_delay is not None:
-            self.min_delay = spec.min_delay
-        first = 0
-        for p in spec.populations:
-            if p["model"] == "spike_source_array":
-                for c, t in enumerate(p["spike_times"]):
-                    self.history[first + c] = np.asarray(t)[np.asarray(t) <= tstop + self.dt / 2]
-            first += p["count"]
         ids, times = np.asarray(result.spikes.node_ids), np.asarray(result.spikes.times, dtype=float)
         if go_on:
             ids, times = np.concatenate([old_ids, ids]), np.concatenate([old_times, times])
@@ -250,6 +310,7 @@ class State(common.control.BaseState):
         return out
 
     def finish(self):
+        self.pending = None
         self._discard_workdir()
         self.workdir = None
 

@@ -34,6 +34,7 @@ from olive import models
 from olive.writer import ms_to_steps
 
 from .simulator import state
+from .unsupported import LACKS, STATIC
 
 
 class _OliveCell:
@@ -486,10 +487,10 @@ def _declared_only(base, reason):
     return type(base.__name__, (DeclaredOnly, base), attrs)
 
 
-EIF_cond_exp_isfa_ista = _declared_only(cells.EIF_cond_exp_isfa_ista, "olive has no adaptive exponential (AdEx) model")
-EIF_cond_alpha_isfa_ista = _declared_only(cells.EIF_cond_alpha_isfa_ista,
-                                          "olive has no adaptive exponential (AdEx) model")
-TsodyksMarkramSynapse = _declared_only(synapses.TsodyksMarkramSynapse, "olive's synapses are static")
+EIF_cond_exp_isfa_ista = _declared_only(cells.EIF_cond_exp_isfa_ista, LACKS["AdExp"])
+EIF_cond_alpha_isfa_ista = _declared_only(cells.EIF_cond_alpha_isfa_ista, LACKS["AdExp"])
+TsodyksMarkramSynapse = _declared_only(synapses.TsodyksMarkramSynapse,
+                                       f"olive has no short-term plasticity (depression, facilitation); {STATIC}")
 
 
 class ACSource(_OliveCurrentSource, electrodes.ACSource):

@@ -1,0 +1,56 @@
+"""PyNN types that other backends (pyNN.nest, pyNN.neuron) have and olive lacks.
+
+Each is a name of pyNN.olive whose construction raises NotImplementedError
+with a sentence saying what olive lacks and what it offers instead, so that
+a script written for NEST stops at the line that needs what olive has not,
+rather than with "module 'pyNN.olive' has no attribute". (Types that olive
+declares so that a network can be built and inspected, and refuses at run(),
+are standardmodels.DeclaredOnly.)
+"""
+
+POINT_NEURONS = ("IF_curr_exp, IF_cond_exp, IF_curr_alpha, IF_cond_alpha (leaky integrate-and-fire) and "
+                 "HH_cond_exp (Traub-Miles)")
+STATIC = "olive's chemical synapses are static: StaticSynapse (a fixed weight and delay per connection)"
+
+LACKS = {
+    # cell types
+    "Izhikevich": f"olive has no Izhikevich model; its point neurons are {POINT_NEURONS}",
+    "AdExp": f"olive has no adaptive exponential (AdEx) model; its point neurons are {POINT_NEURONS}",
+    "GIF_cond_exp": f"olive has no generalized integrate-and-fire model; its point neurons are {POINT_NEURONS}",
+    "IF_cond_exp_gsfa_grr": ("olive has no spike-frequency adaptation or relative refractoriness; its point "
+                             f"neurons are {POINT_NEURONS}"),
+    "IF_curr_delta": ("olive has no delta (instantaneous-jump) synapses; its current-based cells are "
+                      "IF_curr_exp and IF_curr_alpha"),
+    "IF_facets_hardware1": f"olive does not model the FACETS hardware neuron; its point neurons are {POINT_NEURONS}",
+    "SpikeSourceInhGamma": ("olive has no inhomogeneous gamma source; it offers SpikeSourceGamma (a constant "
+                            "rate), SpikeSourcePoisson (whose rate may be set between run() calls) and "
+                            "SpikeSourceArray"),
+    # composed cell types
+    **{name: ("olive has no composed cell types (a PointNeuron of a neuron model and receptor types); its "
+              f"point neurons come whole: {POINT_NEURONS}, with an excitatory and an inhibitory receptor")
+       for name in ("PointNeuron", "LIF", "CondExpPostSynapticResponse", "CondAlphaPostSynapticResponse",
+                    "CondBetaPostSynapticResponse", "CurrExpPostSynapticResponse", "AlphaPSR", "BetaPSR",
+                    "ExpPSR")},
+    # PyNN's multi-compartment API
+    "MultiCompartmentNeuron": ("olive does not take PyNN's multi-compartment API (morphologies through "
+                               "libNeuroML or MorphIO, channel densities as distributions); its cable cells are "
+                               "HHBallAndStick and HHSwcCell(morphology=FILE), their synapse sites given by SiteList"),
+    # plasticity
+    **{name: f"olive has no synaptic plasticity (STDP); {STATIC}"
+       for name in ("STDPMechanism", "SpikePairRule", "Vogels2011Rule", "AdditiveWeightDependence",
+                    "MultiplicativeWeightDependence", "AdditivePotentiationMultiplicativeDepression",
+                    "GutigWeightDependence")},
+    # stochastic and multi-quantal synapses
+    **{name: f"olive has no stochastic or multi-quantal release; {STATIC}"
+       for name in ("SimpleStochasticSynapse", "StochasticTsodyksMarkramSynapse", "MultiQuantalSynapse")},
+}
+
+
+def _lacking(name, sentence):
+    def __init__(self, *args, **kwargs):
+        raise NotImplementedError(f"pyNN.olive cannot run {name}: {sentence} (docs/PYNN.md lists what it runs)")
+    return type(name, (), {"__init__": __init__, "__doc__": f"Not in olive: {sentence}.", "olive_lacks": sentence})
+
+
+globals().update({name: _lacking(name, sentence) for name, sentence in LACKS.items()})
+__all__ = list(LACKS)
