@@ -32,27 +32,27 @@ static void infoli(const char *path)
 {
     static sim_config cfg;
     memset(&cfg, 0, sizeof cfg);
-    cfg.restart_path = path;
-    cfg.net_path = "net.h5";
-    cfg.steps = 100;
-    cfg.gj = OLIVE_GJ_RGJ;
+    cfg.run.restart_path = path;
+    cfg.run.net_path = "net.h5";
+    cfg.run.steps = 100;
+    cfg.infoli.gj = OLIVE_GJ_RGJ;
     sim_restart_check_header(&cfg, 6);
-    if (cfg.start_step < 0 || cfg.start_step >= cfg.steps) abort();
+    if (cfg.run.start_step < 0 || cfg.run.start_step >= cfg.run.steps) abort();
 }
 
 static void spiking(const char *path)
 {
     static sim_config cfg;
     memset(&cfg, 0, sizeof cfg);
-    cfg.restart_path = path;
-    cfg.net_path = "net.h5";
-    cfg.model = &olive_model_lif_cuba;
-    cfg.method = OLIVE_METHOD_EXACT;
-    cfg.dt = 0.1;
-    cfg.steps = 1000;
+    cfg.run.restart_path = path;
+    cfg.run.net_path = "net.h5";
+    cfg.run.model = &olive_model_lif_cuba;
+    cfg.spiking.method = OLIVE_METHOD_EXACT;
+    cfg.run.dt = 0.1;
+    cfg.run.steps = 1000;
     spk_restart_check_header(&cfg, 6);
-    const int64_t k0 = cfg.start_step;
-    if (k0 < 0 || k0 >= cfg.steps) abort();
+    const int64_t k0 = cfg.run.start_step;
+    if (k0 < 0 || k0 >= cfg.run.steps) abort();
     hid_t f = olive_h5_open_read(path);
     int64_t m;
     uint64_t hash;
@@ -65,9 +65,9 @@ static void spiking(const char *path)
     free(sp);
     /* the variables' part of the checksum, as spk_restart_load makes it */
     double v[6];
-    for (int q = 0; q < cfg.model->nvars; q++) {
+    for (int q = 0; q < cfg.run.model->nvars; q++) {
         char name[64];
-        snprintf(name, sizeof name, "state/%s", cfg.model->var_names[q]);
+        snprintf(name, sizeof name, "state/%s", cfg.run.model->var_names[q]);
         olive_h5_read_slab1(path, f, name, H5T_NATIVE_DOUBLE, 0, 6, v);
         hash += sim_state_hash(name, 0, 6, v, 8);
     }

@@ -92,13 +92,13 @@ static const char *need_value(int argc, char **argv, int *i)
 
 static void parse_record(sim_config *cfg, const char *list)
 {
-    const olive_cell_model *m = cfg->model;
-    memset(cfg->record, 0, sizeof cfg->record);
-    cfg->nrecord = 0;
+    const olive_cell_model *m = cfg->run.model;
+    memset(cfg->rec.vars, 0, sizeof cfg->rec.vars);
+    cfg->rec.nvars = 0;
     if (strcmp(list, "none") == 0) return;
     if (strcmp(list, "all") == 0) {
-        for (int v = 0; v < m->nvars; v++) cfg->record[v] = 1;
-        cfg->nrecord = m->nvars;
+        for (int v = 0; v < m->nvars; v++) cfg->rec.vars[v] = 1;
+        cfg->rec.nvars = m->nvars;
         return;
     }
     char *copy = strdup(list), *save = NULL;
@@ -111,32 +111,32 @@ static void parse_record(sim_config *cfg, const char *list)
                 snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", k ? " " : "", m->var_names[k]);
             olive_usage_error("--record: model %s has no variable '%s' (it has: %s)", m->name, tok, names);
         }
-        if (!cfg->record[v]) { cfg->record[v] = 1; cfg->nrecord++; }
+        if (!cfg->rec.vars[v]) { cfg->rec.vars[v] = 1; cfg->rec.nvars++; }
     }
     free(copy);
-    if (cfg->nrecord == 0) olive_usage_error("--record: empty list (use 'none' to record spikes only)");
+    if (cfg->rec.nvars == 0) olive_usage_error("--record: empty list (use 'none' to record spikes only)");
 }
 
 /* --record-compartments v,m,h,n: cable cells' node variables in every compartment. */
 static void parse_record_compartments(sim_config *cfg, const char *list)
 {
-    if (!olive_model_is_cable(cfg->model))
+    if (!olive_model_is_cable(cfg->run.model))
         olive_usage_error("--record-compartments applies to networks of cable cells (hh_traub, hh_cable), not %s",
-                          cfg->model->name);
+                          cfg->run.model->name);
     char *copy = strdup(list), *save = NULL;
     if (!copy) olive_die("out of memory reading --record-compartments");
     for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        const int v = olive_model_var(cfg->model, tok);
+        const int v = olive_model_var(cfg->run.model, tok);
         if (v < 0 || v > 3) olive_usage_error("--record-compartments: '%s' is not v, m, h or n", tok);
-        if (!cfg->record_comp[v]) { cfg->record_comp[v] = 1; cfg->nrecord_comp++; }
+        if (!cfg->rec.comp_vars[v]) { cfg->rec.comp_vars[v] = 1; cfg->rec.ncomp_vars++; }
     }
     free(copy);
-    if (!cfg->nrecord_comp) olive_usage_error("--record-compartments: empty list");
+    if (!cfg->rec.ncomp_vars) olive_usage_error("--record-compartments: empty list");
 }
 
 /* --noise MEAN,SIGMA,TAU: finite mean, sigma >= 0, tau > 0 (bounds keep the
  * current physiological and the decay factor away from underflow). */
-static void parse_noise(sim_config *cfg, const char *v)
+static void parse_noise(sim_infoli_config *io, const char *v)
 {
     char *copy = strdup(v), *save = NULL;
     if (!copy) olive_die("out of memory reading --noise");
@@ -147,11 +147,11 @@ static void parse_noise(sim_config *cfg, const char *v)
         part[n++] = tok;
     }
     if (n != 3) olive_usage_error("--noise: '%s' must be MEAN,SIGMA,TAU (uA/cm2, uA/cm2, ms)", v);
-    cfg->noise_mean = olive_parse_double("--noise MEAN", part[0], -1000, 1000);
-    cfg->noise_sigma = olive_parse_double("--noise SIGMA", part[1], 0, 1000);
-    cfg->noise_tau = olive_parse_double("--noise TAU", part[2], 0, 1e6);
-    if (!(cfg->noise_tau > 0)) olive_usage_error("--noise: TAU must be more than 0 ms (got '%s')", part[2]);
-    cfg->noise_on = 1;
+    io->noise_mean = olive_parse_double("--noise MEAN", part[0], -1000, 1000);
+    io->noise_sigma = olive_parse_double("--noise SIGMA", part[1], 0, 1000);
+    io->noise_tau = olive_parse_double("--noise TAU", part[2], 0, 1e6);
+    if (!(io->noise_tau > 0)) olive_usage_error("--noise: TAU must be more than 0 ms (got '%s')", part[2]);
+    io->noise_on = 1;
     free(copy);
 }
 
@@ -182,60 +182,61 @@ static void check_output_path(const char *out)
 void sim_parse_args(int argc, char **argv, sim_config *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
-    cfg->gj = OLIVE_GJ_RGJ;
-    cfg->record_every = 1;
-    cfg->method = -1;
+    cfg->infoli.gj = OLIVE_GJ_RGJ;
+    cfg->rec.every = 1;
+    cfg->spiking.method = -1;
     const char *record_arg = NULL, *comp_arg = NULL, **pulse_args = olive_malloc((size_t)argc * sizeof(char *), "arguments");
     int npulse_args = 0, have_gj = 0, have_threshold = 0;
-    cfg->rec_b = -1;
-    cfg->steps = -1;
-    snprintf(cfg->population, sizeof cfg->population, "io");
-    cfg->seed = 1;
+    cfg->rec.last = -1;
+    cfg->run.steps = -1;
+    snprintf(cfg->rec.population, sizeof cfg->rec.population, "io");
+    cfg->run.seed = 1;
     double time_ms = -1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(); exit(0); }
         else if (!strcmp(a, "--version")) { printf("olive-simulate %s (backends: %s)\n", OLIVE_VERSION, SIM_BACKENDS_BUILT); exit(0); }
-        else if (!strcmp(a, "-o") || !strcmp(a, "--output")) cfg->out_path = need_value(argc, argv, &i);
+        else if (!strcmp(a, "-o") || !strcmp(a, "--output")) cfg->run.out_path = need_value(argc, argv, &i);
         else if (!strcmp(a, "--compress")) olive_h5_deflate = 4;
         else if (!strncmp(a, "--compress=", 11)) olive_h5_deflate = (int)olive_parse_int("--compress", a + 11, 1, 9);
-        else if (!strcmp(a, "--steps")) cfg->steps = olive_parse_int(a, need_value(argc, argv, &i), 1, INT64_C(1) << 40);
+        else if (!strcmp(a, "--steps")) cfg->run.steps = olive_parse_int(a, need_value(argc, argv, &i), 1, INT64_C(1) << 40);
         else if (!strcmp(a, "--time")) time_ms = olive_parse_double(a, need_value(argc, argv, &i), 0, 1e12);
         else if (!strcmp(a, "--gj")) {
             const char *g = need_value(argc, argv, &i);
-            if (!strcmp(g, "rgj")) cfg->gj = OLIVE_GJ_RGJ;
-            else if (!strcmp(g, "sgj")) cfg->gj = OLIVE_GJ_SGJ;
-            else if (!strcmp(g, "ngj")) cfg->gj = OLIVE_GJ_NGJ;
+            if (!strcmp(g, "rgj")) cfg->infoli.gj = OLIVE_GJ_RGJ;
+            else if (!strcmp(g, "sgj")) cfg->infoli.gj = OLIVE_GJ_SGJ;
+            else if (!strcmp(g, "ngj")) cfg->infoli.gj = OLIVE_GJ_NGJ;
             else olive_usage_error("--gj: '%s' is not rgj, sgj or ngj", g);
             have_gj = 1;
         }
         else if (!strcmp(a, "--pulse")) pulse_args[npulse_args++] = need_value(argc, argv, &i);
         else if (!strcmp(a, "--method")) {
             const char *m = need_value(argc, argv, &i);
-            cfg->method = olive_lif_method_parse(m);
-            if (cfg->method < 0) olive_usage_error("--method: '%s' is not exact, euler or exponential_euler", m);
+            cfg->spiking.method = olive_lif_method_parse(m);
+            if (cfg->spiking.method < 0) olive_usage_error("--method: '%s' is not exact, euler or exponential_euler", m);
         }
-        else if (!strcmp(a, "--poisson")) sim_add_poisson_arg(cfg, need_value(argc, argv, &i));
-        else if (!strcmp(a, "--stimulus")) cfg->stim_path = need_value(argc, argv, &i);
-        else if (!strcmp(a, "--noise")) parse_noise(cfg, need_value(argc, argv, &i));
-        else if (!strcmp(a, "--seed")) cfg->seed = (uint64_t)olive_parse_int(a, need_value(argc, argv, &i), 0, INT64_MAX);
+        else if (!strcmp(a, "--poisson")) sim_add_poisson_arg(&cfg->spiking, need_value(argc, argv, &i));
+        else if (!strcmp(a, "--stimulus")) cfg->stim.path = need_value(argc, argv, &i);
+        else if (!strcmp(a, "--noise")) parse_noise(&cfg->infoli, need_value(argc, argv, &i));
+        else if (!strcmp(a, "--seed")) cfg->run.seed = (uint64_t)olive_parse_int(a, need_value(argc, argv, &i), 0, INT64_MAX);
         else if (!strcmp(a, "--init-voltage")) {
             const char *v = need_value(argc, argv, &i);
-            if (!olive_parse_range(a, v, -200, 200, &cfg->init_lo, &cfg->init_hi) || cfg->init_hi < cfg->init_lo)
+            sim_infoli_config *io = &cfg->infoli;
+            if (!olive_parse_range(a, v, -200, 200, &io->init_lo, &io->init_hi) || io->init_hi < io->init_lo)
                 olive_usage_error("--init-voltage: '%s' must be LO:HI in mV with -200 <= LO <= HI <= 200", v);
-            cfg->init_random = 1;
+            io->init_random = 1;
         }
         else if (!strcmp(a, "--progress")) olive_progress_forced = 1;
         else if (!strcmp(a, "--record")) record_arg = need_value(argc, argv, &i);
         else if (!strcmp(a, "--record-compartments")) comp_arg = need_value(argc, argv, &i);
-        else if (!strcmp(a, "--record-every")) cfg->record_every = olive_parse_int(a, need_value(argc, argv, &i), 1, INT64_C(1) << 40);
+        else if (!strcmp(a, "--record-every")) cfg->rec.every = olive_parse_int(a, need_value(argc, argv, &i), 1, INT64_C(1) << 40);
         else if (!strcmp(a, "--record-cells")) {
             double lo, hi;
             const char *v = need_value(argc, argv, &i);
             if (!olive_parse_range(a, v, 0, 9.0e15, &lo, &hi) || lo != floor(lo) || hi != floor(hi) || hi <= lo)
                 olive_usage_error("--record-cells: '%s' must be A:B with integers A < B", v);
-            cfg->rec_a = (int64_t)lo;
-            cfg->rec_b = (int64_t)hi;
+            cfg->rec.first = (int64_t)lo;
+            cfg->rec.last = (int64_t)hi;
         }
         else if (!strcmp(a, "--record-precision") || !strcmp(a, "--precision")) {
             const char *p = need_value(argc, argv, &i);
@@ -243,89 +244,90 @@ void sim_parse_args(int argc, char **argv, sim_config *cfg)
             if (!strcmp(p, "single")) single = 1;
             else if (!strcmp(p, "double")) single = 0;
             else olive_usage_error("%s: '%s' is not single or double", a, p);
-            if (!strcmp(a, "--precision")) cfg->single = single; else cfg->record_double = !single;
+            if (!strcmp(a, "--precision")) cfg->run.single = single; else cfg->rec.as_double = !single;
         }
         else if (!strcmp(a, "--backend")) {
             const char *b = need_value(argc, argv, &i);
-            if (!strcmp(b, "auto")) cfg->backend = SIM_BACKEND_AUTO;
-            else if (!strcmp(b, "cpu")) cfg->backend = SIM_BACKEND_CPU;
+            if (!strcmp(b, "auto")) cfg->run.backend = SIM_BACKEND_AUTO;
+            else if (!strcmp(b, "cpu")) cfg->run.backend = SIM_BACKEND_CPU;
             else if (!strcmp(b, "cuda")) {
 #ifndef OLIVE_HAVE_CUDA
                 olive_die("--backend cuda: this olive-simulate was built without CUDA (rebuild with nvcc on the PATH "
                           "or in /usr/local/cuda/bin; `olive-simulate --version` lists the backends built in)");
 #endif
-                cfg->backend = SIM_BACKEND_CUDA;
+                cfg->run.backend = SIM_BACKEND_CUDA;
             }
             else olive_usage_error("--backend: '%s' is not auto, cpu or cuda", b);
         }
         else if (!strcmp(a, "--spike-threshold")) {
-            cfg->threshold = olive_parse_double(a, need_value(argc, argv, &i), -1e6, 1e6);
+            cfg->infoli.spike_threshold = olive_parse_double(a, need_value(argc, argv, &i), -1e6, 1e6);
             have_threshold = 1;
         }
         else if (!strcmp(a, "--population")) {
             const char *p = need_value(argc, argv, &i);
-            if (!*p || strlen(p) >= sizeof cfg->population || strchr(p, '/'))
+            if (!*p || strlen(p) >= sizeof cfg->rec.population || strchr(p, '/'))
                 olive_usage_error("--population: '%s' is not a valid name (1-63 characters, no '/')", p);
-            snprintf(cfg->population, sizeof cfg->population, "%s", p);
+            snprintf(cfg->rec.population, sizeof cfg->rec.population, "%s", p);
         }
-        else if (!strcmp(a, "--map")) cfg->map_path = need_value(argc, argv, &i);
-        else if (!strcmp(a, "--threads")) cfg->threads = (int)olive_parse_int(a, need_value(argc, argv, &i), 1, 4096);
+        else if (!strcmp(a, "--map")) cfg->run.map_path = need_value(argc, argv, &i);
+        else if (!strcmp(a, "--threads")) cfg->run.threads = (int)olive_parse_int(a, need_value(argc, argv, &i), 1, 4096);
         else if (!strcmp(a, "--checkpoint-every"))
-            cfg->checkpoint_every = olive_parse_int(a, need_value(argc, argv, &i), 1, INT64_C(1) << 40);
-        else if (!strcmp(a, "--restart")) cfg->restart_path = need_value(argc, argv, &i);
-        else if (!strcmp(a, "--force")) cfg->force = 1;
-        else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) cfg->verbose = olive_verbose = 1;
+            cfg->run.checkpoint_every = olive_parse_int(a, need_value(argc, argv, &i), 1, INT64_C(1) << 40);
+        else if (!strcmp(a, "--restart")) cfg->run.restart_path = need_value(argc, argv, &i);
+        else if (!strcmp(a, "--force")) cfg->run.force = 1;
+        else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) cfg->run.verbose = olive_verbose = 1;
         else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) olive_quiet = 1;
         else if (a[0] == '-') olive_usage_error("unknown option '%s'", a);
-        else if (!cfg->net_path) cfg->net_path = a;
+        else if (!cfg->run.net_path) cfg->run.net_path = a;
         else olive_usage_error("unexpected argument '%s' (one network file only)", a);
     }
-    if (!cfg->net_path) olive_usage_error("no network file given");
-    if (!cfg->out_path) olive_usage_error("no output directory given (-o OUTDIR)");
-    if ((cfg->steps >= 0) == (time_ms >= 0)) olive_usage_error("give exactly one of --steps and --time");
+    if (!cfg->run.net_path) olive_usage_error("no network file given");
+    if (!cfg->run.out_path) olive_usage_error("no output directory given (-o OUTDIR)");
+    if ((cfg->run.steps >= 0) == (time_ms >= 0)) olive_usage_error("give exactly one of --steps and --time");
     /* The model decides the variables, the step and which options apply. */
-    if (olive_pops_present(cfg->net_path, &cfg->model) && !cfg->model)
-        olive_die("%s: the populations mix models; one model per network is supported so far", cfg->net_path);
-    cfg->dt = olive_syn_dt(cfg->net_path, cfg->model->dt_default);
-    sim_stimulus_set_dt(cfg->dt);
-    const int lif = cfg->model != &olive_model_infoli;
+    if (olive_pops_present(cfg->run.net_path, &cfg->run.model) && !cfg->run.model)
+        olive_die("%s: the populations mix models; one model per network is supported so far", cfg->run.net_path);
+    cfg->run.dt = olive_syn_dt(cfg->run.net_path, cfg->run.model->dt_default);
+    sim_stimulus_set_dt(cfg->run.dt);
+    const int lif = cfg->run.model != &olive_model_infoli;
     if (lif) {
-        const char *bad = have_gj ? "--gj" : cfg->noise_on ? "--noise" : cfg->init_random ? "--init-voltage" :
-                          cfg->single ? "--precision single" :
-                          olive_model_is_cable(cfg->model) && cfg->checkpoint_every ? "--checkpoint-every" :
-                          olive_model_is_cable(cfg->model) && cfg->restart_path ? "--restart" :
-                          cfg->map_path ? "--map" : have_threshold ? "--spike-threshold" : NULL;
+        const char *bad = have_gj ? "--gj" : cfg->infoli.noise_on ? "--noise" : cfg->infoli.init_random ? "--init-voltage" :
+                          cfg->run.single ? "--precision single" :
+                          olive_model_is_cable(cfg->run.model) && cfg->run.checkpoint_every ? "--checkpoint-every" :
+                          olive_model_is_cable(cfg->run.model) && cfg->run.restart_path ? "--restart" :
+                          cfg->run.map_path ? "--map" : have_threshold ? "--spike-threshold" : NULL;
         if (bad)
-            olive_usage_error("%s does not apply to %s (a %s network): %s", bad, cfg->net_path, cfg->model->name,
+            olive_usage_error("%s does not apply to %s (a %s network): %s", bad, cfg->run.net_path, cfg->run.model->name,
                               have_threshold ? "the threshold is the parameter V_th of the network file" :
                               "it is an option of InfOli networks only, for now");
-        if (olive_model_is_cable(cfg->model) && cfg->method >= 0)
+        if (olive_model_is_cable(cfg->run.model) && cfg->spiking.method >= 0)
             olive_usage_error("--method does not apply to %s (a %s network): its cells step as NEURON's fixed step "
-                              "does (backward Euler, exponential Euler for the gates)", cfg->net_path, cfg->model->name);
-        if (cfg->method < 0 && !olive_model_is_cable(cfg->model))
-            cfg->method = cfg->model == &olive_model_lif_cuba || cfg->model == &olive_model_lif_cuba_alpha
+                              "does (backward Euler, exponential Euler for the gates)", cfg->run.net_path, cfg->run.model->name);
+        if (cfg->spiking.method < 0 && !olive_model_is_cable(cfg->run.model))
+            cfg->spiking.method = cfg->run.model == &olive_model_lif_cuba || cfg->run.model == &olive_model_lif_cuba_alpha
                               ? OLIVE_METHOD_EXACT : OLIVE_METHOD_EXPEULER;
     } else {
-        if (cfg->method >= 0) olive_usage_error("--method applies to lif_cuba and lif_coba networks (InfOli steps with forward Euler)");
-        if (cfg->npoisson) olive_usage_error("--poisson applies to networks with chemical synapses (lif_cuba, lif_coba)");
+        if (cfg->spiking.method >= 0)
+            olive_usage_error("--method applies to lif_cuba and lif_coba networks (InfOli steps with forward Euler)");
+        if (cfg->spiking.npoisson) olive_usage_error("--poisson applies to networks with chemical synapses (lif_cuba, lif_coba)");
     }
-    cfg->record[cfg->model->spike_var] = 1;
-    cfg->nrecord = 1;
+    cfg->rec.vars[cfg->run.model->spike_var] = 1;
+    cfg->rec.nvars = 1;
     if (record_arg) parse_record(cfg, record_arg);
     if (comp_arg) parse_record_compartments(cfg, comp_arg);
-    for (int k = 0; k < npulse_args; k++) sim_add_pulse_arg(cfg, pulse_args[k]);
+    for (int k = 0; k < npulse_args; k++) sim_add_pulse_arg(&cfg->stim, pulse_args[k]);
     free(pulse_args);
     if (time_ms >= 0) {
-        cfg->steps = olive_ms_to_steps_or_die(olive_usage_error, "--time", time_ms, cfg->dt, 1, INT64_C(1) << 40);
+        cfg->run.steps = olive_ms_to_steps_or_die(olive_usage_error, "--time", time_ms, cfg->run.dt, 1, INT64_C(1) << 40);
     }
-    check_output_path(cfg->out_path);
-    if (cfg->restart_path) {
+    check_output_path(cfg->run.out_path);
+    if (cfg->run.restart_path) {
         struct stat st;
-        if (!*cfg->restart_path) olive_usage_error("--restart: empty file name");
-        if (stat(cfg->restart_path, &st) != 0) olive_usage_error("--restart %s: no such file", cfg->restart_path);
-        if (!S_ISREG(st.st_mode)) olive_usage_error("--restart %s: not a regular file", cfg->restart_path);
+        if (!*cfg->run.restart_path) olive_usage_error("--restart: empty file name");
+        if (stat(cfg->run.restart_path, &st) != 0) olive_usage_error("--restart %s: no such file", cfg->run.restart_path);
+        if (!S_ISREG(st.st_mode)) olive_usage_error("--restart %s: not a regular file", cfg->run.restart_path);
     }
-    if (cfg->stim_path) sim_read_stimulus(cfg, cfg->stim_path);
-    if (cfg->init_random && cfg->restart_path)
+    if (cfg->stim.path) sim_read_stimulus(&cfg->stim, cfg->stim.path);
+    if (cfg->infoli.init_random && cfg->run.restart_path)
         olive_usage_error("--init-voltage and --restart: a restart continues the state's potentials");
 }

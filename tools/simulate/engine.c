@@ -26,6 +26,6 @@ static const sim_family families[] = {
 void sim_setup(sim_t *s, sim_config *cfg)
 {
     const sim_family *f = families;
-    while (!f->takes(cfg->model)) f++;   /* the last line takes every model */
+    while (!f->takes(cfg->run.model)) f++;   /* the last line takes every model */
     f->setup(s, cfg, f);
 }

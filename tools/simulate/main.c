@@ -64,16 +64,16 @@ static void catch_signals(void)
  * --restart file, which a newer checkpoint replaces only atomically. */
 static void prepare_checkpoint_dir(const sim_config *cfg)
 {
-    const char *dir = cfg->out_path;
+    const char *dir = cfg->run.out_path;
     if (mkdir(dir, 0777) == 0) return;
     if (errno != EEXIST) olive_die("%s: cannot create the output directory: %s", dir, strerror(errno));
-    if (!cfg->force) olive_usage_error("%s exists; use --force to overwrite it", dir);
+    if (!cfg->run.force) olive_usage_error("%s exists; use --force to overwrite it", dir);
     char foreign[256];
     if (!olive_is_output_dir(dir, foreign, sizeof foreign))
         olive_usage_error("%s is not an olive output directory (it holds '%s'); it is not emptied, even with --force",
                           dir, foreign);
     char keep[PATH_MAX] = "";
-    if (cfg->restart_path && !realpath(cfg->restart_path, keep)) keep[0] = 0;
+    if (cfg->run.restart_path && !realpath(cfg->run.restart_path, keep)) keep[0] = 0;
     DIR *d = opendir(dir);
     if (!d) olive_die("%s: cannot read the directory", dir);
     struct dirent *e;
@@ -94,9 +94,9 @@ static void prepare_checkpoint_dir(const sim_config *cfg)
 static int state_finite(sim_t *s)
 {
     int bad = 0;
-    for (int v = 0; v < s->cfg->model->nvars && !bad; v++)
+    for (int v = 0; v < s->cfg->run.model->nvars && !bad; v++)
         for (int64_t i = 0; i < s->plan.nlocal; i++) {
-            double x = s->cfg->single ? (double)((float *)s->state[v])[i] : ((double *)s->state[v])[i];
+            double x = s->cfg->run.single ? (double)((float *)s->state[v])[i] : ((double *)s->state[v])[i];
             if (x - x != 0) { bad = 1; break; }
         }
     int any = 0;
@@ -121,7 +121,7 @@ static void write_checkpoint(sim_t *s, sim_output *out, int64_t step)
     }
     sim_output_checkpoint_spikes(out, s, step);
     char final[4096], tmp[4096] = "";
-    snprintf(final, sizeof final, "%s/state.h5", s->cfg->out_path);
+    snprintf(final, sizeof final, "%s/state.h5", s->cfg->run.out_path);
     if (s->rank == 0) snprintf(tmp, sizeof tmp, "%s", olive_atomic_begin(final, 1));
     SIM_CHECK_MPI(MPI_Bcast(tmp, sizeof tmp, MPI_CHAR, 0, MPI_COMM_WORLD));
     if (s->rank != 0) olive_atomic_share(tmp);
@@ -152,9 +152,9 @@ static int stop_if_not_finite(sim_t *s)
         char kept[4200] = "";
         if (ckpt_last >= 0)
             snprintf(kept, sizeof kept, "; the last good checkpoint %s/state.h5 (step %lld) is kept",
-                     s->cfg->out_path, (long long)ckpt_last);
+                     s->cfg->run.out_path, (long long)ckpt_last);
         olive_die("non-finite membrane potential at step %lld (t = %g ms) in cell %lld; stopping%s",
-                  (long long)first, (double)(first + 1) * s->cfg->dt, (long long)cell_min, kept);
+                  (long long)first, (double)(first + 1) * s->cfg->run.dt, (long long)cell_min, kept);
     }
     MPI_Barrier(MPI_COMM_WORLD); /* never returns: rank 0 aborts the job */
     exit(1);
@@ -179,8 +179,8 @@ static void show_progress(int64_t done, int64_t first, int64_t end, double t0, d
  * every 64 steps, a checkpoint, the last step. */
 static int step_is_looked_at(const sim_config *cfg, int64_t i)
 {
-    return (cfg->nrecord + cfg->nrecord_comp > 0 && (i + 1) % cfg->record_every == 0) || (i + 1) % 64 == 0 || i + 1 == cfg->steps ||
-           (cfg->checkpoint_every && (i + 1) % cfg->checkpoint_every == 0);
+    return (cfg->rec.nvars + cfg->rec.ncomp_vars > 0 && (i + 1) % cfg->rec.every == 0) || (i + 1) % 64 == 0 ||
+           i + 1 == cfg->run.steps || (cfg->run.checkpoint_every && (i + 1) % cfg->run.checkpoint_every == 0);
 }
 
 int main(int argc, char **argv)
@@ -201,7 +201,7 @@ int main(int argc, char **argv)
     static const char *const keep[] = {"--compress", NULL};
     olive_split_equals(&argc, &argv, keep);
     sim_parse_args(argc, argv, &cfg);
-    const char *outs[1] = {cfg.out_path}, *ins[4] = {cfg.net_path, cfg.map_path, cfg.stim_path, cfg.restart_path};
+    const char *outs[1] = {cfg.run.out_path}, *ins[4] = {cfg.run.net_path, cfg.run.map_path, cfg.stim.path, cfg.run.restart_path};
     olive_check_outputs(outs, 1, ins, 4);
     catch_signals();
     sim_t s;
@@ -214,52 +214,52 @@ int main(int argc, char **argv)
      * renamed when complete (output.c). */
     char tmp[4096] = "";
     if (s.rank == 0) {
-        if (cfg.checkpoint_every) {
+        if (cfg.run.checkpoint_every) {
             prepare_checkpoint_dir(&cfg);
-            ckpt_dir = cfg.out_path;
-            snprintf(tmp, sizeof tmp, "%s", cfg.out_path);
+            ckpt_dir = cfg.run.out_path;
+            snprintf(tmp, sizeof tmp, "%s", cfg.run.out_path);
         } else {
-            snprintf(tmp, sizeof tmp, "%s", olive_atomic_begin_dir(cfg.out_path, cfg.force));
+            snprintf(tmp, sizeof tmp, "%s", olive_atomic_begin_dir(cfg.run.out_path, cfg.run.force));
         }
     }
     SIM_CHECK_MPI(MPI_Bcast(tmp, sizeof tmp, MPI_CHAR, 0, MPI_COMM_WORLD));
-    if (s.rank != 0 && !cfg.checkpoint_every) olive_atomic_share(tmp);
-    int64_t k0 = cfg.start_step, nsteps = cfg.steps - k0;
-    if (cfg.nrecord > 0 && (int64_t)sizeof(float) * (cfg.rec_b - cfg.rec_a) * (nsteps / cfg.record_every) > (INT64_C(1) << 40))
+    if (s.rank != 0 && !cfg.run.checkpoint_every) olive_atomic_share(tmp);
+    int64_t k0 = cfg.run.start_step, nsteps = cfg.run.steps - k0;
+    if (cfg.rec.nvars > 0 && (int64_t)sizeof(float) * (cfg.rec.last - cfg.rec.first) * (nsteps / cfg.rec.every) > (INT64_C(1) << 40))
         olive_warn("the reports will need more than 1 TiB; consider --record-every or --record-cells");
     if (k0 > 0 && s.rank == 0)
-        olive_info("restarting from %s at step %lld (t = %g ms)", cfg.restart_path, (long long)k0, (double)k0 * cfg.dt);
+        olive_info("restarting from %s at step %lld (t = %g ms)", cfg.run.restart_path, (long long)k0, (double)k0 * cfg.run.dt);
     double t_io = olive_now();
-    sim_output *out = sim_output_open(&s, tmp, cfg.checkpoint_every != 0);
+    sim_output *out = sim_output_open(&s, tmp, cfg.run.checkpoint_every != 0);
     s.t.io += olive_now() - t_io;
 
-    int64_t spikes_before = 0, end = cfg.steps;
+    int64_t spikes_before = 0, end = cfg.run.steps;
     int stop_sig = 0;
     s.t.energy_j = -1;
     int energy_owner = 0;
     const double energy0 = s.engine->energy_j(&s, &energy_owner);
     const double t_loop = olive_now();
     const int64_t max_chunk = s.engine->steps ? s.engine->max_steps(&s) : 1;
-    for (int64_t i = k0; i < cfg.steps; i++) {
+    for (int64_t i = k0; i < cfg.run.steps; i++) {
         /* An engine that runs several steps at once gets the steps up to the
          * next one whose end is looked at: i is then the chunk's last step. */
         const int64_t i0 = i;
         while (i - i0 + 1 < max_chunk && !step_is_looked_at(&cfg, i)) i++;
-        int record = (i + 1) % cfg.record_every == 0 && cfg.nrecord + cfg.nrecord_comp > 0;
+        int record = (i + 1) % cfg.rec.every == 0 && cfg.rec.nvars + cfg.rec.ncomp_vars > 0;
         if (i > i0) s.engine->steps(&s, i0, i - i0 + 1);
         else s.engine->step(&s, i);
         if (record) s.engine->fetch(&s, 0);
-        int last = i + 1 == cfg.steps;
+        int last = i + 1 == cfg.run.steps;
         /* Signals are acted on only at multiples of 64 steps: the CUDA
          * backend has collected every spike there. */
         if ((i + 1) % 64 == 0 || last) stop_sig = stop_if_not_finite(&s);
         if (last) stop_sig = 0; /* finished anyway */
         if (record) sim_output_frame(out, &s);
-        if (cfg.checkpoint_every && !last && !stop_sig && (i + 1) % cfg.checkpoint_every == 0) {
+        if (cfg.run.checkpoint_every && !last && !stop_sig && (i + 1) % cfg.run.checkpoint_every == 0) {
             if (s.engine->exact_nonfinite) stop_if_not_finite(&s); /* the step and cell named exactly */
             write_checkpoint(&s, out, i + 1);
         }
-        if (s.rank == 0) show_progress(i + 1, k0, cfg.steps, t_loop, cfg.dt);
+        if (s.rank == 0) show_progress(i + 1, k0, cfg.run.steps, t_loop, cfg.run.dt);
         if (stop_sig) { end = i + 1; break; }
     }
     s.engine->fetch(&s, 1); /* the final state, for state.h5 (waits for the last step) */
@@ -284,7 +284,7 @@ int main(int argc, char **argv)
     SIM_CHECK_MPI(MPI_Reduce(ev_mine, ev, 2, MPI_INT64_T, MPI_SUM, 0, MPI_COMM_WORLD));
     if (s.rank == 0) {
         sim_output_commit(out, &s); /* checkpoint mode: each file, flushed */
-        if (!cfg.checkpoint_every) olive_atomic_commit(tmp); /* the directory, flushed */
+        if (!cfg.run.checkpoint_every) olive_atomic_commit(tmp); /* the directory, flushed */
         ckpt_last = end;
         double cs = (double)s.net.count * (double)(end - k0);
         char how[64];
@@ -292,7 +292,7 @@ int main(int argc, char **argv)
         else snprintf(how, sizeof how, "%d rank(s) x %d thread(s)", s.size, s.nthreads);
         if (!olive_quiet) printf("olive-simulate: %lld cells x %lld steps (%g ms%s), %lld spikes, %s, "
                "%.3f s total, %.3g cell-steps/s in the step loop\n",
-               (long long)s.net.count, (long long)(end - k0), (double)(end - k0) * cfg.dt,
+               (long long)s.net.count, (long long)(end - k0), (double)(end - k0) * cfg.run.dt,
                k0 > 0 ? ", continued from a state file" : "", (long long)nspikes,
                how, s.t.total, cs / (s.t.compute + s.t.exchange > 0 ? s.t.compute + s.t.exchange : 1e-9));
         if (s.spk && !olive_quiet)
@@ -310,15 +310,15 @@ int main(int argc, char **argv)
             fprintf(stderr, "%s: stopped by %s after step %lld of %lld (t = %g ms); %s holds the run so far and its "
                     "state: continue with --restart %s/state.h5 (same --steps/--time)\n", olive_program(),
                     stop_sig == SIGTERM ? "SIGTERM" : stop_sig == SIGINT ? "SIGINT" : "a signal", (long long)end,
-                    (long long)cfg.steps, (double)end * cfg.dt, cfg.out_path, cfg.out_path);
+                    (long long)cfg.run.steps, (double)end * cfg.run.dt, cfg.run.out_path, cfg.run.out_path);
         }
     } else {
         sim_output_commit(out, &s);
     }
     SIM_CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD)); /* committed before any rank exits */
     sim_free(&s);
-    free(cfg.pulses);
-    free(cfg.poisson);
+    free(cfg.stim.pulses);
+    free(cfg.spiking.poisson);
     MPI_Finalize();
     /* Stopped by a signal: the status of a job killed by it (143 for
      * SIGTERM, 130 for SIGINT), so that scripts see the run is not done. */

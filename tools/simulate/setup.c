@@ -145,7 +145,7 @@ static void *alloc_staggered(sim_t *s, int k, size_t bytes)
 
 static void alloc_state(sim_t *s)
 {
-    size_t el = s->cfg->single ? sizeof(float) : sizeof(double);
+    size_t el = s->cfg->run.single ? sizeof(float) : sizeof(double);
     int64_t n = s->plan.nlocal, nh = s->plan.nhalo;
     for (int v = 0; v < OLIVE_NVARS; v++) {
         int64_t len = v == OV_V_DEND ? n + nh : n;
@@ -155,7 +155,7 @@ static void alloc_state(sim_t *s)
         for (int64_t i = 0; i < len; i++) {
             double x = olive_var_initial[v];
             if (v == OV_G_CAL && s->net.g_cal && i < n) x = s->net.g_cal[i];
-            if (s->cfg->single) ((float *)s->state[v])[i] = (float)x;
+            if (s->cfg->run.single) ((float *)s->state[v])[i] = (float)x;
             else ((double *)s->state[v])[i] = x;
         }
     }
@@ -168,7 +168,7 @@ static void alloc_state(sim_t *s)
         s->wlut = olive_malloc((size_t)ncode * el, "conductance table");
         for (int c = 0; c < ncode; c++) {
             double w = s->net.offset + (double)c * s->net.scale;
-            if (s->cfg->single) ((float *)s->wlut)[c] = (float)w; else ((double *)s->wlut)[c] = w;
+            if (s->cfg->run.single) ((float *)s->wlut)[c] = (float)w; else ((double *)s->wlut)[c] = w;
         }
     }
 }
@@ -181,7 +181,7 @@ void sim_setup_common(sim_t *s, sim_config *cfg, const sim_family *family)
     s->bad_step = s->bad_cell = -1;
     SIM_CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &s->rank));
     SIM_CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &s->size));
-    if (cfg->threads) omp_set_num_threads(cfg->threads);
+    if (cfg->run.threads) omp_set_num_threads(cfg->run.threads);
     else if (!getenv("OMP_NUM_THREADS")) {
         /* Share the node's cores among the ranks on it: oversubscribed
          * OpenMP threads spin against each other and run 100x slower. */
@@ -214,20 +214,20 @@ void sim_setup_common(sim_t *s, sim_config *cfg, const sim_family *family)
 const sim_engine *sim_engine_choose(sim_t *s)
 {
     const sim_family *f = s->family;
-    if (s->cfg->backend == SIM_BACKEND_CPU) return f->cpu;
-    if (!f->cuda_restarts && (s->cfg->restart_path || s->cfg->checkpoint_every)) {
-        if (s->cfg->backend == SIM_BACKEND_CUDA)
+    if (s->cfg->run.backend == SIM_BACKEND_CPU) return f->cpu;
+    if (!f->cuda_restarts && (s->cfg->run.restart_path || s->cfg->run.checkpoint_every)) {
+        if (s->cfg->run.backend == SIM_BACKEND_CUDA)
             olive_die("--backend cuda: %s of a spiking network runs on the CPU engine only, so far (--backend cpu)",
-                      s->cfg->restart_path ? "--restart" : "--checkpoint-every");
+                      s->cfg->run.restart_path ? "--restart" : "--checkpoint-every");
         return f->cpu;
     }
 #ifdef OLIVE_HAVE_CUDA
     int mine = sim_cuda_device_count() > 0, all = 0;
     SIM_CHECK_MPI(MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD));
-    if (s->cfg->backend == SIM_BACKEND_CUDA && !mine)
+    if (s->cfg->run.backend == SIM_BACKEND_CUDA && !mine)
         olive_die("--backend cuda: rank %d sees no CUDA device (no GPU, no driver, or CUDA_VISIBLE_DEVICES hides them)",
                   s->rank);
-    if (s->cfg->backend == SIM_BACKEND_CUDA && !all) {
+    if (s->cfg->run.backend == SIM_BACKEND_CUDA && !all) {
         MPI_Barrier(MPI_COMM_WORLD); /* the rank without a device reports and aborts */
         exit(1);
     }
@@ -243,26 +243,26 @@ void sim_setup_infoli(sim_t *s, sim_config *cfg, const sim_family *family)
     sim_setup_common(s, cfg, family);
 
     olive_network hdr;
-    olive_net_read_header(cfg->net_path, &hdr);
+    olive_net_read_header(cfg->run.net_path, &hdr);
     if (s->size > hdr.count)
-        olive_die("%s: %lld cells cannot be split over %d ranks (at most one rank per cell)", cfg->net_path,
+        olive_die("%s: %lld cells cannot be split over %d ranks (at most one rank per cell)", cfg->run.net_path,
                   (long long)hdr.count, s->size);
-    sim_check_pulses(cfg, hdr.count);
-    if (cfg->rec_b > hdr.count)
-        olive_usage_error("--record-cells %lld:%lld: the network has %lld cells", (long long)cfg->rec_a,
-                          (long long)cfg->rec_b, (long long)hdr.count);
-    if (cfg->rec_b < 0) { cfg->rec_a = 0; cfg->rec_b = hdr.count; }
-    if (cfg->restart_path) sim_restart_check_header(cfg, hdr.count);
+    sim_check_pulses(&cfg->stim, hdr.count);
+    if (cfg->rec.last > hdr.count)
+        olive_usage_error("--record-cells %lld:%lld: the network has %lld cells", (long long)cfg->rec.first,
+                          (long long)cfg->rec.last, (long long)hdr.count);
+    if (cfg->rec.last < 0) { cfg->rec.first = 0; cfg->rec.last = hdr.count; }
+    if (cfg->run.restart_path) sim_restart_check_header(cfg, hdr.count);
     olive_map_header map;
     int64_t *bounds;
-    if (cfg->map_path) {
-        olive_map_read_header(cfg->map_path, &map);
+    if (cfg->run.map_path) {
+        olive_map_read_header(cfg->run.map_path, &map);
         if (map.P != s->size)
             olive_die("%s: the map was made for %d ranks, this run has %d (make one with olive-disperse --ranks %d)",
-                      cfg->map_path, map.P, s->size, s->size);
+                      cfg->run.map_path, map.P, s->size, s->size);
         if (map.count != hdr.count || map.nnz != hdr.nnz_total)
             olive_die("%s: the map was made for another network (%lld cells, %lld junctions; %s has %lld and %lld)",
-                      cfg->map_path, (long long)map.count, (long long)map.nnz, cfg->net_path, (long long)hdr.count,
+                      cfg->run.map_path, (long long)map.count, (long long)map.nnz, cfg->run.net_path, (long long)hdr.count,
                       (long long)hdr.nnz_total);
         bounds = map.bounds;
     } else {
@@ -271,13 +271,13 @@ void sim_setup_infoli(sim_t *s, sim_config *cfg, const sim_family *family)
     }
     check_memory(s, &hdr, bounds[s->rank], bounds[s->rank + 1]);
     double t_read = olive_now();
-    olive_net_read_rows(cfg->net_path, bounds[s->rank], bounds[s->rank + 1], &s->net);
+    olive_net_read_rows(cfg->run.net_path, bounds[s->rank], bounds[s->rank + 1], &s->net);
     t_read = olive_now() - t_read;
     double t_plan = olive_now();
-    if (cfg->map_path) s->t.dispersal = map.time_dispersal_s;
-    if (cfg->map_path) {
-        olive_map_read_plan(cfg->map_path, &map, s->rank, &s->net, &s->plan);
-        crosscheck_map(s, cfg->map_path, map.bounds);
+    if (cfg->run.map_path) s->t.dispersal = map.time_dispersal_s;
+    if (cfg->run.map_path) {
+        olive_map_read_plan(cfg->run.map_path, &map, s->rank, &s->net, &s->plan);
+        crosscheck_map(s, cfg->run.map_path, map.bounds);
     } else {
         olive_plan_build_local(&s->net, bounds, s->size, s->rank, &s->plan);
         exchange_needs(s);
@@ -300,10 +300,10 @@ void sim_setup_infoli(sim_t *s, sim_config *cfg, const sim_family *family)
     uint64_t part = olive_net_content_part(&s->net), sum = 0;
     SIM_CHECK_MPI(MPI_Allreduce(&part, &sum, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD));
     s->net_content = olive_net_content_finish(sum, &s->net);
-    if (cfg->map_path) {
+    if (cfg->run.map_path) {
         if (map.network_crc != s->net_crc)
             olive_die("%s: the map was made for another network (structure checksum %08x, %s has %08x)",
-                      cfg->map_path, map.network_crc, cfg->net_path, s->net_crc);
+                      cfg->run.map_path, map.network_crc, cfg->run.net_path, s->net_crc);
         olive_map_header_free(&map);
     }
     free(crcs);
@@ -313,13 +313,13 @@ void sim_setup_infoli(sim_t *s, sim_config *cfg, const sim_family *family)
     const sim_engine *engine = sim_engine_choose(s);
     alloc_state(s);
     sim_setup_variability(s);
-    if (cfg->restart_path) sim_restart_load(s);
+    if (cfg->run.restart_path) sim_restart_load(s);
     double t_eng = olive_now();
     engine->setup(s);
     s->engine = engine;   /* set up: sim_free frees it */
     olive_info("rank %d: set-up: network read %.3f s, plan %.3f s, checksum %.3f s, %s engine %.3f s", s->rank, t_read,
                t_plan, t_crc, engine->name, olive_now() - t_eng);
-    s->active = olive_malloc((size_t)(cfg->npulses + 1) * sizeof(sim_pulse), "pulses");
+    s->active = olive_malloc((size_t)(cfg->stim.npulses + 1) * sizeof(sim_pulse), "pulses");
     int64_t maxdeg = 0;
     for (int64_t r = 0; r < s->plan.nlocal; r++)
         if (s->plan.lrow_ptr[r + 1] - s->plan.lrow_ptr[r] > maxdeg) maxdeg = s->plan.lrow_ptr[r + 1] - s->plan.lrow_ptr[r];
@@ -355,7 +355,7 @@ void sim_free(sim_t *s)
 void sim_predict_memory(const sim_config *cfg, int bits, int64_t count, int64_t nlocal, int64_t nnz,
                         double *host_bytes, double *device_bytes)
 {
-    double el = cfg->single ? 4 : 8, n = (double)nlocal, e = (double)nnz;
+    double el = cfg->run.single ? 4 : 8, n = (double)nlocal, e = (double)nnz;
     double halo = e < (double)count ? e : (double)count;
     double cond = bits == 0 ? 0 : e * bits / 8.0;
     /* network rows (row_ptr, col, conductances, g_CaL); plan (local rows,
@@ -364,7 +364,7 @@ void sim_predict_memory(const sim_config *cfg, int bits, int64_t count, int64_t 
     double net = 8 * (n + 1) + 4 * e + cond + 8 * n;
     double plan = 8 * (n + 1) + 4 * e + 8 * halo + 4 * halo + 4 * n + 5 * (double)count;
     double state = 2 * OLIVE_NVARS * n * el + 2 * halo * el + 2 * n * el + n + halo * el;
-    double noise = cfg->noise_on ? n * el : 0;   /* the OU currents */
+    double noise = cfg->infoli.noise_on ? n * el : 0;   /* the OU currents */
     *host_bytes = net + plan + state + noise;
     /* The CUDA backend's device copy: 2 x 19 state arrays, the rows (sliced
      * ELL: padded, about 1.5 x), conductances, halo and buffers. */
@@ -376,10 +376,10 @@ void sim_predict_memory(const sim_config *cfg, int bits, int64_t count, int64_t 
 static void check_memory(sim_t *s, const olive_network *hdr, int64_t r0, int64_t r1)
 {
     int64_t ends[2] = {0, 0};
-    hid_t f = olive_h5_open_read(s->cfg->net_path);
+    hid_t f = olive_h5_open_read(s->cfg->run.net_path);
     hid_t gj = H5Gopen2(f, "gap_junctions", H5P_DEFAULT);
-    olive_h5_read_slab1(s->cfg->net_path, gj, "row_ptr", H5T_NATIVE_INT64, r0, 1, &ends[0]);
-    olive_h5_read_slab1(s->cfg->net_path, gj, "row_ptr", H5T_NATIVE_INT64, r1, 1, &ends[1]);
+    olive_h5_read_slab1(s->cfg->run.net_path, gj, "row_ptr", H5T_NATIVE_INT64, r0, 1, &ends[0]);
+    olive_h5_read_slab1(s->cfg->run.net_path, gj, "row_ptr", H5T_NATIVE_INT64, r1, 1, &ends[1]);
     H5Gclose(gj);
     H5Fclose(f);
     int64_t nnz = ends[1] - ends[0];
@@ -387,7 +387,7 @@ static void check_memory(sim_t *s, const olive_network *hdr, int64_t r0, int64_t
     double host, dev;
     sim_predict_memory(s->cfg, hdr->bits, hdr->count, r1 - r0, nnz, &host, &dev);
     char what[4200];
-    snprintf(what, sizeof what, "%s with %lld cells and %lld junctions", s->cfg->net_path, (long long)hdr->count,
+    snprintf(what, sizeof what, "%s with %lld cells and %lld junctions", s->cfg->run.net_path, (long long)hdr->count,
              (long long)hdr->nnz_total);
     sim_require_node_memory(s, host, dev, what);
 }

@@ -30,38 +30,69 @@ typedef struct {
 
 enum sim_backend { SIM_BACKEND_AUTO = 0, SIM_BACKEND_CPU = 1, SIM_BACKEND_CUDA = 2 };
 
+/* The options of a run (cli.c), one struct per concern, gathered in
+ * sim_config. A model family's set-up and engines read the run, the stimuli,
+ * the recording and the options of their own family, never another family's;
+ * a new family with options of its own adds its struct here. */
+
+/* The run: files, model, duration, precision, engine, seed and restart (every family). */
 typedef struct {
-    const char *net_path, *map_path, *out_path, *stim_path;
+    const char *net_path, *map_path, *out_path;
     const olive_cell_model *model;  /* of the network's cells (cellmodel.h) */
     double dt;               /* ms: OLIVE_DT for InfOli, /synapses dt for a spiking network */
-    int method;              /* lif: enum olive_lif_method */
-    sim_poisson *poisson;
-    int npoisson;
+    int single;              /* --precision single: the state and the arithmetic in float (InfOli only so far) */
     int64_t steps;
-    int gj;                  /* enum olive_gj_kind */
-    int single;              /* --precision single */
-    int record_double;       /* --record-precision double */
-    int record[OLIVE_NVARS]; /* which variables are recorded */
-    int nrecord;
-    int record_comp[OLIVE_NVARS];  /* cable cells: variables recorded in every compartment (--record-compartments) */
-    int nrecord_comp;
-    int64_t record_every;
-    int64_t rec_a, rec_b;    /* recorded cells [rec_a, rec_b); rec_b = -1: all */
-    double threshold;
-    char population[64];
+    int64_t start_step;      /* the first step of this run: the restart state's step, else 0 */
     int force, threads, verbose;
     int backend;             /* enum sim_backend as asked; sim_t.cuda says what runs */
-    sim_pulse *pulses;
-    int npulses;
+    uint64_t seed;           /* --seed: the noise, the random initial potentials, the Poisson inputs */
     int64_t checkpoint_every;  /* --checkpoint-every N (0: none) */
     const char *restart_path;  /* --restart STATE.h5 (NULL: start at step 0) */
-    int64_t start_step;      /* the first step of this run: the restart state's step, else 0 */
+} sim_run_config;
+
+/* Stimuli every family takes: --pulse and the pulse table of --stimulus (stimulus.c). */
+typedef struct {
+    const char *path;        /* --stimulus FILE.h5 (NULL: none) */
+    sim_pulse *pulses;
+    int npulses;
+} sim_stim_config;
+
+/* InfOli's options: gap junctions, noise, random initial potentials, spike threshold. */
+typedef struct {
+    int gj;                  /* enum olive_gj_kind */
     /* --noise MEAN,SIGMA,TAU: an Ornstein-Uhlenbeck current per cell (common/models/noise.h) */
     int noise_on;
     double noise_mean, noise_sigma, noise_tau;
-    uint64_t seed;           /* --seed: the noise and the random initial potentials */
     int init_random;         /* --init-voltage LO:HI given */
     double init_lo, init_hi; /* mV */
+    double spike_threshold;  /* --spike-threshold: the upward V_axon crossing that counts as a spike (mV) */
+} sim_infoli_config;
+
+/* The spiking families' options (integrate-and-fire, cable): method and Poisson inputs. */
+typedef struct {
+    int method;              /* lif: enum olive_lif_method (-1: none, InfOli and cable cells) */
+    sim_poisson *poisson;
+    int npoisson;
+} sim_spiking_config;
+
+/* Recording: which variables of which cells, how often, in what precision, under what name. */
+typedef struct {
+    int as_double;           /* --record-precision double */
+    int vars[OLIVE_NVARS];   /* which variables are recorded */
+    int nvars;               /* how many of vars[] are set */
+    int comp_vars[OLIVE_NVARS];  /* cable cells: variables recorded in every compartment (--record-compartments) */
+    int ncomp_vars;
+    int64_t every;           /* one frame every `every` steps */
+    int64_t first, last;     /* recorded cells [first, last); last = -1: all */
+    char population[64];     /* SONATA population name of every output */
+} sim_record_config;
+
+typedef struct {
+    sim_run_config run;
+    sim_stim_config stim;
+    sim_infoli_config infoli;
+    sim_spiking_config spiking;
+    sim_record_config rec;
 } sim_config;
 
 /* Per-phase wall-clock seconds (make the bottleneck visible). */
@@ -165,13 +196,13 @@ struct sim_t {
 /* cli.c */
 void sim_parse_args(int argc, char **argv, sim_config *cfg);
 /* stimulus.c */
-void sim_add_pulse_arg(sim_config *cfg, const char *arg);
+void sim_add_pulse_arg(sim_stim_config *st, const char *arg);
 void sim_stimulus_set_dt(double dt);   /* the step pulse times are rounded to */
-void sim_add_poisson_arg(sim_config *cfg, const char *arg);
-void sim_read_stimulus(sim_config *cfg, const char *path);
-void sim_check_pulses(const sim_config *cfg, int64_t count);
-int sim_active_pulses(const sim_config *cfg, int64_t step, sim_pulse *out);
-/* engine.c: the set-up of the family that runs cfg->model. */
+void sim_add_poisson_arg(sim_spiking_config *sp, const char *arg);
+void sim_read_stimulus(sim_stim_config *st, const char *path);
+void sim_check_pulses(const sim_stim_config *st, int64_t count);
+int sim_active_pulses(const sim_stim_config *st, int64_t step, sim_pulse *out);
+/* engine.c: the set-up of the family that runs cfg->run.model. */
 void sim_setup(sim_t *s, sim_config *cfg);
 /* setup.c */
 /* Shared by the set-ups: s zeroed, its family, rank, size, threads, spike lists. */
@@ -217,7 +248,7 @@ typedef struct sim_output sim_output;
  * sim_output_commit. */
 sim_output *sim_output_open(sim_t *s, const char *dir, int in_place);
 void sim_output_frame(sim_output *o, sim_t *s);   /* called after every step that records */
-/* Finish every file after end_step steps (cfg->steps, or earlier when a
+/* Finish every file after end_step steps (cfg->run.steps, or earlier when a
  * signal stopped the run: the reports are cut to the frames done); kind is
  * "final" or "interrupted" (the /state attribute). */
 void sim_output_close(sim_output *o, sim_t *s, int64_t end_step, const char *kind);

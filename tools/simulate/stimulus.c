@@ -20,20 +20,20 @@ static double pulse_dt = OLIVE_DT;
 void sim_stimulus_set_dt(double dt) { pulse_dt = dt; }
 static int64_t ms_to_step(double ms) { return olive_ms_to_step_or_never(olive_usage_error, "pulse time", ms, pulse_dt); }
 
-static void append(sim_config *cfg, sim_pulse p)
+static void append(sim_stim_config *st, sim_pulse p)
 {
-    if (cfg->npulses >= PULSE_COUNT_MAX) olive_usage_error("more than %d pulses", PULSE_COUNT_MAX);
+    if (st->npulses >= PULSE_COUNT_MAX) olive_usage_error("more than %d pulses", PULSE_COUNT_MAX);
     /* Capacity doubles at each power of two: a file's million pulses cost
      * 20 reallocations, not a million. */
-    int n = cfg->npulses;
+    int n = st->npulses;
     if ((n & (n - 1)) == 0) {
-        cfg->pulses = realloc(cfg->pulses, (size_t)(n ? 2 * n : 1) * sizeof *cfg->pulses);
-        if (!cfg->pulses) olive_die("out of memory for pulses");
+        st->pulses = realloc(st->pulses, (size_t)(n ? 2 * n : 1) * sizeof *st->pulses);
+        if (!st->pulses) olive_die("out of memory for pulses");
     }
-    cfg->pulses[cfg->npulses++] = p;
+    st->pulses[st->npulses++] = p;
 }
 
-void sim_add_pulse_arg(sim_config *cfg, const char *arg)
+void sim_add_pulse_arg(sim_stim_config *st, const char *arg)
 {
     char buf[256], *fields[6], *save = NULL;
     int n = 0;
@@ -60,10 +60,10 @@ void sim_add_pulse_arg(sim_config *cfg, const char *arg)
         pl.last = olive_parse_int("--pulse LAST", fields[4], 1, PULSE_CELL_MAX);
         if (pl.last <= pl.first) olive_usage_error("--pulse: '%s' has LAST <= FIRST", arg);
     }
-    append(cfg, pl);
+    append(st, pl);
 }
 
-void sim_read_stimulus(sim_config *cfg, const char *path)
+void sim_read_stimulus(sim_stim_config *st, const char *path)
 {
     hid_t f = olive_h5_open_read(path);
     char fmt[64] = "";
@@ -101,34 +101,34 @@ void sim_read_stimulus(sim_config *cfg, const char *path)
         if (p.first < 0 || p.first > PULSE_CELL_MAX || (has_last && (p.last <= p.first || p.last > PULSE_CELL_MAX)))
             olive_die("%s: pulse %lld: cells [%lld, %lld) is not a valid range", path, (long long)i,
                       (long long)p.first, (long long)p.last);
-        append(cfg, p);
+        append(st, p);
     }
     free(start);
     free(first);
     H5Fclose(f);
 }
 
-void sim_check_pulses(const sim_config *cfg, int64_t count)
+void sim_check_pulses(const sim_stim_config *st, int64_t count)
 {
-    for (int i = 0; i < cfg->npulses; i++) {
-        const sim_pulse *p = &cfg->pulses[i];
+    for (int i = 0; i < st->npulses; i++) {
+        const sim_pulse *p = &st->pulses[i];
         if (p->first >= count || p->last > count)
             olive_usage_error("pulse %d: cells [%lld, %lld) outside the network's %lld cells", i + 1,
                               (long long)p->first, (long long)p->last, (long long)count);
     }
 }
 
-int sim_active_pulses(const sim_config *cfg, int64_t step, sim_pulse *out)
+int sim_active_pulses(const sim_stim_config *st, int64_t step, sim_pulse *out)
 {
     int n = 0;
-    for (int i = 0; i < cfg->npulses; i++)
-        if (cfg->pulses[i].step0 <= step && step < cfg->pulses[i].step1) out[n++] = cfg->pulses[i];
+    for (int i = 0; i < st->npulses; i++)
+        if (st->pulses[i].step0 <= step && step < st->pulses[i].step1) out[n++] = st->pulses[i];
     return n;
 }
 
 /* --poisson rate=HZ,weight=W,receptor=R[,n=N][,cells=A:B][,time=START:STOP]:
  * the times are turned into steps once the network's dt is known. */
-void sim_add_poisson_arg(sim_config *cfg, const char *arg)
+void sim_add_poisson_arg(sim_spiking_config *sp, const char *arg)
 {
     char buf[256];
     if (strlen(arg) >= sizeof buf) olive_usage_error("--poisson: '%s' is too long", arg);
@@ -159,7 +159,7 @@ void sim_add_poisson_arg(sim_config *cfg, const char *arg)
     }
     if (!have_rate || !have_w || !p.receptor[0])
         olive_usage_error("--poisson %s: needs rate=HZ, weight=W and receptor=NAME", arg);
-    cfg->poisson = realloc(cfg->poisson, (size_t)(cfg->npoisson + 1) * sizeof *cfg->poisson);
-    if (!cfg->poisson) olive_die("out of memory for --poisson");
-    cfg->poisson[cfg->npoisson++] = p;
+    sp->poisson = realloc(sp->poisson, (size_t)(sp->npoisson + 1) * sizeof *sp->poisson);
+    if (!sp->poisson) olive_die("out of memory for --poisson");
+    sp->poisson[sp->npoisson++] = p;
 }

@@ -62,7 +62,7 @@ void spk_cable_setup(sim_t *s, const olive_synapses *syn)
     struct sim_spk *k = s->spk;
     const sim_config *c = s->cfg;
     const int64_t r0 = s->plan.row0, r1 = s->plan.row1;
-    const int kv0 = olive_model_param(c->model, "v0");
+    const int kv0 = olive_model_param(c->run.model, "v0");
     struct spk_cable *e = k->cable = olive_calloc(1, sizeof *k->cable, "cable cells");
     e->b = olive_calloc((size_t)k->pops.n + 1, sizeof(cable_block), "cable cells");
     e->vprev = olive_calloc((size_t)(r1 - r0) + 1, sizeof(double), "cable cells");
@@ -72,19 +72,19 @@ void spk_cable_setup(sim_t *s, const olive_synapses *syn)
         const olive_population *p = &k->pops.pop[ip];
         const int64_t a = p->first > r0 ? p->first : r0, z = p->first + p->count < r1 ? p->first + p->count : r1;
         if (a >= z || olive_model_is_source(p->model)) continue;
-        for (int q = 0; q < c->model->nparams; q++)
+        for (int q = 0; q < c->run.model->nparams; q++)
             if (p->percell[q] && q != kv0)
                 olive_die("%s: population %s: per-cell values of %s: a %s population takes one value per population "
-                          "(v0 aside)", c->net_path, p->name, c->model->params[q].name, c->model->name);
+                          "(v0 aside)", c->run.net_path, p->name, c->run.model->params[q].name, c->run.model->name);
         of[e->nblocks] = p;
         cable_block *b = &e->b[e->nblocks++];
         b->r0 = a - r0;
         b->n = z - a;
-        const char *fault = olive_cable_template_make(c->model, p->param, p->morphology, &b->t);
-        if (fault) olive_die("%s: population %s: %s", c->net_path, p->name, fault);
+        const char *fault = olive_cable_template_make(c->run.model, p->param, p->morphology, &b->t);
+        if (fault) olive_die("%s: population %s: %s", c->run.net_path, p->name, fault);
         char what[160];
-        snprintf(what, sizeof what, "%s: population %s: t_ref", c->net_path, p->name);
-        const int ref = (int)olive_ms_to_steps_or_die(olive_die, what, b->t.t_ref, c->dt, 0, INT32_MAX);
+        snprintf(what, sizeof what, "%s: population %s: t_ref", c->run.net_path, p->name);
+        const int ref = (int)olive_ms_to_steps_or_die(olive_die, what, b->t.t_ref, c->run.dt, 0, INT32_MAX);
         b->cr = (spk_cable_cellrule){b->t.soma, b->t.rule, ref, b->t.V_th, b->t.I_e, b->t.pulse_to_nA};
     }
     spk_sites_setup(s, syn, of);   /* adds the sites' synapses to the templates */
@@ -100,11 +100,11 @@ void spk_cable_setup(sim_t *s, const olive_synapses *syn)
         double *v0 = NULL;
         if (p->percell[kv0]) {
             v0 = olive_malloc((size_t)(z - a) * sizeof(double), "parameters");
-            olive_pops_read_percell(c->net_path, p, kv0, a, z, v0);
+            olive_pops_read_percell(c->run.net_path, p, kv0, a, z, v0);
         }
         for (int64_t g = a; g < z; g++) {
             const double v = v0 ? v0[g - a] : b->t.v0;
-            if (!isfinite(v)) olive_die("%s: population %s: v0 of cell %lld is not finite", c->net_path, p->name, (long long)g);
+            if (!isfinite(v)) olive_die("%s: population %s: v0 of cell %lld is not finite", c->run.net_path, p->name, (long long)g);
             cell_init(b, g - a, v);
             soma_out(s, b, g - a, g - r0);
             e->vprev[g - r0] = v;
@@ -134,7 +134,7 @@ static void cable_step(sim_t *s, int64_t step)
     struct sim_spk *k = s->spk;
     struct spk_cable *e = k->cable;
     const int64_t n = s->plan.nlocal, row0 = s->plan.row0;
-    const double *cur = spk_pulse_currents(s, step), t = (double)step * s->cfg->dt;
+    const double *cur = spk_pulse_currents(s, step), t = (double)step * s->cfg->run.dt;
     const double *v = s->state[V_V];
     int64_t bad = INT64_MAX;
     const double t0 = olive_now();
@@ -146,7 +146,7 @@ static void cable_step(sim_t *s, int64_t step)
             cable_block *b = &e->b[i];
             const int64_t a = lo > b->r0 ? lo : b->r0, z = hi < b->r0 + b->n ? hi : b->r0 + b->n;
             for (int64_t r = a; r < z; r++) {
-                if (spk_cable_cell_step(&b->shape, &b->x, &b->cr, e->sites, r - b->r0, b->n, r, cur, t, s->cfg->dt, s->state[V_V],
+                if (spk_cable_cell_step(&b->shape, &b->x, &b->cr, e->sites, r - b->r0, b->n, r, cur, t, s->cfg->run.dt, s->state[V_V],
                                         s->state[V_M], s->state[V_H], s->state[V_N], s->state[V_GE], s->state[V_GI],
                                         e->vprev, e->ref))
                     spk_add_spike(s, th, step, row0 + r);
@@ -154,7 +154,8 @@ static void cable_step(sim_t *s, int64_t step)
             }
         }
         for (int64_t r = lo; r < hi; r++)   /* spike sources */
-            if (k->src.kind[r] && olive_source_fires(&k->src, s->cfg->seed, r, row0 + r, step)) spk_add_spike(s, th, step, row0 + r);
+            if (k->src.kind[r] && olive_source_fires(&k->src, s->cfg->run.seed, r, row0 + r, step))
+                spk_add_spike(s, th, step, row0 + r);
     }
     if (bad != INT64_MAX && s->bad_step < 0) { s->bad_step = step; s->bad_cell = bad; }
     s->t.compute += olive_now() - t0;

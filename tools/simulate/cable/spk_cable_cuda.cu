@@ -118,7 +118,7 @@ void spk_cable_cuda_update(sim_t *s, spk_cuda *g, int64_t step, int64_t q, const
 {
     spk_cable_cuda *d = g->cable;
     const int chunked = g->mode == SPK_DEVICE_PUSH;
-    const double dt = s->cfg->dt, t = (double)step * dt;
+    const double dt = s->cfg->run.dt, t = (double)step * dt;
     for (int i = 0; i < d->nblocks; i++) {
         const dev_block *b = &d->b[i];
         k_cable_update<<<(unsigned)((b->n + 127) / 128), 128, 0, g->st>>>(
@@ -133,7 +133,7 @@ void spk_cable_cuda_fetch(sim_t *s, spk_cuda *g)
     double *dev[3] = {g->sm, g->sh, g->sn};
     for (int v = 0; v < 3; v++)
         CK(cudaMemcpyAsync(s->state[1 + v], dev[v], (size_t)g->n * sizeof(double), cudaMemcpyDeviceToHost, g->st));
-    if (!s->cfg->nrecord_comp) return;
+    if (!s->cfg->rec.ncomp_vars) return;
     /* compartment reports: every node of every block into the host blocks */
     const struct spk_cable *e = s->spk->cable;
     for (int i = 0; i < e->nblocks; i++) {

@@ -49,7 +49,7 @@ static int64_t site_key(const sim_t *s, const spk_cable_block *b, const olive_po
     const int node = olive_cable_site_node(&b->t, p->site_sec[e], p->site_x[e]);
     if (node < 0)
         olive_die("%s: /synapses/%s: site_section: synapse %lld sits on section %d of cell %lld (population %s), "
-                  "which has %d sections", s->cfg->net_path, p->name, (long long)(p->e0 + e), (int)p->site_sec[e],
+                  "which has %d sections", s->cfg->run.net_path, p->name, (long long)(p->e0 + e), (int)p->site_sec[e],
                   (long long)(s->plan.row0 + r), pop->name, b->t.nsec);
     return (int64_t)node * 2 + rec;
 }
@@ -85,10 +85,10 @@ void spk_sites_setup(sim_t *s, const olive_synapses *syn, const olive_population
     int any = 0, rec[OLIVE_MAX_POPS];
     for (int j = 0; j < syn->n; j++) {
         any |= syn->proj[j].site_sec != NULL;
-        rec[j] = olive_model_receptor(c->model, syn->proj[j].receptor);
+        rec[j] = olive_model_receptor(c->run.model, syn->proj[j].receptor);
         if (rec[j] < 0)
-            olive_die("%s: /synapses/%s: model %s has no receptor '%s' (it has ge, gi)", c->net_path, syn->proj[j].name,
-                      c->model->name, syn->proj[j].receptor);
+            olive_die("%s: /synapses/%s: model %s has no receptor '%s' (it has ge, gi)", c->run.net_path, syn->proj[j].name,
+                      c->run.model->name, syn->proj[j].receptor);
     }
     if (!any) return;
     int64_t *ptr = olive_calloc((size_t)n + 1, sizeof(int64_t), "synapse sites");
@@ -108,7 +108,7 @@ void spk_sites_setup(sim_t *s, const olive_synapses *syn, const olive_population
         if (cap == 0) continue;
         if (b->t.nsec == 0)
             olive_die("%s: population %s: synapses with sites (site_section, site_x) target it, but a %s cell has "
-                      "no sections (sites need hh_cable or hh_swc)", c->net_path, pop[i]->name, c->model->name);
+                      "no sections (sites need hh_cable or hh_swc)", c->run.net_path, pop[i]->name, c->run.model->name);
         int64_t *keys = olive_malloc((size_t)cap * sizeof(int64_t), "synapse sites");
         for (int j = 0; j < syn->n; j++) {
             const olive_projection *p = &syn->proj[j];
@@ -118,7 +118,7 @@ void spk_sites_setup(sim_t *s, const olive_synapses *syn, const olive_population
         }
         nk = sort_unique(keys, nk, sizeof *keys, cmp_i64);
         const int base = b->t.cell.nsyn;
-        if (nk > INT32_MAX - base) olive_die("%s: population %s: %lld synapse sites: too many", c->net_path, pop[i]->name,
+        if (nk > INT32_MAX - base) olive_die("%s: population %s: %lld synapse sites: too many", c->run.net_path, pop[i]->name,
                                              (long long)nk);
         for (int64_t q = 0; q < nk; q++) olive_cable_add_site_syn(&b->t, (int)(keys[q] / 2), (int)(keys[q] % 2));
         /* per row: the objects it uses, sorted: its channels */
@@ -132,7 +132,7 @@ void spk_sites_setup(sim_t *s, const olive_synapses *syn, const olive_population
                     mine[m++] = base + (int32_t)find_i64(keys, nk, site_key(s, b, pop[i], p, rec[j], r, x));
             }
             m = sort_unique(mine, m, sizeof *mine, cmp_i32);
-            if (nchan + m > INT32_MAX - n) olive_die("%s: more than 2^31 synapse sites on rank %d", c->net_path, s->rank);
+            if (nchan + m > INT32_MAX - n) olive_die("%s: more than 2^31 synapse sites on rank %d", c->run.net_path, s->rank);
             obj = olive_realloc(obj, (size_t)(nchan + m) * sizeof(int32_t) + 4, "synapse sites");
             memcpy(obj + nchan, mine, (size_t)m * sizeof(int32_t));
             ptr[r + 1] = m;   /* a count: summed below (rows ascend, so channels are numbered in row order) */

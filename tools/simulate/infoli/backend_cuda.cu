@@ -303,7 +303,7 @@ static void launch_rows_t(sim_t *s, const ell_list &L, const dev_pulses &pl, int
     nzs.step = step;
     dev_state<R> st;
     for (int v = 0; v < OLIVE_NVARS; v++) { st.c[v] = (const R *)g->d_cur[v]; st.n[v] = (R *)g->d_nxt[v]; }
-    const R w0 = (R)s->net.offset, thr = (R)s->cfg->threshold;
+    const R w0 = (R)s->net.offset, thr = (R)s->cfg->infoli.spike_threshold;
     const R *lut = (const R *)g->d_lut;
     if (GJ != OLIVE_GJ_NGJ && g->split) {
         k_currents<R, BITS, GJ><<<blocks_for(L.nrows, 256), 256, 0, g->sc>>>(
@@ -336,7 +336,7 @@ template <typename R>
 static void launch_rows_r(sim_t *s, const ell_list &L, const dev_pulses &pl, int64_t step, unsigned rel)
 {
     if (L.nrows <= 0) return;
-    switch (s->cfg->gj) {
+    switch (s->cfg->infoli.gj) {
     case OLIVE_GJ_RGJ: launch_rows_gj<R, OLIVE_GJ_RGJ>(s, L, pl, step, rel); break;
     case OLIVE_GJ_SGJ: launch_rows_gj<R, OLIVE_GJ_SGJ>(s, L, pl, step, rel); break;
     default: launch_rows_t<R, 0, OLIVE_GJ_NGJ>(s, L, pl, step, rel); break;
@@ -345,7 +345,7 @@ static void launch_rows_r(sim_t *s, const ell_list &L, const dev_pulses &pl, int
 
 static void launch_rows(sim_t *s, const ell_list &L, const dev_pulses &pl, int64_t step, unsigned rel)
 {
-    if (s->cfg->single) launch_rows_r<float>(s, L, pl, step, rel);
+    if (s->cfg->run.single) launch_rows_r<float>(s, L, pl, step, rel);
     else launch_rows_r<double>(s, L, pl, step, rel);
 }
 
@@ -432,7 +432,7 @@ static int64_t ell_shape(const sim_t *s, const int32_t *list, int64_t n, int64_t
 /* Bytes of one conductance code in the ELL copy (0: none). */
 static size_t ell_code_bytes(const sim_t *s)
 {
-    const int bits = s->cfg->gj == OLIVE_GJ_NGJ ? 0 : s->net.bits;
+    const int bits = s->cfg->infoli.gj == OLIVE_GJ_NGJ ? 0 : s->net.bits;
     return bits == 0 ? 0 : bits <= 8 ? 1 : (size_t)bits / 8;
 }
 
@@ -447,7 +447,7 @@ static void build_ell(sim_t *s, const int32_t *list, int64_t n, const int64_t *d
     int32_t *len = (int32_t *)olive_malloc((size_t)(n > 0 ? n : 1) * sizeof(int32_t), "ELL rows");
     ell_shape(s, list, n, slice, len);
     const int64_t entries = slice[ns] * 32;
-    const int bits = s->cfg->gj == OLIVE_GJ_NGJ ? 0 : s->net.bits;
+    const int bits = s->cfg->infoli.gj == OLIVE_GJ_NGJ ? 0 : s->net.bits;
     const size_t cb = ell_code_bytes(s);
     L->nrows = n;
     L->rows = list ? dev_upload<int32_t>(list, (size_t)n * sizeof(int32_t), "row lists") : NULL;
@@ -457,7 +457,7 @@ static void build_ell(sim_t *s, const int32_t *list, int64_t n, const int64_t *d
     L->code = cb ? dev_upload<void>(NULL, (size_t)entries * cb, "conductance codes (ELL)") : NULL;
     CK(cudaMemset(L->col, 0, (size_t)entries * sizeof(int32_t)));
     if (cb) CK(cudaMemset(L->code, 0, (size_t)entries * cb));
-    if (n > 0 && s->cfg->gj != OLIVE_GJ_NGJ) {
+    if (n > 0 && s->cfg->infoli.gj != OLIVE_GJ_NGJ) {
         const unsigned nb = blocks_for(n, 256);
         switch (bits) {
         case 0: k_to_ell<0><<<nb, 256>>>(L->rows, n, d_rp, d_lcol, d_cond, L->slice, L->col, L->code); break;
@@ -494,9 +494,9 @@ static int64_t spike_cap(int64_t n)
 static void check_device_memory(const sim_t *s, int device, const char *name)
 {
     const olive_plan *p = &s->plan;
-    const double el = s->cfg->single ? 4 : 8, n = (double)p->nlocal, nh = (double)p->nhalo;
+    const double el = s->cfg->run.single ? 4 : 8, n = (double)p->nlocal, nh = (double)p->nhalo;
     const double nnz = (double)p->lrow_ptr[p->nlocal];
-    const int ngj = s->cfg->gj == OLIVE_GJ_NGJ;
+    const int ngj = s->cfg->infoli.gj == OLIVE_GJ_NGJ;
     double ell = 0;
     if (!ngj) {
         ell += (double)ell_shape(s, p->ninterior == p->nlocal ? NULL : p->interior, p->ninterior, NULL, NULL);
@@ -548,7 +548,7 @@ extern "C" void sim_cuda_setup(sim_t *s)
     CK(cudaEventCreateWithFlags(&g->ev_halo, cudaEventDisableTiming));
     CK(cudaEventCreateWithFlags(&g->ev_done, cudaEventDisableTiming));
 
-    const size_t el = s->cfg->single ? sizeof(float) : sizeof(double);
+    const size_t el = s->cfg->run.single ? sizeof(float) : sizeof(double);
     g->el = el;
     const int64_t n = p->nlocal, nh = p->nhalo, nnz = p->lrow_ptr[n];
     if (n > INT32_MAX) olive_die("CUDA backend: %lld cells on one rank; at most 2^31-1 (use more ranks)", (long long)n);
@@ -562,7 +562,7 @@ extern "C" void sim_cuda_setup(sim_t *s)
         g->d_nxt[v] = g->d_b[v];
     }
     /* CSR on the device only while the ELL copies are made. */
-    const int ngj = s->cfg->gj == OLIVE_GJ_NGJ;
+    const int ngj = s->cfg->infoli.gj == OLIVE_GJ_NGJ;
     int64_t *d_rp = dev_upload<int64_t>(p->lrow_ptr, (size_t)(n + 1) * sizeof(int64_t), "row pointers");
     int32_t *d_lcol = dev_upload<int32_t>(ngj ? NULL : p->lcol, ngj ? 0 : (size_t)nnz * sizeof(int32_t),
                                           "junction indices");
@@ -579,8 +579,8 @@ extern "C" void sim_cuda_setup(sim_t *s)
     g->d_noise = s->noise ? dev_upload<void>(s->noise, (size_t)n * el, "noise currents") : NULL;
     CK(cudaMallocHost(&g->h_send, (size_t)p->nsend * el + el));
     CK(cudaMallocHost(&g->h_recv, (size_t)nh * el + el));
-    g->d_pulses = dev_upload<sim_pulse>(NULL, (size_t)(s->cfg->npulses + 1) * sizeof(sim_pulse), "pulses");
-    CK(cudaMallocHost((void **)&g->h_pulses, (size_t)(s->cfg->npulses + 1) * sizeof(sim_pulse)));
+    g->d_pulses = dev_upload<sim_pulse>(NULL, (size_t)(s->cfg->stim.npulses + 1) * sizeof(sim_pulse), "pulses");
+    CK(cudaMallocHost((void **)&g->h_pulses, (size_t)(s->cfg->stim.npulses + 1) * sizeof(sim_pulse)));
     const int64_t cap = spike_cap(n);
     g->window = 64;
     while (g->window > 8 && (g->window / 2) * n > cap) g->window /= 2;
@@ -593,7 +593,7 @@ extern "C" void sim_cuda_setup(sim_t *s)
     g->h_rep->bad = ~0ULL;
     CK(cudaMemcpy(g->d_rep, g->h_rep, sizeof(dev_report), cudaMemcpyHostToDevice));
     g->cuda_aware = s->size > 1 && mpi_cuda_aware();
-    g->window0 = s->cfg->start_step; /* spikes are encoded relative to the window's first step */
+    g->window0 = s->cfg->run.start_step; /* spikes are encoded relative to the window's first step */
     /* The junction sums in their own kernel once rows average 32 junctions. */
     g->split = n > 0 && nnz / n >= 32;
     if (const char *e = getenv("OLIVE_CUDA_ROWS")) { /* tuning and validation: fused or split */
@@ -631,11 +631,11 @@ extern "C" void sim_cuda_step(sim_t *s, int64_t step, const sim_pulse *active, i
         launch_rows(s, g->inner, pl, step, rel);
         launch_rows(s, g->outer, pl, step, rel);
     } else {
-        const MPI_Datatype t = s->cfg->single ? MPI_FLOAT : MPI_DOUBLE;
+        const MPI_Datatype t = s->cfg->run.single ? MPI_FLOAT : MPI_DOUBLE;
         /* Pack after the previous step's update (ev_done), on stream x. */
         CK(cudaStreamWaitEvent(g->sx, g->ev_done, 0));
         if (p->nsend > 0) {
-            if (s->cfg->single)
+            if (s->cfg->run.single)
                 k_pack<float><<<blocks_for(p->nsend, 256), 256, 0, g->sx>>>((const float *)g->d_cur[OV_V_DEND], g->d_send,
                                                                          p->nsend, (float *)g->d_sendbuf);
             else
@@ -680,8 +680,8 @@ extern "C" void sim_cuda_poll(sim_t *s, int64_t i)
 {
     sim_cuda *g = s->cuda;
     /* a checkpoint writes the spikes so far: all of them are collected there */
-    const int64_t ck = s->cfg->checkpoint_every;
-    if ((i + 1) % g->window != 0 && i + 1 != s->cfg->steps && !(ck && (i + 1) % ck == 0)) return;
+    const int64_t ck = s->cfg->run.checkpoint_every;
+    if ((i + 1) % g->window != 0 && i + 1 != s->cfg->run.steps && !(ck && (i + 1) % ck == 0)) return;
     double t0 = olive_now();
     CK(cudaMemcpyAsync(g->h_rep, g->d_rep, sizeof(dev_report), cudaMemcpyDeviceToHost, g->sc));
     CK(cudaStreamSynchronize(g->sc));
@@ -727,8 +727,8 @@ extern "C" void sim_cuda_fetch(sim_t *s, int all)
     double t0 = olive_now();
     int64_t a = 0, n = s->plan.nlocal;
     if (!all) {
-        int64_t lo = c->rec_a > s->plan.row0 ? c->rec_a : s->plan.row0;
-        int64_t hi = c->rec_b < s->plan.row1 ? c->rec_b : s->plan.row1;
+        int64_t lo = c->rec.first > s->plan.row0 ? c->rec.first : s->plan.row0;
+        int64_t hi = c->rec.last < s->plan.row1 ? c->rec.last : s->plan.row1;
         a = hi > lo ? lo - s->plan.row0 : 0;
         n = hi > lo ? hi - lo : 0;
     }
@@ -736,7 +736,7 @@ extern "C" void sim_cuda_fetch(sim_t *s, int all)
     double t1 = olive_now();
     s->t.compute += t1 - t0;
     for (int v = 0; v < OLIVE_NVARS && n > 0; v++) {
-        if (!all && !c->record[v]) continue;
+        if (!all && !c->rec.vars[v]) continue;
         CK(cudaMemcpy((char *)s->state[v] + (size_t)a * g->el, (const char *)g->d_cur[v] + (size_t)a * g->el,
                       (size_t)n * g->el, cudaMemcpyDeviceToHost));
     }

@@ -7,7 +7,7 @@
 static void cpu_step(sim_t *s, int64_t step)
 {
     sim_pulse *active = s->active;
-    int nactive = sim_active_pulses(s->cfg, step, active);
+    int nactive = sim_active_pulses(&s->cfg->stim, step, active);
     MPI_Request req = MPI_REQUEST_NULL;
     double t0 = olive_now(), tx = 0;
 #pragma omp parallel

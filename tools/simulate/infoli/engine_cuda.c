@@ -6,7 +6,7 @@
  * then spikes and non-finite values come back every few steps. */
 static void cuda_step(sim_t *s, int64_t step)
 {
-    int nactive = sim_active_pulses(s->cfg, step, s->active);
+    int nactive = sim_active_pulses(&s->cfg->stim, step, s->active);
     sim_cuda_step(s, step, s->active, nactive);
     sim_cuda_poll(s, step);
 }

@@ -7,8 +7,8 @@
 void sim_exchange_begin(sim_t *s, MPI_Request *req)
 {
     const olive_plan *p = &s->plan;
-    MPI_Datatype t = s->cfg->single ? MPI_FLOAT : MPI_DOUBLE;
-    if (s->cfg->single) {
+    MPI_Datatype t = s->cfg->run.single ? MPI_FLOAT : MPI_DOUBLE;
+    if (s->cfg->run.single) {
         const float *vd = s->state[OV_V_DEND];
         float *buf = s->sendbuf;
         for (int64_t i = 0; i < p->nsend; i++) buf[i] = vd[p->send_local[i]];
@@ -17,7 +17,7 @@ void sim_exchange_begin(sim_t *s, MPI_Request *req)
         double *buf = s->sendbuf;
         for (int64_t i = 0; i < p->nsend; i++) buf[i] = vd[p->send_local[i]];
     }
-    char *halo = (char *)s->state[OV_V_DEND] + (size_t)p->nlocal * (s->cfg->single ? sizeof(float) : sizeof(double));
+    char *halo = (char *)s->state[OV_V_DEND] + (size_t)p->nlocal * (s->cfg->run.single ? sizeof(float) : sizeof(double));
     const double t0 = olive_now();
     SIM_CHECK_MPI(MPI_Ineighbor_alltoallv(s->sendbuf, s->nbr_send_count, s->nbr_send_displ, t, halo,
                                           s->nbr_recv_count, s->nbr_recv_displ, t, s->graph, req));

@@ -65,13 +65,13 @@ _Static_assert(OLIVE_NVARS == 19, "OLIVE_VAR_LIST must list every state variable
 /* Both must be called inside an omp parallel region (they use omp for). */
 void sim_currents(sim_t *s, const int32_t *rows, int64_t nrows)
 {
-    if (s->cfg->gj == OLIVE_GJ_NGJ) return;
-    if (s->cfg->single) currents_f(s, rows, nrows);
+    if (s->cfg->infoli.gj == OLIVE_GJ_NGJ) return;
+    if (s->cfg->run.single) currents_f(s, rows, nrows);
     else currents_d(s, rows, nrows);
 }
 
 void sim_update(sim_t *s, int64_t step, const sim_pulse *active, int nactive)
 {
-    if (s->cfg->single) update_f(s, step, active, nactive);
+    if (s->cfg->run.single) update_f(s, step, active, nactive);
     else update_d(s, step, active, nactive);
 }

@@ -93,7 +93,7 @@ static void KFN(currents)(sim_t *s, const int32_t *rows, int64_t nrows)
 #define KBITS(G) switch (s->net.bits) { \
     case 0: KCASE(0, G); break; case 4: KCASE(4, G); break; case 8: KCASE(8, G); break; \
     case 16: KCASE(16, G); break; case 32: KCASE(32, G); break; default: KCASE(64, G); break; }
-    if (s->cfg->gj == OLIVE_GJ_RGJ) { KBITS(OLIVE_GJ_RGJ); }
+    if (s->cfg->infoli.gj == OLIVE_GJ_RGJ) { KBITS(OLIVE_GJ_RGJ); }
     else { KBITS(OLIVE_GJ_SGJ); }
 #undef KCASE
 #undef KBITS
@@ -161,7 +161,7 @@ static void KFN(update)(sim_t *s, int64_t step, const sim_pulse *active, int nac
     }
 #pragma omp single
     s->iapp_dirty = nactive > 0 || s->nz.on;
-    if (s->cfg->gj == OLIVE_GJ_NGJ) {
+    if (s->cfg->infoli.gj == OLIVE_GJ_NGJ) {
 #pragma omp for schedule(static)
         for (int64_t r = 0; r < n; r++) ((REAL *)s->ic)[r] = (REAL)0;
     }
@@ -170,7 +170,7 @@ static void KFN(update)(sim_t *s, int64_t step, const sim_pulse *active, int nac
 #pragma omp for schedule(static)
     for (int64_t a = 0; a < n; a += chunk) {
         int64_t b = a + chunk < n ? a + chunk : n;
-        KFN(update_range)(a, b, s->ic, iapp, (REAL)s->cfg->threshold, s->flags OLIVE_VAR_LIST(KARG));
+        KFN(update_range)(a, b, s->ic, iapp, (REAL)s->cfg->infoli.spike_threshold, s->flags OLIVE_VAR_LIST(KARG));
         for (int64_t k = a; k < b; k++) {
             if (!s->flags[k]) continue;
             if (s->flags[k] & 1) sim_note_spike(s, step, row0 + k);

@@ -16,8 +16,8 @@ static void random_potentials(sim_t *s)
     for (int k = 0; k < 3; k++) {
 #pragma omp parallel for schedule(static)
         for (int64_t i = 0; i < s->plan.nlocal; i++) {
-            double v = olive_init_uniform(c->seed, s->plan.row0 + i, (uint32_t)k, c->init_lo, c->init_hi);
-            if (c->single) ((float *)s->state[vars[k]])[i] = (float)v;
+            double v = olive_init_uniform(c->run.seed, s->plan.row0 + i, (uint32_t)k, c->infoli.init_lo, c->infoli.init_hi);
+            if (c->run.single) ((float *)s->state[vars[k]])[i] = (float)v;
             else ((double *)s->state[vars[k]])[i] = v;
         }
     }
@@ -30,24 +30,24 @@ static void start_noise(sim_t *s)
     const sim_config *c = s->cfg;
     const double dt = OLIVE_DT;
     s->nz.on = 1;
-    s->nz.seed = c->seed;
-    s->nz.mean = c->noise_mean;
-    s->nz.decay = exp(-dt / c->noise_tau);
+    s->nz.seed = c->run.seed;
+    s->nz.mean = c->infoli.noise_mean;
+    s->nz.decay = exp(-dt / c->infoli.noise_tau);
     /* 1 - decay^2 = -expm1(-2 dt/tau): accurate when tau >> dt. */
-    s->nz.amp = c->noise_sigma * sqrt(-expm1(-2.0 * dt / c->noise_tau));
-    size_t el = c->single ? sizeof(float) : sizeof(double);
+    s->nz.amp = c->infoli.noise_sigma * sqrt(-expm1(-2.0 * dt / c->infoli.noise_tau));
+    size_t el = c->run.single ? sizeof(float) : sizeof(double);
     s->noise = olive_calloc((size_t)s->plan.nlocal + 1, el, "noise currents");
 #pragma omp parallel for schedule(static)
     for (int64_t i = 0; i < s->plan.nlocal; i++) {
-        double x = c->noise_mean +
-                   c->noise_sigma * olive_normal(c->seed, s->plan.row0 + i, c->start_step, OLIVE_STREAM_NOISE_START);
-        if (c->single) ((float *)s->noise)[i] = (float)x;
+        double x = c->infoli.noise_mean +
+                   c->infoli.noise_sigma * olive_normal(c->run.seed, s->plan.row0 + i, c->run.start_step, OLIVE_STREAM_NOISE_START);
+        if (c->run.single) ((float *)s->noise)[i] = (float)x;
         else ((double *)s->noise)[i] = x;
     }
 }
 
 void sim_setup_variability(sim_t *s)
 {
-    if (s->cfg->init_random) random_potentials(s);
-    if (s->cfg->noise_on) start_noise(s);
+    if (s->cfg->infoli.init_random) random_potentials(s);
+    if (s->cfg->infoli.noise_on) start_noise(s);
 }

@@ -59,30 +59,30 @@ sim_output *sim_output_open(sim_t *s, const char *dir, int in_place)
     sim_output *o = olive_calloc(1, sizeof *o, "output");
     snprintf(o->dir, sizeof o->dir, "%s", dir);
     o->in_place = in_place;
-    o->model = c->model;
+    o->model = c->run.model;
     /* Frames after steps i with (i+1) % K == 0, start_step <= i < steps: the
      * time axis continues on restart. */
-    o->frames = c->steps / c->record_every - c->start_step / c->record_every;
-    o->nrec = c->rec_b - c->rec_a;
-    int64_t a = c->rec_a > s->plan.row0 ? c->rec_a : s->plan.row0;
-    int64_t b = c->rec_b < s->plan.row1 ? c->rec_b : s->plan.row1;
+    o->frames = c->run.steps / c->rec.every - c->run.start_step / c->rec.every;
+    o->nrec = c->rec.last - c->rec.first;
+    int64_t a = c->rec.first > s->plan.row0 ? c->rec.first : s->plan.row0;
+    int64_t b = c->rec.last < s->plan.row1 ? c->rec.last : s->plan.row1;
     o->ncol = b > a ? b - a : 0;
-    o->col0 = b > a ? a - c->rec_a : 0;
+    o->col0 = b > a ? a - c->rec.first : 0;
     o->lrec0 = b > a ? a - s->plan.row0 : 0;
-    o->el = c->record_double ? sizeof(double) : sizeof(float);
+    o->el = c->rec.as_double ? sizeof(double) : sizeof(float);
     o->xfer = olive_h5_xfer(MPI_COMM_WORLD);
     /* Chunks of up to 64 frames and ~4 MiB; frames are buffered a chunk row at a time. */
     o->frame_chunk = o->frames < 64 ? (o->frames > 0 ? o->frames : 1) : 64;
     int64_t ccols = (int64_t)(4 << 20) / ((int64_t)o->el * o->frame_chunk);
     if (ccols > o->nrec) ccols = o->nrec;
     if (ccols < 1) ccols = 1;
-    hid_t ftype = c->record_double ? H5T_IEEE_F64LE : H5T_IEEE_F32LE;
-    for (int v = 0; v < s->cfg->model->nvars; v++) {
-        if (!c->record[v]) continue;
+    hid_t ftype = c->rec.as_double ? H5T_IEEE_F64LE : H5T_IEEE_F32LE;
+    for (int v = 0; v < s->cfg->run.model->nvars; v++) {
+        if (!c->rec.vars[v]) continue;
         const char *path = claim(o, s, v);
         hid_t f = o->file[v] = olive_h5_create_par(path, MPI_COMM_WORLD);
         char grp[128];
-        snprintf(grp, sizeof grp, "report/%s", c->population);
+        snprintf(grp, sizeof grp, "report/%s", c->rec.population);
         hid_t g = olive_h5_group(path, f, grp);
         hsize_t dims[2] = {(hsize_t)o->frames, (hsize_t)o->nrec}, chunk[2] = {(hsize_t)o->frame_chunk, (hsize_t)ccols};
         /* Extendible in frames, so a run stopped by a signal can cut the reports to the frames done. */
@@ -97,7 +97,7 @@ sim_output *sim_output_open(sim_t *s, const char *dir, int in_place)
         if (o->dset[v] < 0) olive_die("%s: cannot create /%s/data (disk full?)", path, grp);
         olive_h5_close(path, dcpl, "a dataset creation property list");
         olive_h5_close(path, space, "a dataspace");
-        olive_h5_attr_str(path, o->dset[v], "units", s->cfg->model->var_units[v]);
+        olive_h5_attr_str(path, o->dset[v], "units", s->cfg->run.model->var_units[v]);
         hid_t m = olive_h5_group(path, g, "mapping");
         hid_t d_ids = olive_h5_dset1(path, m, "node_ids", H5T_STD_U64LE, o->nrec, 0);
         hid_t d_ptr = olive_h5_dset1(path, m, "index_pointers", H5T_STD_U64LE, o->nrec + 1, 0);
@@ -110,7 +110,7 @@ sim_output *sim_output_open(sim_t *s, const char *dir, int in_place)
         hid_t d_pos = olive_h5_dset1(path, m, "element_pos", H5T_IEEE_F32LE, o->nrec, 0);
         uint64_t *ids = olive_malloc((size_t)(o->ncol + 1) * sizeof(uint64_t), "mapping");
         uint32_t *zeros = olive_calloc((size_t)o->ncol + 1, sizeof(uint32_t), "mapping");
-        for (int64_t i = 0; i <= o->ncol; i++) ids[i] = (uint64_t)(c->rec_a + o->col0 + i);
+        for (int64_t i = 0; i <= o->ncol; i++) ids[i] = (uint64_t)(c->rec.first + o->col0 + i);
         olive_h5_write_slab1(path, d_ids, H5T_NATIVE_UINT64, o->col0, o->ncol, ids, o->xfer);
         for (int64_t i = 0; i <= o->ncol; i++) ids[i] = (uint64_t)(o->col0 + i);
         /* index_pointers has one more entry: the rank holding the last column writes it. */
@@ -132,15 +132,15 @@ sim_output *sim_output_open(sim_t *s, const char *dir, int in_place)
         olive_h5_close(path, g, "the report group");
         o->buf[v] = olive_malloc((size_t)(o->frame_chunk * o->ncol) * o->el + o->el, "frame buffer");
     }
-    if (c->nrecord_comp && in_place) olive_die("internal: compartment reports in checkpoint mode");
+    if (c->rec.ncomp_vars && in_place) olive_die("internal: compartment reports in checkpoint mode");
     o->elem = sim_elements_open(s, dir, o->frames, o->frame_chunk, o->lrec0, o->ncol, o->col0, o->nrec, o->xfer);
     return o;
 }
 
 static void flush_frames(sim_output *o, sim_t *s)
 {
-    for (int v = 0; v < s->cfg->model->nvars; v++) {
-        if (!s->cfg->record[v]) continue;
+    for (int v = 0; v < s->cfg->run.model->nvars; v++) {
+        if (!s->cfg->rec.vars[v]) continue;
         const char *path = o->path[v];
         hid_t fs = H5Dget_space(o->dset[v]);
         hsize_t off[2] = {(hsize_t)o->frames_done, (hsize_t)o->col0}, cnt[2] = {(hsize_t)o->buffered, (hsize_t)o->ncol};
@@ -149,9 +149,9 @@ static void flush_frames(sim_output *o, sim_t *s)
         herr_t sel = o->ncol > 0 ? H5Sselect_hyperslab(fs, H5S_SELECT_SET, off, NULL, cnt, NULL)
                                  : (H5Sselect_none(fs) < 0 ? -1 : H5Sselect_none(ms));
         if (sel < 0) olive_die("%s: cannot select the frames to write", path);
-        hid_t mt = s->cfg->record_double ? H5T_NATIVE_DOUBLE : H5T_NATIVE_FLOAT;
+        hid_t mt = s->cfg->rec.as_double ? H5T_NATIVE_DOUBLE : H5T_NATIVE_FLOAT;
         if (H5Dwrite(o->dset[v], mt, ms, fs, o->xfer, o->buf[v]) < 0)
-            olive_die("%s: writing the %s report failed (disk full?)", path, s->cfg->model->var_names[v]);
+            olive_die("%s: writing the %s report failed (disk full?)", path, s->cfg->run.model->var_names[v]);
         olive_h5_close(path, ms, "a dataspace");
         olive_h5_close(path, fs, "a dataspace");
     }
@@ -163,12 +163,12 @@ static void flush_frames(sim_output *o, sim_t *s)
 void sim_output_frame(sim_output *o, sim_t *s)
 {
     double t0 = olive_now();
-    for (int v = 0; v < s->cfg->model->nvars; v++) {
-        if (!s->cfg->record[v]) continue;
+    for (int v = 0; v < s->cfg->run.model->nvars; v++) {
+        if (!s->cfg->rec.vars[v]) continue;
         char *dst = (char *)o->buf[v] + (size_t)(o->buffered * o->ncol) * o->el;
         for (int64_t i = 0; i < o->ncol; i++) {
-            double x = s->cfg->single ? (double)((float *)s->state[v])[o->lrec0 + i] : ((double *)s->state[v])[o->lrec0 + i];
-            if (s->cfg->record_double) ((double *)dst)[i] = x; else ((float *)dst)[i] = (float)x;
+            double x = s->cfg->run.single ? (double)((float *)s->state[v])[o->lrec0 + i] : ((double *)s->state[v])[o->lrec0 + i];
+            if (s->cfg->rec.as_double) ((double *)dst)[i] = x; else ((float *)dst)[i] = (float)x;
         }
     }
     sim_elements_frame(o->elem, s, o->buffered);
@@ -224,12 +224,12 @@ static void write_spikes(sim_t *s, const sim_output *o)
         char grp[128];
         const char *path = o->path[SLOT_SPIKES];
         hid_t f = olive_h5_create(path);
-        snprintf(grp, sizeof grp, "spikes/%s", s->cfg->population);
+        snprintf(grp, sizeof grp, "spikes/%s", s->cfg->rec.population);
         hid_t g = olive_h5_group(path, f, grp);
         olive_sonata_sorting_write(path, g, OLIVE_SORTING_BY_TIME);
         double *ts = olive_malloc((size_t)n * sizeof(double) + 8, "spikes");
         uint64_t *ids = olive_malloc((size_t)n * sizeof(uint64_t) + 8, "spikes");
-        for (int64_t i = 0; i < n; i++) { ts[i] = (double)(sp[i].step + 1) * s->cfg->dt; ids[i] = (uint64_t)sp[i].cell; }
+        for (int64_t i = 0; i < n; i++) { ts[i] = (double)(sp[i].step + 1) * s->cfg->run.dt; ids[i] = (uint64_t)sp[i].cell; }
         hid_t d = olive_h5_dset1(path, g, "timestamps", H5T_IEEE_F64LE, n, n > 0 ? 65536 : 0);
         olive_h5_write_slab1(path, d, H5T_NATIVE_DOUBLE, 0, n, ts, H5P_DEFAULT);
         olive_h5_attr_str(path, d, "units", "ms");
@@ -261,19 +261,19 @@ void sim_write_state(sim_t *s, const char *path, int64_t step, const char *kind)
 {
     hid_t f = olive_h5_create_par(path, MPI_COMM_WORLD);
     hid_t g = olive_h5_group(path, f, "state");
-    hid_t ft = s->cfg->single ? H5T_IEEE_F32LE : H5T_IEEE_F64LE, mt = s->cfg->single ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE;
+    hid_t ft = s->cfg->run.single ? H5T_IEEE_F32LE : H5T_IEEE_F64LE, mt = s->cfg->run.single ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE;
     hid_t xfer = olive_h5_xfer(MPI_COMM_WORLD);
-    const size_t el = s->cfg->single ? 4 : 8;
+    const size_t el = s->cfg->run.single ? 4 : 8;
     uint64_t part = 0;   /* this rank's rows of the datasets, for the checksum */
-    for (int v = 0; v < s->cfg->model->nvars; v++) {
-        hid_t d = olive_h5_dset1(path, g, s->cfg->model->var_names[v], ft, s->net.count, 0);
+    for (int v = 0; v < s->cfg->run.model->nvars; v++) {
+        hid_t d = olive_h5_dset1(path, g, s->cfg->run.model->var_names[v], ft, s->net.count, 0);
         olive_h5_write_slab1(path, d, mt, s->plan.row0, s->plan.nlocal, s->state[v], xfer);
         char name[64];
-        snprintf(name, sizeof name, "state/%s", s->cfg->model->var_names[v]);
+        snprintf(name, sizeof name, "state/%s", s->cfg->run.model->var_names[v]);
         part += sim_state_hash(name, s->plan.row0, s->plan.nlocal, s->state[v], el);
-        olive_h5_attr_str(path, d, "units", s->cfg->model->var_units[v]);
+        olive_h5_attr_str(path, d, "units", s->cfg->run.model->var_units[v]);
         char what[64];
-        snprintf(what, sizeof what, "dataset /state/%s", s->cfg->model->var_names[v]);
+        snprintf(what, sizeof what, "dataset /state/%s", s->cfg->run.model->var_names[v]);
         olive_h5_close(path, d, what);
     }
     if (s->nz.on) {
@@ -286,8 +286,8 @@ void sim_write_state(sim_t *s, const char *path, int64_t step, const char *kind)
     }
     if (s->spk) part += spk_write_in_flight(s, path, g, step, xfer);   /* what a restart must deliver */
     olive_h5_attr_i64(path, g, "step", step);
-    olive_h5_attr_f64(path, g, "time_ms", (double)step * s->cfg->dt);
-    olive_h5_attr_str(path, g, "precision", s->cfg->single ? "single" : "double");
+    olive_h5_attr_f64(path, g, "time_ms", (double)step * s->cfg->run.dt);
+    olive_h5_attr_str(path, g, "precision", s->cfg->run.single ? "single" : "double");
     olive_h5_attr_str(path, g, "kind", kind);
     olive_h5_close(path, g, "group /state");
     int64_t end = s->end_step;
@@ -309,10 +309,10 @@ void sim_output_close(sim_output *o, sim_t *s, int64_t end_step, const char *kin
     SIM_CHECK_MPI(MPI_Allreduce(mine, mx, 5, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD));
     s->t.setup = mx[0]; s->t.exchange = mx[1]; s->t.compute = mx[2]; s->t.io = mx[3]; s->t.mpi = mx[4];
     /* Stopped early: the frames done, and the time axis to match. */
-    int64_t frames = end_step / c->record_every - c->start_step / c->record_every;
+    int64_t frames = end_step / c->rec.every - c->run.start_step / c->rec.every;
     if (frames < o->frames && o->buffered > 0) flush_frames(o, s);
-    for (int v = 0; v < s->cfg->model->nvars; v++) {
-        if (!c->record[v]) continue;
+    for (int v = 0; v < s->cfg->run.model->nvars; v++) {
+        if (!c->rec.vars[v]) continue;
         const char *path = o->path[v];
         if (frames < o->frames) {
             hsize_t dims[2] = {(hsize_t)frames, (hsize_t)o->nrec};
@@ -339,6 +339,6 @@ void sim_output_commit(sim_output *o, sim_t *s)
 {
     if (s->rank == 0 && o->in_place)
         for (int v = 0; v < NSLOTS; v++)
-            if (v >= OLIVE_NVARS || (v < s->cfg->model->nvars && s->cfg->record[v])) olive_atomic_commit(o->path[v]);
+            if (v >= OLIVE_NVARS || (v < s->cfg->run.model->nvars && s->cfg->rec.vars[v])) olive_atomic_commit(o->path[v]);
     free(o);
 }

@@ -26,12 +26,12 @@ sim_elements *sim_elements_open(sim_t *s, const char *dir, int64_t frames, int64
                                 int64_t ncells, int64_t cell0, int64_t nrec, hid_t xfer)
 {
     const sim_config *c = s->cfg;
-    if (!c->nrecord_comp) return NULL;
+    if (!c->rec.ncomp_vars) return NULL;
     sim_elements *e = olive_calloc(1, sizeof *e, "element reports");
     e->frame_chunk = frame_chunk;
     e->lrec0 = lrec0;
     e->ncells = ncells;
-    e->el = c->record_double ? sizeof(double) : sizeof(float);
+    e->el = c->rec.as_double ? sizeof(double) : sizeof(float);
     /* this rank's columns: the compartments of its recorded cells */
     int maxel = 1;
     for (int64_t i = 0; i < ncells; i++) {
@@ -57,16 +57,16 @@ sim_elements *sim_elements_open(sim_t *s, const char *dir, int64_t frames, int64
     }
     ptr[ncells] = (uint64_t)e->ntotal;   /* the last entry: written by the rank holding the last cell */
     const int64_t nptr = ncells + (ncells > 0 && cell0 + ncells == nrec ? 1 : 0);
-    hid_t ftype = c->record_double ? H5T_IEEE_F64LE : H5T_IEEE_F32LE;
-    for (int v = 0; v < c->model->nvars; v++) {
-        if (!c->record_comp[v]) continue;
+    hid_t ftype = c->rec.as_double ? H5T_IEEE_F64LE : H5T_IEEE_F32LE;
+    for (int v = 0; v < c->run.model->nvars; v++) {
+        if (!c->rec.comp_vars[v]) continue;
         const int j = e->nv++;
         e->var[j] = v;
-        snprintf(e->path[j], sizeof e->path[j], "%s/%s_compartments.h5", dir, c->model->var_names[v]);
+        snprintf(e->path[j], sizeof e->path[j], "%s/%s_compartments.h5", dir, c->run.model->var_names[v]);
         const char *path = e->path[j];
         hid_t f = e->file[j] = olive_h5_create_par(path, MPI_COMM_WORLD);
         char grp[128];
-        snprintf(grp, sizeof grp, "report/%s", c->population);
+        snprintf(grp, sizeof grp, "report/%s", c->rec.population);
         hid_t g = olive_h5_group(path, f, grp);
         hsize_t dims[2] = {(hsize_t)frames, (hsize_t)e->ntotal}, maxdims[2] = {frames > 0 ? H5S_UNLIMITED : 0, (hsize_t)e->ntotal};
         hsize_t ccols = (hsize_t)((4 << 20) / ((int64_t)e->el * frame_chunk));
@@ -80,7 +80,7 @@ sim_elements *sim_elements_open(sim_t *s, const char *dir, int64_t frames, int64
         if (e->dset[j] < 0) olive_die("%s: cannot create /%s/data (disk full?)", path, grp);
         olive_h5_close(path, dcpl, "a dataset creation property list");
         olive_h5_close(path, space, "a dataspace");
-        olive_h5_attr_str(path, e->dset[j], "units", c->model->var_units[v]);
+        olive_h5_attr_str(path, e->dset[j], "units", c->run.model->var_units[v]);
         hid_t m = olive_h5_group(path, g, "mapping");
         hid_t d_ids = olive_h5_dset1(path, m, "node_ids", H5T_STD_U64LE, nrec, 0);
         hid_t d_ptr = olive_h5_dset1(path, m, "index_pointers", H5T_STD_U64LE, nrec + 1, 0);

@@ -12,8 +12,8 @@
 void sim_report_time(sim_t *s, const char *path, hid_t loc, int64_t frames, int create, hid_t xfer)
 {
     const sim_config *c = s->cfg;
-    const double step_ms = (double)c->record_every * c->dt;
-    const double start_ms = (double)(c->start_step / c->record_every + 1) * step_ms;
+    const double step_ms = (double)c->rec.every * c->run.dt;
+    const double start_ms = (double)(c->run.start_step / c->rec.every + 1) * step_ms;
     double tm[3] = {start_ms, start_ms + (double)frames * step_ms, step_ms};
     hid_t d_t;
     if (create) {
@@ -21,7 +21,7 @@ void sim_report_time(sim_t *s, const char *path, hid_t loc, int64_t frames, int 
         olive_h5_attr_str(path, d_t, "units", "ms");
     } else {
         char tname[160];
-        snprintf(tname, sizeof tname, "report/%s/mapping/time", c->population);
+        snprintf(tname, sizeof tname, "report/%s/mapping/time", c->rec.population);
         d_t = H5Dopen2(loc, tname, H5P_DEFAULT);
         if (d_t < 0) olive_die("%s: cannot open /%s", path, tname);
     }
@@ -34,33 +34,34 @@ void sim_write_provenance(sim_t *s, int64_t hid, const char *file)
     sim_config *c = s->cfg;
     olive_h5_attr_str(file, hid, "olive_version", OLIVE_VERSION);
     olive_h5_attr_str(file, hid, "command", olive_cmdline());
-    olive_h5_attr_str(file, hid, "network", c->net_path);
+    olive_h5_attr_str(file, hid, "network", c->run.net_path);
     olive_h5_attr_i64(file, hid, "network_crc", s->net_crc);
     olive_h5_attr_i64(file, hid, "network_content_hash", (int64_t)s->net_content);
-    olive_h5_attr_str(file, hid, "map", c->map_path ? c->map_path : "");
+    olive_h5_attr_str(file, hid, "map", c->run.map_path ? c->run.map_path : "");
     olive_h5_attr_i64(file, hid, "world_size", s->size);
     olive_h5_attr_str(file, hid, "backend", s->engine->name);
-    olive_h5_attr_str(file, hid, "precision", c->single ? "single" : "double");
-    olive_h5_attr_str(file, hid, "gj", c->model != &olive_model_infoli ? "" :
-                      c->gj == OLIVE_GJ_RGJ ? "rgj" : c->gj == OLIVE_GJ_SGJ ? "sgj" : "ngj");
-    olive_h5_attr_f64(file, hid, "dt", s->cfg->dt);
-    olive_h5_attr_str(file, hid, "model", c->model->name);
-    olive_h5_attr_str(file, hid, "method", c->model == &olive_model_infoli ? "euler"
-                                           : olive_model_is_cable(c->model) ? "neuron_fixed_step"
-                                           : olive_lif_method_name(c->method));
+    olive_h5_attr_str(file, hid, "precision", c->run.single ? "single" : "double");
+    olive_h5_attr_str(file, hid, "gj", c->run.model != &olive_model_infoli ? "" :
+                      c->infoli.gj == OLIVE_GJ_RGJ ? "rgj" : c->infoli.gj == OLIVE_GJ_SGJ ? "sgj" : "ngj");
+    olive_h5_attr_f64(file, hid, "dt", s->cfg->run.dt);
+    olive_h5_attr_str(file, hid, "model", c->run.model->name);
+    olive_h5_attr_str(file, hid, "method", c->run.model == &olive_model_infoli ? "euler"
+                                           : olive_model_is_cable(c->run.model) ? "neuron_fixed_step"
+                                           : olive_lif_method_name(c->spiking.method));
     /* This output covers steps [start_step, end_step): steps = their number. */
-    olive_h5_attr_i64(file, hid, "steps", s->end_step - c->start_step);
-    olive_h5_attr_i64(file, hid, "start_step", c->start_step);
+    olive_h5_attr_i64(file, hid, "steps", s->end_step - c->run.start_step);
+    olive_h5_attr_i64(file, hid, "start_step", c->run.start_step);
     olive_h5_attr_i64(file, hid, "end_step", s->end_step);
-    olive_h5_attr_str(file, hid, "restart", c->restart_path ? c->restart_path : "");
+    olive_h5_attr_str(file, hid, "restart", c->run.restart_path ? c->run.restart_path : "");
     olive_h5_attr_i64(file, hid, "cells", s->net.count);
     char noise[128] = "";
-    if (c->noise_on) snprintf(noise, sizeof noise, "%.17g,%.17g,%.17g", c->noise_mean, c->noise_sigma, c->noise_tau);
+    const sim_infoli_config *io = &c->infoli;
+    if (io->noise_on) snprintf(noise, sizeof noise, "%.17g,%.17g,%.17g", io->noise_mean, io->noise_sigma, io->noise_tau);
     olive_h5_attr_str(file, hid, "noise", noise);
     char init[96] = "";
-    if (c->init_random) snprintf(init, sizeof init, "%.17g:%.17g", c->init_lo, c->init_hi);
+    if (io->init_random) snprintf(init, sizeof init, "%.17g:%.17g", io->init_lo, io->init_hi);
     olive_h5_attr_str(file, hid, "init_voltage", init);
-    olive_h5_attr_i64(file, hid, "seed", (int64_t)c->seed);
+    olive_h5_attr_i64(file, hid, "seed", (int64_t)c->run.seed);
     olive_h5_attr_i64(file, hid, "threads", s->nthreads);
     olive_h5_attr_f64(file, hid, "time_dispersal_s", s->t.dispersal);
     olive_h5_attr_f64(file, hid, "time_setup_s", s->t.setup);
@@ -71,6 +72,6 @@ void sim_write_provenance(sim_t *s, int64_t hid, const char *file)
     if (s->t.energy_j >= 0) {
         olive_h5_attr_f64(file, hid, "energy_j", s->t.energy_j);
         olive_h5_attr_f64(file, hid, "energy_j_per_cell_step",
-                          s->t.energy_j / ((double)s->net.count * (double)(s->end_step - c->start_step)));
+                          s->t.energy_j / ((double)s->net.count * (double)(s->end_step - c->run.start_step)));
     }
 }

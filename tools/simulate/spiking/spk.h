@@ -126,7 +126,7 @@ void spk_deliver(sim_t *s, int64_t step);
 int64_t spk_queue_spike(sim_t *s, int64_t g, int64_t sstep, int64_t min_due);
 
 /* spk_restart.c: --restart and the spikes in flight of state files. */
-void spk_restart_check_header(sim_config *cfg, int64_t count);  /* sets cfg->start_step */
+void spk_restart_check_header(sim_config *cfg, int64_t count);  /* sets cfg->run.start_step */
 void spk_restart_load(sim_t *s);  /* the cells' variables, and the events still due */
 /* Writes /state/in_flight_*; returns this rank's part of the checksum. */
 uint64_t spk_write_in_flight(sim_t *s, const char *path, hid_t state_group, int64_t step, hid_t xfer);

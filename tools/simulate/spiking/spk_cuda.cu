@@ -227,7 +227,7 @@ static void lif_cuda_setup(sim_t *s)
     g->N = N;
     size_t free_b = 0, total_b = 0;
     CK(cudaMemGetInfo(&free_b, &total_b));
-    const int cable = olive_model_is_cable(s->cfg->model);
+    const int cable = olive_model_is_cable(s->cfg->run.model);
     const double need = 8.0 * (N + 1) + 18.0 * nsyn + (double)k->L * (double)k->ntarget * 17 + 60.0 * n + (256 << 20) +
                         (cable ? spk_cable_cuda_bytes(s) : 0);
     olive_info("rank %d: the CUDA engine needs about %.2f GiB of device memory, %.2f GiB free", s->rank, need / 1073741824.0,
@@ -238,7 +238,7 @@ static void lif_cuda_setup(sim_t *s)
                   (long long)n, (long long)nsyn, (double)free_b / 1073741824.0);
     CK(cudaStreamCreateWithFlags(&g->st, cudaStreamNonBlocking));
     /* the receptors ge, gi: state variables 1, 2 (lif) or 4, 5 (cable cells) */
-    const int rge = s->cfg->model->receptors[0], rgi = s->cfg->model->receptors[1];
+    const int rge = s->cfg->run.model->receptors[0], rgi = s->cfg->run.model->receptors[1];
     g->v = dev_copy((const double *)s->state[0], (size_t)n, "the state");
     g->ge = dev_copy((const double *)s->state[rge], (size_t)n, "the state");
     g->gi = dev_copy((const double *)s->state[rgi], (size_t)n, "the state");
@@ -246,7 +246,7 @@ static void lif_cuda_setup(sim_t *s)
         g->ref = dev_alloc<double>((size_t)n, "the state");
     } else {
         g->ref = dev_copy((const double *)s->state[OLIVE_LIF_REF], (size_t)n, "the state");
-        if (s->cfg->model->nvars == OLIVE_LIF_ALPHA_NVARS) {   /* receptors xe, xi; ge, gi beside them */
+        if (s->cfg->run.model->nvars == OLIVE_LIF_ALPHA_NVARS) {   /* receptors xe, xi; ge, gi beside them */
             g->se = dev_copy((const double *)s->state[OLIVE_LIF_GE], (size_t)n, "the state");
             g->si = dev_copy((const double *)s->state[OLIVE_LIF_GI], (size_t)n, "the state");
         }
@@ -389,7 +389,7 @@ static void update(sim_t *s, int64_t step, int64_t q, const spk_tail_args *tail)
         }
     }
     if (g->nsrc) {
-        k_sources<<<blocks(g->nsrc, 256), 256, 0, g->st>>>(g->nsrc, g->src_rows, g->src, s->cfg->seed, s->plan.row0,
+        k_sources<<<blocks(g->nsrc, 256), 256, 0, g->st>>>(g->nsrc, g->src_rows, g->src, s->cfg->run.seed, s->plan.row0,
                                                            g->flags, g->spk, g->nspk, step,
                                                            chunked ? g->chunk_spk : nullptr, chunked ? g->nchunk : nullptr, q);
         CK_LAUNCH("k_sources");
@@ -407,13 +407,13 @@ static void deliver_and_reset(sim_t *s, int64_t step)
     k_deliver<<<blocks(g->nt, 256), 256, 0, g->st>>>(g->nt, n, step % k->L, g->acc, g->touched, g->ge, g->gi,
                                                      g->site_in);
     CK_LAUNCH("k_deliver");
-    for (int j = 0; j < c->npoisson; j++) {
+    for (int j = 0; j < c->spiking.npoisson; j++) {
         const sim_poisson *p = &k->poisson[j];
         if (step < p->step0 || step >= p->step1) continue;
         const int64_t a = p->first > row0 ? p->first : row0, b = p->last < row0 + n ? p->last : row0 + n;
         if (a >= b) continue;
-        k_poisson<<<blocks(b - a, 256), 256, 0, g->st>>>(a, b, row0, c->seed, step, (uint32_t)j, p->n,
-                                                          p->rate_hz * 1e-3 * c->dt, p->weight,
+        k_poisson<<<blocks(b - a, 256), 256, 0, g->st>>>(a, b, row0, c->run.seed, step, (uint32_t)j, p->n,
+                                                          p->rate_hz * 1e-3 * c->run.dt, p->weight,
                                                           k->poisson_rec[j] ? g->gi : g->ge, g->npoisson);
         CK_LAUNCH("k_poisson");
     }
@@ -507,7 +507,7 @@ static void lif_cuda_fetch(sim_t *s, int all)
 {
     (void)all;
     spk_cuda *g = (spk_cuda *)s->cuda;
-    const int *rec = s->cfg->model->receptors;
+    const int *rec = s->cfg->run.model->receptors;
     double *dev[6] = {g->v, g->ge, g->gi, g->ref, g->se, g->si};
     const int var[6] = {0, rec[0], rec[1], g->cable ? -1 : OLIVE_LIF_REF, g->se ? OLIVE_LIF_GE : -1,
                         g->si ? OLIVE_LIF_GI : -1};

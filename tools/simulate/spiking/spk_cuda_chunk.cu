@@ -65,7 +65,7 @@ void spk_chunk_collect(sim_t *s, spk_cuda *g, int64_t first, int64_t count)
     CK(cudaStreamSynchronize(g->st));
     /* The CPU engine counts a spike's events when its exchange window is
      * complete (windows of D steps from the first step): the same here. */
-    const int64_t last = first + count - 1, start = c->start_step;
+    const int64_t last = first + count - 1, start = c->run.start_step;
     const int64_t window0 = start + (last + 1 - start) / k->D * k->D;
     if (window0 > k->window0) {
         k->events += g->pend_events;

@@ -227,8 +227,8 @@ void spk_devpush_setup(sim_t *s, spk_cuda *g)
     const int64_t n = g->n, nsyn = s->spk->nsyn;
     g->cnt = dev_alloc<uint32_t>(2 * (size_t)n, "event buckets");   /* (static buckets: both parities) */
     CK(cudaMemset(g->cnt, 0, 2 * (size_t)n * sizeof(uint32_t)));
-    g->poisson = dev_copy(s->spk->poisson, (size_t)s->cfg->npoisson, "Poisson inputs");
-    g->poisson_rec = dev_copy(s->spk->poisson_rec, (size_t)s->cfg->npoisson, "Poisson inputs");
+    g->poisson = dev_copy(s->spk->poisson, (size_t)s->cfg->spiking.npoisson, "Poisson inputs");
+    g->poisson_rec = dev_copy(s->spk->poisson_rec, (size_t)s->cfg->spiking.npoisson, "Poisson inputs");
     spk_chunk_setup(s, g, INT64_C(64) << 20);   /* 512 MiB at most */
     size_t free_b = 0, total_b = 0;
     CK(cudaMemGetInfo(&free_b, &total_b));
@@ -317,9 +317,9 @@ spk_tail_args spk_devpush_tail_args(sim_t *s, spk_cuda *g, int64_t step, unsigne
     a.gi = g->gi;
     a.poisson = g->poisson;
     a.poisson_rec = g->poisson_rec;
-    a.npoisson = c->npoisson;
-    a.seed = c->seed;
-    a.dt = c->dt;
+    a.npoisson = c->spiking.npoisson;
+    a.seed = c->run.seed;
+    a.dt = c->run.dt;
     a.npoisson_events = g->npoisson;
     a.flags = g->flags;
     a.coef = g->coef;

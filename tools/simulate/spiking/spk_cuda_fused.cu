@@ -47,7 +47,7 @@ int spk_delivery_mode(const sim_t *s)
 {
     const char *env = getenv("OLIVE_GPU_DELIVERY");
     /* the spike history is (max delay + 2) x cells bytes: at most 1 GiB */
-    const int fused_ok = s->size == 1 && s->cfg->npulses <= FUSED_MAX_PULSES &&
+    const int fused_ok = s->size == 1 && s->cfg->stim.npulses <= FUSED_MAX_PULSES &&
                          (double)(s->spk->L + 1) * (double)s->plan.nlocal <= (double)(INT64_C(1) << 30);
     /* synapse sites (spk_sites.c) have their channels in the host path's ring only */
     const int sites = s->spk->cable && s->spk->cable->nsite > 0;
@@ -57,7 +57,7 @@ int spk_delivery_mode(const sim_t *s)
         if (s->size > 1) olive_die("OLIVE_GPU_DELIVERY=%s: several ranks need the host path (host)", env);
         if (!strcmp(env, "device")) return SPK_DEVICE_PUSH;
         if (!strcmp(env, "fused")) {
-            if (olive_model_is_cable(s->cfg->model) || s->spk->nsrc || s->cfg->model->nvars != OLIVE_LIF_NVARS)
+            if (olive_model_is_cable(s->cfg->run.model) || s->spk->nsrc || s->cfg->run.model->nvars != OLIVE_LIF_NVARS)
                 olive_die("OLIVE_GPU_DELIVERY=fused: the fused path steps integrate-and-fire cells with exponential "
                           "synapses only, without spike sources (host or device)");
             if (!fused_ok)
@@ -69,7 +69,7 @@ int spk_delivery_mode(const sim_t *s)
     }
     if (s->size > 1 || sites) return SPK_HOST_PUSH;
     /* the fused kernel steps lif cells with exponential synapses only */
-    if (olive_model_is_cable(s->cfg->model) || s->spk->nsrc || s->cfg->model->nvars != OLIVE_LIF_NVARS)
+    if (olive_model_is_cable(s->cfg->run.model) || s->spk->nsrc || s->cfg->run.model->nvars != OLIVE_LIF_NVARS)
         return SPK_DEVICE_PUSH;
     return fused_ok && s->spk->nsyn <= FUSED_MAX_SYNAPSES ? SPK_FUSED : SPK_DEVICE_PUSH;
 }
@@ -198,9 +198,9 @@ void spk_fused_setup(sim_t *s, spk_cuda *g)
     g->H = k->L + 1;
     g->hist = dev_alloc<unsigned char>((size_t)g->H * (size_t)n, "spike history");
     CK(cudaMemset(g->hist, 0, (size_t)g->H * (size_t)n));
-    g->pulses = dev_copy(c->pulses, (size_t)c->npulses, "pulses");
-    g->poisson = dev_copy(k->poisson, (size_t)c->npoisson, "Poisson inputs");
-    g->poisson_rec = dev_copy(k->poisson_rec, (size_t)c->npoisson, "Poisson inputs");
+    g->pulses = dev_copy(c->stim.pulses, (size_t)c->stim.npulses, "pulses");
+    g->poisson = dev_copy(k->poisson, (size_t)c->spiking.npoisson, "Poisson inputs");
+    g->poisson_rec = dev_copy(k->poisson_rec, (size_t)c->spiking.npoisson, "Poisson inputs");
     spk_chunk_setup(s, g, INT64_C(16) << 20);   /* 128 MiB at most */
     int per_sm = 0, dev = 0, sms = 0, coop = 0;
     CK(cudaGetDevice(&dev));
@@ -222,7 +222,7 @@ void spk_fused_steps(sim_t *s, spk_cuda *g, int64_t first, int64_t count)
     if (count < 1 || count > spk_chunk_max(g)) olive_die("internal: a fused chunk of %lld steps", (long long)count);
     const double t0 = olive_now();
     fused_args a = {g->n, s->plan.row0, g->coef, g->coef_of, g->v, g->ge, g->gi, g->ref, g->in_ptr, g->in, g->hist, g->H,
-                    g->pulses, c->npulses, g->poisson, g->poisson_rec, c->npoisson, c->seed, c->dt, g->chunk_spk,
+                    g->pulses, c->stim.npulses, g->poisson, g->poisson_rec, c->spiking.npoisson, c->run.seed, c->run.dt, g->chunk_spk,
                     g->nchunk, g->bad, g->npoisson};
     void *args[] = {&a, &first, &count};
     CK(cudaLaunchCooperativeKernel((const void *)k_fused, dim3((unsigned)g->grid), dim3(FUSED_BLOCK), args, 0, g->st));

@@ -102,7 +102,7 @@ void spk_deliver(sim_t *s, int64_t step)
     const sim_config *c = s->cfg;
     const int64_t n = s->plan.nlocal, row0 = s->plan.row0;
     spk_slot *sl = &k->ring[step % k->slots];
-    double *rec[2] = {s->state[c->model->receptors[0]], s->state[c->model->receptors[1]]};
+    double *rec[2] = {s->state[c->run.model->receptors[0]], s->state[c->run.model->receptors[1]]};
     const int64_t nt = sl->n;
 #pragma omp parallel for schedule(static) if (nt > 4096)
     for (int64_t i = 0; i < nt; i++) {
@@ -118,16 +118,16 @@ void spk_deliver(sim_t *s, int64_t step)
     }
     sl->n = 0;
     /* Poisson inputs after the synaptic events, one draw per cell and step. */
-    for (int j = 0; j < c->npoisson; j++) {
+    for (int j = 0; j < c->spiking.npoisson; j++) {
         const sim_poisson *p = &k->poisson[j];
         if (step < p->step0 || step >= p->step1) continue;
         const int64_t a = p->first > row0 ? p->first : row0, b = p->last < row0 + n ? p->last : row0 + n;
-        const double prob = p->rate_hz * 1e-3 * c->dt;
+        const double prob = p->rate_hz * 1e-3 * c->run.dt;
         double *x = rec[k->poisson_rec[j]];
         int64_t evn = 0;
 #pragma omp parallel for schedule(static) reduction(+ : evn) if (b - a >= SPK_PARALLEL_MIN_CELLS)
         for (int64_t g = a; g < b; g++) {
-            const int64_t hits = olive_poisson_input_hits(c->seed, g, step, j, p->n, prob);
+            const int64_t hits = olive_poisson_input_hits(c->run.seed, g, step, j, p->n, prob);
             if (hits) { x[g - row0] += (double)hits * p->weight; evn += hits; }
         }
         k->poisson_events += evn;

@@ -21,7 +21,7 @@ const double *spk_pulse_currents(sim_t *s, int64_t step)
     struct sim_spk *k = s->spk;
     const int64_t n = s->plan.nlocal, row0 = s->plan.row0;
     const sim_pulse *active = s->active;
-    const int nactive = sim_active_pulses(s->cfg, step, s->active);
+    const int nactive = sim_active_pulses(&s->cfg->stim, step, s->active);
     if (!nactive) return NULL;
     /* pulse by pulse over its own cells: each cell's sum still adds its
      * pulses in pulse order from 0 (the same bits as a per-cell loop), in
@@ -86,7 +86,7 @@ static void lif_step(sim_t *s, int64_t step)
     const int64_t n = s->plan.nlocal, row0 = s->plan.row0;
     double *v = s->state[OLIVE_LIF_V], *ge = s->state[OLIVE_LIF_GE], *gi = s->state[OLIVE_LIF_GI];
     double *ref = s->state[OLIVE_LIF_REF];
-    const int alpha = s->cfg->model->nvars == OLIVE_LIF_ALPHA_NVARS;
+    const int alpha = s->cfg->run.model->nvars == OLIVE_LIF_ALPHA_NVARS;
     double *xe = alpha ? s->state[OLIVE_LIF_XE] : NULL, *xi = alpha ? s->state[OLIVE_LIF_XI] : NULL;
     const double *cur = spk_pulse_currents(s, step);
     int64_t bad = INT64_MAX;
@@ -100,7 +100,8 @@ static void lif_step(sim_t *s, int64_t step)
             int64_t b = a + 1;
             while (b < hi && k->coef_of[b] == k->coef_of[a]) b++;
             if (k->coef_of[a] < 0) {   /* spike sources */
-                for (int64_t r = a; r < b; r++) s->flags[r] = (unsigned char)olive_source_fires(&k->src, s->cfg->seed, r, row0 + r, step);
+                for (int64_t r = a; r < b; r++)
+                    s->flags[r] = (unsigned char)olive_source_fires(&k->src, s->cfg->run.seed, r, row0 + r, step);
                 a = b;
                 continue;
             }

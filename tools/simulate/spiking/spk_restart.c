@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *method_name(const sim_config *c) { return olive_lif_method_name(c->method); }
+static const char *method_name(const sim_config *c) { return olive_lif_method_name(c->spiking.method); }
 
 /* A hash of the network's synapses (source, target, receptor, weight,
  * delay), what a restart must match beyond the counts: each synapse adds
@@ -42,7 +42,7 @@ static int64_t synapse_hash(sim_t *s)
 
 void spk_restart_check_header(sim_config *cfg, int64_t count)
 {
-    const char *p = cfg->restart_path;
+    const char *p = cfg->run.restart_path;
     hid_t f = olive_h5_open_read(p);
     if (!olive_h5_exists(f, "state")) olive_die("%s: not an olive state file (no /state group)", p);
     hid_t g = H5Gopen2(f, "state", H5P_DEFAULT);
@@ -50,8 +50,8 @@ void spk_restart_check_header(sim_config *cfg, int64_t count)
     sim_state_require_checksum(p, g);
     char model[64] = "", method[64] = "", prec[32] = "";
     if (!olive_h5_get_str_opt(p, f, "model", model, sizeof model)) olive_die("%s: root attribute 'model' is missing", p);
-    if (strcmp(model, cfg->model->name))
-        olive_die("%s: the state is of a %s network, %s is a %s network", p, model, cfg->net_path, cfg->model->name);
+    if (strcmp(model, cfg->run.model->name))
+        olive_die("%s: the state is of a %s network, %s is a %s network", p, model, cfg->run.net_path, cfg->run.model->name);
     if (!olive_h5_get_str_opt(p, f, "method", method, sizeof method)) olive_die("%s: root attribute 'method' is missing", p);
     if (strcmp(method, method_name(cfg)))
         olive_die("%s: the state was computed with --method %s, this run has %s (continuing would not be the same run)",
@@ -64,11 +64,11 @@ void spk_restart_check_header(sim_config *cfg, int64_t count)
     if (step < 0) olive_die("%s: /state step = %lld is negative", p, (long long)step);
     if (cells != count)
         olive_die("%s: the state has %lld cells, the network %s has %lld (another network)", p, (long long)cells,
-                  cfg->net_path, (long long)count);
-    if (dt != cfg->dt) olive_die("%s: the state's dt is %g ms, the network's %g ms", p, dt, cfg->dt);
-    for (int v = 0; v < cfg->model->nvars; v++) {
+                  cfg->run.net_path, (long long)count);
+    if (dt != cfg->run.dt) olive_die("%s: the state's dt is %g ms, the network's %g ms", p, dt, cfg->run.dt);
+    for (int v = 0; v < cfg->run.model->nvars; v++) {
         char name[64];
-        snprintf(name, sizeof name, "state/%s", cfg->model->var_names[v]);
+        snprintf(name, sizeof name, "state/%s", cfg->run.model->var_names[v]);
         if (!olive_h5_exists(f, name)) olive_die("%s: dataset /%s is missing", p, name);
         if (olive_h5_len1(p, f, name) != count)
             olive_die("%s: /%s does not have one value per cell (%lld)", p, name, (long long)count);
@@ -80,13 +80,13 @@ void spk_restart_check_header(sim_config *cfg, int64_t count)
     if (!olive_h5_exists(f, "state/in_flight_step") || !olive_h5_exists(f, "state/in_flight_cell"))
         olive_die("%s: /state/in_flight_step and /state/in_flight_cell are missing (the spikes still in flight; a "
                   "state written before olive 0.9 cannot continue a spiking network)", p);
-    if (step >= cfg->steps)
+    if (step >= cfg->run.steps)
         olive_usage_error("%s: the state is at step %lld (t = %g ms) but the run ends at step %lld: --steps/--time "
                           "give the end of the whole run, which must come after the state",
-                          p, (long long)step, (double)step * cfg->dt, (long long)cfg->steps);
+                          p, (long long)step, (double)step * cfg->run.dt, (long long)cfg->run.steps);
     H5Gclose(g);
     H5Fclose(f);
-    cfg->start_step = step;
+    cfg->run.start_step = step;
 }
 
 /* A spike in flight and its entry in the file. */
@@ -157,8 +157,8 @@ void spk_restart_load(sim_t *s)
 {
     struct sim_spk *k = s->spk;
     const sim_config *cfg = s->cfg;
-    const char *p = cfg->restart_path;
-    const int64_t k0 = cfg->start_step, n = s->plan.nlocal;
+    const char *p = cfg->run.restart_path;
+    const int64_t k0 = cfg->run.start_step, n = s->plan.nlocal;
     hid_t f = olive_h5_open_read(p);
     hid_t g = H5Gopen2(f, "state", H5P_DEFAULT);
     if (g < 0) olive_die("%s: /state is not a group", p);
@@ -167,16 +167,16 @@ void spk_restart_load(sim_t *s)
     H5Gclose(g);
     if (nsyn != k->nsyn_total)
         olive_die("%s: the state belongs to a network of %lld synapses, %s has %lld (another network)", p,
-                  (long long)nsyn, cfg->net_path, (long long)k->nsyn_total);
+                  (long long)nsyn, cfg->run.net_path, (long long)k->nsyn_total);
     if (hash != synapse_hash(s))
         olive_die("%s: the state belongs to a network with other synapses (sources, targets, weights or delays) "
                   "than %s (synapse hash %016llx, the network's %016llx); a restart must use the network the state "
-                  "was computed on", p, cfg->net_path, (unsigned long long)hash, (unsigned long long)synapse_hash(s));
+                  "was computed on", p, cfg->run.net_path, (unsigned long long)hash, (unsigned long long)synapse_hash(s));
     int64_t bad = -1;
     uint64_t part = 0;   /* this rank's rows of the datasets, for the checksum */
-    for (int v = 0; v < cfg->model->nvars; v++) {
+    for (int v = 0; v < cfg->run.model->nvars; v++) {
         char name[64];
-        snprintf(name, sizeof name, "state/%s", cfg->model->var_names[v]);
+        snprintf(name, sizeof name, "state/%s", cfg->run.model->var_names[v]);
         olive_h5_read_slab1(p, f, name, H5T_NATIVE_DOUBLE, s->plan.row0, n, s->state[v]);
         part += sim_state_hash(name, s->plan.row0, n, s->state[v], 8);
         for (int64_t i = 0; i < n && bad < 0; i++)
@@ -189,7 +189,7 @@ void spk_restart_load(sim_t *s)
     SIM_CHECK_MPI(MPI_Allreduce(&first, &all, 1, MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD));
     if (all != INT64_MAX) {
         if (all == first)
-            olive_die("%s: /state/%s of cell %lld is not finite (a damaged state)", p, cfg->model->var_names[all >> 40],
+            olive_die("%s: /state/%s of cell %lld is not finite (a damaged state)", p, cfg->run.model->var_names[all >> 40],
                       (long long)(all & ((INT64_C(1) << 40) - 1)));
         MPI_Barrier(MPI_COMM_WORLD); /* the rank holding the cell reports and aborts */
         exit(1);

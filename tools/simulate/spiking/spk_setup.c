@@ -18,7 +18,7 @@ static void setup_cells(sim_t *s)
     struct sim_spk *k = s->spk;
     const sim_config *c = s->cfg;
     const int64_t r0 = s->plan.row0, r1 = s->plan.row1, n = r1 - r0;
-    const int kv0 = olive_model_param(c->model, "v0");
+    const int kv0 = olive_model_param(c->run.model, "v0");
     k->coef = olive_malloc((size_t)(n + k->pops.n) * sizeof(olive_lif_coef), "coefficients");
     k->coef_of = olive_malloc((size_t)n * sizeof(int32_t) + 4, "coefficients");
     for (int64_t r = 0; r < n; r++) k->coef_of[r] = -1;   /* spike sources keep -1 */
@@ -28,22 +28,22 @@ static void setup_cells(sim_t *s)
         int64_t a = p->first > r0 ? p->first : r0, b = p->first + p->count < r1 ? p->first + p->count : r1;
         if (a >= b || olive_model_is_source(p->model)) continue;
         int percell = 0;
-        for (int q = 0; q < c->model->nparams; q++) percell |= p->percell[q] && q != kv0;
+        for (int q = 0; q < c->run.model->nparams; q++) percell |= p->percell[q] && q != kv0;
         /* per cell: every parameter array; else one set for the population */
-        double **pv = olive_calloc((size_t)c->model->nparams, sizeof(double *), "parameters");
-        for (int q = 0; q < c->model->nparams; q++)
+        double **pv = olive_calloc((size_t)c->run.model->nparams, sizeof(double *), "parameters");
+        for (int q = 0; q < c->run.model->nparams; q++)
             if (p->percell[q]) {
                 pv[q] = olive_malloc((size_t)(b - a) * sizeof(double), "parameters");
-                olive_pops_read_percell(c->net_path, p, q, a, b, pv[q]);
+                olive_pops_read_percell(c->run.net_path, p, q, a, b, pv[q]);
             }
         double par[OLIVE_MAX_PARAMS];
         memcpy(par, p->param, sizeof par);
         const char *fault = NULL;
-        if (!percell) fault = olive_lif_coef_make(c->model, par, c->dt, c->method, &k->coef[nset]);
+        if (!percell) fault = olive_lif_coef_make(c->run.model, par, c->run.dt, c->spiking.method, &k->coef[nset]);
         for (int64_t g = a; g < b && !fault; g++) {
             if (percell) {
-                for (int q = 0; q < c->model->nparams; q++) if (pv[q]) par[q] = pv[q][g - a];
-                fault = olive_lif_coef_make(c->model, par, c->dt, c->method, &k->coef[nset]);
+                for (int q = 0; q < c->run.model->nparams; q++) if (pv[q]) par[q] = pv[q][g - a];
+                fault = olive_lif_coef_make(c->run.model, par, c->run.dt, c->spiking.method, &k->coef[nset]);
                 if (fault) break;
                 k->coef_of[g - r0] = nset++;
             } else {
@@ -53,9 +53,9 @@ static void setup_cells(sim_t *s)
             double v0 = pv[kv0] ? pv[kv0][g - a] : p->param[kv0];
             ((double *)s->state[OLIVE_LIF_V])[g - r0] = v0;
         }
-        if (fault) olive_die("%s: population %s: %s", c->net_path, p->name, fault);
+        if (fault) olive_die("%s: population %s: %s", c->run.net_path, p->name, fault);
         if (!percell) nset++;
-        for (int q = 0; q < c->model->nparams; q++) free(pv[q]);
+        for (int q = 0; q < c->run.model->nparams; q++) free(pv[q]);
         free(pv);
     }
 }
@@ -77,8 +77,8 @@ static spk_mem own_synapses(const sim_t *s, int64_t count)
 {
     olive_synapses a, b;
     spk_mem m = {0, 0, 0, 0};
-    if (!olive_syn_read_rows(s->cfg->net_path, count, s->plan.row0, s->plan.row0, &a)) return m;
-    olive_syn_read_rows(s->cfg->net_path, count, s->plan.row1, s->plan.row1, &b);
+    if (!olive_syn_read_rows(s->cfg->run.net_path, count, s->plan.row0, s->plan.row0, &a)) return m;
+    olive_syn_read_rows(s->cfg->run.net_path, count, s->plan.row1, s->plan.row1, &b);
     m.nproj = a.n;
     for (int j = 0; j < a.n && j < b.n; j++) {
         const int64_t e = b.proj[j].e0 - a.proj[j].e0;   /* (a decreasing row_ptr: the reader reports it) */
@@ -99,7 +99,7 @@ static spk_mem own_synapses(const sim_t *s, int64_t count)
 static double predict_host(const sim_t *s, int64_t count, const spk_mem *m, int slots)
 {
     const double n = (double)s->plan.nlocal, N = (double)count, T = s->nthreads;
-    const double cells = n * (8.0 * s->cfg->model->nvars + 1 + 8 + 4 + 8 + 45) + 8.0 * (n + 1) * m->nproj;
+    const double cells = n * (8.0 * s->cfg->run.model->nvars + 1 + 8 + 4 + 8 + 45) + 8.0 * (n + 1) * m->nproj;
     const double cnt = 4 * T * N < 2e9 + 4 * N ? 4 * T * N : 2e9 + 4 * N;
     const double syn = m->read_bytes + 18.0 * (double)m->nsyn + 8 * (N + 1) + cnt;
     const double sites = s->spk->cable ? (double)s->spk->cable->nsite : 0;   /* the ring's extra targets (spk_sites.c) */
@@ -112,7 +112,7 @@ static void check_memory(sim_t *s, int64_t count, const spk_mem *m, int slots)
 {
     char what[4200];
     snprintf(what, sizeof what, "%s with %lld cells (%lld on rank %d), %lld synapses into them and a delay ring of %d "
-             "slot(s)", s->cfg->net_path, (long long)count, (long long)s->plan.nlocal, s->rank, (long long)m->nsyn, slots);
+             "slot(s)", s->cfg->run.net_path, (long long)count, (long long)s->plan.nlocal, s->rank, (long long)m->nsyn, slots);
     sim_require_node_memory(s, predict_host(s, count, m, slots), -1, what);
 }
 
@@ -127,17 +127,17 @@ static void setup_synapses(sim_t *s, olive_synapses *syn, const spk_mem *m)
     int dmin = OLIVE_MAX_DELAY + 1, dmax = 0;
     for (int j = 0; j < syn->n; j++) {
         olive_projection *p = &syn->proj[j];
-        rec[j] = olive_model_receptor(c->model, p->receptor);
+        rec[j] = olive_model_receptor(c->run.model, p->receptor);
         if (rec[j] < 0)
-            olive_die("%s: /synapses/%s: model %s has no receptor '%s' (it has ge, gi)", c->net_path, p->name,
-                      c->model->name, p->receptor);
+            olive_die("%s: /synapses/%s: model %s has no receptor '%s' (it has ge, gi)", c->run.net_path, p->name,
+                      c->run.model->name, p->receptor);
         nsyn += p->nnz;
         for (int64_t e = 0; e < p->nnz; e++) {
             double w = olive_syn_w(p, e);
             int d = (int)olive_syn_d(p, e);
-            if (c->model->weights_nonnegative && w < 0)
+            if (c->run.model->weights_nonnegative && w < 0)
                 olive_die("%s: /synapses/%s: synapse %lld has weight %g; a %s weight is a conductance (nS) and "
-                          "cannot be negative", c->net_path, p->name, (long long)(p->e0 + e), w, c->model->name);
+                          "cannot be negative", c->run.net_path, p->name, (long long)(p->e0 + e), w, c->run.model->name);
             if (d < dmin) dmin = d;
             if (d > dmax) dmax = d;
             if (!p->weight && !p->delay) break;   /* constants: one look is enough */
@@ -149,7 +149,7 @@ static void setup_synapses(sim_t *s, olive_synapses *syn, const spk_mem *m)
             const int64_t r = k->src_rows[i];
             if (syn->proj[j].row_ptr[r + 1] > syn->proj[j].row_ptr[r])
                 olive_die("%s: /synapses/%s: synapse %lld targets the spike source cell %lld (a source takes no input)",
-                          c->net_path, syn->proj[j].name, (long long)(syn->proj[j].e0 + syn->proj[j].row_ptr[r]),
+                          c->run.net_path, syn->proj[j].name, (long long)(syn->proj[j].e0 + syn->proj[j].row_ptr[r]),
                           (long long)(s->plan.row0 + r));
         }
     /* Every rank the same exchange period and ring. */
@@ -163,9 +163,9 @@ static void setup_synapses(sim_t *s, olive_synapses *syn, const spk_mem *m)
     k->L = dmax + 1;
     /* The ring holds the due steps still to run: at most the run's steps
      * (a 1 ms run of a network with 6.5 s delays needs 11 slots, not 65536). */
-    const int64_t run = c->steps - c->start_step;
+    const int64_t run = c->run.steps - c->run.start_step;
     k->slots = run < k->L ? (int)run : k->L;
-    k->end = c->steps;
+    k->end = c->run.steps;
     SIM_CHECK_MPI(MPI_Allreduce(&k->nsyn, &k->nsyn_total, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD));
     check_memory(s, N, m, k->slots);
 
@@ -255,41 +255,41 @@ static void setup_sources(sim_t *s)
             for (int j = 0; j < 3; j++)
                 if (q->percell[j]) {
                     pv[j] = olive_malloc((size_t)(b - a) * sizeof(double), "spike sources");
-                    olive_pops_read_percell(c->net_path, q, j, a, b, pv[j]);
+                    olive_pops_read_percell(c->run.net_path, q, j, a, b, pv[j]);
                 }
             char what0[160], what1[160];
-            snprintf(what0, sizeof what0, "%s: population %s: start", c->net_path, q->name);
-            snprintf(what1, sizeof what1, "%s: population %s: start + duration", c->net_path, q->name);
+            snprintf(what0, sizeof what0, "%s: population %s: start", c->run.net_path, q->name);
+            snprintf(what1, sizeof what1, "%s: population %s: start + duration", c->run.net_path, q->name);
             for (int64_t g = a; g < b; g++) {
                 const double rate = pv[0] ? pv[0][g - a] : q->param[0], start = pv[1] ? pv[1][g - a] : q->param[1],
                              dur = pv[2] ? pv[2][g - a] : q->param[2];
-                if (!(rate >= 0 && rate * 1e-3 * c->dt <= 1 && start >= 0 && dur >= 0))
+                if (!(rate >= 0 && rate * 1e-3 * c->run.dt <= 1 && start >= 0 && dur >= 0))
                     olive_die("%s: population %s: cell %lld: rate %g Hz, start %g ms, duration %g ms: need 0 <= rate "
-                              "<= 1/dt and start, duration >= 0", c->net_path, q->name, (long long)g, rate, start, dur);
+                              "<= 1/dt and start, duration >= 0", c->run.net_path, q->name, (long long)g, rate, start, dur);
                 kind[g - r0] = OLIVE_SOURCE_POISSON;
-                p[g - r0] = rate * 1e-3 * c->dt;
+                p[g - r0] = rate * 1e-3 * c->run.dt;
                 /* a window beyond the int64 steps is never reached: no spike
                  * (NaN and negative values were refused just above) */
-                s0[g - r0] = olive_ms_to_step_or_never(olive_die, what0, start, c->dt);
-                s1[g - r0] = olive_ms_to_step_or_never(olive_die, what1, start + dur, c->dt);
+                s0[g - r0] = olive_ms_to_step_or_never(olive_die, what0, start, c->run.dt);
+                s1[g - r0] = olive_ms_to_step_or_never(olive_die, what1, start + dur, c->run.dt);
             }
             for (int j = 0; j < 3; j++) free(pv[j]);
         } else {   /* array: spike_times_ptr[count + 1], spike_times (ms, sorted per cell) */
             int64_t *qp = olive_malloc((size_t)(b - a + 1) * sizeof(int64_t), "spike sources");
-            olive_spike_times_read(c->net_path, q, a, b, qp, NULL);
+            olive_spike_times_read(c->run.net_path, q, a, b, qp, NULL);
             const int64_t nt = qp[b - a] - qp[0];
             double *t = olive_malloc((size_t)nt * sizeof(double) + 8, "spike sources");
-            olive_spike_times_read(c->net_path, q, a, b, qp, t);
+            olive_spike_times_read(c->run.net_path, q, a, b, qp, t);
             steps = olive_realloc(steps, (size_t)(nsteps + nt) * sizeof(int64_t) + 8, "spike sources");
             for (int64_t g = a; g < b; g++) {   /* rows ascend: the steps land in row order */
                 kind[g - r0] = OLIVE_SOURCE_ARRAY;
                 for (int64_t e = qp[g - a] - qp[0]; e < qp[g - a + 1] - qp[0]; e++) {
                     /* a time beyond the int64 steps is never reached: kept as NEVER (the order stays) */
-                    int64_t st = t[e] >= 0 ? olive_ms_to_step_or_never(olive_die, "spike_times", t[e], c->dt) : 0;
+                    int64_t st = t[e] >= 0 ? olive_ms_to_step_or_never(olive_die, "spike_times", t[e], c->run.dt) : 0;
                     if (st != OLIVE_STEP_NEVER) st--;
                     if (st < 0)
                         olive_die("%s: population %s: cell %lld spikes at %g ms, before the end of the first step "
-                                  "(%g ms): not representable", c->net_path, q->name, (long long)g, t[e], c->dt);
+                                  "(%g ms): not representable", c->run.net_path, q->name, (long long)g, t[e], c->run.dt);
                     steps[nsteps++] = st;
                 }
                 ptr[g - r0 + 1] = qp[g - a + 1] - qp[g - a];   /* a count, summed below */
@@ -311,28 +311,28 @@ static void setup_poisson(sim_t *s)
 {
     struct sim_spk *k = s->spk;
     const sim_config *c = s->cfg;
-    k->poisson = olive_malloc((size_t)(c->npoisson + 1) * sizeof(sim_poisson), "poisson");
-    k->poisson_rec = olive_malloc((size_t)(c->npoisson + 1) * sizeof(int), "poisson");
-    for (int j = 0; j < c->npoisson; j++) {
-        sim_poisson p = c->poisson[j];
-        k->poisson_rec[j] = olive_model_receptor(c->model, p.receptor);
+    k->poisson = olive_malloc((size_t)(c->spiking.npoisson + 1) * sizeof(sim_poisson), "poisson");
+    k->poisson_rec = olive_malloc((size_t)(c->spiking.npoisson + 1) * sizeof(int), "poisson");
+    for (int j = 0; j < c->spiking.npoisson; j++) {
+        sim_poisson p = c->spiking.poisson[j];
+        k->poisson_rec[j] = olive_model_receptor(c->run.model, p.receptor);
         if (k->poisson_rec[j] < 0)
-            olive_usage_error("--poisson: model %s has no receptor '%s' (it has ge, gi)", c->model->name, p.receptor);
-        if (c->model->weights_nonnegative && p.weight < 0)
-            olive_usage_error("--poisson: weight %g is a conductance of %s (nS) and cannot be negative", p.weight, c->model->name);
+            olive_usage_error("--poisson: model %s has no receptor '%s' (it has ge, gi)", c->run.model->name, p.receptor);
+        if (c->run.model->weights_nonnegative && p.weight < 0)
+            olive_usage_error("--poisson: weight %g is a conductance of %s (nS) and cannot be negative", p.weight, c->run.model->name);
         if (p.last < 0) { p.first = 0; p.last = s->net.count; }
         if (p.last > s->net.count)
             olive_usage_error("--poisson cells %lld:%lld: the network has %lld cells", (long long)p.first,
                               (long long)p.last, (long long)s->net.count);
-        p.step0 = olive_ms_to_step_or_never(olive_usage_error, "--poisson time START", p.start_ms, c->dt);
+        p.step0 = olive_ms_to_step_or_never(olive_usage_error, "--poisson time START", p.start_ms, c->run.dt);
         p.step1 = p.stop_ms < 0 ? OLIVE_STEP_NEVER
-                                : olive_ms_to_step_or_never(olive_usage_error, "--poisson time STOP", p.stop_ms, c->dt);
-        if (!(p.rate_hz * 1e-3 * c->dt <= 1))
-            olive_usage_error("--poisson rate %g Hz: more than one event per input and step of %g ms", p.rate_hz, c->dt);
-        if ((double)p.n * p.rate_hz * 1e-3 * c->dt > 50)
+                                : olive_ms_to_step_or_never(olive_usage_error, "--poisson time STOP", p.stop_ms, c->run.dt);
+        if (!(p.rate_hz * 1e-3 * c->run.dt <= 1))
+            olive_usage_error("--poisson rate %g Hz: more than one event per input and step of %g ms", p.rate_hz, c->run.dt);
+        if ((double)p.n * p.rate_hz * 1e-3 * c->run.dt > 50)
             olive_usage_error("--poisson n=%lld rate=%g: %g events per cell and step of %g ms; at most 50 (fewer inputs, or "
                               "one input with their summed rate)", (long long)p.n, p.rate_hz,
-                              (double)p.n * p.rate_hz * 1e-3 * c->dt, c->dt);
+                              (double)p.n * p.rate_hz * 1e-3 * c->run.dt, c->run.dt);
         k->poisson[j] = p;
     }
 }
@@ -345,19 +345,19 @@ void sim_setup_spiking(sim_t *s, sim_config *cfg, const sim_family *family)
     s->spk = olive_calloc(1, sizeof *s->spk, "spiking state");
     struct sim_spk *k = s->spk;
     olive_network hdr;
-    olive_net_read_header(cfg->net_path, &hdr);
+    olive_net_read_header(cfg->run.net_path, &hdr);
     if (hdr.nnz_total > 0)
-        olive_die("%s: a %s network with gap junctions: gap junctions couple InfOli cells only, for now", cfg->net_path,
-                  cfg->model->name);
+        olive_die("%s: a %s network with gap junctions: gap junctions couple InfOli cells only, for now", cfg->run.net_path,
+                  cfg->run.model->name);
     if (s->size > hdr.count)
-        olive_die("%s: %lld cells cannot be split over %d ranks (at most one rank per cell)", cfg->net_path,
+        olive_die("%s: %lld cells cannot be split over %d ranks (at most one rank per cell)", cfg->run.net_path,
                   (long long)hdr.count, s->size);
-    sim_check_pulses(cfg, hdr.count);
-    if (cfg->rec_b > hdr.count)
-        olive_usage_error("--record-cells %lld:%lld: the network has %lld cells", (long long)cfg->rec_a,
-                          (long long)cfg->rec_b, (long long)hdr.count);
-    if (cfg->rec_b < 0) { cfg->rec_a = 0; cfg->rec_b = hdr.count; }
-    if (cfg->restart_path) spk_restart_check_header(cfg, hdr.count);   /* sets start_step */
+    sim_check_pulses(&cfg->stim, hdr.count);
+    if (cfg->rec.last > hdr.count)
+        olive_usage_error("--record-cells %lld:%lld: the network has %lld cells", (long long)cfg->rec.first,
+                          (long long)cfg->rec.last, (long long)hdr.count);
+    if (cfg->rec.last < 0) { cfg->rec.first = 0; cfg->rec.last = hdr.count; }
+    if (cfg->run.restart_path) spk_restart_check_header(cfg, hdr.count);   /* sets start_step */
     int64_t *bounds = olive_malloc((size_t)(s->size + 1) * sizeof(int64_t), "bounds");
     olive_block_bounds(hdr.count, NULL, s->size, OLIVE_BALANCE_CELLS, bounds);
     s->plan.row0 = bounds[s->rank];
@@ -368,35 +368,35 @@ void sim_setup_spiking(sim_t *s, sim_config *cfg, const sim_family *family)
      * yet, so the ring counts the constant delays only (checked again once
      * the delays are known) */
     const spk_mem mem = own_synapses(s, hdr.count);
-    const int64_t run = cfg->steps - cfg->start_step;
+    const int64_t run = cfg->run.steps - cfg->run.start_step;
     check_memory(s, hdr.count, &mem, run < mem.dmax_known + 1 ? (int)run : mem.dmax_known + 1);
-    olive_net_read_rows(cfg->net_path, s->plan.row0, s->plan.row1, &s->net);
-    olive_pops_read(cfg->net_path, hdr.count, &k->pops);
+    olive_net_read_rows(cfg->run.net_path, s->plan.row0, s->plan.row1, &s->net);
+    olive_pops_read(cfg->run.net_path, hdr.count, &k->pops);
     olive_synapses syn;
-    olive_syn_read_rows(cfg->net_path, hdr.count, s->plan.row0, s->plan.row1, &syn);
-    if (syn.n > 0 && fabs(syn.dt - cfg->dt) > 1e-12 * cfg->dt)
-        olive_die("internal: dt %g differs from the synapses' %g", cfg->dt, syn.dt);
+    olive_syn_read_rows(cfg->run.net_path, hdr.count, s->plan.row0, s->plan.row1, &syn);
+    if (syn.n > 0 && fabs(syn.dt - cfg->run.dt) > 1e-12 * cfg->run.dt)
+        olive_die("internal: dt %g differs from the synapses' %g", cfg->run.dt, syn.dt);
     const int64_t n = s->plan.nlocal;
-    for (int v = 0; v < cfg->model->nvars; v++) {
+    for (int v = 0; v < cfg->run.model->nvars; v++) {
         s->state_raw[v] = s->state[v] = olive_calloc((size_t)n + 1, sizeof(double), "state");
-        for (int64_t i = 0; i < n; i++) ((double *)s->state[v])[i] = cfg->model->var_initial[v];
+        for (int64_t i = 0; i < n; i++) ((double *)s->state[v])[i] = cfg->run.model->var_initial[v];
     }
     s->flags = olive_calloc((size_t)n + 1, 1, "flags");
-    s->active = olive_malloc((size_t)(cfg->npulses + 1) * sizeof(sim_pulse), "pulses");
+    s->active = olive_malloc((size_t)(cfg->stim.npulses + 1) * sizeof(sim_pulse), "pulses");
     k->mark = olive_calloc((size_t)s->nthreads, sizeof(int64_t), "spike marks");
     k->cur = olive_calloc((size_t)n + 1, sizeof(double), "pulse currents");
     for (int i = 0; i < k->pops.n; i++)   /* one neuron model, and spike sources */
-        if (k->pops.pop[i].model != cfg->model && !olive_model_is_source(k->pops.pop[i].model))
+        if (k->pops.pop[i].model != cfg->run.model && !olive_model_is_source(k->pops.pop[i].model))
             olive_die("%s: population %s is %s in a %s network: one neuron model per network (and spike sources), "
-                      "for now", cfg->net_path, k->pops.pop[i].name, k->pops.pop[i].model->name, cfg->model->name);
-    if (olive_model_is_cable(cfg->model)) spk_cable_setup(s, &syn);
+                      "for now", cfg->run.net_path, k->pops.pop[i].name, k->pops.pop[i].model->name, cfg->run.model->name);
+    if (olive_model_is_cable(cfg->run.model)) spk_cable_setup(s, &syn);
     else setup_cells(s);
     setup_sources(s);
     setup_synapses(s, &syn, &mem);
     olive_syn_free(&syn);
     setup_poisson(s);
-    k->window0 = cfg->start_step;
-    if (cfg->restart_path) spk_restart_load(s);
+    k->window0 = cfg->run.start_step;
+    if (cfg->run.restart_path) spk_restart_load(s);
     s->net_crc = 0;
     const sim_engine *engine = sim_engine_choose(s);
     engine->setup(s);
