@@ -96,8 +96,10 @@ TEST_SRC   := $(wildcard tests/unit/*.c)
 TEST_BINS  := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 .PHONY: all deps check demo install man clean bench
-# Keep the tool objects (make would delete them as intermediates of the pattern rule).
-.SECONDARY:
+# Keep the tool objects (make would delete them as intermediates of the pattern
+# rule). Not .SECONDARY: with no names it makes every target intermediate, and
+# a missing stamp (.cuda0/.cuda1 after a switch) would then rebuild nothing.
+.PRECIOUS: $(BUILD)/obj/%.o $(BUILD)/obj/%.cu.o
 all: $(BINS) $(TEST_BINS) $(if $(HAVE_CUDA),$(BUILD)/bench/olive-bwprobe $(BUILD)/bench/olive-scatterprobe $(BUILD)/bench/olive-stepprobe $(BUILD)/bench/olive-hinesbench $(BUILD)/bench/olive-cablebench)
 
 # Objects are rebuilt when the build switches between with and without CUDA.
