@@ -99,8 +99,11 @@ static void read_stimulus(const char *path, ana_plot_pulse **out, int *n)
             ana_error("%s: %s has %lld values, %s has %lld (one per pulse)", path, names[i], (long long)d[i].len,
                       names[0], (long long)m);
     double *v = olive_malloc((size_t)(4 * m) * sizeof(double) + 8, "pulses");
-    for (int i = 0; i < 4; i++)
-        if (have[i]) ana_dset_read(&d[i], H5T_NATIVE_DOUBLE, 0, m, v + i * m), ana_dset_close(&d[i]);
+    for (int i = 0; i < 4; i++) {
+        if (!have[i]) continue;
+        ana_dset_read(&d[i], H5T_NATIVE_DOUBLE, 0, m, v + i * m);
+        ana_dset_close(&d[i]);
+    }
     H5Fclose(f);
     *out = olive_realloc(*out, (size_t)(*n + m + 1) * sizeof **out, "pulses");
     for (int64_t k = 0; k < m; k++)
