@@ -196,7 +196,7 @@ cmp -s rate.png rate.orig || fail "an existing plot was changed without --force"
 "$A" plot run5 -o rate.png --kind raster --force >/dev/null
 fails_with 'missing -o FIG\.png' "$A" plot run5 --kind raster
 fails_with 'missing --kind' "$A" plot run5 -o x.png
-fails_with "--kind: 'pie' is not raster, trace, rate or heatmap" "$A" plot run5 -o x.png --kind pie
+fails_with "--kind: 'pie' is not raster, trace, rate, heatmap or compartments" "$A" plot run5 -o x.png --kind pie
 fails_with '--width: 50 is out of range \[200, 10000\]' "$A" plot run5 -o x.png --kind raster --width 50
 fails_with '--t0 5 must be below --t1 1' "$A" plot run5 -o x.png --kind rate --t0 5 --t1 1
 fails_with 'a trace plot shows at most 16' "$A" plot run5 -o x.png --kind trace --cells 0:20

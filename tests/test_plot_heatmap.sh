@@ -11,41 +11,14 @@ A="$BIN/olive-analyze"
 "$BIN/olive-genconn" -q -o net.h5 --cells 64 --generator uniform --density 4 --seed 2 --gcal 0.6:1.2
 "$BIN/olive-simulate" -q net.h5 -o run --steps 400 --record g_cal,v_axon --record-every 4
 "$A" plot run -o heat.png --kind heatmap --variable g_cal >/dev/null
+# a compartment report: 4 hh_cable cells of 6 compartments, 200 frames
+"$BIN/olive-genconn" -q -o cab.h5 --model hh_cable --population c:4
+"$BIN/olive-simulate" -q cab.h5 -o crun --time 50 --pulse 5:40:0.5 --record-compartments v --record-every 10
+"$A" plot crun -o comp.png --kind compartments --cells 1:3 >/dev/null
 "$PY" - <<'PYEOF' || fail "heat map colours"
-import h5py, numpy as np, struct, zlib
-def png_rgb(path):
-    """A plain PNG decoder (8-bit RGB, any filter), so the test needs no imaging library."""
-    data = open(path, "rb").read()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    pos, idat, w = 8, b"", None
-    while pos < len(data):
-        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        body = data[pos + 8:pos + 8 + n]
-        if kind == b"IHDR":
-            w, h, depth, ctype = struct.unpack(">IIBB", body[:10])
-            assert depth == 8 and ctype in (2, 6), (depth, ctype)
-            bpp = 3 if ctype == 2 else 4
-        elif kind == b"IDAT":
-            idat += body
-        pos += 12 + n
-    raw, stride = zlib.decompress(idat), w * bpp
-    img, prev = np.zeros((h, stride), np.int64), np.zeros(stride, np.int64)
-    for y in range(h):
-        f, line = raw[y * (stride + 1)], np.frombuffer(raw, np.uint8, stride, y * (stride + 1) + 1).astype(np.int64)
-        out = np.zeros(stride, np.int64)
-        for i in range(stride):
-            a = out[i - bpp] if i >= bpp else 0
-            b, c = prev[i], (prev[i - bpp] if i >= bpp else 0)
-            if f == 0: p = 0
-            elif f == 1: p = a
-            elif f == 2: p = b
-            elif f == 3: p = (a + b) // 2
-            else:
-                pa, pb, pc = abs(b - c), abs(a - c), abs(a + b - 2 * c)
-                p = a if pa <= pb and pa <= pc else (b if pb <= pc else c)
-            out[i] = (line[i] + p) & 255
-        img[y], prev = out, out
-    return img.reshape(h, w, bpp)[:, :, :3]
+import os, sys, h5py, numpy as np
+sys.path.insert(0, os.environ["TESTS"])
+from png_rgb import png_rgb
 img = png_rgb("heat.png")
 g = h5py.File("net.h5")["cells/g_CaL"][:]
 # the plot area of a 1000 x 600 figure (plotaxes.c: font = 15 px; heat map: 6 fonts for the bar)
@@ -67,6 +40,31 @@ for c in range(64):
         print(f"cell {c}: pixel {got} expected {want}"); bad += 1
 assert not bad, f"{bad} cells with the wrong colour"
 print("heat map: 64 cell rows coloured by their g_CaL")
+# the colour bar (x 895..913): tick marks right of it (x 914..919), each with a label further right
+bar_right = right + font + 1.2 * font
+ink = (img.sum(axis=2) < 300)
+ticks = np.flatnonzero(ink[int(top) + 1:int(bottom), int(bar_right) + 2:int(bar_right) + 5].all(axis=1)) + int(top) + 1
+ticks = [y for i, y in enumerate(ticks) if i == 0 or y != ticks[i - 1] + 1]
+assert len(ticks) >= 3, f"{len(ticks)} colour-bar ticks"
+for y in ticks:
+    assert (img[y - 4:y + 5, int(bar_right) + 9:].sum(axis=2) < 600).sum() >= 8, f"no label at the tick at y {y}"
+print(f"colour bar: {len(ticks)} ticks with labels")
+# compartments: columns 6..17 (cells 1 and 2) x 200 frames, each grid cell viridis of its value
+with h5py.File("crun/v_compartments.h5") as f:
+    v = f["report/io/data"][:, 6:18].astype(np.float64)
+img = png_rgb("comp.png")
+lo, hi = v.min(), v.max()
+checked = bad = 0
+for k in range(0, 200, 7):
+    for j in range(12):
+        x, y = int(left + (k + 0.5) * (right - left) / 200), int(bottom - (j + 0.5) * (bottom - top) / 12)
+        got = img[y, x].astype(float)
+        if abs(got[0] - got[1]) < 8 and abs(got[1] - got[2]) < 8:
+            continue                          # a grid line
+        checked += 1
+        bad += np.abs(got - viridis((v[k, j] - lo) / (hi - lo))).max() > 2
+assert checked > 250 and not bad, (checked, bad)
+print(f"compartments: {checked} frame x compartment pixels coloured by v")
 PYEOF
 for ext in svg pdf; do "$A" plot run -o heat.$ext --kind heatmap --variable g_cal --cells 10:30 --t0 5 --t1 15 >/dev/null; done
 grep -q "<svg" heat.svg && head -c 8 heat.pdf | grep -q "%PDF-1." || fail "heat map SVG/PDF"

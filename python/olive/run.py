@@ -156,6 +156,21 @@ class Run:
             end = int(self.provenance.get("start_step", 0)) + int(self.provenance["steps"])
         return int(end) * self.dt
 
+    def plot_raster(self, **kwargs):
+        """Spike raster coloured by population, pulses shaded (olive.plotting.plot_raster; needs matplotlib)."""
+        from .plotting import plot_raster
+        return plot_raster(self, **kwargs)
+
+    def plot_rates(self, **kwargs):
+        """Population rates over time (olive.plotting.plot_rates; needs matplotlib)."""
+        from .plotting import plot_rates
+        return plot_rates(self, **kwargs)
+
+    def plot_traces(self, variable=None, cells=None, **kwargs):
+        """Recorded traces of a few cells or compartments (olive.plotting.plot_traces; needs matplotlib)."""
+        from .plotting import plot_traces
+        return plot_traces(self, variable, cells, **kwargs)
+
     def to_neo(self, **kwargs):
         """A neo.Block (see olive.neo_export.run_to_neo); needs neo installed."""
         from .neo_export import run_to_neo

@@ -185,6 +185,9 @@ void ana_report_path(char *out, size_t n, const char *arg, const char *var);
  * v for the run of a spiking network (no infoli_var.h5, a v.h5). */
 const char *ana_default_variable(const char *arg, const char *infoli_var);
 void ana_report_open(ana_report *r, const char *path, const char *population);
+/* compartments: a compartment report (<variable>_compartments.h5), one column
+ * per compartment; nodes[c] is then the cell of column c. */
+void ana_report_open_as(ana_report *r, const char *path, const char *population, int compartments);
 /* Time of frame k in ms: start + k*step ((k+1)*step when start = step, as
  * olive writes it, so that times equal olive's (i+1)*dt exactly). */
 double ana_report_time(const ana_report *r, int64_t k);

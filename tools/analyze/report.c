@@ -54,7 +54,44 @@ static void choose_population(ana_report *r, const char *population, char *group
     ana_fmt(group, gsize, "/report/%s", pops[0]);
 }
 
+/* A compartment report's columns are compartments: cell i's are
+ * index_pointers[i] .. index_pointers[i+1]-1. nodes (one per cell) becomes
+ * one per column, the cell of each compartment. */
+static void expand_compartments(ana_report *r, const char *group, int64_t cells)
+{
+    char name[700];
+    ana_fmt(name, sizeof name, "%s/mapping/index_pointers", group);
+    if (!ana_h5_is_dataset(r->file, name)) ana_error("%s: dataset %s is missing (not a compartment report)", r->path, name);
+    ana_dset d;
+    ana_dset_open(&d, r->path, r->file, name);
+    if (d.cls != H5T_INTEGER) ana_error("%s: dataset %s must hold integers", r->path, name);
+    if (d.len != cells + 1)
+        ana_error("%s: %s has %lld entries, expected %lld (one more than mapping/node_ids)", r->path, name,
+                  (long long)d.len, (long long)(cells + 1));
+    int64_t *ptr = olive_malloc((size_t)(cells + 1) * sizeof(int64_t), "index pointers");
+    ana_dset_read(&d, H5T_NATIVE_INT64, 0, cells + 1, ptr);
+    ana_dset_close(&d);
+    if (ptr[0] != 0 || ptr[cells] != r->n)
+        ana_error("%s: %s runs from %lld to %lld, expected 0 to %lld (the columns of %s)", r->path, name,
+                  (long long)ptr[0], (long long)ptr[cells], (long long)r->n, r->name);
+    uint64_t *per_column = olive_malloc((size_t)r->n * sizeof(uint64_t) + 8, "node ids");
+    for (int64_t i = 0; i < cells; i++) {
+        if (ptr[i + 1] < ptr[i])
+            ana_error("%s: %s[%lld] = %lld is below the entry before it", r->path, name, (long long)(i + 1),
+                      (long long)ptr[i + 1]);
+        for (int64_t j = ptr[i]; j < ptr[i + 1]; j++) per_column[j] = r->nodes[i];
+    }
+    free(ptr);
+    free(r->nodes);
+    r->nodes = per_column;
+}
+
 void ana_report_open(ana_report *r, const char *path, const char *population)
+{
+    ana_report_open_as(r, path, population, 0);
+}
+
+void ana_report_open_as(ana_report *r, const char *path, const char *population, int compartments)
 {
     memset(r, 0, sizeof *r);
     ana_fmt(r->path, sizeof r->path, "%s", path);
@@ -84,20 +121,22 @@ void ana_report_open(ana_report *r, const char *path, const char *population)
     ana_fmt(name, sizeof name, "%s/mapping/node_ids", group);
     ana_dset_open(&d, path, r->file, name);
     if (d.cls != H5T_INTEGER) ana_error("%s: dataset %s must hold integers (node ids)", path, name);
-    if (d.len != r->n)
+    if (d.len != r->n && !compartments)
         ana_error("%s: %s has %lld entries but %s has %lld columns (one column per cell is supported)", path, name,
                   (long long)d.len, r->name, (long long)r->n);
-    r->nodes = olive_malloc((size_t)r->n * sizeof(uint64_t) + 8, "node ids");
+    const int64_t cells = d.len;
+    r->nodes = olive_malloc((size_t)cells * sizeof(uint64_t) + 8, "node ids");
     if (d.is_signed) {
-        ana_dset_read(&d, H5T_NATIVE_INT64, 0, r->n, r->nodes);
-        for (int64_t i = 0; i < r->n; i++)
+        ana_dset_read(&d, H5T_NATIVE_INT64, 0, cells, r->nodes);
+        for (int64_t i = 0; i < cells; i++)
             if ((int64_t)r->nodes[i] < 0)
                 ana_error("%s: %s[%lld] = %lld is negative, not a node id", path, name, (long long)i,
                           (long long)(int64_t)r->nodes[i]);
     } else {
-        ana_dset_read(&d, H5T_NATIVE_UINT64, 0, r->n, r->nodes);
+        ana_dset_read(&d, H5T_NATIVE_UINT64, 0, cells, r->nodes);
     }
     ana_dset_close(&d);
+    if (compartments) expand_compartments(r, group, cells);
 
     ana_fmt(name, sizeof name, "%s/mapping/time", group);
     ana_dset_open(&d, path, r->file, name);

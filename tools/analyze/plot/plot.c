@@ -15,31 +15,40 @@
 #include "plot.h"
 
 static const char plot_help[] =
-    "Usage: olive-analyze plot OUTDIR -o FIG.png --kind raster|trace|rate|heatmap [--cells A:B]\n"
-    "                          [--t0 MS] [--t1 MS] [--variable NAME] [--bin MS] [--offset V]\n"
-    "                          [--width PX] [--height PX] [--title TEXT] [--force]\n"
+    "Usage: olive-analyze plot OUTDIR -o FIG.png --kind raster|trace|rate|heatmap|compartments\n"
+    "                          [--cells A:B] [--t0 MS] [--t1 MS] [--variable NAME] [--bin MS]\n"
+    "                          [--offset V] [--rates] [--network NET.h5] [--width PX] [--height PX]\n"
+    "                          [--title TEXT] [--force]\n"
     "\n"
-    "  raster  one dot per spike: time (ms) against cell (OUTDIR/spikes.h5)\n"
+    "  raster  one dot per spike: time (ms) against cell (OUTDIR/spikes.h5), coloured by\n"
+    "          population (legend); the run's --pulse/--stimulus pulses as shaded bands\n"
     "  trace   the recorded values of a few cells over time (OUTDIR/<variable>.h5,\n"
     "          v_axon by default), one line and legend entry per cell\n"
     "  rate    the population rate over time bins: spikes / cells / bin width (Hz)\n"
     "  heatmap a report as an image: cells against time, the value as a colour\n"
     "          (OUTDIR/<variable>.h5; frames and cells averaged into pixels)\n"
+    "  compartments  a compartment report (OUTDIR/<variable>_compartments.h5, v by\n"
+    "          default) as an image: the compartments of the cells of --cells (default\n"
+    "          the first recorded cell) against time\n"
     "\n"
     "  -o, --output FIG      the figure to write, PNG, SVG or PDF by its extension\n"
     "                        (.png, .svg, .pdf; written under a temporary name and\n"
     "                        renamed when complete; refused if it exists, unless --force)\n"
-    "  --kind KIND           raster, trace, rate or heatmap\n"
+    "  --kind KIND           raster, trace, rate, heatmap or compartments\n"
     "  --cells A:B           cells A..B-1 (raster, rate: default all; trace: default the\n"
     "                        first 4 recorded, at most 16)\n"
     "  --t0 MS, --t1 MS      time range (default the whole run)\n"
     "  --variable NAME       trace, heatmap: the report to plot (default v_axon)\n"
     "  --offset V            trace: shift trace i up by i*V (units of the variable) so\n"
     "                        that overlapping traces stay apart (default 0)\n"
-    "  --bin MS              rate: bin width (default 5)\n"
+    "  --bin MS              rate, --rates: bin width (default 5)\n"
+    "  --rates               raster: the population rates in a panel under it\n"
+    "  --network NET.h5      raster, rate: the network file whose /cells/populations colour\n"
+    "                        the spikes (default: the one the run's provenance names)\n"
     "  --width PX, --height PX  image size (default 1000 x 600; 200..10000)\n"
     "  --title TEXT          title (default: what is plotted and from where)\n"
-    "  --population NAME     population (default: the only one)\n"
+    "  --population NAME     population (default: the only one; raster, rate: also a\n"
+    "                        population of the network, its cells only)\n"
     "  --force               replace an existing FIG.png\n"
     "  --help                this help\n"
     "\n"
@@ -54,7 +63,8 @@ static void parse(int argc, char **argv, ana_plot_opts *o)
         {"bin", required_argument, NULL, 'b'},    {"width", required_argument, NULL, 'W'},
         {"height", required_argument, NULL, 'H'}, {"title", required_argument, NULL, 'T'},
         {"population", required_argument, NULL, 'p'}, {"force", no_argument, NULL, 'F'},
-        {"offset", required_argument, NULL, 'O'},
+        {"offset", required_argument, NULL, 'O'}, {"rates", no_argument, NULL, 'R'},
+        {"network", required_argument, NULL, 'N'},
         {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);
@@ -76,7 +86,8 @@ static void parse(int argc, char **argv, ana_plot_opts *o)
             else if (!strcmp(optarg, "trace")) o->kind = TRACE;
             else if (!strcmp(optarg, "rate")) o->kind = RATE;
             else if (!strcmp(optarg, "heatmap")) o->kind = HEATMAP;
-            else ana_usage_error("plot", "--kind: '%s' is not raster, trace, rate or heatmap", optarg);
+            else if (!strcmp(optarg, "compartments")) o->kind = COMPARTMENTS;
+            else ana_usage_error("plot", "--kind: '%s' is not raster, trace, rate, heatmap or compartments", optarg);
             break;
         case 'C': ana_parse_cells("plot", "--cells", optarg, &o->a, &o->b); o->has_cells = 1; break;
         case '0': o->t0 = olive_parse_double("--t0", optarg, -1e15, 1e15); break;
@@ -88,6 +99,8 @@ static void parse(int argc, char **argv, ana_plot_opts *o)
         case 'T': o->title = optarg; break;
         case 'p': o->population = optarg; break;
         case 'F': o->force = 1; break;
+        case 'R': o->rates = 1; break;
+        case 'N': o->network = optarg; break;
         case 'O': o->offset = olive_parse_double("--offset", optarg, -1e6, 1e6); break;
         case 'h': fputs(plot_help, stdout); exit(ANA_EXIT_OK);
         case ':': ana_usage_error("plot", "option %s needs a value", argv[optind - 1]);
@@ -97,8 +110,11 @@ static void parse(int argc, char **argv, ana_plot_opts *o)
     if (optind >= argc) ana_usage_error("plot", "missing OUTDIR (an olive-simulate output directory)");
     if (optind + 1 < argc) ana_usage_error("plot", "unexpected argument '%s'", argv[optind + 1]);
     if (!o->output) ana_usage_error("plot", "missing -o FIG.png");
-    if (o->kind < 0) ana_usage_error("plot", "missing --kind raster|trace|rate|heatmap");
+    if (o->kind < 0) ana_usage_error("plot", "missing --kind raster|trace|rate|heatmap|compartments");
     if (o->offset != 0 && o->kind != TRACE) ana_usage_error("plot", "--offset applies to --kind trace only");
+    if (o->rates && o->kind != RASTER) ana_usage_error("plot", "--rates applies to --kind raster only");
+    if (o->network && o->kind != RASTER && o->kind != RATE)
+        ana_usage_error("plot", "--network applies to --kind raster and rate only");
     if (!isnan(o->t0) && !isnan(o->t1) && !(o->t0 < o->t1)) ana_usage_error("plot", "--t0 %g must be below --t1 %g", o->t0, o->t1);
     if (o->kind == TRACE && o->has_cells && o->b - o->a > MAX_TRACES)
         ana_usage_error("plot", "--cells %lld:%lld is %lld cells; a trace plot shows at most %d", (long long)o->a,
@@ -106,99 +122,7 @@ static void parse(int argc, char **argv, ana_plot_opts *o)
     if (o->output && !o->force && olive_path_exists(o->output))
         ana_usage_error("plot", "%s exists; use --force to overwrite it", o->output);
     o->dir = argv[optind];
-    if (!o->variable) o->variable = ana_default_variable(o->dir, "v_axon");
-}
-
-/* The run's spikes, cells and duration; the cell range and time window. */
-static void open_spikes(const ana_plot_opts *o, ana_run *run, ana_spike_list *l, int64_t *a, int64_t *b, double *t0, double *t1)
-{
-    ana_run_open(run, o->dir);
-    ana_spikes sp;
-    ana_spikes_open(&sp, run->spikes_path, o->population);
-    ana_spike_scan sc;
-    ana_spikes_scan(&sp, 0, &sc);
-    ana_run_resolve(run, sp.population, &sc);
-    ana_spikes_load(&sp, l);
-    ana_spike_scan_free(&sc);
-    ana_spikes_close(&sp);
-    if (run->cells <= 0) ana_error("%s: the number of cells is unknown (no cells attribute, report or spikes)", run->spikes_path);
-    *a = o->has_cells ? o->a : 0;
-    *b = o->has_cells ? o->b : run->cells;
-    if (*a >= run->cells) ana_usage_error("plot", "--cells %lld:%lld: the run has %lld cells", (long long)*a, (long long)*b, (long long)run->cells);
-    if (*b > run->cells) *b = run->cells;
-    *t0 = isnan(o->t0) ? 0 : o->t0;
-    *t1 = isnan(o->t1) ? (run->duration_ms > 0 ? run->duration_ms : 1) : o->t1;
-    if (!(*t0 < *t1)) ana_usage_error("plot", "empty time range [%g, %g] ms", *t0, *t1);
-}
-
-static void raster(const ana_plot_opts *o, cairo_t *cr, char *title, size_t tn)
-{
-    ana_run run;
-    ana_spike_list l;
-    int64_t a, b;
-    double t0, t1;
-    open_spikes(o, &run, &l, &a, &b, &t0, &t1);
-    ana_axes ax;
-    ana_axes_setup(&ax, cr, o->width, o->height, t0, t1, (double)a - 0.5, (double)b - 0.5);
-    int64_t shown = 0;
-    double h = (ax.bottom - ax.top) / (double)(b - a), dot = 0.6 * ax.font / 4 + 1;
-    if (h < 1) h = 1;
-    ana_axes_clip(&ax);
-    cairo_set_source_rgb(cr, 0.1, 0.1, 0.4);
-    for (int64_t i = 0; i < l.n; i++) {
-        if (l.node[i] < (uint64_t)a || l.node[i] >= (uint64_t)b || l.t[i] < t0 || l.t[i] > t1) continue;
-        double x = ana_axes_x(&ax, l.t[i]), y = ana_axes_y(&ax, (double)l.node[i]);
-        cairo_rectangle(cr, x - dot / 2, y - (h < dot ? h : dot) / 2, dot, h < dot ? h : dot);
-        shown++;
-    }
-    cairo_fill(cr);
-    ana_axes_unclip(&ax);
-    ana_fmt(title, tn, "Spike raster: %lld spikes of cells %lld-%lld (%s)", (long long)shown, (long long)a,
-            (long long)(b - 1), run.spikes_path);
-    ana_axes_draw(&ax, o->title ? o->title : title, "time (ms)", "cell (node id)");
-    ana_spike_list_free(&l);
-}
-
-static void rate(const ana_plot_opts *o, cairo_t *cr, char *title, size_t tn)
-{
-    ana_run run;
-    ana_spike_list l;
-    int64_t a, b;
-    double t0, t1;
-    open_spikes(o, &run, &l, &a, &b, &t0, &t1);
-    ana_bins bins;
-    ana_bins_width(&bins, t0, t1, o->bin, 1000000);
-    int64_t *count = olive_calloc((size_t)bins.n, sizeof(int64_t), "bins");
-    for (int64_t i = 0; i < l.n; i++) {
-        if (l.node[i] < (uint64_t)a || l.node[i] >= (uint64_t)b) continue;
-        int k = ana_bins_find(&bins, l.t[i]);
-        if (k >= 0) count[k]++;
-    }
-    double *hz = olive_malloc((size_t)bins.n * sizeof(double), "rates"), top = 0;
-    for (int k = 0; k < bins.n; k++) {
-        double w = ana_bins_edge(&bins, k + 1) - ana_bins_edge(&bins, k);
-        hz[k] = w > 0 ? (double)count[k] / (double)(b - a) / (w / 1000.0) : 0;
-        if (hz[k] > top) top = hz[k];
-    }
-    ana_axes ax;
-    ana_axes_setup(&ax, cr, o->width, o->height, t0, t1, 0, top > 0 ? top * 1.08 : 1);
-    ana_axes_clip(&ax);
-    cairo_set_source_rgb(cr, 0.12, 0.47, 0.71);
-    cairo_set_line_width(cr, 1.5);
-    cairo_move_to(cr, ana_axes_x(&ax, t0), ana_axes_y(&ax, 0));
-    for (int k = 0; k < bins.n; k++) {
-        cairo_line_to(cr, ana_axes_x(&ax, ana_bins_edge(&bins, k)), ana_axes_y(&ax, hz[k]));
-        cairo_line_to(cr, ana_axes_x(&ax, ana_bins_edge(&bins, k + 1)), ana_axes_y(&ax, hz[k]));
-    }
-    cairo_line_to(cr, ana_axes_x(&ax, t1), ana_axes_y(&ax, 0));
-    cairo_stroke(cr);
-    ana_axes_unclip(&ax);
-    ana_fmt(title, tn, "Population rate of cells %lld-%lld, %g ms bins (%s)", (long long)a, (long long)(b - 1), o->bin,
-            run.spikes_path);
-    ana_axes_draw(&ax, o->title ? o->title : title, "time (ms)", "rate (Hz per cell)");
-    free(hz);
-    free(count);
-    ana_spike_list_free(&l);
+    if (!o->variable) o->variable = o->kind == COMPARTMENTS ? "v" : ana_default_variable(o->dir, "v_axon");
 }
 
 typedef struct {
@@ -333,11 +257,9 @@ static enum plot_format format_of(const char *path)
 static void draw(const ana_plot_opts *o, cairo_surface_t *surface, char *title, size_t tn)
 {
     cairo_t *cr = cairo_create(surface);
-    if (o->kind == RASTER) raster(o, cr, title, tn);
-    else if (o->kind == RATE) rate(o, cr, title, tn);
-    else if (o->kind == HEATMAP) {
-        ana_plot_heatmap(o, cr, title, tn);
-    }
+    if (o->kind == RASTER) ana_plot_raster(o, cr, title, tn);
+    else if (o->kind == RATE) ana_plot_rate(o, cr, title, tn);
+    else if (o->kind == HEATMAP || o->kind == COMPARTMENTS) ana_plot_heatmap(o, cr, title, tn);
     else trace(o, cr, title, tn);
     if (cairo_status(cr) != CAIRO_STATUS_SUCCESS) ana_error("drawing failed: %s", cairo_status_to_string(cairo_status(cr)));
     cairo_destroy(cr);

@@ -133,6 +133,24 @@ void ana_axes_draw(ana_axes *a, const char *title, const char *xlabel, const cha
     cairo_set_font_size(cr, a->font);
 }
 
+void ana_axes_bar_ticks(const ana_axes *a, double x, double lo, double hi)
+{
+    cairo_t *cr = a->cr;
+    char buf[64];
+    if (!(hi > lo)) { lo -= 0.5; hi += 0.5; }   /* a constant value: its tick in the middle */
+    const double span = a->bottom - a->top, step = nice_step(hi - lo, span / (2.5 * a->font));
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    cairo_set_line_width(cr, 1);
+    for (double k = ceil(lo / step - 1e-9); k * step <= hi + step * 1e-9; k++) {
+        double v = k * step, py = floor(a->bottom - (v - lo) / (hi - lo) * span) + 0.5;
+        cairo_move_to(cr, x, py);
+        cairo_line_to(cr, x + 0.4 * a->font, py);
+        cairo_stroke(cr);
+        tick_label(buf, sizeof buf, v, step);
+        text_at(cr, x + 0.6 * a->font, py, 0, 0.5, buf);
+    }
+}
+
 void ana_axes_legend(ana_axes *a, const char *label, const double rgb[3])
 {
     cairo_t *cr = a->cr;

@@ -1,5 +1,7 @@
 /* olive-analyze plot --kind heatmap: a report as an image, cells (up) against
- * time (across), the value as a colour (viridis), with a colour bar. Frames
+ * time (across), the value as a colour (viridis), with a colour bar (ticks
+ * and labels); --kind compartments: a compartment report's columns (the
+ * compartments of the cells asked for) against time the same way. Frames
  * and cells are averaged into at most one pixel each (a million cells or
  * frames make a plot-sized picture), read a block of frames at a time. */
 #ifndef ANA_NO_CAIRO
@@ -56,37 +58,42 @@ static void colour_bar(const ana_axes *ax, double lo, double hi, const char *uni
         cairo_fill(cr);
     }
     cairo_set_source_rgb(cr, 0, 0, 0);
+    cairo_set_line_width(cr, 1);
+    cairo_rectangle(cr, floor(x) + 0.5, floor(top) + 0.5, floor(w), floor(bottom - top));
+    cairo_stroke(cr);
     cairo_set_font_size(cr, ax->font * 0.8);
-    /* Labels right of the bar: the top value, the bottom value, the units between. */
-    const double lx = x + w + 0.4 * ax->font;
-    char label[96];
-    ana_fmt(label, sizeof label, "%.4g", hi);
-    cairo_move_to(cr, lx, top + 0.8 * ax->font);
-    cairo_show_text(cr, label);
-    ana_fmt(label, sizeof label, "%.4g", lo);
-    cairo_move_to(cr, lx, bottom);
-    cairo_show_text(cr, label);
+    ana_axes_bar_ticks(ax, x + w, lo, hi);
+    /* The units above the bar. */
     if (units && *units) {
-        cairo_move_to(cr, lx, (top + bottom) / 2);
+        cairo_move_to(cr, x, top - 0.5 * ax->font);
         cairo_show_text(cr, units);
     }
+    cairo_set_font_size(cr, ax->font);
 }
 
 void ana_plot_heatmap(const ana_plot_opts *p, cairo_t *cr, char *title, size_t tn)
 {
-    char path[4096];
-    ana_report_path(path, sizeof path, p->dir, p->variable);
+    char path[4096], var[300];
+    const int comp = p->kind == COMPARTMENTS;
+    ana_fmt(var, sizeof var, "%s%s", p->variable, comp ? "_compartments" : "");
+    ana_report_path(path, sizeof path, p->dir, var);
     ana_report r;
-    ana_report_open(&r, path, p->population);
+    ana_report_open_as(&r, path, p->population, comp);
+    if (r.n == 0) ana_error("%s: %s has no column", path, r.name);
     int64_t *cols, nc;
-    nc = ana_report_columns(&r, p->has_cells ? p->a : 0, p->has_cells ? p->b : INT64_MAX, &cols);
+    /* compartments: the first recorded cell's unless --cells */
+    const int64_t a = p->has_cells ? p->a : comp ? (int64_t)r.nodes[0] : 0;
+    const int64_t b = p->has_cells ? p->b : comp ? a + 1 : INT64_MAX;
+    nc = ana_report_columns(&r, a, b, &cols);
     if (nc == 0) ana_error("%s: no recorded cell in the range asked for", path);
     int64_t k0, k1;
     ana_report_window(&r, isnan(p->t0) ? -INFINITY : p->t0, isnan(p->t1) ? INFINITY : p->t1, &k0, &k1);
     if (k1 <= k0) ana_error("%s: no frame in the time range", path);
     ana_axes ax;
     const double t0 = ana_report_time(&r, k0), t1 = ana_report_time(&r, k1 - 1);
-    const double c0 = (double)r.nodes[cols[0]], c1 = (double)r.nodes[cols[nc - 1]] + 1;
+    /* y: cell ids, or the compartments' places in the report (columns) */
+    const double c0 = comp ? (double)cols[0] : (double)r.nodes[cols[0]];
+    const double c1 = comp ? (double)cols[nc - 1] + 1 : (double)r.nodes[cols[nc - 1]] + 1;
     ana_axes_setup(&ax, cr, p->width, p->height, t0, t1, c0, c1);
     ax.right -= 6 * ax.font;   /* room for the colour bar and its labels */
     heat_grid g = {k0, k1 - k0, nc, 0, 0, NULL, NULL};
@@ -132,9 +139,13 @@ void ana_plot_heatmap(const ana_plot_opts *p, cairo_t *cr, char *title, size_t t
     cairo_fill(cr);
     cairo_restore(cr);
     cairo_surface_destroy(img);
-    ana_fmt(title, tn, "%s of cells %.0f-%.0f (%s)", p->variable, c0, c1 - 1, path);
-    ana_axes_draw(&ax, p->title ? p->title : title, "time (ms)", "cell");
-    colour_bar(&ax, lo, hi, r.units);
+    if (comp)
+        ana_fmt(title, tn, "%s of %lld compartments of cells %llu-%llu (%s)", p->variable, (long long)nc,
+                (unsigned long long)r.nodes[cols[0]], (unsigned long long)r.nodes[cols[nc - 1]], path);
+    else
+        ana_fmt(title, tn, "%s of cells %.0f-%.0f (%s)", p->variable, c0, c1 - 1, path);
+    ana_axes_draw(&ax, p->title ? p->title : title, "time (ms)", comp ? "compartment (report column)" : "cell");
+    colour_bar(&ax, lo, lo + span, r.units);
     free(g.sum);
     free(g.count);
     free(cols);
