@@ -69,6 +69,11 @@ def _checkout_bin():
     return None
 
 
+def _package_bin():
+    """Where `pip install` puts the programs built with the package."""
+    return Path(__file__).resolve().parent / "bin"
+
+
 def _executable(folder, name):
     p = Path(folder) / name
     return str(p) if p.is_file() and os.access(p, os.X_OK) else None
@@ -90,7 +95,7 @@ def find_program(name, path=True):
         if not found:
             raise ProgramNotFound(f"{Path(env) / name}: not found or not executable (OLIVE_BIN={env})")
         return found
-    found = _executable(Path(__file__).resolve().parent / "bin", name) or (path and shutil.which(name))
+    found = _executable(_package_bin(), name) or (path and shutil.which(name))
     if not found and _checkout_bin():
         found = _executable(_checkout_bin(), name)
     if found:
