@@ -127,7 +127,20 @@ $(JSONC_STAMP):
 	       "apt-get install libjson-c-dev, or build with JSONC_DIR=/json-c/prefix (its include/json-c/ holds json_tokener.h)" >&2; exit 1; }
 	@touch $@
 
-$(BUILD)/obj/%.o: %.c $(COMMON_H) $(TOOLS_H) $(CUDA_STAMP) $(R123_STAMP)
+# MPI's and parallel HDF5's headers must be there (checked once, each with a
+# clear message naming the package; `pip install ./python` shows it).
+MPI_H5_STAMP := $(BUILD)/obj/.mpi-hdf5
+$(MPI_H5_STAMP):
+	@mkdir -p $(dir $@)
+	@printf '#include <mpi.h>\n' | $(CC) $(PKG_CFLAGS) -E -x c - >/dev/null 2>&1 || { \
+	  echo "olive: MPI headers (mpi.h) not found by $(if $(HDF5_DIR),$(CC),pkg-config ompi-c or $(CC)):" \
+	       "apt-get install libopenmpi-dev openmpi-bin, or build with CC=mpicc of your MPI" >&2; exit 1; }
+	@printf '#include <hdf5.h>\n#ifndef H5_HAVE_PARALLEL\n#error serial HDF5\n#endif\n' | $(CC) $(PKG_CFLAGS) -E -x c - >/dev/null 2>&1 || { \
+	  echo "olive: parallel HDF5 headers (hdf5.h with H5_HAVE_PARALLEL) not found $(if $(HDF5_DIR),in HDF5_DIR=$(HDF5_DIR)/include,by pkg-config hdf5-openmpi):" \
+	       "apt-get install libhdf5-openmpi-dev, or build with HDF5_DIR=/hdf5/prefix of an MPI-enabled HDF5" >&2; exit 1; }
+	@touch $@
+
+$(BUILD)/obj/%.o: %.c $(COMMON_H) $(TOOLS_H) $(CUDA_STAMP) $(R123_STAMP) $(MPI_H5_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 

@@ -1,7 +1,8 @@
 """Finding and running olive's programs, with their progress and their errors.
 
-The programs are looked up in $OLIVE_BIN, else on PATH, else in build/bin of
-the repository this package sits in (running from a checkout). A run passes
+The programs are looked up in $OLIVE_BIN, else in the package's own bin/
+(`pip install ./python` builds them there), else on PATH, else in build/bin
+of the repository this package sits in (running from a checkout). A run passes
 --progress, reads the program's stderr line by line and hands each progress
 line ("olive-simulate: simulating  42.0% (3 s, 4 s left, ...)") to a
 callback or prints it; a non-zero exit raises OliveError carrying the
@@ -68,29 +69,53 @@ def _checkout_bin():
     return None
 
 
-def find_program(name):
+def _package_bin():
+    """Where `pip install` puts the programs built with the package."""
+    return Path(__file__).resolve().parent / "bin"
+
+
+def _executable(folder, name):
+    p = Path(folder) / name
+    return str(p) if p.is_file() and os.access(p, os.X_OK) else None
+
+
+def find_program(name, path=True):
     """The path of olive program name ('olive-simulate' or 'simulate').
 
     $OLIVE_BIN, when set, is the only place looked at (a wrong setting is an
-    error, not a silent fall back to another build); else PATH, else the
+    error, not a silent fall back to another build); else the package's own
+    bin/ (what pip built with it), else PATH (path=False: not), else the
     checkout's build/bin.
     """
     if not name.startswith("olive-"):
         name = "olive-" + name
     env = os.environ.get("OLIVE_BIN")
     if env:
-        p = Path(env) / name
-        if not (p.is_file() and os.access(p, os.X_OK)):
-            raise ProgramNotFound(f"{p}: not found or not executable (OLIVE_BIN={env})")
-        return str(p)
-    found = shutil.which(name)
+        found = _executable(env, name)
+        if not found:
+            raise ProgramNotFound(f"{Path(env) / name}: not found or not executable (OLIVE_BIN={env})")
+        return found
+    found = _executable(_package_bin(), name) or (path and shutil.which(name))
+    if not found and _checkout_bin():
+        found = _executable(_checkout_bin(), name)
     if found:
         return found
-    b = _checkout_bin()
-    if b and (b / name).is_file() and os.access(b / name, os.X_OK):
-        return str(b / name)
     raise ProgramNotFound(f"{name}: not found: set OLIVE_BIN to the folder holding olive's programs, "
-                          "put them on PATH (make install), or build the checkout (make)")
+                          "put them on PATH (make install), build the checkout (make), "
+                          "or pip install olive with its programs (docs/PYTHON.md)")
+
+
+def main():
+    """The console scripts olive-genconn, ... that pip puts on the venv's PATH: run the package's program.
+
+    PATH is not searched, where this script itself would be found.
+    """
+    name = os.path.basename(sys.argv[0])
+    try:
+        program = find_program(name, path=False)
+    except ProgramNotFound as e:
+        sys.exit(f"{name}: {e}")
+    os.execv(program, [program] + sys.argv[1:])
 
 
 def _mpirun(ranks, mpirun):

@@ -32,6 +32,28 @@ def test_find_program_honours_olive_bin(programs, monkeypatch, tmp_path):
         olive.find_program("simulate")
 
 
+def test_find_program_prefers_the_package_bin(monkeypatch, tmp_path):
+    """pip's programs (olive/bin/) before PATH's; OLIVE_BIN before both."""
+    from olive import programs as prog
+    for d in ("pkg", "path", "env"):
+        (tmp_path / d).mkdir()
+        (tmp_path / d / "olive-simulate").write_text("#!/bin/sh\n")
+        (tmp_path / d / "olive-simulate").chmod(0o755)
+    monkeypatch.setattr(prog, "_package_bin", lambda: tmp_path / "pkg")
+    monkeypatch.setenv("PATH", str(tmp_path / "path"))
+    monkeypatch.delenv("OLIVE_BIN", raising=False)
+    assert olive.find_program("simulate") == str(tmp_path / "pkg" / "olive-simulate")
+    monkeypatch.setenv("OLIVE_BIN", str(tmp_path / "env"))
+    assert olive.find_program("simulate") == str(tmp_path / "env" / "olive-simulate")
+    monkeypatch.delenv("OLIVE_BIN")
+    monkeypatch.setattr(prog, "_package_bin", lambda: tmp_path / "none")
+    assert olive.find_program("olive-simulate") == str(tmp_path / "path" / "olive-simulate")
+    # the console scripts' lookup leaves PATH out (it would find the script itself)
+    monkeypatch.setattr(prog, "_checkout_bin", lambda: None)
+    with pytest.raises(olive.ProgramNotFound, match="olive-simulate: not found"):
+        prog.find_program("simulate", path=False)
+
+
 def test_progress_callback_sees_the_end(cuba, tmp_path):
     seen = []
     run = olive.simulate(cuba, tmp_path / "out", steps=500, record="none", progress=seen.append)

@@ -1,0 +1,128 @@
+"""olive's programs built into the wheel by the repository's Makefile.
+
+build_py runs `make install` of the C sources (the repository around this
+folder, or csrc/ in an sdist) with BUILD and DESTDIR in a temporary folder,
+against the system's MPI, HDF5 and (when nvcc is found) CUDA, and copies the
+four programs into olive/bin/; the Makefile stays the one build recipe. Its
+variables come from the environment as with `make` (CUDA=0, CC=mpicc,
+HDF5_DIR=..., MAKEFLAGS=-j2); a missing system package stops the build with
+the Makefile's message naming it. OLIVE_BUILD_PROGRAMS=0 makes a pure-Python
+wheel without programs (they are then found on PATH or in a checkout's build/bin).
+The sdist carries the C sources in csrc/.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from setuptools import Distribution as _Distribution, setup
+from setuptools.command.bdist_wheel import bdist_wheel as _bdist_wheel
+from setuptools.command.build_py import build_py as _build_py
+from setuptools.command.sdist import sdist as _sdist
+from setuptools.errors import ExecError
+
+HERE = Path(__file__).resolve().parent
+PROGRAMS = ("genconn", "disperse", "simulate", "analyze")
+# What `make install` reads besides the sources: the docs and examples it installs.
+C_TREE = ("Makefile", "LICENSE", "README.md", "CITATION.cff", "common", "tools", "docs", "examples", "scripts")
+
+
+def with_programs():
+    return os.environ.get("OLIVE_BUILD_PROGRAMS", "1") != "0"
+
+
+def c_tree():
+    """The folder holding olive's Makefile and C sources: an sdist's csrc/, or the checkout around python/."""
+    for d in (HERE / "csrc", HERE.parent):
+        if (d / "Makefile").is_file() and (d / "common").is_dir() and (d / "tools").is_dir():
+            return d
+    raise ExecError(f"olive: no C sources next to {HERE} (neither ../Makefile nor csrc/): build from the "
+                    "repository or its sdist, or set OLIVE_BUILD_PROGRAMS=0 for the Python part alone")
+
+
+def need(tool, package, why):
+    if not shutil.which(tool):
+        raise ExecError(f"olive: {tool} not found ({why}): apt-get install {package}")
+
+
+def preflight():
+    """The tools make needs before it can say what else is missing."""
+    need("make", "make", "it builds olive's programs")
+    cc = (os.environ.get("CC") or "cc").split()[0]
+    need(cc, "build-essential", "the C compiler, CC")
+    if not os.environ.get("HDF5_DIR"):
+        need(os.environ.get("PKG_CONFIG") or "pkg-config", "pkg-config", "it finds MPI and HDF5; or set HDF5_DIR and CC=mpicc")
+
+
+def run_make(cmd):
+    """Run make, its output passed on; its 'olive: ...' messages (a missing package) raised as the error."""
+    print("olive: building the programs:", " ".join(cmd), flush=True)
+    proc = subprocess.Popen(cmd, stderr=subprocess.PIPE, text=True, errors="replace")
+    said = []
+    for line in proc.stderr:
+        sys.stderr.write(line)
+        if line.startswith("olive: "):
+            said.append(line.strip())
+    if proc.wait() != 0:
+        raise ExecError("\n".join(said) if said else
+                        f"olive: make failed (exit status {proc.returncode}) building the programs: see its output above")
+
+
+def build_programs(dest):
+    """The four programs, built by the Makefile in a temporary folder, copied into dest."""
+    src = c_tree()
+    preflight()
+    with tempfile.TemporaryDirectory(prefix="olive-build-") as tmp:
+        cmd = ["make", "-C", str(src), f"BUILD={tmp}/build", "PREFIX=/olive", f"DESTDIR={tmp}/stage", "MAN=0", "install"]
+        if "-j" not in os.environ.get("MAKEFLAGS", ""):
+            cmd.append(f"-j{len(os.sched_getaffinity(0))}")
+        run_make(cmd)
+        dest.mkdir(parents=True)
+        for p in PROGRAMS:
+            shutil.copy2(Path(tmp, "stage", "olive", "bin", f"olive-{p}"), dest / f"olive-{p}")
+
+
+class build_py(_build_py):
+    def run(self):
+        super().run()
+        dest = Path(self.build_lib, "olive", "bin")
+        shutil.rmtree(dest, ignore_errors=True)   # never a program left from an earlier build
+        if with_programs() and not self.editable_mode:
+            build_programs(dest)
+
+
+class Distribution(_Distribution):
+    """With programs, native code: the wheel is not pure and its root is platlib."""
+
+    def has_ext_modules(self):
+        return with_programs()
+
+
+class bdist_wheel(_bdist_wheel):
+    """With programs the wheel is for this platform, any Python 3 (they are no Python extension)."""
+
+    def get_tag(self):
+        tag = super().get_tag()
+        return ("py3", "none", tag[2]) if with_programs() else tag
+
+
+class sdist(_sdist):
+    """The sdist with the C sources in csrc/, so that a wheel can be built from it alone."""
+
+    def make_release_tree(self, base_dir, files):
+        super().make_release_tree(base_dir, files)
+        src = c_tree()
+        skip = shutil.ignore_patterns("__pycache__", "*.o", "*.pyc")
+        for name in C_TREE:
+            s, d = src / name, Path(base_dir, "csrc", name)
+            if s.is_dir():
+                shutil.copytree(s, d, ignore=skip)
+            else:
+                d.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(s, d)
+
+
+setup(distclass=Distribution, cmdclass={"build_py": build_py, "bdist_wheel": bdist_wheel, "sdist": sdist})

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# pip install ./python (docs/PYTHON.md): a fresh venv, the package installed
+# from a copy of the repository with its programs built by the Makefile
+# (python/setup.py), then, with nothing of olive on PATH, the README's Python
+# example and a small pyNN.olive script run the installed programs and give
+# spikes. A missing system package stops the build with the Makefile's
+# message naming it (emulated: no pkg-config, and an HDF5_DIR with no HDF5).
+set -euo pipefail
+fail() { echo "FAIL: $*" >&2; exit 1; }
+if [ "$BUILD" = build-san ] || [ "$SANITIZED" = 1 ]; then
+  # one C build of a minute inside pip; the sanitizer pass has nothing more to check here
+  echo "pip install: checked in the normal build only"; exit 0
+fi
+source "$TESTS/python_pins.sh"
+# the repository as a user's clone has it (no build/: pip builds in place, so not in $TOP)
+mkdir -p src/python
+here=$PWD
+(cd "$TOP" && cp -r Makefile LICENSE README.md CITATION.cff common tools docs examples scripts "$here/src/")
+tar -C "$TOP/python" --exclude=__pycache__ --exclude=./build --exclude='./*.egg-info' -cf - . | tar -C src/python -xf -
+"$PY" -m venv venv || fail "python3 -m venv failed (Debian package python3-venv)"
+printf '%s\n' "numpy==$NUMPY" "h5py==$H5PY" "neo==$NEO" "quantities==$QUANTITIES" "PyNN==$PYNN" "lazyarray==$LAZYARRAY" \
+  "setuptools==$SETUPTOOLS" >pins.txt
+pip() { venv/bin/pip --disable-pip-version-check "$@"; }
+pip install -q -c pins.txt setuptools || fail "pip could not install setuptools (is PyPI reachable?)"
+
+# a missing system package: pip's error names it (make's dependency check, before compiling anything)
+missing() {  # name, package, env settings...
+  local name=$1 pkg=$2 rc=0; shift 2
+  env "$@" CUDA=0 venv/bin/pip --disable-pip-version-check wheel -q --no-deps --no-build-isolation -w wheels \
+    ./src/python >out.txt 2>&1 || rc=$?
+  [ $rc != 0 ] || fail "$name: pip built a wheel"
+  grep -q "olive: .*not found.*apt-get install $pkg" out.txt || { cat out.txt; fail "$name: pip's error does not name $pkg"; }
+  ! compgen -G "wheels/*.whl" >/dev/null || fail "$name: a wheel was left"
+  echo "ok $name: $(grep -m1 "^ *olive: .*not found" out.txt | sed 's/^ *//')"
+}
+missing "no MPI" libopenmpi-dev PKG_CONFIG=false
+missing "no HDF5" libhdf5-openmpi-dev CC=mpicc HDF5_DIR="$PWD/empty"
+
+# the install a user runs, with build isolation (setuptools from PyPI), and the programs built
+t0=$SECONDS
+CUDA=0 MAKEFLAGS=-j2 pip install -q -c pins.txt './src/python[pynn]' >pip.log 2>&1 || { tail -n 30 pip.log; fail "pip install ./python"; }
+echo "pip install ./python[pynn]: $((SECONDS - t0)) s"
+site=$(venv/bin/python -c 'import sysconfig; print(sysconfig.get_path("platlib"))')
+for p in genconn disperse simulate analyze; do
+  [ -x "$site/olive/bin/olive-$p" ] || fail "olive/bin/olive-$p not installed"
+done
+rm -rf src   # nothing of the build or the sources left to fall back on
+
+# nothing of olive on PATH, no OLIVE_BIN: the package finds its own programs
+clean() { env -u OLIVE_BIN PATH=/usr/bin:/bin "$@"; }
+clean venv/bin/python -c 'import olive; print(olive.find_program("simulate"))' >where.txt
+grep -q "^$site/olive/bin/olive-simulate$" where.txt || fail "olive.find_program found $(cat where.txt)"
+# the console scripts on the venv's PATH run the same programs
+clean venv/bin/olive-simulate --version | grep -q "^olive-simulate " || fail "venv/bin/olive-simulate --version"
+# the README's Python example, as written there, then its spikes
+awk '/^## From Python/ {on=1} on && /^    / {b = b substr($0, 5) "\n"; next}
+     on && b != "" {if (b ~ /import olive/) {printf "%s", b; exit} b = ""}' "$TOP/README.md" >example.py
+grep -q "olive.simulate(" example.py || fail "README's Python example not found"
+cat >>example.py <<'PY'
+assert len(times) == len(ids) > 100, len(times)
+print("README example:", len(times), "spikes")
+PY
+clean venv/bin/python example.py >example.log 2>&1 || { cat example.log; fail "README's Python example"; }
+grep "README example" example.log
+# pyNN.olive after its documented install step (docs/PYNN.md)
+clean venv/bin/python -m olive.pynn.install >/dev/null || fail "python -m olive.pynn.install"
+cat >pynn.py <<'PY'
+import pyNN.olive as sim
+sim.setup(timestep=0.1)
+cells = sim.Population(20, sim.IF_curr_exp(i_offset=1.0))   # 1 nA: V tends to -45 mV, above threshold
+cells.record("spikes")
+sim.run(100.0)
+n = sum(len(st) for st in cells.get_data().segments[0].spiketrains)
+sim.end()
+assert n >= 20 * 3, n
+print("pyNN.olive:", n, "spikes")
+PY
+clean venv/bin/python pynn.py >pynn.log 2>&1 || { cat pynn.log; fail "pyNN.olive script"; }
+grep "pyNN.olive:" pynn.log
+echo "pip install: ok"
