@@ -74,7 +74,7 @@ import h5py
 with h5py.File('comp_x/v_compartments.h5', 'a') as f:
     d = f['report/io/data']; x = d[:]; x[3, 8] += 1; d[...] = x"
 out=$("$A" compare comp_1 comp_x 2>&1 || true)
-echo "$out" | grep -q "cell 41, compartment 2 (element id 1)" || fail "compare did not locate the compartment: $out"
+grep -q "cell 41, compartment 2 (element id 1)" <<< "$out" || fail "compare did not locate the compartment: $out"
 expect_fail_early() { if "$@" > err.txt 2>&1; then fail "$* was accepted"; fi; }
 expect_fail_early "$S" -q traub.h5 -o rc --time 1 --record-compartments ge
 grep -q "is not v, m, h or n" err.txt || fail "--record-compartments ge: $(cat err.txt)"

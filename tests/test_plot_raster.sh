@@ -74,7 +74,7 @@ PYEOF
 cmp -s r.png p.png || fail "a spike file with populations exc, inh drew another raster than population io"
 # --population of a network population: its rows only
 out=$("$A" plot run -o inh.png --kind raster --population inh)
-echo "$out" | grep -q "spikes of cells 80-99" || fail "--population inh: $out"
+grep -q "spikes of cells 80-99" <<< "$out" || fail "--population inh: $out"
 # a missing --network; a network found by no path (a warning, one colour); populations that do not tile
 rc=0; "$A" plot run -o x.png --kind raster --network nosuch.h5 2>err.txt || rc=$?
 [ $rc = 2 ] && grep -q "nosuch.h5" err.txt && [ ! -e x.png ] || { cat err.txt; fail "--network nosuch.h5 (rc $rc)"; }

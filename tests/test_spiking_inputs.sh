@@ -76,7 +76,7 @@ refused() {  # expected-message command...
   local want=$1; shift
   local out
   if out=$("$@" 2>&1); then fail "accepted: $*"; fi
-  echo "$out" | grep -q -- "$want" || fail "message for '$*' lacks '$want': $out"
+  grep -q -- "$want" <<< "$out" || fail "message for '$*' lacks '$want': $out"
 }
 B=(-o bad.h5 --model lif_cuba --cells 100)
 refused "delay '-1' is negative" "$G" "${B[@]}" --projection from=all,to=all,p=0.1,weight=1,delay=-1,receptor=ge

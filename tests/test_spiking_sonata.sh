@@ -68,7 +68,7 @@ refused() {
   local want=$1; shift
   local out
   if out=$("$@" 2>&1); then fail "accepted: $*"; fi
-  echo "$out" | grep -q -- "$want" || fail "message for '$*' lacks '$want': $out"
+  grep -q -- "$want" <<< "$out" || fail "message for '$*' lacks '$want': $out"
 }
 refused "has no receptor" "$G" -o bad.h5 --model lif_coba --cells 500 --import-synapses bmtk_edges.h5 --import-edge-types bmtk_edge_types.csv
 sed 's/0 1.5 2.0/0 1.5 -2.0/' bmtk_edge_types.csv > neg.csv
@@ -97,7 +97,7 @@ import_refused() {  # WANT EDGES [TYPES]: refused, naming the file, without outp
   local want=$1 edges=$2 types=${3:-bmtk_edge_types.csv} out rc=0
   out=$("$G" -o bad.h5 "${P[@]}" --import-synapses "$edges" --import-edge-types "$types" 2>&1) || rc=$?
   [ "$rc" -ne 0 ] && [ "$rc" -lt 128 ] || fail "$edges: exit status $rc: $out"
-  echo "$out" | grep -qF -- "$want" || fail "$edges: message lacks '$want': $out"
+  grep -qF -- "$want" <<< "$out" || fail "$edges: message lacks '$want': $out"
   [ ! -e bad.h5 ] && ! compgen -G "bad.h5.tmp-*" >/dev/null || fail "$edges: output left behind"
   echo "ok: $out"
 }
@@ -207,7 +207,7 @@ import_circ_refused() {  # WANT CONFIG
   local want=$1 out rc=0
   out=$("$G" -o bad.h5 --model hh_swc --import-circuit "$2" 2>&1) || rc=$?
   [ "$rc" -ne 0 ] && [ "$rc" -lt 128 ] || fail "$2: exit status $rc: $out"
-  echo "$out" | grep -qF -- "$want" || fail "$2: message lacks '$want': $out"
+  grep -qF -- "$want" <<< "$out" || fail "$2: message lacks '$want': $out"
   [ ! -e bad.h5 ] && ! compgen -G "bad.h5.tmp-*" >/dev/null || fail "$2: output left behind"
   echo "ok: $out"
 }
