@@ -29,9 +29,9 @@ extern int olive_verbose;
 extern int olive_quiet;
 void olive_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-void *olive_malloc(size_t bytes, const char *what);
-void *olive_calloc(size_t n, size_t size, const char *what);
-void *olive_realloc(void *old, size_t bytes, const char *what);
+void *olive_malloc(size_t bytes, const char *what) __attribute__((returns_nonnull));
+void *olive_calloc(size_t n, size_t size, const char *what) __attribute__((returns_nonnull));
+void *olive_realloc(void *old, size_t bytes, const char *what) __attribute__((returns_nonnull));
 /* memcpy on every OpenMP thread (256 KiB pieces): one core's copy rate is a
  * fraction of the memory's (staging for a GPU, spreading a device's results
  * into host arrays, whose first touch it spreads too). */
