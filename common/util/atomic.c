@@ -146,7 +146,12 @@ static const char *claim(const char *final, int force, int is_dir)
     size_t n = strlen(final) + 48;
     char *tmp = olive_malloc(n, "path");
     for (;;) {
+/* GCC with -fsanitize=undefined warns of a null destination here though
+ * olive_malloc never returns NULL (it dies first). */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-truncation"
         snprintf(tmp, n, "%s.tmp-%ld-%u", final, (long)getpid(), tmp_seq++);
+#pragma GCC diagnostic pop
         int ok = is_dir ? mkdir(tmp, 0777) == 0 : 0;
         if (!is_dir) {
             int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
