@@ -145,6 +145,17 @@ static const char *claim(const char *final, int force, int is_dir)
     /* else: this run committed final before (a checkpoint): replace that. */
     size_t n = strlen(final) + 48;
     char *tmp = olive_malloc(n, "path");
+    /* The removal on signals is in place before the file exists, and the
+     * signals wait while it is created and recorded: one arriving between the
+     * creation and the record left the file behind. */
+    static int registered;
+    if (!registered) { atexit(olive_atomic_remove_tmps); remove_tmps_on_signals(); registered = 1; }
+    sigset_t stop, old;
+    sigemptyset(&stop);
+    sigaddset(&stop, SIGINT);
+    sigaddset(&stop, SIGTERM);
+    sigaddset(&stop, SIGHUP);
+    sigprocmask(SIG_BLOCK, &stop, &old);
     for (;;) {
 /* GCC with -fsanitize=undefined warns of a null destination here though
  * olive_malloc never returns NULL (it dies first). */
@@ -161,8 +172,7 @@ static const char *claim(const char *final, int force, int is_dir)
         if (errno != EEXIST) olive_die("%s: cannot create %s: %s", final, tmp, strerror(errno));
     }
     e->tmp = tmp;
-    static int registered;
-    if (!registered) { atexit(olive_atomic_remove_tmps); remove_tmps_on_signals(); registered = 1; }
+    sigprocmask(SIG_SETMASK, &old, NULL);
     return tmp;
 }
 
