@@ -173,6 +173,20 @@ static void alloc_state(sim_t *s)
     }
 }
 
+/* What every family checks against the network's cell count: one rank per
+ * cell at most, the pulses' cells, the recorded cells (all when none given). */
+void sim_check_cell_count(const sim_t *s, sim_config *cfg, int64_t count)
+{
+    if (s->size > count)
+        olive_die("%s: %lld cells cannot be split over %d ranks (at most one rank per cell)", cfg->run.net_path,
+                  (long long)count, s->size);
+    sim_check_pulses(&cfg->stim, count);
+    if (cfg->rec.last > count)
+        olive_usage_error("--record-cells %lld:%lld: the network has %lld cells", (long long)cfg->rec.first,
+                          (long long)cfg->rec.last, (long long)count);
+    if (cfg->rec.last < 0) { cfg->rec.first = 0; cfg->rec.last = count; }
+}
+
 void sim_setup_common(sim_t *s, sim_config *cfg, const sim_family *family)
 {
     memset(s, 0, sizeof *s);
@@ -244,14 +258,7 @@ void sim_setup_infoli(sim_t *s, sim_config *cfg, const sim_family *family)
 
     olive_network hdr;
     olive_net_read_header(cfg->run.net_path, &hdr);
-    if (s->size > hdr.count)
-        olive_die("%s: %lld cells cannot be split over %d ranks (at most one rank per cell)", cfg->run.net_path,
-                  (long long)hdr.count, s->size);
-    sim_check_pulses(&cfg->stim, hdr.count);
-    if (cfg->rec.last > hdr.count)
-        olive_usage_error("--record-cells %lld:%lld: the network has %lld cells", (long long)cfg->rec.first,
-                          (long long)cfg->rec.last, (long long)hdr.count);
-    if (cfg->rec.last < 0) { cfg->rec.first = 0; cfg->rec.last = hdr.count; }
+    sim_check_cell_count(s, cfg, hdr.count);
     if (cfg->run.restart_path) sim_restart_check_header(cfg, hdr.count);
     olive_map_header map;
     int64_t *bounds;

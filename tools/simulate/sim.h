@@ -207,6 +207,9 @@ void sim_setup(sim_t *s, sim_config *cfg);
 /* setup.c */
 /* Shared by the set-ups: s zeroed, its family, rank, size, threads, spike lists. */
 void sim_setup_common(sim_t *s, sim_config *cfg, const sim_family *family);
+/* The rank count, pulses and recorded cells against the network's count
+ * cells (sets the recorded range to every cell when none was given). */
+void sim_check_cell_count(const sim_t *s, sim_config *cfg, int64_t count);
 /* The set-up of an InfOli network (the family's setup). */
 void sim_setup_infoli(sim_t *s, sim_config *cfg, const sim_family *family);
 /* The engine's, the family's and sim_t's own allocations. */

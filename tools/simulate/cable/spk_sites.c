@@ -15,7 +15,6 @@
 #include "spk_cable.h"
 #include "util.h"
 #include <stdlib.h>
-#include <string.h>
 
 static int cmp_i64(const void *a, const void *b)
 {
@@ -23,21 +22,14 @@ static int cmp_i64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static int cmp_i32(const void *a, const void *b)
-{
-    const int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-    return (x > y) - (x < y);
-}
-
-/* Sort and drop repeats; returns the count left. */
-static int64_t sort_unique(void *base, int64_t n, size_t size, int (*cmp)(const void *, const void *))
+/* Sort a[0..n) and drop repeats; returns the count left. */
+static int64_t sort_unique(int64_t *a, int64_t n)
 {
     if (n <= 1) return n;
-    qsort(base, (size_t)n, size, cmp);
-    char *a = base;
+    qsort(a, (size_t)n, sizeof *a, cmp_i64);
     int64_t m = 1;
     for (int64_t i = 1; i < n; i++)
-        if (cmp(a + (size_t)i * size, a + (size_t)(m - 1) * size)) memmove(a + (size_t)(m++) * size, a + (size_t)i * size, size);
+        if (a[i] != a[m - 1]) a[m++] = a[i];
     return m;
 }
 
@@ -55,18 +47,7 @@ static int64_t site_key(const sim_t *s, const spk_cable_block *b, const olive_po
 }
 
 /* The index of v in the sorted a[0..n) (present). */
-static int64_t find_i64(const int64_t *a, int64_t n, int64_t v)
-{
-    int64_t lo = 0, hi = n - 1;
-    while (lo < hi) {
-        const int64_t mid = lo + (hi - lo) / 2;
-        if (a[mid] < v) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo;
-}
-
-static int64_t find_i32(const int32_t *a, int64_t n, int32_t v)
+static int64_t find_sorted(const int64_t *a, int64_t n, int64_t v)
 {
     int64_t lo = 0, hi = n - 1;
     while (lo < hi) {
@@ -116,32 +97,32 @@ void spk_sites_setup(sim_t *s, const olive_synapses *syn, const olive_population
             for (int64_t r = r0; r < r1; r++)
                 for (int64_t x = p->row_ptr[r]; x < p->row_ptr[r + 1]; x++) keys[nk++] = site_key(s, b, pop[i], p, rec[j], r, x);
         }
-        nk = sort_unique(keys, nk, sizeof *keys, cmp_i64);
+        nk = sort_unique(keys, nk);
         const int base = b->t.cell.nsyn;
         if (nk > INT32_MAX - base) olive_die("%s: population %s: %lld synapse sites: too many", c->run.net_path, pop[i]->name,
                                              (long long)nk);
         for (int64_t q = 0; q < nk; q++) olive_cable_add_site_syn(&b->t, (int)(keys[q] / 2), (int)(keys[q] % 2));
         /* per row: the objects it uses, sorted: its channels */
-        int32_t *mine = olive_malloc((size_t)cap * sizeof(int32_t), "synapse sites");
+        int64_t *mine = olive_malloc((size_t)cap * sizeof(int64_t), "synapse sites");
         for (int64_t r = r0; r < r1; r++) {
             int64_t m = 0;
             for (int j = 0; j < syn->n; j++) {
                 const olive_projection *p = &syn->proj[j];
                 if (!p->site_sec) continue;
                 for (int64_t x = p->row_ptr[r]; x < p->row_ptr[r + 1]; x++)
-                    mine[m++] = base + (int32_t)find_i64(keys, nk, site_key(s, b, pop[i], p, rec[j], r, x));
+                    mine[m++] = base + find_sorted(keys, nk, site_key(s, b, pop[i], p, rec[j], r, x));
             }
-            m = sort_unique(mine, m, sizeof *mine, cmp_i32);
+            m = sort_unique(mine, m);
             if (nchan + m > INT32_MAX - n) olive_die("%s: more than 2^31 synapse sites on rank %d", c->run.net_path, s->rank);
             obj = olive_realloc(obj, (size_t)(nchan + m) * sizeof(int32_t) + 4, "synapse sites");
-            memcpy(obj + nchan, mine, (size_t)m * sizeof(int32_t));
+            for (int64_t q = 0; q < m; q++) obj[nchan + q] = (int32_t)mine[q];
             ptr[r + 1] = m;   /* a count: summed below (rows ascend, so channels are numbered in row order) */
             for (int j = 0; j < syn->n; j++) {
                 const olive_projection *p = &syn->proj[j];
                 if (!p->site_sec) continue;
                 for (int64_t x = p->row_ptr[r]; x < p->row_ptr[r + 1]; x++) {
-                    const int32_t o = base + (int32_t)find_i64(keys, nk, site_key(s, b, pop[i], p, rec[j], r, x));
-                    e->chan[j][x] = (int32_t)(nchan + find_i32(obj + nchan, m, o));
+                    const int64_t o = base + find_sorted(keys, nk, site_key(s, b, pop[i], p, rec[j], r, x));
+                    e->chan[j][x] = (int32_t)(nchan + find_sorted(mine, m, o));
                 }
             }
             nchan += m;

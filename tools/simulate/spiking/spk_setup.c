@@ -349,14 +349,7 @@ void sim_setup_spiking(sim_t *s, sim_config *cfg, const sim_family *family)
     if (hdr.nnz_total > 0)
         olive_die("%s: a %s network with gap junctions: gap junctions couple InfOli cells only, for now", cfg->run.net_path,
                   cfg->run.model->name);
-    if (s->size > hdr.count)
-        olive_die("%s: %lld cells cannot be split over %d ranks (at most one rank per cell)", cfg->run.net_path,
-                  (long long)hdr.count, s->size);
-    sim_check_pulses(&cfg->stim, hdr.count);
-    if (cfg->rec.last > hdr.count)
-        olive_usage_error("--record-cells %lld:%lld: the network has %lld cells", (long long)cfg->rec.first,
-                          (long long)cfg->rec.last, (long long)hdr.count);
-    if (cfg->rec.last < 0) { cfg->rec.first = 0; cfg->rec.last = hdr.count; }
+    sim_check_cell_count(s, cfg, hdr.count);
     if (cfg->run.restart_path) spk_restart_check_header(cfg, hdr.count);   /* sets start_step */
     int64_t *bounds = olive_malloc((size_t)(s->size + 1) * sizeof(int64_t), "bounds");
     olive_block_bounds(hdr.count, NULL, s->size, OLIVE_BALANCE_CELLS, bounds);
