@@ -102,5 +102,5 @@ fi
 # (needs the venvs make check makes). BENCH_PYNN=0 skips it.
 if [ "${BENCH_PYNN:-1}" != 0 ] && [ -x "${BUILD:-build}/venv-peers/bin/python" ] && [ -x "${BUILD:-build}/venv-python/bin/python" ]; then
   echo
-  BUILD="${BUILD:-build}" bash "$(dirname "$0")/bench_pynn.sh" 2>/dev/null | grep -E "^(cells|[0-9])" || echo "bench_pynn: failed"
+  BUILD="${BUILD:-build}" bash "$(dirname "$0")/bench_pynn.sh" 2>/dev/null | grep -E "^(cells|[0-9]|PyNN example|[a-z_]+\.py )" || echo "bench_pynn: failed"
 fi

@@ -4,17 +4,18 @@
 # pyNN.nest (NEST 3.10, on-grid models), both on THREADS threads: wall time
 # of the whole script (Python building the network included) and spikes.
 #   bash scripts/bench_pynn.sh            (after make check made the venvs)
+#   SIZES= bash scripts/bench_pynn.sh     (only PyNN's callback examples, below)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-build}
-SIZES=${SIZES:-"4000 8000 16000"}
+SIZES=${SIZES-"4000 8000 16000"}
 THREADS=${THREADS:-2}
 olive_py="$top/$BUILD/venv-python/bin/python" nest_py="$top/$BUILD/venv-peers/bin/python"
 [ -x "$olive_py" ] && [ -x "$nest_py" ] || { echo "bench_pynn: run make check first (it makes the venvs)" >&2; exit 1; }
 "$nest_py" -c "import pyNN.nest" 2>/dev/null || { echo "bench_pynn: PyNN is not in the NEST venv (tests/test_pynn.sh installs it)" >&2; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-printf '%-7s %-10s %10s %10s %10s  %s\n' cells synapses olive-s nest-s speed-up spikes
+[ -z "$SIZES" ] || printf '%-7s %-10s %10s %10s %10s  %s\n' cells synapses olive-s nest-s speed-up spikes
 for n in $SIZES; do
   t0=$(date +%s.%N)
   OMP_NUM_THREADS=$THREADS OLIVE_BIN="$top/$BUILD/bin" PYTHONPATH="$top/python" "$olive_py" "$top/examples/pynn/brette.py" cuba --cells "$n" \
@@ -32,4 +33,36 @@ same = "identical" if key(a) == key(b) else "DIFFERENT"
 print(f"{n:<7d} {int(0.02 * n * n):<10d} {t1 - t0:10.2f} {t2 - t1:10.2f} {(t2 - t1) / (t1 - t0):9.1f}x  "
       f"{len(a['ids'])} ({same})")
 PYEOF
+done
+
+# PyNN's own examples that change the inputs from a callback every 10 ms
+# (run() in 100 pieces): whole-script wall time on pyNN.olive and pyNN.nest,
+# median of REPEAT runs each, and the spike counts each prints (the same
+# numbers on both). The examples come from PyNN's sdist, which
+# tests/test_pynn.sh unpacks under $BUILD.
+examples="$top/$BUILD/pynn-0.13.0-tests/examples"
+if [ ! -d "$examples" ]; then
+  echo "bench_pynn: $examples missing (tests/test_pynn.sh unpacks PyNN's sdist there): callback examples skipped" >&2
+  exit 0
+fi
+REPEAT=${REPEAT:-3}
+echo
+printf '%-28s %10s %10s %10s  %s\n' "PyNN example" olive-s nest-s olive/nest "spike counts (olive | nest)"
+wall() {  # wall PYTHON SIM SCRIPT: median wall seconds of REPEAT runs; counts to $tmp/counts
+  local py=$1 sim=$2 script=$3 k t0 t1
+  for k in $(seq "$REPEAT"); do
+    t0=$(date +%s.%N)
+    (cd "$tmp" && OMP_NUM_THREADS=1 OLIVE_BIN="$top/$BUILD/bin" PYTHONPATH="$top/python" \
+      "$py" -c "import numpy, runpy, sys; numpy.random.seed(1); sys.argv = sys.argv[1:]; runpy.run_path(sys.argv[0], run_name='__main__')" \
+      "$script" "$sim" > "$tmp/ex.out" 2>/dev/null) || { echo "bench_pynn: $script on $sim failed" >&2; return 1; }
+    t1=$(date +%s.%N)
+    awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", b - a }'
+  done | sort -n | sed -n "$(( (REPEAT + 1) / 2 ))p"
+  grep -o 'Actual spike counts: .*' "$tmp/ex.out" | sed 's/Actual spike counts: //; s/np.int64(\([0-9]*\))/\1/g' > "$tmp/counts.$sim"
+}
+for ex in update_spike_source_array varying_poisson; do
+  to=$(wall "$olive_py" olive "$examples/$ex.py")
+  tn=$(wall "$nest_py" nest "$examples/$ex.py")
+  printf '%-28s %10.2f %10.2f %9.2fx  %s | %s\n' "$ex.py" "$to" "$tn" "$(awk -v a="$to" -v b="$tn" 'BEGIN { print a / b }')" \
+    "$(cat "$tmp/counts.olive")" "$(cat "$tmp/counts.nest")"
 done
