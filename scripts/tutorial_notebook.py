@@ -6,8 +6,9 @@
 
 Prose (with the ```console and ```text blocks, which are shown, not run)
 becomes markdown cells; each ```python block a code cell; each ```sh or
-```bash block a %%bash cell (one bash per cell: the tutorial's shell blocks
-keep no shell variables or cd from one block to the next). The output is
+```bash block a %%bash cell stopping at its first failing command (one bash
+per cell: the tutorial's shell blocks keep no shell variables or cd from one
+block to the next). The output is
 plain JSON (nbformat 4.5, cell ids numbered), the same bytes on every run,
 and without outputs: GitHub shows the page, Jupyter runs it.
 tests/test_tutorial.sh checks the notebook is current and runs it; it also
@@ -24,6 +25,9 @@ MARKDOWN = os.path.join(TOP, "docs", "TUTORIAL.md")
 NOTEBOOK = os.path.join(TOP, "docs", "tutorial.ipynb")
 RUN = {"sh": "bash", "bash": "bash", "python": "python"}   # fence language -> how it runs
 FENCE = re.compile(r"^```(\S*)\s*$")
+# a %%bash cell fails (CalledProcessError) only on the status of its last command
+# without -e; tests/tutorial_run.py runs the page's shell blocks with the same options
+BASH = "%%bash\nset -eo pipefail   # stop at the first failing command\n"
 
 
 def blocks(text):
@@ -57,7 +61,7 @@ def cells(text):
             if "".join(md).strip():
                 out.append(("markdown", "\n".join(md).strip("\n")))
             md = []
-            out.append(("code", ("%%bash\n" + body) if RUN[lang] == "bash" else body))
+            out.append(("code", (BASH + body) if RUN[lang] == "bash" else body))
         else:
             md.append(body if kind == "prose" else f"```{lang}\n{body}\n```")
     if "".join(md).strip():
