@@ -283,7 +283,7 @@ install: $(BINS) $(INSTALL_MANS)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DOCDIR)
 	install -m 755 $(BINS) $(DESTDIR)$(PREFIX)/bin/
 	$(if $(INSTALL_MANS),install -d $(DESTDIR)$(MANDIR) && install -m 644 $(INSTALL_MANS) $(DESTDIR)$(MANDIR)/)
-	install -m 644 README.md LICENSE CITATION.cff docs/*.md $(DESTDIR)$(DOCDIR)/
+	install -m 644 README.md LICENSE CITATION.cff docs/*.md docs/tutorial.ipynb $(DESTDIR)$(DOCDIR)/
 	cd examples && find . -type f | while read -r f; do \
 	  install -D -m $$(if [ -x "$$f" ]; then echo 755; else echo 644; fi) "$$f" "$(DESTDIR)$(DOCDIR)/examples/$$f" || exit 1; done
 

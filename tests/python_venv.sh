@@ -7,6 +7,7 @@
 source "$TESTS/python_pins.sh"
 pins="pytest==$PYTEST numpy==$NUMPY h5py==$H5PY neo==$NEO quantities==$QUANTITIES pynwb==$PYNWB hdmf==$HDMF pandas==$PANDAS setuptools==$SETUPTOOLS"
 pins="$pins PyNN==$PYNN lazyarray==$LAZYARRAY matplotlib==$MATPLOTLIB scipy==$SCIPY"
+pins="$pins nbclient==$NBCLIENT nbformat==$NBFORMAT ipykernel==$IPYKERNEL"
 source "$TESTS/venv_cached.sh"
 venv="$TOP/$BUILD/venv-python"
 # shellcheck disable=SC2086
