@@ -55,6 +55,7 @@ static void parse(int argc, char **argv, compare_opts *o)
     opterr = 0;
     optind = 1;
     int c;
+    ana_check_options("compare", argc, argv, longopts, ":hq");
     while ((c = getopt_long(argc, argv, ":hq", longopts, NULL)) != -1) {
         switch (c) {
         case 't': o->cmp.tolerance = olive_parse_double("--tolerance", optarg, 0, INFINITY); break;

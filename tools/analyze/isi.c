@@ -42,6 +42,7 @@ static void parse(int argc, char **argv, isi_opts *o)
     opterr = 0;
     optind = 1;
     int c;
+    ana_check_options("isi", argc, argv, longopts, ":h");
     while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
         switch (c) {
         case 'b': o->nbins = (int)olive_parse_int("--bins", optarg, 0, 100000); break;

@@ -44,6 +44,7 @@ static void parse(int argc, char **argv, rates_opts *o)
     opterr = 0;
     optind = 1;
     int c;
+    ana_check_options("rates", argc, argv, longopts, ":h");
     while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
         switch (c) {
         case 'b': o->bin = olive_parse_double("--bin", optarg, 1e-9, 1e12); break;

@@ -53,6 +53,7 @@ static void parse(int argc, char **argv, spikes_opts *o)
     opterr = 0;
     optind = 1;
     int c;
+    ana_check_options("spikes", argc, argv, longopts, ":ho:");
     while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
         switch (c) {
         case 't': o->threshold = olive_parse_double("--threshold", optarg, -1e9, 1e9); break;

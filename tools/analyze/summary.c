@@ -48,6 +48,7 @@ static void parse(int argc, char **argv, summary_opts *o)
     opterr = 0;
     optind = 1;
     int c;
+    ana_check_options("summary", argc, argv, longopts, ":h");
     while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
         switch (c) {
         case 'c': o->csv = 1; break;

@@ -72,6 +72,7 @@ static void parse(int argc, char **argv, sync_opts *o)
     opterr = 0;
     optind = 1;
     int c;
+    ana_check_options("sync", argc, argv, longopts, ":h");
     while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
         switch (c) {
         case 'v': o->variable = optarg; break;

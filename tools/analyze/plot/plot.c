@@ -78,6 +78,7 @@ static void parse(int argc, char **argv, ana_plot_opts *o)
     opterr = 0;
     optind = 1;
     int c;
+    ana_check_options("plot", argc, argv, longopts, ":ho:");
     while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
         switch (c) {
         case 'o': o->output = optarg; break;
