@@ -8,8 +8,8 @@
 
 /* Each spelling: its kind and its power of ten against the kind's first
  * unit. Conversions scale by a power of ten that is exact as a double and
- * divide where the power is negative, so that 50pA is exactly 0.05 nA (a
- * product by 1e-3, itself inexact, would give 0.05000000000000001). */
+ * divide where the power is negative, so that 175pA is the double nearest
+ * 0.175 nA (a product by 1e-3, itself inexact, gives 0.17500000000000002). */
 static const struct {
     const char *name, *kind;
     int exp10;

@@ -33,7 +33,7 @@ static const char compare_help[] =
     "                     report variable (v_axon, ...); each must be in both\n"
     "  --csv              CSV: file,dataset,values,differing,max_abs_diff,where,a,b,status\n"
     "  -q, --quiet        print nothing, only the exit status\n"
-    "  --help             this help\n"
+    "  -h, --help         this help\n"
     "\n"
     "Exit status: 0 equal (within X), 1 different, 2 error (a missing file or\n"
     "directory, spikes.h5 missing from a directory, a directory compared with\n"

@@ -28,7 +28,7 @@ static const char spikes_help[] =
     "                     default so that readers without the filter open it)\n"
     "  --csv              print time_ms,node_id lines instead of a table\n"
     "  --population NAME  report population (default: the only one)\n"
-    "  --help             this help\n"
+    "  -h, --help         this help\n"
     "\n"
     "Without -o the spikes are printed, one per line, sorted by time then node.\n"
     "Exit status: 0 success, 2 error.\n";

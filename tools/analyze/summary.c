@@ -23,7 +23,7 @@ static const char summary_help[] =
     "  --population NAME  population under /spikes (default: the only one)\n"
     "  --bins N           histogram bins over [0, duration] (default 10, 0: none)\n"
     "  --first N          how many first spikes to list (default 5)\n"
-    "  --help             this help\n"
+    "  -h, --help         this help\n"
     "\n"
     "Exit status: 0 success, 2 error.\n";
 

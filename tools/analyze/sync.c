@@ -41,7 +41,7 @@ static const char sync_help[] =
     "  --every K          with --series, every K-th frame (default 1)\n"
     "  --csv              key,value lines (with --series: time_ms,R lines)\n"
     "  --population NAME  population (default: the only one)\n"
-    "  --help             this help\n"
+    "  -h, --help         this help\n"
     "\n"
     "Exit status: 0 success, 2 error.\n";
 

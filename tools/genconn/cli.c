@@ -82,7 +82,7 @@ static void usage(void)
            "                               (node-local rank %% devices under mpirun), auto (default) on\n"
            "                               the GPU when built with CUDA and a device is present; the file\n"
            "                               is bit-identical either way (this build: %s)\n"
-           "  --help, --version\n"
+           "  -h, --help, --version\n"
            "\n"
            "Prints one summary line on stdout. Exit status: 0 done, 1 error, 2 usage error.\n", GC_BACKENDS_BUILT);
 }

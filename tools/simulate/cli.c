@@ -83,7 +83,7 @@ static void usage(void)
            "  -v, --verbose             per-phase timings and details on stderr\n"
            "  --progress                show progress even when stderr is not a terminal\n"
            "  -q, --quiet               print nothing but errors\n"
-           "  --help, --version\n"
+           "  -h, --help, --version\n"
            "\n"
            "Units. A bare amplitude is in the model's unit; one with a unit (pA nA uA, uA/cm2 or\n"
            "uA/cm^2, mV, nS uS; no space) is converted exactly, and a unit of another kind is refused:\n"

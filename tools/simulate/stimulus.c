@@ -63,7 +63,7 @@ void sim_add_pulse_arg(sim_stim_config *st, const char *arg)
     double stop = olive_parse_double("--pulse STOP", fields[1], 0, PULSE_MS_MAX);
     double amp = olive_parse_amount("--pulse AMP", fields[2], sim_pulse_unit(pulse_model), pulse_model->name,
                                     -PULSE_AMP_MAX, PULSE_AMP_MAX);
-    /* -v shows the amplitude as the run takes it: 50pA is 0.05 nA exactly */
+    /* -v shows the amplitude as the run takes it (175pA: 0.175 nA, the nearest double) */
     olive_info("--pulse %s: AMP %.17g %s", arg, amp, sim_pulse_unit(pulse_model));
     if (stop < start) olive_usage_error("--pulse: '%s' stops (%g ms) before it starts (%g ms)", arg, stop, start);
     sim_pulse pl = {ms_to_step(start), ms_to_step(stop), amp, 0, -1};
@@ -106,8 +106,8 @@ void sim_read_stimulus(sim_stim_config *st, const char *path)
             olive_die("%s: pulse %lld: start_ms %g, stop_ms %g: need 0 <= start <= stop <= %g ms", path,
                       (long long)i, start[i], stop[i], PULSE_MS_MAX);
         if (!(fabs(amp[i]) <= PULSE_AMP_MAX))
-            olive_die("%s: pulse %lld: amplitude %g is not a finite number in [-%g, %g] uA/cm2", path,
-                      (long long)i, amp[i], PULSE_AMP_MAX, PULSE_AMP_MAX);
+            olive_die("%s: pulse %lld: amplitude %g is not a finite number in [-%g, %g] %s", path,
+                      (long long)i, amp[i], PULSE_AMP_MAX, PULSE_AMP_MAX, sim_pulse_unit(pulse_model));
         sim_pulse p = {ms_to_step(start[i]), ms_to_step(stop[i]), amp[i], has_first ? first[i] : 0,
                        has_last ? last[i] : -1};
         if (p.first < 0 || p.first > PULSE_CELL_MAX || (has_last && (p.last <= p.first || p.last > PULSE_CELL_MAX)))

@@ -50,7 +50,7 @@ static const char plot_help[] =
     "  --population NAME     population (default: the only one; raster, rate: also a\n"
     "                        population of the network, its cells only)\n"
     "  --force               replace an existing FIG.png\n"
-    "  --help                this help\n"
+    "  -h, --help            this help\n"
     "\n"
     "Exit status: 0 success, 2 error.\n";
 
