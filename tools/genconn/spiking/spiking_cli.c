@@ -223,8 +223,8 @@ void gc_spk_parse_args(int argc, char **argv, gc_spk_config *cfg)
                 static const char *const models[] = {"infoli", "lif_cuba", "lif_coba", "lif_cuba_alpha", "lif_coba_alpha",
                                                      "hh_traub", "hh_cable", "hh_swc"};
                 char hint[96];
-                olive_usage_error("--model: '%s' is not infoli, lif_cuba, lif_coba, lif_cuba_alpha, lif_coba_alpha, "
-                                  "hh_traub, hh_cable or hh_swc%s", m, olive_did_you_mean(hint, sizeof hint, m, models, 8));
+                olive_usage_error("--model: '%s' is not lif_cuba, lif_coba, lif_cuba_alpha, lif_coba_alpha, hh_traub, "
+                                  "hh_cable or hh_swc%s", m, olive_did_you_mean(hint, sizeof hint, m, models, 8));
             }
         }
         else if (!strcmp(a, "--cells")) cells = olive_parse_int(a, need_value(argc, argv, &i), 1, INT32_MAX);
