@@ -217,7 +217,7 @@ fails_with 'toobig/spikes\.h5: /spikes/io/node_ids\[1\] = 10 is not a cell of a 
 fails_with 'twod\.h5: dataset /spikes/io/timestamps must be 1-D' "$A" summary twod.h5
 fails_with "badattr\.h5: /: attribute 'cells' is not numeric" "$A" summary badattr.h5
 fails_with 'missing OUTDIR' "$A" summary
-fails_with 'unknown option --frobnicate' "$A" summary full --frobnicate
+fails_with "unknown option '--frobnicate'" "$A" summary full --frobnicate
 fails_with 'option --population needs a value' "$A" summary full --population
 fails_with "--bins: 'abc' is not an integer" "$A" summary full --bins abc
 fails_with "unknown subcommand 'frob'" "$A" frob

@@ -212,3 +212,17 @@ import h5py
 a = h5py.File('first/state.h5')['/'].attrs['network_content_hash']; b = h5py.File('first3/state.h5')['/'].attrs['network_content_hash']
 assert a == b, (a, b); print('content hash', hex(a), 'on 1 and 3 ranks')"
 echo "restarts checked against the network's content"
+
+# --- the command line: an option given twice, an amplitude of the wrong kind ---
+refused "--seed twice" '--seed given twice' "$S" net.h5 -o o30 --steps 5 --seed 1 --seed 2
+no_output o30
+refused "--record twice" '--record given twice' "$S" net.h5 -o o31 --steps 5 --record v_axon --record v_dend
+no_output o31
+refused "-o twice" '-o given twice' "$G" -o n30.h5 -o n31.h5 --cells 4 --generator uniform
+no_output n30.h5; no_output n31.h5
+refused "pA on InfOli" "'50pA' is a current; model infoli takes a current density in uA/cm2" "$S" net.h5 -o o32 --steps 5 --pulse 0:1:50pA
+no_output o32
+refused "mV noise" "--noise MEAN: '1mV' is a voltage; model infoli takes a current density in uA/cm2" "$S" net.h5 -o o33 --steps 5 --noise 1mV,0,5
+no_output o33
+refused "amplitude text" "'6 uA' is not a finite number|unknown unit ' uA'" "$S" net.h5 -o o34 --steps 5 --pulse '0:1:6 uA'
+no_output o34

@@ -119,6 +119,40 @@ void olive_mpi_singleton_fast(void);
  * whole. */
 void olive_split_equals(int *argc, char ***argv, const char *const *keep);
 
+/* Amplitudes with a unit (units.c): a number and an optional unit of pA nA
+ * uA (current), uA/cm2 uA/cm^2 (current density), mV, nS uS (conductance),
+ * with no space between. olive_parse_with_unit gives the number and *unit
+ * (NULL for a bare number); olive_convert_unit turns v in unit from (NULL:
+ * already in to) into to, exactly (a power of ten, divided where it is
+ * below one), and refuses a unit of another kind naming opt, the text s,
+ * the model and to. olive_parse_amount does both and checks [lo, hi] in to. */
+double olive_parse_with_unit(const char *opt, const char *s, const char **unit);
+double olive_convert_unit(const char *opt, const char *s, double v, const char *from, const char *to, const char *model);
+double olive_parse_amount(const char *opt, const char *s, const char *to, const char *model, double lo, double hi);
+
+/* "Did you mean" (cliopts.c): the name of known[0..n) nearest to word
+ * (leading dashes ignored; at most 2 edits for a long word, 1 for a short
+ * one, or word a prefix of it), or NULL; olive_did_you_mean writes
+ * " (did you mean 'X'?)" or "" into buf and returns buf. */
+const char *olive_suggest(const char *word, const char *const *known, int n);
+const char *olive_did_you_mean(char *buf, size_t n, const char *word, const char *const *known, int nknown);
+
+/* A program's options, one static list per program (the tests compare it
+ * with --help: --list-options prints it). value: whether the option takes
+ * the next argument (or --name=V), or a value only as --name=V. */
+enum { OLIVE_OPT_FLAG = 0, OLIVE_OPT_VALUE = 1, OLIVE_OPT_OPTIONAL = 2 };
+typedef struct {
+    const char *name, *alias;   /* "--output", "-o" (alias may be NULL) */
+    int value, repeatable;
+} olive_opt;
+/* The pre-pass before a program reads its options: an unknown option
+ * (with "did you mean") or a non-repeatable one given twice gives 1 and a
+ * message in msg; prefixes: unique prefixes of long names count (getopt_long). */
+int olive_check_options(int argc, char **argv, const olive_opt *opts, int n, int prefixes, char *msg, size_t msgsz);
+/* The same, as a usage error; --list-options prints the list and exits 0. */
+void olive_check_options_or_die(int argc, char **argv, const olive_opt *opts, int n);
+#define OLIVE_NOPTS(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
 /* Wall-clock seconds (monotonic). */
 double olive_now(void);
 

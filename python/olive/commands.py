@@ -128,7 +128,8 @@ def _pulse(p):
     if isinstance(p, dict):
         keys = ("start", "stop", "amp", "first", "last")
         p = [p[k] for k in keys if k in p]
-    return ":".join(_num(x) for x in p)
+    # an amplitude with a unit ("50pA", "0.5nA", "6uA/cm2") goes to olive-simulate as written
+    return ":".join(x if isinstance(x, str) else _num(x) for x in p)
 
 
 def simulate(network, output, *, time=None, steps=None, record=None, pulses=(), poisson=(), ranks=None,
@@ -137,7 +138,9 @@ def simulate(network, output, *, time=None, steps=None, record=None, pulses=(), 
 
     time (ms) or steps: the duration; record: a variable name, a list of
     them, 'all' or 'none'; pulses: (start_ms, stop_ms, amp[, first, last])
-    tuples; poisson: dicts {"rate": 5, "weight": 0.5, "receptor": "ge",
+    tuples, amp a number in the model's unit or a string with a unit
+    ("50pA", "0.5nA", "6uA/cm2", "2mV"; olive-simulate --help lists the
+    units); poisson: dicts {"rate": 5, "weight": 0.5, "receptor": "ge",
     "n": 10, "cells": (0, 100), "time": (0, 200)} or the option's text;
     ranks > 1: under mpirun -np ranks; any other keyword is the option of
     the same name (record_every=20, record_cells=(0, 100), method="euler",

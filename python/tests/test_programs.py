@@ -122,6 +122,20 @@ def test_analyze_compare_different_and_error(cuba_run, tmp_path, cuba):
     assert err.value.returncode == 2 and "nothing-here" in err.value.message
 
 
+def test_amplitudes_with_units_pass_through(tmp_path):
+    net = olive.genconn(tmp_path / "n.h5", model="lif_coba", cells=4, seed=1)
+    kw = dict(time=20, record=["v"], progress=False)
+    a = olive.simulate(net, tmp_path / "a", pulses=[(1, 15, "0.5nA")],
+                       poisson=[{"rate": 500, "weight": "0.002uS", "receptor": "ge"}], **kw)
+    b = olive.simulate(net, tmp_path / "b", pulses=[(1, 15, 500.0)],
+                       poisson=[{"rate": 500, "weight": 2.0, "receptor": "ge"}], **kw)
+    assert "1:15:0.5nA" in a.provenance["command"] and "weight=0.002uS" in a.provenance["command"]
+    assert olive.analyze("compare", a.path, b.path) is True
+    with pytest.raises(olive.OliveError) as err:
+        olive.simulate(net, tmp_path / "c", pulses=[(1, 15, "6uA/cm2")], **kw)
+    assert "6uA/cm2" in err.value.message and "lif_coba" in err.value.message and "pA" in err.value.message
+
+
 def test_parse_csv():
     assert parse_csv("cells,1000\nspikes,42\n") == {"cells": "1000", "spikes": "42"}
     assert parse_csv("a,b,c\n1,2,3\n4,5,6\n") == [{"a": "1", "b": "2", "c": "3"}, {"a": "4", "b": "5", "c": "6"}]

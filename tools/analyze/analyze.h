@@ -210,6 +210,11 @@ void ana_report_close(ana_report *r);
 /* args.c: option values shared by the subcommands. */
 /* "A:B" (cells A..B-1) or "A" (cell A alone), 0 <= A < B. */
 void ana_parse_cells(const char *sub, const char *opt, const char *s, int64_t *a, int64_t *b);
+/* The pre-pass of a subcommand's options (util.h's olive_check_options with
+ * getopt_long's unique prefixes): an unknown option, with "did you mean", or
+ * one given twice is a usage error; --list-options prints them. */
+struct option;
+void ana_check_options(const char *sub, int argc, char **argv, const struct option *longopts, const char *shortopts);
 /* Columns: text with a header line, fields right-aligned to width[i]; or CSV. */
 void ana_cols_header(FILE *out, int csv, int n, const int *width, const char *const *names);
 void ana_cols_row(FILE *out, int csv, int n, const int *width, ...);   /* n const char* fields */

@@ -1,6 +1,9 @@
 /* Option values and column output shared by the subcommands. */
 #include "analyze.h"
+#include "util.h"
+#include <ctype.h>
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,4 +68,23 @@ void ana_cols_row(FILE *out, int csv, int n, const int *width, ...)
 void ana_flush_stdout(const char *what)
 {
     if (fflush(stdout) != 0 || ferror(stdout)) ana_error("writing %s to standard output failed", what);
+}
+
+void ana_check_options(const char *sub, int argc, char **argv, const struct option *longopts, const char *shortopts)
+{
+    olive_opt opts[64];
+    char names[64][40], aliases[64][3];
+    int n = 0;
+    for (const struct option *l = longopts; l->name && n < 64; l++, n++) {
+        snprintf(names[n], sizeof names[n], "--%s", l->name);
+        opts[n] = (olive_opt){names[n], NULL, l->has_arg == required_argument ? OLIVE_OPT_VALUE :
+                              l->has_arg == optional_argument ? OLIVE_OPT_OPTIONAL : OLIVE_OPT_FLAG, 0};
+        /* the short form getopt takes for it: "-o" for --output */
+        const char *c = isalpha(l->val) ? strchr(shortopts, l->val) : NULL;
+        if (c) { snprintf(aliases[n], sizeof aliases[n], "-%c", l->val); opts[n].alias = aliases[n]; }
+    }
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--list-options")) olive_check_options_or_die(2, (char *[]){argv[0], argv[i], NULL}, opts, n);
+    char msg[512];
+    if (olive_check_options(argc, argv, opts, n, 1, msg, sizeof msg)) ana_usage_error(sub, "%s", msg);
 }

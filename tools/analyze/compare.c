@@ -33,7 +33,7 @@ static const char compare_help[] =
     "                     report variable (v_axon, ...); each must be in both\n"
     "  --csv              CSV: file,dataset,values,differing,max_abs_diff,where,a,b,status\n"
     "  -q, --quiet        print nothing, only the exit status\n"
-    "  --help             this help\n"
+    "  -h, --help         this help\n"
     "\n"
     "Exit status: 0 equal (within X), 1 different, 2 error (a missing file or\n"
     "directory, spikes.h5 missing from a directory, a directory compared with\n"
@@ -55,6 +55,7 @@ static void parse(int argc, char **argv, compare_opts *o)
     opterr = 0;
     optind = 1;
     int c;
+    ana_check_options("compare", argc, argv, longopts, ":hq");
     while ((c = getopt_long(argc, argv, ":hq", longopts, NULL)) != -1) {
         switch (c) {
         case 't': o->cmp.tolerance = olive_parse_double("--tolerance", optarg, 0, INFINITY); break;

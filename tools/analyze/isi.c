@@ -20,7 +20,7 @@ static const char isi_help[] =
     "  --max MS           upper end of the histogram (default: the largest interval)\n"
     "  --csv              key,value lines (bin_K_start_ms, bin_K_stop_ms, bin_K_count)\n"
     "  --population NAME  population under /spikes (default: the only one)\n"
-    "  --help             this help\n"
+    "  -h, --help         this help\n"
     "\n"
     "Exit status: 0 success, 2 error.\n";
 
@@ -42,6 +42,7 @@ static void parse(int argc, char **argv, isi_opts *o)
     opterr = 0;
     optind = 1;
     int c;
+    ana_check_options("isi", argc, argv, longopts, ":h");
     while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
         switch (c) {
         case 'b': o->nbins = (int)olive_parse_int("--bins", optarg, 0, 100000); break;

@@ -78,5 +78,8 @@ int main(int argc, char **argv)
         if (!subcommands[i].run) ana_error("subcommand '%s' is not implemented yet in this version", cmd);
         return subcommands[i].run(argc - 1, argv + 1);
     }
-    ana_usage_error(NULL, "unknown subcommand '%s'", cmd);
+    const char *names[NSUB];
+    for (int i = 0; i < NSUB; i++) names[i] = subcommands[i].name;
+    char hint[96];
+    ana_usage_error(NULL, "unknown subcommand '%s'%s", cmd, olive_did_you_mean(hint, sizeof hint, cmd, names, NSUB));
 }

@@ -21,7 +21,7 @@ static const char rates_help[] =
     "  --csv              CSV with a header line (cell,spikes,rate_hz or\n"
     "                     bin_start_ms,bin_stop_ms,spikes,rate_hz)\n"
     "  --population NAME  population under /spikes (default: the only one)\n"
-    "  --help             this help\n"
+    "  -h, --help         this help\n"
     "\n"
     "The text output starts with '#' lines: cells, duration, spikes, mean rate.\n"
     "Exit status: 0 success, 2 error.\n";
@@ -44,6 +44,7 @@ static void parse(int argc, char **argv, rates_opts *o)
     opterr = 0;
     optind = 1;
     int c;
+    ana_check_options("rates", argc, argv, longopts, ":h");
     while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
         switch (c) {
         case 'b': o->bin = olive_parse_double("--bin", optarg, 1e-9, 1e12); break;

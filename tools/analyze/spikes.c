@@ -28,7 +28,7 @@ static const char spikes_help[] =
     "                     default so that readers without the filter open it)\n"
     "  --csv              print time_ms,node_id lines instead of a table\n"
     "  --population NAME  report population (default: the only one)\n"
-    "  --help             this help\n"
+    "  -h, --help         this help\n"
     "\n"
     "Without -o the spikes are printed, one per line, sorted by time then node.\n"
     "Exit status: 0 success, 2 error.\n";
@@ -53,6 +53,7 @@ static void parse(int argc, char **argv, spikes_opts *o)
     opterr = 0;
     optind = 1;
     int c;
+    ana_check_options("spikes", argc, argv, longopts, ":ho:");
     while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
         switch (c) {
         case 't': o->threshold = olive_parse_double("--threshold", optarg, -1e9, 1e9); break;

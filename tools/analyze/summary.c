@@ -23,7 +23,7 @@ static const char summary_help[] =
     "  --population NAME  population under /spikes (default: the only one)\n"
     "  --bins N           histogram bins over [0, duration] (default 10, 0: none)\n"
     "  --first N          how many first spikes to list (default 5)\n"
-    "  --help             this help\n"
+    "  -h, --help         this help\n"
     "\n"
     "Exit status: 0 success, 2 error.\n";
 
@@ -48,6 +48,7 @@ static void parse(int argc, char **argv, summary_opts *o)
     opterr = 0;
     optind = 1;
     int c;
+    ana_check_options("summary", argc, argv, longopts, ":h");
     while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
         switch (c) {
         case 'c': o->csv = 1; break;

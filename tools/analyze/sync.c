@@ -41,7 +41,7 @@ static const char sync_help[] =
     "  --every K          with --series, every K-th frame (default 1)\n"
     "  --csv              key,value lines (with --series: time_ms,R lines)\n"
     "  --population NAME  population (default: the only one)\n"
-    "  --help             this help\n"
+    "  -h, --help         this help\n"
     "\n"
     "Exit status: 0 success, 2 error.\n";
 
@@ -72,6 +72,7 @@ static void parse(int argc, char **argv, sync_opts *o)
     opterr = 0;
     optind = 1;
     int c;
+    ana_check_options("sync", argc, argv, longopts, ":h");
     while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
         switch (c) {
         case 'v': o->variable = optarg; break;

@@ -51,6 +51,15 @@ static void block_view(const olive_network *net, int64_t r0, int64_t r1, olive_n
     v->cond = NULL;
 }
 
+/* Every option of usage(), none repeatable (tests/test_cli_conventions.sh). */
+static const olive_opt disperse_opts[] = {
+    {"--ranks", NULL, OLIVE_OPT_VALUE, 0}, {"--output", "-o", OLIVE_OPT_VALUE, 0},
+    {"--balance", NULL, OLIVE_OPT_VALUE, 0}, {"--force", NULL, OLIVE_OPT_FLAG, 0},
+    {"--verbose", "-v", OLIVE_OPT_FLAG, 0}, {"--quiet", "-q", OLIVE_OPT_FLAG, 0},
+    {"--progress", NULL, OLIVE_OPT_FLAG, 0}, {"--help", "-h", OLIVE_OPT_FLAG, 0},
+    {"--version", NULL, OLIVE_OPT_FLAG, 0},
+};
+
 int main(int argc, char **argv)
 {
     olive_set_program(argv[0]);
@@ -59,6 +68,7 @@ int main(int argc, char **argv)
     const char *net_path = NULL, *out = NULL;
     int P = 0, balance = OLIVE_BALANCE_CELLS, force = 0;
     olive_split_equals(&argc, &argv, NULL);
+    olive_check_options_or_die(argc, argv, disperse_opts, OLIVE_NOPTS(disperse_opts));
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(); return 0; }
@@ -71,7 +81,11 @@ int main(int argc, char **argv)
             const char *b = argv[++i];
             if (!strcmp(b, "cells")) balance = OLIVE_BALANCE_CELLS;
             else if (!strcmp(b, "junctions")) balance = OLIVE_BALANCE_JUNCTIONS;
-            else olive_usage_error("--balance: '%s' is not cells or junctions", b);
+            else {
+                static const char *const kinds[] = {"cells", "junctions"};
+                char hint[96];
+                olive_usage_error("--balance: '%s' is not cells or junctions%s", b, olive_did_you_mean(hint, sizeof hint, b, kinds, 2));
+            }
         }
         else if (!strcmp(a, "--force")) force = 1;
         else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) olive_verbose = 1;

@@ -36,17 +36,19 @@ static void usage(void)
            "                            file's /synapses dt, 0.1 ms from olive-genconn by default)\n"
            "  --gj rgj|sgj|ngj          gap-junction model (default rgj)\n"
            "  --pulse START:STOP:AMP[:FIRST:LAST]\n"
-           "                            AMP uA/cm2 on steps round(START/dt) <= i < round(STOP/dt),\n"
-           "                            cells FIRST <= id < LAST (default all); repeatable\n"
-           "                            (lif_cuba*: AMP in mV, as I_e; lif_coba*, hh_traub: in pA;\n"
-           "                            hh_cable: in nA, into the soma as an IClamp)\n"
+           "                            AMP on steps round(START/dt) <= i < round(STOP/dt), cells\n"
+           "                            FIRST <= id < LAST (default all); repeatable. AMP is in the\n"
+           "                            model's unit (table below: InfOli into the dendrite, lif_cuba*\n"
+           "                            as I_e, hh_cable into the soma as an IClamp) or carries one:\n"
+           "                            50pA, 0.5nA, 6uA/cm2, 2mV\n"
            "  --stimulus FILE.h5        pulse table (docs/FORMAT.md)\n"
            "  --method M                lif_cuba*: exact (default) or euler; lif_coba*:\n"
            "                            exponential_euler (default) or euler\n"
            "  --poisson rate=HZ,weight=W,receptor=ge|gi[,n=N][,cells=A:B][,time=START:STOP]\n"
            "                            spiking networks: N Poisson inputs of HZ into each cell A <= id < B\n"
            "                            (default all) from START to STOP ms, each event adding W to the\n"
-           "                            receptor; drawn per (seed, cell, step); repeatable\n"
+           "                            receptor (the model's unit below, or with one: 2nS, 0.002uS);\n"
+           "                            drawn per (seed, cell, step); repeatable\n"
            "  --noise MEAN,SIGMA,TAU    Ornstein-Uhlenbeck input current per cell into the dendrite:\n"
            "                            mean and standard deviation in uA/cm2, correlation time in ms\n"
            "  --init-voltage LO:HI      random initial V_dend, V_soma, V_axon per cell, uniform in\n"
@@ -81,13 +83,49 @@ static void usage(void)
            "  -v, --verbose             per-phase timings and details on stderr\n"
            "  --progress                show progress even when stderr is not a terminal\n"
            "  -q, --quiet               print nothing but errors\n"
-           "  --help, --version\n");
+           "  -h, --help, --version\n"
+           "\n"
+           "Units. A bare amplitude is in the model's unit; one with a unit (pA nA uA, uA/cm2 or\n"
+           "uA/cm^2, mV, nS uS; no space) is converted exactly, and a unit of another kind is refused:\n"
+           "  model                       --pulse AMP    --poisson weight   --noise MEAN,SIGMA\n"
+           "  infoli                      uA/cm2         -                  uA/cm2\n"
+           "  lif_cuba, lif_cuba_alpha    mV             mV                 -\n"
+           "  lif_coba, lif_coba_alpha    pA             nS                 -\n"
+           "  hh_traub                    pA             nS                 -\n"
+           "  hh_cable, hh_swc            nA             uS                 -\n"
+           "Repeatable: --pulse, --poisson, --record-cells; any other option given twice is refused.\n");
 }
+
+/* Every option of usage() (tests/test_cli_conventions.sh holds the two
+ * together): the pre-pass refuses the others, with "did you mean", and a
+ * non-repeatable one given twice. --record-cells merges repeats itself. */
+static const olive_opt sim_opts[] = {
+    {"--output", "-o", OLIVE_OPT_VALUE, 0}, {"--steps", NULL, OLIVE_OPT_VALUE, 0}, {"--time", NULL, OLIVE_OPT_VALUE, 0},
+    {"--gj", NULL, OLIVE_OPT_VALUE, 0}, {"--pulse", NULL, OLIVE_OPT_VALUE, 1}, {"--stimulus", NULL, OLIVE_OPT_VALUE, 0},
+    {"--method", NULL, OLIVE_OPT_VALUE, 0}, {"--poisson", NULL, OLIVE_OPT_VALUE, 1}, {"--noise", NULL, OLIVE_OPT_VALUE, 0},
+    {"--init-voltage", NULL, OLIVE_OPT_VALUE, 0}, {"--seed", NULL, OLIVE_OPT_VALUE, 0}, {"--record", NULL, OLIVE_OPT_VALUE, 0},
+    {"--record-compartments", NULL, OLIVE_OPT_VALUE, 0}, {"--record-every", NULL, OLIVE_OPT_VALUE, 0},
+    {"--record-cells", NULL, OLIVE_OPT_VALUE, 1}, {"--record-precision", NULL, OLIVE_OPT_VALUE, 0},
+    {"--compress", NULL, OLIVE_OPT_OPTIONAL, 0}, {"--precision", NULL, OLIVE_OPT_VALUE, 0},
+    {"--backend", NULL, OLIVE_OPT_VALUE, 0}, {"--spike-threshold", NULL, OLIVE_OPT_VALUE, 0},
+    {"--population", NULL, OLIVE_OPT_VALUE, 0}, {"--map", NULL, OLIVE_OPT_VALUE, 0}, {"--threads", NULL, OLIVE_OPT_VALUE, 0},
+    {"--checkpoint-every", NULL, OLIVE_OPT_VALUE, 0}, {"--restart", NULL, OLIVE_OPT_VALUE, 0},
+    {"--force", NULL, OLIVE_OPT_FLAG, 0}, {"--verbose", "-v", OLIVE_OPT_FLAG, 0}, {"--progress", NULL, OLIVE_OPT_FLAG, 0},
+    {"--quiet", "-q", OLIVE_OPT_FLAG, 0}, {"--help", "-h", OLIVE_OPT_FLAG, 0}, {"--version", NULL, OLIVE_OPT_FLAG, 0},
+};
 
 static const char *need_value(int argc, char **argv, int *i)
 {
     if (*i + 1 >= argc) olive_usage_error("%s needs a value", argv[*i]);
     return argv[++*i];
+}
+
+/* " (did you mean 'X'?)" for a value of three choices, or "". */
+static const char *did_you_mean(const char *word, const char *x, const char *y, const char *z)
+{
+    static char buf[96];
+    const char *known[3] = {x, y, z};
+    return olive_did_you_mean(buf, sizeof buf, word, known, 3);
 }
 
 static void parse_record(sim_config *cfg, const char *list)
@@ -109,7 +147,9 @@ static void parse_record(sim_config *cfg, const char *list)
             char names[512] = "";
             for (int k = 0; k < m->nvars; k++)
                 snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", k ? " " : "", m->var_names[k]);
-            olive_usage_error("--record: model %s has no variable '%s' (it has: %s)", m->name, tok, names);
+            char hint[96];
+            olive_usage_error("--record: model %s has no variable '%s'%s (it has: %s)", m->name, tok,
+                              olive_did_you_mean(hint, sizeof hint, tok, m->var_names, m->nvars), names);
         }
         if (!cfg->rec.vars[v]) { cfg->rec.vars[v] = 1; cfg->rec.nvars++; }
     }
@@ -147,8 +187,8 @@ static void parse_noise(sim_infoli_config *io, const char *v)
         part[n++] = tok;
     }
     if (n != 3) olive_usage_error("--noise: '%s' must be MEAN,SIGMA,TAU (uA/cm2, uA/cm2, ms)", v);
-    io->noise_mean = olive_parse_double("--noise MEAN", part[0], -1000, 1000);
-    io->noise_sigma = olive_parse_double("--noise SIGMA", part[1], 0, 1000);
+    io->noise_mean = olive_parse_amount("--noise MEAN", part[0], "uA/cm2", "infoli", -1000, 1000);
+    io->noise_sigma = olive_parse_amount("--noise SIGMA", part[1], "uA/cm2", "infoli", 0, 1000);
     io->noise_tau = olive_parse_double("--noise TAU", part[2], 0, 1e6);
     if (!(io->noise_tau > 0)) olive_usage_error("--noise: TAU must be more than 0 ms (got '%s')", part[2]);
     io->noise_on = 1;
@@ -192,6 +232,7 @@ void sim_parse_args(int argc, char **argv, sim_config *cfg)
     snprintf(cfg->rec.population, sizeof cfg->rec.population, "io");
     cfg->run.seed = 1;
     double time_ms = -1;
+    olive_check_options_or_die(argc, argv, sim_opts, OLIVE_NOPTS(sim_opts));
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(); exit(0); }
@@ -206,7 +247,7 @@ void sim_parse_args(int argc, char **argv, sim_config *cfg)
             if (!strcmp(g, "rgj")) cfg->infoli.gj = OLIVE_GJ_RGJ;
             else if (!strcmp(g, "sgj")) cfg->infoli.gj = OLIVE_GJ_SGJ;
             else if (!strcmp(g, "ngj")) cfg->infoli.gj = OLIVE_GJ_NGJ;
-            else olive_usage_error("--gj: '%s' is not rgj, sgj or ngj", g);
+            else olive_usage_error("--gj: '%s' is not rgj, sgj or ngj%s", g, did_you_mean(g, "rgj", "sgj", "ngj"));
             have_gj = 1;
         }
         else if (!strcmp(a, "--pulse")) pulse_args[npulse_args++] = need_value(argc, argv, &i);
@@ -257,7 +298,7 @@ void sim_parse_args(int argc, char **argv, sim_config *cfg)
 #endif
                 cfg->run.backend = SIM_BACKEND_CUDA;
             }
-            else olive_usage_error("--backend: '%s' is not auto, cpu or cuda", b);
+            else olive_usage_error("--backend: '%s' is not auto, cpu or cuda%s", b, did_you_mean(b, "auto", "cpu", "cuda"));
         }
         else if (!strcmp(a, "--spike-threshold")) {
             cfg->infoli.spike_threshold = olive_parse_double(a, need_value(argc, argv, &i), -1e6, 1e6);
@@ -289,6 +330,7 @@ void sim_parse_args(int argc, char **argv, sim_config *cfg)
         olive_die("%s: the populations mix models; one model per network is supported so far", cfg->run.net_path);
     cfg->run.dt = olive_syn_dt(cfg->run.net_path, cfg->run.model->dt_default);
     sim_stimulus_set_dt(cfg->run.dt);
+    sim_stimulus_set_model(cfg->run.model);
     const int lif = cfg->run.model != &olive_model_infoli;
     if (lif) {
         const char *bad = have_gj ? "--gj" : cfg->infoli.noise_on ? "--noise" : cfg->infoli.init_random ? "--init-voltage" :

@@ -26,6 +26,7 @@ typedef struct {
     char receptor[32];
     int64_t n, first, last, step0, step1;
     double start_ms, stop_ms;
+    char weight_text[48];      /* as given (a unit allowed): set-up converts it to the model's unit */
 } sim_poisson;
 
 enum sim_backend { SIM_BACKEND_AUTO = 0, SIM_BACKEND_CPU = 1, SIM_BACKEND_CUDA = 2 };
@@ -198,6 +199,9 @@ void sim_parse_args(int argc, char **argv, sim_config *cfg);
 /* stimulus.c */
 void sim_add_pulse_arg(sim_stim_config *st, const char *arg);
 void sim_stimulus_set_dt(double dt);   /* the step pulse times are rounded to */
+/* The model whose unit a --pulse AMP is in, and that unit (I_e's; InfOli: uA/cm2). */
+void sim_stimulus_set_model(const olive_cell_model *m);
+const char *sim_pulse_unit(const olive_cell_model *m);
 void sim_add_poisson_arg(sim_spiking_config *sp, const char *arg);
 void sim_read_stimulus(sim_stim_config *st, const char *path);
 void sim_check_pulses(const sim_stim_config *st, int64_t count);

@@ -15,9 +15,18 @@
 #define PULSE_CELL_MAX (INT64_C(1) << 40)
 #define PULSE_COUNT_MAX (1 << 20)
 
-/* The model's step (cli.c sets it before any pulse is read). */
+/* The model's step and the model (cli.c sets them before any pulse is read). */
 static double pulse_dt = OLIVE_DT;
+static const olive_cell_model *pulse_model = &olive_model_infoli;
 void sim_stimulus_set_dt(double dt) { pulse_dt = dt; }
+void sim_stimulus_set_model(const olive_cell_model *m) { pulse_model = m; }
+
+const char *sim_pulse_unit(const olive_cell_model *m)
+{
+    /* a pulse adds to I_e (its unit); InfOli's goes into the dendrite per area */
+    const int p = olive_model_param(m, "I_e");
+    return p < 0 ? "uA/cm2" : m->params[p].unit;
+}
 static int64_t ms_to_step(double ms) { return olive_ms_to_step_or_never(olive_usage_error, "pulse time", ms, pulse_dt); }
 
 static void append(sim_stim_config *st, sim_pulse p)
@@ -52,7 +61,10 @@ void sim_add_pulse_arg(sim_stim_config *st, const char *arg)
     if (n != 3 && n != 5) olive_usage_error("--pulse: '%s' must be START_MS:STOP_MS:AMP[:FIRST:LAST]", arg);
     double start = olive_parse_double("--pulse START", fields[0], 0, PULSE_MS_MAX);
     double stop = olive_parse_double("--pulse STOP", fields[1], 0, PULSE_MS_MAX);
-    double amp = olive_parse_double("--pulse AMP", fields[2], -PULSE_AMP_MAX, PULSE_AMP_MAX);
+    double amp = olive_parse_amount("--pulse AMP", fields[2], sim_pulse_unit(pulse_model), pulse_model->name,
+                                    -PULSE_AMP_MAX, PULSE_AMP_MAX);
+    /* -v shows the amplitude as the run takes it (175pA: 0.175 nA, the nearest double) */
+    olive_info("--pulse %s: AMP %.17g %s", arg, amp, sim_pulse_unit(pulse_model));
     if (stop < start) olive_usage_error("--pulse: '%s' stops (%g ms) before it starts (%g ms)", arg, stop, start);
     sim_pulse pl = {ms_to_step(start), ms_to_step(stop), amp, 0, -1};
     if (n == 5) {
@@ -94,8 +106,8 @@ void sim_read_stimulus(sim_stim_config *st, const char *path)
             olive_die("%s: pulse %lld: start_ms %g, stop_ms %g: need 0 <= start <= stop <= %g ms", path,
                       (long long)i, start[i], stop[i], PULSE_MS_MAX);
         if (!(fabs(amp[i]) <= PULSE_AMP_MAX))
-            olive_die("%s: pulse %lld: amplitude %g is not a finite number in [-%g, %g] uA/cm2", path,
-                      (long long)i, amp[i], PULSE_AMP_MAX, PULSE_AMP_MAX);
+            olive_die("%s: pulse %lld: amplitude %g is not a finite number in [-%g, %g] %s", path,
+                      (long long)i, amp[i], PULSE_AMP_MAX, PULSE_AMP_MAX, sim_pulse_unit(pulse_model));
         sim_pulse p = {ms_to_step(start[i]), ms_to_step(stop[i]), amp[i], has_first ? first[i] : 0,
                        has_last ? last[i] : -1};
         if (p.first < 0 || p.first > PULSE_CELL_MAX || (has_last && (p.last <= p.first || p.last > PULSE_CELL_MAX)))
@@ -133,7 +145,7 @@ void sim_add_poisson_arg(sim_spiking_config *sp, const char *arg)
     char buf[256];
     if (strlen(arg) >= sizeof buf) olive_usage_error("--poisson: '%s' is too long", arg);
     snprintf(buf, sizeof buf, "%s", arg);
-    sim_poisson p = {0, 0, "", 1, 0, -1, 0, 0, 0, -1};
+    sim_poisson p = {0, 0, "", 1, 0, -1, 0, 0, 0, -1, ""};
     int have_rate = 0, have_w = 0;
     for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         char *eq = strchr(tok, '=');
@@ -142,7 +154,14 @@ void sim_add_poisson_arg(sim_spiking_config *sp, const char *arg)
         const char *k = tok, *v = eq + 1;
         double a, b;
         if (!strcmp(k, "rate")) { p.rate_hz = olive_parse_double("--poisson rate", v, 0, 1e6); have_rate = 1; }
-        else if (!strcmp(k, "weight")) { p.weight = olive_parse_double("--poisson weight", v, -1e9, 1e9); have_w = 1; }
+        else if (!strcmp(k, "weight")) {
+            /* the number and unit read here; converted once the model is known (spk_setup.c) */
+            const char *unit;
+            p.weight = olive_parse_with_unit("--poisson weight", v, &unit);
+            if (strlen(v) >= sizeof p.weight_text) olive_usage_error("--poisson weight: '%s' is too long", v);
+            snprintf(p.weight_text, sizeof p.weight_text, "%s", v);
+            have_w = 1;
+        }
         else if (!strcmp(k, "receptor")) snprintf(p.receptor, sizeof p.receptor, "%s", v);
         else if (!strcmp(k, "n")) p.n = olive_parse_int("--poisson n", v, 1, INT32_MAX);
         else if (!strcmp(k, "cells")) {

@@ -50,7 +50,7 @@ static const char plot_help[] =
     "  --population NAME     population (default: the only one; raster, rate: also a\n"
     "                        population of the network, its cells only)\n"
     "  --force               replace an existing FIG.png\n"
-    "  --help                this help\n"
+    "  -h, --help            this help\n"
     "\n"
     "Exit status: 0 success, 2 error.\n";
 
@@ -78,6 +78,7 @@ static void parse(int argc, char **argv, ana_plot_opts *o)
     opterr = 0;
     optind = 1;
     int c;
+    ana_check_options("plot", argc, argv, longopts, ":ho:");
     while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
         switch (c) {
         case 'o': o->output = optarg; break;

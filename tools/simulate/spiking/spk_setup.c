@@ -318,8 +318,11 @@ static void setup_poisson(sim_t *s)
         k->poisson_rec[j] = olive_model_receptor(c->run.model, p.receptor);
         if (k->poisson_rec[j] < 0)
             olive_usage_error("--poisson: model %s has no receptor '%s' (it has ge, gi)", c->run.model->name, p.receptor);
+        p.weight = olive_parse_amount("--poisson weight", p.weight_text, c->run.model->weight_unit, c->run.model->name,
+                                      -1e9, 1e9);
         if (c->run.model->weights_nonnegative && p.weight < 0)
-            olive_usage_error("--poisson: weight %g is a conductance of %s (nS) and cannot be negative", p.weight, c->run.model->name);
+            olive_usage_error("--poisson: weight %s is a conductance of %s (%s) and cannot be negative", p.weight_text,
+                              c->run.model->name, c->run.model->weight_unit);
         if (p.last < 0) { p.first = 0; p.last = s->net.count; }
         if (p.last > s->net.count)
             olive_usage_error("--poisson cells %lld:%lld: the network has %lld cells", (long long)p.first,
