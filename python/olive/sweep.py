@@ -68,7 +68,7 @@ def write_grid(path, points):
     """points ({key: value} each) as CSV: point, then one column per key."""
     keys = list(points[0]) if points else []
     with open(path, "w", newline="") as f:
-        w = csv.writer(f)
+        w = csv.writer(f, lineterminator="\n")   # read by the SLURM example's bash too
         w.writerow(["point"] + keys)
         for i, p in enumerate(points):
             w.writerow([i] + [_value(p[k]) for k in keys])

@@ -1,6 +1,7 @@
 """olive.sweep: a grid of olive-simulate runs (--param and placeholders), its table, failures and the collector."""
 
 import csv
+import os
 import subprocess
 import sys
 
@@ -66,3 +67,35 @@ def test_grid_file(tmp_path):
                            "--seed=1,2,3"], capture_output=True, text=True).stdout.strip() == "6"
     points = olive.sweep.read_grid(tmp_path / "grid.csv")
     assert points[4] == (4, {"exc.tau_m": "20", "--seed": "2"})
+
+
+SLURM = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples", "slurm")
+
+
+@pytest.mark.skipif(not os.path.isdir(SLURM), reason="examples/slurm is not beside the tests")
+def test_slurm_array_example_without_slurm(small, programs, tmp_path):
+    """examples/slurm/sweep-array.sbatch run once per SLURM_ARRAY_TASK_ID, then sweep-collect.sbatch:
+    the table of olive.sweep over the same grid."""
+    sw = tmp_path / "sweep"
+    subprocess.run([sys.executable, "-m", "olive.sweep", "grid", str(sw), "exc.tau_m=10,20", "--seed=1,2"], check=True,
+                   capture_output=True)
+    env = dict(os.environ, NET=str(small), SWEEP=str(sw), TIME="100", PYTHON=sys.executable,
+               OLIVE_BIN=os.path.dirname(programs["simulate"]), SIM_ARGS="--poisson rate=3000,weight=1,receptor=ge")
+    for task in range(4):
+        done = subprocess.run(["bash", os.path.join(SLURM, "sweep-array.sbatch")], env=dict(env, SLURM_ARRAY_TASK_ID=str(task)),
+                              capture_output=True, text=True, cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+    bad = subprocess.run(["bash", os.path.join(SLURM, "sweep-array.sbatch")], env=dict(env, SLURM_ARRAY_TASK_ID="9"),
+                         capture_output=True, text=True, cwd=tmp_path)
+    assert bad.returncode == 2 and "has no point 9" in bad.stderr
+    done = subprocess.run(["bash", os.path.join(SLURM, "sweep-collect.sbatch")], env=env, capture_output=True, text=True,
+                          cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    with open(sw / "sweep.csv") as f:
+        rows = list(csv.DictReader(f))
+    ref = olive.sweep(small, params={"exc.tau_m": [10, 20], "--seed": [1, 2]}, time=100, outdir=tmp_path / "ref",
+                      poisson=[{"rate": 3000, "weight": 1, "receptor": "ge"}])
+    ref = ref.to_dict("records") if hasattr(ref, "to_dict") else ref
+    assert [(r["exc.tau_m"], r["--seed"]) for r in rows] == [("10", "1"), ("10", "2"), ("20", "1"), ("20", "2")]
+    assert [int(r["spikes"]) for r in rows] == [r["spikes"] for r in ref]
+    assert len({r["spikes"] for r in rows}) > 1
