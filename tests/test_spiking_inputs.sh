@@ -172,6 +172,64 @@ PYEOF
 refused "far_edges.h5: /edges/io/0/delay\[1\] (edge 1; the delay buffer) = 1e+20 ms is 1e+21 steps of 0.1 ms, outside 0..65535" \
     "$G" -o bad.h5 --model lif_cuba --cells 5 --import-synapses far_edges.h5
 
+# --param POP.NAME=VALUE (olive-simulate): the run of a network file rewritten
+# with that value (genconn's --param NAME=VALUE@POP), spike for spike, and the
+# override in the provenance and olive-analyze summary; its refusals name the
+# option, the population and the parameter and leave nothing; a restart with
+# the same overrides continues the unbroken run, one with other overrides is
+# taken (as a changed file is) and records its own. hh_traub: NAME=VALUE for
+# every population.
+P=(--model lif_cuba --population exc:80 --population inh:20 --source-poisson drive:20:40 --v0 -60:-50 --seed 3
+   --projection from=exc,to=exc,p=0.1,weight=1.6,delay=1,receptor=ge --projection from=exc,to=inh,p=0.1,weight=1.6,delay=1,receptor=ge
+   --projection from=inh,to=exc,p=0.1,weight=-6,delay=1,receptor=gi --projection from=drive,to=exc,indegree=5,weight=3,delay=1,receptor=ge
+   --projection from=drive,to=inh,indegree=5,weight=3,delay=1,receptor=ge)
+"$G" -q -o pnet.h5 "${P[@]}"
+"$G" -q -o pnet15.h5 "${P[@]}" --param tau_m=15@exc
+"$S" -q pnet.h5 -o p_opt --time 100 --param exc.tau_m=15 --param drive.rate=40
+"$S" -q pnet15.h5 -o p_file --time 100
+"$S" -q pnet.h5 -o p_none --time 100
+"$S" -q pnet.h5 -o p_half --time 50 --param exc.tau_m=15 --param drive.rate=40
+"$S" -q pnet.h5 -o p_rest --time 100 --param tau_m=15@exc --param rate=40 --restart p_half/state.h5
+"$S" -q pnet.h5 -o p_other --time 100 --param exc.tau_m=12 --restart p_half/state.h5
+"$G" -q -o traub.h5 --model hh_traub --cells 10 --projection from=all,to=all,p=0.3,weight=5,delay=1,receptor=ge --param I_e=600
+"$G" -q -o traub2.h5 --model hh_traub --cells 10 --projection from=all,to=all,p=0.3,weight=5,delay=1,receptor=ge --param I_e=600 --param g_Na=15000
+"$S" -q traub.h5 -o t_opt --time 30 --record none --param g_Na=15000
+"$S" -q traub2.h5 -o t_file --time 30 --record none
+"$PY" - <<'PYEOF' || fail "--param is not the run of the rewritten file"
+import h5py, numpy as np
+def spikes(d):   # every spike dataset of the file, whatever its populations
+    out = {}
+    with h5py.File(f"{d}/spikes.h5") as f:
+        f.visititems(lambda n, o: out.__setitem__(n, o[()]) if isinstance(o, h5py.Dataset) else None)
+        return out, f.attrs["param_overrides"]
+a, pa = spikes("p_opt"); b, pb = spikes("p_file"); c, _ = spikes("p_none")
+assert a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a), "--param exc.tau_m=15 != the rewritten file"
+assert any(not np.array_equal(a[k], c[k]) for k in a), "--param exc.tau_m=15 changed nothing"
+pa = pa.decode() if isinstance(pa, bytes) else pa; pb = pb.decode() if isinstance(pb, bytes) else pb
+assert pa == "exc.tau_m=15,drive.rate=40" and pb == "", (pa, pb)
+h, _ = spikes("p_half"); r, _ = spikes("p_rest")
+t = [k for k in a if k.endswith("timestamps")]
+full = np.concatenate([np.sort(a[k]) for k in t]); pieces = np.concatenate([np.sort(np.concatenate([h[k], r[k]])) for k in t])
+assert np.array_equal(full, pieces), "a restart with the same --param is not the unbroken run"
+assert spikes("p_other")[1] in ("exc.tau_m=12", b"exc.tau_m=12"), "a restart's other --param not recorded"
+x, _ = spikes("t_opt"); y, _ = spikes("t_file")
+assert x.keys() == y.keys() and all(np.array_equal(x[k], y[k]) for k in x), "hh_traub: --param g_Na != the rewritten file"
+print("--param: the same spikes as the rewritten file (lif_cuba, hh_traub), restart continues it")
+PYEOF
+"$BIN/olive-analyze" summary p_opt | grep -q -- "--param  *exc.tau_m=15,drive.rate=40" || fail "summary does not show the --param"
+refused "--param exc.tau_x=3: population exc (lif_cuba) has no parameter 'tau_x' (its parameters: E_L, V_th" \
+    "$S" pnet.h5 -o out --time 10 --param exc.tau_x=3
+refused "--param tau_m=3@nope: no population 'nope' (populations: exc, inh, drive)" "$S" pnet.h5 -o out --time 10 --param tau_m=3@nope
+refused "--param nope.tau_m=3: 'nope.tau_m' is not a parameter of lif_cuba or spike_source_poisson (populations: exc, inh, drive" \
+    "$S" pnet.h5 -o out --time 10 --param nope.tau_m=3
+refused "--param exc.tau_m=-1: population exc: tau_m must be more than 0" "$S" pnet.h5 -o out --time 10 --param exc.tau_m=-1
+refused "--param exc.tau_m=abc: 'abc' is not a finite number" "$S" pnet.h5 -o out --time 10 --param exc.tau_m=abc
+refused "--param drive.rate=1000000: population drive: cell 100: rate 1e+06 Hz" "$S" pnet.h5 -o out --time 10 --param drive.rate=1e6
+refused "--param exc.rate=5: population exc (lif_cuba) has no parameter 'rate'" "$S" pnet.h5 -o out --time 10 --param exc.rate=5
+refused "--param all.C_m=-1: population all: parameter C_m = -1 must be positive" "$S" traub.h5 -o out --time 10 --param all.C_m=-1
+refused "--param g_L=3: .* InfOli network, whose cells have no parameters" "$S" io.h5 -o out --steps 10 --param g_L=3
+[ ! -e out ] && ! compgen -G "out.tmp*" >/dev/null || fail "a refused --param left its output"
+
 # Memory: the CPU delay ring has min(max delay + 1, the run's steps) slots: a
 # 1 ms run of 2000 cells with 65534-step delays fits in 64 MiB (its full ring
 # would take 2.7 GiB); a file declaring 2^31 - 1 cells is refused before any

@@ -6,6 +6,7 @@
     run = olive.simulate("mine.h5", "run", time=200, record=["v"])
     run.spikes.times, run.spikes.node_ids, run.reports["v"].data
     run.to_neo(); run.to_nwb("run.nwb")
+    table = olive.sweep("mine.h5", params={"exc.tau_m": [10, 20]}, time=200, outdir="sweep")
 
 The file layouts are docs/FORMAT.md's; docs/PYTHON.md has runnable examples.
 """
@@ -22,5 +23,14 @@ __all__ = [
     "read_network", "write_network", "read_run", "genconn", "simulate", "analyze",
     "Network", "Population", "Projection", "GapJunctions", "Run", "Spikes", "Report", "State",
     "FormatError", "OliveError", "OliveInterrupted", "ProgramNotFound", "Progress", "find_program", "run_program",
-    "__version__",
+    "__version__", "sweep",
 ]
+
+
+def __getattr__(name):
+    # olive.sweep (a callable module: olive.sweep(...) runs a grid) is imported
+    # when first used, so that `python3 -m olive.sweep` finds it not yet loaded
+    if name == "sweep":
+        import importlib
+        return importlib.import_module(".sweep", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

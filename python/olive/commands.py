@@ -142,6 +142,8 @@ def simulate(network, output, *, time=None, steps=None, record=None, pulses=(), 
     ("50pA", "0.5nA", "6uA/cm2", "2mV"; olive-simulate --help lists the
     units); poisson: dicts {"rate": 5, "weight": 0.5, "receptor": "ge",
     "n": 10, "cells": (0, 100), "time": (0, 200)} or the option's text;
+    params: {"exc.tau_m": 15} -> --param exc.tau_m=15 (a population's cell
+    parameter for this run; NAME=VALUE@POP and NAME: every population);
     ranks > 1: under mpirun -np ranks; any other keyword is the option of
     the same name (record_every=20, record_cells=(0, 100), method="euler",
     seed=3, backend="cpu", threads=2, record_compartments=["v"], ...).
@@ -150,9 +152,29 @@ def simulate(network, output, *, time=None, steps=None, record=None, pulses=(), 
     and raises olive.OliveInterrupted, whose state names output/state.h5:
     simulate(..., restart=e.state) with the same time or steps continues it.
     """
+    argv = simulate_argv(network, output, time=time, steps=steps, record=record, pulses=pulses, poisson=poisson,
+                         force=force, extra_args=extra_args, **kwargs)
+    try:
+        run_program("olive-simulate", argv, progress=progress, ranks=ranks, mpirun=mpirun)
+    except OliveInterrupted as e:
+        state = os.path.join(os.fspath(output), "state.h5")
+        # olive said it stopped at a step boundary (mpirun then exits 1, a lone olive-simulate 130)
+        e.state = state if ": stopped by " in e.message and os.path.isfile(state) else None
+        raise
+    return read_run(output)
+
+
+def simulate_argv(network, output, *, time=None, steps=None, record=None, pulses=(), poisson=(), params=None,
+                  force=False, extra_args=(), **kwargs):
+    """olive-simulate's arguments (without the program) for simulate()'s arguments.
+
+    params: {"exc.tau_m": 15, "tau_m@inh": 12, "I_e": 2} -> --param exc.tau_m=15 ...
+    """
     if (time is None) == (steps is None):
         raise ValueError("simulate: give exactly one of time (ms) and steps")
     argv = [os.fspath(network), "-o", os.fspath(output)]
+    for k, v in (params or {}).items():
+        argv += ["--param", f"{k}={_value(v)}"]
     argv += ["--time", _value(time)] if time is not None else ["--steps", str(int(steps))]
     if record is not None:
         argv += ["--record", record if isinstance(record, str) else ",".join(record)]
@@ -163,15 +185,7 @@ def simulate(network, output, *, time=None, steps=None, record=None, pulses=(), 
     rc = kwargs.pop("record_compartments", None)
     if rc is not None:
         argv += ["--record-compartments", rc if isinstance(rc, str) else ",".join(rc)]
-    argv += options(force=force, **kwargs) + [str(a) for a in extra_args]
-    try:
-        run_program("olive-simulate", argv, progress=progress, ranks=ranks, mpirun=mpirun)
-    except OliveInterrupted as e:
-        state = os.path.join(os.fspath(output), "state.h5")
-        # olive said it stopped at a step boundary (mpirun then exits 1, a lone olive-simulate 130)
-        e.state = state if ": stopped by " in e.message and os.path.isfile(state) else None
-        raise
-    return read_run(output)
+    return argv + options(force=force, **kwargs) + [str(a) for a in extra_args]
 
 
 def analyze(subcommand, *inputs, csv=False, progress=False, extra_args=(), **kwargs):

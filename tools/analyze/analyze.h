@@ -99,6 +99,7 @@ typedef struct {
     int64_t attr_cells, steps, world_size, threads;
     double dt, time_total_s;
     char olive_version[32], backend[32], precision[32], gj[32], model[32], method[32], command[1024];
+    char param_overrides[1024];   /* olive-simulate --param: POP.NAME=VALUE,... ('' none) */
 } ana_run;
 /* arg: an output directory (spikes.h5 inside) or a spike file itself. Finds
  * the spike file and reads the provenance; dies (exit 2) naming what is

@@ -45,6 +45,7 @@ void ana_run_open(ana_run *r, const char *arg)
     olive_h5_get_str_opt(p, f, "model", r->model, sizeof r->model);
     olive_h5_get_str_opt(p, f, "method", r->method, sizeof r->method);
     olive_h5_get_str_opt(p, f, "command", r->command, sizeof r->command);
+    olive_h5_get_str_opt(p, f, "param_overrides", r->param_overrides, sizeof r->param_overrides);
     H5Fclose(f);
     if (r->has_cells && r->attr_cells < 0) ana_error("%s: root attribute cells = %lld is negative", p, (long long)r->attr_cells);
     if (r->has_steps && r->steps < 0) ana_error("%s: root attribute steps = %lld is negative", p, (long long)r->steps);

@@ -73,6 +73,7 @@ static void add_provenance(ana_table *t, const ana_run *r)
     if (r->model[0]) ana_table_add(t, "model", "model", NULL, NULL, "%s%s%s%s", r->model, r->method[0] ? " (" : "",
                                    r->method, r->method[0] ? ")" : "");
     if (r->gj[0]) ana_table_add(t, "gj", "gap junctions", NULL, NULL, "%s", r->gj);
+    if (r->param_overrides[0]) ana_table_add(t, "param_overrides", "--param", NULL, NULL, "%s", r->param_overrides);
     if (r->has_world_size) ana_table_add(t, "world_size", "world size", NULL, "MPI ranks", "%lld", (long long)r->world_size);
     if (r->has_threads) ana_table_add(t, "threads", "threads", NULL, NULL, "%lld", (long long)r->threads);
     if (r->has_time_total) ana_table_add(t, "time_total_s", "total time", "s", NULL, "%.6g", r->time_total_s);

@@ -42,6 +42,13 @@ static void usage(void)
            "                            as I_e, hh_cable into the soma as an IClamp) or carries one:\n"
            "                            50pA, 0.5nA, 6uA/cm2, 2mV\n"
            "  --stimulus FILE.h5        pulse table (docs/FORMAT.md)\n"
+           "  --param POP.NAME=VALUE    a cell parameter of population POP for this run only, instead\n"
+           "                            of the network file's (NAME=VALUE: every population that has\n"
+           "                            NAME; NAME=VALUE@POP as olive-genconn's); repeatable; checked as\n"
+           "                            the file's values are; recorded in the outputs' attribute\n"
+           "                            param_overrides (a --restart may change them). The names are\n"
+           "                            olive-genconn --help's (lif_*, hh_traub, hh_cable, hh_swc;\n"
+           "                            spike_source_poisson: rate start duration); InfOli has none\n"
            "  --method M                lif_cuba*: exact (default) or euler; lif_coba*:\n"
            "                            exponential_euler (default) or euler\n"
            "  --poisson rate=HZ,weight=W,receptor=ge|gi[,n=N][,cells=A:B][,time=START:STOP]\n"
@@ -258,6 +265,10 @@ void sim_parse_args(int argc, char **argv, sim_config *cfg)
         }
         else if (!strcmp(a, "--poisson")) sim_add_poisson_arg(&cfg->spiking, need_value(argc, argv, &i));
         else if (!strcmp(a, "--stimulus")) cfg->stim.path = need_value(argc, argv, &i);
+        else if (!strcmp(a, "--param")) {
+            cfg->run.params = olive_realloc(cfg->run.params, (size_t)(cfg->run.nparams + 1) * sizeof(char *), "--param");
+            cfg->run.params[cfg->run.nparams++] = need_value(argc, argv, &i);
+        }
         else if (!strcmp(a, "--noise")) parse_noise(&cfg->infoli, need_value(argc, argv, &i));
         else if (!strcmp(a, "--seed")) cfg->run.seed = (uint64_t)olive_parse_int(a, need_value(argc, argv, &i), 0, INT64_MAX);
         else if (!strcmp(a, "--init-voltage")) {
@@ -352,6 +363,9 @@ void sim_parse_args(int argc, char **argv, sim_config *cfg)
         if (cfg->spiking.method >= 0)
             olive_usage_error("--method applies to lif_cuba and lif_coba networks (InfOli steps with forward Euler)");
         if (cfg->spiking.npoisson) olive_usage_error("--poisson applies to networks with chemical synapses (lif_cuba, lif_coba)");
+        if (cfg->run.nparams)
+            olive_usage_error("--param %s: %s is an InfOli network, whose cells have no parameters in the network file "
+                              "(their conductances are the file's; see --gj, --noise)", cfg->run.params[0], cfg->run.net_path);
     }
     cfg->rec.vars[cfg->run.model->spike_var] = 1;
     cfg->rec.nvars = 1;

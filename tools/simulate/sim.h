@@ -49,6 +49,9 @@ typedef struct {
     uint64_t seed;           /* --seed: the noise, the random initial potentials, the Poisson inputs */
     int64_t checkpoint_every;  /* --checkpoint-every N (0: none) */
     const char *restart_path;  /* --restart STATE.h5 (NULL: start at step 0) */
+    const char **params;     /* --param SPEC, as given (spiking families: spk_params.c) */
+    int nparams;
+    char *param_overrides;   /* what they set, "POP.NAME=VALUE,..." (provenance); NULL before set-up */
 } sim_run_config;
 
 /* Stimuli every family takes: --pulse and the pulse table of --stimulus (stimulus.c). */

@@ -1,6 +1,7 @@
 /* Command line of olive-genconn for spiking networks (--model lif_cuba|lif_coba|hh_traub|hh_cable). */
 #include "spiking.h"
 #include "cable_model.h"
+#include "popparam.h"
 #include "util.h"
 #include <errno.h>
 #include <limits.h>
@@ -36,7 +37,8 @@ static void usage(void)
            "  --source-poisson NAME:N:RATE[:START[:DURATION]]\n"
            "                             a population of N Poisson spike sources (Hz, ms; PyNN's\n"
            "                               SpikeSourcePoisson), ids in the order given with --population\n"
-           "  --param NAME=VALUE[@POP]   a model parameter, for every population or POP only\n"
+           "  --param NAME=VALUE[@POP]   a model parameter, for every population or POP only (also\n"
+           "                               POP.NAME=VALUE; spike sources: rate start duration)\n"
            "                               lif_cuba(_alpha): E_L V_th V_reset t_ref tau_m tau_e tau_i I_e v0\n"
            "                               lif_coba(_alpha): E_L V_th V_reset t_ref C g_L E_e E_i tau_e tau_i I_e v0\n"
            "                               hh_traub: g_Na g_K g_L C_m E_Na E_K E_L V_T E_e E_i tau_e tau_i t_ref\n"
@@ -331,23 +333,12 @@ void gc_spk_parse_args(int argc, char **argv, gc_spk_config *cfg)
         cfg->v0_a[i] = cfg->v0_b[i] = p->param[kv0];
     }
     cfg->count = next;
-    for (int j = 0; j < nparams; j++) {
-        char buf[256], *at, *eq;
-        snprintf(buf, sizeof buf, "%s", params[j]);
-        if (!(eq = strchr(buf, '='))) olive_usage_error("--param: '%s' must be NAME=VALUE[@POP]", params[j]);
-        *eq = 0;
-        if ((at = strchr(eq + 1, '@'))) *at++ = 0;
-        int k = olive_model_param(cfg->model, buf);
-        if (k < 0) olive_usage_error("--param: '%s' is not a parameter of %s (see --help)", buf, cfg->model->name);
-        double v = olive_parse_double("--param", eq + 1, -1e9, 1e9);
-        int hit = 0;
+    for (int j = 0; j < nparams; j++) {   /* the same forms and refusals as olive-simulate --param */
+        int hit[OLIVE_MAX_POPS] = {0};
+        char name[OLIVE_NAME_LEN];
+        olive_pops_param_apply("--param", params[j], &cfg->pops, hit, name, sizeof name);
         for (int i = 0; i < cfg->pops.n; i++)
-            if ((!at || !strcmp(at, cfg->pops.pop[i].name)) && !olive_model_is_source(cfg->pops.pop[i].model)) {
-                cfg->pops.pop[i].param[k] = v;
-                if (!strcmp(buf, "v0")) cfg->v0_a[i] = cfg->v0_b[i] = v;
-                hit = 1;
-            }
-        if (!hit) olive_usage_error("--param %s: no population '%s' of %s cells", params[j], at, cfg->model->name);
+            if (hit[i] && !strcmp(name, "v0")) cfg->v0_a[i] = cfg->v0_b[i] = cfg->pops.pop[i].param[olive_model_param(cfg->model, "v0")];
     }
     for (int j = 0; j < nmorphs; j++) {   /* FILE[@POP]: stored as an absolute path */
         char buf[1024], *at, full[PATH_MAX];

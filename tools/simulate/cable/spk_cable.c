@@ -81,7 +81,7 @@ void spk_cable_setup(sim_t *s, const olive_synapses *syn)
         b->r0 = a - r0;
         b->n = z - a;
         const char *fault = olive_cable_template_make(c->run.model, p->param, p->morphology, &b->t);
-        if (fault) olive_die("%s: population %s: %s", c->run.net_path, p->name, fault);
+        if (fault) spk_pop_refuse(c, p, fault);
         char what[160];
         snprintf(what, sizeof what, "%s: population %s: t_ref", c->run.net_path, p->name);
         const int ref = (int)olive_ms_to_steps_or_die(olive_die, what, b->t.t_ref, c->run.dt, 0, INT32_MAX);

@@ -53,6 +53,7 @@ void sim_write_provenance(sim_t *s, int64_t hid, const char *file)
     olive_h5_attr_i64(file, hid, "start_step", c->run.start_step);
     olive_h5_attr_i64(file, hid, "end_step", s->end_step);
     olive_h5_attr_str(file, hid, "restart", c->run.restart_path ? c->run.restart_path : "");
+    olive_h5_attr_str(file, hid, "param_overrides", c->run.param_overrides ? c->run.param_overrides : "");
     olive_h5_attr_i64(file, hid, "cells", s->net.count);
     char noise[128] = "";
     const sim_infoli_config *io = &c->infoli;

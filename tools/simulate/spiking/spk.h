@@ -138,4 +138,11 @@ uint64_t spk_write_in_flight(sim_t *s, const char *path, hid_t state_group, int6
 sim_spike *spk_read_in_flight(const char *path, hid_t f, int64_t k0, int64_t ncells, int64_t max_delay, int64_t *m,
                               uint64_t *hash);
 
+/* spk_params.c: --param applied to the populations just read (sets the
+ * run's param_overrides). */
+void spk_params_apply(sim_config *cfg, olive_populations *pops);
+/* A population's parameters the model refuses (fault): named after its
+ * --param overrides when it has any, else after the network file. */
+void spk_pop_refuse(const sim_config *cfg, const olive_population *p, const char *fault) __attribute__((noreturn));
+
 #endif

@@ -53,7 +53,7 @@ static void setup_cells(sim_t *s)
             double v0 = pv[kv0] ? pv[kv0][g - a] : p->param[kv0];
             ((double *)s->state[OLIVE_LIF_V])[g - r0] = v0;
         }
-        if (fault) olive_die("%s: population %s: %s", c->run.net_path, p->name, fault);
+        if (fault) spk_pop_refuse(c, p, fault);
         if (!percell) nset++;
         for (int q = 0; q < c->run.model->nparams; q++) free(pv[q]);
         free(pv);
@@ -263,9 +263,12 @@ static void setup_sources(sim_t *s)
             for (int64_t g = a; g < b; g++) {
                 const double rate = pv[0] ? pv[0][g - a] : q->param[0], start = pv[1] ? pv[1][g - a] : q->param[1],
                              dur = pv[2] ? pv[2][g - a] : q->param[2];
-                if (!(rate >= 0 && rate * 1e-3 * c->run.dt <= 1 && start >= 0 && dur >= 0))
-                    olive_die("%s: population %s: cell %lld: rate %g Hz, start %g ms, duration %g ms: need 0 <= rate "
-                              "<= 1/dt and start, duration >= 0", c->run.net_path, q->name, (long long)g, rate, start, dur);
+                if (!(rate >= 0 && rate * 1e-3 * c->run.dt <= 1 && start >= 0 && dur >= 0)) {
+                    char fault[256];
+                    snprintf(fault, sizeof fault, "cell %lld: rate %g Hz, start %g ms, duration %g ms: need 0 <= rate "
+                             "<= 1/dt and start, duration >= 0", (long long)g, rate, start, dur);
+                    spk_pop_refuse(c, q, fault);
+                }
                 kind[g - r0] = OLIVE_SOURCE_POISSON;
                 p[g - r0] = rate * 1e-3 * c->run.dt;
                 /* a window beyond the int64 steps is never reached: no spike
@@ -368,6 +371,7 @@ void sim_setup_spiking(sim_t *s, sim_config *cfg, const sim_family *family)
     check_memory(s, hdr.count, &mem, run < mem.dmax_known + 1 ? (int)run : mem.dmax_known + 1);
     olive_net_read_rows(cfg->run.net_path, s->plan.row0, s->plan.row1, &s->net);
     olive_pops_read(cfg->run.net_path, hdr.count, &k->pops);
+    spk_params_apply(cfg, &k->pops);
     olive_synapses syn;
     olive_syn_read_rows(cfg->run.net_path, hdr.count, s->plan.row0, s->plan.row1, &syn);
     if (syn.n > 0 && fabs(syn.dt - cfg->run.dt) > 1e-12 * cfg->run.dt)
@@ -416,6 +420,8 @@ void sim_free_spiking(sim_t *s)
     free((void *)k->src.kind); free((void *)k->src.p); free((void *)k->src.step0); free((void *)k->src.step1);
     free((void *)k->src.ptr); free((void *)k->src.steps); free(k->src.next); free(k->src_rows);
     free(k->restored);
+    free(s->cfg->run.param_overrides);
+    s->cfg->run.param_overrides = NULL;
     free(k);
     s->spk = NULL;
 }
