@@ -116,6 +116,7 @@ static const olive_opt sim_opts[] = {
     {"--compress", NULL, OLIVE_OPT_OPTIONAL, 0}, {"--precision", NULL, OLIVE_OPT_VALUE, 0},
     {"--backend", NULL, OLIVE_OPT_VALUE, 0}, {"--spike-threshold", NULL, OLIVE_OPT_VALUE, 0},
     {"--population", NULL, OLIVE_OPT_VALUE, 0}, {"--map", NULL, OLIVE_OPT_VALUE, 0}, {"--threads", NULL, OLIVE_OPT_VALUE, 0},
+    {"--param", NULL, OLIVE_OPT_VALUE, 1},
     {"--checkpoint-every", NULL, OLIVE_OPT_VALUE, 0}, {"--restart", NULL, OLIVE_OPT_VALUE, 0},
     {"--force", NULL, OLIVE_OPT_FLAG, 0}, {"--verbose", "-v", OLIVE_OPT_FLAG, 0}, {"--progress", NULL, OLIVE_OPT_FLAG, 0},
     {"--quiet", "-q", OLIVE_OPT_FLAG, 0}, {"--help", "-h", OLIVE_OPT_FLAG, 0}, {"--version", NULL, OLIVE_OPT_FLAG, 0},
