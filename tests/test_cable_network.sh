@@ -82,7 +82,7 @@ expect_fail_early "$S" -q traub.h5 -o rc --time 1 --record-compartments ge
 grep -q "is not v, m, h or n" err.txt || fail "--record-compartments ge: $(cat err.txt)"
 echo "compartment reports: mapping, soma = v.h5, 1 rank = 2 ranks"
 "$A" summary --population exc traub_1 | grep -Eq "^model +hh_traub" || fail "summary does not name the model"
-"$A" rates traub_1 >/dev/null || fail "rates failed on a hh_traub run"
+"$A" rates --population exc traub_1 >/dev/null || fail "rates failed on a hh_traub run"
 
 # Refusals: nothing written.
 expect_fail() {  # what message command...
