@@ -157,8 +157,9 @@ static void load(const ana_plot_opts *o, raster_data *d)
     else load_global(o, d, net, nnet, only, nspk == 1 ? names[0] : "");
     if (d->run.cells <= 0)
         ana_error("%s: the number of cells is unknown (no cells attribute, report or spikes)", d->run.spikes_path);
-    d->a = o->has_cells ? o->a : only >= 0 ? d->pops[0].first : 0;
-    d->b = o->has_cells ? o->b : only >= 0 ? d->pops[0].first + d->pops[0].count : d->run.cells;
+    const int one = only >= 0 || (stacked && o->population && d->npop == 1);   /* --population: its rows */
+    d->a = o->has_cells ? o->a : one ? d->pops[0].first : 0;
+    d->b = o->has_cells ? o->b : one ? d->pops[0].first + d->pops[0].count : d->run.cells;
     if (d->a >= d->run.cells)
         ana_usage_error("plot", "--cells %lld:%lld: the run has %lld cells", (long long)d->a, (long long)d->b,
                         (long long)d->run.cells);
