@@ -176,6 +176,13 @@ class Run:
     provenance: Dict[str, object]
     populations: Dict[str, Population] = field(default_factory=dict)
 
+    def population_of(self, cell):
+        """The name of the population holding network cell id cell."""
+        for p in self.populations.values():
+            if p.first <= cell < p.first + p.count:
+                return p.name
+        return self.spikes.population
+
     def report(self, variable, population=None, compartments=False):
         """One variable's report of one population (node ids local to it)."""
         return (self.compartment_reports if compartments else self.reports)[variable](population)
