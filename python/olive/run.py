@@ -346,6 +346,7 @@ def _read_spikes(path, population):
         parts = {n: _read_pop_spikes(path, f, n) for n in names}
         attrs = attrs_dict(f)
         pops = _read_populations(path, f, int(attrs.get("cells", 0)))
+    parts = dict(sorted(parts.items(), key=lambda kv: pops[kv[0]].first))   # network order, not HDF5's by name
     if population is not None:
         return parts[population], attrs, {population: pops[population]}
     return _gather_spikes(parts, pops), attrs, pops
@@ -354,12 +355,13 @@ def _read_spikes(path, population):
 def _read_report(path, variable, population, pops):
     with h5py.File(path, "r") as f:
         names = _groups(path, f, "report", population)
+        for n in names:
+            if population is None and n not in pops:
+                raise FormatError(path, f"/report/{n} is no population of the run's spikes.h5 ({', '.join(pops)})")
+        names.sort(key=lambda n: pops[n].first if population is None else 0)   # HDF5 lists them by name
         parts = {n: _read_pop_report(path, f, variable, n) for n in names}
     if population is not None:
         return parts[population]
-    for n in parts:
-        if n not in pops:
-            raise FormatError(path, f"/report/{n} is no population of the run's spikes.h5 ({', '.join(pops)})")
     return _gather_report(path, variable, parts, pops)
 
 

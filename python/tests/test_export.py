@@ -93,15 +93,15 @@ def test_compartment_reports_exported(cable_run, tmp_path):
     sigs = {s.name: s for s in cable_run.to_neo().segments[0].analogsignals}
     c = sigs["v_compartments"]
     assert c.shape == (200, 12) and c.units == pq.mV
-    assert np.array_equal(c.magnitude, h5(f, "report/exc/data"))
+    assert np.array_equal(c.magnitude, h5(f, "report/all/data"))
     assert list(c.array_annotations["node_id"]) == [0] * 4 + [1] * 4 + [2] * 4
     assert list(c.array_annotations["element_id"]) == [0, 1, 1, 1] * 3
-    assert np.array_equal(c.array_annotations["element_pos"], h5(f, "report/exc/mapping/element_pos").astype(float))
+    assert np.array_equal(c.array_annotations["element_pos"], h5(f, "report/all/mapping/element_pos").astype(float))
     assert float(c.sampling_period.rescale(pq.ms)) == 0.025
     path = cable_run.to_nwb(tmp_path / "cable.nwb")
     with pynwb.NWBHDF5IO(path, "r") as io:
         mod = io.read().processing["olive"]
-        assert np.array_equal(np.asarray(mod["v_compartments"].data[:]), h5(f, "report/exc/data"))
+        assert np.array_equal(np.asarray(mod["v_compartments"].data[:]), h5(f, "report/all/data"))
         cols = mod["v_compartments_columns"]
         assert list(cols["node_id"][:]) == [0] * 4 + [1] * 4 + [2] * 4
         assert list(cols["element_id"][:]) == [0, 1, 1, 1] * 3
