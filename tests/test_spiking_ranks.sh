@@ -88,4 +88,21 @@ with h5py.File("zero_1/spikes.h5") as f:
     assert float(kv["first_spike_ms"]) == t[0] and int(kv["first_spike_node"]) == ids[0], kv
 print("summary --population exc and per population: the spike file's numbers")
 PYEOF
+# Recording takes cell sets: ids, ranges, populations, POP[A:B], VAR=SET, repeated = union
+"$S" -q zero.h5 -o sets --time 5 --record v --record-cells 'exc[0:3],450' --record-cells 7 --record-cells ge=inh[98:100]
+"$PY" - <<'PYEOF' || fail "--record-cells sets"
+import h5py, numpy as np
+ids = lambda f, p: h5py.File(f"sets/{f}.h5")[f"report/{p}/mapping/node_ids"][:].tolist()
+assert ids("v", "exc") == [0, 1, 2, 7] and ids("v", "inh") == [50], (ids("v", "exc"), ids("v", "inh"))
+g = h5py.File("sets/ge.h5")["report"]
+assert list(g) == ["inh"] and ids("ge", "inh") == [98, 99], list(g)
+PYEOF
+for bad in "exc[0:401]|population exc has 400 cells" "500|the network has 500 cells" "nope|populations: exc, inh" \
+           "xx=1|has no variable 'xx'" "4:4|names no cell" "1,,2|an empty item"; do
+  rc=0; "$S" -q zero.h5 -o badset --time 1 --record-cells "${bad%%|*}" 2>err.txt || rc=$?
+  [ $rc = 2 ] && grep -qF -- "--record-cells ${bad%%|*}" err.txt && grep -qF -- "${bad#*|}" err.txt && [ ! -e badset ] \
+    || { cat err.txt; fail "--record-cells ${bad%%|*} (rc $rc)"; }
+done
+rc=0; "$S" -q zero.h5 -o badset --time 1 --population x 2>err.txt || rc=$?
+[ $rc = 2 ] && grep -q "has 2 populations" err.txt || { cat err.txt; fail "--population on two populations (rc $rc)"; }
 echo "analyze: summary, sync and rates on spiking runs"
