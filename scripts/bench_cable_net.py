@@ -95,8 +95,9 @@ def main():
         m = re.search(r"exchange ([0-9.]+) s, compute ([0-9.]+) s", r.stderr + r.stdout)
         loop = float(m.group(1)) + float(m.group(2)) if m else float("nan")
         with h5py.File(os.path.join(od, "spikes.h5"), "r") as f:
-            g = f["spikes/io"]
-            ol = sorted(zip(g["timestamps"][:].tolist(), g["node_ids"][:].astype(int).tolist()))
+            ol = sorted((t, n + int(g.attrs.get("first_cell", 0)))   # one group per population, ids local
+                        for g in f["spikes"].values()
+                        for t, n in zip(g["timestamps"][:].tolist(), g["node_ids"][:].astype(int).tolist()))
         # NEURON detects a crossing at the start of the next step: one at the
         # very end of the run (t = --ms) is olive's only
         ol = [x for x in ol if x[0] < a.ms - 1e-9]

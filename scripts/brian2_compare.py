@@ -136,11 +136,13 @@ def run_brian(net, time_ms, method, threads, build):
 
 
 def read_olive(outdir, dt):
+    """Every population's spikes (one SONATA population each, node ids local) with the network's cell ids."""
+    t, n = [], []
     with h5py.File(os.path.join(outdir, "spikes.h5"), "r") as f:
-        g = f["spikes"][list(f["spikes"].keys())[0]]
-        t = g["timestamps"][:]
-        n = g["node_ids"][:].astype(np.int64)
-    return np.rint(t / dt).astype(np.int64), n
+        for g in f["spikes"].values():
+            t.append(g["timestamps"][:])
+            n.append(g["node_ids"][:].astype(np.int64) + int(g.attrs.get("first_cell", 0)))
+    return np.rint(np.concatenate(t) / dt).astype(np.int64), np.concatenate(n)
 
 
 def canonical(steps, ids):

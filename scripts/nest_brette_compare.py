@@ -124,11 +124,11 @@ def run_olive(binpath, p, seed, simtime, workdir):
     subprocess.run([os.path.join(binpath, "olive-genconn"), "-q", "-o", net, "--force"] + gargs, check=True)
     subprocess.run([os.path.join(binpath, "olive-simulate"), "-q", net, "-o", out, "--time", str(simtime),
                     "--record", "none", "--force"] + sargs, check=True)
-    with h5py.File(os.path.join(out, "spikes.h5"), "r") as f:
-        ids = f["spikes/io/node_ids"][:]
-    n, NE = p["Nrec"], p["NE"]
-    e = np.count_nonzero(ids < n) / (n * simtime * 1e-3)
-    i = np.count_nonzero((ids >= NE) & (ids < NE + n)) / (n * simtime * 1e-3)
+    with h5py.File(os.path.join(out, "spikes.h5"), "r") as f:   # one population each, node ids local
+        exc, inh = f["spikes/exc/node_ids"][:], f["spikes/inh/node_ids"][:]
+    n = p["Nrec"]
+    e = np.count_nonzero(exc < n) / (n * simtime * 1e-3)
+    i = np.count_nonzero(inh < n) / (n * simtime * 1e-3)
     return e, i
 
 

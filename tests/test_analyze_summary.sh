@@ -187,7 +187,11 @@ csv_is quiet.csv cells_spiked 0
 csv_is quiet.csv first_spike_ms ""
 
 # --- 6. populations ---
-fails_with 'two\.h5: 2 populations under /spikes \(io, pc\): choose one with --population' "$A" summary two.h5
+# several populations and no --population: one row per population
+"$A" summary two.h5 --csv >two.csv
+grep -Fxq "population,cells,duration_ms,spikes,cells_spiked,mean_rate_hz" two.csv || { cat two.csv; fail "per-population header"; }
+grep -Fxq "io,2,2,2,2,500" two.csv && grep -Fxq "pc,6,3,1,1,55.5556" two.csv || { cat two.csv; fail "per-population rows"; }
+"$A" summary two.h5 | grep -Eq '^pc +6 +3 +1 +1 +55\.5556$' || fail "per-population text rows"
 "$A" summary two.h5 --population pc --csv >pc.csv
 csv_is pc.csv population pc
 csv_is pc.csv spikes 1

@@ -30,7 +30,7 @@ run() {  # net out [ranks] [extra...]
 }
 for net in traub ball; do
   run $net ${net}_1 1
-  n=$("$PY" -c "import h5py; print(len(h5py.File('${net}_1/spikes.h5')['spikes/io/node_ids']))")
+  n=$("$PY" -c "import h5py; print(sum(len(g['node_ids']) for g in h5py.File('${net}_1/spikes.h5')['spikes'].values()))")
   [ "$n" -gt 100 ] || fail "$net: only $n spikes; the test needs an active network"
   ranks="2 3"
   [ "${SANITIZED:-0}" = 1 ] && ranks=3   # (the sanitizer pass: one odd split; tests/run.sh)
@@ -43,12 +43,14 @@ for net in traub ball; do
   "$PY" - ${net}_1 <<'PYEOF' || fail "$net: a gate left [0, 1] or a conductance went negative"
 import sys, h5py, numpy as np
 d = sys.argv[1]
+# every population's cells side by side (one SONATA population per network population)
+report = lambda var: np.hstack([g["data"][:] for g in h5py.File(f"{d}/{var}.h5")["report"].values()])
 for var in "mhn":
-    x = h5py.File(f"{d}/{var}.h5")["report/io/data"][:]
+    x = report(var)
     assert x.min() >= 0 and x.max() <= 1, (var, x.min(), x.max())
 for var in ("ge", "gi"):
-    assert h5py.File(f"{d}/{var}.h5")["report/io/data"][:].min() >= 0, var
-v = h5py.File(f"{d}/v.h5")["report/io/data"][:]
+    assert report(var).min() >= 0, var
+v = report("v")
 assert v.max() > 0 and v.min() < -60, (v.min(), v.max())   # spikes overshoot, cells repolarise
 PYEOF
   echo "$net: $n spikes, identical on 1-3 ranks and 1-2 threads"
@@ -62,8 +64,8 @@ run ball comp_2 2 "${CR[@]}"
   { "$PY" "$TESTS/element_report_check.py" comp_1 0:60:5,60:100:9; fail "the compartment report of comp_1"; }
 "$PY" - <<'PYEOF' || fail "compartment reports differ between 1 and 2 ranks"
 import h5py, numpy as np
-for var in ("v", "m"):
-    a, b = (h5py.File(f"comp_{p}/{var}_compartments.h5")["report/io"] for p in (1, 2))
+for var, pop in (("v", "a"), ("v", "b"), ("m", "a"), ("m", "b")):
+    a, b = (h5py.File(f"comp_{p}/{var}_compartments.h5")["report/" + pop] for p in (1, 2))
     for k in ("data", "mapping/node_ids", "mapping/index_pointers", "mapping/element_ids", "mapping/element_pos", "mapping/time"):
         assert np.array_equal(a[k][:], b[k][:]), (var, k)
 PYEOF
@@ -72,15 +74,15 @@ cp -r comp_1 comp_x
 "$PY" -c "
 import h5py
 with h5py.File('comp_x/v_compartments.h5', 'a') as f:
-    d = f['report/io/data']; x = d[:]; x[3, 8] += 1; d[...] = x"
+    d = f['report/a/data']; x = d[:]; x[3, 8] += 1; d[...] = x"
 out=$("$A" compare comp_1 comp_x 2>&1 || true)
 grep -q "cell 41, compartment 2 (element id 1)" <<< "$out" || fail "compare did not locate the compartment: $out"
 expect_fail_early() { if "$@" > err.txt 2>&1; then fail "$* was accepted"; fi; }
 expect_fail_early "$S" -q traub.h5 -o rc --time 1 --record-compartments ge
 grep -q "is not v, m, h or n" err.txt || fail "--record-compartments ge: $(cat err.txt)"
 echo "compartment reports: mapping, soma = v.h5, 1 rank = 2 ranks"
-"$A" summary traub_1 | grep -Eq "^model +hh_traub" || fail "summary does not name the model"
-"$A" rates traub_1 >/dev/null || fail "rates failed on a hh_traub run"
+"$A" summary --population exc traub_1 | grep -Eq "^model +hh_traub" || fail "summary does not name the model"
+"$A" rates --population exc traub_1 >/dev/null || fail "rates failed on a hh_traub run"
 
 # Refusals: nothing written.
 expect_fail() {  # what message command...
@@ -122,7 +124,7 @@ expect_fail "apic.cm -1 in the file" "badbio.h5: population all: parameter apic.
 for n in swc swcf; do "$S" -q $n.h5 -o run_$n --time 20 --record v --record-precision double; done
 "$PY" -c "
 import h5py, numpy as np
-a, b = (h5py.File(f'run_{n}/v.h5')['report/io/data'][:] for n in ('swc', 'swcf'))
+a, b = (h5py.File(f'run_{n}/v.h5')['report/all/data'][:] for n in ('swc', 'swcf'))
 d = np.abs(a - b).max()
 assert 0 < d < 5, d   # hh's table and its formulas: close (spikes a little shifted), not the same arithmetic
 print('hh_swc tables vs formulas: max |dv| %.3g mV' % d)"

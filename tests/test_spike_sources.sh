@@ -23,9 +23,9 @@ G="$BIN/olive-genconn" S="$BIN/olive-simulate" A="$BIN/olive-analyze"
 "$S" -q pois.h5 -o pois --time 1000 --record none --seed 7
 "$PY" - <<'PYEOF' || fail "Poisson sources: rate or window wrong"
 import h5py, numpy as np
-s = h5py.File("pois/spikes.h5")["spikes/io"]
+s = h5py.File("pois/spikes.h5")["spikes/drive"]             # the sources' own population
 ids, t = s["node_ids"][:], s["timestamps"][:]
-src = ids >= 10
+src = ids >= 0
 n = src.sum()
 expect = 1000 * 50 * 0.6            # 1000 sources, 50 Hz, 600 ms
 se = np.sqrt(expect)
@@ -39,8 +39,8 @@ PYEOF
 "$S" -q prate.h5 -o prate --time 200 --record none --seed 3
 "$PY" - <<'PYEOF' || fail "per-cell Poisson rates not used"
 import h5py, numpy as np
-ids = h5py.File("prate/spikes.h5")["spikes/io"]["node_ids"][:]
-silent, fast = np.sum((ids >= 2) & (ids < 22)), np.sum(ids >= 22)
+ids = h5py.File("prate/spikes.h5")["spikes/drive"]["node_ids"][:]   # ids local to the population
+silent, fast = np.sum(ids < 20), np.sum(ids >= 20)
 expect = 20 * 800 * 0.2
 print(f"per-cell rates: {silent} spikes at 0 Hz, {fast} at 800 Hz (expected {expect:.0f} +- {np.sqrt(expect):.0f})")
 assert silent == 0 and abs(fast - expect) < 4 * np.sqrt(expect), (silent, fast)
@@ -70,11 +70,11 @@ PYEOF
 "$S" -q arr.h5 -o arr --time 50 --record ge --record-precision double
 "$PY" - <<'PYEOF' || fail "array sources: times or delivery wrong"
 import h5py, numpy as np
-s = h5py.File("arr/spikes.h5")["spikes/io"]
+s = h5py.File("arr/spikes.h5")["spikes/src"]             # cells 1, 2: node ids 0, 1 of src
 got = sorted(zip(s["node_ids"][:].tolist(), np.round(s["timestamps"][:], 9).tolist()))
-want = [(1, 5.0), (1, 12.3), (1, 40.0), (2, 0.1), (2, 7.5)]
+want = [(0, 5.0), (0, 12.3), (0, 40.0), (1, 0.1), (1, 7.5)]
 assert got == want, got
-ge = h5py.File("arr/ge.h5")["report/io/data"][:, 0]      # frame k: after step k, t = (k + 1) dt
+ge = h5py.File("arr/ge.h5")["report/n/data"][:, 0]      # frame k: after step k, t = (k + 1) dt
 k = int(round(7.0 / 0.1)) - 1                            # the spike at 5 ms + 2 ms delay
 assert ge[k - 1] == 0 and abs(ge[k] - 3.0) < 1e-12, (ge[k - 1], ge[k])
 print("array sources: spikes at their times (a duplicate once), the event at t + delay")
@@ -90,7 +90,7 @@ PYEOF
 for net in coba ball; do
   R=(--time 200 --record v,ge --record-precision double --seed 3)
   "$S" -q $net.h5 -o ${net}_1 "${R[@]}"
-  n=$("$PY" -c "import h5py; i=h5py.File('${net}_1/spikes.h5')['spikes/io/node_ids'][:]; print(len(i))")
+  n=$("$PY" -c "import h5py; print(sum(len(g['node_ids']) for g in h5py.File('${net}_1/spikes.h5')['spikes'].values()))")
   [ "$n" -gt 100 ] || fail "$net: only $n spikes"
   for P in 2 3; do
     OMP_NUM_THREADS=1 mpirun -np $P "$S" -q $net.h5 -o ${net}_$P "${R[@]}"

@@ -132,6 +132,36 @@ def _pulse(p):
     return ":".join(x if isinstance(x, str) else _num(x) for x in p)
 
 
+def _cell_item(x):
+    if isinstance(x, str):
+        return x
+    if isinstance(x, range):
+        if x.step != 1:
+            return ",".join(str(i) for i in x)
+        return f"{x.start}:{x.stop}"
+    if isinstance(x, tuple) and len(x) == 2 and all(isinstance(v, numbers.Integral) for v in x):
+        return f"{int(x[0])}:{int(x[1])}"
+    if isinstance(x, numbers.Integral):
+        return str(int(x))
+    raise TypeError(f"record_cells: {x!r} is not a cell id, (a, b), range, population name or 'pop[a:b]'")
+
+
+def _cell_set(x):
+    """--record-cells SET: a cell id, (a, b), a range, a name, or a list of them."""
+    if isinstance(x, (str, range, numbers.Integral)) or (isinstance(x, tuple) and len(x) == 2 and
+                                                       all(isinstance(v, numbers.Integral) for v in x)):
+        return _cell_item(x)
+    return ",".join(_cell_item(i) for i in x)
+
+
+def _record_cells(rc):
+    """record_cells=SET, or {variable: SET} (key None: every variable without its own)."""
+    if isinstance(rc, dict):
+        return [a for var, cells in rc.items() for a in
+                ("--record-cells", _cell_set(cells) if var is None else f"{var}={_cell_set(cells)}")]
+    return ["--record-cells", _cell_set(rc)]
+
+
 def simulate(network, output, *, time=None, steps=None, record=None, pulses=(), poisson=(), ranks=None,
              mpirun=None, force=False, progress=True, extra_args=(), **kwargs):
     """Run olive-simulate on network into directory output; return olive.read_run(output).
@@ -145,8 +175,11 @@ def simulate(network, output, *, time=None, steps=None, record=None, pulses=(), 
     params: {"exc.tau_m": 15} -> --param exc.tau_m=15 (a population's cell
     parameter for this run; NAME=VALUE@POP and NAME: every population);
     ranks > 1: under mpirun -np ranks; any other keyword is the option of
-    the same name (record_every=20, record_cells=(0, 100), method="euler",
-    seed=3, backend="cpu", threads=2, record_compartments=["v"], ...).
+    the same name (record_every=20, method="euler", seed=3, backend="cpu",
+    threads=2, record_compartments=["v"], ...). record_cells: the recorded
+    cells, an id, (a, b) or range(a, b) (a <= id < b), a population name,
+    "exc[0:10]" (ids within exc), or a list of these; {variable: cells} per
+    variable ({"v": "exc", "ge": range(10)}; key None: the others).
 
     Ctrl-C stops the run at its next 64-step boundary with the output so far
     and raises olive.OliveInterrupted, whose state names output/state.h5:
@@ -182,6 +215,9 @@ def simulate_argv(network, output, *, time=None, steps=None, record=None, pulses
         argv += ["--pulse", _pulse(p)]
     for p in poisson:
         argv += ["--poisson", _spec(p)]
+    cells = kwargs.pop("record_cells", None)
+    if cells is not None:
+        argv += _record_cells(cells)
     rc = kwargs.pop("record_compartments", None)
     if rc is not None:
         argv += ["--record-compartments", rc if isinstance(rc, str) else ",".join(rc)]

@@ -67,7 +67,7 @@ def run_to_neo(run, cells=None, reports=True):
     for cell, times in zip(ids, run.spikes.trains(ids)):
         st = neo.SpikeTrain(times, units=pq.ms, t_start=t_start * pq.ms, t_stop=t_stop * pq.ms,
                             name=f"cell {int(cell)}")
-        st.annotate(source_id=int(cell), population=run.spikes.population)
+        st.annotate(source_id=int(cell), population=run.population_of(int(cell)))
         seg.spiketrains.append(st)
     if reports:
         for var, rep in run.reports.items():

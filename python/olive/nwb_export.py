@@ -59,7 +59,7 @@ def run_to_nwb(run, path, session_description=None, identifier=None, session_sta
     trains = run.spikes.trains(run.cells)
     for cell, times in enumerate(trains):
         nwb.add_unit(id=cell, spike_times=np.asarray(times, dtype=np.float64) / 1000.0,
-                     population=run.spikes.population)
+                     population=run.population_of(cell))
     if reports and (run.reports or run.compartment_reports):
         mod = nwb.create_processing_module("olive", "olive-simulate reports (simulated, not acquired)")
         items = [(v, r) for v, r in run.reports.items()] + \

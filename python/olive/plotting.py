@@ -38,9 +38,13 @@ def _find_recorded(run, recorded):
 def populations(run, network=None):
     """[(name, first, count)] of the run's network sorted by first cell; [] when it has none or is not found.
 
-    network: a path or an olive.Network (default: the file in the run's provenance).
+    network: a path or an olive.Network (default: the output's own populations
+    when it has several, else the network file in the run's provenance).
     """
     from .network import Network, read_network
+    own = getattr(run, "populations", {})
+    if network is None and len(own) > 1:
+        return sorted(((p.name, p.first, p.count) for p in own.values()), key=lambda p: p[1])
     if network is None:
         network = _find_recorded(run, str(run.provenance.get("network", "")))
         if network is None:

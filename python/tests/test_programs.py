@@ -104,13 +104,20 @@ def test_simulate_two_ranks_same_spikes(cuba, cuba_run, tmp_path):
 
 
 def test_analyze_summary_and_rates(cuba_run):
-    s = olive.analyze("summary", cuba_run.path, csv=True)
+    rows = olive.analyze("summary", cuba_run.path, csv=True)      # two populations: one row each
+    assert [(r["population"], int(r["cells"])) for r in rows] == [("exc", 800), ("inh", 200)]
+    assert sum(int(r["spikes"]) for r in rows) == len(cuba_run.spikes)
+    s = olive.analyze("summary", cuba_run.path, csv=True, population="exc")
     assert isinstance(s, dict)
-    assert int(s["spikes"]) == len(cuba_run.spikes) and int(s["cells"]) == 1000
-    text = olive.analyze("summary", cuba_run.path)
-    assert str(len(cuba_run.spikes)) in text
-    rates = olive.analyze("rates", cuba_run.path, bin=50, csv=True)
-    assert len(rates) == 4 and sum(int(r["spikes"]) for r in rates) == len(cuba_run.spikes)
+    assert int(s["spikes"]) == len(cuba_run.spikes(population="exc")) and int(s["cells"]) == 800
+    text = olive.analyze("summary", cuba_run.path, population="inh")
+    assert str(len(cuba_run.spikes("inh"))) in text
+    n = 0
+    for pop in ("exc", "inh"):
+        rates = olive.analyze("rates", cuba_run.path, bin=50, csv=True, population=pop)
+        assert len(rates) == 4
+        n += sum(int(r["spikes"]) for r in rates)
+    assert n == len(cuba_run.spikes)
 
 
 def test_analyze_compare_different_and_error(cuba_run, tmp_path, cuba):

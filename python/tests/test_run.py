@@ -43,9 +43,16 @@ def test_written_network_spikes_as_the_model_says(tmp_path):
 def test_read_run_equals_raw_datasets(cuba_run):
     run = cuba_run
     d = run.path
-    assert run.spikes.population == "io" and run.spikes.sorting == "by_time"
-    assert np.array_equal(run.spikes.times, h5(f"{d}/spikes.h5", "spikes/io/timestamps"))
-    assert np.array_equal(run.spikes.node_ids, h5(f"{d}/spikes.h5", "spikes/io/node_ids"))
+    # one SONATA population per network population, node ids local; run.spikes gathers them
+    assert run.spikes.population == "exc,inh" and run.spikes.sorting == "by_time"
+    assert {n: (p.first, p.count) for n, p in run.populations.items()} == {"exc": (0, 800), "inh": (800, 200)}
+    for pop, first in (("exc", 0), ("inh", 800)):
+        t, ids = h5(f"{d}/spikes.h5", f"spikes/{pop}/timestamps"), h5(f"{d}/spikes.h5", f"spikes/{pop}/node_ids")
+        assert np.array_equal(run.spikes(population=pop).times, t) and np.array_equal(run.spikes(pop).node_ids, ids)
+        sel = (run.spikes.node_ids >= first) & (run.spikes.node_ids < first + run.populations[pop].count)
+        assert np.array_equal(run.spikes.times[sel], t) and np.array_equal(run.spikes.node_ids[sel] - first, ids)
+    with pytest.raises(KeyError, match="exc, inh: give population"):
+        run.spikes()
     assert len(run.spikes) == h5attr(f"{d}/spikes.h5", "/", "spike_count") > 100
     assert np.all(np.diff(run.spikes.times) >= 0)
     assert run.spikes.times.max() <= 200.0 and run.spikes.node_ids.max() < 1000
@@ -56,17 +63,20 @@ def test_read_run_equals_raw_datasets(cuba_run):
     assert sorted(run.reports) == ["ge", "v"] and not run.compartment_reports
     for var, rep in run.reports.items():
         f = f"{d}/{var}.h5"
-        assert np.array_equal(rep.data, h5(f, "report/io/data"))
+        assert np.array_equal(rep.data, h5(f, "report/exc/data"))
         assert rep.data.shape == (200, 50) and rep.data.dtype == np.float32
-        assert np.array_equal(rep.node_ids, np.arange(50)) and np.array_equal(rep.node_ids, h5(f, "report/io/mapping/node_ids"))
-        assert np.array_equal(rep.index_pointers, h5(f, "report/io/mapping/index_pointers"))
-        assert np.array_equal(rep.element_ids, h5(f, "report/io/mapping/element_ids"))
-        start, stop, step = h5(f, "report/io/mapping/time")
+        assert np.array_equal(rep.node_ids, np.arange(50)) and np.array_equal(rep.node_ids, h5(f, "report/exc/mapping/node_ids"))
+        assert np.array_equal(rep.index_pointers, h5(f, "report/exc/mapping/index_pointers"))
+        assert np.array_equal(rep.element_ids, h5(f, "report/exc/mapping/element_ids"))
+        start, stop, step = h5(f, "report/exc/mapping/time")
         assert (rep.start, rep.stop, rep.step) == (start, stop, step) == (1.0, 201.0, 1.0)
         assert np.array_equal(rep.times, np.arange(1, 201, dtype=np.float64))
         assert rep.units == "mV"
     # a cell's trace
-    assert np.array_equal(run.reports["v"].trace(7), h5(f"{d}/v.h5", "report/io/data")[:, 7])
+    assert np.array_equal(run.reports["v"].trace(7), h5(f"{d}/v.h5", "report/exc/data")[:, 7])
+    assert run.report("v", population="exc").node_ids is run.reports["v"]("exc").node_ids
+    with pytest.raises(KeyError, match="no population 'inh'"):
+        run.report("v", population="inh")
     with pytest.raises(KeyError, match="cell 77 is not recorded"):
         run.reports["v"].trace(77)
     # the final state
@@ -94,11 +104,11 @@ def test_compartment_report(cable_run):
     assert rep.compartments and rep.variable == "v"
     assert np.array_equal(rep.node_ids, [0, 1, 2])
     assert list(rep.index_pointers) == [0, 4, 8, 12]
-    assert np.array_equal(rep.index_pointers, h5(f, "report/io/mapping/index_pointers"))
+    assert np.array_equal(rep.index_pointers, h5(f, "report/all/mapping/index_pointers"))
     assert list(rep.element_ids) == [0, 1, 1, 1] * 3
     assert np.allclose(rep.element_pos, [0.5, 1 / 6, 0.5, 5 / 6] * 3)
-    assert np.array_equal(rep.element_pos, h5(f, "report/io/mapping/element_pos").astype(np.float64))
-    assert np.array_equal(rep.data, h5(f, "report/io/data")) and rep.data.shape == (200, 12)
+    assert np.array_equal(rep.element_pos, h5(f, "report/all/mapping/element_pos").astype(np.float64))
+    assert np.array_equal(rep.data, h5(f, "report/all/data")) and rep.data.shape == (200, 12)
     assert rep.trace(1).shape == (200, 4)
     # the soma compartment is the per-cell report's v
     assert np.array_equal(rep.data[:, [0, 4, 8]], run.reports["v"].data)

@@ -58,6 +58,8 @@ typedef struct {
     double to_ms;          /* factor from the stored unit to ms */
     char sorting[32];      /* group attribute "sorting", "" when absent */
 } ana_spikes;
+/* The populations under /spikes of the file at path (at most max): how many. */
+int ana_spikes_populations(const char *path, char (*names)[256], int max);
 /* population NULL: the only one in the file. */
 void ana_spikes_open(ana_spikes *s, const char *path, const char *population);
 /* Spikes [off, off+n): times in ms (validated finite), node ids (validated >= 0). */

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 
 static const char compare_help[] =
-    "Usage: olive-analyze compare A B [--tolerance X] [--variables LIST] [--csv] [--quiet]\n"
+    "Usage: olive-analyze compare A B [--tolerance X] [--variables LIST] [--population NAME] [--csv] [--quiet]\n"
     "\n"
     "Compare two olive-simulate output directories, or two HDF5 files. For\n"
     "directories: spikes.h5 (required in both) and every other .h5 file\n"
@@ -31,6 +31,8 @@ static const char compare_help[] =
     "  --tolerance X      largest absolute difference taken as equal (default 0: exact)\n"
     "  --variables LIST   compare only these, comma-separated: spikes, state or a\n"
     "                     report variable (v_axon, ...); each must be in both\n"
+    "  --population NAME  only this population's spikes and reports (default: every\n"
+    "                     population; state.h5 is compared whole)\n"
     "  --csv              CSV: file,dataset,values,differing,max_abs_diff,where,a,b,status\n"
     "  -q, --quiet        print nothing, only the exit status\n"
     "  -h, --help         this help\n"
@@ -49,7 +51,8 @@ static void parse(int argc, char **argv, compare_opts *o)
     static const struct option longopts[] = {
         {"tolerance", required_argument, NULL, 't'}, {"variables", required_argument, NULL, 'V'},
         {"csv", no_argument, NULL, 'c'},             {"quiet", no_argument, NULL, 'q'},
-        {"help", no_argument, NULL, 'h'},            {NULL, 0, NULL, 0},
+        {"population", required_argument, NULL, 'p'}, {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);
     opterr = 0;
@@ -60,6 +63,7 @@ static void parse(int argc, char **argv, compare_opts *o)
         switch (c) {
         case 't': o->cmp.tolerance = olive_parse_double("--tolerance", optarg, 0, INFINITY); break;
         case 'V': o->variables = optarg; break;
+        case 'p': o->cmp.population = optarg; break;
         case 'c': o->cmp.csv = 1; break;
         case 'q': o->cmp.quiet = 1; break;
         case 'h': fputs(compare_help, stdout); exit(ANA_EXIT_OK);
@@ -272,6 +276,23 @@ static int choose_files(const compare_opts *o, char ***files, int quiet)
     return n;
 }
 
+/* --population NAME: refused (naming the populations there are) unless both spike files hold it. */
+static void require_population(const compare_opts *o, int dirs)
+{
+    for (int k = 0; k < 2; k++) {
+        char path[4096];
+        const char *run = k ? o->b : o->a;
+        if (dirs) ana_fmt(path, sizeof path, "%s/spikes.h5", run); else ana_fmt(path, sizeof path, "%s", run);
+        hid_t f = ana_h5_open(path);
+        const int spikes = ana_h5_is_group(f, "/spikes");
+        H5Fclose(f);
+        if (!dirs && !spikes) continue;   /* a report or state file: its own datasets */
+        ana_spikes sp;
+        ana_spikes_open(&sp, path, o->cmp.population);
+        ana_spikes_close(&sp);
+    }
+}
+
 int ana_compare_main(int argc, char **argv)
 {
     compare_opts o;
@@ -280,6 +301,7 @@ int ana_compare_main(int argc, char **argv)
     if (da != db) ana_error("cannot compare %s (a %s) with %s (a %s)", o.a, da ? "directory" : "file", o.b, db ? "directory" : "file");
     summary_state s = {.first = 1};
     int different = 0;
+    if (o.cmp.population) require_population(&o, da);
     if (da) {
         char **files;
         int n = choose_files(&o, &files, o.cmp.quiet || o.cmp.csv);

@@ -7,6 +7,7 @@
 typedef struct {
     double tolerance;   /* floating-point datasets: equal when |a - b| <= tolerance */
     int csv, quiet;
+    const char *population;   /* non-NULL: only /spikes/<population> and /report/<population> of spikes and reports */
 } ana_cmp_opts;
 
 typedef struct {

@@ -12,13 +12,22 @@
 typedef struct {
     char **name;
     int n, cap;
+    const char *population;   /* non-NULL: other populations' spikes and reports left out */
 } name_list;
+
+/* 1 when dataset name (no leading '/') lies under /spikes or /report in a population other than l's. */
+static int other_population(const name_list *l, const char *name)
+{
+    if (!l->population || (strncmp(name, "spikes/", 7) && strncmp(name, "report/", 7))) return 0;
+    const size_t n = strlen(l->population);
+    return strncmp(name + 7, l->population, n) != 0 || name[7 + n] != '/';
+}
 
 static herr_t collect(hid_t g, const char *name, const H5L_info_t *info, void *arg)
 {
     (void)info;
     name_list *l = arg;
-    if (!ana_h5_is_dataset(g, name)) return 0;
+    if (!ana_h5_is_dataset(g, name) || other_population(l, name)) return 0;
     if (l->n == l->cap) {
         l->cap = l->cap ? 2 * l->cap : 32;
         l->name = realloc(l->name, (size_t)l->cap * sizeof *l->name);
@@ -32,9 +41,10 @@ static herr_t collect(hid_t g, const char *name, const H5L_info_t *info, void *a
 
 static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-static void list_datasets(const char *path, hid_t f, name_list *l)
+static void list_datasets(const char *path, hid_t f, const char *population, name_list *l)
 {
     memset(l, 0, sizeof *l);
+    l->population = population;
     if (H5Lvisit(f, H5_INDEX_NAME, H5_ITER_INC, collect, l) < 0) ana_error("%s: cannot list its datasets", path);
     qsort(l->name, (size_t)l->n, sizeof *l->name, by_name);
 }
@@ -160,8 +170,8 @@ int ana_compare_files(const ana_cmp_opts *o, const char *fa, const char *fb, con
 {
     hid_t a = ana_h5_open(fa), b = ana_h5_open(fb);
     name_list la, lb;
-    list_datasets(fa, a, &la);
-    list_datasets(fb, b, &lb);
+    list_datasets(fa, a, o->population, &la);
+    list_datasets(fb, b, o->population, &lb);
     int different = 0;
     ana_cmp_result res;
     for (int i = 0; i < la.n; i++) {

@@ -39,17 +39,20 @@ static void choose_population(ana_report *r, const char *population, char *group
 {
     if (!ana_h5_is_group(r->file, "/report"))
         ana_error("%s: group /report is missing (not a SONATA report)", r->path);
+    static char pops[64][256];
+    int n = ana_h5_subgroups(r->path, r->file, "/report", pops, 64);
+    char list[1024] = "";
+    for (int i = 0; i < n && i < 64; i++) ana_fmt(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", pops[i]);
     if (population) {
         ana_fmt(group, gsize, "/report/%s", population);
         if (!ana_h5_is_group(r->file, group))
-            ana_error("%s: population '%s' not found (group %s is missing)", r->path, population, group);
+            ana_error("%s: population '%s' not found (group %s is missing; populations: %s)", r->path, population, group,
+                      n ? list : "none");
         ana_fmt(r->population, sizeof r->population, "%s", population);
         return;
     }
-    char pops[2][256];
-    int n = ana_h5_subgroups(r->path, r->file, "/report", pops, 2);
     if (n == 0) ana_error("%s: no population under /report (expected /report/<population>/data)", r->path);
-    if (n > 1) ana_error("%s: %d populations under /report: choose one with --population", r->path, n);
+    if (n > 1) ana_error("%s: %d populations under /report (%s): choose one with --population", r->path, n, list);
     ana_fmt(r->population, sizeof r->population, "%s", pops[0]);
     ana_fmt(group, gsize, "/report/%s", pops[0]);
 }

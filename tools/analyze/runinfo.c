@@ -137,9 +137,30 @@ static void from_report(ana_run *r, const char *population)
     free(names);
 }
 
+/* olive-simulate puts each population's cell count on its spike group
+ * (attribute cells of /spikes/<population>); 1 when it is there. */
+static int from_population(ana_run *r, const char *population)
+{
+    if (!population[0]) return 0;
+    char group[300];
+    snprintf(group, sizeof group, "/spikes/%s", population);
+    hid_t f = ana_h5_open(r->spikes_path);
+    hid_t g = H5Gopen2(f, group, H5P_DEFAULT);
+    int found = g >= 0 && olive_h5_has_attr(g, "cells");
+    if (found) {
+        r->cells = olive_h5_get_i64(r->spikes_path, g, group, "cells");
+        if (r->cells < 0) ana_error("%s: attribute cells = %lld of %s is negative", r->spikes_path, (long long)r->cells, group);
+        ana_fmt(r->cells_from, sizeof r->cells_from, "attribute cells of %s", group);
+    }
+    if (g >= 0) H5Gclose(g);
+    H5Fclose(f);
+    return found;
+}
+
 void ana_run_resolve(ana_run *r, const char *population, const ana_spike_scan *sc)
 {
-    if (r->has_cells) {
+    if (from_population(r, population)) r->has_cells = 1;
+    else if (r->has_cells) {
         r->cells = r->attr_cells;
         snprintf(r->cells_from, sizeof r->cells_from, "root attribute cells");
     }

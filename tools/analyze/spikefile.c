@@ -45,6 +45,14 @@ static void choose_population(ana_spikes *s, const char *population, char *group
     ana_error("%s: %d populations under /spikes (%s): choose one with --population", path, npop, list);
 }
 
+int ana_spikes_populations(const char *path, char (*names)[256], int max)
+{
+    hid_t f = ana_h5_open(path);
+    int n = ana_h5_is_group(f, "/spikes") ? ana_h5_subgroups(path, f, "/spikes", names, max) : 0;
+    H5Fclose(f);
+    return n < max ? n : max;
+}
+
 /* The group attribute 'sorting': the SONATA spec's enum over uint8 (none 0,
  * by_id 1, by_time 2; libsonata writes it so), or a string (olive before
  * 0.2, and other writers). */

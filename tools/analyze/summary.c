@@ -2,6 +2,7 @@
 #include "analyze.h"
 #include "util.h"
 #include <getopt.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,7 +21,9 @@ static const char summary_help[] =
     "spike. The output says which.\n"
     "\n"
     "  --csv              key,value lines (with a key,value header) instead of text\n"
-    "  --population NAME  population under /spikes (default: the only one)\n"
+    "  --population NAME  population under /spikes (default: the only one; with several\n"
+    "                     and no --population, one row per population: cells, duration,\n"
+    "                     spikes, cells that spiked, mean rate)\n"
     "  --bins N           histogram bins over [0, duration] (default 10, 0: none)\n"
     "  --first N          how many first spikes to list (default 5)\n"
     "  -h, --help         this help\n"
@@ -115,6 +118,40 @@ static void print_histogram_text(double duration, int nbins, const int64_t *bins
     if (outside) printf("(%lld spikes outside [0, %.10g] ms not binned)\n", (long long)outside, duration);
 }
 
+/* Several populations and no --population: one row per population. */
+static void summary_per_population(const summary_opts *o, const char *spikes_path, char (*pops)[256], int npop)
+{
+    if (o->csv) puts("population,cells,duration_ms,spikes,cells_spiked,mean_rate_hz");
+    else printf("%-20s %10s %12s %10s %12s %12s\n", "population", "cells", "duration_ms", "spikes", "cells_spiked",
+                "mean_rate_hz");
+    for (int p = 0; p < npop; p++) {
+        ana_run run;
+        ana_run_open(&run, o->dir);
+        ana_spikes sp;
+        ana_spikes_open(&sp, spikes_path, pops[p]);
+        ana_spike_scan sc;
+        ana_spikes_scan(&sp, 1, &sc);
+        ana_run_resolve(&run, sp.population, &sc);
+        int64_t outside = 0, spiked = 0, bin = 0;
+        if (sc.count > 0) spiked = ana_spikes_bin(&sp, run.cells, run.duration_ms, 0, &bin, &outside);
+        const double rate = run.cells > 0 && run.duration_ms > 0
+                                ? (double)sc.count / (double)run.cells / (run.duration_ms / 1000.0) : NAN;
+        if (o->csv) {
+            ana_csv_field(stdout, pops[p]);
+            printf(",%lld,%.10g,%lld,%lld,", (long long)run.cells, run.duration_ms, (long long)sc.count, (long long)spiked);
+            if (rate == rate) printf("%.6g", rate);
+            putchar('\n');
+        } else {
+            printf("%-20s %10lld %12.10g %10lld %12lld %12.6g\n", pops[p], (long long)run.cells, run.duration_ms,
+                   (long long)sc.count, (long long)spiked, rate);
+        }
+        ana_spike_scan_free(&sc);
+        ana_spikes_close(&sp);
+    }
+    if (!o->csv) printf("\n(one row per population: --population NAME gives one population's details)\n");
+    if (fflush(stdout) != 0) ana_error("writing the summary to standard output failed");
+}
+
 int ana_summary_main(int argc, char **argv)
 {
     summary_opts o;
@@ -122,6 +159,14 @@ int ana_summary_main(int argc, char **argv)
 
     ana_run run;
     ana_run_open(&run, o.dir);
+    if (!o.population) {
+        static char pops[256][256];
+        const int npop = ana_spikes_populations(run.spikes_path, pops, 256);
+        if (npop > 1) {
+            summary_per_population(&o, run.spikes_path, pops, npop);
+            return ANA_EXIT_OK;
+        }
+    }
     ana_spikes sp;
     ana_spikes_open(&sp, run.spikes_path, o.population);
     ana_spike_scan sc;

@@ -69,7 +69,10 @@ static void usage(void)
            "  --record-compartments VARS  cable cells (hh_traub, hh_cable): v, m, h, n of every\n"
            "                            compartment into VAR_compartments.h5 (SONATA element report)\n"
            "  --record-every K          one frame every K steps (default 1)\n"
-           "  --record-cells A:B        record cells A <= id < B (default all)\n"
+           "  --record-cells [VAR=]SET  record the cells of SET (default all): a comma-separated list\n"
+           "                            of ids 17, ranges A:B (A <= id < B), population names exc and\n"
+           "                            exc[A:B] (ids within exc); VAR=SET: the cells of variable VAR\n"
+           "                            (and records VAR); repeatable: the union\n"
            "  --record-precision single|double   report values (default single)\n"
            "  --compress[=LEVEL]        deflate the reports and spikes (level 1-9, default 4);\n"
            "                            off by default: readers without the filter (pip's\n"
@@ -78,7 +81,8 @@ static void usage(void)
            "  --backend auto|cpu|cuda   cuda: one GPU per rank (CUDA builds); auto: cuda when built\n"
            "                            with CUDA and every rank sees a GPU, else cpu (default auto)\n"
            "  --spike-threshold MV      V_axon upward crossing that counts as a spike (default 0)\n"
-           "  --population NAME         SONATA population name (default io)\n"
+           "  --population NAME         rename the output's population (single-population networks;\n"
+           "                            default: the network's names, io for InfOli)\n"
            "  --map MAP.h5              dispersal map from olive-disperse (default: built in memory)\n"
            "  --threads N               OpenMP threads per rank (default: OMP_NUM_THREADS or all)\n"
            "  --checkpoint-every N      write OUTDIR/state.h5 every N steps (atomically); OUTDIR then\n"
@@ -100,7 +104,7 @@ static void usage(void)
            "  lif_coba, lif_coba_alpha    pA             nS                 -\n"
            "  hh_traub                    pA             nS                 -\n"
            "  hh_cable, hh_swc            nA             uS                 -\n"
-           "Repeatable: --pulse, --poisson, --record-cells; any other option given twice is refused.\n");
+           "Repeatable: --pulse, --poisson, --record-cells, --param; any other option given twice is refused.\n");
 }
 
 /* Every option of usage() (tests/test_cli_conventions.sh holds the two
@@ -136,6 +140,21 @@ static const char *did_you_mean(const char *word, const char *x, const char *y, 
     return olive_did_you_mean(buf, sizeof buf, word, known, 3);
 }
 
+/* The index of the model's variable name, refused naming opt, the closest
+ * name and the variables there are. */
+static int model_var(const olive_cell_model *m, const char *opt, const char *name)
+{
+    int v = m == &olive_model_infoli ? olive_var_by_name(name) : olive_model_var(m, name);
+    if (v < 0) {
+        char names[512] = "", hint[96];
+        for (int k = 0; k < m->nvars; k++)
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", k ? " " : "", m->var_names[k]);
+        olive_usage_error("%s: model %s has no variable '%s'%s (it has: %s)", opt, m->name, name,
+                          olive_did_you_mean(hint, sizeof hint, name, m->var_names, m->nvars), names);
+    }
+    return v;
+}
+
 static void parse_record(sim_config *cfg, const char *list)
 {
     const olive_cell_model *m = cfg->run.model;
@@ -150,19 +169,27 @@ static void parse_record(sim_config *cfg, const char *list)
     char *copy = strdup(list), *save = NULL;
     if (!copy) olive_die("out of memory reading --record");
     for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        int v = m == &olive_model_infoli ? olive_var_by_name(tok) : olive_model_var(m, tok);
-        if (v < 0) {
-            char names[512] = "";
-            for (int k = 0; k < m->nvars; k++)
-                snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", k ? " " : "", m->var_names[k]);
-            char hint[96];
-            olive_usage_error("--record: model %s has no variable '%s'%s (it has: %s)", m->name, tok,
-                              olive_did_you_mean(hint, sizeof hint, tok, m->var_names, m->nvars), names);
-        }
+        int v = model_var(m, "--record", tok);
         if (!cfg->rec.vars[v]) { cfg->rec.vars[v] = 1; cfg->rec.nvars++; }
     }
     free(copy);
     if (cfg->rec.nvars == 0) olive_usage_error("--record: empty list (use 'none' to record spikes only)");
+}
+
+/* --record-cells VAR=SET: VAR is recorded, on the cells of SET (resolved
+ * against the network's populations by sim_record_resolve). */
+static void parse_record_cells_var(sim_config *cfg, sim_cellarg *ca)
+{
+    const char *eq = strchr(ca->arg, '=');
+    if (!eq) return;
+    char name[64];
+    if ((size_t)(eq - ca->arg) >= sizeof name) olive_usage_error("--record-cells %s: no such variable", ca->arg);
+    snprintf(name, sizeof name, "%.*s", (int)(eq - ca->arg), ca->arg);
+    char opt[128];
+    snprintf(opt, sizeof opt, "--record-cells %.80s", ca->arg);
+    ca->var = model_var(cfg->run.model, opt, name);
+    ca->set = eq + 1;
+    if (!cfg->rec.vars[ca->var]) { cfg->rec.vars[ca->var] = 1; cfg->rec.nvars++; }
 }
 
 /* --record-compartments v,m,h,n: cable cells' node variables in every compartment. */
@@ -235,9 +262,8 @@ void sim_parse_args(int argc, char **argv, sim_config *cfg)
     cfg->spiking.method = -1;
     const char *record_arg = NULL, *comp_arg = NULL, **pulse_args = olive_malloc((size_t)argc * sizeof(char *), "arguments");
     int npulse_args = 0, have_gj = 0, have_threshold = 0;
-    cfg->rec.last = -1;
     cfg->run.steps = -1;
-    snprintf(cfg->rec.population, sizeof cfg->rec.population, "io");
+    cfg->rec.cell_args = olive_malloc((size_t)argc * sizeof *cfg->rec.cell_args, "arguments");
     cfg->run.seed = 1;
     double time_ms = -1;
     olive_check_options_or_die(argc, argv, sim_opts, OLIVE_NOPTS(sim_opts));
@@ -284,12 +310,8 @@ void sim_parse_args(int argc, char **argv, sim_config *cfg)
         else if (!strcmp(a, "--record-compartments")) comp_arg = need_value(argc, argv, &i);
         else if (!strcmp(a, "--record-every")) cfg->rec.every = olive_parse_int(a, need_value(argc, argv, &i), 1, INT64_C(1) << 40);
         else if (!strcmp(a, "--record-cells")) {
-            double lo, hi;
             const char *v = need_value(argc, argv, &i);
-            if (!olive_parse_range(a, v, 0, 9.0e15, &lo, &hi) || lo != floor(lo) || hi != floor(hi) || hi <= lo)
-                olive_usage_error("--record-cells: '%s' must be A:B with integers A < B", v);
-            cfg->rec.first = (int64_t)lo;
-            cfg->rec.last = (int64_t)hi;
+            cfg->rec.cell_args[cfg->rec.ncell_args++] = (sim_cellarg){v, v, -1};
         }
         else if (!strcmp(a, "--record-precision") || !strcmp(a, "--precision")) {
             const char *p = need_value(argc, argv, &i);
@@ -372,6 +394,7 @@ void sim_parse_args(int argc, char **argv, sim_config *cfg)
     cfg->rec.nvars = 1;
     if (record_arg) parse_record(cfg, record_arg);
     if (comp_arg) parse_record_compartments(cfg, comp_arg);
+    for (int k = 0; k < cfg->rec.ncell_args; k++) parse_record_cells_var(cfg, &cfg->rec.cell_args[k]);
     for (int k = 0; k < npulse_args; k++) sim_add_pulse_arg(&cfg->stim, pulse_args[k]);
     free(pulse_args);
     if (time_ms >= 0) {

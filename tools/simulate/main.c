@@ -225,7 +225,10 @@ int main(int argc, char **argv)
     SIM_CHECK_MPI(MPI_Bcast(tmp, sizeof tmp, MPI_CHAR, 0, MPI_COMM_WORLD));
     if (s.rank != 0 && !cfg.run.checkpoint_every) olive_atomic_share(tmp);
     int64_t k0 = cfg.run.start_step, nsteps = cfg.run.steps - k0;
-    if (cfg.rec.nvars > 0 && (int64_t)sizeof(float) * (cfg.rec.last - cfg.rec.first) * (nsteps / cfg.rec.every) > (INT64_C(1) << 40))
+    double report_bytes = 0;
+    for (int v = 0; v < cfg.run.model->nvars; v++)
+        if (cfg.rec.vars[v]) report_bytes += (double)sizeof(float) * (double)sim_cellset_count(&cfg.rec.cells[v], 0, INT64_MAX);
+    if (report_bytes * (double)(nsteps / cfg.rec.every) > 0x1p40)
         olive_warn("the reports will need more than 1 TiB; consider --record-every or --record-cells");
     if (k0 > 0 && s.rank == 0)
         olive_info("restarting from %s at step %lld (t = %g ms)", cfg.run.restart_path, (long long)k0, (double)k0 * cfg.run.dt);

@@ -174,17 +174,14 @@ static void alloc_state(sim_t *s)
 }
 
 /* What every family checks against the network's cell count: one rank per
- * cell at most, the pulses' cells, the recorded cells (all when none given). */
+ * cell at most, the pulses' cells, the populations and recorded cells. */
 void sim_check_cell_count(const sim_t *s, sim_config *cfg, int64_t count)
 {
     if (s->size > count)
         olive_die("%s: %lld cells cannot be split over %d ranks (at most one rank per cell)", cfg->run.net_path,
                   (long long)count, s->size);
     sim_check_pulses(&cfg->stim, count);
-    if (cfg->rec.last > count)
-        olive_usage_error("--record-cells %lld:%lld: the network has %lld cells", (long long)cfg->rec.first,
-                          (long long)cfg->rec.last, (long long)count);
-    if (cfg->rec.last < 0) { cfg->rec.first = 0; cfg->rec.last = count; }
+    sim_record_resolve(cfg, count);
 }
 
 void sim_setup_common(sim_t *s, sim_config *cfg, const sim_family *family)
@@ -345,6 +342,7 @@ void sim_free(sim_t *s)
     if (s->engine) s->engine->free(s);
     if (s->family && s->family->free) s->family->free(s);
     for (int k = 0; k < OLIVE_NVARS; k++) free(s->state_raw[k]);
+    if (s->cfg) sim_record_free(s->cfg);
     for (int t = 0; t < s->nthreads; t++) free(s->tspikes[t]);
     free(s->tspikes); free(s->tspike_n); free(s->tspike_cap);
     free(s->wlut); free(s->sendbuf); free(s->active);

@@ -79,6 +79,24 @@ typedef struct {
     int npoisson;
 } sim_spiking_config;
 
+/* A set of cells: sorted, disjoint, non-adjacent ranges [r[i][0], r[i][1]) of global ids. */
+typedef struct {
+    int64_t (*r)[2];
+    int n;
+} sim_cellset;
+
+/* One --record-cells argument: SET, or VAR=SET (var >= 0) for one variable. */
+typedef struct {
+    const char *arg, *set;
+    int var;
+} sim_cellarg;
+
+/* A population of the output: the network's (InfOli files: one, "io"). */
+typedef struct {
+    char name[64];
+    int64_t first, count;    /* global ids first <= id < first + count; output node ids count from 0 */
+} sim_outpop;
+
 /* Recording: which variables of which cells, how often, in what precision, under what name. */
 typedef struct {
     int as_double;           /* --record-precision double */
@@ -87,8 +105,12 @@ typedef struct {
     int comp_vars[OLIVE_NVARS];  /* cable cells: variables recorded in every compartment (--record-compartments) */
     int ncomp_vars;
     int64_t every;           /* one frame every `every` steps */
-    int64_t first, last;     /* recorded cells [first, last); last = -1: all */
-    char population[64];     /* SONATA population name of every output */
+    sim_cellarg *cell_args;  /* --record-cells, as given (resolved by sim_record_resolve) */
+    int ncell_args;
+    sim_cellset cells[OLIVE_NVARS];  /* per variable: the recorded cells (sim_record_resolve) */
+    char population[64];     /* --population: the name of a single-population network's output ("": its own) */
+    sim_outpop *pops;        /* the output's SONATA populations (sim_record_resolve) */
+    int npops;
 } sim_record_config;
 
 typedef struct {
@@ -215,8 +237,20 @@ void sim_setup(sim_t *s, sim_config *cfg);
 /* Shared by the set-ups: s zeroed, its family, rank, size, threads, spike lists. */
 void sim_setup_common(sim_t *s, sim_config *cfg, const sim_family *family);
 /* The rank count, pulses and recorded cells against the network's count
- * cells (sets the recorded range to every cell when none was given). */
+ * cells (resolves the populations and recorded cells: sim_record_resolve). */
 void sim_check_cell_count(const sim_t *s, sim_config *cfg, int64_t count);
+/* cellset.c: the output populations (the network's, or --population's one)
+ * and each recorded variable's cells from the --record-cells arguments
+ * (every cell when none names it), refusing items that name no cell. */
+void sim_record_resolve(sim_config *cfg, int64_t count);
+/* How many cells of set lie in [a, b). */
+int64_t sim_cellset_count(const sim_cellset *set, int64_t a, int64_t b);
+/* The ranges of set within [a, b), shifted by -a, into *out (allocated); returns their number. */
+int sim_cellset_slice(const sim_cellset *set, int64_t a, int64_t b, int64_t (**out)[2]);
+/* The local rows [lo, hi) holding every cell of any recorded variable
+ * (lo = hi: none), the span a device copies for output. */
+void sim_record_span(const sim_t *s, int64_t *lo, int64_t *hi);
+void sim_record_free(sim_config *cfg);
 /* The set-up of an InfOli network (the family's setup). */
 void sim_setup_infoli(sim_t *s, sim_config *cfg, const sim_family *family);
 /* The engine's, the family's and sim_t's own allocations. */
@@ -272,8 +306,8 @@ void sim_output_commit(sim_output *o, sim_t *s);
 /* provenance.c: the run's attributes on an output file, and */
 void sim_write_provenance(sim_t *s, int64_t hid, const char *file);
 /* a report's mapping/time (start, stop, step in ms) for frames: created in
- * the mapping group loc, or (create 0) rewritten in the report file loc. */
-void sim_report_time(sim_t *s, const char *path, int64_t loc, int64_t frames, int create, int64_t xfer);
+ * the mapping group loc, or (create 0) rewritten in population pop of the report file loc. */
+void sim_report_time(sim_t *s, const char *path, int64_t loc, const char *pop, int64_t frames, int create, int64_t xfer);
 /* The state after step steps of every own cell into path (collective); kind:
  * "final", "checkpoint" or "interrupted". Dies on any failed write or close. */
 void sim_write_state(sim_t *s, const char *path, int64_t step, const char *kind);

@@ -8,6 +8,7 @@
  * counted from 0 in each), whose spikes are drawn at first + id. */
 #ifndef ANA_NO_CAIRO
 #include "analyze.h"
+#include "h5util.h"
 #include "plot.h"
 #include "util.h"
 #include <math.h>
@@ -69,9 +70,28 @@ static void load_global(const ana_plot_opts *o, raster_data *d, const ana_plot_p
     memcpy(d->pops, only >= 0 ? net + only : net, (size_t)d->npop * sizeof *net);
 }
 
+/* olive-simulate's spike groups carry their population's place in the
+ * network (attributes first_cell and cells): 1 when group name has them. */
+static int output_pop(const char *path, const char *name, int64_t *first, int64_t *count)
+{
+    char group[300];
+    ana_fmt(group, sizeof group, "/spikes/%s", name);
+    hid_t f = ana_h5_open(path), g = H5Gopen2(f, group, H5P_DEFAULT);
+    const int has = g >= 0 && olive_h5_has_attr(g, "first_cell") && olive_h5_has_attr(g, "cells");
+    if (has) {
+        *first = olive_h5_get_i64(path, g, group, "first_cell");
+        *count = olive_h5_get_i64(path, g, group, "cells");
+        if (*first < 0 || *count < 0)
+            ana_error("%s: %s has first_cell = %lld, cells = %lld (negative)", path, group, (long long)*first, (long long)*count);
+    }
+    if (g >= 0) H5Gclose(g);
+    H5Fclose(f);
+    return has;
+}
+
 /* Several spike populations (or one named as a network population): node ids
- * per population, stacked at the network's first cell of each (else after
- * the previous one). */
+ * per population, stacked at the first cell of each (the spike group's
+ * first_cell, else the network's, else after the previous one). */
 static void load_stacked(const ana_plot_opts *o, raster_data *d, const ana_plot_pop *net, int nnet,
                          char (*names)[256], int nspk)
 {
@@ -81,9 +101,11 @@ static void load_stacked(const ana_plot_opts *o, raster_data *d, const ana_plot_
         if (o->population && strcmp(o->population, names[i])) continue;
         int k = find_pop(net, nnet, names[i]);
         ana_spike_scan sc;
-        int64_t first = k >= 0 ? net[k].first : end;
+        int64_t ofirst = 0, ocount = 0;
+        const int own = output_pop(d->run.spikes_path, names[i], &ofirst, &ocount);
+        int64_t first = own ? ofirst : k >= 0 ? net[k].first : end;
         append_spikes(d, names[i], (uint64_t)first, &sc);
-        int64_t count = k >= 0 ? net[k].count : sc.max_node + 1;
+        int64_t count = own ? ocount : k >= 0 ? net[k].count : sc.max_node + 1;
         if (sc.max_node >= count)
             ana_error("%s: population '%s' has a spike of node %lld but %lld cells", d->run.spikes_path, names[i],
                       (long long)sc.max_node, (long long)count);
@@ -106,14 +128,21 @@ static void load(const ana_plot_opts *o, raster_data *d)
 {
     memset(d, 0, sizeof *d);
     ana_run_open(&d->run, o->dir);
-    ana_plot_pop net[ANA_PLOT_MAX_POPS];
-    int nnet = ana_plot_network_pops(o, &d->run, net, ANA_PLOT_MAX_POPS);
     char names[ANA_PLOT_MAX_POPS][256];
     hid_t f = ana_h5_open(d->run.spikes_path);
     int nspk = ana_h5_is_group(f, "/spikes") ? ana_h5_subgroups(d->run.spikes_path, f, "/spikes", names, ANA_PLOT_MAX_POPS) : 0;
     H5Fclose(f);
     if (nspk > ANA_PLOT_MAX_POPS) ana_error("%s: %d populations under /spikes; a raster shows at most %d",
                                            d->run.spikes_path, nspk, ANA_PLOT_MAX_POPS);
+    /* The output's own populations (olive-simulate's spike groups say where
+     * each lies) need no network file unless --network names one. */
+    int own = nspk > 1 && !o->network;
+    for (int i = 0; own && i < nspk; i++) {
+        int64_t first, count;
+        own = output_pop(d->run.spikes_path, names[i], &first, &count);
+    }
+    ana_plot_pop net[ANA_PLOT_MAX_POPS];
+    int nnet = own ? 0 : ana_plot_network_pops(o, &d->run, net, ANA_PLOT_MAX_POPS);
     int asked = -1;   /* o->population as a spike population */
     for (int i = 0; o->population && i < nspk; i++)
         if (!strcmp(names[i], o->population)) asked = i;
@@ -128,8 +157,9 @@ static void load(const ana_plot_opts *o, raster_data *d)
     else load_global(o, d, net, nnet, only, nspk == 1 ? names[0] : "");
     if (d->run.cells <= 0)
         ana_error("%s: the number of cells is unknown (no cells attribute, report or spikes)", d->run.spikes_path);
-    d->a = o->has_cells ? o->a : only >= 0 ? d->pops[0].first : 0;
-    d->b = o->has_cells ? o->b : only >= 0 ? d->pops[0].first + d->pops[0].count : d->run.cells;
+    const int one = only >= 0 || (stacked && o->population && d->npop == 1);   /* --population: its rows */
+    d->a = o->has_cells ? o->a : one ? d->pops[0].first : 0;
+    d->b = o->has_cells ? o->b : one ? d->pops[0].first + d->pops[0].count : d->run.cells;
     if (d->a >= d->run.cells)
         ana_usage_error("plot", "--cells %lld:%lld: the run has %lld cells", (long long)d->a, (long long)d->b,
                         (long long)d->run.cells);

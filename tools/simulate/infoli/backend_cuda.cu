@@ -726,11 +726,11 @@ extern "C" void sim_cuda_fetch(sim_t *s, int all)
     const sim_config *c = s->cfg;
     double t0 = olive_now();
     int64_t a = 0, n = s->plan.nlocal;
-    if (!all) {
-        int64_t lo = c->rec.first > s->plan.row0 ? c->rec.first : s->plan.row0;
-        int64_t hi = c->rec.last < s->plan.row1 ? c->rec.last : s->plan.row1;
-        a = hi > lo ? lo - s->plan.row0 : 0;
-        n = hi > lo ? hi - lo : 0;
+    if (!all) {   /* the span of the recorded cells: one copy per variable, not a gather */
+        int64_t lo, hi;
+        sim_record_span(s, &lo, &hi);
+        a = lo;
+        n = hi - lo;
     }
     CK(cudaStreamSynchronize(g->sc)); /* waits for the steps in flight: compute time */
     double t1 = olive_now();

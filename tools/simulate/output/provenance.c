@@ -9,7 +9,7 @@
 #include "util.h"
 #include <stdio.h>
 
-void sim_report_time(sim_t *s, const char *path, hid_t loc, int64_t frames, int create, hid_t xfer)
+void sim_report_time(sim_t *s, const char *path, hid_t loc, const char *pop, int64_t frames, int create, hid_t xfer)
 {
     const sim_config *c = s->cfg;
     const double step_ms = (double)c->rec.every * c->run.dt;
@@ -21,7 +21,7 @@ void sim_report_time(sim_t *s, const char *path, hid_t loc, int64_t frames, int 
         olive_h5_attr_str(path, d_t, "units", "ms");
     } else {
         char tname[160];
-        snprintf(tname, sizeof tname, "report/%s/mapping/time", c->rec.population);
+        snprintf(tname, sizeof tname, "report/%s/mapping/time", pop);
         d_t = H5Dopen2(loc, tname, H5P_DEFAULT);
         if (d_t < 0) olive_die("%s: cannot open /%s", path, tname);
     }
