@@ -148,7 +148,16 @@ static void summary_per_population(const summary_opts *o, const char *spikes_pat
         ana_spike_scan_free(&sc);
         ana_spikes_close(&sp);
     }
-    if (!o->csv) printf("\n(one row per population: --population NAME gives one population's details)\n");
+    if (!o->csv) {
+        /* the run's provenance (model, --param, command...) once, below the rows */
+        ana_run run;
+        ana_run_open(&run, o->dir);
+        ana_table t = {0};
+        add_provenance(&t, &run);
+        if (t.n) { putchar('\n'); ana_table_print_text(&t, stdout); }
+        ana_table_free(&t);
+        printf("\n(one row per population: --population NAME gives one population's details)\n");
+    }
     if (fflush(stdout) != 0) ana_error("writing the summary to standard output failed");
 }
 
