@@ -213,8 +213,10 @@ def olive_runs(bindir, net, tmp, ranks, clamps):
             env = dict(os.environ, OMP_NUM_THREADS="1")
         subprocess.run(cmd, check=True, env=env)
         with h5py.File(os.path.join(od, "spikes.h5"), "r") as f:
-            g = next(iter(f["spikes"].values()))
-            out[p] = sorted(zip(g["timestamps"][:].tolist(), g["node_ids"][:].astype(int).tolist()))
+            # one group per population, node ids local to it (first_cell: its network offset)
+            out[p] = sorted((t, int(g.attrs.get("first_cell", 0)) + int(n))
+                            for g in f["spikes"].values()
+                            for t, n in zip(g["timestamps"][:].tolist(), g["node_ids"][:].tolist()))
     return out
 
 

@@ -22,7 +22,12 @@ A="$BIN/olive-analyze"
     --projection from=b,to=a,p=0.2,weight=0.01,delay=0.5,receptor=gi
 run() {  # net out [ranks] [extra...]
   local net=$1 out=$2 P=${3:-1}; shift 3 || true
-  local in=(--time 100 --record v,m,h,n,ge,gi --record-precision double)
+  local rec=(--record v,m,h,n,ge,gi) prec=(--record-precision double) a
+  for a in "$@"; do   # the extra options replace the defaults (an option given twice is refused)
+    [ "$a" = --record ] && rec=()
+    [ "$a" = --record-precision ] && prec=()
+  done
+  local in=(--time 100 "${rec[@]}" "${prec[@]}")
   if [ $net = traub ]; then in+=(--poisson rate=300,weight=6,receptor=ge,cells=0:40,time=1:51 --pulse 60:80:200:300:320)
   else in+=(--pulse 1:90:0.3:0:10 --poisson rate=50,weight=0.01,receptor=ge,n=5,time=20:100); fi
   if [ "$P" = 1 ]; then "$S" -q $net.h5 -o $out "${in[@]}" "$@"

@@ -76,7 +76,7 @@ args_refused 'record-every' "${A[@]}" --record-every 0
 args_refused 'record-every' "${A[@]}" --record-every x
 args_refused 'record-cells' "${A[@]}" --record-cells 5:2
 args_refused 'record-cells' "${A[@]}" --record-cells 0:7
-args_refused 'record-cells' "${A[@]}" --record-cells 3
+args_refused 'record-cells' "${A[@]}" --record-cells 3x
 args_refused 'precision.*quad|quad.*precision' "${A[@]}" --precision quad
 args_refused 'record-precision|half' "${A[@]}" --record-precision half
 args_refused 'spike-threshold' "${A[@]}" --spike-threshold x

@@ -51,7 +51,7 @@ for y in ticks:
 print(f"colour bar: {len(ticks)} ticks with labels")
 # compartments: columns 6..17 (cells 1 and 2) x 200 frames, each grid cell viridis of its value
 with h5py.File("crun/v_compartments.h5") as f:
-    v = f["report/io/data"][:, 6:18].astype(np.float64)
+    v = f["report/c/data"][:, 6:18].astype(np.float64)
 img = png_rgb("comp.png")
 lo, hi = v.min(), v.max()
 checked = bad = 0
