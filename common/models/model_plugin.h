@@ -1,0 +1,82 @@
+/* The interface of a cell model compiled outside olive (a plugin): a shared
+ * library that olive-genconn and olive-simulate load by name or path, made
+ * by `olive-model build MODEL.nestml` (python/olive/nestml: NESTML's parser
+ * and ode-toolbox, then olive's C templates) or written by hand. The library
+ * exports one symbol, OLIVE_PLUGIN_SYMBOL, a function returning a pointer to
+ * a const olive_model_plugin that lives as long as the library.
+ *
+ * A plugin's model goes where a built-in spiking model goes (populations in
+ * the network file, projections onto its receptors, Poisson inputs, pulses
+ * into its current, reports of any state variable, checkpoint and restart):
+ * the spiking engine calls the functions below instead of lif.h's.
+ *
+ * The step of a cell is ONE piece of C, compiled with olive's own exp/log
+ * (fastexp.h, fastlog.h: the same bits on CPU and GPU), -ffp-contract=off;
+ * the CPU loops below inline it; the CUDA engine compiles the same text
+ * (cuda_source) with nvcc or NVRTC.
+ *
+ * The schedule of one step i (docs/MODELS.md), as NESTML's update,
+ * onReceive and onCondition blocks:
+ *   1. step(): the update block (integrate_odes() and the rest) of every cell;
+ *   2. condition() -> flags: the onCondition test (the spike of step i);
+ *   3. delivery: every event due at step i adds receptor_scale[k] * weight to
+ *      variable receptors[k] (onReceive's linear form);
+ *   4. on_spike(): the onCondition body (reset, refractory count) of each
+ *      flagged cell.
+ * With inputs_before_condition set (the model's onReceive writes a variable
+ * its condition reads, as NEST's order matters there: izhikevich's
+ * V_m += w) the order is 1, 3, 2, 4, and a delay of 0 steps is refused.
+ */
+#ifndef OLIVE_MODEL_PLUGIN_H
+#define OLIVE_MODEL_PLUGIN_H
+#include "cellmodel.h"
+#include <stdint.h>
+
+#define OLIVE_PLUGIN_ABI 1
+#define OLIVE_PLUGIN_SYMBOL "olive_model_plugin_v1"
+
+typedef struct olive_model_plugin {
+    int abi;                       /* OLIVE_PLUGIN_ABI */
+    const char *hash;              /* hex sha256 of the model's source and generator: the network file records it */
+    const char *origin;            /* e.g. "izhikevich_neuron.nestml (NESTML 9.0.0, olive target 1)" */
+    /* name (as in the network file's population attribute model), state
+     * variables with units and initial values (before init), parameters with
+     * units and defaults, spike_var, receptors (the variables spike ports
+     * add to), receptor_names (the ports'), weight_unit, dt_default */
+    olive_cell_model model;
+    const double *receptor_scale;  /* per receptor: an event of weight w adds scale * w */
+    const char *current_unit;      /* the unit of --pulse (the continuous input port); NULL: none */
+    int inputs_before_condition;   /* the schedule above */
+    int ncoef;                     /* doubles per coefficient set */
+    /* Host, once per population (or per distinct set of per-cell values):
+     * parameter values (model.params order) and dt (ms) -> coef[ncoef]
+     * (propagators and constants); NULL, or a message naming the parameter
+     * and the fault ("tau_m must be more than 0"). */
+    const char *(*coef_make)(const double *param, double dt, double *coef);
+    /* Host: the initial state x[nvars] of a cell from its parameter values
+     * (NESTML's initial values may be expressions of parameters). */
+    void (*init)(const double *param, double *x);
+    /* CPU: cells [a, b) sharing coef; state[v][r] var-major; I[r] the pulse
+     * current of the step in current_unit (NULL: none). Returns 0 when a
+     * variable of some cell became non-finite, else 1. */
+    int (*step)(const double *coef, int64_t a, int64_t b, const double *I, double *const *state);
+    /* CPU: flags[r] = 1 where the condition holds, else 0. */
+    void (*condition)(const double *coef, int64_t a, int64_t b, double *const *state, unsigned char *flags);
+    /* CPU: the onCondition body of cell r. */
+    void (*on_spike)(const double *coef, int64_t r, double *const *state);
+    /* The model's OLIVE_HD functions as C text, for the CUDA engine; NULL: CPU only. */
+    const char *cuda_source;
+} olive_model_plugin;
+
+typedef const olive_model_plugin *(*olive_model_plugin_fn)(void);
+
+/* model_plugin.c (host): the plugin of NAME, a path to a .so or a model name
+ * found in OLIVE_MODEL_PATH (':'-separated directories of NAME.so) and the
+ * model cache (olive-model build's); NULL with *why set when there is none
+ * or it is not a valid plugin (ABI, descriptor checks). Loaded once per
+ * process. */
+const olive_model_plugin *olive_plugin_load(const char *name, char *why, int whylen);
+/* The plugin whose model is m, or NULL (m built in). */
+const olive_model_plugin *olive_plugin_of(const olive_cell_model *m);
+
+#endif
