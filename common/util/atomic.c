@@ -94,12 +94,28 @@ static void check_replaceable_at_start(const char *final, int is_dir, const stru
  * on its own): the temporary files go with the program, which then dies by
  * the signal as before. Only unlink() here, which a signal handler may call;
  * a temporary directory (simulate's) is left to its own handler. */
+static volatile sig_atomic_t dying_by;   /* the signal being handled, 0: none */
+
 static void remove_tmp_files_and_die(int sig)
 {
+    dying_by = sig;
     for (int i = 0; i < nouts; i++)
         if (outs[i].tmp && !outs[i].is_dir) unlink(outs[i].tmp);
     signal(sig, SIG_DFL);
     raise(sig);
+}
+
+/* The handler may run on another thread (an MPI or OpenMP one) while this
+ * one still writes: its removal then fails this thread's write, whose error
+ * must not win the race to exit with 1 -- the program dies by the signal. */
+void olive_atomic_die_if_signalled(void)
+{
+    const int sig = dying_by;
+    if (sig) {
+        signal(sig, SIG_DFL);
+        raise(sig);
+        for (;;) pause();
+    }
 }
 
 static void remove_tmps_on_signals(void)

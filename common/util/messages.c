@@ -53,6 +53,7 @@ static void quick_exit_after_error(int code)
 void olive_die(const char *fmt, ...)
 {
     va_list ap;
+    olive_atomic_die_if_signalled();
     fflush(stdout);
     fprintf(stderr, "%s: error: ", prog_name);
     va_start(ap, fmt);
@@ -67,6 +68,7 @@ void olive_die(const char *fmt, ...)
 void olive_usage_error(const char *fmt, ...)
 {
     va_list ap;
+    olive_atomic_die_if_signalled();
     fprintf(stderr, "%s: error: ", prog_name);
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);

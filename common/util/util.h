@@ -82,6 +82,9 @@ void olive_atomic_share(const char *tmp);
 /* Remove the temporaries of the outputs not committed (on an error, at
  * exit and on a signal: olive_die calls it). */
 void olive_atomic_remove_tmps(void);
+/* A signal handler is removing the temporaries (on another thread): die by
+ * that signal now, not by the write error its removal caused. */
+void olive_atomic_die_if_signalled(void);
 /* A rename made durable: fsync of the directory holding path's name. */
 void olive_sync_parent(const char *path);
 /* path with its directory resolved (links, '.', '..') into out: two
