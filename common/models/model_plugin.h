@@ -19,13 +19,16 @@
  * onReceive and onCondition blocks:
  *   1. step(): the update block (integrate_odes() and the rest) of every cell;
  *   2. condition() -> flags: the onCondition test (the spike of step i);
- *   3. delivery: every event due at step i adds receptor_scale[k] * weight to
- *      variable receptors[k] (onReceive's linear form);
+ *   3. delivery: every event due at step i adds receptor_scale[k] * weight
+ *      (times coef[receptor_coef[k]] where that is set) to variable
+ *      receptors[k] (onReceive's linear form);
  *   4. on_spike(): the onCondition body (reset, refractory count) of each
  *      flagged cell.
  * With inputs_before_condition set (the model's onReceive writes a variable
  * its condition reads, as NEST's order matters there: izhikevich's
- * V_m += w) the order is 1, 3, 2, 4, and a delay of 0 steps is refused.
+ * V_m += w) the order is 1, 3, 2, 4, and a delay of 0 steps is refused;
+ * there condition() first runs what the update block does after its spike
+ * input (izhikevich's V_m = max(V_min, V_m)), then the test.
  */
 #ifndef OLIVE_MODEL_PLUGIN_H
 #define OLIVE_MODEL_PLUGIN_H
@@ -66,6 +69,11 @@ typedef struct olive_model_plugin {
     void (*on_spike)(const double *coef, int64_t r, double *const *state);
     /* The model's OLIVE_HD functions as C text, for the CUDA engine; NULL: CPU only. */
     const char *cuda_source;
+    /* Per receptor: -1, or the index in coef[] of a factor of its scale, for
+     * a scale that depends on parameters (an alpha kernel's e / tau_syn):
+     * an event of weight w then adds receptor_scale[k] * coef[i] * w.
+     * NULL: every scale is constant. */
+    const int *receptor_coef;
 } olive_model_plugin;
 
 typedef const olive_model_plugin *(*olive_model_plugin_fn)(void);
