@@ -240,17 +240,17 @@ FUZZ_SRC     := $(addprefix tools/genconn/import/,import_text.c import_edges.c i
 FUZZ_EXTRA_map      := common/io/mapfile.c common/io/partition.c
 FUZZ_EXTRA_state    := tools/simulate/output/restart.c tools/simulate/spiking/spk_restart.c common/io/state.c common/io/netcontent.c \
                        common/models/cellmodel.c common/models/lif.c
-FUZZ_EXTRA_stimulus := tools/simulate/stimulus.c
+FUZZ_EXTRA_stimulus := tools/simulate/stimulus.c common/models/model_plugin.c common/models/cellmodel.c common/io/state.c
 FUZZ_EXTRA_spikes   := $(addprefix tools/analyze/,spikefile.c spikestats.c spikeload.c h5read.c errors.c)
-FUZZ_EXTRA_synfile  := common/io/synfile.c common/models/cellmodel.c common/io/state.c
+FUZZ_EXTRA_synfile  := common/io/synfile.c common/models/cellmodel.c common/models/model_plugin.c common/io/state.c
 FUZZ_EXTRA_swc      := common/models/swc.c common/models/cable_cell.c
-FUZZ_EXTRA_spksonata := tools/genconn/spiking/spiking_import.c tools/genconn/spiking/spiking_memory.c common/io/synfile.c common/models/cellmodel.c common/io/state.c
+FUZZ_EXTRA_spksonata := tools/genconn/spiking/spiking_import.c tools/genconn/spiking/spiking_memory.c common/io/synfile.c common/models/cellmodel.c common/models/model_plugin.c common/io/state.c
 fuzz-deps:
 	@bash scripts/install-deps.sh --fuzz
 $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h tests/fuzz/fuzz_h5common.h $(FUZZ_SRC) $$(FUZZ_EXTRA_$$*) \
                      tools/genconn/import/import.h $(COMMON_H) | fuzz-deps
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_SRC) $(FUZZ_EXTRA_$*) $(PKG_LIBS) -lz -lm
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_SRC) $(FUZZ_EXTRA_$*) $(PKG_LIBS) -lz -lm -ldl
 fuzz-build: $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz_%)
 fuzz: fuzz-build
 	@BUILD=$(BUILD) FUZZ_SECONDS=$(FUZZ_SECONDS) bash tests/fuzz/run.sh $(FUZZ_NAMES)
