@@ -274,14 +274,19 @@ $(BUILD)/man/olive-%.1: $(BUILD)/bin/olive-% scripts/man-include.sh
 	  --output=$@.tmp $(abspath $<) && mv $@.tmp $@
 man: $(MANS)
 
-# make install [PREFIX=/usr/local] [DESTDIR=] [MAN=0]: programs, man pages
+# make install [PREFIX=/usr/local] [DESTDIR=] [MAN=0]: programs, plugin headers, man pages
 # (MAN=0: none, where help2man is missing), docs and examples (examples/ as a
 # whole, run from anywhere with olive on the PATH).
+# The headers a cell-model plugin is built against (common/models/model_plugin.h;
+# olive-model build, or by hand) go to PREFIX/include/olive.
 MAN ?= 1
 INSTALL_MANS := $(if $(filter 0,$(MAN)),,$(MANS))
+PLUGIN_HEADERS := common/models/model_plugin.h common/models/cellmodel.h common/models/lif.h \
+                  common/math/hostdev.h common/math/fastexp.h common/math/fastlog.h
 install: $(BINS) $(INSTALL_MANS)
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DOCDIR)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DOCDIR) $(DESTDIR)$(PREFIX)/include/olive
 	install -m 755 $(BINS) $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 $(PLUGIN_HEADERS) $(DESTDIR)$(PREFIX)/include/olive/
 	$(if $(INSTALL_MANS),install -d $(DESTDIR)$(MANDIR) && install -m 644 $(INSTALL_MANS) $(DESTDIR)$(MANDIR)/)
 	install -m 644 README.md LICENSE CITATION.cff docs/*.md docs/tutorial.ipynb $(DESTDIR)$(DOCDIR)/
 	cd examples && find . -type f | while read -r f; do \

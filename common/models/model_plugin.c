@@ -213,8 +213,13 @@ const olive_cell_model *olive_model_resolve(const char *file, const char *where,
     const olive_cell_model *m = olive_model_find(name);
     if (m) return m;
     if (!hash || !*hash)
-        olive_die("%s: %s: unknown model '%s' (known: %s; a plugin model needs the attribute model_hash)", file, where, name,
-                  olive_model_names());
+    {
+        if (!strcmp(where, "/cells"))   /* (the wording of the messages before plugins) */
+            olive_die("%s: /cells model '%s' is unknown (known: %s; a plugin's model needs the attribute model_hash)", file,
+                      name, olive_model_names());
+        olive_die("%s: %s: unknown model '%s' (known: %s; a plugin's model needs the attribute model_hash)", file, where,
+                  name, olive_model_names());
+    }
     char why[PATH_MAX + 512];
     /* the file the network was made with, when it is still there; else the model's name */
     const olive_model_plugin *p = so_path && *so_path && access(so_path, R_OK) == 0 ? olive_plugin_load(so_path, why, sizeof why)
