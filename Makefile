@@ -240,17 +240,17 @@ FUZZ_SRC     := $(addprefix tools/genconn/import/,import_text.c import_edges.c i
 FUZZ_EXTRA_map      := common/io/mapfile.c common/io/partition.c
 FUZZ_EXTRA_state    := tools/simulate/output/restart.c tools/simulate/spiking/spk_restart.c common/io/state.c common/io/netcontent.c \
                        common/models/cellmodel.c common/models/lif.c
-FUZZ_EXTRA_stimulus := tools/simulate/stimulus.c
+FUZZ_EXTRA_stimulus := tools/simulate/stimulus.c common/models/model_plugin.c common/models/cellmodel.c common/io/state.c
 FUZZ_EXTRA_spikes   := $(addprefix tools/analyze/,spikefile.c spikestats.c spikeload.c h5read.c errors.c)
-FUZZ_EXTRA_synfile  := common/io/synfile.c common/models/cellmodel.c common/io/state.c
+FUZZ_EXTRA_synfile  := common/io/synfile.c common/models/cellmodel.c common/models/model_plugin.c common/io/state.c
 FUZZ_EXTRA_swc      := common/models/swc.c common/models/cable_cell.c
-FUZZ_EXTRA_spksonata := tools/genconn/spiking/spiking_import.c tools/genconn/spiking/spiking_memory.c common/io/synfile.c common/models/cellmodel.c common/io/state.c
+FUZZ_EXTRA_spksonata := tools/genconn/spiking/spiking_import.c tools/genconn/spiking/spiking_memory.c common/io/synfile.c common/models/cellmodel.c common/models/model_plugin.c common/io/state.c
 fuzz-deps:
 	@bash scripts/install-deps.sh --fuzz
 $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h tests/fuzz/fuzz_h5common.h $(FUZZ_SRC) $$(FUZZ_EXTRA_$$*) \
                      tools/genconn/import/import.h $(COMMON_H) | fuzz-deps
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_SRC) $(FUZZ_EXTRA_$*) $(PKG_LIBS) -lz -lm
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_SRC) $(FUZZ_EXTRA_$*) $(PKG_LIBS) -lz -lm -ldl
 fuzz-build: $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz_%)
 fuzz: fuzz-build
 	@BUILD=$(BUILD) FUZZ_SECONDS=$(FUZZ_SECONDS) bash tests/fuzz/run.sh $(FUZZ_NAMES)
@@ -274,14 +274,19 @@ $(BUILD)/man/olive-%.1: $(BUILD)/bin/olive-% scripts/man-include.sh
 	  --output=$@.tmp $(abspath $<) && mv $@.tmp $@
 man: $(MANS)
 
-# make install [PREFIX=/usr/local] [DESTDIR=] [MAN=0]: programs, man pages
+# make install [PREFIX=/usr/local] [DESTDIR=] [MAN=0]: programs, plugin headers, man pages
 # (MAN=0: none, where help2man is missing), docs and examples (examples/ as a
 # whole, run from anywhere with olive on the PATH).
+# The headers a cell-model plugin is built against (common/models/model_plugin.h;
+# olive-model build, or by hand) go to PREFIX/include/olive.
 MAN ?= 1
 INSTALL_MANS := $(if $(filter 0,$(MAN)),,$(MANS))
+PLUGIN_HEADERS := common/models/model_plugin.h common/models/cellmodel.h common/models/lif.h \
+                  common/math/hostdev.h common/math/fastexp.h common/math/fastlog.h
 install: $(BINS) $(INSTALL_MANS)
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DOCDIR)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DOCDIR) $(DESTDIR)$(PREFIX)/include/olive
 	install -m 755 $(BINS) $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 $(PLUGIN_HEADERS) $(DESTDIR)$(PREFIX)/include/olive/
 	$(if $(INSTALL_MANS),install -d $(DESTDIR)$(MANDIR) && install -m 644 $(INSTALL_MANS) $(DESTDIR)$(MANDIR)/)
 	install -m 644 README.md LICENSE CITATION.cff docs/*.md docs/tutorial.ipynb $(DESTDIR)$(DOCDIR)/
 	cd examples && find . -type f | while read -r f; do \

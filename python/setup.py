@@ -72,7 +72,8 @@ def run_make(cmd):
 
 
 def build_programs(dest):
-    """The four programs, built by the Makefile in a temporary folder, copied into dest."""
+    """The four programs, built by the Makefile in a temporary folder, copied into dest (and the plugin headers
+    `make install` puts in include/olive into dest's sibling include/)."""
     src = c_tree()
     preflight()
     with tempfile.TemporaryDirectory(prefix="olive-build-") as tmp:
@@ -83,6 +84,10 @@ def build_programs(dest):
         dest.mkdir(parents=True)
         for p in PROGRAMS:
             shutil.copy2(Path(tmp, "stage", "olive", "bin", f"olive-{p}"), dest / f"olive-{p}")
+        # the headers cell-model plugins are compiled against (olive-model build): olive/include
+        inc = dest.parent / "include"
+        shutil.rmtree(inc, ignore_errors=True)
+        shutil.copytree(Path(tmp, "stage", "olive", "include", "olive"), inc)
 
 
 class build_py(_build_py):

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make install: programs, man pages (help2man), docs and examples
+# make install: programs, plugin headers (a plugin builds against them), man pages (help2man), docs and examples
 # under PREFIX (DESTDIR honoured); each man page renders and names the
 # program's options; the installed programs run a pipeline from PREFIX/bin.
 # olive-analyze does not link libcairo: with the library missing
@@ -48,6 +48,12 @@ make -s -C "$TOP" install BUILD="$BUILD" PREFIX=/opt/olive DESTDIR="$PWD/stage0"
 for f in README.md LICENSE CITATION.cff MODEL.md FORMAT.md examples/demo.sh examples/slurm/03-simulate.sbatch; do
   [ -f "$P/share/doc/olive/$f" ] || fail "share/doc/olive/$f not installed"
 done
+# a cell-model plugin builds against the installed headers alone
+for h in model_plugin.h cellmodel.h lif.h hostdev.h fastexp.h fastlog.h; do
+  [ -f "$P/include/olive/$h" ] || fail "include/olive/$h not installed"
+done
+cc -O2 -ffp-contract=off -fPIC -shared -I"$P/include/olive" "$TOP/tests/plugins/lif_cuba_plugin.c" -o plugin.so -lm \
+  || fail "the test plugin does not build against include/olive"
 # the installed programs, from PATH, in a pipeline
 export PATH="$P/bin:$PATH"
 olive-genconn -q -o net.h5 --cells 50 --generator uniform --density 4

@@ -1,4 +1,5 @@
 #include "synfile.h"
+#include "model_plugin.h"
 #include "h5util.h"
 #include "util.h"
 #include <math.h>
@@ -71,7 +72,9 @@ static int pop_attr_known(const char *name, const void *ctx)
 {
     const olive_population *p = ctx;
     static const char *const common[] = {"model", "first", "count", NULL};
+    static const char *const plugin[] = {"model_hash", "model_path", NULL};
     return olive_h5_name_listed(name, common) || olive_model_param(p->model, name) >= 0 ||
+           (olive_plugin_of(p->model) && olive_h5_name_listed(name, plugin)) ||
            (!strcmp(name, "morphology") && olive_model_needs_morphology(p->model));
 }
 
@@ -81,6 +84,25 @@ static int pop_dset_known(const char *name, const void *ctx)
     static const char *const times[] = {"spike_times", "spike_times_ptr", NULL};
     return olive_model_param(p->model, name) >= 0 ||
            (p->model == &olive_model_spike_source_array && olive_h5_name_listed(name, times));
+}
+
+/* The model named by group obj's attribute model (name): built in, or a
+ * plugin recorded with model_hash and model_path (docs/FORMAT.md). */
+static const olive_cell_model *read_model(const char *path, hid_t obj, const char *where, const char *name)
+{
+    char hash[160] = "", so[4096] = "";
+    olive_h5_get_str_opt(path, obj, "model_hash", hash, sizeof hash);
+    olive_h5_get_str_opt(path, obj, "model_path", so, sizeof so);
+    return olive_model_resolve(path, where, name, hash, so);
+}
+
+/* The plugin attributes of group obj, when model m is a plugin's. */
+static void write_model_plugin(const char *path, hid_t obj, const olive_cell_model *m)
+{
+    const olive_model_plugin *p = olive_plugin_of(m);
+    if (!p) return;
+    olive_h5_attr_str(path, obj, "model_hash", p->hash);
+    olive_h5_attr_str(path, obj, "model_path", olive_plugin_path(p));
 }
 
 int olive_pops_present(const char *path, const olive_cell_model **model)
@@ -94,9 +116,7 @@ int olive_pops_present(const char *path, const olive_cell_model **model)
         if (c < 0) olive_die("%s: cannot open /cells", path);
         if (!olive_h5_get_str_opt(path, c, "model", name, sizeof name))
             olive_die("%s: /cells has populations but no attribute 'model'", path);
-        *model = strcmp(name, "mixed") ? olive_model_find(name) : NULL;
-        if (strcmp(name, "mixed") && !*model)
-            olive_die("%s: /cells model '%s' is unknown (known: %s)", path, name, olive_model_names());
+        *model = strcmp(name, "mixed") ? read_model(path, c, "/cells", name) : NULL;
         if (*model && olive_model_is_source(*model))
             olive_die("%s: /cells model '%s': the model of the network's neurons, not of its spike sources", path, name);
         H5Gclose(c);
@@ -152,8 +172,7 @@ void olive_pops_read(const char *path, int64_t count, olive_populations *out)
         attrs_readable(path, pg, where);
         if (!olive_h5_get_str_opt(path, pg, "model", model, sizeof model))
             olive_die("%s: %s has no attribute 'model'", path, where);
-        p->model = olive_model_find(model);
-        if (!p->model) olive_die("%s: %s: unknown model '%s' (known: %s)", path, where, model, olive_model_names());
+        p->model = read_model(path, pg, where, model);
         if (p->model->nparams > OLIVE_MAX_PARAMS) olive_die("internal: model %s has too many parameters", model);
         if (olive_model_needs_morphology(p->model)) read_morphology(path, pg, where, p);
         p->first = olive_h5_get_i64(path, pg, where, "first");
@@ -258,12 +277,14 @@ void olive_pops_write(const char *path, hid_t f, const olive_populations *pops, 
         m = pops->pop[i].model;
     }
     olive_h5_attr_str(path, cells, "model", m && !mixed ? m->name : "mixed");
+    if (m && !mixed) write_model_plugin(path, cells, m);
     for (int i = 0; i < pops->n; i++) {
         const olive_population *p = &pops->pop[i];
         char where[160];
         snprintf(where, sizeof where, "populations/%s", p->name);
         hid_t g = olive_h5_group(path, cells, where);
         olive_h5_attr_str(path, g, "model", p->model->name);
+        write_model_plugin(path, g, p->model);
         olive_h5_attr_i64(path, g, "first", p->first);
         olive_h5_attr_i64(path, g, "count", p->count);
         if (p->morphology[0]) olive_h5_attr_str(path, g, "morphology", p->morphology);

@@ -2,6 +2,7 @@
 #include "lif.h"
 #include "model.h"
 #include "state.h"
+#include <stdio.h>
 #include <string.h>
 
 /* InfOli: the 19 variables of state.h; no synaptic receptors yet. */
@@ -212,4 +213,15 @@ int olive_model_receptor(const olive_cell_model *m, const char *name)
     for (int r = 0; r < m->nreceptors; r++)
         if (!strcmp(m->receptor_names ? m->receptor_names[r] : m->var_names[m->receptors[r]], name)) return r;
     return -1;
+}
+
+const char *olive_model_receptor_list(const olive_cell_model *m)
+{
+    static char buf[512];
+    size_t used = 0;
+    buf[0] = 0;
+    for (int r = 0; r < m->nreceptors && used < sizeof buf - 64; r++)
+        used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%s", r ? ", " : "",
+                                 m->receptor_names ? m->receptor_names[r] : m->var_names[m->receptors[r]]);
+    return m->nreceptors ? buf : "none";
 }

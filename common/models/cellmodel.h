@@ -54,5 +54,7 @@ int olive_model_needs_morphology(const olive_cell_model *m);
 int olive_model_var(const olive_cell_model *m, const char *name);
 int olive_model_param(const olive_cell_model *m, const char *name);
 int olive_model_receptor(const olive_cell_model *m, const char *name);
+/* "ge, gi": model m's receptor names, for messages (a static buffer). */
+const char *olive_model_receptor_list(const olive_cell_model *m);
 
 #endif

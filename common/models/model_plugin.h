@@ -86,5 +86,13 @@ typedef const olive_model_plugin *(*olive_model_plugin_fn)(void);
 const olive_model_plugin *olive_plugin_load(const char *name, char *why, int whylen);
 /* The plugin whose model is m, or NULL (m built in). */
 const olive_model_plugin *olive_plugin_of(const olive_cell_model *m);
+/* The absolute path plugin p was loaded from (the network file records it). */
+const char *olive_plugin_path(const olive_model_plugin *p);
+/* The model a network file's group (where) names: built in, or a plugin
+ * recorded with its hash (attribute model_hash) and the path it was loaded
+ * from (model_path, tried first; else name is looked up as above). Dies
+ * naming file, where and the fault (not found, not a plugin, another hash). */
+const olive_cell_model *olive_model_resolve(const char *file, const char *where, const char *name, const char *hash,
+                                            const char *so_path);
 
 #endif

@@ -1,5 +1,6 @@
 /* Command line of olive-simulate: every option validated before any work. */
 #include "sim.h"
+#include "model_plugin.h"
 #include "lif.h"
 #include "synfile.h"
 #include "h5util.h"
@@ -192,6 +193,21 @@ static void parse_record_cells_var(sim_config *cfg, sim_cellarg *ca)
     if (!cfg->rec.vars[ca->var]) { cfg->rec.vars[ca->var] = 1; cfg->rec.nvars++; }
 }
 
+/* --backend cuda: refused for a plugin's model (its CUDA engine is to come)
+ * and in a build without CUDA. */
+static void check_backend(const sim_config *cfg)
+{
+    if (cfg->run.backend != SIM_BACKEND_CUDA) return;
+    const olive_model_plugin *p = olive_plugin_of(cfg->run.model);
+    if (p)
+        olive_usage_error("--backend cuda: %s: model %s is a plugin (%s), and plugins run on the CPU engine only, so far "
+                          "(--backend cpu or auto)", cfg->run.net_path, cfg->run.model->name, olive_plugin_path(p));
+#ifndef OLIVE_HAVE_CUDA
+    olive_die("--backend cuda: this olive-simulate was built without CUDA (rebuild with nvcc on the PATH "
+              "or in /usr/local/cuda/bin; `olive-simulate --version` lists the backends built in)");
+#endif
+}
+
 /* --record-compartments v,m,h,n: cable cells' node variables in every compartment. */
 static void parse_record_compartments(sim_config *cfg, const char *list)
 {
@@ -326,11 +342,7 @@ void sim_parse_args(int argc, char **argv, sim_config *cfg)
             if (!strcmp(b, "auto")) cfg->run.backend = SIM_BACKEND_AUTO;
             else if (!strcmp(b, "cpu")) cfg->run.backend = SIM_BACKEND_CPU;
             else if (!strcmp(b, "cuda")) {
-#ifndef OLIVE_HAVE_CUDA
-                olive_die("--backend cuda: this olive-simulate was built without CUDA (rebuild with nvcc on the PATH "
-                          "or in /usr/local/cuda/bin; `olive-simulate --version` lists the backends built in)");
-#endif
-                cfg->run.backend = SIM_BACKEND_CUDA;
+                cfg->run.backend = SIM_BACKEND_CUDA;   /* (checked once the model is known: check_backend) */
             }
             else olive_usage_error("--backend: '%s' is not auto, cpu or cuda%s", b, did_you_mean(b, "auto", "cpu", "cuda"));
         }
@@ -362,6 +374,7 @@ void sim_parse_args(int argc, char **argv, sim_config *cfg)
     /* The model decides the variables, the step and which options apply. */
     if (olive_pops_present(cfg->run.net_path, &cfg->run.model) && !cfg->run.model)
         olive_die("%s: the populations mix models; one model per network is supported so far", cfg->run.net_path);
+    check_backend(cfg);
     cfg->run.dt = olive_syn_dt(cfg->run.net_path, cfg->run.model->dt_default);
     sim_stimulus_set_dt(cfg->run.dt);
     sim_stimulus_set_model(cfg->run.model);
@@ -379,6 +392,9 @@ void sim_parse_args(int argc, char **argv, sim_config *cfg)
         if (olive_model_is_cable(cfg->run.model) && cfg->spiking.method >= 0)
             olive_usage_error("--method does not apply to %s (a %s network): its cells step as NEURON's fixed step "
                               "does (backward Euler, exponential Euler for the gates)", cfg->run.net_path, cfg->run.model->name);
+        if (olive_plugin_of(cfg->run.model) && cfg->spiking.method >= 0)
+            olive_usage_error("--method does not apply to %s (a %s network): a plugin's model brings its own integration",
+                              cfg->run.net_path, cfg->run.model->name);
         if (cfg->spiking.method < 0 && !olive_model_is_cable(cfg->run.model))
             cfg->spiking.method = cfg->run.model == &olive_model_lif_cuba || cfg->run.model == &olive_model_lif_cuba_alpha
                               ? OLIVE_METHOD_EXACT : OLIVE_METHOD_EXPEULER;

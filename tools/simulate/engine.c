@@ -3,6 +3,7 @@
  * setup.c's sim_engine_choose picks among a family's engines by --backend. */
 #include "sim.h"
 #include "cellmodel.h"
+#include "model_plugin.h"
 
 #ifdef OLIVE_HAVE_CUDA
 #define CUDA_ENGINE(e) (e)
@@ -12,6 +13,7 @@
 
 static int is_infoli(const olive_cell_model *m) { return m == &olive_model_infoli; }
 static int is_any(const olive_cell_model *m) { (void)m; return 1; }
+static int is_plugin(const olive_cell_model *m) { return olive_plugin_of(m) != NULL; }
 
 /* The CUDA engine of spiking networks takes both integrate-and-fire and cable
  * cells; it keeps their events in flight on the device, so a restart or a
@@ -20,6 +22,8 @@ static const sim_family families[] = {
     {"infoli", is_infoli, sim_setup_infoli, NULL, &sim_engine_cpu, CUDA_ENGINE(&sim_engine_cuda), 1},
     {"cable", olive_model_is_cable, sim_setup_spiking, sim_free_spiking, &sim_engine_cable_cpu,
      CUDA_ENGINE(&sim_engine_lif_cuda), 0},
+    /* a plugin's model: the CPU engine only, so far (cli.c refuses --backend cuda) */
+    {"plugin", is_plugin, sim_setup_spiking, sim_free_spiking, &sim_engine_plugin_cpu, NULL, 1},
     {"spiking", is_any, sim_setup_spiking, sim_free_spiking, &sim_engine_lif_cpu, CUDA_ENGINE(&sim_engine_lif_cuda), 0},
 };
 

@@ -225,7 +225,7 @@ void sim_setup_common(sim_t *s, sim_config *cfg, const sim_family *family)
 const sim_engine *sim_engine_choose(sim_t *s)
 {
     const sim_family *f = s->family;
-    if (s->cfg->run.backend == SIM_BACKEND_CPU) return f->cpu;
+    if (s->cfg->run.backend == SIM_BACKEND_CPU || !f->cuda) return f->cpu;   /* (no CUDA engine: cli.c refused cuda) */
     if (!f->cuda_restarts && (s->cfg->run.restart_path || s->cfg->run.checkpoint_every)) {
         if (s->cfg->run.backend == SIM_BACKEND_CUDA)
             olive_die("--backend cuda: %s of a spiking network runs on the CPU engine only, so far (--backend cpu)",

@@ -156,6 +156,7 @@ typedef struct {
 } sim_engine;
 extern const sim_engine sim_engine_cpu;   /* engine_cpu.c */
 extern const sim_engine sim_engine_lif_cpu;  /* spk_engine.c: integrate-and-fire cells, chemical synapses */
+extern const sim_engine sim_engine_plugin_cpu;  /* spk_engine.c: cells of a plugin's model (model_plugin.h) */
 extern const sim_engine sim_engine_cable_cpu;  /* spk_cable.c: cable cells (hh_traub, hh_cable), chemical synapses */
 #ifdef OLIVE_HAVE_CUDA
 extern const sim_engine sim_engine_cuda;  /* engine_cuda.c */

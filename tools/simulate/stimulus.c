@@ -1,5 +1,6 @@
 /* Injected current: --pulse options and the --stimulus pulse table. */
 #include "sim.h"
+#include "model_plugin.h"
 #include "h5util.h"
 #include "model.h"
 #include "util.h"
@@ -23,6 +24,13 @@ void sim_stimulus_set_model(const olive_cell_model *m) { pulse_model = m; }
 
 const char *sim_pulse_unit(const olive_cell_model *m)
 {
+    /* a plugin's: its continuous input port's (NULL: none, --pulse refused) */
+    const olive_model_plugin *pl = olive_plugin_of(m);
+    if (pl) {
+        if (!pl->current_unit)
+            olive_usage_error("--pulse: model %s has no current input (the plugin declares no current_unit)", m->name);
+        return pl->current_unit;
+    }
     /* a pulse adds to I_e (its unit); InfOli's goes into the dendrite per area */
     const int p = olive_model_param(m, "I_e");
     return p < 0 ? "uA/cm2" : m->params[p].unit;

@@ -1,5 +1,6 @@
 /* Command line of olive-genconn for spiking networks (--model lif_cuba|lif_coba|hh_traub|hh_cable). */
 #include "spiking.h"
+#include "model_plugin.h"
 #include "cable_model.h"
 #include "popparam.h"
 #include "util.h"
@@ -179,7 +180,8 @@ static void parse_projection(gc_spk_config *cfg, const char *arg)
         } else if (!strcmp(k, "receptor")) {
             snprintf(p->receptor, sizeof p->receptor, "%s", v);
             if (olive_model_receptor(cfg->model, v) < 0)
-                olive_usage_error("--projection %s: model %s has no receptor '%s' (it has ge, gi)", arg, cfg->model->name, v);
+                olive_usage_error("--projection %s: model %s has no receptor '%s' (it has %s)", arg, cfg->model->name, v,
+                                  olive_model_receptor_list(cfg->model));
         } else if (!strcmp(k, "autapses")) {
             if (!strcmp(v, "yes")) p->autapses = 1;
             else if (!strcmp(v, "no")) p->autapses = 0;
@@ -202,6 +204,18 @@ static void parse_projection(gc_spk_config *cfg, const char *arg)
                           arg, cfg->model->name);
 }
 
+/* A --model value that names no built-in model: plugin m (a path, or a
+ * name found in OLIVE_MODEL_PATH or the model cache: model_plugin.h); NULL
+ * when there is no such file, a usage error naming the fault of a bad one. */
+static const olive_cell_model *plugin_model(const char *m)
+{
+    char why[4600];
+    const olive_model_plugin *p = olive_plugin_load(m, why, sizeof why);
+    if (!p && (strchr(m, '/') || strstr(m, ".so") || strncmp(why, "model '", 7)))
+        olive_usage_error("--model: %s", why);
+    return p ? &p->model : NULL;
+}
+
 void gc_spk_parse_args(int argc, char **argv, gc_spk_config *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
@@ -221,6 +235,7 @@ void gc_spk_parse_args(int argc, char **argv, gc_spk_config *cfg)
         else if (!strcmp(a, "--model")) {
             const char *m = need_value(argc, argv, &i);
             cfg->model = olive_model_find(m);
+            if (!cfg->model) cfg->model = plugin_model(m);
             if (!cfg->model || cfg->model == &olive_model_infoli || olive_model_is_source(cfg->model)) {
                 static const char *const models[] = {"infoli", "lif_cuba", "lif_coba", "lif_cuba_alpha", "lif_coba_alpha",
                                                      "hh_traub", "hh_cable", "hh_swc"};
@@ -329,8 +344,8 @@ void gc_spk_parse_args(int argc, char **argv, gc_spk_config *cfg)
             p->model = cfg->model;
             for (int k = 0; k < cfg->model->nparams; k++) p->param[k] = cfg->model->params[k].def;
         }
-        int kv0 = olive_model_param(cfg->model, "v0");
-        cfg->v0_a[i] = cfg->v0_b[i] = p->param[kv0];
+        int kv0 = olive_model_param(cfg->model, "v0");   /* (a plugin's model may have none) */
+        cfg->v0_a[i] = cfg->v0_b[i] = kv0 >= 0 ? p->param[kv0] : NAN;
     }
     cfg->count = next;
     for (int j = 0; j < nparams; j++) {   /* the same forms and refusals as olive-simulate --param */
@@ -370,6 +385,8 @@ void gc_spk_parse_args(int argc, char **argv, gc_spk_config *cfg)
             if (fault) olive_usage_error("--param: population %s: %s", cfg->pops.pop[i].name, fault);
             olive_cable_template_free(&t);
         }
+    if (nv0 && olive_model_param(cfg->model, "v0") < 0)
+        olive_usage_error("--v0: model %s has no parameter v0 (its initial state comes from its parameters)", cfg->model->name);
     for (int j = 0; j < nv0; j++) {
         char buf[128], *at;
         snprintf(buf, sizeof buf, "%s", v0s[j]);

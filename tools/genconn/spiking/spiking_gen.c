@@ -294,7 +294,7 @@ int gc_spiking_main(int argc, char **argv)
                (long long)total, syn.n, t_end - t0, t_gen - t0, t_end - t_gen);
     olive_net_free(&net);
     olive_syn_free(&syn);
-    for (int i = 0; i < cfg.pops.n; i++) free(percell[i][kv0]);
+    for (int i = 0; i < cfg.pops.n && kv0 >= 0; i++) free(percell[i][kv0]);
     for (int k = 0; k < cfg.nproj; k++) gc_spk_sites_free(&cfg.proj[k], cfg.pops.n);
     return 0;
 }

@@ -15,6 +15,7 @@
 #include "sim.h"
 #include <hdf5.h>
 #include "lif.h"
+#include "model_plugin.h"
 #include "synfile.h"
 #include "spike_source.h"
 
@@ -36,7 +37,7 @@ typedef struct {
 /* One slot of the delay ring: the input due at one step, summed per target
  * and receptor, and the targets that have any. */
 typedef struct {
-    double *acc[2];          /* nlocal each */
+    double *acc[OLIVE_NVARS]; /* per receptor (nacc of them), nlocal each */
     unsigned char *touched;  /* nlocal */
     int32_t *list;           /* the touched targets */
     int64_t n;
@@ -44,7 +45,10 @@ typedef struct {
 
 struct sim_spk {
     olive_populations pops;
-    olive_lif_coef *coef;    /* coefficient sets */
+    olive_lif_coef *coef;    /* coefficient sets (a plugin's: pcoef) */
+    const olive_model_plugin *plugin;   /* the model's plugin (model_plugin.h), or NULL */
+    double *pcoef;           /* a plugin's coefficient sets, plugin->ncoef doubles each */
+    int nacc;                /* receptors of the delay ring: 2, or a plugin's */
     int32_t *coef_of;        /* per own cell: its set */
     /* Outgoing synapses of every source cell of the network into this rank's
      * cells: out[out_ptr[g] .. out_ptr[g+1]) with delays out_delay. */

@@ -96,25 +96,48 @@ void spk_exchange(sim_t *s, int64_t step)
     free(all);
 }
 
+/* Step 3's events into a plugin's receptors: scale times the summed
+ * weights, receptor by receptor (model_plugin.h). */
+static void deliver_plugin(struct sim_spk *k, spk_slot *sl, double *const *rec)
+{
+    const int nr = k->plugin->model.nreceptors;
+    const double *scale = k->plugin->receptor_scale;
+    const int64_t nt = sl->n;
+#pragma omp parallel for schedule(static) if (nt > 4096)
+    for (int64_t i = 0; i < nt; i++) {
+        const int32_t r = sl->list[i];
+        for (int q = 0; q < nr; q++) {
+            rec[q][r] += scale[q] * sl->acc[q][r];
+            sl->acc[q][r] = 0;
+        }
+        sl->touched[r] = 0;
+    }
+}
+
 void spk_deliver(sim_t *s, int64_t step)
 {
     struct sim_spk *k = s->spk;
     const sim_config *c = s->cfg;
     const int64_t n = s->plan.nlocal, row0 = s->plan.row0;
     spk_slot *sl = &k->ring[step % k->slots];
-    double *rec[2] = {s->state[c->run.model->receptors[0]], s->state[c->run.model->receptors[1]]};
+    double *rec[OLIVE_NVARS];
+    for (int q = 0; q < c->run.model->nreceptors; q++) rec[q] = s->state[c->run.model->receptors[q]];
     const int64_t nt = sl->n;
+    if (k->plugin) {
+        deliver_plugin(k, sl, rec);
+    } else {
 #pragma omp parallel for schedule(static) if (nt > 4096)
-    for (int64_t i = 0; i < nt; i++) {
-        const int32_t r = sl->list[i];
-        if (r < n) {
-            rec[0][r] += sl->acc[0][r];
-            rec[1][r] += sl->acc[1][r];
-        } else {   /* a synapse site's channel (spk_sites.c): receptor 0 carries it */
-            k->cable->sites.in[r - n] += sl->acc[0][r];
+        for (int64_t i = 0; i < nt; i++) {
+            const int32_t r = sl->list[i];
+            if (r < n) {
+                rec[0][r] += sl->acc[0][r];
+                rec[1][r] += sl->acc[1][r];
+            } else {   /* a synapse site's channel (spk_sites.c): receptor 0 carries it */
+                k->cable->sites.in[r - n] += sl->acc[0][r];
+            }
+            sl->acc[0][r] = sl->acc[1][r] = 0;
+            sl->touched[r] = 0;
         }
-        sl->acc[0][r] = sl->acc[1][r] = 0;
-        sl->touched[r] = 0;
     }
     sl->n = 0;
     /* Poisson inputs after the synaptic events, one draw per cell and step. */
@@ -124,11 +147,13 @@ void spk_deliver(sim_t *s, int64_t step)
         const int64_t a = p->first > row0 ? p->first : row0, b = p->last < row0 + n ? p->last : row0 + n;
         const double prob = p->rate_hz * 1e-3 * c->run.dt;
         double *x = rec[k->poisson_rec[j]];
+        /* a plugin's receptor scales its events (x 1 for lif.h's: the same bits) */
+        const double w = k->plugin ? k->plugin->receptor_scale[k->poisson_rec[j]] * p->weight : p->weight;
         int64_t evn = 0;
 #pragma omp parallel for schedule(static) reduction(+ : evn) if (b - a >= SPK_PARALLEL_MIN_CELLS)
         for (int64_t g = a; g < b; g++) {
             const int64_t hits = olive_poisson_input_hits(c->run.seed, g, step, j, p->n, prob);
-            if (hits) { x[g - row0] += (double)hits * p->weight; evn += hits; }
+            if (hits) { x[g - row0] += (double)hits * w; evn += hits; }
         }
         k->poisson_events += evn;
     }

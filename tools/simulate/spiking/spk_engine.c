@@ -124,6 +124,93 @@ static void lif_step(sim_t *s, int64_t step)
     s->t.compute += olive_now() - t1;
 }
 
+/* ---- models of plugins (model_plugin.h): the same schedule through the
+ * plugin's step, condition and on_spike ---- */
+
+/* The first own cell of [a, b) with a non-finite variable, as a global id. */
+static int64_t first_nonfinite(const sim_t *s, double *const *x, int64_t a, int64_t b)
+{
+    for (int64_t r = a; r < b; r++)
+        for (int v = 0; v < s->cfg->run.model->nvars; v++)
+            if (!isfinite(x[v][r])) return s->plan.row0 + r;
+    return INT64_MAX;
+}
+
+/* Steps 1 (cells, and the spike sources' flags) or 2 (the condition) of
+ * the own cells [lo, hi) of one thread, run by run of one coefficient set;
+ * returns the first non-finite cell of step 1, else INT64_MAX. */
+static int64_t plugin_pass(sim_t *s, int64_t lo, int64_t hi, const double *cur, double *const *x, int cond, int64_t step)
+{
+    const struct sim_spk *k = s->spk;
+    const olive_model_plugin *pl = k->plugin;
+    int64_t bad = INT64_MAX;
+    for (int64_t a = lo; a < hi;) {
+        int64_t b = a + 1;
+        while (b < hi && k->coef_of[b] == k->coef_of[a]) b++;
+        if (k->coef_of[a] < 0) {   /* spike sources: their flags with step 1 */
+            for (int64_t r = a; r < b && !cond; r++)
+                s->flags[r] = (unsigned char)olive_source_fires(&k->src, s->cfg->run.seed, r, s->plan.row0 + r, step);
+            a = b;
+            continue;
+        }
+        const double *coef = k->pcoef + (size_t)k->coef_of[a] * (size_t)pl->ncoef;
+        if (cond) {
+            pl->condition(coef, a, b, x, s->flags);
+        } else if (!pl->step(coef, a, b, cur, x) && bad == INT64_MAX) {
+            bad = first_nonfinite(s, x, a, b);
+        }
+        a = b;
+    }
+    return bad;
+}
+
+/* Steps 1 and 2 (2 also when both): the spikes of step 2 to thread t's list. */
+static int64_t plugin_cells(sim_t *s, int64_t step, const double *cur, double *const *x, int update, int cond)
+{
+    const int64_t n = s->plan.nlocal;
+    int64_t bad = INT64_MAX;
+#pragma omp parallel reduction(min : bad) if (n >= SPK_PARALLEL_MIN_CELLS)
+    {
+        const int t = omp_get_thread_num(), T = omp_get_num_threads();
+        const int64_t lo = n * t / T, hi = n * (t + 1) / T;
+        if (update) bad = plugin_pass(s, lo, hi, cur, x, 0, step);
+        if (cond) {
+            plugin_pass(s, lo, hi, cur, x, 1, step);
+            for (int64_t r = lo; r < hi; r++)
+                if (s->flags[r]) spk_add_spike(s, t, step, s->plan.row0 + r);
+        }
+    }
+    return bad;
+}
+
+static void plugin_step(sim_t *s, int64_t step)
+{
+    struct sim_spk *k = s->spk;
+    const olive_model_plugin *pl = k->plugin;
+    const int64_t n = s->plan.nlocal;
+    double *x[OLIVE_NVARS];
+    for (int v = 0; v < pl->model.nvars; v++) x[v] = s->state[v];
+    const double *cur = spk_pulse_currents(s, step);
+    const int late = pl->inputs_before_condition;   /* order 1, 3, 2, 4 (no delay of 0: spk_setup.c) */
+    const double t0 = olive_now();
+    const int64_t bad = plugin_cells(s, step, cur, x, 1, !late);
+    if (bad != INT64_MAX && s->bad_step < 0) { s->bad_step = step; s->bad_cell = bad; }
+    s->t.compute += olive_now() - t0;
+    if (late) {
+        spk_deliver(s, step);
+        plugin_cells(s, step, cur, x, 0, 1);
+        spk_window_end(s, step);
+    } else {
+        spk_window_end(s, step);
+        spk_deliver(s, step);
+    }
+    const double t1 = olive_now();
+#pragma omp parallel for schedule(static) if (n >= SPK_PARALLEL_MIN_CELLS)
+    for (int64_t r = 0; r < n; r++)
+        if (s->flags[r] && k->coef_of[r] >= 0) pl->on_spike(k->pcoef + (size_t)k->coef_of[r] * (size_t)pl->ncoef, r, x);
+    s->t.compute += olive_now() - t1;
+}
+
 /* The state lives on the host: nothing to set up, fetch or free here
  * (sim_free_spiking frees the synapses). */
 static void lif_setup(sim_t *s) { (void)s; }
@@ -132,3 +219,4 @@ static double lif_energy_j(sim_t *s, int *owner) { (void)s; *owner = 0; return -
 static void lif_free(sim_t *s) { (void)s; }
 
 const sim_engine sim_engine_lif_cpu = {"cpu", 0, 1, lif_setup, lif_step, lif_fetch, lif_energy_j, lif_free, NULL, NULL};
+const sim_engine sim_engine_plugin_cpu = {"cpu", 0, 1, lif_setup, plugin_step, lif_fetch, lif_energy_j, lif_free, NULL, NULL};

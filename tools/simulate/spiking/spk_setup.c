@@ -11,15 +11,49 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Coefficient set number set from parameter values par: lif.h's, or the
+ * plugin's; NULL or the fault. */
+static const char *make_set(sim_t *s, const double *par, int set)
+{
+    struct sim_spk *k = s->spk;
+    const sim_config *c = s->cfg;
+    if (k->plugin) return k->plugin->coef_make(par, c->run.dt, k->pcoef + (size_t)set * (size_t)k->plugin->ncoef);
+    return olive_lif_coef_make(c->run.model, par, c->run.dt, c->spiking.method, &k->coef[set]);
+}
+
+/* A plugin's set just made equal to the one before it: per-cell values
+ * that give the same coefficients share a set (fewer, longer runs). */
+static int same_as_previous(const struct sim_spk *k, int set)
+{
+    const size_t nc = (size_t)k->plugin->ncoef;
+    return set > 0 && !memcmp(k->pcoef + (size_t)set * nc, k->pcoef + (size_t)(set - 1) * nc, nc * sizeof(double));
+}
+
+/* The initial state of own cell r with parameter values par: a plugin's
+ * init(), else v0 (no synaptic input, not refractory). */
+static void init_cell(sim_t *s, int64_t r, const double *par, int kv0)
+{
+    const olive_model_plugin *pl = s->spk->plugin;
+    if (!pl) {
+        ((double *)s->state[OLIVE_LIF_V])[r] = par[kv0];
+        return;
+    }
+    double x[OLIVE_NVARS];
+    pl->init(par, x);
+    for (int v = 0; v < pl->model.nvars; v++) ((double *)s->state[v])[r] = x[v];
+}
+
 /* The coefficient set of every own cell: one per population, or one per
- * cell of a population with per-cell parameters (v0 aside). */
+ * cell of a population with per-cell parameters (v0 aside for lif.h's
+ * models; a plugin's init may read any of them). */
 static void setup_cells(sim_t *s)
 {
     struct sim_spk *k = s->spk;
     const sim_config *c = s->cfg;
     const int64_t r0 = s->plan.row0, r1 = s->plan.row1, n = r1 - r0;
-    const int kv0 = olive_model_param(c->run.model, "v0");
-    k->coef = olive_malloc((size_t)(n + k->pops.n) * sizeof(olive_lif_coef), "coefficients");
+    const int kv0 = olive_model_param(c->run.model, "v0"), skip = k->plugin ? -1 : kv0;
+    if (k->plugin) k->pcoef = olive_malloc((size_t)(n + k->pops.n) * (size_t)k->plugin->ncoef * sizeof(double) + 8, "coefficients");
+    else k->coef = olive_malloc((size_t)(n + k->pops.n) * sizeof(olive_lif_coef), "coefficients");
     k->coef_of = olive_malloc((size_t)n * sizeof(int32_t) + 4, "coefficients");
     for (int64_t r = 0; r < n; r++) k->coef_of[r] = -1;   /* spike sources keep -1 */
     int nset = 0;
@@ -28,9 +62,9 @@ static void setup_cells(sim_t *s)
         int64_t a = p->first > r0 ? p->first : r0, b = p->first + p->count < r1 ? p->first + p->count : r1;
         if (a >= b || olive_model_is_source(p->model)) continue;
         int percell = 0;
-        for (int q = 0; q < c->run.model->nparams; q++) percell |= p->percell[q] && q != kv0;
+        for (int q = 0; q < c->run.model->nparams; q++) percell |= p->percell[q] && q != skip;
         /* per cell: every parameter array; else one set for the population */
-        double **pv = olive_calloc((size_t)c->run.model->nparams, sizeof(double *), "parameters");
+        double **pv = olive_calloc((size_t)c->run.model->nparams + 1, sizeof(double *), "parameters");
         for (int q = 0; q < c->run.model->nparams; q++)
             if (p->percell[q]) {
                 pv[q] = olive_malloc((size_t)(b - a) * sizeof(double), "parameters");
@@ -39,19 +73,18 @@ static void setup_cells(sim_t *s)
         double par[OLIVE_MAX_PARAMS];
         memcpy(par, p->param, sizeof par);
         const char *fault = NULL;
-        if (!percell) fault = olive_lif_coef_make(c->run.model, par, c->run.dt, c->spiking.method, &k->coef[nset]);
+        if (!percell) fault = make_set(s, par, nset);
         for (int64_t g = a; g < b && !fault; g++) {
+            for (int q = 0; q < c->run.model->nparams; q++) if (pv[q]) par[q] = pv[q][g - a];
             if (percell) {
-                for (int q = 0; q < c->run.model->nparams; q++) if (pv[q]) par[q] = pv[q][g - a];
-                fault = olive_lif_coef_make(c->run.model, par, c->run.dt, c->spiking.method, &k->coef[nset]);
+                fault = make_set(s, par, nset);
                 if (fault) break;
-                k->coef_of[g - r0] = nset++;
+                if (k->plugin && same_as_previous(k, nset)) k->coef_of[g - r0] = nset - 1;
+                else k->coef_of[g - r0] = nset++;
             } else {
                 k->coef_of[g - r0] = nset;
             }
-            /* initial state: v0, no synaptic input, not refractory */
-            double v0 = pv[kv0] ? pv[kv0][g - a] : p->param[kv0];
-            ((double *)s->state[OLIVE_LIF_V])[g - r0] = v0;
+            init_cell(s, g - r0, par, kv0);
         }
         if (fault) spk_pop_refuse(c, p, fault);
         if (!percell) nset++;
@@ -95,7 +128,7 @@ static spk_mem own_synapses(const sim_t *s, int64_t count)
 /* Host bytes of this rank: the cells' state, sources and rows; the
  * synapses as read and turned around (spk_out and delay per synapse, the
  * per-source pointers and per-thread counts); the delay ring's slots
- * (two sums, a mark and a list entry per own cell each). */
+ * (a sum per receptor, a mark and a list entry per own cell each). */
 static double predict_host(const sim_t *s, int64_t count, const spk_mem *m, int slots)
 {
     const double n = (double)s->plan.nlocal, N = (double)count, T = s->nthreads;
@@ -103,7 +136,7 @@ static double predict_host(const sim_t *s, int64_t count, const spk_mem *m, int 
     const double cnt = 4 * T * N < 2e9 + 4 * N ? 4 * T * N : 2e9 + 4 * N;
     const double syn = m->read_bytes + 18.0 * (double)m->nsyn + 8 * (N + 1) + cnt;
     const double sites = s->spk->cable ? (double)s->spk->cable->nsite : 0;   /* the ring's extra targets (spk_sites.c) */
-    return cells + syn + (double)slots * (n + sites) * (2 * sizeof(double) + 1 + sizeof(int32_t));
+    return cells + syn + (double)slots * (n + sites) * ((double)s->spk->nacc * sizeof(double) + 1 + sizeof(int32_t));
 }
 
 /* Collective: refused (the file named) when the node's ranks need more
@@ -129,8 +162,8 @@ static void setup_synapses(sim_t *s, olive_synapses *syn, const spk_mem *m)
         olive_projection *p = &syn->proj[j];
         rec[j] = olive_model_receptor(c->run.model, p->receptor);
         if (rec[j] < 0)
-            olive_die("%s: /synapses/%s: model %s has no receptor '%s' (it has ge, gi)", c->run.net_path, p->name,
-                      c->run.model->name, p->receptor);
+            olive_die("%s: /synapses/%s: model %s has no receptor '%s' (it has %s)", c->run.net_path, p->name,
+                      c->run.model->name, p->receptor, olive_model_receptor_list(c->run.model));
         nsyn += p->nnz;
         for (int64_t e = 0; e < p->nnz; e++) {
             double w = olive_syn_w(p, e);
@@ -159,6 +192,10 @@ static void setup_synapses(sim_t *s, olive_synapses *syn, const spk_mem *m)
     dmax = -all[1];
     if (dmin > OLIVE_MAX_DELAY) dmin = dmax = 1;   /* no synapses anywhere */
     k->zero_delay = dmin == 0;
+    if (k->zero_delay && k->plugin && k->plugin->inputs_before_condition)
+        olive_die("%s: a synapse has a delay of 0 steps, but model %s takes its inputs before its spike condition "
+                  "(inputs_before_condition, model_plugin.h): every delay must be at least one step of %g ms",
+                  c->run.net_path, c->run.model->name, c->run.dt);
     k->D = dmin > 0 ? dmin : 1;
     k->L = dmax + 1;
     /* The ring holds the due steps still to run: at most the run's steps
@@ -223,8 +260,7 @@ static void setup_synapses(sim_t *s, olive_synapses *syn, const spk_mem *m)
     k->ring = olive_calloc((size_t)k->slots, sizeof(spk_slot), "delay buffer");
     for (int i = 0; i < k->slots; i++) {
         spk_slot *sl = &k->ring[i];
-        sl->acc[0] = olive_calloc((size_t)nt + 1, sizeof(double), "delay buffer");
-        sl->acc[1] = olive_calloc((size_t)nt + 1, sizeof(double), "delay buffer");
+        for (int q = 0; q < k->nacc; q++) sl->acc[q] = olive_calloc((size_t)nt + 1, sizeof(double), "delay buffer");
         sl->touched = olive_calloc((size_t)nt + 1, 1, "delay buffer");
         sl->list = olive_malloc((size_t)(nt + 1) * sizeof(int32_t), "delay buffer");
     }
@@ -320,7 +356,8 @@ static void setup_poisson(sim_t *s)
         sim_poisson p = c->spiking.poisson[j];
         k->poisson_rec[j] = olive_model_receptor(c->run.model, p.receptor);
         if (k->poisson_rec[j] < 0)
-            olive_usage_error("--poisson: model %s has no receptor '%s' (it has ge, gi)", c->run.model->name, p.receptor);
+            olive_usage_error("--poisson: model %s has no receptor '%s' (it has %s)", c->run.model->name, p.receptor,
+                              olive_model_receptor_list(c->run.model));
         p.weight = olive_parse_amount("--poisson weight", p.weight_text, c->run.model->weight_unit, c->run.model->name,
                                       -1e9, 1e9);
         if (c->run.model->weights_nonnegative && p.weight < 0)
@@ -350,6 +387,8 @@ void sim_setup_spiking(sim_t *s, sim_config *cfg, const sim_family *family)
     s->graph = MPI_COMM_NULL;
     s->spk = olive_calloc(1, sizeof *s->spk, "spiking state");
     struct sim_spk *k = s->spk;
+    k->plugin = olive_plugin_of(cfg->run.model);
+    k->nacc = k->plugin ? (k->plugin->model.nreceptors > 0 ? k->plugin->model.nreceptors : 1) : 2;
     olive_network hdr;
     olive_net_read_header(cfg->run.net_path, &hdr);
     if (hdr.nnz_total > 0)
@@ -412,9 +451,10 @@ void sim_free_spiking(sim_t *s)
     struct sim_spk *k = s->spk;
     if (!k) return;
     spk_cable_free(s);
-    free(k->coef); free(k->coef_of); free(k->out_ptr); free(k->out); free(k->out_delay);
+    free(k->coef); free(k->pcoef); free(k->coef_of); free(k->out_ptr); free(k->out); free(k->out_delay);
     for (int i = 0; k->ring && i < k->slots; i++) {
-        free(k->ring[i].acc[0]); free(k->ring[i].acc[1]); free(k->ring[i].touched); free(k->ring[i].list);
+        for (int q = 0; q < k->nacc; q++) free(k->ring[i].acc[q]);
+        free(k->ring[i].touched); free(k->ring[i].list);
     }
     free(k->ring); free(k->mark); free(k->cur); free(k->poisson); free(k->poisson_rec);
     free((void *)k->src.kind); free((void *)k->src.p); free((void *)k->src.step0); free((void *)k->src.step1);

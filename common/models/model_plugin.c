@@ -1,0 +1,234 @@
+/* Loading cell models compiled outside olive (model_plugin.h): dlopen, the
+ * ABI and the descriptor checked before anything uses them, so that a bad
+ * plugin is refused by name rather than crashing a run. */
+#include "model_plugin.h"
+#include "state.h"
+#include "util.h"
+#include <ctype.h>
+#include <dlfcn.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAX_PLUGINS 16
+
+/* Plugins stay loaded for the life of the process: their models are
+ * pointed to from populations and configurations. */
+static struct {
+    char path[PATH_MAX];
+    const olive_model_plugin *p;
+} loaded[MAX_PLUGINS];
+static int nloaded;
+
+static int fail(char *why, int whylen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char *why, int whylen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, (size_t)whylen, fmt, ap);
+    va_end(ap);
+    return 0;
+}
+
+/* A name as the network file and --record take it: [A-Za-z_][A-Za-z0-9_.]*. */
+static int name_ok(const char *s)
+{
+    if (!s || !(isalpha((unsigned char)*s) || *s == '_')) return 0;
+    for (s++; *s; s++)
+        if (!(isalnum((unsigned char)*s) || *s == '_' || *s == '.')) return 0;
+    return 1;
+}
+
+/* Names list[0..n) all valid and distinct; else a message naming the first bad one. */
+static int names_ok(const char *path, const char *what, const char *const *list, int n, char *why, int whylen)
+{
+    if (n > 0 && !list) return fail(why, whylen, "%s: not an olive model plugin: no %s names", path, what);
+    for (int i = 0; i < n; i++) {
+        if (!name_ok(list[i]))
+            return fail(why, whylen, "%s: %s %d: name '%s' is not a name ([A-Za-z_][A-Za-z0-9_.]*)", path, what, i,
+                        list[i] ? list[i] : "(null)");
+        for (int j = 0; j < i; j++)
+            if (!strcmp(list[i], list[j])) return fail(why, whylen, "%s: %s '%s' is named twice", path, what, list[i]);
+    }
+    return 1;
+}
+
+static int check_vars(const char *path, const olive_cell_model *m, char *why, int whylen)
+{
+    if (m->nvars < 1 || m->nvars > OLIVE_NVARS)
+        return fail(why, whylen, "%s: model %s has %d state variables (1 to %d)", path, m->name, m->nvars, OLIVE_NVARS);
+    if (!names_ok(path, "state variable", m->var_names, m->nvars, why, whylen)) return 0;
+    if (!m->var_units || !m->var_initial) return fail(why, whylen, "%s: model %s: no units or initial values of its variables", path, m->name);
+    for (int v = 0; v < m->nvars; v++) {
+        if (!m->var_units[v]) return fail(why, whylen, "%s: variable %s has no unit", path, m->var_names[v]);
+        if (!isfinite(m->var_initial[v])) return fail(why, whylen, "%s: variable %s: initial value not finite", path, m->var_names[v]);
+    }
+    if (m->spike_var < 0 || m->spike_var >= m->nvars)
+        return fail(why, whylen, "%s: model %s: spike_var %d is not a variable (0 to %d)", path, m->name, m->spike_var, m->nvars - 1);
+    if (m->gap_var != -1) return fail(why, whylen, "%s: model %s: gap_var %d: plugins have no gap junctions (-1)", path, m->name, m->gap_var);
+    return 1;
+}
+
+static int check_params(const char *path, const olive_cell_model *m, char *why, int whylen)
+{
+    if (m->nparams < 0 || m->nparams > 80)   /* synfile.h's OLIVE_MAX_PARAMS */
+        return fail(why, whylen, "%s: model %s has %d parameters (0 to 80)", path, m->name, m->nparams);
+    if (m->nparams && !m->params) return fail(why, whylen, "%s: model %s: no parameter table", path, m->name);
+    const char *names[80];
+    for (int k = 0; k < m->nparams; k++) {
+        names[k] = m->params[k].name;
+        if (names[k] && (!m->params[k].unit || !isfinite(m->params[k].def)))
+            return fail(why, whylen, "%s: parameter %s: no unit or a default that is not finite", path, names[k]);
+        if (names[k] && olive_model_var(m, names[k]) >= 0)
+            return fail(why, whylen, "%s: parameter %s has the name of a state variable", path, names[k]);
+    }
+    return names_ok(path, "parameter", names, m->nparams, why, whylen);
+}
+
+static int check_receptors(const char *path, const olive_model_plugin *p, char *why, int whylen)
+{
+    const olive_cell_model *m = &p->model;
+    if (m->nreceptors < 0 || m->nreceptors > OLIVE_NVARS)
+        return fail(why, whylen, "%s: model %s has %d receptors (0 to %d)", path, m->name, m->nreceptors, OLIVE_NVARS);
+    if (m->nreceptors && (!m->receptors || !m->receptor_names || !p->receptor_scale))
+        return fail(why, whylen, "%s: model %s: receptors without variables, names or scales", path, m->name);
+    if (!names_ok(path, "receptor", m->receptor_names, m->nreceptors, why, whylen)) return 0;
+    for (int r = 0; r < m->nreceptors; r++) {
+        if (m->receptors[r] < 0 || m->receptors[r] >= m->nvars)
+            return fail(why, whylen, "%s: receptor %s: variable %d is not a variable (0 to %d)", path, m->receptor_names[r],
+                        m->receptors[r], m->nvars - 1);
+        if (!isfinite(p->receptor_scale[r]))
+            return fail(why, whylen, "%s: receptor %s: scale not finite", path, m->receptor_names[r]);
+    }
+    if (!m->weight_unit) return fail(why, whylen, "%s: model %s has no weight_unit", path, m->name);
+    return 1;
+}
+
+/* Everything the engines and the file reader rely on. */
+static int check_plugin(const char *path, const olive_model_plugin *p, char *why, int whylen)
+{
+    if (p->abi != OLIVE_PLUGIN_ABI)
+        return fail(why, whylen, "%s: plugin ABI %d, but this olive loads ABI %d (rebuild the model: olive-model build)", path,
+                    p->abi, OLIVE_PLUGIN_ABI);
+    const olive_cell_model *m = &p->model;
+    if (!name_ok(m->name)) return fail(why, whylen, "%s: model name '%s' is not a name", path, m->name ? m->name : "(null)");
+    if (olive_model_find(m->name))
+        return fail(why, whylen, "%s: model name '%s' is a built-in model's (rename the model)", path, m->name);
+    if (!p->hash || !*p->hash || strlen(p->hash) > 128 || strspn(p->hash, "0123456789abcdef") != strlen(p->hash))
+        return fail(why, whylen, "%s: model %s: hash '%s' is not lower-case hex of 1 to 128 digits", path, m->name,
+                    p->hash ? p->hash : "(null)");
+    if (!check_vars(path, m, why, whylen) || !check_params(path, m, why, whylen) || !check_receptors(path, p, why, whylen))
+        return 0;
+    if (!(m->dt_default > 0 && m->dt_default <= 10))
+        return fail(why, whylen, "%s: model %s: dt_default %g ms is not in (0, 10]", path, m->name, m->dt_default);
+    if (p->ncoef < 0) return fail(why, whylen, "%s: model %s: ncoef %d is negative", path, m->name, p->ncoef);
+    if (!p->coef_make || !p->init || !p->step || !p->condition || !p->on_spike)
+        return fail(why, whylen, "%s: model %s: a function (coef_make, init, step, condition, on_spike) is missing", path,
+                    m->name);
+    return 1;
+}
+
+/* The file of name: a path as given (with a '/' or ending in .so), else
+ * NAME.so in OLIVE_MODEL_PATH's directories, then in the model cache. */
+static int locate(const char *name, char *out, size_t n)
+{
+    const size_t len = strlen(name);
+    if (strchr(name, '/') || (len > 3 && !strcmp(name + len - 3, ".so"))) {
+        if (!realpath(name, out)) return snprintf(out, n, "%s", name) < 0 ? 0 : -1;
+        return 1;
+    }
+    char dirs[8192] = "";
+    const char *mp = getenv("OLIVE_MODEL_PATH"), *cache = getenv("OLIVE_MODEL_CACHE"), *xdg = getenv("XDG_CACHE_HOME");
+    const char *home = getenv("HOME");
+    int used = snprintf(dirs, sizeof dirs, "%s", mp ? mp : "");
+    if (cache && *cache) snprintf(dirs + used, sizeof dirs - (size_t)used, ":%s", cache);
+    else if (xdg && *xdg) snprintf(dirs + used, sizeof dirs - (size_t)used, ":%s/olive/models", xdg);
+    else if (home && *home) snprintf(dirs + used, sizeof dirs - (size_t)used, ":%s/.cache/olive/models", home);
+    for (char *save = NULL, *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+        char cand[PATH_MAX];
+        if (snprintf(cand, sizeof cand, "%s/%s.so", d, name) >= (int)sizeof cand) continue;
+        if (access(cand, R_OK) == 0 && realpath(cand, out)) return 1;
+    }
+    return 0;
+}
+
+const olive_model_plugin *olive_plugin_load(const char *name, char *why, int whylen)
+{
+    char path[PATH_MAX];
+    const int found = locate(name, path, sizeof path);
+    if (found == 0)
+        return fail(why, whylen, "model '%s' is neither built in (%s) nor a plugin NAME.so in OLIVE_MODEL_PATH or the "
+                    "model cache (olive-model build)", name, olive_model_names()), NULL;
+    if (found < 0) return fail(why, whylen, "%s: cannot open the plugin file", name), NULL;
+    for (int i = 0; i < nloaded; i++)
+        if (!strcmp(loaded[i].path, path)) return loaded[i].p;
+    if (nloaded == MAX_PLUGINS) return fail(why, whylen, "%s: more than %d plugins in one run", path, MAX_PLUGINS), NULL;
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!h) return fail(why, whylen, "%s: not a loadable plugin: %s", path, dlerror()), NULL;
+    olive_model_plugin_fn fn;
+    void *sym = dlsym(h, OLIVE_PLUGIN_SYMBOL);
+    memcpy(&fn, &sym, sizeof fn);   /* (ISO C has no cast from void * to a function pointer) */
+    if (!fn) {
+        dlclose(h);
+        return fail(why, whylen, "%s: not an olive model plugin (no symbol %s)", path, OLIVE_PLUGIN_SYMBOL), NULL;
+    }
+    const olive_model_plugin *p = fn();
+    if (!p || !check_plugin(path, p, why, whylen)) {
+        if (!p) fail(why, whylen, "%s: %s() returned no plugin", path, OLIVE_PLUGIN_SYMBOL);
+        dlclose(h);
+        return NULL;
+    }
+    for (int i = 0; i < nloaded; i++)   /* two files of one model name: which one a file means is unclear */
+        if (!strcmp(loaded[i].p->model.name, p->model.name) && loaded[i].p != p) {
+            fail(why, whylen, "%s: model %s is also loaded from %s", path, p->model.name, loaded[i].path);
+            dlclose(h);
+            return NULL;
+        }
+    snprintf(loaded[nloaded].path, sizeof loaded[nloaded].path, "%s", path);
+    loaded[nloaded++].p = p;
+    return p;
+}
+
+const olive_model_plugin *olive_plugin_of(const olive_cell_model *m)
+{
+    for (int i = 0; i < nloaded; i++)
+        if (&loaded[i].p->model == m) return loaded[i].p;
+    return NULL;
+}
+
+const char *olive_plugin_path(const olive_model_plugin *p)
+{
+    for (int i = 0; i < nloaded; i++)
+        if (loaded[i].p == p) return loaded[i].path;
+    return NULL;
+}
+
+const olive_cell_model *olive_model_resolve(const char *file, const char *where, const char *name, const char *hash,
+                                            const char *so_path)
+{
+    const olive_cell_model *m = olive_model_find(name);
+    if (m) return m;
+    if (!hash || !*hash)
+    {
+        if (!strcmp(where, "/cells"))   /* (the wording of the messages before plugins) */
+            olive_die("%s: /cells model '%s' is unknown (known: %s; a plugin's model needs the attribute model_hash)", file,
+                      name, olive_model_names());
+        olive_die("%s: %s: unknown model '%s' (known: %s; a plugin's model needs the attribute model_hash)", file, where,
+                  name, olive_model_names());
+    }
+    char why[PATH_MAX + 512];
+    /* the file the network was made with, when it is still there; else the model's name */
+    const olive_model_plugin *p = so_path && *so_path && access(so_path, R_OK) == 0 ? olive_plugin_load(so_path, why, sizeof why)
+                                                                                    : olive_plugin_load(name, why, sizeof why);
+    if (!p) olive_die("%s: %s: model %s: %s", file, where, name, why);
+    if (strcmp(p->model.name, name))
+        olive_die("%s: %s: model %s, but the plugin %s holds model %s", file, where, name, olive_plugin_path(p), p->model.name);
+    if (strcmp(p->hash, hash))
+        olive_die("%s: %s: model %s was made with the plugin of hash %s, but %s has hash %s (rebuild the network, or give "
+                  "the model's old build in OLIVE_MODEL_PATH)", file, where, name, hash, olive_plugin_path(p), p->hash);
+    return &p->model;
+}
