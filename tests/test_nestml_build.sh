@@ -82,3 +82,15 @@ sed 's/integrate_odes(I_syn_exc, I_syn_inh, refr_t)/integrate_odes(I_syn_exc, I_
 if model printing.nestml > out.txt 2> err.txt; then fail "println built"; fi
 grep -q 'not supported by olive yet: println() in the update block' err.txt || { cat err.txt >&2; fail "println not refused by name"; }
 echo "built: ${built[*]}"
+
+# olive against NEST's built-in model of the same name (pinned nest-simulator),
+# on the same input spike trains and current: the same spike steps, cell by
+# cell (scripts/nestml_nest_compare.py says how the inputs are made the same)
+source "$TESTS/peer_venv.sh"
+compare="iaf_psc_exp"
+[ "${OLIVE_NESTML_ALL:-0}" = 1 ] && compare="iaf_psc_exp iaf_psc_alpha iaf_cond_exp"
+for m in $compare; do
+  "$venv/bin/python" "$TOP/scripts/nestml_nest_compare.py" --bin "$BIN" --plugin "$PWD/cache/${m}_neuron.so" \
+      --nest-model "$m" > "cmp_$m.txt" 2>&1 || { tail -n 20 "cmp_$m.txt"; fail "$m: olive's spikes differ from NEST's"; }
+  grep 'vs NEST' "cmp_$m.txt"
+done

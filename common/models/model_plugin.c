@@ -103,6 +103,9 @@ static int check_receptors(const char *path, const olive_model_plugin *p, char *
                         m->receptors[r], m->nvars - 1);
         if (!isfinite(p->receptor_scale[r]))
             return fail(why, whylen, "%s: receptor %s: scale not finite", path, m->receptor_names[r]);
+        if (p->receptor_coef && (p->receptor_coef[r] < -1 || p->receptor_coef[r] >= p->ncoef))
+            return fail(why, whylen, "%s: receptor %s: coefficient %d is not -1 or one of the %d coefficients", path,
+                        m->receptor_names[r], p->receptor_coef[r], p->ncoef);
     }
     if (!m->weight_unit) return fail(why, whylen, "%s: model %s has no weight_unit", path, m->name);
     return 1;

@@ -34,7 +34,7 @@ import jinja2
 
 from .printer import Refused, make_printer
 
-GENERATOR_VERSION = 1
+GENERATOR_VERSION = 2
 TEMPLATES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "templates")
 
 
@@ -409,7 +409,10 @@ class Model:
         e = a.get_expression()
         if not _linear_in(e, port):
             raise Refused(f"{where}: the increment of {var} is not k * {port}")
-        self.varprinter.port_value = "1.0"
+        # A spike port is a train of deltas in 1/s: one spike of weight w is
+        # w / s, which in NEST's scale (ms) is the number w * 1e-3 -- the
+        # "* 1 s" (1000 ms) of `I_syn += unit_psc * port * 1 s` then gives w.
+        self.varprinter.port_value = "1.0e-3"
         try:
             scale = self.expr(e)
         finally:

@@ -96,18 +96,29 @@ void spk_exchange(sim_t *s, int64_t step)
     free(all);
 }
 
-/* Step 3's events into a plugin's receptors: scale times the summed
+/* A plugin receptor q's factor for own cell r: receptor_scale[q], times
+ * the cell's coefficient receptor_coef[q] when the scale depends on its
+ * parameters (model_plugin.h; NESTML's e/tau_syn of alpha kernels).
+ * Spike sources (no coefficient set) have no receptors that matter. */
+static double plugin_scale(const struct sim_spk *k, int q, int64_t r)
+{
+    const olive_model_plugin *pl = k->plugin;
+    const int c = pl->receptor_coef ? pl->receptor_coef[q] : -1;
+    if (c < 0 || k->coef_of[r] < 0) return pl->receptor_scale[q];
+    return pl->receptor_scale[q] * k->pcoef[(size_t)k->coef_of[r] * (size_t)pl->ncoef + (size_t)c];
+}
+
+/* Step 3's events into a plugin's receptors: the factor times the summed
  * weights, receptor by receptor (model_plugin.h). */
 static void deliver_plugin(struct sim_spk *k, spk_slot *sl, double *const *rec)
 {
     const int nr = k->plugin->model.nreceptors;
-    const double *scale = k->plugin->receptor_scale;
     const int64_t nt = sl->n;
 #pragma omp parallel for schedule(static) if (nt > 4096)
     for (int64_t i = 0; i < nt; i++) {
         const int32_t r = sl->list[i];
         for (int q = 0; q < nr; q++) {
-            rec[q][r] += scale[q] * sl->acc[q][r];
+            rec[q][r] += plugin_scale(k, q, r) * sl->acc[q][r];
             sl->acc[q][r] = 0;
         }
         sl->touched[r] = 0;
@@ -147,12 +158,12 @@ void spk_deliver(sim_t *s, int64_t step)
         const int64_t a = p->first > row0 ? p->first : row0, b = p->last < row0 + n ? p->last : row0 + n;
         const double prob = p->rate_hz * 1e-3 * c->run.dt;
         double *x = rec[k->poisson_rec[j]];
-        /* a plugin's receptor scales its events (x 1 for lif.h's: the same bits) */
-        const double w = k->plugin ? k->plugin->receptor_scale[k->poisson_rec[j]] * p->weight : p->weight;
         int64_t evn = 0;
 #pragma omp parallel for schedule(static) reduction(+ : evn) if (b - a >= SPK_PARALLEL_MIN_CELLS)
         for (int64_t g = a; g < b; g++) {
             const int64_t hits = olive_poisson_input_hits(c->run.seed, g, step, j, p->n, prob);
+            /* a plugin's receptor scales its events (lif.h's: the weight itself, the same bits) */
+            const double w = k->plugin ? plugin_scale(k, k->poisson_rec[j], g - row0) * p->weight : p->weight;
             if (hits) { x[g - row0] += (double)hits * w; evn += hits; }
         }
         k->poisson_events += evn;
