@@ -195,16 +195,17 @@ static void plugin_step(sim_t *s, int64_t step)
     const double t0 = olive_now();
     const int64_t bad = plugin_cells(s, step, cur, x, 1, !late);
     if (bad != INT64_MAX && s->bad_step < 0) { s->bad_step = step; s->bad_cell = bad; }
-    s->t.compute += olive_now() - t0;
-    if (late) {
+    if (late) {   /* (the delivery counts as compute, as lif_step's; the exchange as exchange) */
         spk_deliver(s, step);
         plugin_cells(s, step, cur, x, 0, 1);
+        s->t.compute += olive_now() - t0;
         spk_window_end(s, step);
     } else {
+        s->t.compute += olive_now() - t0;
         spk_window_end(s, step);
-        spk_deliver(s, step);
     }
     const double t1 = olive_now();
+    if (!late) spk_deliver(s, step);
 #pragma omp parallel for schedule(static) if (n >= SPK_PARALLEL_MIN_CELLS)
     for (int64_t r = 0; r < n; r++)
         if (s->flags[r] && k->coef_of[r] >= 0) pl->on_spike(k->pcoef + (size_t)k->coef_of[r] * (size_t)pl->ncoef, r, x);
