@@ -34,7 +34,7 @@ import jinja2
 
 from .printer import Refused, make_printer
 
-GENERATOR_VERSION = 2
+GENERATOR_VERSION = 4
 TEMPLATES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "templates")
 
 
@@ -179,7 +179,8 @@ class Model:
                     raise Refused(f"the vector input port {port.get_name()}")
                 if port.is_spike():
                     self.spike_ports.append(port.get_name())
-                    self.qualified &= port.is_excitatory() or port.is_inhibitory()
+                    # (an unqualified port is "implicitly all types": signed weights)
+                    self.qualified &= port.has_input_qualifiers()
                 elif self.current is not None:
                     raise Refused(f"a second continuous input port {port.get_name()} (olive has one pulse current)")
                 else:

@@ -26,6 +26,8 @@ FUNCTIONS = {
     "log10": "(olive_log_d({}) / 2.302585092994046)", "expm1": "(olive_exp_d({}) - 1.0)",
     "pow": "olive_pow_d({}, {})", "max": "fmax({}, {})", "min": "fmin({}, {})",
     "abs": "fabs({})", "sqrt": "sqrt({})", "clip": "fmin(fmax({}, {}), {})",
+    # NEST's Time(ms=t).get_steps(): t in steps of the resolution, to the nearest
+    "steps": "round(({}) / OLIVE_DT)",
 }
 
 
