@@ -90,6 +90,14 @@ if [ "${BENCH_SPIKING:-1}" != 0 ] && "$PY" -c "import brian2" 2>/dev/null; then
   BIN="$BIN" bash "$(dirname "$0")/bench_spiking.sh"
 fi
 
+# A NESTML-generated model against the built-in it restates:
+# scripts/bench_nestml.sh (needs the venv test_nestml_build makes).
+# BENCH_NESTML=0 skips it.
+if [ "${BENCH_NESTML:-1}" != 0 ] && [ -x "${BUILD:-build}/venv-nestml/bin/python" ]; then
+  echo
+  BUILD="${BUILD:-build}" BIN="$BIN" bash "$(dirname "$0")/bench_nestml.sh" || echo "bench_nestml: failed"
+fi
+
 # Multi-compartment cells against NEURON: scripts/bench_cable.sh
 # (needs the CUDA build's olive-cablebench, which runs without a GPU).
 # BENCH_CABLE=0 skips it.
