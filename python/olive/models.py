@@ -90,9 +90,44 @@ NONNEGATIVE_WEIGHTS = {"lif_coba", "lif_coba_alpha", "hh_traub", "hh_cable", "hh
 SPIKING_MODELS = tuple(_PARAMS)
 
 
+# Plugin models this process has loaded (olive.plugin), by model name: they take
+# their parameters, receptors, default dt and weight sign from their descriptor.
+_PLUGINS = {}
+
+
+def use_plugin(spec):
+    """The model name of a plugin (PATH.so, or a NESTML file built on the fly), loaded and
+    registered so that the functions below know it. ValueError for a faulty plugin, one
+    named like a built-in model, or a second plugin of a name already loaded from elsewhere."""
+    from . import plugin
+    pm = plugin.load(spec)
+    if pm.name in _PARAMS:
+        raise ValueError(f"{pm.path}: model name {pm.name!r} is a built-in model's (rename the model)")
+    old = _PLUGINS.get(pm.name)
+    if old is not None and old.path != pm.path:
+        raise ValueError(f"{pm.path}: model {pm.name} is also loaded from {old.path}")
+    _PLUGINS[pm.name] = pm
+    return pm.name
+
+
+def plugin_of(model):
+    """The olive.plugin.PluginModel of a registered plugin model, None for a built-in one."""
+    return _PLUGINS.get(model)
+
+
 def known_models():
     """The spiking models olive-simulate runs, as a tuple of names."""
     return SPIKING_MODELS
+
+
+def _table(model):
+    """[(parameter, unit, default)] of a built-in or registered plugin model."""
+    if model in _PARAMS:
+        return _PARAMS[model]
+    if model in _PLUGINS:
+        return list(_PLUGINS[model].params)
+    raise ValueError(f"unknown model {model!r} (known: {', '.join(SPIKING_MODELS + tuple(_PLUGINS))}; "
+                     "a plugin: its PATH.so or a NESTML file)")
 
 
 def parameters(model):
@@ -100,15 +135,27 @@ def parameters(model):
 
     Raises ValueError naming the known models for an unknown one.
     """
-    if model not in _PARAMS:
-        raise ValueError(f"unknown model {model!r} (known: {', '.join(SPIKING_MODELS)})")
-    return {name: default for name, _, default in _PARAMS[model]}
+    return {name: default for name, _, default in _table(model)}
 
 
 def units(model):
     """{parameter: unit} of a spiking model."""
-    parameters(model)
-    return {name: unit for name, unit, _ in _PARAMS[model]}
+    return {name: unit for name, unit, _ in _table(model)}
+
+
+def receptors(model):
+    """The receptor names projections onto a model's cells take."""
+    return _PLUGINS[model].receptors if model in _PLUGINS else RECEPTORS
+
+
+def default_dt(model):
+    """The time step (ms) olive-genconn writes for a model."""
+    return _PLUGINS[model].dt_default if model in _PLUGINS else DEFAULT_DT[model]
+
+
+def weights_nonnegative(model):
+    """True when the model's weights are conductances (a negative one is a fault)."""
+    return _PLUGINS[model].weights_nonnegative if model in _PLUGINS else model in NONNEGATIVE_WEIGHTS
 
 
 def per_cell_allowed(model, name):

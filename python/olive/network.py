@@ -220,6 +220,15 @@ def _read_gap_junctions(path, f, count):
     return GapJunctions(row_ptr, col, w, bits, offset, scale, stored, extra)
 
 
+def _plugin(path, where, model, so, digest):
+    """Register the plugin a population names; refused as olive refuses it (another model, another hash)."""
+    pm = models.plugin_of(models.use_plugin(so)) if so.endswith(".so") else None
+    if pm is None or pm.name != model:
+        raise ValueError(f"model {model}, but the plugin {so} holds model {pm.name if pm else '(none)'}")
+    if pm.hash != digest:
+        raise ValueError(f"model {model} was made with the plugin of hash {digest}, but {so} has hash {pm.hash}")
+
+
 def _read_populations(path, cells, count):
     if "populations" not in cells:
         return {}
@@ -234,6 +243,8 @@ def _read_populations(path, cells, count):
             raise FormatError(path, f"{where} is not a group")
         model = get_str(path, g, "model")
         try:
+            if model not in models.SPIKING_MODELS and "model_path" in g.attrs:   # a plugin's (docs/FORMAT.md)
+                _plugin(path, where, model, get_str(path, g, "model_path"), get_str(path, g, "model_hash", ""))
             defaults = models.parameters(model)
         except ValueError as e:
             raise FormatError(path, f"{where}: {e}") from None

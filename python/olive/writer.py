@@ -14,7 +14,7 @@ import re
 import h5py
 import numpy as np
 
-from . import conductance, models
+from . import conductance, models, plugin
 from .version import __version__
 from .atomic import atomic_output
 from .network import GapJunctions, Population, Projection
@@ -112,6 +112,8 @@ def _populations(specs, default_model):
         if model is None:
             raise _Fault(f"{where}: no model (give model=... to write_network or 'model' in the population)")
         try:
+            if plugin.is_plugin_spec(model):   # PATH.so or X.nestml: the plugin's model name
+                model = models.use_plugin(model)
             defaults = models.parameters(model)
         except ValueError as e:
             raise _Fault(f"{where}: {e}") from None
@@ -252,8 +254,7 @@ def _projection(spec, count, dt, model_of_cell):
         site_sec, site_x, sites = spec.site_section, spec.site_x, spec.attrs.get("sites")
     _check_name("projection", name)
     where = f"projection {name!r}"
-    if receptor not in models.RECEPTORS:
-        raise _Fault(f"{where}: receptor {receptor!r} must be one of {', '.join(models.RECEPTORS)}")
+    _check_receptor(where, receptor, tgt, model_of_cell)
     bad = np.flatnonzero(~np.isfinite(weight))
     if len(bad):
         raise _Fault(f"{where}: weight[{bad[0]}] = {weight[bad[0]]} is not finite")
@@ -261,7 +262,8 @@ def _projection(spec, count, dt, model_of_cell):
         into = np.flatnonzero(np.isin(model_of_cell[tgt], list(models.SOURCES)))
         if len(into):
             raise _Fault(f"{where}: synapse {into[0]} targets cell {tgt[into[0]]}, a spike source (it takes no input)")
-        neg = np.flatnonzero((weight < 0) & np.isin(model_of_cell[tgt], list(models.NONNEGATIVE_WEIGHTS)))
+        conductances = [m for m in set(model_of_cell[tgt]) if models.weights_nonnegative(m)]
+        neg = np.flatnonzero((weight < 0) & np.isin(model_of_cell[tgt], conductances))
         if len(neg):
             e = neg[0]
             raise _Fault(f"{where}: weight[{e}] = {weight[e]} onto a {model_of_cell[tgt[e]]} cell is a conductance "
@@ -329,6 +331,15 @@ def _sites(where, section, x, text, tgt, model_of_cell):
     return sec.astype(np.int32), pos, text
 
 
+def _check_receptor(where, receptor, tgt, model_of_cell):
+    """The receptor is one of every target model's (built-in: ge, gi; a plugin: its
+    spike ports); a projection without synapses, one of some neuron model's."""
+    hit = set(model_of_cell[tgt]) if len(tgt) else set(model_of_cell) - models.SOURCES
+    for m in sorted(hit - models.SOURCES):
+        if receptor not in models.receptors(m):
+            raise _Fault(f"{where}: receptor {receptor!r} is not one of model {m}'s ({', '.join(models.receptors(m))})")
+
+
 def _check_times(pops, dt):
     """The times in ms that olive turns into steps of dt (spike_source_array's spike_times,
     spike_source_poisson's start and its end) fit int64 steps: ms_to_steps refuses the others."""
@@ -378,6 +389,14 @@ def _gap_junctions(spec, count):
     return row_ptr, src.astype(np.int32), conductance.encode_exact(w), extra
 
 
+def _write_plugin_attrs(obj, model):
+    """A plugin model's hash and real path, as olive-genconn records them (docs/FORMAT.md)."""
+    pm = models.plugin_of(model)
+    if pm is not None:
+        obj.attrs["model_hash"] = _s(pm.hash)
+        obj.attrs["model_path"] = _s(pm.path)
+
+
 def _write(tmp, count, dims, pops, projs, dt, gj, g_cal):
     row_ptr, col, (bits, offset, scale, stored), gj_extra = gj
     with h5py.File(tmp, "w", libver="earliest") as f:
@@ -394,10 +413,13 @@ def _write(tmp, count, dims, pops, projs, dt, gj, g_cal):
             if not names:
                 raise _Fault("only spike sources: a network needs a population of neurons")
             c.attrs["model"] = _s(names.pop() if len(names) == 1 else "mixed")
+            if c.attrs["model"] != b"mixed":
+                _write_plugin_attrs(c, c.attrs["model"].decode())
             pg = c.create_group("populations")
             for p in pops:
                 g = pg.create_group(p["name"])
                 g.attrs["model"] = _s(p["model"])
+                _write_plugin_attrs(g, p["model"])
                 g.attrs["first"] = np.int64(p["first"])
                 g.attrs["count"] = np.int64(p["count"])
                 for k, v in p["params"].items():
@@ -452,10 +474,13 @@ def write_network(path, populations=None, projections=(), dt=None, *, model=None
 
     A spiking network: populations, a list (the order gives the cell ids) of
     dicts {"name", "count", "model" (or write_network's model=), "params":
-    {name: scalar, or an array of count values per cell}} or olive.Population
+    {name: scalar, or an array of count values per cell}} (model: a built-in
+    model's name, a plugin's PATH.so, or a NESTML file X.nestml built on the
+    fly and cached, docs/MODELS.md) or olive.Population
     objects; projections, a list of dicts {"name", "source", "target",
     "weight", "delay_ms", "receptor"} (source and target arrays of cell ids,
-    weight and delay_ms arrays or scalars, receptor "ge" or "gi"; onto
+    weight and delay_ms arrays or scalars, receptor "ge" or "gi", or a
+    plugin's spike port; onto
     hh_swc and hh_cable cells optionally "site_section" and "site_x", each
     synapse's section (olive's order, 0 the soma) and position in [0, 1]
     on it, and "sites", the rule that drew them) or olive.Projection
@@ -479,7 +504,7 @@ def write_network(path, populations=None, projections=(), dt=None, *, model=None
             if cells is not None and cells != count:
                 raise _Fault(f"cells = {cells} but the populations hold {count}")
             if dt is None:
-                dts = {models.DEFAULT_DT[p["model"]] for p in pops if p["model"] not in models.SOURCES} or {0.1}
+                dts = {models.default_dt(p["model"]) for p in pops if p["model"] not in models.SOURCES} or {0.1}
                 dt = min(dts)
             if isinstance(dt, bool) or not isinstance(dt, numbers.Real) or not (0 < dt <= 10):
                 raise _Fault(f"dt = {dt!r} ms must be a number in (0, 10]")

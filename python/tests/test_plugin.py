@@ -1,0 +1,83 @@
+"""Plugin models (docs/MODELS.md "Models from outside") in write_network.
+
+examples/nestml/lif_cuba_nestml.nestml is lif_cuba in NESTML: a network of it written
+from Python must give the built-in lif_cuba network's spikes (same connections; ports
+ge_in/gi_in for ge/gi). The plugin is built by the NESTML venv (build/venv-nestml, the
+test venv has no nestml) as a subprocess; without it the tests skip, saying so.
+"""
+
+import os
+import subprocess
+from pathlib import Path
+
+import h5py
+import numpy as np
+import pytest
+
+import olive
+
+TOP = Path(__file__).resolve().parents[2]
+NESTML_PY = Path(os.environ.get("OLIVE_NESTML_PYTHON", TOP / "build" / "venv-nestml" / "bin" / "python"))
+MODEL = TOP / "examples" / "nestml" / "lif_cuba_nestml.nestml"
+
+
+@pytest.fixture(scope="module")
+def lif_nestml_so(tmp_path_factory):
+    """The plugin .so of lif_cuba_nestml, built into a scratch model cache."""
+    if not NESTML_PY.exists():
+        pytest.skip(f"no NESTML venv at {NESTML_PY} (make it with tests/test_nestml_build.sh, or set OLIVE_NESTML_PYTHON)")
+    cache = tmp_path_factory.mktemp("models")
+    r = subprocess.run([str(NESTML_PY), "-m", "olive.nestml", "build", str(MODEL)], capture_output=True, text=True,
+                       cwd=TOP / "python", env={**os.environ, "OLIVE_MODEL_CACHE": str(cache)})
+    assert r.returncode == 0, r.stderr
+    so = r.stdout.strip()
+    assert so.endswith("lif_cuba_nestml.so") and os.path.isfile(so)
+    return so
+
+
+def _net(path, model, ports, rng_seed=5):
+    """80 exc + 20 inh cells, random connections, v0 spread so that they fire."""
+    rng = np.random.default_rng(rng_seed)
+    n = 100
+    src = rng.integers(0, n, 800)
+    tgt = rng.integers(0, n, 800)
+    exc = src < 80
+    params = {"t_ref": 2.0, "I_e": 12.0, "v0": rng.uniform(-60, -50, n)}
+    return olive.write_network(path, populations=[{"name": "cells", "count": n, "model": model, "params": params}],
+                               projections=[
+                                   {"name": "e", "source": src[exc], "target": tgt[exc], "weight": 1.62,
+                                    "delay_ms": rng.uniform(0.5, 2.0, exc.sum()), "receptor": ports[0]},
+                                   {"name": "i", "source": src[~exc], "target": tgt[~exc], "weight": -9.0,
+                                    "delay_ms": 1.0, "receptor": ports[1]}], force=True)
+
+
+def test_plugin_network_gives_builtin_spikes(tmp_path, lif_nestml_so):
+    builtin = olive.simulate(_net(tmp_path / "b.h5", "lif_cuba", ("ge", "gi")), tmp_path / "b", time=200,
+                             progress=False)
+    plug_net = _net(tmp_path / "p.h5", lif_nestml_so, ("ge_in", "gi_in"))
+    with h5py.File(plug_net, "r") as f:   # the attributes olive-genconn writes (docs/FORMAT.md)
+        for obj in (f["cells"], f["cells/populations/cells"]):
+            assert obj.attrs["model"] == b"lif_cuba_nestml"
+            assert obj.attrs["model_path"].decode() == os.path.realpath(lif_nestml_so)
+            assert obj.attrs["model_hash"].decode() == Path(lif_nestml_so).with_suffix(".hash").read_text().strip()
+    plug = olive.simulate(plug_net, tmp_path / "p", time=200, progress=False)
+    b, p = builtin.spikes(), plug.spikes()
+    assert len(b) > 100
+    np.testing.assert_array_equal(p.times, b.times)
+    np.testing.assert_array_equal(p.node_ids, b.node_ids)
+    back = olive.read_network(plug_net)   # read back: the plugin's parameters and defaults
+    assert back.populations["cells"].model == "lif_cuba_nestml"
+    assert back.populations["cells"].value("tau_m")[0] == 20.0
+
+
+def test_plugin_network_faults(tmp_path, lif_nestml_so):
+    pop = {"name": "c", "count": 2, "model": lif_nestml_so}
+    with pytest.raises(ValueError, match=r"'tau_x' is not a parameter of lif_cuba_nestml \(known: E_L"):
+        olive.write_network(tmp_path / "x.h5", populations=[{**pop, "params": {"tau_x": 1.0}}])
+    with pytest.raises(ValueError, match=r"projection 'e': receptor 'ge' is not one of model lif_cuba_nestml's "
+                                         r"\(ge_in, gi_in\)"):
+        olive.write_network(tmp_path / "x.h5", populations=[pop], projections=[
+            {"name": "e", "source": [0], "target": [1], "weight": 1.0, "delay_ms": 1.0, "receptor": "ge"}])
+    with pytest.raises(ValueError, match=r"nope\.so: no such plugin file"):
+        olive.write_network(tmp_path / "x.h5", populations=[{**pop, "model": str(tmp_path / "nope.so")}])
+    assert not (tmp_path / "x.h5").exists()
