@@ -337,7 +337,7 @@ def _check_receptor(where, receptor, tgt, model_of_cell):
     hit = set(model_of_cell[tgt]) if len(tgt) else set(model_of_cell) - models.SOURCES
     for m in sorted(hit - models.SOURCES):
         if receptor not in models.receptors(m):
-            raise _Fault(f"{where}: receptor {receptor!r} is not one of model {m}'s ({', '.join(models.receptors(m))})")
+            raise _Fault(f"{where}: receptor {receptor!r} must be one of {', '.join(models.receptors(m))} (model {m})")
 
 
 def _check_times(pops, dt):

@@ -74,8 +74,8 @@ def test_plugin_network_faults(tmp_path, lif_nestml_so):
     pop = {"name": "c", "count": 2, "model": lif_nestml_so}
     with pytest.raises(ValueError, match=r"'tau_x' is not a parameter of lif_cuba_nestml \(known: E_L"):
         olive.write_network(tmp_path / "x.h5", populations=[{**pop, "params": {"tau_x": 1.0}}])
-    with pytest.raises(ValueError, match=r"projection 'e': receptor 'ge' is not one of model lif_cuba_nestml's "
-                                         r"\(ge_in, gi_in\)"):
+    with pytest.raises(ValueError, match=r"projection 'e': receptor 'ge' must be one of ge_in, gi_in "
+                                         r"\(model lif_cuba_nestml\)"):
         olive.write_network(tmp_path / "x.h5", populations=[pop], projections=[
             {"name": "e", "source": [0], "target": [1], "weight": 1.0, "delay_ms": 1.0, "receptor": "ge"}])
     with pytest.raises(ValueError, match=r"nope\.so: no such plugin file"):
