@@ -81,3 +81,32 @@ def test_plugin_network_faults(tmp_path, lif_nestml_so):
     with pytest.raises(ValueError, match=r"nope\.so: no such plugin file"):
         olive.write_network(tmp_path / "x.h5", populations=[{**pop, "model": str(tmp_path / "nope.so")}])
     assert not (tmp_path / "x.h5").exists()
+
+
+def test_pynn_nestml_cell_type(tmp_path, lif_nestml_so, programs):
+    """pyNN.olive: the plugin as a native cell type gives write_network's lif_cuba spikes."""
+    import olive.pynn
+    olive.pynn.install_shim()
+    import pyNN.olive as sim
+    rng = np.random.default_rng(7)
+    n, v0 = 20, rng.uniform(-60, -50, 20)
+    conn = [(int(a), int(b), 2.0, 1.0) for a, b in zip(rng.integers(0, n, 60), rng.integers(0, n, 60)) if a != b]
+    sim.setup(timestep=0.1, backend="cpu")
+    ct = sim.nestml_cell_type(lif_nestml_so)
+    assert ct.default_parameters["tau_m"] == 20.0 and ct.receptor_types == ("ge_in", "gi_in")
+    assert "v" in ct.recordable and "ge" in ct.recordable
+    pop = sim.Population(n, ct(I_e=12.0))
+    pop.initialize(v=v0)
+    sim.Projection(pop, pop, sim.FromListConnector(conn), sim.StaticSynapse(), receptor_type="ge_in")
+    pop.record(["spikes", "v"])
+    sim.run(100.0)
+    trains = pop.get_data().segments[0].spiketrains
+    sim.end()
+    src, tgt = np.array([c[0] for c in conn]), np.array([c[1] for c in conn])
+    net = olive.write_network(tmp_path / "b.h5", populations=[
+        {"name": "c", "count": n, "model": "lif_cuba", "params": {"I_e": 12.0, "v0": v0}}], projections=[
+        {"name": "e", "source": src, "target": tgt, "weight": 2.0, "delay_ms": 1.0, "receptor": "ge"}])
+    ref = olive.simulate(net, tmp_path / "b", time=100, progress=False).spikes()
+    assert len(ref) > 20
+    for i, st in enumerate(trains):
+        np.testing.assert_allclose(np.asarray(st.magnitude), ref.times[ref.node_ids == i], atol=1e-9)

@@ -26,7 +26,7 @@ from pyNN.standardmodels import StandardCellType
 from .standardmodels import (                                   # noqa: F401
     IF_curr_exp, IF_cond_exp, HH_cond_exp, InfOli, SpikeSourcePoisson, SpikeSourceArray, StaticSynapse,
     SpikeSourceGamma, SpikeSourcePoissonRefractory, HHBallAndStick, HHSwcCell,
-    ElectricalSynapse,
+    ElectricalSynapse, NESTMLCellType, nestml_cell_type,
     DCSource, StepCurrentSource, ACSource, NoisyCurrentSource,
 )
 from .standardmodels import (                                   # noqa: F401

@@ -213,7 +213,7 @@ def build_network(state, tstop):
         src = np.asarray(prj.pre.all_cells, dtype=np.int64)[pre]
         tgt = np.asarray(prj.post.all_cells, dtype=np.int64)[post]
         q = {"name": f"proj{k}", "source": src, "target": tgt, "weight": w * wf[tgt], "delay_ms": np.array(d),
-             "receptor": _RECEPTOR[prj.receptor_type]}
+             "receptor": _RECEPTOR.get(prj.receptor_type, prj.receptor_type)}
         if prj.sites is not None:      # keyed by (rng_seed, k, synapse): the same sites for every run()
             q["site_section"], q["site_x"] = prj.sites.draw(state.seed, k, len(src))
             q["sites"] = prj.sites.label

@@ -4,6 +4,8 @@ builder converts them to olive's synapses at run()."""
 
 import numpy as np
 
+from olive import models
+
 from pyNN import common
 from pyNN.space import Space
 
@@ -82,7 +84,11 @@ class Projection(common.Projection):
         if self.electrical != all(infoli) or any(infoli) != all(infoli):
             raise NotImplementedError("pyNN.olive: gap junctions (ElectricalSynapse) couple InfOli cells, and "
                                       "InfOli cells are coupled by gap junctions only")
-        if not self.electrical and self.receptor_type not in ("excitatory", "inhibitory"):
+        ports = getattr(getattr(self.post, "celltype", None), "receptor_types", ())
+        plugin = models.plugin_of(getattr(self.post.celltype, "olive_model", None)) is not None
+        if plugin and self.receptor_type not in ports:
+            raise ValueError(f"pyNN.olive: receptor type {self.receptor_type!r} is not one of {', '.join(ports)}")
+        if not self.electrical and not plugin and self.receptor_type not in ("excitatory", "inhibitory"):
             raise NotImplementedError(f"pyNN.olive: receptor type {self.receptor_type!r} (olive has "
                                       "'excitatory' -> ge and 'inhibitory' -> gi)")
         if getattr(self.post, "celltype", None) is not None and getattr(self.post.celltype, "injectable", True) is False:

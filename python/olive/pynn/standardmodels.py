@@ -549,3 +549,26 @@ class NoisyCurrentSource(_OliveCurrentSource, electrodes.NoisyCurrentSource):
         values = float(self._value("mean")) + float(self._value("stdev")) * self._normal(len(k))
         stop = min(float(self._value("stop")), max(state.t, getattr(state, "t_next", state.t)))
         return [(float(a * dt), float(min((a + every) * dt, stop)), float(v)) for a, v in zip(k, values)]
+
+
+def NESTMLCellType(path):
+    """A native PyNN cell type of a plugin model: PATH.so, or a NESTML file built on the fly
+    (olive.plugin). Its parameters are the model's, names and units as the model has them
+    (default_parameters: its defaults); its receptor types, the model's spike ports; its
+    recordables, spikes and every state variable. Weights and currents are in the model's units."""
+    model = models.use_plugin(path)
+    pm = models.plugin_of(model)
+    names = [p for p, _, _ in pm.params if p != "v0"]
+    attrs = {"__doc__": f"{pm.name}: {pm.origin} ({pm.path})", "olive_model": model,
+             "default_parameters": {p: d for p, _, d in pm.params if p != "v0"},
+             "default_initial_values": {v: d for v, _, d in pm.variables},
+             "units": {**{p: u for p, u, _ in pm.params}, **{v: u for v, u, _ in pm.variables}},
+             "recordable": ["spikes"] + [v for v, _, _ in pm.variables],
+             "receptor_types": pm.receptors, "conductance_based": pm.weights_nonnegative,
+             "variables": {v: (v, None) for v, _, _ in pm.variables},
+             "translations": build_translations(*[(p, p) for p in names]),
+             "weight_factor": staticmethod(_unit), "current_factor": staticmethod(_unit)}
+    return type(pm.name, (_OliveCell, StandardCellType), attrs)
+
+
+nestml_cell_type = NESTMLCellType
