@@ -85,7 +85,8 @@ class Projection(common.Projection):
             raise NotImplementedError("pyNN.olive: gap junctions (ElectricalSynapse) couple InfOli cells, and "
                                       "InfOli cells are coupled by gap junctions only")
         ports = getattr(getattr(self.post, "celltype", None), "receptor_types", ())
-        plugin = models.plugin_of(getattr(self.post.celltype, "olive_model", None)) is not None
+        # (an Assembly has no one cell type: its populations are built-in models)
+        plugin = models.plugin_of(getattr(getattr(self.post, "celltype", None), "olive_model", None)) is not None
         if plugin and self.receptor_type not in ports:
             raise ValueError(f"pyNN.olive: receptor type {self.receptor_type!r} is not one of {', '.join(ports)}")
         if not self.electrical and not plugin and self.receptor_type not in ("excitatory", "inhibitory"):
