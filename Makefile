@@ -282,7 +282,8 @@ man: $(MANS)
 MAN ?= 1
 INSTALL_MANS := $(if $(filter 0,$(MAN)),,$(MANS))
 PLUGIN_HEADERS := common/models/model_plugin.h common/models/cellmodel.h common/models/lif.h \
-                  common/math/hostdev.h common/math/fastexp.h common/math/fastlog.h
+                  common/math/hostdev.h common/math/fastexp.h common/math/fastlog.h \
+                  common/models/plugin_gpu.h common/models/plugin_kernels.cuh
 install: $(BINS) $(INSTALL_MANS)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DOCDIR) $(DESTDIR)$(PREFIX)/include/olive
 	install -m 755 $(BINS) $(DESTDIR)$(PREFIX)/bin/

@@ -104,7 +104,7 @@ refused "no symbol" 'nosym\.so: not an olive model plugin \(no symbol olive_mode
   "$G" -o n.h5 --model "$PWD/nosym.so" --population a:4
 no_output n.h5
 build abi.so -DPLUGIN_ABI=99
-refused "ABI" 'abi\.so: plugin ABI 99, but this olive loads ABI 1' "$G" -o a.h5 --model "$PWD/abi.so" --population a:4
+refused "ABI" 'abi\.so: plugin ABI 99, but this olive loads ABI 2' "$G" -o a.h5 --model "$PWD/abi.so" --population a:4
 no_output a.h5
 # the network's plugin rebuilt with another hash at the same path
 cp plugin.h5 moved.h5
@@ -121,7 +121,7 @@ build models/lif_cuba_plugin.so -DRESET_TO=NAN
 refused "non-finite" 'non-finite .* at step [0-9]+ .* in cell [0-9]+' "$S" plugin.h5 -o nf --steps 300 "${IN[@]}"
 no_output nf
 build models/lif_cuba_plugin.so
-refused "cuda" '--backend cuda: plugin\.h5: model lif_cuba_plugin is a plugin .*CPU engine only' \
+refused "cuda" '--backend cuda: plugin\.h5: model lif_cuba_plugin is a plugin .* the CUDA engine cannot run: it was built without nvcc' \
   "$S" plugin.h5 -o c --steps 10 --backend cuda
 no_output c
 refused "method" '--method does not apply' "$S" plugin.h5 -o m --steps 10 --method euler

@@ -132,6 +132,8 @@ static int check_plugin(const char *path, const olive_model_plugin *p, char *why
     if (!p->coef_make || !p->init || !p->step || !p->condition || !p->on_spike)
         return fail(why, whylen, "%s: model %s: a function (coef_make, init, step, condition, on_spike) is missing", path,
                     m->name);
+    if (!p->cuda_fatbin != !p->cuda_fatbin_size)
+        return fail(why, whylen, "%s: model %s: cuda_fatbin and cuda_fatbin_size disagree (one is empty)", path, m->name);
     return 1;
 }
 
@@ -234,4 +236,13 @@ const olive_cell_model *olive_model_resolve(const char *file, const char *where,
         olive_die("%s: %s: model %s was made with the plugin of hash %s, but %s has hash %s (rebuild the network, or give "
                   "the model's old build in OLIVE_MODEL_PATH)", file, where, name, hash, olive_plugin_path(p), p->hash);
     return &p->model;
+}
+
+const char *olive_plugin_gpu_refusal(const olive_model_plugin *p)
+{
+    if (!p->cuda_fatbin) return "it was built without nvcc (no GPU image): build it again where nvcc is found";
+    if (p->model.nreceptors > 2) return "it has more than 2 receptors (the CUDA engine's ring holds 2 a target)";
+    if (p->model.nreceptors == 2 && p->model.receptors[0] == p->model.receptors[1])
+        return "its two receptors add to one variable (the CUDA engine keeps one sum per receptor variable)";
+    return NULL;
 }

@@ -12,8 +12,9 @@
  *
  * The step of a cell is ONE piece of C, compiled with olive's own exp/log
  * (fastexp.h, fastlog.h: the same bits on CPU and GPU), -ffp-contract=off;
- * the CPU loops below inline it; the CUDA engine compiles the same text
- * (cuda_source) with nvcc or NVRTC.
+ * the CPU loops below inline it; nvcc compiles the same text (-fmad=false)
+ * with plugin_kernels.cuh into the GPU image (cuda_fatbin) that olive's CUDA
+ * engine loads (plugin_gpu.h).
  *
  * The schedule of one step i (docs/MODELS.md), as NESTML's update,
  * onReceive and onCondition blocks:
@@ -33,9 +34,10 @@
 #ifndef OLIVE_MODEL_PLUGIN_H
 #define OLIVE_MODEL_PLUGIN_H
 #include "cellmodel.h"
+#include <stddef.h>
 #include <stdint.h>
 
-#define OLIVE_PLUGIN_ABI 1
+#define OLIVE_PLUGIN_ABI 2
 #define OLIVE_PLUGIN_SYMBOL "olive_model_plugin_v1"
 
 typedef struct olive_model_plugin {
@@ -67,13 +69,17 @@ typedef struct olive_model_plugin {
     void (*condition)(const double *coef, int64_t a, int64_t b, double *const *state, unsigned char *flags);
     /* CPU: the onCondition body of cell r. */
     void (*on_spike)(const double *coef, int64_t r, double *const *state);
-    /* The model's OLIVE_HD functions as C text, for the CUDA engine; NULL: CPU only. */
+    /* The model's OLIVE_HD functions as C text (for NVRTC; unused so far: NULL). */
     const char *cuda_source;
     /* Per receptor: -1, or the index in coef[] of a factor of its scale, for
      * a scale that depends on parameters (an alpha kernel's e / tau_syn):
      * an event of weight w then adds receptor_scale[k] * coef[i] * w.
      * NULL: every scale is constant. */
     const int *receptor_coef;
+    /* The GPU image (an nvcc fatbin of the kernels plugin_gpu.h names), or
+     * NULL: the model runs on the CPU engine only. */
+    const unsigned char *cuda_fatbin;
+    size_t cuda_fatbin_size;
 } olive_model_plugin;
 
 typedef const olive_model_plugin *(*olive_model_plugin_fn)(void);
@@ -88,6 +94,9 @@ const olive_model_plugin *olive_plugin_load(const char *name, char *why, int why
 const olive_model_plugin *olive_plugin_of(const olive_cell_model *m);
 /* The absolute path plugin p was loaded from (the network file records it). */
 const char *olive_plugin_path(const olive_model_plugin *p);
+/* Why plugin p cannot run on the CUDA engine (no GPU image, receptors it
+ * cannot hold), or NULL. */
+const char *olive_plugin_gpu_refusal(const olive_model_plugin *p);
 /* The model a network file's group (where) names: built in, or a plugin
  * recorded with its hash (attribute model_hash) and the path it was loaded
  * from (model_path, tried first; else name is looked up as above). Dies

@@ -16,7 +16,7 @@ import os
 from dataclasses import dataclass
 from typing import Tuple
 
-ABI = 1                               # OLIVE_PLUGIN_ABI
+ABI = 2                               # OLIVE_PLUGIN_ABI
 SYMBOL = "olive_model_plugin_v1"      # OLIVE_PLUGIN_SYMBOL
 
 

@@ -22,8 +22,9 @@ static const sim_family families[] = {
     {"infoli", is_infoli, sim_setup_infoli, NULL, &sim_engine_cpu, CUDA_ENGINE(&sim_engine_cuda), 1},
     {"cable", olive_model_is_cable, sim_setup_spiking, sim_free_spiking, &sim_engine_cable_cpu,
      CUDA_ENGINE(&sim_engine_lif_cuda), 0},
-    /* a plugin's model: the CPU engine only, so far (cli.c refuses --backend cuda) */
-    {"plugin", is_plugin, sim_setup_spiking, sim_free_spiking, &sim_engine_plugin_cpu, NULL, 1},
+    /* a plugin's model: the CUDA engine where the plugin has a GPU image
+     * (setup.c's sim_engine_choose; cli.c refuses --backend cuda without) */
+    {"plugin", is_plugin, sim_setup_spiking, sim_free_spiking, &sim_engine_plugin_cpu, CUDA_ENGINE(&sim_engine_lif_cuda), 0},
     {"spiking", is_any, sim_setup_spiking, sim_free_spiking, &sim_engine_lif_cpu, CUDA_ENGINE(&sim_engine_lif_cuda), 0},
 };
 

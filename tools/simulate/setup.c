@@ -1,6 +1,7 @@
 /* Setup of a run: this rank's rows, the exchange plan, the communicator and
  * the initial state. */
 #include "sim.h"
+#include "model_plugin.h"
 #include "h5util.h"
 #include "mapfile.h"
 #include "memcheck.h"
@@ -226,6 +227,8 @@ const sim_engine *sim_engine_choose(sim_t *s)
 {
     const sim_family *f = s->family;
     if (s->cfg->run.backend == SIM_BACKEND_CPU || !f->cuda) return f->cpu;   /* (no CUDA engine: cli.c refused cuda) */
+    const olive_model_plugin *pl = olive_plugin_of(s->cfg->run.model);
+    if (pl && olive_plugin_gpu_refusal(pl)) return f->cpu;   /* (auto; cli.c refused cuda) */
     if (!f->cuda_restarts && (s->cfg->run.restart_path || s->cfg->run.checkpoint_every)) {
         if (s->cfg->run.backend == SIM_BACKEND_CUDA)
             olive_die("--backend cuda: %s of a spiking network runs on the CPU engine only, so far (--backend cpu)",

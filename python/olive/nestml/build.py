@@ -1,7 +1,13 @@
 """`olive-model build FILE.nestml [-o DIR]`: NAME.olive.c from the NESTML
 file (generator.py), compiled by the system cc into NAME.so, cached by
 content hash (the .nestml text, NESTML's version, the generator's version)
-in ${OLIVE_MODEL_CACHE:-~/.cache/olive/models} or DIR: NAME.so + NAME.hash."""
+in ${OLIVE_MODEL_CACHE:-~/.cache/olive/models} or DIR: NAME.so + NAME.hash.
+
+Where nvcc is found ($OLIVE_NVCC, the PATH, $CUDA_HOME/bin or
+/usr/local/cuda/bin; OLIVE_MODEL_CUDA=0 skips it) the same NAME.olive.c is
+compiled by nvcc with olive's kernels (plugin_kernels.cuh) into a GPU image
+(NAME.fatbin, for $OLIVE_CUDA_ARCH, default sm_90, with its PTX for later
+GPUs) that the .so carries: olive-simulate --backend cuda loads it."""
 
 import argparse
 import hashlib
@@ -52,27 +58,75 @@ def _atomic_write(path, data, mode="w"):
     os.replace(tmp, path)
 
 
-def cached(dirname, name, digest):
-    so, hf = os.path.join(dirname, name + ".so"), os.path.join(dirname, name + ".hash")
-    try:
-        with open(hf) as f:
-            return os.path.isfile(so) and f.read().strip() == digest
-    except OSError:
-        return False
+def find_nvcc():
+    """nvcc's path, or None (no GPU image: the model runs on the CPU engine)."""
+    if os.environ.get("OLIVE_MODEL_CUDA", "1") == "0":
+        return None
+    for cand in (os.environ.get("OLIVE_NVCC"), shutil.which("nvcc"),
+                 os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "bin", "nvcc"), "/usr/local/cuda/bin/nvcc"):
+        if cand and os.path.isfile(cand) and os.access(cand, os.X_OK):
+            return cand
+    return None
 
 
-def compile_c(csrc, so, cc=None):
-    cc = (cc or os.environ.get("CC") or "cc").split()
-    tmp = so + ".tmp"
-    cmd = cc + CFLAGS + [f"-I{d}" for d in include_dirs()] + ["-o", tmp, csrc, "-lm"]
+def cuda_arch():
+    arch = os.environ.get("OLIVE_CUDA_ARCH", "sm_90")
+    if not arch.startswith("sm_") or not arch[3:].isdigit():
+        raise SystemExit(f"olive-model: OLIVE_CUDA_ARCH={arch!r}: expected sm_NN (e.g. sm_90)")
+    return arch
+
+
+def cached(dirname, name, digest, gpu):
+    """The cache holds this model (and its GPU image where one is wanted)."""
+    so = os.path.join(dirname, name + ".so")
+
+    def text(ext):
+        try:
+            with open(os.path.join(dirname, name + ext)) as f:
+                return f.read().strip()
+        except OSError:
+            return None
+    return os.path.isfile(so) and text(".hash") == digest and (not gpu or text(".gpu") == gpu)
+
+
+def _run_compiler(what, csrc, cmd, tmp):
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         try:
             os.unlink(tmp)
         except OSError:
             pass
-        raise SystemExit(f"olive-model: {csrc}: the C compiler failed (a generator fault: please report it):\n"
+        raise SystemExit(f"olive-model: {csrc}: {what} failed (a generator fault: please report it):\n"
                          + " ".join(cmd) + "\n" + r.stderr)
+
+
+def compile_cuda(csrc, nvcc, arch):
+    """NAME.olive.c -> NAME.fatbin.h: the GPU image as a C byte array."""
+    base = csrc[:-len(".olive.c")]
+    fatbin, header = base + ".fatbin", base + ".fatbin.h"
+    num = arch[3:]
+    cmd = [nvcc, "-x", "cu", "-fatbin", "-O3", "-std=c++17", "-fmad=false", "-Werror", "all-warnings",
+           # 550 "set but never used": nvcc does not count C's (void)x as a use, as cc does
+           "-diag-suppress=550", "-Xcompiler", "-Wall,-Wextra,-Werror,-ffp-contract=off", "-DOLIVE_PLUGIN_KERNELS",
+           f"-gencode=arch=compute_{num},code=[sm_{num},compute_{num}]"] + \
+        [f"-I{d}" for d in include_dirs()] + ["-o", fatbin + ".tmp", csrc]
+    _run_compiler("nvcc", csrc, cmd, fatbin + ".tmp")
+    os.replace(fatbin + ".tmp", fatbin)
+    with open(fatbin, "rb") as f:
+        data = f.read()
+    rows = (", ".join(str(b) for b in data[i:i + 24]) for i in range(0, len(data), 24))
+    _atomic_write(header, f"/* {os.path.basename(fatbin)}: nvcc's GPU image of {os.path.basename(csrc)} ({arch}) */\n"
+                  "static const unsigned char olive_plugin_fatbin[] = {\n" + ",\n".join(rows) + "\n};\n")
+    return header
+
+
+def compile_c(csrc, so, cc=None, fatbin_header=None):
+    cc = (cc or os.environ.get("CC") or "cc").split()
+    tmp = so + ".tmp"
+    gpu = [f'-DOLIVE_PLUGIN_FATBIN="{os.path.basename(fatbin_header)}"', f"-I{os.path.dirname(fatbin_header)}"] \
+        if fatbin_header else []
+    cmd = cc + CFLAGS + [f"-I{d}" for d in include_dirs()] + gpu + ["-o", tmp, csrc, "-lm"]
+    _run_compiler("the C compiler", csrc, cmd, tmp)
     os.replace(tmp, so)
 
 
@@ -94,11 +148,21 @@ def build(path, out=None, force=False):
     os.makedirs(d, exist_ok=True)
     so = os.path.join(d, name + ".so")
     print(f"olive-model: {name}: solver: {solver}", file=sys.stderr)
-    if not force and cached(d, name, digest):
+    nvcc = find_nvcc()
+    gpu = cuda_arch() if nvcc else None
+    if not force and cached(d, name, digest, gpu):
         return so
     c_path = os.path.join(d, name + ".olive.c")
     _atomic_write(c_path, csrc)
-    compile_c(c_path, so)
+    header = compile_cuda(c_path, nvcc, gpu) if nvcc else None
+    compile_c(c_path, so, fatbin_header=header)
+    print(f"olive-model: {name}: GPU image: " + (f"{gpu} (nvcc)" if gpu else "none (no nvcc: CPU engine only)"),
+          file=sys.stderr)
+    gpu_file = os.path.join(d, name + ".gpu")   # the GPU image's arch, when the .so has one
+    if gpu:
+        _atomic_write(gpu_file, gpu + "\n")
+    elif os.path.exists(gpu_file):
+        os.unlink(gpu_file)
     _atomic_write(os.path.join(d, name + ".hash"), digest + "\n")
     return so
 

@@ -483,8 +483,15 @@ class Model:
                                  undefined=jinja2.StrictUndefined)
         origin = f"{os.path.basename(self.path)} (NESTML {nestml_version()}, olive target {GENERATOR_VERSION})"
         return env.get_template("plugin.c.jinja2").render(
-            m=self, origin=origin, hash=content_hash, c_string=_c_string, c_double=_c_double,
+            m=self, origin=origin, hash=content_hash, c_string=_c_string, c_double=_c_double, uses=_uses_var,
             ncoef=self.nbase + len(self.scale_code))
+
+
+def _uses_var(lines, name):
+    """Does the C code (lines) name state variable S_name? (a function of
+    the template loads only the variables it reads: nvcc warns of others)"""
+    import re
+    return re.search(r"\bS_" + re.escape(name) + r"\b", "\n".join(lines)) is not None
 
 
 def _uses(text, *prefixes):

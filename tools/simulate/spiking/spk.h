@@ -129,6 +129,10 @@ void spk_deliver(sim_t *s, int64_t step);
  * or after step min_due (into this rank's cells); returns their number. */
 int64_t spk_queue_spike(sim_t *s, int64_t g, int64_t sstep, int64_t min_due);
 
+/* A plugin receptor q's factor for own cell r (model_plugin.h): an event of
+ * weight w adds factor * w. */
+double spk_plugin_scale(const struct sim_spk *k, int q, int64_t r);
+
 /* spk_restart.c: --restart and the spikes in flight of state files. */
 void spk_restart_check_header(sim_config *cfg, int64_t count);  /* sets cfg->run.start_step */
 void spk_restart_load(sim_t *s);  /* the cells' variables, and the events still due */

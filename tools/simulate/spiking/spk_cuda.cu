@@ -125,12 +125,15 @@ __global__ void k_accumulate(int64_t E, const uint64_t *key, const int64_t *val,
  * the synapse sites' channels beyond them into site_in (receptor 0 carries
  * them: spk_sites.c). */
 __global__ void k_deliver(int64_t nt, int64_t n, int64_t slot, double *acc, unsigned char *touched, double *x0,
-                          double *x1, double *site_in)
+                          double *x1, double *site_in, const double *rscale)
 {
     const int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
     if (r >= nt || !touched[slot * nt + r]) return;
     double *a0 = acc + (2 * slot) * nt + r, *a1 = acc + (2 * slot + 1) * nt + r;
-    if (r < n) {
+    if (rscale) {   /* a plugin's receptors: the cell's factors times the sums (spk_deliver.c) */
+        x0[r] += rscale[r] * *a0;
+        x1[r] += rscale[n + r] * *a1;
+    } else if (r < n) {
         x0[r] += *a0;
         x1[r] += *a1;
     } else {
@@ -142,13 +145,13 @@ __global__ void k_deliver(int64_t nt, int64_t n, int64_t slot, double *acc, unsi
 }
 
 __global__ void k_poisson(int64_t a, int64_t b, int64_t row0, uint64_t seed, int64_t step, uint32_t j, int64_t nin,
-                          double prob, double w, double *x, unsigned long long *count)
+                          double prob, double w, double *x, unsigned long long *count, const double *rs)
 {
     const int64_t g = a + blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
     if (g >= b) return;
     const long long hits = olive_poisson_input_hits(seed, g, step, (int)j, nin, prob);
-    if (hits) {
-        x[g - row0] += (double)hits * w;
+    if (hits) {   /* (rs: a plugin's receptor factors of the input's receptor) */
+        x[g - row0] += (double)hits * (rs ? rs[g - row0] * w : w);
         atomicAdd(count, (unsigned long long)hits);   /* an integer count: exact in any order */
     }
 }
@@ -229,7 +232,7 @@ static void lif_cuda_setup(sim_t *s)
     CK(cudaMemGetInfo(&free_b, &total_b));
     const int cable = olive_model_is_cable(s->cfg->run.model);
     const double need = 8.0 * (N + 1) + 18.0 * nsyn + (double)k->L * (double)k->ntarget * 17 + 60.0 * n + (256 << 20) +
-                        (cable ? spk_cable_cuda_bytes(s) : 0);
+                        (cable ? spk_cable_cuda_bytes(s) : 0) + (k->plugin ? spk_plugin_cuda_bytes(s) : 0);
     olive_info("rank %d: the CUDA engine needs about %.2f GiB of device memory, %.2f GiB free", s->rank, need / 1073741824.0,
                (double)free_b / 1073741824.0);
     if (need > (double)free_b)
@@ -238,13 +241,17 @@ static void lif_cuda_setup(sim_t *s)
                   (long long)n, (long long)nsyn, (double)free_b / 1073741824.0);
     CK(cudaStreamCreateWithFlags(&g->st, cudaStreamNonBlocking));
     /* the receptors ge, gi: state variables 1, 2 (lif) or 4, 5 (cable cells) */
-    const int rge = s->cfg->run.model->receptors[0], rgi = s->cfg->run.model->receptors[1];
-    g->v = dev_copy((const double *)s->state[0], (size_t)n, "the state");
-    g->ge = dev_copy((const double *)s->state[rge], (size_t)n, "the state");
-    g->gi = dev_copy((const double *)s->state[rgi], (size_t)n, "the state");
+    if (k->plugin) {   /* its own state, coefficients and receptors */
+        spk_plugin_cuda_setup(s, g);
+    } else {
+        const int rge = s->cfg->run.model->receptors[0], rgi = s->cfg->run.model->receptors[1];
+        g->v = dev_copy((const double *)s->state[0], (size_t)n, "the state");
+        g->ge = dev_copy((const double *)s->state[rge], (size_t)n, "the state");
+        g->gi = dev_copy((const double *)s->state[rgi], (size_t)n, "the state");
+    }
     if (cable) {   /* no refractory variable, no coefficients: spk_cable_cuda_setup */
         g->ref = dev_alloc<double>((size_t)n, "the state");
-    } else {
+    } else if (!k->plugin) {
         g->ref = dev_copy((const double *)s->state[OLIVE_LIF_REF], (size_t)n, "the state");
         if (s->cfg->run.model->nvars == OLIVE_LIF_ALPHA_NVARS) {   /* receptors xe, xi; ge, gi beside them */
             g->se = dev_copy((const double *)s->state[OLIVE_LIF_GE], (size_t)n, "the state");
@@ -360,6 +367,8 @@ static void update(sim_t *s, int64_t step, int64_t q, const spk_tail_args *tail)
     if (g->cable) {
         if (tail) spk_devpush_tail_launch(g, tail);
         spk_cable_cuda_update(s, g, step, q, cur);
+    } else if (g->plugin) {   /* (device push: its steps in plugin_push_steps, no tail here) */
+        spk_plugin_cuda_update(s, g, step, q, cur, chunked);
     } else {
         const int alpha = g->se != nullptr;   /* then ge, gi are the drives the events add to */
         spk_update_args a;
@@ -396,8 +405,8 @@ static void update(sim_t *s, int64_t step, int64_t q, const spk_tail_args *tail)
     }
 }
 
-/* Steps 3 and 4: the due slot, the Poisson inputs, the reset. */
-static void deliver_and_reset(sim_t *s, int64_t step)
+/* Step 3: the due slot, the Poisson inputs. */
+static void deliver(sim_t *s, int64_t step)
 {
     struct sim_spk *k = s->spk;
     spk_cuda *g = (spk_cuda *)s->cuda;
@@ -405,7 +414,7 @@ static void deliver_and_reset(sim_t *s, int64_t step)
     const int64_t n = g->n, row0 = s->plan.row0;
     /* receptor 0 is ge, 1 is gi (cellmodel.c) */
     k_deliver<<<blocks(g->nt, 256), 256, 0, g->st>>>(g->nt, n, step % k->L, g->acc, g->touched, g->ge, g->gi,
-                                                     g->site_in);
+                                                     g->site_in, g->rscale);
     CK_LAUNCH("k_deliver");
     for (int j = 0; j < c->spiking.npoisson; j++) {
         const sim_poisson *p = &k->poisson[j];
@@ -414,13 +423,24 @@ static void deliver_and_reset(sim_t *s, int64_t step)
         if (a >= b) continue;
         k_poisson<<<blocks(b - a, 256), 256, 0, g->st>>>(a, b, row0, c->run.seed, step, (uint32_t)j, p->n,
                                                           p->rate_hz * 1e-3 * c->run.dt, p->weight,
-                                                          k->poisson_rec[j] ? g->gi : g->ge, g->npoisson);
+                                                          k->poisson_rec[j] ? g->gi : g->ge, g->npoisson,
+                                                          g->rscale ? g->rscale + (k->poisson_rec[j] ? n : 0) : nullptr);
         CK_LAUNCH("k_poisson");
     }
-    if (g->cable) return;   /* cable cells have no reset */
-    k_reset<<<blocks(n, 256), 256, 0, g->st>>>(n, g->coef, g->coef_of, g->flags, g->v, g->ref);
-    CK_LAUNCH("k_reset");
 }
+
+/* Step 4: the reset (a plugin's onCondition body). */
+static void reset(sim_t *s, int64_t step)
+{
+    spk_cuda *g = (spk_cuda *)s->cuda;
+    if (g->plugin) {
+        spk_plugin_cuda_on_spike(s, g, step);
+    } else if (!g->cable) {   /* cable cells have no reset */
+        k_reset<<<blocks(g->n, 256), 256, 0, g->st>>>(g->n, g->coef, g->coef_of, g->flags, g->v, g->ref);
+        CK_LAUNCH("k_reset");
+    }
+}
+
 
 /* The host push path: the step's spikes come back, windows are exchanged. */
 static void host_push_step(sim_t *s, int64_t step)
@@ -429,7 +449,12 @@ static void host_push_step(sim_t *s, int64_t step)
     spk_cuda *g = (spk_cuda *)s->cuda;
     const int64_t row0 = s->plan.row0;
     const double t0 = olive_now();
+    const int late = spk_plugin_cuda_late(g);   /* steps 1, 3, 2, 4 (the delivery counts as compute) */
     update(s, step, 0, nullptr);
+    if (late) {
+        deliver(s, step);
+        spk_plugin_cuda_condition(s, g, step, 0, 0);
+    }
     CK(cudaMemcpyAsync(g->h_nspk, g->nspk, sizeof(unsigned int), cudaMemcpyDeviceToHost, g->st));
     CK(cudaMemcpyAsync(g->h_bad, g->bad, sizeof(unsigned long long), cudaMemcpyDeviceToHost, g->st));
     CK(cudaStreamSynchronize(g->st));
@@ -453,8 +478,31 @@ static void host_push_step(sim_t *s, int64_t step)
         s->t.exchange += olive_now() - tx;
     }
     const double t1 = olive_now();
-    deliver_and_reset(s, step);
+    if (!late) deliver(s, step);
+    reset(s, step);
     s->t.compute += olive_now() - t1;
+}
+
+/* The device push path of a plugin's model: each step's update, events,
+ * delivery (the tail, which has no reset for it) and onCondition body as
+ * kernels of their own; with inputs before the condition the delivery comes
+ * before the condition (dynamic buckets then: spk_devpush_setup). */
+static void plugin_push_steps(sim_t *s, spk_cuda *g, int64_t first, int64_t count)
+{
+    const int late = spk_plugin_cuda_late(g);
+    for (int64_t q = 0; q < count; q++) {
+        const int64_t step = first + q;
+        update(s, step, q, nullptr);
+        if (late) {
+            spk_devpush_tail(s, g, step);
+            spk_plugin_cuda_condition(s, g, step, q, 1);
+            spk_devpush_events(s, g, step);
+        } else {
+            spk_devpush_events(s, g, step);
+            spk_devpush_tail(s, g, step);
+        }
+        spk_plugin_cuda_on_spike(s, g, step);
+    }
 }
 
 /* The device push path: a chunk of steps enqueued, then one visit. */
@@ -462,7 +510,9 @@ static void device_push_steps(sim_t *s, int64_t first, int64_t count)
 {
     spk_cuda *g = (spk_cuda *)s->cuda;
     const double t0 = olive_now();
-    if (g->sb) {
+    if (g->plugin) {
+        plugin_push_steps(s, g, first, count);
+    } else if (g->sb) {
         /* each step's tail runs with the next step's update; the spike lists
          * alternate, so the tail clears the list that update is not filling */
         for (int64_t q = 0; q < count; q++) {
@@ -507,13 +557,17 @@ static void lif_cuda_fetch(sim_t *s, int all)
 {
     (void)all;
     spk_cuda *g = (spk_cuda *)s->cuda;
-    const int *rec = s->cfg->run.model->receptors;
-    double *dev[6] = {g->v, g->ge, g->gi, g->ref, g->se, g->si};
-    const int var[6] = {0, rec[0], rec[1], g->cable ? -1 : OLIVE_LIF_REF, g->se ? OLIVE_LIF_GE : -1,
-                        g->si ? OLIVE_LIF_GI : -1};
-    for (int v = 0; v < 6; v++)
-        if (var[v] >= 0)
-            CK(cudaMemcpyAsync(s->state[var[v]], dev[v], (size_t)g->n * sizeof(double), cudaMemcpyDeviceToHost, g->st));
+    if (g->plugin) {
+        spk_plugin_cuda_fetch(s, g);   /* (its own variables) */
+    } else {
+        const int *rec = s->cfg->run.model->receptors;
+        double *dev[6] = {g->v, g->ge, g->gi, g->ref, g->se, g->si};
+        const int var[6] = {0, rec[0], rec[1], g->cable ? -1 : OLIVE_LIF_REF, g->se ? OLIVE_LIF_GE : -1,
+                            g->si ? OLIVE_LIF_GI : -1};
+        for (int v = 0; v < 6; v++)
+            if (var[v] >= 0)
+                CK(cudaMemcpyAsync(s->state[var[v]], dev[v], (size_t)g->n * sizeof(double), cudaMemcpyDeviceToHost, g->st));
+    }
     if (g->cable) spk_cable_cuda_fetch(s, g);
     unsigned long long np = 0;
     CK(cudaMemcpyAsync(&np, g->npoisson, sizeof np, cudaMemcpyDeviceToHost, g->st));
@@ -527,6 +581,8 @@ static void lif_cuda_free(sim_t *s)
 {
     spk_cuda *g = (spk_cuda *)s->cuda;
     if (!g) return;
+    spk_plugin_cuda_free(g);   /* (its receptor variables are ge, gi) */
+    CK(cudaFree(g->rscale));
     void *d[] = {g->v, g->ge, g->gi, g->ref, g->se, g->si, g->cur, g->flags, g->coef_of, g->coef, g->out_ptr, g->out, g->out_delay,
                  g->acc, g->touched, g->spk, g->nspk, g->bad, g->npoisson, g->sp, g->deg, g->off, g->key_in, g->key_out, g->val_in,
                  g->val_out, g->tmp};

@@ -12,7 +12,8 @@
  *     launch, each target pulls its due events from a history of spike flags.
  * The one-rank paths visit the host once per chunk of steps (spk_cuda_chunk.cu)
  * for the spikes. All add every target's events in the CPU engine's order
- * (spk.h), so all give the CPU's bits. */
+ * (spk.h), so all give the CPU's bits. A plugin's model (spk_cuda_plugin.cu)
+ * takes the push paths. */
 #ifndef OLIVE_SPK_CUDA_H
 #define OLIVE_SPK_CUDA_H
 #include <cuda_runtime.h>
@@ -114,6 +115,10 @@ struct spk_cuda {
     /* cable cells (spk_cable_cuda.cu), NULL for integrate-and-fire cells */
     struct spk_cable_cuda *cable;
     double *sm, *sh, *sn;      /* the soma's m, h, n per cell (reports) */
+    /* a plugin's model (spk_cuda_plugin.cu), else NULL; then ge, gi are its
+     * receptor variables and rscale (2 x n) each cell's receptor factors */
+    struct spk_plugin_cuda *plugin;
+    double *rscale;
 };
 
 template <class T> static T *dev_alloc(size_t count, const char *what)
@@ -145,15 +150,16 @@ static inline void spk_tspikes_reserve(sim_t *s, int64_t more)
  * (spk_deliver.c): the one-rank paths' per-cell form. */
 static __device__ __forceinline__ void spk_poisson_cell(const sim_poisson *in, const int *rec, int nin, uint64_t seed,
                                                         double dt, int64_t g, int64_t step, double &x0, double &x1,
-                                                        unsigned long long *count)
+                                                        unsigned long long *count, const double *rs0 = nullptr,
+                                                        const double *rs1 = nullptr)
 {
     for (int j = 0; j < nin; j++) {
         const sim_poisson *p = &in[j];
         if (step < p->step0 || step >= p->step1 || g < p->first || g >= p->last) continue;
         const long long hits = olive_poisson_input_hits(seed, g, step, j, p->n, p->rate_hz * 1e-3 * dt);
-        if (hits) {
-            if (rec[j]) x1 += (double)hits * p->weight;
-            else x0 += (double)hits * p->weight;
+        if (hits) {   /* (rs0, rs1: a plugin's receptor factors of the cell, spk_cuda_plugin.cu) */
+            if (rec[j]) x1 += (double)hits * (rs1 ? *rs1 * p->weight : p->weight);
+            else x0 += (double)hits * (rs0 ? *rs0 * p->weight : p->weight);
             atomicAdd(count, (unsigned long long)hits);   /* an integer: exact in any order */
         }
     }
@@ -227,7 +233,8 @@ struct spk_tail_args {
     double dt;
     unsigned long long *npoisson_events;
     const unsigned char *flags;
-    const olive_lif_coef *coef;            /* null for cable cells (no reset) */
+    const olive_lif_coef *coef;            /* null for cable cells and plugins (no reset here) */
+    const double *rscale;                  /* a plugin's receptor factors (2 x n), or null */
     const int32_t *coef_of;
     double *v, *ref;
     unsigned int *nspk;                    /* the step's spike counter: cleared (by the kernel's thread 0) */
@@ -269,15 +276,21 @@ static __device__ __forceinline__ void spk_tail_inputs(const spk_tail_args &a, i
         a.sb.head[r] = SPK_END;
     }
     if (any) {
-        d0 += s0;
-        d1 += s1;
+        if (a.rscale) {   /* a plugin's receptor: its factor times the sum, as spk_deliver.c */
+            d0 += a.rscale[r] * s0;
+            d1 += a.rscale[a.n + r] * s1;
+        } else {
+            d0 += s0;
+            d1 += s1;
+        }
         if (held) {
             a.acc[(2 * due) * a.n + r] = 0;
             a.acc[(2 * due + 1) * a.n + r] = 0;
             *tdue = 0;
         }
     }
-    spk_poisson_cell(a.poisson, a.poisson_rec, a.npoisson, a.seed, a.dt, a.row0 + r, a.step, d0, d1, a.npoisson_events);
+    spk_poisson_cell(a.poisson, a.poisson_rec, a.npoisson, a.seed, a.dt, a.row0 + r, a.step, d0, d1, a.npoisson_events,
+                     a.rscale ? a.rscale + r : nullptr, a.rscale ? a.rscale + a.n + r : nullptr);
 }
 
 /* The tail of cell r in memory: its inputs, then the reset. */
@@ -356,6 +369,26 @@ void spk_cable_cuda_update(sim_t *s, spk_cuda *g, int64_t step, int64_t q, const
 /* m, h, n into s->state (enqueued on g->st). */
 void spk_cable_cuda_fetch(sim_t *s, spk_cuda *g);
 void spk_cable_cuda_free(spk_cuda *g);
+
+/* spk_cuda_plugin.cu: a plugin's model */
+/* Device bytes beyond the engine's own. */
+double spk_plugin_cuda_bytes(const sim_t *s);
+/* Its GPU image loaded, the state and coefficients on the device, g->ge,
+ * g->gi its receptor variables, g->coef_of, g->rscale. */
+void spk_plugin_cuda_setup(sim_t *s, spk_cuda *g);
+/* Step 1 (with 2 unless inputs_before_condition) of every own cell; cur:
+ * device pulse currents or null; chunked: the chunk's spike list too. */
+void spk_plugin_cuda_update(sim_t *s, spk_cuda *g, int64_t step, int64_t q, const double *cur, int chunked);
+/* A plugin whose inputs come before its condition (inputs_before_condition,
+ * model_plugin.h): steps 1, 3, 2, 4. */
+int spk_plugin_cuda_late(const spk_cuda *g);
+/* Step 2 alone (inputs_before_condition). */
+void spk_plugin_cuda_condition(sim_t *s, spk_cuda *g, int64_t step, int64_t q, int chunked);
+/* Step 4: the flagged cells' onCondition body. */
+void spk_plugin_cuda_on_spike(sim_t *s, spk_cuda *g, int64_t step);
+/* The state into s->state (enqueued on g->st). */
+void spk_plugin_cuda_fetch(sim_t *s, spk_cuda *g);
+void spk_plugin_cuda_free(spk_cuda *g);
 
 /* spk_cuda_devpush.cu */
 void spk_devpush_setup(sim_t *s, spk_cuda *g);

@@ -241,11 +241,15 @@ void spk_devpush_setup(sim_t *s, spk_cuda *g)
     if (env && *env && strcmp(env, "dynamic") && strcmp(env, "static"))
         olive_die("OLIVE_GPU_BUCKETS='%s': expected static or dynamic", env);
     const int fits = nsyn * (int64_t)(sizeof(spk_link) + sizeof(uint32_t)) <= half && nsyn < (int64_t)SPK_END;
-    g->sb = fits && !(env && !strcmp(env, "dynamic"));
+    /* a plugin delivering before its condition (spk_cuda.cu's plugin_push_steps)
+     * sends a step's events after that step's delivery: into the slots at
+     * once (dynamic), as static buckets' next tail would come too late */
+    const int late = spk_plugin_cuda_late(g);
+    g->sb = fits && !late && !(env && !strcmp(env, "dynamic"));
     if (env && !strcmp(env, "static") && !g->sb)
         olive_die("OLIVE_GPU_BUCKETS=static: 20 bytes per synapse (%lld) do not fit in half of the free "
-                  "device memory, or there are 2^32 - 1 synapses or more",
-                  (long long)nsyn);
+                  "device memory, or there are 2^32 - 1 synapses or more%s",
+                  (long long)nsyn, late ? ", or the model's inputs come before its condition (dynamic only)" : "");
     if (g->sb) {
         sb_setup(s, g);
         g->dp_cap = nsyn;
@@ -322,7 +326,8 @@ spk_tail_args spk_devpush_tail_args(sim_t *s, spk_cuda *g, int64_t step, unsigne
     a.dt = c->run.dt;
     a.npoisson_events = g->npoisson;
     a.flags = g->flags;
-    a.coef = g->coef;
+    a.coef = g->plugin ? nullptr : g->coef;   /* (a plugin's reset: its own kernel) */
+    a.rscale = g->rscale;
     a.coef_of = g->coef_of;
     a.v = g->v;
     a.ref = g->ref;

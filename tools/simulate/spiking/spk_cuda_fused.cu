@@ -57,9 +57,10 @@ int spk_delivery_mode(const sim_t *s)
         if (s->size > 1) olive_die("OLIVE_GPU_DELIVERY=%s: several ranks need the host path (host)", env);
         if (!strcmp(env, "device")) return SPK_DEVICE_PUSH;
         if (!strcmp(env, "fused")) {
-            if (olive_model_is_cable(s->cfg->run.model) || s->spk->nsrc || s->cfg->run.model->nvars != OLIVE_LIF_NVARS)
+            if (olive_model_is_cable(s->cfg->run.model) || s->spk->plugin || s->spk->nsrc ||
+                s->cfg->run.model->nvars != OLIVE_LIF_NVARS)
                 olive_die("OLIVE_GPU_DELIVERY=fused: the fused path steps integrate-and-fire cells with exponential "
-                          "synapses only, without spike sources (host or device)");
+                          "synapses only (built in), without spike sources (host or device)");
             if (!fused_ok)
                 olive_die("OLIVE_GPU_DELIVERY=fused: the fused path takes at most %d pulses and a spike history of "
                           "1 GiB ((max delay + 2) x cells bytes)", FUSED_MAX_PULSES);
@@ -69,7 +70,8 @@ int spk_delivery_mode(const sim_t *s)
     }
     if (s->size > 1 || sites) return SPK_HOST_PUSH;
     /* the fused kernel steps lif cells with exponential synapses only */
-    if (olive_model_is_cable(s->cfg->run.model) || s->spk->nsrc || s->cfg->run.model->nvars != OLIVE_LIF_NVARS)
+    if (olive_model_is_cable(s->cfg->run.model) || s->spk->plugin || s->spk->nsrc ||
+        s->cfg->run.model->nvars != OLIVE_LIF_NVARS)
         return SPK_DEVICE_PUSH;
     return fused_ok && s->spk->nsyn <= FUSED_MAX_SYNAPSES ? SPK_FUSED : SPK_DEVICE_PUSH;
 }

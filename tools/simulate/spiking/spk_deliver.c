@@ -96,11 +96,11 @@ void spk_exchange(sim_t *s, int64_t step)
     free(all);
 }
 
-/* A plugin receptor q's factor for own cell r: receptor_scale[q], times
+/* receptor_scale[q], times
  * the cell's coefficient receptor_coef[q] when the scale depends on its
  * parameters (model_plugin.h; NESTML's e/tau_syn of alpha kernels).
  * Spike sources (no coefficient set) have no receptors that matter. */
-static double plugin_scale(const struct sim_spk *k, int q, int64_t r)
+double spk_plugin_scale(const struct sim_spk *k, int q, int64_t r)
 {
     const olive_model_plugin *pl = k->plugin;
     const int c = pl->receptor_coef ? pl->receptor_coef[q] : -1;
@@ -118,7 +118,7 @@ static void deliver_plugin(struct sim_spk *k, spk_slot *sl, double *const *rec)
     for (int64_t i = 0; i < nt; i++) {
         const int32_t r = sl->list[i];
         for (int q = 0; q < nr; q++) {
-            rec[q][r] += plugin_scale(k, q, r) * sl->acc[q][r];
+            rec[q][r] += spk_plugin_scale(k, q, r) * sl->acc[q][r];
             sl->acc[q][r] = 0;
         }
         sl->touched[r] = 0;
@@ -163,7 +163,7 @@ void spk_deliver(sim_t *s, int64_t step)
         for (int64_t g = a; g < b; g++) {
             const int64_t hits = olive_poisson_input_hits(c->run.seed, g, step, j, p->n, prob);
             /* a plugin's receptor scales its events (lif.h's: the weight itself, the same bits) */
-            const double w = k->plugin ? plugin_scale(k, k->poisson_rec[j], g - row0) * p->weight : p->weight;
+            const double w = k->plugin ? spk_plugin_scale(k, k->poisson_rec[j], g - row0) * p->weight : p->weight;
             if (hits) { x[g - row0] += (double)hits * w; evn += hits; }
         }
         k->poisson_events += evn;

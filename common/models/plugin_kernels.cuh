@@ -1,0 +1,55 @@
+/* The CUDA kernels of a plugin model, compiled by `olive-model build` with
+ * nvcc into the plugin's GPU image: the model's generated source (NAME.olive.c)
+ * defines its cell functions, then includes this file under
+ * OLIVE_PLUGIN_KERNELS:
+ *   int  olive_cell_step(coef, state, r, I)      the update block of cell r;
+ *                                                0 when a variable became non-finite
+ *   int  olive_cell_condition(coef, state, r)    the onCondition test
+ *   void olive_cell_on_spike(coef, state, r)     the onCondition body
+ * The CPU loops of the same file call the same functions: one text, the same
+ * bits (olive's exp/log, no contraction: -fmad=false). */
+#include "plugin_gpu.h"
+
+static __device__ __forceinline__ const double *olive_plugin_coef(const olive_plugin_gpu_args &a, int32_t ci)
+{
+    return a.coef + (int64_t)ci * a.ncoef;
+}
+
+/* The condition of cell r: its flag, the spike lists. */
+static __device__ __forceinline__ void olive_plugin_test(const olive_plugin_gpu_args &a, const double *coef, int64_t r)
+{
+    const int fire = olive_cell_condition(coef, a.state, r);
+    a.flags[r] = (unsigned char)fire;
+    if (fire) {
+        a.spk[atomicAdd(a.nspk, 1u)] = (int32_t)r;
+        if (a.chunk) a.chunk[atomicAdd(a.nchunk, 1ULL)] = (uint64_t)a.q << 32 | (uint64_t)r;
+    }
+}
+
+extern "C" __global__ void olive_plugin_update(olive_plugin_gpu_args a)
+{
+    const int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+    if (r >= a.n) return;
+    const int32_t ci = a.coef_of[r];
+    if (ci < 0) return;   /* a spike source */
+    const double *coef = olive_plugin_coef(a, ci);
+    if (!olive_cell_step(coef, a.state, r, a.cur ? a.cur[r] : 0.0))
+        atomicMin(a.bad, (unsigned long long)a.step << 32 | (unsigned long long)r);
+    if (a.condition) olive_plugin_test(a, coef, r);
+}
+
+extern "C" __global__ void olive_plugin_condition(olive_plugin_gpu_args a)
+{
+    const int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+    if (r >= a.n) return;
+    const int32_t ci = a.coef_of[r];
+    if (ci >= 0) olive_plugin_test(a, olive_plugin_coef(a, ci), r);
+}
+
+extern "C" __global__ void olive_plugin_on_spike(olive_plugin_gpu_args a)
+{
+    const int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+    if (r >= a.n || !a.flags[r]) return;
+    const int32_t ci = a.coef_of[r];
+    if (ci >= 0) olive_cell_on_spike(olive_plugin_coef(a, ci), a.state, r);
+}

@@ -1,0 +1,151 @@
+/* The CUDA engine's side of a plugin model (model_plugin.h): the plugin's
+ * GPU image (nvcc's fatbin of its one C source with plugin_kernels.cuh,
+ * made by `olive-model build`) is loaded with the CUDA runtime's library
+ * API, and its three kernels (plugin_gpu.h) take the places of lif.h's
+ * update, threshold and reset; delivery is the engine's own (spk_cuda.cu,
+ * spk_cuda_devpush.cu), each receptor's sum multiplied by the cell's factor
+ * (rscale, spk_plugin_scale: the CPU engine's value) as the CPU engine does.
+ * The state lives on the device as nvars arrays (var-major, as on the
+ * host). */
+#define OMPI_SKIP_MPICXX 1
+#include <hdf5.h>
+#include <mpi.h>
+#include "spk_cuda.h"
+#include "plugin_gpu.h"
+
+struct spk_plugin_cuda {
+    const olive_model_plugin *pl;
+    cudaLibrary_t lib;
+    cudaKernel_t k_update, k_condition, k_on_spike;
+    int nvars;
+    double *x[OLIVE_NVARS];    /* the state */
+    double **state;            /* device copy of x[] */
+    double *pcoef;             /* the coefficient sets */
+    double *dummy;             /* receptor 1 of a one-receptor model (never read) */
+};
+
+double spk_plugin_cuda_bytes(const sim_t *s)
+{
+    const olive_model_plugin *pl = s->spk->plugin;
+    return (double)s->plan.nlocal * 8.0 * (pl->model.nvars + 3) + (double)s->plan.nlocal * (double)pl->ncoef * 8.0;
+}
+
+static cudaKernel_t kernel(spk_plugin_cuda *p, const char *name)
+{
+    cudaKernel_t k;
+    cudaError_t e = cudaLibraryGetKernel(&k, p->lib, name);
+    if (e != cudaSuccess)
+        olive_die("%s: model %s: the plugin's GPU image has no kernel %s (%s): rebuild it with this olive's olive-model",
+                  olive_plugin_path(p->pl), p->pl->model.name, name, cudaGetErrorString(e));
+    return k;
+}
+
+void spk_plugin_cuda_setup(sim_t *s, spk_cuda *g)
+{
+    struct sim_spk *k = s->spk;
+    const olive_model_plugin *pl = k->plugin;
+    const char *why = olive_plugin_gpu_refusal(pl);
+    if (why) olive_die("--backend cuda: %s: model %s (%s): %s", s->cfg->run.net_path, pl->model.name, olive_plugin_path(pl), why);
+    spk_plugin_cuda *p = (spk_plugin_cuda *)olive_calloc(1, sizeof *p, "CUDA engine");
+    g->plugin = p;
+    p->pl = pl;
+    cudaError_t e = cudaLibraryLoadData(&p->lib, pl->cuda_fatbin, nullptr, nullptr, 0, nullptr, nullptr, 0);
+    if (e != cudaSuccess)
+        olive_die("%s: model %s: cannot load the plugin's GPU image on this GPU (%s): build it for this GPU "
+                  "(OLIVE_CUDA_ARCH=sm_NN olive-model build ... --force)", olive_plugin_path(pl), pl->model.name,
+                  cudaGetErrorString(e));
+    p->k_update = kernel(p, OLIVE_PLUGIN_KERNEL_UPDATE);
+    p->k_condition = kernel(p, OLIVE_PLUGIN_KERNEL_CONDITION);
+    p->k_on_spike = kernel(p, OLIVE_PLUGIN_KERNEL_ON_SPIKE);
+    const int64_t n = g->n;
+    p->nvars = pl->model.nvars;
+    for (int v = 0; v < p->nvars; v++) p->x[v] = dev_copy((const double *)s->state[v], (size_t)n, "the state");
+    p->state = dev_copy(p->x, (size_t)p->nvars, "the state");
+    int32_t sets = 0;
+    for (int64_t r = 0; r < n; r++) sets = k->coef_of[r] + 1 > sets ? k->coef_of[r] + 1 : sets;
+    p->pcoef = dev_copy(k->pcoef, (size_t)sets * (size_t)pl->ncoef, "coefficients");
+    g->coef_of = dev_copy(k->coef_of, (size_t)n, "coefficients");
+    /* each cell's receptor factors, as the CPU engine computes them */
+    double *rs = (double *)olive_malloc(2 * (size_t)n * sizeof(double) + 8, "receptor factors");
+    for (int q = 0; q < 2; q++)
+        for (int64_t r = 0; r < n; r++) rs[q * n + r] = q < pl->model.nreceptors ? spk_plugin_scale(k, q, r) : 1.0;
+    g->rscale = dev_copy(rs, 2 * (size_t)n, "receptor factors");
+    free(rs);
+    /* the engine's receptor arrays are the model's receptor variables */
+    p->dummy = dev_alloc<double>((size_t)n, "the state");
+    CK(cudaMemset(p->dummy, 0, (size_t)n * sizeof(double)));
+    const int nr = pl->model.nreceptors;
+    g->ge = nr > 0 ? p->x[pl->model.receptors[0]] : p->dummy;
+    g->gi = nr > 1 ? p->x[pl->model.receptors[1]] : p->dummy;
+}
+
+static olive_plugin_gpu_args args(const sim_t *s, const spk_cuda *g, int64_t step, int64_t q, const double *cur,
+                                  int chunked, int condition)
+{
+    const spk_plugin_cuda *p = g->plugin;
+    olive_plugin_gpu_args a;
+    a.n = g->n;
+    a.step = step;
+    a.q = q;
+    a.ncoef = p->pl->ncoef;
+    a.coef = p->pcoef;
+    a.coef_of = g->coef_of;
+    a.cur = cur;
+    a.state = p->state;
+    a.flags = g->flags;
+    a.spk = g->spk;
+    a.nspk = g->nspk;
+    a.chunk = chunked ? g->chunk_spk : nullptr;
+    a.nchunk = chunked ? g->nchunk : nullptr;
+    a.bad = g->bad;
+    a.condition = condition;
+    (void)s;
+    return a;
+}
+
+static void launch(const spk_cuda *g, cudaKernel_t k, olive_plugin_gpu_args a, const char *what)
+{
+    void *argv[] = {&a};
+    const unsigned nb = (unsigned)((g->n + 255) / 256 > 0 ? (g->n + 255) / 256 : 1);
+    CK(cudaLaunchKernel((const void *)k, dim3(nb), dim3(256), argv, 0, g->st));
+    CK_LAUNCH(what);
+}
+
+int spk_plugin_cuda_late(const spk_cuda *g) { return g->plugin && g->plugin->pl->inputs_before_condition; }
+
+void spk_plugin_cuda_update(sim_t *s, spk_cuda *g, int64_t step, int64_t q, const double *cur, int chunked)
+{
+    const int cond = !g->plugin->pl->inputs_before_condition;
+    launch(g, g->plugin->k_update, args(s, g, step, q, cur, chunked, cond), "olive_plugin_update");
+}
+
+void spk_plugin_cuda_condition(sim_t *s, spk_cuda *g, int64_t step, int64_t q, int chunked)
+{
+    launch(g, g->plugin->k_condition, args(s, g, step, q, nullptr, chunked, 1), "olive_plugin_condition");
+}
+
+void spk_plugin_cuda_on_spike(sim_t *s, spk_cuda *g, int64_t step)
+{
+    launch(g, g->plugin->k_on_spike, args(s, g, step, 0, nullptr, 0, 0), "olive_plugin_on_spike");
+}
+
+void spk_plugin_cuda_fetch(sim_t *s, spk_cuda *g)
+{
+    const spk_plugin_cuda *p = g->plugin;
+    for (int v = 0; v < p->nvars; v++)
+        CK(cudaMemcpyAsync(s->state[v], p->x[v], (size_t)g->n * sizeof(double), cudaMemcpyDeviceToHost, g->st));
+}
+
+void spk_plugin_cuda_free(spk_cuda *g)
+{
+    spk_plugin_cuda *p = g->plugin;
+    if (!p) return;
+    for (int v = 0; v < p->nvars; v++) CK(cudaFree(p->x[v]));
+    CK(cudaFree(p->state));
+    CK(cudaFree(p->pcoef));
+    CK(cudaFree(p->dummy));
+    CK(cudaLibraryUnload(p->lib));
+    g->ge = g->gi = nullptr;   /* (the receptor variables freed above) */
+    free(p);
+    g->plugin = nullptr;
+}
