@@ -281,7 +281,7 @@ man: $(MANS)
 # olive-model build, or by hand) go to PREFIX/include/olive.
 MAN ?= 1
 INSTALL_MANS := $(if $(filter 0,$(MAN)),,$(MANS))
-PLUGIN_HEADERS := common/models/model_plugin.h common/models/cellmodel.h common/models/lif.h \
+PLUGIN_HEADERS := common/models/model_plugin.h common/models/cellmodel.h common/models/lif.h common/models/plugin_rkf45.h \
                   common/math/hostdev.h common/math/fastexp.h common/math/fastlog.h \
                   common/models/plugin_gpu.h common/models/plugin_kernels.cuh
 install: $(BINS) $(INSTALL_MANS)

@@ -37,9 +37,9 @@ def include_dirs():
     raise SystemExit(f"olive-model: olive's headers (model_plugin.h) are neither in {installed} nor in a checkout at {top}")
 
 
-def content_hash(path, text):
+def content_hash(path, text, numeric_solver="rk45"):
     h = hashlib.sha256()
-    for part in (text, generator.nestml_version(), str(generator.GENERATOR_VERSION)):
+    for part in (text, generator.nestml_version(), str(generator.GENERATOR_VERSION), numeric_solver):
         h.update(part.encode() + b"\0")
     return h.hexdigest()
 
@@ -130,16 +130,16 @@ def compile_c(csrc, so, cc=None, fatbin_header=None):
     os.replace(tmp, so)
 
 
-def build(path, out=None, force=False):
+def build(path, out=None, force=False, numeric_solver="rk45"):
     """The path of the model's plugin, built unless the cache holds it."""
     try:
         with open(path, encoding="utf-8") as f:
             text = f.read()
     except OSError as e:
         raise SystemExit(f"olive-model: {path}: cannot read it ({e.strerror})")
-    digest = content_hash(path, text)
+    digest = content_hash(path, text, numeric_solver)
     try:
-        name, csrc, solver = generator.generate(path, digest)
+        name, csrc, solver = generator.generate(path, digest, numeric_solver)
     except generator.NestmlError as e:
         raise SystemExit(str(e))
     except Refused as e:
@@ -174,7 +174,10 @@ def main(argv=None):
     b.add_argument("file")
     b.add_argument("-o", "--output", metavar="DIR", help="directory of NAME.so (default: the model cache)")
     b.add_argument("--force", action="store_true", help="build even when the cache holds it")
+    b.add_argument("--numeric-solver", choices=generator.NUMERIC_SOLVERS, default="rk45",
+                   help="for the ODEs without exact propagators: rk45 (default; NEST's adaptive GSL RKF45) "
+                        "or rk4 (fixed step dt)")
     args = ap.parse_args(argv)
     sys.setrecursionlimit(10000)   # NESTML's visitors recurse deeply on ode-toolbox's expressions
-    print(build(args.file, args.output, args.force))
+    print(build(args.file, args.output, args.force, args.numeric_solver))
     return 0

@@ -15,8 +15,9 @@ Mapping (docs/MODELS.md, "Your own models: NESTML"):
 - internals (with ode-toolbox's propagators __P__*) -> coef, computed once
   per population from the parameters and dt (coef_make());
 - update block -> step(); integrate_odes(): the propagators for the
-  variables ode-toolbox solved exactly, a fixed-step RK4 over the step for
-  the numeric ones (NESTML's NEST target uses GSL's adaptive RK45 there);
+  variables ode-toolbox solved exactly, for the numeric ones GSL's adaptive
+  RKF45 as NEST runs it (common/models/plugin_rkf45.h; NESTML's NEST target's
+  choice) or, asked for, a fixed-step RK4 over the step;
 - onCondition -> condition() and on_spike() (emit_spike() dropped);
 - onReceive(port) / kernel spike updates / a spike port in the update block,
   each statement `VAR += k * port` (or -=) -> a receptor (VAR, k);
@@ -34,7 +35,10 @@ import jinja2
 
 from .printer import Refused, make_printer
 
-GENERATOR_VERSION = 4
+GENERATOR_VERSION = 5
+# for the ODEs ode-toolbox leaves numeric: rk45 (the default, NESTML's choice
+# for NEST: GSL's adaptive RKF45) or rk4 (fixed step, one step per dt)
+NUMERIC_SOLVERS = ("rk45", "rk4")
 TEMPLATES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "templates")
 
 
@@ -153,8 +157,10 @@ def _linear_in(expr, port):
 class Model:
     """One NESTML neuron as the pieces of olive's plugin."""
 
-    def __init__(self, path, neuron, ns):
-        self.path, self.neuron, self.ns = path, neuron, ns
+    def __init__(self, path, neuron, ns, numeric_solver="rk45"):
+        if numeric_solver not in NUMERIC_SOLVERS:
+            raise ValueError(f"numeric solver {numeric_solver}: not one of {', '.join(NUMERIC_SOLVERS)}")
+        self.path, self.neuron, self.ns, self.numeric_solver = path, neuron, ns, numeric_solver
         self.name = neuron.get_name()
         if neuron.get_equations_blocks() and len(neuron.get_equations_blocks()) > 1:
             raise Refused("more than one equations block")
@@ -241,8 +247,15 @@ class Model:
                 raise Refused(f"the initial value of {name} refers to a state variable or to dt")
             self.inits.append(text)
         self.init_needs_internals = any(_uses(t, "V_") for t in self.inits)
-        self.initial_values = [_initial_value(text, self.params, self.defaults) if not _uses(text, "V_") else math.nan
-                               for text in self.inits]
+        # (olive checks a descriptor's initial values: those of internals,
+        # hh's gating equilibria, evaluated here too; init() computes them)
+        values = {"P_" + name: d for (name, _), d in zip(self.params, self.defaults)}
+        for name, code in self.internal_code:
+            values["V_" + name] = _initial_value(code, values)
+        self.initial_values = [_initial_value(text, values) for text in self.inits]
+        # NEST's -DBL_MAX for NESTML's -inf (izhikevich's V_min): olive's
+        # parameters are finite; max(V_min, V_m) is the same
+        self.defaults = [math.copysign(_DBL_MAX, d) if math.isinf(d) else d for d in self.defaults]
 
     def _solver(self):
         ns = self.ns
@@ -254,14 +267,44 @@ class Model:
             if v not in self.sidx:
                 raise Refused(f"the ODE variable {v} without a state declaration")
         self.analytic_only = [v for v in self.analytic if v not in self.numeric]
-        if self.numeric:
+        self.coef_checks = []        # (C condition, message) coef_make() tests
+        if self.numeric and self.numeric_solver == "rk45":
+            self._rkf45_variables()
+            self.solver = ("RKF45 (adaptive, GSL's rkf45 with its y-control, abs/rel tolerances gsl_abs_error_tol/"
+                           "gsl_rel_error_tol) for " + ", ".join(self.numeric))
+        elif self.numeric:
             self.solver = "RK4 (fixed step, 4 stages per step) for " + ", ".join(self.numeric)
-            if self.analytic_only:
-                self.solver += "; exact propagators for " + ", ".join(self.analytic_only)
-        elif self.analytic:
+        if self.numeric and self.analytic_only:
+            self.solver += "; exact propagators for " + ", ".join(self.analytic_only)
+        elif self.analytic and not self.numeric:
             self.solver = "exact propagators (ode-toolbox) for " + ", ".join(self.analytic)
-        else:
+        elif not self.numeric:
             self.solver = "no ODEs"
+
+    # the RKF45's run-time settings, as NESTML's NEST target names them
+    RKF45_PARAMS = (("gsl_abs_error_tol", 1e-6, "{} > 0.0", "gsl_abs_error_tol must be more than 0"),
+                    ("gsl_rel_error_tol", 1e-6, "{} >= 0.0", "gsl_rel_error_tol must be 0 or more"))
+    RKF45_STEP = "__h_int"
+
+    def _rkf45_variables(self):
+        """The tolerances become parameters (NESTML's NEST target has them
+        too) and the last internal step size a state variable, per cell (so a
+        restart goes on with it; 0: dt, as NEST starts every Simulate)."""
+        names = [n for n, _ in self.params + self.state]
+        for name, default, test, why in self.RKF45_PARAMS:
+            if name in names:
+                raise Refused(f"a variable named {name} (the RKF45's tolerance parameter)")
+            self.params.append((name, None))
+            self.defaults.append(default)
+            self.param_units.append("1")
+            self.coef_checks.append((test.format("P_" + name), why))
+        if self.RKF45_STEP in names:
+            raise Refused(f"a variable named {self.RKF45_STEP} (the RKF45's step size)")
+        self.sidx[self.RKF45_STEP] = len(self.state)
+        self.state.append((self.RKF45_STEP, None))
+        self.units.append("ms")
+        self.inits.append("0.0")
+        self.initial_values.append(0.0)
 
     # ---- statements
     def stmts(self, body, where, indent):
@@ -329,7 +372,7 @@ class Model:
             out.append(p2 + f"const double t_{v} = {self.expr(self.ns['update_expressions'][v])};")
         num = self.numeric
         if num:
-            out += self.rk4(num, chosen, p2)
+            out += (self.rkf45 if self.numeric_solver == "rk45" else self.rk4)(num, chosen, p2)
         for v in ana:
             out.append(p2 + f"S_{v} = t_{v};")
         for v in num:
@@ -337,6 +380,46 @@ class Model:
                 out.append(p2 + f"S_{v} = n_{v};")
         out.append(pad + "}")
         return out
+
+    def rkf45(self, num, chosen, pad):
+        """NEST's integration of a non-linear model (GSL's rkf45, y-control,
+        evolve_apply looped over the step: common/models/plugin_rkf45.h) of
+        the numeric ODEs; as NESTML's NEST target, the variables
+        integrate_odes() does not name are held (derivative 0). Bounded: past
+        OLIVE_RKF45_MAX_TRIES tries in one step the step size becomes NaN and
+        step() reports the cell."""
+        n, h = len(num), "S_" + self.RKF45_STEP
+        f = {v: self.expr(self.ns["numeric_update_expressions"][v]) if v in chosen else "0.0" for v in num}
+        atol, rtol = ("P_" + name for name, *_ in self.RKF45_PARAMS)
+        out = [f"double rk_y[{n}], rk_y0[{n}], rk_k[6 * {n}], rk_yt[{n}], rk_err[{n}];"]
+        out += [f"rk_y[{i}] = S_{v};" for i, v in enumerate(num)]
+        out += [f"double rk_t = 0.0, rk_h = {h} > 0.0 ? {h} : OLIVE_DT;   /* NEST's IntegrationStep_ */",
+                "int rk_tries = 0;",
+                "while (rk_t < OLIVE_DT) {   /* gsl_odeiv_evolve_apply until the step's end */",
+                "    const double rk_t0 = rk_t, rk_rest = OLIVE_DT - rk_t0;",
+                "    double rk_h0 = rk_h;",
+                f"    for (int i = 0; i < {n}; i++) rk_y0[i] = rk_y[i];",
+                "    for (int rk_s0 = 0;; rk_s0 = 1) {   /* a try; k1 (GSL's dydt_in) once per evolve_apply */",
+                "        if (++rk_tries > OLIVE_RKF45_MAX_TRIES) break;",
+                "        const int rk_final = rk_h0 > rk_rest;",
+                "        if (rk_final) rk_h0 = rk_rest;",
+                "        for (int rk_s = rk_s0; rk_s < 6; rk_s++) {",
+                f"            olive_rkf45_stage_arg(rk_s, {n}, rk_h0, rk_y0, rk_k, rk_yt);"]
+        out += [f"            const double S_{v} = rk_yt[{i}]; (void)S_{v};" for i, v in enumerate(num)]
+        out += [f"            rk_k[rk_s * {n} + {i}] = {f[v]};" for i, v in enumerate(num)]
+        out += ["        }",
+                f"        olive_rkf45_finish({n}, rk_h0, rk_y0, rk_k, rk_y, rk_err);",
+                "        rk_t = rk_final ? OLIVE_DT : rk_t0 + rk_h0;",
+                "        const double rk_h_old = rk_h0;",
+                f"        const int rk_adj = olive_rkf45_hadjust({n}, rk_y, rk_err, {atol}, {rtol}, &rk_h0);",
+                "        if (!olive_rkf45_reject(rk_adj, rk_t, rk_h_old, &rk_h0)) break;",
+                "    }",
+                "    if (rk_tries > OLIVE_RKF45_MAX_TRIES) { rk_h = NAN; break; }",
+                "    rk_h = rk_h0;",
+                "}",
+                f"{h} = rk_h;"]
+        out += [f"const double n_{v} = rk_y[{i}];" for i, v in enumerate(num) if v in chosen]
+        return [pad + line for line in out]
 
     def rk4(self, num, chosen, pad):
         """Classic RK4 over one step dt of the numeric ODEs; each stage
@@ -549,24 +632,29 @@ def _spike_var(cond, sidx):
     return None
 
 
+_DBL_MAX = 1.7976931348623157e308
+
+
 def _eval_constant(text, what):
     """A C expression of literals only, evaluated in IEEE doubles as C would."""
     py = text.replace("(double)", "").replace("INFINITY", "inf")
     try:
-        value = eval(py, {"__builtins__": {}}, {"inf": math.inf, "nan": math.nan, "INFINITY": math.inf, "fmax": max, "fmin": min, "fabs": abs, "sqrt": math.sqrt})
+        value = eval(py, {"__builtins__": {}}, {"inf": math.inf, "nan": math.nan, "INFINITY": math.inf, "fmax": max, "fmin": min, "fabs": abs, "sqrt": math.sqrt,
+                                          "olive_exp_d": math.exp, "olive_log_d": math.log, "olive_pow_d": math.pow,
+                                          "NAN": math.nan})
     except Exception:
         raise Refused(f"{what} ({text}): not a constant olive can evaluate")
     return float(value)
 
 
-def _initial_value(text, params, defaults):
-    """The initial value of a state variable at the parameters' defaults."""
+def _initial_value(text, values):
+    """The value of a C expression of parameters and internals (values: C
+    name -> value) at the parameters' defaults and dt = 0.1 ms, or NaN."""
     import re
-    values = {"P_" + name: _c_double(d) for (name, _), d in zip(params, defaults)}
-    py = re.sub(r"\bP_\w+", lambda mt: values.get(mt.group(0), "nan"), text)
+    py = re.sub(r"\b[PV]_\w+|\bOLIVE_DT\b", lambda mt: _c_double(values.get(mt.group(0), 0.1 if mt.group(0) == "OLIVE_DT" else math.nan)), text)
     try:
         return _eval_constant(py, "")
-    except Refused:
+    except (Refused, OverflowError, ZeroDivisionError, ValueError):
         return math.nan
 
 
@@ -582,8 +670,8 @@ def _c_double(x):
     return repr(float(x))
 
 
-def generate(path, content_hash):
+def generate(path, content_hash, numeric_solver="rk45"):
     """(model name, C source, solver line) of the .nestml file at PATH."""
     neuron, ns = analyse(path)
-    model = Model(path, neuron, ns)
+    model = Model(path, neuron, ns, numeric_solver)
     return model.name, model.render(content_hash), model.solver
