@@ -4,10 +4,13 @@
 # gives the built-in lif_cuba's bits on an exc/inh network with Poisson input
 # and a pulse (spikes, v and ge reports, final state), on 1 and 3 ranks, and a
 # restart from a checkpoint gives the unbroken run; the plugin's own functions
-# run (another reset, other spikes; a NaN is caught). Refused, naming the file
-# and the fault, with no output left: a file that is not a plugin (text, a .so
-# without the symbol), another ABI, a network whose recorded plugin hash is
-# not the plugin's, --backend cuda, --v0/--pulse where they do not apply.
+# run (another reset, other spikes; a NaN is caught). olive-analyze's
+# subcommands give the built-in run's numbers on the plugin's run, and
+# olive-disperse treats its network as a built-in spiking one. Refused, naming
+# the file and the fault, with no output left: a file that is not a plugin
+# (text, a .so without the symbol), another ABI, a network whose recorded
+# plugin hash is not the plugin's, a state of another plugin hash, --map,
+# --backend cuda (a build without CUDA says so), --method.
 set -euo pipefail
 export OMP_NUM_THREADS=1
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -52,33 +55,8 @@ run() {  # NET P OUT STEPS [extra]
   local net=$1 P=$2 out=$3 steps=$4; shift 4
   mpirun -np "$P" --oversubscribe "$S" "$net" -o "$out" --steps "$steps" "${IN[@]}" "$@" -q
 }
-# same A B [FIRST-STEP PART...]: spikes, v and ge reports and final state of
-# B (or of the parts, from FIRST-STEP on) are A's, bit for bit
-same() {
-  "$PY" - "$@" <<'PY'
-import sys, h5py, numpy as np
-ref, first, parts = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
-def spikes(d):
-    with h5py.File(f"{d}/spikes.h5") as f:
-        g = f["spikes"][list(f["spikes"])[0]]
-        return g["timestamps"][:], g["node_ids"][:]
-def report(d, v):
-    with h5py.File(f"{d}/{v}.h5") as f:
-        return f["report"][list(f["report"])[0]]["data"][:]
-rt, ri = spikes(ref)
-keep = rt > first * 0.1 - 1e-9
-pt = np.concatenate([spikes(p)[0] for p in parts]); pi = np.concatenate([spikes(p)[1] for p in parts])
-assert len(rt) > 200, f"only {len(rt)} spikes: a weak comparison"
-assert np.array_equal(rt[keep], pt) and np.array_equal(ri[keep], pi), f"spikes differ: {keep.sum()} vs {len(pt)}"
-for v in ["v", "ge"]:
-    rd = report(ref, v); got = np.concatenate([report(p, v) for p in parts])
-    assert rd.tobytes()[len(rd.tobytes()) - len(got.tobytes()):] == got.tobytes(), f"{v} report differs"
-with h5py.File(f"{ref}/state.h5") as a, h5py.File(f"{parts[-1]}/state.h5") as b:
-    for v in ["v", "ge", "gi", "ref"]:
-        assert a["state"][v][:].tobytes() == b["state"][v][:].tobytes(), f"final state {v} differs"
-print(f"{parts} = {ref} from step {first}: {keep.sum()} spikes")
-PY
-}
+. "$TESTS/same_run.sh"
+same() { same_run v,ge 200 "$@"; }   # REF FIRST-STEP PART...: the parts are REF's run
 run builtin.h5 1 b1 1000
 run plugin.h5 1 p1 1000
 same b1 0 p1 || fail "the plugin's lif_cuba is not the built-in's (1 rank)"
@@ -88,6 +66,41 @@ same b1 0 p3 || fail "the plugin on 3 ranks is not the built-in on 1"
 run plugin.h5 1 ck 600
 run plugin.h5 3 rs 1000 --restart ck/state.h5
 same p1 0 ck rs || fail "the plugin's restart is not the unbroken run"
+
+# the provenance names the plugin's own step and hash
+"$PY" - <<'PY'
+import h5py
+with h5py.File("p1/spikes.h5") as f:
+    assert f.attrs["method"].decode() == "plugin", f.attrs["method"]
+    assert f.attrs["model_hash"].decode() == "0123456789abcdef", f.attrs["model_hash"]
+PY
+
+# ---- olive-analyze reads a plugin run as a built-in one (without the plugin
+# at hand): the counts are spikes.h5's, every subcommand gives the built-in
+# run's numbers (the same bits), compare finds them equal
+A="$BIN/olive-analyze"
+mv models models.away
+counts=$("$PY" -c "import h5py; f = h5py.File('p1/spikes.h5'); print(*[f'{p},{len(f[\"spikes\"][p][\"node_ids\"])}' for p in f['spikes']])")
+[ "$("$A" summary --csv p1 | awk -F, 'NR > 1 { printf "%s%s,%s", s, $1, $4; s = " " }')" = "$counts" ] \
+  || { "$A" summary --csv p1; fail "summary's spike counts are not spikes.h5's ($counts)"; }
+"$A" summary p1 | grep -q '^model *lif_cuba_plugin (plugin)$' || { "$A" summary p1; fail "summary does not name the plugin"; }
+for sub in "rates --population exc" "isi --population inh" "sync --population exc" \
+           "spikes --population exc --variable v --threshold -52"; do
+  "$A" $sub --csv p1 | sed 's/p1/D/' > p.csv
+  "$A" $sub --csv b1 | sed 's/b1/D/' > b.csv
+  [ "$(wc -l < p.csv)" -gt 10 ] && cmp -s p.csv b.csv || { diff b.csv p.csv | head; fail "analyze $sub: the plugin's run is not the built-in's"; }
+done
+"$A" compare -q b1 p1 || fail "analyze compare: the plugin's run differs from the built-in's"
+for k in raster trace rate heatmap; do
+  "$A" plot p1 -o "$k.svg" --kind "$k" --variable ge --population inh -q || fail "analyze plot --kind $k"
+  grep -q '<svg' "$k.svg" || fail "plot --kind $k: $k.svg is not an SVG"
+done
+# ---- olive-disperse: as for a built-in spiking network, a map is made (no
+# junctions), and olive-simulate refuses --map for it
+"$BIN/olive-disperse" plugin.h5 --ranks 2 -o p.map -q || fail "olive-disperse on a plugin network"
+mv models.away models
+refused "map" '--map does not apply to plugin\.h5 \(a lif_cuba_plugin network\)' "$S" plugin.h5 --map p.map -o mp --steps 10
+no_output mp
 
 # ---- by name: OLIVE_MODEL_PATH, or the model cache
 OLIVE_MODEL_PATH="$PWD/models" "$G" -o byname.h5 --model lif_cuba_plugin --population a:4 -q
@@ -109,20 +122,29 @@ no_output a.h5
 # the network's plugin rebuilt with another hash at the same path
 cp plugin.h5 moved.h5
 build models/lif_cuba_plugin.so -DPLUGIN_HASH='"fedcba9876543210"'
+# a state of the plugin of another hash (the network made anew with it)
+"$G" -o rehash.h5 --model "$PL" "${NET[@]}"
+refused "restart hash" 'ck/state\.h5: the state was computed with the plugin of hash 0123456789abcdef, this run.s lif_cuba_plugin \(.*\) has hash fedcba9876543210' \
+  "$S" rehash.h5 -o rh --steps 1000 --restart ck/state.h5
+no_output rh
 refused "hash" 'moved\.h5: /cells: model lif_cuba_plugin was made with the plugin of hash 0123456789abcdef, but .*lif_cuba_plugin\.so has hash fedcba9876543210' \
   "$S" moved.h5 -o h --steps 10
 no_output h
 # the plugin's own functions run (not lif.h's by the model's name): another
 # reset gives other spikes; a NaN it makes is caught
 build models/lif_cuba_plugin.so -DRESET_TO=-55
+run builtin.h5 1 b300 300
 run plugin.h5 1 other 300
-! same b1 0 other 2>/dev/null || fail "a plugin that resets to -55 mV gives the built-in's spikes"
+! same b300 0 other 2>err.txt || fail "a plugin that resets to -55 mV gives the built-in's spikes"
+grep -q "spikes differ" err.txt || { cat err.txt; fail "reset to -55 mV: not a difference of spikes"; }
 build models/lif_cuba_plugin.so -DRESET_TO=NAN
 refused "non-finite" 'non-finite .* at step [0-9]+ .* in cell [0-9]+' "$S" plugin.h5 -o nf --steps 300 "${IN[@]}"
 no_output nf
 build models/lif_cuba_plugin.so
-refused "cuda" '--backend cuda: plugin\.h5: model lif_cuba_plugin is a plugin .* the CUDA engine cannot run: it was built without nvcc' \
-  "$S" plugin.h5 -o c --steps 10 --backend cuda
+# --backend cuda: a build without CUDA says so first (what the user must change)
+if "$S" --version | grep -q cuda; then cuda_re='--backend cuda: plugin\.h5: model lif_cuba_plugin is a plugin .* the CUDA engine cannot run: it was built without nvcc'
+else cuda_re='--backend cuda: this olive-simulate was built without CUDA'; fi
+refused "cuda" "$cuda_re" "$S" plugin.h5 -o c --steps 10 --backend cuda
 no_output c
 refused "method" '--method does not apply' "$S" plugin.h5 -o m --steps 10 --method euler
 no_output m

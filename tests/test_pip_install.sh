@@ -3,8 +3,9 @@
 # from a copy of the repository with its programs built by the Makefile
 # (python/setup.py), then, with nothing of olive on PATH, the README's Python
 # example and a small pyNN.olive script run the installed programs and give
-# spikes. A missing system package stops the build with the Makefile's
-# message naming it (emulated: no pkg-config, and an HDF5_DIR with no HDF5).
+# spikes; olive-model runs, and the plugin headers come with the package. A
+# missing system package stops the build with the Makefile's message naming it
+# (emulated: no pkg-config, and an HDF5_DIR with no HDF5).
 set -euo pipefail
 fail() { echo "FAIL: $*" >&2; exit 1; }
 if [ "$BUILD" = build-san ] || [ "$SANITIZED" = 1 ]; then
@@ -52,6 +53,31 @@ clean venv/bin/python -c 'import olive; print(olive.find_program("simulate"))' >
 grep -q "^$site/olive/bin/olive-simulate$" where.txt || fail "olive.find_program found $(cat where.txt)"
 # the console scripts on the venv's PATH run the same programs
 clean venv/bin/olive-simulate --version | grep -q "^olive-simulate " || fail "venv/bin/olive-simulate --version"
+# olive-model, a console script of the package: its help runs; the plugin
+# headers come with the package (olive/include, what olive-model build
+# compiles against) and a plugin built against them alone runs in the
+# installed programs; a NESTML build needs NESTML, which this venv has only if
+# installed (then it builds), else the message names the pinned install
+clean venv/bin/olive-model --help | grep -q "^usage: olive-model" || fail "venv/bin/olive-model --help"
+inc=$(clean venv/bin/python -c 'from olive.nestml.build import include_dirs; print(*include_dirs())')
+[ "$inc" = "$site/olive/include" ] || fail "olive-model compiles against $inc, not the package's headers"
+cc -std=c11 -O2 -ffp-contract=off -fPIC -shared -I"$inc" "$TESTS/plugins/lif_cuba_plugin.c" -o lif_plugin.so -lm \
+  || fail "a plugin does not compile against the package's headers alone"
+clean venv/bin/olive-genconn -o plugin.h5 --model "$PWD/lif_plugin.so" --population a:20 -q
+clean venv/bin/olive-simulate plugin.h5 -o plugin-run --steps 100 --pulse 0:10:30 -q
+[ "$(venv/bin/python -c "import h5py; print(len(h5py.File('plugin-run/spikes.h5')['spikes/a/node_ids']))")" -gt 0 ] \
+  || fail "the plugin built against the package's headers gave no spikes"
+nestml_file="$TOP/examples/nestml/lif_cuba_nestml.nestml"
+if clean venv/bin/python -c 'import pynestml' 2>/dev/null; then
+  so=$(clean env OLIVE_MODEL_CACHE="$PWD/cache" venv/bin/olive-model build "$nestml_file") && [ -f "$so" ] \
+    || fail "olive-model build $nestml_file"
+elif clean venv/bin/olive-model build "$nestml_file" >out.txt 2>err.txt; then
+  fail "olive-model build without NESTML succeeded"
+else
+  grep -q "^olive-model: NESTML is not installed in this Python .*pip install nestml==$NESTML odetoolbox==$ODETOOLBOX" err.txt \
+    && ! grep -q Traceback err.txt || { cat err.txt; fail "olive-model build without NESTML: not a message naming the install"; }
+  echo "ok olive-model without NESTML: $(cut -c1-100 err.txt)..."
+fi
 # the README's Python example, as written there, then its spikes
 awk '/^## From Python/ {on=1} on && /^    / {b = b substr($0, 5) "\n"; next}
      on && b != "" {if (b ~ /import olive/) {printf "%s", b; exit} b = ""}' "$TOP/README.md" >example.py

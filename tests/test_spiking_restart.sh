@@ -21,35 +21,8 @@ run() {  # P OUT STEPS [extra args]
   local P=$1 out=$2 steps=$3; shift 3
   mpirun -np "$P" --oversubscribe "$S" net.h5 -o "$out" --steps "$steps" "${IN[@]}" "$@" -q
 }
-# same REF FIRST-STEP PART...: the parts, in order, are REF from FIRST-STEP on
-same() {
-  "$PY" - "$@" <<'PY'
-import sys, h5py, numpy as np
-ref, first, parts = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
-def spikes(d):
-    with h5py.File(f"{d}/spikes.h5") as f:
-        g = f["spikes"][list(f["spikes"])[0]]
-        return g["timestamps"][:], g["node_ids"][:]
-rt, ri = spikes(ref)
-keep = rt > first * 0.1 - 1e-9
-pt = np.concatenate([spikes(p)[0] for p in parts]); pi = np.concatenate([spikes(p)[1] for p in parts])
-assert np.array_equal(rt[keep], pt) and np.array_equal(ri[keep], pi), f"spikes differ: {keep.sum()} vs {len(pt)}"
-for v in ["v", "ge", "gi"]:
-    with h5py.File(f"{ref}/{v}.h5") as f:
-        rd = f["report"][list(f["report"])[0]]["data"][:]
-    data = []
-    for p in parts:
-        with h5py.File(f"{p}/{v}.h5") as f:
-            data.append(f["report"][list(f["report"])[0]]["data"][:])
-    got = np.concatenate(data)
-    assert np.array_equal(rd[len(rd) - len(got):], got), f"{v} report differs"
-with h5py.File(f"{ref}/state.h5") as a, h5py.File(f"{parts[-1]}/state.h5") as b:
-    for v in ["v", "ge", "gi", "ref"]:
-        assert np.array_equal(a["state"][v][:], b["state"][v][:]), f"final state {v} differs"
-assert len(spikes(parts[-1])[0]) > 100, "the last part has few spikes: a weak comparison"
-print(f"same as {ref} from step {first}: {keep.sum()} spikes in {parts}")
-PY
-}
+. "$TESTS/same_run.sh"
+same() { same_run v,ge,gi 100 "$@"; }   # REF FIRST-STEP PART...
 
 # ---- the reference: 1200 steps unbroken, 1 rank
 run 1 ref 1200

@@ -90,21 +90,17 @@ static void usage(void)
 /* Every option of usage(), none repeatable (tests/test_cli_conventions.sh
  * holds the two together); the pre-pass refuses the others. */
 static const olive_opt gc_opts[] = {
-    {"--output", "-o", OLIVE_OPT_VALUE, 0}, {"--model", NULL, OLIVE_OPT_VALUE, 0},
-    {"--cells", NULL, OLIVE_OPT_VALUE, 0}, {"--dims", NULL, OLIVE_OPT_VALUE, 0},
-    {"--generator", NULL, OLIVE_OPT_VALUE, 0}, {"--density", NULL, OLIVE_OPT_VALUE, 0},
-    {"--fixed-degree", NULL, OLIVE_OPT_FLAG, 0}, {"--sigma", NULL, OLIVE_OPT_VALUE, 0},
-    {"--seed", NULL, OLIVE_OPT_VALUE, 0}, {"--conductance", NULL, OLIVE_OPT_VALUE, 0},
+    GC_COMMON_OPTS,
+    {"--dims", NULL, OLIVE_OPT_VALUE, 0}, {"--generator", NULL, OLIVE_OPT_VALUE, 0},
+    {"--density", NULL, OLIVE_OPT_VALUE, 0}, {"--fixed-degree", NULL, OLIVE_OPT_FLAG, 0},
+    {"--sigma", NULL, OLIVE_OPT_VALUE, 0}, {"--conductance", NULL, OLIVE_OPT_VALUE, 0},
     {"--conductance-bits", NULL, OLIVE_OPT_VALUE, 0}, {"--gcal", NULL, OLIVE_OPT_VALUE, 0},
     {"--symmetric", NULL, OLIVE_OPT_FLAG, 0}, {"--import", NULL, OLIVE_OPT_VALUE, 0},
     {"--import-format", NULL, OLIVE_OPT_VALUE, 0}, {"--transpose", NULL, OLIVE_OPT_FLAG, 0},
     {"--drop-self", NULL, OLIVE_OPT_FLAG, 0}, {"--import-attribute", NULL, OLIVE_OPT_VALUE, 0},
     {"--import-population", NULL, OLIVE_OPT_VALUE, 0}, {"--duplicates", NULL, OLIVE_OPT_VALUE, 0},
-    {"--export-sonata", NULL, OLIVE_OPT_VALUE, 0}, {"--force", NULL, OLIVE_OPT_FLAG, 0},
-    {"--verbose", "-v", OLIVE_OPT_FLAG, 0}, {"--progress", NULL, OLIVE_OPT_FLAG, 0},
-    {"--quiet", "-q", OLIVE_OPT_FLAG, 0}, {"--block-rows", NULL, OLIVE_OPT_VALUE, 0},
-    {"--backend", NULL, OLIVE_OPT_VALUE, 0}, {"--help", "-h", OLIVE_OPT_FLAG, 0},
-    {"--version", NULL, OLIVE_OPT_FLAG, 0},
+    {"--progress", NULL, OLIVE_OPT_FLAG, 0}, {"--block-rows", NULL, OLIVE_OPT_VALUE, 0},
+    {"--backend", NULL, OLIVE_OPT_VALUE, 0},
 };
 
 static const char *need_value(int argc, char **argv, int *i)

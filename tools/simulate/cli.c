@@ -193,20 +193,21 @@ static void parse_record_cells_var(sim_config *cfg, sim_cellarg *ca)
     if (!cfg->rec.vars[ca->var]) { cfg->rec.vars[ca->var] = 1; cfg->rec.nvars++; }
 }
 
-/* --backend cuda: refused for a plugin the CUDA engine cannot run (no GPU
- * image) and in a build without CUDA. */
+/* --backend cuda: refused in a build without CUDA (first: whatever the
+ * model, that is what the user must change) and for a plugin the CUDA
+ * engine cannot run (no GPU image). */
 static void check_backend(const sim_config *cfg)
 {
     if (cfg->run.backend != SIM_BACKEND_CUDA) return;
+#ifndef OLIVE_HAVE_CUDA
+    olive_die("--backend cuda: this olive-simulate was built without CUDA (rebuild with nvcc on the PATH "
+              "or in /usr/local/cuda/bin; `olive-simulate --version` lists the backends built in)");
+#endif
     const olive_model_plugin *p = olive_plugin_of(cfg->run.model);
     const char *why = p ? olive_plugin_gpu_refusal(p) : NULL;
     if (why)
         olive_usage_error("--backend cuda: %s: model %s is a plugin (%s) the CUDA engine cannot run: %s (--backend cpu "
                           "or auto)", cfg->run.net_path, cfg->run.model->name, olive_plugin_path(p), why);
-#ifndef OLIVE_HAVE_CUDA
-    olive_die("--backend cuda: this olive-simulate was built without CUDA (rebuild with nvcc on the PATH "
-              "or in /usr/local/cuda/bin; `olive-simulate --version` lists the backends built in)");
-#endif
 }
 
 /* --record-compartments v,m,h,n: cable cells' node variables in every compartment. */

@@ -304,7 +304,10 @@ void sim_output_close(sim_output *o, sim_t *s, int64_t end_step, const char *kin
 void sim_output_checkpoint_spikes(sim_output *o, sim_t *s, int64_t step);
 /* Rename every temporary onto its NAME (rank 0; checkpoint mode). */
 void sim_output_commit(sim_output *o, sim_t *s);
-/* provenance.c: the run's attributes on an output file, and */
+/* provenance.c: the run's integration method as the attribute `method`
+ * records it ("plugin" for a plugin's model), the run's attributes on an
+ * output file, and */
+const char *sim_method_name(const sim_config *c);
 void sim_write_provenance(sim_t *s, int64_t hid, const char *file);
 /* a report's mapping/time (start, stop, step in ms) for frames: created in
  * the mapping group loc, or (create 0) rewritten in population pop of the report file loc. */

@@ -17,8 +17,15 @@ import subprocess
 import sys
 import tempfile
 
-from . import generator
-from .printer import Refused
+try:   # NESTML (pynestml) is no dependency of the olive package: build() names what to install
+    from . import generator
+    from .printer import Refused
+except ImportError as e:
+    generator = Refused = None
+    _missing = e
+
+# The NESTML release the generator is written for (tests/python_pins.sh pins the same).
+NESTML_PIN, ODETOOLBOX_PIN = "9.0.0", "3.0.0"
 
 CFLAGS = ["-std=c11", "-O3", "-ffp-contract=off", "-fPIC", "-shared", "-Wall", "-Wextra", "-Werror"]
 
@@ -130,8 +137,16 @@ def compile_c(csrc, so, cc=None, fatbin_header=None):
     os.replace(tmp, so)
 
 
+def need_nestml():
+    if generator is None:
+        raise SystemExit(f"olive-model: NESTML is not installed in this Python ({sys.executable}: {_missing}); "
+                         f"install the version olive's generator is written for: pip install nestml=={NESTML_PIN} "
+                         f"odetoolbox=={ODETOOLBOX_PIN} (or, in olive's checkout, pip install './python[nestml]')")
+
+
 def build(path, out=None, force=False, numeric_solver="rk45"):
     """The path of the model's plugin, built unless the cache holds it."""
+    need_nestml()
     try:
         with open(path, encoding="utf-8") as f:
             text = f.read()
@@ -168,7 +183,8 @@ def build(path, out=None, force=False, numeric_solver="rk45"):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(prog="olive-model", description="NESTML models compiled for olive")
+    ap = argparse.ArgumentParser(prog="olive-model", description="NESTML models compiled for olive "
+                                 f"(needs NESTML {NESTML_PIN} in this Python)")
     sub = ap.add_subparsers(dest="cmd", required=True)
     b = sub.add_parser("build", help="FILE.nestml -> NAME.olive.c and NAME.so (cached by content hash)")
     b.add_argument("file")

@@ -1,5 +1,6 @@
 /* Command line of olive-genconn for spiking networks (--model lif_cuba|lif_coba|hh_traub|hh_cable). */
 #include "spiking.h"
+#include "genconn.h"
 #include "model_plugin.h"
 #include "cable_model.h"
 #include "popparam.h"
@@ -97,16 +98,13 @@ static void usage(void)
 /* Every option of usage() (tests/test_cli_conventions.sh holds the two
  * together); the pre-pass refuses the others and a non-repeatable one twice. */
 static const olive_opt spk_opts[] = {
-    {"--output", "-o", OLIVE_OPT_VALUE, 0}, {"--model", NULL, OLIVE_OPT_VALUE, 0},
-    {"--cells", NULL, OLIVE_OPT_VALUE, 0}, {"--population", NULL, OLIVE_OPT_VALUE, 1},
-    {"--source-poisson", NULL, OLIVE_OPT_VALUE, 1}, {"--param", NULL, OLIVE_OPT_VALUE, 1},
-    {"--morphology", NULL, OLIVE_OPT_VALUE, 1}, {"--v0", NULL, OLIVE_OPT_VALUE, 1},
-    {"--projection", NULL, OLIVE_OPT_VALUE, 1}, {"--import-synapses", NULL, OLIVE_OPT_VALUE, 0},
-    {"--import-edge-types", NULL, OLIVE_OPT_VALUE, 0}, {"--import-circuit", NULL, OLIVE_OPT_VALUE, 0},
-    {"--import-node-population", NULL, OLIVE_OPT_VALUE, 0}, {"--export-sonata", NULL, OLIVE_OPT_VALUE, 0},
-    {"--dt", NULL, OLIVE_OPT_VALUE, 0}, {"--seed", NULL, OLIVE_OPT_VALUE, 0}, {"--force", NULL, OLIVE_OPT_FLAG, 0},
-    {"--quiet", "-q", OLIVE_OPT_FLAG, 0}, {"--verbose", "-v", OLIVE_OPT_FLAG, 0}, {"--help", "-h", OLIVE_OPT_FLAG, 0},
-    {"--version", NULL, OLIVE_OPT_FLAG, 0},
+    GC_COMMON_OPTS,
+    {"--population", NULL, OLIVE_OPT_VALUE, 1}, {"--source-poisson", NULL, OLIVE_OPT_VALUE, 1},
+    {"--param", NULL, OLIVE_OPT_VALUE, 1}, {"--morphology", NULL, OLIVE_OPT_VALUE, 1},
+    {"--v0", NULL, OLIVE_OPT_VALUE, 1}, {"--projection", NULL, OLIVE_OPT_VALUE, 1},
+    {"--import-synapses", NULL, OLIVE_OPT_VALUE, 0}, {"--import-edge-types", NULL, OLIVE_OPT_VALUE, 0},
+    {"--import-circuit", NULL, OLIVE_OPT_VALUE, 0}, {"--import-node-population", NULL, OLIVE_OPT_VALUE, 0},
+    {"--dt", NULL, OLIVE_OPT_VALUE, 0},
 };
 
 static const char *need_value(int argc, char **argv, int *i)

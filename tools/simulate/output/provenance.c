@@ -6,6 +6,7 @@
 #include "h5util.h"
 #include "lif.h"
 #include "model.h"
+#include "model_plugin.h"
 #include "util.h"
 #include <stdio.h>
 
@@ -29,6 +30,14 @@ void sim_report_time(sim_t *s, const char *path, hid_t loc, const char *pop, int
     olive_h5_close(path, d_t, "mapping/time");
 }
 
+const char *sim_method_name(const sim_config *c)
+{
+    return c->run.model == &olive_model_infoli ? "euler"
+           : olive_model_is_cable(c->run.model) ? "neuron_fixed_step"
+           : olive_plugin_of(c->run.model) ? "plugin"   /* its own step; --method is refused */
+           : olive_lif_method_name(c->spiking.method);
+}
+
 void sim_write_provenance(sim_t *s, int64_t hid, const char *file)
 {
     sim_config *c = s->cfg;
@@ -45,9 +54,9 @@ void sim_write_provenance(sim_t *s, int64_t hid, const char *file)
                       c->infoli.gj == OLIVE_GJ_RGJ ? "rgj" : c->infoli.gj == OLIVE_GJ_SGJ ? "sgj" : "ngj");
     olive_h5_attr_f64(file, hid, "dt", s->cfg->run.dt);
     olive_h5_attr_str(file, hid, "model", c->run.model->name);
-    olive_h5_attr_str(file, hid, "method", c->run.model == &olive_model_infoli ? "euler"
-                                           : olive_model_is_cable(c->run.model) ? "neuron_fixed_step"
-                                           : olive_lif_method_name(c->spiking.method));
+    olive_h5_attr_str(file, hid, "method", sim_method_name(c));
+    const olive_model_plugin *pl = olive_plugin_of(c->run.model);
+    olive_h5_attr_str(file, hid, "model_hash", pl ? pl->hash : "");
     /* This output covers steps [start_step, end_step): steps = their number. */
     olive_h5_attr_i64(file, hid, "steps", s->end_step - c->run.start_step);
     olive_h5_attr_i64(file, hid, "start_step", c->run.start_step);

@@ -7,13 +7,12 @@
  * Poisson inputs and spike sources depend on (seed, cell, step) only. */
 #include "spk.h"
 #include "h5util.h"
+#include "model_plugin.h"
 #include "netcontent.h"
 #include "util.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const char *method_name(const sim_config *c) { return olive_lif_method_name(c->spiking.method); }
 
 /* A hash of the network's synapses (source, target, receptor, weight,
  * delay), what a restart must match beyond the counts: each synapse adds
@@ -40,6 +39,19 @@ static int64_t synapse_hash(sim_t *s)
     return k->syn_hash;
 }
 
+/* A plugin's model: the state's plugin is this run's (the same name built
+ * from another source steps otherwise). */
+static void check_plugin_hash(const sim_config *cfg, const char *p, hid_t f)
+{
+    const olive_model_plugin *pl = olive_plugin_of(cfg->run.model);
+    if (!pl) return;
+    char hash[80] = "";
+    if (!olive_h5_get_str_opt(p, f, "model_hash", hash, sizeof hash)) olive_die("%s: root attribute 'model_hash' is missing", p);
+    if (strcmp(hash, pl->hash))
+        olive_die("%s: the state was computed with the plugin of hash %s, this run's %s (%s) has hash %s", p, hash,
+                  cfg->run.model->name, olive_plugin_path(pl), pl->hash);
+}
+
 void spk_restart_check_header(sim_config *cfg, int64_t count)
 {
     const char *p = cfg->run.restart_path;
@@ -53,9 +65,10 @@ void spk_restart_check_header(sim_config *cfg, int64_t count)
     if (strcmp(model, cfg->run.model->name))
         olive_die("%s: the state is of a %s network, %s is a %s network", p, model, cfg->run.net_path, cfg->run.model->name);
     if (!olive_h5_get_str_opt(p, f, "method", method, sizeof method)) olive_die("%s: root attribute 'method' is missing", p);
-    if (strcmp(method, method_name(cfg)))
+    if (strcmp(method, sim_method_name(cfg)))
         olive_die("%s: the state was computed with --method %s, this run has %s (continuing would not be the same run)",
-                  p, method, method_name(cfg));
+                  p, method, sim_method_name(cfg));
+    check_plugin_hash(cfg, p, f);
     if (!olive_h5_get_str_opt(p, g, "precision", prec, sizeof prec) || strcmp(prec, "double"))
         olive_die("%s: /state precision is '%s', spiking networks run in double", p, prec);
     const int64_t step = olive_h5_get_i64(p, g, "/state", "step");
