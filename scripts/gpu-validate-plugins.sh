@@ -16,8 +16,8 @@
 #   Poisson inputs and a pulse, iaf_cond_exp_neuron, aeif_cond_exp_neuron and
 #   hh_psc_alpha_neuron (numeric solvers) with spike sources: the same set.
 # Then (SKIP_BENCH=1 skips) cell-steps/s of the step loop, lif_cuba against
-# lif_cuba_nestml, on the delay-rich network scaled to BENCH_CELLS (default
-# 100000) with in-degree BENCH_K (default 1000), both on the GPU.
+# lif_cuba_nestml, on the delay-rich network scaled to each of BENCH_CELLS
+# (default "100000 1000000") with in-degree BENCH_K (default 1000), both on the GPU.
 # Results: $OUT/plugin-results.txt (and logs); exit 0 when all passed.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -105,17 +105,23 @@ run gen_alpha "$G" -o alpha.h5 --model "$(P iaf_psc_alpha_neuron)" --population 
     --projection "from=inh,to=all,p=0.1,weight=60,delay=0.5:2,receptor=inh_spikes"
 check alpha alpha V_m --time 500 --poisson rate=800,weight=40,receptor=exc_spikes,n=10 --pulse 100:200:200pA:0:300
 # numeric models driven by Poisson spike sources
+# (weights, in the models' units, that make the neurons fire: the onCondition body runs)
 for m in iaf_cond_exp aeif_cond_exp hh_psc_alpha; do
-  w=2; [ $m = hh_psc_alpha ] && w=100
+  we=30 wi=30 ie=0
+  case $m in aeif_cond_exp) we=60 ie=300 ;; hh_psc_alpha) we=100 wi=100 ;; esac
   run gen_$m "$G" -o $m.h5 --model "$(P ${m}_neuron)" --source-poisson se:400:20 --source-poisson si:100:20 \
-      --population n:500 --seed 5 \
-      --projection "from=se,to=n,p=0.2,weight=$w,delay=1,receptor=exc_spikes" \
-      --projection "from=si,to=n,p=0.2,weight=$w,delay=1.5,receptor=inh_spikes"
+      --population n:500 --seed 5 --param n.I_e=$ie \
+      --projection "from=se,to=n,p=0.2,weight=$we,delay=1,receptor=exc_spikes" \
+      --projection "from=si,to=n,p=0.2,weight=$wi,delay=1.5,receptor=inh_spikes"
   check $m $m V_m --time 500
+  n=$("$A" summary --csv --population n ${m}_cpu1 2>/dev/null | sed -n 's/^spikes,//p')
+  if [ "${n:-0}" -gt 0 ]; then say "  $m: $n spikes of its neurons (not only the sources')"
+  else say "FAIL $m: its neurons did not fire (the check would miss the onCondition body)"; nfail=$((nfail + 1)); fi
 done
 
 if [ "${SKIP_BENCH:-0}" != 1 ]; then
-  cells=${BENCH_CELLS:-100000} k=${BENCH_K:-1000}
+ for cells in ${BENCH_CELLS:-100000 1000000}; do
+  k=${BENCH_K:-1000}
   delays bench_builtin lif_cuba ge gi $cells $k
   delays bench_nestml "$(P lif_cuba_nestml)" ge_in gi_in $cells $k
   say "# step loop, $cells cells x $k synapses (delays 0.1..5 ms), 1000 ms, --record none, best of 3:"
@@ -130,6 +136,7 @@ if [ "${SKIP_BENCH:-0}" != 1 ]; then
     say "  $m: $best cell-steps/s ($(grep -h 'spikes' "$logs/bench_$m.1.log" | head -1))"
   done
   say "  lif_cuba_nestml / lif_cuba: $(awk -v a="$rate_nestml" -v b="$rate_builtin" 'BEGIN { printf "%.3f", a / b }')"
+ done
 fi
 say "$nfail failed"
 [ "$nfail" = 0 ]

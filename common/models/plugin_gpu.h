@@ -30,6 +30,8 @@ typedef struct olive_plugin_gpu_args {
     unsigned long long *nchunk;
     unsigned long long *bad;   /* step << 32 | cell: the first non-finite (atomicMin) */
     int condition;             /* the update kernel tests the condition too */
+    int reset_first;           /* the update kernel first runs the previous step's step 4
+                                * (flags still the previous step's): one launch a step fewer */
 } olive_plugin_gpu_args;
 
 #endif

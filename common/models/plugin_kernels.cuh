@@ -33,6 +33,7 @@ extern "C" __global__ void olive_plugin_update(olive_plugin_gpu_args a)
     const int32_t ci = a.coef_of[r];
     if (ci < 0) return;   /* a spike source */
     const double *coef = olive_plugin_coef(a, ci);
+    if (a.reset_first && a.flags[r]) olive_cell_on_spike(coef, a.state, r);
     if (!olive_cell_step(coef, a.state, r, a.cur ? a.cur[r] : 0.0))
         atomicMin(a.bad, (unsigned long long)a.step << 32 | (unsigned long long)r);
     if (a.condition) olive_plugin_test(a, coef, r);

@@ -93,7 +93,21 @@ def cached(dirname, name, digest, gpu):
                 return f.read().strip()
         except OSError:
             return None
-    return os.path.isfile(so) and text(".hash") == digest and (not gpu or text(".gpu") == gpu)
+    return os.path.isfile(so) and text(".hash") == digest and (not gpu or text(".gpu") == gpu) and \
+        text(".headers") == headers_digest()
+
+
+def headers_digest():
+    """olive's headers the .so and its GPU image are compiled against: a new
+    olive (its kernels, exp/log, the plugin interface) builds the model again
+    (the model's own hash, which network files record, stays)."""
+    h = hashlib.sha256()
+    for d in include_dirs():
+        for f in sorted(os.listdir(d)):
+            if f.endswith((".h", ".cuh")):
+                with open(os.path.join(d, f), "rb") as fh:
+                    h.update(f.encode() + b"\0" + fh.read())
+    return h.hexdigest()
 
 
 def _run_compiler(what, csrc, cmd, tmp):
@@ -178,6 +192,7 @@ def build(path, out=None, force=False, numeric_solver="rk45"):
         _atomic_write(gpu_file, gpu + "\n")
     elif os.path.exists(gpu_file):
         os.unlink(gpu_file)
+    _atomic_write(os.path.join(d, name + ".headers"), headers_digest() + "\n")
     _atomic_write(os.path.join(d, name + ".hash"), digest + "\n")
     return so
 

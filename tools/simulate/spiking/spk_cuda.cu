@@ -368,7 +368,7 @@ static void update(sim_t *s, int64_t step, int64_t q, const spk_tail_args *tail)
         if (tail) spk_devpush_tail_launch(g, tail);
         spk_cable_cuda_update(s, g, step, q, cur);
     } else if (g->plugin) {   /* (device push: its steps in plugin_push_steps, no tail here) */
-        spk_plugin_cuda_update(s, g, step, q, cur, chunked);
+        spk_plugin_cuda_update(s, g, step, q, cur, chunked, chunked && q > 0);
     } else {
         const int alpha = g->se != nullptr;   /* then ge, gi are the drives the events add to */
         spk_update_args a;
@@ -483,16 +483,18 @@ static void host_push_step(sim_t *s, int64_t step)
     s->t.compute += olive_now() - t1;
 }
 
-/* The device push path of a plugin's model: each step's update, events,
- * delivery (the tail, which has no reset for it) and onCondition body as
- * kernels of their own; with inputs before the condition the delivery comes
- * before the condition (dynamic buckets then: spk_devpush_setup). */
+/* The device push path of a plugin's model: each step's update, events and
+ * delivery (the tail, which has no reset for it) as kernels of their own;
+ * a step's onCondition body runs in the next step's update pass (nothing
+ * else reads or writes the cell in between), the chunk's last one alone.
+ * With inputs before the condition the delivery comes before the condition
+ * (dynamic buckets then: spk_devpush_setup). */
 static void plugin_push_steps(sim_t *s, spk_cuda *g, int64_t first, int64_t count)
 {
     const int late = spk_plugin_cuda_late(g);
     for (int64_t q = 0; q < count; q++) {
         const int64_t step = first + q;
-        update(s, step, q, nullptr);
+        update(s, step, q, nullptr);   /* (with step - 1's onCondition body when q > 0) */
         if (late) {
             spk_devpush_tail(s, g, step);
             spk_plugin_cuda_condition(s, g, step, q, 1);
@@ -501,8 +503,8 @@ static void plugin_push_steps(sim_t *s, spk_cuda *g, int64_t first, int64_t coun
             spk_devpush_events(s, g, step);
             spk_devpush_tail(s, g, step);
         }
-        spk_plugin_cuda_on_spike(s, g, step);
     }
+    spk_plugin_cuda_on_spike(s, g, first + count - 1);
 }
 
 /* The device push path: a chunk of steps enqueued, then one visit. */

@@ -377,8 +377,10 @@ double spk_plugin_cuda_bytes(const sim_t *s);
  * g->gi its receptor variables, g->coef_of, g->rscale. */
 void spk_plugin_cuda_setup(sim_t *s, spk_cuda *g);
 /* Step 1 (with 2 unless inputs_before_condition) of every own cell; cur:
- * device pulse currents or null; chunked: the chunk's spike list too. */
-void spk_plugin_cuda_update(sim_t *s, spk_cuda *g, int64_t step, int64_t q, const double *cur, int chunked);
+ * device pulse currents or null; chunked: the chunk's spike list too;
+ * reset_first: the previous step's step 4 first, in the same pass. */
+void spk_plugin_cuda_update(sim_t *s, spk_cuda *g, int64_t step, int64_t q, const double *cur, int chunked,
+                            int reset_first);
 /* A plugin whose inputs come before its condition (inputs_before_condition,
  * model_plugin.h): steps 1, 3, 2, 4. */
 int spk_plugin_cuda_late(const spk_cuda *g);

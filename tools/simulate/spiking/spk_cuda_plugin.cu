@@ -99,6 +99,7 @@ static olive_plugin_gpu_args args(const sim_t *s, const spk_cuda *g, int64_t ste
     a.nchunk = chunked ? g->nchunk : nullptr;
     a.bad = g->bad;
     a.condition = condition;
+    a.reset_first = 0;
     (void)s;
     return a;
 }
@@ -113,10 +114,13 @@ static void launch(const spk_cuda *g, cudaKernel_t k, olive_plugin_gpu_args a, c
 
 int spk_plugin_cuda_late(const spk_cuda *g) { return g->plugin && g->plugin->pl->inputs_before_condition; }
 
-void spk_plugin_cuda_update(sim_t *s, spk_cuda *g, int64_t step, int64_t q, const double *cur, int chunked)
+void spk_plugin_cuda_update(sim_t *s, spk_cuda *g, int64_t step, int64_t q, const double *cur, int chunked,
+                            int reset_first)
 {
     const int cond = !g->plugin->pl->inputs_before_condition;
-    launch(g, g->plugin->k_update, args(s, g, step, q, cur, chunked, cond), "olive_plugin_update");
+    olive_plugin_gpu_args a = args(s, g, step, q, cur, chunked, cond);
+    a.reset_first = reset_first;
+    launch(g, g->plugin->k_update, a, "olive_plugin_update");
 }
 
 void spk_plugin_cuda_condition(sim_t *s, spk_cuda *g, int64_t step, int64_t q, int chunked)
