@@ -78,10 +78,11 @@ tut() {  # NAME MODEL GE GI: the tutorial network (examples/tutorial_cuba.sh)
 }
 delays() {  # NAME MODEL GE GI CELLS K
   local ne=$(($5 * 4 / 5)) ni=$(($5 / 5)) ke=$(($6 * 4 / 5)) ki=$(($6 / 5))
-  run gen_$1 "$G" -o $1.h5 --model "$2" --population exc:$ne --population inh:$ni --seed 2 --param t_ref=2 \
+  run gen_$1 "$G" -o $1.h5 --force --model "$2" --population exc:$ne --population inh:$ni --seed 2 --param t_ref=2 \
       --projection "from=exc,to=all,indegree=$ke,weight=1:2.5,delay=0.1:5,receptor=$3" \
       --projection "from=inh,to=all,indegree=$ki,weight=-12:-6,delay=0.1:5,receptor=$4"
 }
+if [ "${ONLY_BENCH:-0}" != 1 ]; then   # (ONLY_BENCH=1: the benchmark alone)
 tut tut_builtin lif_cuba ge gi
 tut tut_nestml "$(P lif_cuba_nestml)" ge_in gi_in
 check tut_nestml tut_nestml v,ge,gi,ref --time 300
@@ -118,6 +119,7 @@ for m in iaf_cond_exp aeif_cond_exp hh_psc_alpha; do
   if [ "${n:-0}" -gt 0 ]; then say "  $m: $n spikes of its neurons (not only the sources')"
   else say "FAIL $m: its neurons did not fire (the check would miss the onCondition body)"; nfail=$((nfail + 1)); fi
 done
+fi
 
 if [ "${SKIP_BENCH:-0}" != 1 ]; then
  for cells in ${BENCH_CELLS:-100000 1000000}; do

@@ -25,7 +25,10 @@ venv_cached "$venv" ".olive-nestml-$NESTML-odetoolbox-$ODETOOLBOX" "nestml==$NES
 lib="$venv/models/neurons"
 [ -d "$lib" ] || fail "NESTML's model library is not in $lib"
 nestml_venv=$venv   # ($venv is the NEST venv's once peer_venv.sh is sourced below)
-model() { PYTHONPATH="$TOP/python" OLIVE_MODEL_CACHE="$PWD/cache" "$nestml_venv/bin/python" -m olive.nestml build "$@"; }
+# (the library models CPU only: CI has no GPU and is near its budget; the
+# GPU image is built and checked once, for lif_cuba_nestml below)
+model() { PYTHONPATH="$TOP/python" OLIVE_MODEL_CACHE="$PWD/cache" OLIVE_MODEL_CUDA=${OLIVE_MODEL_CUDA:-0} \
+          "$nestml_venv/bin/python" -m olive.nestml build "$@"; }
 export -f model; export lib nestml_venv TOP
 # one model: its plugin, the seconds it took (build_M.time)
 build_one() {
@@ -124,7 +127,19 @@ cmp_one izhikevich 1000 0
 # built-in's spikes on the tutorial network (examples/tutorial_cuba.sh: 4000
 # cells, delay 0), 300 ms; v of 50 cells within 1e-9 mV (the propagators are
 # ode-toolbox's expressions, not lif.c's: the last bits differ)
-so=$(model "$TOP/examples/nestml/lif_cuba_nestml.nestml" 2> lif.log) || { cat lif.log >&2; fail "lif_cuba_nestml did not build"; }
+so=$(OLIVE_MODEL_CUDA=1 model "$TOP/examples/nestml/lif_cuba_nestml.nestml" 2> lif.log) || { cat lif.log >&2; fail "lif_cuba_nestml did not build"; }
+# where nvcc is found: its GPU image, compiled warning-free from the same source
+# (scripts/gpu-validate-plugins.sh runs it on a GPU against the CPU)
+if [ -x /usr/local/cuda/bin/nvcc ] || command -v nvcc >/dev/null; then
+  grep -q 'GPU image: sm_90 (nvcc)' lif.log || { cat lif.log >&2; fail "no GPU image for lif_cuba_nestml"; }
+  [ "$(cat cache/lif_cuba_nestml.gpu)" = sm_90 ] && [ -s cache/lif_cuba_nestml.fatbin ] || fail "no fatbin beside the plugin"
+  grep -q 'olive_plugin_fatbin' cache/lif_cuba_nestml.fatbin.h || fail "the fatbin is not in the plugin's source"
+  if "$BIN/olive-simulate" --version | grep -q cuda; then   # (a CUDA build without a GPU: the device is what is missing)
+    "$BIN/olive-genconn" -q -o gpu.h5 --model "$so" --population a:10
+    if "$BIN/olive-simulate" gpu.h5 -o gpu-run --steps 10 --backend cuda 2> gpu.err; then :
+    else grep -q 'sees no CUDA device' gpu.err || { cat gpu.err >&2; fail "--backend cuda refused a plugin with a GPU image"; }; fi
+  fi
+fi
 tut() {  # NAME MODEL GE GI
   "$BIN/olive-genconn" -q -o "$1.h5" --model "$2" --population exc:3200 --population inh:800 --seed 1 \
       --projection "from=exc,to=all,p=0.02,weight=1.62,delay=0,receptor=$3" \
