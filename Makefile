@@ -283,7 +283,8 @@ MAN ?= 1
 INSTALL_MANS := $(if $(filter 0,$(MAN)),,$(MANS))
 PLUGIN_HEADERS := common/models/model_plugin.h common/models/cellmodel.h common/models/lif.h common/models/plugin_rkf45.h \
                   common/math/hostdev.h common/math/fastexp.h common/math/fastlog.h \
-                  common/models/plugin_gpu.h common/models/plugin_kernels.cuh
+                  common/models/plugin_gpu.h common/models/plugin_kernels.cuh common/models/spike_tail.cuh \
+                  common/models/poisson_spec.h common/models/poisson_input.h common/math/rng.h
 install: $(BINS) $(INSTALL_MANS)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DOCDIR) $(DESTDIR)$(PREFIX)/include/olive
 	install -m 755 $(BINS) $(DESTDIR)$(PREFIX)/bin/

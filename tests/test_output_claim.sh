@@ -125,7 +125,8 @@ for sig in TERM HUP; do
   for prog in genconn disperse; do
     rm -f "sig-$prog.h5"
     if [ $prog = genconn ]; then
-      started "sig-$prog.h5" "$G" -o "sig-$prog.h5" --cells 200000 --generator uniform --density 20 --seed 2 -q
+      # (a long write: the poll above must see its temporary on a loaded machine, CI's)
+      started "sig-$prog.h5" "$G" -o "sig-$prog.h5" --cells 200000 --generator uniform --density 60 --seed 2 -q
     else
       started "sig-$prog.h5" "$D" big.h5 --ranks 7 -o "sig-$prog.h5" -q
     fi

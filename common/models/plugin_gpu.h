@@ -13,6 +13,14 @@
 #define OLIVE_PLUGIN_KERNEL_UPDATE "olive_plugin_update"       /* step 1 (and 2 when a.condition) */
 #define OLIVE_PLUGIN_KERNEL_CONDITION "olive_plugin_condition" /* step 2 alone (inputs_before_condition) */
 #define OLIVE_PLUGIN_KERNEL_ON_SPIKE "olive_plugin_on_spike"   /* step 4 of the flagged cells */
+/* The device push path's pass (static buckets): the previous step's tail
+ * (spike_tail.cuh: its events, its Poisson inputs), its step 4, then this
+ * step's update: (spk_tail_args, olive_plugin_gpu_args). Its name carries
+ * OLIVE_PLUGIN_GPU_ABI, the version of the structures both sides compile
+ * (spike_tail.cuh's, these): an image of another version lacks the kernel
+ * and olive-simulate asks for a rebuild. */
+#define OLIVE_PLUGIN_GPU_ABI 1
+#define OLIVE_PLUGIN_KERNEL_TAIL_UPDATE "olive_plugin_tail_update_v1"
 
 typedef struct olive_plugin_gpu_args {
     int64_t n;                 /* own cells */

@@ -7,6 +7,7 @@
 #include "netfile.h"
 #include "noise.h"
 #include "partition.h"
+#include "poisson_spec.h"
 #include "state.h"
 
 /* CPU backend: rows whose junction sums run side by side (independent add chains). */
@@ -18,16 +19,6 @@ typedef struct {
     int64_t first, last;     /* cells first <= id < last; last = -1: all */
 } sim_pulse;
 
-/* --poisson: n independent Poisson inputs of rate_hz into each of cells
- * [first, last) on steps [step0, step1), each event adding weight to the
- * receptor (drawn per cell and step: rank- and thread-invariant). */
-typedef struct {
-    double rate_hz, weight;
-    char receptor[32];
-    int64_t n, first, last, step0, step1;
-    double start_ms, stop_ms;
-    char weight_text[48];      /* as given (a unit allowed): set-up converts it to the model's unit */
-} sim_poisson;
 
 enum sim_backend { SIM_BACKEND_AUTO = 0, SIM_BACKEND_CPU = 1, SIM_BACKEND_CUDA = 2 };
 

@@ -205,7 +205,7 @@ def main(argv=None):
     b.add_argument("file")
     b.add_argument("-o", "--output", metavar="DIR", help="directory of NAME.so (default: the model cache)")
     b.add_argument("--force", action="store_true", help="build even when the cache holds it")
-    b.add_argument("--numeric-solver", choices=generator.NUMERIC_SOLVERS, default="rk45",
+    b.add_argument("--numeric-solver", choices=generator.NUMERIC_SOLVERS if generator else None, default="rk45",
                    help="for the ODEs without exact propagators: rk45 (default; NEST's adaptive GSL RKF45) "
                         "or rk4 (fixed step dt)")
     args = ap.parse_args(argv)

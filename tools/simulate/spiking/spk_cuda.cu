@@ -367,8 +367,9 @@ static void update(sim_t *s, int64_t step, int64_t q, const spk_tail_args *tail)
     if (g->cable) {
         if (tail) spk_devpush_tail_launch(g, tail);
         spk_cable_cuda_update(s, g, step, q, cur);
-    } else if (g->plugin) {   /* (device push: its steps in plugin_push_steps, no tail here) */
-        spk_plugin_cuda_update(s, g, step, q, cur, chunked, chunked && q > 0);
+    } else if (g->plugin) {   /* (device push: with static buckets the tail here, else plugin_push_steps) */
+        if (tail) spk_plugin_cuda_tail_update(s, g, tail, step, q, cur);
+        else spk_plugin_cuda_update(s, g, step, q, cur, chunked, chunked && q > 0 && !g->sb);
     } else {
         const int alpha = g->se != nullptr;   /* then ge, gi are the drives the events add to */
         spk_update_args a;
@@ -483,8 +484,11 @@ static void host_push_step(sim_t *s, int64_t step)
     s->t.compute += olive_now() - t1;
 }
 
-/* The device push path of a plugin's model: each step's update, events and
- * delivery (the tail, which has no reset for it) as kernels of their own;
+/* The device push path of a plugin's model with dynamic buckets (static
+ * ones take device_push_steps' loop: the tail, the onCondition body and the
+ * next update in one pass of the plugin's image, as k_tail_update for lif.h):
+ * each step's update, events and delivery (the tail, which has no reset for
+ * it) as kernels of their own;
  * a step's onCondition body runs in the next step's update pass (nothing
  * else reads or writes the cell in between), the chunk's last one alone.
  * With inputs before the condition the delivery comes before the condition
@@ -512,7 +516,7 @@ static void device_push_steps(sim_t *s, int64_t first, int64_t count)
 {
     spk_cuda *g = (spk_cuda *)s->cuda;
     const double t0 = olive_now();
-    if (g->plugin) {
+    if (g->plugin && !g->sb) {
         plugin_push_steps(s, g, first, count);
     } else if (g->sb) {
         /* each step's tail runs with the next step's update; the spike lists
@@ -526,6 +530,7 @@ static void device_push_steps(sim_t *s, int64_t first, int64_t count)
             spk_devpush_events(s, g, first + q);
         }
         spk_devpush_tail(s, g, first + count - 1);   /* (g->nspk: the last step's list) */
+        if (g->plugin) spk_plugin_cuda_on_spike(s, g, first + count - 1);   /* (its tail has no reset) */
     } else {
         for (int64_t q = 0; q < count; q++) {
             update(s, first + q, q, nullptr);

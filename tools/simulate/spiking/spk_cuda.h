@@ -145,26 +145,6 @@ static inline void spk_tspikes_reserve(sim_t *s, int64_t more)
     s->tspikes[0] = (sim_spike *)olive_realloc(s->tspikes[0], (size_t)s->tspike_cap[0] * sizeof(sim_spike), "spikes");
 }
 
-/* Every --poisson input of cell g on step `step` into its receptor
- * variables x0 (ge) and x1 (gi), in input order, as the CPU engine
- * (spk_deliver.c): the one-rank paths' per-cell form. */
-static __device__ __forceinline__ void spk_poisson_cell(const sim_poisson *in, const int *rec, int nin, uint64_t seed,
-                                                        double dt, int64_t g, int64_t step, double &x0, double &x1,
-                                                        unsigned long long *count, const double *rs0 = nullptr,
-                                                        const double *rs1 = nullptr)
-{
-    for (int j = 0; j < nin; j++) {
-        const sim_poisson *p = &in[j];
-        if (step < p->step0 || step >= p->step1 || g < p->first || g >= p->last) continue;
-        const long long hits = olive_poisson_input_hits(seed, g, step, j, p->n, p->rate_hz * 1e-3 * dt);
-        if (hits) {   /* (rs0, rs1: a plugin's receptor factors of the cell, spk_cuda_plugin.cu) */
-            if (rec[j]) x1 += (double)hits * (rs1 ? *rs1 * p->weight : p->weight);
-            else x0 += (double)hits * (rs0 ? *rs0 * p->weight : p->weight);
-            atomicAdd(count, (unsigned long long)hits);   /* an integer: exact in any order */
-        }
-    }
-}
-
 /* Steps 1 and 2 of one integrate-and-fire cell (k_update): olive_lif_step,
  * the threshold, the spike lists, the first non-finite value. */
 struct spk_update_args {
@@ -212,85 +192,6 @@ static __device__ __forceinline__ void spk_update_cell(const spk_update_args &a,
     if (ci < 0) return;   /* (spike sources: k_sources) */
     const double f = a.ref[r];
     spk_update_regs(a, r, ci, a.v[r], a.ge[r], a.gi[r], f, f, a.xe ? a.xe[r] : 0.0, a.xi ? a.xi[r] : 0.0);
-}
-
-/* Steps 3 and 4 of one cell on the device push path (spk_cuda_devpush.cu):
- * the due slot's sums so far (touched cells only), with static buckets the
- * step's events to the cell in (source, synapse) order (spk_sb.h), added one
- * by one into their slots, the due one in registers (the CPU engine's
- * order); the Poisson inputs in their order; the reset. */
-struct spk_tail_args {
-    int64_t n, row0, step, slot;
-    int L;
-    int due_held;                          /* the due slot may hold sums from earlier steps (else not read) */
-    double *acc;
-    unsigned char *touched;
-    double *ge, *gi;
-    const sim_poisson *poisson;
-    const int *poisson_rec;
-    int npoisson;
-    uint64_t seed;
-    double dt;
-    unsigned long long *npoisson_events;
-    const unsigned char *flags;
-    const olive_lif_coef *coef;            /* null for cable cells and plugins (no reset here) */
-    const double *rscale;                  /* a plugin's receptor factors (2 x n), or null */
-    const int32_t *coef_of;
-    double *v, *ref;
-    unsigned int *nspk;                    /* the step's spike counter: cleared (by the kernel's thread 0) */
-    spk_sb_bucket sb;                      /* static buckets: the step's parity; or sb.head null */
-};
-
-/* One event of a target's step into the due slot's sums s0, s1 or its slot. */
-static __device__ __forceinline__ void spk_add_event(const spk_tail_args &a, int64_t r, const spk_sev &e, double &s0,
-                                                     double &s1, int &any)
-{
-    const int64_t slot = (int64_t)(e.key >> 1 & 0xffff);
-    const int rec = (int)(e.key & 1);
-    if (slot == a.slot) {
-        if (rec) s1 += e.w; else s0 += e.w;
-        any = 1;
-    } else {
-        a.acc[(2 * slot + rec) * a.n + r] += e.w;
-        a.touched[slot * a.n + r] = 1;
-    }
-}
-
-/* Those inputs of cell r (h: the head of its list in the static buckets,
- * or SPK_END) into its receptor variables d0, d1 (ge, gi, or the alpha
- * drives), in registers. */
-static __device__ __forceinline__ void spk_tail_inputs(const spk_tail_args &a, int64_t r, uint32_t h, double &d0,
-                                                       double &d1)
-{
-    const int64_t due = a.slot;
-    unsigned char *tdue = a.touched + due * a.n + r;
-    const int held = a.due_held ? *tdue : 0;
-    int any = held;
-    double s0 = 0, s1 = 0;   /* receptor 0 is ge, 1 is gi (cellmodel.c) */
-    if (held) {
-        s0 = a.acc[(2 * due) * a.n + r];
-        s1 = a.acc[(2 * due + 1) * a.n + r];
-    }
-    if (h != SPK_END) {   /* (static buckets only) */
-        spk_sb_events(a.sb, r, h, [&](const spk_sev &e) { spk_add_event(a, r, e, s0, s1, any); });
-        a.sb.head[r] = SPK_END;
-    }
-    if (any) {
-        if (a.rscale) {   /* a plugin's receptor: its factor times the sum, as spk_deliver.c */
-            d0 += a.rscale[r] * s0;
-            d1 += a.rscale[a.n + r] * s1;
-        } else {
-            d0 += s0;
-            d1 += s1;
-        }
-        if (held) {
-            a.acc[(2 * due) * a.n + r] = 0;
-            a.acc[(2 * due + 1) * a.n + r] = 0;
-            *tdue = 0;
-        }
-    }
-    spk_poisson_cell(a.poisson, a.poisson_rec, a.npoisson, a.seed, a.dt, a.row0 + r, a.step, d0, d1, a.npoisson_events,
-                     a.rscale ? a.rscale + r : nullptr, a.rscale ? a.rscale + a.n + r : nullptr);
 }
 
 /* The tail of cell r in memory: its inputs, then the reset. */
@@ -381,6 +282,10 @@ void spk_plugin_cuda_setup(sim_t *s, spk_cuda *g);
  * reset_first: the previous step's step 4 first, in the same pass. */
 void spk_plugin_cuda_update(sim_t *s, spk_cuda *g, int64_t step, int64_t q, const double *cur, int chunked,
                             int reset_first);
+/* Static buckets: the previous step's tail (its step 4 too) and step's
+ * update in one pass (the plugin's OLIVE_PLUGIN_KERNEL_TAIL_UPDATE). */
+void spk_plugin_cuda_tail_update(sim_t *s, spk_cuda *g, const spk_tail_args *tail, int64_t step, int64_t q,
+                                 const double *cur);
 /* A plugin whose inputs come before its condition (inputs_before_condition,
  * model_plugin.h): steps 1, 3, 2, 4. */
 int spk_plugin_cuda_late(const spk_cuda *g);

@@ -16,7 +16,7 @@
 struct spk_plugin_cuda {
     const olive_model_plugin *pl;
     cudaLibrary_t lib;
-    cudaKernel_t k_update, k_condition, k_on_spike;
+    cudaKernel_t k_update, k_condition, k_on_spike, k_tail_update;
     int nvars;
     double *x[OLIVE_NVARS];    /* the state */
     double **state;            /* device copy of x[] */
@@ -57,6 +57,7 @@ void spk_plugin_cuda_setup(sim_t *s, spk_cuda *g)
     p->k_update = kernel(p, OLIVE_PLUGIN_KERNEL_UPDATE);
     p->k_condition = kernel(p, OLIVE_PLUGIN_KERNEL_CONDITION);
     p->k_on_spike = kernel(p, OLIVE_PLUGIN_KERNEL_ON_SPIKE);
+    p->k_tail_update = kernel(p, OLIVE_PLUGIN_KERNEL_TAIL_UPDATE);
     const int64_t n = g->n;
     p->nvars = pl->model.nvars;
     for (int v = 0; v < p->nvars; v++) p->x[v] = dev_copy((const double *)s->state[v], (size_t)n, "the state");
@@ -104,9 +105,11 @@ static olive_plugin_gpu_args args(const sim_t *s, const spk_cuda *g, int64_t ste
     return a;
 }
 
-static void launch(const spk_cuda *g, cudaKernel_t k, olive_plugin_gpu_args a, const char *what)
+static void launch(const spk_cuda *g, cudaKernel_t k, olive_plugin_gpu_args a, const char *what,
+                   spk_tail_args *tail = nullptr)
 {
-    void *argv[] = {&a};
+    void *one[] = {&a}, *two[] = {tail, &a};
+    void **argv = tail ? two : one;
     const unsigned nb = (unsigned)((g->n + 255) / 256 > 0 ? (g->n + 255) / 256 : 1);
     CK(cudaLaunchKernel((const void *)k, dim3(nb), dim3(256), argv, 0, g->st));
     CK_LAUNCH(what);
@@ -121,6 +124,13 @@ void spk_plugin_cuda_update(sim_t *s, spk_cuda *g, int64_t step, int64_t q, cons
     olive_plugin_gpu_args a = args(s, g, step, q, cur, chunked, cond);
     a.reset_first = reset_first;
     launch(g, g->plugin->k_update, a, "olive_plugin_update");
+}
+
+void spk_plugin_cuda_tail_update(sim_t *s, spk_cuda *g, const spk_tail_args *tail, int64_t step, int64_t q,
+                                 const double *cur)
+{
+    spk_tail_args t = *tail;
+    launch(g, g->plugin->k_tail_update, args(s, g, step, q, cur, 1, 1), OLIVE_PLUGIN_KERNEL_TAIL_UPDATE, &t);
 }
 
 void spk_plugin_cuda_condition(sim_t *s, spk_cuda *g, int64_t step, int64_t q, int chunked)
