@@ -160,8 +160,9 @@ void gc_spk_generate(const gc_spk_config *cfg, int k, olive_projection *p)
         free(blk);
         p->nnz = total;
     }
-    /* Weights and delays: constants cost nothing; ranges one draw per synapse,
-     * keyed by its target and place in the row. */
+    /* Weights and delays: constants cost nothing; ranges and normals one
+     * counter per synapse (a normal's redraws more), keyed by its target and
+     * place in the row. */
     const int vw = gc_value_varies(&s->w), vd = gc_value_varies(&s->d);
     if (vw) p->weight = olive_malloc((size_t)p->nnz * sizeof(double) + 8, "weights");
     if (vd) p->delay = olive_malloc((size_t)p->nnz * sizeof(uint16_t) + 2, "delays");
