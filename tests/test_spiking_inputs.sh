@@ -5,8 +5,11 @@
 #   indegree K: exactly K per target of the target population, none elsewhere;
 #   total N: exactly N; autapses=no: no synapse onto its own source; weights
 #   and delays inside their ranges; v0 inside its range; the same seed gives
-#   the same datasets, another seed others;
-# - negative delays, negative conductance weights, unknown models and
+#   the same datasets, another seed others; normal weights and delays: sample
+#   moments within 5 standard errors, truncation bounds kept exactly, the
+#   same synapses on 1 and 3 ranks;
+# - normal:... with SD < 0, LOW >= HIGH, a delay that can be <= 0 ms or a
+#   truncation that keeps almost nothing; negative delays, negative conductance weights, unknown models and
 #   receptors, delays beyond the 65535-step buffer, in genconn options and in
 #   files written by hand (h5py), and options that do not apply to a model;
 # - ms -> steps: 6553.5 ms at dt 0.1 is 65535 steps (accepted), 6553.6 ms
@@ -72,6 +75,52 @@ with h5py.File("a.h5") as f:
 print("generators: counts, ranges and determinism as specified")
 PYEOF
 
+# Normal weights and delays (NEST's Potjans_2014 microcircuit: weights
+# normal and redrawn beyond their sign, delays normal and redrawn below the
+# resolution), by fixed total number: 1e5 synapses each; the same synapse
+# datasets on 1 rank and 1 thread as on 3 ranks and 2 threads.
+NORM=(--model lif_cuba --population e:4000 --population i:1000 --seed 5 --dt 0.1
+    --projection from=e,to=all,total=100000,weight=normal:87.8:8.78,delay=normal:1.5:0.75:0.1:2,receptor=ge,name=ee
+    --projection from=i,to=all,total=100000,weight=normal:-351.2:300:-inf:0,delay=normal:0.8:0.4:0.1:inf,receptor=gi,name=ii)
+mkdir -p n1 n3
+(cd n1 && OMP_NUM_THREADS=1 "$G" -q -o n.h5 "${NORM[@]}")
+(cd n3 && OMP_NUM_THREADS=2 mpirun -np 3 --oversubscribe "$G" -q -o n.h5 "${NORM[@]}")
+h5diff n1/n.h5 n3/n.h5 /synapses /synapses >diff.txt || { head diff.txt; fail "normal draws: 3 ranks differ from 1"; }
+"$PY" - <<'PYEOF'
+import h5py, numpy as np
+from math import erf, exp, pi, sqrt
+def trunc(mu, sd, lo, hi):   # mean and SD of normal(mu, sd) kept in [lo, hi]
+    a, b = (lo - mu) / sd, (hi - mu) / sd
+    phi = lambda x: exp(-x * x / 2) / sqrt(2 * pi) if np.isfinite(x) else 0.0
+    Phi = lambda x: 0.5 * (1 + erf(x / sqrt(2))) if np.isfinite(x) else float(x > 0)
+    xphi = lambda x: x * phi(x) if np.isfinite(x) else 0.0
+    z = Phi(b) - Phi(a)
+    m = (phi(a) - phi(b)) / z
+    v = 1 + (xphi(a) - xphi(b)) / z - m * m
+    return mu + sd * m, sd * sqrt(v)
+def close(x, mu, sd, what):   # sample mean and SD within 5 standard errors
+    n = len(x)
+    assert abs(x.mean() - mu) < 5 * sd / sqrt(n), (what, x.mean(), mu)
+    assert abs(x.std() - sd) < 5 * sd / sqrt(2 * n), (what, x.std(), sd)
+with h5py.File("n1/n.h5") as f:
+    e, i = f["synapses/ee"], f["synapses/ii"]
+    assert len(e["col"]) == 100000 and len(i["col"]) == 100000, "total=N is not N synapses"
+    assert e["row_ptr"][-1] == 100000 and e["col"][:].max() < 4000 and i["col"][:].min() >= 4000
+    we, wi = e["weight"][:], i["weight"][:]
+    close(we, 87.8, 8.78, "untruncated weight")
+    assert wi.max() <= 0, "weight above its HIGH bound 0"
+    close(wi, *trunc(-351.2, 300, -np.inf, 0), "weight redrawn above 0")
+    # delays: rounded to steps of 0.1 ms (NEST's grid), bounds kept exactly
+    de, di = e["delay"][:], i["delay"][:]
+    assert de.min() >= 1 and de.max() <= 20 and di.min() >= 1, (de.min(), de.max(), di.min())
+    assert (de == 20).any() and (de == 1).any()
+    m, s = trunc(1.5, 0.75, 0.1, 2.0)
+    close(de * 0.1, m, sqrt(s * s + 0.01 / 12), "delay in [0.1, 2]")   # + the rounding's variance
+    m, s = trunc(0.8, 0.4, 0.1, np.inf)
+    close(di * 0.1, m, sqrt(s * s + 0.01 / 12), "delay above 0.1")
+print("normal weights and delays: moments within 5 standard errors, bounds kept, rank-invariant")
+PYEOF
+
 refused() {  # expected-message command...
   local want=$1; shift
   local out
@@ -86,6 +135,15 @@ refused "is not lif_cuba, lif_coba, lif_cuba_alpha, lif_coba_alpha, hh_traub, hh
 refused "delay (the delay buffer) = 7000 ms is 70000 steps of 0.1 ms, outside 0..65535" "$G" "${B[@]}" --projection from=all,to=all,p=0.1,weight=1,delay=7000,receptor=ge
 refused "no population 'x'" "$G" "${B[@]}" --projection from=x,to=all,p=0.1,weight=1,delay=1,receptor=ge
 refused "not a parameter of lif_cuba" "$G" "${B[@]}" --param g_L=3
+NP=from=all,to=all,p=0.1,receptor=ge
+refused "weight 'normal:1:-0.5': the standard deviation -0.5 is negative" "$G" "${B[@]}" --projection "$NP,weight=normal:1:-0.5,delay=1"
+refused "LOW 2 is not below HIGH 2" "$G" "${B[@]}" --projection "$NP,weight=normal:1:0.5:2:2,delay=1"
+refused "must be normal:MEAN:SD or normal:MEAN:SD:LOW:HIGH" "$G" "${B[@]}" --projection "$NP,weight=normal:1:0.5:0,delay=1"
+refused "delay 'normal:1.5:0.5' can be <= 0 ms" "$G" "${B[@]}" --projection "$NP,weight=1,delay=normal:1.5:0.5"
+refused "delay 'normal:1.5:0.5:0:inf' can be <= 0 ms" "$G" "${B[@]}" --projection "$NP,weight=1,delay=normal:1.5:0.5:0:inf"
+refused "only 3.17e-05 of the distribution lies in \\[LOW, HIGH\\]" "$G" "${B[@]}" --projection "$NP,weight=normal:1:0.25:2:inf,delay=1"
+refused "delay (the delay buffer) = 7041.5 ms" "$G" "${B[@]}" --projection "$NP,weight=1,delay=normal:7000:5:1:inf"
+refused "cannot be negative (give normal:MEAN:SD:0:inf)" "$G" -o bad.h5 --model lif_coba --cells 100 --projection "$NP,weight=normal:2:1,delay=1"
 [ ! -e bad.h5 ] || fail "a refused network left bad.h5"
 
 # Files written by hand: each fault named, no output directory left.

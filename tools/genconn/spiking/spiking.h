@@ -20,13 +20,25 @@ typedef struct {
     double total;
 } gc_site_table;
 
+/* A weight or delay (ms): constant (a == b), uniform in [a, b), or, when
+ * normal is set, normal(mean, sd) redrawn outside [lo, hi] (rng_normal.h);
+ * a and b then hold the least and greatest value it can take. */
+typedef struct {
+    double a, b;
+    int normal;
+    double mean, sd, lo, hi;
+} gc_value;
+
+/* 1 when v is drawn per synapse (stored as a dataset, not an attribute). */
+static inline int gc_value_varies(const gc_value *v) { return v->a != v->b; }
+
 typedef struct {
     char name[OLIVE_NAME_LEN], from[OLIVE_NAME_LEN], to[OLIVE_NAME_LEN], receptor[32];
     int rule;
     double p;                 /* GC_RULE_P */
     int64_t k;                /* in-degree or total */
-    double w_a, w_b;          /* weight: constant (a == b) or uniform in [a, b) */
-    double d_a, d_b;          /* delay in ms: constant or uniform, rounded to steps */
+    gc_value w;               /* weight */
+    gc_value d;               /* delay in ms, rounded to steps of dt */
     int autapses;
     char spec[256];           /* as given (provenance attribute rule) */
     char sites[256];          /* sites=VALUE as given, or "" */

@@ -4,6 +4,7 @@
 #include "model_plugin.h"
 #include "cable_model.h"
 #include "popparam.h"
+#include "rng_normal.h"
 #include "util.h"
 #include <errno.h>
 #include <limits.h>
@@ -58,14 +59,19 @@ static void usage(void)
            "                                 or from its formulas (0: usetable_hh = 0)\n"
            "  --morphology FILE[@POP]    hh_swc: the SWC file of every population, or of POP\n"
            "  --v0 A:B[@POP]             initial potentials uniform in [A, B) mV, per cell\n"
-           "  --projection SPEC          from=POP,to=POP,RULE,weight=W|A:B,delay=MS|A:B,receptor=ge|gi\n"
+           "  --projection SPEC          from=POP,to=POP,RULE,weight=VALUE,delay=VALUE,receptor=ge|gi\n"
            "                               [,name=NAME][,autapses=yes|no][,sites=SITES]; POP may be 'all';\n"
            "                               RULE: p=P (every ordered pair once with probability P),\n"
            "                               indegree=K (K sources per target, drawn with replacement),\n"
-           "                               total=N (N synapses, pairs drawn with replacement);\n"
+           "                               total=N (N synapses, each a target and a source drawn uniformly\n"
+           "                               with replacement: NEST's fixed_total_number, multapses allowed);\n"
            "                               weight in mV (lif_cuba), nS (lif_coba, hh_traub) or uS (hh_cable),\n"
-           "                               delays in ms\n"
-           "                               rounded to steps of --dt; ranges are uniform per synapse\n"
+           "                               delays in ms rounded to the nearest step of --dt;\n"
+           "                               VALUE: X (constant), A:B (uniform in [A, B) per synapse) or\n"
+           "                               normal:MEAN:SD[:LOW:HIGH] (normal per synapse, drawn again while\n"
+           "                               outside [LOW, HIGH], as NEST's redraw; LOW/HIGH may be -inf/inf;\n"
+           "                               a normal delay needs LOW > 0, e.g. NEST's microcircuit:\n"
+           "                               weight=normal:87.8:8.78:0:inf,delay=normal:1.5:0.75:0.1:inf)\n"
            "                               sites= (hh_swc, hh_cable): where on its target each synapse sits:\n"
            "                                 TYPES[:DMIN:DMAX] uniform over the length of the sections of\n"
            "                                 TYPES (soma+axon+dend+apic+custom) at path distance DMIN..DMAX um\n"
@@ -140,6 +146,64 @@ static void parse_value_or_range(const char *opt, const char *what, const char *
     }
 }
 
+/* A truncation bound of normal:...: a number, or inf / -inf for none. */
+static double parse_bound(const char *opt, const char *s)
+{
+    if (!strcmp(s, "inf") || !strcmp(s, "+inf")) return INFINITY;
+    if (!strcmp(s, "-inf")) return -INFINITY;
+    return olive_parse_double(opt, s, -1e9, 1e9);
+}
+
+/* "normal:MEAN:SD[:LOW:HIGH]" (arg the projection, for the messages) into
+ * x: normal(MEAN, SD) redrawn outside [LOW, HIGH] (default -inf:inf);
+ * SD = 0 is the constant MEAN. */
+static void parse_normal(const char *arg, const char *what, const char *v, gc_value *x)
+{
+    char buf[256], *f[6], opt[300];
+    int nf = 0;
+    snprintf(opt, sizeof opt, "--projection %s: %s", arg, what);
+    snprintf(buf, sizeof buf, "%s", v + strlen("normal:"));
+    for (char *p = buf, *t; nf < 6 && (t = strsep(&p, ":"));) f[nf++] = t;
+    if (nf != 2 && nf != 4)
+        olive_usage_error("--projection %s: %s '%s' must be normal:MEAN:SD or normal:MEAN:SD:LOW:HIGH", arg, what, v);
+    x->mean = olive_parse_double(opt, f[0], -1e9, 1e9);
+    x->sd = olive_parse_double(opt, f[1], -1e9, 1e9);
+    x->lo = nf == 4 ? parse_bound(opt, f[2]) : -INFINITY;
+    x->hi = nf == 4 ? parse_bound(opt, f[3]) : INFINITY;
+    if (x->sd < 0) olive_usage_error("--projection %s: %s '%s': the standard deviation %g is negative", arg, what, v, x->sd);
+    if (!(x->lo < x->hi)) olive_usage_error("--projection %s: %s '%s': LOW %g is not below HIGH %g", arg, what, v, x->lo, x->hi);
+    if (x->sd == 0) {
+        if (x->mean < x->lo || x->mean > x->hi)
+            olive_usage_error("--projection %s: %s '%s': SD 0 gives MEAN, outside [LOW, HIGH]", arg, what, v);
+        x->a = x->b = x->mean;
+        return;
+    }
+    const double kept = olive_normal_kept(x->mean, x->sd, x->lo, x->hi);
+    if (!(kept >= OLIVE_NORMAL_MIN_KEPT))
+        olive_usage_error("--projection %s: %s '%s': only %.3g of the distribution lies in [LOW, HIGH] (at least %g "
+                          "needed, or the redraws would not end: move the bounds or the mean)", arg, what, v, kept,
+                          OLIVE_NORMAL_MIN_KEPT);
+    x->normal = 1;
+    x->a = x->lo;
+    x->b = x->hi;
+}
+
+/* weight= or delay= of projection arg: constant, uniform A:B or normal:... */
+static void parse_value(const char *arg, const char *what, const char *v, gc_value *x)
+{
+    memset(x, 0, sizeof *x);
+    if (!strncmp(v, "normal:", 7)) parse_normal(arg, what, v, x);
+    else parse_value_or_range("--projection", what, v, -1e9, 1e9, &x->a, &x->b);
+}
+
+/* The longest delay (ms) projection p can draw, for the delay buffer: an
+ * unbounded normal's 8.3 SD above the mean (passed with probability 5e-17
+ * per synapse; a draw beyond is refused when it is made). */
+static double longest_delay(const gc_proj_spec *p)
+{
+    return isfinite(p->d.b) ? p->d.b : p->d.mean + 8.3 * p->d.sd;
+}
+
 static void parse_projection(gc_spk_config *cfg, const char *arg)
 {
     if (cfg->nproj == GC_MAX_PROJ) olive_usage_error("--projection: at most %d projections", GC_MAX_PROJ);
@@ -169,11 +233,14 @@ static void parse_projection(gc_spk_config *cfg, const char *arg)
                                        INT64_C(1) << 40);
             }
         } else if (!strcmp(k, "weight")) {
-            parse_value_or_range("--projection", "weight", v, -1e9, 1e9, &p->w_a, &p->w_b);
+            parse_value(arg, "weight", v, &p->w);
             have_w = 1;
         } else if (!strcmp(k, "delay")) {
-            parse_value_or_range("--projection", "delay", v, -1e9, 1e9, &p->d_a, &p->d_b);
-            if (p->d_a < 0) olive_usage_error("--projection %s: delay '%s' is negative (delays are >= 0 ms)", arg, v);
+            parse_value(arg, "delay", v, &p->d);
+            if (p->d.normal && !(p->d.lo > 0))
+                olive_usage_error("--projection %s: delay '%s' can be <= 0 ms: give normal:MEAN:SD:LOW:HIGH with LOW > 0 "
+                                  "(NEST's microcircuit redraws below the resolution: LOW = --dt)", arg, v);
+            if (p->d.a < 0) olive_usage_error("--projection %s: delay '%s' is negative (delays are >= 0 ms)", arg, v);
             have_d = 1;
         } else if (!strcmp(k, "receptor")) {
             snprintf(p->receptor, sizeof p->receptor, "%s", v);
@@ -194,12 +261,12 @@ static void parse_projection(gc_spk_config *cfg, const char *arg)
     }
     if (!p->from[0] || !p->to[0]) olive_usage_error("--projection %s: needs from=POP and to=POP", arg);
     if (p->rule < 0) olive_usage_error("--projection %s: needs a rule: p=P, indegree=K or total=N", arg);
-    if (!have_w) olive_usage_error("--projection %s: needs weight=W or weight=A:B", arg);
-    if (!have_d) olive_usage_error("--projection %s: needs delay=MS or delay=A:B", arg);
+    if (!have_w) olive_usage_error("--projection %s: needs weight=W, weight=A:B or weight=normal:MEAN:SD", arg);
+    if (!have_d) olive_usage_error("--projection %s: needs delay=MS, delay=A:B or delay=normal:MEAN:SD:LOW:HIGH", arg);
     if (!p->receptor[0]) olive_usage_error("--projection %s: needs receptor=ge or receptor=gi", arg);
-    if (cfg->model->weights_nonnegative && p->w_a < 0)
-        olive_usage_error("--projection %s: a weight of %s is a conductance (nS) and cannot be negative",
-                          arg, cfg->model->name);
+    if (cfg->model->weights_nonnegative && p->w.a < 0)
+        olive_usage_error("--projection %s: a weight of %s is a conductance (nS) and cannot be negative%s",
+                          arg, cfg->model->name, p->w.normal ? " (give normal:MEAN:SD:0:inf)" : "");
 }
 
 /* A --model value that names no built-in model: plugin m (a path, or a
@@ -420,9 +487,9 @@ void gc_spk_parse_args(int argc, char **argv, gc_spk_config *cfg)
             if (!strcmp(cfg->proj[q].name, p->name))
                 olive_usage_error("--projection %s: a second projection named '%s' (give name=...)", projs[j], p->name);
         if (p->sites[0]) gc_spk_sites_resolve(cfg, p);
-        /* the largest delay (d_a >= 0 is checked): every delay drawn fits the uint16 steps */
+        /* the largest delay (d.a >= 0 is checked): every delay drawn fits the uint16 steps */
         char what[400];
         snprintf(what, sizeof what, "--projection %s: delay (the delay buffer)", projs[j]);
-        olive_ms_to_steps_or_die(olive_usage_error, what, p->d_b, cfg->dt, 0, OLIVE_MAX_DELAY);
+        olive_ms_to_steps_or_die(olive_usage_error, what, longest_delay(p), cfg->dt, 0, OLIVE_MAX_DELAY);
     }
 }

@@ -5,6 +5,7 @@
 #include "memcheck.h"
 #include "netfile.h"
 #include "rng.h"
+#include "rng_normal.h"
 #include "util.h"
 #include <math.h>
 #include <stdlib.h>
@@ -24,6 +25,19 @@ static double u01(const gc_spk_config *cfg, int k, uint64_t b, uint32_t draw, ui
     double u0, u1;
     olive_uniform2(cfg->seed, (uint32_t)k, (uint32_t)b, draw, stream, &u0, &u1);
     return u0;
+}
+
+/* The weight or delay v of the synapse at place at of target j's row in
+ * projection k: uniform, or normal redrawn outside its bounds (rng_normal.h). */
+static double draw_value(const gc_spk_config *cfg, int k, const char *what, const gc_value *v, uint64_t j, uint32_t at,
+                         uint32_t stream)
+{
+    if (!v->normal) return v->a + (v->b - v->a) * u01(cfg, k, j, at, stream);
+    double x;
+    if (!olive_normal_redraw(cfg->seed, (uint32_t)k, (uint32_t)j, at, stream, v->mean, v->sd, v->lo, v->hi, &x))
+        olive_die("--projection %s: the %s of a synapse of cell %llu fell outside [%g, %g] in %d draws",
+                  cfg->proj[k].spec, what, (unsigned long long)j, v->lo, v->hi, OLIVE_NORMAL_MAX_ATTEMPTS);
+    return x;
 }
 
 /* Source number idx of n possible for target j without autapses: the source
@@ -146,24 +160,26 @@ void gc_spk_generate(const gc_spk_config *cfg, int k, olive_projection *p)
         free(blk);
         p->nnz = total;
     }
-    /* Weights and delays: constants cost nothing; ranges one draw per synapse,
-     * keyed by its target and place in the row. */
-    if (s->w_a != s->w_b || (s->d_a != s->d_b)) {
-        if (s->w_a != s->w_b) p->weight = olive_malloc((size_t)p->nnz * sizeof(double) + 8, "weights");
-        if (s->d_a != s->d_b) p->delay = olive_malloc((size_t)p->nnz * sizeof(uint16_t) + 2, "delays");
+    /* Weights and delays: constants cost nothing; ranges and normals one
+     * counter per synapse (a normal's redraws more), keyed by its target and
+     * place in the row. */
+    const int vw = gc_value_varies(&s->w), vd = gc_value_varies(&s->d);
+    if (vw) p->weight = olive_malloc((size_t)p->nnz * sizeof(double) + 8, "weights");
+    if (vd) p->delay = olive_malloc((size_t)p->nnz * sizeof(uint16_t) + 2, "delays");
+    if (vw || vd) {
 #pragma omp parallel for schedule(dynamic, 256)
         for (int64_t j = t0; j < t1; j++)
             for (int64_t e = p->row_ptr[j]; e < p->row_ptr[j + 1]; e++) {
                 uint32_t at = (uint32_t)(e - p->row_ptr[j]);
-                if (p->weight) p->weight[e] = s->w_a + (s->w_b - s->w_a) * u01(cfg, k, (uint64_t)j, at, OLIVE_STREAM_SYN_WEIGHT);
-                if (p->delay) {
-                    double d = s->d_a + (s->d_b - s->d_a) * u01(cfg, k, (uint64_t)j, at, OLIVE_STREAM_SYN_DELAY);
+                if (vw) p->weight[e] = draw_value(cfg, k, "weight", &s->w, (uint64_t)j, at, OLIVE_STREAM_SYN_WEIGHT);
+                if (vd) {
+                    double d = draw_value(cfg, k, "delay", &s->d, (uint64_t)j, at, OLIVE_STREAM_SYN_DELAY);
                     p->delay[e] = (uint16_t)olive_ms_to_steps_or_die(olive_die, "delay", d, cfg->dt, 0, OLIVE_MAX_DELAY);
                 }
             }
     }
-    p->weight_value = s->w_a;
-    p->delay_value = olive_ms_to_steps_or_die(olive_usage_error, "delay", s->d_a, cfg->dt, 0, OLIVE_MAX_DELAY);
+    p->weight_value = s->w.a;
+    p->delay_value = olive_ms_to_steps_or_die(olive_usage_error, "delay", s->d.a, cfg->dt, 0, OLIVE_MAX_DELAY);
     p->nnz_total = p->nnz;
     gc_spk_sites_draw(cfg, k, p);
 }
@@ -195,7 +211,7 @@ static void check_memory(const gc_spk_config *cfg)
     for (int k = 0; k < cfg->nproj; k++) {
         const double e = expected_synapses(cfg, k);
         const gc_proj_spec *s = &cfg->proj[k];
-        held += 8 * (N + 1) + e * gc_spk_held_per_synapse(s->w_a != s->w_b, s->d_a != s->d_b, s->site != NULL);
+        held += 8 * (N + 1) + e * gc_spk_held_per_synapse(gc_value_varies(&s->w), gc_value_varies(&s->d), s->site != NULL);
         total += e;
         if (big < 0 || e > most) { most = e; big = k; }
     }
