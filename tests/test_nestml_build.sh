@@ -162,3 +162,21 @@ dv = float(np.abs(v("builtin-run") - v("nestml-run")).max())
 assert dv < 1e-9, dv
 print(f"lif_cuba in NESTML: {len(a)} spikes, the built-in's; max |dv| {dv:.2g} mV")
 PYEOF
+
+# the worked example of docs/MODELS.md (examples/nestml/izhikevich_network.sh,
+# 300 ms): NESTML's izhikevich from the cache built above, two populations
+# with their own parameters, Poisson drive; fast-spiking cells fire faster
+# than regular-spiking ones, both populations fire, and the run's spikes are
+# those summary counts
+OUT=izh BIN="$BIN" TIME=300 MODEL="$lib/izhikevich_neuron.nestml" \
+  OLIVE_MODEL="env PYTHONPATH=$TOP/python OLIVE_MODEL_CUDA=0 OLIVE_MODEL_CACHE=$PWD/cache $nestml_venv/bin/python -m olive.nestml" \
+  bash "$TOP/examples/nestml/izhikevich_network.sh" > izh.txt 2>&1 || { tail -n 20 izh.txt; fail "the Izhikevich example failed"; }
+"$venv/bin/python" - <<'PYEOF' || { cat izh.txt; fail "the Izhikevich example's numbers"; }
+import h5py, re
+rate = {m[0]: float(m[1]) for m in re.findall(r"^(rs|fs) +\d+ +\d+ +\d+ +\d+ +([0-9.]+)", open("izh.txt").read(), re.M)}
+with h5py.File("izh/run/spikes.h5") as f:
+    n = {p: len(g["timestamps"]) for p, g in f["spikes"].items()}
+assert set(rate) == {"rs", "fs"} and rate["fs"] > rate["rs"] > 5, rate
+assert abs(rate["rs"] - n["rs"] / 800 / 0.3) < 1e-3 and abs(rate["fs"] - n["fs"] / 200 / 0.3) < 1e-3, (rate, n)
+print("Izhikevich example:", rate, "Hz")
+PYEOF

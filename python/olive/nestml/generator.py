@@ -235,6 +235,10 @@ class Model:
                 raise Refused(f"the default of parameter {name} refers to another variable")
             self.defaults.append(_eval_constant(text, f"the default of parameter {name}"))
         self.internal_code = [(name, self.expr(decl.get_expression())) for name, decl in self.internals]
+        for name, code in self.internal_code:   # (computed once per population: no cell's state there)
+            if _uses(code, "S_"):
+                raise Refused(f"the internal {name} refers to a state variable (internals are computed once per "
+                              "population, before any cell has a state)")
         # internals that depend on dt (init() runs before any dt is known)
         with_dt = set()
         for name, code in self.internal_code:
