@@ -322,6 +322,7 @@ int main(int argc, char **argv)
     sim_free(&s);
     free(cfg.stim.pulses);
     free(cfg.spiking.poisson);
+    free(cfg.spiking.poisson_pop);
     free(cfg.run.params);
     MPI_Finalize();
     /* Stopped by a signal: the status of a job killed by it (143 for

@@ -67,6 +67,7 @@ typedef struct {
 typedef struct {
     int method;              /* lif: enum olive_lif_method (-1: none, InfOli and cable cells) */
     sim_poisson *poisson;
+    char (*poisson_pop)[64];  /* per input: cells=POP's population name (resolved at set-up), or "" */
     int npoisson;
 } sim_spiking_config;
 

@@ -4,6 +4,7 @@
 #include "h5util.h"
 #include "model.h"
 #include "util.h"
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,8 +147,9 @@ int sim_active_pulses(const sim_stim_config *st, int64_t step, sim_pulse *out)
     return n;
 }
 
-/* --poisson rate=HZ,weight=W,receptor=R[,n=N][,cells=A:B][,time=START:STOP]:
- * the times are turned into steps once the network's dt is known. */
+/* --poisson rate=HZ,weight=W,receptor=R[,n=N][,cells=A:B|POP][,time=START:STOP]:
+ * the times are turned into steps, a population into its cells, once the
+ * network is known. */
 void sim_add_poisson_arg(sim_spiking_config *sp, const char *arg)
 {
     char buf[256];
@@ -155,6 +157,7 @@ void sim_add_poisson_arg(sim_spiking_config *sp, const char *arg)
     snprintf(buf, sizeof buf, "%s", arg);
     sim_poisson p = {0, 0, "", 1, 0, -1, 0, 0, 0, -1, ""};
     int have_rate = 0, have_w = 0;
+    char pop[64] = "";
     for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         char *eq = strchr(tok, '=');
         if (!eq) olive_usage_error("--poisson %s: '%s' is not KEY=VALUE", arg, tok);
@@ -172,7 +175,10 @@ void sim_add_poisson_arg(sim_spiking_config *sp, const char *arg)
         }
         else if (!strcmp(k, "receptor")) snprintf(p.receptor, sizeof p.receptor, "%s", v);
         else if (!strcmp(k, "n")) p.n = olive_parse_int("--poisson n", v, 1, INT32_MAX);
-        else if (!strcmp(k, "cells")) {
+        else if (!strcmp(k, "cells") && (isalpha((unsigned char)*v) || *v == '_')) {   /* a population */
+            if (strlen(v) >= sizeof pop) olive_usage_error("--poisson %s: population name '%s' is too long", arg, v);
+            snprintf(pop, sizeof pop, "%s", v);
+        } else if (!strcmp(k, "cells")) {
             if (!olive_parse_range("--poisson cells", v, 0, 9.0e15, &a, &b) || a != floor(a) || b != floor(b) || b <= a)
                 olive_usage_error("--poisson %s: cells '%s' must be A:B with integers A < B", arg, v);
             p.first = (int64_t)a;
@@ -188,5 +194,8 @@ void sim_add_poisson_arg(sim_spiking_config *sp, const char *arg)
         olive_usage_error("--poisson %s: needs rate=HZ, weight=W and receptor=NAME", arg);
     sp->poisson = realloc(sp->poisson, (size_t)(sp->npoisson + 1) * sizeof *sp->poisson);
     if (!sp->poisson) olive_die("out of memory for --poisson");
+    sp->poisson_pop = realloc(sp->poisson_pop, (size_t)(sp->npoisson + 1) * sizeof *sp->poisson_pop);
+    if (!sp->poisson_pop) olive_die("out of memory for --poisson");
+    memcpy(sp->poisson_pop[sp->npoisson], pop, sizeof pop);
     sp->poisson[sp->npoisson++] = p;
 }

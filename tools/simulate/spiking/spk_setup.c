@@ -363,6 +363,20 @@ static void setup_poisson(sim_t *s)
         if (c->run.model->weights_nonnegative && p.weight < 0)
             olive_usage_error("--poisson: weight %s is a conductance of %s (%s) and cannot be negative", p.weight_text,
                               c->run.model->name, c->run.model->weight_unit);
+        if (c->spiking.poisson_pop[j][0]) {   /* cells=POP */
+            const olive_population *q = NULL;
+            for (int i = 0; i < k->pops.n && !q; i++)
+                if (!strcmp(k->pops.pop[i].name, c->spiking.poisson_pop[j])) q = &k->pops.pop[i];
+            if (!q) {
+                char names[512] = "";
+                for (int i = 0; i < k->pops.n; i++)
+                    snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "", k->pops.pop[i].name);
+                olive_usage_error("--poisson cells=%s: %s has no population %s (it has %s)", c->spiking.poisson_pop[j],
+                                  c->run.net_path, c->spiking.poisson_pop[j], names);
+            }
+            p.first = q->first;
+            p.last = q->first + q->count;
+        }
         if (p.last < 0) { p.first = 0; p.last = s->net.count; }
         if (p.last > s->net.count)
             olive_usage_error("--poisson cells %lld:%lld: the network has %lld cells", (long long)p.first,
