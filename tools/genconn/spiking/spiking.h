@@ -50,6 +50,7 @@ typedef struct {
     const olive_cell_model *model;
     olive_populations pops;
     double v0_a[OLIVE_MAX_POPS], v0_b[OLIVE_MAX_POPS];   /* v0 range per population (a < b: random) */
+    double v0_sd[OLIVE_MAX_POPS];   /* > 0: v0 normal(v0_a, v0_sd) per cell instead (NEST's microcircuit) */
     int nproj;
     gc_proj_spec proj[GC_MAX_PROJ];
     double dt;

@@ -59,6 +59,7 @@ static void usage(void)
            "                                 or from its formulas (0: usetable_hh = 0)\n"
            "  --morphology FILE[@POP]    hh_swc: the SWC file of every population, or of POP\n"
            "  --v0 A:B[@POP]             initial potentials uniform in [A, B) mV, per cell\n"
+           "  --v0 normal:MEAN:SD[@POP]  initial potentials normal (mV), per cell\n"
            "  --projection SPEC          from=POP,to=POP,RULE,weight=VALUE,delay=VALUE,receptor=ge|gi\n"
            "                               [,name=NAME][,autapses=yes|no][,sites=SITES]; POP may be 'all';\n"
            "                               RULE: p=P (every ordered pair once with probability P),\n"
@@ -456,13 +457,17 @@ void gc_spk_parse_args(int argc, char **argv, gc_spk_config *cfg)
         char buf[128], *at;
         snprintf(buf, sizeof buf, "%s", v0s[j]);
         if ((at = strchr(buf, '@'))) *at++ = 0;
-        double a, b;
-        if (!olive_parse_range("--v0", buf, -1000, 1000, &a, &b) || !(a < b))
-            olive_usage_error("--v0: '%s' must be A:B in mV with A < B", v0s[j]);
+        double a, b, sd = 0;
+        if (!strncmp(buf, "normal:", 7)) {   /* MEAN:SD: a then the mean, b the sd */
+            if (!olive_parse_range("--v0", buf + 7, -1000, 1000, &a, &b) || !(b > 0))
+                olive_usage_error("--v0: '%s' must be normal:MEAN:SD in mV with SD > 0", v0s[j]);
+            sd = b;
+        } else if (!olive_parse_range("--v0", buf, -1000, 1000, &a, &b) || !(a < b))
+            olive_usage_error("--v0: '%s' must be A:B in mV with A < B, or normal:MEAN:SD", v0s[j]);
         int hit = 0;
         for (int i = 0; i < cfg->pops.n; i++)
             if ((!at || !strcmp(at, cfg->pops.pop[i].name)) && !olive_model_is_source(cfg->pops.pop[i].model)) {
-                cfg->v0_a[i] = a; cfg->v0_b[i] = b; hit = 1;
+                cfg->v0_a[i] = a; cfg->v0_b[i] = sd > 0 ? a : b; cfg->v0_sd[i] = sd; hit = 1;
             }
         if (!hit) olive_usage_error("--v0 %s: no population '%s'", v0s[j], at);
     }

@@ -278,12 +278,17 @@ int gc_spiking_main(int argc, char **argv)
     const int kv0 = olive_model_param(cfg.model, "v0");
     for (int i = 0; i < cfg.pops.n; i++) {
         const olive_population *p = &cfg.pops.pop[i];
-        if (!(cfg.v0_a[i] < cfg.v0_b[i])) continue;
+        if (!(cfg.v0_a[i] < cfg.v0_b[i]) && !(cfg.v0_sd[i] > 0)) continue;
         double *v = percell[i][kv0] = olive_malloc((size_t)p->count * sizeof(double), "v0");
         for (int64_t c = 0; c < p->count; c++) {
             double u0, u1;
-            olive_uniform2(cfg.seed, 0, (uint32_t)(p->first + c), 0, OLIVE_STREAM_V0, &u0, &u1);
-            v[c] = cfg.v0_a[i] + (cfg.v0_b[i] - cfg.v0_a[i]) * u0;
+            if (cfg.v0_sd[i] > 0)   /* unbounded: the redraw always keeps the first */
+                olive_normal_redraw(cfg.seed, 0, (uint32_t)(p->first + c), 0, OLIVE_STREAM_V0, cfg.v0_a[i], cfg.v0_sd[i],
+                                    -INFINITY, INFINITY, &v[c]);
+            else {
+                olive_uniform2(cfg.seed, 0, (uint32_t)(p->first + c), 0, OLIVE_STREAM_V0, &u0, &u1);
+                v[c] = cfg.v0_a[i] + (cfg.v0_b[i] - cfg.v0_a[i]) * u0;
+            }
         }
     }
     /* No gap junctions: an empty matrix. */
