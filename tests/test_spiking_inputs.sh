@@ -22,6 +22,7 @@ set -euo pipefail
 fail() { echo "FAIL: $*" >&2; exit 1; }
 G="$BIN/olive-genconn"
 S="$BIN/olive-simulate"
+A="$BIN/olive-analyze"
 "$G" -q -o a.h5 --model lif_cuba --population exc:3000 --population inh:1000 --v0 -65:-52 --seed 7 \
     --projection from=exc,to=all,p=0.02,weight=1:2,delay=0.3:4.9,receptor=ge \
     --projection from=inh,to=exc,indegree=25,weight=-9,delay=0.5,receptor=gi,autapses=no \
@@ -242,6 +243,16 @@ P=(--model lif_cuba --population exc:80 --population inh:20 --source-poisson dri
    --projection from=inh,to=exc,p=0.1,weight=-6,delay=1,receptor=gi --projection from=drive,to=exc,indegree=5,weight=3,delay=1,receptor=ge
    --projection from=drive,to=inh,indegree=5,weight=3,delay=1,receptor=ge)
 "$G" -q -o pnet.h5 "${P[@]}"
+# --poisson cells=POP: a population's cells, the same inputs as its id range
+# (inh: cells 80..100), and fewer spikes elsewhere than with every cell driven
+"$S" -q pnet.h5 -o pp_pop --time 50 --poisson rate=200,weight=2,receptor=ge,cells=inh
+"$S" -q pnet.h5 -o pp_ids --time 50 --poisson rate=200,weight=2,receptor=ge,cells=80:100
+"$A" compare -q pp_pop pp_ids || fail "--poisson cells=inh differs from cells=80:100"
+"$S" -q pnet.h5 -o pp_all --time 50 --poisson rate=200,weight=2,receptor=ge
+"$A" compare -q pp_pop pp_all && fail "--poisson cells=inh drove every cell"
+refused "--poisson cells=nope: pnet.h5 has no population nope (it has exc, inh, drive)" \
+  "$S" pnet.h5 -o pp_bad --time 10 --poisson rate=5,weight=1,receptor=ge,cells=nope
+[ ! -e pp_bad ] || fail "a refused --poisson cells=POP left an output"
 "$G" -q -o pnet15.h5 "${P[@]}" --param tau_m=15@exc
 "$S" -q pnet.h5 -o p_opt --time 100 --param exc.tau_m=15 --param drive.rate=40
 "$S" -q pnet15.h5 -o p_file --time 100
