@@ -35,7 +35,7 @@ import jinja2
 
 from .printer import Refused, make_printer
 
-GENERATOR_VERSION = 6
+GENERATOR_VERSION = 7
 # for the ODEs ode-toolbox leaves numeric: rk45 (the default, NESTML's choice
 # for NEST: GSL's adaptive RKF45) or rk4 (fixed step, one step per dt)
 NUMERIC_SOLVERS = ("rk45", "rk4")
@@ -564,6 +564,17 @@ class Model:
     @property
     def nbase(self):
         return len(self.params) + len(self.internals) + 1    # + dt
+
+    @property
+    def init_only(self):
+        """Parameters only the initial state reads (NEST's V_m = v0): coef_make
+        leaves them 0, so that cells differing only in them share a
+        coefficient set (olive-simulate makes one per distinct set)."""
+        import re
+        text = "\n".join(self.step_code + self.tail_code + self.on_spike_code + [self.condition_code]
+                          + [c for _, c in self.internal_code] + list(self.scale_code)
+                          + [test for test, _ in self.coef_checks])
+        return {name for name, _ in self.params if not re.search(r"\bP_" + re.escape(name) + r"\b", text)}
 
     def render(self, content_hash):
         env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), keep_trailing_newline=True,
