@@ -239,7 +239,7 @@ FUZZ_SRC     := $(addprefix tools/genconn/import/,import_text.c import_edges.c i
 # The readers each harness adds to those.
 FUZZ_EXTRA_map      := common/io/mapfile.c common/io/partition.c
 FUZZ_EXTRA_state    := tools/simulate/output/restart.c tools/simulate/spiking/spk_restart.c common/io/state.c common/io/netcontent.c \
-                       common/models/cellmodel.c common/models/lif.c
+                       common/models/cellmodel.c common/models/lif.c tools/simulate/output/method.c common/models/model_plugin.c
 FUZZ_EXTRA_stimulus := tools/simulate/stimulus.c common/models/model_plugin.c common/models/cellmodel.c common/io/state.c
 FUZZ_EXTRA_spikes   := $(addprefix tools/analyze/,spikefile.c spikestats.c spikeload.c h5read.c errors.c)
 FUZZ_EXTRA_synfile  := common/io/synfile.c common/models/cellmodel.c common/models/model_plugin.c common/io/state.c

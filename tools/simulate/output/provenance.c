@@ -30,14 +30,6 @@ void sim_report_time(sim_t *s, const char *path, hid_t loc, const char *pop, int
     olive_h5_close(path, d_t, "mapping/time");
 }
 
-const char *sim_method_name(const sim_config *c)
-{
-    return c->run.model == &olive_model_infoli ? "euler"
-           : olive_model_is_cable(c->run.model) ? "neuron_fixed_step"
-           : olive_plugin_of(c->run.model) ? "plugin"   /* its own step; --method is refused */
-           : olive_lif_method_name(c->spiking.method);
-}
-
 void sim_write_provenance(sim_t *s, int64_t hid, const char *file)
 {
     sim_config *c = s->cfg;
