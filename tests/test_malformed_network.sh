@@ -122,6 +122,9 @@ args_refused 'valid\.h5.*(stimulus|format)|(stimulus|format).*valid\.h5' "${A[@]
 # one per synapse, x in [0, 1], a section index >= 0, integers as integers
 "$BIN/olive-genconn" -q -o sites.h5 --model hh_cable --cells 6 \
   --projection from=all,to=all,indegree=3,weight=0.001,delay=1,receptor=ge,sites=soma+dend,name=pr
+# a procedural projection (olive-genconn --procedural): the rule's attributes
+"$BIN/olive-genconn" -q -o proc.h5 --model lif_cuba --cells 20 --procedural \
+  --projection from=all,to=all,total=60,weight=normal:1:0.2:0:inf,delay=normal:1:0.5:0.1:inf,receptor=ge,name=pr
 "$PY" - <<'PYEOF'
 import h5py, numpy as np, shutil
 def case(name, edit):
@@ -158,6 +161,18 @@ sites_case("site_x_2", lambda g: set_at(g, "site_x", 4, 2.0))
 sites_case("site_x_nan", lambda g: set_at(g, "site_x", 0, np.nan))
 sites_case("site_section_negative", lambda g: set_at(g, "site_section", 3, -1))
 sites_case("site_section_float", lambda g: retype(g, "site_section", np.float64))
+def proc_case(name, edit):
+    shutil.copy("proc.h5", f"spk_{name}.h5")
+    with h5py.File(f"spk_{name}.h5", "r+") as f:
+        edit(f["synapses/pr"])
+def set_attr(g, name, value): g.attrs[name] = value
+proc_case("proc_kind", lambda g: set_attr(g, "procedural", "fixed"))
+proc_case("proc_targets", lambda g: set_attr(g, "target_cells", np.array([0, 21], np.int64)))
+proc_case("proc_negative_n", lambda g: set_attr(g, "procedural_n", np.int64(-5)))
+proc_case("proc_sd", lambda g: set_attr(g, "weight_normal", np.array([1, -0.2, 0, np.inf])))
+proc_case("proc_bounds", lambda g: set_attr(g, "delay_normal_ms", np.array([1, 0.5, 30, 40.0])))
+proc_case("proc_no_seed", lambda g: g.attrs.__delitem__("seed"))
+proc_case("proc_and_col", lambda g: g.create_dataset("col", data=np.zeros(3, np.int32)))
 # the datatype of attribute tau_m (float64: class+version 0x11, bits 20 3f 00, size 8) declares another size
 b = bytearray(open("spk.h5", "rb").read())
 at = b.find(bytes([0x11, 0x20, 0x3f, 0x00, 0x08, 0, 0, 0]), b.find(b"tau_m\0"))
@@ -181,6 +196,13 @@ spk_cases=(
   "site_x_nan|/synapses/pr/site_x\[0\] = nan is not a position"
   "site_section_negative|/synapses/pr/site_section\[3\] = -1 is not a section index"
   "site_section_float|/synapses/pr/site_section must be an integer dataset"
+  "proc_kind|/synapses/pr procedural = 'fixed' is not p, indegree or total"
+  "proc_targets|/synapses/pr: a procedural rule with a target range outside the network"
+  "proc_negative_n|/synapses/pr: a procedural rule with a negative number of synapses"
+  "proc_sd|/synapses/pr: a procedural rule with a normal weight with a bad mean, sd or bounds"
+  "proc_bounds|/synapses/pr: a procedural rule with a normal delay with a bad mean, sd or bounds"
+  "proc_no_seed|/synapses/pr.*seed"
+  "proc_and_col|/synapses/pr is procedural but also holds synapse datasets"
 )
 for c in "${spk_cases[@]}"; do
   name=${c%%|*} re=${c#*|}
@@ -189,6 +211,7 @@ for c in "${spk_cases[@]}"; do
 done
 "$S" -q spk.h5 -o spk-ok --time 5 || fail "the spiking base network was refused"
 "$S" -q sites.h5 -o sites-ok --time 5 || fail "the hh_cable network with synapse sites was refused"
+"$S" -q proc.h5 -o proc-ok --time 5 || fail "the procedural network was refused"
 
 if [ $bad -ne 0 ]; then
   echo "---- $bad cases were not refused properly:"; cat failures.txt; exit 1

@@ -105,6 +105,37 @@ with h5py.File(sys.argv[1], "r") as f:
         print(f"{name}: {n / cells / 0.3:.2f} Hz")
         assert n > 0, name
 PY
+# procedural projections (olive-genconn --procedural): the file holds the
+# rules alone, olive-simulate draws the same synapses at set-up, on 1 and
+# 3 ranks: the stored network's spikes to the bit
+"$py" "$mc" --plugin "$so" --scale $scale --time 300 --bin "$BIN" --out pr --procedural > pcmds.txt
+mkdir -p pr
+bash -c "$(sed -n 1p pcmds.txt)"
+[ "$(stat -c %s pr/net.h5)" -lt $(( $(stat -c %s mc/net.h5) / 10 )) ] || fail "the procedural file is not small"
+"$py" - pr/net.h5 <<'PY' || fail "the procedural file holds synapses"
+import sys, h5py
+with h5py.File(sys.argv[1], "r") as f:
+    for name, g in f["synapses"].items():
+        assert g.attrs["procedural"].decode() == "total" and len(g) == 0, name
+PY
+sim=$(sed -n 2p pcmds.txt)
+case "$sim" in *" pr/net.h5 -o pr/run "*) ;; *) fail "unexpected command: $sim" ;; esac
+bash -c "$sim"
+mpirun -np 3 bash -c "${sim/ -o pr\/run / -o pr\/run3 }"
+"$py" - mc/run/spikes.h5 pr/run/spikes.h5 pr/run3/spikes.h5 <<'PY' || fail "procedural spikes differ from the file's"
+import sys, h5py, numpy as np
+def spikes(p):
+    with h5py.File(p, "r") as f:
+        return {k: (g["node_ids"][:], g["timestamps"][:]) for k, g in f["spikes"].items()}
+ref = spikes(sys.argv[1])
+assert sum(len(v[0]) for v in ref.values()) > 100, "too few spikes to compare"
+for p in sys.argv[2:]:
+    got = spikes(p)
+    assert got.keys() == ref.keys()
+    for k in ref:
+        assert np.array_equal(got[k][0], ref[k][0]) and np.array_equal(got[k][1], ref[k][1]), (p, k)
+print("procedural: %d spikes, the stored network's on 1 and 3 ranks" % sum(len(v[0]) for v in ref.values()))
+PY
 if [ "${OLIVE_MICROCIRCUIT_NEST:-0}" = 1 ]; then
   source "$TESTS/peer_venv.sh"
   "$venv/bin/python" "$TOP/scripts/microcircuit_nest_compare.py" --bin "$BIN" --plugin "$so" --scale 0.05 \

@@ -264,6 +264,9 @@ double olive_h5_get_f64(const char *file, hid_t obj, const char *objname, const 
 void olive_h5_get_i64v(const char *file, hid_t obj, const char *objname, const char *name, int64_t *v, int n)
 { read_attr(file, obj, objname, name, H5T_NATIVE_INT64, n, v); }
 
+void olive_h5_get_f64v(const char *file, hid_t obj, const char *objname, const char *name, double *v, int n)
+{ read_attr(file, obj, objname, name, H5T_NATIVE_DOUBLE, n, v); }
+
 int olive_h5_get_str_opt(const char *file, hid_t obj, const char *name, char *buf, size_t n)
 {
     const htri_t there = H5Aexists(obj, name);

@@ -47,6 +47,7 @@ void olive_h5_attr_f64v(const char *file, hid_t obj, const char *name, const dou
 int64_t olive_h5_get_i64(const char *file, hid_t obj, const char *objname, const char *name);
 double olive_h5_get_f64(const char *file, hid_t obj, const char *objname, const char *name);
 void olive_h5_get_i64v(const char *file, hid_t obj, const char *objname, const char *name, int64_t *v, int n);
+void olive_h5_get_f64v(const char *file, hid_t obj, const char *objname, const char *name, double *v, int n);
 /* String attribute into buf (truncated to n-1). Returns 0 when missing. */
 int olive_h5_get_str_opt(const char *file, hid_t obj, const char *name, char *buf, size_t n);
 int olive_h5_has_attr(hid_t obj, const char *name);

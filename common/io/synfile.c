@@ -1,4 +1,6 @@
 #include "synfile.h"
+#include "conn_rule.h"
+#include "memcheck.h"
 #include "model_plugin.h"
 #include "h5util.h"
 #include "util.h"
@@ -305,7 +307,7 @@ static int proj_attr_known(const char *name, const void *ctx)
 {
     static const char *const known[] = {"receptor", "source", "target", "rule", "weight", "delay", "sites", NULL};
     (void)ctx;
-    return olive_h5_name_listed(name, known);
+    return olive_h5_name_listed(name, known) || olive_conn_attr_known(name);
 }
 
 static int proj_dset_known(const char *name, const void *ctx)
@@ -359,8 +361,39 @@ static void read_sites(const char *path, hid_t pg, const char *where, olive_proj
     free(sec);
 }
 
-static void read_projection(const char *path, hid_t g, const char *name, int64_t count, int64_t row0, int64_t row1,
-                            olive_projection *p)
+/* A procedural projection (conn_rule.h): its rows [row0, row1) drawn from
+ * the rule; e0 is exact for indegree, the expected number for total and p
+ * (it only numbers synapses in messages, and sizes memory). 0 when pg holds
+ * synapse datasets instead. */
+static int read_procedural(const char *path, hid_t pg, const char *where, int64_t count, double dt, int64_t row0,
+                           int64_t row1, olive_projection *p)
+{
+    static olive_conn c;   /* what[] is large; readers are not re-entered */
+    if (!olive_conn_read(path, pg, where, count, dt, &c)) return 0;
+    if (olive_h5_exists(pg, "site_section") || olive_h5_exists(pg, "site_x"))
+        olive_die("%s: %s: a procedural projection cannot carry synapse sites", path, where);
+    p->nnz_total = (int64_t)llround(olive_conn_expected(&c, 0, count));
+    if (row1 > row0) {
+        char what[200];
+        snprintf(what, sizeof what, "%.160s: synapses of %lld cells", where, (long long)(row1 - row0));
+        olive_require_memory(path, olive_conn_expected(&c, row0, row1) * 30 + 8.0 * (double)(row1 - row0), what);
+        olive_conn_draw(&c, row0, row1, p);
+    } else {
+        p->row0 = p->row1 = row0;
+        p->row_ptr = olive_calloc(1, sizeof(int64_t), "synapse rows");
+        p->col = olive_malloc(4, "synapses");
+        /* what the rows would hold, for the memory predictions of reads of no rows */
+        p->weight = olive_value_varies(&c.w) ? olive_malloc(8, "synapse weights") : NULL;
+        p->delay = olive_value_varies(&c.d) ? olive_malloc(2, "synapse delays") : NULL;
+        p->weight_value = c.w.a;
+        p->delay_value = olive_value_varies(&c.d) ? 0 : (int64_t)llround(c.d.a / dt);
+    }
+    p->e0 = (int64_t)llround(olive_conn_expected(&c, 0, row0));
+    return 1;
+}
+
+static void read_projection(const char *path, hid_t g, const char *name, int64_t count, double dt, int64_t row0,
+                            int64_t row1, olive_projection *p)
 {
     char where[160];
     snprintf(where, sizeof where, "/synapses/%s", name);
@@ -376,6 +409,10 @@ static void read_projection(const char *path, hid_t g, const char *name, int64_t
     olive_h5_get_str_opt(path, pg, "source", p->source, sizeof p->source);
     olive_h5_get_str_opt(path, pg, "target", p->target, sizeof p->target);
     olive_h5_get_str_opt(path, pg, "rule", p->rule, sizeof p->rule);
+    if (read_procedural(path, pg, where, count, dt, row0, row1, p)) {
+        H5Gclose(pg);
+        return;
+    }
     if (olive_h5_len1(path, pg, "row_ptr") != count + 1)
         olive_die("%s: %s/row_ptr has %lld entries, expected count+1 = %lld", path, where,
                   (long long)olive_h5_len1(path, pg, "row_ptr"), (long long)count + 1);
@@ -476,7 +513,7 @@ int olive_syn_read_rows(const char *path, int64_t count, int64_t row0, int64_t r
     static char names[OLIVE_MAX_POPS][OLIVE_NAME_LEN];
     out->n = list_links(path, g, "/synapses", names, OLIVE_MAX_POPS);
     out->proj = olive_calloc((size_t)out->n + 1, sizeof(olive_projection), "projections");
-    for (int i = 0; i < out->n; i++) read_projection(path, g, names[i], count, row0, row1, &out->proj[i]);
+    for (int i = 0; i < out->n; i++) read_projection(path, g, names[i], count, out->dt, row0, row1, &out->proj[i]);
     H5Gclose(g);
     H5Fclose(f);
     return 1;
@@ -494,6 +531,13 @@ void olive_syn_write(const char *path, hid_t f, const olive_synapses *syn)
         olive_h5_attr_str(path, pg, "source", p->source);
         olive_h5_attr_str(path, pg, "target", p->target);
         olive_h5_attr_str(path, pg, "rule", p->rule);
+        if (p->procedural) {   /* the rule alone; the constants as ordinary attributes */
+            olive_conn_write(path, pg, p->procedural);
+            if (!olive_value_varies(&p->procedural->w)) olive_h5_attr_f64(path, pg, "weight", p->weight_value);
+            if (!olive_value_varies(&p->procedural->d)) olive_h5_attr_i64(path, pg, "delay", p->delay_value);
+            olive_h5_close(path, pg, "a projection group");
+            continue;
+        }
         olive_h5_write1(path, pg, "row_ptr", H5T_STD_I64LE, H5T_NATIVE_INT64, count + 1, p->row_ptr, 0);
         olive_h5_write1(path, pg, "col", H5T_STD_I32LE, H5T_NATIVE_INT32, p->nnz, p->col, 0);
         if (p->weight) olive_h5_write1(path, pg, "weight", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, p->nnz, p->weight, 0);

@@ -47,6 +47,10 @@ typedef struct {
     int32_t *site_sec;
     double *site_x;
     char sites[256];                      /* provenance: the rule that drew the sites (attribute `sites`), or "" */
+    /* Writers: non-NULL writes the projection as this rule alone (a
+     * procedural projection, conn_rule.h), no synapse datasets. Readers
+     * draw a procedural projection's rows and leave this NULL. */
+    const struct olive_conn *procedural;
 } olive_projection;
 
 typedef struct {

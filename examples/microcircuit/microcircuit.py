@@ -107,13 +107,14 @@ def first_ids(neurons):
     return np.concatenate(([0], np.cumsum(neurons)[:-1]))
 
 
-def genconn_cmd(m, plugin, net, seed, olive_bin="", force=False):
+def genconn_cmd(m, plugin, net, seed, olive_bin="", force=False, procedural=False):
     """olive-genconn's command line. NESTML's ports take magnitudes (the
     inhibitory port subtracts): NEST's weight normal(-|w|, sd) kept in
     [-inf, 0] is |w|'s normal kept in [0, inf] onto inh_spikes. Delays:
     NEST's redraw below resolution / 2."""
     cmd = [os.path.join(olive_bin, "olive-genconn"), "-q", "-o", net, "--model", plugin, "--seed", str(seed)]
     cmd += ["--force"] if force else []
+    cmd += ["--procedural"] if procedural else []
     for i, name in enumerate(POPULATIONS):
         cmd += ["--population", f"{name}:{m['neurons'][i]}"]
     for key, val in (("tau_syn_exc", NEURON["tau_syn"]), ("tau_syn_inh", NEURON["tau_syn"]), ("E_L", NEURON["E_L"]),
@@ -174,6 +175,9 @@ def main():
     p.add_argument("--out", default="microcircuit", help="directory of net.h5 and run/")
     p.add_argument("--bin", default="", help="directory of olive's programs (default: the PATH)")
     p.add_argument("--run", action="store_true", help="run the commands (default: print them)")
+    p.add_argument("--procedural", action="store_true",
+                   help="store the projections as their rules (olive-genconn --procedural): a file of kilobytes, "
+                        "the synapses drawn by olive-simulate at set-up (the full model's would take ~4 GB)")
     a = p.parse_args()
     if a.make_model:
         make_model(*a.make_model)
@@ -184,7 +188,7 @@ def main():
         p.error("--scale and --k-scale must be in (0, 1]")
     m = derive(a.scale, a.scale if a.k_scale is None else a.k_scale, not a.dc)
     net, out = os.path.join(a.out, "net.h5"), os.path.join(a.out, "run")
-    cmds = [genconn_cmd(m, a.plugin, net, a.seed, a.bin, force=True),
+    cmds = [genconn_cmd(m, a.plugin, net, a.seed, a.bin, force=True, procedural=a.procedural),
             simulate_cmd(m, net, out, a.time, a.seed, not a.dc, a.bin, force=True)]
     for c in cmds:
         if a.run:

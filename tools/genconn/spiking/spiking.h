@@ -5,11 +5,12 @@
 #ifndef OLIVE_GC_SPIKING_H
 #define OLIVE_GC_SPIKING_H
 #include <stdint.h>
+#include "conn_rule.h"
 #include "synfile.h"
 
 #define GC_MAX_PROJ 64
 
-enum gc_rule { GC_RULE_P, GC_RULE_INDEGREE, GC_RULE_TOTAL };
+enum gc_rule { GC_RULE_P = OLIVE_CONN_P, GC_RULE_INDEGREE = OLIVE_CONN_INDEGREE, GC_RULE_TOTAL = OLIVE_CONN_TOTAL };
 
 /* The places a projection's synapses may sit on one target population's
  * cells (sites=; spiking_sites.c): spans laid end to end, total long. */
@@ -20,17 +21,9 @@ typedef struct {
     double total;
 } gc_site_table;
 
-/* A weight or delay (ms): constant (a == b), uniform in [a, b), or, when
- * normal is set, normal(mean, sd) redrawn outside [lo, hi] (rng_normal.h);
- * a and b then hold the least and greatest value it can take. */
-typedef struct {
-    double a, b;
-    int normal;
-    double mean, sd, lo, hi;
-} gc_value;
-
-/* 1 when v is drawn per synapse (stored as a dataset, not an attribute). */
-static inline int gc_value_varies(const gc_value *v) { return v->a != v->b; }
+/* A weight or delay (ms): olive_value (conn_rule.h). */
+typedef olive_value gc_value;
+static inline int gc_value_varies(const gc_value *v) { return olive_value_varies(v); }
 
 typedef struct {
     char name[OLIVE_NAME_LEN], from[OLIVE_NAME_LEN], to[OLIVE_NAME_LEN], receptor[32];
@@ -56,6 +49,7 @@ typedef struct {
     double dt;
     uint64_t seed;
     int force;
+    int procedural;                 /* --procedural: projections stored as their rule (conn_rule.h) */
     int64_t count;
     const char *export_prefix;      /* --export-sonata PREFIX */
     const char *import_synapses;    /* --import-synapses EDGES.h5 */
@@ -73,7 +67,8 @@ int gc_spiking_main(int argc, char **argv);
  * checks of what comes after them. */
 double gc_spk_held_bytes(const olive_synapses *syn, int64_t count);
 double gc_spk_held_per_synapse(int weights, int delays, int sites);
-/* Projection number k of cfg into p (whole rows, every target). */
+/* Projection number k of cfg into p (whole rows, every target); with
+ * --procedural only its rule (p->rule_conn), no synapses. */
 void gc_spk_generate(const gc_spk_config *cfg, int k, olive_projection *p);
 /* spiking_sonata.c: --export-sonata (written under temporary names, then committed) */
 void gc_spk_export_paths(const char *prefix, char (*paths)[4096]);

@@ -94,6 +94,9 @@ static void usage(void)
            "  --export-sonata PREFIX     also write PREFIX_nodes.h5, PREFIX_edges.h5 (syn_weight, delay\n"
            "                               in ms), PREFIX_node_types.csv, PREFIX_edge_types.csv (receptor,\n"
            "                               projection) and PREFIX_circuit_config.json\n"
+           "  --procedural               store each --projection as its rule and seed alone (no synapses in\n"
+           "                               NET.h5): every reader draws the rows it needs, the same synapses\n"
+           "                               the file would hold (not with sites= or --export-sonata)\n"
            "  --dt MS                    the step the delays are counted in (default: the model's, 0.1 ms\n"
            "                               for lif_*, 0.01 for hh_traub, 0.025 for hh_cable and hh_swc)\n"
            "  --seed S                   random seed, 0 <= S < 2^63 (default 1)\n"
@@ -111,7 +114,7 @@ static const olive_opt spk_opts[] = {
     {"--v0", NULL, OLIVE_OPT_VALUE, 1}, {"--projection", NULL, OLIVE_OPT_VALUE, 1},
     {"--import-synapses", NULL, OLIVE_OPT_VALUE, 0}, {"--import-edge-types", NULL, OLIVE_OPT_VALUE, 0},
     {"--import-circuit", NULL, OLIVE_OPT_VALUE, 0}, {"--import-node-population", NULL, OLIVE_OPT_VALUE, 0},
-    {"--dt", NULL, OLIVE_OPT_VALUE, 0},
+    {"--dt", NULL, OLIVE_OPT_VALUE, 0}, {"--procedural", NULL, OLIVE_OPT_FLAG, 0},
 };
 
 static const char *need_value(int argc, char **argv, int *i)
@@ -365,6 +368,7 @@ void gc_spk_parse_args(int argc, char **argv, gc_spk_config *cfg)
         else if (!strcmp(a, "--import-circuit")) cfg->import_circuit = need_value(argc, argv, &i);
         else if (!strcmp(a, "--import-node-population")) cfg->import_node_pop = need_value(argc, argv, &i);
         else if (!strcmp(a, "--force")) cfg->force = 1;
+        else if (!strcmp(a, "--procedural")) cfg->procedural = 1;
         else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) olive_verbose = 1;
         else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) olive_quiet = 1;
         else if (a[0] == '-') olive_usage_error("unknown option '%s' (with --model %s; see --model %s --help)", a,
@@ -378,6 +382,8 @@ void gc_spk_parse_args(int argc, char **argv, gc_spk_config *cfg)
     if (cfg->export_prefix && cfg->model == &olive_model_hh_cable)
         olive_usage_error("--export-sonata: a %s cell has no SONATA point-neuron template, and olive writes no "
                           "morphology file for it yet", cfg->model->name);
+    if (cfg->procedural && cfg->export_prefix)
+        olive_usage_error("--export-sonata writes every synapse: leave out --procedural");
     if (cfg->import_node_pop && !cfg->import_circuit) olive_usage_error("--import-node-population needs --import-circuit CONFIG.json");
     if (cfg->import_circuit) {   /* the populations come from the circuit, in its node order */
         if (cells || cfg->pops.n)
@@ -491,6 +497,9 @@ void gc_spk_parse_args(int argc, char **argv, gc_spk_config *cfg)
         for (int q = 0; q < cfg->nproj - 1; q++)
             if (!strcmp(cfg->proj[q].name, p->name))
                 olive_usage_error("--projection %s: a second projection named '%s' (give name=...)", projs[j], p->name);
+        if (p->sites[0] && cfg->procedural)
+            olive_usage_error("--projection %s: sites= are drawn from the morphologies, which a procedural projection "
+                              "does not carry: leave out --procedural", projs[j]);
         if (p->sites[0]) gc_spk_sites_resolve(cfg, p);
         /* the largest delay (d.a >= 0 is checked): every delay drawn fits the uint16 steps */
         char what[400];

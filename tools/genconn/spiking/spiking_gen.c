@@ -20,166 +20,54 @@ static void pop_range(const gc_spk_config *cfg, const char *name, int64_t *a, in
         if (!strcmp(cfg->pops.pop[i].name, name)) { *a = cfg->pops.pop[i].first; *b = *a + cfg->pops.pop[i].count; }
 }
 
-static double u01(const gc_spk_config *cfg, int k, uint64_t b, uint32_t draw, uint32_t stream)
+/* The rule of projection number k of cfg (conn_rule.h). */
+static void conn_of(const gc_spk_config *cfg, int k, olive_conn *c)
 {
-    double u0, u1;
-    olive_uniform2(cfg->seed, (uint32_t)k, (uint32_t)b, draw, stream, &u0, &u1);
-    return u0;
-}
-
-/* The weight or delay v of the synapse at place at of target j's row in
- * projection k: uniform, or normal redrawn outside its bounds (rng_normal.h). */
-static double draw_value(const gc_spk_config *cfg, int k, const char *what, const gc_value *v, uint64_t j, uint32_t at,
-                         uint32_t stream)
-{
-    if (!v->normal) return v->a + (v->b - v->a) * u01(cfg, k, j, at, stream);
-    double x;
-    if (!olive_normal_redraw(cfg->seed, (uint32_t)k, (uint32_t)j, at, stream, v->mean, v->sd, v->lo, v->hi, &x))
-        olive_die("--projection %s: the %s of a synapse of cell %llu fell outside [%g, %g] in %d draws",
-                  cfg->proj[k].spec, what, (unsigned long long)j, v->lo, v->hi, OLIVE_NORMAL_MAX_ATTEMPTS);
-    return x;
-}
-
-/* Source number idx of n possible for target j without autapses: the source
- * range [s0, s0 + n + 1) with j left out. */
-static int32_t skip_self(int64_t s0, int64_t idx, int64_t j, int autapses, int64_t ns)
-{
-    if (!autapses && j >= s0 && j < s0 + ns && s0 + idx >= j) idx++;
-    return (int32_t)(s0 + idx);
-}
-
-static int cmp_i32(const void *a, const void *b)
-{
-    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-    return (x > y) - (x < y);
-}
-
-static void push(olive_projection *p, int64_t *cap, int32_t src)
-{
-    if (p->nnz == *cap) {
-        *cap = *cap ? 2 * *cap : 1024;
-        p->col = olive_realloc(p->col, (size_t)*cap * sizeof(int32_t), "synapses");
-    }
-    p->col[p->nnz++] = src;
+    const gc_proj_spec *s = &cfg->proj[k];
+    memset(c, 0, sizeof *c);
+    c->kind = s->rule;
+    c->p = s->p;
+    c->k = s->k;
+    c->autapses = s->autapses;
+    c->w = s->w;
+    c->d = s->d;
+    c->dt = cfg->dt;
+    c->seed = cfg->seed;
+    c->key = (uint32_t)k;
+    c->count = cfg->count;
+    pop_range(cfg, s->from, &c->s0, &c->s1);
+    pop_range(cfg, s->to, &c->t0, &c->t1);
+    snprintf(c->what, sizeof c->what, "--projection %s", s->spec);
 }
 
 void gc_spk_generate(const gc_spk_config *cfg, int k, olive_projection *p)
 {
     const gc_proj_spec *s = &cfg->proj[k];
-    int64_t s0, s1, t0, t1, N = cfg->count;
-    pop_range(cfg, s->from, &s0, &s1);
-    pop_range(cfg, s->to, &t0, &t1);
-    const int64_t ns = s1 - s0, nt = t1 - t0;
+    olive_conn *c = olive_malloc(sizeof *c, "a projection's rule");
+    conn_of(cfg, k, c);
     memset(p, 0, sizeof *p);
     snprintf(p->name, sizeof p->name, "%s", s->name);
     snprintf(p->receptor, sizeof p->receptor, "%s", s->receptor);
     snprintf(p->source, sizeof p->source, "%s", s->from);
     snprintf(p->target, sizeof p->target, "%s", s->to);
     snprintf(p->rule, sizeof p->rule, "%.127s", s->spec);
-    p->row0 = 0;
-    p->row1 = N;
-    p->row_ptr = olive_calloc((size_t)N + 1, sizeof(int64_t), "synapse rows");
-    const int overlap = t0 < s1 && s0 < t1;
-    if (!s->autapses && overlap && ns == 1 && s->rule != GC_RULE_P && s->k > 0)
-        olive_usage_error("--projection %s: autapses=no leaves no source for cell %lld", s->spec, (long long)s0);
-    if (s->rule == GC_RULE_TOTAL) {
-        /* N pairs (target, source) drawn with replacement, then sorted into rows. */
-        int32_t *tgt = olive_malloc((size_t)s->k * sizeof(int32_t) + 4, "pairs"), *src = olive_malloc((size_t)s->k * sizeof(int32_t) + 4, "pairs");
-        for (int64_t e = 0; e < s->k; e++) {
-            double u0, u1;
-            olive_uniform2(cfg->seed, (uint32_t)k, (uint32_t)e, (uint32_t)(e >> 32), OLIVE_STREAM_SYN_PAIRS, &u0, &u1);
-            int64_t j = t0 + (int64_t)(u0 * (double)nt);
-            int64_t n = !s->autapses && j >= s0 && j < s1 ? ns - 1 : ns;
-            tgt[e] = (int32_t)j;
-            src[e] = skip_self(s0, (int64_t)(u1 * (double)n), j, s->autapses, ns);
-            p->row_ptr[j + 1]++;
-        }
-        for (int64_t j = 0; j < N; j++) p->row_ptr[j + 1] += p->row_ptr[j];
-        p->nnz = s->k;
-        p->col = olive_malloc((size_t)p->nnz * sizeof(int32_t) + 4, "synapses");
-        int64_t *fill = olive_malloc((size_t)N * sizeof(int64_t) + 8, "rows");
-        memcpy(fill, p->row_ptr, (size_t)N * sizeof(int64_t));
-        for (int64_t e = 0; e < s->k; e++) p->col[fill[tgt[e]]++] = src[e];
-        for (int64_t j = t0; j < t1; j++)
-            qsort(p->col + p->row_ptr[j], (size_t)(p->row_ptr[j + 1] - p->row_ptr[j]), sizeof(int32_t), cmp_i32);
-        free(fill); free(tgt); free(src);
-    } else {
-        /* Rows are independent (every draw keyed by the target): blocks of
-         * targets on OpenMP threads, each into a buffer of its own, joined in
-         * target order: the same file for any thread count. */
-        const int64_t nt_rows = t1 - t0;
-        const int nblk = nt_rows > 0 ? (int)(nt_rows < 4096 ? 1 : 256) : 0;
-        olive_projection *blk = olive_calloc((size_t)nblk + 1, sizeof(olive_projection), "row blocks");
-#pragma omp parallel for schedule(dynamic, 1)
-        for (int bi = 0; bi < nblk; bi++) {
-            const int64_t ja = t0 + nt_rows * bi / nblk, jb = t0 + nt_rows * (bi + 1) / nblk;
-            olive_projection *q = &blk[bi];
-            int64_t qcap = 0;
-            q->row_ptr = olive_calloc((size_t)(jb - ja) + 1, sizeof(int64_t), "rows");
-            for (int64_t j = ja; j < jb; j++) {
-                int64_t before = q->nnz;
-                if (s->rule == GC_RULE_P && s->p > 0) {
-                    /* Geometric gaps between the sources kept: O(synapses), every pair once. */
-                    const double lq = log1p(-s->p);
-                    int64_t pos = -1;
-                    for (uint32_t draw = 0;; draw++) {
-                        if (s->p >= 1) pos++;
-                        else {
-                            double gap = floor(log(u01(cfg, k, (uint64_t)j, draw, OLIVE_STREAM_SYN_PAIRS)) / lq);
-                            if (gap >= (double)ns) break;
-                            pos += 1 + (int64_t)gap;
-                        }
-                        if (pos >= ns) break;
-                        if (!s->autapses && s0 + pos == j) continue;
-                        push(q, &qcap, (int32_t)(s0 + pos));
-                    }
-                } else if (s->rule == GC_RULE_INDEGREE) {
-                    int64_t n = !s->autapses && j >= s0 && j < s1 ? ns - 1 : ns;
-                    for (int64_t d = 0; d < s->k; d++) {
-                        double u = u01(cfg, k, (uint64_t)j, (uint32_t)d, OLIVE_STREAM_SYN_PAIRS);
-                        push(q, &qcap, skip_self(s0, (int64_t)(u * (double)n), j, s->autapses, ns));
-                    }
-                    qsort(q->col + before, (size_t)(q->nnz - before), sizeof(int32_t), cmp_i32);
-                }
-                q->row_ptr[j - ja + 1] = q->nnz;
-            }
-        }
-        int64_t total = 0;
-        for (int bi = 0; bi < nblk; bi++) total += blk[bi].nnz;
-        p->col = olive_malloc((size_t)total * sizeof(int32_t) + 4, "synapses");
-        for (int64_t j = 0; j < N; j++) p->row_ptr[j + 1] = j < t0 ? 0 : total;
-        int64_t at = 0;
-        for (int bi = 0; bi < nblk; bi++) {
-            const int64_t ja = t0 + nt_rows * bi / nblk, jb = t0 + nt_rows * (bi + 1) / nblk;
-            for (int64_t j = ja; j < jb; j++) p->row_ptr[j + 1] = at + blk[bi].row_ptr[j - ja + 1];
-            memcpy(p->col + at, blk[bi].col, (size_t)blk[bi].nnz * sizeof(int32_t));
-            at += blk[bi].nnz;
-            free(blk[bi].col);
-            free(blk[bi].row_ptr);
-        }
-        free(blk);
-        p->nnz = total;
+    const int overlap = c->t0 < c->s1 && c->s0 < c->t1;
+    if (!s->autapses && overlap && c->s1 - c->s0 == 1 && s->rule != GC_RULE_P && s->k > 0)
+        olive_usage_error("--projection %s: autapses=no leaves no source for cell %lld", s->spec, (long long)c->s0);
+    const char *fault = olive_conn_fault(c);
+    if (fault) olive_usage_error("--projection %s: %s", s->spec, fault);
+    if (cfg->procedural) {
+        /* the rule alone: rows, weights and delays drawn by whoever reads it */
+        p->row0 = 0;
+        p->row1 = cfg->count;
+        p->weight_value = c->w.a;
+        p->delay_value = olive_ms_to_steps_or_die(olive_usage_error, "delay", c->d.a, cfg->dt, 0, OLIVE_MAX_DELAY);
+        p->nnz = p->nnz_total = (int64_t)llround(olive_conn_expected(c, 0, cfg->count));
+        p->procedural = c;
+        return;
     }
-    /* Weights and delays: constants cost nothing; ranges and normals one
-     * counter per synapse (a normal's redraws more), keyed by its target and
-     * place in the row. */
-    const int vw = gc_value_varies(&s->w), vd = gc_value_varies(&s->d);
-    if (vw) p->weight = olive_malloc((size_t)p->nnz * sizeof(double) + 8, "weights");
-    if (vd) p->delay = olive_malloc((size_t)p->nnz * sizeof(uint16_t) + 2, "delays");
-    if (vw || vd) {
-#pragma omp parallel for schedule(dynamic, 256)
-        for (int64_t j = t0; j < t1; j++)
-            for (int64_t e = p->row_ptr[j]; e < p->row_ptr[j + 1]; e++) {
-                uint32_t at = (uint32_t)(e - p->row_ptr[j]);
-                if (vw) p->weight[e] = draw_value(cfg, k, "weight", &s->w, (uint64_t)j, at, OLIVE_STREAM_SYN_WEIGHT);
-                if (vd) {
-                    double d = draw_value(cfg, k, "delay", &s->d, (uint64_t)j, at, OLIVE_STREAM_SYN_DELAY);
-                    p->delay[e] = (uint16_t)olive_ms_to_steps_or_die(olive_die, "delay", d, cfg->dt, 0, OLIVE_MAX_DELAY);
-                }
-            }
-    }
-    p->weight_value = s->w.a;
-    p->delay_value = olive_ms_to_steps_or_die(olive_usage_error, "delay", s->d.a, cfg->dt, 0, OLIVE_MAX_DELAY);
+    olive_conn_draw(c, 0, cfg->count, p);
+    free(c);
     p->nnz_total = p->nnz;
     gc_spk_sites_draw(cfg, k, p);
 }
@@ -211,6 +99,7 @@ static void check_memory(const gc_spk_config *cfg)
     for (int k = 0; k < cfg->nproj; k++) {
         const double e = expected_synapses(cfg, k);
         const gc_proj_spec *s = &cfg->proj[k];
+        if (cfg->procedural) continue;   /* the rule alone */
         held += 8 * (N + 1) + e * gc_spk_held_per_synapse(gc_value_varies(&s->w), gc_value_varies(&s->d), s->site != NULL);
         total += e;
         if (big < 0 || e > most) { most = e; big = k; }
@@ -260,7 +149,8 @@ int gc_spiking_main(int argc, char **argv)
     for (int k = 0; k < cfg.nproj; k++) {
         gc_spk_generate(&cfg, k, &syn.proj[k]);
         total += syn.proj[k].nnz;
-        olive_info("projection %s: %lld synapses", syn.proj[k].name, (long long)syn.proj[k].nnz);
+        olive_info("projection %s: %lld synapses%s", syn.proj[k].name, (long long)syn.proj[k].nnz,
+                   cfg.procedural ? " (procedural: the number expected, drawn when read)" : "");
     }
     if (cfg.import_synapses) {
         int before = syn.n;
@@ -314,6 +204,7 @@ int gc_spiking_main(int argc, char **argv)
                "(generation %.3f s, write %.3f s)\n", cfg.out_path, (long long)cfg.count, cfg.model->name, cfg.pops.n,
                (long long)total, syn.n, t_end - t0, t_gen - t0, t_end - t_gen);
     olive_net_free(&net);
+    for (int k = 0; k < cfg.nproj; k++) free((void *)syn.proj[k].procedural);
     olive_syn_free(&syn);
     for (int i = 0; i < cfg.pops.n && kv0 >= 0; i++) free(percell[i][kv0]);
     for (int k = 0; k < cfg.nproj; k++) gc_spk_sites_free(&cfg.proj[k], cfg.pops.n);

@@ -1,0 +1,256 @@
+/* olive_conn_draw: the rows of a projection from its rule (conn_rule.h).
+ * Every draw is keyed by what it decides (the target, or the pair's number
+ * for a fixed total), never by the order of work, so a block of rows drawn
+ * on one rank equals the same rows of the whole projection. O(synapses) for
+ * p and indegree; a fixed total draws all its pairs and keeps the rows asked
+ * for. */
+#include "conn_rule.h"
+#include "rng.h"
+#include "rng_normal.h"
+#include "util.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static double u01(const olive_conn *c, uint64_t b, uint32_t draw, uint32_t stream)
+{
+    double u0, u1;
+    olive_uniform2(c->seed, c->key, (uint32_t)b, draw, stream, &u0, &u1);
+    return u0;
+}
+
+/* The weight or delay v of the synapse at place at of target j's row. */
+static double draw_value(const olive_conn *c, const char *what, const olive_value *v, uint64_t j, uint32_t at,
+                         uint32_t stream)
+{
+    if (!v->normal) return v->a + (v->b - v->a) * u01(c, j, at, stream);
+    double x;
+    if (!olive_normal_redraw(c->seed, c->key, (uint32_t)j, at, stream, v->mean, v->sd, v->lo, v->hi, &x))
+        olive_die("%s: the %s of a synapse of cell %llu fell outside [%g, %g] in %d draws", c->what, what,
+                  (unsigned long long)j, v->lo, v->hi, OLIVE_NORMAL_MAX_ATTEMPTS);
+    return x;
+}
+
+/* Source number idx of n possible for target j without autapses: the source
+ * range [s0, s0 + n + 1) with j left out. */
+static int32_t skip_self(const olive_conn *c, int64_t idx, int64_t j)
+{
+    if (!c->autapses && j >= c->s0 && j < c->s1 && c->s0 + idx >= j) idx++;
+    return (int32_t)(c->s0 + idx);
+}
+
+/* Sources target j may draw from (all but itself without autapses). */
+static int64_t choices(const olive_conn *c, int64_t j)
+{
+    const int64_t ns = c->s1 - c->s0;
+    return !c->autapses && j >= c->s0 && j < c->s1 ? ns - 1 : ns;
+}
+
+static int cmp_i32(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* A growing list of sources (one block of rows, or of pairs). */
+typedef struct {
+    int32_t *v, *t;   /* sources; targets where kept (fixed total) */
+    int64_t n, cap;
+} list32;
+
+static void push(list32 *l, int32_t src, int32_t tgt, int with_target)
+{
+    if (l->n == l->cap) {
+        l->cap = l->cap ? 2 * l->cap : 1024;
+        l->v = olive_realloc(l->v, (size_t)l->cap * sizeof(int32_t), "synapses");
+        if (with_target) l->t = olive_realloc(l->t, (size_t)l->cap * sizeof(int32_t), "synapses");
+    }
+    if (with_target) l->t[l->n] = tgt;
+    l->v[l->n++] = src;
+}
+
+/* Row j's sources onto l (rules p and indegree: a row is its own draws). */
+static void draw_row(const olive_conn *c, int64_t j, list32 *l)
+{
+    const int64_t ns = c->s1 - c->s0, before = l->n;
+    if (c->kind == OLIVE_CONN_P && c->p > 0) {
+        /* Geometric gaps between the sources kept: O(synapses), every pair once. */
+        const double lq = log1p(-c->p);
+        int64_t pos = -1;
+        for (uint32_t draw = 0;; draw++) {
+            if (c->p >= 1) pos++;
+            else {
+                double gap = floor(log(u01(c, (uint64_t)j, draw, OLIVE_STREAM_SYN_PAIRS)) / lq);
+                if (gap >= (double)ns) break;
+                pos += 1 + (int64_t)gap;
+            }
+            if (pos >= ns) break;
+            if (!c->autapses && c->s0 + pos == j) continue;
+            push(l, (int32_t)(c->s0 + pos), 0, 0);
+        }
+    } else if (c->kind == OLIVE_CONN_INDEGREE) {
+        const int64_t n = choices(c, j);
+        for (int64_t d = 0; d < c->k; d++) {
+            double u = u01(c, (uint64_t)j, (uint32_t)d, OLIVE_STREAM_SYN_PAIRS);
+            push(l, skip_self(c, (int64_t)(u * (double)n), j), 0, 0);
+        }
+        qsort(l->v + before, (size_t)(l->n - before), sizeof(int32_t), cmp_i32);
+    }
+}
+
+/* Pair e of a fixed total: its target and source. */
+static void draw_pair(const olive_conn *c, int64_t e, int64_t *j, int32_t *src)
+{
+    double u0, u1;
+    olive_uniform2(c->seed, c->key, (uint32_t)e, (uint32_t)(e >> 32), OLIVE_STREAM_SYN_PAIRS, &u0, &u1);
+    *j = c->t0 + (int64_t)(u0 * (double)(c->t1 - c->t0));
+    *src = skip_self(c, (int64_t)(u1 * (double)choices(c, *j)), *j);
+}
+
+/* Work in blocks on OpenMP threads, each into a list of its own, joined in
+ * block order: the same rows for any thread count. */
+#define CONN_BLOCKS 256
+
+/* Rows [a, b) (within the targets) of rule p or indegree into p->row_ptr
+ * (local to row0) and p->col. */
+static void draw_rows(const olive_conn *c, int64_t row0, int64_t a, int64_t b, olive_projection *p)
+{
+    const int64_t n = b - a;
+    const int nblk = n <= 0 ? 0 : n < 4096 ? 1 : CONN_BLOCKS;
+    list32 *blk = olive_calloc((size_t)nblk + 1, sizeof(list32), "row blocks");
+    int64_t *row_end = olive_calloc((size_t)n + 1, sizeof(int64_t), "rows");   /* within its block */
+#pragma omp parallel for schedule(dynamic, 1)
+    for (int bi = 0; bi < nblk; bi++)
+        for (int64_t j = a + n * bi / nblk; j < a + n * (bi + 1) / nblk; j++) {
+            draw_row(c, j, &blk[bi]);
+            row_end[j - a] = blk[bi].n;
+        }
+    int64_t total = 0;
+    for (int bi = 0; bi < nblk; bi++) total += blk[bi].n;
+    p->col = olive_malloc((size_t)total * sizeof(int32_t) + 4, "synapses");
+    int64_t at = 0;
+    for (int bi = 0; bi < nblk; bi++) {
+        for (int64_t j = a + n * bi / nblk; j < a + n * (bi + 1) / nblk; j++) p->row_ptr[j - row0 + 1] = at + row_end[j - a];
+        memcpy(p->col + at, blk[bi].v, (size_t)blk[bi].n * sizeof(int32_t));
+        at += blk[bi].n;
+        free(blk[bi].v);
+    }
+    free(blk);
+    free(row_end);
+    p->nnz = total;
+}
+
+/* Rows [a, b) of a fixed total: every pair drawn, those with a target in
+ * [a, b) kept, counted into rows and sorted within them. */
+static void draw_total(const olive_conn *c, int64_t row0, int64_t a, int64_t b, olive_projection *p)
+{
+    const int nblk = c->k <= 0 || b <= a ? 0 : c->k < 65536 ? 1 : CONN_BLOCKS;
+    list32 *blk = olive_calloc((size_t)nblk + 1, sizeof(list32), "pair blocks");
+#pragma omp parallel for schedule(dynamic, 1)
+    for (int bi = 0; bi < nblk; bi++)
+        for (int64_t e = c->k * bi / nblk; e < c->k * (bi + 1) / nblk; e++) {
+            int64_t j;
+            int32_t src;
+            draw_pair(c, e, &j, &src);
+            if (j >= a && j < b) push(&blk[bi], src, (int32_t)j, 1);
+        }
+    int64_t total = 0;
+    for (int bi = 0; bi < nblk; bi++) {
+        total += blk[bi].n;
+        for (int64_t i = 0; i < blk[bi].n; i++) p->row_ptr[blk[bi].t[i] - row0 + 1]++;
+    }
+    for (int64_t j = a; j < b; j++) p->row_ptr[j - row0 + 1] += p->row_ptr[j - row0];
+    p->col = olive_malloc((size_t)total * sizeof(int32_t) + 4, "synapses");
+    int64_t *fill = olive_malloc((size_t)(b - a + 1) * sizeof(int64_t), "rows");
+    memcpy(fill, p->row_ptr + (a - row0), (size_t)(b - a) * sizeof(int64_t));
+    for (int bi = 0; bi < nblk; bi++) {
+        for (int64_t i = 0; i < blk[bi].n; i++) p->col[fill[blk[bi].t[i] - a]++] = blk[bi].v[i];
+        free(blk[bi].v);
+        free(blk[bi].t);
+    }
+    free(fill);
+    free(blk);
+#pragma omp parallel for schedule(dynamic, 64)
+    for (int64_t j = a; j < b; j++)
+        qsort(p->col + p->row_ptr[j - row0], (size_t)(p->row_ptr[j - row0 + 1] - p->row_ptr[j - row0]), sizeof(int32_t),
+              cmp_i32);
+    p->nnz = total;
+}
+
+void olive_conn_draw(const olive_conn *c, int64_t row0, int64_t row1, olive_projection *p)
+{
+    const int64_t rows = row1 - row0;
+    p->row0 = row0;
+    p->row1 = row1;
+    p->row_ptr = olive_calloc((size_t)rows + 1, sizeof(int64_t), "synapse rows");
+    /* the targets among the rows asked for */
+    const int64_t a = c->t0 > row0 ? c->t0 : row0, b = c->t1 < row1 ? c->t1 : row1;
+    p->nnz = 0;
+    if (b > a) {
+        if (c->kind == OLIVE_CONN_TOTAL) draw_total(c, row0, a, b, p);
+        else draw_rows(c, row0, a, b, p);
+    } else {
+        p->col = olive_malloc(4, "synapses");
+    }
+    /* rows before the targets hold nothing; rows after them end where the targets' end */
+    for (int64_t j = (b > a ? b : row0); j < row1; j++) p->row_ptr[j - row0 + 1] = p->nnz;
+    /* Weights and delays: constants cost nothing; ranges and normals one
+     * counter per synapse (a normal's redraws more), keyed by its target and
+     * place in the row. */
+    const int vw = olive_value_varies(&c->w), vd = olive_value_varies(&c->d);
+    p->weight = vw ? olive_malloc((size_t)p->nnz * sizeof(double) + 8, "weights") : NULL;
+    p->delay = vd ? olive_malloc((size_t)p->nnz * sizeof(uint16_t) + 2, "delays") : NULL;
+    if (vw || vd) {
+#pragma omp parallel for schedule(dynamic, 256)
+        for (int64_t j = a; j < b; j++)
+            for (int64_t e = p->row_ptr[j - row0]; e < p->row_ptr[j - row0 + 1]; e++) {
+                const uint32_t at = (uint32_t)(e - p->row_ptr[j - row0]);
+                if (vw) p->weight[e] = draw_value(c, "weight", &c->w, (uint64_t)j, at, OLIVE_STREAM_SYN_WEIGHT);
+                if (vd) {
+                    double d = draw_value(c, "delay", &c->d, (uint64_t)j, at, OLIVE_STREAM_SYN_DELAY);
+                    p->delay[e] = (uint16_t)olive_ms_to_steps_or_die(olive_die, "delay", d, c->dt, 0, OLIVE_MAX_DELAY);
+                }
+            }
+    }
+    p->weight_value = c->w.a;
+    p->delay_value = olive_ms_to_steps_or_die(olive_die, "delay", c->d.a, c->dt, 0, OLIVE_MAX_DELAY);
+}
+
+double olive_conn_expected(const olive_conn *c, int64_t row0, int64_t row1)
+{
+    const int64_t a = c->t0 > row0 ? c->t0 : row0, b = c->t1 < row1 ? c->t1 : row1;
+    if (b <= a) return 0;
+    const double rows = (double)(b - a), nt = (double)(c->t1 - c->t0), ns = (double)(c->s1 - c->s0);
+    if (c->kind == OLIVE_CONN_TOTAL) return (double)c->k * rows / nt;
+    if (c->kind == OLIVE_CONN_INDEGREE) return (double)c->k * rows;
+    return c->p * ns * rows;
+}
+
+const char *olive_conn_fault(const olive_conn *c)
+{
+    if (c->kind != OLIVE_CONN_P && c->kind != OLIVE_CONN_INDEGREE && c->kind != OLIVE_CONN_TOTAL) return "an unknown rule";
+    if (!(c->s0 >= 0 && c->s0 < c->s1 && c->s1 <= c->count)) return "a source range outside the network";
+    if (!(c->t0 >= 0 && c->t0 < c->t1 && c->t1 <= c->count)) return "a target range outside the network";
+    if (c->count > INT32_MAX) return "more cells than a source id holds";
+    if (c->kind == OLIVE_CONN_P && !(c->p >= 0 && c->p <= 1)) return "a probability outside [0, 1]";
+    if (c->kind != OLIVE_CONN_P && c->k < 0) return "a negative number of synapses";
+    if (c->kind == OLIVE_CONN_TOTAL && c->k > ((int64_t)1 << 40)) return "more than 2^40 synapses";
+    if (c->kind == OLIVE_CONN_INDEGREE && c->k > INT32_MAX) return "an in-degree beyond 2^31";
+    const int overlap = c->t0 < c->s1 && c->s0 < c->t1;
+    if (!c->autapses && overlap && c->s1 - c->s0 == 1 && c->kind != OLIVE_CONN_P && c->k > 0)
+        return "autapses=no leaves no source for a target";
+    if (!(c->dt > 0)) return "a step dt that is not positive";
+    const olive_value *v[2] = {&c->w, &c->d};
+    for (int i = 0; i < 2; i++) {
+        if (v[i]->normal) {
+            if (!isfinite(v[i]->mean) || !(v[i]->sd > 0) || !isfinite(v[i]->sd) || !(v[i]->lo < v[i]->hi) ||
+                v[i]->a != v[i]->lo || v[i]->b != v[i]->hi ||
+                !(olive_normal_kept(v[i]->mean, v[i]->sd, v[i]->lo, v[i]->hi) >= OLIVE_NORMAL_MIN_KEPT))
+                return i ? "a normal delay with a bad mean, sd or bounds" : "a normal weight with a bad mean, sd or bounds";
+        } else if (!isfinite(v[i]->a) || !isfinite(v[i]->b) || v[i]->b < v[i]->a) {
+            return i ? "a delay range out of order or not finite" : "a weight range out of order or not finite";
+        }
+    }
+    if (c->d.a < 0) return "a negative delay";
+    return NULL;
+}

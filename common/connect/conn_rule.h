@@ -1,0 +1,65 @@
+/* A projection's connectivity rule: which sources each target receives from,
+ * and the weight and delay of every synapse, drawn from keys (seed,
+ * projection key, target or pair number, draw, stream) so that any subset of
+ * rows comes out the same however and wherever it is drawn. olive-genconn
+ * draws whole projections into the network file; a procedural projection
+ * (--procedural, docs/FORMAT.md) stores only this rule, and every reader
+ * (olive-simulate's ranks, olive-analyze) draws the rows it needs. */
+#ifndef OLIVE_CONN_RULE_H
+#define OLIVE_CONN_RULE_H
+#include <hdf5.h>
+#include <stdint.h>
+#include "synfile.h"
+
+enum olive_conn_kind { OLIVE_CONN_P, OLIVE_CONN_INDEGREE, OLIVE_CONN_TOTAL };
+
+/* A weight or delay (ms): constant (a == b), uniform in [a, b), or, when
+ * normal is set, normal(mean, sd) redrawn outside [lo, hi] (rng_normal.h);
+ * a and b then hold the least and greatest value it can take. */
+typedef struct {
+    double a, b;
+    int normal;
+    double mean, sd, lo, hi;
+} olive_value;
+
+/* 1 when v is drawn per synapse (stored as a dataset, not an attribute). */
+static inline int olive_value_varies(const olive_value *v) { return v->a != v->b; }
+
+typedef struct olive_conn {
+    int kind;                 /* enum olive_conn_kind */
+    double p;                 /* OLIVE_CONN_P: each pair with probability p */
+    int64_t k;                /* in-degree, or the total number of pairs */
+    int autapses;
+    olive_value w, d;         /* weight; delay in ms, rounded to steps of dt */
+    double dt;
+    uint64_t seed;
+    uint32_t key;             /* the projection's number in the draws */
+    int64_t s0, s1, t0, t1;   /* sources [s0, s1), targets [t0, t1) */
+    int64_t count;            /* cells in the network */
+    char what[1400];          /* who asked, for messages ("--projection SPEC", "FILE: /synapses/NAME") */
+} olive_conn;
+
+/* The synapses of targets [row0, row1) into p (row_ptr, col, and weight and
+ * delay datasets where they vary, else weight_value and delay_value; e0 and
+ * nnz_total left to the caller). A draw that cannot be kept (a normal outside
+ * its bounds in every attempt, a delay beyond the delay buffer) is fatal,
+ * named by c->what. */
+void olive_conn_draw(const olive_conn *c, int64_t row0, int64_t row1, olive_projection *p);
+/* The synapses targets [row0, row1) receive: exact for indegree; for total
+ * and p their expectation. */
+double olive_conn_expected(const olive_conn *c, int64_t row0, int64_t row1);
+/* NULL when c is a rule olive_conn_draw can draw (ranges inside the network,
+ * p in [0, 1], k >= 0, a source to draw, values ordered and finite where they
+ * must be), else the fault. */
+const char *olive_conn_fault(const olive_conn *c);
+
+/* conn_file.c: the rule as attributes of projection group pg (docs/FORMAT.md,
+ * "Procedural projections"), and back: 0 when pg holds no rule (attribute
+ * `procedural` absent), 1 when *c holds it, validated against a network of
+ * count cells and delay step dt (a bad one is fatal, naming path and where). */
+void olive_conn_write(const char *path, hid_t pg, const olive_conn *c);
+int olive_conn_read(const char *path, hid_t pg, const char *where, int64_t count, double dt, olive_conn *c);
+/* The attributes olive_conn_write may write, for readers that refuse unknown ones. */
+int olive_conn_attr_known(const char *name);
+
+#endif
