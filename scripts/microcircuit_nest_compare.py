@@ -4,7 +4,7 @@ example against olive running examples/microcircuit at the same scale.
 
     microcircuit_nest_compare.py --bin BUILD/bin --plugin iaf_psc_exp_v0_neuron.so
         [--scale 0.05] [--k-scale K] [--time 1000] [--transient 300] [--seed 55]
-        [--k 3] [--threads 2]
+        [--k 3] [--threads 2] [--procedural] [--olive-args "--backend cuda"]
 
 Run with the python of the pinned peers' venv (tests/peer_venv.sh). NEST
 runs tests/data/potjans_2014 (NEST v3.8's pynest/examples/Potjans_2014,
@@ -21,10 +21,15 @@ samples: per population, over the spikes after --transient ms,
     optimistic: pairs share neurons).
 A measure agrees when |olive - NEST| <= k * sqrt(SE_olive^2 + SE_NEST^2).
 A measure with fewer than 2 samples on a side is n/a (not counted).
-Prints one row per population and measure; exit 1 when any disagrees.
+Prints the timings (olive: genconn, olive-simulate's set-up and step loop
+from its -v report; NEST: create + connect, and simulate; the real-time
+factor is the loop's, or simulate's, wall time over the simulated time),
+then one row per population and measure; exit 1 when any disagrees.
 """
 import argparse
 import os
+import re
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -52,11 +57,14 @@ def nest_run(a, work):
     net_dict.update(N_scaling=a.scale, K_scaling=a.k_scale)
     sim_dict.update(t_presim=0.0, t_sim=a.time, local_num_threads=a.threads, rng_seed=a.seed,
                     data_path=os.path.join(work, "nest") + "/", print_time=False)
+    t0 = time.time()
     net = network.Network(sim_dict, net_dict, stim_dict)
     net.create()
     net.spike_recorders.set(record_to="memory")
     net.connect()
+    t1 = time.time()
     net.simulate(a.time)
+    a.timing["nest"] = (t1 - t0, time.time() - t1)
     out = []
     for pop, rec in zip(net.pops, net.spike_recorders):
         ev = rec.get("events")
@@ -67,9 +75,17 @@ def nest_run(a, work):
 def olive_run(a, work):
     m = mc.derive(a.scale, a.k_scale)
     net, run = os.path.join(work, "net.h5"), os.path.join(work, "run")
-    subprocess.run(mc.genconn_cmd(m, a.plugin, net, a.seed, a.bin), check=True)
-    subprocess.run(mc.simulate_cmd(m, net, run, a.time, a.seed, olive_bin=a.bin, extra=["--threads", str(a.threads)]),
-                   check=True)
+    t0 = time.time()
+    subprocess.run(mc.genconn_cmd(m, a.plugin, net, a.seed, a.bin, procedural=a.procedural), check=True)
+    t_gen = time.time() - t0
+    extra = ["--threads", str(a.threads), "-v"] + shlex.split(a.olive_args)
+    cmd = [c for c in mc.simulate_cmd(m, net, run, a.time, a.seed, olive_bin=a.bin, extra=extra) if c != "-q"]
+    r = subprocess.run(cmd, check=True, stderr=subprocess.PIPE, text=True)
+    t = re.search(r"setup ([0-9.]+) s, exchange ([0-9.]+) s.*compute ([0-9.]+) s", r.stderr)
+    a.timing["olive"] = (t_gen, float(t.group(1)), float(t.group(2)) + float(t.group(3))) if t else (t_gen, -1, -1)
+    for line in r.stderr.splitlines():
+        if "set-up:" in line or "engine," in line or "device memory" in line or "delivery" in line:
+            print("  " + line)
     out = []
     with h5py.File(os.path.join(run, "spikes.h5"), "r") as f:
         for name in mc.POPULATIONS:
@@ -92,13 +108,14 @@ def measures(n, t, ids, t0, t1, seed):
     order = np.lexsort((t, ids))
     t, ids = t[order], ids[order]
     cvs = []
+    per_cell = np.split(t, np.cumsum(counts)[:-1])   # sorted by cell, then time: each cell's spikes
     for c in np.flatnonzero(counts >= 3):
-        isi = np.diff(t[ids == c])
+        isi = np.diff(per_cell[c])
         cvs.append(isi.std() / isi.mean())
     active = np.flatnonzero(counts > 0)
     pick = np.random.default_rng(seed).permutation(active)[:MAX_CORR_CELLS]
     edges = np.arange(t0, t1 + BIN_MS / 2, BIN_MS)
-    binned = np.array([np.histogram(t[ids == c], edges)[0] for c in pick], float)
+    binned = np.array([np.histogram(per_cell[c], edges)[0] for c in pick], float)
     corr = (float("nan"), float("nan"))
     if len(pick) > 2:
         cc = np.corrcoef(binned)
@@ -117,7 +134,10 @@ def main():
     p.add_argument("--seed", type=int, default=55)
     p.add_argument("--k", type=float, default=3.0, help="agreement within k combined standard errors")
     p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--procedural", action="store_true", help="olive-genconn --procedural (the synapses drawn at set-up)")
+    p.add_argument("--olive-args", default="", help="more olive-simulate arguments, e.g. '--backend cuda'")
     a = p.parse_args()
+    a.timing = {}
     a.k_scale = a.scale if a.k_scale is None else a.k_scale
     with tempfile.TemporaryDirectory() as work:
         t = time.time()
@@ -129,6 +149,11 @@ def main():
     bad = skipped = 0
     print(f"microcircuit at N_scaling {a.scale:g}, K_scaling {a.k_scale:g}: {a.time:g} ms, measured after "
           f"{a.transient:g} ms; olive {t_olive:.1f} s, NEST {t_nest:.1f} s (set-up and run, {a.threads} threads)")
+    (g, su, lo), (nsu, nsim) = a.timing["olive"], a.timing["nest"]
+    sim_s = a.time / 1000
+    print(f"olive {a.olive_args or '(cpu)'}{' --procedural' if a.procedural else ''}: genconn {g:.2f} s, set-up {su:.2f} s, "
+          f"step loop {lo:.2f} s: real-time factor {lo / sim_s:.4f}")
+    print(f"NEST {a.threads} threads: create + connect {nsu:.2f} s, simulate {nsim:.2f} s: real-time factor {nsim / sim_s:.4f}")
     print(f"{'population':10s} {'measure':6s} {'olive':>18s} {'NEST':>18s} {'|diff|/SE':>9s}")
     for i, name in enumerate(mc.POPULATIONS):
         mo = measures(*olive[i], a.transient, a.time, a.seed)

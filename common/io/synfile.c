@@ -376,7 +376,9 @@ static int read_procedural(const char *path, hid_t pg, const char *where, int64_
     if (row1 > row0) {
         char what[200];
         snprintf(what, sizeof what, "%.160s: synapses of %lld cells", where, (long long)(row1 - row0));
-        olive_require_memory(path, olive_conn_expected(&c, row0, row1) * 30 + 8.0 * (double)(row1 - row0), what);
+        /* a rule may ask for any number of synapses: refused by name before drawing (big ones only: -v lists each) */
+        const double need = olive_conn_expected(&c, row0, row1) * 30 + 8.0 * (double)(row1 - row0);
+        if (need > 64.0 * 1048576) olive_require_memory(path, need, what);
         olive_conn_draw(&c, row0, row1, p);
     } else {
         p->row0 = p->row1 = row0;

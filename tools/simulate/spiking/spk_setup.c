@@ -426,7 +426,9 @@ void sim_setup_spiking(sim_t *s, sim_config *cfg, const sim_family *family)
     olive_pops_read(cfg->run.net_path, hdr.count, &k->pops);
     spk_params_apply(cfg, &k->pops);
     olive_synapses syn;
+    const double t_syn = olive_now();
     olive_syn_read_rows(cfg->run.net_path, hdr.count, s->plan.row0, s->plan.row1, &syn);
+    const double t_cells = olive_now();
     if (syn.n > 0 && fabs(syn.dt - cfg->run.dt) > 1e-12 * cfg->run.dt)
         olive_die("internal: dt %g differs from the synapses' %g", cfg->run.dt, syn.dt);
     const int64_t n = s->plan.nlocal;
@@ -445,16 +447,24 @@ void sim_setup_spiking(sim_t *s, sim_config *cfg, const sim_family *family)
     if (olive_model_is_cable(cfg->run.model)) spk_cable_setup(s, &syn);
     else setup_cells(s);
     setup_sources(s);
+    const double t_rows = olive_now();
     setup_synapses(s, &syn, &mem);
     olive_syn_free(&syn);
+    const double t_poisson = olive_now();
     setup_poisson(s);
     k->window0 = cfg->run.start_step;
     if (cfg->run.restart_path) spk_restart_load(s);
     s->net_crc = 0;
     const sim_engine *engine = sim_engine_choose(s);
+    const double t_engine = olive_now();
     engine->setup(s);
     s->engine = engine;   /* set up: sim_free frees it */
     s->t.setup = olive_now() - t0;
+    /* where set-up goes (issue 36: reading or drawing the synapses, turning
+     * them into per-source rows, the engine's device copies) */
+    olive_info("rank %d: set-up: header and memory %.3f s, synapses read or drawn %.3f s, cells %.3f s, "
+               "per-source rows %.3f s, inputs %.3f s, %s engine %.3f s", s->rank, t_syn - t0, t_cells - t_syn,
+               t_rows - t_cells, t_poisson - t_rows, t_engine - t_poisson, engine->name, olive_now() - t_engine);
     olive_info("rank %d: %s engine, cells [%lld, %lld), %lld synapses into them (%lld in all), delays %d..%d steps, exchange every %d step(s), %d threads",
                s->rank, s->engine->name, (long long)s->plan.row0, (long long)s->plan.row1, (long long)k->nsyn, (long long)k->nsyn_total,
                k->zero_delay ? 0 : k->D, k->L - 1, k->D, s->nthreads);
