@@ -46,10 +46,33 @@ static int64_t choices(const olive_conn *c, int64_t j)
     return !c->autapses && j >= c->s0 && j < c->s1 ? ns - 1 : ns;
 }
 
-static int cmp_i32(const void *a, const void *b)
+/* Sort a row's n sources (all in [c->s0, c->s1)) ascending: insertion for
+ * short rows, else least-significant-digit radix on the offset from s0, a
+ * byte a pass (as many as the source range needs), through tmp (n entries).
+ * qsort's callbacks were a third of drawing the microcircuit. */
+static void sort_sources(const olive_conn *c, int32_t *v, int64_t n, int32_t *tmp)
 {
-    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-    return (x > y) - (x < y);
+    if (n <= 48) {
+        for (int64_t i = 1; i < n; i++) {
+            int32_t x = v[i];
+            int64_t j = i;
+            for (; j > 0 && v[j - 1] > x; j--) v[j] = v[j - 1];
+            v[j] = x;
+        }
+        return;
+    }
+    const uint32_t span = (uint32_t)(c->s1 - c->s0 - 1);
+    int32_t *from = v, *to = tmp;
+    for (int shift = 0; shift < 32 && (shift == 0 || (span >> shift)); shift += 8) {
+        int64_t count[257] = {0};
+        for (int64_t i = 0; i < n; i++) count[(((uint32_t)(from[i] - c->s0)) >> shift & 255) + 1]++;
+        for (int b = 0; b < 256; b++) count[b + 1] += count[b];
+        for (int64_t i = 0; i < n; i++) to[count[((uint32_t)(from[i] - c->s0)) >> shift & 255]++] = from[i];
+        int32_t *t = from;
+        from = to;
+        to = t;
+    }
+    if (from != v) memcpy(v, from, (size_t)n * sizeof(int32_t));
 }
 
 /* A growing list of sources (one block of rows, or of pairs). */
@@ -94,7 +117,11 @@ static void draw_row(const olive_conn *c, int64_t j, list32 *l)
             double u = u01(c, (uint64_t)j, (uint32_t)d, OLIVE_STREAM_SYN_PAIRS);
             push(l, skip_self(c, (int64_t)(u * (double)n), j), 0, 0);
         }
-        qsort(l->v + before, (size_t)(l->n - before), sizeof(int32_t), cmp_i32);
+        /* the sort's scratch: room after the row in l (grown by push) */
+        const int64_t len = l->n - before;
+        for (int64_t i = 0; i < len; i++) push(l, 0, 0, 0);
+        sort_sources(c, l->v + before, len, l->v + before + len);
+        l->n = before + len;
     }
 }
 
@@ -140,40 +167,69 @@ static void draw_rows(const olive_conn *c, int64_t row0, int64_t a, int64_t b, o
     p->nnz = total;
 }
 
-/* Rows [a, b) of a fixed total: every pair drawn, those with a target in
- * [a, b) kept, counted into rows and sorted within them. */
+/* Rows [a, b) of a fixed total: every pair drawn (blocks of pairs on
+ * threads), those with a target in [a, b) kept; each block's count per row
+ * gives it its places in the rows (rows filled in block order), and each
+ * row is sorted: the same rows for any thread count. */
 static void draw_total(const olive_conn *c, int64_t row0, int64_t a, int64_t b, olive_projection *p)
 {
-    const int nblk = c->k <= 0 || b <= a ? 0 : c->k < 65536 ? 1 : CONN_BLOCKS;
+    const int64_t rows = b - a;
+    /* per-block row counts: blocks x rows int32, kept under ~256 MB */
+    int nblk = c->k < 65536 ? 1 : CONN_BLOCKS;
+    while (nblk > 1 && (double)nblk * (double)rows * 4 > 256e6) nblk /= 2;
+    if (c->k <= 0 || rows <= 0) nblk = 0;
     list32 *blk = olive_calloc((size_t)nblk + 1, sizeof(list32), "pair blocks");
+    int32_t *cnt = olive_calloc((size_t)nblk * (size_t)rows + 1, sizeof(int32_t), "pair counts");
 #pragma omp parallel for schedule(dynamic, 1)
-    for (int bi = 0; bi < nblk; bi++)
+    for (int bi = 0; bi < nblk; bi++) {
+        int32_t *my = cnt + (size_t)bi * (size_t)rows;
         for (int64_t e = c->k * bi / nblk; e < c->k * (bi + 1) / nblk; e++) {
             int64_t j;
             int32_t src;
             draw_pair(c, e, &j, &src);
-            if (j >= a && j < b) push(&blk[bi], src, (int32_t)j, 1);
+            if (j >= a && j < b) {
+                push(&blk[bi], src, (int32_t)j, 1);
+                my[j - a]++;
+            }
         }
-    int64_t total = 0;
-    for (int bi = 0; bi < nblk; bi++) {
-        total += blk[bi].n;
-        for (int64_t i = 0; i < blk[bi].n; i++) p->row_ptr[blk[bi].t[i] - row0 + 1]++;
     }
-    for (int64_t j = a; j < b; j++) p->row_ptr[j - row0 + 1] += p->row_ptr[j - row0];
+    /* row j's synapses: block 0's, then block 1's ...; cnt becomes each block's next place */
+    for (int64_t j = a; j < b; j++) {
+        int64_t at = p->row_ptr[j - row0];
+        for (int bi = 0; bi < nblk; bi++) {
+            int32_t *x = &cnt[(size_t)bi * (size_t)rows + (size_t)(j - a)];
+            const int32_t n = *x;
+            *x = (int32_t)(at - p->row_ptr[j - row0]);
+            at += n;
+        }
+        p->row_ptr[j - row0 + 1] = at;
+    }
+    const int64_t total = p->row_ptr[b - row0];
     p->col = olive_malloc((size_t)total * sizeof(int32_t) + 4, "synapses");
-    int64_t *fill = olive_malloc((size_t)(b - a + 1) * sizeof(int64_t), "rows");
-    memcpy(fill, p->row_ptr + (a - row0), (size_t)(b - a) * sizeof(int64_t));
+#pragma omp parallel for schedule(dynamic, 1)
     for (int bi = 0; bi < nblk; bi++) {
-        for (int64_t i = 0; i < blk[bi].n; i++) p->col[fill[blk[bi].t[i] - a]++] = blk[bi].v[i];
+        int32_t *my = cnt + (size_t)bi * (size_t)rows;
+        for (int64_t i = 0; i < blk[bi].n; i++) {
+            const int64_t r = blk[bi].t[i] - a;
+            p->col[p->row_ptr[r + a - row0] + my[r]++] = blk[bi].v[i];
+        }
         free(blk[bi].v);
         free(blk[bi].t);
     }
-    free(fill);
+    free(cnt);
     free(blk);
-#pragma omp parallel for schedule(dynamic, 64)
-    for (int64_t j = a; j < b; j++)
-        qsort(p->col + p->row_ptr[j - row0], (size_t)(p->row_ptr[j - row0 + 1] - p->row_ptr[j - row0]), sizeof(int32_t),
-              cmp_i32);
+#pragma omp parallel
+    {
+        int64_t cap = 0;
+        int32_t *tmp = NULL;
+#pragma omp for schedule(dynamic, 64)
+        for (int64_t j = a; j < b; j++) {
+            const int64_t n = p->row_ptr[j - row0 + 1] - p->row_ptr[j - row0];
+            if (n > cap) { cap = n; tmp = olive_realloc(tmp, (size_t)cap * sizeof(int32_t), "a row"); }
+            sort_sources(c, p->col + p->row_ptr[j - row0], n, tmp);
+        }
+        free(tmp);
+    }
     p->nnz = total;
 }
 
