@@ -109,12 +109,16 @@ OLIVE_HD void olive_lif_reset(const olive_lif_coef *c, double *v, double *ref)
     *ref = c->ref_steps;
 }
 
+/* Binomial(n, p)'s chance of 0: the first term of olive_binomial. */
+OLIVE_HD double olive_binomial_p0(long long n, double p) { return olive_exp_d((double)n * olive_log1p_d(-p)); }
+
 /* k ~ Binomial(n, p) by inversion from the uniform u (n p small: the caller
- * checks), in arithmetic that gives the same k on CPU and GPU. */
-OLIVE_HD long long olive_binomial(double u, long long n, double p)
+ * checks), p0 = olive_binomial_p0(n, p), in arithmetic that gives the same
+ * k on CPU and GPU. */
+OLIVE_HD long long olive_binomial(double u, long long n, double p, double p0)
 {
     const double q = 1 - p;
-    double pk = olive_exp_d((double)n * olive_log1p_d(-p)), F = pk;
+    double pk = p0, F = pk;
     long long k = 0;
     while (u > F && k < n) {
         pk *= (double)(n - k) / (double)(k + 1) * p / q;

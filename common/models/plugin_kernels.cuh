@@ -44,7 +44,7 @@ extern "C" __global__ void olive_plugin_update(olive_plugin_gpu_args a)
  * tail's nspk is the previous step's list counter, cleared here; a.nspk this
  * step's). The receptor variables are state arrays: the tail's sums go to
  * memory, where the model's step reads them. */
-extern "C" __global__ void olive_plugin_tail_update_v1(spk_tail_args t, olive_plugin_gpu_args a)
+extern "C" __global__ void olive_plugin_tail_update_v2(spk_tail_args t, olive_plugin_gpu_args a)
 {
     const int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
     if (r == 0) *t.nspk = 0;

@@ -6,15 +6,24 @@
 #define OLIVE_POISSON_INPUT_H
 #include "hostdev.h"
 #include "lif.h"
+#include "poisson_spec.h"
 #include "rng.h"
 #include <stdint.h>
 
-OLIVE_HD long long olive_poisson_input_hits(uint64_t seed, int64_t g, int64_t step, int j, long long n, double prob)
+/* The per-input constants of p (poisson_spec.h) for steps of dt ms. */
+static inline void olive_poisson_prepare(sim_poisson *p, double dt)
+{
+    p->prob = p->rate_hz * 1e-3 * dt;
+    p->p0 = olive_binomial_p0(p->n, p->prob);
+}
+
+OLIVE_HD long long olive_poisson_input_hits(uint64_t seed, int64_t g, int64_t step, int j, long long n, double prob,
+                                            double p0)
 {
     double u0, u1;
     olive_uniform2(seed, (uint32_t)g, (uint32_t)step, (uint32_t)(step >> 32) | (uint32_t)j << 24, OLIVE_STREAM_POISSON,
                    &u0, &u1);
-    return olive_binomial(u0, n, prob);
+    return olive_binomial(u0, n, prob, p0);
 }
 
 #endif

@@ -14,6 +14,10 @@ typedef struct {
     int64_t n, first, last, step0, step1;
     double start_ms, stop_ms;
     char weight_text[48];      /* as given (a unit allowed): set-up converts it to the model's unit */
+    /* set-up (olive_poisson_prepare): an input's chance of an event in a
+     * step (rate dt), and the chance of none of n, Binomial(n, prob)'s first
+     * term, once instead of an exp and a log per cell and step */
+    double prob, p0;
 } sim_poisson;
 
 #endif

@@ -155,7 +155,7 @@ void sim_add_poisson_arg(sim_spiking_config *sp, const char *arg)
     char buf[256];
     if (strlen(arg) >= sizeof buf) olive_usage_error("--poisson: '%s' is too long", arg);
     snprintf(buf, sizeof buf, "%s", arg);
-    sim_poisson p = {0, 0, "", 1, 0, -1, 0, 0, 0, -1, ""};
+    sim_poisson p = {0, 0, "", 1, 0, -1, 0, 0, 0, -1, "", 0, 0};
     int have_rate = 0, have_w = 0;
     char pop[64] = "";
     for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {

@@ -145,15 +145,17 @@ __global__ void k_deliver(int64_t nt, int64_t n, int64_t slot, double *acc, unsi
 }
 
 __global__ void k_poisson(int64_t a, int64_t b, int64_t row0, uint64_t seed, int64_t step, uint32_t j, int64_t nin,
-                          double prob, double w, double *x, unsigned long long *count, const double *rs)
+                          double prob, double p0, double w, double *x, unsigned long long *count, const double *rs)
 {
     const int64_t g = a + blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
     if (g >= b) return;
-    const long long hits = olive_poisson_input_hits(seed, g, step, (int)j, nin, prob);
-    if (hits) {   /* (rs: a plugin's receptor factors of the input's receptor) */
-        x[g - row0] += (double)hits * (rs ? rs[g - row0] * w : w);
-        atomicAdd(count, (unsigned long long)hits);   /* an integer count: exact in any order */
-    }
+    const long long hits = olive_poisson_input_hits(seed, g, step, (int)j, nin, prob, p0);
+    if (hits) x[g - row0] += (double)hits * (rs ? rs[g - row0] * w : w);   /* (rs: a plugin's receptor factors) */
+    /* the count: one atomic a warp (spike_tail.cuh's spk_poisson_cell says why) */
+    cooperative_groups::coalesced_group t = cooperative_groups::coalesced_threads();
+    const unsigned long long sum = cooperative_groups::reduce(t, (unsigned long long)hits,
+                                                              cooperative_groups::plus<unsigned long long>());
+    if (t.thread_rank() == 0 && sum) atomicAdd(count, sum);
 }
 
 __global__ void k_reset(int64_t n, const olive_lif_coef *coef, const int32_t *coef_of, const unsigned char *flags,
@@ -423,7 +425,7 @@ static void deliver(sim_t *s, int64_t step)
         const int64_t a = p->first > row0 ? p->first : row0, b = p->last < row0 + n ? p->last : row0 + n;
         if (a >= b) continue;
         k_poisson<<<blocks(b - a, 256), 256, 0, g->st>>>(a, b, row0, c->run.seed, step, (uint32_t)j, p->n,
-                                                          p->rate_hz * 1e-3 * c->run.dt, p->weight,
+                                                          p->prob, p->p0, p->weight,
                                                           k->poisson_rec[j] ? g->gi : g->ge, g->npoisson,
                                                           g->rscale ? g->rscale + (k->poisson_rec[j] ? n : 0) : nullptr);
         CK_LAUNCH("k_poisson");

@@ -154,7 +154,7 @@ __global__ void k_fused(fused_args a, int64_t first, int64_t count)
             if (lane == 0) {
                 if (any) { a.ge[r] += s0; a.gi[r] += s1; }   /* receptor 0 is ge, 1 is gi (cellmodel.c) */
                 const int64_t g = a.row0 + r;
-                spk_poisson_cell(a.poisson, a.poisson_rec, a.npoisson, a.seed, a.dt, g, step, a.ge[r], a.gi[r],
+                spk_poisson_cell(a.poisson, a.poisson_rec, a.npoisson, a.seed, g, step, a.ge[r], a.gi[r],
                                  a.npoisson_events);
                 if (h[r]) olive_lif_reset(&a.coef[a.coef_of[r]], &a.v[r], &a.ref[r]);
             }

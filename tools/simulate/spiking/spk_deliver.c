@@ -156,12 +156,11 @@ void spk_deliver(sim_t *s, int64_t step)
         const sim_poisson *p = &k->poisson[j];
         if (step < p->step0 || step >= p->step1) continue;
         const int64_t a = p->first > row0 ? p->first : row0, b = p->last < row0 + n ? p->last : row0 + n;
-        const double prob = p->rate_hz * 1e-3 * c->run.dt;
         double *x = rec[k->poisson_rec[j]];
         int64_t evn = 0;
 #pragma omp parallel for schedule(static) reduction(+ : evn) if (b - a >= SPK_PARALLEL_MIN_CELLS)
         for (int64_t g = a; g < b; g++) {
-            const int64_t hits = olive_poisson_input_hits(c->run.seed, g, step, j, p->n, prob);
+            const int64_t hits = olive_poisson_input_hits(c->run.seed, g, step, j, p->n, p->prob, p->p0);
             /* a plugin's receptor scales its events (lif.h's: the weight itself, the same bits) */
             const double w = k->plugin ? spk_plugin_scale(k, k->poisson_rec[j], g - row0) * p->weight : p->weight;
             if (hits) { x[g - row0] += (double)hits * w; evn += hits; }

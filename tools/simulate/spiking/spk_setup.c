@@ -2,6 +2,7 @@
  * coefficients and initial state, and the synapses into them turned around
  * into per-source lists (what a spike of source g does here). */
 #include "spk.h"
+#include "poisson_input.h"
 #include "memcheck.h"
 #include "spk_cable.h"
 #include "netcontent.h"
@@ -390,6 +391,7 @@ static void setup_poisson(sim_t *s)
             olive_usage_error("--poisson n=%lld rate=%g: %g events per cell and step of %g ms; at most 50 (fewer inputs, or "
                               "one input with their summed rate)", (long long)p.n, p.rate_hz,
                               (double)p.n * p.rate_hz * 1e-3 * c->run.dt, c->run.dt);
+        olive_poisson_prepare(&p, c->run.dt);
         k->poisson[j] = p;
     }
 }
