@@ -7,7 +7,7 @@
 # samples). Prepared here by scripts/gpu-microcircuit-prepare.sh (the plugin
 # with its GPU image, the wheels); on the host:
 #   bash .gpurt/setup.sh && . /opt/olive-rt/env.sh && OUT=$OUT bash scripts/gpu-microcircuit.sh
-# SCALE (default 1), SEED (default 55), TIME ms (default 10500: 500 transient + 10 s measured),
+# SCALE (default 1), SEED (default 55), SEEDS (networks a side, default 1), TIME ms (default 10500: 500 transient + 10 s measured),
 # THREADS (default: every core), SKIP_NEST=1 (olive alone: timings only;
 # then DC=1 gives the DC background instead of Poisson, microcircuit.py --dc).
 # Results: $OUT/microcircuit.txt.
@@ -37,6 +37,7 @@ export PYTHONPATH=$work/site
 export OMP_NUM_THREADS=$THREADS
 plugin=$MC/iaf_psc_exp_v0_neuron.so
 args=(--bin "$BIN" --plugin "$plugin" --scale "$SCALE" --time "$TIME" --transient 500 --threads "$THREADS" --seed "$SEED"
+      --seeds "${SEEDS:-1}"
       --procedural --olive-args "--backend cuda")
 if [ "${SKIP_NEST:-0}" = 1 ] || ! "$py" -c "import nest, numpy, h5py" >"$work/import.log" 2>&1; then
   [ "${SKIP_NEST:-0}" = 1 ] || { echo "NEST cannot be imported:"; tail -n 5 "$work/import.log"; } | tee -a "$results"

@@ -20,6 +20,11 @@ samples: per population, over the spikes after --transient ms,
     over pairs of up to 100 neurons with spikes (SE: sd / sqrt(pairs),
     optimistic: pairs share neurons).
 A measure agrees when |olive - NEST| <= k * sqrt(SE_olive^2 + SE_NEST^2).
+With --seeds S > 1 each side runs S networks (seeds SEED..SEED+S-1) and a
+measure is the mean over them of each network's value, its SE the spread
+across networks / sqrt(S): two draws of the network differ by more than the
+sampling error within one (a population's rate depends on its draw), which
+the per-neuron SE of a single pair of networks does not hold.
 A measure with fewer than 2 samples on a side is n/a (not counted).
 Prints the timings (olive: genconn, olive-simulate's set-up and step loop
 from its -v report; NEST: create + connect, and simulate; the real-time
@@ -136,31 +141,45 @@ def main():
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--procedural", action="store_true", help="olive-genconn --procedural (the synapses drawn at set-up)")
     p.add_argument("--olive-args", default="", help="more olive-simulate arguments, e.g. '--backend cuda'")
+    p.add_argument("--seeds", type=int, default=1, help="networks per side (seeds --seed, --seed + 1, ...)")
     a = p.parse_args()
     a.timing = {}
     a.k_scale = a.scale if a.k_scale is None else a.k_scale
-    with tempfile.TemporaryDirectory() as work:
-        t = time.time()
-        olive = olive_run(a, work)
-        t_olive = time.time() - t
-        t = time.time()
-        nest = nest_run(a, work)
-        t_nest = time.time() - t
+    runs = []   # per seed: (olive, nest, olive s, nest s, timings)
+    base = a.seed
+    for seed in range(base, base + a.seeds):
+        a.seed = seed
+        with tempfile.TemporaryDirectory() as work:
+            t = time.time()
+            olive = olive_run(a, work)
+            t_olive = time.time() - t
+            t = time.time()
+            nest = nest_run(a, work)
+            t_nest = time.time() - t
+        runs.append((olive, nest, t_olive, t_nest, dict(a.timing)))
+    a.seed = base
     bad = skipped = 0
-    print(f"microcircuit at N_scaling {a.scale:g}, K_scaling {a.k_scale:g}: {a.time:g} ms, measured after "
-          f"{a.transient:g} ms; olive {t_olive:.1f} s, NEST {t_nest:.1f} s (set-up and run, {a.threads} threads)")
-    (g, su, lo), (nsu, nsim) = a.timing["olive"], a.timing["nest"]
     sim_s = a.time / 1000
-    print(f"olive {a.olive_args or '(cpu)'}{' --procedural' if a.procedural else ''}: genconn {g:.2f} s, set-up {su:.2f} s, "
-          f"step loop {lo:.2f} s: real-time factor {lo / sim_s:.4f}")
-    print(f"NEST {a.threads} threads: create + connect {nsu:.2f} s, simulate {nsim:.2f} s: real-time factor {nsim / sim_s:.4f}")
+    for seed, (_, _, t_olive, t_nest, timing) in zip(range(base, base + a.seeds), runs):
+        (g, su, lo), (nsu, nsim) = timing["olive"], timing["nest"]
+        print(f"microcircuit at N_scaling {a.scale:g}, K_scaling {a.k_scale:g}, seed {seed}: {a.time:g} ms, measured "
+              f"after {a.transient:g} ms; olive {t_olive:.1f} s, NEST {t_nest:.1f} s (set-up and run, {a.threads} threads)")
+        print(f"olive {a.olive_args or '(cpu)'}{' --procedural' if a.procedural else ''}: genconn {g:.2f} s, set-up "
+              f"{su:.2f} s, step loop {lo:.2f} s: real-time factor {lo / sim_s:.4f}")
+        print(f"NEST {a.threads} threads: create + connect {nsu:.2f} s, simulate {nsim:.2f} s: real-time factor "
+              f"{nsim / sim_s:.4f}")
+    if a.seeds > 1:
+        print(f"over {a.seeds} networks a side: the mean of each network's value, SE across networks")
     print(f"{'population':10s} {'measure':6s} {'olive':>18s} {'NEST':>18s} {'|diff|/SE':>9s}")
     for i, name in enumerate(mc.POPULATIONS):
-        mo = measures(*olive[i], a.transient, a.time, a.seed)
-        mn = measures(*nest[i], a.transient, a.time, a.seed)
+        per = [(measures(*o[i], a.transient, a.time, a.seed), measures(*n[i], a.transient, a.time, a.seed))
+               for o, n, *_ in runs]
         for key in ("rate", "cv", "corr"):
-            (xo, so), (xn, sn) = mo[key], mn[key]
-            if not (np.isfinite(so) and np.isfinite(sn)):   # fewer than 2 neurons (or pairs) to measure
+            if a.seeds == 1:
+                (xo, so), (xn, sn) = per[0][0][key], per[0][1][key]
+            else:
+                (xo, so), (xn, sn) = (mean_se([m[side][key][0] for m in per]) for side in (0, 1))
+            if not (np.isfinite(so) and np.isfinite(sn)):   # fewer than 2 neurons (or pairs, or networks) to measure
                 print(f"{name:10s} {key:6s} {xo:9.4f} ± {so:6.4f} {xn:9.4f} ± {sn:6.4f} {'':9s} n/a (too few samples)")
                 skipped += 1
                 continue
