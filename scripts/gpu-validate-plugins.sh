@@ -21,31 +21,10 @@
 # Results: $OUT/plugin-results.txt (and logs); exit 0 when all passed.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-BIN=${BIN:-$top/build/bin}
 PLUGINS=${PLUGINS:-$top/build-cuda/plugins}
 dest=${OUT:-$PWD/gpu-validate-plugins-out}
-mkdir -p "$dest"
-work=$(mktemp -d /tmp/olive-gpu-plug.XXXXXX)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-logs=$dest/logs
-mkdir -p "$logs"
-export OMP_NUM_THREADS=${OMP_NUM_THREADS:-8} OMP_WAIT_POLICY=passive
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-results="$dest/plugin-results.txt"
-: >"$results"
-nfail=0
-say() { echo "$*" | tee -a "$results"; }
-run() {  # name, command...
-  local name=$1; shift
-  if ! "$@" >"$logs/$name.log" 2>&1; then
-    say "FAIL $name: exit status $? ($(tail -n 3 "$logs/$name.log" | tr '\n' ' '))"
-    nfail=$((nfail + 1)); return 1
-  fi
-}
-G="$BIN/olive-genconn" S="$BIN/olive-simulate" A="$BIN/olive-analyze"
-say "olive gpu-validate-plugins on $(hostname) $(date -u +%FT%TZ)"
-nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null | sed 's/^/GPU: /' | tee -a "$results"
+check=plugins results=plugin-results.txt logs=$dest/logs
+source "$top/scripts/gpu-check-common.sh"
 P() { echo "$PLUGINS/$1.so"; }
 for m in lif_cuba_nestml izhikevich_neuron iaf_psc_alpha_neuron iaf_cond_exp_neuron aeif_cond_exp_neuron hh_psc_alpha_neuron; do
   [ -f "$(P $m)" ] || { say "FAIL no plugin $(P $m)"; nfail=$((nfail + 1)); }

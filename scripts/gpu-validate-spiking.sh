@@ -28,30 +28,9 @@
 # Results: $OUT/spiking-results.txt (and logs.tar.gz); exit 0 when all passed.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-BIN=${BIN:-$top/build/bin}
 dest=${OUT:-$PWD/gpu-validate-spiking-out}
-mkdir -p "$dest"
-work=$(mktemp -d /tmp/olive-gpu-spk.XXXXXX)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-logs=$work/logs
-mkdir -p "$logs"
-export OMP_NUM_THREADS=${OMP_NUM_THREADS:-8} OMP_WAIT_POLICY=passive
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-results="$dest/spiking-results.txt"
-: >"$results"
-nfail=0
-say() { echo "$*" | tee -a "$results"; }
-run() {  # name, command...
-  local name=$1; shift
-  if ! "$@" >"$logs/$name.log" 2>&1; then
-    say "FAIL $name: exit status $? ($(tail -n 3 "$logs/$name.log" | tr '\n' ' '))"
-    nfail=$((nfail + 1)); return 1
-  fi
-}
-G="$BIN/olive-genconn" S="$BIN/olive-simulate" A="$BIN/olive-analyze"
-say "olive gpu-validate-spiking on $(hostname) $(date -u +%FT%TZ)"
-nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null | sed 's/^/GPU: /' | tee -a "$results"
+check=spiking results=spiking-results.txt
+source "$top/scripts/gpu-check-common.sh"
 
 run gen_cuba "$G" -o cuba.h5 --model lif_cuba --population exc:3200 --population inh:800 --v0 -60:-50 \
     --projection from=exc,to=all,p=0.02,weight=1.62,delay=0,receptor=ge \
