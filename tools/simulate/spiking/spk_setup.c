@@ -135,7 +135,8 @@ static double predict_host(const sim_t *s, int64_t count, const spk_mem *m, int 
     const double n = (double)s->plan.nlocal, N = (double)count, T = s->nthreads;
     const double cells = n * (8.0 * s->cfg->run.model->nvars + 1 + 8 + 4 + 8 + 45) + 8.0 * (n + 1) * m->nproj;
     const double cnt = 4 * T * N < 2e9 + 4 * N ? 4 * T * N : 2e9 + 4 * N;
-    const double syn = m->read_bytes + 18.0 * (double)m->nsyn + 8 * (N + 1) + cnt;
+    /* out and out_delay, and the turn-around's records (SPK_REC_BYTES) */
+    const double syn = m->read_bytes + (18.0 + 24.0) * (double)m->nsyn + 8 * (N + 1) + cnt;
     const double sites = s->spk->cable ? (double)s->spk->cable->nsite : 0;   /* the ring's extra targets (spk_sites.c) */
     return cells + syn + (double)slots * (n + sites) * ((double)s->spk->nacc * sizeof(double) + 1 + sizeof(int32_t));
 }
@@ -149,6 +150,13 @@ static void check_memory(sim_t *s, int64_t count, const spk_mem *m, int slots)
              "slot(s)", s->cfg->run.net_path, (long long)count, (long long)s->plan.nlocal, s->rank, (long long)m->nsyn, slots);
     sim_require_node_memory(s, predict_host(s, count, m, slots), -1, what);
 }
+
+/* A synapse on its way to its source's list (setup_synapses' first pass). */
+typedef struct {
+    spk_out out;
+    int32_t source;
+    uint16_t delay;
+} spk_rec;   /* 24 bytes: predict_host counts them */
 
 /* Turn the own rows (by target) around into per-source lists. */
 static void setup_synapses(sim_t *s, olive_synapses *syn, const spk_mem *m)
@@ -214,11 +222,24 @@ static void setup_synapses(sim_t *s, olive_synapses *syn, const spk_mem *m)
      * synapses per source; a source's list then holds block 0's synapses,
      * then block 1's, ...: within a block row by row (targets ascending),
      * projection by projection, so every list is in (target, projection,
-     * synapse index) order whatever the thread count. */
+     * synapse index) order whatever the thread count.
+     * The lists are filled in two passes, because storing each synapse
+     * straight at its source's place missed the cache every time (3/4 of
+     * the set-up): each block first writes its synapses, in order, as
+     * records into the region of their source's bucket (a contiguous range
+     * of sources, its lists a few MB); then each bucket's records, block
+     * by block, go to their lists, all within the bucket's few MB. */
     /* (at most ~2 GB of per-thread counts) */
     const double cap = 1 + 2e9 / (4.0 * (double)N);
     const int T = s->nthreads < cap ? s->nthreads : (int)cap;
     uint32_t *cnt = olive_calloc((size_t)T * (size_t)N, sizeof(uint32_t), "outgoing synapses");
+    /* buckets of sources holding about 2^18 synapses each (equal source ranges) */
+    int64_t B = nsyn >> 18;
+    B = B < 1 ? 1 : B > 4096 ? 4096 : B;
+    const int64_t S = N > 0 ? (N + B - 1) / B : 1;   /* sources a bucket: bucket of g = g / S */
+    B = N > 0 ? (N + S - 1) / S : 1;
+    int64_t *boff = olive_calloc((size_t)(B * T + 1), sizeof(int64_t), "outgoing synapses");   /* [b][t] */
+    spk_rec *recs = olive_malloc((size_t)nsyn * sizeof(spk_rec) + sizeof(spk_rec), "outgoing synapses");
     /* a synapse with a site goes to its channel beyond the rows (spk_sites.c) */
     int32_t *const *chan = k->cable ? k->cable->chan : NULL;
 #pragma omp parallel num_threads(T)
@@ -229,32 +250,58 @@ static void setup_synapses(sim_t *s, olive_synapses *syn, const spk_mem *m)
         for (int j = 0; j < syn->n; j++)
             for (int64_t e = syn->proj[j].row_ptr[ra]; e < syn->proj[j].row_ptr[rb]; e++) c[syn->proj[j].col[e]]++;
 #pragma omp barrier
-        /* per source: the total, and each block's start within the list */
+        /* per source: the total; per bucket and block: its records */
 #pragma omp for schedule(static)
-        for (int64_t g = 0; g < N; g++) {
-            uint64_t sum = 0;
-            for (int q = 0; q < T; q++) {
-                uint32_t x = cnt[(size_t)q * (size_t)N + (size_t)g];
-                if (sum + x > UINT32_MAX) olive_die("cell %lld sends more than 2^32 synapses into rank %d", (long long)g, s->rank);
-                cnt[(size_t)q * (size_t)N + (size_t)g] = (uint32_t)sum;
-                sum += x;
+        for (int64_t b = 0; b < B; b++)
+            for (int64_t g = b * S; g < (b + 1) * S && g < N; g++) {
+                uint64_t sum = 0;
+                for (int q = 0; q < T; q++) {
+                    uint32_t x = cnt[(size_t)q * (size_t)N + (size_t)g];
+                    if (sum + x > UINT32_MAX) olive_die("cell %lld sends more than 2^32 synapses into rank %d", (long long)g, s->rank);
+                    boff[b * T + q + 1] += x;
+                    sum += x;
+                }
+                k->out_ptr[g + 1] = (int64_t)sum;
             }
-            k->out_ptr[g + 1] = (int64_t)sum;
-        }
 #pragma omp single
-        for (int64_t g = 0; g < N; g++) k->out_ptr[g + 1] += k->out_ptr[g];
+        {
+            for (int64_t g = 0; g < N; g++) k->out_ptr[g + 1] += k->out_ptr[g];
+            for (int64_t i = 0; i < B * T; i++) boff[i + 1] += boff[i];
+        }
+        /* pass 1: this block's synapses, in order, into their buckets' regions */
+        int64_t *at = olive_malloc((size_t)B * sizeof(int64_t), "outgoing synapses");
+        for (int64_t b = 0; b < B; b++) at[b] = boff[b * T + t];
         for (int64_t r = ra; r < rb; r++)
             for (int j = 0; j < syn->n; j++) {
                 const olive_projection *p = &syn->proj[j];
                 for (int64_t e = p->row_ptr[r]; e < p->row_ptr[r + 1]; e++) {
                     const int32_t g = p->col[e];
-                    const int64_t at = k->out_ptr[g] + c[g]++;
-                    k->out[at] = chan && chan[j] ? (spk_out){(int32_t)(n + chan[j][e]), 0, olive_syn_w(p, e)}
-                                                 : (spk_out){(int32_t)r, rec[j], olive_syn_w(p, e)};
-                    k->out_delay[at] = (uint16_t)olive_syn_d(p, e);
+                    spk_rec *x = &recs[at[g / S]++];
+                    x->source = g;
+                    x->delay = (uint16_t)olive_syn_d(p, e);
+                    x->out = chan && chan[j] ? (spk_out){(int32_t)(n + chan[j][e]), 0, olive_syn_w(p, e)}
+                                             : (spk_out){(int32_t)r, rec[j], olive_syn_w(p, e)};
                 }
             }
+        free(at);
+#pragma omp barrier
+        /* pass 2: each bucket's records, block by block, into their lists */
+        uint32_t *fill = olive_malloc((size_t)S * sizeof(uint32_t), "outgoing synapses");
+#pragma omp for schedule(dynamic, 1)
+        for (int64_t b = 0; b < B; b++) {
+            const int64_t g0 = b * S, g1 = (b + 1) * S < N ? (b + 1) * S : N;
+            memset(fill, 0, (size_t)(g1 - g0) * sizeof(uint32_t));
+            for (int64_t i = boff[b * T]; i < boff[(b + 1) * T]; i++) {
+                const spk_rec *x = &recs[i];
+                const int64_t o = k->out_ptr[x->source] + fill[x->source - g0]++;
+                k->out[o] = x->out;
+                k->out_delay[o] = x->delay;
+            }
+        }
+        free(fill);
     }
+    free(recs);
+    free(boff);
     free(cnt);
     if (k->cable) spk_sites_chan_free(k->cable);
     const int64_t nt = k->ntarget = n + (k->cable ? k->cable->nsite : 0);
