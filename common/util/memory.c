@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 void *olive_malloc(size_t bytes, const char *what)
 {
@@ -15,6 +16,17 @@ void *olive_calloc(size_t n, size_t size, const char *what)
 {
     void *p = calloc(n ? n : 1, size ? size : 1);
     if (!p) olive_die("out of memory allocating %zu x %zu bytes for %s", n, size, what);
+    return p;
+}
+
+void *olive_malloc_huge(size_t bytes, const char *what)
+{
+    const size_t huge = (size_t)2 << 20;
+    if (bytes < huge) return olive_malloc(bytes, what);
+    void *p = NULL;
+    const size_t rounded = (bytes + huge - 1) / huge * huge;
+    if (posix_memalign(&p, huge, rounded) != 0 || !p) olive_die("out of memory allocating %zu bytes for %s", bytes, what);
+    (void)madvise(p, rounded, MADV_HUGEPAGE);   /* advice: refused, it is an ordinary array */
     return p;
 }
 

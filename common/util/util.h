@@ -32,6 +32,12 @@ void olive_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void *olive_malloc(size_t bytes, const char *what) __attribute__((returns_nonnull));
 void *olive_calloc(size_t n, size_t size, const char *what) __attribute__((returns_nonnull));
 void *olive_realloc(void *old, size_t bytes, const char *what) __attribute__((returns_nonnull));
+/* A large array filled by many threads at once: 2 MB-aligned and advised
+ * onto huge pages where the kernel offers them (transparent_hugepage
+ * "madvise", Debian's and Ubuntu's default), so that its first touch takes
+ * one page fault per 2 MB instead of per 4 kB (16 threads faulting 4 kB
+ * pages serialise in the kernel). Freed by free(). */
+void *olive_malloc_huge(size_t bytes, const char *what) __attribute__((returns_nonnull));
 /* memcpy on every OpenMP thread (256 KiB pieces): one core's copy rate is a
  * fraction of the memory's (staging for a GPU, spreading a device's results
  * into host arrays, whose first touch it spreads too). */

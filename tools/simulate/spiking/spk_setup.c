@@ -216,8 +216,8 @@ static void setup_synapses(sim_t *s, olive_synapses *syn, const spk_mem *m)
     check_memory(s, N, m, k->slots);
 
     k->out_ptr = olive_calloc((size_t)N + 1, sizeof(int64_t), "outgoing synapses");
-    k->out = olive_malloc((size_t)nsyn * sizeof(spk_out) + sizeof(spk_out), "outgoing synapses");
-    k->out_delay = olive_malloc((size_t)nsyn * sizeof(uint16_t) + 2, "outgoing synapses");
+    k->out = olive_malloc_huge((size_t)nsyn * sizeof(spk_out) + sizeof(spk_out), "outgoing synapses");
+    k->out_delay = olive_malloc_huge((size_t)nsyn * sizeof(uint16_t) + 2, "outgoing synapses");
     /* Threads take contiguous blocks of targets. Each counts its block's
      * synapses per source; a source's list then holds block 0's synapses,
      * then block 1's, ...: within a block row by row (targets ascending),
@@ -239,7 +239,7 @@ static void setup_synapses(sim_t *s, olive_synapses *syn, const spk_mem *m)
     const int64_t S = N > 0 ? (N + B - 1) / B : 1;   /* sources a bucket: bucket of g = g / S */
     B = N > 0 ? (N + S - 1) / S : 1;
     int64_t *boff = olive_calloc((size_t)(B * T + 1), sizeof(int64_t), "outgoing synapses");   /* [b][t] */
-    spk_rec *recs = olive_malloc((size_t)nsyn * sizeof(spk_rec) + sizeof(spk_rec), "outgoing synapses");
+    spk_rec *recs = olive_malloc_huge((size_t)nsyn * sizeof(spk_rec) + sizeof(spk_rec), "outgoing synapses");
     /* a synapse with a site goes to its channel beyond the rows (spk_sites.c) */
     int32_t *const *chan = k->cable ? k->cable->chan : NULL;
 #pragma omp parallel num_threads(T)
