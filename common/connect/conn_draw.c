@@ -154,7 +154,7 @@ static void draw_rows(const olive_conn *c, int64_t row0, int64_t a, int64_t b, o
         }
     int64_t total = 0;
     for (int bi = 0; bi < nblk; bi++) total += blk[bi].n;
-    p->col = olive_malloc((size_t)total * sizeof(int32_t) + 4, "synapses");
+    p->col = olive_malloc_huge((size_t)total * sizeof(int32_t) + 4, "synapses");
     int64_t at = 0;
     for (int bi = 0; bi < nblk; bi++) {
         for (int64_t j = a + n * bi / nblk; j < a + n * (bi + 1) / nblk; j++) p->row_ptr[j - row0 + 1] = at + row_end[j - a];
@@ -205,7 +205,7 @@ static void draw_total(const olive_conn *c, int64_t row0, int64_t a, int64_t b, 
         p->row_ptr[j - row0 + 1] = at;
     }
     const int64_t total = p->row_ptr[b - row0];
-    p->col = olive_malloc((size_t)total * sizeof(int32_t) + 4, "synapses");
+    p->col = olive_malloc_huge((size_t)total * sizeof(int32_t) + 4, "synapses");
 #pragma omp parallel for schedule(dynamic, 1)
     for (int bi = 0; bi < nblk; bi++) {
         int32_t *my = cnt + (size_t)bi * (size_t)rows;
@@ -252,10 +252,11 @@ void olive_conn_draw(const olive_conn *c, int64_t row0, int64_t row1, olive_proj
     for (int64_t j = (b > a ? b : row0); j < row1; j++) p->row_ptr[j - row0 + 1] = p->nnz;
     /* Weights and delays: constants cost nothing; ranges and normals one
      * counter per synapse (a normal's redraws more), keyed by its target and
-     * place in the row. */
+     * place in the row. (The arrays, filled by every thread at once, on huge
+     * pages: util.h's olive_malloc_huge.) */
     const int vw = olive_value_varies(&c->w), vd = olive_value_varies(&c->d);
-    p->weight = vw ? olive_malloc((size_t)p->nnz * sizeof(double) + 8, "weights") : NULL;
-    p->delay = vd ? olive_malloc((size_t)p->nnz * sizeof(uint16_t) + 2, "delays") : NULL;
+    p->weight = vw ? olive_malloc_huge((size_t)p->nnz * sizeof(double) + 8, "weights") : NULL;
+    p->delay = vd ? olive_malloc_huge((size_t)p->nnz * sizeof(uint16_t) + 2, "delays") : NULL;
     if (vw || vd) {
 #pragma omp parallel for schedule(dynamic, 256)
         for (int64_t j = a; j < b; j++)
