@@ -179,15 +179,23 @@ static const char *claim(const char *final, int force, int is_dir)
 #pragma GCC diagnostic ignored "-Wformat-truncation"
         snprintf(tmp, n, "%s.tmp-%ld-%u", final, (long)getpid(), tmp_seq++);
 #pragma GCC diagnostic pop
+        /* Recorded before it exists: this thread blocks the signals, but
+         * another one (OpenMP's workers, started earlier) may take one while
+         * the file is being created, and its handler must find the name (a
+         * name not created yet fails to unlink harmlessly). Seen in CI: a
+         * SIGTERM then left sig-genconn.h5.tmp-PID-0 behind. */
+        e->tmp = tmp;
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
         int ok = is_dir ? mkdir(tmp, 0777) == 0 : 0;
         if (!is_dir) {
             int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
             if (fd >= 0) { close(fd); ok = 1; }
         }
         if (ok) break;
-        if (errno != EEXIST) olive_die("%s: cannot create %s: %s", final, tmp, strerror(errno));
+        const int err = errno;
+        e->tmp = NULL;
+        if (err != EEXIST) olive_die("%s: cannot create %s: %s", final, tmp, strerror(err));
     }
-    e->tmp = tmp;
     sigprocmask(SIG_SETMASK, &old, NULL);
     return tmp;
 }
