@@ -167,7 +167,6 @@ struct spk_tail_args {
     const int *poisson_rec;
     int npoisson;
     uint64_t seed;
-    double dt;
     unsigned long long *npoisson_events;
     const unsigned char *flags;
     const olive_lif_coef *coef;            /* null for cable cells and plugins (no reset here) */

@@ -323,7 +323,6 @@ spk_tail_args spk_devpush_tail_args(sim_t *s, spk_cuda *g, int64_t step, unsigne
     a.poisson_rec = g->poisson_rec;
     a.npoisson = c->spiking.npoisson;
     a.seed = c->run.seed;
-    a.dt = c->run.dt;
     a.npoisson_events = g->npoisson;
     a.flags = g->flags;
     a.coef = g->plugin ? nullptr : g->coef;   /* (a plugin's reset: its own kernel) */

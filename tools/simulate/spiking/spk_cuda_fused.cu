@@ -91,7 +91,6 @@ struct fused_args {
     const int *poisson_rec;
     int npoisson;
     uint64_t seed;
-    double dt;
     uint64_t *spk;
     unsigned long long *nspk, *bad, *npoisson_events;
 };
@@ -224,7 +223,7 @@ void spk_fused_steps(sim_t *s, spk_cuda *g, int64_t first, int64_t count)
     if (count < 1 || count > spk_chunk_max(g)) olive_die("internal: a fused chunk of %lld steps", (long long)count);
     const double t0 = olive_now();
     fused_args a = {g->n, s->plan.row0, g->coef, g->coef_of, g->v, g->ge, g->gi, g->ref, g->in_ptr, g->in, g->hist, g->H,
-                    g->pulses, c->stim.npulses, g->poisson, g->poisson_rec, c->spiking.npoisson, c->run.seed, c->run.dt, g->chunk_spk,
+                    g->pulses, c->stim.npulses, g->poisson, g->poisson_rec, c->spiking.npoisson, c->run.seed, g->chunk_spk,
                     g->nchunk, g->bad, g->npoisson};
     void *args[] = {&a, &first, &count};
     CK(cudaLaunchCooperativeKernel((const void *)k_fused, dim3((unsigned)g->grid), dim3(FUSED_BLOCK), args, 0, g->st));
