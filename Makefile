@@ -46,7 +46,7 @@ COMMON_DIRS := $(patsubst %/,%,$(sort $(dir $(wildcard common/*/*.c common/*/*.h
 COMMON_INC  := $(COMMON_DIRS:%=-I%)
 tool_dirs    = tools/$(1) $(patsubst %/,%,$(sort $(dir $(wildcard tools/$(1)/*/*.c tools/$(1)/*/*.h tools/$(1)/*/*.cu))))
 tool_inc     = $(foreach d,$(call tool_dirs,$(1)),-I$(d))
-COMMON_H    := $(wildcard common/*/*.h)
+COMMON_H    := $(wildcard common/*/*.h common/*/*.cuh)
 TOOLS_H     := $(wildcard tools/*/*.h tools/*/*/*.h)
 
 OPT       ?= -O3

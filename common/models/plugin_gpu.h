@@ -19,8 +19,8 @@
  * OLIVE_PLUGIN_GPU_ABI, the version of the structures both sides compile
  * (spike_tail.cuh's, these): an image of another version lacks the kernel
  * and olive-simulate asks for a rebuild. */
-#define OLIVE_PLUGIN_GPU_ABI 2   /* 2: sim_poisson's prob and p0 */
-#define OLIVE_PLUGIN_KERNEL_TAIL_UPDATE "olive_plugin_tail_update_v2"
+#define OLIVE_PLUGIN_GPU_ABI 3   /* 2: sim_poisson's prob and p0; 3: Poisson hits drawn ahead */
+#define OLIVE_PLUGIN_KERNEL_TAIL_UPDATE "olive_plugin_tail_update_v3"
 
 typedef struct olive_plugin_gpu_args {
     int64_t n;                 /* own cells */

@@ -44,8 +44,10 @@ extern "C" __global__ void olive_plugin_update(olive_plugin_gpu_args a)
  * tail's nspk is the previous step's list counter, cleared here; a.nspk this
  * step's). The receptor variables are state arrays: the tail's sums go to
  * memory, where the model's step reads them. */
-extern "C" __global__ void olive_plugin_tail_update_v2(spk_tail_args t, olive_plugin_gpu_args a)
+extern "C" __global__ void olive_plugin_tail_update_v3(spk_tail_args t, olive_plugin_gpu_args a)
 {
+    spk_pdl_wait();   /* (launched before the step's scatter ends: spike_tail.cuh) */
+    spk_pdl_release();
     const int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
     if (r == 0) *t.nspk = 0;
     if (r >= a.n) return;

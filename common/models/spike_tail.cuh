@@ -17,6 +17,26 @@
 #include "poisson_input.h"
 #include "poisson_spec.h"
 
+/* Programmatic dependent launch (Hopper and later; spk_cuda.h's
+ * spk_launch): a kernel of the step loop may be launched while the kernel
+ * before it still runs, so that its launch overlaps that kernel's end;
+ * spk_pdl_wait, first in the kernel, waits until that kernel is complete and
+ * its writes are seen (without the launch attribute it returns at once).
+ * spk_pdl_release lets the next kernel's launch begin. */
+static __device__ __forceinline__ void spk_pdl_wait()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+
+static __device__ __forceinline__ void spk_pdl_release()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
 /* An event in registers: key = synapse << 17 | slot << 1 | receptor, and
  * its weight. */
 typedef struct {
@@ -77,9 +97,10 @@ static __device__ __forceinline__ void spk_sort_keys(uint32_t *b, int64_t m)
 }
 
 /* The events of cell r's step (its list from head h != SPK_END), in key
- * order, to add(event). Up to nreg of them (the usual case) are taken into
- * registers and ordered by a sorting network; a longer list is copied into
- * r's scratch, sorted there, and its links read again. */
+ * order, to add(e, m): batches e[0..m) of up to SPK_INREG, each after the
+ * one before. Up to nreg of them (the usual case) are taken into registers
+ * and ordered by a sorting network; a longer list is copied into r's
+ * scratch, sorted there, and its links read again, a batch at a time. */
 template <class Add>
 static __device__ __forceinline__ void spk_sb_events(const spk_sb_bucket &b, int64_t r, uint32_t h, Add add)
 {
@@ -104,9 +125,7 @@ static __device__ __forceinline__ void spk_sb_events(const spk_sb_bucket &b, int
         spk_sev_order(e[0], e[2]);
         spk_sev_order(e[1], e[3]);
         spk_sev_order(e[1], e[2]);
-#pragma unroll
-        for (int j = 0; j < SPK_INREG; j++)
-            if ((uint32_t)j < m) add(e[j]);
+        add(e, m);
         return;
     }
     uint32_t *k = b.ovf + b.bptr[r];
@@ -115,12 +134,18 @@ static __device__ __forceinline__ void spk_sb_events(const spk_sb_bucket &b, int
         if ((uint32_t)j < m) k[j] = (uint32_t)(e[j].key >> SPK_SEV_SYN_SHIFT);
     for (; x != SPK_END; x = b.link[x].next) k[m++] = x;
     spk_sort_keys(k, m);
-    for (uint32_t j = 0; j < m; j++) {
-        const spk_link l = b.link[k[j]];
-        spk_sev v;
-        v.key = (uint64_t)k[j] << SPK_SEV_SYN_SHIFT | l.tag;
-        v.w = l.w;
-        add(v);
+    for (uint32_t j0 = 0; j0 < m; j0 += SPK_INREG) {   /* a batch's links read together */
+#pragma unroll
+        for (int j = 0; j < SPK_INREG; j++) {
+            e[j].key = ~0ULL;
+            e[j].w = 0;
+            if (j0 + j < m) {
+                const spk_link l = b.link[k[j0 + j]];
+                e[j].key = (uint64_t)k[j0 + j] << SPK_SEV_SYN_SHIFT | l.tag;
+                e[j].w = l.w;
+            }
+        }
+        add(e, m - j0 < (uint32_t)SPK_INREG ? m - j0 : (uint32_t)SPK_INREG);
     }
 }
 
@@ -151,6 +176,22 @@ static __device__ __forceinline__ void spk_poisson_cell(const sim_poisson *in, c
     if (w.thread_rank() == 0 && sum) atomicAdd(count, sum);
 }
 
+/* A chunk's --poisson inputs drawn ahead of its steps, all at once
+ * (spk_cuda_devpush.cu's k_poisson_ahead, the same olive_poisson_input_hits
+ * calls): per cell up to `per` inputs that cover it, cover[k * n + r] =
+ * input << 1 | receptor (in input order, -1 after the last), and what each
+ * adds on the tail's step, add[k * n + r]: hits x weight (x the cell's
+ * receptor factor), as spk_poisson_cell computes it, or -0.0 for no hits
+ * (x + -0.0 is x, bit for bit: the tail adds without a test). Drawn in the
+ * tail (add null), Philox, the binomial's divisions and the scan of every
+ * input for the cell's were a third of the microcircuit's tail pass, which
+ * every cell waits through in turn. */
+struct spk_poisson_ahead {
+    const int16_t *cover;
+    const double *add;
+    int per;
+};
+
 /* Steps 3 and 4 of one cell on the device push path (spk_cuda_devpush.cu):
  * the due slot's sums so far (touched cells only), with static buckets the
  * step's events to the cell in (source, synapse) order (spk_sb.h), added one
@@ -175,21 +216,71 @@ struct spk_tail_args {
     double *v, *ref;
     unsigned int *nspk;                    /* the step's spike counter: cleared (by the kernel's thread 0) */
     spk_sb_bucket sb;                      /* static buckets: the step's parity; or sb.head null */
+    spk_poisson_ahead pa;                  /* the step's Poisson inputs drawn ahead (and counted), or pa.add null */
 };
 
-/* One event of a target's step into the due slot's sums s0, s1 or its slot. */
-static __device__ __forceinline__ void spk_add_event(const spk_tail_args &a, int64_t r, const spk_sev &e, double &s0,
-                                                     double &s1, int &any)
+/* Cell r's Poisson inputs drawn ahead into d0, d1 in input order. */
+static __device__ __forceinline__ void spk_poisson_ahead_cell(const spk_tail_args &a, int64_t r, double &d0, double &d1)
 {
-    const int64_t slot = (int64_t)(e.key >> 1 & 0xffff);
-    const int rec = (int)(e.key & 1);
-    if (slot == a.slot) {
-        if (rec) s1 += e.w; else s0 += e.w;
-        any = 1;
-    } else {
-        a.acc[(2 * slot + rec) * a.n + r] += e.w;
-        a.touched[slot * a.n + r] = 1;
+    for (int k = 0; k < a.pa.per; k++) {
+        const int c = a.pa.cover[k * a.n + r];
+        if (c < 0) break;
+        const double x = a.pa.add[k * a.n + r];
+        if (c & 1) d1 += x; else d0 += x;
     }
+}
+
+/* A batch of a target's events, e[0..m) in key order, into the due slot's
+ * sums s0, s1 or their slots' sums in acc, as adding them one by one in
+ * that order: each distinct slot and receptor of the batch read once, all
+ * the reads issued before the first addition, the additions in key order
+ * in registers, each sum written once. One by one, each event's read
+ * waited for the write before it (they may be the same sum): a memory
+ * round trip an event, and a tail pass lasts as long as its longest list. */
+static __device__ __forceinline__ void spk_add_events(const spk_tail_args &a, int64_t r, const spk_sev (&e)[SPK_INREG],
+                                                      uint32_t m, double &s0, double &s1, int &any)
+{
+    int64_t at[SPK_INREG];   /* the event's sum in acc, or -1: the due slot's (or no event) */
+    int first[SPK_INREG], last[SPK_INREG];   /* no event before / after it in the batch has its sum */
+    double v[SPK_INREG];     /* its sum after it */
+#pragma unroll
+    for (int j = 0; j < SPK_INREG; j++) {
+        at[j] = -1;
+        if ((uint32_t)j < m) {
+            const int64_t slot = (int64_t)(e[j].key >> 1 & 0xffff);
+            if (slot != a.slot) at[j] = (2 * slot + (int64_t)(e[j].key & 1)) * a.n + r;
+        }
+    }
+#pragma unroll
+    for (int j = 0; j < SPK_INREG; j++) {
+        first[j] = last[j] = at[j] >= 0;
+#pragma unroll
+        for (int i = 0; i < SPK_INREG; i++)
+            if (i != j && at[i] == at[j]) {
+                if (i < j) first[j] = 0; else last[j] = 0;
+            }
+        v[j] = first[j] ? a.acc[at[j]] : 0.0;   /* (the batch's reads together) */
+    }
+#pragma unroll
+    for (int j = 0; j < SPK_INREG; j++) {
+        if ((uint32_t)j >= m) continue;
+        if (at[j] < 0) {
+            if (e[j].key & 1) s1 += e[j].w; else s0 += e[j].w;
+            any = 1;
+            continue;
+        }
+        double x = v[j];
+#pragma unroll
+        for (int i = 0; i < j; i++)
+            if (at[i] == at[j]) x = v[i];   /* (the latest before it: its sum so far) */
+        v[j] = x + e[j].w;
+    }
+#pragma unroll
+    for (int j = 0; j < SPK_INREG; j++)
+        if (last[j]) {
+            a.acc[at[j]] = v[j];
+            a.touched[(int64_t)(e[j].key >> 1 & 0xffff) * a.n + r] = 1;
+        }
 }
 
 /* Those inputs of cell r (h: the head of its list in the static buckets,
@@ -208,7 +299,8 @@ static __device__ __forceinline__ void spk_tail_inputs(const spk_tail_args &a, i
         s1 = a.acc[(2 * due + 1) * a.n + r];
     }
     if (h != SPK_END) {   /* (static buckets only) */
-        spk_sb_events(a.sb, r, h, [&](const spk_sev &e) { spk_add_event(a, r, e, s0, s1, any); });
+        spk_sb_events(a.sb, r, h,
+                      [&](const spk_sev (&e)[SPK_INREG], uint32_t m) { spk_add_events(a, r, e, m, s0, s1, any); });
         a.sb.head[r] = SPK_END;
     }
     if (any) {
@@ -225,8 +317,11 @@ static __device__ __forceinline__ void spk_tail_inputs(const spk_tail_args &a, i
             *tdue = 0;
         }
     }
-    spk_poisson_cell(a.poisson, a.poisson_rec, a.npoisson, a.seed, a.row0 + r, a.step, d0, d1, a.npoisson_events,
-                     a.rscale ? a.rscale + r : nullptr, a.rscale ? a.rscale + a.n + r : nullptr);
+    if (a.pa.add)
+        spk_poisson_ahead_cell(a, r, d0, d1);
+    else
+        spk_poisson_cell(a.poisson, a.poisson_rec, a.npoisson, a.seed, a.row0 + r, a.step, d0, d1, a.npoisson_events,
+                         a.rscale ? a.rscale + r : nullptr, a.rscale ? a.rscale + a.n + r : nullptr);
 }
 
 #endif

@@ -60,6 +60,8 @@ __global__ void k_update(spk_update_args a)
 template <bool PLAIN>
 __global__ void __launch_bounds__(256, 4) k_tail_update(spk_tail_args t, spk_update_args a)
 {
+    spk_pdl_wait();   /* (launched before the step's scatter ends: spike_tail.cuh) */
+    spk_pdl_release();
     const int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
     if (r == 0) *t.nspk = 0;
     if (PLAIN) {   /* (constants from here on: the code for them drops out) */
@@ -74,10 +76,9 @@ __global__ void __launch_bounds__(256, 4) k_tail_update(spk_tail_args t, spk_upd
 static void launch_tail_update(spk_cuda *g, const spk_tail_args &t, const spk_update_args &a)
 {
     const bool plain = t.npoisson == 0 && !t.due_held && !a.xe && !a.cur;
-    const unsigned nb = blocks(a.n, 256);
-    if (plain) k_tail_update<true><<<nb, 256, 0, g->st>>>(t, a);
-    else k_tail_update<false><<<nb, 256, 0, g->st>>>(t, a);
-    CK_LAUNCH("k_tail_update");
+    void *argv[] = {(void *)&t, (void *)&a};
+    spk_launch(g, plain ? (const void *)k_tail_update<true> : (const void *)k_tail_update<false>, blocks(a.n, 256), 256,
+               argv, "k_tail_update");
 }
 
 __global__ void k_degrees(int64_t m, const int64_t *sp, const int64_t *out_ptr, int64_t *deg)
@@ -242,6 +243,12 @@ static void lif_cuda_setup(sim_t *s)
                   "GPU has %.2f GiB free; use more ranks (GPUs) or --backend cpu", s->rank, need / 1073741824.0,
                   (long long)n, (long long)nsyn, (double)free_b / 1073741824.0);
     CK(cudaStreamCreateWithFlags(&g->st, cudaStreamNonBlocking));
+    int dev = 0, major = 0;
+    CK(cudaGetDevice(&dev));
+    CK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
+    const char *pdl = getenv("OLIVE_GPU_PDL");   /* 0: every launch after the kernel before it (comparisons) */
+    if (pdl && *pdl && strcmp(pdl, "0") && strcmp(pdl, "1")) olive_die("OLIVE_GPU_PDL='%s': expected 0 or 1", pdl);
+    g->pdl = major >= 9 && !(pdl && !strcmp(pdl, "0"));
     /* the receptors ge, gi: state variables 1, 2 (lif) or 4, 5 (cable cells) */
     if (k->plugin) {   /* its own state, coefficients and receptors */
         spk_plugin_cuda_setup(s, g);
@@ -518,6 +525,7 @@ static void device_push_steps(sim_t *s, int64_t first, int64_t count)
 {
     spk_cuda *g = (spk_cuda *)s->cuda;
     const double t0 = olive_now();
+    spk_devpush_poisson_ahead(s, g, first, count);
     if (g->plugin && !g->sb) {
         plugin_push_steps(s, g, first, count);
     } else if (g->sb) {
@@ -540,9 +548,13 @@ static void device_push_steps(sim_t *s, int64_t first, int64_t count)
             spk_devpush_tail(s, g, first + q);
         }
     }
+    const double t1 = olive_now();
     spk_chunk_collect(s, g, first, count);
     spk_devpush_check(g);
-    s->t.compute += olive_now() - t0;
+    const double t2 = olive_now();
+    g->t_enqueue += t1 - t0;
+    g->t_collect += t2 - t1;
+    s->t.compute += t2 - t0;
 }
 
 static void lif_cuda_steps(sim_t *s, int64_t first, int64_t count)
@@ -590,6 +602,9 @@ static void lif_cuda_free(sim_t *s)
 {
     spk_cuda *g = (spk_cuda *)s->cuda;
     if (!g) return;
+    if (g->mode == SPK_DEVICE_PUSH)   /* (where the loop's time went: the host queueing, or waiting for the device) */
+        olive_info("rank %d: CUDA engine: step loop %.3f s queueing the steps' kernels, %.3f s waiting for the device "
+                   "and taking the spikes", s->rank, g->t_enqueue, g->t_collect);
     spk_plugin_cuda_free(g);   /* (its receptor variables are ge, gi) */
     CK(cudaFree(g->rscale));
     void *d[] = {g->v, g->ge, g->gi, g->ref, g->se, g->si, g->cur, g->flags, g->coef_of, g->coef, g->out_ptr, g->out, g->out_delay,

@@ -84,13 +84,17 @@ struct spk_cuda {
      * parities' list heads; under 2^32 - 1 synapses (link indices) */
     int sb;
     int sb_regs;               /* events a tail takes in registers (spk_sb_bucket.nreg) */
-    int sb_threads;            /* threads a spike (k_sb_scatter's block) */
     int sb_grid;               /* k_sb_scatter's blocks: those the device runs at once */
     uint32_t *bptr;
     spk_link *link;            /* nsyn */
     uint32_t *ovf;             /* nsyn: the targets' scratch for bursts */
     int32_t *spk_prev;         /* the previous step's spike list (sb: lists alternate) */
     unsigned int *nspk_prev;
+    /* device push: a chunk's Poisson inputs drawn ahead (spike_tail.cuh's spk_poisson_ahead) */
+    int16_t *pcover;           /* per x n: input << 1 | receptor covering each cell, -1 after the last */
+    double *padd;              /* chunk steps x per x n; null: drawn in the tail */
+    int pper;
+    int64_t pfirst;            /* the chunk's first step */
     /* fused path */
     int64_t *in_ptr;           /* per target: its incoming synapses */
     spk_in *in;
@@ -108,6 +112,8 @@ struct spk_cuda {
     unsigned long long *h_nchunk;
     unsigned long long *chunk_ev, *h_chunk_ev;  /* synaptic events per step of the chunk */
     int64_t pend_events, pend_spikes;  /* of the exchange window not complete yet */
+    double t_enqueue, t_collect;       /* device push: the host's time queueing chunks, waiting at their ends */
+    int pdl;                           /* programmatic dependent launch of the step loop's kernels (spk_launch) */
     /* spike sources (spike_source.h): their rows and a device copy */
     int64_t nsrc;
     int32_t *src_rows;
@@ -120,6 +126,27 @@ struct spk_cuda {
     struct spk_plugin_cuda *plugin;
     double *rscale;
 };
+
+/* A kernel of the device push path's step (the tail and update pass, the
+ * scatter), launched with programmatic dependent launch where the device
+ * has it (g->pdl): it may start while the kernel before it ends, and waits
+ * for it first (spike_tail.cuh's spk_pdl_wait, which every such kernel
+ * calls before anything else). */
+static inline void spk_launch(const spk_cuda *g, const void *kernel, unsigned grid, unsigned block, void **args,
+                              const char *what)
+{
+    cudaLaunchConfig_t c = {};
+    cudaLaunchAttribute at[1];
+    at[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    at[0].val.programmaticStreamSerializationAllowed = 1;
+    c.gridDim = dim3(grid);
+    c.blockDim = dim3(block);
+    c.stream = g->st;
+    c.attrs = at;
+    c.numAttrs = g->pdl ? 1 : 0;
+    CK(cudaLaunchKernelExC(&c, kernel, args));
+    CK_LAUNCH(what);
+}
 
 template <class T> static T *dev_alloc(size_t count, const char *what)
 {
@@ -302,6 +329,8 @@ void spk_devpush_setup(sim_t *s, spk_cuda *g);
 /* The events of this step's spikes (g->spk, g->nspk) into the ring's slots.
  * Enqueued on g->st, nothing waited for. */
 void spk_devpush_events(sim_t *s, spk_cuda *g, int64_t step);
+/* The Poisson hits of steps [first, first + count) drawn ahead (if set up). */
+void spk_devpush_poisson_ahead(sim_t *s, spk_cuda *g, int64_t first, int64_t count);
 /* Then steps 3 and 4 (delivery, Poisson, reset) and the counters cleared. */
 void spk_devpush_tail(sim_t *s, spk_cuda *g, int64_t step);
 /* Static buckets (g->sb): the tail of `step` as an argument block, for

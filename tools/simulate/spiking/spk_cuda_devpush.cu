@@ -8,7 +8,7 @@
  * (k_tail_update, spk_cuda.cu): per cell the previous step's events from
  * its list, sorted and summed in that order, the due slot, Poisson, reset,
  * then this step's update; then k_sb_scatter sends the events of the
- * step's spikes into the other parity's lists, a block per spike. (With
+ * step's spikes into the other parity's lists, spread over the grid. (With
  * cable cells the tail has its own kernel before their update.)
  * Otherwise dynamic buckets, room for dp_cap events a step in all:
  * The step's spiking cells (g->spk, in any order) send their events:
@@ -118,12 +118,58 @@ __global__ void k_dp_sum(const int32_t *tlist, const unsigned long long *dpc, ui
     }
 }
 
-/* Block per spike, threads over its synapses (about one each): static
- * buckets. 32 registers: two blocks of 1024 threads an SM. */
-__global__ void __launch_bounds__(1024, 2) k_sb_scatter(const int32_t *spk, const unsigned int *nspk,
-                                                         spk_scatter_args a)
+/* Static buckets: the step's events sent by the whole grid at once. A
+ * step has few spikes (the microcircuit ~25, 1M x 1000 ~250) of thousands
+ * of events each: a block per spike, looping over its list, left most of
+ * the device idle and took one memory round trip per blockDim events of
+ * the longest list. Instead every block numbers the spikes' chunks of
+ * SB_THREADS events (a scan of their out-degrees in shared memory, each
+ * block the same) and takes chunk blockIdx.x, then every gridDim.x-th:
+ * with the grid all resident, a step's ~400 chunks are one round. A burst
+ * of more than SB_SPREAD spikes (every block would scan them) falls back to
+ * a block per spike. The order of the sends does not matter: a tail orders
+ * its events by synapse (spk_sb.h). */
+static const int SB_THREADS = 256, SB_SPREAD = 1024, SB_PER_THREAD = SB_SPREAD / SB_THREADS;
+
+__global__ void __launch_bounds__(SB_THREADS) k_sb_scatter(const int32_t *spk, const unsigned int *nspk,
+                                                           spk_scatter_args a)
 {
-    for (int64_t i = blockIdx.x; i < (int64_t)*nspk; i += gridDim.x) spk_sb_send_spike(a, spk[i]);
+    typedef cub::BlockScan<uint32_t, SB_THREADS> scan_t;
+    __shared__ typename scan_t::TempStorage tmp;
+    __shared__ uint32_t first[SB_SPREAD + 1];   /* spike i's chunks are [first[i], first[i + 1]) */
+    spk_pdl_wait();   /* (launched before the step's pass ends: spike_tail.cuh) */
+    spk_pdl_release();
+    const int64_t m = (int64_t)*nspk;
+    if (m > SB_SPREAD) {
+        for (int64_t i = blockIdx.x; i < m; i += gridDim.x) spk_sb_send_spike(a, spk[i]);
+        return;
+    }
+    uint32_t c[SB_PER_THREAD];
+#pragma unroll
+    for (int j = 0; j < SB_PER_THREAD; j++) {
+        const int64_t i = (int64_t)threadIdx.x * SB_PER_THREAD + j;
+        c[j] = 0;
+        if (i < m) {
+            const int64_t g = a.row0 + spk[i];
+            c[j] = (uint32_t)((a.out_ptr[g + 1] - a.out_ptr[g] + SB_THREADS - 1) / SB_THREADS);
+        }
+    }
+    uint32_t total;
+    scan_t(tmp).ExclusiveSum(c, c, total);
+#pragma unroll
+    for (int j = 0; j < SB_PER_THREAD; j++) first[threadIdx.x * SB_PER_THREAD + j] = c[j];
+    if (threadIdx.x == 0) first[m] = total;
+    __syncthreads();
+    for (uint32_t k = blockIdx.x; k < total; k += gridDim.x) {
+        int64_t lo = 0, hi = m;   /* the spike i with first[i] <= k < first[i + 1] */
+        while (hi - lo > 1) {
+            const int64_t mid = (lo + hi) / 2;
+            if (first[mid] <= k) lo = mid; else hi = mid;
+        }
+        const int64_t g = a.row0 + spk[lo];
+        const int64_t e = a.out_ptr[g] + (int64_t)(k - first[lo]) * SB_THREADS + threadIdx.x;
+        if (e < a.out_ptr[g + 1]) spk_sb_send_event(a, e);
+    }
 }
 
 /* In-degrees into cnt (then scanned into bptr). */
@@ -149,6 +195,78 @@ __global__ void k_dp_tail(spk_tail_args a, unsigned long long *dpc)
         if (dpc) { dpc[DPC_TARGETS] = 0; dpc[DPC_EVENTS] = 0; }
     }
     if (r < a.n) spk_tail_cell(a, r);
+}
+
+/* A chunk's Poisson inputs, a thread per (step, cell), each cell's inputs
+ * in order (spike_tail.cuh's spk_poisson_ahead); the events counted (one
+ * atomic a warp, an integer: exact in any order). */
+__global__ void k_poisson_ahead(int64_t n, int64_t row0, int64_t first, int64_t count, int per, const int16_t *cover,
+                                const sim_poisson *in, const double *rs, uint64_t seed, double *add,
+                                unsigned long long *events)
+{
+    const int64_t T = (int64_t)gridDim.x * blockDim.x;
+    unsigned long long ev = 0;
+    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < count * n; i += T) {
+        const int64_t q = i / n, r = i - q * n, step = first + q;
+        for (int k = 0; k < per; k++) {
+            const int c = cover[k * n + r];
+            if (c < 0) break;
+            const int j = c >> 1;
+            const sim_poisson *p = &in[j];
+            long long hits = 0;
+            if (step >= p->step0 && step < p->step1)
+                hits = olive_poisson_input_hits(seed, row0 + r, step, j, p->n, p->prob, p->p0);
+            /* (spk_poisson_cell's product; rs: a plugin's receptor factors) */
+            add[(q * per + k) * n + r] = hits ? (double)hits * (rs ? rs[(c & 1) * n + r] * p->weight : p->weight) : -0.0;
+            ev += (unsigned long long)hits;
+        }
+    }
+    cg::coalesced_group w = cg::coalesced_threads();
+    const unsigned long long sum = cg::reduce(w, ev, cg::plus<unsigned long long>());
+    if (w.thread_rank() == 0 && sum) atomicAdd(events, sum);
+}
+
+/* The inputs covering each own cell, in input order: if a chunk's draws
+ * fit in an eighth of the free memory, they are drawn ahead. */
+static void poisson_ahead_setup(sim_t *s, spk_cuda *g, int64_t steps, size_t free_b)
+{
+    const int nin = s->cfg->spiking.npoisson;
+    const int64_t n = g->n, row0 = s->plan.row0;
+    if (nin == 0 || nin > INT16_MAX / 2 || n == 0) return;
+    int per = 0;
+    int *cnt = (int *)olive_calloc((size_t)n, sizeof(int), "Poisson inputs");
+    for (int j = 0; j < nin; j++) {
+        const sim_poisson *p = &s->spk->poisson[j];
+        for (int64_t c = p->first > row0 ? p->first : row0; c < p->last && c < row0 + n; c++)
+            per = ++cnt[c - row0] > per ? cnt[c - row0] : per;
+    }
+    if (per == 0 || (double)steps * per * n * sizeof(double) > (double)free_b / 8) { free(cnt); return; }
+    int16_t *cover = (int16_t *)olive_malloc((size_t)per * (size_t)n * sizeof(int16_t), "Poisson inputs");
+    memset(cover, 0xff, (size_t)per * (size_t)n * sizeof(int16_t));
+    memset(cnt, 0, (size_t)n * sizeof(int));
+    for (int j = 0; j < nin; j++) {
+        const sim_poisson *p = &s->spk->poisson[j];
+        for (int64_t c = p->first > row0 ? p->first : row0; c < p->last && c < row0 + n; c++)
+            cover[(int64_t)cnt[c - row0]++ * n + (c - row0)] = (int16_t)(j << 1 | (s->spk->poisson_rec[j] != 0));
+    }
+    g->pper = per;
+    g->pcover = dev_copy(cover, (size_t)per * (size_t)n, "Poisson inputs");
+    g->padd = dev_alloc<double>((size_t)steps * (size_t)per * (size_t)n, "Poisson inputs");
+    free(cover);
+    free(cnt);
+}
+
+void spk_devpush_poisson_ahead(sim_t *s, spk_cuda *g, int64_t first, int64_t count)
+{
+    g->pfirst = first;
+    if (!g->padd) return;
+    int dev = 0, sms = 0;
+    CK(cudaGetDevice(&dev));
+    CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    const int64_t want = (count * g->n + 255) / 256, grid = want < 8 * (int64_t)sms ? want : 8 * (int64_t)sms;
+    k_poisson_ahead<<<(unsigned)grid, 256, 0, g->st>>>(g->n, s->plan.row0, first, count, g->pper, g->pcover, g->poisson,
+                                                       g->rscale, s->cfg->run.seed, g->padd, g->npoisson);
+    CK_LAUNCH("k_poisson_ahead");
 }
 
 /* Static buckets: bptr from the in-degrees (device atomics and a scan),
@@ -180,16 +298,11 @@ static void sb_setup(sim_t *s, spk_cuda *g)
     CK(cudaMemcpy(&total, g->bptr + n, sizeof total, cudaMemcpyDeviceToHost));
     if ((int64_t)total != nsyn) olive_die("internal: the static buckets hold %lld events, the network has %lld synapses",
                                  (long long)total, (long long)nsyn);
-    /* a block per spike: about a thread per synapse of the mean cell, so
-     * that the few spikes of a step fill the device */
-    g->sb_threads = 64;
-    while (g->sb_threads < 1024 && g->sb_threads * (double)n < (double)nsyn) g->sb_threads *= 2;
-    /* as many blocks as run at once (then a block takes the next spike): no
-     * wave of blocks that find no spike left */
+    /* as many blocks as run at once (k_sb_scatter says why) */
     int dev = 0, sms = 0, per_sm = 0;
     CK(cudaGetDevice(&dev));
     CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k_sb_scatter, g->sb_threads, 0));
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k_sb_scatter, SB_THREADS, 0));
     g->sb_grid = sms * (per_sm > 0 ? per_sm : 1);
     g->spk_prev = dev_alloc<int32_t>((size_t)n, "spikes");
     g->nspk_prev = dev_alloc<unsigned int>(1, "spikes");
@@ -256,6 +369,8 @@ void spk_devpush_setup(sim_t *s, spk_cuda *g)
     } else {
         dp_setup(s, g, half);
     }
+    CK(cudaMemGetInfo(&free_b, &total_b));
+    poisson_ahead_setup(s, g, spk_chunk_max(g), free_b);
     olive_info("CUDA engine: device push delivery (%s buckets), chunks of up to %lld steps, room for %lld events a step",
                g->sb ? "static" : "dynamic", (long long)spk_chunk_max(g), (long long)g->dp_cap);
 }
@@ -290,8 +405,9 @@ void spk_devpush_events(sim_t *s, spk_cuda *g, int64_t step)
 {
     const int64_t row0 = s->plan.row0, L = s->spk->L;
     if (g->sb) {
-        k_sb_scatter<<<g->sb_grid, g->sb_threads, 0, g->st>>>(g->spk, g->nspk, scatter_args(s, g, step));
-        CK_LAUNCH("k_sb_scatter");
+        spk_scatter_args sa = scatter_args(s, g, step);
+        void *argv[] = {(void *)&g->spk, (void *)&g->nspk, (void *)&sa};
+        spk_launch(g, (const void *)k_sb_scatter, (unsigned)g->sb_grid, SB_THREADS, argv, "k_sb_scatter");
         return;
     }
     k_dp_count<<<DP_GRID, DP_BLOCK, 0, g->st>>>(g->spk, g->nspk, row0, g->out_ptr, g->out, g->cnt, g->tlist, g->dpc);
@@ -332,6 +448,9 @@ spk_tail_args spk_devpush_tail_args(sim_t *s, spk_cuda *g, int64_t step, unsigne
     a.ref = g->ref;
     a.nspk = nspk;
     a.sb = sb_parity(g, step);
+    a.pa.cover = g->pcover;
+    a.pa.per = g->pper;
+    a.pa.add = g->padd ? g->padd + (step - g->pfirst) * g->pper * g->n : nullptr;
     /* dynamic buckets sum every step's events into the slots; static ones
      * only those of later steps, which a ring of one slot has none of */
     a.due_held = !g->sb || a.L > 1;
@@ -363,7 +482,8 @@ void spk_devpush_check(spk_cuda *g)
 
 void spk_devpush_free(spk_cuda *g)
 {
-    void *d[] = {g->cnt, g->fill, g->boff, g->tlist, g->dpc, g->ev, g->bptr, g->ovf, g->link, g->spk_prev, g->nspk_prev};
+    void *d[] = {g->cnt, g->fill, g->boff, g->tlist, g->dpc, g->ev, g->bptr, g->ovf, g->link, g->spk_prev, g->nspk_prev,
+                 g->pcover, g->padd};
     /* (poisson: spk_fused_free) */
     for (size_t i = 0; i < sizeof d / sizeof d[0]; i++) CK(cudaFree(d[i]));
 }

@@ -111,6 +111,10 @@ static void launch(const spk_cuda *g, cudaKernel_t k, olive_plugin_gpu_args a, c
     void *one[] = {&a}, *two[] = {tail, &a};
     void **argv = tail ? two : one;
     const unsigned nb = (unsigned)((g->n + 255) / 256 > 0 ? (g->n + 255) / 256 : 1);
+    if (tail) {   /* the tail and update pass: after the scatter, programmatically (spk_launch) */
+        spk_launch(g, (const void *)k, nb, 256, argv, what);
+        return;
+    }
     CK(cudaLaunchKernel((const void *)k, dim3(nb), dim3(256), argv, 0, g->st));
     CK_LAUNCH(what);
 }

@@ -44,20 +44,24 @@ static __device__ __forceinline__ spk_out spk_out_ldcs(const spk_out *p)
     return o;
 }
 
+/* Event e of a spike: its synapse read, its target's head exchanged, its
+ * link written. */
+static __device__ __forceinline__ void spk_sb_send_event(const spk_scatter_args &s, int64_t e)
+{
+    const spk_out o = spk_out_ldcs(&s.out[e]);
+    spk_link l;
+    l.next = atomicExch(&s.b.head[o.target], (uint32_t)e);
+    l.tag = (s.L == 1 ? 0 : (uint32_t)((s.step + s.delay[e]) % s.L)) << 1 | (uint32_t)(o.receptor != 0);
+    l.w = o.w;
+    s.b.link[e] = l;
+}
+
 /* Every event of local cell c's spike, by the threads of a block, one
- * event a thread at a time: its synapse read, its target's head exchanged,
- * its link written. */
+ * event a thread at a time. */
 static __device__ __forceinline__ void spk_sb_send_spike(const spk_scatter_args &s, int64_t c)
 {
     const int64_t g = s.row0 + c, end = s.out_ptr[g + 1];
-    for (int64_t e = s.out_ptr[g] + threadIdx.x; e < end; e += blockDim.x) {
-        const spk_out o = spk_out_ldcs(&s.out[e]);
-        spk_link l;
-        l.next = atomicExch(&s.b.head[o.target], (uint32_t)e);
-        l.tag = (s.L == 1 ? 0 : (uint32_t)((s.step + s.delay[e]) % s.L)) << 1 | (uint32_t)(o.receptor != 0);
-        l.w = o.w;
-        s.b.link[e] = l;
-    }
+    for (int64_t e = s.out_ptr[g] + threadIdx.x; e < end; e += blockDim.x) spk_sb_send_event(s, e);
 }
 
 #endif
