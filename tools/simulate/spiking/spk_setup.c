@@ -135,8 +135,10 @@ static double predict_host(const sim_t *s, int64_t count, const spk_mem *m, int 
     const double n = (double)s->plan.nlocal, N = (double)count, T = s->nthreads;
     const double cells = n * (8.0 * s->cfg->run.model->nvars + 1 + 8 + 4 + 8 + 45) + 8.0 * (n + 1) * m->nproj;
     const double cnt = 4 * T * N < 2e9 + 4 * N ? 4 * T * N : 2e9 + 4 * N;
-    /* out and out_delay, and the turn-around's records (SPK_REC_BYTES) */
-    const double syn = m->read_bytes + (18.0 + 24.0) * (double)m->nsyn + 8 * (N + 1) + cnt;
+    /* out and out_delay (which hold the turn-around's records first), the
+     * records' sources, and the threads' copies of a bucket (setup_synapses:
+     * ~2^18 synapses, 4x for skew) */
+    const double syn = m->read_bytes + (18.0 + 4.0) * (double)m->nsyn + T * 18.0 * 4 * (1 << 18) + 8 * (N + 1) + cnt;
     const double sites = s->spk->cable ? (double)s->spk->cable->nsite : 0;   /* the ring's extra targets (spk_sites.c) */
     return cells + syn + (double)slots * (n + sites) * ((double)s->spk->nacc * sizeof(double) + 1 + sizeof(int32_t));
 }
@@ -150,13 +152,6 @@ static void check_memory(sim_t *s, int64_t count, const spk_mem *m, int slots)
              "slot(s)", s->cfg->run.net_path, (long long)count, (long long)s->plan.nlocal, s->rank, (long long)m->nsyn, slots);
     sim_require_node_memory(s, predict_host(s, count, m, slots), -1, what);
 }
-
-/* A synapse on its way to its source's list (setup_synapses' first pass). */
-typedef struct {
-    spk_out out;
-    int32_t source;
-    uint16_t delay;
-} spk_rec;   /* 24 bytes: predict_host counts them */
 
 /* Turn the own rows (by target) around into per-source lists. */
 static void setup_synapses(sim_t *s, olive_synapses *syn, const spk_mem *m)
@@ -228,7 +223,13 @@ static void setup_synapses(sim_t *s, olive_synapses *syn, const spk_mem *m)
      * the set-up): each block first writes its synapses, in order, as
      * records into the region of their source's bucket (a contiguous range
      * of sources, its lists a few MB); then each bucket's records, block
-     * by block, go to their lists, all within the bucket's few MB. */
+     * by block, go to their lists, all within the bucket's few MB. A
+     * bucket's region of records is the region of its lists, so a record is
+     * its synapse's entries of out and out_delay, written in place, and its
+     * source (source_of, 4 bytes); pass 2 moves the entries within the region
+     * through a copy of it (records of their own, 24 bytes a synapse, were
+     * the set-up's largest allocation, and zeroing fresh pages is much of
+     * its time: docs/MICROCIRCUIT.md). */
     /* (at most ~2 GB of per-thread counts) */
     const double cap = 1 + 2e9 / (4.0 * (double)N);
     const int T = s->nthreads < cap ? s->nthreads : (int)cap;
@@ -239,7 +240,7 @@ static void setup_synapses(sim_t *s, olive_synapses *syn, const spk_mem *m)
     const int64_t S = N > 0 ? (N + B - 1) / B : 1;   /* sources a bucket: bucket of g = g / S */
     B = N > 0 ? (N + S - 1) / S : 1;
     int64_t *boff = olive_calloc((size_t)(B * T + 1), sizeof(int64_t), "outgoing synapses");   /* [b][t] */
-    spk_rec *recs = olive_malloc_huge((size_t)nsyn * sizeof(spk_rec) + sizeof(spk_rec), "outgoing synapses");
+    int32_t *source_of = olive_malloc_huge((size_t)nsyn * sizeof(int32_t) + 4, "outgoing synapses");   /* the records' sources */
     /* a synapse with a site goes to its channel beyond the rows (spk_sites.c) */
     int32_t *const *chan = k->cable ? k->cable->chan : NULL;
 #pragma omp parallel num_threads(T)
@@ -276,31 +277,45 @@ static void setup_synapses(sim_t *s, olive_synapses *syn, const spk_mem *m)
                 const olive_projection *p = &syn->proj[j];
                 for (int64_t e = p->row_ptr[r]; e < p->row_ptr[r + 1]; e++) {
                     const int32_t g = p->col[e];
-                    spk_rec *x = &recs[at[g / S]++];
-                    x->source = g;
-                    x->delay = (uint16_t)olive_syn_d(p, e);
-                    x->out = chan && chan[j] ? (spk_out){(int32_t)(n + chan[j][e]), 0, olive_syn_w(p, e)}
-                                             : (spk_out){(int32_t)r, rec[j], olive_syn_w(p, e)};
+                    const int64_t x = at[g / S]++;
+                    source_of[x] = g;
+                    k->out[x] = chan && chan[j] ? (spk_out){(int32_t)(n + chan[j][e]), 0, olive_syn_w(p, e)}
+                                                : (spk_out){(int32_t)r, rec[j], olive_syn_w(p, e)};
+                    k->out_delay[x] = (uint16_t)olive_syn_d(p, e);
                 }
             }
         free(at);
 #pragma omp barrier
-        /* pass 2: each bucket's records, block by block, into their lists */
+        /* pass 2: each bucket's records, block by block, into their lists
+         * (the bucket's region copied first: the lists overwrite it) */
         uint32_t *fill = olive_malloc((size_t)S * sizeof(uint32_t), "outgoing synapses");
+        spk_out *cp = NULL;
+        uint16_t *cpd = NULL;
+        int64_t cap = 0;
 #pragma omp for schedule(dynamic, 1)
         for (int64_t b = 0; b < B; b++) {
             const int64_t g0 = b * S, g1 = (b + 1) * S < N ? (b + 1) * S : N;
+            const int64_t lo = boff[b * T], m = boff[(b + 1) * T] - lo;
+            if (m == 0) continue;
+            if (m > cap) {
+                cap = m + m / 4;
+                cp = olive_realloc(cp, (size_t)cap * sizeof(spk_out), "outgoing synapses");
+                cpd = olive_realloc(cpd, (size_t)cap * sizeof(uint16_t), "outgoing synapses");
+            }
+            memcpy(cp, k->out + lo, (size_t)m * sizeof(spk_out));
+            memcpy(cpd, k->out_delay + lo, (size_t)m * sizeof(uint16_t));
             memset(fill, 0, (size_t)(g1 - g0) * sizeof(uint32_t));
-            for (int64_t i = boff[b * T]; i < boff[(b + 1) * T]; i++) {
-                const spk_rec *x = &recs[i];
-                const int64_t o = k->out_ptr[x->source] + fill[x->source - g0]++;
-                k->out[o] = x->out;
-                k->out_delay[o] = x->delay;
+            for (int64_t i = 0; i < m; i++) {
+                const int64_t g = source_of[lo + i], o = k->out_ptr[g] + fill[g - g0]++;
+                k->out[o] = cp[i];
+                k->out_delay[o] = cpd[i];
             }
         }
+        free(cp);
+        free(cpd);
         free(fill);
     }
-    free(recs);
+    free(source_of);
     free(boff);
     free(cnt);
     if (k->cable) spk_sites_chan_free(k->cable);
