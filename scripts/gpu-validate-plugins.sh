@@ -13,7 +13,8 @@
 #     its spikes equal the built-in lif_cuba's on the GPU;
 #   izhikevich_neuron (its input before its condition: steps 1, 3, 2, 4),
 #   iaf_psc_alpha_neuron (a receptor factor from its parameters) with
-#   Poisson inputs and a pulse, iaf_cond_exp_neuron, aeif_cond_exp_neuron and
+#   Poisson inputs and a pulse, and with three overlapping Poisson inputs on
+#   both ports (POISSON_ONLY=1: that check alone), iaf_cond_exp_neuron, aeif_cond_exp_neuron and
 #   hh_psc_alpha_neuron (numeric solvers) with spike sources: the same set.
 # Then (SKIP_BENCH=1 skips) cell-steps/s of the step loop, lif_cuba against
 # lif_cuba_nestml, on the delay-rich network scaled to each of BENCH_CELLS
@@ -61,6 +62,25 @@ delays() {  # NAME MODEL GE GI CELLS K
       --projection "from=exc,to=all,indegree=$ke,weight=1:2.5,delay=0.1:5,receptor=$3" \
       --projection "from=inh,to=all,indegree=$ki,weight=-12:-6,delay=0.1:5,receptor=$4"
 }
+# iaf_psc_alpha: alpha kernels (a receptor factor e / tau_syn from parameters), per-population tau
+gen_alpha() {
+  run gen_alpha "$G" -o alpha.h5 --model "$(P iaf_psc_alpha_neuron)" --population exc:800 --population inh:200 --seed 4 \
+      --param inh.tau_syn_exc=3 \
+      --projection "from=exc,to=all,p=0.1,weight=30,delay=0.5:2,receptor=exc_spikes" \
+      --projection "from=inh,to=all,p=0.1,weight=60,delay=0.5:2,receptor=inh_spikes"
+}
+# overlapping Poisson inputs on both ports (the inhibitory one's receptor
+# factor too), which the device push path draws ahead (spike_tail.cuh)
+check_alpha2() {
+  check alpha2 alpha V_m --time 300 --poisson rate=800,weight=40,receptor=exc_spikes,n=10 \
+      --poisson rate=400,weight=30,receptor=inh_spikes,n=5,cells=100:700,time=20:300 \
+      --poisson rate=200,weight=20,receptor=exc_spikes,n=3,cells=300:1000
+}
+if [ "${POISSON_ONLY:-0}" = 1 ]; then   # (POISSON_ONLY=1: that check alone)
+  gen_alpha
+  check_alpha2
+  ONLY_BENCH=1 SKIP_BENCH=1
+fi
 if [ "${ONLY_BENCH:-0}" != 1 ]; then   # (ONLY_BENCH=1: the benchmark alone)
 tut tut_builtin lif_cuba ge gi
 tut tut_nestml "$(P lif_cuba_nestml)" ge_in gi_in
@@ -78,12 +98,10 @@ run gen_izh "$G" -o izh.h5 --model "$(P izhikevich_neuron)" --population exc:800
     --projection "from=exc,to=all,p=0.1,weight=0.5,delay=1:3,receptor=spikes" \
     --projection "from=inh,to=all,p=0.1,weight=-1,delay=1:2,receptor=spikes"
 check izh izh V_m,U_m --time 500 --poisson rate=50,weight=2,receptor=spikes,n=5
-# iaf_psc_alpha: alpha kernels (a receptor factor e / tau_syn from parameters), Poisson, a pulse, per-population tau
-run gen_alpha "$G" -o alpha.h5 --model "$(P iaf_psc_alpha_neuron)" --population exc:800 --population inh:200 --seed 4 \
-    --param inh.tau_syn_exc=3 \
-    --projection "from=exc,to=all,p=0.1,weight=30,delay=0.5:2,receptor=exc_spikes" \
-    --projection "from=inh,to=all,p=0.1,weight=60,delay=0.5:2,receptor=inh_spikes"
+# iaf_psc_alpha with Poisson inputs and a pulse
+gen_alpha
 check alpha alpha V_m --time 500 --poisson rate=800,weight=40,receptor=exc_spikes,n=10 --pulse 100:200:200pA:0:300
+check_alpha2
 # numeric models driven by Poisson spike sources
 # (weights, in the models' units, that make the neurons fire: the onCondition body runs)
 for m in iaf_cond_exp aeif_cond_exp hh_psc_alpha; do

@@ -18,7 +18,8 @@
 # registers (OLIVE_GPU_SB_REGS=1: every list of 2 or more events sorted in the
 # target's scratch) without reports; on 2 ranks the host path. A network
 # without a refractory period (t_ref 0): cells fire on consecutive steps,
-# bursts of tens of events a target and step.
+# bursts of tens of events a target and step. Poisson inputs that overlap, on both
+# receptors, with their own windows (POISSON_ONLY=1: that check alone).
 # Then cable cells: NEST's hh_coba network as hh_traub, a
 # ball-and-stick (hh_cable) network and two of tests/data/cell.swc cells (hh_swc; the second with
 # biophysics per section type, hh's rate table and its formulas) and a network of c91662 cells with synapses
@@ -125,8 +126,20 @@ check_alpha() {
       --projection from=inh,to=all,p=0.02,weight=50,delay=0.1,receptor=gi &&
     ALPHA=1 check_cable coba_alpha coba_alpha --time 500 --poisson rate=300,weight=6,receptor=ge,cells=0:50,time=1:51 --seed 3
 }
+# Poisson inputs that overlap (a cell in up to three, in input order), on
+# both receptors, with windows of their own: the device push path draws a
+# chunk's inputs ahead and adds them per cell in input order (spike_tail.cuh)
+check_poisson() {
+  check poisson2 window --time 200 --poisson rate=50,weight=1,receptor=ge,n=4,cells=0:10000,time=0:150 \
+      --poisson rate=40,weight=-3,receptor=gi,n=3,cells=2000:8000,time=20:200 \
+      --poisson rate=30,weight=0.7,receptor=ge,n=2,cells=5000:10000
+}
 if [ "${ALPHA_ONLY:-0}" = 1 ]; then
   check_alpha
+  SKIP_CHECKS=1 SKIP_BENCH=1
+fi
+if [ "${POISSON_ONLY:-0}" = 1 ]; then
+  check_poisson
   SKIP_CHECKS=1 SKIP_BENCH=1
 fi
 if [ "${SKIP_CHECKS:-0}" != 1 ]; then   # SKIP_CHECKS=1: the benchmark only
@@ -136,6 +149,7 @@ check cuba cuba --time 1000
 check coba coba --time 1000 --poisson rate=300,weight=6,receptor=ge,cells=0:50,time=1:51 --seed 3
 check delays delays --time 500 --pulse 50:60:20:0:2000 --poisson rate=50,weight=1,receptor=ge,n=4,cells=0:20000,time=0:400
 check window window --time 300.3 --poisson rate=50,weight=1,receptor=ge,n=4,cells=0:10000,time=0:250
+check_poisson
 # no refractory period: 100 cells driven to fire on every step
 run gen_burst "$G" -o burst.h5 --model lif_cuba --population exc:2000 --v0 -60:-50 --param t_ref=0 \
     --projection from=all,to=all,indegree=200,weight=0.2:0.5,delay=0:0.3,receptor=ge &&
