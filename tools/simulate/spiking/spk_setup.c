@@ -210,6 +210,8 @@ static void setup_synapses(sim_t *s, olive_synapses *syn, const spk_mem *m)
     SIM_CHECK_MPI(MPI_Allreduce(&k->nsyn, &k->nsyn_total, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD));
     check_memory(s, N, m, k->slots);
 
+    double tp[4];   /* the phases' ends (-v): checks, per-source counts, pass 1, pass 2 */
+    tp[0] = olive_now();
     k->out_ptr = olive_calloc((size_t)N + 1, sizeof(int64_t), "outgoing synapses");
     k->out = olive_malloc_huge((size_t)nsyn * sizeof(spk_out) + sizeof(spk_out), "outgoing synapses");
     k->out_delay = olive_malloc_huge((size_t)nsyn * sizeof(uint16_t) + 2, "outgoing synapses");
@@ -226,7 +228,7 @@ static void setup_synapses(sim_t *s, olive_synapses *syn, const spk_mem *m)
      * by block, go to their lists, all within the bucket's few MB. A
      * bucket's region of records is the region of its lists, so a record is
      * its synapse's entries of out and out_delay, written in place, and its
-     * source (source_of, 4 bytes); pass 2 moves the entries within the region
+     * source (below, or source_of: 4 bytes); pass 2 moves the entries within the region
      * through a copy of it (records of their own, 24 bytes a synapse, were
      * the set-up's largest allocation, and zeroing fresh pages is much of
      * its time: docs/MICROCIRCUIT.md). */
@@ -237,10 +239,20 @@ static void setup_synapses(sim_t *s, olive_synapses *syn, const spk_mem *m)
     /* buckets of sources holding about 2^18 synapses each (equal source ranges) */
     int64_t B = nsyn >> 18;
     B = B < 1 ? 1 : B > 4096 ? 4096 : B;
-    const int64_t S = N > 0 ? (N + B - 1) / B : 1;   /* sources a bucket: bucket of g = g / S */
+    /* sources a bucket: a power of two, so that g's bucket is a shift (a
+     * division per synapse was much of pass 1) */
+    int Sbits = 0;   /* (rounded down: buckets stay within the size above) */
+    while (N > 0 && ((int64_t)2 << Sbits) * B <= N) Sbits++;
+    const int64_t S = (int64_t)1 << Sbits;
     B = N > 0 ? (N + S - 1) / S : 1;
     int64_t *boff = olive_calloc((size_t)(B * T + 1), sizeof(int64_t), "outgoing synapses");   /* [b][t] */
-    int32_t *source_of = olive_malloc_huge((size_t)nsyn * sizeof(int32_t) + 4, "outgoing synapses");   /* the records' sources */
+    /* With receptors 0 and 1 only (lif cells, most plugins) a record's
+     * source rides in its out entry's receptor field (source | receptor <<
+     * 31: sources are below 2^31): one array fewer to write in pass 1, whose
+     * stores spread over every bucket are its cost */
+    int packed = 1;
+    for (int j = 0; j < syn->n; j++) packed &= rec[j] == 0 || rec[j] == 1;
+    int32_t *source_of = packed ? NULL : olive_malloc_huge((size_t)nsyn * sizeof(int32_t) + 4, "outgoing synapses");
     /* a synapse with a site goes to its channel beyond the rows (spk_sites.c) */
     int32_t *const *chan = k->cable ? k->cable->chan : NULL;
 #pragma omp parallel num_threads(T)
@@ -268,6 +280,7 @@ static void setup_synapses(sim_t *s, olive_synapses *syn, const spk_mem *m)
         {
             for (int64_t g = 0; g < N; g++) k->out_ptr[g + 1] += k->out_ptr[g];
             for (int64_t i = 0; i < B * T; i++) boff[i + 1] += boff[i];
+            tp[1] = olive_now();
         }
         /* pass 1: this block's synapses, in order, into their buckets' regions */
         int64_t *at = olive_malloc((size_t)B * sizeof(int64_t), "outgoing synapses");
@@ -277,15 +290,19 @@ static void setup_synapses(sim_t *s, olive_synapses *syn, const spk_mem *m)
                 const olive_projection *p = &syn->proj[j];
                 for (int64_t e = p->row_ptr[r]; e < p->row_ptr[r + 1]; e++) {
                     const int32_t g = p->col[e];
-                    const int64_t x = at[g / S]++;
-                    source_of[x] = g;
-                    k->out[x] = chan && chan[j] ? (spk_out){(int32_t)(n + chan[j][e]), 0, olive_syn_w(p, e)}
-                                                : (spk_out){(int32_t)r, rec[j], olive_syn_w(p, e)};
+                    const int64_t x = at[g >> Sbits]++;
+                    const int site = chan && chan[j], q = site ? 0 : rec[j];
+                    k->out[x].target = site ? (int32_t)(n + chan[j][e]) : (int32_t)r;
+                    if (packed) k->out[x].receptor = (int32_t)((uint32_t)g | (uint32_t)q << 31);
+                    else { k->out[x].receptor = q; source_of[x] = g; }
+                    k->out[x].w = olive_syn_w(p, e);
                     k->out_delay[x] = (uint16_t)olive_syn_d(p, e);
                 }
             }
         free(at);
 #pragma omp barrier
+#pragma omp master
+        tp[2] = olive_now();
         /* pass 2: each bucket's records, block by block, into their lists
          * (the bucket's region copied first: the lists overwrite it) */
         uint32_t *fill = olive_malloc((size_t)S * sizeof(uint32_t), "outgoing synapses");
@@ -306,8 +323,11 @@ static void setup_synapses(sim_t *s, olive_synapses *syn, const spk_mem *m)
             memcpy(cpd, k->out_delay + lo, (size_t)m * sizeof(uint16_t));
             memset(fill, 0, (size_t)(g1 - g0) * sizeof(uint32_t));
             for (int64_t i = 0; i < m; i++) {
-                const int64_t g = source_of[lo + i], o = k->out_ptr[g] + fill[g - g0]++;
+                const uint32_t tag = (uint32_t)cp[i].receptor;
+                const int64_t g = packed ? (int64_t)(tag & 0x7fffffffu) : source_of[lo + i];
+                const int64_t o = k->out_ptr[g] + fill[g - g0]++;
                 k->out[o] = cp[i];
+                if (packed) k->out[o].receptor = (int32_t)(tag >> 31);
                 k->out_delay[o] = cpd[i];
             }
         }
@@ -318,6 +338,9 @@ static void setup_synapses(sim_t *s, olive_synapses *syn, const spk_mem *m)
     free(source_of);
     free(boff);
     free(cnt);
+    tp[3] = olive_now();
+    olive_info("rank %d: per-source rows: counts %.3f s, pass 1 (into buckets) %.3f s, pass 2 (into lists) %.3f s",
+               s->rank, tp[1] - tp[0], tp[2] - tp[1], tp[3] - tp[2]);
     if (k->cable) spk_sites_chan_free(k->cable);
     const int64_t nt = k->ntarget = n + (k->cable ? k->cable->nsite : 0);
     k->ring = olive_calloc((size_t)k->slots, sizeof(spk_slot), "delay buffer");
