@@ -43,6 +43,13 @@ for net in zero late deg calpha galpha; do
   "$A" compare -q ${net}_1 ${net}_t1 || fail "$net: 1 thread differs from 2"
   echo "$net: $n spikes, identical on 1 and $ranks ranks"
 done
+# The set-up's turn-around keeps a record's source in its receptor field
+# where receptors are 0 and 1, else in an array of its own: the same lists
+OLIVE_SETUP_SOURCE_ARRAY=1 "$S" -q deg.h5 -o deg_sa "${IN[@]}"
+"$A" compare -q deg_1 deg_sa || fail "deg: the turn-around's source array gives other spikes"
+OLIVE_SETUP_SOURCE_ARRAY=1 mpirun -np 3 "$S" -q deg.h5 -o deg_sa3 "${IN[@]}"
+"$A" compare -q deg_1 deg_sa3 || fail "deg: the turn-around's source array on 3 ranks gives other spikes"
+echo "deg: the same spikes with the turn-around's source array (1 and 3 ranks)"
 # Threads split a rank's cells only from SPK_PARALLEL_MIN_CELLS (2048) cells on
 # (tools/simulate/spiking/spk.h): a 4000-cell network, 1 thread against 2
 "$G" -q -o wide.h5 --model lif_cuba --population exc:3200 --population inh:800 --v0 -60:-50 --param t_ref=5 \

@@ -252,6 +252,10 @@ static void setup_synapses(sim_t *s, olive_synapses *syn, const spk_mem *m)
      * stores spread over every bucket are its cost */
     int packed = 1;
     for (int j = 0; j < syn->n; j++) packed &= rec[j] == 0 || rec[j] == 1;
+    /* OLIVE_SETUP_SOURCE_ARRAY=1: the source array anyway (tests: both forms give the same lists) */
+    const char *sa = getenv("OLIVE_SETUP_SOURCE_ARRAY");
+    if (sa && *sa && strcmp(sa, "0") && strcmp(sa, "1")) olive_die("OLIVE_SETUP_SOURCE_ARRAY='%s': expected 0 or 1", sa);
+    if (sa && !strcmp(sa, "1")) packed = 0;
     int32_t *source_of = packed ? NULL : olive_malloc_huge((size_t)nsyn * sizeof(int32_t) + 4, "outgoing synapses");
     /* a synapse with a site goes to its channel beyond the rows (spk_sites.c) */
     int32_t *const *chan = k->cable ? k->cable->chan : NULL;
