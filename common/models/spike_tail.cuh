@@ -149,6 +149,14 @@ static __device__ __forceinline__ void spk_sb_events(const spk_sb_bucket &b, int
     }
 }
 
+/* What `hits` events of an input of weight w add to a receptor variable
+ * (rs: the cell's receptor factor, a plugin's, or null), as the CPU engine
+ * adds them (spk_deliver.c): every CUDA path computes it here. */
+static __device__ __forceinline__ double spk_poisson_amount(long long hits, double w, const double *rs)
+{
+    return (double)hits * (rs ? *rs * w : w);
+}
+
 /* Every --poisson input of cell g on step `step` into its receptor
  * variables x0 (ge) and x1 (gi), in input order, as the CPU engine
  * (spk_deliver.c): the one-rank paths' per-cell form. */
@@ -163,8 +171,8 @@ static __device__ __forceinline__ void spk_poisson_cell(const sim_poisson *in, c
         if (step < p->step0 || step >= p->step1 || g < p->first || g >= p->last) continue;
         const long long hits = olive_poisson_input_hits(seed, g, step, j, p->n, p->prob, p->p0);
         if (hits) {   /* (rs0, rs1: a plugin's receptor factors of the cell, spk_cuda_plugin.cu) */
-            if (rec[j]) x1 += (double)hits * (rs1 ? *rs1 * p->weight : p->weight);
-            else x0 += (double)hits * (rs0 ? *rs0 * p->weight : p->weight);
+            if (rec[j]) x1 += spk_poisson_amount(hits, p->weight, rs1);
+            else x0 += spk_poisson_amount(hits, p->weight, rs0);
             events += (unsigned long long)hits;
         }
     }

@@ -151,7 +151,7 @@ __global__ void k_poisson(int64_t a, int64_t b, int64_t row0, uint64_t seed, int
     const int64_t g = a + blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
     if (g >= b) return;
     const long long hits = olive_poisson_input_hits(seed, g, step, (int)j, nin, prob, p0);
-    if (hits) x[g - row0] += (double)hits * (rs ? rs[g - row0] * w : w);   /* (rs: a plugin's receptor factors) */
+    if (hits) x[g - row0] += spk_poisson_amount(hits, w, rs ? rs + (g - row0) : nullptr);   /* (rs: a plugin's receptor factors) */
     /* the count: one atomic a warp (spike_tail.cuh's spk_poisson_cell says why) */
     cooperative_groups::coalesced_group t = cooperative_groups::coalesced_threads();
     const unsigned long long sum = cooperative_groups::reduce(t, (unsigned long long)hits,

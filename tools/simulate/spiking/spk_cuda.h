@@ -95,6 +95,7 @@ struct spk_cuda {
     double *padd;              /* chunk steps x per x n; null: drawn in the tail */
     int pper;
     int64_t pfirst;            /* the chunk's first step */
+    int64_t pgrid;             /* k_poisson_ahead's blocks at most */
     /* fused path */
     int64_t *in_ptr;           /* per target: its incoming synapses */
     spk_in *in;

@@ -216,8 +216,8 @@ __global__ void k_poisson_ahead(int64_t n, int64_t row0, int64_t first, int64_t 
             long long hits = 0;
             if (step >= p->step0 && step < p->step1)
                 hits = olive_poisson_input_hits(seed, row0 + r, step, j, p->n, p->prob, p->p0);
-            /* (spk_poisson_cell's product; rs: a plugin's receptor factors) */
-            add[(q * per + k) * n + r] = hits ? (double)hits * (rs ? rs[(c & 1) * n + r] * p->weight : p->weight) : -0.0;
+            /* (rs: a plugin's receptor factors) */
+            add[(q * per + k) * n + r] = hits ? spk_poisson_amount(hits, p->weight, rs ? rs + (c & 1) * n + r : nullptr) : -0.0;
             ev += (unsigned long long)hits;
         }
     }
@@ -249,6 +249,10 @@ static void poisson_ahead_setup(sim_t *s, spk_cuda *g, int64_t steps, size_t fre
         for (int64_t c = p->first > row0 ? p->first : row0; c < p->last && c < row0 + n; c++)
             cover[(int64_t)cnt[c - row0]++ * n + (c - row0)] = (int16_t)(j << 1 | (s->spk->poisson_rec[j] != 0));
     }
+    int dev = 0, sms = 0;
+    CK(cudaGetDevice(&dev));
+    CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    g->pgrid = 8 * (int64_t)sms;   /* (k_poisson_ahead's blocks at most) */
     g->pper = per;
     g->pcover = dev_copy(cover, (size_t)per * (size_t)n, "Poisson inputs");
     g->padd = dev_alloc<double>((size_t)steps * (size_t)per * (size_t)n, "Poisson inputs");
@@ -260,10 +264,7 @@ void spk_devpush_poisson_ahead(sim_t *s, spk_cuda *g, int64_t first, int64_t cou
 {
     g->pfirst = first;
     if (!g->padd) return;
-    int dev = 0, sms = 0;
-    CK(cudaGetDevice(&dev));
-    CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    const int64_t want = (count * g->n + 255) / 256, grid = want < 8 * (int64_t)sms ? want : 8 * (int64_t)sms;
+    const int64_t want = (count * g->n + 255) / 256, grid = want < g->pgrid ? want : g->pgrid;
     k_poisson_ahead<<<(unsigned)grid, 256, 0, g->st>>>(g->n, s->plan.row0, first, count, g->pper, g->pcover, g->poisson,
                                                        g->rscale, s->cfg->run.seed, g->padd, g->npoisson);
     CK_LAUNCH("k_poisson_ahead");
