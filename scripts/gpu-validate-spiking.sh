@@ -20,6 +20,10 @@
 # without a refractory period (t_ref 0): cells fire on consecutive steps,
 # bursts of tens of events a target and step. Poisson inputs that overlap, on both
 # receptors, with their own windows (POISSON_ONLY=1: that check alone).
+# Projections drawn at each spike (outdegree rules of a procedural file,
+# spk_cuda_rules.cu): the CPU's spikes from the same file and from its stored
+# form, the GPU's drawn on the fly, stored (OLIVE_GPU_SYNAPSES=stored) and on
+# 2 GPUs (FLY_ONLY=1: that check alone).
 # Then cable cells: NEST's hh_coba network as hh_traub, a
 # ball-and-stick (hh_cable) network and two of tests/data/cell.swc cells (hh_swc; the second with
 # biophysics per section type, hh's rate table and its formulas) and a network of c91662 cells with synapses
@@ -134,6 +138,40 @@ check_poisson() {
       --poisson rate=40,weight=-3,receptor=gi,n=3,cells=2000:8000,time=20:200 \
       --poisson rate=30,weight=0.7,receptor=ge,n=2,cells=5000:10000
 }
+# Outdegree rules: uniform and normal weights, normal and constant delays,
+# autapses=no, a fixed-delay inhibition; the CPU draws the rows (file or
+# procedural), the GPU each spike's synapses.
+check_fly() {
+  local ODEG=(--model lif_cuba --population exc:8000 --population inh:2000 --v0 -60:-50 --param t_ref=2 --seed 9
+      --projection from=exc,to=all,outdegree=80,weight=1:2.5,delay=normal:1.5:0.75:0.1:inf,receptor=ge
+      --projection from=inh,to=all,outdegree=20,weight=normal:-9:2:-inf:0,delay=0.8,receptor=gi,autapses=no)
+  run gen_fly "$G" -o fly.h5 --procedural "${ODEG[@]}" || return
+  run gen_flystored "$G" -o flystored.h5 "${ODEG[@]}" || return
+  local IN=(--time 300 --poisson rate=50,weight=1,receptor=ge,n=4,cells=0:10000,time=0:250 "${REC[@]}")
+  run fly_cpu1 "$S" fly.h5 -o fly_cpu1 --backend cpu "${IN[@]}" || return
+  run fly_cpu1file "$S" flystored.h5 -o fly_cpu1file --backend cpu "${IN[@]}" || return
+  run fly_gpu1 "$S" fly.h5 -o fly_gpu1 --backend cuda "${IN[@]}" -v || return
+  OLIVE_GPU_SYNAPSES=stored run fly_gpu1stored "$S" fly.h5 -o fly_gpu1stored --backend cuda "${IN[@]}" -v || return
+  run fly_gpu2 mpirun -np 2 --oversubscribe "$S" fly.h5 -o fly_gpu2 --backend cuda "${IN[@]}" -v || return
+  if grep -q "drawn at each spike" "$logs/fly_gpu1.log" && ! grep -q "drawn at each spike" "$logs/fly_gpu1stored.log"; then
+    say "PASS fly: the GPU draws the projections at each spike (stored with OLIVE_GPU_SYNAPSES=stored)"
+  else say "FAIL fly: the GPU did not draw at each spike, or drew with OLIVE_GPU_SYNAPSES=stored"; nfail=$((nfail + 1)); fi
+  local spikes e ev ev0
+  spikes=$(sed -n 's/.*steps ([0-9.]* ms), \([0-9]*\) spikes.*/\1/p' "$logs/fly_cpu1.log")
+  for e in cpu1file gpu1 gpu1stored gpu2; do
+    same fly_cpu1 fly_$e "fly: CPU 1 rank = $e" "$spikes spikes; spikes, v/ge/gi/ref reports and state identical"
+  done
+  ev0=$(sed -n 's/^olive-simulate: \([0-9]*\) synaptic events.*/\1/p' "$logs/fly_cpu1.log")
+  for e in gpu1 gpu1stored gpu2; do
+    ev=$(sed -n 's/^olive-simulate: \([0-9]*\) synaptic events.*/\1/p' "$logs/fly_$e.log")
+    if [ -n "$ev0" ] && [ "$ev" = "$ev0" ]; then say "PASS fly: $e counts the same synaptic events ($ev0)"
+    else say "FAIL fly: $e counts events '$ev', the CPU '$ev0'"; nfail=$((nfail + 1)); fi
+  done
+}
+if [ "${FLY_ONLY:-0}" = 1 ]; then
+  check_fly
+  SKIP_CHECKS=1 SKIP_BENCH=1
+fi
 if [ "${ALPHA_ONLY:-0}" = 1 ]; then
   check_alpha
   SKIP_CHECKS=1 SKIP_BENCH=1
@@ -145,6 +183,7 @@ fi
 if [ "${SKIP_CHECKS:-0}" != 1 ]; then   # SKIP_CHECKS=1: the benchmark only
 if [ "${CABLE_ONLY:-0}" != 1 ]; then
 check_alpha
+check_fly
 check cuba cuba --time 1000
 check coba coba --time 1000 --poisson rate=300,weight=6,receptor=ge,cells=0:50,time=1:51 --seed 3
 check delays delays --time 500 --pulse 50:60:20:0:2000 --poisson rate=50,weight=1,receptor=ge,n=4,cells=0:20000,time=0:400

@@ -122,6 +122,52 @@ with h5py.File("n1/n.h5") as f:
 print("normal weights and delays: moments within 5 standard errors, bounds kept, rank-invariant")
 PYEOF
 
+# Out-degree (NEST's fixed_outdegree): every source exactly K targets, rows
+# in (source, draw) order, weights and delays keyed by (source, draw); the
+# same datasets on 3 ranks; the procedural form (what the CUDA engine draws
+# at each spike) gives the stored one's spikes on 1 and 3 ranks.
+ODEG=(--model lif_cuba --population e:800 --population i:200 --seed 11 --v0 -65:-52
+    --projection from=e,to=all,outdegree=40,weight=0.5:1.5,delay=normal:1.5:0.75:0.1:inf,receptor=ge,name=ee
+    --projection from=i,to=e,outdegree=30,weight=normal:-4:1:-inf:0,delay=0.8,receptor=gi,name=ie,autapses=no)
+mkdir -p o1 o3
+(cd o1 && "$G" -q -o o.h5 "${ODEG[@]}" && "$G" -q -o p.h5 --procedural "${ODEG[@]}")
+(cd o3 && OMP_NUM_THREADS=2 mpirun -np 3 --oversubscribe "$G" -q -o o.h5 "${ODEG[@]}")
+h5diff o1/o.h5 o3/o.h5 /synapses /synapses >diff.txt || { head diff.txt; fail "outdegree: 3 ranks differ from 1"; }
+"$PY" - <<'PYEOF'
+import h5py, numpy as np
+with h5py.File("o1/o.h5") as f, h5py.File("o1/p.h5") as p:
+    for name, k, s0, s1, t1 in (("ee", 40, 0, 800, 1000), ("ie", 30, 800, 1000, 800)):
+        g = f["synapses/" + name]
+        rp, col = g["row_ptr"][:], g["col"][:]
+        tgt = np.repeat(np.arange(1000), np.diff(rp))
+        out = np.bincount(col, minlength=1000)
+        assert np.all(out[s0:s1] == k) and out.sum() == k * (s1 - s0), (name, "not K synapses a source")
+        assert tgt.max() < t1 and col.min() >= s0 and col.max() < s1, name
+        for r in range(1000):
+            assert np.all(np.diff(col[rp[r]:rp[r + 1]]) >= 0), (name, "a row out of source order")
+        if name == "ie":
+            assert not np.any(tgt == col), "autapses=no left a self synapse"
+        q = p["synapses/" + name]
+        assert q.attrs["procedural"] == b"outdegree" and q.attrs["procedural_n"] == k and len(q) == 0, name
+    w = f["synapses/ee/weight"][:]
+    assert w.min() >= 0.5 and w.max() < 1.5 and abs(w.mean() - 1.0) < 0.01, w.mean()
+    wi = f["synapses/ie/weight"][:]   # normal(-4, 1): the bound 0 is 4 SD away
+    assert wi.max() <= 0 and abs(wi.mean() + 4) < 5 / np.sqrt(len(wi)), wi.mean()
+    d = f["synapses/ee/delay"][:] * 0.1   # normal(1.5, 0.75) kept above 0.1: mean 1.5 + 0.75 phi(a) / (1 - Phi(a))
+    from math import erf, exp, pi, sqrt
+    a = (0.1 - 1.5) / 0.75
+    mean = 1.5 + 0.75 * exp(-a * a / 2) / sqrt(2 * pi) / (0.5 * (1 - erf(a / sqrt(2))))
+    assert d.min() >= 0.1 and abs(d.mean() - mean) < 5 * 0.75 / np.sqrt(len(d)), (d.min(), d.mean(), mean)
+print("outdegree: K targets a source, rows in source order, values as specified, rank-invariant")
+PYEOF
+OIN=(--time 200 --poisson rate=40,weight=2,receptor=ge,n=10)
+(cd o1 && "$S" -q o.h5 -o s "${OIN[@]}" && "$S" -q p.h5 -o q "${OIN[@]}" &&
+    mpirun -np 3 --oversubscribe "$S" -q p.h5 -o q3 "${OIN[@]}") || fail "outdegree networks did not run"
+"$A" compare -q o1/s o1/q || fail "outdegree: the procedural network's spikes differ from the stored one's"
+"$A" compare -q o1/s o1/q3 || fail "outdegree: 3 ranks differ from 1"
+n=$("$PY" -c "import h5py; print(sum(len(g['node_ids']) for g in h5py.File('o1/s/spikes.h5')['spikes'].values()))")
+[ "$n" -gt 500 ] || fail "outdegree: only $n spikes; the test needs an active network"
+
 refused() {  # expected-message command...
   local want=$1; shift
   local out
@@ -135,6 +181,8 @@ refused "has no receptor 'gx'" "$G" "${B[@]}" --projection from=all,to=all,p=0.1
 refused "is not lif_cuba, lif_coba, lif_cuba_alpha, lif_coba_alpha, hh_traub, hh_cable or hh_swc" "$G" -o bad.h5 --model lif_nope --cells 100
 refused "delay (the delay buffer) = 7000 ms is 70000 steps of 0.1 ms, outside 0..65535" "$G" "${B[@]}" --projection from=all,to=all,p=0.1,weight=1,delay=7000,receptor=ge
 refused "no population 'x'" "$G" "${B[@]}" --projection from=x,to=all,p=0.1,weight=1,delay=1,receptor=ge
+refused "autapses=no leaves no target for a source" "$G" -o bad.h5 --model lif_cuba --population a:1 --population b:5 \
+    --projection from=a,to=a,outdegree=3,weight=1,delay=1,receptor=ge,autapses=no
 refused "not a parameter of lif_cuba" "$G" "${B[@]}" --param g_L=3
 NP=from=all,to=all,p=0.1,receptor=ge
 refused "weight 'normal:1:-0.5': the standard deviation -0.5 is negative" "$G" "${B[@]}" --projection "$NP,weight=normal:1:-0.5,delay=1"

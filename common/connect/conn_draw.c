@@ -1,9 +1,9 @@
 /* olive_conn_draw: the rows of a projection from its rule (conn_rule.h).
- * Every draw is keyed by what it decides (the target, or the pair's number
- * for a fixed total), never by the order of work, so a block of rows drawn
- * on one rank equals the same rows of the whole projection. O(synapses) for
- * p and indegree; a fixed total draws all its pairs and keeps the rows asked
- * for. */
+ * Every draw is keyed by what it decides (the target, the source for an
+ * out-degree, or the pair's number for a fixed total), never by the order of
+ * work, so a block of rows drawn on one rank equals the same rows of the
+ * whole projection. O(synapses) for p and indegree; a fixed total and an
+ * out-degree draw all their pairs and keep the rows asked for. */
 #include "conn_rule.h"
 #include "rng.h"
 #include "rng_normal.h"
@@ -19,13 +19,13 @@ static double u01(const olive_conn *c, uint64_t b, uint32_t draw, uint32_t strea
     return u0;
 }
 
-/* The weight or delay v of the synapse at place at of target j's row. */
+/* The weight or delay v of synapse (b, at): target j's synapse at place at
+ * of its row, or draw at of source j for an out-degree. */
 static double draw_value(const olive_conn *c, const char *what, const olive_value *v, uint64_t j, uint32_t at,
                          uint32_t stream)
 {
-    if (!v->normal) return v->a + (v->b - v->a) * u01(c, j, at, stream);
     double x;
-    if (!olive_normal_redraw(c->seed, c->key, (uint32_t)j, at, stream, v->mean, v->sd, v->lo, v->hi, &x))
+    if (!olive_value_draw(v, c->seed, c->key, (uint32_t)j, at, stream, &x))
         olive_die("%s: the %s of a synapse of cell %llu fell outside [%g, %g] in %d draws", c->what, what,
                   (unsigned long long)j, v->lo, v->hi, OLIVE_NORMAL_MAX_ATTEMPTS);
     return x;
@@ -77,7 +77,8 @@ static void sort_sources(const olive_conn *c, int32_t *v, int64_t n, int32_t *tm
 
 /* A growing list of sources (one block of rows, or of pairs). */
 typedef struct {
-    int32_t *v, *t;   /* sources; targets where kept (fixed total) */
+    int32_t *v, *t;   /* sources; targets where kept (fixed total, out-degree) */
+    uint32_t *d;      /* out-degree: the source's draw number */
     int64_t n, cap;
 } list32;
 
@@ -87,6 +88,7 @@ static void push(list32 *l, int32_t src, int32_t tgt, int with_target)
         l->cap = l->cap ? 2 * l->cap : 1024;
         l->v = olive_realloc(l->v, (size_t)l->cap * sizeof(int32_t), "synapses");
         if (with_target) l->t = olive_realloc(l->t, (size_t)l->cap * sizeof(int32_t), "synapses");
+        if (with_target > 1) l->d = olive_realloc(l->d, (size_t)l->cap * sizeof(uint32_t), "synapses");
     }
     if (with_target) l->t[l->n] = tgt;
     l->v[l->n++] = src;
@@ -167,23 +169,40 @@ static void draw_rows(const olive_conn *c, int64_t row0, int64_t a, int64_t b, o
     p->nnz = total;
 }
 
-/* Rows [a, b) of a fixed total: every pair drawn (blocks of pairs on
- * threads), those with a target in [a, b) kept; each block's count per row
- * gives it its places in the rows (rows filled in block order), and each
- * row is sorted: the same rows for any thread count. */
-static void draw_total(const olive_conn *c, int64_t row0, int64_t a, int64_t b, olive_projection *p)
+/* Rows [a, b) of a fixed total or an out-degree: every pair drawn (blocks
+ * of pairs, or of sources, on threads), those with a target in [a, b) kept;
+ * each block's count per row gives it its places in the rows (rows filled in
+ * block order), and each row of a total is sorted: the same rows for any
+ * thread count. An out-degree's rows come out in (source, draw) order, the
+ * blocks' order, and *dnum gets each synapse's draw number (its weight's
+ * and delay's key). */
+static void draw_pairs(const olive_conn *c, int64_t row0, int64_t a, int64_t b, olive_projection *p, uint32_t **dnum)
 {
+    const int out = c->kind == OLIVE_CONN_OUTDEGREE;
+    const int64_t units = out ? c->s1 - c->s0 : c->k;   /* what the blocks split: sources, or pairs */
     const int64_t rows = b - a;
     /* per-block row counts: blocks x rows int32, kept under ~256 MB */
-    int nblk = c->k < 65536 ? 1 : CONN_BLOCKS;
+    int nblk = (out ? (double)c->k * (double)units : (double)units) < 65536 ? 1 : CONN_BLOCKS;
     while (nblk > 1 && (double)nblk * (double)rows * 4 > 256e6) nblk /= 2;
-    if (c->k <= 0 || rows <= 0) nblk = 0;
+    if (c->k <= 0 || units <= 0 || rows <= 0) nblk = 0;
     list32 *blk = olive_calloc((size_t)nblk + 1, sizeof(list32), "pair blocks");
     int32_t *cnt = olive_calloc((size_t)nblk * (size_t)rows + 1, sizeof(int32_t), "pair counts");
 #pragma omp parallel for schedule(dynamic, 1)
     for (int bi = 0; bi < nblk; bi++) {
         int32_t *my = cnt + (size_t)bi * (size_t)rows;
-        for (int64_t e = c->k * bi / nblk; e < c->k * (bi + 1) / nblk; e++) {
+        for (int64_t e = units * bi / nblk; e < units * (bi + 1) / nblk; e++) {
+            if (out) {   /* source s0 + e's draws */
+                const int64_t g = c->s0 + e;
+                for (int64_t d = 0; d < c->k; d++) {
+                    const int64_t j = olive_outdegree_target(c->seed, c->key, g, (uint32_t)d, c->t0, c->t1, c->autapses,
+                                                             OLIVE_STREAM_SYN_PAIRS);
+                    if (j < a || j >= b) continue;
+                    push(&blk[bi], (int32_t)g, (int32_t)j, 2);
+                    blk[bi].d[blk[bi].n - 1] = (uint32_t)d;
+                    my[j - a]++;
+                }
+                continue;
+            }
             int64_t j;
             int32_t src;
             draw_pair(c, e, &j, &src);
@@ -206,18 +225,23 @@ static void draw_total(const olive_conn *c, int64_t row0, int64_t a, int64_t b, 
     }
     const int64_t total = p->row_ptr[b - row0];
     p->col = olive_malloc_huge((size_t)total * sizeof(int32_t) + 4, "synapses");
+    if (out) *dnum = olive_malloc_huge((size_t)total * sizeof(uint32_t) + 4, "synapses");
 #pragma omp parallel for schedule(dynamic, 1)
     for (int bi = 0; bi < nblk; bi++) {
         int32_t *my = cnt + (size_t)bi * (size_t)rows;
         for (int64_t i = 0; i < blk[bi].n; i++) {
-            const int64_t r = blk[bi].t[i] - a;
-            p->col[p->row_ptr[r + a - row0] + my[r]++] = blk[bi].v[i];
+            const int64_t r = blk[bi].t[i] - a, at = p->row_ptr[r + a - row0] + my[r]++;
+            p->col[at] = blk[bi].v[i];
+            if (out) (*dnum)[at] = blk[bi].d[i];
         }
         free(blk[bi].v);
         free(blk[bi].t);
+        free(blk[bi].d);
     }
     free(cnt);
     free(blk);
+    p->nnz = total;
+    if (out) return;   /* (sorted already) */
 #pragma omp parallel
     {
         int64_t cap = 0;
@@ -230,7 +254,6 @@ static void draw_total(const olive_conn *c, int64_t row0, int64_t a, int64_t b, 
         }
         free(tmp);
     }
-    p->nnz = total;
 }
 
 void olive_conn_draw(const olive_conn *c, int64_t row0, int64_t row1, olive_projection *p)
@@ -242,8 +265,9 @@ void olive_conn_draw(const olive_conn *c, int64_t row0, int64_t row1, olive_proj
     /* the targets among the rows asked for */
     const int64_t a = c->t0 > row0 ? c->t0 : row0, b = c->t1 < row1 ? c->t1 : row1;
     p->nnz = 0;
+    uint32_t *dnum = NULL;   /* out-degree: each synapse's draw number */
     if (b > a) {
-        if (c->kind == OLIVE_CONN_TOTAL) draw_total(c, row0, a, b, p);
+        if (c->kind == OLIVE_CONN_TOTAL || c->kind == OLIVE_CONN_OUTDEGREE) draw_pairs(c, row0, a, b, p, &dnum);
         else draw_rows(c, row0, a, b, p);
     } else {
         p->col = olive_malloc(4, "synapses");
@@ -252,8 +276,9 @@ void olive_conn_draw(const olive_conn *c, int64_t row0, int64_t row1, olive_proj
     for (int64_t j = (b > a ? b : row0); j < row1; j++) p->row_ptr[j - row0 + 1] = p->nnz;
     /* Weights and delays: constants cost nothing; ranges and normals one
      * counter per synapse (a normal's redraws more), keyed by its target and
-     * place in the row. (The arrays, filled by every thread at once, on huge
-     * pages: util.h's olive_malloc_huge.) */
+     * place in the row, or for an out-degree by its source and draw (what
+     * the CUDA engine draws at a spike). (The arrays, filled by every thread
+     * at once, on huge pages: util.h's olive_malloc_huge.) */
     const int vw = olive_value_varies(&c->w), vd = olive_value_varies(&c->d);
     p->weight = vw ? olive_malloc_huge((size_t)p->nnz * sizeof(double) + 8, "weights") : NULL;
     p->delay = vd ? olive_malloc_huge((size_t)p->nnz * sizeof(uint16_t) + 2, "delays") : NULL;
@@ -261,16 +286,32 @@ void olive_conn_draw(const olive_conn *c, int64_t row0, int64_t row1, olive_proj
 #pragma omp parallel for schedule(dynamic, 256)
         for (int64_t j = a; j < b; j++)
             for (int64_t e = p->row_ptr[j - row0]; e < p->row_ptr[j - row0 + 1]; e++) {
-                const uint32_t at = (uint32_t)(e - p->row_ptr[j - row0]);
-                if (vw) p->weight[e] = draw_value(c, "weight", &c->w, (uint64_t)j, at, OLIVE_STREAM_SYN_WEIGHT);
+                const uint32_t at = dnum ? dnum[e] : (uint32_t)(e - p->row_ptr[j - row0]);
+                const uint64_t key = dnum ? (uint64_t)p->col[e] : (uint64_t)j;
+                if (vw) p->weight[e] = draw_value(c, "weight", &c->w, key, at, OLIVE_STREAM_SYN_WEIGHT);
                 if (vd) {
-                    double d = draw_value(c, "delay", &c->d, (uint64_t)j, at, OLIVE_STREAM_SYN_DELAY);
+                    double d = draw_value(c, "delay", &c->d, key, at, OLIVE_STREAM_SYN_DELAY);
                     p->delay[e] = (uint16_t)olive_ms_to_steps_or_die(olive_die, "delay", d, c->dt, 0, OLIVE_MAX_DELAY);
                 }
             }
     }
+    free(dnum);
     p->weight_value = c->w.a;
     p->delay_value = olive_ms_to_steps_or_die(olive_die, "delay", c->d.a, c->dt, 0, OLIVE_MAX_DELAY);
+}
+
+void olive_conn_delay_range(const olive_conn *c, int64_t *dmin, int64_t *dmax)
+{
+    const olive_value *v = &c->d;
+    double lo = v->a, hi = v->b;
+    if (v->normal) {   /* an infinite bound: the farthest the draws reach */
+        const double reach = v->sd * OLIVE_NORMAL_Z_MAX;
+        lo = v->lo > v->mean - reach ? v->lo : v->mean - reach;
+        hi = v->hi < v->mean + reach ? v->hi : v->mean + reach;
+    }
+    *dmin = olive_ms_to_steps_or_die(olive_die, "delay", lo > 0 ? lo : 0, c->dt, 0, OLIVE_MAX_DELAY);
+    int64_t x = 0;
+    *dmax = olive_ms_to_steps(hi, c->dt, 0, OLIVE_MAX_DELAY, &x) == OLIVE_STEPS_OK ? x : OLIVE_MAX_DELAY;
 }
 
 double olive_conn_expected(const olive_conn *c, int64_t row0, int64_t row1)
@@ -279,13 +320,16 @@ double olive_conn_expected(const olive_conn *c, int64_t row0, int64_t row1)
     if (b <= a) return 0;
     const double rows = (double)(b - a), nt = (double)(c->t1 - c->t0), ns = (double)(c->s1 - c->s0);
     if (c->kind == OLIVE_CONN_TOTAL) return (double)c->k * rows / nt;
+    if (c->kind == OLIVE_CONN_OUTDEGREE) return (double)c->k * ns * rows / nt;
     if (c->kind == OLIVE_CONN_INDEGREE) return (double)c->k * rows;
     return c->p * ns * rows;
 }
 
 const char *olive_conn_fault(const olive_conn *c)
 {
-    if (c->kind != OLIVE_CONN_P && c->kind != OLIVE_CONN_INDEGREE && c->kind != OLIVE_CONN_TOTAL) return "an unknown rule";
+    if (c->kind != OLIVE_CONN_P && c->kind != OLIVE_CONN_INDEGREE && c->kind != OLIVE_CONN_TOTAL &&
+        c->kind != OLIVE_CONN_OUTDEGREE)
+        return "an unknown rule";
     if (!(c->s0 >= 0 && c->s0 < c->s1 && c->s1 <= c->count)) return "a source range outside the network";
     if (!(c->t0 >= 0 && c->t0 < c->t1 && c->t1 <= c->count)) return "a target range outside the network";
     if (c->count > INT32_MAX) return "more cells than a source id holds";
@@ -293,9 +337,13 @@ const char *olive_conn_fault(const olive_conn *c)
     if (c->kind != OLIVE_CONN_P && c->k < 0) return "a negative number of synapses";
     if (c->kind == OLIVE_CONN_TOTAL && c->k > ((int64_t)1 << 40)) return "more than 2^40 synapses";
     if (c->kind == OLIVE_CONN_INDEGREE && c->k > INT32_MAX) return "an in-degree beyond 2^31";
+    if (c->kind == OLIVE_CONN_OUTDEGREE && c->k > INT32_MAX) return "an out-degree beyond 2^31";
     const int overlap = c->t0 < c->s1 && c->s0 < c->t1;
-    if (!c->autapses && overlap && c->s1 - c->s0 == 1 && c->kind != OLIVE_CONN_P && c->k > 0)
+    if (!c->autapses && overlap && c->s1 - c->s0 == 1 && (c->kind == OLIVE_CONN_INDEGREE || c->kind == OLIVE_CONN_TOTAL) &&
+        c->k > 0)
         return "autapses=no leaves no source for a target";
+    if (!c->autapses && overlap && c->t1 - c->t0 == 1 && c->kind == OLIVE_CONN_OUTDEGREE && c->k > 0)
+        return "autapses=no leaves no target for a source";
     if (!(c->dt > 0)) return "a step dt that is not positive";
     const olive_value *v[2] = {&c->w, &c->d};
     for (int i = 0; i < 2; i++) {

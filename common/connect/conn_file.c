@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const kind_names[] = {"p", "indegree", "total"};
+static const char *const kind_names[] = {"p", "indegree", "total", "outdegree"};
 
 static const char *const conn_attrs[] = {"procedural", "procedural_n", "procedural_p", "autapses", "seed", "key",
                                          "source_cells", "target_cells", "weight_uniform", "weight_normal",
@@ -75,9 +75,9 @@ int olive_conn_read(const char *path, hid_t pg, const char *where, int64_t count
     memset(c, 0, sizeof *c);
     snprintf(c->what, sizeof c->what, "%s: %s (procedural)", path, where);
     c->kind = -1;
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < (int)(sizeof kind_names / sizeof *kind_names); i++)
         if (!strcmp(kind, kind_names[i])) c->kind = i;
-    if (c->kind < 0) olive_die("%s: %s procedural = '%s' is not p, indegree or total", path, where, kind);
+    if (c->kind < 0) olive_die("%s: %s procedural = '%s' is not p, indegree, total or outdegree", path, where, kind);
     if (c->kind == OLIVE_CONN_P) c->p = olive_h5_get_f64(path, pg, where, "procedural_p");
     else c->k = olive_h5_get_i64(path, pg, where, "procedural_n");
     const int64_t aut = olive_h5_get_i64(path, pg, where, "autapses");

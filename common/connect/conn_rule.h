@@ -10,17 +10,12 @@
 #include <hdf5.h>
 #include <stdint.h>
 #include "synfile.h"
+#include "conn_synapse.h"   /* olive_value, one synapse's draws */
 
-enum olive_conn_kind { OLIVE_CONN_P, OLIVE_CONN_INDEGREE, OLIVE_CONN_TOTAL };
-
-/* A weight or delay (ms): constant (a == b), uniform in [a, b), or, when
- * normal is set, normal(mean, sd) redrawn outside [lo, hi] (rng_normal.h);
- * a and b then hold the least and greatest value it can take. */
-typedef struct {
-    double a, b;
-    int normal;
-    double mean, sd, lo, hi;
-} olive_value;
+/* outdegree: each source draws k targets (NEST's fixed_outdegree), every
+ * draw keyed by its source, so a source's synapses can be drawn at its
+ * spike (the CUDA engine's projections on the fly). */
+enum olive_conn_kind { OLIVE_CONN_P, OLIVE_CONN_INDEGREE, OLIVE_CONN_TOTAL, OLIVE_CONN_OUTDEGREE };
 
 /* 1 when v is drawn per synapse (stored as a dataset, not an attribute). */
 static inline int olive_value_varies(const olive_value *v) { return v->a != v->b; }
@@ -28,7 +23,7 @@ static inline int olive_value_varies(const olive_value *v) { return v->a != v->b
 typedef struct olive_conn {
     int kind;                 /* enum olive_conn_kind */
     double p;                 /* OLIVE_CONN_P: each pair with probability p */
-    int64_t k;                /* in-degree, or the total number of pairs */
+    int64_t k;                /* in-degree, out-degree, or the total number of pairs */
     int autapses;
     olive_value w, d;         /* weight; delay in ms, rounded to steps of dt */
     double dt;
@@ -45,8 +40,13 @@ typedef struct olive_conn {
  * its bounds in every attempt, a delay beyond the delay buffer) is fatal,
  * named by c->what. */
 void olive_conn_draw(const olive_conn *c, int64_t row0, int64_t row1, olive_projection *p);
-/* The synapses targets [row0, row1) receive: exact for indegree; for total
- * and p their expectation. */
+/* The least and the greatest delay (steps) c's draws can give (a normal's
+ * infinite bound: its farthest draw, OLIVE_NORMAL_Z_MAX); a greatest delay
+ * beyond OLIVE_MAX_DELAY comes out as OLIVE_MAX_DELAY (a draw beyond it is
+ * refused where it is made). */
+void olive_conn_delay_range(const olive_conn *c, int64_t *dmin, int64_t *dmax);
+/* The synapses targets [row0, row1) receive: exact for indegree; for total,
+ * outdegree and p their expectation. */
 double olive_conn_expected(const olive_conn *c, int64_t row0, int64_t row1);
 /* NULL when c is a rule olive_conn_draw can draw (ranges inside the network,
  * p in [0, 1], k >= 0, a source to draw, values ordered and finite where they

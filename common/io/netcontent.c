@@ -8,16 +8,11 @@
  * split over ranks or threads (MPI_SUM combines the ranks' parts), and it
  * costs one pass at memory speed. */
 #include "netcontent.h"
+#include "mix64.h"
 #include "state.h"
 #include <string.h>
 
-uint64_t olive_mix64(uint64_t x)
-{
-    x += UINT64_C(0x9e3779b97f4a7c15);
-    x = (x ^ (x >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    x = (x ^ (x >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return x ^ (x >> 31);
-}
+uint64_t olive_mix64(uint64_t x) { return olive_mix64_inline(x); }
 
 uint64_t olive_bits_of(double x)
 {

@@ -361,6 +361,10 @@ static void read_sites(const char *path, hid_t pg, const char *where, olive_proj
     free(sec);
 }
 
+static unsigned keep_kinds;   /* olive_syn_keep_rules */
+
+void olive_syn_keep_rules(unsigned kinds) { keep_kinds = kinds; }
+
 /* A procedural projection (conn_rule.h): its rows [row0, row1) drawn from
  * the rule; e0 is exact for indegree, the expected number for total and p
  * (it only numbers synapses in messages, and sizes memory). 0 when pg holds
@@ -373,7 +377,16 @@ static int read_procedural(const char *path, hid_t pg, const char *where, int64_
     if (olive_h5_exists(pg, "site_section") || olive_h5_exists(pg, "site_x"))
         olive_die("%s: %s: a procedural projection cannot carry synapse sites", path, where);
     p->nnz_total = (int64_t)llround(olive_conn_expected(&c, 0, count));
-    if (row1 > row0) {
+    if (keep_kinds >> c.kind & 1) {   /* kept undrawn: no rows, the rule */
+        p->row0 = row0;
+        p->row1 = row1;
+        p->row_ptr = olive_calloc((size_t)(row1 > row0 ? row1 - row0 : 0) + 1, sizeof(int64_t), "synapse rows");
+        p->col = olive_malloc(4, "synapses");
+        p->weight_value = c.w.a;
+        p->delay_value = olive_value_varies(&c.d) ? 0 : (int64_t)llround(c.d.a / dt);
+        p->kept = olive_malloc(sizeof c, "a projection's rule");
+        *p->kept = c;
+    } else if (row1 > row0) {
         char what[200];
         snprintf(what, sizeof what, "%.160s: synapses of %lld cells", where, (long long)(row1 - row0));
         /* a rule may ask for any number of synapses: refused by name before drawing (big ones only: -v lists each) */
@@ -565,6 +578,7 @@ void olive_syn_free(olive_synapses *syn)
         free(syn->proj[i].delay);
         free(syn->proj[i].site_sec);
         free(syn->proj[i].site_x);
+        free(syn->proj[i].kept);
     }
     free(syn->proj);
     memset(syn, 0, sizeof *syn);

@@ -51,6 +51,10 @@ typedef struct {
      * procedural projection, conn_rule.h), no synapse datasets. Readers
      * draw a procedural projection's rows and leave this NULL. */
     const struct olive_conn *procedural;
+    /* Readers told to keep rules (olive_syn_keep_rules): a procedural
+     * projection left undrawn (no rows held), its rule here (olive_syn_free
+     * frees it); else NULL. */
+    struct olive_conn *kept;
 } olive_projection;
 
 typedef struct {
@@ -87,6 +91,11 @@ double olive_syn_dt(const char *path, double def);
 /* Every projection's rows [row0, row1) of a network of count cells; 0 when
  * the file has no /synapses. */
 int olive_syn_read_rows(const char *path, int64_t count, int64_t row0, int64_t row1, olive_synapses *out);
+/* The reads that follow leave undrawn the procedural projections whose
+ * rule's kind (conn_rule.h) is in the mask kinds (bit 1 << kind): their
+ * rows empty, the rule in proj.kept (the CUDA engine's projections drawn on
+ * the fly). 0, the default: every rule drawn. */
+void olive_syn_keep_rules(unsigned kinds);
 /* Write whole projections (row0 = 0, row1 = count) into open file f. */
 void olive_syn_write(const char *path, hid_t f, const olive_synapses *syn);
 void olive_syn_free(olive_synapses *syn);

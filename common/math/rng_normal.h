@@ -3,10 +3,12 @@
  * a draw outside [lo, hi] is thrown away and drawn again. Every attempt is
  * keyed like the uniform draws (rng.h), so a value depends only on the seed
  * and its counter, never on the rank, thread or device that computes it
- * (a future procedural projection draws the same numbers on the GPU). */
+ * (a projection drawn on the fly draws the same numbers on the GPU). */
 #ifndef OLIVE_RNG_NORMAL_H
 #define OLIVE_RNG_NORMAL_H
 #include "rng.h"
+#include "cospi2.h"
+#include "fastlog.h"
 #include <math.h>
 
 /* Attempt r of counter (a, b, draw, stream) uses stream + (r << 8): the
@@ -19,12 +21,14 @@
 #define OLIVE_NORMAL_MIN_KEPT 0.01
 
 /* One standard normal from one counter: Box-Muller with both uniforms of
- * the counter (the cosine branch; the sine's normal is not used). */
+ * the counter (the cosine branch; the sine's normal is not used), with
+ * olive's own log and cos (fastlog.h, cospi2.h: the same bits on the CPU
+ * and the GPU, where a procedural projection draws at each spike). */
 OLIVE_HD double olive_std_normal(uint64_t seed, uint32_t a, uint32_t b, uint32_t draw, uint32_t stream)
 {
     double u0, u1;
     olive_uniform2(seed, a, b, draw, stream, &u0, &u1);
-    return sqrt(-2.0 * log(u0)) * cos(6.283185307179586 * u1);
+    return sqrt(-2.0 * olive_log_d(u0)) * olive_cos2pi_d(u1);
 }
 
 /* mean + sd z, redrawn while outside [lo, hi] (bounds kept, as NEST's

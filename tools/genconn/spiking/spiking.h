@@ -10,7 +10,12 @@
 
 #define GC_MAX_PROJ 64
 
-enum gc_rule { GC_RULE_P = OLIVE_CONN_P, GC_RULE_INDEGREE = OLIVE_CONN_INDEGREE, GC_RULE_TOTAL = OLIVE_CONN_TOTAL };
+enum gc_rule {
+    GC_RULE_P = OLIVE_CONN_P,
+    GC_RULE_INDEGREE = OLIVE_CONN_INDEGREE,
+    GC_RULE_TOTAL = OLIVE_CONN_TOTAL,
+    GC_RULE_OUTDEGREE = OLIVE_CONN_OUTDEGREE
+};
 
 /* The places a projection's synapses may sit on one target population's
  * cells (sites=; spiking_sites.c): spans laid end to end, total long. */
@@ -29,7 +34,7 @@ typedef struct {
     char name[OLIVE_NAME_LEN], from[OLIVE_NAME_LEN], to[OLIVE_NAME_LEN], receptor[32];
     int rule;
     double p;                 /* GC_RULE_P */
-    int64_t k;                /* in-degree or total */
+    int64_t k;                /* in-degree, out-degree or total */
     gc_value w;               /* weight */
     gc_value d;               /* delay in ms, rounded to steps of dt */
     int autapses;

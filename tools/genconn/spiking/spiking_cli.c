@@ -65,7 +65,10 @@ static void usage(void)
            "                               RULE: p=P (every ordered pair once with probability P),\n"
            "                               indegree=K (K sources per target, drawn with replacement),\n"
            "                               total=N (N synapses, each a target and a source drawn uniformly\n"
-           "                               with replacement: NEST's fixed_total_number, multapses allowed);\n"
+           "                               with replacement: NEST's fixed_total_number, multapses allowed),\n"
+           "                               outdegree=K (K targets per source, drawn with replacement: NEST's\n"
+           "                               fixed_outdegree; procedural, the CUDA engine draws them at each\n"
+           "                               spike instead of storing them);\n"
            "                               weight in mV (lif_cuba), nS (lif_coba, hh_traub) or uS (hh_cable),\n"
            "                               delays in ms rounded to the nearest step of --dt;\n"
            "                               VALUE: X (constant), A:B (uniform in [A, B) per synapse) or\n"
@@ -228,13 +231,15 @@ static void parse_projection(gc_spk_config *cfg, const char *arg)
         if (!strcmp(k, "from") || !strcmp(k, "to") || !strcmp(k, "name")) {
             check_name("--projection", v);
             snprintf(!strcmp(k, "from") ? p->from : !strcmp(k, "to") ? p->to : p->name, OLIVE_NAME_LEN, "%s", v);
-        } else if (!strcmp(k, "p") || !strcmp(k, "indegree") || !strcmp(k, "total")) {
-            if (p->rule >= 0) olive_usage_error("--projection %s: give one rule (p=, indegree= or total=)", arg);
+        } else if (!strcmp(k, "p") || !strcmp(k, "indegree") || !strcmp(k, "total") || !strcmp(k, "outdegree")) {
+            if (p->rule >= 0)
+                olive_usage_error("--projection %s: give one rule (p=, indegree=, total= or outdegree=)", arg);
             if (!strcmp(k, "p")) { p->rule = GC_RULE_P; p->p = olive_parse_double("--projection p", v, 0, 1); }
             else {
-                p->rule = !strcmp(k, "indegree") ? GC_RULE_INDEGREE : GC_RULE_TOTAL;
-                p->k = olive_parse_int(!strcmp(k, "indegree") ? "--projection indegree" : "--projection total", v, 0,
-                                       INT64_C(1) << 40);
+                char what[40];
+                snprintf(what, sizeof what, "--projection %s", k);
+                p->rule = !strcmp(k, "indegree") ? GC_RULE_INDEGREE : !strcmp(k, "total") ? GC_RULE_TOTAL : GC_RULE_OUTDEGREE;
+                p->k = olive_parse_int(what, v, 0, p->rule == GC_RULE_TOTAL ? INT64_C(1) << 40 : INT32_MAX);
             }
         } else if (!strcmp(k, "weight")) {
             parse_value(arg, "weight", v, &p->w);
@@ -259,12 +264,12 @@ static void parse_projection(gc_spk_config *cfg, const char *arg)
             if (!*v || !strcmp(v, "@")) olive_usage_error("--projection %s: sites= needs TYPES[:DMIN:DMAX] or @FILE", arg);
             snprintf(p->sites, sizeof p->sites, "%s", v);
         } else {
-            olive_usage_error("--projection %s: unknown key '%s' (from, to, p, indegree, total, weight, delay, "
+            olive_usage_error("--projection %s: unknown key '%s' (from, to, p, indegree, total, outdegree, weight, delay, "
                               "receptor, name, autapses, sites)", arg, k);
         }
     }
     if (!p->from[0] || !p->to[0]) olive_usage_error("--projection %s: needs from=POP and to=POP", arg);
-    if (p->rule < 0) olive_usage_error("--projection %s: needs a rule: p=P, indegree=K or total=N", arg);
+    if (p->rule < 0) olive_usage_error("--projection %s: needs a rule: p=P, indegree=K, total=N or outdegree=K", arg);
     if (!have_w) olive_usage_error("--projection %s: needs weight=W, weight=A:B or weight=normal:MEAN:SD", arg);
     if (!have_d) olive_usage_error("--projection %s: needs delay=MS, delay=A:B or delay=normal:MEAN:SD:LOW:HIGH", arg);
     if (!p->receptor[0]) olive_usage_error("--projection %s: needs receptor=ge or receptor=gi", arg);

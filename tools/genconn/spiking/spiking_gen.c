@@ -52,7 +52,8 @@ void gc_spk_generate(const gc_spk_config *cfg, int k, olive_projection *p)
     snprintf(p->target, sizeof p->target, "%s", s->to);
     snprintf(p->rule, sizeof p->rule, "%.127s", s->spec);
     const int overlap = c->t0 < c->s1 && c->s0 < c->t1;
-    if (!s->autapses && overlap && c->s1 - c->s0 == 1 && s->rule != GC_RULE_P && s->k > 0)
+    if (!s->autapses && overlap && c->s1 - c->s0 == 1 && (s->rule == GC_RULE_INDEGREE || s->rule == GC_RULE_TOTAL) &&
+        s->k > 0)
         olive_usage_error("--projection %s: autapses=no leaves no source for cell %lld", s->spec, (long long)c->s0);
     const char *fault = olive_conn_fault(c);
     if (fault) olive_usage_error("--projection %s: %s", s->spec, fault);
@@ -84,6 +85,7 @@ static double expected_synapses(const gc_spk_config *cfg, int k)
     pop_range(cfg, s->to, &t0, &t1);
     if (s->rule == GC_RULE_TOTAL) return (double)s->k;
     if (s->rule == GC_RULE_INDEGREE) return (double)s->k * (double)(t1 - t0);
+    if (s->rule == GC_RULE_OUTDEGREE) return (double)s->k * (double)(s1 - s0);
     const double pairs = (double)(s1 - s0) * (double)(t1 - t0), mean = pairs * s->p;
     return mean + 6 * sqrt(mean * (1 - s->p)) + 1;
 }

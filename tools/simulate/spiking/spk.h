@@ -55,7 +55,15 @@ struct sim_spk {
     int64_t *out_ptr;
     spk_out *out;
     uint16_t *out_delay;
-    int64_t nsyn;            /* synapses into this rank's cells */
+    int64_t nsyn;            /* synapses into this rank's cells (stored: out) */
+    /* Projections drawn on the fly at each spike instead (the CUDA engine,
+     * outdegree rules: spk_cuda_rules.cu), in the file's order: their rules
+     * and receptors; then no projection is stored. */
+    struct olive_conn *rules;
+    int *rule_rec;
+    int nrules;
+    int64_t rule_nsyn;       /* their synapses into this rank's cells (spk_rules_survey) */
+    uint64_t rule_hash;      /* their part of the synapse hash (spk_restart.c) */
     int64_t ntarget;         /* the ring's targets: the rank's rows, then the synapse sites' channels (spk_sites.c) */
     int64_t nsyn_total;
     int D;                   /* exchange period in steps (min delay; 1 when it is 0) */
@@ -145,6 +153,13 @@ uint64_t spk_write_in_flight(sim_t *s, const char *path, hid_t state_group, int6
  * dataset and entry of a bad one. */
 sim_spike *spk_read_in_flight(const char *path, hid_t f, int64_t k0, int64_t ncells, int64_t max_delay, int64_t *m,
                               uint64_t *hash);
+
+/* spk_cuda_rules.cu (CUDA builds): the synapses of the rules (k->rules)
+ * into the rank's cells drawn once on the device at set-up, as the spikes
+ * will draw them: their count, least and greatest delay (steps; 0 synapses:
+ * dmin > dmax) and their part of the synapse hash. A delay or weight that
+ * cannot be drawn is fatal, named. */
+void spk_rules_survey(sim_t *s, int64_t *count, int64_t *dmin, int64_t *dmax, uint64_t *hash);
 
 /* spk_params.c: --param applied to the populations just read (sets the
  * run's param_overrides). */

@@ -292,11 +292,12 @@ static void lif_cuda_setup(sim_t *s)
     } else {
         push_setup(s, g);
         if (g->mode == SPK_DEVICE_PUSH) spk_devpush_setup(s, g);
+        if (k->nrules) spk_rules_setup(s, g);
     }
     CK(cudaDeviceSynchronize());
 }
 
-static void grow_window(spk_cuda *g, int64_t m, int64_t E)
+void spk_grow_window(spk_cuda *g, int64_t m, int64_t E)
 {
     if (m > g->sp_cap) {
         CK(cudaFree(g->sp)); CK(cudaFree(g->deg)); CK(cudaFree(g->off));
@@ -315,7 +316,7 @@ static void grow_window(spk_cuda *g, int64_t m, int64_t E)
     }
 }
 
-static void ensure_tmp(spk_cuda *g, size_t bytes)
+void spk_ensure_tmp(spk_cuda *g, size_t bytes)
 {
     if (bytes <= g->tmp_bytes) return;
     CK(cudaFree(g->tmp));
@@ -331,13 +332,18 @@ static void push_window(sim_t *s)
     int64_t m;
     int64_t *all = spk_gather_window(s, &m);
     if (m == 0) { free(all); return; }
-    grow_window(g, m, 0);
+    spk_grow_window(g, m, 0);
     CK(cudaMemcpyAsync(g->sp, all, (size_t)m * sizeof(int64_t), cudaMemcpyHostToDevice, g->st));
+    if (k->nrules) {   /* projections drawn at each spike */
+        spk_rules_window(s, g, all, m);
+        free(all);
+        return;
+    }
     k_degrees<<<blocks(m, 256), 256, 0, g->st>>>(m, g->sp, g->out_ptr, g->deg);
     CK_LAUNCH("k_degrees");
     size_t bytes = 0;
     CK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, g->deg, g->off, m, g->st));
-    ensure_tmp(g, bytes);
+    spk_ensure_tmp(g, bytes);
     CK(cub::DeviceScan::ExclusiveSum(g->tmp, bytes, g->deg, g->off, m, g->st));
     /* E from the host's lists: the same sum, without a round trip */
     int64_t E = 0;
@@ -345,13 +351,13 @@ static void push_window(sim_t *s)
     free(all);
     k->events += E;
     if (E == 0) return;
-    grow_window(g, 0, E);
+    spk_grow_window(g, 0, E);
     k_events<<<(unsigned)m, 128, 0, g->st>>>(g->sp, g->off, k->window0, g->out_ptr, g->out, g->out_delay, k->L, g->nt,
                                             g->key_in, g->val_in);
     CK_LAUNCH("k_events");
     bytes = 0;
     CK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, g->key_in, g->key_out, g->val_in, g->val_out, E, 0, g->key_bits, g->st));
-    ensure_tmp(g, bytes);
+    spk_ensure_tmp(g, bytes);
     CK(cub::DeviceRadixSort::SortPairs(g->tmp, bytes, g->key_in, g->key_out, g->val_in, g->val_out, E, 0, g->key_bits, g->st));
     k_accumulate<<<blocks(E, 256), 256, 0, g->st>>>(E, g->key_out, g->val_out, g->out, g->nt, g->acc, g->touched);
     CK_LAUNCH("k_accumulate");
@@ -616,6 +622,7 @@ static void lif_cuda_free(sim_t *s)
         if (h[i]) CK(cudaFreeHost(h[i]));
     spk_fused_free(g);
     spk_devpush_free(g);
+    spk_rules_free(g);
     spk_cable_cuda_free(g);
     if (g->nsrc) {
         const void *p[] = {g->src_rows, g->src.kind, g->src.p, g->src.step0, g->src.step1, g->src.ptr, g->src.steps,

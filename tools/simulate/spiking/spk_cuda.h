@@ -8,6 +8,7 @@
  *     target through per-synapse links, spk_sb.h), each bucket put in
  *     (source, synapse) order and summed; no host round trip within a chunk
  *     of steps;
+ *     (projections drawn at each spike, spk_cuda_rules.cu, take this path);
  *   fused (spk_cuda_fused.cu): one rank, small networks: many steps per
  *     launch, each target pulls its due events from a history of spike flags.
  * The one-rank paths visit the host once per chunk of steps (spk_cuda_chunk.cu)
@@ -119,6 +120,8 @@ struct spk_cuda {
     int64_t nsrc;
     int32_t *src_rows;
     olive_sources src;
+    /* projections drawn at each spike (spk_cuda_rules.cu), else NULL */
+    struct spk_rules_cuda *rules;
     /* cable cells (spk_cable_cuda.cu), NULL for integrate-and-fire cells */
     struct spk_cable_cuda *cable;
     double *sm, *sh, *sn;      /* the soma's m, h, n per cell (reports) */
@@ -264,6 +267,20 @@ static __device__ __forceinline__ int spk_tail_update_cell(const spk_tail_args &
     if (u.xe) return spk_update_regs(u, r, ci, x, se, si, f, f0, d0, d1);
     return spk_update_regs(u, r, ci, x, d0, d1, f, f0, 0.0, 0.0);
 }
+
+/* spk_cuda.cu: the host push path's buffers: room for m spikes and E
+ * events of a window; CUB's scratch of bytes. */
+void spk_grow_window(spk_cuda *g, int64_t m, int64_t E);
+void spk_ensure_tmp(spk_cuda *g, size_t bytes);
+
+/* spk_cuda_rules.cu: projections drawn at each spike (sim_spk's rules) */
+/* Their rules on the device. */
+void spk_rules_setup(sim_t *s, spk_cuda *g);
+/* The window's m spikes (all: (step - window0) << 32 | cell, sorted; on the
+ * device in g->sp): their synapses drawn, their events summed into the
+ * ring's slots in the CPU engine's order; waits for the device. */
+void spk_rules_window(sim_t *s, spk_cuda *g, const int64_t *all, int64_t m);
+void spk_rules_free(spk_cuda *g);
 
 /* spk_cuda_fused.cu */
 /* The delivery path for this run: one rank takes fused when reading every

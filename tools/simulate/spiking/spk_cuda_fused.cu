@@ -51,6 +51,12 @@ int spk_delivery_mode(const sim_t *s)
                          (double)(s->spk->L + 1) * (double)s->plan.nlocal <= (double)(INT64_C(1) << 30);
     /* synapse sites (spk_sites.c) have their channels in the host path's ring only */
     const int sites = s->spk->cable && s->spk->cable->nsite > 0;
+    if (s->spk->nrules) {   /* synapses drawn at each spike: the host path's sorted events */
+        if (env && *env && strcmp(env, "host"))
+            olive_die("OLIVE_GPU_DELIVERY=%s: projections drawn at each spike take the host path (host; or "
+                      "OLIVE_GPU_SYNAPSES=stored)", env);
+        return SPK_HOST_PUSH;
+    }
     if (env && *env) {
         if (!strcmp(env, "host")) return SPK_HOST_PUSH;
         if (sites) olive_die("OLIVE_GPU_DELIVERY=%s: synapses with sites (site_section) need the host path (host)", env);

@@ -33,6 +33,7 @@ static int64_t synapse_hash(sim_t *s)
             h = olive_mix64(h ^ ((uint64_t)o->receptor << 16 | k->out_delay[e]));
             part += olive_mix64(h ^ olive_bits_of(o->w));
         }
+    part += k->rule_hash;   /* synapses drawn at each spike (spk_rules_survey): the same terms */
     SIM_CHECK_MPI(MPI_Allreduce(&part, &sum, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD));
     k->syn_hash = (int64_t)(olive_mix64(sum ^ (uint64_t)k->nsyn_total) >> 1);   /* fits an int64 attribute */
     k->syn_hash_done = 1;

@@ -5,6 +5,7 @@
 #include "poisson_input.h"
 #include "memcheck.h"
 #include "spk_cable.h"
+#include "conn_rule.h"
 #include "netcontent.h"
 #include "util.h"
 #include <math.h>
@@ -115,6 +116,7 @@ static spk_mem own_synapses(const sim_t *s, int64_t count)
     olive_syn_read_rows(s->cfg->run.net_path, count, s->plan.row1, s->plan.row1, &b);
     m.nproj = a.n;
     for (int j = 0; j < a.n && j < b.n; j++) {
+        if (a.proj[j].kept) continue;   /* drawn at each spike: nothing held */
         const int64_t e = b.proj[j].e0 - a.proj[j].e0;   /* (a decreasing row_ptr: the reader reports it) */
         if (e <= 0) continue;
         m.nsyn += e;
@@ -169,6 +171,19 @@ static void setup_synapses(sim_t *s, olive_synapses *syn, const spk_mem *m)
             olive_die("%s: /synapses/%s: model %s has no receptor '%s' (it has %s)", c->run.net_path, p->name,
                       c->run.model->name, p->receptor, olive_model_receptor_list(c->run.model));
         nsyn += p->nnz;
+        if (p->kept) {   /* drawn at each spike: surveyed below */
+            const olive_conn *r = p->kept;
+            if (c->run.model->weights_nonnegative && r->w.a < 0)
+                olive_die("%s: /synapses/%s: weights down to %g; a %s weight is a conductance (nS) and cannot be "
+                          "negative", c->run.net_path, p->name, r->w.a, c->run.model->name);
+            for (int64_t i = 0; i < k->nsrc; i++) {   /* a spike source takes no input */
+                const int64_t g = s->plan.row0 + k->src_rows[i];
+                if (g >= r->t0 && g < r->t1 && r->k > 0)
+                    olive_die("%s: /synapses/%s: the rule's targets include the spike source cell %lld (a source takes "
+                              "no input)", c->run.net_path, p->name, (long long)g);
+            }
+            continue;
+        }
         for (int64_t e = 0; e < p->nnz; e++) {
             double w = olive_syn_w(p, e);
             int d = (int)olive_syn_d(p, e);
@@ -181,6 +196,14 @@ static void setup_synapses(sim_t *s, olive_synapses *syn, const spk_mem *m)
         }
     }
     k->nsyn = nsyn;
+#ifdef OLIVE_HAVE_CUDA
+    if (k->nrules) {   /* the synapses drawn at each spike: their delays, count and hash, drawn once on the device */
+        int64_t lo, hi;
+        spk_rules_survey(s, &k->rule_nsyn, &lo, &hi, &k->rule_hash);
+        if (lo < dmin) dmin = (int)lo;
+        if (hi > dmax) dmax = (int)hi;
+    }
+#endif
     for (int j = 0; j < syn->n && k->nsrc; j++)   /* a spike source takes no input */
         for (int64_t i = 0; i < k->nsrc; i++) {
             const int64_t r = k->src_rows[i];
@@ -207,7 +230,8 @@ static void setup_synapses(sim_t *s, olive_synapses *syn, const spk_mem *m)
     const int64_t run = c->run.steps - c->run.start_step;
     k->slots = run < k->L ? (int)run : k->L;
     k->end = c->run.steps;
-    SIM_CHECK_MPI(MPI_Allreduce(&k->nsyn, &k->nsyn_total, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD));
+    const int64_t mine = k->nsyn + k->rule_nsyn;
+    SIM_CHECK_MPI(MPI_Allreduce(&mine, &k->nsyn_total, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD));
     check_memory(s, N, m, k->slots);
 
     double tp[4];   /* the phases' ends (-v): checks, per-source counts, pass 1, pass 2 */
@@ -485,6 +509,47 @@ static void setup_poisson(sim_t *s)
     }
 }
 
+/* Projections drawn at each spike (the CUDA engine; spk_cuda_rules.cu):
+ * the outdegree rules of a file whose projections are all such rules, a
+ * source's draws (< 2^27) and the projections (<= 64) within what an
+ * event's number holds; OLIVE_GPU_SYNAPSES=stored draws and stores them
+ * anyway (comparisons). 1 when some projection may be kept undrawn. */
+static int on_the_fly_wanted(const sim_t *s, const sim_engine *engine)
+{
+    const char *env = getenv("OLIVE_GPU_SYNAPSES");
+    if (env && *env && strcmp(env, "stored") && strcmp(env, "auto"))
+        olive_die("OLIVE_GPU_SYNAPSES='%s': expected auto or stored", env);
+    if (env && !strcmp(env, "stored")) return 0;
+    return engine != s->family->cpu && !olive_model_is_cable(s->cfg->run.model);
+}
+
+/* After the read: every projection kept undrawn, or none (the kept ones
+ * drawn now, as any reader draws them). */
+static void keep_rules_or_draw(sim_t *s, olive_synapses *syn)
+{
+    struct sim_spk *k = s->spk;
+    int all = syn->n > 0 && syn->n <= 64;
+    for (int j = 0; j < syn->n; j++) all &= syn->proj[j].kept && syn->proj[j].kept->k < (1 << 27);
+    for (int j = 0; j < syn->n; j++) {
+        olive_projection *p = &syn->proj[j];
+        if (!p->kept) continue;
+        if (all) continue;
+        free(p->row_ptr);
+        free(p->col);
+        olive_conn_draw(p->kept, s->plan.row0, s->plan.row1, p);
+        free(p->kept);
+        p->kept = NULL;
+    }
+    if (!all) return;
+    k->nrules = syn->n;
+    k->rules = olive_malloc((size_t)syn->n * sizeof(olive_conn), "rules");
+    k->rule_rec = olive_malloc((size_t)syn->n * sizeof(int), "rules");
+    for (int j = 0; j < syn->n; j++) {
+        k->rules[j] = *syn->proj[j].kept;
+        k->rule_rec[j] = olive_model_receptor(s->cfg->run.model, syn->proj[j].receptor);   /* (checked in setup_synapses) */
+    }
+}
+
 void sim_setup_spiking(sim_t *s, sim_config *cfg, const sim_family *family)
 {
     double t0 = olive_now();
@@ -507,6 +572,10 @@ void sim_setup_spiking(sim_t *s, sim_config *cfg, const sim_family *family)
     s->plan.row1 = bounds[s->rank + 1];
     s->plan.nlocal = s->plan.row1 - s->plan.row0;
     free(bounds);
+    /* the engine first: the CUDA engine may draw outdegree rules at each
+     * spike, and those are then not drawn here */
+    const sim_engine *engine = sim_engine_choose(s);
+    olive_syn_keep_rules(on_the_fly_wanted(s, engine) ? 1u << OLIVE_CONN_OUTDEGREE : 0);
     /* before anything of the cells' size: the delay datasets are not read
      * yet, so the ring counts the constant delays only (checked again once
      * the delays are known) */
@@ -519,6 +588,8 @@ void sim_setup_spiking(sim_t *s, sim_config *cfg, const sim_family *family)
     olive_synapses syn;
     const double t_syn = olive_now();
     olive_syn_read_rows(cfg->run.net_path, hdr.count, s->plan.row0, s->plan.row1, &syn);
+    olive_syn_keep_rules(0);
+    keep_rules_or_draw(s, &syn);
     const double t_cells = olive_now();
     if (syn.n > 0 && fabs(syn.dt - cfg->run.dt) > 1e-12 * cfg->run.dt)
         olive_die("internal: dt %g differs from the synapses' %g", cfg->run.dt, syn.dt);
@@ -546,7 +617,6 @@ void sim_setup_spiking(sim_t *s, sim_config *cfg, const sim_family *family)
     k->window0 = cfg->run.start_step;
     if (cfg->run.restart_path) spk_restart_load(s);
     s->net_crc = 0;
-    const sim_engine *engine = sim_engine_choose(s);
     const double t_engine = olive_now();
     engine->setup(s);
     s->engine = engine;   /* set up: sim_free frees it */
@@ -559,6 +629,9 @@ void sim_setup_spiking(sim_t *s, sim_config *cfg, const sim_family *family)
     olive_info("rank %d: %s engine, cells [%lld, %lld), %lld synapses into them (%lld in all), delays %d..%d steps, exchange every %d step(s), %d threads",
                s->rank, s->engine->name, (long long)s->plan.row0, (long long)s->plan.row1, (long long)k->nsyn, (long long)k->nsyn_total,
                k->zero_delay ? 0 : k->D, k->L - 1, k->D, s->nthreads);
+    if (k->nrules)
+        olive_info("rank %d: %d projection(s) drawn at each spike, not stored (%lld synapses into the rank's cells)",
+                   s->rank, k->nrules, (long long)k->rule_nsyn);
 }
 
 void sim_free_spiking(sim_t *s)
@@ -575,6 +648,7 @@ void sim_free_spiking(sim_t *s)
     free((void *)k->src.kind); free((void *)k->src.p); free((void *)k->src.step0); free((void *)k->src.step1);
     free((void *)k->src.ptr); free((void *)k->src.steps); free(k->src.next); free(k->src_rows);
     free(k->restored);
+    free(k->rules); free(k->rule_rec);
     free(s->cfg->run.param_overrides);
     s->cfg->run.param_overrides = NULL;
     free(k);

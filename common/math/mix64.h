@@ -1,0 +1,17 @@
+/* splitmix64's finaliser, host and device: the hashes' mixer (netcontent.h's
+ * olive_mix64, and the CUDA engine's survey of synapses drawn at each spike,
+ * which must add to the same synapse hash as the stored lists). */
+#ifndef OLIVE_MIX64_H
+#define OLIVE_MIX64_H
+#include <stdint.h>
+#include "hostdev.h"
+
+OLIVE_HD uint64_t olive_mix64_inline(uint64_t x)
+{
+    x += UINT64_C(0x9e3779b97f4a7c15);
+    x = (x ^ (x >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    x = (x ^ (x >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return x ^ (x >> 31);
+}
+
+#endif
