@@ -16,7 +16,9 @@
 # without), device push with static and with dynamic buckets
 # (OLIVE_GPU_BUCKETS=dynamic), and static buckets with one event in
 # registers (OLIVE_GPU_SB_REGS=1: every list of 2 or more events sorted in the
-# target's scratch) without reports; on 2 ranks the host path. A network
+# target's scratch) without reports, and the lists turned around on the device
+# (OLIVE_GPU_TURNAROUND=device: state.h5's synapse hash included); on 2 ranks
+# the host path. A network
 # without a refractory period (t_ref 0): cells fire on consecutive steps,
 # bursts of tens of events a target and step. Poisson inputs that overlap, on both
 # receptors, with their own windows (POISSON_ONLY=1: that check alone).
@@ -66,6 +68,8 @@ check() {  # name net extra-args...
   OLIVE_GPU_DELIVERY=device run ${name}_gpu1device "$S" $net.h5 -o ${name}_gpu1device --backend cuda "${REC[@]}" "$@" -v || return
   OLIVE_GPU_DELIVERY=device OLIVE_GPU_BUCKETS=dynamic run ${name}_gpu1devdyn "$S" $net.h5 -o ${name}_gpu1devdyn --backend cuda \
     "${REC[@]}" "$@" -v || return
+  # the per-source lists made on the device from the rows (spk_cuda_turnaround.cu; default from 2^24 synapses)
+  OLIVE_GPU_TURNAROUND=device run ${name}_gpu1ta "$S" $net.h5 -o ${name}_gpu1ta --backend cuda "${REC[@]}" "$@" -v || return
   run ${name}_cpu1norep "$S" $net.h5 -o ${name}_cpu1norep --backend cpu --record none "$@" || return
   local path
   local delivery buckets regs
@@ -82,7 +86,7 @@ check() {  # name net extra-args...
   done
   local spikes
   spikes=$(sed -n 's/.*steps ([0-9.]* ms), \([0-9]*\) spikes.*/\1/p' "$logs/${name}_cpu1.log")
-  for other in gpu1 gpu1host gpu1device gpu1devdyn gpu2 cpu2; do
+  for other in gpu1 gpu1host gpu1device gpu1devdyn gpu1ta gpu2 cpu2; do
     same ${name}_cpu1 ${name}_$other "$name: CPU 1 rank = $other" "$spikes spikes; spikes, v/ge/gi/ref reports and state identical"
   done
   for e in cpu1 gpu1 gpu1host gpu1device gpu1devdyn gpu2; do
@@ -90,7 +94,7 @@ check() {  # name net extra-args...
   done
   local ev0 ev
   ev0=$(sed -n 's/^olive-simulate: \([0-9]*\) synaptic events.*, \([0-9]*\) Poisson input events/\1 \2/p' "$logs/${name}_cpu1.log" | tr '\n' ' ')
-  for e in gpu1 gpu1host gpu1device gpu1devdyn gpu2; do
+  for e in gpu1 gpu1host gpu1device gpu1devdyn gpu1ta gpu2; do
     ev=$(sed -n 's/^olive-simulate: \([0-9]*\) synaptic events.*, \([0-9]*\) Poisson input events/\1 \2/p' "$logs/${name}_$e.log" | tr '\n' ' ')
     if [ -n "$ev0" ] && [ "$ev" = "$ev0" ]; then say "PASS $name: $e counts the same synaptic and Poisson events ($ev0)"
     else say "FAIL $name: $e counts events '$ev', the CPU '$ev0'"; nfail=$((nfail + 1)); fi
@@ -168,6 +172,12 @@ check_fly() {
     else say "FAIL fly: $e counts events '$ev', the CPU '$ev0'"; nfail=$((nfail + 1)); fi
   done
 }
+if [ "${TA_ONLY:-0}" = 1 ]; then   # the checks of the lists turned around on the device (and the rest of check)
+  check delays delays --time 500 --pulse 50:60:20:0:2000 --poisson rate=50,weight=1,receptor=ge,n=4,cells=0:20000,time=0:400
+  check poisson2 window --time 200 --poisson rate=50,weight=1,receptor=ge,n=4,cells=0:10000,time=0:150 \
+      --poisson rate=40,weight=-3,receptor=gi,n=3,cells=2000:8000,time=20:200
+  SKIP_CHECKS=1 SKIP_BENCH=1
+fi
 if [ "${FLY_ONLY:-0}" = 1 ]; then
   check_fly
   SKIP_CHECKS=1 SKIP_BENCH=1

@@ -63,7 +63,15 @@ struct sim_spk {
     int *rule_rec;
     int nrules;
     int64_t rule_nsyn;       /* their synapses into this rank's cells (spk_rules_survey) */
-    uint64_t rule_hash;      /* their part of the synapse hash (spk_restart.c) */
+    /* The part of the synapse hash (spk_restart.c) of synapses the host
+     * does not hold: drawn at each spike, or turned around on the device */
+    uint64_t hash_device;
+    /* One rank, the CUDA engine, a large network: the rows as read, turned
+     * around on the device (spk_cuda_turnaround.cu) instead of into out
+     * here (out, out_ptr, out_delay stay NULL); the engine frees them. */
+    olive_synapses *dev_rows;
+    int *dev_rows_rec;       /* per projection: its receptor */
+    int dev_rows_wanted;     /* 1 yes, 0 no, -1 by size (OLIVE_GPU_TURNAROUND: spk_setup.c) */
     int64_t ntarget;         /* the ring's targets: the rank's rows, then the synapse sites' channels (spk_sites.c) */
     int64_t nsyn_total;
     int D;                   /* exchange period in steps (min delay; 1 when it is 0) */
@@ -160,6 +168,15 @@ sim_spike *spk_read_in_flight(const char *path, hid_t f, int64_t k0, int64_t nce
  * dmin > dmax) and their part of the synapse hash. A delay or weight that
  * cannot be drawn is fatal, named. */
 void spk_rules_survey(sim_t *s, int64_t *count, int64_t *dmin, int64_t *dmax, uint64_t *hash);
+
+/* spk_cuda_turnaround.cu (CUDA builds): k->dev_rows into the device's
+ * per-source lists (as setup_synapses makes them: the same lists), their
+ * hash part into k->hash_device; the rows freed. */
+struct spk_cuda;
+void spk_turnaround_device(sim_t *s, struct spk_cuda *g);
+/* spk_setup.c: k->dev_rows turned around on the host after all (the device
+ * lacks the memory), and freed. */
+void spk_lists_on_host(sim_t *s);
 
 /* spk_params.c: --param applied to the populations just read (sets the
  * run's param_overrides). */

@@ -198,9 +198,13 @@ static void push_setup(sim_t *s, spk_cuda *g)
     const int64_t n = g->n, N = g->N, nsyn = k->nsyn;
     g->cur = dev_alloc<double>((size_t)n, "pulse currents");
     g->flags = dev_alloc<unsigned char>((size_t)n, "flags");
-    g->out_ptr = dev_copy(k->out_ptr, (size_t)N + 1, "synapses");
-    g->out = dev_copy(k->out, (size_t)nsyn, "synapses");
-    g->out_delay = dev_copy(k->out_delay, (size_t)nsyn, "synapses");
+    if (k->dev_rows) {   /* the rows, turned around here */
+        spk_turnaround_device(s, g);
+    } else {
+        g->out_ptr = dev_copy(k->out_ptr, (size_t)N + 1, "synapses");
+        g->out = dev_copy(k->out, (size_t)nsyn, "synapses");
+        g->out_delay = dev_copy(k->out_delay, (size_t)nsyn, "synapses");
+    }
     const int64_t nt = g->nt;   /* the rows, then the synapse sites' channels */
     g->acc = dev_alloc<double>((size_t)k->L * 2 * (size_t)nt, "delay ring");
     g->touched = dev_alloc<unsigned char>((size_t)k->L * (size_t)nt, "delay ring");
@@ -234,8 +238,16 @@ static void lif_cuda_setup(sim_t *s)
     size_t free_b = 0, total_b = 0;
     CK(cudaMemGetInfo(&free_b, &total_b));
     const int cable = olive_model_is_cable(s->cfg->run.model);
-    const double need = 8.0 * (N + 1) + 18.0 * nsyn + (double)k->L * (double)k->ntarget * 17 + 60.0 * n + (256 << 20) +
+    const double rest = 8.0 * (N + 1) + (double)k->L * (double)k->ntarget * 17 + 60.0 * n + (256 << 20) +
                         (cable ? spk_cable_cuda_bytes(s) : 0) + (k->plugin ? spk_plugin_cuda_bytes(s) : 0);
+    /* the turn-around on the device holds 56 bytes a synapse at its peak
+     * (places, keys, records, lists); where that does not fit, the host's */
+    if (k->dev_rows && rest + 56.0 * nsyn > (double)free_b) {
+        olive_info("rank %d: the turn-around needs %.2f GiB of device memory: on the host instead", s->rank,
+                   (rest + 56.0 * nsyn) / 1073741824.0);
+        spk_lists_on_host(s);
+    }
+    const double need = rest + 18.0 * nsyn;
     olive_info("rank %d: the CUDA engine needs about %.2f GiB of device memory, %.2f GiB free", s->rank, need / 1073741824.0,
                (double)free_b / 1073741824.0);
     if (need > (double)free_b)

@@ -57,6 +57,7 @@ int spk_delivery_mode(const sim_t *s)
                       "OLIVE_GPU_SYNAPSES=stored)", env);
         return SPK_HOST_PUSH;
     }
+    if (s->spk->dev_rows) return SPK_DEVICE_PUSH;   /* lists made on the device (spk_setup.c chose so) */
     if (env && *env) {
         if (!strcmp(env, "host")) return SPK_HOST_PUSH;
         if (sites) olive_die("OLIVE_GPU_DELIVERY=%s: synapses with sites (site_section) need the host path (host)", env);

@@ -26,14 +26,14 @@ static int64_t synapse_hash(sim_t *s)
     const int64_t N = s->net.count, row0 = s->plan.row0;
 #pragma omp parallel for schedule(dynamic, 4096) reduction(+ : part)
     for (int64_t g = 0; g < N; g++)
-        for (int64_t e = k->out_ptr[g]; e < k->out_ptr[g + 1]; e++) {
+        for (int64_t e = k->out_ptr ? k->out_ptr[g] : 0; k->out_ptr && e < k->out_ptr[g + 1]; e++) {
             const spk_out *o = &k->out[e];
             uint64_t h = olive_mix64((uint64_t)g);
             h = olive_mix64(h ^ (uint64_t)(row0 + o->target));
             h = olive_mix64(h ^ ((uint64_t)o->receptor << 16 | k->out_delay[e]));
             part += olive_mix64(h ^ olive_bits_of(o->w));
         }
-    part += k->rule_hash;   /* synapses drawn at each spike (spk_rules_survey): the same terms */
+    part += k->hash_device;   /* synapses drawn at each spike or turned around on the device: the same terms */
     SIM_CHECK_MPI(MPI_Allreduce(&part, &sum, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD));
     k->syn_hash = (int64_t)(olive_mix64(sum ^ (uint64_t)k->nsyn_total) >> 1);   /* fits an int64 attribute */
     k->syn_hash_done = 1;

@@ -155,12 +155,15 @@ static void check_memory(sim_t *s, int64_t count, const spk_mem *m, int slots)
     sim_require_node_memory(s, predict_host(s, count, m, slots), -1, what);
 }
 
+static void setup_lists(sim_t *s, olive_synapses *syn, const int *rec, int64_t nsyn);
+static void alloc_ring(sim_t *s);
+
 /* Turn the own rows (by target) around into per-source lists. */
 static void setup_synapses(sim_t *s, olive_synapses *syn, const spk_mem *m)
 {
     struct sim_spk *k = s->spk;
     const sim_config *c = s->cfg;
-    const int64_t n = s->plan.nlocal, N = s->net.count;
+    const int64_t N = s->net.count;
     int rec[OLIVE_MAX_POPS];
     int64_t nsyn = 0;
     int dmin = OLIVE_MAX_DELAY + 1, dmax = 0;
@@ -199,7 +202,7 @@ static void setup_synapses(sim_t *s, olive_synapses *syn, const spk_mem *m)
 #ifdef OLIVE_HAVE_CUDA
     if (k->nrules) {   /* the synapses drawn at each spike: their delays, count and hash, drawn once on the device */
         int64_t lo, hi;
-        spk_rules_survey(s, &k->rule_nsyn, &lo, &hi, &k->rule_hash);
+        spk_rules_survey(s, &k->rule_nsyn, &lo, &hi, &k->hash_device);
         if (lo < dmin) dmin = (int)lo;
         if (hi > dmax) dmax = (int)hi;
     }
@@ -234,6 +237,26 @@ static void setup_synapses(sim_t *s, olive_synapses *syn, const spk_mem *m)
     SIM_CHECK_MPI(MPI_Allreduce(&mine, &k->nsyn_total, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD));
     check_memory(s, N, m, k->slots);
 
+    /* the turn-around on the device (spk_cuda_turnaround.cu): by default
+     * from 2^24 synapses (beyond the fused path's networks) */
+    if (nsyn > 0 && nsyn < (int64_t)UINT32_MAX &&
+        (k->dev_rows_wanted > 0 || (k->dev_rows_wanted < 0 && nsyn >= (INT64_C(1) << 24)))) {
+        k->dev_rows = olive_malloc(sizeof *syn, "synapse rows");
+        *k->dev_rows = *syn;
+        memset(syn, 0, sizeof *syn);   /* (the engine frees them) */
+        k->dev_rows_rec = olive_malloc((size_t)k->dev_rows->n * sizeof(int), "synapse rows");
+        memcpy(k->dev_rows_rec, rec, (size_t)k->dev_rows->n * sizeof(int));
+    } else {
+        setup_lists(s, syn, rec, nsyn);
+    }
+    alloc_ring(s);
+}
+
+/* The own rows (by target) into per-source lists, on the host. */
+static void setup_lists(sim_t *s, olive_synapses *syn, const int *rec, int64_t nsyn)
+{
+    struct sim_spk *k = s->spk;
+    const int64_t n = s->plan.nlocal, N = s->net.count;
     double tp[4];   /* the phases' ends (-v): checks, per-source counts, pass 1, pass 2 */
     tp[0] = olive_now();
     k->out_ptr = olive_calloc((size_t)N + 1, sizeof(int64_t), "outgoing synapses");
@@ -369,6 +392,24 @@ static void setup_synapses(sim_t *s, olive_synapses *syn, const spk_mem *m)
     tp[3] = olive_now();
     olive_info("rank %d: per-source rows: counts %.3f s, pass 1 (into buckets) %.3f s, pass 2 (into lists) %.3f s",
                s->rank, tp[1] - tp[0], tp[2] - tp[1], tp[3] - tp[2]);
+}
+
+void spk_lists_on_host(sim_t *s)
+{
+    struct sim_spk *k = s->spk;
+    setup_lists(s, k->dev_rows, k->dev_rows_rec, k->nsyn);
+    olive_syn_free(k->dev_rows);
+    free(k->dev_rows);
+    free(k->dev_rows_rec);
+    k->dev_rows = NULL;
+    k->dev_rows_rec = NULL;
+}
+
+/* The CPU engine's delay ring (and the ring's target count). */
+static void alloc_ring(sim_t *s)
+{
+    struct sim_spk *k = s->spk;
+    const int64_t n = s->plan.nlocal;
     if (k->cable) spk_sites_chan_free(k->cable);
     const int64_t nt = k->ntarget = n + (k->cable ? k->cable->nsite : 0);
     k->ring = olive_calloc((size_t)k->slots, sizeof(spk_slot), "delay buffer");
@@ -523,6 +564,21 @@ static int on_the_fly_wanted(const sim_t *s, const sim_engine *engine)
     return engine != s->family->cpu && !olive_model_is_cable(s->cfg->run.model);
 }
 
+/* The turn-around of the rows on the device: the CUDA engine on one rank
+ * (its device push path), integrate-and-fire cells, no projection drawn at
+ * each spike; OLIVE_GPU_TURNAROUND=device|host forces it either way (tests,
+ * comparisons). 1, 0, or -1: by the synapse count. */
+static int device_turnaround_wanted(const sim_t *s, const sim_engine *engine)
+{
+    const char *env = getenv("OLIVE_GPU_TURNAROUND"), *dl = getenv("OLIVE_GPU_DELIVERY");
+    if (env && *env && strcmp(env, "device") && strcmp(env, "host") && strcmp(env, "auto"))
+        olive_die("OLIVE_GPU_TURNAROUND='%s': expected auto, device or host", env);
+    if (engine == s->family->cpu || s->size > 1 || olive_model_is_cable(s->cfg->run.model) || s->spk->nrules ||
+        (dl && *dl && strcmp(dl, "device")) || (env && !strcmp(env, "host")))
+        return 0;
+    return env && !strcmp(env, "device") ? 1 : -1;
+}
+
 /* After the read: every projection kept undrawn, or none (the kept ones
  * drawn now, as any reader draws them). */
 static void keep_rules_or_draw(sim_t *s, olive_synapses *syn)
@@ -590,6 +646,7 @@ void sim_setup_spiking(sim_t *s, sim_config *cfg, const sim_family *family)
     olive_syn_read_rows(cfg->run.net_path, hdr.count, s->plan.row0, s->plan.row1, &syn);
     olive_syn_keep_rules(0);
     keep_rules_or_draw(s, &syn);
+    k->dev_rows_wanted = device_turnaround_wanted(s, engine);
     const double t_cells = olive_now();
     if (syn.n > 0 && fabs(syn.dt - cfg->run.dt) > 1e-12 * cfg->run.dt)
         olive_die("internal: dt %g differs from the synapses' %g", cfg->run.dt, syn.dt);
@@ -649,6 +706,8 @@ void sim_free_spiking(sim_t *s)
     free((void *)k->src.ptr); free((void *)k->src.steps); free(k->src.next); free(k->src_rows);
     free(k->restored);
     free(k->rules); free(k->rule_rec);
+    if (k->dev_rows) { olive_syn_free(k->dev_rows); free(k->dev_rows); }
+    free(k->dev_rows_rec);
     free(s->cfg->run.param_overrides);
     s->cfg->run.param_overrides = NULL;
     free(k);
