@@ -25,7 +25,10 @@
 # Projections drawn at each spike (outdegree rules of a procedural file,
 # spk_cuda_rules.cu): the CPU's spikes from the same file and from its stored
 # form, the GPU's drawn on the fly, stored (OLIVE_GPU_SYNAPSES=stored) and on
-# 2 GPUs (FLY_ONLY=1: that check alone).
+# 2 GPUs (FLY_ONLY=1: that check alone). Procedural projections of every
+# rule drawn on the device at set-up (spk_cuda_draw.cu): the CPU's spikes
+# from the procedural and the stored file, the GPU's drawn on the device and
+# on the host (OLIVE_GPU_DRAW=host) (DRAW_ONLY=1: that check alone).
 # Then cable cells: NEST's hh_coba network as hh_traub, a
 # ball-and-stick (hh_cable) network and two of tests/data/cell.swc cells (hh_swc; the second with
 # biophysics per section type, hh's rate table and its formulas) and a network of c91662 cells with synapses
@@ -142,6 +145,18 @@ check_poisson() {
       --poisson rate=40,weight=-3,receptor=gi,n=3,cells=2000:8000,time=20:200 \
       --poisson rate=30,weight=0.7,receptor=ge,n=2,cells=5000:10000
 }
+# A procedural network NAME (olive-genconn's arguments follow): its file and
+# its stored form; the CPU runs both (NAME_cpu1, NAME_cpu1file), the GPU the
+# procedural one (NAME_gpu1, -v), with the inputs IN.
+IN=(--time 300 --poisson rate=50,weight=1,receptor=ge,n=4,cells=0:10000,time=0:250 "${REC[@]}")
+proc_runs() {
+  local name=$1; shift
+  run gen_$name "$G" -o $name.h5 --procedural "$@" || return 1
+  run gen_${name}stored "$G" -o ${name}stored.h5 "$@" || return 1
+  run ${name}_cpu1 "$S" $name.h5 -o ${name}_cpu1 --backend cpu "${IN[@]}" || return 1
+  run ${name}_cpu1file "$S" ${name}stored.h5 -o ${name}_cpu1file --backend cpu "${IN[@]}" || return 1
+  run ${name}_gpu1 "$S" $name.h5 -o ${name}_gpu1 --backend cuda "${IN[@]}" -v
+}
 # Outdegree rules: uniform and normal weights, normal and constant delays,
 # autapses=no, a fixed-delay inhibition; the CPU draws the rows (file or
 # procedural), the GPU each spike's synapses.
@@ -149,12 +164,7 @@ check_fly() {
   local ODEG=(--model lif_cuba --population exc:8000 --population inh:2000 --v0 -60:-50 --param t_ref=2 --seed 9
       --projection from=exc,to=all,outdegree=80,weight=1:2.5,delay=normal:1.5:0.75:0.1:inf,receptor=ge
       --projection from=inh,to=all,outdegree=20,weight=normal:-9:2:-inf:0,delay=0.8,receptor=gi,autapses=no)
-  run gen_fly "$G" -o fly.h5 --procedural "${ODEG[@]}" || return
-  run gen_flystored "$G" -o flystored.h5 "${ODEG[@]}" || return
-  local IN=(--time 300 --poisson rate=50,weight=1,receptor=ge,n=4,cells=0:10000,time=0:250 "${REC[@]}")
-  run fly_cpu1 "$S" fly.h5 -o fly_cpu1 --backend cpu "${IN[@]}" || return
-  run fly_cpu1file "$S" flystored.h5 -o fly_cpu1file --backend cpu "${IN[@]}" || return
-  run fly_gpu1 "$S" fly.h5 -o fly_gpu1 --backend cuda "${IN[@]}" -v || return
+  proc_runs fly "${ODEG[@]}" || return
   OLIVE_GPU_SYNAPSES=stored run fly_gpu1stored "$S" fly.h5 -o fly_gpu1stored --backend cuda "${IN[@]}" -v || return
   run fly_gpu2 mpirun -np 2 --oversubscribe "$S" fly.h5 -o fly_gpu2 --backend cuda "${IN[@]}" -v || return
   if grep -q "drawn at each spike" "$logs/fly_gpu1.log" && ! grep -q "drawn at each spike" "$logs/fly_gpu1stored.log"; then
@@ -172,6 +182,29 @@ check_fly() {
     else say "FAIL fly: $e counts events '$ev', the CPU '$ev0'"; nfail=$((nfail + 1)); fi
   done
 }
+# Every rule procedural (p, indegree, total, outdegree; uniform and normal
+# values, autapses=no), drawn on the device at set-up.
+check_draw() {
+  local DR=(--model lif_cuba --population exc:8000 --population inh:2000 --v0 -60:-50 --param t_ref=2 --seed 13
+      --projection from=exc,to=all,p=0.008,weight=1:2.5,delay=normal:1.5:0.75:0.1:inf,receptor=ge
+      --projection from=inh,to=exc,indegree=20,weight=normal:-9:2:-inf:0,delay=0.5:3,receptor=gi,autapses=no
+      --projection from=all,to=inh,total=200000,weight=0.5,delay=0.8,receptor=ge,autapses=no
+      --projection from=exc,to=exc,outdegree=10,weight=0.5:1,delay=1,receptor=ge)
+  proc_runs draw "${DR[@]}" || return
+  OLIVE_GPU_DRAW=host run draw_gpu1host "$S" draw.h5 -o draw_gpu1host --backend cuda "${IN[@]}" -v || return
+  if grep -q "drawn on the device" "$logs/draw_gpu1.log" && ! grep -q "drawn on the device" "$logs/draw_gpu1host.log"; then
+    say "PASS draw: the GPU draws the procedural projections at set-up (the host with OLIVE_GPU_DRAW=host)"
+  else say "FAIL draw: the GPU did not draw the projections, or drew with OLIVE_GPU_DRAW=host"; nfail=$((nfail + 1)); fi
+  local spikes e
+  spikes=$(sed -n 's/.*steps ([0-9.]* ms), \([0-9]*\) spikes.*/\1/p' "$logs/draw_cpu1.log")
+  for e in cpu1file gpu1 gpu1host; do
+    same draw_cpu1 draw_$e "draw: CPU 1 rank = $e" "$spikes spikes; spikes, v/ge/gi/ref reports and state identical"
+  done
+}
+if [ "${DRAW_ONLY:-0}" = 1 ]; then
+  check_draw
+  SKIP_CHECKS=1 SKIP_BENCH=1
+fi
 if [ "${TA_ONLY:-0}" = 1 ]; then   # the checks of the lists turned around on the device (and the rest of check)
   check delays delays --time 500 --pulse 50:60:20:0:2000 --poisson rate=50,weight=1,receptor=ge,n=4,cells=0:20000,time=0:400
   check poisson2 window --time 200 --poisson rate=50,weight=1,receptor=ge,n=4,cells=0:10000,time=0:150 \
@@ -194,6 +227,7 @@ if [ "${SKIP_CHECKS:-0}" != 1 ]; then   # SKIP_CHECKS=1: the benchmark only
 if [ "${CABLE_ONLY:-0}" != 1 ]; then
 check_alpha
 check_fly
+check_draw
 check cuba cuba --time 1000
 check coba coba --time 1000 --poisson rate=300,weight=6,receptor=ge,cells=0:50,time=1:51 --seed 3
 check delays delays --time 500 --pulse 50:60:20:0:2000 --poisson rate=50,weight=1,receptor=ge,n=4,cells=0:20000,time=0:400

@@ -12,13 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static double u01(const olive_conn *c, uint64_t b, uint32_t draw, uint32_t stream)
-{
-    double u0, u1;
-    olive_uniform2(c->seed, c->key, (uint32_t)b, draw, stream, &u0, &u1);
-    return u0;
-}
-
 /* The weight or delay v of synapse (b, at): target j's synapse at place at
  * of its row, or draw at of source j for an out-degree. */
 static double draw_value(const olive_conn *c, const char *what, const olive_value *v, uint64_t j, uint32_t at,
@@ -29,21 +22,6 @@ static double draw_value(const olive_conn *c, const char *what, const olive_valu
         olive_die("%s: the %s of a synapse of cell %llu fell outside [%g, %g] in %d draws", c->what, what,
                   (unsigned long long)j, v->lo, v->hi, OLIVE_NORMAL_MAX_ATTEMPTS);
     return x;
-}
-
-/* Source number idx of n possible for target j without autapses: the source
- * range [s0, s0 + n + 1) with j left out. */
-static int32_t skip_self(const olive_conn *c, int64_t idx, int64_t j)
-{
-    if (!c->autapses && j >= c->s0 && j < c->s1 && c->s0 + idx >= j) idx++;
-    return (int32_t)(c->s0 + idx);
-}
-
-/* Sources target j may draw from (all but itself without autapses). */
-static int64_t choices(const olive_conn *c, int64_t j)
-{
-    const int64_t ns = c->s1 - c->s0;
-    return !c->autapses && j >= c->s0 && j < c->s1 ? ns - 1 : ns;
 }
 
 /* Sort a row's n sources (all in [c->s0, c->s1)) ascending: insertion for
@@ -99,13 +77,14 @@ static void draw_row(const olive_conn *c, int64_t j, list32 *l)
 {
     const int64_t ns = c->s1 - c->s0, before = l->n;
     if (c->kind == OLIVE_CONN_P && c->p > 0) {
-        /* Geometric gaps between the sources kept: O(synapses), every pair once. */
-        const double lq = log1p(-c->p);
+        /* Geometric gaps between the sources kept: O(synapses), every pair
+         * once (olive's own log: the device draws the same rows) */
+        const double lq = olive_log1p_d(-c->p);
         int64_t pos = -1;
         for (uint32_t draw = 0;; draw++) {
             if (c->p >= 1) pos++;
             else {
-                double gap = floor(log(u01(c, (uint64_t)j, draw, OLIVE_STREAM_SYN_PAIRS)) / lq);
+                const double gap = olive_p_gap(c->seed, c->key, j, draw, lq, OLIVE_STREAM_SYN_PAIRS);
                 if (gap >= (double)ns) break;
                 pos += 1 + (int64_t)gap;
             }
@@ -114,11 +93,9 @@ static void draw_row(const olive_conn *c, int64_t j, list32 *l)
             push(l, (int32_t)(c->s0 + pos), 0, 0);
         }
     } else if (c->kind == OLIVE_CONN_INDEGREE) {
-        const int64_t n = choices(c, j);
-        for (int64_t d = 0; d < c->k; d++) {
-            double u = u01(c, (uint64_t)j, (uint32_t)d, OLIVE_STREAM_SYN_PAIRS);
-            push(l, skip_self(c, (int64_t)(u * (double)n), j), 0, 0);
-        }
+        for (int64_t d = 0; d < c->k; d++)
+            push(l, (int32_t)olive_indegree_source(c->seed, c->key, j, (uint32_t)d, c->s0, c->s1, c->autapses,
+                                                   OLIVE_STREAM_SYN_PAIRS), 0, 0);
         /* the sort's scratch: room after the row in l (grown by push) */
         const int64_t len = l->n - before;
         for (int64_t i = 0; i < len; i++) push(l, 0, 0, 0);
@@ -127,14 +104,6 @@ static void draw_row(const olive_conn *c, int64_t j, list32 *l)
     }
 }
 
-/* Pair e of a fixed total: its target and source. */
-static void draw_pair(const olive_conn *c, int64_t e, int64_t *j, int32_t *src)
-{
-    double u0, u1;
-    olive_uniform2(c->seed, c->key, (uint32_t)e, (uint32_t)(e >> 32), OLIVE_STREAM_SYN_PAIRS, &u0, &u1);
-    *j = c->t0 + (int64_t)(u0 * (double)(c->t1 - c->t0));
-    *src = skip_self(c, (int64_t)(u1 * (double)choices(c, *j)), *j);
-}
 
 /* Work in blocks on OpenMP threads, each into a list of its own, joined in
  * block order: the same rows for any thread count. */
@@ -203,11 +172,10 @@ static void draw_pairs(const olive_conn *c, int64_t row0, int64_t a, int64_t b, 
                 }
                 continue;
             }
-            int64_t j;
-            int32_t src;
-            draw_pair(c, e, &j, &src);
+            int64_t j, src;
+            olive_total_pair(c->seed, c->key, e, c->t0, c->t1, c->s0, c->s1, c->autapses, OLIVE_STREAM_SYN_PAIRS, &j, &src);
             if (j >= a && j < b) {
-                push(&blk[bi], src, (int32_t)j, 1);
+                push(&blk[bi], (int32_t)src, (int32_t)j, 1);
                 my[j - a]++;
             }
         }

@@ -10,6 +10,7 @@
 #include "hostdev.h"
 #include "rng.h"
 #include "rng_normal.h"
+#include "fastlog.h"
 
 /* A weight or delay (ms): constant (a == b), uniform in [a, b), or, when
  * normal is set, normal(mean, sd) redrawn outside [lo, hi] (rng_normal.h);
@@ -58,6 +59,49 @@ OLIVE_HD int64_t olive_outdegree_target(uint64_t seed, uint32_t key, int64_t s, 
     int64_t idx = (int64_t)(u0 * (double)(t1 - t0 - self));
     if (self && t0 + idx >= s) idx++;
     return t0 + idx;
+}
+
+/* Source number idx of the choices a target j has, as a cell: the source
+ * range [s0, s0 + choices) with j left out (autapses=no). */
+OLIVE_HD int64_t olive_skip_self(int64_t idx, int64_t j, int64_t s0, int64_t s1, int autapses)
+{
+    if (!autapses && j >= s0 && j < s1 && s0 + idx >= j) idx++;
+    return s0 + idx;
+}
+
+/* The sources target j may draw from (all but itself without autapses). */
+OLIVE_HD int64_t olive_source_choices(int64_t j, int64_t s0, int64_t s1, int autapses)
+{
+    return !autapses && j >= s0 && j < s1 ? s1 - s0 - 1 : s1 - s0;
+}
+
+/* Draw d of target j of an in-degree rule: its source. */
+OLIVE_HD int64_t olive_indegree_source(uint64_t seed, uint32_t key, int64_t j, uint32_t d, int64_t s0, int64_t s1,
+                                       int autapses, uint32_t stream)
+{
+    double u0, u1;
+    olive_uniform2(seed, key, (uint32_t)j, d, stream, &u0, &u1);
+    return olive_skip_self((int64_t)(u0 * (double)olive_source_choices(j, s0, s1, autapses)), j, s0, s1, autapses);
+}
+
+/* Pair e of a fixed total: its target *j and source *src. */
+OLIVE_HD void olive_total_pair(uint64_t seed, uint32_t key, int64_t e, int64_t t0, int64_t t1, int64_t s0, int64_t s1,
+                               int autapses, uint32_t stream, int64_t *j, int64_t *src)
+{
+    double u0, u1;
+    olive_uniform2(seed, key, (uint32_t)e, (uint32_t)(e >> 32), stream, &u0, &u1);
+    *j = t0 + (int64_t)(u0 * (double)(t1 - t0));
+    *src = olive_skip_self((int64_t)(u1 * (double)olive_source_choices(*j, s0, s1, autapses)), *j, s0, s1, autapses);
+}
+
+/* Draw d of row j of a p rule: the gap (pairs skipped) before its next
+ * source, floor(log(u) / lq) with lq = olive_log1p_d(-p) (geometric gaps:
+ * every pair once with probability p), as a double (it may be huge). */
+OLIVE_HD double olive_p_gap(uint64_t seed, uint32_t key, int64_t j, uint32_t d, double lq, uint32_t stream)
+{
+    double u0, u1;
+    olive_uniform2(seed, key, (uint32_t)j, d, stream, &u0, &u1);
+    return floor(olive_log_d(u0) / lq);
 }
 
 #endif

@@ -72,6 +72,8 @@ struct sim_spk {
     olive_synapses *dev_rows;
     int *dev_rows_rec;       /* per projection: its receptor */
     int dev_rows_wanted;     /* 1 yes, 0 no, -1 by size (OLIVE_GPU_TURNAROUND: spk_setup.c) */
+    int draw_on_device;      /* procedural projections drawn on the device at set-up (OLIVE_GPU_DRAW) */
+    void *dev_drawn;         /* their rows there (spk_cuda_draw.cu), until the turn-around takes them */
     int64_t ntarget;         /* the ring's targets: the rank's rows, then the synapse sites' channels (spk_sites.c) */
     int64_t nsyn_total;
     int D;                   /* exchange period in steps (min delay; 1 when it is 0) */
@@ -174,6 +176,22 @@ void spk_rules_survey(sim_t *s, int64_t *count, int64_t *dmin, int64_t *dmax, ui
  * hash part into k->hash_device; the rows freed. */
 struct spk_cuda;
 void spk_turnaround_device(sim_t *s, struct spk_cuda *g);
+/* spk_cuda_draw.cu (CUDA builds): the rows of syn's kept rules (proj.kept)
+ * drawn on the device (k->dev_drawn), each such projection's row_ptr and
+ * nnz set on the host (no synapses there); the least and greatest delay
+ * drawn (dmin > dmax: none). A value that cannot be drawn is fatal, named. */
+void spk_draw_device(sim_t *s, olive_synapses *syn, const int *rec, int64_t *dmin, int64_t *dmax);
+/* Projection j's rows on the device, or NULL where it was not drawn there. */
+typedef struct {
+    int64_t nnz;
+    int64_t *row_ptr;        /* device: n + 1 */
+    int32_t *col;
+    double *w;               /* NULL: the constant */
+    uint16_t *d;             /* NULL: the constant */
+} spk_drawn_rows;
+const spk_drawn_rows *spk_drawn_of(const sim_t *s, int j);
+void spk_drawn_free(sim_t *s);
+
 /* spk_setup.c: k->dev_rows turned around on the host after all (the device
  * lacks the memory), and freed. */
 void spk_lists_on_host(sim_t *s);

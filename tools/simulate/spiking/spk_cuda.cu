@@ -220,15 +220,20 @@ static void push_setup(sim_t *s, spk_cuda *g)
     while (g->key_bits < 64 && (top >> g->key_bits)) g->key_bits++;
 }
 
-static void lif_cuda_setup(sim_t *s)
+void spk_select_device(void)
 {
-    struct sim_spk *k = s->spk;
     MPI_Comm node;
     int local = 0;
     SIM_CHECK_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
     SIM_CHECK_MPI(MPI_Comm_rank(node, &local));
     MPI_Comm_free(&node);
     olive_cuda_select(local);
+}
+
+static void lif_cuda_setup(sim_t *s)
+{
+    struct sim_spk *k = s->spk;
+    spk_select_device();
     spk_cuda *g = (spk_cuda *)olive_calloc(1, sizeof *g, "CUDA engine");
     s->cuda = (struct sim_cuda *)g;
     const int64_t n = s->plan.nlocal, N = s->net.count, nsyn = k->nsyn;
@@ -242,7 +247,7 @@ static void lif_cuda_setup(sim_t *s)
                         (cable ? spk_cable_cuda_bytes(s) : 0) + (k->plugin ? spk_plugin_cuda_bytes(s) : 0);
     /* the turn-around on the device holds 56 bytes a synapse at its peak
      * (places, keys, records, lists); where that does not fit, the host's */
-    if (k->dev_rows && rest + 56.0 * nsyn > (double)free_b) {
+    if (k->dev_rows && !k->dev_drawn && rest + 56.0 * nsyn > (double)free_b) {
         olive_info("rank %d: the turn-around needs %.2f GiB of device memory: on the host instead", s->rank,
                    (rest + 56.0 * nsyn) / 1073741824.0);
         spk_lists_on_host(s);

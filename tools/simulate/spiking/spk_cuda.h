@@ -268,6 +268,9 @@ static __device__ __forceinline__ int spk_tail_update_cell(const spk_tail_args &
     return spk_update_regs(u, r, ci, x, d0, d1, f, f0, 0.0, 0.0);
 }
 
+/* spk_cuda.cu: the rank's device (its rank on the node), as the engine's
+ * set-up and the set-up's device work before it pick it. */
+void spk_select_device(void);
 /* spk_cuda.cu: the host push path's buffers: room for m spikes and E
  * events of a window; CUB's scratch of bytes. */
 void spk_grow_window(spk_cuda *g, int64_t m, int64_t E);

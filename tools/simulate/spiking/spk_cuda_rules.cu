@@ -20,17 +20,7 @@
 #include "conn_synapse.h"
 #include "mix64.h"
 #include "spk_cuda.h"
-#include "conn_rule.h"   /* (after spk_cuda.h: hdf5.h, MPI's C++ headers, outside extern "C"; its struct and inlines only) */
-
-/* A rule as the kernels read it. */
-struct spk_rule_dev {
-    uint64_t seed;
-    uint32_t key;
-    int autapses, rec, wvar, dvar;
-    int64_t k, s0, s1, t0, t1, dconst;
-    double dt, wconst;
-    olive_value w, d;
-};
+#include "spk_rules.cuh"
 
 struct spk_rules_cuda {
     int n;
@@ -129,23 +119,7 @@ __global__ void k_rule_accumulate(int64_t E, const uint64_t *key, const int64_t 
 static spk_rule_dev *rules_dev_of(const struct sim_spk *k)
 {
     spk_rule_dev *h = (spk_rule_dev *)olive_calloc((size_t)k->nrules, sizeof(spk_rule_dev), "rules");
-    for (int j = 0; j < k->nrules; j++) {
-        const olive_conn *c = &k->rules[j];
-        spk_rule_dev *q = &h[j];
-        q->seed = c->seed;
-        q->key = c->key;
-        q->autapses = c->autapses;
-        q->rec = k->rule_rec[j] != 0;
-        q->k = c->k;
-        q->s0 = c->s0, q->s1 = c->s1, q->t0 = c->t0, q->t1 = c->t1;
-        q->w = c->w;
-        q->d = c->d;
-        q->dt = c->dt;
-        q->wvar = olive_value_varies(&c->w);
-        q->dvar = olive_value_varies(&c->d);
-        q->wconst = c->w.a;
-        q->dconst = olive_ms_to_steps_or_die(olive_die, "delay", c->d.a, c->dt, 0, OLIVE_MAX_DELAY);
-    }
+    for (int j = 0; j < k->nrules; j++) h[j] = spk_rule_dev_of(&k->rules[j], k->rule_rec[j]);
     return h;
 }
 
@@ -209,12 +183,7 @@ static void rule_fault(const sim_t *s, uint64_t v, const char *what)
 
 void spk_rules_survey(sim_t *s, int64_t *count, int64_t *dmin, int64_t *dmax, uint64_t *hash)
 {
-    MPI_Comm node;   /* the rank's device, as the engine's set-up picks it */
-    int local = 0;
-    SIM_CHECK_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
-    SIM_CHECK_MPI(MPI_Comm_rank(node, &local));
-    MPI_Comm_free(&node);
-    olive_cuda_select(local);
+    spk_select_device();
     const struct sim_spk *k = s->spk;
     spk_rule_dev *h = rules_dev_of(k);
     spk_rule_dev *r = dev_copy(h, (size_t)k->nrules, "rules");

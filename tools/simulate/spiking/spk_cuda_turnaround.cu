@@ -15,6 +15,7 @@
 #include <mpi.h>   /* (C++ headers: before spk_cuda.h's extern "C") */
 #include "mix64.h"
 #include "spk_cuda.h"
+#include "spk_sort.cuh"
 
 /* Projection rows [0, n): row r's synapses to places base[r] + i. */
 __global__ void k_ta_place(int64_t n, const int64_t *row_ptr, const int64_t *base, const int32_t *col, const double *w,
@@ -92,20 +93,25 @@ void spk_turnaround_device(sim_t *s, spk_cuda *g)
         olive_projection *p = &syn->proj[j];
         if (p->nnz == 0) continue;
         CK(cudaMemcpy(d_base, base, (size_t)n * sizeof(int64_t), cudaMemcpyHostToDevice));
-        CK(cudaMemcpy(d_ptr, p->row_ptr, (size_t)(n + 1) * sizeof(int64_t), cudaMemcpyHostToDevice));
-        int32_t *col = dev_copy(p->col, (size_t)p->nnz, "the turn-around");
-        double *w = p->weight ? dev_copy(p->weight, (size_t)p->nnz, "the turn-around") : nullptr;
-        uint16_t *dl = p->delay ? dev_copy(p->delay, (size_t)p->nnz, "the turn-around") : nullptr;
-        k_ta_place<<<blocks_for(n * 32, 256), 256>>>(n, d_ptr, d_base, col, w, p->weight_value, dl,
+        /* rows drawn on the device (spk_cuda_draw.cu) are there already */
+        const spk_drawn_rows *dr = spk_drawn_of(s, j);
+        if (!dr) CK(cudaMemcpy(d_ptr, p->row_ptr, (size_t)(n + 1) * sizeof(int64_t), cudaMemcpyHostToDevice));
+        int32_t *col = dr ? dr->col : dev_copy(p->col, (size_t)p->nnz, "the turn-around");
+        double *w = dr ? dr->w : p->weight ? dev_copy(p->weight, (size_t)p->nnz, "the turn-around") : nullptr;
+        uint16_t *dl = dr ? dr->d : p->delay ? dev_copy(p->delay, (size_t)p->nnz, "the turn-around") : nullptr;
+        k_ta_place<<<blocks_for(n * 32, 256), 256>>>(n, dr ? dr->row_ptr : d_ptr, d_base, col, w, p->weight_value, dl,
                                                      (uint16_t)p->delay_value, k->dev_rows_rec[j], s->plan.row0, key, val,
                                                      recs, rdl, per_source, hash);
         CK_LAUNCH("k_ta_place");
-        CK(cudaFree(col));
-        CK(cudaFree(w));
-        CK(cudaFree(dl));
+        if (!dr) {
+            CK(cudaFree(col));
+            CK(cudaFree(w));
+            CK(cudaFree(dl));
+        }
         for (int64_t r = 0; r < n; r++) base[r] += p->row_ptr[r + 1] - p->row_ptr[r];
     }
     CK(cudaDeviceSynchronize());
+    spk_drawn_free(s);   /* (placed: the drawn rows go) */
     const double t1 = olive_now();
     /* the rows are on the device: the host's copy goes */
     olive_syn_free(syn);
@@ -117,12 +123,7 @@ void spk_turnaround_device(sim_t *s, spk_cuda *g)
     int bits = 1;
     while (bits < 32 && ((uint64_t)N >> bits)) bits++;
     cub::DoubleBuffer<uint32_t> keys(key, key2), vals(val, val2);
-    size_t bytes = 0;
-    CK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys, vals, m, 0, bits));
-    void *tmp = nullptr;
-    CK(cudaMalloc(&tmp, bytes + 1));
-    CK(cub::DeviceRadixSort::SortPairs(tmp, bytes, keys, vals, m, 0, bits));
-    CK(cudaFree(tmp));
+    spk_sort_pairs(keys, vals, m, bits);
     g->out = dev_alloc<spk_out>((size_t)m, "synapses");
     g->out_delay = dev_alloc<uint16_t>((size_t)m, "synapses");
     k_ta_gather<<<blocks_for(m, 256), 256>>>(m, vals.Current(), recs, rdl, g->out, g->out_delay);
@@ -131,7 +132,8 @@ void spk_turnaround_device(sim_t *s, spk_cuda *g)
     int64_t *wide = dev_alloc<int64_t>((size_t)N + 1, "the turn-around");
     k_ta_widen<<<blocks_for(N + 1, 256), 256>>>(N, per_source, wide);
     CK_LAUNCH("k_ta_widen");
-    bytes = 0;
+    size_t bytes = 0;
+    void *tmp = nullptr;
     CK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, wide, g->out_ptr, N + 1));
     CK(cudaMalloc(&tmp, bytes + 1));
     CK(cub::DeviceScan::ExclusiveSum(tmp, bytes, wide, g->out_ptr, N + 1));

@@ -174,12 +174,12 @@ static void setup_synapses(sim_t *s, olive_synapses *syn, const spk_mem *m)
             olive_die("%s: /synapses/%s: model %s has no receptor '%s' (it has %s)", c->run.net_path, p->name,
                       c->run.model->name, p->receptor, olive_model_receptor_list(c->run.model));
         nsyn += p->nnz;
-        if (p->kept) {   /* drawn at each spike: surveyed below */
+        if (p->kept) {   /* drawn at each spike, or on the device: below */
             const olive_conn *r = p->kept;
             if (c->run.model->weights_nonnegative && r->w.a < 0)
                 olive_die("%s: /synapses/%s: weights down to %g; a %s weight is a conductance (nS) and cannot be "
                           "negative", c->run.net_path, p->name, r->w.a, c->run.model->name);
-            for (int64_t i = 0; i < k->nsrc; i++) {   /* a spike source takes no input */
+            for (int64_t i = 0; i < k->nsrc && k->nrules; i++) {   /* a spike source takes no input */
                 const int64_t g = s->plan.row0 + k->src_rows[i];
                 if (g >= r->t0 && g < r->t1 && r->k > 0)
                     olive_die("%s: /synapses/%s: the rule's targets include the spike source cell %lld (a source takes "
@@ -205,6 +205,17 @@ static void setup_synapses(sim_t *s, olive_synapses *syn, const spk_mem *m)
         spk_rules_survey(s, &k->rule_nsyn, &lo, &hi, &k->hash_device);
         if (lo < dmin) dmin = (int)lo;
         if (hi > dmax) dmax = (int)hi;
+    } else if (k->draw_on_device) {   /* the rules' rows drawn on the device, kept there */
+        int kept = 0;
+        for (int j = 0; j < syn->n; j++) kept |= syn->proj[j].kept != NULL;
+        if (kept) {
+            int64_t lo, hi;
+            spk_draw_device(s, syn, rec, &lo, &hi);
+            if (lo < dmin) dmin = (int)lo;
+            if (hi > dmax) dmax = (int)hi;
+            for (int j = 0; j < syn->n; j++) nsyn += syn->proj[j].kept ? syn->proj[j].nnz : 0;
+            k->nsyn = nsyn;
+        }
     }
 #endif
     for (int j = 0; j < syn->n && k->nsrc; j++)   /* a spike source takes no input */
@@ -239,8 +250,11 @@ static void setup_synapses(sim_t *s, olive_synapses *syn, const spk_mem *m)
 
     /* the turn-around on the device (spk_cuda_turnaround.cu): by default
      * from 2^24 synapses (beyond the fused path's networks) */
-    if (nsyn > 0 && nsyn < (int64_t)UINT32_MAX &&
-        (k->dev_rows_wanted > 0 || (k->dev_rows_wanted < 0 && nsyn >= (INT64_C(1) << 24)))) {
+    if (k->dev_drawn && nsyn >= (int64_t)UINT32_MAX)
+        olive_die("%s: %lld synapses drawn on the device: the turn-around there takes fewer than 2^32 (more ranks, or "
+                  "OLIVE_GPU_DRAW=host)", c->run.net_path, (long long)nsyn);
+    if (k->dev_drawn || (nsyn > 0 && nsyn < (int64_t)UINT32_MAX &&
+                         (k->dev_rows_wanted > 0 || (k->dev_rows_wanted < 0 && nsyn >= (INT64_C(1) << 24))))) {
         k->dev_rows = olive_malloc(sizeof *syn, "synapse rows");
         *k->dev_rows = *syn;
         memset(syn, 0, sizeof *syn);   /* (the engine frees them) */
@@ -579,17 +593,31 @@ static int device_turnaround_wanted(const sim_t *s, const sim_engine *engine)
     return env && !strcmp(env, "device") ? 1 : -1;
 }
 
+/* Procedural projections drawn on the device at set-up (spk_cuda_draw.cu),
+ * where the lists are made there too: the CUDA engine on one rank
+ * (device push), integrate-and-fire cells; OLIVE_GPU_DRAW=host draws them
+ * on the host (comparisons), as OLIVE_GPU_TURNAROUND=host does. */
+static int draw_on_device_wanted(const sim_t *s, const sim_engine *engine)
+{
+    const char *env = getenv("OLIVE_GPU_DRAW"), *ta = getenv("OLIVE_GPU_TURNAROUND"), *dl = getenv("OLIVE_GPU_DELIVERY");
+    if (env && *env && strcmp(env, "device") && strcmp(env, "host") && strcmp(env, "auto"))
+        olive_die("OLIVE_GPU_DRAW='%s': expected auto, device or host", env);
+    return engine != s->family->cpu && s->size == 1 && !olive_model_is_cable(s->cfg->run.model) &&
+           !(env && !strcmp(env, "host")) && !(ta && !strcmp(ta, "host")) && !(dl && *dl && strcmp(dl, "device"));
+}
+
 /* After the read: every projection kept undrawn, or none (the kept ones
  * drawn now, as any reader draws them). */
-static void keep_rules_or_draw(sim_t *s, olive_synapses *syn)
+static void keep_rules_or_draw(sim_t *s, olive_synapses *syn, int fly)
 {
     struct sim_spk *k = s->spk;
-    int all = syn->n > 0 && syn->n <= 64;
-    for (int j = 0; j < syn->n; j++) all &= syn->proj[j].kept && syn->proj[j].kept->k < (1 << 27);
+    int all = fly && syn->n > 0 && syn->n <= 64;
+    for (int j = 0; j < syn->n; j++)
+        all &= syn->proj[j].kept && syn->proj[j].kept->kind == OLIVE_CONN_OUTDEGREE && syn->proj[j].kept->k < (1 << 27);
     for (int j = 0; j < syn->n; j++) {
         olive_projection *p = &syn->proj[j];
         if (!p->kept) continue;
-        if (all) continue;
+        if (all || k->draw_on_device) continue;   /* (drawn at each spike, or on the device at set-up) */
         free(p->row_ptr);
         free(p->col);
         olive_conn_draw(p->kept, s->plan.row0, s->plan.row1, p);
@@ -631,7 +659,9 @@ void sim_setup_spiking(sim_t *s, sim_config *cfg, const sim_family *family)
     /* the engine first: the CUDA engine may draw outdegree rules at each
      * spike, and those are then not drawn here */
     const sim_engine *engine = sim_engine_choose(s);
-    olive_syn_keep_rules(on_the_fly_wanted(s, engine) ? 1u << OLIVE_CONN_OUTDEGREE : 0);
+    const int fly = on_the_fly_wanted(s, engine);
+    k->draw_on_device = draw_on_device_wanted(s, engine);
+    olive_syn_keep_rules((fly ? 1u << OLIVE_CONN_OUTDEGREE : 0) | (k->draw_on_device ? 0xfu : 0));
     /* before anything of the cells' size: the delay datasets are not read
      * yet, so the ring counts the constant delays only (checked again once
      * the delays are known) */
@@ -645,7 +675,7 @@ void sim_setup_spiking(sim_t *s, sim_config *cfg, const sim_family *family)
     const double t_syn = olive_now();
     olive_syn_read_rows(cfg->run.net_path, hdr.count, s->plan.row0, s->plan.row1, &syn);
     olive_syn_keep_rules(0);
-    keep_rules_or_draw(s, &syn);
+    keep_rules_or_draw(s, &syn, fly);
     k->dev_rows_wanted = device_turnaround_wanted(s, engine);
     const double t_cells = olive_now();
     if (syn.n > 0 && fabs(syn.dt - cfg->run.dt) > 1e-12 * cfg->run.dt)
@@ -707,6 +737,9 @@ void sim_free_spiking(sim_t *s)
     free(k->restored);
     free(k->rules); free(k->rule_rec);
     if (k->dev_rows) { olive_syn_free(k->dev_rows); free(k->dev_rows); }
+#ifdef OLIVE_HAVE_CUDA
+    spk_drawn_free(s);
+#endif
     free(k->dev_rows_rec);
     free(s->cfg->run.param_overrides);
     s->cfg->run.param_overrides = NULL;
