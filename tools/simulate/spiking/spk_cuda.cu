@@ -38,7 +38,6 @@
 
 #include "spk_cuda.h"
 
-static unsigned blocks(int64_t n, int per) { return (unsigned)((n + per - 1) / per > 0 ? (n + per - 1) / per : 1); }
 
 /* Steps 1 and 2 (spk_update_cell). */
 __global__ void k_update(spk_update_args a)
@@ -77,7 +76,7 @@ static void launch_tail_update(spk_cuda *g, const spk_tail_args &t, const spk_up
 {
     const bool plain = t.npoisson == 0 && !t.due_held && !a.xe && !a.cur;
     void *argv[] = {(void *)&t, (void *)&a};
-    spk_launch(g, plain ? (const void *)k_tail_update<true> : (const void *)k_tail_update<false>, blocks(a.n, 256), 256,
+    spk_launch(g, plain ? (const void *)k_tail_update<true> : (const void *)k_tail_update<false>, spk_blocks(a.n, 256), 256,
                argv, "k_tail_update");
 }
 
@@ -356,7 +355,7 @@ static void push_window(sim_t *s)
         free(all);
         return;
     }
-    k_degrees<<<blocks(m, 256), 256, 0, g->st>>>(m, g->sp, g->out_ptr, g->deg);
+    k_degrees<<<spk_blocks(m, 256), 256, 0, g->st>>>(m, g->sp, g->out_ptr, g->deg);
     CK_LAUNCH("k_degrees");
     size_t bytes = 0;
     CK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, g->deg, g->off, m, g->st));
@@ -376,7 +375,7 @@ static void push_window(sim_t *s)
     CK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, g->key_in, g->key_out, g->val_in, g->val_out, E, 0, g->key_bits, g->st));
     spk_ensure_tmp(g, bytes);
     CK(cub::DeviceRadixSort::SortPairs(g->tmp, bytes, g->key_in, g->key_out, g->val_in, g->val_out, E, 0, g->key_bits, g->st));
-    k_accumulate<<<blocks(E, 256), 256, 0, g->st>>>(E, g->key_out, g->val_out, g->out, g->nt, g->acc, g->touched);
+    k_accumulate<<<spk_blocks(E, 256), 256, 0, g->st>>>(E, g->key_out, g->val_out, g->out, g->nt, g->acc, g->touched);
     CK_LAUNCH("k_accumulate");
 }
 
@@ -426,12 +425,12 @@ static void update(sim_t *s, int64_t step, int64_t q, const spk_tail_args *tail)
         if (tail) {
             launch_tail_update(g, *tail, a);
         } else {
-            k_update<<<blocks(n, 256), 256, 0, g->st>>>(a);
+            k_update<<<spk_blocks(n, 256), 256, 0, g->st>>>(a);
             CK_LAUNCH("k_update");
         }
     }
     if (g->nsrc) {
-        k_sources<<<blocks(g->nsrc, 256), 256, 0, g->st>>>(g->nsrc, g->src_rows, g->src, s->cfg->run.seed, s->plan.row0,
+        k_sources<<<spk_blocks(g->nsrc, 256), 256, 0, g->st>>>(g->nsrc, g->src_rows, g->src, s->cfg->run.seed, s->plan.row0,
                                                            g->flags, g->spk, g->nspk, step,
                                                            chunked ? g->chunk_spk : nullptr, chunked ? g->nchunk : nullptr, q);
         CK_LAUNCH("k_sources");
@@ -446,7 +445,7 @@ static void deliver(sim_t *s, int64_t step)
     const sim_config *c = s->cfg;
     const int64_t n = g->n, row0 = s->plan.row0;
     /* receptor 0 is ge, 1 is gi (cellmodel.c) */
-    k_deliver<<<blocks(g->nt, 256), 256, 0, g->st>>>(g->nt, n, step % k->L, g->acc, g->touched, g->ge, g->gi,
+    k_deliver<<<spk_blocks(g->nt, 256), 256, 0, g->st>>>(g->nt, n, step % k->L, g->acc, g->touched, g->ge, g->gi,
                                                      g->site_in, g->rscale);
     CK_LAUNCH("k_deliver");
     for (int j = 0; j < c->spiking.npoisson; j++) {
@@ -454,7 +453,7 @@ static void deliver(sim_t *s, int64_t step)
         if (step < p->step0 || step >= p->step1) continue;
         const int64_t a = p->first > row0 ? p->first : row0, b = p->last < row0 + n ? p->last : row0 + n;
         if (a >= b) continue;
-        k_poisson<<<blocks(b - a, 256), 256, 0, g->st>>>(a, b, row0, c->run.seed, step, (uint32_t)j, p->n,
+        k_poisson<<<spk_blocks(b - a, 256), 256, 0, g->st>>>(a, b, row0, c->run.seed, step, (uint32_t)j, p->n,
                                                           p->prob, p->p0, p->weight,
                                                           k->poisson_rec[j] ? g->gi : g->ge, g->npoisson,
                                                           g->rscale ? g->rscale + (k->poisson_rec[j] ? n : 0) : nullptr);
@@ -469,7 +468,7 @@ static void reset(sim_t *s, int64_t step)
     if (g->plugin) {
         spk_plugin_cuda_on_spike(s, g, step);
     } else if (!g->cable) {   /* cable cells have no reset */
-        k_reset<<<blocks(g->n, 256), 256, 0, g->st>>>(g->n, g->coef, g->coef_of, g->flags, g->v, g->ref);
+        k_reset<<<spk_blocks(g->n, 256), 256, 0, g->st>>>(g->n, g->coef, g->coef_of, g->flags, g->v, g->ref);
         CK_LAUNCH("k_reset");
     }
 }

@@ -152,6 +152,9 @@ static inline void spk_launch(const spk_cuda *g, const void *kernel, unsigned gr
     CK_LAUNCH(what);
 }
 
+/* Blocks of per threads covering n (at least one). */
+static inline unsigned spk_blocks(int64_t n, int per) { return (unsigned)((n + per - 1) / per > 0 ? (n + per - 1) / per : 1); }
+
 template <class T> static T *dev_alloc(size_t count, const char *what)
 {
     void *p = nullptr;

@@ -26,8 +26,6 @@ struct spk_drawn {
     spk_drawn_rows *p;
 };
 
-static unsigned grid_for(int64_t n, int per) { return (unsigned)((n + per - 1) / per > 0 ? (n + per - 1) / per : 1); }
-
 /* out: [0] least delay, [1] greatest, [2] a value that could not be drawn
  * (its synapse's place in the rows), each ~0 or 0 when none. A warp's
  * delays reduced first: one atomic a warp, not a synapse. */
@@ -135,43 +133,26 @@ __global__ void k_draw_p(spk_rule_dev q, double lq, int64_t a, int64_t b, int64_
     else if (lo != 0xffffffffu) { atomicMin(&out[0], (unsigned long long)lo); atomicMax(&out[1], (unsigned long long)hi); }
 }
 
-__global__ void k_draw_widen(int64_t n, const uint32_t *c, int64_t *w)
-{
-    const int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
-    if (i <= n) w[i] = i < n ? (int64_t)c[i] : 0;
-}
-
-/* row_ptr (n + 1) from n row lengths in len (int64, n + 1 entries). */
-static void rows_from_lengths(const int64_t *len, int64_t *row_ptr, int64_t n)
-{
-    size_t bytes = 0;
-    CK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, len, row_ptr, n + 1));
-    void *tmp = nullptr;
-    CK(cudaMalloc(&tmp, bytes + 1));
-    CK(cub::DeviceScan::ExclusiveSum(tmp, bytes, len, row_ptr, n + 1));
-    CK(cudaFree(tmp));
-}
-
 /* One rule's rows [row0, row0 + n) into d (device arrays); out as note_delays'. */
 static void draw_rule(const spk_rule_dev &q, int64_t row0, int64_t n, spk_drawn_rows *d, unsigned long long *out)
 {
     d->row_ptr = dev_alloc<int64_t>((size_t)n + 1, "drawn rows");
-    int64_t *len = dev_alloc<int64_t>((size_t)n + 1, "drawn rows");
     const int64_t a = q.t0 > row0 ? q.t0 : row0, b = q.t1 < row0 + n ? q.t1 : row0 + n;
     if (q.kind == OLIVE_CONN_P) {
+        int64_t *len = dev_alloc<int64_t>((size_t)n + 1, "drawn rows");
         CK(cudaMemset(len, 0, ((size_t)n + 1) * sizeof(int64_t)));
         const double lq = olive_log1p_d(-q.p);
         if (b > a && q.p > 0) {
-            k_draw_p<<<grid_for(b - a, 128), 128>>>(q, lq, a, b, row0, len, nullptr, nullptr, nullptr, nullptr, out);
+            k_draw_p<<<spk_blocks(b - a, 128), 128>>>(q, lq, a, b, row0, len, nullptr, nullptr, nullptr, nullptr, out);
             CK_LAUNCH("k_draw_p");
         }
-        rows_from_lengths(len, d->row_ptr, n);
+        spk_exclusive_sum(len, d->row_ptr, n);
         CK(cudaMemcpy(&d->nnz, d->row_ptr + n, sizeof(int64_t), cudaMemcpyDeviceToHost));
         d->col = dev_alloc<int32_t>((size_t)d->nnz, "drawn rows");
         d->w = q.wvar ? dev_alloc<double>((size_t)d->nnz, "drawn rows") : nullptr;
         d->d = q.dvar ? dev_alloc<uint16_t>((size_t)d->nnz, "drawn rows") : nullptr;
         if (b > a && q.p > 0) {
-            k_draw_p<<<grid_for(b - a, 128), 128>>>(q, lq, a, b, row0, len, d->row_ptr, d->col, d->w, d->d, out);
+            k_draw_p<<<spk_blocks(b - a, 128), 128>>>(q, lq, a, b, row0, len, d->row_ptr, d->col, d->w, d->d, out);
             CK_LAUNCH("k_draw_p");
         }
         CK(cudaFree(len));
@@ -191,9 +172,7 @@ static void draw_rule(const spk_rule_dev &q, int64_t row0, int64_t n, spk_drawn_
         k_draw_pairs<<<4096, 256>>>(q, E, row0, n, sbits, key, val, cnt);
         CK_LAUNCH("k_draw_pairs");
     }
-    k_draw_widen<<<grid_for(n + 1, 256), 256>>>(n, cnt, len);
-    CK_LAUNCH("k_draw_widen");
-    rows_from_lengths(len, d->row_ptr, n);
+    spk_pointers_of_counts(cnt, d->row_ptr, n);
     CK(cudaMemcpy(&d->nnz, d->row_ptr + n, sizeof(int64_t), cudaMemcpyDeviceToHost));
     /* row bits, one more (another rank's pairs, row n, sort last), and source bits */
     const int end = sbits + rbits + 1;
@@ -203,11 +182,11 @@ static void draw_rule(const spk_rule_dev &q, int64_t row0, int64_t n, spk_drawn_
     d->w = q.wvar ? dev_alloc<double>((size_t)d->nnz, "drawn rows") : nullptr;
     d->d = q.dvar ? dev_alloc<uint16_t>((size_t)d->nnz, "drawn rows") : nullptr;
     if (d->nnz > 0) {
-        k_draw_values<<<grid_for(d->nnz, 256), 256>>>(q, d->nnz, row0, sbits, keys.Current(), vals.Current(), d->row_ptr,
+        k_draw_values<<<spk_blocks(d->nnz, 256), 256>>>(q, d->nnz, row0, sbits, keys.Current(), vals.Current(), d->row_ptr,
                                                       d->col, d->w, d->d, out);
         CK_LAUNCH("k_draw_values");
     }
-    void *f[] = {key, key2, val, val2, cnt, len};
+    void *f[] = {key, key2, val, val2, cnt};
     for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) CK(cudaFree(f[i]));
 }
 

@@ -32,8 +32,6 @@ struct spk_rules_cuda {
 #define RULE_EVENT(j, g, d) ((uint64_t)(j) << 58 | (uint64_t)(g) << 27 | (uint64_t)(d))
 #define RULE_DRAWS (1 << 27)
 
-static unsigned blocks_of(int64_t n, int per) { return (unsigned)((n + per - 1) / per > 0 ? (n + per - 1) / per : 1); }
-
 __global__ void k_rule_degrees(int64_t m, const int64_t *sp, const spk_rule_dev *r, int nr, int64_t *deg)
 {
     const int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
@@ -160,10 +158,8 @@ __global__ void k_rule_survey(const spk_rule_dev *r, int j, int64_t row0, int64_
         cnt++;
         lo = (unsigned long long)dl < lo ? (unsigned long long)dl : lo;
         hi = (unsigned long long)dl > hi ? (unsigned long long)dl : hi;
-        uint64_t h = olive_mix64_inline((uint64_t)g);
-        h = olive_mix64_inline(h ^ (uint64_t)t);
-        h = olive_mix64_inline(h ^ ((uint64_t)q.rec << 16 | (uint64_t)dl));
-        hash += olive_mix64_inline(h ^ (uint64_t)__double_as_longlong(w));
+        hash += olive_synapse_hash_term((uint64_t)g, (uint64_t)t, (uint64_t)q.rec, (uint64_t)dl,
+                                        (uint64_t)__double_as_longlong(w));
     }
     if (cnt) {
         atomicAdd(&out[0], cnt);
@@ -231,7 +227,7 @@ void spk_rules_window(sim_t *s, spk_cuda *g, const int64_t *all, int64_t m)
         const int64_t *sp = g->sp + i0;
         i0 = i1;
         if (E == 0) continue;
-        k_rule_degrees<<<blocks_of(mb, 256), 256, 0, g->st>>>(mb, sp, R->dev, R->n, g->deg);
+        k_rule_degrees<<<spk_blocks(mb, 256), 256, 0, g->st>>>(mb, sp, R->dev, R->n, g->deg);
         CK_LAUNCH("k_rule_degrees");
         size_t bytes = 0;
         CK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, g->deg, g->off, mb, g->st));
@@ -247,7 +243,7 @@ void spk_rules_window(sim_t *s, spk_cuda *g, const int64_t *all, int64_t m)
         spk_ensure_tmp(g, bytes);
         CK(cub::DeviceRadixSort::SortPairs(g->tmp, bytes, g->key_in, g->key_out, g->val_in, g->val_out, E, 0,
                                            g->key_bits, g->st));
-        k_rule_accumulate<<<blocks_of(E, 256), 256, 0, g->st>>>(E, g->key_out, g->val_out, R->dev, g->nt, none, g->acc,
+        k_rule_accumulate<<<spk_blocks(E, 256), 256, 0, g->st>>>(E, g->key_out, g->val_out, R->dev, g->nt, none, g->acc,
                                                                  g->touched, R->cnt);
         CK_LAUNCH("k_rule_accumulate");
     }

@@ -35,10 +35,8 @@ __global__ void k_ta_place(int64_t n, const int64_t *row_ptr, const int64_t *bas
             recs[x] = spk_out{(int32_t)r, rec, we};
             rdl[x] = d;
             atomicAdd(&per_source[g], 1u);
-            uint64_t t = olive_mix64_inline((uint64_t)g);
-            t = olive_mix64_inline(t ^ (uint64_t)(row0 + r));
-            t = olive_mix64_inline(t ^ ((uint64_t)rec << 16 | d));
-            h += olive_mix64_inline(t ^ (uint64_t)__double_as_longlong(we));
+            h += olive_synapse_hash_term((uint64_t)g, (uint64_t)(row0 + r), (uint64_t)rec, d,
+                                         (uint64_t)__double_as_longlong(we));
         }
     }
     /* (a sum mod 2^64: any order) */
@@ -55,14 +53,6 @@ __global__ void k_ta_gather(int64_t m, const uint32_t *val, const spk_out *recs,
     out[i] = recs[x];
     out_delay[i] = rdl[x];
 }
-
-__global__ void k_ta_widen(int64_t N, const uint32_t *c, int64_t *w)
-{
-    const int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
-    if (i <= N) w[i] = i < N ? (int64_t)c[i] : 0;
-}
-
-static unsigned blocks_for(int64_t n, int per) { return (unsigned)((n + per - 1) / per > 0 ? (n + per - 1) / per : 1); }
 
 void spk_turnaround_device(sim_t *s, spk_cuda *g)
 {
@@ -99,7 +89,7 @@ void spk_turnaround_device(sim_t *s, spk_cuda *g)
         int32_t *col = dr ? dr->col : dev_copy(p->col, (size_t)p->nnz, "the turn-around");
         double *w = dr ? dr->w : p->weight ? dev_copy(p->weight, (size_t)p->nnz, "the turn-around") : nullptr;
         uint16_t *dl = dr ? dr->d : p->delay ? dev_copy(p->delay, (size_t)p->nnz, "the turn-around") : nullptr;
-        k_ta_place<<<blocks_for(n * 32, 256), 256>>>(n, dr ? dr->row_ptr : d_ptr, d_base, col, w, p->weight_value, dl,
+        k_ta_place<<<spk_blocks(n * 32, 256), 256>>>(n, dr ? dr->row_ptr : d_ptr, d_base, col, w, p->weight_value, dl,
                                                      (uint16_t)p->delay_value, k->dev_rows_rec[j], s->plan.row0, key, val,
                                                      recs, rdl, per_source, hash);
         CK_LAUNCH("k_ta_place");
@@ -126,21 +116,14 @@ void spk_turnaround_device(sim_t *s, spk_cuda *g)
     spk_sort_pairs(keys, vals, m, bits);
     g->out = dev_alloc<spk_out>((size_t)m, "synapses");
     g->out_delay = dev_alloc<uint16_t>((size_t)m, "synapses");
-    k_ta_gather<<<blocks_for(m, 256), 256>>>(m, vals.Current(), recs, rdl, g->out, g->out_delay);
+    k_ta_gather<<<spk_blocks(m, 256), 256>>>(m, vals.Current(), recs, rdl, g->out, g->out_delay);
     CK_LAUNCH("k_ta_gather");
     g->out_ptr = dev_alloc<int64_t>((size_t)N + 1, "synapses");
-    int64_t *wide = dev_alloc<int64_t>((size_t)N + 1, "the turn-around");
-    k_ta_widen<<<blocks_for(N + 1, 256), 256>>>(N, per_source, wide);
-    CK_LAUNCH("k_ta_widen");
-    size_t bytes = 0;
-    void *tmp = nullptr;
-    CK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, wide, g->out_ptr, N + 1));
-    CK(cudaMalloc(&tmp, bytes + 1));
-    CK(cub::DeviceScan::ExclusiveSum(tmp, bytes, wide, g->out_ptr, N + 1));
+    spk_pointers_of_counts(per_source, g->out_ptr, N);
     unsigned long long h = 0;
     CK(cudaMemcpy(&h, hash, sizeof h, cudaMemcpyDeviceToHost));
     k->hash_device = h;
-    void *f[] = {tmp, wide, key, key2, val, val2, recs, rdl, per_source, hash};
+    void *f[] = {key, key2, val, val2, recs, rdl, per_source, hash};
     for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) CK(cudaFree(f[i]));
     free(k->dev_rows_rec);
     k->dev_rows_rec = nullptr;

@@ -6,6 +6,7 @@
  * source's synapses), so every sum, and so the whole run, keeps its bits.
  * Poisson inputs and spike sources depend on (seed, cell, step) only. */
 #include "spk.h"
+#include "mix64.h"
 #include "h5util.h"
 #include "model_plugin.h"
 #include "netcontent.h"
@@ -28,10 +29,8 @@ static int64_t synapse_hash(sim_t *s)
     for (int64_t g = 0; g < N; g++)
         for (int64_t e = k->out_ptr ? k->out_ptr[g] : 0; k->out_ptr && e < k->out_ptr[g + 1]; e++) {
             const spk_out *o = &k->out[e];
-            uint64_t h = olive_mix64((uint64_t)g);
-            h = olive_mix64(h ^ (uint64_t)(row0 + o->target));
-            h = olive_mix64(h ^ ((uint64_t)o->receptor << 16 | k->out_delay[e]));
-            part += olive_mix64(h ^ olive_bits_of(o->w));
+            part += olive_synapse_hash_term((uint64_t)g, (uint64_t)(row0 + o->target), (uint64_t)o->receptor,
+                                            k->out_delay[e], olive_bits_of(o->w));
         }
     part += k->hash_device;   /* synapses drawn at each spike or turned around on the device: the same terms */
     SIM_CHECK_MPI(MPI_Allreduce(&part, &sum, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD));
