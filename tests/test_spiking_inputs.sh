@@ -122,7 +122,7 @@ with h5py.File("n1/n.h5") as f:
 print("normal weights and delays: moments within 5 standard errors, bounds kept, rank-invariant")
 PYEOF
 
-# Out-degree (NEST's fixed_outdegree): every source exactly K targets, rows
+# Out-degree (the rule NEST names fixed_outdegree): every source exactly K targets, rows
 # in (source, draw) order, weights and delays keyed by (source, draw); the
 # same datasets on 3 ranks; the procedural form (what the CUDA engine draws
 # at each spike) gives the stored one's spikes on 1 and 3 ranks.

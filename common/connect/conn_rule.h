@@ -12,7 +12,7 @@
 #include "synfile.h"
 #include "conn_synapse.h"   /* olive_value, one synapse's draws */
 
-/* outdegree: each source draws k targets (NEST's fixed_outdegree), every
+/* outdegree: each source draws k targets (the rule NEST names fixed_outdegree), every
  * draw keyed by its source, so a source's synapses can be drawn at its
  * spike (the CUDA engine's projections on the fly). */
 enum olive_conn_kind { OLIVE_CONN_P, OLIVE_CONN_INDEGREE, OLIVE_CONN_TOTAL, OLIVE_CONN_OUTDEGREE };

@@ -48,7 +48,7 @@ OLIVE_HD int64_t olive_delay_steps(double ms, double dt, int64_t max)
     return x >= 0 && x <= (double)max ? (int64_t)x : -1;
 }
 
-/* Draw d of source s of an outdegree rule (NEST's fixed_outdegree): its
+/* Draw d of source s of an outdegree rule (the rule NEST names fixed_outdegree): its
  * target, uniform over [t0, t1) without s itself unless autapses. */
 OLIVE_HD int64_t olive_outdegree_target(uint64_t seed, uint32_t key, int64_t s, uint32_t d, int64_t t0, int64_t t1,
                                         int autapses, uint32_t stream)

@@ -1,4 +1,4 @@
-/* Projections drawn at each spike (GeNN's procedural connectivity): an
+/* Projections drawn at each spike (the technique GeNN calls procedural connectivity): an
  * outdegree rule's synapses (conn_rule.h) are never stored; a spike of
  * source g draws g's targets, delays and weights again from their keys
  * with the draws olive-genconn makes (conn_synapse.h: one source for the CPU
