@@ -242,9 +242,9 @@ FUZZ_EXTRA_state    := tools/simulate/output/restart.c tools/simulate/spiking/sp
                        common/models/cellmodel.c common/models/lif.c tools/simulate/output/method.c common/models/model_plugin.c
 FUZZ_EXTRA_stimulus := tools/simulate/stimulus.c common/models/model_plugin.c common/models/cellmodel.c common/io/state.c
 FUZZ_EXTRA_spikes   := $(addprefix tools/analyze/,spikefile.c spikestats.c spikeload.c h5read.c errors.c)
-FUZZ_EXTRA_synfile  := common/io/synfile.c common/connect/conn_draw.c common/connect/conn_file.c common/models/cellmodel.c common/models/model_plugin.c common/io/state.c
+FUZZ_EXTRA_synfile  := common/io/synfile.c common/models/plasticity.c common/connect/conn_draw.c common/connect/conn_file.c common/models/cellmodel.c common/models/model_plugin.c common/io/state.c
 FUZZ_EXTRA_swc      := common/models/swc.c common/models/cable_cell.c
-FUZZ_EXTRA_spksonata := tools/genconn/spiking/spiking_import.c tools/genconn/spiking/spiking_memory.c common/io/synfile.c common/connect/conn_draw.c common/connect/conn_file.c common/models/cellmodel.c common/models/model_plugin.c common/io/state.c
+FUZZ_EXTRA_spksonata := tools/genconn/spiking/spiking_import.c tools/genconn/spiking/spiking_memory.c common/io/synfile.c common/models/plasticity.c common/connect/conn_draw.c common/connect/conn_file.c common/models/cellmodel.c common/models/model_plugin.c common/io/state.c
 fuzz-deps:
 	@bash scripts/install-deps.sh --fuzz
 $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h tests/fuzz/fuzz_h5common.h $(FUZZ_SRC) $$(FUZZ_EXTRA_$$*) \

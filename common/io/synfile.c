@@ -1,5 +1,6 @@
 #include "synfile.h"
 #include "conn_rule.h"
+#include "plasticity_io.h"
 #include "memcheck.h"
 #include "model_plugin.h"
 #include "h5util.h"
@@ -305,6 +306,7 @@ void olive_pops_write(const char *path, hid_t f, const olive_populations *pops, 
 
 static int proj_attr_known(const char *name, const void *ctx)
 {
+    if (olive_plast_attr_known(name, ctx)) return 1;
     static const char *const known[] = {"receptor", "source", "target", "rule", "weight", "delay", "sites", NULL};
     (void)ctx;
     return olive_h5_name_listed(name, known) || olive_conn_attr_known(name);
@@ -417,7 +419,8 @@ static void read_projection(const char *path, hid_t g, const char *name, int64_t
     hid_t pg = H5Gopen2(g, name, H5P_DEFAULT);
     if (pg < 0) olive_die("%s: %s is not a group", path, where);
     attrs_readable(path, pg, where);
-    refuse_unknown_attrs(path, pg, where, proj_attr_known, NULL, "a projection attribute");
+    olive_plast_read(path, pg, where, &p->plast);
+    refuse_unknown_attrs(path, pg, where, proj_attr_known, &p->plast, "a projection attribute");
     olive_h5_refuse_unknown_links(path, pg, where, proj_dset_known, NULL, "a projection dataset");
     if (!olive_h5_get_str_opt(path, pg, "receptor", p->receptor, sizeof p->receptor))
         olive_die("%s: %s has no attribute 'receptor'", path, where);
@@ -516,6 +519,32 @@ double olive_syn_dt(const char *path, double def)
     return dt;
 }
 
+int olive_syn_plastic(const char *path, char *name, size_t n)
+{
+    int found = 0;
+    hid_t f = olive_h5_open_read(path);
+    if (olive_h5_exists(f, "synapses")) {
+        hid_t g = H5Gopen2(f, "synapses", H5P_DEFAULT);
+        if (g < 0) olive_die("%s: /synapses is not a group", path);
+        static char names[OLIVE_MAX_POPS][OLIVE_NAME_LEN];
+        const int np = list_links(path, g, "/synapses", names, OLIVE_MAX_POPS);
+        for (int i = 0; i < np && !found; i++) {
+            char where[160];
+            snprintf(where, sizeof where, "/synapses/%.63s", names[i]);
+            hid_t pg = H5Gopen2(g, names[i], H5P_DEFAULT);
+            if (pg < 0) olive_die("%s: %s is not a group", path, where);
+            attrs_readable(path, pg, where);
+            olive_plasticity pl;
+            olive_plast_read(path, pg, where, &pl);
+            if (pl.rule != OLIVE_PLAST_NONE) { found = 1; snprintf(name, n, "%.63s", names[i]); }
+            H5Gclose(pg);
+        }
+        H5Gclose(g);
+    }
+    H5Fclose(f);
+    return found;
+}
+
 int olive_syn_read_rows(const char *path, int64_t count, int64_t row0, int64_t row1, olive_synapses *out)
 {
     memset(out, 0, sizeof *out);
@@ -546,6 +575,7 @@ void olive_syn_write(const char *path, hid_t f, const olive_synapses *syn)
         olive_h5_attr_str(path, pg, "source", p->source);
         olive_h5_attr_str(path, pg, "target", p->target);
         olive_h5_attr_str(path, pg, "rule", p->rule);
+        olive_plast_write(path, pg, &p->plast);
         if (p->procedural) {   /* the rule alone; the constants as ordinary attributes */
             olive_conn_write(path, pg, p->procedural);
             if (!olive_value_varies(&p->procedural->w)) olive_h5_attr_f64(path, pg, "weight", p->weight_value);

@@ -8,6 +8,7 @@
 #include <hdf5.h>
 #include <stdint.h>
 #include "cellmodel.h"
+#include "plasticity.h"
 
 #define OLIVE_MAX_POPS 256
 #define OLIVE_MAX_PARAMS 80   /* hh_swc: 74 (12 per section type) */
@@ -47,6 +48,7 @@ typedef struct {
     int32_t *site_sec;
     double *site_x;
     char sites[256];                      /* provenance: the rule that drew the sites (attribute `sites`), or "" */
+    olive_plasticity plast;               /* the synapses' plasticity (attribute `plasticity`): rule NONE static */
     /* Writers: non-NULL writes the projection as this rule alone (a
      * procedural projection, conn_rule.h), no synapse datasets. Readers
      * draw a procedural projection's rows and leave this NULL. */
@@ -88,6 +90,8 @@ void olive_pops_write(const char *path, hid_t f, const olive_populations *pops, 
 
 /* The step of the delays (/synapses dt), or def when the file has no synapses. */
 double olive_syn_dt(const char *path, double def);
+/* 1 when some projection of path is plastic (its name into name[n]), else 0. */
+int olive_syn_plastic(const char *path, char *name, size_t n);
 /* Every projection's rows [row0, row1) of a network of count cells; 0 when
  * the file has no /synapses. */
 int olive_syn_read_rows(const char *path, int64_t count, int64_t row0, int64_t row1, olive_synapses *out);

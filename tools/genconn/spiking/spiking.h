@@ -41,6 +41,7 @@ typedef struct {
     char spec[256];           /* as given (provenance attribute rule) */
     char sites[256];          /* sites=VALUE as given, or "" */
     gc_site_table *site;      /* sites=: one table per population (n = 0: not a target), or NULL */
+    olive_plasticity plast;   /* plasticity=RULE and its parameters (plasticity_io.h), or rule NONE */
 } gc_proj_spec;
 
 typedef struct {

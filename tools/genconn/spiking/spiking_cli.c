@@ -2,6 +2,7 @@
 #include "spiking.h"
 #include "genconn.h"
 #include "model_plugin.h"
+#include "plasticity_io.h"
 #include "cable_model.h"
 #include "popparam.h"
 #include "rng_normal.h"
@@ -81,6 +82,11 @@ static void usage(void)
            "                                 TYPES (soma+axon+dend+apic+custom) at path distance DMIN..DMAX um\n"
            "                                 from soma(0.5) (default 0:inf), e.g. sites=dend+apic:50:300;\n"
            "                                 @FILE uniform among FILE's lines 'SECTION_NAME X' (dend[3] 0.25)\n"
+           "                               plasticity=stdp|tsodyks|tsodyks2 (CPU engine), with parameters by\n"
+           "                                 NEST's names (its defaults where left out; docs/MODELS.md):\n"
+           "                                 stdp: tau_plus, lambda, alpha, mu_plus, mu_minus, Wmax, tau_minus;\n"
+           "                                 tsodyks: U, tau_psc, tau_rec, tau_fac, x, y, u;\n"
+           "                                 tsodyks2: U, u, x, tau_rec, tau_fac\n"
            "  --import-synapses EDGES.h5 the synapses of a SONATA edges file (one population), one\n"
            "                               projection per edge_type_id: syn_weight and delay (ms) per edge\n"
            "                               in group 0, or from the edge types file; receptor from its\n"
@@ -218,7 +224,8 @@ static void parse_projection(gc_spk_config *cfg, const char *arg)
     memset(p, 0, sizeof *p);
     p->autapses = 1;
     p->rule = -1;
-    int have_w = 0, have_d = 0;
+    int have_w = 0, have_d = 0, npar = 0;
+    struct { char name[32]; double v; } par[OLIVE_PLAST_MAXPAR * 2];   /* the rule's parameters, set once it is known */
     if (strlen(arg) >= sizeof p->spec) olive_usage_error("--projection: '%s' is too long", arg);
     snprintf(p->spec, sizeof p->spec, "%s", arg);
     char buf[256];
@@ -263,10 +270,31 @@ static void parse_projection(gc_spk_config *cfg, const char *arg)
         } else if (!strcmp(k, "sites")) {
             if (!*v || !strcmp(v, "@")) olive_usage_error("--projection %s: sites= needs TYPES[:DMIN:DMAX] or @FILE", arg);
             snprintf(p->sites, sizeof p->sites, "%s", v);
+        } else if (!strcmp(k, "plasticity")) {
+            const int r = olive_plast_rule_of(v);
+            if (r < 0) olive_usage_error("--projection %s: plasticity='%s' is not stdp, tsodyks, tsodyks2 or static", arg, v);
+            olive_plast_defaults(r, &p->plast);
+        } else if (olive_plast_is_par(k)) {
+            if (npar == (int)(sizeof par / sizeof *par)) olive_usage_error("--projection %s: too many parameters", arg);
+            snprintf(par[npar].name, sizeof par[npar].name, "%s", k);
+            char what[64];
+            snprintf(what, sizeof what, "--projection %s", k);
+            par[npar++].v = olive_parse_double(what, v, -1e300, 1e300);
         } else {
             olive_usage_error("--projection %s: unknown key '%s' (from, to, p, indegree, total, outdegree, weight, delay, "
-                              "receptor, name, autapses, sites)", arg, k);
+                              "receptor, name, autapses, sites, plasticity and its parameters)", arg, k);
         }
+    }
+    for (int i = 0; i < npar; i++)
+        if (!olive_plast_set(&p->plast, par[i].name, par[i].v))
+            olive_usage_error("--projection %s: %s is not a parameter of plasticity=%s%s%s", arg, par[i].name,
+                              olive_plast_rule_name(p->plast.rule), p->plast.rule ? " (it has " : "",
+                              p->plast.rule ? olive_plast_par_list(p->plast.rule) : " (give plasticity=RULE first)");
+    if (p->plast.rule) {
+        const char *bad = olive_plast_fault(&p->plast);
+        if (bad) olive_usage_error("--projection %s: plasticity=%s: %s", arg, olive_plast_rule_name(p->plast.rule), bad);
+        if (p->plast.rule == OLIVE_PLAST_STDP && (p->w.a >= 0) != (p->plast.par[OLIVE_STDP_WMAX] >= 0))
+            olive_usage_error("--projection %s: the weights and Wmax must have the same sign (NEST's stdp_synapse)", arg);
     }
     if (!p->from[0] || !p->to[0]) olive_usage_error("--projection %s: needs from=POP and to=POP", arg);
     if (p->rule < 0) olive_usage_error("--projection %s: needs a rule: p=P, indegree=K, total=N or outdegree=K", arg);
@@ -389,6 +417,11 @@ void gc_spk_parse_args(int argc, char **argv, gc_spk_config *cfg)
                           "morphology file for it yet", cfg->model->name);
     if (cfg->procedural && cfg->export_prefix)
         olive_usage_error("--export-sonata writes every synapse: leave out --procedural");
+    for (int j = 0; j < cfg->nproj && cfg->export_prefix; j++)
+        if (cfg->proj[j].plast.rule)
+            olive_usage_error("--export-sonata: projection %s has plasticity=%s, which SONATA's edges do not carry; "
+                              "olive exports static projections only", cfg->proj[j].spec,
+                              olive_plast_rule_name(cfg->proj[j].plast.rule));
     if (cfg->import_node_pop && !cfg->import_circuit) olive_usage_error("--import-node-population needs --import-circuit CONFIG.json");
     if (cfg->import_circuit) {   /* the populations come from the circuit, in its node order */
         if (cells || cfg->pops.n)

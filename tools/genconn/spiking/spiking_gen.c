@@ -51,6 +51,7 @@ void gc_spk_generate(const gc_spk_config *cfg, int k, olive_projection *p)
     snprintf(p->source, sizeof p->source, "%s", s->from);
     snprintf(p->target, sizeof p->target, "%s", s->to);
     snprintf(p->rule, sizeof p->rule, "%.127s", s->spec);
+    p->plast = s->plast;
     const int overlap = c->t0 < c->s1 && c->s0 < c->t1;
     if (!s->autapses && overlap && c->s1 - c->s0 == 1 && (s->rule == GC_RULE_INDEGREE || s->rule == GC_RULE_TOTAL) &&
         s->k > 0)

@@ -100,6 +100,7 @@ struct sim_spk {
      * kept for the checkpoints that follow. */
     sim_spike *restored;
     int64_t nrestored;
+    struct spk_plastic *plastic;   /* plastic synapses' states (spk_plastic.c), or NULL: every synapse static */
     int64_t syn_hash;        /* of the synapses (spk_restart.c), once made */
     int syn_hash_done;
 };
@@ -195,6 +196,24 @@ void spk_drawn_free(sim_t *s);
 /* spk_setup.c: k->dev_rows turned around on the host after all (the device
  * lacks the memory), and freed. */
 void spk_lists_on_host(sim_t *s);
+
+/* spk_plastic.c: plastic synapses (plasticity.h) on the CPU engine. */
+/* 1 when some projection of syn is plastic. */
+int spk_plastic_any(const olive_synapses *syn);
+/* After the per-source lists are made from syn (the host's): the states
+ * of the plastic synapses, the tables of their projections; k->plastic
+ * stays NULL when every projection is static. */
+void spk_plastic_setup(sim_t *s, const olive_synapses *syn);
+/* After step 2 of step: the spikes of the cells with stdp inputs into their
+ * histories (before the exchange reads them). */
+void spk_plastic_post(sim_t *s, int64_t step);
+/* A spike of step sstep through list entry x (delay d steps): a plastic
+ * synapse's update; returns the weight the event carries. */
+double spk_plastic_pre(struct sim_spk *k, int64_t x, int64_t sstep, int d, double dt);
+/* /state/plastic/PROJ/...: every plastic synapse's weight and state in the
+ * file's synapse order (collective); returns this rank's checksum part. */
+uint64_t spk_plastic_write(sim_t *s, const char *path, hid_t state_group, hid_t xfer);
+void spk_plastic_free(struct sim_spk *k);
 
 /* spk_params.c: --param applied to the populations just read (sets the
  * run's param_overrides). */

@@ -60,6 +60,26 @@ int64_t *spk_gather_window(sim_t *s, int64_t *total_out)
  * with loop-invariant flags. An event due after the run's last step is
  * counted but not queued: a ring of fewer slots than the delays (a run
  * shorter than them) holds only the steps still to run. */
+/* A spike through plastic synapses (spk_plastic.c): every synapse's update
+ * in list order, its event due whether or not the run reaches it. */
+static int64_t queue_plastic(struct sim_spk *k, int64_t g, int64_t sstep, double dt)
+{
+    const int slots = k->slots;
+    const int64_t x0 = k->out_ptr[g], no = k->out_ptr[g + 1] - x0;
+    for (int64_t e = 0; e < no; e++) {
+        const int64_t x = x0 + e;
+        const int d = k->out_delay[x];
+        const spk_out *o = &k->out[x];
+        const double w = spk_plastic_pre(k, x, sstep, d, dt);
+        if (sstep + d >= k->end) continue;
+        spk_slot *sl = &k->ring[(sstep + d) % slots];
+        const int32_t r = o->target;
+        if (!sl->touched[r]) { sl->touched[r] = 1; sl->list[sl->n++] = r; }
+        sl->acc[o->receptor][r] += w;
+    }
+    return no;
+}
+
 static inline int64_t queue_events(struct sim_spk *k, int64_t g, int64_t sstep, int64_t min_due)
 {
     const int slots = k->slots;
@@ -90,8 +110,13 @@ void spk_exchange(sim_t *s, int64_t step)
     struct sim_spk *k = s->spk;
     int64_t total;
     int64_t *all = spk_gather_window(s, &total);
-    for (int64_t i = 0; i < total; i++)
-        k->events += queue_events(k, all[i] & 0xffffffff, k->window0 + (all[i] >> 32), 0);
+    if (k->plastic) {
+        for (int64_t i = 0; i < total; i++)
+            k->events += queue_plastic(k, all[i] & 0xffffffff, k->window0 + (all[i] >> 32), s->cfg->run.dt);
+    } else {
+        for (int64_t i = 0; i < total; i++)
+            k->events += queue_events(k, all[i] & 0xffffffff, k->window0 + (all[i] >> 32), 0);
+    }
     (void)step;
     free(all);
 }

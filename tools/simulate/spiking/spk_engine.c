@@ -38,6 +38,7 @@ const double *spk_pulse_currents(sim_t *s, int64_t step)
 void spk_window_end(sim_t *s, int64_t step)
 {
     struct sim_spk *k = s->spk;
+    if (k->plastic) spk_plastic_post(s, step);   /* (the exchange's stdp synapses read them) */
     if (k->zero_delay || (step + 1 - k->window0) % k->D == 0) {
         double tx = olive_now();
         spk_exchange(s, step);

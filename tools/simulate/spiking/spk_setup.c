@@ -656,6 +656,18 @@ void sim_setup_spiking(sim_t *s, sim_config *cfg, const sim_family *family)
     s->plan.row1 = bounds[s->rank + 1];
     s->plan.nlocal = s->plan.row1 - s->plan.row0;
     free(bounds);
+    /* plastic synapses (spk_plastic.c) run on the CPU engine, from the start */
+    char plastic[OLIVE_NAME_LEN];
+    if (olive_syn_plastic(cfg->run.net_path, plastic, sizeof plastic)) {
+        if (cfg->run.backend == SIM_BACKEND_CUDA)
+            olive_die("--backend cuda: %s: /synapses/%s is plastic; plastic synapses run on the CPU engine only, so far "
+                      "(--backend cpu)", cfg->run.net_path, plastic);
+        if (cfg->run.restart_path || cfg->run.checkpoint_every)
+            olive_die("%s: /synapses/%s is plastic: %s of a network with plastic synapses is not written yet (the "
+                      "states are written at the end, in state.h5, but a restart cannot read them back)",
+                      cfg->run.net_path, plastic, cfg->run.restart_path ? "--restart" : "--checkpoint-every");
+        cfg->run.backend = SIM_BACKEND_CPU;
+    }
     /* the engine first: the CUDA engine may draw outdegree rules at each
      * spike, and those are then not drawn here */
     const sim_engine *engine = sim_engine_choose(s);
@@ -698,6 +710,7 @@ void sim_setup_spiking(sim_t *s, sim_config *cfg, const sim_family *family)
     setup_sources(s);
     const double t_rows = olive_now();
     setup_synapses(s, &syn, &mem);
+    spk_plastic_setup(s, &syn);
     olive_syn_free(&syn);
     const double t_poisson = olive_now();
     setup_poisson(s);
@@ -735,6 +748,7 @@ void sim_free_spiking(sim_t *s)
     free((void *)k->src.kind); free((void *)k->src.p); free((void *)k->src.step0); free((void *)k->src.step1);
     free((void *)k->src.ptr); free((void *)k->src.steps); free(k->src.next); free(k->src_rows);
     free(k->restored);
+    spk_plastic_free(k);
     free(k->rules); free(k->rule_rec);
     if (k->dev_rows) { olive_syn_free(k->dev_rows); free(k->dev_rows); }
 #ifdef OLIVE_HAVE_CUDA

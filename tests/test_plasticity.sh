@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# Plastic synapses (docs/MODELS.md, "Plastic synapses"; common/models/plasticity.h):
+# - olive-genconn writes a projection's rule and parameters as attributes
+#   (docs/FORMAT.md), NEST's defaults for those left out;
+# - NEST 3.10 (pinned PyPI, tests/peer_venv.sh) runs olive's network read from
+#   olive's file (scripts/nest_plasticity_compare.py): with stdp_synapse
+#   (additive and multiplicative), tsodyks_synapse and tsodyks2_synapse, 100
+#   neurons for 1 s give identical spike steps, and every plastic synapse's
+#   final weight (stdp) or x, y, u (Tsodyks-Markram) equals NEST's to 1e-12
+#   relative; the same network with static synapses is the control;
+# - 1 = 3 ranks = 1 thread: the same spikes and the same final weights and
+#   states, bit for bit;
+# - faults are refused, named.
+set -euo pipefail
+fail() { echo "FAIL: $*" >&2; exit 1; }
+G="$BIN/olive-genconn"
+S="$BIN/olive-simulate"
+
+# the file: the rule and every parameter (Wmax given, the others NEST's defaults)
+"$G" -q -o one.h5 --model lif_cuba --population e:20 \
+    --projection from=e,to=e,p=0.2,weight=1,delay=1,receptor=ge,plasticity=stdp,Wmax=4.5 \
+    --projection from=e,to=e,p=0.2,weight=2,delay=2,receptor=ge,name=short,plasticity=tsodyks,tau_fac=50
+"$PY" - <<'PYEOF' || fail "the plasticity attributes are not what was asked"
+import h5py
+g = h5py.File("one.h5")["synapses"]
+s, t = g["e_to_e"].attrs, g["short"].attrs
+def val(x): return x.decode() if isinstance(x, bytes) else x
+assert val(s["plasticity"]) == "stdp" and val(t["plasticity"]) == "tsodyks", (s["plasticity"], t["plasticity"])
+want = dict(tau_plus=20, **{"lambda": 0.01}, alpha=1, mu_plus=1, mu_minus=1, Wmax=4.5, tau_minus=20)
+assert {k[11:]: float(v) for k, v in s.items() if k.startswith("plasticity_")} == want, dict(s)
+want = dict(U=0.5, tau_psc=3, tau_rec=800, tau_fac=50, x=1, y=0, u=0)
+assert {k[11:]: float(v) for k, v in t.items() if k.startswith("plasticity_")} == want, dict(t)
+PYEOF
+
+# NEST on the same network (the normal build: the sanitizer pass runs olive's own checks)
+if [ "$BUILD" != build-san ]; then
+  source "$TESTS/peer_venv.sh"
+  for rule in static stdp tsodyks tsodyks2; do
+    OMP_NUM_THREADS=1 "$venv/bin/python" "$TOP/scripts/nest_plasticity_compare.py" --bin "$BIN" --rule $rule \
+        --time 1000 --work nest_$rule --json nest_$rule.json | tee nest_$rule.txt || fail "$rule: olive differs from NEST"
+    grep -q PASS nest_$rule.txt || fail "$rule: no verdict"
+  done
+  "$PY" - <<'PYEOF' || fail "the NEST comparisons compared too little"
+import json
+for rule, spikes, values in (("static", 1000, 0), ("stdp", 500, 1500), ("tsodyks", 100, 3000), ("tsodyks2", 200, 2000)):
+    r = json.load(open(f"nest_{rule}.json"))
+    assert r["passed"] and r["cells_differing"] == 0 and r["olive_spikes"] == r["nest_spikes"] >= spikes, (rule, r)
+    assert r["values"] >= values and r["max_rel"] <= 1e-12, (rule, r)
+    assert rule == "static" or r["changed"] > r["values"] // 3, (rule, r)   # the rule did change them
+PYEOF
+  net=nest_stdp/net.h5
+else
+  # the comparison's network, made here (the same olive-genconn command)
+  "$G" -q -o stdp.h5 --model lif_cuba --seed 3 --dt 0.1 --source-poisson inp:50:20:1 --population e:80 --population i:20 \
+      --param E_L=-70 --param V_th=-55 --param V_reset=-70 --param t_ref=2.1 --param tau_m=10 --param tau_e=2 \
+      --param tau_i=2 --param I_e=14 --param v0=-70 \
+      --projection from=inp,to=e,p=0.3,weight=2.0,delay=1.5,receptor=ge,plasticity=stdp,Wmax=6,lambda=0.05,alpha=1.05,tau_plus=16.8,tau_minus=33.7,mu_plus=0,mu_minus=0 \
+      --projection from=e,to=e,p=0.1,weight=1.0,delay=1.0,receptor=ge,autapses=no,plasticity=stdp,Wmax=3,lambda=0.02,alpha=0.9,tau_plus=16.8,tau_minus=33.7 \
+      --projection from=e,to=i,p=0.1,weight=1.0,delay=1.0,receptor=ge \
+      --projection from=i,to=e,p=0.2,weight=-3.0,delay=0.8,receptor=gi \
+      --projection from=i,to=i,p=0.2,weight=-3.0,delay=0.8,receptor=gi,autapses=no
+  net=stdp.h5
+fi
+
+# 1 rank = 3 ranks = 1 thread, bit for bit (spikes, weights, traces)
+"$S" -q "$net" --time 500 -o r1 --backend cpu
+OMP_NUM_THREADS=1 "$S" -q "$net" --time 500 -o t1 --backend cpu
+mpirun -np 3 "$S" -q "$net" --time 500 -o r3 --backend cpu
+for other in t1 r3; do
+  h5diff r1/spikes.h5 $other/spikes.h5 /spikes /spikes || fail "$other: the spikes differ from 1 rank's"
+  h5diff r1/state.h5 $other/state.h5 /state/plastic /state/plastic || fail "$other: the plastic synapses differ from 1 rank's"
+done
+"$PY" - <<'PYEOF' || fail "the weights did not move"
+import h5py, numpy as np
+g = h5py.File("r1/state.h5")["state/plastic"]
+w = g["inp_to_e/weight"][:]
+assert len(w) > 1000 and np.sum(w != 2.0) > len(w) // 2 and w.min() >= 0 and w.max() <= 6, (len(w), w.min(), w.max())
+assert (g["inp_to_e/last_spike_step"][:] >= 10).all()   # every source spiked (from 1 ms on)
+PYEOF
+
+# faults, named
+expect_fail() {  # message, command...
+  local msg=$1; shift
+  if "$@" > out.txt 2>&1; then fail "accepted: $*"; fi
+  grep -q -- "$msg" out.txt || { cat out.txt; fail "no '$msg' in the message of: $*"; }
+}
+P="from=e,to=e,p=0.2,weight=1,delay=1,receptor=ge"
+expect_fail "tau_plus must be > 0" "$G" -q -o bad.h5 --model lif_cuba --population e:5 --projection $P,plasticity=stdp,tau_plus=-1
+expect_fail "tau_rec is not a parameter of plasticity=stdp" "$G" -q -o bad.h5 --model lif_cuba --population e:5 --projection $P,plasticity=stdp,tau_rec=5
+expect_fail "give plasticity=RULE first" "$G" -q -o bad.h5 --model lif_cuba --population e:5 --projection $P,tau_plus=5
+expect_fail "plasticity='hebb' is not" "$G" -q -o bad.h5 --model lif_cuba --population e:5 --projection $P,plasticity=hebb
+expect_fail "same sign" "$G" -q -o bad.h5 --model lif_cuba --population e:5 --projection $P,plasticity=stdp,Wmax=-1
+expect_fail "tau_psc must differ from tau_rec" "$G" -q -o bad.h5 --model lif_cuba --population e:5 --projection $P,plasticity=tsodyks,tau_psc=5,tau_rec=5
+[ ! -e bad.h5 ] || fail "a refused network left bad.h5"
+cp one.h5 damaged.h5
+"$PY" -c "
+import h5py
+with h5py.File('damaged.h5', 'a') as f: f['synapses/short'].attrs['plasticity'] = 'hebb'"
+expect_fail "damaged.h5: /synapses/short: plasticity 'hebb' is not a rule olive knows" "$S" -q damaged.h5 --time 10 -o x1
+cp one.h5 damaged.h5
+"$PY" -c "
+import h5py
+with h5py.File('damaged.h5', 'a') as f: del f['synapses/e_to_e'].attrs['plasticity_tau_plus']"
+expect_fail "damaged.h5: /synapses/e_to_e: plasticity stdp needs the attribute 'plasticity_tau_plus'" "$S" -q damaged.h5 --time 10 -o x2
+cp one.h5 damaged.h5
+"$PY" -c "
+import h5py
+with h5py.File('damaged.h5', 'a') as f: f['synapses/short'].attrs['plasticity_tau_plus'] = 3.0"
+expect_fail "damaged.h5: /synapses/short: attribute 'plasticity_tau_plus' is not a projection attribute" "$S" -q damaged.h5 --time 10 -o x3
+cp one.h5 damaged.h5
+"$PY" -c "
+import h5py
+with h5py.File('damaged.h5', 'a') as f: f['synapses/short'].attrs['plasticity_U'] = 1.5"
+expect_fail "plasticity tsodyks: U must be in \[0, 1\]" "$S" -q damaged.h5 --time 10 -o x4
+"$G" -q -o tau.h5 --model lif_cuba --population e:20 \
+    --projection from=e,to=e,p=0.5,weight=1,delay=1,receptor=ge,plasticity=stdp,tau_minus=20 \
+    --projection from=e,to=e,p=0.5,weight=1,delay=1,receptor=ge,name=other,plasticity=stdp,tau_minus=30
+expect_fail "a cell has one tau_minus" "$S" -q tau.h5 --time 10 -o x5
+expect_fail "plastic synapses is not written yet" "$S" -q one.h5 --time 10 -o x6 --checkpoint-every 5
+for d in x1 x2 x3 x4 x5 x6; do [ ! -e $d ] || fail "a refused run left $d"; done
+echo "plasticity: NEST comparisons, ranks, refusals ok"
