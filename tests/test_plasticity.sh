@@ -9,12 +9,18 @@
 #   final weight (stdp) or x, y, u (Tsodyks-Markram) equals NEST's to 1e-12
 #   relative; the same network with static synapses is the control;
 # - 1 = 3 ranks = 1 thread: the same spikes and the same final weights and
-#   states, bit for bit;
+#   states, bit for bit; a restart from a state in mid-window, on another
+#   rank count, continues the unbroken run bit for bit;
 # - faults are refused, named.
 set -euo pipefail
 fail() { echo "FAIL: $*" >&2; exit 1; }
 G="$BIN/olive-genconn"
 S="$BIN/olive-simulate"
+expect_fail() {  # message, command...
+  local msg=$1; shift
+  if "$@" > out.txt 2>&1; then fail "accepted: $*"; fi
+  grep -q -- "$msg" out.txt || { cat out.txt; fail "no '$msg' in the message of: $*"; }
+}
 
 # the file: the rule and every parameter (Wmax given, the others NEST's defaults)
 "$G" -q -o one.h5 --model lif_cuba --population e:20 \
@@ -78,12 +84,41 @@ assert len(w) > 1000 and np.sum(w != 2.0) > len(w) // 2 and w.min() >= 0 and w.m
 assert (g["inp_to_e/last_spike_step"][:] >= 10).all()   # every source spiked (from 1 ms on)
 PYEOF
 
+# checkpoint and restart: a state in mid-window (step 3333, windows of 8 steps), continued on 3 ranks,
+# gives the unbroken run's spikes and final state, bit for bit; checkpoints do not change the run
+"$S" -q "$net" --time 1000 -o whole --backend cpu
+"$S" -q "$net" --time 333.3 -o first --backend cpu
+mpirun -np 3 "$S" -q "$net" --time 1000 -o rest --restart first/state.h5
+"$S" -q "$net" --time 1000 -o ckpt --checkpoint-every 2501
+for v in v ge gi ref plastic plastic_history_step plastic_history_kminus plastic_queue_sums plastic_window; do
+  h5diff whole/state.h5 rest/state.h5 /state/$v /state/$v || fail "the restarted run's /state/$v differs from the unbroken run's"
+  h5diff whole/state.h5 ckpt/state.h5 /state/$v /state/$v || fail "a run with checkpoints has another /state/$v"
+done
+"$PY" - <<'PYEOF' || fail "the restarted run's spikes are not the unbroken run's"
+import h5py, numpy as np
+def spikes(d, after=0):
+    f = h5py.File(d + "/spikes.h5")
+    return sorted((round(t / 0.1), int(g.attrs["first_cell"]) + int(i)) for g in f["spikes"].values()
+                  for t, i in zip(g["timestamps"][:], g["node_ids"][:]) if t > after)
+w, r, f = spikes("whole", 333.3), spikes("rest"), h5py.File("first/state.h5")["state"]
+assert w == r and len(r) > 500, (len(w), len(r))
+# the state in mid-window: spikes not exchanged yet, events queued
+assert f["plastic_window"][0] == 3328 and (f["in_flight_step"][:] >= 3328).any() and len(f["plastic_queue_cell"]) > 0
+PYEOF
+cp first/state.h5 bad_state.h5
+"$PY" -c "
+import h5py
+with h5py.File('bad_state.h5', 'a') as f: f['state/plastic_window'][0] = 3000"
+expect_fail "bad_state.h5: /state/plastic_window = 3000 is not the start of an exchange window" \
+    "$S" -q "$net" --time 1000 -o x7 --restart bad_state.h5
+cp first/state.h5 bad_state.h5
+"$PY" -c "
+import h5py
+with h5py.File('bad_state.h5', 'a') as f: f['state/plastic/inp_to_e/weight'][5] = -1.0"
+expect_fail "bad_state.h5: /state/plastic/inp_to_e/weight\[5\] = -1: a weight and Wmax must have the same sign" \
+    "$S" -q "$net" --time 1000 -o x8 --restart bad_state.h5
+
 # faults, named
-expect_fail() {  # message, command...
-  local msg=$1; shift
-  if "$@" > out.txt 2>&1; then fail "accepted: $*"; fi
-  grep -q -- "$msg" out.txt || { cat out.txt; fail "no '$msg' in the message of: $*"; }
-}
 P="from=e,to=e,p=0.2,weight=1,delay=1,receptor=ge"
 expect_fail "tau_plus must be > 0" "$G" -q -o bad.h5 --model lif_cuba --population e:5 --projection $P,plasticity=stdp,tau_plus=-1
 expect_fail "tau_rec is not a parameter of plasticity=stdp" "$G" -q -o bad.h5 --model lif_cuba --population e:5 --projection $P,plasticity=stdp,tau_rec=5
@@ -116,6 +151,5 @@ expect_fail "plasticity tsodyks: U must be in \[0, 1\]" "$S" -q damaged.h5 --tim
     --projection from=e,to=e,p=0.5,weight=1,delay=1,receptor=ge,plasticity=stdp,tau_minus=20 \
     --projection from=e,to=e,p=0.5,weight=1,delay=1,receptor=ge,name=other,plasticity=stdp,tau_minus=30
 expect_fail "a cell has one tau_minus" "$S" -q tau.h5 --time 10 -o x5
-expect_fail "plastic synapses is not written yet" "$S" -q one.h5 --time 10 -o x6 --checkpoint-every 5
-for d in x1 x2 x3 x4 x5 x6; do [ ! -e $d ] || fail "a refused run left $d"; done
+for d in x1 x2 x3 x4 x5 x7 x8; do [ ! -e $d ] || fail "a refused run left $d"; done
 echo "plasticity: NEST comparisons, ranks, refusals ok"

@@ -221,7 +221,7 @@ void sim_write_state(sim_t *s, const char *path, int64_t step, const char *kind)
         olive_h5_close(path, d, "dataset /state/i_noise");
     }
     if (s->spk) part += spk_write_in_flight(s, path, g, step, xfer);   /* what a restart must deliver */
-    if (s->spk) part += spk_plastic_write(s, path, g, xfer);            /* plastic synapses' weights and states */
+    if (s->spk) part += spk_plastic_write(s, path, g, step, xfer);      /* plastic synapses' weights and states */
     olive_h5_attr_i64(path, g, "step", step);
     olive_h5_attr_f64(path, g, "time_ms", (double)step * s->cfg->run.dt);
     olive_h5_attr_str(path, g, "precision", s->cfg->run.single ? "single" : "double");

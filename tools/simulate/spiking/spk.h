@@ -101,6 +101,11 @@ struct sim_spk {
     sim_spike *restored;
     int64_t nrestored;
     struct spk_plastic *plastic;   /* plastic synapses' states (spk_plastic.c), or NULL: every synapse static */
+    int plastic_net;         /* some projection is plastic (known before the synapses are read) */
+    /* A restart of a plastic network: own spikes of the state's window not
+     * yet exchanged (steps [window0, start)), sent at the first exchange */
+    sim_spike *carry;
+    int64_t ncarry;
     int64_t syn_hash;        /* of the synapses (spk_restart.c), once made */
     int syn_hash_done;
 };
@@ -211,8 +216,18 @@ void spk_plastic_post(sim_t *s, int64_t step);
  * synapse's update; returns the weight the event carries. */
 double spk_plastic_pre(struct sim_spk *k, int64_t x, int64_t sstep, int d, double dt);
 /* /state/plastic/PROJ/...: every plastic synapse's weight and state in the
- * file's synapse order (collective); returns this rank's checksum part. */
-uint64_t spk_plastic_write(sim_t *s, const char *path, hid_t state_group, hid_t xfer);
+ * file's synapse order; the stdp targets' spike histories, the events
+ * queued and not yet due, the exchange window (collective); returns this
+ * rank's checksum part. */
+uint64_t spk_plastic_write(sim_t *s, const char *path, hid_t state_group, int64_t step, hid_t xfer);
+/* A restart of a plastic network from state file f (path) at step k0
+ * (spikes in flight read: k->restored): the states, histories and queued
+ * events, the window and its spikes not yet exchanged (k->carry), validated;
+ * adds this rank's checksum part of what it read to *part. */
+void spk_plastic_restore(sim_t *s, const char *path, hid_t f, uint64_t *part);
+/* The synapse hash of the network's (the file's) weights: made at set-up,
+ * before plastic weights change (spk_restart.c). */
+int64_t spk_synapse_hash(sim_t *s);
 void spk_plastic_free(struct sim_spk *k);
 
 /* spk_params.c: --param applied to the populations just read (sets the

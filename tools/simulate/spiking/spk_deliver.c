@@ -21,10 +21,14 @@ int64_t *spk_gather_window(sim_t *s, int64_t *total_out)
     struct sim_spk *k = s->spk;
     /* This window's own spikes: (step offset in the window) << 32 | cell, so
      * that sorting the numbers sorts by step, then cell. */
-    int64_t m = 0;
+    int64_t m = k->ncarry;   /* (a restart's spikes of the window before it: spk_plastic.c) */
     for (int t = 0; t < s->nthreads; t++) m += s->tspike_n[t] - k->mark[t];
     if (m > INT32_MAX) olive_die("rank %d: more than 2^31 spikes in one exchange window", s->rank);
     int64_t *mine = olive_malloc((size_t)m * sizeof(int64_t) + 8, "spike exchange"), j = 0;
+    for (int64_t i = 0; i < k->ncarry; i++) mine[j++] = (k->carry[i].step - k->window0) << 32 | k->carry[i].cell;
+    free(k->carry);
+    k->carry = NULL;
+    k->ncarry = 0;
     for (int t = 0; t < s->nthreads; t++) {
         for (int64_t i = k->mark[t]; i < s->tspike_n[t]; i++)
             mine[j++] = (s->tspikes[t][i].step - k->window0) << 32 | s->tspikes[t][i].cell;
@@ -71,7 +75,8 @@ static int64_t queue_plastic(struct sim_spk *k, int64_t g, int64_t sstep, double
         const int d = k->out_delay[x];
         const spk_out *o = &k->out[x];
         const double w = spk_plastic_pre(k, x, sstep, d, dt);
-        if (sstep + d >= k->end) continue;
+        /* (no test of the run's end: the ring has a slot per delay step, and
+         * the events due after the run stay queued for its state) */
         spk_slot *sl = &k->ring[(sstep + d) % slots];
         const int32_t r = o->target;
         if (!sl->touched[r]) { sl->touched[r] = 1; sl->list[sl->n++] = r; }

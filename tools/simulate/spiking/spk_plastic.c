@@ -11,6 +11,7 @@
 #include "h5util.h"
 #include "plasticity_io.h"
 #include "util.h"
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -115,6 +116,7 @@ void spk_plastic_setup(sim_t *s, const olive_synapses *syn)
     P->kminus = olive_calloc((size_t)n + 1, sizeof(double), "plastic synapses");
     P->last_t = olive_malloc((size_t)(n + 1) * sizeof(double), "plastic synapses");
     for (int64_t r = 0; r <= n; r++) P->last_t[r] = -1.0;   /* NEST's last_spike_ before any */
+    spk_synapse_hash(s);   /* now, of the file's weights (a state's check: spk_restart.c) */
 }
 
 void spk_plastic_post(sim_t *s, int64_t step)
@@ -179,11 +181,108 @@ static void write_column(sim_t *s, const char *path, hid_t g, int j, const char 
     free(v);
 }
 
-uint64_t spk_plastic_write(sim_t *s, const char *path, hid_t state_group, hid_t xfer)
+/* Datasets NAME_k of m rows each, this rank's rows at its place among the
+ * ranks' (their blocks of cells follow each other: the file is the same for
+ * any rank count). */
+static uint64_t write_rows(sim_t *s, const char *path, hid_t g, const char *const *names, void *const *data,
+                           const int *is_int, int nd, int64_t m, hid_t xfer)
+{
+    int64_t off = 0, total = 0;
+    SIM_CHECK_MPI(MPI_Exscan(&m, &off, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD));
+    if (s->rank == 0) off = 0;
+    SIM_CHECK_MPI(MPI_Allreduce(&m, &total, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD));
+    uint64_t part = 0;
+    for (int q = 0; q < nd; q++) {
+        hid_t d = olive_h5_dset1(path, g, names[q], is_int[q] ? H5T_STD_I64LE : H5T_IEEE_F64LE, total, 0);
+        if (total > 0) olive_h5_write_slab1(path, d, is_int[q] ? H5T_NATIVE_INT64 : H5T_NATIVE_DOUBLE, off, m, data[q], xfer);
+        char what[96];
+        snprintf(what, sizeof what, "state/%s", names[q]);
+        olive_h5_close(path, d, what);
+        part += sim_state_hash(what, off, m, data[q], 8);
+    }
+    return part;
+}
+
+typedef struct { int64_t cell, step; double v[OLIVE_NVARS]; } pending;
+
+static int cmp_pending(const void *a, const void *b)
+{
+    const pending *x = a, *y = b;
+    if (x->cell != y->cell) return (x->cell > y->cell) - (x->cell < y->cell);
+    return (x->step > y->step) - (x->step < y->step);
+}
+
+/* The stdp targets' spike histories and the events queued for steps >=
+ * step (the ring's slots as they are: every touched target, its sums per
+ * receptor), both by cell then step; the exchange window's first step. */
+static uint64_t write_histories_and_queue(sim_t *s, const char *path, hid_t g, int64_t step, hid_t xfer)
+{
+    struct sim_spk *k = s->spk;
+    struct spk_plastic *P = k->plastic;
+    const int64_t n = s->plan.nlocal, row0 = s->plan.row0;
+    int64_t m = 0;
+    for (int64_t r = 0; r < n; r++) m += P->post_n[r];
+    int64_t *hc = olive_malloc((size_t)m * sizeof(int64_t) + 8, "state"), *hs = olive_malloc((size_t)m * sizeof(int64_t) + 8, "state");
+    double *hk = olive_malloc((size_t)m * sizeof(double) + 8, "state");
+    for (int64_t r = 0, j = 0; r < n; r++)
+        for (int64_t i = 0; i < P->post_n[r]; i++, j++) { hc[j] = row0 + r; hs[j] = P->post_step[r][i]; hk[j] = P->post_kminus[r][i]; }
+    const char *hn[3] = {"plastic_history_cell", "plastic_history_step", "plastic_history_kminus"};
+    void *hd[3] = {hc, hs, hk};
+    const int hi[3] = {1, 1, 0};
+    uint64_t part = write_rows(s, path, g, hn, hd, hi, 3, m, xfer);
+    free(hc); free(hs); free(hk);
+    /* the queue: slot q holds the events due at the one step of [step, step + slots) that is q mod slots */
+    int64_t np = 0;
+    for (int q = 0; q < k->slots; q++) np += k->ring[q].n;
+    pending *pe = olive_malloc((size_t)np * sizeof(pending) + sizeof(pending), "state");
+    np = 0;
+    for (int q = 0; q < k->slots; q++) {
+        const spk_slot *sl = &k->ring[q];
+        const int64_t due = step + ((q - step % k->slots) % k->slots + k->slots) % k->slots;
+        for (int64_t i = 0; i < sl->n; i++) {
+            pending *e = &pe[np++];
+            e->cell = row0 + sl->list[i];
+            e->step = due;
+            for (int a = 0; a < k->nacc; a++) e->v[a] = sl->acc[a][sl->list[i]];
+        }
+    }
+    qsort(pe, (size_t)np, sizeof *pe, cmp_pending);
+    int64_t *pc = olive_malloc((size_t)np * sizeof(int64_t) + 8, "state"), *ps = olive_malloc((size_t)np * sizeof(int64_t) + 8, "state");
+    double *pv = olive_malloc((size_t)np * (size_t)k->nacc * sizeof(double) + 8, "state");
+    for (int64_t i = 0; i < np; i++) {
+        pc[i] = pe[i].cell;
+        ps[i] = pe[i].step;
+        for (int a = 0; a < k->nacc; a++) pv[i * k->nacc + a] = pe[i].v[a];
+    }
+    free(pe);
+    const char *pn[2] = {"plastic_queue_cell", "plastic_queue_step"};
+    void *pd[2] = {pc, ps};
+    const int pi[2] = {1, 1};
+    part += write_rows(s, path, g, pn, pd, pi, 2, np, xfer);
+    /* the sums: nacc per event, as rows of nacc values */
+    int64_t off = 0, total = 0, mv = np * k->nacc;
+    SIM_CHECK_MPI(MPI_Exscan(&mv, &off, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD));
+    if (s->rank == 0) off = 0;
+    SIM_CHECK_MPI(MPI_Allreduce(&mv, &total, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD));
+    hid_t d = olive_h5_dset1(path, g, "plastic_queue_sums", H5T_IEEE_F64LE, total, 0);
+    if (total > 0) olive_h5_write_slab1(path, d, H5T_NATIVE_DOUBLE, off, mv, pv, xfer);
+    olive_h5_close(path, d, "dataset /state/plastic_queue_sums");
+    part += sim_state_hash("state/plastic_queue_sums", off, mv, pv, 8);
+    free(pc); free(ps); free(pv);
+    /* the window: its spikes (in flight, steps >= it) are not exchanged yet */
+    hid_t w = olive_h5_dset1(path, g, "plastic_window", H5T_STD_I64LE, 1, 0);
+    if (s->rank == 0) olive_h5_write_slab1(path, w, H5T_NATIVE_INT64, 0, 1, &k->window0, xfer);
+    else olive_h5_write_slab1(path, w, H5T_NATIVE_INT64, 0, 0, &k->window0, xfer);
+    olive_h5_close(path, w, "dataset /state/plastic_window");
+    if (s->rank == 0) part += sim_state_hash("state/plastic_window", 0, 1, &k->window0, 8);
+    return part;
+}
+
+uint64_t spk_plastic_write(sim_t *s, const char *path, hid_t state_group, int64_t step, hid_t xfer)
 {
     struct spk_plastic *P = s->spk->plastic;
     if (!P) return 0;
-    uint64_t part = 0;
+    uint64_t part = write_histories_and_queue(s, path, state_group, step, xfer);
     hid_t pg = olive_h5_group(path, state_group, "plastic");
     for (int j = 0; j < P->nproj; j++) {
         const int rule = P->rule[j].rule;
@@ -213,4 +312,165 @@ void spk_plastic_free(struct sim_spk *k)
     free(P->post_n); free(P->post_cap); free(P->kminus); free(P->last_t); free(P->tau_minus);
     free(P);
     k->plastic = NULL;
+}
+
+/* Dataset name of state file f: its length (want >= 0: must be that). */
+static int64_t state_len(const char *path, hid_t f, const char *name, int64_t want)
+{
+    if (!olive_h5_exists(f, name))
+        olive_die("%s: /%s is missing (a network with plastic synapses needs it to continue)", path, name);
+    const int64_t m = olive_h5_len1(path, f, name);
+    if (want >= 0 && m != want)
+        olive_die("%s: /%s has %lld entries, the network's plastic synapses need %lld", path, name, (long long)m, (long long)want);
+    return m;
+}
+
+/* Every plastic synapse's weight and state, this rank's slab of each. */
+static void restore_synapses(sim_t *s, const char *path, hid_t f, int64_t k0, uint64_t *part)
+{
+    struct sim_spk *k = s->spk;
+    struct spk_plastic *P = k->plastic;
+    const int64_t nsyn = k->out_ptr[s->net.count];
+    for (int j = 0; j < P->nproj; j++) {
+        const int rule = P->rule[j].rule;
+        if (rule == OLIVE_PLAST_NONE) continue;
+        const char *vars[5] = {"weight", "last_spike_step", rule == OLIVE_PLAST_STDP ? "Kplus" : "x",
+                               rule == OLIVE_PLAST_TSODYKS ? "y" : NULL, rule != OLIVE_PLAST_STDP ? "u" : NULL};
+        const int slot_of[5] = {-1, -2, 0, 1, 2};
+        const int64_t m = P->count[j];
+        double *v = olive_malloc((size_t)m * sizeof(double) + 8, "state");
+        for (int q = 0; q < 5; q++) {
+            if (!vars[q]) continue;
+            char name[160];
+            snprintf(name, sizeof name, "state/plastic/%s/%s", P->name[j], vars[q]);
+            state_len(path, f, name, P->total[j]);
+            H5T_class_t cls;
+            size_t sz;
+            olive_h5_dtype_info(path, f, name, &cls, &sz);
+            if (sz != 8 || cls != (q == 1 ? H5T_INTEGER : H5T_FLOAT))
+                olive_die("%s: /%s is not %s", path, name, q == 1 ? "int64" : "float64");
+            olive_h5_read_slab1(path, f, name, q == 1 ? H5T_NATIVE_INT64 : H5T_NATIVE_DOUBLE, P->first[j], m, v);
+            *part += sim_state_hash(name, P->first[j], m, v, 8);
+            for (int64_t e = 0; e < m; e++) {
+                const int64_t last = ((int64_t *)v)[e];
+                if (q == 1 ? (last < -1 || last >= k0) : !isfinite(v[e]))
+                    olive_die("%s: /%s[%lld] is %s", path, name, (long long)(P->first[j] + e),
+                              q == 1 ? "not a step before the state's (-1: none)" : "not finite");
+                if (q >= 2 && (v[e] < 0 || (rule != OLIVE_PLAST_STDP && v[e] > 1)))
+                    olive_die("%s: /%s[%lld] = %g is outside %s", path, name, (long long)(P->first[j] + e), v[e],
+                              rule == OLIVE_PLAST_STDP ? "[0, inf)" : "[0, 1]");
+                if (q == 0 && olive_plast_weight_fault(&P->rule[j], v[e]))
+                    olive_die("%s: /%s[%lld] = %g: %s", path, name, (long long)(P->first[j] + e), v[e],
+                              olive_plast_weight_fault(&P->rule[j], v[e]));
+            }
+            for (int64_t x = 0; x < nsyn; x++) {
+                if (P->proj_of[x] != j) continue;
+                const int64_t e = P->index_of[x];
+                if (q == 0) k->out[x].w = v[e];
+                else if (q == 1) P->st[x].last = ((int64_t *)v)[e];
+                else P->st[x].s[slot_of[q]] = v[e];
+            }
+        }
+        free(v);
+    }
+}
+
+/* The stdp targets' histories (every rank reads them all, keeps its own). */
+static void restore_histories(sim_t *s, const char *path, hid_t f, int64_t k0, uint64_t *part)
+{
+    struct spk_plastic *P = s->spk->plastic;
+    const int64_t m = state_len(path, f, "state/plastic_history_cell", -1);
+    state_len(path, f, "state/plastic_history_step", m);
+    state_len(path, f, "state/plastic_history_kminus", m);
+    int64_t *hc = olive_malloc((size_t)m * sizeof(int64_t) + 8, "state"), *hs = olive_malloc((size_t)m * sizeof(int64_t) + 8, "state");
+    double *hk = olive_malloc((size_t)m * sizeof(double) + 8, "state");
+    olive_h5_read_slab1(path, f, "state/plastic_history_cell", H5T_NATIVE_INT64, 0, m, hc);
+    olive_h5_read_slab1(path, f, "state/plastic_history_step", H5T_NATIVE_INT64, 0, m, hs);
+    olive_h5_read_slab1(path, f, "state/plastic_history_kminus", H5T_NATIVE_DOUBLE, 0, m, hk);
+    if (s->rank == 0)
+        *part += sim_state_hash("state/plastic_history_cell", 0, m, hc, 8) + sim_state_hash("state/plastic_history_step", 0, m, hs, 8) +
+                 sim_state_hash("state/plastic_history_kminus", 0, m, hk, 8);
+    const int64_t row0 = s->plan.row0, row1 = s->plan.row1;
+    for (int64_t i = 0; i < m; i++) {
+        const int64_t g = hc[i];
+        if (g < 0 || g >= s->net.count || (i > 0 && (g < hc[i - 1] || (g == hc[i - 1] && hs[i] <= hs[i - 1]))))
+            olive_die("%s: /state/plastic_history_cell and _step entry %lld (cell %lld, step %lld) is not a cell, or not "
+                      "after the entry before it in (cell, step) order", path, (long long)i, (long long)g, (long long)hs[i]);
+        if (hs[i] < 0 || hs[i] >= k0 || !(hk[i] >= 1) || !isfinite(hk[i]))
+            olive_die("%s: /state/plastic_history entry %lld (cell %lld): step %lld or Kminus %g is not a spike's before "
+                      "the state's step", path, (long long)i, (long long)g, (long long)hs[i], hk[i]);
+        if (g < row0 || g >= row1) continue;
+        const int64_t r = g - row0;
+        if (P->tau_minus[r] == 0)
+            olive_die("%s: /state/plastic_history_cell[%lld] = %lld: the cell has no stdp synapse", path, (long long)i, (long long)g);
+        if (P->post_n[r] == P->post_cap[r]) {
+            P->post_cap[r] = P->post_cap[r] ? 2 * P->post_cap[r] : 16;
+            P->post_step[r] = olive_realloc(P->post_step[r], (size_t)P->post_cap[r] * sizeof(int64_t), "spike history");
+            P->post_kminus[r] = olive_realloc(P->post_kminus[r], (size_t)P->post_cap[r] * sizeof(double), "spike history");
+        }
+        P->post_step[r][P->post_n[r]] = hs[i];
+        P->post_kminus[r][P->post_n[r]++] = hk[i];
+        P->kminus[r] = hk[i];
+        P->last_t[r] = olive_plast_time(hs[i], s->cfg->run.dt);
+    }
+    free(hc); free(hs); free(hk);
+}
+
+/* The events queued, into the ring (own cells). */
+static void restore_queue(sim_t *s, const char *path, hid_t f, int64_t k0, uint64_t *part)
+{
+    struct sim_spk *k = s->spk;
+    const int64_t m = state_len(path, f, "state/plastic_queue_cell", -1);
+    state_len(path, f, "state/plastic_queue_step", m);
+    state_len(path, f, "state/plastic_queue_sums", m * k->nacc);
+    int64_t *pc = olive_malloc((size_t)m * sizeof(int64_t) + 8, "state"), *ps = olive_malloc((size_t)m * sizeof(int64_t) + 8, "state");
+    double *pv = olive_malloc((size_t)(m * k->nacc) * sizeof(double) + 8, "state");
+    olive_h5_read_slab1(path, f, "state/plastic_queue_cell", H5T_NATIVE_INT64, 0, m, pc);
+    olive_h5_read_slab1(path, f, "state/plastic_queue_step", H5T_NATIVE_INT64, 0, m, ps);
+    olive_h5_read_slab1(path, f, "state/plastic_queue_sums", H5T_NATIVE_DOUBLE, 0, m * k->nacc, pv);
+    if (s->rank == 0)
+        *part += sim_state_hash("state/plastic_queue_cell", 0, m, pc, 8) + sim_state_hash("state/plastic_queue_step", 0, m, ps, 8) +
+                 sim_state_hash("state/plastic_queue_sums", 0, m * k->nacc, pv, 8);
+    for (int64_t i = 0; i < m; i++) {
+        const int64_t g = pc[i];
+        if (g < 0 || g >= s->net.count || ps[i] < k0 || ps[i] >= k0 + k->L - 1 + (k->zero_delay ? 1 : 0) ||
+            (i > 0 && (g < pc[i - 1] || (g == pc[i - 1] && ps[i] <= ps[i - 1]))))
+            olive_die("%s: /state/plastic_queue_cell and _step entry %lld (cell %lld, step %lld): not a cell, not a step "
+                      "an event can be due at (%lld .. %lld), or not after the entry before it", path, (long long)i,
+                      (long long)g, (long long)ps[i], (long long)k0, (long long)(k0 + k->L - 2 + (k->zero_delay ? 1 : 0)));
+        for (int a = 0; a < k->nacc; a++)
+            if (!isfinite(pv[i * k->nacc + a]))
+                olive_die("%s: /state/plastic_queue_sums[%lld] is not finite", path, (long long)(i * k->nacc + a));
+        if (g < s->plan.row0 || g >= s->plan.row1) continue;
+        spk_slot *sl = &k->ring[ps[i] % k->slots];
+        const int32_t r = (int32_t)(g - s->plan.row0);
+        sl->touched[r] = 1;
+        sl->list[sl->n++] = r;
+        for (int a = 0; a < k->nacc; a++) sl->acc[a][r] = pv[i * k->nacc + a];
+    }
+    free(pc); free(ps); free(pv);
+}
+
+void spk_plastic_restore(sim_t *s, const char *path, hid_t f, uint64_t *part)
+{
+    struct sim_spk *k = s->spk;
+    const int64_t k0 = s->cfg->run.start_step;
+    restore_synapses(s, path, f, k0, part);
+    restore_histories(s, path, f, k0, part);
+    restore_queue(s, path, f, k0, part);
+    int64_t w0;
+    state_len(path, f, "state/plastic_window", 1);
+    olive_h5_read_slab1(path, f, "state/plastic_window", H5T_NATIVE_INT64, 0, 1, &w0);
+    if (s->rank == 0) *part += sim_state_hash("state/plastic_window", 0, 1, &w0, 8);
+    if (w0 > k0 || w0 < k0 - k->D + 1 || w0 < 0)
+        olive_die("%s: /state/plastic_window = %lld is not the start of an exchange window holding step %lld (windows of %d "
+                  "step(s))", path, (long long)w0, (long long)k0 - 1, k->D);
+    /* the window goes on where it was: its own spikes so far, not exchanged yet, go with its next exchange */
+    k->window0 = w0;
+    for (int64_t i = 0; i < k->nrestored; i++)
+        k->ncarry += k->restored[i].step >= w0 && k->restored[i].cell >= s->plan.row0 && k->restored[i].cell < s->plan.row1;
+    k->carry = olive_malloc((size_t)k->ncarry * sizeof(sim_spike) + sizeof(sim_spike), "spikes");
+    for (int64_t i = 0, j = 0; i < k->nrestored; i++)
+        if (k->restored[i].step >= w0 && k->restored[i].cell >= s->plan.row0 && k->restored[i].cell < s->plan.row1)
+            k->carry[j++] = k->restored[i];
 }

@@ -19,7 +19,7 @@
  * delay), what a restart must match beyond the counts: each synapse adds
  * mix(...) mod 2^64, so the sum does not depend on the rank or thread count.
  * Made from the outgoing lists at the first state written or read. */
-static int64_t synapse_hash(sim_t *s)
+int64_t spk_synapse_hash(sim_t *s)
 {
     struct sim_spk *k = s->spk;
     if (k->syn_hash_done) return k->syn_hash;
@@ -181,10 +181,10 @@ void spk_restart_load(sim_t *s)
     if (nsyn != k->nsyn_total)
         olive_die("%s: the state belongs to a network of %lld synapses, %s has %lld (another network)", p,
                   (long long)nsyn, cfg->run.net_path, (long long)k->nsyn_total);
-    if (hash != synapse_hash(s))
+    if (hash != spk_synapse_hash(s))
         olive_die("%s: the state belongs to a network with other synapses (sources, targets, weights or delays) "
                   "than %s (synapse hash %016llx, the network's %016llx); a restart must use the network the state "
-                  "was computed on", p, cfg->run.net_path, (unsigned long long)hash, (unsigned long long)synapse_hash(s));
+                  "was computed on", p, cfg->run.net_path, (unsigned long long)hash, (unsigned long long)spk_synapse_hash(s));
     int64_t bad = -1;
     uint64_t part = 0;   /* this rank's rows of the datasets, for the checksum */
     for (int v = 0; v < cfg->run.model->nvars; v++) {
@@ -207,10 +207,13 @@ void spk_restart_load(sim_t *s)
         MPI_Barrier(MPI_COMM_WORLD); /* the rank holding the cell reports and aborts */
         exit(1);
     }
+    /* plastic synapses: their states and the events they queued (the
+     * weights a spike carried are gone), not a replay of the spikes */
+    if (k->plastic) spk_plastic_restore(s, p, f, &part);
     /* Last, so that the checks above name what they find in a changed file. */
     sim_state_verify(s, p, f, part);
     H5Fclose(f);
-    for (int64_t i = 0; i < k->nrestored; i++) spk_queue_spike(s, k->restored[i].cell, k->restored[i].step, k0);
+    for (int64_t i = 0; i < k->nrestored && !k->plastic; i++) spk_queue_spike(s, k->restored[i].cell, k->restored[i].step, k0);
 }
 
 static int cmp_by_cell(const void *a, const void *b)
@@ -262,7 +265,7 @@ uint64_t spk_write_in_flight(sim_t *s, const char *path, hid_t g, int64_t step, 
         part += sim_state_hash(what + 9, off, m, data[q], 8);   /* "state/NAME" */
     }
     olive_h5_attr_i64(path, g, "synapses", k->nsyn_total);
-    olive_h5_attr_i64(path, g, "synapse_hash", synapse_hash(s));
+    olive_h5_attr_i64(path, g, "synapse_hash", spk_synapse_hash(s));
     olive_h5_attr_i64(path, g, "max_delay_steps", k->L - 1);
     free(st);
     free(ce);

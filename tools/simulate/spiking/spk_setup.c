@@ -242,7 +242,7 @@ static void setup_synapses(sim_t *s, olive_synapses *syn, const spk_mem *m)
     /* The ring holds the due steps still to run: at most the run's steps
      * (a 1 ms run of a network with 6.5 s delays needs 11 slots, not 65536). */
     const int64_t run = c->run.steps - c->run.start_step;
-    k->slots = run < k->L ? (int)run : k->L;
+    k->slots = run < k->L && !k->plastic_net ? (int)run : k->L;   /* (plastic: every event kept for states, spk_plastic.c) */
     k->end = c->run.steps;
     const int64_t mine = k->nsyn + k->rule_nsyn;
     SIM_CHECK_MPI(MPI_Allreduce(&mine, &k->nsyn_total, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD));
@@ -662,11 +662,8 @@ void sim_setup_spiking(sim_t *s, sim_config *cfg, const sim_family *family)
         if (cfg->run.backend == SIM_BACKEND_CUDA)
             olive_die("--backend cuda: %s: /synapses/%s is plastic; plastic synapses run on the CPU engine only, so far "
                       "(--backend cpu)", cfg->run.net_path, plastic);
-        if (cfg->run.restart_path || cfg->run.checkpoint_every)
-            olive_die("%s: /synapses/%s is plastic: %s of a network with plastic synapses is not written yet (the "
-                      "states are written at the end, in state.h5, but a restart cannot read them back)",
-                      cfg->run.net_path, plastic, cfg->run.restart_path ? "--restart" : "--checkpoint-every");
         cfg->run.backend = SIM_BACKEND_CPU;
+        k->plastic_net = 1;
     }
     /* the engine first: the CUDA engine may draw outdegree rules at each
      * spike, and those are then not drawn here */
@@ -748,6 +745,7 @@ void sim_free_spiking(sim_t *s)
     free((void *)k->src.kind); free((void *)k->src.p); free((void *)k->src.step0); free((void *)k->src.step1);
     free((void *)k->src.ptr); free((void *)k->src.steps); free(k->src.next); free(k->src_rows);
     free(k->restored);
+    free(k->carry);
     spk_plastic_free(k);
     free(k->rules); free(k->rule_rec);
     if (k->dev_rows) { olive_syn_free(k->dev_rows); free(k->dev_rows); }
