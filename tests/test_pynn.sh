@@ -101,13 +101,54 @@ assert counts["varying_poisson"][0] == 0 and all(abs(c - e) < 5 * e ** 0.5 for c
 print("PyNN's examples on pyNN.olive:", runs, counts)
 PYEOF
 
+# PyNN's plasticity examples on both backends, run as their users run them (each example's own
+# variables dumped with full precision by scripts/pynn_example_dump.py): tsodyksmarkram.py as shipped;
+# simple_STDP.py with t_stop 250 ms (its weight recorder reads the weights every 1 ms, one olive run a
+# millisecond: its whole 1060 ms take 2 minutes, docs/results/pynn_plasticity_*.txt)
+cp "$suite_src/examples/tsodyksmarkram.py" .
+sed 's/^t_stop = 10 \* firing_period + n \* delta_t$/t_stop = 250.0/' "$suite_src/examples/simple_STDP.py" > simple_STDP.py
+grep -q "^t_stop = 250.0$" simple_STDP.py || fail "PyNN's simple_STDP.py has no t_stop line to shorten"
+for ex in tsodyksmarkram simple_STDP; do
+  OMP_NUM_THREADS=1 "$venv/bin/python" "$TOP/scripts/pynn_example_dump.py" $ex.py nest nest_$ex.json > nest_$ex.log 2>&1 \
+    || { tail nest_$ex.log; fail "PyNN's $ex.py on pyNN.nest"; }
+  OMP_NUM_THREADS=1 OLIVE_BIN="$BIN" "$olive_venv/bin/python" "$TOP/scripts/pynn_example_dump.py" $ex.py olive \
+      olive_$ex.json > olive_$ex.log 2>&1 || { tail olive_$ex.log; fail "PyNN's $ex.py on pyNN.olive"; }
+done
+"$olive_venv/bin/python" - <<'PYEOF' || fail "PyNN's plasticity examples differ between pyNN.olive and pyNN.nest"
+import json
+import numpy as np
+o, n = json.load(open("olive_simple_STDP.json")), json.load(open("nest_simple_STDP.json"))
+wo, wn = np.array(o["final_weights"]), np.array(n["final_weights"])
+rel = np.max(np.abs(wo - wn) / np.abs(wn))
+assert o["post_spikes"] == n["post_spikes"] and len(o["post_spikes"]) >= 1, (o["post_spikes"], n["post_spikes"])
+# (both ways: the inputs before the postsynaptic spikes potentiated, those after depressed)
+assert len(wo) == 60 and rel <= 1e-12 and np.sum(wo > 5e-8) >= 10 and np.sum(wo < 5e-8) >= 10, (rel, wo)
+print(f"simple_STDP.py: {len(o['post_spikes'])} postsynaptic spikes alike, 60 final weights within {rel:.2g}")
+o, n = json.load(open("olive_tsodyksmarkram.json")), json.load(open("nest_tsodyksmarkram.json"))
+for label in ("static", "depressing", "facilitating"):
+    for c in range(3):
+        jumps = []
+        for side in (o, n):
+            g = np.array(side[f"{label}/gsyn_inh"])[:, c]
+            # the conductance decays by exp(-dt/tau_syn) a sample between inputs: what is left is each input's jump
+            decay = g[2] / g[1] if g[1] > 0 else np.median(g[1:][g[:-1] > 0] / g[:-1][g[:-1] > 0])
+            at = np.flatnonzero(g[1:] - g[:-1] * decay > 1e-9 * g.max()) + 1
+            jumps.append((at, g[at] - g[at - 1] * decay))
+        (ao, jo), (an, jn) = jumps
+        assert len(ao) == len(an) == 9 and np.all(np.diff(ao) == np.diff(an)) and np.all(an - ao == an[0] - ao[0]), (label, ao, an)
+        r = np.max(np.abs(jo - jn) / np.abs(jn))
+        assert r <= 1e-12, (label, c, jo, jn)
+    print(f"tsodyksmarkram.py {label}: 9 inputs, jumps alike (first {jo[0]:.6g}, last {jo[-1]:.6g}); "
+          f"pyNN.nest {0.1 * (an[0] - ao[0]):.1f} ms later")
+PYEOF
+
 # (pyNN.nest's run of the same scenarios, started above, has ended)
 wait "$nest_pid" || true
 tail -n 1 nest.log
 [ -s nest.json ] || { tail -n 30 nest.log; fail "pyNN.nest wrote no spike log"; }
 "$PY" "$TOP/scripts/pynn_compare_backends.py" olive.json nest.json --names olive,nest \
     --differ test_ticket195,test_issue759 \
-    --statistical test_SpikeSourcePoisson,test_SpikeSourceGamma,test_SpikeSourcePoissonRefractory --report-only test_scenario1,test_scenario1a \
+    --statistical test_SpikeSourcePoisson,test_SpikeSourceGamma,test_SpikeSourcePoissonRefractory --report-only test_scenario1,test_scenario1a,test_scenario3 \
     --json compare.json \
   || fail "pyNN.olive's spikes differ from pyNN.nest's"
 "$PY" - <<'PYEOF' || fail "too few scenarios compared"

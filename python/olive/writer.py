@@ -232,7 +232,7 @@ def _projection(spec, count, dt, model_of_cell):
             raise _Fault(f"a projection must be a dict (name, source, target, weight, delay_ms, receptor) "
                          f"or an olive.Projection, got {type(spec).__name__}")
         required = {"name", "source", "target", "weight", "delay_ms", "receptor"}
-        known = required | set(SITE_KEYS)
+        known = required | set(SITE_KEYS) | {"plasticity"}
         unknown = set(spec) - known
         if unknown:
             raise _Fault(f"projection {spec.get('name')!r}: unknown key(s) {sorted(unknown)} (known: {', '.join(sorted(known))})")
@@ -250,6 +250,7 @@ def _projection(spec, count, dt, model_of_cell):
         dms, d_scalar = _per_synapse(where, "delay_ms", spec["delay_ms"], len(src))
         steps = delay_steps(dms, dt, f"{where}: delay_ms")
         site_sec, site_x, sites = (spec.get(k) for k in SITE_KEYS)
+    plasticity = _plasticity(f"projection {name!r}", spec.get("plasticity") if isinstance(spec, dict) else None, weight)
     if isinstance(spec, Projection):
         site_sec, site_x, sites = spec.site_section, spec.site_x, spec.attrs.get("sites")
     _check_name("projection", name)
@@ -276,7 +277,37 @@ def _projection(spec, count, dt, model_of_cell):
         site = (site[0][order], site[1][order], site[2])
     return {"name": name, "receptor": receptor, "row_ptr": row_ptr, "col": src[order].astype(np.int32),
             "weight": weight[order], "w_scalar": w_scalar and len(weight) > 0,
-            "delay": steps[order], "d_scalar": d_scalar and len(steps) > 0, "site": site}
+            "delay": steps[order], "d_scalar": d_scalar and len(steps) > 0, "site": site, "plasticity": plasticity}
+
+
+# olive's plastic synapse rules (docs/MODELS.md "Plastic synapses"): NEST's models, their parameters and defaults
+PLASTICITY = {
+    "stdp": {"tau_plus": 20.0, "lambda": 0.01, "alpha": 1.0, "mu_plus": 1.0, "mu_minus": 1.0, "Wmax": 100.0,
+             "tau_minus": 20.0},
+    "tsodyks": {"U": 0.5, "tau_psc": 3.0, "tau_rec": 800.0, "tau_fac": 0.0, "x": 1.0, "y": 0.0, "u": 0.0},
+    "tsodyks2": {"U": 0.5, "u": 0.5, "x": 1.0, "tau_rec": 800.0, "tau_fac": 0.0},
+}
+
+
+def _plasticity(where, spec, weight):
+    """A projection's "plasticity": {"rule": stdp|tsodyks|tsodyks2, parameter: value, ...} (NEST's names;
+    NEST's defaults for those left out), checked; None: static. olive-simulate checks the values too."""
+    if spec is None:
+        return None
+    if not isinstance(spec, dict) or spec.get("rule") not in PLASTICITY:
+        raise _Fault(f"{where}: plasticity must be a dict with rule one of {', '.join(PLASTICITY)}, got {spec!r}")
+    params = dict(PLASTICITY[spec["rule"]])
+    for k, v in spec.items():
+        if k == "rule":
+            continue
+        if k not in params:
+            raise _Fault(f"{where}: {k!r} is not a parameter of plasticity {spec['rule']} ({', '.join(params)})")
+        if not np.isfinite(float(v)):
+            raise _Fault(f"{where}: plasticity parameter {k} = {v} is not finite")
+        params[k] = float(v)
+    if spec["rule"] == "stdp" and len(weight) and np.any((np.asarray(weight) >= 0) != (params["Wmax"] >= 0)):
+        raise _Fault(f"{where}: the weights and Wmax = {params['Wmax']} must have the same sign (NEST's stdp_synapse)")
+    return (spec["rule"], params)
 
 
 SITE_KEYS = ("site_section", "site_x", "sites")
@@ -450,6 +481,10 @@ def _write(tmp, count, dims, pops, projs, dt, gj, g_cal):
                 q = s.create_group(p["name"])
                 q.attrs["receptor"] = _s(p["receptor"])
                 q.attrs["rule"] = _s("olive.write_network")
+                if p["plasticity"] is not None:
+                    q.attrs["plasticity"] = _s(p["plasticity"][0])
+                    for k, v in p["plasticity"][1].items():
+                        q.attrs[f"plasticity_{k}"] = np.float64(v)
                 q.create_dataset("row_ptr", data=p["row_ptr"])
                 q.create_dataset("col", data=p["col"])
                 if p["w_scalar"]:
@@ -480,7 +515,8 @@ def write_network(path, populations=None, projections=(), dt=None, *, model=None
     objects; projections, a list of dicts {"name", "source", "target",
     "weight", "delay_ms", "receptor"} (source and target arrays of cell ids,
     weight and delay_ms arrays or scalars, receptor "ge" or "gi", or a
-    plugin's spike port; onto
+    plugin's spike port; "plasticity", optional: {"rule": "stdp", "tsodyks"
+    or "tsodyks2", and parameters by NEST's names}; onto
     hh_swc and hh_cable cells optionally "site_section" and "site_x", each
     synapse's section (olive's order, 0 the soma) and position in [0, 1]
     on it, and "sites", the rule that drew them) or olive.Projection

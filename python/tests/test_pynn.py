@@ -480,11 +480,46 @@ def test_what_olive_lacks_raises_not_implemented_naming_it(pynn_sim):
             getattr(sim, name)()
     # declared (a network can be built and described) and refused at run(), saying what olive offers
     for build in (lambda: sim.Population(2, sim.EIF_cond_exp_isfa_ista()),
-                  lambda: sim.Population(2, sim.EIF_cond_alpha_isfa_ista()),
-                  lambda: sim.Projection(sim.Population(1, sim.SpikeSourceArray()),
-                                         sim.Population(1, sim.IF_cond_exp()), sim.AllToAllConnector(),
-                                         sim.TsodyksMarkramSynapse())):
+                  lambda: sim.Population(2, sim.EIF_cond_alpha_isfa_ista())):
         sim.setup(timestep=0.1)
         build()
         with pytest.raises(NotImplementedError, match=r"cannot run \w+: olive has no .*(point neurons are|static)"):
             sim.run(1.0)
+
+
+def test_plastic_synapses_run_and_report_their_weights(pynn_sim, tmp_path):
+    """STDPMechanism and TsodyksMarkramSynapse become olive's stdp and tsodyks rules (docs/PYNN.md): the file
+    carries NEST's parameters as pyNN.nest translates them, a TsodyksMarkram projection onto cells of two
+    tau_syn_E is two olive projections, get('weight') after a run gives the weights the run left (olive
+    continues from its state at the next run), reset() starts from the network's weights again."""
+    import h5py
+    sim.setup(timestep=0.1, workdir=str(tmp_path), keep_files=True)
+    src = sim.Population(20, sim.SpikeSourceArray(spike_times=[sim.Sequence(np.arange(5.0 + i, 400, 25.0))
+                                                                for i in range(20)]))
+    post = sim.Population(2, sim.IF_curr_exp(tau_m=10.0, cm=1.0, i_offset=1.4, tau_syn_E=[2.0, 4.0]))
+    stdp = sim.STDPMechanism(timing_dependence=sim.SpikePairRule(tau_plus=20.0, tau_minus=20.0, A_plus=0.01,
+                                                                  A_minus=0.012),
+                             weight_dependence=sim.AdditiveWeightDependence(w_min=0.0, w_max=0.5),
+                             weight=0.25, delay=1.0)
+    p1 = sim.Projection(src, post, sim.AllToAllConnector(), stdp)
+    p2 = sim.Projection(src, post, sim.AllToAllConnector(),
+                        sim.TsodyksMarkramSynapse(U=0.4, tau_rec=300.0, tau_facil=0.0, weight=0.1, delay=1.0))
+    post.record("spikes")
+    sim.run(200.0)
+    w200 = np.array(p1.get("weight", format="list", with_address=False))
+    assert w200.shape == (40,) and np.sum(w200 != 0.25) >= 30 and w200.min() >= 0 and w200.max() <= 0.5
+    sim.run(200.0)
+    w400 = np.array(p1.get("weight", format="list", with_address=False))
+    assert np.sum(w400 != w200) >= 30 and np.all(np.array(p2.get("weight", format="list", with_address=False)) == 0.1)
+    with h5py.File(tmp_path / "net.h5", "r") as f:
+        g = f["synapses"]
+        assert sorted(g) == ["proj0", "proj1_0", "proj1_1"], sorted(g)
+        a = g["proj0"].attrs
+        assert a["plasticity"] in (b"stdp", "stdp") and a["plasticity_lambda"] == 0.01
+        assert abs(a["plasticity_alpha"] - 1.2) < 1e-15 and a["plasticity_mu_plus"] == 0 == a["plasticity_mu_minus"]
+        assert a["plasticity_Wmax"] == 0.5 * 10.0      # nA x tau_m/cm (mV), as the weights
+        assert sorted(g[k].attrs["plasticity_tau_psc"] for k in ("proj1_0", "proj1_1")) == [2.0, 4.0]
+    assert post.get_data().segments[0].spiketrains[0].size > 0
+    sim.reset()
+    assert np.all(np.array(p1.get("weight", format="list", with_address=False)) == 0.25)
+    sim.end()

@@ -30,7 +30,11 @@ from .standardmodels import (                                   # noqa: F401
     DCSource, StepCurrentSource, ACSource, NoisyCurrentSource,
 )
 from .standardmodels import (                                   # noqa: F401
-    IF_curr_alpha, IF_cond_alpha, EIF_cond_exp_isfa_ista, EIF_cond_alpha_isfa_ista, TsodyksMarkramSynapse,
+    IF_curr_alpha, IF_cond_alpha, EIF_cond_exp_isfa_ista, EIF_cond_alpha_isfa_ista,
+)
+from .plasticity import (                                       # noqa: F401
+    STDPMechanism, SpikePairRule, AdditiveWeightDependence, MultiplicativeWeightDependence,
+    AdditivePotentiationMultiplicativeDepression, GutigWeightDependence, TsodyksMarkramSynapse,
 )
 from .populations import Population, PopulationView, Assembly  # noqa: F401
 from .projections import Projection                             # noqa: F401

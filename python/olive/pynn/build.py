@@ -8,6 +8,7 @@ import numpy as np
 from olive import models
 
 from .digest import digest
+from .plasticity import TsodyksMarkramSynapse
 
 _RECEPTOR = {"excitatory": "ge", "inhibitory": "gi"}
 INFOLI_DT = 0.05     # olive-simulate's InfOli step (ms)
@@ -38,7 +39,7 @@ def _cell_runs(ids, factors):
 def _projection_parts(q):
     """What a projection's fingerprint covers: its synapses, and their sites where it has them."""
     return [q["name"], q["receptor"], q["source"], q["target"], q["weight"], q["delay_ms"],
-            q.get("site_section"), q.get("site_x")]
+            q.get("site_section"), q.get("site_x"), repr(sorted(q.get("plasticity", {}).items()))]
 
 
 class NetworkSpec:
@@ -51,6 +52,7 @@ class NetworkSpec:
         self.native = {}
         self.count = 0
         self.infoli = None         # an InfOli network: {"cells", "g_cal", "gap_junctions"}
+        self.plastic_maps = []     # (olive projection, PyNN projection index, connections in file order, weight factors)
         self._fingerprint = None
 
     def fingerprint(self):
@@ -217,7 +219,10 @@ def build_network(state, tstop):
         if prj.sites is not None:      # keyed by (rng_seed, k, synapse): the same sites for every run()
             q["site_section"], q["site_x"] = prj.sites.draw(state.seed, k, len(src))
             q["sites"] = prj.sites.label
-        spec.projections.append(q)
+        if getattr(prj, "plastic", False):
+            spec.projections += _plastic_groups(spec, k, prj, q, wf)
+        else:
+            spec.projections.append(q)
 
     spec.pulses = _current_pulses(state, cf)
     spec.record = _recorded_variables(state)
@@ -225,6 +230,38 @@ def build_network(state, tstop):
     spec.min_delay = min(delays) if delays else None
     spec.fingerprint()
     return spec
+
+
+def _plastic_groups(spec, k, prj, q, wf):
+    """A plastic projection as olive projections, one per set of rule parameters its connections have
+    (olive's are per projection: a TsodyksMarkramSynapse's tau_psc is its target's tau_syn, w_max
+    scales with the target's weight factor); spec.plastic_maps gets, per olive projection, its
+    connections in the network file's synapse order (by target, then source, stable: the writer's)
+    and their weight factors, to read the weights back."""
+    data, tgt = prj._data(), q["target"]
+    receptor_tau = {"ge": "tau_e", "gi": "tau_i"}.get(q["receptor"])
+    tau = spec.native.get(receptor_tau) if receptor_tau else None
+    rules = []
+    for i in range(len(tgt)):
+        native = {name: float(data[name][i]) for name in prj.synapse_type.get_native_names() if name in data}
+        if isinstance(prj.synapse_type, TsodyksMarkramSynapse) and tau is None:
+            raise NotImplementedError("pyNN.olive: TsodyksMarkramSynapse onto a cell type without tau_syn_E/tau_syn_I")
+        rules.append(prj.synapse_type.olive_plasticity(native, float(wf[tgt[i]]),
+                                                       float(tau[tgt[i]]) if tau is not None else None))
+    keys = [tuple(sorted(r.items())) for r in rules]
+    groups = {}
+    for i, key in enumerate(keys):
+        groups.setdefault(key, []).append(i)
+    out = []
+    for m, (key, members) in enumerate(sorted(groups.items())):
+        idx = np.asarray(members, dtype=np.int64)
+        name = q["name"] if len(groups) == 1 else f"{q['name']}_{m}"
+        g = {kk: (v[idx] if isinstance(v, np.ndarray) and v.shape[:1] == tgt.shape else v) for kk, v in q.items()}
+        g["name"], g["plasticity"] = name, dict(key)
+        out.append(g)
+        order = idx[np.lexsort((g["source"], g["target"]))]
+        spec.plastic_maps.append((name, k, order, wf[tgt[order]]))
+    return out
 
 
 def _current_pulses(state, cf):

@@ -12,6 +12,7 @@ from pyNN.space import Space
 from . import simulator
 from .sites import check_selector
 from .standardmodels import StaticSynapse
+from .plasticity import PLASTIC
 
 
 def _numpy2_compatible_connectors():
@@ -46,7 +47,7 @@ class Connection(common.Connection):
         object.__setattr__(self, "_i", i)
 
     def __getattr__(self, name):
-        data = self._projection._data()
+        data = self._projection._values()
         key = _KEYS.get(name, name)
         if key not in data:
             raise AttributeError(name)
@@ -73,10 +74,13 @@ class Projection(common.Projection):
         common.Projection.__init__(self, presynaptic_population, postsynaptic_population, connector,
                                    synapse_type, source, receptor_type, space, label)
         kind = type(self.synapse_type).__name__
-        if kind not in ("StaticSynapse", "ElectricalSynapse") and not hasattr(self.synapse_type, "reason"):
+        self.plastic = isinstance(self.synapse_type, PLASTIC)
+        if kind not in ("StaticSynapse", "ElectricalSynapse") and not self.plastic and not hasattr(self.synapse_type, "reason"):
             raise NotImplementedError(f"pyNN.olive: synapse type {kind} is not supported (olive's "
-                                      "synapses are static: StaticSynapse, and ElectricalSynapse between "
-                                      "InfOli cells)")
+                                      "synapses: StaticSynapse, STDPMechanism, TsodyksMarkramSynapse, and "
+                                      "ElectricalSynapse between InfOli cells)")
+        # the weights the last olive run left (plastic synapses), by connection; None: the initial ones
+        self.plastic_weights = None
         self.electrical = kind == "ElectricalSynapse"
         if hasattr(self.synapse_type, "reason"):      # declared only: build_network refuses it
             kind = "StaticSynapse"
@@ -114,6 +118,21 @@ class Projection(common.Projection):
             self._parts = {k: [] for k in self._parts}
         return self._joined
 
+    def _values(self):
+        """_data(), with the weights the last olive run left where the synapses are plastic (olive runs
+        what run() asked for first)."""
+        if not self.plastic:
+            return self._data()
+        simulator.state.flush()
+        if self.plastic_weights is None:
+            return self._data()
+        return dict(self._data(), weight=self.plastic_weights)
+
+    def _set_attributes_check(self, names):
+        if self.plastic and self.plastic_weights is not None and "weight" in names:
+            raise NotImplementedError("pyNN.olive: set(weight=...) of plastic synapses after a run (olive continues "
+                                      "the run from its state; reset() first)")
+
     @property
     def connections(self):
         return [Connection(self, i) for i in range(len(self))]
@@ -138,6 +157,7 @@ class Projection(common.Projection):
                 np.array(np.broadcast_to(np.asarray(value, dtype=float), (len(pre),))))
 
     def _set_attributes(self, parameter_space):
+        self._set_attributes_check(list(parameter_space.keys()))
         parameter_space.evaluate(simplify=False)
         data = self._data()
         for name, value in parameter_space.items():
@@ -146,12 +166,12 @@ class Projection(common.Projection):
                           else np.array(np.broadcast_to(value, data["pre"].shape)))
 
     def _get_attributes_as_list(self, names):
-        data = self._data()
+        data = self._values()
         columns = [data[_KEYS.get(n, n)].tolist() for n in names]
         return list(zip(*columns))
 
     def _get_attributes_as_arrays(self, names, multiple_synapses='sum'):
-        data = self._data()
+        data = self._values()
         pre, post = data["pre"], data["post"]
         single = len(np.unique(pre * self.post.size + post)) == len(pre)
         if not single and multiple_synapses != "sum":

@@ -136,6 +136,8 @@ class State(common.control.BaseState):
         self.history = {}             # spike_source_array cell -> its times up to t (already simulated)
         self.pulse_history = []       # the --pulse arguments up to t (already simulated)
         self.traces = {}              # olive variable -> ({cell: column}, data[frame, column])
+        for prj in getattr(self, "projections", []):
+            prj.plastic_weights = None    # a new segment starts from the network's weights
 
     # -- running -------------------------------------------------------------
 
@@ -264,6 +266,7 @@ class State(common.control.BaseState):
             old_ids, old_times = self._seg_ids, self._seg_times
             old_traces = self.traces
         self.result = result
+        self._read_plastic_weights(spec, out)
         self.pieces += 1
         self.run_starts.append(float(result.t_start))
         if go_on:
@@ -284,6 +287,18 @@ class State(common.control.BaseState):
             ids, times = np.concatenate([old_ids, ids]), np.concatenate([old_times, times])
         self._seg_ids, self._seg_times = ids, times      # in time order, across the pieces
         self._index_spikes(ids, times)
+
+    def _read_plastic_weights(self, spec, out):
+        """The weights the run left in its plastic projections (state.h5 /state/plastic), in PyNN's units."""
+        if not spec.plastic_maps:
+            return
+        import h5py
+        with h5py.File(os.path.join(out, "state.h5"), "r") as f:
+            for name, k, order, factor in spec.plastic_maps:
+                prj = self.projections[k]
+                if prj.plastic_weights is None:
+                    prj.plastic_weights = np.array(prj._data()["weight"], dtype=float)
+                prj.plastic_weights[order] = f[f"state/plastic/{name}/weight"][:] / factor
 
     def _index_spikes(self, ids, times):
         order = np.argsort(ids, kind="stable")

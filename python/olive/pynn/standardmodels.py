@@ -34,7 +34,7 @@ from olive import models
 from olive.writer import ms_to_steps
 
 from .simulator import state
-from .unsupported import LACKS, STATIC
+from .unsupported import LACKS
 
 
 class _OliveCell:
@@ -489,8 +489,6 @@ def _declared_only(base, reason):
 
 EIF_cond_exp_isfa_ista = _declared_only(cells.EIF_cond_exp_isfa_ista, LACKS["AdExp"])
 EIF_cond_alpha_isfa_ista = _declared_only(cells.EIF_cond_alpha_isfa_ista, LACKS["AdExp"])
-TsodyksMarkramSynapse = _declared_only(synapses.TsodyksMarkramSynapse,
-                                       f"olive has no short-term plasticity (depression, facilitation); {STATIC}")
 
 
 class ACSource(_OliveCurrentSource, electrodes.ACSource):

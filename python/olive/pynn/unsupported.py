@@ -10,7 +10,8 @@ are standardmodels.DeclaredOnly.)
 
 POINT_NEURONS = ("IF_curr_exp, IF_cond_exp, IF_curr_alpha, IF_cond_alpha (leaky integrate-and-fire) and "
                  "HH_cond_exp (Traub-Miles)")
-STATIC = "olive's chemical synapses are static: StaticSynapse (a fixed weight and delay per connection)"
+STATIC = ("olive's chemical synapses: StaticSynapse, STDPMechanism (SpikePairRule, NEST's stdp_synapse) and "
+          "TsodyksMarkramSynapse (NEST's tsodyks_synapse)")
 
 LACKS = {
     # cell types
@@ -36,10 +37,8 @@ LACKS = {
                                "libNeuroML or MorphIO, channel densities as distributions); its cable cells are "
                                "HHBallAndStick and HHSwcCell(morphology=FILE), their synapse sites given by SiteList"),
     # plasticity
-    **{name: f"olive has no synaptic plasticity (STDP); {STATIC}"
-       for name in ("STDPMechanism", "SpikePairRule", "Vogels2011Rule", "AdditiveWeightDependence",
-                    "MultiplicativeWeightDependence", "AdditivePotentiationMultiplicativeDepression",
-                    "GutigWeightDependence")},
+    "Vogels2011Rule": ("olive has no Vogels et al. (2011) inhibitory rule; its STDP is NEST's stdp_synapse "
+                       "(STDPMechanism with SpikePairRule)"),
     # stochastic and multi-quantal synapses
     **{name: f"olive has no stochastic or multi-quantal release; {STATIC}"
        for name in ("SimpleStochasticSynapse", "StochasticTsodyksMarkramSynapse", "MultiQuantalSynapse")},
