@@ -2,7 +2,7 @@
 """Build (not run) Brian2CUDA projects of the CUBA benchmark networks, for a
 GPU host that has no nvcc and no package index.
 
-    brian2cuda_build.py OUTDIR NAME:CELLS:P:WE:WI[:file[:sortcheck]] [...] [--time MS] [--arch 9.0]
+    brian2cuda_build.py OUTDIR NAME:CELLS:P:WE:WI[:file[:sortcheck]][:stdp] [...] [--time MS] [--arch 9.0]
 
 Brian2CUDA (PyPI brian2cuda, pinned by scripts/brian2cuda_venv.sh) generates
 CUDA code and compiles it with nvcc. This machine has nvcc but no GPU, the
@@ -36,6 +36,15 @@ one core of the dev VM (scripts/brian2cuda_setup_check_cost.cu, olive's
 pair order) at ~0.25 us a synapse for 1e7 and ~0.52 us for 1e8 (the map's
 nodes, ~60 bytes each, fall out of the caches), ~10-15 minutes and ~50 GB
 of host memory for 1e9.
+
+With ":stdp" the excitatory synapses are plastic: pair-based additive STDP
+with all-to-all traces, the rule of olive's stdp with NEST's parameters
+lambda 0.005, alpha 1.05, mu 0, tau_plus = tau_minus = 20 ms, Wmax = 2 WE
+(STDP_* below), in Brian2's own formulation (Apre, Apost event-driven; the
+weight clipped to [0, Wmax]; Brian2 updates at the postsynaptic spike and
+after the presynaptic delivery, NEST and olive at the next presynaptic spike
+and before it: the same law, not the same bits, so speed and rates are
+compared). gpu-bench-brian2cuda.sh gives olive the same rule.
 
 With ":file:sortcheck" that one check is replaced by the same check made by
 sorting the pairs (patch_sortcheck: same outcome, the Synapses object's
@@ -158,7 +167,10 @@ def patch_sortcheck(d):
             f.write(text)
 
 
-def build(outdir, name, cells, p, we_mv, wi_mv, time_ms, arch, params, from_file=False, sortcheck=False):
+STDP_LAMBDA, STDP_ALPHA, STDP_TAU = 0.005, 1.05, 20.0
+
+
+def build(outdir, name, cells, p, we_mv, wi_mv, time_ms, arch, params, from_file=False, sortcheck=False, stdp=False):
     import brian2 as b2
     import brian2cuda  # noqa: F401  registers the cuda_standalone device
     from brian2 import ms, mV
@@ -183,7 +195,21 @@ def build(outdir, name, cells, p, we_mv, wi_mv, time_ms, arch, params, from_file
                        method="exact", namespace=ns, name="cells")
     ne = cells * 4 // 5
     we, wi = we_mv * mV, wi_mv * mV
-    Se = b2.Synapses(G[:ne], G, on_pre="ge += we", namespace={"we": we}, name="exc")
+    if stdp:
+        wmax = 2 * we
+        Se = b2.Synapses(G[:ne], G, model="""w : volt
+                         dApre/dt = -Apre / taupre : volt (event-driven)
+                         dApost/dt = -Apost / taupost : volt (event-driven)""",
+                         on_pre="""ge += w
+                         Apre += dApre
+                         w = clip(w + Apost, 0*mV, wmax)""",
+                         on_post="""Apost += dApost
+                         w = clip(w + Apre, 0*mV, wmax)""",
+                         namespace={"taupre": STDP_TAU * ms, "taupost": STDP_TAU * ms, "wmax": wmax,
+                                    "dApre": STDP_LAMBDA * wmax, "dApost": -STDP_ALPHA * STDP_LAMBDA * wmax},
+                         name="exc")
+    else:
+        Se = b2.Synapses(G[:ne], G, on_pre="ge += we", namespace={"we": we}, name="exc")
     Si = b2.Synapses(G[ne:], G, on_pre="gi += wi", namespace={"wi": wi}, name="inh")
     if from_file:
         import numpy as np
@@ -195,6 +221,8 @@ def build(outdir, name, cells, p, we_mv, wi_mv, time_ms, arch, params, from_file
         G.v = "V_reset + rand() * (V_th - V_reset)"
         Se.connect(j="k for k in sample(N_post, p=%r)" % p)
         Si.connect(j="k for k in sample(N_post, p=%r)" % p)
+    if stdp:
+        Se.w = we
     mon = b2.SpikeMonitor(G, name="spikes")
     b2.Network(G, Se, Si, mon).run(time_ms * ms, report=None)
     b2.device.build(directory=d, compile=False, run=False, debug=False)
@@ -221,15 +249,16 @@ def build(outdir, name, cells, p, we_mv, wi_mv, time_ms, arch, params, from_file
             os.remove(os.path.join(d, f))
     with open(os.path.join(d, "olive-network.txt"), "w") as f:
         f.write("cells %d p %r we_mV %r wi_mV %r time_ms %r%s\n" % (cells, p, float(we / mV), float(wi / mV), time_ms,
-                                                             (" from_file" if from_file else "")
-                                                             + (" sortcheck" if sortcheck else "")))
+                                                             (" from_file" if from_file else " generated")
+                                                             + (" sortcheck" if sortcheck else "")
+                                                             + (" stdp" if stdp else "")))
     print("brian2cuda_build: %s: %d cells, p %g, built in %s" % (name, cells, p, d))
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("outdir")
-    ap.add_argument("nets", nargs="+", help="NAME:CELLS:P:WE:WI[:file[:sortcheck]]")
+    ap.add_argument("nets", nargs="+", help="NAME:CELLS:P:WE:WI[:file[:sortcheck]][:stdp]")
     ap.add_argument("--time", type=float, default=1000.0)
     ap.add_argument("--arch", default="9.0")
     ap.add_argument("--genconn", default=os.path.join(HERE, "..", "build", "bin", "olive-genconn"))
@@ -238,11 +267,13 @@ def main():
     os.makedirs(a.outdir, exist_ok=True)
     for spec in a.nets:
         parts = spec.split(":")
-        if len(parts) not in (5, 6, 7) or parts[5:] not in ([], ["file"], ["file", "sortcheck"]):
-            ap.error("%s: expected NAME:CELLS:P:WE:WI[:file[:sortcheck]]" % spec)
+        stdp = parts[-1] == "stdp"
+        parts = parts[:-1] if stdp else parts
+        if len(parts) not in (5, 6, 7) or parts[5:] not in ([], ["file"], ["file", "sortcheck"]) or (stdp and len(parts) > 5):
+            ap.error("%s: expected NAME:CELLS:P:WE:WI[:file[:sortcheck]] or NAME:CELLS:P:WE:WI:stdp" % spec)
         name, cells, p, we, wi = parts[:5]
         build(a.outdir, name, int(cells), float(p), float(we), float(wi), a.time, a.arch, params,
-              from_file=len(parts) >= 6, sortcheck=len(parts) == 7)
+              from_file=len(parts) >= 6, sortcheck=len(parts) == 7, stdp=stdp)
 
 
 if __name__ == "__main__":

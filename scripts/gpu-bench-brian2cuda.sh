@@ -42,8 +42,13 @@ for dir in "$B2C"/*/; do
   read -r _ cells _ p _ we _ wi _ tms from_file _ < "$dir/olive-network.txt" || continue
   ne=$((cells * 4 / 5))
   net="$work/$name.h5"
+  # ":stdp" projects (brian2cuda_build.py): olive's stdp with the same parameters on the excitatory synapses
+  plastic=""
+  if grep -qw stdp "$dir/olive-network.txt"; then
+    plastic=",plasticity=stdp,lambda=0.005,alpha=1.05,mu_plus=0,mu_minus=0,tau_plus=20,tau_minus=20,Wmax=$(echo "$we" | awk '{ print 2 * $1 }')"
+  fi
   if ! "$G" -o "$net" --model lif_cuba --population exc:$ne --population inh:$((cells - ne)) --v0 -60:-50 \
-      --projection from=exc,to=all,p=$p,weight=$we,delay=0,receptor=ge \
+      --projection from=exc,to=all,p=$p,weight=$we,delay=0,receptor=ge$plastic \
       --projection from=inh,to=all,p=$p,weight=$wi,delay=0,receptor=gi -q >"$work/gen_$name.log" 2>&1; then
     say "FAIL $name: olive-genconn: $(tail -n 2 "$work/gen_$name.log" | tr '\n' ' ')"; nfail=$((nfail + 1)); continue
   fi

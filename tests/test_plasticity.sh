@@ -72,7 +72,8 @@ fi
 "$S" -q "$net" --time 500 -o r1 --backend cpu
 OMP_NUM_THREADS=1 "$S" -q "$net" --time 500 -o t1 --backend cpu
 mpirun -np 3 "$S" -q "$net" --time 500 -o r3 --backend cpu
-for other in t1 r3; do
+OLIVE_SETUP_SOURCE_ARRAY=1 "$S" -q "$net" --time 500 -o sa --backend cpu   # (the lists' other making: spk_setup.c)
+for other in t1 r3 sa; do
   h5diff r1/spikes.h5 $other/spikes.h5 /spikes /spikes || fail "$other: the spikes differ from 1 rank's"
   h5diff r1/state.h5 $other/state.h5 /state/plastic /state/plastic || fail "$other: the plastic synapses differ from 1 rank's"
 done

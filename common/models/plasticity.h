@@ -88,12 +88,22 @@ OLIVE_HD double olive_stdp_depress(const double *par, double w, double kminus)
 }
 
 /* The target's spike history, as NEST's ArchivingNode keeps it: the steps
- * of its spikes, ascending, and Kminus just after each. */
+ * of its spikes, ascending, and Kminus just after each. The CPU engine
+ * keeps every entry in order (cap 0); the GPU the newest cap of them in a
+ * ring, entry i at (first + i) % cap, and the step of the newest it dropped
+ * (OLIVE_POST_NONE: none). A synapse whose update would need a dropped
+ * entry sets *overflow (the GPU run stops, named) instead of differing from
+ * the CPU's. */
+#define OLIVE_POST_NONE INT64_MIN
 typedef struct {
     const int64_t *step;
     const double *kminus;
-    int64_t n;
+    int64_t n, first, cap;
+    int64_t dropped;
+    int *overflow;
 } olive_post_history;
+
+OLIVE_HD int64_t olive_post_index(olive_post_history h, int64_t i) { return h.cap ? (h.first + i) % h.cap : i; }
 
 /* The first entry of h whose step is > x (h.n when none). */
 OLIVE_HD int64_t olive_post_after(olive_post_history h, int64_t x)
@@ -101,7 +111,7 @@ OLIVE_HD int64_t olive_post_after(olive_post_history h, int64_t x)
     int64_t lo = 0, hi = h.n;
     while (lo < hi) {
         const int64_t mid = lo + (hi - lo) / 2;
-        if (h.step[mid] > x) hi = mid; else lo = mid + 1;
+        if (h.step[olive_post_index(h, mid)] > x) hi = mid; else lo = mid + 1;
     }
     return lo;
 }
@@ -126,9 +136,10 @@ OLIVE_HD double olive_stdp_pre(const double *par, double dt, int64_t s, int d, o
     const double dendritic_delay = (double)d * dt;
     const double tau_plus = par[OLIVE_STDP_TAU_PLUS];
     double weight = *w;
+    if (h.dropped != OLIVE_POST_NONE && h.dropped > st->last - d) *h.overflow = 1;   /* (a spike of the range dropped) */
     int64_t i = olive_post_after(h, st->last - d);
-    for (; i < h.n && h.step[i] <= s - d; i++) {
-        const double minus_dt = t_last - (olive_plast_time(h.step[i], dt) + dendritic_delay);
+    for (; i < h.n && h.step[olive_post_index(h, i)] <= s - d; i++) {
+        const double minus_dt = t_last - (olive_plast_time(h.step[olive_post_index(h, i)], dt) + dendritic_delay);
         weight = olive_stdp_facilitate(par, weight, st->s[0] * olive_exp_d(minus_dt / tau_plus));
     }
     /* NEST's get_K_value(t_spike - d): the latest spike strictly before it */
@@ -136,7 +147,10 @@ OLIVE_HD double olive_stdp_pre(const double *par, double dt, int64_t s, int d, o
     double kv = 0.;
     if (k >= 0) {
         const double t = t_spike - dendritic_delay;
-        kv = h.kminus[k] * olive_exp_d((olive_plast_time(h.step[k], dt) - t) * (1. / par[OLIVE_STDP_TAU_MINUS]));
+        const int64_t j = olive_post_index(h, k);
+        kv = h.kminus[j] * olive_exp_d((olive_plast_time(h.step[j], dt) - t) * (1. / par[OLIVE_STDP_TAU_MINUS]));
+    } else if (h.dropped != OLIVE_POST_NONE && h.dropped < s - d) {
+        *h.overflow = 1;   /* (that spike was dropped) */
     }
     weight = olive_stdp_depress(par, weight, kv);
     st->s[0] = st->s[0] * olive_exp_d((t_last - t_spike) / tau_plus) + 1.0;

@@ -18,6 +18,7 @@
 #include "model_plugin.h"
 #include "synfile.h"
 #include "spike_source.h"
+#include "plasticity.h"
 
 /* Below this many cells on a rank the per-step loops run on one thread: a
  * parallel region costs more than a few thousand LIF updates (with
@@ -102,6 +103,8 @@ struct sim_spk {
     int64_t nrestored;
     struct spk_plastic *plastic;   /* plastic synapses' states (spk_plastic.c), or NULL: every synapse static */
     int plastic_net;         /* some projection is plastic (known before the synapses are read) */
+    int16_t *list_proj;      /* plastic networks: per list entry its projection, and its index in the */
+    int64_t *list_index;     /* projection's rows (setup_lists; spk_plastic_setup takes them) */
     /* A restart of a plastic network: own spikes of the state's window not
      * yet exchanged (steps [window0, start)), sent at the first exchange */
     sim_spike *carry;
@@ -229,6 +232,22 @@ void spk_plastic_restore(sim_t *s, const char *path, hid_t f, uint64_t *part);
  * before plastic weights change (spk_restart.c). */
 int64_t spk_synapse_hash(sim_t *s);
 void spk_plastic_free(struct sim_spk *k);
+/* The host's tables, for the CUDA engine (spk_cuda_plastic.cu): per list
+ * entry its projection (-1: static) and state, per projection its rule, per
+ * own cell its tau_minus (0: no stdp input). */
+typedef struct {
+    int nproj;
+    const olive_plasticity *rule;
+    const int16_t *proj_of;
+    olive_plast_state *st;
+    const double *tau_minus;
+} spk_plastic_view;
+void spk_plastic_view_of(const struct sim_spk *k, spk_plastic_view *v);
+/* After a GPU run: own cell r's kept spikes (n, oldest first), the step of
+ * the newest its ring dropped (OLIVE_POST_NONE: none), its Kminus and last
+ * spike time; cap: the ring's size (for messages). */
+void spk_plastic_set_history(struct sim_spk *k, int64_t r, const int64_t *step, const double *kminus, int64_t n,
+                             int64_t dropped, double kminus_now, double last_t, int64_t cap);
 
 /* spk_params.c: --param applied to the populations just read (sets the
  * run's param_overrides). */

@@ -56,13 +56,14 @@ __global__ void k_update(spk_update_args a)
  * alpha synapses, pulse currents or delayed sums to hold. (The pass also
  * sending its own cells' events, with no launch of its own, was tried: no
  * faster on an H100 or an H200, docs/BENCHMARKS.md.) */
-template <bool PLAIN>
+template <bool PLAIN, bool PLASTIC>
 __global__ void __launch_bounds__(256, 4) k_tail_update(spk_tail_args t, spk_update_args a)
 {
     spk_pdl_wait();   /* (launched before the step's scatter ends: spike_tail.cuh) */
     spk_pdl_release();
     const int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
     if (r == 0) *t.nspk = 0;
+    if (!PLASTIC) a.pl = nullptr;   /* (a constant: the pass of a static network keeps its registers) */
     if (PLAIN) {   /* (constants from here on: the code for them drops out) */
         t.npoisson = 0;
         t.due_held = 0;
@@ -76,8 +77,9 @@ static void launch_tail_update(spk_cuda *g, const spk_tail_args &t, const spk_up
 {
     const bool plain = t.npoisson == 0 && !t.due_held && !a.xe && !a.cur;
     void *argv[] = {(void *)&t, (void *)&a};
-    spk_launch(g, plain ? (const void *)k_tail_update<true> : (const void *)k_tail_update<false>, spk_blocks(a.n, 256), 256,
-               argv, "k_tail_update");
+    const void *kernel = a.pl ? (plain ? (const void *)k_tail_update<true, true> : (const void *)k_tail_update<false, true>)
+                              : (plain ? (const void *)k_tail_update<true, false> : (const void *)k_tail_update<false, false>);
+    spk_launch(g, kernel, spk_blocks(a.n, 256), 256, argv, "k_tail_update");
 }
 
 __global__ void k_degrees(int64_t m, const int64_t *sp, const int64_t *out_ptr, int64_t *deg)
@@ -309,6 +311,7 @@ static void lif_cuda_setup(sim_t *s)
         push_setup(s, g);
         if (g->mode == SPK_DEVICE_PUSH) spk_devpush_setup(s, g);
         if (k->nrules) spk_rules_setup(s, g);
+        if (k->plastic) spk_plastic_cuda_setup(s, g);
     }
     CK(cudaDeviceSynchronize());
 }
@@ -422,6 +425,7 @@ static void update(sim_t *s, int64_t step, int64_t q, const spk_tail_args *tail)
         a.bad = g->bad;
         a.chunk = chunked ? g->chunk_spk : nullptr;
         a.nchunk = chunked ? g->nchunk : nullptr;
+        a.pl = g->pl;
         if (tail) {
             launch_tail_update(g, *tail, a);
         } else {
@@ -598,7 +602,6 @@ static void lif_cuda_step(sim_t *s, int64_t step) { lif_cuda_steps(s, step, 1); 
 
 static void lif_cuda_fetch(sim_t *s, int all)
 {
-    (void)all;
     spk_cuda *g = (spk_cuda *)s->cuda;
     if (g->plugin) {
         spk_plugin_cuda_fetch(s, g);   /* (its own variables) */
@@ -612,6 +615,7 @@ static void lif_cuda_fetch(sim_t *s, int all)
                 CK(cudaMemcpyAsync(s->state[var[v]], dev[v], (size_t)g->n * sizeof(double), cudaMemcpyDeviceToHost, g->st));
     }
     if (g->cable) spk_cable_cuda_fetch(s, g);
+    if (g->pl && all) spk_plastic_cuda_fetch(s, g);   /* (for a state: not every recorded frame) */
     unsigned long long np = 0;
     CK(cudaMemcpyAsync(&np, g->npoisson, sizeof np, cudaMemcpyDeviceToHost, g->st));
     CK(cudaStreamSynchronize(g->st));
@@ -639,6 +643,7 @@ static void lif_cuda_free(sim_t *s)
     spk_fused_free(g);
     spk_devpush_free(g);
     spk_rules_free(g);
+    spk_plastic_cuda_free(g);
     spk_cable_cuda_free(g);
     if (g->nsrc) {
         const void *p[] = {g->src_rows, g->src.kind, g->src.p, g->src.step0, g->src.step1, g->src.ptr, g->src.steps,

@@ -26,6 +26,7 @@
 #include "poisson_input.h"
 extern "C" {
 #include "spk.h"
+#include "spk_plastic.cuh"
 #include "util.h"
 }
 #include "cuda_check.h"
@@ -129,6 +130,10 @@ struct spk_cuda {
      * receptor variables and rscale (2 x n) each cell's receptor factors */
     struct spk_plugin_cuda *plugin;
     double *rscale;
+    /* plastic synapses (spk_cuda_plastic.cu): their device view (in device
+     * memory), and the host's bookkeeping; null without */
+    spk_plastic_dev *pl;
+    struct spk_plastic_cuda *plh;
 };
 
 /* A kernel of the device push path's step (the tail and update pass, the
@@ -193,6 +198,7 @@ struct spk_update_args {
     unsigned long long *bad;
     uint64_t *chunk;                       /* the chunk's spike list of the one-rank paths, or null */
     unsigned long long *nchunk;
+    const spk_plastic_dev *pl;             /* plastic synapses: the cells' spikes for stdp, or null */
 };
 
 /* The update of cell r from its state in registers (x = v, e = ge, i = gi,
@@ -215,6 +221,7 @@ static __device__ __forceinline__ int spk_update_regs(const spk_update_args &a, 
     if (fire) {
         a.spk[atomicAdd(a.nspk, 1u)] = (int32_t)r;
         if (a.chunk) a.chunk[atomicAdd(a.nchunk, 1ULL)] = (uint64_t)a.q << 32 | (uint64_t)r;
+        if (a.pl) spk_plastic_dev_post(*a.pl, r, a.step);
     }
     if (!(x - x == 0 && e - e == 0 && i - i == 0)) atomicMin(a.bad, (unsigned long long)a.step << 32 | (unsigned long long)r);
     return fire;
@@ -347,6 +354,17 @@ void spk_plugin_cuda_on_spike(sim_t *s, spk_cuda *g, int64_t step);
 /* The state into s->state (enqueued on g->st). */
 void spk_plugin_cuda_fetch(sim_t *s, spk_cuda *g);
 void spk_plugin_cuda_free(spk_cuda *g);
+
+/* spk_cuda_plastic.cu: plastic synapses (spk_plastic.cuh) */
+/* Their states, rules and the cells' spike rings on the device (after
+ * spk_devpush_setup: device push with static buckets only, else fatal). */
+void spk_plastic_cuda_setup(sim_t *s, spk_cuda *g);
+/* Dies if an update needed a spike a ring dropped. */
+void spk_plastic_cuda_check(spk_cuda *g);
+/* The weights, states and spike histories back into the host's tables
+ * (spk_plastic.c), for state.h5. */
+void spk_plastic_cuda_fetch(sim_t *s, spk_cuda *g);
+void spk_plastic_cuda_free(spk_cuda *g);
 
 /* spk_cuda_devpush.cu */
 void spk_devpush_setup(sim_t *s, spk_cuda *g);

@@ -131,9 +131,11 @@ __global__ void k_dp_sum(const int32_t *tlist, const unsigned long long *dpc, ui
  * its events by synapse (spk_sb.h). */
 static const int SB_THREADS = 256, SB_SPREAD = 1024, SB_PER_THREAD = SB_SPREAD / SB_THREADS;
 
+template <bool PLASTIC>
 __global__ void __launch_bounds__(SB_THREADS) k_sb_scatter(const int32_t *spk, const unsigned int *nspk,
                                                            spk_scatter_args a)
 {
+    if (!PLASTIC) a.pl = nullptr;   /* (a constant: a static network's scatter keeps its registers, 32 not 94) */
     typedef cub::BlockScan<uint32_t, SB_THREADS> scan_t;
     __shared__ typename scan_t::TempStorage tmp;
     __shared__ uint32_t first[SB_SPREAD + 1];   /* spike i's chunks are [first[i], first[i + 1]) */
@@ -303,7 +305,8 @@ static void sb_setup(sim_t *s, spk_cuda *g)
     int dev = 0, sms = 0, per_sm = 0;
     CK(cudaGetDevice(&dev));
     CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k_sb_scatter, SB_THREADS, 0));
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, s->spk->plastic ? k_sb_scatter<true> : k_sb_scatter<false>,
+                                                     SB_THREADS, 0));
     g->sb_grid = sms * (per_sm > 0 ? per_sm : 1);
     g->spk_prev = dev_alloc<int32_t>((size_t)n, "spikes");
     g->nspk_prev = dev_alloc<unsigned int>(1, "spikes");
@@ -399,6 +402,7 @@ static spk_scatter_args scatter_args(const sim_t *s, const spk_cuda *g, int64_t 
     a.step = step;
     a.row0 = s->plan.row0;
     a.L = (int)s->spk->L;
+    a.pl = g->pl;
     return a;
 }
 
@@ -408,7 +412,8 @@ void spk_devpush_events(sim_t *s, spk_cuda *g, int64_t step)
     if (g->sb) {
         spk_scatter_args sa = scatter_args(s, g, step);
         void *argv[] = {(void *)&g->spk, (void *)&g->nspk, (void *)&sa};
-        spk_launch(g, (const void *)k_sb_scatter, (unsigned)g->sb_grid, SB_THREADS, argv, "k_sb_scatter");
+        spk_launch(g, g->pl ? (const void *)k_sb_scatter<true> : (const void *)k_sb_scatter<false>, (unsigned)g->sb_grid,
+                   SB_THREADS, argv, "k_sb_scatter");
         return;
     }
     k_dp_count<<<DP_GRID, DP_BLOCK, 0, g->st>>>(g->spk, g->nspk, row0, g->out_ptr, g->out, g->cnt, g->tlist, g->dpc);
@@ -473,6 +478,7 @@ void spk_devpush_tail(sim_t *s, spk_cuda *g, int64_t step)
 /* After a chunk: a step whose events did not fit stops the run. */
 void spk_devpush_check(spk_cuda *g)
 {
+    if (g->pl) spk_plastic_cuda_check(g);
     if (g->sb) return;   /* (static buckets cannot overflow) */
     unsigned long long over = 0;
     CK(cudaMemcpy(&over, g->dpc + DPC_OVERFLOW, sizeof over, cudaMemcpyDeviceToHost));

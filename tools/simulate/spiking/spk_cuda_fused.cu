@@ -58,6 +58,13 @@ int spk_delivery_mode(const sim_t *s)
         return SPK_HOST_PUSH;
     }
     if (s->spk->dev_rows) return SPK_DEVICE_PUSH;   /* lists made on the device (spk_setup.c chose so) */
+    if (s->spk->plastic) {   /* plastic synapses: updated where device push sends their events (spk_plastic.cuh) */
+        if (s->size > 1 || (env && *env && strcmp(env, "device")))
+            olive_die("%s: plastic synapses on the CUDA engine run on one GPU, device push (one rank; not "
+                      "OLIVE_GPU_DELIVERY=%s), so far: --backend cpu for several ranks", s->cfg->run.net_path,
+                      s->size > 1 ? "host" : env);
+        return SPK_DEVICE_PUSH;
+    }
     if (env && *env) {
         if (!strcmp(env, "host")) return SPK_HOST_PUSH;
         if (sites) olive_die("OLIVE_GPU_DELIVERY=%s: synapses with sites (site_section) need the host path (host)", env);

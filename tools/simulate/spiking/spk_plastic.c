@@ -31,6 +31,8 @@ struct spk_plastic {
     double **post_kminus;
     int64_t *post_n, *post_cap;
     double *kminus, *last_t, *tau_minus;   /* tau_minus 0: no stdp input */
+    int64_t *post_dropped;            /* after a GPU run: per cell the newest spike its ring dropped, or NULL */
+    int64_t post_cap_gpu;             /* the GPU's ring (entries a cell) */
 };
 
 int spk_plastic_any(const olive_synapses *syn)
@@ -90,25 +92,22 @@ void spk_plastic_setup(sim_t *s, const olive_synapses *syn)
     SIM_CHECK_MPI(MPI_Exscan(P->count, P->first, syn->n, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD));
     if (s->rank == 0) memset(P->first, 0, (size_t)syn->n * sizeof(int64_t));   /* (MPI_Exscan leaves rank 0's undefined) */
     SIM_CHECK_MPI(MPI_Allreduce(P->count, P->total, syn->n, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD));
-    /* Where each synapse sits in the lists: a source's list is in (target,
-     * projection, synapse) order (spk_setup.c), so walking the rows in that
-     * order and counting per source finds every one. */
+    /* Where each synapse sits in the lists: its projection and index rode
+     * with it through the lists' making (spk_setup.c: k->list_proj,
+     * list_index); static ones get -1. */
     const int64_t nsyn = k->out_ptr ? k->out_ptr[N] : 0;
-    P->proj_of = olive_malloc_huge((size_t)nsyn * sizeof(int16_t) + 2, "plastic synapses");
-    P->index_of = olive_malloc_huge((size_t)nsyn * sizeof(int64_t) + 8, "plastic synapses");
+    if (!k->list_proj) olive_die("internal: plastic synapses without their list entries' projections");
+    P->proj_of = k->list_proj;
+    P->index_of = k->list_index;
+    k->list_proj = NULL;
+    k->list_index = NULL;
     P->st = olive_malloc_huge((size_t)nsyn * sizeof(olive_plast_state) + sizeof(olive_plast_state), "plastic synapses");
-    int64_t *fill = olive_calloc((size_t)N + 1, sizeof(int64_t), "plastic synapses");
-    for (int64_t r = 0; r < n; r++)
-        for (int j = 0; j < syn->n; j++) {
-            const olive_projection *p = &syn->proj[j];
-            for (int64_t e = p->row_ptr[r]; e < p->row_ptr[r + 1]; e++) {
-                const int64_t x = k->out_ptr[p->col[e]] + fill[p->col[e]]++;
-                P->proj_of[x] = p->plast.rule == OLIVE_PLAST_NONE ? -1 : (int16_t)j;
-                P->index_of[x] = e;
-                olive_plast_initial(&p->plast, &P->st[x]);
-            }
-        }
-    free(fill);
+#pragma omp parallel for schedule(static)
+    for (int64_t x = 0; x < nsyn; x++) {
+        const olive_plasticity *pl = &syn->proj[P->proj_of[x]].plast;
+        if (pl->rule == OLIVE_PLAST_NONE) P->proj_of[x] = -1;
+        olive_plast_initial(pl, &P->st[x]);
+    }
     P->post_step = olive_calloc((size_t)n + 1, sizeof(int64_t *), "plastic synapses");
     P->post_kminus = olive_calloc((size_t)n + 1, sizeof(double *), "plastic synapses");
     P->post_n = olive_calloc((size_t)n + 1, sizeof(int64_t), "plastic synapses");
@@ -146,7 +145,7 @@ double spk_plastic_pre(struct sim_spk *k, int64_t x, int64_t sstep, int d, doubl
     switch (rule->rule) {
     case OLIVE_PLAST_STDP: {
         const int32_t r = o->target;
-        const olive_post_history h = {P->post_step[r], P->post_kminus[r], P->post_n[r]};
+        const olive_post_history h = {P->post_step[r], P->post_kminus[r], P->post_n[r], 0, 0, OLIVE_POST_NONE, NULL};
         return olive_stdp_pre(rule->par, dt, sstep, d, h, &o->w, &P->st[x]);
     }
     case OLIVE_PLAST_TSODYKS:
@@ -156,29 +155,40 @@ double spk_plastic_pre(struct sim_spk *k, int64_t x, int64_t sstep, int d, doubl
     }
 }
 
-/* One variable of projection j's synapses on this rank, in file order. */
-static void write_column(sim_t *s, const char *path, hid_t g, int j, const char *name, int var, hid_t xfer, uint64_t *part)
+/* Projection j's synapses on this rank, in file order: the weight, the
+ * last spike's step and the rule's state variables (s[var[c]]), gathered
+ * in one pass over the lists, then written column by column. */
+static void write_columns(sim_t *s, const char *path, hid_t g, int j, hid_t xfer, uint64_t *part)
 {
     struct sim_spk *k = s->spk;
     struct spk_plastic *P = k->plastic;
+    const int rule = P->rule[j].rule;
+    const char *names[5] = {"weight", "last_spike_step", rule == OLIVE_PLAST_STDP ? "Kplus" : "x", "y", "u"};
+    const int var[5] = {-1, -1, 0, 1, 2};
+    const int used[5] = {1, 1, 1, rule == OLIVE_PLAST_TSODYKS, rule != OLIVE_PLAST_STDP};
     const int64_t nsyn = k->out_ptr[s->net.count], m = P->count[j];
-    const int is_int = var == 4;
-    double *v = olive_malloc((size_t)m * sizeof(double) + 8, "plastic synapses");
-    int64_t *iv = (int64_t *)v;   /* (the same size) */
+    double *v[5];
+    for (int c = 0; c < 5; c++) v[c] = used[c] ? olive_malloc_huge((size_t)m * sizeof(double) + 8, "plastic synapses") : NULL;
+#pragma omp parallel for schedule(static)
     for (int64_t x = 0; x < nsyn; x++) {
         if (P->proj_of[x] != j) continue;
         const int64_t e = P->index_of[x];
-        if (var == 3) v[e] = k->out[x].w;
-        else if (is_int) iv[e] = P->st[x].last;
-        else v[e] = P->st[x].s[var];
+        v[0][e] = k->out[x].w;
+        ((int64_t *)v[1])[e] = P->st[x].last;   /* (the same size) */
+        for (int c = 2; c < 5; c++)
+            if (v[c]) v[c][e] = P->st[x].s[var[c]];
     }
-    hid_t d = olive_h5_dset1(path, g, name, is_int ? H5T_STD_I64LE : H5T_IEEE_F64LE, P->total[j], 0);
-    if (P->total[j] > 0) olive_h5_write_slab1(path, d, is_int ? H5T_NATIVE_INT64 : H5T_NATIVE_DOUBLE, P->first[j], m, v, xfer);
-    char what[160];
-    snprintf(what, sizeof what, "state/plastic/%s/%s", P->name[j], name);
-    *part += sim_state_hash(what, P->first[j], m, v, 8);
-    olive_h5_close(path, d, what);
-    free(v);
+    for (int c = 0; c < 5; c++) {
+        if (!v[c]) continue;
+        hid_t d = olive_h5_dset1(path, g, names[c], c == 1 ? H5T_STD_I64LE : H5T_IEEE_F64LE, P->total[j], 0);
+        if (P->total[j] > 0)
+            olive_h5_write_slab1(path, d, c == 1 ? H5T_NATIVE_INT64 : H5T_NATIVE_DOUBLE, P->first[j], m, v[c], xfer);
+        char what[160];
+        snprintf(what, sizeof what, "state/plastic/%s/%s", P->name[j], names[c]);
+        *part += sim_state_hash(what, P->first[j], m, v[c], 8);
+        olive_h5_close(path, d, what);
+        free(v[c]);
+    }
 }
 
 /* Datasets NAME_k of m rows each, this rank's rows at its place among the
@@ -220,12 +230,37 @@ static uint64_t write_histories_and_queue(sim_t *s, const char *path, hid_t g, i
     struct sim_spk *k = s->spk;
     struct spk_plastic *P = k->plastic;
     const int64_t n = s->plan.nlocal, row0 = s->plan.row0;
+    /* What of each history a synapse can still read: its spikes after floor
+     * (the least last spike - delay of its stdp synapses) and the latest one
+     * at or before it (the K value of a later spike; Kminus goes on from the
+     * last). Written so, the state is the same whether the run kept every
+     * spike (CPU) or the newest ones (GPU: spk_cuda_plastic.cu). */
+    int64_t *floor = olive_malloc((size_t)(n + 1) * sizeof(int64_t), "state"), *from = olive_malloc((size_t)(n + 1) * sizeof(int64_t), "state");
+    for (int64_t r = 0; r < n; r++) floor[r] = INT64_MAX;
+    const int64_t nsyn = k->out_ptr ? k->out_ptr[s->net.count] : 0;
+#pragma omp parallel for schedule(static) reduction(min : floor[:n])
+    for (int64_t x = 0; x < nsyn; x++)
+        if (P->proj_of[x] >= 0 && P->rule[P->proj_of[x]].rule == OLIVE_PLAST_STDP) {
+            const int64_t f = P->st[x].last - k->out_delay[x];
+            if (f < floor[k->out[x].target]) floor[k->out[x].target] = f;
+        }
     int64_t m = 0;
-    for (int64_t r = 0; r < n; r++) m += P->post_n[r];
+    for (int64_t r = 0; r < n; r++) {
+        int64_t i = P->post_n[r];
+        while (i > 0 && P->post_step[r][i - 1] > floor[r]) i--;
+        from[r] = i > 0 ? i - 1 : 0;
+        if (P->post_dropped && P->post_dropped[r] != OLIVE_POST_NONE && (P->post_dropped[r] > floor[r] || i == 0))
+            olive_die("%s: cell %lld fired more than the GPU's %lld kept spikes (OLIVE_GPU_STDP_HISTORY) since the last "
+                      "spike of one of its stdp inputs: its state cannot be written (raise OLIVE_GPU_STDP_HISTORY, or "
+                      "--backend cpu)", path, (long long)(row0 + r), (long long)P->post_cap_gpu);
+        m += P->post_n[r] - from[r];
+    }
     int64_t *hc = olive_malloc((size_t)m * sizeof(int64_t) + 8, "state"), *hs = olive_malloc((size_t)m * sizeof(int64_t) + 8, "state");
     double *hk = olive_malloc((size_t)m * sizeof(double) + 8, "state");
     for (int64_t r = 0, j = 0; r < n; r++)
-        for (int64_t i = 0; i < P->post_n[r]; i++, j++) { hc[j] = row0 + r; hs[j] = P->post_step[r][i]; hk[j] = P->post_kminus[r][i]; }
+        for (int64_t i = from[r]; i < P->post_n[r]; i++, j++) { hc[j] = row0 + r; hs[j] = P->post_step[r][i]; hk[j] = P->post_kminus[r][i]; }
+    free(floor);
+    free(from);
     const char *hn[3] = {"plastic_history_cell", "plastic_history_step", "plastic_history_kminus"};
     void *hd[3] = {hc, hs, hk};
     const int hi[3] = {1, 1, 0};
@@ -289,12 +324,7 @@ uint64_t spk_plastic_write(sim_t *s, const char *path, hid_t state_group, int64_
         if (rule == OLIVE_PLAST_NONE) continue;
         hid_t g = olive_h5_group(path, pg, P->name[j]);
         olive_h5_attr_str(path, g, "plasticity", olive_plast_rule_name(rule));
-        write_column(s, path, g, j, "weight", 3, xfer, &part);
-        write_column(s, path, g, j, "last_spike_step", 4, xfer, &part);
-        if (rule == OLIVE_PLAST_STDP) write_column(s, path, g, j, "Kplus", 0, xfer, &part);
-        if (rule != OLIVE_PLAST_STDP) write_column(s, path, g, j, "x", 0, xfer, &part);
-        if (rule == OLIVE_PLAST_TSODYKS) write_column(s, path, g, j, "y", 1, xfer, &part);
-        if (rule != OLIVE_PLAST_STDP) write_column(s, path, g, j, "u", 2, xfer, &part);
+        write_columns(s, path, g, j, xfer, &part);
         olive_h5_close(path, g, "a group of /state/plastic");
     }
     olive_h5_close(path, pg, "group /state/plastic");
@@ -309,7 +339,7 @@ void spk_plastic_free(struct sim_spk *k)
     free(P->post_step); free(P->post_kminus);
     free(P->rule); free(P->name); free(P->first); free(P->count); free(P->total);
     free(P->proj_of); free(P->index_of); free(P->st);
-    free(P->post_n); free(P->post_cap); free(P->kminus); free(P->last_t); free(P->tau_minus);
+    free(P->post_n); free(P->post_cap); free(P->kminus); free(P->last_t); free(P->tau_minus); free(P->post_dropped);
     free(P);
     k->plastic = NULL;
 }
@@ -473,4 +503,38 @@ void spk_plastic_restore(sim_t *s, const char *path, hid_t f, uint64_t *part)
     for (int64_t i = 0, j = 0; i < k->nrestored; i++)
         if (k->restored[i].step >= w0 && k->restored[i].cell >= s->plan.row0 && k->restored[i].cell < s->plan.row1)
             k->carry[j++] = k->restored[i];
+}
+
+void spk_plastic_view_of(const struct sim_spk *k, spk_plastic_view *v)
+{
+    const struct spk_plastic *P = k->plastic;
+    v->nproj = P->nproj;
+    v->rule = P->rule;
+    v->proj_of = P->proj_of;
+    v->st = P->st;
+    v->tau_minus = P->tau_minus;
+}
+
+void spk_plastic_set_history(struct sim_spk *k, int64_t r, const int64_t *step, const double *kminus, int64_t n,
+                             int64_t dropped, double kminus_now, double last_t, int64_t cap)
+{
+    struct spk_plastic *P = k->plastic;
+    if (!P->post_dropped) {
+        P->post_dropped = olive_malloc((size_t)(P->ncells + 1) * sizeof(int64_t), "spike history");
+        for (int64_t i = 0; i <= P->ncells; i++) P->post_dropped[i] = OLIVE_POST_NONE;
+    }
+    if (n > P->post_cap[r]) {
+        P->post_cap[r] = n;
+        P->post_step[r] = olive_realloc(P->post_step[r], (size_t)n * sizeof(int64_t), "spike history");
+        P->post_kminus[r] = olive_realloc(P->post_kminus[r], (size_t)n * sizeof(double), "spike history");
+    }
+    if (n) {
+        memcpy(P->post_step[r], step, (size_t)n * sizeof(int64_t));
+        memcpy(P->post_kminus[r], kminus, (size_t)n * sizeof(double));
+    }
+    P->post_n[r] = n;
+    P->post_dropped[r] = dropped;
+    P->kminus[r] = kminus_now;
+    P->last_t[r] = last_t;
+    P->post_cap_gpu = cap;
 }

@@ -23,6 +23,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "spike_tail.cuh"
+#include "spk_plastic.cuh"
 
 /* What sending one step's events needs. */
 struct spk_scatter_args {
@@ -32,6 +33,7 @@ struct spk_scatter_args {
     const uint16_t *delay;
     int64_t step, row0;
     int L;
+    const spk_plastic_dev *pl;   /* plastic synapses (spk_plastic.cuh), or null */
 };
 
 /* Synapse *p, read evict-first: a spike's list is read once. */
@@ -52,7 +54,7 @@ static __device__ __forceinline__ void spk_sb_send_event(const spk_scatter_args 
     spk_link l;
     l.next = atomicExch(&s.b.head[o.target], (uint32_t)e);
     l.tag = (s.L == 1 ? 0 : (uint32_t)((s.step + s.delay[e]) % s.L)) << 1 | (uint32_t)(o.receptor != 0);
-    l.w = o.w;
+    l.w = s.pl ? spk_plastic_dev_event(*s.pl, e, s.step, s.delay[e], o.target, o.w) : o.w;
     s.b.link[e] = l;
 }
 

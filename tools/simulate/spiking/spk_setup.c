@@ -318,6 +318,14 @@ static void setup_lists(sim_t *s, olive_synapses *syn, const int *rec, int64_t n
     if (sa && *sa && strcmp(sa, "0") && strcmp(sa, "1")) olive_die("OLIVE_SETUP_SOURCE_ARRAY='%s': expected 0 or 1", sa);
     if (sa && !strcmp(sa, "1")) packed = 0;
     int32_t *source_of = packed ? NULL : olive_malloc_huge((size_t)nsyn * sizeof(int32_t) + 4, "outgoing synapses");
+    /* plastic networks: each entry's projection and index in the projection's
+     * rows ride with it through both passes (spk_plastic.c takes them) */
+    int16_t *pj = NULL;
+    int64_t *pe = NULL;
+    if (k->plastic_net) {
+        pj = k->list_proj = olive_malloc_huge((size_t)nsyn * sizeof(int16_t) + 2, "plastic synapses");
+        pe = k->list_index = olive_malloc_huge((size_t)nsyn * sizeof(int64_t) + 8, "plastic synapses");
+    }
     /* a synapse with a site goes to its channel beyond the rows (spk_sites.c) */
     int32_t *const *chan = k->cable ? k->cable->chan : NULL;
 #pragma omp parallel num_threads(T)
@@ -362,6 +370,7 @@ static void setup_lists(sim_t *s, olive_synapses *syn, const int *rec, int64_t n
                     else { k->out[x].receptor = q; source_of[x] = g; }
                     k->out[x].w = olive_syn_w(p, e);
                     k->out_delay[x] = (uint16_t)olive_syn_d(p, e);
+                    if (pj) { pj[x] = (int16_t)j; pe[x] = e; }
                 }
             }
         free(at);
@@ -372,6 +381,8 @@ static void setup_lists(sim_t *s, olive_synapses *syn, const int *rec, int64_t n
          * (the bucket's region copied first: the lists overwrite it) */
         uint32_t *fill = olive_malloc((size_t)S * sizeof(uint32_t), "outgoing synapses");
         spk_out *cp = NULL;
+        int16_t *cpj = NULL;
+        int64_t *cpe = NULL;
         uint16_t *cpd = NULL;
         int64_t cap = 0;
 #pragma omp for schedule(dynamic, 1)
@@ -383,9 +394,17 @@ static void setup_lists(sim_t *s, olive_synapses *syn, const int *rec, int64_t n
                 cap = m + m / 4;
                 cp = olive_realloc(cp, (size_t)cap * sizeof(spk_out), "outgoing synapses");
                 cpd = olive_realloc(cpd, (size_t)cap * sizeof(uint16_t), "outgoing synapses");
+                if (pj) {
+                    cpj = olive_realloc(cpj, (size_t)cap * sizeof(int16_t), "plastic synapses");
+                    cpe = olive_realloc(cpe, (size_t)cap * sizeof(int64_t), "plastic synapses");
+                }
             }
             memcpy(cp, k->out + lo, (size_t)m * sizeof(spk_out));
             memcpy(cpd, k->out_delay + lo, (size_t)m * sizeof(uint16_t));
+            if (pj) {
+                memcpy(cpj, pj + lo, (size_t)m * sizeof(int16_t));
+                memcpy(cpe, pe + lo, (size_t)m * sizeof(int64_t));
+            }
             memset(fill, 0, (size_t)(g1 - g0) * sizeof(uint32_t));
             for (int64_t i = 0; i < m; i++) {
                 const uint32_t tag = (uint32_t)cp[i].receptor;
@@ -394,10 +413,13 @@ static void setup_lists(sim_t *s, olive_synapses *syn, const int *rec, int64_t n
                 k->out[o] = cp[i];
                 if (packed) k->out[o].receptor = (int32_t)(tag >> 31);
                 k->out_delay[o] = cpd[i];
+                if (pj) { pj[o] = cpj[i]; pe[o] = cpe[i]; }
             }
         }
         free(cp);
         free(cpd);
+        free(cpj);
+        free(cpe);
         free(fill);
     }
     free(source_of);
@@ -575,7 +597,7 @@ static int on_the_fly_wanted(const sim_t *s, const sim_engine *engine)
     if (env && *env && strcmp(env, "stored") && strcmp(env, "auto"))
         olive_die("OLIVE_GPU_SYNAPSES='%s': expected auto or stored", env);
     if (env && !strcmp(env, "stored")) return 0;
-    return engine != s->family->cpu && !olive_model_is_cable(s->cfg->run.model);
+    return engine != s->family->cpu && !olive_model_is_cable(s->cfg->run.model) && !s->spk->plastic_net;
 }
 
 /* The turn-around of the rows on the device: the CUDA engine on one rank
@@ -588,6 +610,7 @@ static int device_turnaround_wanted(const sim_t *s, const sim_engine *engine)
     if (env && *env && strcmp(env, "device") && strcmp(env, "host") && strcmp(env, "auto"))
         olive_die("OLIVE_GPU_TURNAROUND='%s': expected auto, device or host", env);
     if (engine == s->family->cpu || s->size > 1 || olive_model_is_cable(s->cfg->run.model) || s->spk->nrules ||
+        s->spk->plastic_net ||
         (dl && *dl && strcmp(dl, "device")) || (env && !strcmp(env, "host")))
         return 0;
     return env && !strcmp(env, "device") ? 1 : -1;
@@ -602,7 +625,7 @@ static int draw_on_device_wanted(const sim_t *s, const sim_engine *engine)
     const char *env = getenv("OLIVE_GPU_DRAW"), *ta = getenv("OLIVE_GPU_TURNAROUND"), *dl = getenv("OLIVE_GPU_DELIVERY");
     if (env && *env && strcmp(env, "device") && strcmp(env, "host") && strcmp(env, "auto"))
         olive_die("OLIVE_GPU_DRAW='%s': expected auto, device or host", env);
-    return engine != s->family->cpu && s->size == 1 && !olive_model_is_cable(s->cfg->run.model) &&
+    return engine != s->family->cpu && s->size == 1 && !olive_model_is_cable(s->cfg->run.model) && !s->spk->plastic_net &&
            !(env && !strcmp(env, "host")) && !(ta && !strcmp(ta, "host")) && !(dl && *dl && strcmp(dl, "device"));
 }
 
@@ -656,14 +679,16 @@ void sim_setup_spiking(sim_t *s, sim_config *cfg, const sim_family *family)
     s->plan.row1 = bounds[s->rank + 1];
     s->plan.nlocal = s->plan.row1 - s->plan.row0;
     free(bounds);
-    /* plastic synapses (spk_plastic.c) run on the CPU engine, from the start */
+    /* plastic synapses (spk_plastic.c): stored, their lists made on the host
+     * (the states follow the host's list order); the CUDA engine takes
+     * them on one rank (spk_cuda_plastic.cu), models built in */
     char plastic[OLIVE_NAME_LEN];
     if (olive_syn_plastic(cfg->run.net_path, plastic, sizeof plastic)) {
-        if (cfg->run.backend == SIM_BACKEND_CUDA)
-            olive_die("--backend cuda: %s: /synapses/%s is plastic; plastic synapses run on the CPU engine only, so far "
-                      "(--backend cpu)", cfg->run.net_path, plastic);
-        cfg->run.backend = SIM_BACKEND_CPU;
         k->plastic_net = 1;
+        if (cfg->run.backend == SIM_BACKEND_CUDA && (s->size > 1 || k->plugin))
+            olive_die("--backend cuda: %s: /synapses/%s is plastic; plastic synapses run on the CUDA engine on one "
+                      "rank with built-in models, so far (--backend cpu)", cfg->run.net_path, plastic);
+        if (s->size > 1 || k->plugin) cfg->run.backend = SIM_BACKEND_CPU;
     }
     /* the engine first: the CUDA engine may draw outdegree rules at each
      * spike, and those are then not drawn here */
@@ -745,6 +770,8 @@ void sim_free_spiking(sim_t *s)
     free((void *)k->src.kind); free((void *)k->src.p); free((void *)k->src.step0); free((void *)k->src.step1);
     free((void *)k->src.ptr); free((void *)k->src.steps); free(k->src.next); free(k->src_rows);
     free(k->restored);
+    free(k->list_proj);
+    free(k->list_index);
     free(k->carry);
     spk_plastic_free(k);
     free(k->rules); free(k->rule_rec);

@@ -1,0 +1,128 @@
+/* Plastic synapses on the CUDA engine: the host's side (spk_plastic.cuh is
+ * the device's). Set-up copies the host's tables (spk_plastic.c: the
+ * synapses' projections and states in list order, the rules, the cells'
+ * tau_minus) and makes each cell a ring of its newest spikes; the fetch
+ * brings the weights, states and rings back for state.h5. Device push with
+ * static buckets only: there an event is sent by one thread, in step order
+ * (other paths refuse plastic networks, named). */
+#define OMPI_SKIP_MPICXX 1
+#include <cuda_runtime.h>
+#include <hdf5.h>
+#include <mpi.h>
+#include <stdlib.h>
+#include <string.h>
+#include "spk_cuda.h"
+
+struct spk_plastic_cuda {
+    spk_plastic_dev d;   /* the view, as copied to g->pl */
+    int64_t nsyn;
+};
+
+/* The ring's entries a cell (OLIVE_GPU_STDP_HISTORY, default 64). */
+static int64_t ring_size(void)
+{
+    const char *env = getenv("OLIVE_GPU_STDP_HISTORY");
+    if (!env || !*env) return 64;
+    char *end = NULL;
+    const long long v = strtoll(env, &end, 10);
+    if (*end || v < 1 || v > 1 << 20) olive_die("OLIVE_GPU_STDP_HISTORY='%s': expected an integer in 1..%d", env, 1 << 20);
+    return v;
+}
+
+void spk_plastic_cuda_setup(sim_t *s, spk_cuda *g)
+{
+    struct sim_spk *k = s->spk;
+    if (g->mode != SPK_DEVICE_PUSH || !g->sb || g->plugin || g->cable)
+        olive_die("%s: plastic synapses on the CUDA engine need device push with static buckets (20 bytes a synapse in "
+                  "half of the free device memory; not OLIVE_GPU_BUCKETS=dynamic) and a built-in integrate-and-fire "
+                  "model, so far: --backend cpu", s->cfg->run.net_path);
+    spk_plastic_view v;
+    spk_plastic_view_of(k, &v);
+    const int64_t n = g->n, nsyn = k->nsyn, cap = ring_size();
+    spk_plastic_cuda *h = (spk_plastic_cuda *)olive_calloc(1, sizeof *h, "plastic synapses");
+    g->plh = h;
+    h->nsyn = nsyn;
+    spk_plastic_dev &d = h->d;
+    d.proj = dev_copy(v.proj_of, (size_t)nsyn, "plastic synapses");
+    d.st = dev_copy(v.st, (size_t)nsyn, "plastic synapses");
+    d.rule = dev_copy(v.rule, (size_t)v.nproj, "plastic synapses");
+    d.out = g->out;
+    d.tau_minus = dev_copy(v.tau_minus, (size_t)n, "plastic synapses");
+    d.cap = cap;
+    d.hstep = dev_alloc<int64_t>((size_t)(n * cap), "the cells' spike rings (OLIVE_GPU_STDP_HISTORY)");
+    d.hkm = dev_alloc<double>((size_t)(n * cap), "the cells' spike rings (OLIVE_GPU_STDP_HISTORY)");
+    d.hcount = dev_alloc<int64_t>((size_t)n, "plastic synapses");
+    CK(cudaMemset(d.hcount, 0, (size_t)n * sizeof(int64_t)));
+    int64_t *none = (int64_t *)olive_malloc((size_t)(n + 1) * sizeof(int64_t), "plastic synapses");
+    double *minus1 = (double *)olive_malloc((size_t)(n + 1) * sizeof(double), "plastic synapses");
+    for (int64_t r = 0; r < n; r++) { none[r] = OLIVE_POST_NONE; minus1[r] = -1.0; }   /* NEST's last_spike_ before any */
+    d.hdropped = dev_copy(none, (size_t)n, "plastic synapses");
+    d.last_t = dev_copy(minus1, (size_t)n, "plastic synapses");
+    free(none);
+    free(minus1);
+    d.kminus = dev_alloc<double>((size_t)n, "plastic synapses");
+    CK(cudaMemset(d.kminus, 0, (size_t)n * sizeof(double)));
+    d.dt = s->cfg->run.dt;
+    d.overflow = dev_alloc<int>(1, "plastic synapses");
+    CK(cudaMemset(d.overflow, 0, sizeof(int)));
+    g->pl = dev_copy(&d, 1, "plastic synapses");
+    olive_info("rank %d: CUDA engine: plastic synapses, rings of %lld spikes a cell (OLIVE_GPU_STDP_HISTORY)", s->rank,
+               (long long)cap);
+}
+
+void spk_plastic_cuda_check(spk_cuda *g)
+{
+    int over = 0;
+    CK(cudaMemcpy(&over, g->plh->d.overflow, sizeof over, cudaMemcpyDeviceToHost));
+    if (over)
+        olive_die("CUDA engine: a cell fired more than the %lld spikes its ring keeps (OLIVE_GPU_STDP_HISTORY) between two "
+                  "spikes of one of its stdp inputs, so an update would have missed one: raise OLIVE_GPU_STDP_HISTORY, or "
+                  "--backend cpu (which keeps every spike)", (long long)g->plh->d.cap);
+}
+
+void spk_plastic_cuda_fetch(sim_t *s, spk_cuda *g)
+{
+    struct sim_spk *k = s->spk;
+    const spk_plastic_dev &d = g->plh->d;
+    const int64_t n = g->n, nsyn = g->plh->nsyn, cap = d.cap;
+    spk_plastic_cuda_check(g);
+    spk_plastic_view v;
+    spk_plastic_view_of(k, &v);
+    CK(cudaMemcpy(k->out, g->out, (size_t)nsyn * sizeof(spk_out), cudaMemcpyDeviceToHost));   /* (the weights) */
+    CK(cudaMemcpy(v.st, d.st, (size_t)nsyn * sizeof(olive_plast_state), cudaMemcpyDeviceToHost));
+    int64_t *hs = (int64_t *)olive_malloc((size_t)(n * cap + 1) * sizeof(int64_t), "spike history");
+    double *hk = (double *)olive_malloc((size_t)(n * cap + 1) * sizeof(double), "spike history");
+    int64_t *cnt = (int64_t *)olive_malloc((size_t)(n + 1) * sizeof(int64_t), "spike history");
+    int64_t *drop = (int64_t *)olive_malloc((size_t)(n + 1) * sizeof(int64_t), "spike history");
+    double *km = (double *)olive_malloc((size_t)(n + 1) * sizeof(double), "spike history");
+    double *lt = (double *)olive_malloc((size_t)(n + 1) * sizeof(double), "spike history");
+    CK(cudaMemcpy(hs, d.hstep, (size_t)(n * cap) * sizeof(int64_t), cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(hk, d.hkm, (size_t)(n * cap) * sizeof(double), cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(cnt, d.hcount, (size_t)n * sizeof(int64_t), cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(drop, d.hdropped, (size_t)n * sizeof(int64_t), cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(km, d.kminus, (size_t)n * sizeof(double), cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(lt, d.last_t, (size_t)n * sizeof(double), cudaMemcpyDeviceToHost));
+    int64_t *ts = (int64_t *)olive_malloc((size_t)(cap + 1) * sizeof(int64_t), "spike history");
+    double *tk = (double *)olive_malloc((size_t)(cap + 1) * sizeof(double), "spike history");
+    for (int64_t r = 0; r < n; r++) {   /* each ring oldest first */
+        const int64_t c = cnt[r], m = c < cap ? c : cap, first = c < cap ? 0 : c % cap;
+        for (int64_t i = 0; i < m; i++) {
+            ts[i] = hs[r * cap + (first + i) % cap];
+            tk[i] = hk[r * cap + (first + i) % cap];
+        }
+        spk_plastic_set_history(k, r, ts, tk, m, drop[r], km[r], lt[r], cap);
+    }
+    free(hs); free(hk); free(cnt); free(drop); free(km); free(lt); free(ts); free(tk);
+}
+
+void spk_plastic_cuda_free(spk_cuda *g)
+{
+    spk_plastic_cuda *h = g->plh;
+    if (!h) return;
+    const void *p[] = {h->d.proj, h->d.st, h->d.rule, h->d.tau_minus, h->d.hstep, h->d.hkm, h->d.hcount, h->d.hdropped,
+                       h->d.kminus, h->d.last_t, h->d.overflow, g->pl};
+    for (size_t i = 0; i < sizeof p / sizeof p[0]; i++) CK(cudaFree((void *)p[i]));
+    free(h);
+    g->plh = NULL;
+    g->pl = NULL;
+}
