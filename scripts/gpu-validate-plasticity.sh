@@ -5,7 +5,7 @@
 # synapse's final weight and state and the stdp targets' spike histories in
 # state.h5, the cells' variables.
 #   - tests/test_plasticity.sh's networks (100 cells, 50 Poisson sources, 1 s):
-#     stdp (additive and multiplicative), tsodyks, tsodyks2;
+#     stdp (additive and multiplicative), stdp_nn_symm, tsodyks, tsodyks2;
 #   - a larger one: 20,000 cells, stdp on every excitatory synapse (p = 0.025),
 #     Poisson input, 1 s;
 #   - a ring too small for the network (OLIVE_GPU_STDP_HISTORY=2) stops the
@@ -38,10 +38,11 @@ P="--param E_L=-70 --param V_th=-55 --param V_reset=-70 --param t_ref=2.1 --para
 INH="--projection from=i,to=e,p=0.2,weight=-3.0,delay=0.8,receptor=gi --projection from=i,to=i,p=0.2,weight=-3.0,delay=0.8,receptor=gi,autapses=no"
 declare -A PROJ
 PROJ[stdp]="--projection from=inp,to=e,p=0.3,weight=2.0,delay=1.5,receptor=ge,plasticity=stdp,Wmax=6,lambda=0.05,alpha=1.05,tau_plus=16.8,tau_minus=33.7,mu_plus=0,mu_minus=0 --projection from=e,to=e,p=0.1,weight=1.0,delay=1.0,receptor=ge,autapses=no,plasticity=stdp,Wmax=3,lambda=0.02,alpha=0.9,tau_plus=16.8,tau_minus=33.7 --projection from=e,to=i,p=0.1,weight=1.0,delay=1.0,receptor=ge"
+PROJ[stdp_nn_symm]="${PROJ[stdp]//plasticity=stdp,/plasticity=stdp_nn_symm,}"
 PROJ[tsodyks]="--projection from=inp,to=e,p=0.3,weight=5.0,delay=1.5,receptor=ge,plasticity=tsodyks,U=0.5,tau_psc=2,tau_rec=400 --projection from=e,to=i,p=0.1,weight=3.0,delay=1.0,receptor=ge,plasticity=tsodyks,U=0.1,tau_psc=2,tau_rec=100,tau_fac=1000,u=0.1 --projection from=e,to=e,p=0.1,weight=1.0,delay=1.0,receptor=ge,autapses=no"
 PROJ[tsodyks2]="--projection from=inp,to=e,p=0.3,weight=7,delay=1.5,receptor=ge,plasticity=tsodyks2,U=0.5,u=0.5,tau_rec=400 --projection from=e,to=i,p=0.1,weight=6,delay=1.0,receptor=ge,plasticity=tsodyks2,U=0.1,u=0.1,tau_rec=100,tau_fac=1000 --projection from=e,to=e,p=0.1,weight=1.0,delay=1.0,receptor=ge,autapses=no"
 if [ "${CHECKS:-1}" = 1 ]; then
-for rule in stdp tsodyks tsodyks2; do
+for rule in stdp stdp_nn_symm tsodyks tsodyks2; do
   # shellcheck disable=SC2086
   run gen_$rule "$G" -q -o $rule.h5 --model lif_cuba --seed 3 --source-poisson inp:50:20:1 --population e:80 --population i:20 \
       $P ${PROJ[$rule]} $INH || continue

@@ -2,7 +2,7 @@
 """Plastic synapses: olive against NEST 3 on the same network, read by both
 from olive's network file.
 
-    nest_plasticity_compare.py --bin BUILD/bin --rule stdp|tsodyks|tsodyks2 [--time 1000] [--seed 3]
+    nest_plasticity_compare.py --bin BUILD/bin --rule stdp|stdp_nn_symm|tsodyks|tsodyks2|static [--time 1000] [--seed 3]
                                [--ranks 1] [--work DIR] [--json OUT]
 
 Run with the python of a venv holding nest-simulator (pinned; tests/peer_venv.sh).
@@ -10,16 +10,18 @@ olive-genconn writes a network of 100 integrate-and-fire cells (80 e, 20 i,
 lif_cuba: NEST's iaf_psc_exp with C_m = tau_m, so that a weight or current
 is the same number in both) driven by 50 Poisson sources (olive's own
 random numbers), with static recurrent synapses and one plastic projection
-per rule: stdp (the sources onto e, additive or multiplicative by the
-rule's preset, and e onto e), or tsodyks / tsodyks2 (the sources onto e and e
-onto i). olive-simulate runs it (--ranks ranks under mpirun).
+per rule: stdp or stdp_nn_symm (the sources onto e, additive, and e onto e,
+multiplicative), or tsodyks / tsodyks2 (the sources onto e and e onto i). olive-simulate runs it (--ranks ranks under mpirun).
 NEST then builds the same network the way its users load connection data:
-the sources as spike_generators fed olive's source spike times (olive's
-spike of step s is stamped (s + 1) dt, a spike_generator's spike at t is
-sent in the step ending at t: the same step), the neurons as iaf_psc_exp with
-the populations' parameters, and every projection of the file through
-nest.Connect(pre, post, "one_to_one", syn_spec) with the file's sources,
-targets, weights and delays (steps x dt) and the projection's plasticity
+the sources as parrot neurons, each fed by a spike_generator through a
+one-step delay (pyNN.nest's form of a spike source that may drive plastic
+synapses: a spike_generator cannot), spiking at olive's source spike times
+(olive's spike of step s is stamped (s + 1) dt); the neurons as
+iaf_psc_exp with the populations' parameters (lif_cuba holds v one step
+less after a spike: olive's t_ref is NEST's + dt); and every projection of
+the file through nest.Connect(pre, post, "one_to_one", syn_spec) with the
+file's sources, targets, weights and delays (steps x dt) and the projection's
+plasticity
 parameters under NEST's names (tau_minus on the neurons).
 Compared: every neuron's spike steps (identical sets), and every plastic
 synapse's final weight (stdp) or final x, y, u (tsodyks; NEST's
@@ -51,6 +53,12 @@ RULES = {
                  "from=e,to=e,p=0.1,weight=1.0,delay=1.0,receptor=ge,autapses=no,plasticity=stdp,Wmax=3,"
                  "lambda=0.02,alpha=0.9,tau_plus=16.8,tau_minus=33.7,mu_plus=1,mu_minus=1"],
         static=["from=e,to=i,p=0.1,weight=1.0,delay=1.0,receptor=ge"]),
+    "stdp_nn_symm": dict(
+        plastic=["from=inp,to=e,p=0.3,weight=2.0,delay=1.5,receptor=ge,plasticity=stdp_nn_symm,Wmax=6,lambda=0.05,"
+                 "alpha=1.05,tau_plus=16.8,tau_minus=33.7,mu_plus=0,mu_minus=0",
+                 "from=e,to=e,p=0.1,weight=1.0,delay=1.0,receptor=ge,autapses=no,plasticity=stdp_nn_symm,Wmax=3,"
+                 "lambda=0.02,alpha=0.9,tau_plus=16.8,tau_minus=33.7,mu_plus=1,mu_minus=1"],
+        static=["from=e,to=i,p=0.1,weight=1.0,delay=1.0,receptor=ge"]),
     # the control: the same network, every synapse static (what the plastic runs change)
     "static": dict(plastic=[], static=["from=inp,to=e,p=0.3,weight=2.0,delay=1.5,receptor=ge",
                                        "from=e,to=e,p=0.1,weight=1.0,delay=1.0,receptor=ge,autapses=no",
@@ -71,10 +79,11 @@ RULES = {
 INHIB = ["from=i,to=e,p=0.2,weight=-3.0,delay=0.8,receptor=gi", "from=i,to=i,p=0.2,weight=-3.0,delay=0.8,receptor=gi,autapses=no"]
 NEST_PARAMS = {
     "stdp": ("stdp_synapse", ["tau_plus", "lambda", "alpha", "mu_plus", "mu_minus", "Wmax"]),
+    "stdp_nn_symm": ("stdp_nn_symm_synapse", ["tau_plus", "lambda", "alpha", "mu_plus", "mu_minus", "Wmax"]),
     "tsodyks": ("tsodyks_synapse", ["U", "tau_psc", "tau_rec", "tau_fac", "x", "y", "u"]),
     "tsodyks2": ("tsodyks2_synapse", ["U", "u", "x", "tau_rec", "tau_fac"]),
 }
-STATE_VARS = {"stdp": ["weight"], "tsodyks": ["x", "y", "u"], "tsodyks2": ["x", "u"]}
+STATE_VARS = {"stdp": ["weight"], "stdp_nn_symm": ["weight"], "tsodyks": ["x", "y", "u"], "tsodyks2": ["x", "u"]}
 
 
 def attr_str(v):
@@ -150,7 +159,7 @@ def nest_run(a, net, src_spikes):
         nest.Connect(gens, parrots, "one_to_one", {"delay": DT})
     tau_minus = {}
     for name, (col, tgt, w, d, pl, par) in projs.items():
-        if pl == "stdp":
+        if pl in ("stdp", "stdp_nn_symm"):
             for t in np.unique(tgt):
                 tau_minus[int(t)] = par["tau_minus"]
     for t, tm in tau_minus.items():

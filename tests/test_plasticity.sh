@@ -5,7 +5,7 @@
 # - NEST 3.10 (pinned PyPI, tests/peer_venv.sh) runs olive's network read from
 #   olive's file (scripts/nest_plasticity_compare.py): with stdp_synapse
 #   (additive and multiplicative), tsodyks_synapse and tsodyks2_synapse, 100
-#   neurons for 1 s give identical spike steps, and every plastic synapse's
+#   neurons for 1 s give identical spike steps (stdp_nn_symm_synapse too), and every plastic synapse's
 #   final weight (stdp) or x, y, u (Tsodyks-Markram) equals NEST's to 1e-12
 #   relative; the same network with static synapses is the control;
 # - 1 = 3 ranks = 1 thread: the same spikes and the same final weights and
@@ -41,14 +41,15 @@ PYEOF
 # NEST on the same network (the normal build: the sanitizer pass runs olive's own checks)
 if [ "$BUILD" != build-san ]; then
   source "$TESTS/peer_venv.sh"
-  for rule in static stdp tsodyks tsodyks2; do
+  for rule in static stdp stdp_nn_symm tsodyks tsodyks2; do
     OMP_NUM_THREADS=1 "$venv/bin/python" "$TOP/scripts/nest_plasticity_compare.py" --bin "$BIN" --rule $rule \
         --time 1000 --work nest_$rule --json nest_$rule.json | tee nest_$rule.txt || fail "$rule: olive differs from NEST"
     grep -q PASS nest_$rule.txt || fail "$rule: no verdict"
   done
   "$PY" - <<'PYEOF' || fail "the NEST comparisons compared too little"
 import json
-for rule, spikes, values in (("static", 1000, 0), ("stdp", 500, 1500), ("tsodyks", 100, 3000), ("tsodyks2", 200, 2000)):
+for rule, spikes, values in (("static", 1000, 0), ("stdp", 500, 1500), ("stdp_nn_symm", 500, 1500), ("tsodyks", 100, 3000),
+                             ("tsodyks2", 200, 2000)):
     r = json.load(open(f"nest_{rule}.json"))
     assert r["passed"] and r["cells_differing"] == 0 and r["olive_spikes"] == r["nest_spikes"] >= spikes, (rule, r)
     assert r["values"] >= values and r["max_rel"] <= 1e-12, (rule, r)

@@ -25,8 +25,8 @@ static const plast_par tso_pars[] = {
 static const plast_par tso2_pars[] = {
     {"U", "", 0.5}, {"u", "", 0.5}, {"x", "", 1.0}, {"tau_rec", "ms", 800.0}, {"tau_fac", "ms", 0.0}, {NULL, NULL, 0}};
 
-static const char *const rule_names[OLIVE_PLAST_NRULES] = {"static", "stdp", "tsodyks", "tsodyks2"};
-static const plast_par *const rule_pars[OLIVE_PLAST_NRULES] = {NULL, stdp_pars, tso_pars, tso2_pars};
+static const char *const rule_names[OLIVE_PLAST_NRULES] = {"static", "stdp", "tsodyks", "tsodyks2", "stdp_nn_symm"};
+static const plast_par *const rule_pars[OLIVE_PLAST_NRULES] = {NULL, stdp_pars, tso_pars, tso2_pars, stdp_pars};
 
 int olive_plast_rule_of(const char *name)
 {
@@ -90,6 +90,7 @@ const char *olive_plast_fault(const olive_plasticity *p)
         }
     switch (p->rule) {
     case OLIVE_PLAST_STDP:
+    case OLIVE_PLAST_STDP_NN_SYMM:
         if (!(q[OLIVE_STDP_TAU_PLUS] > 0)) return "tau_plus must be > 0 ms";
         if (!(q[OLIVE_STDP_TAU_MINUS] > 0)) return "tau_minus must be > 0 ms";
         if (q[OLIVE_STDP_WMAX] == 0) return "Wmax must not be 0";
@@ -119,7 +120,7 @@ const char *olive_plast_fault(const olive_plasticity *p)
 const char *olive_plast_weight_fault(const olive_plasticity *p, double w)
 {
     /* NEST: "Weight and Wmax must have same sign." */
-    if (p->rule == OLIVE_PLAST_STDP && ((w >= 0) != (p->par[OLIVE_STDP_WMAX] >= 0)))
+    if (olive_plast_is_stdp(p->rule) && ((w >= 0) != (p->par[OLIVE_STDP_WMAX] >= 0)))
         return "a weight and Wmax must have the same sign (NEST's stdp_synapse)";
     return NULL;
 }
@@ -167,7 +168,7 @@ void olive_plast_read(const char *path, hid_t pg, const char *where, olive_plast
     memset(p, 0, sizeof *p);
     if (!olive_h5_get_str_opt(path, pg, "plasticity", rule, sizeof rule)) return;
     const int r = olive_plast_rule_of(rule);
-    if (r < 0) olive_die("%s: %s: plasticity '%s' is not a rule olive knows (stdp, tsodyks, tsodyks2, static)", path, where, rule);
+    if (r < 0) olive_die("%s: %s: plasticity '%s' is not a rule olive knows (stdp, stdp_nn_symm, tsodyks, tsodyks2, static)", path, where, rule);
     p->rule = r;
     for (int k = 0; k < olive_plast_npar(r); k++) {
         char an[96];

@@ -10,7 +10,11 @@
  *             last presynaptic spike is made at the next one, as NEST does;
  *   tsodyks:  NEST's tsodyks_synapse (Tsodyks, Uziel & Markram 2000:
  *             resources x, y, z = 1 - x - y, utilisation u);
- *   tsodyks2: NEST's tsodyks2_synapse (Maass & Markram 2002: x, u).
+ *   tsodyks2: NEST's tsodyks2_synapse (Maass & Markram 2002: x, u);
+ *   stdp_nn_symm: NEST's stdp_nn_symm_synapse, stdp with symmetric
+ *             nearest-spike pairing: a target's spike pairs with the last
+ *             presynaptic one only, a presynaptic spike with the target's
+ *             last (no traces that sum: stdp's code with the traces 1).
  * Times are NEST's: a spike of step s is stamped (s + 1) dt, and a synapse
  * that has seen no spike has its last one at step -1 (t = 0, NEST's
  * t_lastspike_ = 0; tsodyks2 reads it as "none yet", NEST's -1). The
@@ -23,7 +27,8 @@
 #include "fastexp.h"
 #include "fastlog.h"
 
-enum olive_plast_rule { OLIVE_PLAST_NONE, OLIVE_PLAST_STDP, OLIVE_PLAST_TSODYKS, OLIVE_PLAST_TSODYKS2, OLIVE_PLAST_NRULES };
+enum olive_plast_rule { OLIVE_PLAST_NONE, OLIVE_PLAST_STDP, OLIVE_PLAST_TSODYKS, OLIVE_PLAST_TSODYKS2, OLIVE_PLAST_STDP_NN_SYMM,
+                        OLIVE_PLAST_NRULES };
 #define OLIVE_PLAST_MAXPAR 8
 
 /* Parameter indices of each rule (plasticity.c's tables give names, units,
@@ -46,6 +51,9 @@ typedef struct {
     double s[3];
     int64_t last;
 } olive_plast_state;
+
+/* The rules of the stdp family (stdp's parameters, the target's spikes). */
+OLIVE_HD int olive_plast_is_stdp(int rule) { return rule == OLIVE_PLAST_STDP || rule == OLIVE_PLAST_STDP_NN_SYMM; }
 
 /* The time stamp (ms) of a spike of step s (NEST's: the end of the step). */
 OLIVE_HD double olive_plast_time(int64_t step, double dt) { return (double)(step + 1) * dt; }
@@ -128,9 +136,11 @@ OLIVE_HD double olive_stdp_kminus_after(double kminus, double last_t, int64_t p,
  * weight *w, delay d steps, state st, into a target with history h: the
  * facilitation by the target's spikes of steps (last - d, s - d], the
  * depression by its trace just before step s - d, then the traces moved
- * on. Returns the weight the spike delivers (the new *w). */
+ * on. Returns the weight the spike delivers (the new *w). nn:
+ * stdp_nn_symm_synapse::send, the same with the traces 1 (Kplus not kept,
+ * the nearest spike's exp(-dt / tau_minus) for Kminus): 1.0 * x is x. */
 OLIVE_HD double olive_stdp_pre(const double *par, double dt, int64_t s, int d, olive_post_history h, double *w,
-                               olive_plast_state *st)
+                               olive_plast_state *st, int nn)
 {
     const double t_spike = olive_plast_time(s, dt), t_last = olive_plast_time(st->last, dt);
     const double dendritic_delay = (double)d * dt;
@@ -140,7 +150,7 @@ OLIVE_HD double olive_stdp_pre(const double *par, double dt, int64_t s, int d, o
     int64_t i = olive_post_after(h, st->last - d);
     for (; i < h.n && h.step[olive_post_index(h, i)] <= s - d; i++) {
         const double minus_dt = t_last - (olive_plast_time(h.step[olive_post_index(h, i)], dt) + dendritic_delay);
-        weight = olive_stdp_facilitate(par, weight, st->s[0] * olive_exp_d(minus_dt / tau_plus));
+        weight = olive_stdp_facilitate(par, weight, (nn ? 1.0 : st->s[0]) * olive_exp_d(minus_dt / tau_plus));
     }
     /* NEST's get_K_value(t_spike - d): the latest spike strictly before it */
     const int64_t k = olive_post_after(h, s - d - 1) - 1;
@@ -148,12 +158,12 @@ OLIVE_HD double olive_stdp_pre(const double *par, double dt, int64_t s, int d, o
     if (k >= 0) {
         const double t = t_spike - dendritic_delay;
         const int64_t j = olive_post_index(h, k);
-        kv = h.kminus[j] * olive_exp_d((olive_plast_time(h.step[j], dt) - t) * (1. / par[OLIVE_STDP_TAU_MINUS]));
+        kv = (nn ? 1.0 : h.kminus[j]) * olive_exp_d((olive_plast_time(h.step[j], dt) - t) * (1. / par[OLIVE_STDP_TAU_MINUS]));
     } else if (h.dropped != OLIVE_POST_NONE && h.dropped < s - d) {
         *h.overflow = 1;   /* (that spike was dropped) */
     }
     weight = olive_stdp_depress(par, weight, kv);
-    st->s[0] = st->s[0] * olive_exp_d((t_last - t_spike) / tau_plus) + 1.0;
+    if (!nn) st->s[0] = st->s[0] * olive_exp_d((t_last - t_spike) / tau_plus) + 1.0;
     st->last = s;
     *w = weight;
     return weight;

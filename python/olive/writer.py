@@ -287,6 +287,7 @@ PLASTICITY = {
     "tsodyks": {"U": 0.5, "tau_psc": 3.0, "tau_rec": 800.0, "tau_fac": 0.0, "x": 1.0, "y": 0.0, "u": 0.0},
     "tsodyks2": {"U": 0.5, "u": 0.5, "x": 1.0, "tau_rec": 800.0, "tau_fac": 0.0},
 }
+PLASTICITY["stdp_nn_symm"] = dict(PLASTICITY["stdp"])
 
 
 def _plasticity(where, spec, weight):
@@ -305,7 +306,7 @@ def _plasticity(where, spec, weight):
         if not np.isfinite(float(v)):
             raise _Fault(f"{where}: plasticity parameter {k} = {v} is not finite")
         params[k] = float(v)
-    if spec["rule"] == "stdp" and len(weight) and np.any((np.asarray(weight) >= 0) != (params["Wmax"] >= 0)):
+    if spec["rule"] in ("stdp", "stdp_nn_symm") and len(weight) and np.any((np.asarray(weight) >= 0) != (params["Wmax"] >= 0)):
         raise _Fault(f"{where}: the weights and Wmax = {params['Wmax']} must have the same sign (NEST's stdp_synapse)")
     return (spec["rule"], params)
 

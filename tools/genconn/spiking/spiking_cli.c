@@ -82,9 +82,10 @@ static void usage(void)
            "                                 TYPES (soma+axon+dend+apic+custom) at path distance DMIN..DMAX um\n"
            "                                 from soma(0.5) (default 0:inf), e.g. sites=dend+apic:50:300;\n"
            "                                 @FILE uniform among FILE's lines 'SECTION_NAME X' (dend[3] 0.25)\n"
-           "                               plasticity=stdp|tsodyks|tsodyks2 (CPU engine), with parameters by\n"
+           "                               plasticity=stdp|stdp_nn_symm|tsodyks|tsodyks2, with parameters by\n"
            "                                 NEST's names (its defaults where left out; docs/MODELS.md):\n"
-           "                                 stdp: tau_plus, lambda, alpha, mu_plus, mu_minus, Wmax, tau_minus;\n"
+           "                                 stdp, stdp_nn_symm: tau_plus, lambda, alpha, mu_plus, mu_minus, Wmax,\n"
+           "                                 tau_minus;\n"
            "                                 tsodyks: U, tau_psc, tau_rec, tau_fac, x, y, u;\n"
            "                                 tsodyks2: U, u, x, tau_rec, tau_fac\n"
            "  --import-synapses EDGES.h5 the synapses of a SONATA edges file (one population), one\n"
@@ -272,7 +273,7 @@ static void parse_projection(gc_spk_config *cfg, const char *arg)
             snprintf(p->sites, sizeof p->sites, "%s", v);
         } else if (!strcmp(k, "plasticity")) {
             const int r = olive_plast_rule_of(v);
-            if (r < 0) olive_usage_error("--projection %s: plasticity='%s' is not stdp, tsodyks, tsodyks2 or static", arg, v);
+            if (r < 0) olive_usage_error("--projection %s: plasticity='%s' is not stdp, stdp_nn_symm, tsodyks, tsodyks2 or static", arg, v);
             olive_plast_defaults(r, &p->plast);
         } else if (olive_plast_is_par(k)) {
             if (npar == (int)(sizeof par / sizeof *par)) olive_usage_error("--projection %s: too many parameters", arg);
@@ -293,7 +294,7 @@ static void parse_projection(gc_spk_config *cfg, const char *arg)
     if (p->plast.rule) {
         const char *bad = olive_plast_fault(&p->plast);
         if (bad) olive_usage_error("--projection %s: plasticity=%s: %s", arg, olive_plast_rule_name(p->plast.rule), bad);
-        if (p->plast.rule == OLIVE_PLAST_STDP && (p->w.a >= 0) != (p->plast.par[OLIVE_STDP_WMAX] >= 0))
+        if (olive_plast_is_stdp(p->plast.rule) && (p->w.a >= 0) != (p->plast.par[OLIVE_STDP_WMAX] >= 0))
             olive_usage_error("--projection %s: the weights and Wmax must have the same sign (NEST's stdp_synapse)", arg);
     }
     if (!p->from[0] || !p->to[0]) olive_usage_error("--projection %s: needs from=POP and to=POP", arg);

@@ -75,7 +75,7 @@ void spk_plastic_setup(sim_t *s, const olive_synapses *syn)
                           (long long)(p->e0 + e), olive_syn_w(p, e), bad);
             if (!p->weight) break;
         }
-        if (p->plast.rule != OLIVE_PLAST_STDP) continue;
+        if (!olive_plast_is_stdp(p->plast.rule)) continue;
         /* NEST keeps tau_minus on the target: one value a cell */
         const double tm = p->plast.par[OLIVE_STDP_TAU_MINUS];
         for (int64_t r = 0; r < n; r++) {
@@ -143,10 +143,11 @@ double spk_plastic_pre(struct sim_spk *k, int64_t x, int64_t sstep, int d, doubl
     if (P->proj_of[x] < 0) return o->w;   /* a static synapse */
     const olive_plasticity *rule = &P->rule[P->proj_of[x]];
     switch (rule->rule) {
-    case OLIVE_PLAST_STDP: {
+    case OLIVE_PLAST_STDP:
+    case OLIVE_PLAST_STDP_NN_SYMM: {
         const int32_t r = o->target;
         const olive_post_history h = {P->post_step[r], P->post_kminus[r], P->post_n[r], 0, 0, OLIVE_POST_NONE, NULL};
-        return olive_stdp_pre(rule->par, dt, sstep, d, h, &o->w, &P->st[x]);
+        return olive_stdp_pre(rule->par, dt, sstep, d, h, &o->w, &P->st[x], rule->rule == OLIVE_PLAST_STDP_NN_SYMM);
     }
     case OLIVE_PLAST_TSODYKS:
         return olive_tsodyks_pre(rule->par, dt, sstep, o->w, &P->st[x]);
@@ -163,9 +164,9 @@ static void write_columns(sim_t *s, const char *path, hid_t g, int j, hid_t xfer
     struct sim_spk *k = s->spk;
     struct spk_plastic *P = k->plastic;
     const int rule = P->rule[j].rule;
-    const char *names[5] = {"weight", "last_spike_step", rule == OLIVE_PLAST_STDP ? "Kplus" : "x", "y", "u"};
+    const char *names[5] = {"weight", "last_spike_step", olive_plast_is_stdp(rule) ? "Kplus" : "x", "y", "u"};
     const int var[5] = {-1, -1, 0, 1, 2};
-    const int used[5] = {1, 1, 1, rule == OLIVE_PLAST_TSODYKS, rule != OLIVE_PLAST_STDP};
+    const int used[5] = {1, 1, 1, rule == OLIVE_PLAST_TSODYKS, !olive_plast_is_stdp(rule)};
     const int64_t nsyn = k->out_ptr[s->net.count], m = P->count[j];
     double *v[5];
     for (int c = 0; c < 5; c++) v[c] = used[c] ? olive_malloc_huge((size_t)m * sizeof(double) + 8, "plastic synapses") : NULL;
@@ -240,7 +241,7 @@ static uint64_t write_histories_and_queue(sim_t *s, const char *path, hid_t g, i
     const int64_t nsyn = k->out_ptr ? k->out_ptr[s->net.count] : 0;
 #pragma omp parallel for schedule(static) reduction(min : floor[:n])
     for (int64_t x = 0; x < nsyn; x++)
-        if (P->proj_of[x] >= 0 && P->rule[P->proj_of[x]].rule == OLIVE_PLAST_STDP) {
+        if (P->proj_of[x] >= 0 && olive_plast_is_stdp(P->rule[P->proj_of[x]].rule)) {
             const int64_t f = P->st[x].last - k->out_delay[x];
             if (f < floor[k->out[x].target]) floor[k->out[x].target] = f;
         }
@@ -364,8 +365,8 @@ static void restore_synapses(sim_t *s, const char *path, hid_t f, int64_t k0, ui
     for (int j = 0; j < P->nproj; j++) {
         const int rule = P->rule[j].rule;
         if (rule == OLIVE_PLAST_NONE) continue;
-        const char *vars[5] = {"weight", "last_spike_step", rule == OLIVE_PLAST_STDP ? "Kplus" : "x",
-                               rule == OLIVE_PLAST_TSODYKS ? "y" : NULL, rule != OLIVE_PLAST_STDP ? "u" : NULL};
+        const char *vars[5] = {"weight", "last_spike_step", olive_plast_is_stdp(rule) ? "Kplus" : "x",
+                               rule == OLIVE_PLAST_TSODYKS ? "y" : NULL, !olive_plast_is_stdp(rule) ? "u" : NULL};
         const int slot_of[5] = {-1, -2, 0, 1, 2};
         const int64_t m = P->count[j];
         double *v = olive_malloc((size_t)m * sizeof(double) + 8, "state");
@@ -386,9 +387,9 @@ static void restore_synapses(sim_t *s, const char *path, hid_t f, int64_t k0, ui
                 if (q == 1 ? (last < -1 || last >= k0) : !isfinite(v[e]))
                     olive_die("%s: /%s[%lld] is %s", path, name, (long long)(P->first[j] + e),
                               q == 1 ? "not a step before the state's (-1: none)" : "not finite");
-                if (q >= 2 && (v[e] < 0 || (rule != OLIVE_PLAST_STDP && v[e] > 1)))
+                if (q >= 2 && (v[e] < 0 || (!olive_plast_is_stdp(rule) && v[e] > 1)))
                     olive_die("%s: /%s[%lld] = %g is outside %s", path, name, (long long)(P->first[j] + e), v[e],
-                              rule == OLIVE_PLAST_STDP ? "[0, inf)" : "[0, 1]");
+                              olive_plast_is_stdp(rule) ? "[0, inf)" : "[0, 1]");
                 if (q == 0 && olive_plast_weight_fault(&P->rule[j], v[e]))
                     olive_die("%s: /%s[%lld] = %g: %s", path, name, (long long)(P->first[j] + e), v[e],
                               olive_plast_weight_fault(&P->rule[j], v[e]));

@@ -58,12 +58,12 @@ static __device__ __forceinline__ double spk_plastic_dev_event(const spk_plastic
     const olive_plasticity rule = p.rule[j];
     olive_plast_state st = p.st[e];
     double out;
-    if (rule.rule == OLIVE_PLAST_STDP) {
+    if (olive_plast_is_stdp(rule.rule)) {
         const int64_t c = p.hcount[target], n = c < p.cap ? c : p.cap;
         const olive_post_history h = {p.hstep + target * p.cap, p.hkm + target * p.cap, n, c < p.cap ? 0 : c % p.cap,
                                       p.cap, p.hdropped[target], p.overflow};
         double nw = w;
-        out = olive_stdp_pre(rule.par, p.dt, step, d, h, &nw, &st);
+        out = olive_stdp_pre(rule.par, p.dt, step, d, h, &nw, &st, rule.rule == OLIVE_PLAST_STDP_NN_SYMM);
         p.out[e].w = nw;
     } else if (rule.rule == OLIVE_PLAST_TSODYKS) {
         out = olive_tsodyks_pre(rule.par, p.dt, step, w, &st);
