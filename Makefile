@@ -238,7 +238,7 @@ FUZZ_SRC     := $(addprefix tools/genconn/import/,import_text.c import_edges.c i
                 $(wildcard common/util/*.c) common/io/h5util.c common/io/netfile.c
 # The readers each harness adds to those.
 FUZZ_EXTRA_map      := common/io/mapfile.c common/io/partition.c
-FUZZ_EXTRA_state    := tools/simulate/output/restart.c tools/simulate/spiking/spk_restart.c common/io/state.c common/io/netcontent.c \
+FUZZ_EXTRA_state    := tools/simulate/output/restart.c tools/simulate/spiking/spk_restart.c tools/simulate/spiking/spk_plastic.c common/models/plasticity.c common/io/state.c common/io/netcontent.c \
                        common/models/cellmodel.c common/models/lif.c tools/simulate/output/method.c common/models/model_plugin.c
 FUZZ_EXTRA_stimulus := tools/simulate/stimulus.c common/models/model_plugin.c common/models/cellmodel.c common/io/state.c
 FUZZ_EXTRA_spikes   := $(addprefix tools/analyze/,spikefile.c spikestats.c spikeload.c h5read.c errors.c)
