@@ -267,6 +267,10 @@ static uint64_t write_histories_and_queue(sim_t *s, const char *path, hid_t g, i
     const int hi[3] = {1, 1, 0};
     uint64_t part = write_rows(s, path, g, hn, hd, hi, 3, m, xfer);
     free(hc); free(hs); free(hk);
+    /* After a GPU run (its rings fetched: post_dropped) the events queued are
+     * on the device: no queue is written, and a restart refuses the state
+     * (restore_queue), rather than continue without them. */
+    if (P->post_dropped) return part;
     /* the queue: slot q holds the events due at the one step of [step, step + slots) that is q mod slots */
     int64_t np = 0;
     for (int q = 0; q < k->slots; q++) np += k->ring[q].n;
@@ -451,6 +455,10 @@ static void restore_histories(sim_t *s, const char *path, hid_t f, int64_t k0, u
 static void restore_queue(sim_t *s, const char *path, hid_t f, int64_t k0, uint64_t *part)
 {
     struct sim_spk *k = s->spk;
+    if (!olive_h5_exists(f, "state/plastic_queue_cell"))
+        olive_die("%s: /state/plastic_queue_cell is missing: the state was written by the CUDA engine, whose queued events "
+                  "stay on the device; a network with plastic synapses continues from a state of the CPU engine "
+                  "(--backend cpu)", path);
     const int64_t m = state_len(path, f, "state/plastic_queue_cell", -1);
     state_len(path, f, "state/plastic_queue_step", m);
     state_len(path, f, "state/plastic_queue_sums", m * k->nacc);
