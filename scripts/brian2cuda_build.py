@@ -269,8 +269,8 @@ def main():
         parts = spec.split(":")
         stdp = parts[-1] == "stdp"
         parts = parts[:-1] if stdp else parts
-        if len(parts) not in (5, 6, 7) or parts[5:] not in ([], ["file"], ["file", "sortcheck"]) or (stdp and len(parts) > 5):
-            ap.error("%s: expected NAME:CELLS:P:WE:WI[:file[:sortcheck]] or NAME:CELLS:P:WE:WI:stdp" % spec)
+        if len(parts) not in (5, 6, 7) or parts[5:] not in ([], ["file"], ["file", "sortcheck"]):
+            ap.error("%s: expected NAME:CELLS:P:WE:WI[:file[:sortcheck]][:stdp]" % spec)
         name, cells, p, we, wi = parts[:5]
         build(a.outdir, name, int(cells), float(p), float(we), float(wi), a.time, a.arch, params,
               from_file=len(parts) >= 6, sortcheck=len(parts) == 7, stdp=stdp)

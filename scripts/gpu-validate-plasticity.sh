@@ -3,7 +3,7 @@
 # CUDA engine (device push, static buckets; spk_cuda_plastic.cu) against the
 # CPU engine on the same networks, bit for bit: spikes, every plastic
 # synapse's final weight and state and the stdp targets' spike histories in
-# state.h5, the cells' variables.
+# state.h5, the cells' variables, the weights.h5 frames (--record-weights).
 #   - tests/test_plasticity.sh's networks (100 cells, 50 Poisson sources, 1 s):
 #     stdp (additive and multiplicative), stdp_nn_symm, tsodyks, tsodyks2;
 #   - a larger one: 20,000 cells, stdp on every excitatory synapse (p = 0.025),
@@ -28,9 +28,15 @@ same() {  # name, cpu dir, gpu dir: spikes, state (plastic included) identical
   for v in plastic plastic_history_step plastic_history_kminus plastic_history_cell v ge gi ref; do
     h5diff "$c/state.h5" "$g/state.h5" /state/$v /state/$v >>"$logs/$name.diff" 2>&1 || bad=1
   done
+  if [ -e "$c/weights.h5" ]; then   # the weights every few steps (--record-weights)
+    h5diff "$c/weights.h5" "$g/weights.h5" /report /report >>"$logs/$name.diff" 2>&1 || bad=1
+    [ -e "$g/weights.h5" ] || bad=1
+  fi
   local n
   n=$(h5dump -H "$g/spikes.h5" 2>/dev/null | grep -c "DATASPACE  SIMPLE")
-  if [ $bad = 0 ]; then say "ok   $name: CPU = GPU (spikes, plastic weights and states, histories, cells)"
+  local what="spikes, plastic weights and states, histories, cells"
+  [ -e "$c/weights.h5" ] && what="$what, weights.h5 frames"
+  if [ $bad = 0 ]; then say "ok   $name: CPU = GPU ($what)"
   else say "FAIL $name: CPU and GPU differ ($(head -c 300 "$logs/$name.diff" | tr '\n' ' '))"; nfail=$((nfail + 1)); fi
 }
 
@@ -46,8 +52,9 @@ for rule in stdp stdp_nn_symm tsodyks tsodyks2; do
   # shellcheck disable=SC2086
   run gen_$rule "$G" -q -o $rule.h5 --model lif_cuba --seed 3 --source-poisson inp:50:20:1 --population e:80 --population i:20 \
       $P ${PROJ[$rule]} $INH || continue
-  run cpu_$rule "$S" -q $rule.h5 --time 1000 -o cpu_$rule --backend cpu || continue
-  run gpu_$rule "$S" -q $rule.h5 --time 1000 -o gpu_$rule --backend cuda || continue
+  WR=(--record-weights inp_to_e --record-weights-every 80)
+  run cpu_$rule "$S" -q $rule.h5 --time 1000 -o cpu_$rule --backend cpu "${WR[@]}" || continue
+  run gpu_$rule "$S" -q $rule.h5 --time 1000 -o gpu_$rule --backend cuda "${WR[@]}" || continue
   same $rule cpu_$rule gpu_$rule
 done
 
@@ -56,7 +63,9 @@ run gen_big "$G" -q -o big.h5 --model lif_cuba --seed 5 --population e:16000 --p
     --projection from=e,to=all,p=0.025,weight=0.4:0.8,delay=0.5:2,receptor=ge,plasticity=stdp,Wmax=1.5,lambda=0.01,alpha=1.1,mu_plus=0,mu_minus=1 \
     --projection from=i,to=all,p=0.025,weight=-2,delay=0.8,receptor=gi
 BIGIN=(--time 1000 --poisson rate=10,weight=0.6,receptor=ge,n=40)
-if run cpu_big "$S" -q big.h5 -o cpu_big --backend cpu "${BIGIN[@]}" && run gpu_big "$S" -v big.h5 -o gpu_big --backend cuda "${BIGIN[@]}"; then
+BIGW=(--record-weights e_to_all:1000:201000 --record-weights-every 50)
+if run cpu_big "$S" -q big.h5 -o cpu_big --backend cpu "${BIGIN[@]}" "${BIGW[@]}" &&
+   run gpu_big "$S" -v big.h5 -o gpu_big --backend cuda "${BIGIN[@]}" "${BIGW[@]}"; then
   same big cpu_big gpu_big
   grep -E "spikes|rings" "$logs/gpu_big.log" | sed 's/^/     /' | tee -a "$results"
 fi

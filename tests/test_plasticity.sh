@@ -11,6 +11,8 @@
 # - 1 = 3 ranks = 1 thread: the same spikes and the same final weights and
 #   states, bit for bit; a restart from a state in mid-window, on another
 #   rank count, continues the unbroken run bit for bit;
+# - weights.h5 (--record-weights) holds every frame's weights as state.h5
+#   would after its step, on any rank count and across a restart;
 # - faults are refused, named.
 set -euo pipefail
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -119,6 +121,48 @@ import h5py
 with h5py.File('bad_state.h5', 'a') as f: f['state/plastic/inp_to_e/weight'][5] = -1.0"
 expect_fail "bad_state.h5: /state/plastic/inp_to_e/weight\[5\] = -1: a weight and Wmax must have the same sign" \
     "$S" -q "$net" --time 1000 -o x8 --restart bad_state.h5
+
+# weights.h5 (--record-weights): every frame holds the weights state.h5 holds after its step (the
+# runs of 400 ms and the restart's), on 1 rank and 3 (bit for bit, mapping included), continued
+# by a restart bit for bit; the mapping is the file's synapses (targets, sources, indices)
+W="--record-weights inp_to_e --record-weights e_to_e:10:300 --record-weights-every 80"
+"$S" -q "$net" --time 480 -o w1 --backend cpu $W
+mpirun -np 3 "$S" -q "$net" --time 480 -o w3 --backend cpu $W
+h5diff w1/weights.h5 w3/weights.h5 /report /report || fail "weights.h5 differs between 1 and 3 ranks"
+"$S" -q "$net" --time 400 -o w400 --backend cpu
+mpirun -np 2 "$S" -q "$net" --time 480 -o wr --restart first/state.h5 $W
+"$PY" - "$net" <<'PYEOF' || fail "weights.h5 is not the weights state.h5 holds, or not the file's synapses"
+import sys, h5py, numpy as np
+net = h5py.File(sys.argv[1])["synapses"]
+r = h5py.File("w1/weights.h5")["report"]
+for proj, a, b in (("inp_to_e", 0, len(net["inp_to_e/col"])), ("e_to_e", 10, 300)):
+    g, m = r[proj], r[proj]["mapping"]
+    d = g["data"][:]
+    assert d.shape == (60, b - a) and g["data"].dtype == np.float64, d.shape
+    assert list(m["time"][:]) == [8.0, 488.0, 8.0], m["time"][:]
+    assert g.attrs["plasticity"] in ("stdp", b"stdp") and g.attrs["synapses"] == len(net[proj + "/col"])
+    assert (m["element_ids"][:] == np.arange(a, b)).all()
+    rp, col = net[proj + "/row_ptr"][:], net[proj + "/col"][:]
+    tgt = np.repeat(np.arange(len(rp) - 1), np.diff(rp))[a:b]
+    assert (m["source_ids"][:] == col[a:b]).all()
+    ids, ptr = m["node_ids"][:].astype(np.int64), m["index_pointers"][:].astype(np.int64)
+    assert (np.repeat(ids, np.diff(ptr)) == tgt).all() and ptr[0] == 0 and ptr[-1] == b - a
+    # frame 49 is after step 4000, the last after step 4800: the runs' final states, bit for bit
+    for frame, state in ((49, "w400"), (59, "w1")):
+        w = h5py.File(state + "/state.h5")["state/plastic/" + proj + "/weight"][a:b]
+        assert (d[frame] == w).all(), (proj, frame, np.abs(d[frame] - w).max())
+    assert (d[0] != d[-1]).sum() > (b - a) // 4, "the weights did not move"
+    # the restart from step 3333 continues the frames from the first after it (step 3360), bit for bit
+    c = h5py.File("wr/weights.h5")["report/" + proj]
+    assert list(c["mapping/time"][:]) == [336.0, 488.0, 8.0] and (c["data"][:] == d[41:]).all(), proj
+PYEOF
+expect_fail "not a multiple of $net's exchange window, 8 step(s)" "$S" -q "$net" --time 10 -o x9 --record-weights inp_to_e --record-weights-every 12
+expect_fail "projection e_to_i of $net is static" "$S" -q "$net" --time 10 -o x10 --record-weights e_to_i
+expect_fail "$net has no plastic projection nope" "$S" -q "$net" --time 10 -o x11 --record-weights nope
+expect_fail "projection e_to_e of $net has" "$S" -q "$net" --time 10 -o x12 --record-weights e_to_e:0:99999999
+expect_fail "':A:B' with 0 <= A < B" "$S" -q "$net" --time 10 -o x13 --record-weights e_to_e:5:5
+expect_fail "without --record-weights" "$S" -q "$net" --time 10 -o x14 --record-weights-every 8
+for d in x9 x10 x11 x12 x13 x14; do [ ! -e $d ] || fail "a refused run left $d"; done
 
 # faults, named
 P="from=e,to=e,p=0.2,weight=1,delay=1,receptor=ge"

@@ -4,7 +4,9 @@
 # config; --import-synapses of that export rebuilds the same projections
 # (sources, weights, delays, receptors) and the same run, bit for bit; a
 # bmtk-style file (weights and delays only in the edge types table, receptor
-# from the weight's sign) imports; faults are named. When the pinned
+# from the weight's sign) imports; plastic projections export as NEST's
+# synapse models with their parameters (model_template, dynamics_params) and
+# import back to the same run; faults are named. When the pinned
 # libsonata of test_sonata_readers is installed (build/venv-readers), it
 # reads the export too.
 set -euo pipefail
@@ -82,6 +84,67 @@ refused "negative delay" "$G" -o bad.h5 "${P[@]}" --import-synapses bmtk_edges.h
 refused "no finite syn_weight" "$G" -o bad.h5 "${P[@]}" --import-synapses bmtk_edges.h5
 refused "the network has 100 cells" "$G" -o bad.h5 --model lif_cuba --cells 100 --import-synapses bmtk_edges.h5 --import-edge-types bmtk_edge_types.csv
 [ ! -e bad.h5 ] || fail "a refused import left bad.h5"
+
+# plastic projections: --export-sonata writes each as its NEST synapse model (model_template) with
+# its parameters in PREFIX_PROJ_synapse.json (dynamics_params, bmtk's PointNet form); the import
+# reads them back: the same projections, rules and parameters, and the same run bit for bit
+"$G" -q -o pa.h5 "${P[@]}" \
+    --projection from=exc,to=all,p=0.05,weight=1:2,delay=1:3,receptor=ge,plasticity=stdp,Wmax=5,lambda=0.02,tau_minus=25 \
+    --projection from=inh,to=all,p=0.05,weight=-9,delay=1,receptor=gi \
+    --projection from=exc,to=inh,p=0.05,weight=2,delay=1.5,receptor=ge,name=stp,plasticity=tsodyks2,U=0.3,tau_fac=100 \
+    --export-sonata px
+mkdir -p models && cp px_*_synapse.json models/
+"$G" -q -o pb.h5 "${P[@]}" --import-synapses px_edges.h5 --import-edge-types px_edge_types.csv
+"$G" -q -o pc.h5 "${P[@]}" --import-synapses px_edges.h5 --import-edge-types px_edge_types.csv --import-synaptic-models models
+"$PY" - <<'PYEOF'
+import h5py, json, numpy as np
+lines = [l.split() for l in open("px_edge_types.csv")]
+assert lines[0] == ["edge_type_id", "model_template", "receptor", "projection", "dynamics_params"], lines[0]
+assert [l[1] for l in lines[1:]] == ["stdp_synapse", "static_synapse", "tsodyks2_synapse"], lines
+assert lines[1][4] == "px_exc_to_all_synapse.json" and lines[2][4] == "NULL"
+assert json.load(open("px_exc_to_all_synapse.json")) == dict(tau_plus=20, **{"lambda": 0.02}, alpha=1, mu_plus=1, mu_minus=1,
+                                                            Wmax=5, tau_minus=25)
+assert json.load(open("px_circuit_config.json"))["components"] == {"synaptic_models_dir": "$BASE_DIR"}
+a = h5py.File("pa.h5")["synapses"]
+for other in ("pb.h5", "pc.h5"):
+    b = h5py.File(other)["synapses"]
+    assert sorted(a) == sorted(b)
+    for p in a:
+        pa = {k: v for k, v in a[p].attrs.items() if k.startswith("plasticity")}
+        pb = {k: v for k, v in b[p].attrs.items() if k.startswith("plasticity")}
+        assert pa == pb, (p, pa, pb)
+        n = len(a[p]["col"])
+        wa = a[p]["weight"][:] if "weight" in a[p] else np.full(n, a[p].attrs["weight"])
+        assert np.array_equal(a[p]["col"][:], b[p]["col"][:]) and np.array_equal(wa, b[p]["weight"][:]), p
+assert a["exc_to_all"].attrs["plasticity"] in ("stdp", b"stdp") and a["stp"].attrs["plasticity"] in ("tsodyks2", b"tsodyks2")
+print("plastic export -> import: the same rules and parameters")
+PYEOF
+IN=(--time 300 --poisson rate=20,weight=3,receptor=ge,n=10)
+"$S" -q pa.h5 -o rpa "${IN[@]}"
+"$S" -q pb.h5 -o rpb "${IN[@]}"
+h5diff rpa/spikes.h5 rpb/spikes.h5 /spikes /spikes || fail "the imported plastic network runs differently"
+h5diff rpa/state.h5 rpb/state.h5 /state/plastic /state/plastic || fail "the imported plastic network learns differently"
+"$PY" -c "
+import h5py, numpy as np
+w = h5py.File('rpa/state.h5')['state/plastic/exc_to_all/weight'][:]
+assert len(w) > 1000 and (np.abs(w - np.round(w)) > 1e-9).sum() > 0, 'no weight moved'"
+sed 's/tsodyks2_synapse/hebb_synapse/' px_edge_types.csv > hebb.csv
+refused "hebb.csv: line 4: model_template 'hebb_synapse' is not a synapse model olive runs" \
+    "$G" -o bad.h5 "${P[@]}" --import-synapses px_edges.h5 --import-edge-types hebb.csv
+sed 's/px_stp_synapse.json/px_exc_to_all_synapse.json/' px_edge_types.csv > tso.csv   # stdp's parameters for tsodyks2
+refused "px_exc_to_all_synapse.json: \"tau_plus\" is not a parameter of tsodyks2_synapse" \
+    "$G" -o bad.h5 "${P[@]}" --import-synapses px_edges.h5 --import-edge-types tso.csv
+echo '{"tau_plus": -1}' > models/neg.json
+sed 's/px_exc_to_all_synapse.json/neg.json/' px_edge_types.csv > neg_tau.csv
+refused "neg.json: stdp_synapse: tau_plus must be > 0" \
+    "$G" -o bad.h5 "${P[@]}" --import-synapses px_edges.h5 --import-edge-types neg_tau.csv --import-synaptic-models models
+sed 's/px_exc_to_all_synapse.json/missing.json/' px_edge_types.csv > missing.csv
+refused "missing.csv: line 2: dynamics_params 'missing.json': missing.json cannot be read" "$G" -o bad.h5 "${P[@]}" --import-synapses px_edges.h5 --import-edge-types missing.csv
+echo '{"Wmax": -5}' > models/negw.json
+sed 's/px_exc_to_all_synapse.json/negw.json/' px_edge_types.csv > negw.csv
+refused "edge type 0 has a weight of" \
+    "$G" -o bad.h5 "${P[@]}" --import-synapses px_edges.h5 --import-edge-types negw.csv --import-synaptic-models models
+[ ! -e bad.h5 ] || fail "a refused plastic import left bad.h5"
 
 # ids and types are read as the integers they are stored as: a -1 is not
 # clamped to cell 0, a float id or type is not truncated; a projection name

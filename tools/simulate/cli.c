@@ -6,6 +6,7 @@
 #include "h5util.h"
 #include "model.h"
 #include "util.h"
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,6 +77,12 @@ static void usage(void)
            "                            exc[A:B] (ids within exc); VAR=SET: the cells of variable VAR\n"
            "                            (and records VAR); repeatable: the union\n"
            "  --record-precision single|double   report values (default single)\n"
+           "  --record-weights PROJ[:A:B]  plastic projection PROJ's synapses A <= i < B (their index in\n"
+           "                            the projection, file order; default all) into weights.h5, the\n"
+           "                            weights as state.h5 would hold them after each frame's step\n"
+           "                            (float64; docs/FORMAT.md); repeatable\n"
+           "  --record-weights-every K  one weights frame every K steps (a multiple of the exchange\n"
+           "                            window, the least delay, which is the default)\n"
            "  --compress[=LEVEL]        deflate the reports and spikes (level 1-9, default 4);\n"
            "                            off by default: readers without the filter (pip's\n"
            "                            libsonata) could not open them\n"
@@ -106,7 +113,7 @@ static void usage(void)
            "  lif_coba, lif_coba_alpha    pA             nS                 -\n"
            "  hh_traub                    pA             nS                 -\n"
            "  hh_cable, hh_swc            nA             uS                 -\n"
-           "Repeatable: --pulse, --poisson, --record-cells, --param; any other option given twice is refused.\n");
+           "Repeatable: --pulse, --poisson, --record-cells, --record-weights, --param; any other option given twice is refused.\n");
 }
 
 /* Every option of usage() (tests/test_cli_conventions.sh holds the two
@@ -122,7 +129,8 @@ static const olive_opt sim_opts[] = {
     {"--compress", NULL, OLIVE_OPT_OPTIONAL, 0}, {"--precision", NULL, OLIVE_OPT_VALUE, 0},
     {"--backend", NULL, OLIVE_OPT_VALUE, 0}, {"--spike-threshold", NULL, OLIVE_OPT_VALUE, 0},
     {"--population", NULL, OLIVE_OPT_VALUE, 0}, {"--map", NULL, OLIVE_OPT_VALUE, 0}, {"--threads", NULL, OLIVE_OPT_VALUE, 0},
-    {"--param", NULL, OLIVE_OPT_VALUE, 1},
+    {"--param", NULL, OLIVE_OPT_VALUE, 1}, {"--record-weights", NULL, OLIVE_OPT_VALUE, 1},
+    {"--record-weights-every", NULL, OLIVE_OPT_VALUE, 0},
     {"--checkpoint-every", NULL, OLIVE_OPT_VALUE, 0}, {"--restart", NULL, OLIVE_OPT_VALUE, 0},
     {"--force", NULL, OLIVE_OPT_FLAG, 0}, {"--verbose", "-v", OLIVE_OPT_FLAG, 0}, {"--progress", NULL, OLIVE_OPT_FLAG, 0},
     {"--quiet", "-q", OLIVE_OPT_FLAG, 0}, {"--help", "-h", OLIVE_OPT_FLAG, 0}, {"--version", NULL, OLIVE_OPT_FLAG, 0},
@@ -273,6 +281,40 @@ static void check_output_path(const char *out)
         olive_usage_error("-o %s: exists and is not a directory", p);
 }
 
+/* --record-weights PROJ[:A:B] */
+static void parse_record_weights(sim_config *cfg, const char *v, int argc)
+{
+    if (!cfg->rec.weights) cfg->rec.weights = olive_calloc((size_t)argc, sizeof *cfg->rec.weights, "arguments");
+    sim_weightarg *w = &cfg->rec.weights[cfg->rec.nweights++];
+    w->arg = v;
+    w->a = 0;
+    w->b = -1;
+    const char *colon = strchr(v, ':');
+    const size_t len = colon ? (size_t)(colon - v) : strlen(v);
+    if (len == 0 || len >= 64 || memchr(v, '/', len))
+        olive_usage_error("--record-weights: '%s' does not start with a projection's name (1-63 characters, no '/')", v);
+    w->proj = olive_malloc(len + 1, "arguments");
+    memcpy(w->proj, v, len);
+    w->proj[len] = 0;
+    if (colon) {
+        char *end;
+        errno = 0;
+        long long a = strtoll(colon + 1, &end, 10), b = -1;
+        int ok = errno == 0 && end != colon + 1 && *end == ':' && a >= 0;
+        if (ok) {
+            const char *bs = end + 1;
+            b = strtoll(bs, &end, 10);
+            ok = errno == 0 && end != bs && *end == 0 && b > a;
+        }
+        if (!ok) olive_usage_error("--record-weights %s: after the projection's name, ':A:B' with 0 <= A < B (synapses A <= i < B)", v);
+        w->a = a;
+        w->b = b;
+    }
+    for (int q = 0; q + 1 < cfg->rec.nweights; q++)
+        if (!strcmp(cfg->rec.weights[q].proj, w->proj))
+            olive_usage_error("--record-weights %s: projection %s is named twice (one range a projection)", v, w->proj);
+}
+
 void sim_parse_args(int argc, char **argv, sim_config *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
@@ -328,6 +370,9 @@ void sim_parse_args(int argc, char **argv, sim_config *cfg)
         else if (!strcmp(a, "--record")) record_arg = need_value(argc, argv, &i);
         else if (!strcmp(a, "--record-compartments")) comp_arg = need_value(argc, argv, &i);
         else if (!strcmp(a, "--record-every")) cfg->rec.every = olive_parse_int(a, need_value(argc, argv, &i), 1, INT64_C(1) << 40);
+        else if (!strcmp(a, "--record-weights")) parse_record_weights(cfg, need_value(argc, argv, &i), argc);
+        else if (!strcmp(a, "--record-weights-every"))
+            cfg->rec.weights_every = olive_parse_int(a, need_value(argc, argv, &i), 1, INT64_C(1) << 40);
         else if (!strcmp(a, "--record-cells")) {
             const char *v = need_value(argc, argv, &i);
             cfg->rec.cell_args[cfg->rec.ncell_args++] = (sim_cellarg){v, v, -1};
@@ -405,10 +450,12 @@ void sim_parse_args(int argc, char **argv, sim_config *cfg)
         if (cfg->spiking.method >= 0)
             olive_usage_error("--method applies to lif_cuba and lif_coba networks (InfOli steps with forward Euler)");
         if (cfg->spiking.npoisson) olive_usage_error("--poisson applies to networks with chemical synapses (lif_cuba, lif_coba)");
+        if (cfg->rec.nweights) olive_usage_error("--record-weights applies to networks with plastic synapses (docs/MODELS.md)");
         if (cfg->run.nparams)
             olive_usage_error("--param %s: %s is an InfOli network, whose cells have no parameters in the network file "
                               "(their conductances are the file's; see --gj, --noise)", cfg->run.params[0], cfg->run.net_path);
     }
+    if (cfg->rec.weights_every && !cfg->rec.nweights) olive_usage_error("--record-weights-every without --record-weights");
     cfg->rec.vars[cfg->run.model->spike_var] = 1;
     cfg->rec.nvars = 1;
     if (record_arg) parse_record(cfg, record_arg);

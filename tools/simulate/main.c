@@ -180,6 +180,7 @@ static void show_progress(int64_t done, int64_t first, int64_t end, double t0, d
 static int step_is_looked_at(const sim_config *cfg, int64_t i)
 {
     return (cfg->rec.nvars + cfg->rec.ncomp_vars > 0 && (i + 1) % cfg->rec.every == 0) || (i + 1) % 64 == 0 ||
+           (cfg->rec.nweights && (i + 1) % cfg->rec.weights_every == 0) ||
            i + 1 == cfg->run.steps || (cfg->run.checkpoint_every && (i + 1) % cfg->run.checkpoint_every == 0);
 }
 
@@ -258,6 +259,7 @@ int main(int argc, char **argv)
         if ((i + 1) % 64 == 0 || last) stop_sig = stop_if_not_finite(&s);
         if (last) stop_sig = 0; /* finished anyway */
         if (record) sim_output_frame(out, &s);
+        if (cfg.rec.nweights && (i + 1) % cfg.rec.weights_every == 0) sim_output_weights(out, &s);
         if (cfg.run.checkpoint_every && !last && !stop_sig && (i + 1) % cfg.run.checkpoint_every == 0) {
             if (s.engine->exact_nonfinite) stop_if_not_finite(&s); /* the step and cell named exactly */
             write_checkpoint(&s, out, i + 1);

@@ -89,6 +89,9 @@ typedef struct {
     int64_t first, count;    /* global ids first <= id < first + count; output node ids count from 0 */
 } sim_outpop;
 
+/* --record-weights PROJ[:A:B]: synapses a <= e < b of projection proj (b < 0: to its last). */
+typedef struct { const char *arg; char *proj; int64_t a, b; } sim_weightarg;
+
 /* Recording: which variables of which cells, how often, in what precision, under what name. */
 typedef struct {
     int as_double;           /* --record-precision double */
@@ -103,6 +106,9 @@ typedef struct {
     char population[64];     /* --population: the name of a single-population network's output ("": its own) */
     sim_outpop *pops;        /* the output's SONATA populations (sim_record_resolve) */
     int npops;
+    sim_weightarg *weights;  /* --record-weights PROJ[:A:B] (weights.h5: output/weights.c) */
+    int nweights;
+    int64_t weights_every;   /* --record-weights-every K (0: the exchange window, the least delay) */
 } sim_record_config;
 
 typedef struct {
@@ -145,6 +151,8 @@ typedef struct {
      * where it must look at the state (reports, checks, checkpoints). */
     void (*steps)(sim_t *s, int64_t first, int64_t count);
     int64_t (*max_steps)(sim_t *s);
+    /* Optional (NULL: the host's k->out): the weights of list entries x[0 .. n) into w. */
+    void (*weights)(sim_t *s, const int64_t *x, int64_t n, double *w);
 } sim_engine;
 extern const sim_engine sim_engine_cpu;   /* engine_cpu.c */
 extern const sim_engine sim_engine_lif_cpu;  /* spk_engine.c: integrate-and-fire cells, chemical synapses */
@@ -285,6 +293,7 @@ typedef struct sim_output sim_output;
  * sim_output_commit. */
 sim_output *sim_output_open(sim_t *s, const char *dir, int in_place);
 void sim_output_frame(sim_output *o, sim_t *s);   /* called after every step that records */
+void sim_output_weights(sim_output *o, sim_t *s);   /* after every step of a weights frame (weights.h5) */
 /* Finish every file after end_step steps (cfg->run.steps, or earlier when a
  * signal stopped the run: the reports are cut to the frames done); kind is
  * "final" or "interrupted" (the /state attribute). */

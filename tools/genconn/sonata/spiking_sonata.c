@@ -17,6 +17,7 @@
  * (lif_cuba: >= 0 ge, < 0 gi). */
 #include "spiking.h"
 #include "h5util.h"
+#include "plasticity_io.h"
 #include "util.h"
 #include <errno.h>
 #include <math.h>
@@ -70,8 +71,40 @@ static void join(char *out, const char *a, const char *b)
  * named in the directory holding them all (morphologies_dir, without the
  * .swc that SONATA appends) and its parameters in PREFIX_POP_dynamics.json
  * (sonata_dynamics.c), so that --import-circuit gives the same populations. */
-static char dyn_tmp[OLIVE_MAX_POPS][4096];
+#define MAX_DYN (OLIVE_MAX_POPS + 512)   /* the node types' and the plastic edge types' files */
+static char dyn_tmp[MAX_DYN][4096];
 static int ndyn;
+
+/* NEST's name of a rule (edge types' model_template, bmtk's PointNet form). */
+static const char *nest_synapse(int rule)
+{
+    return rule == OLIVE_PLAST_STDP           ? "stdp_synapse"
+           : rule == OLIVE_PLAST_STDP_NN_SYMM ? "stdp_nn_symm_synapse"
+           : rule == OLIVE_PLAST_TSODYKS      ? "tsodyks_synapse"
+           : rule == OLIVE_PLAST_TSODYKS2     ? "tsodyks2_synapse"
+                                              : "static_synapse";
+}
+
+static void write_text(const char *final, const char *tmp, const char *text);
+
+/* A plastic projection's parameters as PREFIX_PROJ_synapse.json (NEST's
+ * names; tau_minus, NEST's on the neuron, is olive's per projection): its
+ * edge type's dynamics_params, which --import-edge-types reads back. */
+static const char *synapse_params(const gc_spk_config *cfg, const olive_projection *p, char *dyn)
+{
+    if ((size_t)snprintf(dyn, 4096, "%s_%s_synapse.json", cfg->export_prefix, p->name) >= 4096)
+        olive_usage_error("--export-sonata: '%s' is too long", cfg->export_prefix);
+    if (ndyn == MAX_DYN) olive_usage_error("--export-sonata: more than %d plastic projections", MAX_DYN - OLIVE_MAX_POPS);
+    join(dyn_tmp[ndyn], olive_atomic_begin(dyn, cfg->force), "");
+    char text[2048];
+    int len = snprintf(text, sizeof text, "{");
+    for (int k = 0; k < olive_plast_npar(p->plast.rule); k++)
+        len += snprintf(text + len, sizeof text - (size_t)len, "%s\"%s\": %.17g", k ? ", " : "",
+                        olive_plast_par_name(p->plast.rule, k), p->plast.par[k]);
+    snprintf(text + len, sizeof text - (size_t)len, "}\n");
+    write_text(dyn, dyn_tmp[ndyn++], text);
+    return base_name(dyn);
+}
 
 static void json_escape(char *out, size_t n, const char *s)
 {
@@ -219,7 +252,7 @@ void gc_spk_export_sonata(const gc_spk_config *cfg, const olive_synapses *syn, c
     olive_h5_close_file(path[X_EDGES], f);
     free(src); free(tgt); free(type); free(w); free(d);
     /* types and config */
-    size_t cap = 256 + (size_t)cfg->pops.n * 2400 + (size_t)syn->n * 200;
+    size_t cap = 256 + (size_t)cfg->pops.n * 2400 + (size_t)syn->n * 4500;   /* (a line: names and a file name) */
     char *text = olive_malloc(cap, "export");
     const int bio = olive_model_needs_morphology(cfg->model);
     char mdir[4096] = "";
@@ -233,16 +266,25 @@ void gc_spk_export_sonata(const gc_spk_config *cfg, const olive_synapses *syn, c
                         : cfg->model == &olive_model_hh_traub       ? "nest:hh_cond_exp_traub"
                                                                     : "nest:iaf_psc_exp", cfg->pops.pop[p].name);
     write_text(path[X_NODE_TYPES], tmp[X_NODE_TYPES], text);
-    len = snprintf(text, cap, "edge_type_id model_template receptor projection\n");
-    for (int j = 0; j < syn->n; j++)
-        len += snprintf(text + len, cap - (size_t)len, "%d static_synapse %s %s\n", j, syn->proj[j].receptor, syn->proj[j].name);
+    len = snprintf(text, cap, "edge_type_id model_template receptor projection dynamics_params\n");
+    int plastic = 0;
+    for (int j = 0; j < syn->n; j++) {
+        const olive_projection *p = &syn->proj[j];
+        char dyn[4096];
+        plastic |= p->plast.rule != OLIVE_PLAST_NONE;
+        len += snprintf(text + len, cap - (size_t)len, "%d %s %s %s %s\n", j, nest_synapse(p->plast.rule), p->receptor,
+                        p->name, p->plast.rule != OLIVE_PLAST_NONE ? synapse_params(cfg, p, dyn) : "NULL");
+    }
     write_text(path[X_EDGE_TYPES], tmp[X_EDGE_TYPES], text);
     free(text);
     char json[24576], comp[8400] = "";
     if (bio) {
         char esc[8192];
         json_escape(esc, sizeof esc, mdir);
-        snprintf(comp, sizeof comp, "  \"components\": {\"morphologies_dir\": \"%s\", \"biophysical_neuron_models_dir\": \"$BASE_DIR\"},\n", esc);
+        snprintf(comp, sizeof comp, "  \"components\": {\"morphologies_dir\": \"%s\", \"biophysical_neuron_models_dir\": \"$BASE_DIR\"%s},\n",
+                 esc, plastic ? ", \"synaptic_models_dir\": \"$BASE_DIR\"" : "");
+    } else if (plastic) {
+        snprintf(comp, sizeof comp, "  \"components\": {\"synaptic_models_dir\": \"$BASE_DIR\"},\n");
     }
     snprintf(json, sizeof json,
              "{\n  \"manifest\": {\"$BASE_DIR\": \".\"},\n%s  \"networks\": {\n"

@@ -60,6 +60,7 @@ typedef struct {
     const char *export_prefix;      /* --export-sonata PREFIX */
     const char *import_synapses;    /* --import-synapses EDGES.h5 */
     const char *import_edge_types;  /* --import-edge-types TYPES.csv */
+    const char *import_synaptic_models;  /* --import-synaptic-models DIR (dynamics_params of plastic edge types) */
     const char *import_circuit;     /* --import-circuit CONFIG.json (its biophysical nodes) */
     const char *import_node_pop;    /* --import-node-population NAME */
 } gc_spk_config;

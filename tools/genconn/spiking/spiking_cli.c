@@ -92,7 +92,12 @@ static void usage(void)
            "                               projection per edge_type_id: syn_weight and delay (ms) per edge\n"
            "                               in group 0, or from the edge types file; receptor from its\n"
            "                               'receptor' column, else (lif_cuba) by the weight's sign\n"
-           "  --import-edge-types CSV    the SONATA edge types table of --import-synapses\n"
+           "  --import-edge-types CSV    the SONATA edge types table of --import-synapses; a model_template\n"
+           "                               of NEST's (stdp_synapse, stdp_nn_symm_synapse, tsodyks_synapse,\n"
+           "                               tsodyks2_synapse; static_synapse) makes the type's projection\n"
+           "                               plastic, its parameters from the JSON file of its dynamics_params\n"
+           "  --import-synaptic-models DIR  where those JSON files are (bmtk's synaptic_models_dir;\n"
+           "                               default: the edge types file's directory)\n"
            "  --import-circuit CONFIG.json\n"
            "                             hh_swc: the populations of a SONATA circuit's biophysical nodes\n"
            "                               (instead of --cells/--population): one per node type and\n"
@@ -123,6 +128,7 @@ static const olive_opt spk_opts[] = {
     {"--param", NULL, OLIVE_OPT_VALUE, 1}, {"--morphology", NULL, OLIVE_OPT_VALUE, 1},
     {"--v0", NULL, OLIVE_OPT_VALUE, 1}, {"--projection", NULL, OLIVE_OPT_VALUE, 1},
     {"--import-synapses", NULL, OLIVE_OPT_VALUE, 0}, {"--import-edge-types", NULL, OLIVE_OPT_VALUE, 0},
+    {"--import-synaptic-models", NULL, OLIVE_OPT_VALUE, 0},
     {"--import-circuit", NULL, OLIVE_OPT_VALUE, 0}, {"--import-node-population", NULL, OLIVE_OPT_VALUE, 0},
     {"--dt", NULL, OLIVE_OPT_VALUE, 0}, {"--procedural", NULL, OLIVE_OPT_FLAG, 0},
 };
@@ -399,6 +405,7 @@ void gc_spk_parse_args(int argc, char **argv, gc_spk_config *cfg)
         }
         else if (!strcmp(a, "--import-synapses")) cfg->import_synapses = need_value(argc, argv, &i);
         else if (!strcmp(a, "--import-edge-types")) cfg->import_edge_types = need_value(argc, argv, &i);
+        else if (!strcmp(a, "--import-synaptic-models")) cfg->import_synaptic_models = need_value(argc, argv, &i);
         else if (!strcmp(a, "--import-circuit")) cfg->import_circuit = need_value(argc, argv, &i);
         else if (!strcmp(a, "--import-node-population")) cfg->import_node_pop = need_value(argc, argv, &i);
         else if (!strcmp(a, "--force")) cfg->force = 1;
@@ -411,6 +418,8 @@ void gc_spk_parse_args(int argc, char **argv, gc_spk_config *cfg)
     }
     if (!cfg->out_path) olive_usage_error("no output file given (-o NET.h5)");
     if (cfg->import_edge_types && !cfg->import_synapses) olive_usage_error("--import-edge-types needs --import-synapses EDGES.h5");
+    if (cfg->import_synaptic_models && !cfg->import_edge_types)
+        olive_usage_error("--import-synaptic-models needs --import-edge-types TYPES.csv (its dynamics_params name the files)");
     if (!cfg->model) olive_usage_error("no model given (--model lif_cuba|lif_coba|hh_traub|hh_cable)");
     if (cfg->dt < 0) cfg->dt = cfg->model->dt_default;
     if (cfg->export_prefix && cfg->model == &olive_model_hh_cable)
@@ -418,11 +427,6 @@ void gc_spk_parse_args(int argc, char **argv, gc_spk_config *cfg)
                           "morphology file for it yet", cfg->model->name);
     if (cfg->procedural && cfg->export_prefix)
         olive_usage_error("--export-sonata writes every synapse: leave out --procedural");
-    for (int j = 0; j < cfg->nproj && cfg->export_prefix; j++)
-        if (cfg->proj[j].plast.rule)
-            olive_usage_error("--export-sonata: projection %s has plasticity=%s, which SONATA's edges do not carry; "
-                              "olive exports static projections only", cfg->proj[j].spec,
-                              olive_plast_rule_name(cfg->proj[j].plast.rule));
     if (cfg->import_node_pop && !cfg->import_circuit) olive_usage_error("--import-node-population needs --import-circuit CONFIG.json");
     if (cfg->import_circuit) {   /* the populations come from the circuit, in its node order */
         if (cells || cfg->pops.n)

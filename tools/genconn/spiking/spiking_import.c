@@ -2,29 +2,80 @@
  * synapses from a SONATA edges file (spiking_sonata.c says what is read). */
 #include "spiking.h"
 #include "h5util.h"
+#include "json.h"
 #include "memcheck.h"
+#include "plasticity_io.h"
 #include "util.h"
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define MAX_TYPES 256
 typedef struct {
     int64_t id;
     double w, d;            /* NAN: not in the table */
     char receptor[32], name[OLIVE_NAME_LEN];
+    olive_plasticity plast;  /* from model_template and dynamics_params (rule NONE: static_synapse) */
 } edge_type;
+
+/* NEST's synapse models olive runs (model_template, with or without bmtk's
+ * "nest:"), and olive's rule for each. */
+static const struct { const char *nest; int rule; } templates[] = {
+    {"static_synapse", OLIVE_PLAST_NONE}, {"stdp_synapse", OLIVE_PLAST_STDP},
+    {"stdp_nn_symm_synapse", OLIVE_PLAST_STDP_NN_SYMM}, {"tsodyks_synapse", OLIVE_PLAST_TSODYKS},
+    {"tsodyks2_synapse", OLIVE_PLAST_TSODYKS2},
+};
+
+/* A plastic edge type's parameters: NEST's defaults, then those of its
+ * dynamics_params file (an object of NEST's parameter names; tau_minus,
+ * which NEST keeps on the target neuron, is olive's per projection). */
+static void read_synapse_params(const char *csv, int lineno, const char *tmpl, const char *file, const char *dir,
+                                olive_plasticity *pl)
+{
+    if (!strcmp(file, "NULL")) return;   /* NEST's defaults */
+    char path[8192];
+    if (file[0] == '/' || !dir[0]) snprintf(path, sizeof path, "%s", file);
+    else snprintf(path, sizeof path, "%s/%s", dir, file);
+    if (access(path, R_OK) != 0)
+        olive_die("%s: line %d: dynamics_params '%s': %s cannot be read (%s); --import-synaptic-models DIR says where "
+                  "the files are", csv, lineno, file, path, strerror(errno));
+    olive_check_regular_file(path);
+    gc_json *j = gc_json_read(path);
+    if (j->kind != GC_JSON_OBJ)
+        olive_die("%s: the dynamics_params of edge type line %d of %s (%s) is a JSON %s, not an object of parameters",
+                  path, lineno, csv, tmpl, gc_json_kind_name(j->kind));
+    for (int k = 0; k < j->n; k++) {
+        if (j->item[k].kind != GC_JSON_NUM)
+            olive_die("%s: \"%s\" is a JSON %s, not a number", path, j->key[k], gc_json_kind_name(j->item[k].kind));
+        if (!olive_plast_set(pl, j->key[k], j->item[k].num))
+            olive_die("%s: \"%s\" is not a parameter of %s (olive reads %s)", path, j->key[k], tmpl,
+                      olive_plast_par_list(pl->rule));
+    }
+    gc_json_free(j);
+    const char *bad = olive_plast_fault(pl);
+    if (bad) olive_die("%s: %s: %s", path, tmpl, bad);
+}
 
 /* The edge types table: whitespace-separated, a header naming the columns,
  * then one line per type (at least one; each id once). */
-static int read_types(const char *path, edge_type *t)
+static int read_types(const char *path, const char *models_dir, edge_type *t)
 {
+    /* dynamics_params files: in models_dir (bmtk's components.synaptic_models_dir), else beside the table */
+    char dir[4096];
+    if (models_dir) snprintf(dir, sizeof dir, "%s", models_dir);
+    else {
+        snprintf(dir, sizeof dir, "%s", path);
+        char *slash = strrchr(dir, '/');
+        if (slash) *slash = 0; else dir[0] = 0;
+    }
     olive_check_regular_file(path);   /* a FIFO would block open() */
     FILE *f = fopen(path, "r");
     if (!f) olive_die("%s: cannot open the edge types file", path);
     char line[4096], *tok[65];
-    int col_id = -1, col_w = -1, col_d = -1, col_r = -1, col_n = -1, ncols = 0, n = 0;
+    int col_id = -1, col_w = -1, col_d = -1, col_r = -1, col_n = -1, col_t = -1, col_p = -1, ncols = 0, n = 0;
     for (int lineno = 1; fgets(line, sizeof line, f); lineno++) {
         if (!strchr(line, '\n') && !feof(f)) olive_die("%s: line %d: longer than %d characters, or a NUL byte", path, lineno,
                                                      (int)sizeof line - 2);
@@ -40,6 +91,8 @@ static int read_types(const char *path, edge_type *t)
                 else if (!strcmp(tok[c], "delay")) col_d = c;
                 else if (!strcmp(tok[c], "receptor")) col_r = c;
                 else if (!strcmp(tok[c], "projection")) col_n = c;
+                else if (!strcmp(tok[c], "model_template")) col_t = c;
+                else if (!strcmp(tok[c], "dynamics_params")) col_p = c;
             }
             if (col_id < 0) olive_die("%s: the header has no column edge_type_id", path);
             continue;
@@ -57,6 +110,21 @@ static int read_types(const char *path, edge_type *t)
             const char *bad = olive_name_fault(tok[col_n]);
             if (bad) olive_die("%s: line %d: projection name '%s' %s", path, lineno, tok[col_n], bad);
             snprintf(e->name, sizeof e->name, "%s", tok[col_n]);
+        }
+        memset(&e->plast, 0, sizeof e->plast);
+        if (col_t >= 0 && strcmp(tok[col_t], "NULL")) {
+            const char *tm = tok[col_t];
+            if (!strncmp(tm, "nest:", 5)) tm += 5;
+            int rule = -1;
+            for (size_t q = 0; q < sizeof templates / sizeof templates[0]; q++)
+                if (!strcmp(tm, templates[q].nest)) rule = templates[q].rule;
+            if (rule < 0)
+                olive_die("%s: line %d: model_template '%s' is not a synapse model olive runs (static_synapse, "
+                          "stdp_synapse, stdp_nn_symm_synapse, tsodyks_synapse, tsodyks2_synapse)", path, lineno, tok[col_t]);
+            if (rule != OLIVE_PLAST_NONE) {
+                olive_plast_defaults(rule, &e->plast);
+                read_synapse_params(path, lineno, tm, col_p >= 0 ? tok[col_p] : "NULL", dir, &e->plast);
+            }
         }
     }
     if (ferror(f)) olive_die("%s: read error", path);
@@ -80,7 +148,7 @@ void gc_spk_import(const gc_spk_config *cfg, olive_synapses *syn)
 {
     const char *path = cfg->import_synapses;
     static edge_type types[MAX_TYPES];
-    int ntypes = cfg->import_edge_types ? read_types(cfg->import_edge_types, types) : 0;
+    int ntypes = cfg->import_edge_types ? read_types(cfg->import_edge_types, cfg->import_synaptic_models, types) : 0;
     hid_t f = olive_h5_open_read(path);
     char pops[8][256];
     if (!olive_h5_exists(f, "edges")) olive_die("%s: no /edges group: not a SONATA edges file", path);
@@ -216,6 +284,7 @@ void gc_spk_import(const gc_spk_config *cfg, olive_synapses *syn)
             olive_die("%s: edge type %lld: model %s has no receptor '%s' (it has ge, gi)", path, (long long)tids[k],
                       cfg->model->name, rec);
         snprintf(p->receptor, sizeof p->receptor, "%s", rec);
+        if (et) p->plast = et->plast;
         snprintf(p->source, sizeof p->source, "all");
         snprintf(p->target, sizeof p->target, "all");
         { const char *b = strrchr(path, '/'); snprintf(p->rule, sizeof p->rule, "imported from %.100s", b ? b + 1 : path); }
@@ -229,6 +298,8 @@ void gc_spk_import(const gc_spk_config *cfg, olive_synapses *syn)
             if (cfg->model->weights_nonnegative && es[i].w < 0)
                 olive_die("%s: edge type %lld has a weight of %g; a %s weight is a conductance (nS) and cannot be negative",
                           path, (long long)tids[k], es[i].w, cfg->model->name);
+            const char *bad = olive_plast_weight_fault(&p->plast, es[i].w);
+            if (bad) olive_die("%s: edge type %lld has a weight of %g: %s", path, (long long)tids[k], es[i].w, bad);
             p->row_ptr[es[i].tgt + 1]++;
             p->col[i] = (int32_t)es[i].src;
             p->weight[i] = es[i].w;

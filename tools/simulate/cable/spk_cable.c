@@ -202,4 +202,4 @@ static double cable_energy_j(sim_t *s, int *owner) { (void)s; *owner = 0; return
 static void cable_free(sim_t *s) { (void)s; }
 
 const sim_engine sim_engine_cable_cpu = {"cpu", 0, 1, cable_setup, cable_step, cable_fetch, cable_energy_j, cable_free,
-                                         NULL, NULL};
+                                         NULL, NULL, NULL};

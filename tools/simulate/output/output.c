@@ -4,16 +4,18 @@
 #include "sim.h"
 #include "spk.h"
 #include "report.h"
+#include "weights.h"
 #include "h5util.h"
 #include "model.h"
 #include "util.h"
 #include <stdlib.h>
 #include <string.h>
 
-/* Files: the reports (slot v of a recorded variable), spikes, state. */
+/* Files: the reports (slot v of a recorded variable), spikes, state, weights. */
 #define SLOT_SPIKES OLIVE_NVARS
 #define SLOT_STATE (OLIVE_NVARS + 1)
-#define NSLOTS (OLIVE_NVARS + 2)
+#define SLOT_WEIGHTS (OLIVE_NVARS + 2)
+#define NSLOTS (OLIVE_NVARS + 3)
 
 struct sim_output {
     char dir[4096];
@@ -25,11 +27,13 @@ struct sim_output {
     /* The reports of the recorded variables, and of --record-compartments
      * (cable cells: VAR_compartments.h5); NULL: not recorded. */
     sim_report *rep[OLIVE_NVARS], *comp[OLIVE_NVARS];
+    sim_weights *wts;          /* --record-weights: weights.h5, or NULL */
 };
 
 static const char *slot_name(const sim_output *o, int slot, char *buf, size_t n)
 {
-    snprintf(buf, n, "%s.h5", slot < OLIVE_NVARS ? o->model->var_names[slot] : slot == SLOT_SPIKES ? "spikes" : "state");
+    snprintf(buf, n, "%s.h5", slot < OLIVE_NVARS ? o->model->var_names[slot] : slot == SLOT_SPIKES ? "spikes" :
+                              slot == SLOT_STATE ? "state" : "weights");
     return buf;
 }
 
@@ -73,7 +77,15 @@ sim_output *sim_output_open(sim_t *s, const char *dir, int in_place)
         snprintf(path, sizeof path, "%s/%s_compartments.h5", dir, c->run.model->var_names[v]);
         o->comp[v] = sim_report_open(s, path, v, 1, o->frames, o->frame_chunk, o->xfer);
     }
+    if (c->rec.nweights) o->wts = sim_weights_open(s, claim(o, s, SLOT_WEIGHTS), o->xfer);
     return o;
+}
+
+void sim_output_weights(sim_output *o, sim_t *s)
+{
+    double t0 = olive_now();
+    sim_weights_frame(o->wts, s, o->xfer);
+    s->t.io += olive_now() - t0;
 }
 
 static void flush_frames(sim_output *o)
@@ -253,6 +265,8 @@ void sim_output_close(sim_output *o, sim_t *s, int64_t end_step, const char *kin
         if (o->comp[v]) sim_report_close(o->comp[v], s, frames, frames < o->frames, o->xfer);
         o->rep[v] = o->comp[v] = NULL;
     }
+    if (o->wts) sim_weights_close(o->wts, s, end_step, o->xfer);
+    o->wts = NULL;
     claim(o, s, SLOT_SPIKES);
     write_spikes(s, o);
     sim_write_state(s, claim(o, s, SLOT_STATE), end_step, kind);
@@ -265,6 +279,8 @@ void sim_output_commit(sim_output *o, sim_t *s)
 {
     if (s->rank == 0 && o->in_place)
         for (int v = 0; v < NSLOTS; v++)
-            if (v >= OLIVE_NVARS || (v < s->cfg->run.model->nvars && s->cfg->rec.vars[v])) olive_atomic_commit(o->path[v]);
+            if ((v >= OLIVE_NVARS && (v != SLOT_WEIGHTS || s->cfg->rec.nweights)) ||
+                (v < s->cfg->run.model->nvars && s->cfg->rec.vars[v]))
+                olive_atomic_commit(o->path[v]);
     free(o);
 }

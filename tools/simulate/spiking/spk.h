@@ -102,6 +102,7 @@ struct sim_spk {
     sim_spike *restored;
     int64_t nrestored;
     struct spk_plastic *plastic;   /* plastic synapses' states (spk_plastic.c), or NULL: every synapse static */
+    const int16_t *plastic_proj;   /* with it, per list entry: its plastic projection, -1 static (the exchange's test) */
     int plastic_net;         /* some projection is plastic (known before the synapses are read) */
     int16_t *list_proj;      /* plastic networks: per list entry its projection, and its index in the */
     int64_t *list_index;     /* projection's rows (setup_lists; spk_plastic_setup takes them) */
@@ -232,6 +233,18 @@ void spk_plastic_restore(sim_t *s, const char *path, hid_t f, uint64_t *part);
  * before plastic weights change (spk_restart.c). */
 int64_t spk_synapse_hash(sim_t *s);
 void spk_plastic_free(struct sim_spk *k);
+/* A weight report's synapses (output/weights.c): synapses a <= e < b of
+ * plastic projection `name` (e: its index in the projection, file order),
+ * this rank's of them (e0 <= e < e0 + n: ranks hold whole cells, so their
+ * parts follow each other), each one's list entry, target and source cell.
+ * Returns 0, or a fault for the caller's message: -1 no such projection,
+ * -2 a static one, -3 b beyond its synapses (total set). Collective. */
+typedef struct {
+    int proj, rule;
+    int64_t total, e0, n;
+    int64_t *x, *target, *source;
+} spk_weight_sel;
+int spk_plastic_select(sim_t *s, const char *name, int64_t a, int64_t b, spk_weight_sel *sel);
 /* The host's tables, for the CUDA engine (spk_cuda_plastic.cu): per list
  * entry its projection (-1: static) and state, per projection its rule, per
  * own cell its tau_minus (0: no stdp input). */

@@ -656,5 +656,11 @@ static void lif_cuda_free(sim_t *s)
     s->cuda = nullptr;
 }
 
+static void lif_cuda_weights(sim_t *s, const int64_t *x, int64_t n, double *w)
+{
+    spk_plastic_cuda_weights((spk_cuda *)s->cuda, x, n, w);
+}
+
 extern "C" const sim_engine sim_engine_lif_cuda = {"cuda", 1, 1, lif_cuda_setup, lif_cuda_step, lif_cuda_fetch,
-                                                   lif_cuda_energy_j, lif_cuda_free, lif_cuda_steps, lif_cuda_max_steps};
+                                                   lif_cuda_energy_j, lif_cuda_free, lif_cuda_steps, lif_cuda_max_steps,
+                                                   lif_cuda_weights};

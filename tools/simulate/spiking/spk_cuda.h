@@ -364,6 +364,8 @@ void spk_plastic_cuda_check(spk_cuda *g);
 /* The weights, states and spike histories back into the host's tables
  * (spk_plastic.c), for state.h5. */
 void spk_plastic_cuda_fetch(sim_t *s, spk_cuda *g);
+/* The weights of list entries x[0 .. n) into w (a weights.h5 frame). */
+void spk_plastic_cuda_weights(spk_cuda *g, const int64_t *x, int64_t n, double *w);
 void spk_plastic_cuda_free(spk_cuda *g);
 
 /* spk_cuda_devpush.cu */

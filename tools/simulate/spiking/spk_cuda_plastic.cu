@@ -16,6 +16,9 @@
 struct spk_plastic_cuda {
     spk_plastic_dev d;   /* the view, as copied to g->pl */
     int64_t nsyn;
+    int64_t *wx;         /* a weight frame's list entries (weights.h5), and their weights */
+    double *ww;
+    int64_t wcap;
 };
 
 /* The ring's entries a cell (OLIVE_GPU_STDP_HISTORY, default 64). */
@@ -115,12 +118,38 @@ void spk_plastic_cuda_fetch(sim_t *s, spk_cuda *g)
     free(hs); free(hk); free(cnt); free(drop); free(km); free(lt); free(ts); free(tk);
 }
 
+static __global__ void k_gather_weights(const spk_out *out, const int64_t *x, int64_t n, double *w)
+{
+    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < n; i += (int64_t)gridDim.x * blockDim.x)
+        w[i] = out[x[i]].w;
+}
+
+void spk_plastic_cuda_weights(spk_cuda *g, const int64_t *x, int64_t n, double *w)
+{
+    spk_plastic_cuda *h = g->plh;
+    if (!h) olive_die("internal: weights of a network without plastic synapses on the device");
+    spk_plastic_cuda_check(g);   /* (a ring that dropped a spike an update needed: the weights would be wrong) */
+    if (n == 0) return;
+    if (n > h->wcap) {
+        CK(cudaFree(h->wx));
+        CK(cudaFree(h->ww));
+        CK(cudaMalloc(&h->wx, (size_t)n * sizeof(int64_t)));
+        CK(cudaMalloc(&h->ww, (size_t)n * sizeof(double)));
+        h->wcap = n;
+    }
+    CK(cudaMemcpyAsync(h->wx, x, (size_t)n * sizeof(int64_t), cudaMemcpyHostToDevice, g->st));
+    k_gather_weights<<<spk_blocks(n, 256), 256, 0, g->st>>>(g->out, h->wx, n, h->ww);
+    CK(cudaGetLastError());
+    CK(cudaMemcpyAsync(w, h->ww, (size_t)n * sizeof(double), cudaMemcpyDeviceToHost, g->st));
+    CK(cudaStreamSynchronize(g->st));
+}
+
 void spk_plastic_cuda_free(spk_cuda *g)
 {
     spk_plastic_cuda *h = g->plh;
     if (!h) return;
     const void *p[] = {h->d.proj, h->d.st, h->d.rule, h->d.tau_minus, h->d.hstep, h->d.hkm, h->d.hcount, h->d.hdropped,
-                       h->d.kminus, h->d.last_t, h->d.overflow, g->pl};
+                       h->d.kminus, h->d.last_t, h->d.overflow, g->pl, h->wx, h->ww};
     for (size_t i = 0; i < sizeof p / sizeof p[0]; i++) CK(cudaFree((void *)p[i]));
     free(h);
     g->plh = NULL;

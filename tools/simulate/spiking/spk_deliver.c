@@ -74,7 +74,7 @@ static int64_t queue_plastic(struct sim_spk *k, int64_t g, int64_t sstep, double
         const int64_t x = x0 + e;
         const int d = k->out_delay[x];
         const spk_out *o = &k->out[x];
-        const double w = spk_plastic_pre(k, x, sstep, d, dt);
+        const double w = k->plastic_proj[x] < 0 ? o->w : spk_plastic_pre(k, x, sstep, d, dt);   /* (static: as is) */
         /* (no test of the run's end: the ring has a slot per delay step, and
          * the events due after the run stay queued for its state) */
         spk_slot *sl = &k->ring[(sstep + d) % slots];

@@ -220,5 +220,5 @@ static void lif_fetch(sim_t *s, int all) { (void)s; (void)all; }
 static double lif_energy_j(sim_t *s, int *owner) { (void)s; *owner = 0; return -1; }
 static void lif_free(sim_t *s) { (void)s; }
 
-const sim_engine sim_engine_lif_cpu = {"cpu", 0, 1, lif_setup, lif_step, lif_fetch, lif_energy_j, lif_free, NULL, NULL};
-const sim_engine sim_engine_plugin_cpu = {"cpu", 0, 1, lif_setup, plugin_step, lif_fetch, lif_energy_j, lif_free, NULL, NULL};
+const sim_engine sim_engine_lif_cpu = {"cpu", 0, 1, lif_setup, lif_step, lif_fetch, lif_energy_j, lif_free, NULL, NULL, NULL};
+const sim_engine sim_engine_plugin_cpu = {"cpu", 0, 1, lif_setup, plugin_step, lif_fetch, lif_energy_j, lif_free, NULL, NULL, NULL};

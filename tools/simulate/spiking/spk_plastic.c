@@ -99,6 +99,7 @@ void spk_plastic_setup(sim_t *s, const olive_synapses *syn)
     if (!k->list_proj) olive_die("internal: plastic synapses without their list entries' projections");
     P->proj_of = k->list_proj;
     P->index_of = k->list_index;
+    k->plastic_proj = P->proj_of;
     k->list_proj = NULL;
     k->list_index = NULL;
     P->st = olive_malloc_huge((size_t)nsyn * sizeof(olive_plast_state) + sizeof(olive_plast_state), "plastic synapses");
@@ -336,6 +337,43 @@ uint64_t spk_plastic_write(sim_t *s, const char *path, hid_t state_group, int64_
     return part;
 }
 
+int spk_plastic_select(sim_t *s, const char *name, int64_t a, int64_t b, spk_weight_sel *sel)
+{
+    struct sim_spk *k = s->spk;
+    struct spk_plastic *P = k->plastic;
+    memset(sel, 0, sizeof *sel);
+    sel->proj = -1;
+    for (int j = 0; P && j < P->nproj; j++)
+        if (!strcmp(P->name[j], name)) sel->proj = j;
+    if (sel->proj < 0) return -1;
+    const int j = sel->proj;
+    sel->rule = P->rule[j].rule;
+    if (sel->rule == OLIVE_PLAST_NONE) return -2;
+    sel->total = P->total[j];
+    if (b < 0) b = sel->total;
+    if (b > sel->total || a >= b) return -3;
+    /* this rank's synapses are P->first[j] .. + count[j] of the projection */
+    const int64_t lo = a > P->first[j] ? a : P->first[j], hi = b < P->first[j] + P->count[j] ? b : P->first[j] + P->count[j];
+    sel->e0 = lo;
+    sel->n = hi > lo ? hi - lo : 0;
+    sel->x = olive_malloc((size_t)sel->n * sizeof(int64_t) + 8, "weight report");
+    sel->target = olive_malloc((size_t)sel->n * sizeof(int64_t) + 8, "weight report");
+    sel->source = olive_malloc((size_t)sel->n * sizeof(int64_t) + 8, "weight report");
+    if (sel->n == 0) return 0;
+    const int64_t N = s->net.count;
+#pragma omp parallel for schedule(static)
+    for (int64_t g = 0; g < N; g++)   /* (entries of source g: out_ptr[g] .. out_ptr[g + 1]) */
+        for (int64_t x = k->out_ptr[g]; x < k->out_ptr[g + 1]; x++) {
+            if (P->proj_of[x] != j) continue;
+            const int64_t e = P->first[j] + P->index_of[x];
+            if (e < lo || e >= hi) continue;
+            sel->x[e - lo] = x;
+            sel->target[e - lo] = s->plan.row0 + k->out[x].target;
+            sel->source[e - lo] = g;
+        }
+    return 0;
+}
+
 void spk_plastic_free(struct sim_spk *k)
 {
     struct spk_plastic *P = k->plastic;
@@ -347,6 +385,7 @@ void spk_plastic_free(struct sim_spk *k)
     free(P->post_n); free(P->post_cap); free(P->kminus); free(P->last_t); free(P->tau_minus); free(P->post_dropped);
     free(P);
     k->plastic = NULL;
+    k->plastic_proj = NULL;
 }
 
 /* Dataset name of state file f: its length (want >= 0: must be that). */
@@ -373,9 +412,10 @@ static void restore_synapses(sim_t *s, const char *path, hid_t f, int64_t k0, ui
                                rule == OLIVE_PLAST_TSODYKS ? "y" : NULL, !olive_plast_is_stdp(rule) ? "u" : NULL};
         const int slot_of[5] = {-1, -2, 0, 1, 2};
         const int64_t m = P->count[j];
-        double *v = olive_malloc((size_t)m * sizeof(double) + 8, "state");
+        double *col[5] = {NULL, NULL, NULL, NULL, NULL};
         for (int q = 0; q < 5; q++) {
             if (!vars[q]) continue;
+            double *v = col[q] = olive_malloc((size_t)m * sizeof(double) + 8, "state");
             char name[160];
             snprintf(name, sizeof name, "state/plastic/%s/%s", P->name[j], vars[q]);
             state_len(path, f, name, P->total[j]);
@@ -398,15 +438,18 @@ static void restore_synapses(sim_t *s, const char *path, hid_t f, int64_t k0, ui
                     olive_die("%s: /%s[%lld] = %g: %s", path, name, (long long)(P->first[j] + e), v[e],
                               olive_plast_weight_fault(&P->rule[j], v[e]));
             }
-            for (int64_t x = 0; x < nsyn; x++) {
-                if (P->proj_of[x] != j) continue;
-                const int64_t e = P->index_of[x];
-                if (q == 0) k->out[x].w = v[e];
-                else if (q == 1) P->st[x].last = ((int64_t *)v)[e];
-                else P->st[x].s[slot_of[q]] = v[e];
-            }
         }
-        free(v);
+        /* every column read and checked: into the lists in one pass */
+#pragma omp parallel for schedule(static)
+        for (int64_t x = 0; x < nsyn; x++) {
+            if (P->proj_of[x] != j) continue;
+            const int64_t e = P->index_of[x];
+            k->out[x].w = col[0][e];
+            P->st[x].last = ((int64_t *)col[1])[e];
+            for (int q = 2; q < 5; q++)
+                if (col[q]) P->st[x].s[slot_of[q]] = col[q][e];
+        }
+        for (int q = 0; q < 5; q++) free(col[q]);
     }
 }
 
