@@ -200,17 +200,23 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libolive.a $(COMMON_H)
 deps:
 	@bash scripts/install-deps.sh
 
+# The build of check, demo and bench uses every core (BUILD_JOBS; make's own
+# -j is passed on when given): a serial build of the CUDA and sanitizer
+# objects cost CI minutes.
+BUILD_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+SUBMAKE_J   = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(BUILD_JOBS))
+
 check: deps
 	@bash scripts/install-deps.sh --peers
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory $(SUBMAKE_J) all
 	@BUILD=$(BUILD) SANITIZED=$(if $(filter 1,$(SANITIZE)),1,0) bash tests/run.sh
 
 demo: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory $(SUBMAKE_J) all
 	@BUILD=$(BUILD) bash examples/demo.sh
 
 bench: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory $(SUBMAKE_J) all
 	@BUILD=$(BUILD) bash scripts/bench.sh
 	@if [ -x $(BUILD)/bench/olive-bwprobe ] && nvidia-smi -L >/dev/null 2>&1; then \
 	  BUILD=$(BUILD) bash scripts/bench-gpu.sh; else echo "bench: no CUDA build or no GPU: GPU benchmark skipped"; fi
@@ -233,7 +239,7 @@ FUZZ_SECONDS ?= 30
 FUZZ_NAMES   := edges matrix sonata netfile map state stimulus spikes synfile swc spksonata
 FUZZ_CFLAGS  := -std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer -Wall -Wno-unknown-pragmas \
                 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-                $(COMMON_INC) $(foreach t,genconn simulate analyze,$(call tool_inc,$(t))) $(PKG_CFLAGS)
+                $(COMMON_INC) $(foreach t,genconn simulate analyze,$(call tool_inc,$(t))) $(PKG_CFLAGS) $(JSONC_CFLAGS)
 FUZZ_SRC     := $(addprefix tools/genconn/import/,import_text.c import_edges.c import_matrix.c import_sonata.c import_build.c) \
                 $(wildcard common/util/*.c) common/io/h5util.c common/io/netfile.c
 # The readers each harness adds to those.
@@ -244,13 +250,18 @@ FUZZ_EXTRA_stimulus := tools/simulate/stimulus.c common/models/model_plugin.c co
 FUZZ_EXTRA_spikes   := $(addprefix tools/analyze/,spikefile.c spikestats.c spikeload.c h5read.c errors.c)
 FUZZ_EXTRA_synfile  := common/io/synfile.c common/models/plasticity.c common/connect/conn_draw.c common/connect/conn_file.c common/models/cellmodel.c common/models/model_plugin.c common/io/state.c
 FUZZ_EXTRA_swc      := common/models/swc.c common/models/cable_cell.c
-FUZZ_EXTRA_spksonata := tools/genconn/spiking/spiking_import.c tools/genconn/spiking/spiking_memory.c common/io/synfile.c common/models/plasticity.c common/connect/conn_draw.c common/connect/conn_file.c common/models/cellmodel.c common/models/model_plugin.c common/io/state.c
+FUZZ_EXTRA_spksonata := tools/genconn/sonata/json.c tools/genconn/spiking/spiking_import.c tools/genconn/spiking/spiking_memory.c common/io/synfile.c common/models/plasticity.c common/connect/conn_draw.c common/connect/conn_file.c common/models/cellmodel.c common/models/model_plugin.c common/io/state.c
 fuzz-deps:
 	@bash scripts/install-deps.sh --fuzz
-$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h tests/fuzz/fuzz_h5common.h $(FUZZ_SRC) $$(FUZZ_EXTRA_$$*) \
-                     tools/genconn/import/import.h $(COMMON_H) | fuzz-deps
+# Each source compiled once for every harness (make -j builds them side by side).
+fuzz_obj = $(patsubst %.c,$(BUILD)/fuzz/obj/%.o,$(1))
+$(BUILD)/fuzz/obj/%.o: %.c $(COMMON_H) tools/genconn/import/import.h | fuzz-deps
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(FUZZ_SRC) $(FUZZ_EXTRA_$*) $(PKG_LIBS) -lz -lm -ldl
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_common.h tests/fuzz/fuzz_h5common.h $(call fuzz_obj,$(FUZZ_SRC)) \
+                     $$(call fuzz_obj,$$(FUZZ_EXTRA_$$*)) $(COMMON_H) | fuzz-deps
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ $< $(call fuzz_obj,$(FUZZ_SRC) $(FUZZ_EXTRA_$*)) $(PKG_LIBS) $(JSONC_LIBS) -lz -lm -ldl
 fuzz-build: $(FUZZ_NAMES:%=$(BUILD)/fuzz/fuzz_%)
 fuzz: fuzz-build
 	@BUILD=$(BUILD) FUZZ_SECONDS=$(FUZZ_SECONDS) bash tests/fuzz/run.sh $(FUZZ_NAMES)
