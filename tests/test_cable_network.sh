@@ -20,6 +20,8 @@ A="$BIN/olive-analyze"
     --param dend_nseg=9@b --v0 -70:-60@a \
     --projection from=all,to=all,p=0.1,weight=0.002:0.01,delay=1:3,receptor=ge \
     --projection from=b,to=a,p=0.2,weight=0.01,delay=0.5,receptor=gi
+T=100   # ms a run (the sanitizer pass: 60, still well after the pulses' and kicks' starts)
+[ "${SANITIZED:-0}" = 1 ] && T=60
 run() {  # net out [ranks] [extra...]
   local net=$1 out=$2 P=${3:-1}; shift 3 || true
   local rec=(--record v,m,h,n,ge,gi) prec=(--record-precision double) a
@@ -27,7 +29,7 @@ run() {  # net out [ranks] [extra...]
     [ "$a" = --record ] && rec=()
     [ "$a" = --record-precision ] && prec=()
   done
-  local in=(--time 100 "${rec[@]}" "${prec[@]}")
+  local in=(--time "$T" "${rec[@]}" "${prec[@]}")
   if [ $net = traub ]; then in+=(--poisson rate=300,weight=6,receptor=ge,cells=0:40,time=1:51 --pulse 60:80:200:300:320)
   else in+=(--pulse 1:90:0.3:0:10 --poisson rate=50,weight=0.01,receptor=ge,n=5,time=20:100); fi
   if [ "$P" = 1 ]; then "$S" -q $net.h5 -o $out "${in[@]}" "$@"

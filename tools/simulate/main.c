@@ -326,6 +326,8 @@ int main(int argc, char **argv)
     free(cfg.spiking.poisson);
     free(cfg.spiking.poisson_pop);
     free(cfg.run.params);
+    for (int w = 0; w < cfg.rec.nweights; w++) free(cfg.rec.weights[w].proj);
+    free(cfg.rec.weights);
     MPI_Finalize();
     /* Stopped by a signal: the status of a job killed by it (143 for
      * SIGTERM, 130 for SIGINT), so that scripts see the run is not done. */
