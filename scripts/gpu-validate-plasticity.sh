@@ -8,6 +8,8 @@
 #     stdp (additive and multiplicative), stdp_nn_symm, tsodyks, tsodyks2;
 #   - a larger one: 20,000 cells, stdp on every excitatory synapse (p = 0.025),
 #     Poisson input, 1 s;
+#   - the host path too (OLIVE_GPU_DELIVERY=host on one rank; two ranks
+#     sharing the GPU: the path of several GPUs);
 #   - a ring too small for the network (OLIVE_GPU_STDP_HISTORY=2) stops the
 #     run, named, instead of differing from the CPU.
 # Then, with BENCH=1, the step loop of a 1M x 1000 network (800k excitatory
@@ -56,6 +58,11 @@ for rule in stdp stdp_nn_symm tsodyks tsodyks2; do
   run cpu_$rule "$S" -q $rule.h5 --time 1000 -o cpu_$rule --backend cpu "${WR[@]}" || continue
   run gpu_$rule "$S" -q $rule.h5 --time 1000 -o gpu_$rule --backend cuda "${WR[@]}" || continue
   same $rule cpu_$rule gpu_$rule
+  # the host path: one rank (OLIVE_GPU_DELIVERY=host) and two ranks sharing the GPU
+  run gpuh_$rule env OLIVE_GPU_DELIVERY=host "$S" -q $rule.h5 --time 1000 -o gpuh_$rule --backend cuda "${WR[@]}" &&
+    same ${rule}_host cpu_$rule gpuh_$rule
+  run gpu2_$rule mpirun -np 2 "$S" -q $rule.h5 --time 1000 -o gpu2_$rule --backend cuda "${WR[@]}" &&
+    same ${rule}_2ranks cpu_$rule gpu2_$rule
 done
 
 # larger: 20,000 cells, stdp on the excitatory synapses, Poisson input (every cell)
@@ -68,6 +75,10 @@ if run cpu_big "$S" -q big.h5 -o cpu_big --backend cpu "${BIGIN[@]}" "${BIGW[@]}
    run gpu_big "$S" -v big.h5 -o gpu_big --backend cuda "${BIGIN[@]}" "${BIGW[@]}"; then
   same big cpu_big gpu_big
   grep -E "spikes|rings" "$logs/gpu_big.log" | sed 's/^/     /' | tee -a "$results"
+  if run gpu2_big mpirun -np 2 "$S" -v big.h5 -o gpu2_big --backend cuda "${BIGIN[@]}" "${BIGW[@]}"; then
+    same big_2ranks cpu_big gpu2_big
+    grep -E "olive-simulate: 20000 cells" "$logs/gpu2_big.log" | sed 's/^/     /' | tee -a "$results"
+  fi
 fi
 
 # the ring too small: stopped, named

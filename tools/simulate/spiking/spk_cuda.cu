@@ -367,18 +367,23 @@ static void push_window(sim_t *s)
     /* E from the host's lists: the same sum, without a round trip */
     int64_t E = 0;
     for (int64_t i = 0; i < m; i++) { const int64_t c = all[i] & 0xffffffff; E += k->out_ptr[c + 1] - k->out_ptr[c]; }
-    free(all);
     k->events += E;
-    if (E == 0) return;
+    if (E == 0) { free(all); return; }
     spk_grow_window(g, 0, E);
-    k_events<<<(unsigned)m, 128, 0, g->st>>>(g->sp, g->off, k->window0, g->out_ptr, g->out, g->out_delay, k->L, g->nt,
-                                            g->key_in, g->val_in);
-    CK_LAUNCH("k_events");
+    const spk_out *ev = g->out;   /* what k_accumulate reads: the synapses, or a plastic window's events */
+    if (g->pl) {
+        ev = spk_plastic_cuda_events(s, g, all, m, E);
+    } else {
+        k_events<<<(unsigned)m, 128, 0, g->st>>>(g->sp, g->off, k->window0, g->out_ptr, g->out, g->out_delay, k->L, g->nt,
+                                                g->key_in, g->val_in);
+        CK_LAUNCH("k_events");
+    }
+    free(all);
     bytes = 0;
     CK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, g->key_in, g->key_out, g->val_in, g->val_out, E, 0, g->key_bits, g->st));
     spk_ensure_tmp(g, bytes);
     CK(cub::DeviceRadixSort::SortPairs(g->tmp, bytes, g->key_in, g->key_out, g->val_in, g->val_out, E, 0, g->key_bits, g->st));
-    k_accumulate<<<spk_blocks(E, 256), 256, 0, g->st>>>(E, g->key_out, g->val_out, g->out, g->nt, g->acc, g->touched);
+    k_accumulate<<<spk_blocks(E, 256), 256, 0, g->st>>>(E, g->key_out, g->val_out, ev, g->nt, g->acc, g->touched);
     CK_LAUNCH("k_accumulate");
 }
 

@@ -58,12 +58,13 @@ int spk_delivery_mode(const sim_t *s)
         return SPK_HOST_PUSH;
     }
     if (s->spk->dev_rows) return SPK_DEVICE_PUSH;   /* lists made on the device (spk_setup.c chose so) */
-    if (s->spk->plastic) {   /* plastic synapses: updated where device push sends their events (spk_plastic.cuh) */
-        if (s->size > 1 || (env && *env && strcmp(env, "device")))
-            olive_die("%s: plastic synapses on the CUDA engine run on one GPU, device push (one rank; not "
-                      "OLIVE_GPU_DELIVERY=%s), so far: --backend cpu for several ranks", s->cfg->run.net_path,
-                      s->size > 1 ? "host" : env);
-        return SPK_DEVICE_PUSH;
+    if (s->spk->plastic) {   /* plastic synapses: updated where their events are made (spk_plastic.cuh) */
+        if (env && *env && strcmp(env, "device") && strcmp(env, "host"))
+            olive_die("%s: plastic synapses on the CUDA engine take the device push path (one rank) or the host "
+                      "path (several ranks), not OLIVE_GPU_DELIVERY=%s", s->cfg->run.net_path, env);
+        if (s->size > 1 && env && !strcmp(env, "device"))
+            olive_die("OLIVE_GPU_DELIVERY=device: several ranks need the host path (host)");
+        return s->size > 1 || (env && !strcmp(env, "host")) ? SPK_HOST_PUSH : SPK_DEVICE_PUSH;
     }
     if (env && *env) {
         if (!strcmp(env, "host")) return SPK_HOST_PUSH;

@@ -3,8 +3,9 @@
  * synapses' projections and states in list order, the rules, the cells'
  * tau_minus) and makes each cell a ring of its newest spikes; the fetch
  * brings the weights, states and rings back for state.h5. Device push with
- * static buckets only: there an event is sent by one thread, in step order
- * (other paths refuse plastic networks, named). */
+ * static buckets (an event sent by one thread, in step order) and the host
+ * path of several ranks (a window's events made step by step:
+ * k_events_plastic); other paths refuse plastic networks, named. */
 #define OMPI_SKIP_MPICXX 1
 #include <cuda_runtime.h>
 #include <hdf5.h>
@@ -19,6 +20,8 @@ struct spk_plastic_cuda {
     int64_t *wx;         /* a weight frame's list entries (weights.h5), and their weights */
     double *ww;
     int64_t wcap;
+    spk_out *ev;         /* the host path: a window's events as delivered (target, receptor, weight) */
+    int64_t evcap;
 };
 
 /* The ring's entries a cell (OLIVE_GPU_STDP_HISTORY, default 64). */
@@ -35,10 +38,10 @@ static int64_t ring_size(void)
 void spk_plastic_cuda_setup(sim_t *s, spk_cuda *g)
 {
     struct sim_spk *k = s->spk;
-    if (g->mode != SPK_DEVICE_PUSH || !g->sb || g->plugin || g->cable)
-        olive_die("%s: plastic synapses on the CUDA engine need device push with static buckets (20 bytes a synapse in "
-                  "half of the free device memory; not OLIVE_GPU_BUCKETS=dynamic) and a built-in integrate-and-fire "
-                  "model, so far: --backend cpu", s->cfg->run.net_path);
+    if ((g->mode != SPK_HOST_PUSH && (g->mode != SPK_DEVICE_PUSH || !g->sb)) || g->plugin || g->cable)
+        olive_die("%s: plastic synapses on the CUDA engine need the host path or device push with static buckets (20 "
+                  "bytes a synapse in half of the free device memory; not OLIVE_GPU_BUCKETS=dynamic) and a built-in "
+                  "integrate-and-fire model, so far: --backend cpu", s->cfg->run.net_path);
     spk_plastic_view v;
     spk_plastic_view_of(k, &v);
     const int64_t n = g->n, nsyn = k->nsyn, cap = ring_size();
@@ -144,12 +147,56 @@ void spk_plastic_cuda_weights(spk_cuda *g, const int64_t *x, int64_t n, double *
     CK(cudaStreamSynchronize(g->st));
 }
 
+/* The host path's events of one step's spikes sp[i0 .. i0 + gridDim.x) of
+ * the window, each a block: event off[i] + e is synapse e of spike i, as in
+ * k_events, made by the synapse's update (spk_plastic_dev_event) and kept
+ * with the weight it delivers in ev (val: the event itself). A source fires
+ * at most once a step and the steps are launched in order: a synapse sees
+ * its spikes in time order, as on the CPU (spk_deliver.c, queue_plastic). */
+static __global__ void k_events_plastic(const int64_t *sp, const int64_t *off, int64_t i0, int64_t window0,
+                                        const int64_t *out_ptr, const uint16_t *delay, int L, int64_t n,
+                                        const spk_plastic_dev *pl, uint64_t *key, int64_t *val, spk_out *ev)
+{
+    const spk_plastic_dev &p = *pl;
+    const int64_t i = i0 + blockIdx.x;
+    const int64_t g = sp[i] & 0xffffffff, step = window0 + (sp[i] >> 32);
+    const int64_t o0 = out_ptr[g], no = out_ptr[g + 1] - o0;
+    for (int64_t e = threadIdx.x; e < no; e += blockDim.x) {
+        const int64_t x = o0 + e, at = off[i] + e;
+        const int d = delay[x];
+        const spk_out o = p.out[x];
+        spk_out ev_o = o;
+        ev_o.w = spk_plastic_dev_event(p, x, step, d, o.target, o.w);
+        key[at] = (uint64_t)((step + d) % L) * (uint64_t)n + (uint64_t)o.target;
+        val[at] = at;
+        ev[at] = ev_o;
+    }
+}
+
+const spk_out *spk_plastic_cuda_events(sim_t *s, spk_cuda *g, const int64_t *all, int64_t m, int64_t E)
+{
+    spk_plastic_cuda *h = g->plh;
+    if (E > h->evcap) {
+        CK(cudaFree(h->ev));
+        CK(cudaMalloc(&h->ev, (size_t)E * sizeof(spk_out)));
+        h->evcap = E;
+    }
+    for (int64_t i0 = 0, i1; i0 < m; i0 = i1) {   /* (all: by step, then cell) */
+        for (i1 = i0 + 1; i1 < m && all[i1] >> 32 == all[i0] >> 32; i1++) {}
+        k_events_plastic<<<(unsigned)(i1 - i0), 128, 0, g->st>>>(g->sp, g->off, i0, s->spk->window0, g->out_ptr,
+                                                                g->out_delay, s->spk->L, g->nt, g->pl, g->key_in,
+                                                                g->val_in, h->ev);
+        CK(cudaGetLastError());
+    }
+    return h->ev;
+}
+
 void spk_plastic_cuda_free(spk_cuda *g)
 {
     spk_plastic_cuda *h = g->plh;
     if (!h) return;
     const void *p[] = {h->d.proj, h->d.st, h->d.rule, h->d.tau_minus, h->d.hstep, h->d.hkm, h->d.hcount, h->d.hdropped,
-                       h->d.kminus, h->d.last_t, h->d.overflow, g->pl, h->wx, h->ww};
+                       h->d.kminus, h->d.last_t, h->d.overflow, g->pl, h->wx, h->ww, h->ev};
     for (size_t i = 0; i < sizeof p / sizeof p[0]; i++) CK(cudaFree((void *)p[i]));
     free(h);
     g->plh = NULL;

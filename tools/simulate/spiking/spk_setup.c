@@ -681,14 +681,14 @@ void sim_setup_spiking(sim_t *s, sim_config *cfg, const sim_family *family)
     free(bounds);
     /* plastic synapses (spk_plastic.c): stored, their lists made on the host
      * (the states follow the host's list order); the CUDA engine takes
-     * them on one rank (spk_cuda_plastic.cu), models built in */
+     * them with models built in (spk_cuda_plastic.cu) */
     char plastic[OLIVE_NAME_LEN];
     if (olive_syn_plastic(cfg->run.net_path, plastic, sizeof plastic)) {
         k->plastic_net = 1;
-        if (cfg->run.backend == SIM_BACKEND_CUDA && (s->size > 1 || k->plugin))
-            olive_die("--backend cuda: %s: /synapses/%s is plastic; plastic synapses run on the CUDA engine on one "
-                      "rank with built-in models, so far (--backend cpu)", cfg->run.net_path, plastic);
-        if (s->size > 1 || k->plugin) cfg->run.backend = SIM_BACKEND_CPU;
+        if (cfg->run.backend == SIM_BACKEND_CUDA && k->plugin)
+            olive_die("--backend cuda: %s: /synapses/%s is plastic; plastic synapses run on the CUDA engine with "
+                      "built-in models, so far (--backend cpu)", cfg->run.net_path, plastic);
+        if (k->plugin) cfg->run.backend = SIM_BACKEND_CPU;
     }
     /* the engine first: the CUDA engine may draw outdegree rules at each
      * spike, and those are then not drawn here */
