@@ -310,9 +310,11 @@ void sim_output_commit(sim_output *o, sim_t *s);
  * output file, and */
 const char *sim_method_name(const sim_config *c);
 void sim_write_provenance(sim_t *s, int64_t hid, const char *file);
-/* a report's mapping/time (start, stop, step in ms) for frames: created in
- * the mapping group loc, or (create 0) rewritten in population pop of the report file loc. */
-void sim_report_time(sim_t *s, const char *path, int64_t loc, const char *pop, int64_t frames, int create, int64_t xfer);
+/* a report's mapping/time (start, stop, step in ms) for frames, one every
+ * `every` steps: created in the mapping group loc, or (create 0) rewritten in
+ * group pop of /report of the report file loc (a population's; weights.h5: a projection's). */
+void sim_report_time(sim_t *s, const char *path, int64_t loc, const char *pop, int64_t frames, int64_t every, int create,
+                     int64_t xfer);
 /* The state after step steps of every own cell into path (collective); kind:
  * "final", "checkpoint" or "interrupted". Dies on any failed write or close. */
 void sim_write_state(sim_t *s, const char *path, int64_t step, const char *kind);

@@ -10,11 +10,12 @@
 #include "util.h"
 #include <stdio.h>
 
-void sim_report_time(sim_t *s, const char *path, hid_t loc, const char *pop, int64_t frames, int create, hid_t xfer)
+void sim_report_time(sim_t *s, const char *path, hid_t loc, const char *pop, int64_t frames, int64_t every, int create,
+                     hid_t xfer)
 {
     const sim_config *c = s->cfg;
-    const double step_ms = (double)c->rec.every * c->run.dt;
-    const double start_ms = (double)(c->run.start_step / c->rec.every + 1) * step_ms;
+    const double step_ms = (double)every * c->run.dt;
+    const double start_ms = (double)(c->run.start_step / every + 1) * step_ms;
     double tm[3] = {start_ms, start_ms + (double)frames * step_ms, step_ms};
     hid_t d_t;
     if (create) {

@@ -119,7 +119,7 @@ static void write_mapping(sim_report *r, sim_t *s, rep_block *b, hid_t g, const 
     olive_h5_write_slab1(path, d_el, H5T_NATIVE_UINT32, b->col0, b->ncol, sec, xfer);
     olive_h5_write_slab1(path, d_pos, H5T_NATIVE_FLOAT, b->col0, b->ncol, pos, xfer);
     free(ids); free(ptr); free(sec); free(pos);
-    sim_report_time(s, path, m, b->pop->name, frames, 1, xfer);
+    sim_report_time(s, path, m, b->pop->name, frames, s->cfg->rec.every, 1, xfer);
     olive_h5_close(path, d_ids, "mapping/node_ids");
     olive_h5_close(path, d_ptr, "mapping/index_pointers");
     olive_h5_close(path, d_el, "mapping/element_ids");
@@ -211,7 +211,7 @@ void sim_report_close(sim_report *r, sim_t *s, int64_t frames, int cut, hid_t xf
         if (cut) {   /* stopped early: the frames done, and the time axis to match */
             hsize_t dims[2] = {(hsize_t)frames, (hsize_t)b->ntotal};
             if (H5Dset_extent(b->dset, dims) < 0) olive_die("%s: cannot cut the report to %lld frames", path, (long long)frames);
-            sim_report_time(s, path, r->file, b->pop->name, frames, 0, xfer);
+            sim_report_time(s, path, r->file, b->pop->name, frames, s->cfg->rec.every, 0, xfer);
         }
         olive_h5_close(path, b->dset, "the report data");
         free(b->buf);

@@ -41,17 +41,6 @@ static void write_u64(const char *path, hid_t g, const char *name, int64_t total
     olive_h5_close(path, d, name);
 }
 
-/* mapping/time: [first frame's time, its end, the frames' interval] in ms
- * (the frame after step i at (i + 1) dt); closes d. */
-static void write_time(const sim_weights *w, sim_t *s, hid_t d, int64_t frames, hid_t xfer)
-{
-    const double step_ms = (double)w->every * s->cfg->run.dt;
-    const double start_ms = (double)(s->cfg->run.start_step / w->every + 1) * step_ms;
-    double tm[3] = {start_ms, start_ms + (double)frames * step_ms, step_ms};
-    olive_h5_write_slab1(w->path, d, H5T_NATIVE_DOUBLE, 0, s->rank == 0 ? 3 : 0, tm, xfer);
-    olive_h5_close(w->path, d, "mapping/time");
-}
-
 /* mapping/: node_ids (the targets, global cell ids, each once: columns go
  * by target), index_pointers, element_ids, source_ids, time. */
 static void write_mapping(sim_weights *w, sim_t *s, wproj *q, hid_t g, hid_t xfer)
@@ -83,9 +72,7 @@ static void write_mapping(sim_weights *w, sim_t *s, wproj *q, hid_t g, hid_t xfe
     write_u64(path, m, "element_ids", ncols, col0, sel->n, el, xfer);
     write_u64(path, m, "source_ids", ncols, col0, sel->n, src, xfer);
     free(ids); free(ptr); free(el); free(src);
-    hid_t d = olive_h5_dset1(path, m, "time", H5T_IEEE_F64LE, 3, 0);
-    olive_h5_attr_str(path, d, "units", "ms");
-    write_time(w, s, d, w->frames, xfer);
+    sim_report_time(s, path, m, q->name, w->frames, w->every, 1, xfer);
     olive_h5_close(path, m, "group mapping");
 }
 
@@ -204,11 +191,7 @@ void sim_weights_close(sim_weights *w, sim_t *s, int64_t end_step, hid_t xfer)
             olive_h5_close(w->path, fs, "a dataspace");
             dims[0] = (hsize_t)frames;
             if (H5Dset_extent(q->dset, dims) < 0) olive_die("%s: cannot cut the report to %lld frames", w->path, (long long)frames);
-            char tname[160];
-            snprintf(tname, sizeof tname, "report/%s/mapping/time", q->name);
-            hid_t d = H5Dopen2(w->file, tname, H5P_DEFAULT);
-            if (d < 0) olive_die("%s: cannot open /%s", w->path, tname);
-            write_time(w, s, d, frames, xfer);
+            sim_report_time(s, w->path, w->file, q->name, frames, w->every, 0, xfer);
         }
         olive_h5_close(w->path, q->dset, "the weights' data");
         free(q->buf);
