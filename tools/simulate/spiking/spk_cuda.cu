@@ -90,17 +90,30 @@ __global__ void k_degrees(int64_t m, const int64_t *sp, const int64_t *out_ptr, 
     deg[i] = out_ptr[g + 1] - out_ptr[g];
 }
 
-/* One block per spike: event number off[i] + e is synapse e of spike i. */
-__global__ void k_events(const int64_t *sp, const int64_t *off, int64_t window0, const int64_t *out_ptr,
-                         const spk_out *out, const uint16_t *delay, int L, int64_t n, uint64_t *key, int64_t *val)
+/* One block per spike i0 + blockIdx.x: event number off[i] + e is synapse
+ * e of spike i, its value the synapse. With plastic synapses (pl) the
+ * event is made by the synapse's update (spk_plastic_dev_event) and kept
+ * with the weight it delivers in ev, its value the event itself; the
+ * window's spikes are then launched a step at a time, in order: a source
+ * fires at most once a step, so a synapse sees its spikes in time order, as
+ * on the CPU (spk_deliver.c, queue_plastic). */
+__global__ void k_events(const int64_t *sp, const int64_t *off, int64_t i0, int64_t window0, const int64_t *out_ptr,
+                         const spk_out *out, const uint16_t *delay, int L, int64_t n, uint64_t *key, int64_t *val,
+                         const spk_plastic_dev *pl, spk_out *ev)
 {
-    const int64_t i = blockIdx.x;
+    const int64_t i = i0 + blockIdx.x;
     const int64_t g = sp[i] & 0xffffffff, step = window0 + (sp[i] >> 32);
     const int64_t o0 = out_ptr[g], no = out_ptr[g + 1] - o0;
     for (int64_t e = threadIdx.x; e < no; e += blockDim.x) {
-        const int64_t slot = (step + delay[o0 + e]) % L;
-        key[off[i] + e] = (uint64_t)slot * (uint64_t)n + (uint64_t)out[o0 + e].target;
-        val[off[i] + e] = o0 + e;
+        const int64_t x = o0 + e, at = off[i] + e;
+        const int d = delay[x];
+        const spk_out o = out[x];
+        key[at] = (uint64_t)((step + d) % L) * (uint64_t)n + (uint64_t)o.target;
+        if (!pl) { val[at] = x; continue; }
+        spk_out made = o;
+        made.w = spk_plastic_dev_event(*pl, x, step, d, o.target, o.w);
+        ev[at] = made;
+        val[at] = at;
     }
 }
 
@@ -370,12 +383,14 @@ static void push_window(sim_t *s)
     k->events += E;
     if (E == 0) { free(all); return; }
     spk_grow_window(g, 0, E);
-    const spk_out *ev = g->out;   /* what k_accumulate reads: the synapses, or a plastic window's events */
-    if (g->pl) {
-        ev = spk_plastic_cuda_events(s, g, all, m, E);
-    } else {
-        k_events<<<(unsigned)m, 128, 0, g->st>>>(g->sp, g->off, k->window0, g->out_ptr, g->out, g->out_delay, k->L, g->nt,
-                                                g->key_in, g->val_in);
+    /* what k_accumulate reads: the synapses, or a plastic window's events as made */
+    spk_out *ev = g->pl ? spk_plastic_cuda_event_buffer(g, E) : nullptr;
+    for (int64_t i0 = 0, i1; i0 < m; i0 = i1) {   /* plastic: a step at a time (all: by step, then cell) */
+        i1 = m;
+        if (g->pl)
+            for (i1 = i0 + 1; i1 < m && all[i1] >> 32 == all[i0] >> 32; i1++) {}
+        k_events<<<(unsigned)(i1 - i0), 128, 0, g->st>>>(g->sp, g->off, i0, k->window0, g->out_ptr, g->out, g->out_delay,
+                                                        k->L, g->nt, g->key_in, g->val_in, g->pl, ev);
         CK_LAUNCH("k_events");
     }
     free(all);
@@ -383,7 +398,8 @@ static void push_window(sim_t *s)
     CK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, g->key_in, g->key_out, g->val_in, g->val_out, E, 0, g->key_bits, g->st));
     spk_ensure_tmp(g, bytes);
     CK(cub::DeviceRadixSort::SortPairs(g->tmp, bytes, g->key_in, g->key_out, g->val_in, g->val_out, E, 0, g->key_bits, g->st));
-    k_accumulate<<<spk_blocks(E, 256), 256, 0, g->st>>>(E, g->key_out, g->val_out, ev, g->nt, g->acc, g->touched);
+    k_accumulate<<<spk_blocks(E, 256), 256, 0, g->st>>>(E, g->key_out, g->val_out, ev ? ev : g->out, g->nt, g->acc,
+                                                        g->touched);
     CK_LAUNCH("k_accumulate");
 }
 

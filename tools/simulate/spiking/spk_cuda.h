@@ -364,11 +364,9 @@ void spk_plastic_cuda_check(spk_cuda *g);
 /* The weights, states and spike histories back into the host's tables
  * (spk_plastic.c), for state.h5. */
 void spk_plastic_cuda_fetch(sim_t *s, spk_cuda *g);
-/* The host path: the events of a window's m spikes (all, on the host; g->sp,
- * g->off on the device), E of them, with their synapses' updates: keys and
- * values into g->key_in, g->val_in, the events as delivered returned (index:
- * the value). */
-const spk_out *spk_plastic_cuda_events(sim_t *s, spk_cuda *g, const int64_t *all, int64_t m, int64_t E);
+/* The host path: room for a window's E events as its plastic synapses make
+ * them (k_events), on the device. */
+spk_out *spk_plastic_cuda_event_buffer(spk_cuda *g, int64_t E);
 /* The weights of list entries x[0 .. n) into w (a weights.h5 frame). */
 void spk_plastic_cuda_weights(spk_cuda *g, const int64_t *x, int64_t n, double *w);
 void spk_plastic_cuda_free(spk_cuda *g);

@@ -5,7 +5,7 @@
  * brings the weights, states and rings back for state.h5. Device push with
  * static buckets (an event sent by one thread, in step order) and the host
  * path of several ranks (a window's events made step by step:
- * k_events_plastic); other paths refuse plastic networks, named. */
+ * spk_cuda.cu's k_events); other paths refuse plastic networks, named. */
 #define OMPI_SKIP_MPICXX 1
 #include <cuda_runtime.h>
 #include <hdf5.h>
@@ -147,46 +147,13 @@ void spk_plastic_cuda_weights(spk_cuda *g, const int64_t *x, int64_t n, double *
     CK(cudaStreamSynchronize(g->st));
 }
 
-/* The host path's events of one step's spikes sp[i0 .. i0 + gridDim.x) of
- * the window, each a block: event off[i] + e is synapse e of spike i, as in
- * k_events, made by the synapse's update (spk_plastic_dev_event) and kept
- * with the weight it delivers in ev (val: the event itself). A source fires
- * at most once a step and the steps are launched in order: a synapse sees
- * its spikes in time order, as on the CPU (spk_deliver.c, queue_plastic). */
-static __global__ void k_events_plastic(const int64_t *sp, const int64_t *off, int64_t i0, int64_t window0,
-                                        const int64_t *out_ptr, const uint16_t *delay, int L, int64_t n,
-                                        const spk_plastic_dev *pl, uint64_t *key, int64_t *val, spk_out *ev)
-{
-    const spk_plastic_dev &p = *pl;
-    const int64_t i = i0 + blockIdx.x;
-    const int64_t g = sp[i] & 0xffffffff, step = window0 + (sp[i] >> 32);
-    const int64_t o0 = out_ptr[g], no = out_ptr[g + 1] - o0;
-    for (int64_t e = threadIdx.x; e < no; e += blockDim.x) {
-        const int64_t x = o0 + e, at = off[i] + e;
-        const int d = delay[x];
-        const spk_out o = p.out[x];
-        spk_out ev_o = o;
-        ev_o.w = spk_plastic_dev_event(p, x, step, d, o.target, o.w);
-        key[at] = (uint64_t)((step + d) % L) * (uint64_t)n + (uint64_t)o.target;
-        val[at] = at;
-        ev[at] = ev_o;
-    }
-}
-
-const spk_out *spk_plastic_cuda_events(sim_t *s, spk_cuda *g, const int64_t *all, int64_t m, int64_t E)
+spk_out *spk_plastic_cuda_event_buffer(spk_cuda *g, int64_t E)
 {
     spk_plastic_cuda *h = g->plh;
     if (E > h->evcap) {
         CK(cudaFree(h->ev));
         CK(cudaMalloc(&h->ev, (size_t)E * sizeof(spk_out)));
         h->evcap = E;
-    }
-    for (int64_t i0 = 0, i1; i0 < m; i0 = i1) {   /* (all: by step, then cell) */
-        for (i1 = i0 + 1; i1 < m && all[i1] >> 32 == all[i0] >> 32; i1++) {}
-        k_events_plastic<<<(unsigned)(i1 - i0), 128, 0, g->st>>>(g->sp, g->off, i0, s->spk->window0, g->out_ptr,
-                                                                g->out_delay, s->spk->L, g->nt, g->pl, g->key_in,
-                                                                g->val_in, h->ev);
-        CK(cudaGetLastError());
     }
     return h->ev;
 }
