@@ -1,0 +1,281 @@
+/* olive-loopprobe: what a step loop of the microcircuit's shape can cost on
+ * this GPU when it runs as one persistent cooperative kernel (issue 36:
+ * real-time factor 0.1 needs 10 us a step; the two-launch loop of the
+ * device push path takes ~25). Synthetic, no olive code: `cells` cells with
+ * three doubles of state each, a ring of 64 slots of sums, and a step's
+ * `events` events to random targets; per step
+ *   update:  each cell reads its state, its inbox count and up to 4 events
+ *            (all at once), the slots the events name, adds them, writes;
+ *   scatter: each event (one a thread) reads its target, takes a place in
+ *            the target's inbox (an integer atomic) and writes itself there;
+ * separated by grid barriers. Printed, in us a step:
+ *   barrier   a grid barrier alone (cooperative groups' and a hand-written
+ *             one: an arrival counter and a generation flag);
+ *   two-sync  update, barrier, scatter, barrier (and each part alone);
+ *   one-sync  the scatter done by the block that found the spike (no
+ *             barrier between), ~25 spikes of `fanout` events a step;
+ *   due-slot  the events kept per (due slot, target) instead of summed into
+ *             the ring at arrival: the update reads its due slot's inbox.
+ * Usage: olive-loopprobe [cells] [events] [fanout] [steps] */
+#include <cooperative_groups.h>
+#include <cuda_runtime.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <vector>
+
+namespace cg = cooperative_groups;
+
+#define CK(call) do { cudaError_t e_ = (call); if (e_ != cudaSuccess) { \
+    fprintf(stderr, "olive-loopprobe: %s: %s\n", #call, cudaGetErrorString(e_)); exit(1); } } while (0)
+
+static const int SLOTS = 64, INBOX = 4;
+__device__ unsigned int g_arrived, g_generation;
+
+/* The hand-written barrier: the last block to arrive releases the others. */
+__device__ __forceinline__ void counter_barrier(unsigned int &gen)
+{
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        gen++;
+        __threadfence();
+        if (atomicAdd(&g_arrived, 1u) == gridDim.x - 1) {
+            g_arrived = 0;
+            __threadfence();
+            atomicExch(&g_generation, gen);
+        } else {
+            unsigned int v;
+            do asm volatile("ld.acquire.gpu.u32 %0, [%1];" : "=r"(v) : "l"(&g_generation)); while (v != gen);
+        }
+    }
+    __syncthreads();
+}
+
+__global__ void k_barriers(int iters, int hand)
+{
+    unsigned int gen = 0;
+    if (threadIdx.x == 0) gen = *(volatile unsigned int *)&g_generation;
+    for (int i = 0; i < iters; i++) {
+        if (hand) counter_barrier(gen);
+        else cg::this_grid().sync();
+    }
+}
+
+struct world {
+    int n, nev, fanout;
+    double *st, *acc;
+    uint32_t *cnt, *tgt;
+    uint2 *inbox;
+};
+
+/* One cell's update: its inbox (events sent last step) into the ring, its
+ * due slot, its state. */
+__device__ __forceinline__ void update_cell(const world &w, int s, int r)
+{
+    const int par = s & 1;
+    double v = w.st[r], a = w.st[w.n + r], b = w.st[2 * w.n + r];
+    const uint32_t c = __ldcg(&w.cnt[par * w.n + r]);
+    const double due = __ldcg(&w.acc[(size_t)(s % SLOTS) * w.n + r]);
+    uint2 ev[INBOX];
+    double old[INBOX];
+#pragma unroll
+    for (int k = 0; k < INBOX; k++) ev[k] = __ldcg(&w.inbox[((size_t)par * w.n + r) * INBOX + k]);
+#pragma unroll
+    for (int k = 0; k < INBOX; k++) old[k] = (uint32_t)k < c ? __ldcg(&w.acc[(size_t)(ev[k].x % SLOTS) * w.n + r]) : 0.0;
+#pragma unroll
+    for (int k = 0; k < INBOX; k++)
+        if ((uint32_t)k < c) w.acc[(size_t)(ev[k].x % SLOTS) * w.n + r] = old[k] + __int_as_float(ev[k].y);
+    w.cnt[par * w.n + r] = 0;
+    w.acc[(size_t)(s % SLOTS) * w.n + r] = 0;
+    w.st[r] = v * 0.99 + a * 0.01 + due;
+    w.st[w.n + r] = a * 0.9;
+    w.st[2 * w.n + r] = b + 1;
+}
+
+/* One event of step s into its target's inbox for the next step. */
+__device__ __forceinline__ void send_event(const world &w, int s, uint32_t x, int j)
+{
+    const uint32_t t = x % w.n, par = (s & 1) ^ 1;
+    const uint32_t k = atomicAdd(&w.cnt[par * w.n + t], 1u);
+    if (k < INBOX) w.inbox[((size_t)par * w.n + t) * INBOX + k] = make_uint2((s + j) % SLOTS, __float_as_int(0.1f));
+}
+
+/* mode bits: 1 no update, 2 no scatter */
+__global__ void k_two_sync(int steps, world w, int mode)
+{
+    cg::grid_group g = cg::this_grid();
+    const int T = gridDim.x * blockDim.x, tid = blockIdx.x * blockDim.x + threadIdx.x;
+    const size_t ntgt = (size_t)w.n * SLOTS;
+    for (int s = 0; s < steps; s++) {
+        if (!(mode & 1))
+            for (int r = tid; r < w.n; r += T) update_cell(w, s, r);
+        g.sync();
+        if (!(mode & 2))
+            for (int e = tid; e < w.nev; e += T) send_event(w, s, __ldcs(&w.tgt[((size_t)s * 7919 + e) % ntgt]), e);
+        g.sync();
+    }
+}
+
+/* ~25 cells a step spike (a hash of cell and step); each block sends its
+ * own spikes' fanout events, then one barrier. */
+__global__ void k_one_sync(int steps, world w)
+{
+    cg::grid_group g = cg::this_grid();
+    __shared__ int spk[64];
+    __shared__ int nspk;
+    const int T = gridDim.x * blockDim.x, tid = blockIdx.x * blockDim.x + threadIdx.x;
+    for (int s = 0; s < steps; s++) {
+        if (threadIdx.x == 0) nspk = 0;
+        __syncthreads();
+        for (int r = tid; r < w.n; r += T) {
+            update_cell(w, s, r);
+            uint64_t h = (uint64_t)(r + 1) * 0x9E3779B97F4A7C15ull ^ (uint64_t)(s + 7) * 0xC2B2AE3D27D4EB4Full;
+            h ^= h >> 29;
+            h *= 0xBF58476D1CE4E5B9ull;
+            h ^= h >> 32;
+            if (h % (uint64_t)w.n < 25) {
+                const int i = atomicAdd(&nspk, 1);
+                if (i < 64) spk[i] = r;
+            }
+        }
+        __syncthreads();
+        const int m = nspk < 64 ? nspk : 64;
+        for (int i = 0; i < m; i++) {
+            const size_t base = ((size_t)spk[i] * w.fanout) % ((size_t)w.n * SLOTS - w.fanout);
+            for (int e = threadIdx.x; e < w.fanout; e += blockDim.x) send_event(w, s, __ldcs(&w.tgt[base + e]), e);
+        }
+        g.sync();
+    }
+}
+
+/* Events kept per (due slot, target), 16 bytes each: no ring of sums. */
+struct ev16 {
+    uint32_t key, delay;
+    double w;
+};
+__global__ void k_due_slot(int steps, world w, uint32_t *dcnt, ev16 *dbox)
+{
+    cg::grid_group g = cg::this_grid();
+    const int T = gridDim.x * blockDim.x, tid = blockIdx.x * blockDim.x + threadIdx.x;
+    const size_t ntgt = (size_t)w.n * SLOTS;
+    for (int s = 0; s < steps; s++) {
+        for (int r = tid; r < w.n; r += T) {
+            const size_t at = (size_t)(s % SLOTS) * w.n + r;
+            const uint32_t c = __ldcg(&dcnt[at]);
+            double sum = 0;
+#pragma unroll
+            for (int k = 0; k < INBOX; k++) {
+                const int4 q = __ldcg((const int4 *)&dbox[at * INBOX + k]);
+                ev16 e;
+                memcpy(&e, &q, sizeof e);
+                if ((uint32_t)k < c) sum += e.w;
+            }
+            dcnt[at] = 0;
+            w.st[r] = w.st[r] * 0.99 + w.st[w.n + r] * 0.01 + sum;
+            w.st[w.n + r] *= 0.9;
+        }
+        g.sync();
+        for (int e = tid; e < w.nev; e += T) {
+            const uint32_t x = __ldcs(&w.tgt[((size_t)s * 7919 + e) % ntgt]), t = x % w.n;
+            const int d = 1 + (x >> 20) % (SLOTS - 4);
+            const size_t at = (size_t)((s + d) % SLOTS) * w.n + t;
+            const uint32_t k = atomicAdd(&dcnt[at], 1u);
+            if (k < INBOX) {
+                ev16 v = {(uint32_t)e, (uint32_t)d, 0.1};
+                dbox[at * INBOX + k] = v;
+            }
+        }
+        g.sync();
+    }
+}
+
+static int g_sms;
+static float timed(const void *kernel, int block, int per_sm_want, void **args, int steps, int *per_sm_used)
+{
+    int per = 0;
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, kernel, block, 0));
+    const int use = per < per_sm_want ? per : per_sm_want;
+    *per_sm_used = use;
+    cudaEvent_t a, b;
+    CK(cudaEventCreate(&a));
+    CK(cudaEventCreate(&b));
+    CK(cudaEventRecord(a));
+    CK(cudaLaunchCooperativeKernel(kernel, dim3(g_sms * use), dim3(block), args, 0, 0));
+    CK(cudaEventRecord(b));
+    CK(cudaEventSynchronize(b));
+    float ms = 0;
+    CK(cudaEventElapsedTime(&ms, a, b));
+    return ms * 1000 / steps;
+}
+
+int main(int argc, char **argv)
+{
+    world w;
+    w.n = argc > 1 ? atoi(argv[1]) : 77169;
+    w.nev = argc > 2 ? atoi(argv[2]) : 96000;
+    w.fanout = argc > 3 ? atoi(argv[3]) : 3900;
+    int steps = argc > 4 ? atoi(argv[4]) : 10000;
+    if (w.n < 1 || w.nev < 0 || w.fanout < 1 || steps < 1 || (size_t)w.fanout >= (size_t)w.n * SLOTS) {
+        fprintf(stderr, "usage: olive-loopprobe [cells] [events] [fanout] [steps]\n");
+        return 2;
+    }
+    int dev = 0;
+    CK(cudaGetDevice(&dev));
+    CK(cudaDeviceGetAttribute(&g_sms, cudaDevAttrMultiProcessorCount, dev));
+    cudaDeviceProp prop;
+    CK(cudaGetDeviceProperties(&prop, dev));
+    printf("olive-loopprobe on %s (%d SMs): %d cells, %d events a step, fanout %d, %d steps\n", prop.name, g_sms, w.n,
+           w.nev, w.fanout, steps);
+    int used = 0;
+    const int iters = 20000;
+    for (int hand = 0; hand < 2; hand++)
+        for (int per : {1, 4}) {
+            int it = iters, h = hand;
+            void *args[] = {&it, &h};
+            const float us = timed((const void *)k_barriers, 256, per, args, iters, &used);
+            printf("barrier   %-16s 256 threads x %d blocks an SM: %6.3f us\n", hand ? "hand-written" : "cooperative groups",
+                   used, us);
+        }
+    CK(cudaMalloc(&w.st, 3 * (size_t)w.n * sizeof(double)));
+    CK(cudaMemset(w.st, 0, 3 * (size_t)w.n * sizeof(double)));
+    CK(cudaMalloc(&w.acc, (size_t)SLOTS * w.n * sizeof(double)));
+    CK(cudaMemset(w.acc, 0, (size_t)SLOTS * w.n * sizeof(double)));
+    CK(cudaMalloc(&w.cnt, 2 * (size_t)w.n * sizeof(uint32_t)));
+    CK(cudaMemset(w.cnt, 0, 2 * (size_t)w.n * sizeof(uint32_t)));
+    CK(cudaMalloc(&w.inbox, 2 * (size_t)w.n * INBOX * sizeof(uint2)));
+    std::vector<uint32_t> h((size_t)w.n * SLOTS);
+    uint64_t x = 88172645463325252ull;
+    for (auto &v : h) { x ^= x << 13; x ^= x >> 7; x ^= x << 17; v = (uint32_t)x; }
+    CK(cudaMalloc(&w.tgt, h.size() * sizeof(uint32_t)));
+    CK(cudaMemcpy(w.tgt, h.data(), h.size() * sizeof(uint32_t), cudaMemcpyHostToDevice));
+    const char *what[] = {"update + scatter", "scatter alone", "update alone", "barriers alone"};
+    for (int mode = 0; mode < 4; mode++)
+        for (int per : {1, 4}) {
+            const int block = per == 1 ? 1024 : 256;
+            int s = steps, m = mode;
+            void *args[] = {&s, &w, &m};
+            const float us = timed((const void *)k_two_sync, block, per, args, steps, &used);
+            printf("two-sync  %-16s %4d threads x %d blocks an SM: %6.3f us a step\n", what[mode], block, used, us);
+        }
+    for (int per : {1, 4}) {
+        const int block = per == 1 ? 1024 : 256;
+        int s = steps;
+        void *args[] = {&s, &w};
+        const float us = timed((const void *)k_one_sync, block, per, args, steps, &used);
+        printf("one-sync  %-16s %4d threads x %d blocks an SM: %6.3f us a step\n", "own spikes", block, used, us);
+    }
+    uint32_t *dcnt;
+    ev16 *dbox;
+    CK(cudaMalloc(&dcnt, (size_t)SLOTS * w.n * sizeof(uint32_t)));
+    CK(cudaMemset(dcnt, 0, (size_t)SLOTS * w.n * sizeof(uint32_t)));
+    CK(cudaMalloc(&dbox, (size_t)SLOTS * w.n * INBOX * sizeof(ev16)));
+    for (int per : {1, 4}) {
+        const int block = per == 1 ? 1024 : 256;
+        int s = steps;
+        void *args[] = {&s, &w, &dcnt, &dbox};
+        const float us = timed((const void *)k_due_slot, block, per, args, steps, &used);
+        printf("due-slot  %-16s %4d threads x %d blocks an SM: %6.3f us a step\n", "update + scatter", block, used, us);
+    }
+    return 0;
+}
