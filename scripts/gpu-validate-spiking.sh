@@ -16,7 +16,8 @@
 # without), device push with static and with dynamic buckets
 # (OLIVE_GPU_BUCKETS=dynamic), and static buckets with one event in
 # registers (OLIVE_GPU_SB_REGS=1: every list of 2 or more events sorted in the
-# target's scratch) without reports, and the lists turned around on the device
+# target's scratch; =4: lists of 5 to 8 too, the default takes 8 in registers)
+# without reports (SBREGS_ONLY=1: those checks alone), and the lists turned around on the device
 # (OLIVE_GPU_TURNAROUND=device: state.h5's synapse hash included); on 2 ranks
 # the host path. A network
 # without a refractory period (t_ref 0): cells fire on consecutive steps,
@@ -76,11 +77,12 @@ check() {  # name net extra-args...
   run ${name}_cpu1norep "$S" $net.h5 -o ${name}_cpu1norep --backend cpu --record none "$@" || return
   local path
   local delivery buckets regs
-  for path in fused device devdyn devregs; do
+  for path in fused device devdyn devregs devregs4; do
     delivery=$path buckets= regs=
     case $path in
       devdyn) delivery=device buckets=dynamic ;;
       devregs) delivery=device regs=1 ;;   # every list of 2 or more events through the scratch
+      devregs4) delivery=device regs=4 ;;   # lists of 5 to 8 events through the scratch too
     esac
     OLIVE_GPU_DELIVERY=$delivery OLIVE_GPU_BUCKETS=$buckets OLIVE_GPU_SB_REGS=$regs \
       run ${name}_gpu1norep$path "$S" $net.h5 -o ${name}_gpu1norep$path --backend cuda --record none "$@" -v || return
@@ -221,6 +223,14 @@ if [ "${ALPHA_ONLY:-0}" = 1 ]; then
 fi
 if [ "${POISSON_ONLY:-0}" = 1 ]; then
   check_poisson
+  SKIP_CHECKS=1 SKIP_BENCH=1
+fi
+if [ "${SBREGS_ONLY:-0}" = 1 ]; then   # up to 8 events a target and step ordered in registers (spike_tail.cuh)
+  check coba coba --time 1000 --poisson rate=300,weight=6,receptor=ge,cells=0:50,time=1:51 --seed 3
+  check_poisson
+  run gen_burst "$G" -o burst.h5 --model lif_cuba --population exc:2000 --v0 -60:-50 --param t_ref=0 \
+      --projection from=all,to=all,indegree=200,weight=0.2:0.5,delay=0:0.3,receptor=ge &&
+    check burst burst --time 200 --pulse 10:150:5000:0:100
   SKIP_CHECKS=1 SKIP_BENCH=1
 fi
 if [ "${SKIP_CHECKS:-0}" != 1 ]; then   # SKIP_CHECKS=1: the benchmark only

@@ -44,7 +44,14 @@ typedef struct {
     double w;
 } spk_sev;
 static const int SPK_SEV_SYN_SHIFT = 17;
-static const int SPK_INREG = 4;   /* events a tail orders in registers */
+static const int SPK_BATCH = 4;   /* events a tail adds together (spk_add_events) */
+/* Events a tail orders in registers: 8, two batches. With the
+ * microcircuit's ~1.25 events a target a step, one cell in a hundred gets
+ * more than 4, and a quarter of the warps had such a cell: when 4 was the
+ * limit it took the scratch path (its keys sorted in memory, its links read
+ * again), and the warp, the pass, waited for it (Nsight Compute). More
+ * than 8 is rare. */
+static const int SPK_INREG = 8;
 
 /* Synapse e's link: the event before it to the same target in the same
  * step (its synapse index, or SPK_END), its slot << 1 | receptor, weight. */
@@ -61,7 +68,7 @@ struct spk_sb_bucket {
     spk_link *link;
     uint32_t *ovf;
     const uint32_t *bptr;
-    uint32_t nreg;   /* events a tail takes in registers: SPK_INREG (OLIVE_GPU_SB_REGS=1..4: tests of a burst) */
+    uint32_t nreg;   /* events a tail takes in registers: SPK_INREG (OLIVE_GPU_SB_REGS=1..8: tests of a burst) */
 };
 
 static __device__ __forceinline__ void spk_sev_order(spk_sev &x, spk_sev &y)
@@ -97,14 +104,14 @@ static __device__ __forceinline__ void spk_sort_keys(uint32_t *b, int64_t m)
 }
 
 /* The events of cell r's step (its list from head h != SPK_END), in key
- * order, to add(e, m): batches e[0..m) of up to SPK_INREG, each after the
+ * order, to add(e, m): batches e[0..m) of up to SPK_BATCH, each after the
  * one before. Up to nreg of them (the usual case) are taken into registers
  * and ordered by a sorting network; a longer list is copied into r's
  * scratch, sorted there, and its links read again, a batch at a time. */
 template <class Add>
 static __device__ __forceinline__ void spk_sb_events(const spk_sb_bucket &b, int64_t r, uint32_t h, Add add)
 {
-    static_assert(SPK_INREG == 4, "the sorting network below orders 4 events");
+    static_assert(SPK_INREG == 2 * SPK_BATCH && SPK_BATCH == 4, "the sorting network below orders 8 events");
     spk_sev e[SPK_INREG];
     uint32_t x = h, m = 0;
 #pragma unroll
@@ -120,12 +127,32 @@ static __device__ __forceinline__ void spk_sb_events(const spk_sb_bucket &b, int
         }
     }
     if (x == SPK_END) {
+        /* Batcher's odd-even merge sort of 8 (19 comparators): the two
+         * halves sorted, then merged */
         spk_sev_order(e[0], e[1]);
         spk_sev_order(e[2], e[3]);
         spk_sev_order(e[0], e[2]);
         spk_sev_order(e[1], e[3]);
         spk_sev_order(e[1], e[2]);
-        add(e, m);
+        if (m > (uint32_t)SPK_BATCH) {
+            spk_sev_order(e[4], e[5]);
+            spk_sev_order(e[6], e[7]);
+            spk_sev_order(e[4], e[6]);
+            spk_sev_order(e[5], e[7]);
+            spk_sev_order(e[5], e[6]);
+            spk_sev_order(e[0], e[4]);
+            spk_sev_order(e[2], e[6]);
+            spk_sev_order(e[2], e[4]);
+            spk_sev_order(e[1], e[5]);
+            spk_sev_order(e[3], e[7]);
+            spk_sev_order(e[3], e[5]);
+            spk_sev_order(e[1], e[2]);
+            spk_sev_order(e[3], e[4]);
+            spk_sev_order(e[5], e[6]);
+        }
+        add(*reinterpret_cast<const spk_sev(*)[SPK_BATCH]>(&e[0]), m < (uint32_t)SPK_BATCH ? m : (uint32_t)SPK_BATCH);
+        if (m > (uint32_t)SPK_BATCH)
+            add(*reinterpret_cast<const spk_sev(*)[SPK_BATCH]>(&e[SPK_BATCH]), m - SPK_BATCH);
         return;
     }
     uint32_t *k = b.ovf + b.bptr[r];
@@ -134,9 +161,9 @@ static __device__ __forceinline__ void spk_sb_events(const spk_sb_bucket &b, int
         if ((uint32_t)j < m) k[j] = (uint32_t)(e[j].key >> SPK_SEV_SYN_SHIFT);
     for (; x != SPK_END; x = b.link[x].next) k[m++] = x;
     spk_sort_keys(k, m);
-    for (uint32_t j0 = 0; j0 < m; j0 += SPK_INREG) {   /* a batch's links read together */
+    for (uint32_t j0 = 0; j0 < m; j0 += SPK_BATCH) {   /* a batch's links read together */
 #pragma unroll
-        for (int j = 0; j < SPK_INREG; j++) {
+        for (int j = 0; j < SPK_BATCH; j++) {
             e[j].key = ~0ULL;
             e[j].w = 0;
             if (j0 + j < m) {
@@ -145,7 +172,8 @@ static __device__ __forceinline__ void spk_sb_events(const spk_sb_bucket &b, int
                 e[j].w = l.w;
             }
         }
-        add(e, m - j0 < (uint32_t)SPK_INREG ? m - j0 : (uint32_t)SPK_INREG);
+        add(*reinterpret_cast<const spk_sev(*)[SPK_BATCH]>(&e[0]),
+            m - j0 < (uint32_t)SPK_BATCH ? m - j0 : (uint32_t)SPK_BATCH);
     }
 }
 
@@ -245,14 +273,14 @@ static __device__ __forceinline__ void spk_poisson_ahead_cell(const spk_tail_arg
  * in registers, each sum written once. One by one, each event's read
  * waited for the write before it (they may be the same sum): a memory
  * round trip an event, and a tail pass lasts as long as its longest list. */
-static __device__ __forceinline__ void spk_add_events(const spk_tail_args &a, int64_t r, const spk_sev (&e)[SPK_INREG],
+static __device__ __forceinline__ void spk_add_events(const spk_tail_args &a, int64_t r, const spk_sev (&e)[SPK_BATCH],
                                                       uint32_t m, double &s0, double &s1, int &any)
 {
-    int64_t at[SPK_INREG];   /* the event's sum in acc, or -1: the due slot's (or no event) */
-    int first[SPK_INREG], last[SPK_INREG];   /* no event before / after it in the batch has its sum */
-    double v[SPK_INREG];     /* its sum after it */
+    int64_t at[SPK_BATCH];   /* the event's sum in acc, or -1: the due slot's (or no event) */
+    int first[SPK_BATCH], last[SPK_BATCH];   /* no event before / after it in the batch has its sum */
+    double v[SPK_BATCH];     /* its sum after it */
 #pragma unroll
-    for (int j = 0; j < SPK_INREG; j++) {
+    for (int j = 0; j < SPK_BATCH; j++) {
         at[j] = -1;
         if ((uint32_t)j < m) {
             const int64_t slot = (int64_t)(e[j].key >> 1 & 0xffff);
@@ -260,17 +288,17 @@ static __device__ __forceinline__ void spk_add_events(const spk_tail_args &a, in
         }
     }
 #pragma unroll
-    for (int j = 0; j < SPK_INREG; j++) {
+    for (int j = 0; j < SPK_BATCH; j++) {
         first[j] = last[j] = at[j] >= 0;
 #pragma unroll
-        for (int i = 0; i < SPK_INREG; i++)
+        for (int i = 0; i < SPK_BATCH; i++)
             if (i != j && at[i] == at[j]) {
                 if (i < j) first[j] = 0; else last[j] = 0;
             }
         v[j] = first[j] ? a.acc[at[j]] : 0.0;   /* (the batch's reads together) */
     }
 #pragma unroll
-    for (int j = 0; j < SPK_INREG; j++) {
+    for (int j = 0; j < SPK_BATCH; j++) {
         if ((uint32_t)j >= m) continue;
         if (at[j] < 0) {
             if (e[j].key & 1) s1 += e[j].w; else s0 += e[j].w;
@@ -284,7 +312,7 @@ static __device__ __forceinline__ void spk_add_events(const spk_tail_args &a, in
         v[j] = x + e[j].w;
     }
 #pragma unroll
-    for (int j = 0; j < SPK_INREG; j++)
+    for (int j = 0; j < SPK_BATCH; j++)
         if (last[j]) {
             a.acc[at[j]] = v[j];
             a.touched[(int64_t)(e[j].key >> 1 & 0xffff) * a.n + r] = 1;
@@ -308,7 +336,7 @@ static __device__ __forceinline__ void spk_tail_inputs(const spk_tail_args &a, i
     }
     if (h != SPK_END) {   /* (static buckets only) */
         spk_sb_events(a.sb, r, h,
-                      [&](const spk_sev (&e)[SPK_INREG], uint32_t m) { spk_add_events(a, r, e, m, s0, s1, any); });
+                      [&](const spk_sev (&e)[SPK_BATCH], uint32_t m) { spk_add_events(a, r, e, m, s0, s1, any); });
         a.sb.head[r] = SPK_END;
     }
     if (any) {

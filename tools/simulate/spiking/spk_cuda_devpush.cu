@@ -311,7 +311,7 @@ static void sb_setup(sim_t *s, spk_cuda *g)
     g->spk_prev = dev_alloc<int32_t>((size_t)n, "spikes");
     g->nspk_prev = dev_alloc<unsigned int>(1, "spikes");
     CK(cudaMemset(g->nspk_prev, 0, sizeof(unsigned int)));
-    /* OLIVE_GPU_SB_REGS=1..4: fewer events in registers, so that tests
+    /* OLIVE_GPU_SB_REGS=1..8: fewer events in registers, so that tests
      * reach the scratch path of bursts */
     g->sb_regs = SPK_INREG;
     const char *fr = getenv("OLIVE_GPU_SB_REGS");

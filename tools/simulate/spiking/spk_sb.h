@@ -10,7 +10,7 @@
  * spike's next synapse: a spike's ~1000 stores fill whole sectors, where a
  * store into a per-target row was a random partial write that waits on
  * DRAM (olive-stepprobe: 66.7 against 52.4 us a step on an H200, 1M x 1000,
- * ~244 spikes a step). The tail walks its list, up to 4 events into
+ * ~244 spikes a step). The tail walks its list, up to 8 events into
  * registers ordered by a sorting network; a longer list (a burst) is copied
  * into the target's scratch (ovf[bptr[t]], room for its in-degree, which no
  * step's events to t exceed: a source fires at most once a step), sorted
