@@ -158,21 +158,21 @@ $(BUILD)/obj/%.cu.o: %.cu $(COMMON_H) $(TOOLS_H) $(CUDA_STAMP)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) $(NVCC_CPPFLAGS) -c $< -o $@
 # The device bandwidth probe of scripts/bench-gpu.sh.
-$(BUILD)/bench/olive-bwprobe: tools/bench/bwprobe.cu
+$(BUILD)/bench/olive-bwprobe: tools/bench/bwprobe.cu tools/bench/bench_cuda.h
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) -o $@ $<
 # What sending a step's spike events costs, access by access, and whole
 # steps with two bucket layouts (issue 17).
 # (and whole steps in one persistent cooperative kernel: olive-loopprobe, issue 36).
-$(BUILD)/bench/olive-scatterprobe $(BUILD)/bench/olive-stepprobe $(BUILD)/bench/olive-loopprobe: $(BUILD)/bench/olive-%: tools/bench/%.cu
+$(BUILD)/bench/olive-scatterprobe $(BUILD)/bench/olive-stepprobe $(BUILD)/bench/olive-loopprobe: $(BUILD)/bench/olive-%: tools/bench/%.cu tools/bench/bench_cuda.h
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) -o $@ $<
 # The batched Hines solve benchmark (issue 19): common/models/cable.h on CPU and GPU.
-$(BUILD)/bench/olive-hinesbench: tools/bench/hinesbench.cu tools/bench/bench_args.h common/models/cable.h common/math/fastexp.h common/math/hostdev.h
+$(BUILD)/bench/olive-hinesbench: tools/bench/hinesbench.cu tools/bench/bench_args.h tools/bench/bench_cuda.h common/models/cable.h common/math/fastexp.h common/math/hostdev.h
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) $(COMMON_INC) -Itools/bench -Xcompiler -fopenmp -o $@ $< -lgomp
 # Whole cable-cell steps on CPU and GPU (issue 19): cable.h with cable_cell.c.
-$(BUILD)/bench/olive-cablebench: tools/bench/cablebench.cu tools/bench/bench_args.h $(BUILD)/libolive.a common/models/cable.h common/models/cable_cell.h
+$(BUILD)/bench/olive-cablebench: tools/bench/cablebench.cu tools/bench/bench_args.h tools/bench/bench_cuda.h $(BUILD)/libolive.a common/models/cable.h common/models/cable_cell.h
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) $(NVCC_CPPFLAGS) -Itools/bench -Xcompiler -fopenmp -o $@ $< $(BUILD)/libolive.a $(filter-out -fsanitize% -fopenmp,$(LDLIBS)) -lgomp
 endif

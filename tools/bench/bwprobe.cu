@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define CK(call) do { cudaError_t e_ = (call); if (e_ != cudaSuccess) { \
-    fprintf(stderr, "olive-bwprobe: %s: %s\n", #call, cudaGetErrorString(e_)); exit(1); } } while (0)
+#define BENCH_NAME "olive-bwprobe"
+#include "bench_cuda.h"
 
 __global__ void copy(const double2 *__restrict__ a, double2 *__restrict__ b, size_t n)
 {

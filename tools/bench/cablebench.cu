@@ -24,8 +24,8 @@ extern "C" {
 #include "cable_cell.h"
 }
 
-#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \
-    fprintf(stderr, "olive-cablebench: %s: %s\n", #x, cudaGetErrorString(e_)); exit(1); } } while (0)
+#define BENCH_NAME "olive-cablebench"
+#include "bench_cuda.h"
 
 static double now(void)
 {

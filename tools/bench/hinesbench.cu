@@ -21,8 +21,8 @@
 #include "bench_args.h"
 #include "cable.h"
 
-#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { \
-    fprintf(stderr, "olive-hinesbench: %s: %s\n", #x, cudaGetErrorString(e_)); exit(1); } } while (0)
+#define BENCH_NAME "olive-hinesbench"
+#include "bench_cuda.h"
 #define CK_LAUNCH(w) CK(cudaGetLastError())
 
 static double now(void)

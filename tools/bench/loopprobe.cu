@@ -27,8 +27,8 @@
 
 namespace cg = cooperative_groups;
 
-#define CK(call) do { cudaError_t e_ = (call); if (e_ != cudaSuccess) { \
-    fprintf(stderr, "olive-loopprobe: %s: %s\n", #call, cudaGetErrorString(e_)); exit(1); } } while (0)
+#define BENCH_NAME "olive-loopprobe"
+#include "bench_cuda.h"
 
 static const int SLOTS = 64, INBOX = 4;
 __device__ unsigned int g_arrived, g_generation;

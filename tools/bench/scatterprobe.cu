@@ -20,8 +20,8 @@
 #include <algorithm>
 #include <vector>
 
-#define CK(call) do { cudaError_t e_ = (call); if (e_ != cudaSuccess) { \
-    fprintf(stderr, "olive-scatterprobe: %s: %s\n", #call, cudaGetErrorString(e_)); exit(1); } } while (0)
+#define BENCH_NAME "olive-scatterprobe"
+#include "bench_cuda.h"
 
 struct syn16 { int32_t target, receptor; double w; };
 struct sev { uint64_t key; double w; };

@@ -18,8 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define CK(call) do { cudaError_t e_ = (call); if (e_ != cudaSuccess) { \
-    fprintf(stderr, "olive-stepprobe: %s: %s\n", #call, cudaGetErrorString(e_)); exit(1); } } while (0)
+#define BENCH_NAME "olive-stepprobe"
+#include "bench_cuda.h"
 
 struct syn16 { int32_t target, receptor; double w; };
 struct sev { uint64_t key; double w; };
