@@ -112,22 +112,41 @@ OLIVE_HD void olive_lif_reset(const olive_lif_coef *c, double *v, double *ref)
 /* Binomial(n, p)'s chance of 0: the first term of olive_binomial. */
 OLIVE_HD double olive_binomial_p0(long long n, double p) { return olive_exp_d((double)n * olive_log1p_d(-p)); }
 
-/* k ~ Binomial(n, p) by inversion from the uniform u (n p small: the caller
- * checks), p0 = olive_binomial_p0(n, p), in arithmetic that gives the same
- * k on CPU and GPU. */
-OLIVE_HD long long olive_binomial(double u, long long n, double p, double p0)
+/* The factor from Binomial(n, p)'s term k to term k + 1. */
+OLIVE_HD double olive_binomial_factor(long long n, double p, long long k)
 {
     const double q = 1 - p;
+    return (double)(n - k) / (double)(k + 1) * p / q;
+}
+
+/* Factors 0 .. OLIVE_BINOMIAL_FACTORS - 1 made once per (n, p) (an input's),
+ * not per draw: its two divisions were most of a draw (the CUDA engine's
+ * Poisson draws of the microcircuit, 2.1 us a step on an H200, were bound
+ * by double-precision throughput). A factor from the table is the value
+ * the draw would compute: the same operations on the same operands. */
+#define OLIVE_BINOMIAL_FACTORS 32
+static inline void olive_binomial_factors(long long n, double p, double *fac)
+{
+    for (long long k = 0; k < OLIVE_BINOMIAL_FACTORS; k++) fac[k] = k < n ? olive_binomial_factor(n, p, k) : 0.0;
+}
+
+/* k ~ Binomial(n, p) by inversion from the uniform u (n p small: the caller
+ * checks), p0 = olive_binomial_p0(n, p), in arithmetic that gives the same
+ * k on CPU and GPU; fac: olive_binomial_factors(n, p), or NULL. */
+OLIVE_HD long long olive_binomial_f(double u, long long n, double p, double p0, const double *fac)
+{
     double pk = p0, F = pk;
     long long k = 0;
     while (u > F && k < n) {
-        pk *= (double)(n - k) / (double)(k + 1) * p / q;
+        pk *= fac && k < OLIVE_BINOMIAL_FACTORS ? fac[k] : olive_binomial_factor(n, p, k);
         k++;
         F += pk;
         if (pk == 0) break;
     }
     return k;
 }
+
+OLIVE_HD long long olive_binomial(double u, long long n, double p, double p0) { return olive_binomial_f(u, n, p, p0, 0); }
 
 /* lif.c (host): the coefficients of a cell of model m with parameter values
  * p (m's order) at step dt with method; NULL, or a message naming the fault. */

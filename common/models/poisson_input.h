@@ -17,13 +17,20 @@ static inline void olive_poisson_prepare(sim_poisson *p, double dt)
     p->p0 = olive_binomial_p0(p->n, p->prob);
 }
 
-OLIVE_HD long long olive_poisson_input_hits(uint64_t seed, int64_t g, int64_t step, int j, long long n, double prob,
-                                            double p0)
+/* fac: olive_binomial_factors(n, prob) (the same hits, faster), or NULL. */
+OLIVE_HD long long olive_poisson_input_hits_f(uint64_t seed, int64_t g, int64_t step, int j, long long n, double prob,
+                                              double p0, const double *fac)
 {
     double u0, u1;
     olive_uniform2(seed, (uint32_t)g, (uint32_t)step, (uint32_t)(step >> 32) | (uint32_t)j << 24, OLIVE_STREAM_POISSON,
                    &u0, &u1);
-    return olive_binomial(u0, n, prob, p0);
+    return olive_binomial_f(u0, n, prob, p0, fac);
+}
+
+OLIVE_HD long long olive_poisson_input_hits(uint64_t seed, int64_t g, int64_t step, int j, long long n, double prob,
+                                            double p0)
+{
+    return olive_poisson_input_hits_f(seed, g, step, j, n, prob, p0, 0);
 }
 
 #endif

@@ -91,6 +91,7 @@ struct sim_spk {
     double *cur;             /* per own cell: the pulse current of this step */
     sim_poisson *poisson;    /* cfg's, with steps and receptor indices resolved */
     int *poisson_rec;
+    double *poisson_fac;     /* per input its OLIVE_BINOMIAL_FACTORS (lif.h): the draws' factors made once */
     struct spk_cable *cable; /* cable-cell models (spk_cable.c), else NULL */
     /* Spike-source rows (spike_source.h; kind NONE for neurons, whose
      * coef_of is >= 0; sources have coef_of -1) and their list. */

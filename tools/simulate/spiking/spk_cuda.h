@@ -95,9 +95,9 @@ struct spk_cuda {
     /* device push: a chunk's Poisson inputs drawn ahead (spike_tail.cuh's spk_poisson_ahead) */
     int16_t *pcover;           /* per x n: input << 1 | receptor covering each cell, -1 after the last */
     double *padd;              /* chunk steps x per x n; null: drawn in the tail */
+    double *pfac;              /* per input its binomial factors (lif.h's olive_binomial_factors) */
     int pper;
     int64_t pfirst;            /* the chunk's first step */
-    int64_t pgrid;             /* k_poisson_ahead's blocks at most */
     /* fused path */
     int64_t *in_ptr;           /* per target: its incoming synapses */
     spk_in *in;

@@ -129,7 +129,7 @@ __global__ void k_dp_sum(const int32_t *tlist, const unsigned long long *dpc, ui
  * of more than SB_SPREAD spikes (every block would scan them) falls back to
  * a block per spike. The order of the sends does not matter: a tail orders
  * its events by synapse (spk_sb.h). */
-static const int SB_THREADS = 256, SB_SPREAD = 1024, SB_PER_THREAD = SB_SPREAD / SB_THREADS;
+static const int SB_THREADS = 256, SB_SPREAD = 1024, SB_PER_THREAD = SB_SPREAD / SB_THREADS, SB_PASS_WAVE = 3 * 256;
 
 template <bool PLASTIC>
 __global__ void __launch_bounds__(SB_THREADS) k_sb_scatter(const int32_t *spk, const unsigned int *nspk,
@@ -199,27 +199,37 @@ __global__ void k_dp_tail(spk_tail_args a, unsigned long long *dpc)
     if (r < a.n) spk_tail_cell(a, r);
 }
 
-/* A chunk's Poisson inputs, a thread per (step, cell), each cell's inputs
- * in order (spike_tail.cuh's spk_poisson_ahead); the events counted (one
- * atomic a warp, an integer: exact in any order). */
+/* A chunk's Poisson inputs (spike_tail.cuh's spk_poisson_ahead): a thread
+ * per cell and POISSON_STEPS steps (blockIdx.y), each of the cell's
+ * inputs in order, its parameters read once; the events counted (one
+ * atomic a warp, an integer: exact in any order). (A thread per (step,
+ * cell) took a 64-bit division and the input's parameters again for each:
+ * 98 us for the microcircuit's 64 steps on an H200, issue-bound at ~360
+ * instructions a draw.) */
+static const int POISSON_STEPS = 8;
+
 __global__ void k_poisson_ahead(int64_t n, int64_t row0, int64_t first, int64_t count, int per, const int16_t *cover,
-                                const sim_poisson *in, const double *rs, uint64_t seed, double *add,
+                                const sim_poisson *in, const double *fac, const double *rs, uint64_t seed, double *add,
                                 unsigned long long *events)
 {
-    const int64_t T = (int64_t)gridDim.x * blockDim.x;
+    const int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+    const int64_t q0 = (int64_t)blockIdx.y * POISSON_STEPS, q1 = q0 + POISSON_STEPS < count ? q0 + POISSON_STEPS : count;
     unsigned long long ev = 0;
-    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < count * n; i += T) {
-        const int64_t q = i / n, r = i - q * n, step = first + q;
-        for (int k = 0; k < per; k++) {
-            const int c = cover[k * n + r];
-            if (c < 0) break;
-            const int j = c >> 1;
-            const sim_poisson *p = &in[j];
+    for (int k = 0; r < n && k < per; k++) {
+        const int c = cover[k * n + r];
+        if (c < 0) break;
+        const int j = c >> 1;
+        const sim_poisson *p = &in[j];
+        const int64_t step0 = p->step0, step1 = p->step1;
+        const long long pn = p->n;
+        const double prob = p->prob, p0 = p->p0, w = p->weight;
+        const double *f = fac + (int64_t)j * OLIVE_BINOMIAL_FACTORS;
+        const double rsv = rs ? rs[(c & 1) * n + r] : 0.0;   /* (a plugin's receptor factor) */
+        for (int64_t q = q0; q < q1; q++) {
+            const int64_t step = first + q;
             long long hits = 0;
-            if (step >= p->step0 && step < p->step1)
-                hits = olive_poisson_input_hits(seed, row0 + r, step, j, p->n, p->prob, p->p0);
-            /* (rs: a plugin's receptor factors) */
-            add[(q * per + k) * n + r] = hits ? spk_poisson_amount(hits, p->weight, rs ? rs + (c & 1) * n + r : nullptr) : -0.0;
+            if (step >= step0 && step < step1) hits = olive_poisson_input_hits_f(seed, row0 + r, step, j, pn, prob, p0, f);
+            add[(q * per + k) * n + r] = hits ? spk_poisson_amount(hits, w, rs ? &rsv : nullptr) : -0.0;
             ev += (unsigned long long)hits;
         }
     }
@@ -251,12 +261,9 @@ static void poisson_ahead_setup(sim_t *s, spk_cuda *g, int64_t steps, size_t fre
         for (int64_t c = p->first > row0 ? p->first : row0; c < p->last && c < row0 + n; c++)
             cover[(int64_t)cnt[c - row0]++ * n + (c - row0)] = (int16_t)(j << 1 | (s->spk->poisson_rec[j] != 0));
     }
-    int dev = 0, sms = 0;
-    CK(cudaGetDevice(&dev));
-    CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    g->pgrid = 8 * (int64_t)sms;   /* (k_poisson_ahead's blocks at most) */
     g->pper = per;
     g->pcover = dev_copy(cover, (size_t)per * (size_t)n, "Poisson inputs");
+    g->pfac = dev_copy(s->spk->poisson_fac, (size_t)nin * OLIVE_BINOMIAL_FACTORS, "Poisson inputs");
     g->padd = dev_alloc<double>((size_t)steps * (size_t)per * (size_t)n, "Poisson inputs");
     free(cover);
     free(cnt);
@@ -266,9 +273,9 @@ void spk_devpush_poisson_ahead(sim_t *s, spk_cuda *g, int64_t first, int64_t cou
 {
     g->pfirst = first;
     if (!g->padd) return;
-    const int64_t want = (count * g->n + 255) / 256, grid = want < g->pgrid ? want : g->pgrid;
-    k_poisson_ahead<<<(unsigned)grid, 256, 0, g->st>>>(g->n, s->plan.row0, first, count, g->pper, g->pcover, g->poisson,
-                                                       g->rscale, s->cfg->run.seed, g->padd, g->npoisson);
+    const dim3 grid(spk_blocks(g->n, 256), (unsigned)((count + POISSON_STEPS - 1) / POISSON_STEPS));
+    k_poisson_ahead<<<grid, 256, 0, g->st>>>(g->n, s->plan.row0, first, count, g->pper, g->pcover, g->poisson,
+                                             g->pfac, g->rscale, s->cfg->run.seed, g->padd, g->npoisson);
     CK_LAUNCH("k_poisson_ahead");
 }
 
@@ -301,13 +308,19 @@ static void sb_setup(sim_t *s, spk_cuda *g)
     CK(cudaMemcpy(&total, g->bptr + n, sizeof total, cudaMemcpyDeviceToHost));
     if ((int64_t)total != nsyn) olive_die("internal: the static buckets hold %lld events, the network has %lld synapses",
                                  (long long)total, (long long)nsyn);
-    /* as many blocks as run at once (k_sb_scatter says why) */
+    /* as many blocks as run at once (k_sb_scatter says why); but where the
+     * step's pass is one wave (SB_PASS_WAVE cells an SM: 3 blocks of 256,
+     * the least of its forms), 2 an SM: the pass, launched while the
+     * scatter runs, then has room to start in (H200, alternating in one
+     * call: the microcircuit's loop -3 %, 100k x 1000 -6 %; on 1M x 1000,
+     * a pass of many waves, +5 %, hence not there) */
     int dev = 0, sms = 0, per_sm = 0;
     CK(cudaGetDevice(&dev));
     CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, s->spk->plastic ? k_sb_scatter<true> : k_sb_scatter<false>,
                                                      SB_THREADS, 0));
-    g->sb_grid = sms * (per_sm > 0 ? per_sm : 1);
+    per_sm = per_sm > 0 ? per_sm : 1;
+    g->sb_grid = sms * (n <= (int64_t)sms * SB_PASS_WAVE && per_sm > 2 ? 2 : per_sm);
     g->spk_prev = dev_alloc<int32_t>((size_t)n, "spikes");
     g->nspk_prev = dev_alloc<unsigned int>(1, "spikes");
     CK(cudaMemset(g->nspk_prev, 0, sizeof(unsigned int)));
@@ -490,7 +503,7 @@ void spk_devpush_check(spk_cuda *g)
 void spk_devpush_free(spk_cuda *g)
 {
     void *d[] = {g->cnt, g->fill, g->boff, g->tlist, g->dpc, g->ev, g->bptr, g->ovf, g->link, g->spk_prev, g->nspk_prev,
-                 g->pcover, g->padd};
+                 g->pcover, g->padd, g->pfac};
     /* (poisson: spk_fused_free) */
     for (size_t i = 0; i < sizeof d / sizeof d[0]; i++) CK(cudaFree(d[i]));
 }

@@ -187,10 +187,11 @@ void spk_deliver(sim_t *s, int64_t step)
         if (step < p->step0 || step >= p->step1) continue;
         const int64_t a = p->first > row0 ? p->first : row0, b = p->last < row0 + n ? p->last : row0 + n;
         double *x = rec[k->poisson_rec[j]];
+        const double *fac = k->poisson_fac + (size_t)j * OLIVE_BINOMIAL_FACTORS;
         int64_t evn = 0;
 #pragma omp parallel for schedule(static) reduction(+ : evn) if (b - a >= SPK_PARALLEL_MIN_CELLS)
         for (int64_t g = a; g < b; g++) {
-            const int64_t hits = olive_poisson_input_hits(c->run.seed, g, step, j, p->n, p->prob, p->p0);
+            const int64_t hits = olive_poisson_input_hits_f(c->run.seed, g, step, j, p->n, p->prob, p->p0, fac);
             /* a plugin's receptor scales its events (lif.h's: the weight itself, the same bits) */
             const double w = k->plugin ? spk_plugin_scale(k, k->poisson_rec[j], g - row0) * p->weight : p->weight;
             if (hits) { x[g - row0] += (double)hits * w; evn += hits; }

@@ -543,6 +543,7 @@ static void setup_poisson(sim_t *s)
     const sim_config *c = s->cfg;
     k->poisson = olive_malloc((size_t)(c->spiking.npoisson + 1) * sizeof(sim_poisson), "poisson");
     k->poisson_rec = olive_malloc((size_t)(c->spiking.npoisson + 1) * sizeof(int), "poisson");
+    k->poisson_fac = olive_malloc((size_t)(c->spiking.npoisson + 1) * OLIVE_BINOMIAL_FACTORS * sizeof(double), "poisson");
     for (int j = 0; j < c->spiking.npoisson; j++) {
         sim_poisson p = c->spiking.poisson[j];
         k->poisson_rec[j] = olive_model_receptor(c->run.model, p.receptor);
@@ -582,6 +583,7 @@ static void setup_poisson(sim_t *s)
                               "one input with their summed rate)", (long long)p.n, p.rate_hz,
                               (double)p.n * p.rate_hz * 1e-3 * c->run.dt, c->run.dt);
         olive_poisson_prepare(&p, c->run.dt);
+        olive_binomial_factors(p.n, p.prob, k->poisson_fac + (size_t)j * OLIVE_BINOMIAL_FACTORS);
         k->poisson[j] = p;
     }
 }
@@ -766,7 +768,7 @@ void sim_free_spiking(sim_t *s)
         for (int q = 0; q < k->nacc; q++) free(k->ring[i].acc[q]);
         free(k->ring[i].touched); free(k->ring[i].list);
     }
-    free(k->ring); free(k->mark); free(k->cur); free(k->poisson); free(k->poisson_rec);
+    free(k->ring); free(k->mark); free(k->cur); free(k->poisson); free(k->poisson_rec); free(k->poisson_fac);
     free((void *)k->src.kind); free((void *)k->src.p); free((void *)k->src.step0); free((void *)k->src.step1);
     free((void *)k->src.ptr); free((void *)k->src.steps); free(k->src.next); free(k->src_rows);
     free(k->restored);
