@@ -43,23 +43,28 @@ extern "C" __global__ void olive_plugin_update(olive_plugin_gpu_args a)
 /* OLIVE_PLUGIN_KERNEL_TAIL_UPDATE: as olive's k_tail_update for lif.h (the
  * tail's nspk is the previous step's list counter, cleared here; a.nspk this
  * step's). The receptor variables are state arrays: the tail's sums go to
- * memory, where the model's step reads them. */
-extern "C" __global__ void olive_plugin_tail_update_v3(spk_tail_args t, olive_plugin_gpu_args a)
+ * memory, where the model's step reads them. The cell's set and flag are
+ * read first, with its receptor variables (after the tail's stores they
+ * were two more round trips on its chain). At most 80 registers: 3 blocks
+ * an SM, so that a network of up to 3 x 256 cells an SM (the
+ * microcircuit's 77k on 132) is one wave (at 88, two: slower). */
+extern "C" __global__ void __launch_bounds__(256, 3) olive_plugin_tail_update_v3(spk_tail_args t, olive_plugin_gpu_args a)
 {
     spk_pdl_wait();   /* (launched before the step's scatter ends: spike_tail.cuh) */
     spk_pdl_release();
     const int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
     if (r == 0) *t.nspk = 0;
     if (r >= a.n) return;
+    const int32_t ci = a.coef_of[r];
+    const int fired = t.flags[r];
     double d0 = t.ge[r], d1 = t.gi[r];
     const double e0 = d0, e1 = d1;
     spk_tail_inputs(t, r, t.sb.head[r], d0, d1);
     if (__double_as_longlong(d0) != __double_as_longlong(e0)) t.ge[r] = d0;
     if (__double_as_longlong(d1) != __double_as_longlong(e1)) t.gi[r] = d1;
-    const int32_t ci = a.coef_of[r];
     if (ci < 0) return;   /* a spike source: its inputs only */
     const double *coef = olive_plugin_coef(a, ci);
-    if (t.flags[r]) olive_cell_on_spike(coef, a.state, r);
+    if (fired) olive_cell_on_spike(coef, a.state, r);
     if (!olive_cell_step(coef, a.state, r, a.cur ? a.cur[r] : 0.0))
         atomicMin(a.bad, (unsigned long long)a.step << 32 | (unsigned long long)r);
     olive_plugin_test(a, coef, r);

@@ -64,8 +64,10 @@ __global__ void __launch_bounds__(256, 4) k_tail_update(spk_tail_args t, spk_upd
     const int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
     if (r == 0) *t.nspk = 0;
     if (!PLASTIC) a.pl = nullptr;   /* (a constant: the pass of a static network keeps its registers) */
+    t.rscale = nullptr;             /* (a plugin's: its own pass) */
     if (PLAIN) {   /* (constants from here on: the code for them drops out) */
         t.npoisson = 0;
+        t.pa.add = nullptr;
         t.due_held = 0;
         a.xe = a.xi = nullptr;
         a.cur = nullptr;
