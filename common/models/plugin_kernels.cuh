@@ -45,10 +45,16 @@ extern "C" __global__ void olive_plugin_update(olive_plugin_gpu_args a)
  * step's). The receptor variables are state arrays: the tail's sums go to
  * memory, where the model's step reads them. The cell's set and flag are
  * read first, with its receptor variables (after the tail's stores they
- * were two more round trips on its chain). At most 80 registers: 3 blocks
- * an SM, so that a network of up to 3 x 256 cells an SM (the
- * microcircuit's 77k on 132) is one wave (at 88, two: slower). */
-extern "C" __global__ void __launch_bounds__(256, 3) olive_plugin_tail_update_v3(spk_tail_args t, olive_plugin_gpu_args a)
+ * were two more round trips on its chain). A model whose update fits
+ * (exact propagators: the generated source defines OLIVE_PLUGIN_PASS_BLOCKS
+ * 3) is held to 80 registers, 3 blocks an SM, so that a network of up to
+ * 3 x 256 cells an SM (the microcircuit's 77k on 132) is one wave (at 88
+ * registers, two: slower); a numeric solver's update would spill there. */
+#ifndef OLIVE_PLUGIN_PASS_BLOCKS
+#define OLIVE_PLUGIN_PASS_BLOCKS 1
+#endif
+extern "C" __global__ void __launch_bounds__(256, OLIVE_PLUGIN_PASS_BLOCKS)
+    olive_plugin_tail_update_v3(spk_tail_args t, olive_plugin_gpu_args a)
 {
     spk_pdl_wait();   /* (launched before the step's scatter ends: spike_tail.cuh) */
     spk_pdl_release();

@@ -35,7 +35,7 @@ import jinja2
 
 from .printer import Refused, make_printer
 
-GENERATOR_VERSION = 7
+GENERATOR_VERSION = 8
 # for the ODEs ode-toolbox leaves numeric: rk45 (the default, NESTML's choice
 # for NEST: GSL's adaptive RKF45) or rk4 (fixed step, one step per dt)
 NUMERIC_SOLVERS = ("rk45", "rk4")
