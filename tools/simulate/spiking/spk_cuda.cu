@@ -162,11 +162,12 @@ __global__ void k_deliver(int64_t nt, int64_t n, int64_t slot, double *acc, unsi
 }
 
 __global__ void k_poisson(int64_t a, int64_t b, int64_t row0, uint64_t seed, int64_t step, uint32_t j, int64_t nin,
-                          double prob, double p0, double w, double *x, unsigned long long *count, const double *rs)
+                          double prob, double p0, const double *fac, double w, double *x, unsigned long long *count,
+                          const double *rs)
 {
     const int64_t g = a + blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
     if (g >= b) return;
-    const long long hits = olive_poisson_input_hits(seed, g, step, (int)j, nin, prob, p0);
+    const long long hits = olive_poisson_input_hits_f(seed, g, step, (int)j, nin, prob, p0, fac);
     if (hits) x[g - row0] += spk_poisson_amount(hits, w, rs ? rs + (g - row0) : nullptr);   /* (rs: a plugin's receptor factors) */
     /* the count: one atomic a warp (spike_tail.cuh's spk_poisson_cell says why) */
     cooperative_groups::coalesced_group t = cooperative_groups::coalesced_threads();
@@ -226,6 +227,7 @@ static void push_setup(sim_t *s, spk_cuda *g)
     g->touched = dev_alloc<unsigned char>((size_t)k->L * (size_t)nt, "delay ring");
     CK(cudaMemset(g->acc, 0, (size_t)k->L * 2 * (size_t)nt * sizeof(double)));
     CK(cudaMemset(g->touched, 0, (size_t)k->L * (size_t)nt));
+    g->pfac = dev_copy(k->poisson_fac, (size_t)s->cfg->spiking.npoisson * OLIVE_BINOMIAL_FACTORS, "Poisson inputs");
     g->spk = dev_alloc<int32_t>((size_t)n, "spikes");
     g->nspk = dev_alloc<unsigned int>(1, "spikes");
     CK(cudaMemset(g->nspk, 0, sizeof(unsigned int)));
@@ -481,7 +483,8 @@ static void deliver(sim_t *s, int64_t step)
         const int64_t a = p->first > row0 ? p->first : row0, b = p->last < row0 + n ? p->last : row0 + n;
         if (a >= b) continue;
         k_poisson<<<spk_blocks(b - a, 256), 256, 0, g->st>>>(a, b, row0, c->run.seed, step, (uint32_t)j, p->n,
-                                                          p->prob, p->p0, p->weight,
+                                                          p->prob, p->p0, g->pfac + (size_t)j * OLIVE_BINOMIAL_FACTORS,
+                                                          p->weight,
                                                           k->poisson_rec[j] ? g->gi : g->ge, g->npoisson,
                                                           g->rscale ? g->rscale + (k->poisson_rec[j] ? n : 0) : nullptr);
         CK_LAUNCH("k_poisson");
@@ -657,7 +660,7 @@ static void lif_cuda_free(sim_t *s)
     spk_plugin_cuda_free(g);   /* (its receptor variables are ge, gi) */
     CK(cudaFree(g->rscale));
     void *d[] = {g->v, g->ge, g->gi, g->ref, g->se, g->si, g->cur, g->flags, g->coef_of, g->coef, g->out_ptr, g->out, g->out_delay,
-                 g->acc, g->touched, g->spk, g->nspk, g->bad, g->npoisson, g->sp, g->deg, g->off, g->key_in, g->key_out, g->val_in,
+                 g->acc, g->touched, g->pfac, g->spk, g->nspk, g->bad, g->npoisson, g->sp, g->deg, g->off, g->key_in, g->key_out, g->val_in,
                  g->val_out, g->tmp};
     for (size_t i = 0; i < sizeof d / sizeof d[0]; i++) CK(cudaFree(d[i]));
     void *h[] = {g->h_nspk, g->h_bad, g->h_spk};

@@ -63,6 +63,7 @@ struct spk_cuda {
     double *site_in;           /* per channel: the weight delivered for the next step (spk_cable.h) */
     double *acc;               /* L slots x 2 receptors x nt */
     unsigned char *touched;    /* L x nt */
+    double *pfac;              /* per --poisson input its binomial factors (lif.h's olive_binomial_factors) */
     int32_t *spk;              /* this step's spiking cells (local) */
     unsigned int *nspk;
     int64_t *sp, *deg, *off;   /* window events */
@@ -95,7 +96,6 @@ struct spk_cuda {
     /* device push: a chunk's Poisson inputs drawn ahead (spike_tail.cuh's spk_poisson_ahead) */
     int16_t *pcover;           /* per x n: input << 1 | receptor covering each cell, -1 after the last */
     double *padd;              /* chunk steps x per x n; null: drawn in the tail */
-    double *pfac;              /* per input its binomial factors (lif.h's olive_binomial_factors) */
     int pper;
     int64_t pfirst;            /* the chunk's first step */
     /* fused path */

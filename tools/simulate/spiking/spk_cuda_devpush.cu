@@ -263,7 +263,6 @@ static void poisson_ahead_setup(sim_t *s, spk_cuda *g, int64_t steps, size_t fre
     }
     g->pper = per;
     g->pcover = dev_copy(cover, (size_t)per * (size_t)n, "Poisson inputs");
-    g->pfac = dev_copy(s->spk->poisson_fac, (size_t)nin * OLIVE_BINOMIAL_FACTORS, "Poisson inputs");
     g->padd = dev_alloc<double>((size_t)steps * (size_t)per * (size_t)n, "Poisson inputs");
     free(cover);
     free(cnt);
@@ -503,7 +502,7 @@ void spk_devpush_check(spk_cuda *g)
 void spk_devpush_free(spk_cuda *g)
 {
     void *d[] = {g->cnt, g->fill, g->boff, g->tlist, g->dpc, g->ev, g->bptr, g->ovf, g->link, g->spk_prev, g->nspk_prev,
-                 g->pcover, g->padd, g->pfac};
+                 g->pcover, g->padd};
     /* (poisson: spk_fused_free) */
     for (size_t i = 0; i < sizeof d / sizeof d[0]; i++) CK(cudaFree(d[i]));
 }
