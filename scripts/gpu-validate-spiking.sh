@@ -16,7 +16,9 @@
 # without), device push with static and with dynamic buckets
 # (OLIVE_GPU_BUCKETS=dynamic), and static buckets with one event in
 # registers (OLIVE_GPU_SB_REGS=1: every list of 2 or more events sorted in the
-# target's scratch; =4: lists of 5 to 8 too, the default takes 8 in registers)
+# target's scratch; =4: lists of 5 to 8 too, the default takes 8 in registers),
+# and static buckets whose events the tails add (OLIVE_GPU_SB_ADD=0; by
+# default, with no delay of 0 steps, the next step's scatter kernel adds them)
 # without reports (SBREGS_ONLY=1: those checks alone), and the lists turned around on the device
 # (OLIVE_GPU_TURNAROUND=device: state.h5's synapse hash included); on 2 ranks
 # the host path. A network
@@ -77,14 +79,17 @@ check() {  # name net extra-args...
   run ${name}_cpu1norep "$S" $net.h5 -o ${name}_cpu1norep --backend cpu --record none "$@" || return
   local path
   local delivery buckets regs
-  for path in fused device devdyn devregs devregs4; do
-    delivery=$path buckets= regs=
+  local add
+  for path in fused device devdyn devregs devregs4 devnoadd devnoaddregs; do
+    delivery=$path buckets= regs= add=
     case $path in
       devdyn) delivery=device buckets=dynamic ;;
       devregs) delivery=device regs=1 ;;   # every list of 2 or more events through the scratch
       devregs4) delivery=device regs=4 ;;   # lists of 5 to 8 events through the scratch too
+      devnoadd) delivery=device add=0 ;;   # static buckets' events added by the tails, not beside the next step
+      devnoaddregs) delivery=device add=0 regs=1 ;;
     esac
-    OLIVE_GPU_DELIVERY=$delivery OLIVE_GPU_BUCKETS=$buckets OLIVE_GPU_SB_REGS=$regs \
+    OLIVE_GPU_DELIVERY=$delivery OLIVE_GPU_BUCKETS=$buckets OLIVE_GPU_SB_REGS=$regs OLIVE_GPU_SB_ADD=$add \
       run ${name}_gpu1norep$path "$S" $net.h5 -o ${name}_gpu1norep$path --backend cuda --record none "$@" -v || return
     same ${name}_cpu1norep ${name}_gpu1norep$path "$name: CPU 1 rank = gpu1 $path without reports" \
       "64 steps a chunk; spikes and state identical"
@@ -231,6 +236,12 @@ if [ "${SBREGS_ONLY:-0}" = 1 ]; then   # up to 8 events a target and step ordere
   run gen_burst "$G" -o burst.h5 --model lif_cuba --population exc:2000 --v0 -60:-50 --param t_ref=0 \
       --projection from=all,to=all,indegree=200,weight=0.2:0.5,delay=0:0.3,receptor=ge &&
     check burst burst --time 200 --pulse 10:150:5000:0:100
+  # the same without a delay of 0 steps: the events added beside the next
+  # step (spk_sb.h's sb_add), cells firing on consecutive steps (both
+  # parities' links in use at once)
+  run gen_burst1 "$G" -o burst1.h5 --model lif_cuba --population exc:2000 --v0 -60:-50 --param t_ref=0 \
+      --projection from=all,to=all,indegree=200,weight=0.2:0.5,delay=0.1:0.3,receptor=ge &&
+    check burst1 burst1 --time 200 --pulse 10:150:5000:0:100
   SKIP_CHECKS=1 SKIP_BENCH=1
 fi
 if [ "${SKIP_CHECKS:-0}" != 1 ]; then   # SKIP_CHECKS=1: the benchmark only

@@ -589,9 +589,10 @@ static void device_push_steps(sim_t *s, int64_t first, int64_t count)
             spk_tail_args tail;   /* (none before the chunk's first step: the last chunk ended with it) */
             if (q) tail = spk_devpush_tail_args(s, g, first + q - 1, g->nspk_prev);
             update(s, first + q, q, q ? &tail : nullptr);
-            spk_devpush_events(s, g, first + q);
+            spk_devpush_events(s, g, first + q);   /* (sb_add: step - 1's events added beside this pass) */
         }
         spk_devpush_tail(s, g, first + count - 1);   /* (g->nspk: the last step's list) */
+        spk_devpush_add_last(s, g);   /* (sb_add: the chunk ends with every event in its slot) */
         if (g->plugin) spk_plugin_cuda_on_spike(s, g, first + count - 1);   /* (its tail has no reset) */
     } else {
         for (int64_t q = 0; q < count; q++) {

@@ -89,8 +89,16 @@ struct spk_cuda {
     int sb_regs;               /* events a tail takes in registers (spk_sb_bucket.nreg) */
     int sb_grid;               /* k_sb_scatter's blocks: those the device runs at once */
     uint32_t *bptr;
-    spk_link *link;            /* nsyn */
+    spk_link *link;            /* nsyn: the links of even steps, and of odd ones where link_odd is null */
+    spk_link *link_odd;        /* with sb_add: nsyn, the links of odd steps */
     uint32_t *ovf;             /* nsyn: the targets' scratch for bursts */
+    /* sb_add (static buckets, no delay of 0 steps; spk_sb.h): a step's
+     * events are added into their slots by the next step's scatter kernel,
+     * beside that step's pass, not by the pass's tails */
+    int sb_add;
+    uint32_t *later;           /* 2n: both parities' list heads of those events */
+    int add_pending;           /* step add_step's events are still to add */
+    int64_t add_step;
     int32_t *spk_prev;         /* the previous step's spike list (sb: lists alternate) */
     unsigned int *nspk_prev;
     /* device push: a chunk's Poisson inputs drawn ahead (spike_tail.cuh's spk_poisson_ahead) */
@@ -386,6 +394,9 @@ void spk_devpush_tail(sim_t *s, spk_cuda *g, int64_t step);
 spk_tail_args spk_devpush_tail_args(sim_t *s, spk_cuda *g, int64_t step, unsigned int *nspk);
 /* That tail alone (before a cable cells' update). */
 void spk_devpush_tail_launch(spk_cuda *g, const spk_tail_args *tail);
+/* sb_add: the events of the last step sent still to add into their slots
+ * (a chunk's end), added (nothing without sb_add) */
+void spk_devpush_add_last(sim_t *s, spk_cuda *g);
 /* After a chunk: dies if a step's events did not fit in the buffer. */
 void spk_devpush_check(spk_cuda *g);
 void spk_devpush_free(spk_cuda *g);

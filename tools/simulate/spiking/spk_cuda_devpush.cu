@@ -131,11 +131,30 @@ __global__ void k_dp_sum(const int32_t *tlist, const unsigned long long *dpc, ui
  * its events by synapse (spk_sb.h). */
 static const int SB_THREADS = 256, SB_SPREAD = 1024, SB_PER_THREAD = SB_SPREAD / SB_THREADS, SB_PASS_WAVE = 3 * 256;
 
-template <bool PLASTIC>
+/* Target r's events of a step (a.sb.head: that step's later lists; a.slot
+ * -1: none is due, every event goes into its slot) added into their slots
+ * in key order, as a tail adds them. */
+static __device__ __forceinline__ void sb_add_target(const spk_tail_args &a, int64_t r)
+{
+    const uint32_t h = r < a.n ? a.sb.head[r] : SPK_END;
+    if (h == SPK_END) return;
+    double s0 = 0, s1 = 0;   /* (the due slot's: none) */
+    int any = 0;
+    spk_sb_events(a.sb, r, h, [&](const spk_sev (&e)[SPK_BATCH], uint32_t m) { spk_add_events(a, r, e, m, s0, s1, any); });
+    a.sb.head[r] = SPK_END;
+}
+
+template <bool PLASTIC, bool ADD>
 __global__ void __launch_bounds__(SB_THREADS) k_sb_scatter(const int32_t *spk, const unsigned int *nspk,
-                                                           spk_scatter_args a)
+                                                           spk_scatter_args a, spk_tail_args add, unsigned nadd)
 {
     if (!PLASTIC) a.pl = nullptr;   /* (a constant: a static network's scatter keeps its registers, 32 not 94) */
+    if (!ADD) nadd = 0;             /* (and without sb_add: 32, not 64) */
+    if (ADD && blockIdx.x < nadd) {   /* sb_add: the previous step's events, beside this step's pass (no wait) */
+        spk_pdl_release();
+        sb_add_target(add, blockIdx.x * (int64_t)SB_THREADS + threadIdx.x);
+        return;
+    }
     typedef cub::BlockScan<uint32_t, SB_THREADS> scan_t;
     __shared__ typename scan_t::TempStorage tmp;
     __shared__ uint32_t first[SB_SPREAD + 1];   /* spike i's chunks are [first[i], first[i + 1]) */
@@ -143,7 +162,7 @@ __global__ void __launch_bounds__(SB_THREADS) k_sb_scatter(const int32_t *spk, c
     spk_pdl_release();
     const int64_t m = (int64_t)*nspk;
     if (m > SB_SPREAD) {
-        for (int64_t i = blockIdx.x; i < m; i += gridDim.x) spk_sb_send_spike(a, spk[i]);
+        for (int64_t i = blockIdx.x - nadd; i < m; i += gridDim.x - nadd) spk_sb_send_spike(a, spk[i]);
         return;
     }
     uint32_t c[SB_PER_THREAD];
@@ -162,7 +181,7 @@ __global__ void __launch_bounds__(SB_THREADS) k_sb_scatter(const int32_t *spk, c
     for (int j = 0; j < SB_PER_THREAD; j++) first[threadIdx.x * SB_PER_THREAD + j] = c[j];
     if (threadIdx.x == 0) first[m] = total;
     __syncthreads();
-    for (uint32_t k = blockIdx.x; k < total; k += gridDim.x) {
+    for (uint32_t k = blockIdx.x - nadd; k < total; k += gridDim.x - nadd) {
         int64_t lo = 0, hi = m;   /* the spike i with first[i] <= k < first[i + 1] */
         while (hi - lo > 1) {
             const int64_t mid = (lo + hi) / 2;
@@ -185,6 +204,13 @@ __global__ void k_sb_widen(int64_t n, const uint32_t *cnt, uint32_t *deg)
 {
     const int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
     if (i <= n) deg[i] = i < n ? cnt[i] : 0;
+}
+
+/* sb_add: the last step's events into their slots at a chunk's end (the
+ * next scatter adds them otherwise). */
+__global__ void __launch_bounds__(256) k_sb_add(spk_tail_args a)
+{
+    sb_add_target(a, blockIdx.x * (int64_t)blockDim.x + threadIdx.x);
 }
 
 /* Steps 3 and 4 for every cell in one pass (spk_tail_cell); the step's
@@ -278,12 +304,24 @@ void spk_devpush_poisson_ahead(sim_t *s, spk_cuda *g, int64_t first, int64_t cou
     CK_LAUNCH("k_poisson_ahead");
 }
 
+/* k_sb_scatter's form for the run (plastic: the network's synapses). */
+static const void *sb_scatter_kernel(const spk_cuda *g, bool plastic)
+{
+    if (g->sb_add) return plastic ? (const void *)k_sb_scatter<true, true> : (const void *)k_sb_scatter<false, true>;
+    return plastic ? (const void *)k_sb_scatter<true, false> : (const void *)k_sb_scatter<false, false>;
+}
+
 /* Static buckets: bptr from the in-degrees (device atomics and a scan),
  * both parities' list heads (cnt: 2n, all SPK_END), links and scratch. */
 static void sb_setup(sim_t *s, spk_cuda *g)
 {
     const int64_t n = g->n, nsyn = s->spk->nsyn;
     g->link = dev_alloc<spk_link>((size_t)nsyn, "event buckets");
+    if (g->sb_add) {
+        g->link_odd = dev_alloc<spk_link>((size_t)nsyn, "event buckets");
+        g->later = dev_alloc<uint32_t>(2 * (size_t)n, "event buckets");
+        CK(cudaMemset(g->later, 0xff, 2 * (size_t)n * sizeof(uint32_t)));   /* SPK_END */
+    }
     g->ovf = dev_alloc<uint32_t>((size_t)nsyn, "event buckets");
     g->bptr = dev_alloc<uint32_t>((size_t)n + 1, "event buckets");
     uint32_t *deg = dev_alloc<uint32_t>((size_t)n + 1, "event buckets");
@@ -316,8 +354,7 @@ static void sb_setup(sim_t *s, spk_cuda *g)
     int dev = 0, sms = 0, per_sm = 0;
     CK(cudaGetDevice(&dev));
     CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, s->spk->plastic ? k_sb_scatter<true> : k_sb_scatter<false>,
-                                                     SB_THREADS, 0));
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, sb_scatter_kernel(g, s->spk->plastic), SB_THREADS, 0));
     per_sm = per_sm > 0 ? per_sm : 1;
     g->sb_grid = sms * (n <= (int64_t)sms * SB_PASS_WAVE && per_sm > 2 ? 2 : per_sm);
     g->spk_prev = dev_alloc<int32_t>((size_t)n, "spikes");
@@ -369,12 +406,29 @@ void spk_devpush_setup(sim_t *s, spk_cuda *g)
     const char *env = getenv("OLIVE_GPU_BUCKETS");
     if (env && *env && strcmp(env, "dynamic") && strcmp(env, "static"))
         olive_die("OLIVE_GPU_BUCKETS='%s': expected static or dynamic", env);
-    const int fits = nsyn * (int64_t)(sizeof(spk_link) + sizeof(uint32_t)) <= half && nsyn < (int64_t)SPK_END;
+    const int64_t per_syn = (int64_t)(sizeof(spk_link) + sizeof(uint32_t));
+    const int fits = nsyn * per_syn <= half && nsyn < (int64_t)SPK_END;
+    /* sb_add (spk_sb.h) where no delay is 0 steps, a second set of links
+     * fits too and the pass is one wave (SB_PASS_WAVE cells an SM): the adds
+     * then run where the pass leaves the SMs room. A pass of several waves
+     * leaves none: on 1M x 200 (delays 0.1-5 ms, H200) the built-in lif_cuba
+     * ran as fast with and without, the NESTML form 9 % slower with. The
+     * microcircuit's loop: -19 %. OLIVE_GPU_SB_ADD=0: never, 1: wherever
+     * the delays and memory allow (comparisons, tests). */
+    const char *add = getenv("OLIVE_GPU_SB_ADD");
+    if (add && *add && strcmp(add, "0") && strcmp(add, "1")) olive_die("OLIVE_GPU_SB_ADD='%s': expected 0 or 1", add);
+    int dev = 0, sms = 0;
+    CK(cudaGetDevice(&dev));
+    CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    const int one_wave = n <= (int64_t)sms * SB_PASS_WAVE;
+    g->sb_add = !s->spk->zero_delay && !(add && !strcmp(add, "0")) && (one_wave || (add && !strcmp(add, "1"))) &&
+                nsyn * (per_syn + (int64_t)sizeof(spk_link)) <= half;
     /* a plugin delivering before its condition (spk_cuda.cu's plugin_push_steps)
      * sends a step's events after that step's delivery: into the slots at
      * once (dynamic), as static buckets' next tail would come too late */
     const int late = spk_plugin_cuda_late(g);
     g->sb = fits && !late && !(env && !strcmp(env, "dynamic"));
+    if (!g->sb) g->sb_add = 0;
     if (env && !strcmp(env, "static") && !g->sb)
         olive_die("OLIVE_GPU_BUCKETS=static: 20 bytes per synapse (%lld) do not fit in half of the free "
                   "device memory, or there are 2^32 - 1 synapses or more%s",
@@ -387,8 +441,9 @@ void spk_devpush_setup(sim_t *s, spk_cuda *g)
     }
     CK(cudaMemGetInfo(&free_b, &total_b));
     poisson_ahead_setup(s, g, spk_chunk_max(g), free_b);
-    olive_info("CUDA engine: device push delivery (%s buckets), chunks of up to %lld steps, room for %lld events a step",
-               g->sb ? "static" : "dynamic", (long long)spk_chunk_max(g), (long long)g->dp_cap);
+    olive_info("CUDA engine: device push delivery (%s buckets%s), chunks of up to %lld steps, room for %lld events a step",
+               g->sb ? "static" : "dynamic", g->sb_add ? ", events added beside the next step" : "",
+               (long long)spk_chunk_max(g), (long long)g->dp_cap);
 }
 
 /* The static buckets of step's parity (all null without static buckets). */
@@ -397,7 +452,7 @@ static spk_sb_bucket sb_parity(const spk_cuda *g, int64_t step)
     spk_sb_bucket b = {nullptr, nullptr, nullptr, nullptr, 0};
     if (!g->sb) return b;
     b.head = g->cnt + (step & 1) * g->n;
-    b.link = g->link;
+    b.link = (step & 1) && g->link_odd ? g->link_odd : g->link;
     b.ovf = g->ovf;
     b.bptr = g->bptr;
     b.nreg = (uint32_t)g->sb_regs;
@@ -408,6 +463,7 @@ static spk_scatter_args scatter_args(const sim_t *s, const spk_cuda *g, int64_t 
 {
     spk_scatter_args a;
     a.b = sb_parity(g, step);
+    a.later = g->sb_add ? g->later + (step & 1) * g->n : nullptr;
     a.out_ptr = g->out_ptr;
     a.out = g->out;
     a.delay = g->out_delay;
@@ -418,14 +474,23 @@ static spk_scatter_args scatter_args(const sim_t *s, const spk_cuda *g, int64_t 
     return a;
 }
 
+static spk_tail_args sb_add_args(sim_t *s, spk_cuda *g, int64_t step);
+
 void spk_devpush_events(sim_t *s, spk_cuda *g, int64_t step)
 {
     const int64_t row0 = s->plan.row0, L = s->spk->L;
     if (g->sb) {
         spk_scatter_args sa = scatter_args(s, g, step);
-        void *argv[] = {(void *)&g->spk, (void *)&g->nspk, (void *)&sa};
-        spk_launch(g, g->pl ? (const void *)k_sb_scatter<true> : (const void *)k_sb_scatter<false>, (unsigned)g->sb_grid,
-                   SB_THREADS, argv, "k_sb_scatter");
+        spk_tail_args add = {};
+        unsigned nadd = 0;
+        if (g->add_pending && g->add_step == step - 1) {
+            add = sb_add_args(s, g, step - 1);
+            nadd = spk_blocks(g->n, SB_THREADS);
+        }
+        void *argv[] = {(void *)&g->spk, (void *)&g->nspk, (void *)&sa, (void *)&add, (void *)&nadd};
+        spk_launch(g, sb_scatter_kernel(g, g->pl != nullptr), (unsigned)g->sb_grid + nadd, SB_THREADS, argv, "k_sb_scatter");
+        g->add_pending = g->sb_add;
+        g->add_step = step;
         return;
     }
     k_dp_count<<<DP_GRID, DP_BLOCK, 0, g->st>>>(g->spk, g->nspk, row0, g->out_ptr, g->out, g->cnt, g->tlist, g->dpc);
@@ -475,6 +540,23 @@ spk_tail_args spk_devpush_tail_args(sim_t *s, spk_cuda *g, int64_t step, unsigne
     return a;
 }
 
+static spk_tail_args sb_add_args(sim_t *s, spk_cuda *g, int64_t step)
+{
+    spk_tail_args a = spk_devpush_tail_args(s, g, step, nullptr);
+    a.slot = -1;
+    a.sb.head = g->later + (step & 1) * g->n;
+    return a;
+}
+
+void spk_devpush_add_last(sim_t *s, spk_cuda *g)
+{
+    if (!g->add_pending) return;
+    const spk_tail_args a = sb_add_args(s, g, g->add_step);
+    k_sb_add<<<spk_blocks(g->n, 256), 256, 0, g->st>>>(a);
+    CK_LAUNCH("k_sb_add");
+    g->add_pending = 0;
+}
+
 void spk_devpush_tail_launch(spk_cuda *g, const spk_tail_args *tail)
 {
     k_dp_tail<<<(unsigned)((g->n + 255) / 256), 256, 0, g->st>>>(*tail, g->sb ? nullptr : g->dpc);
@@ -501,8 +583,8 @@ void spk_devpush_check(spk_cuda *g)
 
 void spk_devpush_free(spk_cuda *g)
 {
-    void *d[] = {g->cnt, g->fill, g->boff, g->tlist, g->dpc, g->ev, g->bptr, g->ovf, g->link, g->spk_prev, g->nspk_prev,
-                 g->pcover, g->padd};
+    void *d[] = {g->cnt, g->fill, g->boff, g->tlist, g->dpc, g->ev, g->bptr, g->ovf, g->link, g->link_odd, g->later,
+                 g->spk_prev, g->nspk_prev, g->pcover, g->padd};
     /* (poisson: spk_fused_free) */
     for (size_t i = 0; i < sizeof d / sizeof d[0]; i++) CK(cudaFree(d[i]));
 }

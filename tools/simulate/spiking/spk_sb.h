@@ -17,7 +17,21 @@
  * there. Ordering by synapse index orders events by their index in the
  * per-source lists (distinct within a step), the CPU engine's order.
  * link[] has one copy: step t's events are sent (k_sb_scatter) after the
- * pass that walked step t - 1's lists. */
+ * pass that walked step t - 1's lists.
+ *
+ * Where no synapse has a delay of 0 steps (sb_add), none of a step's events
+ * is due at the next tail's own slot, so the tails need none of them: they
+ * go to lists of their own (later[], both parities), and the next step's
+ * scatter kernel walks those in blocks of its own, a thread a target, adding
+ * each target's events into their slots in the same key order
+ * (spk_cuda_devpush.cu's sb_add_target). Those blocks do not wait for the
+ * pass they are launched beside (programmatic launch): the adds run beside
+ * the pass and the scatter instead of on every cell's chain in the pass
+ * (the microcircuit's step on an H200: 22.5 -> 17.4 us). The first tail
+ * that can find them due, the pass after next, waits for that kernel. Its
+ * own sends write links while those blocks still read the step before's,
+ * so link[] has a copy per parity; the last step of a chunk is added by
+ * k_sb_add. */
 #ifndef OLIVE_SPK_SB_H
 #define OLIVE_SPK_SB_H
 #include <stdint.h>
@@ -28,6 +42,7 @@
 /* What sending one step's events needs. */
 struct spk_scatter_args {
     spk_sb_bucket b;
+    uint32_t *later;             /* sb_add: the parity's heads of the lists the next scatter adds; or null: b.head */
     const int64_t *out_ptr;
     const spk_out *out;
     const uint16_t *delay;
@@ -52,7 +67,7 @@ static __device__ __forceinline__ void spk_sb_send_event(const spk_scatter_args 
 {
     const spk_out o = spk_out_ldcs(&s.out[e]);
     spk_link l;
-    l.next = atomicExch(&s.b.head[o.target], (uint32_t)e);
+    l.next = atomicExch(&(s.later ? s.later : s.b.head)[o.target], (uint32_t)e);
     l.tag = (s.L == 1 ? 0 : (uint32_t)((s.step + s.delay[e]) % s.L)) << 1 | (uint32_t)(o.receptor != 0);
     l.w = s.pl ? spk_plastic_dev_event(*s.pl, e, s.step, s.delay[e], o.target, o.w) : o.w;
     s.b.link[e] = l;
