@@ -304,6 +304,17 @@ void spk_devpush_poisson_ahead(sim_t *s, spk_cuda *g, int64_t first, int64_t cou
     CK_LAUNCH("k_poisson_ahead");
 }
 
+/* Whether the step's pass over g's cells is one wave (SB_PASS_WAVE cells an
+ * SM: 3 blocks of 256, the least of its forms); the scatter's grid and
+ * sb_add are chosen by it. */
+static int pass_one_wave(const spk_cuda *g)
+{
+    int dev = 0, sms = 0;
+    CK(cudaGetDevice(&dev));
+    CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    return g->n <= (int64_t)sms * SB_PASS_WAVE;
+}
+
 /* k_sb_scatter's form for the run (plastic: the network's synapses). */
 static const void *sb_scatter_kernel(const spk_cuda *g, bool plastic)
 {
@@ -346,8 +357,7 @@ static void sb_setup(sim_t *s, spk_cuda *g)
     if ((int64_t)total != nsyn) olive_die("internal: the static buckets hold %lld events, the network has %lld synapses",
                                  (long long)total, (long long)nsyn);
     /* as many blocks as run at once (k_sb_scatter says why); but where the
-     * step's pass is one wave (SB_PASS_WAVE cells an SM: 3 blocks of 256,
-     * the least of its forms), 2 an SM: the pass, launched while the
+     * step's pass is one wave (pass_one_wave), 2 an SM: the pass, launched while the
      * scatter runs, then has room to start in (H200, alternating in one
      * call: the microcircuit's loop -3 %, 100k x 1000 -6 %; on 1M x 1000,
      * a pass of many waves, +5 %, hence not there) */
@@ -356,7 +366,7 @@ static void sb_setup(sim_t *s, spk_cuda *g)
     CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, sb_scatter_kernel(g, s->spk->plastic), SB_THREADS, 0));
     per_sm = per_sm > 0 ? per_sm : 1;
-    g->sb_grid = sms * (n <= (int64_t)sms * SB_PASS_WAVE && per_sm > 2 ? 2 : per_sm);
+    g->sb_grid = sms * (pass_one_wave(g) && per_sm > 2 ? 2 : per_sm);
     g->spk_prev = dev_alloc<int32_t>((size_t)n, "spikes");
     g->nspk_prev = dev_alloc<unsigned int>(1, "spikes");
     CK(cudaMemset(g->nspk_prev, 0, sizeof(unsigned int)));
@@ -409,7 +419,7 @@ void spk_devpush_setup(sim_t *s, spk_cuda *g)
     const int64_t per_syn = (int64_t)(sizeof(spk_link) + sizeof(uint32_t));
     const int fits = nsyn * per_syn <= half && nsyn < (int64_t)SPK_END;
     /* sb_add (spk_sb.h) where no delay is 0 steps, a second set of links
-     * fits too and the pass is one wave (SB_PASS_WAVE cells an SM): the adds
+     * fits too and the pass is one wave (pass_one_wave): the adds
      * then run where the pass leaves the SMs room. A pass of several waves
      * leaves none: on 1M x 200 (delays 0.1-5 ms, H200) the built-in lif_cuba
      * ran as fast with and without, the NESTML form 9 % slower with. The
@@ -417,11 +427,8 @@ void spk_devpush_setup(sim_t *s, spk_cuda *g)
      * the delays and memory allow (comparisons, tests). */
     const char *add = getenv("OLIVE_GPU_SB_ADD");
     if (add && *add && strcmp(add, "0") && strcmp(add, "1")) olive_die("OLIVE_GPU_SB_ADD='%s': expected 0 or 1", add);
-    int dev = 0, sms = 0;
-    CK(cudaGetDevice(&dev));
-    CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    const int one_wave = n <= (int64_t)sms * SB_PASS_WAVE;
-    g->sb_add = !s->spk->zero_delay && !(add && !strcmp(add, "0")) && (one_wave || (add && !strcmp(add, "1"))) &&
+    g->sb_add = !s->spk->zero_delay && !(add && !strcmp(add, "0")) &&
+                (pass_one_wave(g) || (add && !strcmp(add, "1"))) &&
                 nsyn * (per_syn + (int64_t)sizeof(spk_link)) <= half;
     /* a plugin delivering before its condition (spk_cuda.cu's plugin_push_steps)
      * sends a step's events after that step's delivery: into the slots at
