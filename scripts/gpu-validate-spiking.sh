@@ -19,7 +19,10 @@
 # target's scratch; =4: lists of 5 to 8 too, the default takes 8 in registers),
 # and static buckets whose events the tails add (OLIVE_GPU_SB_ADD=0; by
 # default, with no delay of 0 steps, the next step's scatter kernel adds them)
-# without reports (SBREGS_ONLY=1: those checks alone), and the lists turned around on the device
+# without reports (SBREGS_ONLY=1: those checks alone); with --order-free-sums
+# (ORDERFREE_ONLY=1), the events added by atomics beside the next step and by
+# the lists (OLIVE_GPU_SB_ATOMIC=0), procedural projections rounded on the
+# device; and the lists turned around on the device
 # (OLIVE_GPU_TURNAROUND=device: state.h5's synapse hash included); on 2 ranks
 # the host path. A network
 # without a refractory period (t_ref 0): cells fire on consecutive steps,
@@ -80,16 +83,19 @@ check() {  # name net extra-args...
   local path
   local delivery buckets regs
   local add
-  for path in fused device devdyn devregs devregs4 devnoadd devnoaddregs; do
-    delivery=$path buckets= regs= add=
+  local paths="fused device devdyn devregs devregs4 devnoadd devnoaddregs" atomic
+  case " $* " in *" --order-free-sums "*) paths+=" devlists" ;; esac   # (the static buckets' lists instead of atomics)
+  for path in $paths; do
+    delivery=$path buckets= regs= add= atomic=
     case $path in
       devdyn) delivery=device buckets=dynamic ;;
       devregs) delivery=device regs=1 ;;   # every list of 2 or more events through the scratch
       devregs4) delivery=device regs=4 ;;   # lists of 5 to 8 events through the scratch too
       devnoadd) delivery=device add=0 ;;   # static buckets' events added by the tails, not beside the next step
       devnoaddregs) delivery=device add=0 regs=1 ;;
+      devlists) delivery=device atomic=0 ;;
     esac
-    OLIVE_GPU_DELIVERY=$delivery OLIVE_GPU_BUCKETS=$buckets OLIVE_GPU_SB_REGS=$regs OLIVE_GPU_SB_ADD=$add \
+    OLIVE_GPU_DELIVERY=$delivery OLIVE_GPU_BUCKETS=$buckets OLIVE_GPU_SB_REGS=$regs OLIVE_GPU_SB_ADD=$add OLIVE_GPU_SB_ATOMIC=$atomic \
       run ${name}_gpu1norep$path "$S" $net.h5 -o ${name}_gpu1norep$path --backend cuda --record none "$@" -v || return
     same ${name}_cpu1norep ${name}_gpu1norep$path "$name: CPU 1 rank = gpu1 $path without reports" \
       "64 steps a chunk; spikes and state identical"
@@ -242,6 +248,26 @@ if [ "${SBREGS_ONLY:-0}" = 1 ]; then   # up to 8 events a target and step ordere
   run gen_burst1 "$G" -o burst1.h5 --model lif_cuba --population exc:2000 --v0 -60:-50 --param t_ref=0 \
       --projection from=all,to=all,indegree=200,weight=0.2:0.5,delay=0.1:0.3,receptor=ge &&
     check burst1 burst1 --time 200 --pulse 10:150:5000:0:100
+  SKIP_CHECKS=1 SKIP_BENCH=1
+fi
+if [ "${ORDERFREE_ONLY:-0}" = 1 ]; then   # --order-free-sums: the events added by atomics beside the next step (sb_atomic)
+  OF=--order-free-sums
+  check ofcoba coba --time 1000 --poisson rate=300,weight=6,receptor=ge,cells=0:50,time=1:51 --seed 3 $OF
+  check ofdelays delays --time 500 --pulse 50:60:20:0:2000 --poisson rate=50,weight=1,receptor=ge,n=4,cells=0:20000,time=0:400 $OF
+  check ofpoisson2 window --time 200 --poisson rate=50,weight=1,receptor=ge,n=4,cells=0:10000,time=0:150 \
+      --poisson rate=40,weight=-3,receptor=gi,n=3,cells=2000:8000,time=20:200 $OF
+  run gen_burst1 "$G" -o burst1.h5 --model lif_cuba --population exc:2000 --v0 -60:-50 --param t_ref=0 \
+      --projection from=all,to=all,indegree=200,weight=0.2:0.5,delay=0.1:0.3,receptor=ge &&
+    check ofburst1 burst1 --time 200 --pulse 10:150:5000:0:100 $OF
+  for n in ofcoba ofdelays ofpoisson2 ofburst1; do
+    if grep -q "order-free: events added by atomics" "$logs/${n}_gpu1device.log"; then say "PASS $n: the device path adds by atomics"
+    else say "FAIL $n: the device path did not add by atomics"; nfail=$((nfail + 1)); fi
+  done
+  # procedural projections drawn on the device and rounded there (spk_cuda_quantum.cu)
+  IN+=($OF)
+  check_draw
+  if grep -q "order-free: events added by atomics" "$logs/draw_gpu1.log"; then say "PASS draw: rounded on the device, added by atomics"
+  else say "FAIL draw: not the atomic path"; nfail=$((nfail + 1)); fi
   SKIP_CHECKS=1 SKIP_BENCH=1
 fi
 if [ "${SKIP_CHECKS:-0}" != 1 ]; then   # SKIP_CHECKS=1: the benchmark only

@@ -178,6 +178,9 @@ def main():
     p.add_argument("--procedural", action="store_true",
                    help="store the projections as their rules (olive-genconn --procedural): a file of kilobytes, "
                         "the synapses drawn by olive-simulate at set-up (the full model's would take ~4 GB)")
+    p.add_argument("--order-free-sums", action="store_true",
+                   help="olive-simulate --order-free-sums: the weights rounded to 2^-29 pA (the full model), so that "
+                        "the GPU adds the events in any order, beside the next step (docs/MODELS.md)")
     a = p.parse_args()
     if a.make_model:
         make_model(*a.make_model)
@@ -189,7 +192,8 @@ def main():
     m = derive(a.scale, a.scale if a.k_scale is None else a.k_scale, not a.dc)
     net, out = os.path.join(a.out, "net.h5"), os.path.join(a.out, "run")
     cmds = [genconn_cmd(m, a.plugin, net, a.seed, a.bin, force=True, procedural=a.procedural),
-            simulate_cmd(m, net, out, a.time, a.seed, not a.dc, a.bin, force=True)]
+            simulate_cmd(m, net, out, a.time, a.seed, not a.dc, a.bin, force=True,
+                         extra=["--order-free-sums"] if a.order_free_sums else [])]
     for c in cmds:
         if a.run:
             os.makedirs(a.out, exist_ok=True)

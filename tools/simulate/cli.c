@@ -99,6 +99,12 @@ static void usage(void)
            "  --restart STATE.h5        continue from a state file (a checkpoint or a finished run):\n"
            "                            the time axis continues; --steps/--time is the end of the whole run\n"
            "                            (spiking networks: the CPU engine, spikes in flight included)\n"
+           "  --order-free-sums         spiking networks with static synapses: every weight rounded to a\n"
+           "                            multiple of 2^-F, F the largest for which every sum of a cell's\n"
+           "                            events is exact (2^-F <= 2^-50 x largest in-degree x largest\n"
+           "                            |weight|; -v prints F), so that no sum depends on the order of its\n"
+           "                            events: the CUDA engine then adds them as they come, beside the\n"
+           "                            next step's update (docs/MODELS.md)\n"
            "  --force                   replace an existing OUTDIR\n"
            "  -v, --verbose             per-phase timings and details on stderr\n"
            "  --progress                show progress even when stderr is not a terminal\n"
@@ -132,6 +138,7 @@ static const olive_opt sim_opts[] = {
     {"--param", NULL, OLIVE_OPT_VALUE, 1}, {"--record-weights", NULL, OLIVE_OPT_VALUE, 1},
     {"--record-weights-every", NULL, OLIVE_OPT_VALUE, 0},
     {"--checkpoint-every", NULL, OLIVE_OPT_VALUE, 0}, {"--restart", NULL, OLIVE_OPT_VALUE, 0},
+    {"--order-free-sums", NULL, OLIVE_OPT_FLAG, 0},
     {"--force", NULL, OLIVE_OPT_FLAG, 0}, {"--verbose", "-v", OLIVE_OPT_FLAG, 0}, {"--progress", NULL, OLIVE_OPT_FLAG, 0},
     {"--quiet", "-q", OLIVE_OPT_FLAG, 0}, {"--help", "-h", OLIVE_OPT_FLAG, 0}, {"--version", NULL, OLIVE_OPT_FLAG, 0},
 };
@@ -410,6 +417,7 @@ void sim_parse_args(int argc, char **argv, sim_config *cfg)
             cfg->run.checkpoint_every = olive_parse_int(a, need_value(argc, argv, &i), 1, INT64_C(1) << 40);
         else if (!strcmp(a, "--restart")) cfg->run.restart_path = need_value(argc, argv, &i);
         else if (!strcmp(a, "--force")) cfg->run.force = 1;
+        else if (!strcmp(a, "--order-free-sums")) cfg->spiking.order_free = 1;
         else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) cfg->run.verbose = olive_verbose = 1;
         else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) olive_quiet = 1;
         else if (a[0] == '-') olive_usage_error("unknown option '%s'", a);
@@ -450,6 +458,9 @@ void sim_parse_args(int argc, char **argv, sim_config *cfg)
         if (cfg->spiking.method >= 0)
             olive_usage_error("--method applies to lif_cuba and lif_coba networks (InfOli steps with forward Euler)");
         if (cfg->spiking.npoisson) olive_usage_error("--poisson applies to networks with chemical synapses (lif_cuba, lif_coba)");
+        if (cfg->spiking.order_free)
+            olive_usage_error("--order-free-sums applies to networks with chemical synapses (an InfOli network's gap "
+                              "junctions are summed in one order already)");
         if (cfg->rec.nweights) olive_usage_error("--record-weights applies to networks with plastic synapses (docs/MODELS.md)");
         if (cfg->run.nparams)
             olive_usage_error("--param %s: %s is an InfOli network, whose cells have no parameters in the network file "

@@ -69,6 +69,7 @@ typedef struct {
     sim_poisson *poisson;
     char (*poisson_pop)[64];  /* per input: cells=POP's population name (resolved at set-up), or "" */
     int npoisson;
+    int order_free;          /* --order-free-sums: weights rounded so that every sum of events is exact (spk_quantum.c) */
 } sim_spiking_config;
 
 /* A set of cells: sorted, disjoint, non-adjacent ranges [r[i][0], r[i][1]) of global ids. */

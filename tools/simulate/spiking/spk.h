@@ -113,6 +113,8 @@ struct sim_spk {
     int64_t ncarry;
     int64_t syn_hash;        /* of the synapses (spk_restart.c), once made */
     int syn_hash_done;
+    int order_free;          /* --order-free-sums: the weights are multiples of 2^-wq_bits (weight_quantum.h) */
+    int wq_bits;
 };
 
 /* spk_engine.c */
@@ -202,6 +204,14 @@ typedef struct {
 } spk_drawn_rows;
 const spk_drawn_rows *spk_drawn_of(const sim_t *s, int j);
 void spk_drawn_free(sim_t *s);
+
+/* spk_quantum.c: --order-free-sums on the host's lists (k->out): F from
+ * the largest in-degree and |weight| of every rank's, the synapse hash
+ * made from the weights as read, then every weight rounded. */
+void spk_quantize_host(sim_t *s);
+/* F from the rank's largest in-degree and |weight|, the same on every rank
+ * (MPI_MAX); logged. */
+int spk_quantum_bits(sim_t *s, int64_t indeg, double wmax);
 
 /* spk_setup.c: k->dev_rows turned around on the host after all (the device
  * lacks the memory), and freed. */

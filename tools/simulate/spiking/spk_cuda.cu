@@ -217,6 +217,7 @@ static void push_setup(sim_t *s, spk_cuda *g)
     g->flags = dev_alloc<unsigned char>((size_t)n, "flags");
     if (k->dev_rows) {   /* the rows, turned around here */
         spk_turnaround_device(s, g);
+        if (k->order_free) spk_quantize_device(s, g);   /* (the host's lists: rounded there) */
     } else {
         g->out_ptr = dev_copy(k->out_ptr, (size_t)N + 1, "synapses");
         g->out = dev_copy(k->out, (size_t)nsyn, "synapses");
@@ -580,6 +581,33 @@ static void device_push_steps(sim_t *s, int64_t first, int64_t count)
     spk_devpush_poisson_ahead(s, g, first, count);
     if (g->plugin && !g->sb) {
         plugin_push_steps(s, g, first, count);
+    } else if (g->sb_atomic) {
+        /* each step's tail runs with the next step's update, as below, and
+         * the step before's events are added beside that pass
+         * (spk_devpush_atomic): three spike lists rotate, the one the pass
+         * fills (g->spk), the one sent beside it (spk_prev) and the one it
+         * clears (spk_third, sent beside the pass before) */
+        for (int64_t q = 0; q < count; q++) {
+            const int64_t step = first + q;
+            int32_t *const s3 = g->spk_third;
+            unsigned int *const n3 = g->nspk_third;
+            g->spk_third = g->spk_prev;
+            g->nspk_third = g->nspk_prev;
+            g->spk_prev = g->spk;
+            g->nspk_prev = g->nspk;
+            g->spk = s3;
+            g->nspk = n3;
+            spk_tail_args tail;   /* (none before the chunk's first step: the last chunk ended with it) */
+            if (q) tail = spk_devpush_tail_args(s, g, step - 1, g->nspk_third);
+            update(s, step, q, q ? &tail : nullptr);
+            if (q) spk_devpush_atomic(s, g, step - 1, g->spk_prev, g->nspk_prev, 1);
+        }
+        /* the chunk ends with every event in its slot and every list empty */
+        spk_devpush_atomic(s, g, first + count - 1, g->spk, g->nspk, 0);
+        spk_devpush_tail(s, g, first + count - 1);
+        CK(cudaMemsetAsync(g->nspk_prev, 0, sizeof(unsigned int), g->st));
+        CK(cudaMemsetAsync(g->nspk_third, 0, sizeof(unsigned int), g->st));
+        if (g->plugin) spk_plugin_cuda_on_spike(s, g, first + count - 1);   /* (its tail has no reset) */
     } else if (g->sb) {
         /* each step's tail runs with the next step's update; the spike lists
          * alternate, so the tail clears the list that update is not filling */

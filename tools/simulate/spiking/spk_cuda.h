@@ -101,6 +101,15 @@ struct spk_cuda {
     int64_t add_step;
     int32_t *spk_prev;         /* the previous step's spike list (sb: lists alternate) */
     unsigned int *nspk_prev;
+    /* sb_atomic (--order-free-sums, static buckets, no delay of 0 steps):
+     * every sum is exact, so a step's events are added into their slots
+     * with atomics in any order (k_sb_atomic), by a kernel that runs beside
+     * the next step's pass; no lists. Three spike lists rotate: the pass
+     * fills one, the kernel beside it sends the one before, and the pass
+     * clears the one before that. */
+    int sb_atomic;
+    int32_t *spk_third;
+    unsigned int *nspk_third;
     /* device push: a chunk's Poisson inputs drawn ahead (spike_tail.cuh's spk_poisson_ahead) */
     int16_t *pcover;           /* per x n: input << 1 | receptor covering each cell, -1 after the last */
     double *padd;              /* chunk steps x per x n; null: drawn in the tail */
@@ -147,8 +156,10 @@ struct spk_cuda {
 /* A kernel of the device push path's step (the tail and update pass, the
  * scatter), launched with programmatic dependent launch where the device
  * has it (g->pdl): it may start while the kernel before it ends, and waits
- * for it first (spike_tail.cuh's spk_pdl_wait, which every such kernel
- * calls before anything else). */
+ * for it (spike_tail.cuh's spk_pdl_wait) before it touches anything that
+ * kernel writes: first, or, for work that needs nothing of it (sb_add's
+ * adds, k_sb_atomic), at its end, so that its completion still implies
+ * that kernel's. */
 static inline void spk_launch(const spk_cuda *g, const void *kernel, unsigned grid, unsigned block, void **args,
                               const char *what)
 {
@@ -394,6 +405,12 @@ void spk_devpush_tail(sim_t *s, spk_cuda *g, int64_t step);
 spk_tail_args spk_devpush_tail_args(sim_t *s, spk_cuda *g, int64_t step, unsigned int *nspk);
 /* That tail alone (before a cable cells' update). */
 void spk_devpush_tail_launch(spk_cuda *g, const spk_tail_args *tail);
+/* sb_atomic: the events of step's spikes (spk, nspk) added into their
+ * slots; beside (pdl) the pass launched before it, which it waits for at its
+ * end, or after it */
+void spk_devpush_atomic(sim_t *s, spk_cuda *g, int64_t step, const int32_t *spk, const unsigned int *nspk, int pdl);
+/* spk_cuda_quantum.cu: --order-free-sums on the lists made on the device */
+void spk_quantize_device(sim_t *s, spk_cuda *g);
 /* sb_add: the events of the last step sent still to add into their slots
  * (a chunk's end), added (nothing without sb_add) */
 void spk_devpush_add_last(sim_t *s, spk_cuda *g);

@@ -144,25 +144,21 @@ static __device__ __forceinline__ void sb_add_target(const spk_tail_args &a, int
     a.sb.head[r] = SPK_END;
 }
 
-template <bool PLASTIC, bool ADD>
-__global__ void __launch_bounds__(SB_THREADS) k_sb_scatter(const int32_t *spk, const unsigned int *nspk,
-                                                           spk_scatter_args a, spk_tail_args add, unsigned nadd)
+/* Every event of the m spikes spk[0..m) to send(e), spread over blocks
+ * [b0, gridDim.x) as the comment above says. */
+template <class Send>
+static __device__ __forceinline__ void sb_spread(const int32_t *spk, int64_t m, const spk_scatter_args &a, unsigned b0,
+                                                 Send send)
 {
-    if (!PLASTIC) a.pl = nullptr;   /* (a constant: a static network's scatter keeps its registers, 32 not 94) */
-    if (!ADD) nadd = 0;             /* (and without sb_add: 32, not 64) */
-    if (ADD && blockIdx.x < nadd) {   /* sb_add: the previous step's events, beside this step's pass (no wait) */
-        spk_pdl_release();
-        sb_add_target(add, blockIdx.x * (int64_t)SB_THREADS + threadIdx.x);
-        return;
-    }
     typedef cub::BlockScan<uint32_t, SB_THREADS> scan_t;
     __shared__ typename scan_t::TempStorage tmp;
     __shared__ uint32_t first[SB_SPREAD + 1];   /* spike i's chunks are [first[i], first[i + 1]) */
-    spk_pdl_wait();   /* (launched before the step's pass ends: spike_tail.cuh) */
-    spk_pdl_release();
-    const int64_t m = (int64_t)*nspk;
+    const unsigned nb = gridDim.x - b0;
     if (m > SB_SPREAD) {
-        for (int64_t i = blockIdx.x - nadd; i < m; i += gridDim.x - nadd) spk_sb_send_spike(a, spk[i]);
+        for (int64_t i = blockIdx.x - b0; i < m; i += nb) {
+            const int64_t g = a.row0 + spk[i], end = a.out_ptr[g + 1];
+            for (int64_t e = a.out_ptr[g] + threadIdx.x; e < end; e += blockDim.x) send(e);
+        }
         return;
     }
     uint32_t c[SB_PER_THREAD];
@@ -181,7 +177,7 @@ __global__ void __launch_bounds__(SB_THREADS) k_sb_scatter(const int32_t *spk, c
     for (int j = 0; j < SB_PER_THREAD; j++) first[threadIdx.x * SB_PER_THREAD + j] = c[j];
     if (threadIdx.x == 0) first[m] = total;
     __syncthreads();
-    for (uint32_t k = blockIdx.x - nadd; k < total; k += gridDim.x - nadd) {
+    for (uint32_t k = blockIdx.x - b0; k < total; k += nb) {
         int64_t lo = 0, hi = m;   /* the spike i with first[i] <= k < first[i + 1] */
         while (hi - lo > 1) {
             const int64_t mid = (lo + hi) / 2;
@@ -189,8 +185,38 @@ __global__ void __launch_bounds__(SB_THREADS) k_sb_scatter(const int32_t *spk, c
         }
         const int64_t g = a.row0 + spk[lo];
         const int64_t e = a.out_ptr[g] + (int64_t)(k - first[lo]) * SB_THREADS + threadIdx.x;
-        if (e < a.out_ptr[g + 1]) spk_sb_send_event(a, e);
+        if (e < a.out_ptr[g + 1]) send(e);
     }
+}
+
+template <bool PLASTIC, bool ADD>
+__global__ void __launch_bounds__(SB_THREADS) k_sb_scatter(const int32_t *spk, const unsigned int *nspk,
+                                                           spk_scatter_args a, spk_tail_args add, unsigned nadd)
+{
+    if (!PLASTIC) a.pl = nullptr;   /* (a constant: a static network's scatter keeps its registers, 32 not 94) */
+    if (!ADD) nadd = 0;             /* (and without sb_add: 32, not 64) */
+    if (ADD && blockIdx.x < nadd) {   /* sb_add: the previous step's events, beside this step's pass (no wait) */
+        spk_pdl_release();
+        sb_add_target(add, blockIdx.x * (int64_t)SB_THREADS + threadIdx.x);
+        return;
+    }
+    spk_pdl_wait();   /* (launched before the step's pass ends: spike_tail.cuh) */
+    spk_pdl_release();
+    sb_spread(spk, (int64_t)*nspk, a, nadd, [&](int64_t e) { spk_sb_send_event(a, e); });
+}
+
+/* sb_atomic: the previous step's events into their slots, beside this
+ * step's pass. It needs nothing of that pass, so it releases the next
+ * launch (the pass after, which waits for this kernel) at once; its blocks
+ * wait for the pass only at their end, every one of them, so that this
+ * kernel's completion implies the pass's. */
+__global__ void __launch_bounds__(SB_THREADS) k_sb_atomic(const int32_t *spk, const unsigned int *nspk,
+                                                          spk_scatter_args a, double *acc, unsigned char *touched,
+                                                          int64_t n)
+{
+    spk_pdl_release();
+    sb_spread(spk, (int64_t)*nspk, a, 0, [&](int64_t e) { spk_sb_add_event(a, acc, touched, n, e); });
+    spk_pdl_wait();
 }
 
 /* In-degrees into cnt (then scanned into bptr). */
@@ -322,11 +348,39 @@ static const void *sb_scatter_kernel(const spk_cuda *g, bool plastic)
     return plastic ? (const void *)k_sb_scatter<true, false> : (const void *)k_sb_scatter<false, false>;
 }
 
+/* The scatter's blocks: as many as run at once (k_sb_scatter says why);
+ * but where the step's pass is one wave (pass_one_wave), 2 an SM: the
+ * pass, launched while the scatter runs, then has room to start in (H200,
+ * alternating in one call: the microcircuit's loop -3 %, 100k x 1000 -6 %;
+ * on 1M x 1000, a pass of many waves, +5 %, hence not there). */
+static int sb_grid_size(const spk_cuda *g, bool plastic)
+{
+    int dev = 0, sms = 0, per_sm = 0;
+    CK(cudaGetDevice(&dev));
+    CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    const void *k = g->sb_atomic ? (const void *)k_sb_atomic : sb_scatter_kernel(g, plastic);
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, SB_THREADS, 0));
+    per_sm = per_sm > 0 ? per_sm : 1;
+    return sms * (pass_one_wave(g) && per_sm > 2 ? 2 : per_sm);
+}
+
 /* Static buckets: bptr from the in-degrees (device atomics and a scan),
  * both parities' list heads (cnt: 2n, all SPK_END), links and scratch. */
 static void sb_setup(sim_t *s, spk_cuda *g)
 {
     const int64_t n = g->n, nsyn = s->spk->nsyn;
+    if (g->sb_atomic) {   /* no lists: the tails' heads stay SPK_END; three spike lists rotate */
+        CK(cudaMemset(g->cnt, 0xff, 2 * (size_t)n * sizeof(uint32_t)));
+        g->sb_grid = sb_grid_size(g, false);
+        g->spk_prev = dev_alloc<int32_t>((size_t)n, "spikes");
+        g->spk_third = dev_alloc<int32_t>((size_t)n, "spikes");
+        g->nspk_prev = dev_alloc<unsigned int>(1, "spikes");
+        g->nspk_third = dev_alloc<unsigned int>(1, "spikes");
+        CK(cudaMemset(g->nspk_prev, 0, sizeof(unsigned int)));
+        CK(cudaMemset(g->nspk_third, 0, sizeof(unsigned int)));
+        g->sb_regs = SPK_INREG;
+        return;
+    }
     g->link = dev_alloc<spk_link>((size_t)nsyn, "event buckets");
     if (g->sb_add) {
         g->link_odd = dev_alloc<spk_link>((size_t)nsyn, "event buckets");
@@ -356,17 +410,7 @@ static void sb_setup(sim_t *s, spk_cuda *g)
     CK(cudaMemcpy(&total, g->bptr + n, sizeof total, cudaMemcpyDeviceToHost));
     if ((int64_t)total != nsyn) olive_die("internal: the static buckets hold %lld events, the network has %lld synapses",
                                  (long long)total, (long long)nsyn);
-    /* as many blocks as run at once (k_sb_scatter says why); but where the
-     * step's pass is one wave (pass_one_wave), 2 an SM: the pass, launched while the
-     * scatter runs, then has room to start in (H200, alternating in one
-     * call: the microcircuit's loop -3 %, 100k x 1000 -6 %; on 1M x 1000,
-     * a pass of many waves, +5 %, hence not there) */
-    int dev = 0, sms = 0, per_sm = 0;
-    CK(cudaGetDevice(&dev));
-    CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, sb_scatter_kernel(g, s->spk->plastic), SB_THREADS, 0));
-    per_sm = per_sm > 0 ? per_sm : 1;
-    g->sb_grid = sms * (pass_one_wave(g) && per_sm > 2 ? 2 : per_sm);
+    g->sb_grid = sb_grid_size(g, s->spk->plastic != nullptr);
     g->spk_prev = dev_alloc<int32_t>((size_t)n, "spikes");
     g->nspk_prev = dev_alloc<unsigned int>(1, "spikes");
     CK(cudaMemset(g->nspk_prev, 0, sizeof(unsigned int)));
@@ -434,8 +478,16 @@ void spk_devpush_setup(sim_t *s, spk_cuda *g)
      * sends a step's events after that step's delivery: into the slots at
      * once (dynamic), as static buckets' next tail would come too late */
     const int late = spk_plugin_cuda_late(g);
-    g->sb = fits && !late && !(env && !strcmp(env, "dynamic"));
-    if (!g->sb) g->sb_add = 0;
+    /* sb_atomic (--order-free-sums: every sum exact, weight_quantum.h) where
+     * no delay is 0 steps: the events added into their slots by atomics
+     * beside the next step's pass, no lists (no memory a synapse);
+     * OLIVE_GPU_SB_ATOMIC=0: the lists instead (comparisons, tests) */
+    const char *at = getenv("OLIVE_GPU_SB_ATOMIC");
+    if (at && *at && strcmp(at, "0") && strcmp(at, "1")) olive_die("OLIVE_GPU_SB_ATOMIC='%s': expected 0 or 1", at);
+    g->sb_atomic = s->spk->order_free && !s->spk->zero_delay && !late && !g->pl && !g->cable && g->nt == n &&
+                   !(at && !strcmp(at, "0")) && !(env && !strcmp(env, "dynamic"));
+    g->sb = (fits || g->sb_atomic) && !late && !(env && !strcmp(env, "dynamic"));
+    if (!g->sb || g->sb_atomic) g->sb_add = 0;
     if (env && !strcmp(env, "static") && !g->sb)
         olive_die("OLIVE_GPU_BUCKETS=static: 20 bytes per synapse (%lld) do not fit in half of the free "
                   "device memory, or there are 2^32 - 1 synapses or more%s",
@@ -449,7 +501,9 @@ void spk_devpush_setup(sim_t *s, spk_cuda *g)
     CK(cudaMemGetInfo(&free_b, &total_b));
     poisson_ahead_setup(s, g, spk_chunk_max(g), free_b);
     olive_info("CUDA engine: device push delivery (%s buckets%s), chunks of up to %lld steps, room for %lld events a step",
-               g->sb ? "static" : "dynamic", g->sb_add ? ", events added beside the next step" : "",
+               g->sb ? "static" : "dynamic",
+               g->sb_atomic ? ", order-free: events added by atomics beside the next step" :
+               g->sb_add ? ", events added beside the next step" : "",
                (long long)spk_chunk_max(g), (long long)g->dp_cap);
 }
 
@@ -482,6 +536,21 @@ static spk_scatter_args scatter_args(const sim_t *s, const spk_cuda *g, int64_t 
 }
 
 static spk_tail_args sb_add_args(sim_t *s, spk_cuda *g, int64_t step);
+
+void spk_devpush_atomic(sim_t *s, spk_cuda *g, int64_t step, const int32_t *spk, const unsigned int *nspk, int pdl)
+{
+    spk_scatter_args sa = scatter_args(s, g, step);
+    double *acc = g->acc;
+    unsigned char *touched = g->touched;
+    int64_t n = g->n;
+    if (pdl) {
+        void *argv[] = {(void *)&spk, (void *)&nspk, (void *)&sa, (void *)&acc, (void *)&touched, (void *)&n};
+        spk_launch(g, (const void *)k_sb_atomic, (unsigned)g->sb_grid, SB_THREADS, argv, "k_sb_atomic");
+    } else {
+        k_sb_atomic<<<(unsigned)g->sb_grid, SB_THREADS, 0, g->st>>>(spk, nspk, sa, acc, touched, n);
+        CK_LAUNCH("k_sb_atomic");
+    }
+}
 
 void spk_devpush_events(sim_t *s, spk_cuda *g, int64_t step)
 {
@@ -591,7 +660,7 @@ void spk_devpush_check(spk_cuda *g)
 void spk_devpush_free(spk_cuda *g)
 {
     void *d[] = {g->cnt, g->fill, g->boff, g->tlist, g->dpc, g->ev, g->bptr, g->ovf, g->link, g->link_odd, g->later,
-                 g->spk_prev, g->nspk_prev, g->pcover, g->padd};
+                 g->spk_prev, g->nspk_prev, g->spk_third, g->nspk_third, g->pcover, g->padd};
     /* (poisson: spk_fused_free) */
     for (size_t i = 0; i < sizeof d / sizeof d[0]; i++) CK(cudaFree(d[i]));
 }

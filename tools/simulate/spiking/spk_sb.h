@@ -31,7 +31,12 @@
  * that can find them due, the pass after next, waits for that kernel. Its
  * own sends write links while those blocks still read the step before's,
  * so link[] has a copy per parity; the last step of a chunk is added by
- * k_sb_add. */
+ * k_sb_add.
+ *
+ * With --order-free-sums (sb_atomic, weight_quantum.h) every sum is exact
+ * and no order is needed: no lists at all, a step's events are added into
+ * their slots by k_sb_atomic (spk_sb_add_event), beside the next step's
+ * pass. */
 #ifndef OLIVE_SPK_SB_H
 #define OLIVE_SPK_SB_H
 #include <stdint.h>
@@ -73,12 +78,16 @@ static __device__ __forceinline__ void spk_sb_send_event(const spk_scatter_args 
     s.b.link[e] = l;
 }
 
-/* Every event of local cell c's spike, by the threads of a block, one
- * event a thread at a time. */
-static __device__ __forceinline__ void spk_sb_send_spike(const spk_scatter_args &s, int64_t c)
+/* sb_atomic (--order-free-sums, weight_quantum.h): event e straight into
+ * its slot, with an atomic. Every sum of the ring is exact, so the order in
+ * which the events of a slot arrive does not change a bit of it. */
+static __device__ __forceinline__ void spk_sb_add_event(const spk_scatter_args &s, double *acc, unsigned char *touched,
+                                                        int64_t n, int64_t e)
 {
-    const int64_t g = s.row0 + c, end = s.out_ptr[g + 1];
-    for (int64_t e = s.out_ptr[g] + threadIdx.x; e < end; e += blockDim.x) spk_sb_send_event(s, e);
+    const spk_out o = spk_out_ldcs(&s.out[e]);
+    const int64_t slot = s.L == 1 ? 0 : (s.step + s.delay[e]) % s.L;
+    atomicAdd(&acc[(2 * slot + (o.receptor != 0)) * n + o.target], o.w);
+    touched[slot * n + o.target] = 1;
 }
 
 #endif

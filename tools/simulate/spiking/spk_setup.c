@@ -262,6 +262,7 @@ static void setup_synapses(sim_t *s, olive_synapses *syn, const spk_mem *m)
         memcpy(k->dev_rows_rec, rec, (size_t)k->dev_rows->n * sizeof(int));
     } else {
         setup_lists(s, syn, rec, nsyn);
+        spk_quantize_host(s);
     }
     alloc_ring(s);
 }
@@ -434,6 +435,7 @@ void spk_lists_on_host(sim_t *s)
 {
     struct sim_spk *k = s->spk;
     setup_lists(s, k->dev_rows, k->dev_rows_rec, k->nsyn);
+    spk_quantize_host(s);
     olive_syn_free(k->dev_rows);
     free(k->dev_rows);
     free(k->dev_rows_rec);
@@ -599,7 +601,8 @@ static int on_the_fly_wanted(const sim_t *s, const sim_engine *engine)
     if (env && *env && strcmp(env, "stored") && strcmp(env, "auto"))
         olive_die("OLIVE_GPU_SYNAPSES='%s': expected auto or stored", env);
     if (env && !strcmp(env, "stored")) return 0;
-    return engine != s->family->cpu && !olive_model_is_cable(s->cfg->run.model) && !s->spk->plastic_net;
+    /* (--order-free-sums rounds stored weights: spk_quantum.c, spk_cuda_quantum.cu) */
+    return engine != s->family->cpu && !s->spk->order_free && !olive_model_is_cable(s->cfg->run.model) && !s->spk->plastic_net;
 }
 
 /* The turn-around of the rows on the device: the CUDA engine on one rank
@@ -691,7 +694,11 @@ void sim_setup_spiking(sim_t *s, sim_config *cfg, const sim_family *family)
             olive_die("--backend cuda: %s: /synapses/%s is plastic; plastic synapses run on the CUDA engine with "
                       "built-in models, so far (--backend cpu)", cfg->run.net_path, plastic);
         if (k->plugin) cfg->run.backend = SIM_BACKEND_CPU;
+        if (cfg->spiking.order_free)
+            olive_die("--order-free-sums: %s: /synapses/%s is plastic; the option rounds static weights once, at "
+                      "set-up (a plastic weight changes at every spike)", cfg->run.net_path, plastic);
     }
+    k->order_free = cfg->spiking.order_free;
     /* the engine first: the CUDA engine may draw outdegree rules at each
      * spike, and those are then not drawn here */
     const sim_engine *engine = sim_engine_choose(s);
