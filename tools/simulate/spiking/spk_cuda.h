@@ -128,6 +128,7 @@ struct spk_cuda {
     uint64_t *chunk_spk;       /* (step - first) << 32 | cell of a chunk */
     unsigned long long *nchunk;
     int64_t chunk_cap;         /* entries; a chunk has at most chunk_cap / n steps */
+    int64_t chunk_guess;       /* entries copied with the chunk's counts, before the count is known */
     uint64_t *h_chunk_spk;
     unsigned long long *h_nchunk;
     unsigned long long *chunk_ev, *h_chunk_ev;  /* synaptic events per step of the chunk */

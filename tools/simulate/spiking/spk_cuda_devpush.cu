@@ -349,7 +349,8 @@ static const void *sb_scatter_kernel(const spk_cuda *g, bool plastic)
 }
 
 /* The scatter's blocks: as many as run at once (k_sb_scatter says why);
- * but where the step's pass is one wave (pass_one_wave), 2 an SM: the
+ * but where the step's pass is one wave (pass_one_wave), 2 an SM for the
+ * lists' scatter: the
  * pass, launched while the scatter runs, then has room to start in (H200,
  * alternating in one call: the microcircuit's loop -3 %, 100k x 1000 -6 %;
  * on 1M x 1000, a pass of many waves, +5 %, hence not there). */
@@ -361,7 +362,11 @@ static int sb_grid_size(const spk_cuda *g, bool plastic)
     const void *k = g->sb_atomic ? (const void *)k_sb_atomic : sb_scatter_kernel(g, plastic);
     CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, SB_THREADS, 0));
     per_sm = per_sm > 0 ? per_sm : 1;
-    return sms * (pass_one_wave(g) && per_sm > 2 ? 2 : per_sm);
+    /* (sb_atomic: as many as run at once, even beside a pass of one wave:
+     * the microcircuit's loop on an H200, 3 s, 2, 4, 6 and 8 blocks an SM:
+     * 0.383, 0.352, 0.344, 0.346 s; the kernel, as long as the pass, is on
+     * the step's chain) */
+    return sms * (pass_one_wave(g) && per_sm > 2 && !g->sb_atomic ? 2 : per_sm);
 }
 
 /* Static buckets: bptr from the in-degrees (device atomics and a scan),
