@@ -44,7 +44,7 @@ mpirun -np 3 "$S" -q net.h5 -o of_3 "${IN[@]}" --order-free-sums
 "$A" compare -q of_1 of_3 || fail "--order-free-sums: 3 ranks differ from 1"
 OMP_NUM_THREADS=1 "$S" -q net.h5 -o of_t1 "${IN[@]}" --order-free-sums
 "$A" compare -q of_1 of_t1 || fail "--order-free-sums: 1 thread differs from 2"
-# the rounding (~1e-15 of a weight) moves no spike of these 200 ms
+# the rounding (here 2^-39: ~3e-13 of a weight) moves no spike of these 200 ms
 "$S" -q net.h5 -o plain "${IN[@]}"
 "$PY" - <<'PYEOF' || fail "--order-free-sums moved spikes"
 import h5py, numpy as np

@@ -192,6 +192,35 @@ for syn in ("exp", "alpha"):
         rate = {s: float(open(f"{s}_coba-{syn}.txt").read().split(f" {pop}: ")[1].split()[0]) for s in ("olive", "nest")}
         assert rate["nest"] > 5 and abs(rate["olive"] - rate["nest"]) < 0.05 * rate["nest"], (syn, rate)
 PYEOF
+# setup(order_free_sums=True) reaches olive-simulate (--order-free-sums in the run's command) and,
+# the weights moved by at most 2^-51 x in-degree x largest |weight|, moves no spike of the CUBA benchmark's 300 ms
+OMP_NUM_THREADS=1 OLIVE_BIN="$BIN" "$olive_venv/bin/python" "$TOP/examples/pynn/brette.py" cuba --order-free-sums \
+    --backend cpu --threads 1 --time 300 --spikes olive_cuba-of.npz > olive_cuba-of.txt \
+  || fail "examples/pynn/brette.py cuba --order-free-sums on pyNN.olive"
+"$olive_venv/bin/python" - <<'PYEOF' || fail "setup(order_free_sums=True): other spikes than without"
+import numpy as np
+a, b = np.load("olive_cuba-exp.npz"), np.load("olive_cuba-of.npz")
+assert len(a["times"]) > 5000 and np.array_equal(a["ids"], b["ids"]) and np.array_equal(a["times"], b["times"])
+print(f"cuba: setup(order_free_sums=True) gives the same {len(a['times'])} spikes")
+PYEOF
+OLIVE_BIN="$BIN" "$olive_venv/bin/python" - <<'PYEOF' || fail "setup(order_free_sums=True) does not reach olive-simulate"
+import glob, os, tempfile, h5py
+import olive.pynn as sim
+d = tempfile.mkdtemp(dir=".")
+sim.setup(timestep=0.1, backend="cpu", order_free_sums=True, workdir=d)
+p = sim.Population(50, sim.IF_curr_exp())
+sim.Projection(p, p, sim.FixedProbabilityConnector(0.2), sim.StaticSynapse(weight=0.5, delay=1.0))
+p.record("spikes")
+sim.run(20.0)
+sim.end()
+cmds = []
+for f in glob.glob(os.path.join(d, "**", "spikes.h5"), recursive=True):
+    h5py.File(f).visititems(lambda name, o: cmds.extend(o.attrs["command"] for _ in [0] if "command" in o.attrs))
+    cmds += [h5py.File(f).attrs["command"]] if "command" in h5py.File(f).attrs else []
+cmds = [c.decode() if isinstance(c, bytes) else c for c in cmds]
+assert cmds and all("--order-free-sums" in c for c in cmds), cmds
+print("setup(order_free_sums=True): olive-simulate ran with --order-free-sums")
+PYEOF
 # the InfOli example: every cell answers the pulse, the junctions narrow the spread of the answers
 OLIVE_BIN="$BIN" "$olive_venv/bin/python" "$TOP/examples/pynn/infoli.py" --compare --backend cpu > infoli.txt \
   || fail "examples/pynn/infoli.py"

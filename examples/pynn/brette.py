@@ -37,6 +37,8 @@ def main():
     ap.add_argument("--threads", type=int, default=None, help="pyNN.nest: its threads (setup(threads=...))")
     ap.add_argument("--synapse", choices=("exp", "alpha"), default="exp",
                     help="synaptic time course: exp (the benchmarks') or alpha (IF_curr_alpha, IF_cond_alpha)")
+    ap.add_argument("--order-free-sums", action="store_true",
+                    help="pyNN.olive: setup(order_free_sums=True) (olive-simulate --order-free-sums)")
     args = ap.parse_args()
 
     if args.simulator == "olive":
@@ -46,6 +48,8 @@ def main():
     extra = {"olive": {"backend": args.backend},
              # NEST's grid-based models (iaf_psc_exp, iaf_cond_exp), as olive's spikes are on the grid
              "nest": {"spike_precision": "on_grid"}}.get(args.simulator, {})
+    if args.order_free_sums and args.simulator == "olive":
+        extra["order_free_sums"] = True
     if args.threads and args.simulator == "nest":
         extra["threads"] = args.threads
     sim.setup(timestep=0.1, min_delay=0.1, **extra)

@@ -20,7 +20,10 @@ def setup(timestep=DEFAULT_TIMESTEP, min_delay=DEFAULT_MIN_DELAY, **extra_params
     below 1e8 cell-steps, where it finishes first, else the GPU when olive
     was built with CUDA and one is there), rng_seed (olive-simulate --seed: the Poisson sources; default 1),
     workdir (where the network and run files go; default a temporary
-    directory, removed by end()), keep_files=True keeps them.
+    directory, removed by end()), keep_files=True keeps them,
+    order_free_sums=True (olive-simulate --order-free-sums: every weight
+    rounded to a multiple of 2^-F so that no sum depends on its order, and
+    the GPU adds events as they come; docs/MODELS.md).
     """
     max_delay = extra_params.get("max_delay", DEFAULT_MAX_DELAY)
     backend = extra_params.pop("backend", os.environ.get("OLIVE_PYNN_BACKEND", "auto"))
@@ -29,6 +32,7 @@ def setup(timestep=DEFAULT_TIMESTEP, min_delay=DEFAULT_MIN_DELAY, **extra_params
     seed = extra_params.pop("rng_seed", None)
     workdir = extra_params.pop("workdir", None)
     keep = extra_params.pop("keep_files", False)
+    order_free = bool(extra_params.pop("order_free_sums", False))
     if extra_params.pop("spike_precision", "on_grid") != "on_grid":
         warnings.warn("pyNN.olive: spikes are on the time grid in olive (spike_precision='on_grid'); "
                       "a crossing between grid points is stamped at the end of its step", stacklevel=2)
@@ -42,6 +46,7 @@ def setup(timestep=DEFAULT_TIMESTEP, min_delay=DEFAULT_MIN_DELAY, **extra_params
     st.min_delay = timestep if min_delay == "auto" else min_delay
     st.max_delay = max_delay
     st.backend = backend
+    st.order_free_sums = order_free
     st.seed = 1 if seed is None else int(seed)
     st.workdir = workdir
     st.keep_files = keep or workdir is not None

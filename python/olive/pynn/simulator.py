@@ -98,6 +98,7 @@ class State(common.control.BaseState):
         self.seed = 1
         self.min_delay_auto = False
         self.backend = "auto"
+        self.order_free_sums = False   # setup(order_free_sums=True): olive-simulate --order-free-sums
         self.workdir = None
         self.keep_files = False
         self._remove_workdir = None   # weakref.finalize of a temporary workdir (None: none, or kept)
@@ -256,7 +257,8 @@ class State(common.control.BaseState):
         else:
             extra = {}
         kwargs = dict(steps=steps, record=spec.record or "none", pulses=pulses, **extra,
-                      seed=self.seed, backend=backend, force=True, progress=False)
+                      seed=self.seed, backend=backend, force=True, progress=False,
+                      order_free_sums=self.order_free_sums)
         if go_on:
             kwargs["restart"] = prev
         if spec.record:
