@@ -16,8 +16,11 @@ int spk_quantum_bits(sim_t *s, int64_t indeg, double wmax)
     SIM_CHECK_MPI(MPI_Allreduce(&indeg, &dall, 1, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD));
     SIM_CHECK_MPI(MPI_Allreduce(&wmax, &wall, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD));
     k->wq_bits = olive_weight_quantum_bits(dall, wall);
-    olive_info("--order-free-sums: weights rounded to multiples of 2^%d (largest in-degree %lld, largest |weight| %g)",
-               -k->wq_bits, (long long)dall, wall);
+    if (dall > 0 && wall > 0)
+        olive_info("--order-free-sums: weights rounded to multiples of 2^%d (largest in-degree %lld, largest |weight| %g)",
+                   -k->wq_bits, (long long)dall, wall);
+    else
+        olive_info("--order-free-sums: no synapse with a weight other than 0: nothing to round");
     return k->wq_bits;
 }
 
