@@ -350,10 +350,10 @@ static const void *sb_scatter_kernel(const spk_cuda *g, bool plastic)
 
 /* The scatter's blocks: as many as run at once (k_sb_scatter says why);
  * but where the step's pass is one wave (pass_one_wave), 2 an SM for the
- * lists' scatter: the
- * pass, launched while the scatter runs, then has room to start in (H200,
- * alternating in one call: the microcircuit's loop -3 %, 100k x 1000 -6 %;
- * on 1M x 1000, a pass of many waves, +5 %, hence not there). */
+ * lists' scatter: the pass, launched while the scatter runs, then has room
+ * to start in (H200, alternating in one call: the microcircuit's loop
+ * -3 %, 100k x 1000 -6 %; on 1M x 1000, a pass of many waves, +5 %, hence
+ * not there). */
 static int sb_grid_size(const spk_cuda *g, bool plastic)
 {
     int dev = 0, sms = 0, per_sm = 0;
