@@ -29,7 +29,6 @@ f = h5py.File("net.h5")
 deg = np.zeros(500, np.int64); w = 0.0
 for p in f["synapses"].values():
     if not isinstance(p, h5py.Group): continue
-    col = p["col"][:] if "col" in p else None
     rp = p["row_ptr"][:]
     deg += np.diff(rp)              # rows are targets
     w = max(w, float(np.abs(p["weight"][:]).max()))

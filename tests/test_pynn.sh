@@ -213,10 +213,7 @@ sim.Projection(p, p, sim.FixedProbabilityConnector(0.2), sim.StaticSynapse(weigh
 p.record("spikes")
 sim.run(20.0)
 sim.end()
-cmds = []
-for f in glob.glob(os.path.join(d, "**", "spikes.h5"), recursive=True):
-    h5py.File(f).visititems(lambda name, o: cmds.extend(o.attrs["command"] for _ in [0] if "command" in o.attrs))
-    cmds += [h5py.File(f).attrs["command"]] if "command" in h5py.File(f).attrs else []
+cmds = [h5py.File(f).attrs["command"] for f in glob.glob(os.path.join(d, "**", "spikes.h5"), recursive=True)]
 cmds = [c.decode() if isinstance(c, bytes) else c for c in cmds]
 assert cmds and all("--order-free-sums" in c for c in cmds), cmds
 print("setup(order_free_sums=True): olive-simulate ran with --order-free-sums")
