@@ -98,7 +98,7 @@ check() {  # name net extra-args...
     OLIVE_GPU_DELIVERY=$delivery OLIVE_GPU_BUCKETS=$buckets OLIVE_GPU_SB_REGS=$regs OLIVE_GPU_SB_ADD=$add OLIVE_GPU_SB_ATOMIC=$atomic \
       run ${name}_gpu1norep$path "$S" $net.h5 -o ${name}_gpu1norep$path --backend cuda --record none "$@" -v || return
     same ${name}_cpu1norep ${name}_gpu1norep$path "$name: CPU 1 rank = gpu1 $path without reports" \
-      "64 steps a chunk; spikes and state identical"
+      "256 steps a chunk; spikes and state identical"
   done
   local spikes
   spikes=$(sed -n 's/.*steps ([0-9.]* ms), \([0-9]*\) spikes.*/\1/p' "$logs/${name}_cpu1.log")

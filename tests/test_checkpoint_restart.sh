@@ -122,7 +122,7 @@ PY
 PULSES+=(--stimulus stim.h5)
 
 # ---- SIGTERM: one rank of two signalled (as SLURM signals every task, any one
-# suffices); both stop at the same 64-step boundary, write the output so far
+# suffices); both stop at the same 256-step boundary, write the output so far
 # and exit 143; the run resumes from its state.h5 on 1 rank
 mpirun -np 2 --oversubscribe "$S" net.h5 -o killed --steps 2000000 "${PULSES[@]}" "${REC[@]}" \
   --checkpoint-every 1000 >killed.out 2>killed.err &
@@ -139,7 +139,7 @@ grep -q "stopped by SIGTERM after step [0-9]*.*--restart killed/state.h5" killed
   { cat killed.err; fail "no stop message"; }
 k=$(attr killed/state.h5 state step)
 [ "$(attr killed/state.h5 state kind)" = interrupted ] || fail "killed/state.h5 kind is not interrupted"
-[ $((k % 64)) -eq 0 ] && [ "$k" -gt 1000 ] && [ "$k" -lt 2000000 ] || fail "stopped at step $k"
+[ $((k % 256)) -eq 0 ] && [ "$k" -gt 1000 ] && [ "$k" -lt 2000000 ] || fail "stopped at step $k"
 [ "$(attr killed/spikes.h5 / end_step)" = "$k" ] || fail "killed/spikes.h5 does not end at step $k"
 [ -f killed/v_axon.h5 ] && ! compgen -G "killed/*.tmp-*" >/dev/null || fail "killed/ is not complete"
 echo "ok: SIGTERM to rank 1 stopped both at step $k: $(grep stopped killed.err)"

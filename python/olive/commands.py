@@ -181,7 +181,7 @@ def simulate(network, output, *, time=None, steps=None, record=None, pulses=(), 
     "exc[0:10]" (ids within exc), or a list of these; {variable: cells} per
     variable ({"v": "exc", "ge": range(10)}; key None: the others).
 
-    Ctrl-C stops the run at its next 64-step boundary with the output so far
+    Ctrl-C stops the run at its next 256-step boundary with the output so far
     and raises olive.OliveInterrupted, whose state names output/state.h5:
     simulate(..., restart=e.state) with the same time or steps continues it.
     """

@@ -11,7 +11,7 @@ program's own error message.
 Ctrl-C while a program runs reaches the program once, from here: it runs in
 a process group of its own, so the terminal's SIGINT goes to Python only,
 and run_program passes one SIGINT on and waits. olive-simulate takes a first
-SIGINT or SIGTERM alike: it stops at the next 64-step boundary, writes the
+SIGINT or SIGTERM alike: it stops at the next 256-step boundary, writes the
 output so far and its state.h5, and exits 130 (SIGINT); a second signal
 stops it at once with nothing to continue from, so only a second Ctrl-C
 sends one. Then OliveInterrupted (a KeyboardInterrupt) carries its message.

@@ -193,7 +193,7 @@ def test_ctrl_c_stops_olive_once_and_leaves_a_state_to_resume(tmp_path):
     import json
     import subprocess
     import sys
-    # 64 steps of 16000 cells take longer than Python takes to act on Ctrl-C: a second signal
+    # 256 steps of 16000 cells take longer than Python takes to act on Ctrl-C: a second signal
     # from Python (the SIGTERM it sent before) would reach olive before it stopped
     net = olive.genconn(tmp_path / "net.h5", model="lif_cuba", populations=[("exc", 16000)], v0=(-60, -50),
                         projections=[{"from": "exc", "to": "all", "indegree": 5, "weight": 1.62, "delay": 1.0,
@@ -209,7 +209,7 @@ def test_ctrl_c_stops_olive_once_and_leaves_a_state_to_resume(tmp_path):
     assert not [p for p in os.listdir(tmp_path) if ".tmp-" in p]
     stopped = olive.read_run(out)
     k = stopped.state.step
-    assert k % 64 == 0 and 0 < k < 10**8 and stopped.state.kind == "interrupted"
+    assert k % 256 == 0 and 0 < k < 10**8 and stopped.state.kind == "interrupted"
     # continued from the state, it is the unbroken run, bit for bit
     resumed = olive.simulate(net, tmp_path / "resumed", steps=k + 128, record="none", restart=e["state"],
                              progress=False)

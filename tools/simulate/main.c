@@ -33,7 +33,7 @@ static void abort_others(int code)
 }
 
 /* SIGTERM (SLURM's time limit, scancel) and SIGINT: noted here, acted on by
- * every rank at the same step boundary (the every-64-steps check). A second
+ * every rank at the same step boundary (the every-SIM_CHECK_STEPS-steps check). A second
  * signal stops at once. */
 static volatile sig_atomic_t got_signal;
 
@@ -135,7 +135,7 @@ static void write_checkpoint(sim_t *s, sim_output *out, int64_t step)
     s->t.io += olive_now() - t0;
 }
 
-/* A non-finite value anywhere stops every rank. Checked every 64 steps (one
+/* A non-finite value anywhere stops every rank. Checked every SIM_CHECK_STEPS steps (one
  * small allreduce) but the first bad step and cell are reported exactly.
  * Rank 0 owns the temporary output: it reports, removes it and aborts the
  * job; the other ranks wait for that instead of aborting first. The same
@@ -176,10 +176,10 @@ static void show_progress(int64_t done, int64_t first, int64_t end, double t0, d
 }
 
 /* Whether the loop below acts after step i: a report frame, the checks
- * every 64 steps, a checkpoint, the last step. */
+ * every SIM_CHECK_STEPS steps, a checkpoint, the last step. */
 static int step_is_looked_at(const sim_config *cfg, int64_t i)
 {
-    return (cfg->rec.nvars + cfg->rec.ncomp_vars > 0 && (i + 1) % cfg->rec.every == 0) || (i + 1) % 64 == 0 ||
+    return (cfg->rec.nvars + cfg->rec.ncomp_vars > 0 && (i + 1) % cfg->rec.every == 0) || (i + 1) % SIM_CHECK_STEPS == 0 ||
            (cfg->rec.nweights && (i + 1) % cfg->rec.weights_every == 0) ||
            i + 1 == cfg->run.steps || (cfg->run.checkpoint_every && (i + 1) % cfg->run.checkpoint_every == 0);
 }
@@ -254,9 +254,9 @@ int main(int argc, char **argv)
         else s.engine->step(&s, i);
         if (record) s.engine->fetch(&s, 0);
         int last = i + 1 == cfg.run.steps;
-        /* Signals are acted on only at multiples of 64 steps: the CUDA
+        /* Signals are acted on only at multiples of SIM_CHECK_STEPS steps: the CUDA
          * backend has collected every spike there. */
-        if ((i + 1) % 64 == 0 || last) stop_sig = stop_if_not_finite(&s);
+        if ((i + 1) % SIM_CHECK_STEPS == 0 || last) stop_sig = stop_if_not_finite(&s);
         if (last) stop_sig = 0; /* finished anyway */
         if (record) sim_output_frame(out, &s);
         if (cfg.rec.nweights && (i + 1) % cfg.rec.weights_every == 0) sim_output_weights(out, &s);

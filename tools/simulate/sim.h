@@ -134,6 +134,12 @@ typedef struct {
 
 typedef struct { int64_t step; int64_t cell; } sim_spike;
 
+/* The step loop looks at non-finite values and signals after every
+ * SIM_CHECK_STEPS steps (main.c); the CUDA engine runs the steps between as
+ * one chunk and takes its spikes once: at 64, each chunk's end cost the
+ * microcircuit's loop 5 % (H200, docs/results/microcircuit_2026-11-28c_h200_chunks.txt). */
+#define SIM_CHECK_STEPS 256
+
 typedef struct sim_t sim_t;
 /* An engine: how the cells of a rank are stepped (CPU threads, one GPU). The
  * step loop (main.c) and set-up see only this; a new backend is a new

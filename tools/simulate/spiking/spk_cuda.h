@@ -327,7 +327,7 @@ void spk_fused_steps(sim_t *s, spk_cuda *g, int64_t first, int64_t count);
 void spk_fused_free(spk_cuda *g);
 
 /* spk_cuda_chunk.cu: the spikes of a chunk of steps, for the one-rank paths */
-/* Room for every cell spiking on each of up to 64 steps, within max_entries,
+/* Room for every cell spiking on each of up to SIM_CHECK_STEPS steps, within max_entries,
  * and per-step event counters (the fused path gets a device copy of out_ptr
  * for them). */
 void spk_chunk_setup(const sim_t *s, spk_cuda *g, int64_t max_entries);

@@ -11,8 +11,8 @@
 #include <mpi.h>
 #include "spk_cuda.h"
 
-/* Chunks end at least every 64 steps anyway (main.c's checks). */
-static const int64_t CHUNK_STEPS = 64;
+/* Chunks end at least every SIM_CHECK_STEPS steps anyway (main.c's checks). */
+static const int64_t CHUNK_STEPS = SIM_CHECK_STEPS;
 
 /* Events per step of the chunk: each spike's out-degree into ev[its step]
  * (integer atomics: exact in any order). */
