@@ -58,7 +58,7 @@ void spk_chunk_collect(sim_t *s, spk_cuda *g, int64_t first, int64_t count)
                        g->st));
     /* the spikes too, as many as the last chunks had (twice, at least 4096):
      * usually all of them, and the chunk costs one synchronisation, not two
-     * (each ~10 us, against ~800 us for the microcircuit's 64 steps) */
+     * (each ~10 us, against ~2.7 ms for the microcircuit's 256 steps) */
     const int64_t guess = std::min<int64_t>(g->chunk_cap, std::max<int64_t>(g->chunk_guess, 4096));
     CK(cudaMemcpyAsync(g->h_chunk_spk, g->chunk_spk, (size_t)guess * sizeof(uint64_t), cudaMemcpyDeviceToHost, g->st));
     CK(cudaMemsetAsync(g->nchunk, 0, sizeof(unsigned long long), g->st));

@@ -29,16 +29,13 @@ void spk_quantize_host(sim_t *s)
     struct sim_spk *k = s->spk;
     if (!k->order_free) return;
     const int64_t N = s->net.count, m = k->out_ptr ? k->out_ptr[N] : 0;
-    int32_t tmax = -1;
+    uint32_t *deg = olive_calloc((size_t)k->ntarget + 1, sizeof(uint32_t), "--order-free-sums");   /* (the ring's targets) */
+    int64_t dmax = 0;
     double wmax = 0;
     for (int64_t e = 0; e < m; e++) {
-        if (k->out[e].target > tmax) tmax = k->out[e].target;
+        if (++deg[k->out[e].target] > dmax) dmax = deg[k->out[e].target];
         if (fabs(k->out[e].w) > wmax) wmax = fabs(k->out[e].w);
     }
-    uint32_t *deg = olive_calloc((size_t)tmax + 2, sizeof(uint32_t), "--order-free-sums");
-    int64_t dmax = 0;
-    for (int64_t e = 0; e < m; e++)
-        if (++deg[k->out[e].target] > dmax) dmax = deg[k->out[e].target];
     free(deg);
     const int bits = spk_quantum_bits(s, dmax, wmax);
     (void)spk_synapse_hash(s);   /* of the weights as read (the device's lists hash them so too) */

@@ -262,9 +262,9 @@ static void setup_synapses(sim_t *s, olive_synapses *syn, const spk_mem *m)
         memcpy(k->dev_rows_rec, rec, (size_t)k->dev_rows->n * sizeof(int));
     } else {
         setup_lists(s, syn, rec, nsyn);
-        spk_quantize_host(s);
     }
     alloc_ring(s);
+    if (!k->dev_rows) spk_quantize_host(s);   /* (after alloc_ring: k->ntarget) */
 }
 
 /* The own rows (by target) into per-source lists, on the host. */
