@@ -16,6 +16,9 @@
 #   Poisson inputs and a pulse, and with three overlapping Poisson inputs on
 #   both ports (POISSON_ONLY=1: that check alone), iaf_cond_exp_neuron, aeif_cond_exp_neuron and
 #   hh_psc_alpha_neuron (numeric solvers) with spike sources: the same set.
+#   With --order-free-sums (ORDERFREE_ONLY=1: those checks alone), the
+#   delay-rich lif_cuba_nestml network with a pulse and iaf_psc_alpha with
+#   Poisson inputs: the same set, and the model's FREE pass was taken.
 # Then (SKIP_BENCH=1 skips) cell-steps/s of the step loop, lif_cuba against
 # lif_cuba_nestml, on the delay-rich network scaled to each of BENCH_CELLS
 # (default "100000 1000000") with in-degree BENCH_K (default 1000), both on the GPU.
@@ -76,6 +79,25 @@ check_alpha2() {
       --poisson rate=400,weight=30,receptor=inh_spikes,n=5,cells=100:700,time=20:300 \
       --poisson rate=200,weight=20,receptor=exc_spikes,n=3,cells=300:1000
 }
+# --order-free-sums: the events added by atomics beside the next step, and
+# the model's pass in its FREE form (plugin_kernels.cuh: no lists, Poisson
+# drawn ahead, no current) on the steps without the pulse, the general one
+# on those with it
+check_orderfree() {
+  delays of_nestml "$(P lif_cuba_nestml)" ge_in gi_in 20000 100
+  check of_nestml of_nestml v,ge,gi,ref --time 300 --pulse 50:150:5:0:2000 --order-free-sums
+  [ -f alpha.h5 ] || gen_alpha   # (made already where the other checks ran)
+  check of_alpha2 alpha V_m --time 300 --poisson rate=800,weight=40,receptor=exc_spikes,n=10 \
+      --poisson rate=400,weight=30,receptor=inh_spikes,n=5,cells=100:700,time=20:300 --order-free-sums
+  for n in of_nestml of_alpha2; do
+    if grep -q "the model's pass without lists or draws" "$logs/${n}_gpu1.log"; then say "PASS $n: the FREE pass"
+    else say "FAIL $n: not the FREE pass"; nfail=$((nfail + 1)); fi
+  done
+}
+if [ "${ORDERFREE_ONLY:-0}" = 1 ]; then   # (ORDERFREE_ONLY=1: those checks alone)
+  check_orderfree
+  ONLY_BENCH=1 SKIP_BENCH=1
+fi
 if [ "${POISSON_ONLY:-0}" = 1 ]; then   # (POISSON_ONLY=1: that check alone)
   gen_alpha
   check_alpha2
@@ -102,6 +124,7 @@ check izh izh V_m,U_m --time 500 --poisson rate=50,weight=2,receptor=spikes,n=5
 gen_alpha
 check alpha alpha V_m --time 500 --poisson rate=800,weight=40,receptor=exc_spikes,n=10 --pulse 100:200:200pA:0:300
 check_alpha2
+check_orderfree
 # numeric models driven by Poisson spike sources
 # (weights, in the models' units, that make the neurons fire: the onCondition body runs)
 for m in iaf_cond_exp aeif_cond_exp hh_psc_alpha; do

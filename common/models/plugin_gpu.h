@@ -19,8 +19,12 @@
  * OLIVE_PLUGIN_GPU_ABI, the version of the structures both sides compile
  * (spike_tail.cuh's, these): an image of another version lacks the kernel
  * and olive-simulate asks for a rebuild. */
-#define OLIVE_PLUGIN_GPU_ABI 3   /* 2: sim_poisson's prob and p0; 3: Poisson hits drawn ahead */
-#define OLIVE_PLUGIN_KERNEL_TAIL_UPDATE "olive_plugin_tail_update_v3"
+#define OLIVE_PLUGIN_GPU_ABI 4   /* 2: sim_poisson's prob and p0; 3: Poisson hits drawn ahead; 4: the FREE pass */
+#define OLIVE_PLUGIN_KERNEL_TAIL_UPDATE "olive_plugin_tail_update_v4"
+/* The same pass where the events are in their slots (--order-free-sums),
+ * the Poisson inputs drawn ahead or none, and no current is passed
+ * (plugin_kernels.cuh: fewer registers). */
+#define OLIVE_PLUGIN_KERNEL_TAIL_UPDATE_FREE "olive_plugin_tail_update_free_v4"
 
 typedef struct olive_plugin_gpu_args {
     int64_t n;                 /* own cells */

@@ -330,12 +330,19 @@ static __device__ __forceinline__ void spk_add_events(const spk_tail_args &a, in
  * drawn ahead are read first, beside the due slot's flag: after the
  * events' stores (which might alias them, for all the compiler knows)
  * they were two more memory round trips on every cell's chain (the
- * microcircuit's pass -0.4 us, loop -3 %, on an H200). */
+ * microcircuit's pass -0.4 us, loop -3 %, on an H200). FREE: the caller
+ * knows there are no lists (--order-free-sums: h is SPK_END) and no draws
+ * here (the Poisson inputs drawn ahead, or none), and their code is left
+ * out of its kernel. */
+template <bool FREE = false>
 static __device__ __forceinline__ void spk_tail_inputs(const spk_tail_args &a, int64_t r, uint32_t h, double &d0,
                                                        double &d1)
 {
     const int64_t due = a.slot;
-    const double rs0 = a.rscale ? a.rscale[r] : 1.0, rs1 = a.rscale ? a.rscale[a.n + r] : 1.0;
+    /* (FREE: the factors read where a sum is due, as it is added: read
+     * first, for every cell, they made the microcircuit's FREE pass 20-40 %
+     * slower on an H200) */
+    const double rs0 = a.rscale && !FREE ? a.rscale[r] : 1.0, rs1 = a.rscale && !FREE ? a.rscale[a.n + r] : 1.0;
     const int pc0 = a.pa.add && a.pa.per > 0 ? a.pa.cover[r] : -1;
     const double px0 = pc0 >= 0 ? a.pa.add[r] : 0.0;
     unsigned char *tdue = a.touched + due * a.n + r;
@@ -346,15 +353,15 @@ static __device__ __forceinline__ void spk_tail_inputs(const spk_tail_args &a, i
         s0 = a.acc[(2 * due) * a.n + r];
         s1 = a.acc[(2 * due + 1) * a.n + r];
     }
-    if (h != SPK_END) {   /* (static buckets only) */
+    if (!FREE && h != SPK_END) {   /* (static buckets only) */
         spk_sb_events(a.sb, r, h,
                       [&](const spk_sev (&e)[SPK_BATCH], uint32_t m) { spk_add_events(a, r, e, m, s0, s1, any); });
         a.sb.head[r] = SPK_END;
     }
     if (any) {
         if (a.rscale) {   /* a plugin's receptor: its factor times the sum, as spk_deliver.c */
-            d0 += rs0 * s0;
-            d1 += rs1 * s1;
+            d0 += (FREE ? a.rscale[r] : rs0) * s0;
+            d1 += (FREE ? a.rscale[a.n + r] : rs1) * s1;
         } else {
             d0 += s0;
             d1 += s1;
@@ -365,7 +372,7 @@ static __device__ __forceinline__ void spk_tail_inputs(const spk_tail_args &a, i
             *tdue = 0;
         }
     }
-    if (a.pa.add)
+    if (FREE || a.pa.add)   /* (FREE: drawn ahead or none, pc0 -1) */
         spk_poisson_ahead_cell(a, r, pc0, px0, d0, d1);
     else
         spk_poisson_cell(a.poisson, a.poisson_rec, a.npoisson, a.seed, a.row0 + r, a.step, d0, d1, a.npoisson_events,

@@ -33,6 +33,7 @@ import tempfile
 
 import jinja2
 
+from .hoist import Slots, hoist, without_input
 from .printer import Refused, make_printer
 
 GENERATOR_VERSION = 8
@@ -169,6 +170,7 @@ class Model:
         self.printer, self.varprinter = make_printer(self.cnames, self.spike_ports)
         self._values()
         self._solver()
+        self.hoisted = Slots()   # the propagators' constant parts (hoist.py)
         self.receptors = []      # (port, var index, scale C text)
         self.recept_stmts = set()
         self._update_block()
@@ -373,7 +375,7 @@ class Model:
         p2 = pad + "    "
         ana = [v for v in self.analytic_only if v in chosen]
         for v in ana:
-            out.append(p2 + f"const double t_{v} = {self.expr(self.ns['update_expressions'][v])};")
+            out.append(p2 + f"const double t_{v} = {self.propagated(self.expr(self.ns['update_expressions'][v]))};")
         num = self.numeric
         if num:
             out += (self.rkf45 if self.numeric_solver == "rk45" else self.rk4)(num, chosen, p2)
@@ -384,6 +386,14 @@ class Model:
                 out.append(p2 + f"S_{v} = n_{v};")
         out.append(pad + "}")
         return out
+
+    def propagated(self, text):
+        """A propagator expression as the step computes it (hoist.py): its
+        constant parts from coefficient slots; where it has input terms and
+        olive passes no current (with_input 0), without them."""
+        bare = without_input(text) if self.current is not None else None
+        full = hoist(text, self.hoisted)
+        return full if bare is None else f"with_input ? {full} : {hoist(bare, self.hoisted)}"
 
     def rkf45(self, num, chosen, pad):
         """NEST's integration of a non-linear model (GSL's rkf45, y-control,
@@ -572,7 +582,7 @@ class Model:
         coefficient set (olive-simulate makes one per distinct set)."""
         import re
         text = "\n".join(self.step_code + self.tail_code + self.on_spike_code + [self.condition_code]
-                          + [c for _, c in self.internal_code] + list(self.scale_code)
+                          + [c for _, c in self.internal_code] + list(self.scale_code) + self.hoisted.parts
                           + [test for test, _ in self.coef_checks])
         return {name for name, _ in self.params if not re.search(r"\bP_" + re.escape(name) + r"\b", text)}
 
@@ -582,7 +592,7 @@ class Model:
         origin = f"{os.path.basename(self.path)} (NESTML {nestml_version()}, olive target {GENERATOR_VERSION})"
         return env.get_template("plugin.c.jinja2").render(
             m=self, origin=origin, hash=content_hash, c_string=_c_string, c_double=_c_double, uses=_uses_var,
-            ncoef=self.nbase + len(self.scale_code))
+            nchecked=self.nbase + len(self.scale_code), ncoef=self.nbase + len(self.scale_code) + len(self.hoisted.parts))
 
 
 def _uses_var(lines, name):

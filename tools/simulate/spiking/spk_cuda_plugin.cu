@@ -16,7 +16,7 @@
 struct spk_plugin_cuda {
     const olive_model_plugin *pl;
     cudaLibrary_t lib;
-    cudaKernel_t k_update, k_condition, k_on_spike, k_tail_update;
+    cudaKernel_t k_update, k_condition, k_on_spike, k_tail_update, k_tail_free;
     int nvars;
     double *x[OLIVE_NVARS];    /* the state */
     double **state;            /* device copy of x[] */
@@ -58,6 +58,7 @@ void spk_plugin_cuda_setup(sim_t *s, spk_cuda *g)
     p->k_condition = kernel(p, OLIVE_PLUGIN_KERNEL_CONDITION);
     p->k_on_spike = kernel(p, OLIVE_PLUGIN_KERNEL_ON_SPIKE);
     p->k_tail_update = kernel(p, OLIVE_PLUGIN_KERNEL_TAIL_UPDATE);
+    p->k_tail_free = kernel(p, OLIVE_PLUGIN_KERNEL_TAIL_UPDATE_FREE);
     const int64_t n = g->n;
     p->nvars = pl->model.nvars;
     for (int v = 0; v < p->nvars; v++) p->x[v] = dev_copy((const double *)s->state[v], (size_t)n, "the state");
@@ -134,7 +135,13 @@ void spk_plugin_cuda_tail_update(sim_t *s, spk_cuda *g, const spk_tail_args *tai
                                  const double *cur)
 {
     spk_tail_args t = *tail;
-    launch(g, g->plugin->k_tail_update, args(s, g, step, q, cur, 1, 1), OLIVE_PLUGIN_KERNEL_TAIL_UPDATE, &t);
+    /* the pass without lists, draws or current where none is there
+     * (plugin_kernels.cuh's FREE: the same results, fewer registers) */
+    const bool free_pass = g->sb_atomic && !cur && (t.pa.add || t.npoisson == 0);
+    if (free_pass)
+        launch(g, g->plugin->k_tail_free, args(s, g, step, q, cur, 1, 1), OLIVE_PLUGIN_KERNEL_TAIL_UPDATE_FREE, &t);
+    else
+        launch(g, g->plugin->k_tail_update, args(s, g, step, q, cur, 1, 1), OLIVE_PLUGIN_KERNEL_TAIL_UPDATE, &t);
 }
 
 void spk_plugin_cuda_condition(sim_t *s, spk_cuda *g, int64_t step, int64_t q, int chunked)
