@@ -37,7 +37,7 @@ extern "C" __global__ void olive_plugin_update(olive_plugin_gpu_args a)
     if (ci < 0) return;   /* a spike source */
     const double *coef = olive_plugin_coef(a, ci);
     if (a.reset_first && a.flags[r]) olive_cell_on_spike(coef, a.state, r);
-    if (!(a.cur ? olive_cell_step(coef, a.state, r, a.cur[r], 1) : olive_cell_step(coef, a.state, r, 0.0, 0)))
+    if (!olive_cell_step(coef, a.state, r, a.cur ? a.cur[r] : 0.0, a.cur != nullptr))
         atomicMin(a.bad, (unsigned long long)a.step << 32 | (unsigned long long)r);
     if (a.condition) olive_plugin_test(a, coef, r);
 }
@@ -83,7 +83,9 @@ static __device__ __forceinline__ void olive_plugin_tail_update_cell(const spk_t
     if (ci < 0) return;   /* a spike source: its inputs only */
     const double *coef = olive_plugin_coef(a, ci);
     if (fired) olive_cell_on_spike(coef, a.state, r);
-    const int ok = FREE || !a.cur ? olive_cell_step(coef, a.state, r, 0.0, 0) : olive_cell_step(coef, a.state, r, a.cur[r], 1);
+    /* (with_input a run-time value outside FREE: the update's text once, not twice) */
+    const int ok = FREE ? olive_cell_step(coef, a.state, r, 0.0, 0)
+                        : olive_cell_step(coef, a.state, r, a.cur ? a.cur[r] : 0.0, a.cur != nullptr);
     if (!ok) atomicMin(a.bad, (unsigned long long)a.step << 32 | (unsigned long long)r);
     olive_plugin_test(a, coef, r);
 }
