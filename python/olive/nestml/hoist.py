@@ -144,7 +144,7 @@ def _names(node):
 def without_input(text, name="I_in"):
     """TEXT without its terms that are NAME times something, or None when
     NAME is not only in such terms of the expression's sum (nothing to
-    leave out, or a use this cannot drop: exp(I_in), I_in / x + ...)."""
+    leave out, or a use this cannot drop: exp(I_in), x / I_in + ...)."""
     tree = _parse(text)
     if tree is None or name not in _names(tree):
         return None

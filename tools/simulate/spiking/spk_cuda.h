@@ -108,6 +108,10 @@ struct spk_cuda {
      * fills one, the kernel beside it sends the one before, and the pass
      * clears the one before that. */
     int sb_atomic;
+    /* a plugin's pass may take its FREE form (plugin_kernels.cuh) on steps
+     * without a current: sb_atomic, and the Poisson inputs drawn ahead or none
+     * (spk_devpush_setup decides once) */
+    int plugin_free;
     int32_t *spk_third;
     unsigned int *nspk_third;
     /* device push: a chunk's Poisson inputs drawn ahead (spike_tail.cuh's spk_poisson_ahead) */

@@ -505,13 +505,12 @@ void spk_devpush_setup(sim_t *s, spk_cuda *g)
     }
     CK(cudaMemGetInfo(&free_b, &total_b));
     poisson_ahead_setup(s, g, spk_chunk_max(g), free_b);
-    /* (a plugin's pass in its FREE form: spk_plugin_cuda_tail_update) */
-    const bool free_pass = g->plugin && g->sb_atomic && (g->padd || s->cfg->spiking.npoisson == 0);
+    g->plugin_free = g->plugin && g->sb_atomic && (g->padd || s->cfg->spiking.npoisson == 0);
     olive_info("CUDA engine: device push delivery (%s buckets%s%s), chunks of up to %lld steps, room for %lld events a step",
                g->sb ? "static" : "dynamic",
                g->sb_atomic ? ", order-free: events added by atomics beside the next step" :
                g->sb_add ? ", events added beside the next step" : "",
-               free_pass ? "; the model's pass without lists or draws on steps without a current" : "",
+               g->plugin_free ? "; the model's pass without lists or draws on steps without a current" : "",
                (long long)spk_chunk_max(g), (long long)g->dp_cap);
 }
 

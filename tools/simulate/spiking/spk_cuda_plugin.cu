@@ -137,8 +137,7 @@ void spk_plugin_cuda_tail_update(sim_t *s, spk_cuda *g, const spk_tail_args *tai
     spk_tail_args t = *tail;
     /* the pass without lists, draws or current where none is there
      * (plugin_kernels.cuh's FREE: the same results, fewer registers) */
-    const bool free_pass = g->sb_atomic && !cur && (t.pa.add || t.npoisson == 0);
-    if (free_pass)
+    if (g->plugin_free && !cur)
         launch(g, g->plugin->k_tail_free, args(s, g, step, q, cur, 1, 1), OLIVE_PLUGIN_KERNEL_TAIL_UPDATE_FREE, &t);
     else
         launch(g, g->plugin->k_tail_update, args(s, g, step, q, cur, 1, 1), OLIVE_PLUGIN_KERNEL_TAIL_UPDATE, &t);
