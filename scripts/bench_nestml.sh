@@ -16,6 +16,7 @@ py="$top/$BUILD/venv-nestml/bin/python"
 [ -x "$py" ] || { echo "bench_nestml: $BUILD/venv-nestml missing (tests/test_nestml_build.sh makes it)" >&2; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+export OLIVE_MODEL_CACHE="$tmp/cache"   # (where olive-simulate finds the model)
 so=$(PYTHONPATH="$top/python" OLIVE_MODEL_CACHE="$tmp/cache" "$py" -m olive.nestml build \
      "$top/examples/nestml/lif_cuba_nestml.nestml" 2>/dev/null)
 exc=$((3200 * SCALE)) inh=$((800 * SCALE))

@@ -30,6 +30,7 @@ dest=${OUT:-$PWD/gpu-validate-plugins-out}
 check=plugins results=plugin-results.txt logs=$dest/logs
 source "$top/scripts/gpu-check-common.sh"
 P() { echo "$PLUGINS/$1.so"; }
+export OLIVE_MODEL_PATH="$PLUGINS"   # olive-simulate finds the networks' models there (NAME.so, NAME.hash)
 for m in lif_cuba_nestml izhikevich_neuron iaf_psc_alpha_neuron iaf_cond_exp_neuron aeif_cond_exp_neuron hh_psc_alpha_neuron; do
   [ -f "$(P $m)" ] || { say "FAIL no plugin $(P $m)"; nfail=$((nfail + 1)); }
 done

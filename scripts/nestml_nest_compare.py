@@ -68,7 +68,8 @@ def olive_run(a, work):
     for kv in a.olive_param:
         cmd += ["--param", "n." + kv]
     subprocess.run(cmd, check=True)
-    sim = [os.path.join(a.bin, "olive-simulate"), "-q", net, "-o", out, "--time", str(a.time), "--seed", str(a.seed)]
+    sim = [os.path.join(a.bin, "olive-simulate"), "-q", net, "-o", out, "--time", str(a.time), "--seed", str(a.seed),
+           "--model-path", a.plugin]   # (the plugin the user named: a network file names its model, not a path)
     if a.pulse:
         sim += ["--pulse", a.pulse]
     subprocess.run(sim, check=True)

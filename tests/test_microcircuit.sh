@@ -22,6 +22,7 @@ venv_cached "$venv" ".olive-nestml-$NESTML-odetoolbox-$ODETOOLBOX" "nestml==$NES
 py="$venv/bin/python"
 mc="$TOP/examples/microcircuit/microcircuit.py"
 "$py" "$mc" --make-model "$venv/models/neurons/iaf_psc_exp_neuron.nestml" iaf_psc_exp_v0_neuron.nestml
+export OLIVE_MODEL_CACHE="$PWD/cache"   # (where olive-simulate finds the model)
 so=$(PYTHONPATH="$TOP/python" OLIVE_MODEL_CACHE="$PWD/cache" OLIVE_MODEL_CUDA=0 "$py" -m olive.nestml build \
      iaf_psc_exp_v0_neuron.nestml 2> build.log) || { cat build.log >&2; fail "the model did not build"; }
 scale=0.02

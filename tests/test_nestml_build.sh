@@ -27,6 +27,8 @@ lib="$venv/models/neurons"
 nestml_venv=$venv   # ($venv is the NEST venv's once peer_venv.sh is sourced below)
 # (the library models CPU only: CI has no GPU and is near its budget; the
 # GPU image is built and checked once, for lif_cuba_nestml below)
+# olive-simulate finds the models where olive-model build put them
+export OLIVE_MODEL_CACHE="$PWD/cache"
 model() { PYTHONPATH="$TOP/python" OLIVE_MODEL_CACHE="$PWD/cache" OLIVE_MODEL_CUDA=${OLIVE_MODEL_CUDA:-0} \
           "$nestml_venv/bin/python" -m olive.nestml build "$@"; }
 export -f model; export lib nestml_venv TOP

@@ -85,3 +85,17 @@ if "$S" -q pl.h5 -o pl --steps 10 --order-free-sums 2> pl.err; then fail "--orde
 grep -q -- "--order-free-sums: pl.h5: /synapses/.* is plastic" pl.err || { cat pl.err >&2; fail "plastic: no message"; }
 [ ! -e pl ] && [ ! -e io ] || fail "a refused run left its output directory"
 echo "refused with a message: InfOli, plastic synapses"
+# a projection whose weights the grid would round by more than 2^-24 of their
+# size (1e-6 beside 1e9: to 0) is refused, naming it and the grid; weights
+# of 0..1 (tiny ones included, rounded by at most 2^-24 of 1) run
+"$G" -q -o far.h5 --model lif_cuba --population a:100 --seed 1 \
+    --projection name=big,from=a,to=a,p=0.1,weight=1e9,delay=1,receptor=ge \
+    --projection name=small,from=a,to=a,p=0.1,weight=1e-6,delay=1,receptor=gi
+if "$S" -q far.h5 -o far --steps 10 --order-free-sums 2> far.err; then fail "1e-6 beside 1e9 accepted"; fi
+grep -q -- "far.h5: --order-free-sums: projection small: its weights (largest |weight| 1e-06) would be rounded to multiples of 2^-16" far.err \
+  || { cat far.err >&2; fail "1e-6 beside 1e9: no message naming the projection and the grid"; }
+[ ! -e far ] || fail "the refused run left its output directory"
+"$S" -q far.h5 -o far-plain --steps 10 || fail "the same network without --order-free-sums"
+"$G" -q -o spread.h5 --model lif_cuba --population a:100 --seed 1 --projection from=a,to=a,p=0.3,weight=0:1,delay=1,receptor=ge
+"$S" -q spread.h5 -o spread --steps 10 --order-free-sums || fail "weights 0..1 refused"
+echo "refused: a projection's weights rounded by more than 2^-24 of their size; weights 0..1 run"

@@ -64,7 +64,7 @@ inc=$(clean venv/bin/python -c 'from olive.nestml.build import include_dirs; pri
 cc -std=c11 -O2 -ffp-contract=off -fPIC -shared -I"$inc" "$TESTS/plugins/lif_cuba_plugin.c" -o lif_plugin.so -lm \
   || fail "a plugin does not compile against the package's headers alone"
 clean venv/bin/olive-genconn -o plugin.h5 --model "$PWD/lif_plugin.so" --population a:20 -q
-clean venv/bin/olive-simulate plugin.h5 -o plugin-run --steps 100 --pulse 0:10:30 -q
+clean venv/bin/olive-simulate plugin.h5 -o plugin-run --steps 100 --pulse 0:10:30 -q --model-path "$PWD/lif_plugin.so"
 [ "$(venv/bin/python -c "import h5py; print(len(h5py.File('plugin-run/spikes.h5')['spikes/a/node_ids']))")" -gt 0 ] \
   || fail "the plugin built against the package's headers gave no spikes"
 nestml_file="$TOP/examples/nestml/lif_cuba_nestml.nestml"

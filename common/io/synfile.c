@@ -90,13 +90,14 @@ static int pop_dset_known(const char *name, const void *ctx)
 }
 
 /* The model named by group obj's attribute model (name): built in, or a
- * plugin recorded with model_hash and model_path (docs/FORMAT.md). */
+ * plugin's, recorded by name and model_hash (docs/FORMAT.md) and found where
+ * the user keeps models (model_places.h). The attribute model_path that earlier
+ * olive versions wrote is read past: a path in a file is never loaded. */
 static const olive_cell_model *read_model(const char *path, hid_t obj, const char *where, const char *name)
 {
-    char hash[160] = "", so[4096] = "";
+    char hash[160] = "";
     olive_h5_get_str_opt(path, obj, "model_hash", hash, sizeof hash);
-    olive_h5_get_str_opt(path, obj, "model_path", so, sizeof so);
-    return olive_model_resolve(path, where, name, hash, so);
+    return olive_model_resolve(path, where, name, hash);
 }
 
 /* The plugin attributes of group obj, when model m is a plugin's. */
@@ -105,7 +106,6 @@ static void write_model_plugin(const char *path, hid_t obj, const olive_cell_mod
     const olive_model_plugin *p = olive_plugin_of(m);
     if (!p) return;
     olive_h5_attr_str(path, obj, "model_hash", p->hash);
-    olive_h5_attr_str(path, obj, "model_path", olive_plugin_path(p));
 }
 
 int olive_pops_present(const char *path, const olive_cell_model **model)
@@ -187,7 +187,8 @@ void olive_pops_read(const char *path, int64_t count, olive_populations *out)
             const char *pn = p->model->params[k].name;
             p->param[k] = p->model->params[k].def;
             if (olive_h5_has_attr(pg, pn)) p->param[k] = olive_h5_get_f64(path, pg, where, pn);
-            if (!isfinite(p->param[k])) olive_die("%s: %s: parameter %s is not finite", path, where, pn);
+            const char *bad = olive_number_fault(p->param[k]);
+            if (bad) olive_die("%s: %s: parameter %s %s", path, where, pn, bad);
             if (olive_h5_exists(pg, pn)) {
                 if (olive_h5_len1(path, pg, pn) != p->count)
                     olive_die("%s: %s/%s has %lld values for %lld cells", path, where, pn,
@@ -224,10 +225,12 @@ void olive_pops_read_percell(const char *path, const olive_population *p, int k,
     hid_t g = H5Gopen2(f, where, H5P_DEFAULT);
     if (g < 0) olive_die("%s: cannot open /%s", path, where);
     olive_h5_read_slab1(path, g, p->model->params[k].name, H5T_NATIVE_DOUBLE, a - p->first, b - a, out);
-    for (int64_t i = 0; i < b - a; i++)
-        if (!isfinite(out[i]))
-            olive_die("%s: /%s/%s: the value of cell %lld is not finite", path, where, p->model->params[k].name,
-                      (long long)(a + i));
+    for (int64_t i = 0; i < b - a; i++) {
+        const char *bad = olive_number_fault(out[i]);
+        if (bad)
+            olive_die("%s: /%s/%s: the value of cell %lld %s", path, where, p->model->params[k].name, (long long)(a + i),
+                      bad);
+    }
     H5Gclose(g);
     H5Fclose(f);
 }
@@ -471,12 +474,14 @@ static void read_projection(const char *path, hid_t g, const char *name, int64_t
         check_per_synapse(path, pg, where, "weight", p->nnz_total, H5T_FLOAT, "a float32 or float64 dataset");
         p->weight = olive_malloc((size_t)p->nnz * sizeof(double) + 8, "synapse weights");
         olive_h5_read_slab1(path, pg, "weight", H5T_NATIVE_DOUBLE, p->e0, p->nnz, p->weight);
-        for (int64_t e = 0; e < p->nnz; e++)
-            if (!isfinite(p->weight[e]))
-                olive_die("%s: %s/weight[%lld] is not finite", path, where, (long long)(p->e0 + e));
+        for (int64_t e = 0; e < p->nnz; e++) {
+            const char *bad = olive_number_fault(p->weight[e]);
+            if (bad) olive_die("%s: %s/weight[%lld] %s", path, where, (long long)(p->e0 + e), bad);
+        }
     } else if (olive_h5_has_attr(pg, "weight")) {
         p->weight_value = olive_h5_get_f64(path, pg, where, "weight");
-        if (!isfinite(p->weight_value)) olive_die("%s: %s weight is not finite", path, where);
+        const char *bad = olive_number_fault(p->weight_value);
+        if (bad) olive_die("%s: %s weight %s", path, where, bad);
     } else {
         olive_die("%s: %s has neither a dataset nor an attribute 'weight'", path, where);
     }

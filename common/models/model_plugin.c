@@ -2,10 +2,12 @@
  * ABI and the descriptor checked before anything uses them, so that a bad
  * plugin is refused by name rather than crashing a run. */
 #include "model_plugin.h"
+#include "model_places.h"
 #include "state.h"
 #include "util.h"
 #include <ctype.h>
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -137,42 +139,21 @@ static int check_plugin(const char *path, const olive_model_plugin *p, char *why
     return 1;
 }
 
-/* The file of name: a path as given (with a '/' or ending in .so), else
- * NAME.so in OLIVE_MODEL_PATH's directories, then in the model cache. */
-static int locate(const char *name, char *out, size_t n)
-{
-    const size_t len = strlen(name);
-    if (strchr(name, '/') || (len > 3 && !strcmp(name + len - 3, ".so"))) {
-        if (!realpath(name, out)) return snprintf(out, n, "%s", name) < 0 ? 0 : -1;
-        return 1;
-    }
-    char dirs[8192] = "";
-    const char *mp = getenv("OLIVE_MODEL_PATH"), *cache = getenv("OLIVE_MODEL_CACHE"), *xdg = getenv("XDG_CACHE_HOME");
-    const char *home = getenv("HOME");
-    int used = snprintf(dirs, sizeof dirs, "%s", mp ? mp : "");
-    if (cache && *cache) snprintf(dirs + used, sizeof dirs - (size_t)used, ":%s", cache);
-    else if (xdg && *xdg) snprintf(dirs + used, sizeof dirs - (size_t)used, ":%s/olive/models", xdg);
-    else if (home && *home) snprintf(dirs + used, sizeof dirs - (size_t)used, ":%s/.cache/olive/models", home);
-    for (char *save = NULL, *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-        char cand[PATH_MAX];
-        if (snprintf(cand, sizeof cand, "%s/%s.so", d, name) >= (int)sizeof cand) continue;
-        if (access(cand, R_OK) == 0 && realpath(cand, out)) return 1;
-    }
-    return 0;
-}
+static int plugins_enabled;
+void olive_plugins_enable(void) { plugins_enabled = 1; }
 
-const olive_model_plugin *olive_plugin_load(const char *name, char *why, int whylen)
+/* dlopen of the file open at fd (the very file checked, not whatever the path
+ * names a moment later), its descriptor checked; NULL with *why set. */
+static const olive_model_plugin *load_fd(int fd, const char *path, char *why, int whylen)
 {
-    char path[PATH_MAX];
-    const int found = locate(name, path, sizeof path);
-    if (found == 0)
-        return fail(why, whylen, "model '%s' is neither built in (%s) nor a plugin NAME.so in OLIVE_MODEL_PATH or the "
-                    "model cache (olive-model build)", name, olive_model_names()), NULL;
-    if (found < 0) return fail(why, whylen, "%s: cannot open the plugin file", name), NULL;
-    for (int i = 0; i < nloaded; i++)
-        if (!strcmp(loaded[i].path, path)) return loaded[i].p;
-    if (nloaded == MAX_PLUGINS) return fail(why, whylen, "%s: more than %d plugins in one run", path, MAX_PLUGINS), NULL;
-    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (nloaded == MAX_PLUGINS) {
+        close(fd);
+        return fail(why, whylen, "%s: more than %d plugins in one run", path, MAX_PLUGINS), NULL;
+    }
+    char self[64];
+    snprintf(self, sizeof self, "/proc/self/fd/%d", fd);
+    void *h = dlopen(access(self, R_OK) == 0 ? self : path, RTLD_NOW | RTLD_LOCAL);
+    close(fd);
     if (!h) return fail(why, whylen, "%s: not a loadable plugin: %s", path, dlerror()), NULL;
     olive_model_plugin_fn fn;
     void *sym = dlsym(h, OLIVE_PLUGIN_SYMBOL);
@@ -193,9 +174,97 @@ const olive_model_plugin *olive_plugin_load(const char *name, char *why, int why
             dlclose(h);
             return NULL;
         }
+    for (int i = 0; i < nloaded; i++)
+        if (loaded[i].p == p) return p;
     snprintf(loaded[nloaded].path, sizeof loaded[nloaded].path, "%s", path);
     loaded[nloaded++].p = p;
     return p;
+}
+
+const olive_model_plugin *olive_plugin_load_file(const char *file, char *why, int whylen)
+{
+    char path[PATH_MAX];
+    const char *bad;
+    if (!realpath(file, path)) return fail(why, whylen, "%s: no such plugin file", file), NULL;
+    for (int i = 0; i < nloaded; i++)
+        if (!strcmp(loaded[i].path, path)) return loaded[i].p;
+    const int fd = olive_model_open_candidate(path, &bad);
+    if (fd < 0) return fail(why, whylen, "%s: cannot load it as a plugin: %s", file, bad), NULL;
+    return load_fd(fd, path, why, whylen);
+}
+
+/* Appends to note (the places looked at, and why each did not hold the model). */
+static void note_add(char *note, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void note_add(char *note, size_t n, const char *fmt, ...)
+{
+    const size_t used = strlen(note);
+    if (used + 1 >= n) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(note + used, n - used, fmt, ap);
+    va_end(ap);
+}
+
+const olive_model_plugin *olive_plugin_find(const char *name, const char *hash, char *why, int whylen)
+{
+    for (int i = 0; i < nloaded; i++)
+        if (!strcmp(loaded[i].p->model.name, name) && (!hash || !strcmp(loaded[i].p->hash, hash))) return loaded[i].p;
+    if (!name_ok(name) || strlen(name) > 63)
+        return fail(why, whylen, "model name '%s' is not a name ([A-Za-z_][A-Za-z0-9_.]*, at most 63 characters)", name),
+               NULL;
+    olive_model_place places[OLIVE_MODEL_PLACES_MAX];
+    const int np = olive_model_places(places, OLIVE_MODEL_PLACES_MAX);
+    char note[3000] = "";
+    for (int i = 0; i < np; i++) {
+        const olive_model_place *pl = &places[i];
+        if (pl->is_file) {   /* a FILE.so the user named: loaded, and taken when it holds the model */
+            const olive_model_plugin *p = olive_plugin_load_file(pl->path, why, whylen);
+            if (!p) return NULL;
+            if (!strcmp(p->model.name, name) && (!hash || !strcmp(p->hash, hash))) return p;
+            if (!strcmp(p->model.name, name)) note_add(note, sizeof note, "; %s (%s) has hash %s", pl->path, pl->from, p->hash);
+            continue;
+        }
+        const char *bad = olive_model_dir_fault(pl->path);
+        char so[PATH_MAX], have[160];
+        if (bad) {
+            if (strcmp(bad, "no such directory")) note_add(note, sizeof note, "; %s (%s) is passed over: %s", pl->path, pl->from, bad);
+            continue;
+        }
+        if (snprintf(so, sizeof so, "%s/%s.so", pl->path, name) >= (int)sizeof so) continue;
+        if (access(so, F_OK) != 0) continue;
+        if (!olive_model_read_hash(pl->path, name, have, sizeof have)) {
+            note_add(note, sizeof note, "; %s (%s) has no %s.hash beside it (which model it holds is unknown)", so, pl->from,
+                     name);
+            continue;
+        }
+        if (hash && strcmp(have, hash)) {
+            note_add(note, sizeof note, "; %s (%s) is of hash %s", so, pl->from, have);
+            continue;
+        }
+        const int fd = olive_model_open_candidate(so, &bad);
+        if (fd < 0) {
+            note_add(note, sizeof note, "; %s (%s) is passed over: %s", so, pl->from, bad);
+            continue;
+        }
+        const olive_model_plugin *p = load_fd(fd, so, why, whylen);
+        if (!p) return NULL;
+        if (strcmp(p->model.name, name) || strcmp(p->hash, have))
+            return fail(why, whylen, "%s holds model %s of hash %s, not what %s.hash beside it says (%s %s)", so,
+                        p->model.name, p->hash, name, name, have), NULL;
+        return p;
+    }
+    return fail(why, whylen, "model '%s'%s%s is neither built in (%s) nor in a place olive loads plugins from "
+                "(--model-path, OLIVE_MODEL_PATH, the model cache)%s. Build it with olive-model build MODEL.nestml "
+                "(into the model cache), or give the directory of its NAME.so and NAME.hash with --model-path DIR or "
+                "OLIVE_MODEL_PATH=DIR; olive never loads a path written in a file",
+                name, hash ? " of hash " : "", hash ? hash : "", olive_model_names(), note), NULL;
+}
+
+const olive_model_plugin *olive_plugin_load(const char *name, char *why, int whylen)
+{
+    const size_t len = strlen(name);
+    if (strchr(name, '/') || (len > 3 && !strcmp(name + len - 3, ".so"))) return olive_plugin_load_file(name, why, whylen);
+    return olive_plugin_find(name, NULL, why, whylen);
 }
 
 const olive_model_plugin *olive_plugin_of(const olive_cell_model *m)
@@ -212,8 +281,7 @@ const char *olive_plugin_path(const olive_model_plugin *p)
     return NULL;
 }
 
-const olive_cell_model *olive_model_resolve(const char *file, const char *where, const char *name, const char *hash,
-                                            const char *so_path)
+const olive_cell_model *olive_model_resolve(const char *file, const char *where, const char *name, const char *hash)
 {
     const olive_cell_model *m = olive_model_find(name);
     if (m) return m;
@@ -225,16 +293,11 @@ const olive_cell_model *olive_model_resolve(const char *file, const char *where,
         olive_die("%s: %s: unknown model '%s' (known: %s; a plugin's model needs the attribute model_hash)", file, where,
                   name, olive_model_names());
     }
-    char why[PATH_MAX + 512];
-    /* the file the network was made with, when it is still there; else the model's name */
-    const olive_model_plugin *p = so_path && *so_path && access(so_path, R_OK) == 0 ? olive_plugin_load(so_path, why, sizeof why)
-                                                                                    : olive_plugin_load(name, why, sizeof why);
-    if (!p) olive_die("%s: %s: model %s: %s", file, where, name, why);
-    if (strcmp(p->model.name, name))
-        olive_die("%s: %s: model %s, but the plugin %s holds model %s", file, where, name, olive_plugin_path(p), p->model.name);
-    if (strcmp(p->hash, hash))
-        olive_die("%s: %s: model %s was made with the plugin of hash %s, but %s has hash %s (rebuild the network, or give "
-                  "the model's old build in OLIVE_MODEL_PATH)", file, where, name, hash, olive_plugin_path(p), p->hash);
+    if (!plugins_enabled)
+        olive_die("%s: %s: model %s is a plugin's, and this program runs no model's code", file, where, name);
+    char why[PATH_MAX + 4096];
+    const olive_model_plugin *p = olive_plugin_find(name, hash, why, sizeof why);
+    if (!p) olive_die("%s: %s: %s", file, where, why);
     return &p->model;
 }
 

@@ -84,12 +84,20 @@ typedef struct olive_model_plugin {
 
 typedef const olive_model_plugin *(*olive_model_plugin_fn)(void);
 
-/* model_plugin.c (host): the plugin of NAME, a path to a .so or a model name
- * found in OLIVE_MODEL_PATH (':'-separated directories of NAME.so) and the
- * model cache (olive-model build's); NULL with *why set when there is none
- * or it is not a valid plugin (ABI, descriptor checks). Loaded once per
- * process. */
+/* model_plugin.c (host). Plugins are looked for only in the places the user
+ * chose (model_places.h); a path written in a file is never loaded. Each is
+ * loaded once per process, its ABI and descriptor checked; NULL with *why set
+ * (naming the file and the fault, or the places looked at and how to make the
+ * model available).
+ *   olive_plugin_load_file: FILE, a plugin the user named (a command-line option);
+ *   olive_plugin_find: model NAME of hash HASH (NULL: any) in the places;
+ *   olive_plugin_load: a path (with a '/' or ending in .so: load_file), else find. */
+const olive_model_plugin *olive_plugin_load_file(const char *file, char *why, int whylen);
+const olive_model_plugin *olive_plugin_find(const char *name, const char *hash, char *why, int whylen);
 const olive_model_plugin *olive_plugin_load(const char *name, char *why, int whylen);
+/* Lets olive_model_resolve load plugins (olive-genconn and olive-simulate
+ * call it; a reader alone, a fuzzer, olive-analyze never run a model's code). */
+void olive_plugins_enable(void);
 /* The plugin whose model is m, or NULL (m built in). */
 const olive_model_plugin *olive_plugin_of(const olive_cell_model *m);
 /* The absolute path plugin p was loaded from (the network file records it). */
@@ -97,11 +105,9 @@ const char *olive_plugin_path(const olive_model_plugin *p);
 /* Why plugin p cannot run on the CUDA engine (no GPU image, receptors it
  * cannot hold), or NULL. */
 const char *olive_plugin_gpu_refusal(const olive_model_plugin *p);
-/* The model a network file's group (where) names: built in, or a plugin
- * recorded with its hash (attribute model_hash) and the path it was loaded
- * from (model_path, tried first; else name is looked up as above). Dies
- * naming file, where and the fault (not found, not a plugin, another hash). */
-const olive_cell_model *olive_model_resolve(const char *file, const char *where, const char *name, const char *hash,
-                                            const char *so_path);
+/* The model a network file's group (where) names: built in, or a plugin's
+ * model recorded by name and hash (attribute model_hash), found by
+ * olive_plugin_find. Dies naming file, where and the fault. */
+const olive_cell_model *olive_model_resolve(const char *file, const char *where, const char *name, const char *hash);
 
 #endif

@@ -83,11 +83,13 @@ const char *olive_plast_fault(const olive_plasticity *p)
 {
     static char buf[256];
     const double *q = p->par;
-    for (int k = 0; k < olive_plast_npar(p->rule); k++)
-        if (!isfinite(q[k])) {
-            snprintf(buf, sizeof buf, "%s = %g is not finite", rule_pars[p->rule][k].name, q[k]);
+    for (int k = 0; k < olive_plast_npar(p->rule); k++) {
+        const char *bad = olive_number_fault(q[k]);
+        if (bad) {
+            snprintf(buf, sizeof buf, "%s = %g %s", rule_pars[p->rule][k].name, q[k], bad);
             return buf;
         }
+    }
     switch (p->rule) {
     case OLIVE_PLAST_STDP:
     case OLIVE_PLAST_STDP_NN_SYMM:

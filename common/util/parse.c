@@ -3,6 +3,7 @@
 #include "util.h"
 #include <errno.h>
 #include <limits.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,4 +102,11 @@ void olive_split_equals(int *argc, char ***argv, const char *const *keep)
     out[k] = NULL;
     *argc = k;
     *argv = split_argv = out;
+}
+
+const char *olive_number_fault(double v)
+{
+    if (!isfinite(v)) return "is not finite";
+    if (v != 0 && fabs(v) < DBL_MIN) return "is subnormal (nonzero and below 2.2e-308 in size: not a number olive takes)";
+    return NULL;
 }

@@ -61,6 +61,12 @@ int olive_ms_to_steps(double ms, double dt, int64_t lo, int64_t hi, int64_t *ste
 typedef void (*olive_die_fn)(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 /* The steps, or die("WHAT = X ms is N steps of DT ms, outside LO..HI"): what
  * names the file, the object and the field. */
+/* One rule for every number olive takes, whatever path it comes in by (the
+ * command line, a network, state or stimulus file): finite, and not
+ * subnormal (nonzero below DBL_MIN in size), as strtod refuses those with
+ * ERANGE. NULL when v is such a number, else the fault ("is not finite",
+ * "is subnormal ..."), to follow the value's name. */
+const char *olive_number_fault(double v);
 int64_t olive_ms_to_steps_or_die(olive_die_fn die, const char *what, double ms, double dt, int64_t lo, int64_t hi);
 /* A moment (ms >= 0) that a run may never reach, as a step: one beyond the
  * int64 steps is OLIVE_STEP_NEVER (no run gets there: at most 2^40 steps);

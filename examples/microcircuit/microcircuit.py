@@ -193,13 +193,16 @@ def main():
     net, out = os.path.join(a.out, "net.h5"), os.path.join(a.out, "run")
     cmds = [genconn_cmd(m, a.plugin, net, a.seed, a.bin, force=True, procedural=a.procedural),
             simulate_cmd(m, net, out, a.time, a.seed, not a.dc, a.bin, force=True,
-                         extra=["--order-free-sums"] if a.order_free_sums else [])]
+                         extra=["--model-path", a.plugin] + (["--order-free-sums"] if a.order_free_sums else []))]
     for c in cmds:
         if a.run:
             os.makedirs(a.out, exist_ok=True)
             subprocess.run(c, check=True)
         else:
             print(shlex.join(c))
+    if a.run:   # (the programs ran with -q: say what was made and where)
+        print(f"microcircuit.py: {sum(m['neurons'])} neurons, {a.time:g} ms simulated: network {net}, "
+              f"spikes {os.path.join(out, 'spikes.h5')} (olive-analyze summary {out})")
     return 0
 
 

@@ -11,6 +11,7 @@ projections, parameters, pulses, Poisson inputs) get Python forms.
 import numbers
 import os
 
+from . import models
 from .errors import OliveInterrupted
 from .programs import run_program
 from .run import read_run
@@ -221,6 +222,8 @@ def simulate_argv(network, output, *, time=None, steps=None, record=None, pulses
     rc = kwargs.pop("record_compartments", None)
     if rc is not None:
         argv += ["--record-compartments", rc if isinstance(rc, str) else ",".join(rc)]
+    if "model_path" not in kwargs:
+        kwargs["model_path"] = models.plugin_files_for(network) or None
     return argv + options(force=force, **kwargs) + [str(a) for a in extra_args]
 
 

@@ -100,14 +100,41 @@ def use_plugin(spec):
     registered so that the functions below know it. ValueError for a faulty plugin, one
     named like a built-in model, or a second plugin of a name already loaded from elsewhere."""
     from . import plugin
-    pm = plugin.load(spec)
-    if pm.name in _PARAMS:
+    return register(plugin.load(spec))
+
+
+def register(pm):
+    """Registers plugin model pm (an olive.plugin.PluginModel); returns its name."""
+    if pm.name in _PARAMS or pm.name == INFOLI:
         raise ValueError(f"{pm.path}: model name {pm.name!r} is a built-in model's (rename the model)")
     old = _PLUGINS.get(pm.name)
     if old is not None and old.path != pm.path:
         raise ValueError(f"{pm.path}: model {pm.name} is also loaded from {old.path}")
     _PLUGINS[pm.name] = pm
     return pm.name
+
+
+def plugin_files_for(network):
+    """The .so files of the plugins this process registered (write_network's, use_plugin's)
+    that network names by model and hash: olive-simulate's --model-path for them, so that a
+    network written from Python runs without the user saying again where its model is."""
+    if not _PLUGINS:
+        return []
+    import h5py
+    out = []
+    try:
+        with h5py.File(network, "r") as f:
+            pops = f["cells/populations"] if "cells/populations" in f else {}
+            for name in pops:
+                a = pops[name].attrs
+                m, h = a.get("model", b""), a.get("model_hash", b"")
+                m, h = (v.decode() if isinstance(v, bytes) else str(v) for v in (m, h))
+                pm = _PLUGINS.get(m)
+                if pm is not None and pm.hash == h and pm.path not in out:
+                    out.append(pm.path)
+    except (OSError, KeyError):
+        return []   # (olive-simulate names the fault of the file)
+    return out
 
 
 def plugin_of(model):

@@ -220,16 +220,17 @@ def _read_gap_junctions(path, f, count):
     return GapJunctions(row_ptr, col, w, bits, offset, scale, stored, extra)
 
 
-def _plugin(path, where, model, so, digest):
-    """Register the plugin a population names; refused as olive refuses it (another model, another hash)."""
-    pm = models.plugin_of(models.use_plugin(so)) if so.endswith(".so") else None
-    if pm is None or pm.name != model:
-        raise ValueError(f"model {model}, but the plugin {so} holds model {pm.name if pm else '(none)'}")
-    if pm.hash != digest:
-        raise ValueError(f"model {model} was made with the plugin of hash {digest}, but {so} has hash {pm.hash}")
+def _plugin(model, digest, model_path):
+    """Registers the plugin a population names by name and hash: the one this process
+    registered, else its descriptor from the places the user chose (olive.plugin.find; a
+    path written in the file, model_path of earlier versions, is never used)."""
+    pm = models.plugin_of(model)
+    if pm is None or pm.hash != digest:
+        from . import plugin
+        models.register(plugin.find(model, digest, model_path))
 
 
-def _read_populations(path, cells, count):
+def _read_populations(path, cells, count, model_path=()):
     if "populations" not in cells:
         return {}
     pg = cells["populations"]
@@ -243,8 +244,8 @@ def _read_populations(path, cells, count):
             raise FormatError(path, f"{where} is not a group")
         model = get_str(path, g, "model")
         try:
-            if model not in models.SPIKING_MODELS and "model_path" in g.attrs:   # a plugin's (docs/FORMAT.md)
-                _plugin(path, where, model, get_str(path, g, "model_path"), get_str(path, g, "model_hash", ""))
+            if model not in models.SPIKING_MODELS and "model_hash" in g.attrs:   # a plugin's (docs/FORMAT.md)
+                _plugin(model, get_str(path, g, "model_hash"), model_path)
             defaults = models.parameters(model)
         except ValueError as e:
             raise FormatError(path, f"{where}: {e}") from None
@@ -333,8 +334,12 @@ def _read_sites(path, g, where, nnz):
     return section.astype(np.int32), x
 
 
-def read_network(path):
+def read_network(path, model_path=()):
     """Read a network file (olive-genconn's output, or one written by hand) into a Network.
+
+    A plugin model the file names (by name and hash) is looked for in model_path
+    (directories or .so files, searched first), OLIVE_MODEL_PATH and the model
+    cache, and only its descriptor is read: reading a file runs no code.
 
     Raises FileNotFoundError when the file is missing and FormatError naming
     the file, the object and the fault when it does not follow docs/FORMAT.md.
@@ -367,7 +372,7 @@ def read_network(path):
             if not np.all(np.isfinite(g_cal)) or g_cal.min() < 0:
                 raise FormatError(path, "/cells/g_CaL: a value is negative or not finite")
         gj = _read_gap_junctions(path, f, count)
-        pops = _read_populations(path, cells, count)
+        pops = _read_populations(path, cells, count, model_path)
         model = get_str(path, cells, "model", "") or models.INFOLI
         if pops and "model" not in cells.attrs:
             raise FormatError(path, "/cells has populations but no attribute 'model'")

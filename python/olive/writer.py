@@ -29,6 +29,13 @@ class _Fault(ValueError):
     pass
 
 
+
+def _number_ok(v):
+    """olive's one rule for a number (util.h's olive_number_fault): finite and not
+    subnormal (nonzero below 2.2e-308 in size, which olive-simulate's command line refuses too)."""
+    a = np.asarray(v, dtype=np.float64)
+    return np.isfinite(a) & ((a == 0) | (np.abs(a) >= np.finfo(np.float64).tiny))
+
 def _s(text):
     """A fixed-length ASCII string attribute, as olive writes them."""
     return np.bytes_(str(text).encode("ascii", "replace"))
@@ -121,8 +128,8 @@ def _populations(specs, default_model):
         for k, v in scalars.items():
             if k not in defaults:
                 raise _Fault(f"{where}: {k!r} is not a parameter of {model} (known: {', '.join(defaults)})")
-            if isinstance(v, bool) or not isinstance(v, numbers.Real) or not np.isfinite(v):
-                raise _Fault(f"{where}: parameter {k} = {v!r} is not a finite number")
+            if isinstance(v, bool) or not isinstance(v, numbers.Real) or not _number_ok(v):
+                raise _Fault(f"{where}: parameter {k} = {v!r} is not a finite number (nor subnormal)")
             params[k] = float(v)
         for k, v in arrays.items():
             if k not in defaults:
@@ -135,9 +142,9 @@ def _populations(specs, default_model):
             if a.dtype.kind not in "iuf":
                 raise _Fault(f"{where}: parameter {k} must be numbers, got {a.dtype}")
             a = a.astype(np.float64)
-            bad = np.flatnonzero(~np.isfinite(a))
+            bad = np.flatnonzero(~_number_ok(a))
             if len(bad):
-                raise _Fault(f"{where}: parameter {k}[{bad[0]}] = {a[bad[0]]} is not finite")
+                raise _Fault(f"{where}: parameter {k}[{bad[0]}] = {a[bad[0]]} is not finite (or is subnormal)")
             per_cell[k] = a
         pops.append({"name": name, "first": first, "count": int(count), "model": model,
                      "params": params, "per_cell": per_cell, **_extra(where, model, int(count), extra)})
@@ -256,9 +263,10 @@ def _projection(spec, count, dt, model_of_cell):
     _check_name("projection", name)
     where = f"projection {name!r}"
     _check_receptor(where, receptor, tgt, model_of_cell)
-    bad = np.flatnonzero(~np.isfinite(weight))
+    bad = np.flatnonzero(~_number_ok(weight))
     if len(bad):
-        raise _Fault(f"{where}: weight[{bad[0]}] = {weight[bad[0]]} is not finite")
+        raise _Fault(f"{where}: weight[{bad[0]}] = {weight[bad[0]]} is not finite" +
+                     ("" if not np.isfinite(weight[bad[0]]) else " (it is subnormal)"))
     if len(tgt):
         into = np.flatnonzero(np.isin(model_of_cell[tgt], list(models.SOURCES)))
         if len(into):
@@ -422,11 +430,11 @@ def _gap_junctions(spec, count):
 
 
 def _write_plugin_attrs(obj, model):
-    """A plugin model's hash and real path, as olive-genconn records them (docs/FORMAT.md)."""
+    """A plugin model's hash, as olive-genconn records it (docs/FORMAT.md): a file names
+    its model, never the path of its code."""
     pm = models.plugin_of(model)
     if pm is not None:
         obj.attrs["model_hash"] = _s(pm.hash)
-        obj.attrs["model_path"] = _s(pm.path)
 
 
 def _write(tmp, count, dims, pops, projs, dt, gj, g_cal):

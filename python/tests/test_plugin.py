@@ -58,7 +58,7 @@ def test_plugin_network_gives_builtin_spikes(tmp_path, lif_nestml_so):
     with h5py.File(plug_net, "r") as f:   # the attributes olive-genconn writes (docs/FORMAT.md)
         for obj in (f["cells"], f["cells/populations/cells"]):
             assert obj.attrs["model"] == b"lif_cuba_nestml"
-            assert obj.attrs["model_path"].decode() == os.path.realpath(lif_nestml_so)
+            assert "model_path" not in obj.attrs   # (a file names its model, never the path of its code)
             assert obj.attrs["model_hash"].decode() == Path(lif_nestml_so).with_suffix(".hash").read_text().strip()
     plug = olive.simulate(plug_net, tmp_path / "p", time=200, progress=False)
     b, p = builtin.spikes(), plug.spikes()
@@ -110,3 +110,39 @@ def test_pynn_nestml_cell_type(tmp_path, lif_nestml_so, programs):
     assert len(ref) > 20
     for i, st in enumerate(trains):
         np.testing.assert_allclose(np.asarray(st.magnitude), ref.times[ref.node_ids == i], atol=1e-9)
+
+
+def test_read_network_reads_descriptors_not_code(tmp_path, lif_nestml_so):
+    """read_network in a fresh process finds a plugin's model by name and hash in the places
+    the user chose (model_path, OLIVE_MODEL_PATH, the cache) and reads its descriptor: no
+    library is loaded (ctypes.CDLL raises there); without those places it is refused, saying how."""
+    import sys
+    net = _net(tmp_path / "p.h5", lif_nestml_so, ("ge_in", "gi_in"))
+    code = """
+import ctypes, sys
+def refuse(*a, **k):
+    raise AssertionError("a library was loaded")
+ctypes.CDLL = refuse
+import olive
+mp = sys.argv[2] or ()
+try:
+    net = olive.read_network(sys.argv[1], model_path=mp)
+except olive.FormatError as e:
+    print("refused:", e)
+else:
+    print("read:", net.populations["cells"].model, net.populations["cells"].value("tau_m")[0])
+"""
+    cache = os.path.dirname(lif_nestml_so)
+    env = {k: v for k, v in os.environ.items() if k not in ("OLIVE_MODEL_PATH", "OLIVE_MODEL_CACHE")}
+    env.update(HOME=str(tmp_path), PYTHONPATH=str(TOP / "python"))
+    runs = {"model_path": ({}, cache), "OLIVE_MODEL_PATH": ({"OLIVE_MODEL_PATH": cache}, ""),
+            "cache": ({"OLIVE_MODEL_CACHE": cache}, ""), "nowhere": ({}, "")}
+    for what, (extra, mp) in runs.items():
+        r = subprocess.run([sys.executable, "-c", code, str(net), mp], capture_output=True, text=True,
+                           env={**env, **extra})
+        assert r.returncode == 0, (what, r.stderr)
+        if what == "nowhere":
+            assert "refused:" in r.stdout and "model 'lif_cuba_nestml' of hash" in r.stdout, r.stdout
+            assert "olive-model build" in r.stdout and "OLIVE_MODEL_PATH=DIR" in r.stdout, r.stdout
+        else:
+            assert r.stdout.strip() == "read: lif_cuba_nestml 20.0", (what, r.stdout)

@@ -7,7 +7,7 @@
 # status 1 when any harness crashed (the input is in $BUILD/fuzz/crash-NAME-*:
 # fix the bug, then copy it to tests/fuzz/regressions/NAME-WHAT.EXT so that
 # tests/test_fuzz_regressions.sh replays it in `make check`).
-# Usage: tests/fuzz/run.sh [NAME...]   (default: edges matrix sonata netfile map state stimulus spikes synfile swc spksonata)
+# Usage: tests/fuzz/run.sh [NAME...]   (default: edges matrix sonata netfile map state stimulus spikes synfile swc spksonata plugin)
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${BUILD:-build}
@@ -16,7 +16,7 @@ secs=${FUZZ_SECONDS:-30}
 seed=${FUZZ_SEED:-}
 out="$top/$BUILD/fuzz"
 names=("$@")
-[ ${#names[@]} -gt 0 ] || names=(edges matrix sonata netfile map state stimulus spikes synfile swc spksonata)
+[ ${#names[@]} -gt 0 ] || names=(edges matrix sonata netfile map state stimulus spikes synfile swc spksonata plugin)
 # The reader under test allocates what a file declares: a declared 2^31 cells
 # must end in a clean "out of memory", not in libFuzzer's malloc limit.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-allocator_may_return_null=1:max_allocation_size_mb=256}
@@ -43,7 +43,7 @@ for n in "${names[@]}"; do
   # their allocations behind; leak checking would flag those.
   # (-detect_leaks covers the fuzzing loop; replayed inputs need LSan off too)
   asan=$ASAN_OPTIONS
-  case $n in netfile|map|state|stimulus|spikes|synfile|swc|spksonata) extra+=(-detect_leaks=0); asan+=:detect_leaks=0 ;; esac
+  case $n in netfile|map|state|stimulus|spikes|synfile|swc|spksonata|plugin) extra+=(-detect_leaks=0); asan+=:detect_leaks=0 ;; esac
   regs=()
   for r in "$top"/tests/fuzz/regressions/"$n"-*; do
     [ -e "$r" ] && [[ "$r" != *.args ]] && regs+=("$r")

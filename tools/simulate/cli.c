@@ -1,6 +1,7 @@
 /* Command line of olive-simulate: every option validated before any work. */
 #include "sim.h"
 #include "model_plugin.h"
+#include "model_places.h"
 #include "lif.h"
 #include "synfile.h"
 #include "h5util.h"
@@ -96,6 +97,9 @@ static void usage(void)
            "  --threads N               OpenMP threads per rank (default: OMP_NUM_THREADS or all)\n"
            "  --checkpoint-every N      write OUTDIR/state.h5 every N steps (atomically); OUTDIR then\n"
            "                            exists from the start and keeps the last good checkpoint\n"
+           "  --model-path DIR|FILE.so  where a plugin model the network names is looked for first\n"
+           "                            (repeatable; then OLIVE_MODEL_PATH, then the model cache;\n"
+           "                            docs/MODELS.md): never at a path written in the network file\n"
            "  --restart STATE.h5        continue from a state file (a checkpoint or a finished run):\n"
            "                            the time axis continues; --steps/--time is the end of the whole run\n"
            "                            (spiking networks: the CPU engine, spikes in flight included)\n"
@@ -104,7 +108,8 @@ static void usage(void)
            "                            |weight| < 2^e (-v prints F), which keeps every sum of a cell's\n"
            "                            events exact, so that no sum depends on the order of its events:\n"
            "                            the CUDA engine then adds them as they come, beside the next\n"
-           "                            step's update (docs/MODELS.md)\n"
+           "                            step's update; refused where a projection's weights would change\n"
+           "                            by more than 2^-24 of its largest |weight| (docs/MODELS.md)\n"
            "  --force                   replace an existing OUTDIR\n"
            "  -v, --verbose             per-phase timings and details on stderr\n"
            "  --progress                show progress even when stderr is not a terminal\n"
@@ -138,6 +143,7 @@ static const olive_opt sim_opts[] = {
     {"--param", NULL, OLIVE_OPT_VALUE, 1}, {"--record-weights", NULL, OLIVE_OPT_VALUE, 1},
     {"--record-weights-every", NULL, OLIVE_OPT_VALUE, 0},
     {"--checkpoint-every", NULL, OLIVE_OPT_VALUE, 0}, {"--restart", NULL, OLIVE_OPT_VALUE, 0},
+    {"--model-path", NULL, OLIVE_OPT_VALUE, 1},
     {"--order-free-sums", NULL, OLIVE_OPT_FLAG, 0},
     {"--force", NULL, OLIVE_OPT_FLAG, 0}, {"--verbose", "-v", OLIVE_OPT_FLAG, 0}, {"--progress", NULL, OLIVE_OPT_FLAG, 0},
     {"--quiet", "-q", OLIVE_OPT_FLAG, 0}, {"--help", "-h", OLIVE_OPT_FLAG, 0}, {"--version", NULL, OLIVE_OPT_FLAG, 0},
@@ -416,6 +422,7 @@ void sim_parse_args(int argc, char **argv, sim_config *cfg)
         else if (!strcmp(a, "--checkpoint-every"))
             cfg->run.checkpoint_every = olive_parse_int(a, need_value(argc, argv, &i), 1, INT64_C(1) << 40);
         else if (!strcmp(a, "--restart")) cfg->run.restart_path = need_value(argc, argv, &i);
+        else if (!strcmp(a, "--model-path")) olive_model_path_add(need_value(argc, argv, &i));
         else if (!strcmp(a, "--force")) cfg->run.force = 1;
         else if (!strcmp(a, "--order-free-sums")) cfg->spiking.order_free = 1;
         else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) cfg->run.verbose = olive_verbose = 1;
@@ -427,7 +434,9 @@ void sim_parse_args(int argc, char **argv, sim_config *cfg)
     if (!cfg->run.net_path) olive_usage_error("no network file given");
     if (!cfg->run.out_path) olive_usage_error("no output directory given (-o OUTDIR)");
     if ((cfg->run.steps >= 0) == (time_ms >= 0)) olive_usage_error("give exactly one of --steps and --time");
-    /* The model decides the variables, the step and which options apply. */
+    /* The model decides the variables, the step and which options apply; a
+     * plugin's is found in the places the user chose (model_places.h). */
+    olive_plugins_enable();
     if (olive_pops_present(cfg->run.net_path, &cfg->run.model) && !cfg->run.model)
         olive_die("%s: the populations mix models; one model per network is supported so far", cfg->run.net_path);
     check_backend(cfg);

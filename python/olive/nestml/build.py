@@ -1,7 +1,16 @@
 """`olive-model build FILE.nestml [-o DIR]`: NAME.olive.c from the NESTML
 file (generator.py), compiled by the system cc into NAME.so, cached by
 content hash (the .nestml text, NESTML's version, the generator's version)
-in ${OLIVE_MODEL_CACHE:-~/.cache/olive/models} or DIR: NAME.so + NAME.hash.
+in the model cache ($OLIVE_MODEL_CACHE, else $XDG_CACHE_HOME/olive/models,
+else ~/.cache/olive/models; created 0700) or DIR: NAME.so, its descriptor
+NAME.olive.json and NAME.hash (what olive reads to know the model without
+loading it), NAME.olive.c.
+
+Builds of one model may run side by side: each works in a private temporary
+directory, under a lock (DIR/.NAME.lock), and moves its files in by rename;
+a failed build leaves nothing behind. A cache hit needs no NESTML: the key is
+the file's text, the NESTML and generator versions and the solver, looked up
+in DIR/.index (content hash -> model name).
 
 Where nvcc is found ($OLIVE_NVCC, the PATH, $CUDA_HOME/bin or
 /usr/local/cuda/bin; OLIVE_MODEL_CUDA=0 skips it) the same NAME.olive.c is
@@ -10,19 +19,37 @@ compiled by nvcc with olive's kernels (plugin_kernels.cuh) into a GPU image
 GPUs) that the .so carries: olive-simulate --backend cuda loads it."""
 
 import argparse
+import contextlib
+import fcntl
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
 
-try:   # NESTML (pynestml) is no dependency of the olive package: build() names what to install
-    from . import generator
-    from .printer import Refused
-except ImportError as e:
-    generator = Refused = None
-    _missing = e
+from .. import plugin
+
+from . import versions
+
+# NESTML (pynestml) is no dependency of the olive package, and importing it
+# takes seconds: the generator is imported on a cache miss only (_generator()).
+generator = Refused = None
+_missing = None
+
+
+def _generator():
+    global generator, Refused, _missing
+    if generator is None and _missing is None:
+        try:
+            from . import generator as g
+            from .printer import Refused as r
+            generator, Refused = g, r
+        except ImportError as e:
+            _missing = e
+    need_nestml()
+    return generator
 
 # The NESTML release the generator is written for (tests/python_pins.sh pins the same).
 NESTML_PIN, ODETOOLBOX_PIN = "9.0.0", "3.0.0"
@@ -46,23 +73,54 @@ def include_dirs():
 
 def content_hash(path, text, numeric_solver="rk45"):
     h = hashlib.sha256()
-    for part in (text, generator.nestml_version(), str(generator.GENERATOR_VERSION), numeric_solver):
+    for part in (text, versions.nestml_version(), str(versions.GENERATOR_VERSION), numeric_solver):
         h.update(part.encode() + b"\0")
     return h.hexdigest()
 
 
 def cache_dir(out):
-    if out:
-        return out
-    return os.environ.get("OLIVE_MODEL_CACHE") or os.path.join(os.path.expanduser("~"), ".cache", "olive", "models")
+    return out or plugin.cache_dir()
 
 
 def _atomic_write(path, data, mode="w"):
-    d = os.path.dirname(path) or "."
-    fd, tmp = tempfile.mkstemp(dir=d, prefix=".tmp-")
-    with os.fdopen(fd, mode) as f:
-        f.write(data)
-    os.replace(tmp, path)
+    plugin.atomic_write(path, data)
+
+
+# A model name olive-genconn and olive-simulate take (model_plugin.c's name_ok,
+# synfile.c's 63 characters), and none of a built-in model.
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.]{0,62}\Z")
+
+
+def name_fault(name):
+    from .. import models
+    if not _NAME.match(name):
+        return "is not a model name olive takes ([A-Za-z_][A-Za-z0-9_.]*, at most 63 characters)"
+    if name in models.SPIKING_MODELS or name == models.INFOLI:
+        return "is a built-in model's (rename the model)"
+    return None
+
+
+def ensure_dir(d):
+    """d made (0700 when new) and refused when others can write it: whoever can
+    write there could choose the code olive runs."""
+    try:
+        os.makedirs(d, mode=0o700, exist_ok=True)
+    except OSError as e:
+        raise SystemExit(f"olive-model: {d}: cannot create the model directory ({e.strerror})")
+    bad = plugin.dir_fault(d)
+    if bad:
+        raise SystemExit(f"olive-model: {d}: {bad}, so olive would not load models from it")
+
+
+@contextlib.contextmanager
+def _lock(d, key):
+    """An exclusive lock on DIR/.KEY.lock for the build's check-and-write."""
+    fd = os.open(os.path.join(d, f".{key}.lock"), os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
 
 
 def find_nvcc():
@@ -130,9 +188,8 @@ def compile_cuda(csrc, nvcc, arch):
            # 550 "set but never used": nvcc does not count C's (void)x as a use, as cc does
            "-diag-suppress=550", "-Xcompiler", "-Wall,-Wextra,-Werror,-ffp-contract=off", "-DOLIVE_PLUGIN_KERNELS",
            f"-gencode=arch=compute_{num},code=[sm_{num},compute_{num}]"] + \
-        [f"-I{d}" for d in include_dirs()] + ["-o", fatbin + ".tmp", csrc]
-    _run_compiler("nvcc", csrc, cmd, fatbin + ".tmp")
-    os.replace(fatbin + ".tmp", fatbin)
+        [f"-I{d}" for d in include_dirs()] + ["-o", fatbin, csrc]
+    _run_compiler("nvcc", csrc, cmd, fatbin)
     with open(fatbin, "rb") as f:
         data = f.read()
     rows = (", ".join(str(b) for b in data[i:i + 24]) for i in range(0, len(data), 24))
@@ -143,12 +200,11 @@ def compile_cuda(csrc, nvcc, arch):
 
 def compile_c(csrc, so, cc=None, fatbin_header=None):
     cc = (cc or os.environ.get("CC") or "cc").split()
-    tmp = so + ".tmp"
+    tmp = so   # (in the build's private directory: moved into place by build())
     gpu = [f'-DOLIVE_PLUGIN_FATBIN="{os.path.basename(fatbin_header)}"', f"-I{os.path.dirname(fatbin_header)}"] \
         if fatbin_header else []
     cmd = cc + CFLAGS + [f"-I{d}" for d in include_dirs()] + gpu + ["-o", tmp, csrc, "-lm"]
     _run_compiler("the C compiler", csrc, cmd, tmp)
-    os.replace(tmp, so)
 
 
 def need_nestml():
@@ -158,43 +214,115 @@ def need_nestml():
                          f"odetoolbox=={ODETOOLBOX_PIN} (or, in olive's checkout, pip install './python[nestml]')")
 
 
+def _index_get(d, key):
+    try:
+        with open(os.path.join(d, ".index", key)) as f:
+            return f.read().strip()
+    except OSError:
+        return None
+
+
 def build(path, out=None, force=False, numeric_solver="rk45"):
     """The path of the model's plugin, built unless the cache holds it."""
-    need_nestml()
+    global _missing
+    try:
+        versions.nestml_version()
+    except ImportError as e:
+        _missing = e
+        need_nestml()   # (names what to install)
     try:
         with open(path, encoding="utf-8") as f:
             text = f.read()
     except OSError as e:
         raise SystemExit(f"olive-model: {path}: cannot read it ({e.strerror})")
+    except UnicodeDecodeError as e:
+        raise SystemExit(f"olive-model: {path}: not UTF-8 text ({e.reason})")
     digest = content_hash(path, text, numeric_solver)
+    d = cache_dir(out)
+    nvcc = find_nvcc()
+    gpu = cuda_arch() if nvcc else None
+    # a hit costs no NESTML parse: the index maps the content hash to the name
+    known = _index_get(d, digest)
+    if not force and known and not name_fault(known) and cached(d, known, digest, gpu):
+        return os.path.join(d, known + ".so")
+    generator = _generator()
     try:
         name, csrc, solver = generator.generate(path, digest, numeric_solver)
     except generator.NestmlError as e:
         raise SystemExit(str(e))
     except Refused as e:
         raise SystemExit(f"olive-model: {path}: not supported by olive yet: {e}")
-    d = cache_dir(out)
-    os.makedirs(d, exist_ok=True)
+    bad = name_fault(name)
+    if bad:
+        raise SystemExit(f"olive-model: {path}: model name {name[:80]!r}{'...' if len(name) > 80 else ''} {bad}")
+    ensure_dir(d)
     so = os.path.join(d, name + ".so")
     print(f"olive-model: {name}: solver: {solver}", file=sys.stderr)
-    nvcc = find_nvcc()
-    gpu = cuda_arch() if nvcc else None
-    if not force and cached(d, name, digest, gpu):
-        return so
-    c_path = os.path.join(d, name + ".olive.c")
-    _atomic_write(c_path, csrc)
-    header = compile_cuda(c_path, nvcc, gpu) if nvcc else None
-    compile_c(c_path, so, fatbin_header=header)
+    with _lock(d, name):
+        if not force and cached(d, name, digest, gpu):
+            _index_put(d, digest, name)
+            return so
+        with tempfile.TemporaryDirectory(dir=d, prefix=".build-") as work:
+            c_path = os.path.join(work, name + ".olive.c")
+            with open(c_path, "w") as f:
+                f.write(csrc)
+            header = compile_cuda(c_path, nvcc, gpu) if nvcc else None
+            so_tmp = os.path.join(work, name + ".so")
+            compile_c(c_path, so_tmp, fatbin_header=header)
+            pm = plugin.describe(so_tmp)
+            if pm.name != name or pm.hash != digest:
+                raise SystemExit(f"olive-model: {path}: the built plugin holds model {pm.name} of hash {pm.hash}, "
+                                 f"not {name} of {digest} (a generator fault: please report it)")
+            with open(os.path.join(work, name + ".headers"), "w") as f:
+                f.write(headers_digest() + "\n")
+            if gpu:
+                with open(os.path.join(work, name + ".gpu"), "w") as f:
+                    f.write(gpu + "\n")
+            elif os.path.exists(os.path.join(d, name + ".gpu")):
+                os.unlink(os.path.join(d, name + ".gpu"))
+            # the hash file last: until it is there, no reader takes NAME.so for this model
+            for ext in (".olive.c", ".fatbin", ".fatbin.h", ".so", ".headers", ".gpu"):
+                if os.path.exists(os.path.join(work, name + ext)):
+                    os.replace(os.path.join(work, name + ext), os.path.join(d, name + ext))
+            plugin.write_descriptor(so, pm)
+        _index_put(d, digest, name)
     print(f"olive-model: {name}: GPU image: " + (f"{gpu} (nvcc)" if gpu else "none (no nvcc: CPU engine only)"),
           file=sys.stderr)
-    gpu_file = os.path.join(d, name + ".gpu")   # the GPU image's arch, when the .so has one
-    if gpu:
-        _atomic_write(gpu_file, gpu + "\n")
-    elif os.path.exists(gpu_file):
-        os.unlink(gpu_file)
-    _atomic_write(os.path.join(d, name + ".headers"), headers_digest() + "\n")
-    _atomic_write(os.path.join(d, name + ".hash"), digest + "\n")
     return so
+
+
+def _index_put(d, digest, name):
+    os.makedirs(os.path.join(d, ".index"), mode=0o700, exist_ok=True)
+    plugin.atomic_write(os.path.join(d, ".index", digest), name + "\n")
+
+
+def describe(so, out=None):
+    """olive-model describe PATH.so: writes NAME.olive.json and NAME.hash beside a
+    plugin compiled by hand (loading it: the user names it here), or copies it
+    with them into DIR."""
+    if not os.path.isfile(so):
+        raise SystemExit(f"olive-model: {so}: no such file")
+    try:
+        pm = plugin.describe(so)
+    except ValueError as e:
+        raise SystemExit(f"olive-model: {e}")
+    bad = name_fault(pm.name)
+    if bad:
+        raise SystemExit(f"olive-model: {so}: model name {pm.name!r} {bad}")
+    target = so
+    if out:
+        ensure_dir(out)
+        target = os.path.join(out, pm.name + ".so")
+        with _lock(out, pm.name):
+            fd, tmp = tempfile.mkstemp(dir=out, prefix=".tmp-")
+            os.close(fd)
+            shutil.copyfile(so, tmp)
+            os.chmod(tmp, 0o755)
+            os.replace(tmp, target)
+            plugin.write_descriptor(target, pm)
+    else:
+        plugin.write_descriptor(target, pm)
+    return target
 
 
 def main(argv=None):
@@ -205,10 +333,17 @@ def main(argv=None):
     b.add_argument("file")
     b.add_argument("-o", "--output", metavar="DIR", help="directory of NAME.so (default: the model cache)")
     b.add_argument("--force", action="store_true", help="build even when the cache holds it")
-    b.add_argument("--numeric-solver", choices=generator.NUMERIC_SOLVERS if generator else None, default="rk45",
+    b.add_argument("--numeric-solver", choices=versions.NUMERIC_SOLVERS, default="rk45",
                    help="for the ODEs without exact propagators: rk45 (default; NEST's adaptive GSL RKF45) "
                         "or rk4 (fixed step dt)")
+    dsc = sub.add_parser("describe", help="PATH.so (a plugin compiled by hand) -> NAME.olive.json and NAME.hash "
+                         "beside it (or, with -o DIR, a copy with them in DIR)")
+    dsc.add_argument("file")
+    dsc.add_argument("-o", "--output", metavar="DIR", help="copy the plugin into DIR (e.g. the model cache)")
     args = ap.parse_args(argv)
+    if args.cmd == "describe":
+        print(describe(args.file, args.output))
+        return 0
     sys.setrecursionlimit(10000)   # NESTML's visitors recurse deeply on ode-toolbox's expressions
     print(build(args.file, args.output, args.force, args.numeric_solver))
     return 0

@@ -36,10 +36,8 @@ import jinja2
 from .hoist import Slots, hoist, without_input
 from .printer import Refused, make_printer
 
-GENERATOR_VERSION = 8
 # for the ODEs ode-toolbox leaves numeric: rk45 (the default, NESTML's choice
 # for NEST: GSL's adaptive RKF45) or rk4 (fixed step, one step per dt)
-NUMERIC_SOLVERS = ("rk45", "rk4")
 TEMPLATES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "templates")
 
 
@@ -47,9 +45,7 @@ class NestmlError(Exception):
     """NESTML's own messages for a model it rejects (file, line, what)."""
 
 
-def nestml_version():
-    import pynestml
-    return pynestml.__version__
+from .versions import GENERATOR_VERSION, NUMERIC_SOLVERS, nestml_version  # noqa: E402,F401
 
 
 def _nestml_errors(path):

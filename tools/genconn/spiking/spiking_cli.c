@@ -2,6 +2,7 @@
 #include "spiking.h"
 #include "genconn.h"
 #include "model_plugin.h"
+#include "model_places.h"
 #include "plasticity_io.h"
 #include "cable_model.h"
 #include "popparam.h"
@@ -36,6 +37,9 @@ static void usage(void)
            "                               hh_cond_exp_traub) or hh_cable\n"
            "                               (NEURON's ball-and-stick) or hh_swc (a cell of an SWC file);\n"
            "                               docs/FORMAT.md lists the parameters\n"
+           "                               or a plugin: PATH.so, or the NAME of one in --model-path,\n"
+           "                               OLIVE_MODEL_PATH or the model cache (docs/MODELS.md)\n"
+           "  --model-path DIR|FILE.so   where a plugin's NAME is looked for first (repeatable)\n"
            "  --cells N                  one population 'all' of N cells\n"
            "  --population NAME:N        a population of N cells (ids follow in the order given)\n"
            "  --source-poisson NAME:N:RATE[:START[:DURATION]]\n"
@@ -126,6 +130,7 @@ static const olive_opt spk_opts[] = {
     GC_COMMON_OPTS,
     {"--population", NULL, OLIVE_OPT_VALUE, 1}, {"--source-poisson", NULL, OLIVE_OPT_VALUE, 1},
     {"--param", NULL, OLIVE_OPT_VALUE, 1}, {"--morphology", NULL, OLIVE_OPT_VALUE, 1},
+    {"--model-path", NULL, OLIVE_OPT_VALUE, 1},
     {"--v0", NULL, OLIVE_OPT_VALUE, 1}, {"--projection", NULL, OLIVE_OPT_VALUE, 1},
     {"--import-synapses", NULL, OLIVE_OPT_VALUE, 0}, {"--import-edge-types", NULL, OLIVE_OPT_VALUE, 0},
     {"--import-synaptic-models", NULL, OLIVE_OPT_VALUE, 0},
@@ -336,6 +341,9 @@ void gc_spk_parse_args(int argc, char **argv, gc_spk_config *cfg)
     const char *projs[GC_MAX_PROJ], *morphs[OLIVE_MAX_POPS];
     int nparams = 0, nv0 = 0, nprojs = 0, nmorphs = 0;
     olive_check_options_or_die(argc, argv, spk_opts, OLIVE_NOPTS(spk_opts));
+    olive_plugins_enable();
+    for (int i = 1; i + 1 < argc; i++)   /* the places are known before --model looks there */
+        if (!strcmp(argv[i], "--model-path")) olive_model_path_add(argv[++i]);
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(); exit(0); }
@@ -353,6 +361,7 @@ void gc_spk_parse_args(int argc, char **argv, gc_spk_config *cfg)
                                   "hh_cable or hh_swc%s", m, olive_did_you_mean(hint, sizeof hint, m, models, 8));
             }
         }
+        else if (!strcmp(a, "--model-path")) need_value(argc, argv, &i);   /* (taken above) */
         else if (!strcmp(a, "--cells")) cells = olive_parse_int(a, need_value(argc, argv, &i), 1, INT32_MAX);
         else if (!strcmp(a, "--population")) {
             const char *v = need_value(argc, argv, &i);

@@ -115,6 +115,8 @@ struct sim_spk {
     int syn_hash_done;
     int order_free;          /* --order-free-sums: the weights are multiples of 2^-wq_bits (weight_quantum.h) */
     int wq_bits;
+    struct spk_wq_scale *wq_scale;   /* per projection the scale of its weights (spk_quantum.c), or NULL */
+    int wq_nproj;
 };
 
 /* spk_engine.c */
@@ -212,6 +214,10 @@ void spk_quantize_host(sim_t *s);
 /* F from the rank's largest in-degree and |weight|, the same on every rank
  * (MPI_MAX); logged. */
 int spk_quantum_bits(sim_t *s, int64_t indeg, double wmax);
+/* Per projection of syn its largest |weight| (every rank's), kept for the
+ * precision check of spk_quantum_bits; freed by spk_quantum_free. */
+void spk_quantum_scales(sim_t *s, const olive_synapses *syn);
+void spk_quantum_free(sim_t *s);
 
 /* spk_setup.c: k->dev_rows turned around on the host after all (the device
  * lacks the memory), and freed. */

@@ -3,10 +3,71 @@
  * take them. The CUDA engine rounds the lists it makes on the device itself
  * (spk_cuda_quantum.cu), with the same F and the same rounding. */
 #include "spk.h"
+#include "conn_rule.h"
 #include "util.h"
 #include "weight_quantum.h"
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+
+/* The precision every projection keeps: its weights are rounded by at most
+ * 2^-OLIVE_WQ_REL_BITS of its largest |weight| (float's precision), or the
+ * run is refused. A grid set by one projection of large weights would
+ * otherwise round another's small weights away (1e9 beside 1e-6: to 0). */
+#define OLIVE_WQ_REL_BITS 24
+
+struct spk_wq_scale {
+    char name[OLIVE_NAME_LEN];
+    double wmax;
+};
+
+void spk_quantum_scales(sim_t *s, const olive_synapses *syn)
+{
+    struct sim_spk *k = s->spk;
+    if (!k->order_free || syn->n == 0) return;
+    double *m = olive_calloc((size_t)syn->n, sizeof *m, "--order-free-sums");
+    k->wq_scale = olive_calloc((size_t)syn->n, sizeof *k->wq_scale, "--order-free-sums");
+    k->wq_nproj = syn->n;
+    for (int j = 0; j < syn->n; j++) {
+        const olive_projection *p = &syn->proj[j];
+        snprintf(k->wq_scale[j].name, sizeof k->wq_scale[j].name, "%s", p->name);
+        if (p->kept) {   /* drawn later, on the device: the scale of its weight rule */
+            const olive_value *w = &p->kept->w;
+            m[j] = w->normal ? fmax(fabs(w->mean), w->sd) : fmax(fabs(w->a), fabs(w->b));
+        } else if (!p->weight) {
+            m[j] = p->nnz > 0 ? fabs(p->weight_value) : 0;
+        } else {
+            for (int64_t e = 0; e < p->nnz; e++) m[j] = fmax(m[j], fabs(p->weight[e]));
+        }
+    }
+    SIM_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, m, syn->n, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD));
+    for (int j = 0; j < syn->n; j++) k->wq_scale[j].wmax = m[j];
+    free(m);
+}
+
+void spk_quantum_free(sim_t *s)
+{
+    free(s->spk->wq_scale);
+    s->spk->wq_scale = NULL;
+}
+
+/* Refuses the run when the grid 2^-bits rounds some projection's weights by
+ * more than 2^-OLIVE_WQ_REL_BITS of its largest |weight|. */
+static void check_precision(sim_t *s, int bits, int64_t indeg, double wmax)
+{
+    const struct sim_spk *k = s->spk;
+    const double err = ldexp(1.0, -bits - 1);   /* the largest rounding error */
+    for (int j = 0; j < k->wq_nproj; j++) {
+        const double w = k->wq_scale[j].wmax;
+        if (w > 0 && err > ldexp(w, -OLIVE_WQ_REL_BITS))
+            olive_die("%s: --order-free-sums: projection %s: its weights (largest |weight| %g) would be rounded to "
+                      "multiples of 2^%d, the grid that keeps every sum exact for the network's largest in-degree "
+                      "%lld and largest |weight| %g: an error of up to %.3g of its largest weight, more than the "
+                      "2^-%d that --order-free-sums keeps (run without --order-free-sums, or bring the projections' "
+                      "weights closer in size)", s->cfg->run.net_path, k->wq_scale[j].name, w, -bits,
+                      (long long)indeg, wmax, err / w, OLIVE_WQ_REL_BITS);
+    }
+}
 
 int spk_quantum_bits(sim_t *s, int64_t indeg, double wmax)
 {
@@ -16,6 +77,7 @@ int spk_quantum_bits(sim_t *s, int64_t indeg, double wmax)
     SIM_CHECK_MPI(MPI_Allreduce(&indeg, &dall, 1, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD));
     SIM_CHECK_MPI(MPI_Allreduce(&wmax, &wall, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD));
     k->wq_bits = olive_weight_quantum_bits(dall, wall);
+    if (dall > 0 && wall > 0) check_precision(s, k->wq_bits, dall, wall);
     if (dall > 0 && wall > 0)
         olive_info("--order-free-sums: weights rounded to multiples of 2^%d (largest in-degree %lld, largest |weight| %g)",
                    -k->wq_bits, (long long)dall, wall);

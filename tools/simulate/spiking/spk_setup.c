@@ -248,6 +248,7 @@ static void setup_synapses(sim_t *s, olive_synapses *syn, const spk_mem *m)
     SIM_CHECK_MPI(MPI_Allreduce(&mine, &k->nsyn_total, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD));
     check_memory(s, N, m, k->slots);
 
+    spk_quantum_scales(s, syn);   /* (--order-free-sums: before the rows move) */
     /* the turn-around on the device (spk_cuda_turnaround.cu): by default
      * from 2^24 synapses (beyond the fused path's networks) */
     if (k->dev_drawn && nsyn >= (int64_t)UINT32_MAX)
@@ -780,6 +781,7 @@ void sim_free_spiking(sim_t *s)
     free((void *)k->src.ptr); free((void *)k->src.steps); free(k->src.next); free(k->src_rows);
     free(k->restored);
     free(k->list_proj);
+    spk_quantum_free(s);
     free(k->list_index);
     free(k->carry);
     spk_plastic_free(k);
