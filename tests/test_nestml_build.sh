@@ -99,6 +99,56 @@ if model printing.nestml > out.txt 2> err.txt; then fail "println built"; fi
 grep -q 'not supported by olive yet: println() in the update block' err.txt || { cat err.txt >&2; fail "println not refused by name"; }
 echo "built: ${built[*]}"
 
+# ---- builds side by side, names olive refuses, failed builds, the cache hit
+# four builds of one model at once into a fresh directory: all succeed, one
+# plugin, nothing temporary left
+lifm="$TOP/examples/nestml/lif_cuba_nestml.nestml"
+for i in 1 2 3 4; do (model -o par "$lifm" > par$i.out 2> par$i.err; echo $? > par$i.rc) & done
+wait
+for i in 1 2 3 4; do
+  [ "$(cat par$i.rc)" = 0 ] && [ "$(cat par$i.out)" = par/lif_cuba_nestml.so ] \
+    || { cat par$i.err >&2; fail "build $i of four at once: exit $(cat par$i.rc)"; }
+  ! grep -q Traceback par$i.err || { cat par$i.err >&2; fail "build $i of four: a traceback"; }
+done
+leftover=$(find par -name '.tmp-*' -o -name '.build-*' -o -name '*.tmp' | head -3)
+[ -z "$leftover" ] || fail "temporaries left by builds side by side: $leftover"
+[ "$(stat -c %a par)" = 700 ] || fail "the model directory was not made 0700 ($(stat -c %a par))"
+for f in so hash olive.json olive.c; do [ -s "par/lif_cuba_nestml.$f" ] || fail "par/lif_cuba_nestml.$f missing"; done
+"$BIN/olive-genconn" -q -o par.h5 --model lif_cuba_nestml --model-path par --population a:4 || fail "the plugin of four builds"
+# a cache hit imports no NESTML and takes well under a second
+"$nestml_venv/bin/python" - "$lifm" <<'PYEOF' || fail "the cache hit"
+import os, sys, time
+sys.path.insert(0, os.path.join(os.environ["TOP"], "python"))
+os.environ["OLIVE_MODEL_CACHE"] = os.path.abspath("par")
+os.environ["OLIVE_MODEL_CUDA"] = "0"   # (as the four builds above)
+t0 = time.perf_counter()
+from olive.nestml import build
+so = build.build(sys.argv[1])
+dt = time.perf_counter() - t0
+assert so == os.path.abspath("par/lif_cuba_nestml.so"), so
+assert "pynestml" not in sys.modules, "a cache hit imported NESTML"
+assert dt < 1.0, f"a cache hit took {dt:.2f} s"
+print(f"ok cache hit: {dt * 1000:.0f} ms, no NESTML import")
+PYEOF
+# names olive-genconn would refuse are refused at build time, leaving nothing
+named() { sed "s/^model iaf_psc_exp_neuron:/model $1:/" "$lib/iaf_psc_exp_neuron.nestml" > "$2"; }
+long=$(printf 'n%.0s' $(seq 300))
+named "$long" long.nestml
+named lif_cuba builtin.nestml
+named 'adv$lif' dollar.nestml
+for f in long dollar builtin; do
+  if model -o refused "$f.nestml" > out.txt 2> err.txt; then fail "model $f built"; fi
+  ! grep -q Traceback err.txt || { cat err.txt >&2; fail "$f: a traceback"; }
+  echo "ok refused $f: $(head -c 200 err.txt)"
+done
+grep -q "is a built-in model's (rename the model)" err.txt || { cat err.txt >&2; fail "a built-in's name: no message"; }
+[ -z "$(ls -A refused 2>/dev/null)" ] || fail "a refused build left files: $(ls -A refused)"
+# a build that fails in the compiler (no olive headers found) leaves nothing
+if OLIVE_MODEL_CUDA=0 CC=false model -o failed "$lifm" > out.txt 2> err.txt; then fail "a failed compiler built"; fi
+grep -q "the C compiler failed" err.txt || { cat err.txt >&2; fail "a failed compile: no message"; }
+[ -z "$(find failed -type f ! -name .lock 2>/dev/null)" ] || fail "a failed build left: $(find failed -type f)"
+echo "ok failed build: nothing left"
+
 # olive against NEST's built-in model of the same name (pinned nest-simulator),
 # on the same input spike trains and current: the same spike steps, cell by
 # cell (scripts/nestml_nest_compare.py says how the inputs are made the same)

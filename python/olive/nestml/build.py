@@ -7,7 +7,7 @@ NAME.olive.json and NAME.hash (what olive reads to know the model without
 loading it), NAME.olive.c.
 
 Builds of one model may run side by side: each works in a private temporary
-directory, under a lock (DIR/.NAME.lock), and moves its files in by rename;
+directory, under a lock (DIR/.lock), and moves its files in by rename;
 a failed build leaves nothing behind. A cache hit needs no NESTML: the key is
 the file's text, the NESTML and generator versions and the solver, looked up
 in DIR/.index (content hash -> model name).
@@ -113,9 +113,9 @@ def ensure_dir(d):
 
 
 @contextlib.contextmanager
-def _lock(d, key):
-    """An exclusive lock on DIR/.KEY.lock for the build's check-and-write."""
-    fd = os.open(os.path.join(d, f".{key}.lock"), os.O_RDWR | os.O_CREAT, 0o600)
+def _lock(d):
+    """An exclusive lock on DIR/.lock (the directory's, kept) for a build's check-and-write."""
+    fd = os.open(os.path.join(d, ".lock"), os.O_RDWR | os.O_CREAT, 0o600)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         yield
@@ -255,10 +255,11 @@ def build(path, out=None, force=False, numeric_solver="rk45"):
     bad = name_fault(name)
     if bad:
         raise SystemExit(f"olive-model: {path}: model name {name[:80]!r}{'...' if len(name) > 80 else ''} {bad}")
+    headers_digest()   # (olive's headers are there: else the message, before anything is written)
     ensure_dir(d)
     so = os.path.join(d, name + ".so")
     print(f"olive-model: {name}: solver: {solver}", file=sys.stderr)
-    with _lock(d, name):
+    with _lock(d):
         if not force and cached(d, name, digest, gpu):
             _index_put(d, digest, name)
             return so
@@ -313,7 +314,7 @@ def describe(so, out=None):
     if out:
         ensure_dir(out)
         target = os.path.join(out, pm.name + ".so")
-        with _lock(out, pm.name):
+        with _lock(out):
             fd, tmp = tempfile.mkstemp(dir=out, prefix=".tmp-")
             os.close(fd)
             shutil.copyfile(so, tmp)
