@@ -99,6 +99,18 @@ if model printing.nestml > out.txt 2> err.txt; then fail "println built"; fi
 grep -q 'not supported by olive yet: println() in the update block' err.txt || { cat err.txt >&2; fail "println not refused by name"; }
 echo "built: ${built[*]}"
 
+# a numeric solver asked for what no double can give (absolute tolerance 1e-300,
+# relative 0) fails at step 0 within a few tries a cell, naming the solver
+"$BIN/olive-genconn" -q -o tol.h5 --model izhikevich_neuron --population a:5000 \
+    --param gsl_abs_error_tol=1e-300 --param gsl_rel_error_tol=0
+t0=$(date +%s%N)
+if "$BIN/olive-simulate" tol.h5 -o tol --steps 10 2> tol.err; then fail "tolerance 1e-300 ran"; fi
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+grep -q "non-finite membrane potential at step 0 (t = 0.1 ms) in cell 0 (the RKF45 solver of model izhikevich_neuron gave up" tol.err \
+  || { cat tol.err >&2; fail "tolerance 1e-300: the solver's failure is not named"; }
+[ "$ms" -lt 5000 ] || fail "tolerance 1e-300: 5000 cells took $ms ms to fail"
+echo "ok solver tolerance 1e-300: refused in $ms ms, naming the solver"
+
 # ---- builds side by side, names olive refuses, failed builds, the cache hit
 # four builds of one model at once into a fresh directory: all succeed, one
 # plugin, nothing temporary left

@@ -197,5 +197,13 @@ expect_fail "plasticity tsodyks: U must be in \[0, 1\]" "$S" -q damaged.h5 --tim
     --projection from=e,to=e,p=0.5,weight=1,delay=1,receptor=ge,plasticity=stdp,tau_minus=20 \
     --projection from=e,to=e,p=0.5,weight=1,delay=1,receptor=ge,name=other,plasticity=stdp,tau_minus=30
 expect_fail "a cell has one tau_minus" "$S" -q tau.h5 --time 10 -o x5
-for d in x1 x2 x3 x4 x5 x7 x8; do [ ! -e $d ] || fail "a refused run left $d"; done
+# a rule's parameters far out of range (alpha = -1e300: depression grows the
+# weight without bound): stopped where the weight becomes non-finite, naming
+# the projection, the synapse and the rule, not a cell's voltage later
+"$G" -q -o alpha.h5 --model lif_cuba --population e:50 --v0 -60:-50 --param I_e=30 \
+    --projection name=grow,from=e,to=e,p=0.3,weight=1,delay=1,receptor=ge,plasticity=stdp,Wmax=4.5,alpha=-1e300
+if "$S" -q alpha.h5 --steps 2000 -o x9 2> alpha.err; then fail "alpha = -1e300 ran to the end"; fi
+grep -Eq "plastic projection grow: synapse [0-9]+ .* got the non-finite weight -?inf at the spike of step [0-9]+ \(plasticity=stdp: .*alpha = -1e\+300" alpha.err \
+  || { cat alpha.err >&2; fail "alpha = -1e300: the message does not name the projection, synapse and rule"; }
+for d in x1 x2 x3 x4 x5 x7 x8 x9; do [ ! -e $d ] || fail "a refused run left $d"; done
 echo "plasticity: NEST comparisons, ranks, refusals ok"

@@ -19,6 +19,11 @@
 /* Tries (accepted and rejected internal steps) allowed in one simulation
  * step: past it the cell is failed (its variables NaN: step() returns 0). */
 #define OLIVE_RKF45_MAX_TRIES 10000
+/* The least internal step, as a fraction of the simulation step (GSL's
+ * users bound it: gsl_odeiv2_driver_set_hmin): a step size the control
+ * shrinks below it fails the cell at once, so that tolerances no double can
+ * meet (gsl_abs_error_tol = 1e-300) cost a few tries, not OLIVE_RKF45_MAX_TRIES. */
+#define OLIVE_RKF45_H_MIN 1e-12
 
 /* ytmp: the argument of stage s (0..5) of a step h from y (GSL's rows). */
 OLIVE_HD void olive_rkf45_stage_arg(int s, int n, double h, const double *y, const double *k, double *ytmp)

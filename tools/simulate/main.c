@@ -148,13 +148,19 @@ static int stop_if_not_finite(sim_t *s)
     if (first == INT64_MAX) return (int)-all[1];
     int64_t cell = s->bad_step == first ? s->bad_cell : INT64_MAX, cell_min;
     SIM_CHECK_MPI(MPI_Allreduce(&cell, &cell_min, 1, MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD));
+    /* what became non-finite, from the rank that owns that cell */
+    int owner = cell == cell_min ? s->rank : INT32_MAX, owner_min;
+    SIM_CHECK_MPI(MPI_Allreduce(&owner, &owner_min, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD));
+    if (owner_min != INT32_MAX)
+        SIM_CHECK_MPI(MPI_Bcast(s->bad_what, (int)sizeof s->bad_what, MPI_CHAR, owner_min, MPI_COMM_WORLD));
     if (s->rank == 0) {
         char kept[4200] = "";
         if (ckpt_last >= 0)
             snprintf(kept, sizeof kept, "; the last good checkpoint %s/state.h5 (step %lld) is kept",
                      s->cfg->run.out_path, (long long)ckpt_last);
-        olive_die("non-finite membrane potential at step %lld (t = %g ms) in cell %lld; stopping%s",
-                  (long long)first, (double)(first + 1) * s->cfg->run.dt, (long long)cell_min, kept);
+        olive_die("non-finite membrane potential at step %lld (t = %g ms) in cell %lld%s%s%s; stopping%s",
+                  (long long)first, (double)(first + 1) * s->cfg->run.dt, (long long)cell_min, s->bad_what[0] ? " (" : "",
+                  s->bad_what, s->bad_what[0] ? ")" : "", kept);
     }
     MPI_Barrier(MPI_COMM_WORLD); /* never returns: rank 0 aborts the job */
     exit(1);

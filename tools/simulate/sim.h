@@ -210,6 +210,7 @@ struct sim_t {
     int64_t *tspike_n, *tspike_cap;
     int nthreads;
     int64_t bad_cell, bad_step; /* first non-finite value seen, -1 if none */
+    char bad_what[320];      /* what became non-finite there (a variable, a solver), or "": for the message */
     sim_pulse *active;       /* scratch: the pulses active in the current step */
     void **tbuf;             /* per thread: SIM_ROW_LANES rows' junction terms, tbuf_stride apart */
     int64_t tbuf_stride;     /* max degree + OLIVE_JUNCTION_PAD */

@@ -396,8 +396,9 @@ class Model:
         evolve_apply looped over the step: common/models/plugin_rkf45.h) of
         the numeric ODEs; as NESTML's NEST target, the variables
         integrate_odes() does not name are held (derivative 0). Bounded: past
-        OLIVE_RKF45_MAX_TRIES tries in one step the step size becomes NaN and
-        step() reports the cell."""
+        OLIVE_RKF45_MAX_TRIES tries in one step, or a step size below
+        OLIVE_RKF45_H_MIN of dt, the step size becomes NaN and step() reports
+        the cell (olive-simulate names the solver)."""
         n, h = len(num), "S_" + self.RKF45_STEP
         f = {v: self.expr(self.ns["numeric_update_expressions"][v]) if v in chosen else "0.0" for v in num}
         atol, rtol = ("P_" + name for name, *_ in self.RKF45_PARAMS)
@@ -423,6 +424,7 @@ class Model:
                 "        const double rk_h_old = rk_h0;",
                 f"        const int rk_adj = olive_rkf45_hadjust({n}, rk_y, rk_err, {atol}, {rtol}, &rk_h0);",
                 "        if (!olive_rkf45_reject(rk_adj, rk_t, rk_h_old, &rk_h0)) break;",
+                "        if (rk_h0 < OLIVE_RKF45_H_MIN * OLIVE_DT) { rk_tries = OLIVE_RKF45_MAX_TRIES + 1; break; }",
                 "    }",
                 "    if (rk_tries > OLIVE_RKF45_MAX_TRIES) { rk_h = NAN; break; }",
                 "    rk_h = rk_h0;",

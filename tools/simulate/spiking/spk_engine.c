@@ -4,6 +4,7 @@
 #include "spk.h"
 #include "util.h"
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include <omp.h>
 
@@ -137,6 +138,24 @@ static int64_t first_nonfinite(const sim_t *s, double *const *x, int64_t a, int6
     return INT64_MAX;
 }
 
+/* s->bad_what: which variable of own cell r is non-finite; the variable an
+ * adaptive solver keeps its step size in (NESTML's __h_int) means the
+ * solver gave up (plugin_rkf45.h). */
+static void name_nonfinite(sim_t *s, double *const *x, int64_t r)
+{
+    const olive_cell_model *m = s->cfg->run.model;
+    for (int v = 0; v < m->nvars; v++) {
+        if (isfinite(x[v][r])) continue;
+        if (!strcmp(m->var_names[v], "__h_int"))
+            snprintf(s->bad_what, sizeof s->bad_what, "the RKF45 solver of model %s gave up: its step size fell below "
+                     "1e-12 of dt, or it took more than 10000 tries in one step (gsl_abs_error_tol and gsl_rel_error_tol "
+                     "too small for doubles, or equations that blow up)", m->name);
+        else
+            snprintf(s->bad_what, sizeof s->bad_what, "variable %s of model %s", m->var_names[v], m->name);
+        return;
+    }
+}
+
 /* Steps 1 (cells, and the spike sources' flags) or 2 (the condition) of
  * the own cells [lo, hi) of one thread, run by run of one coefficient set;
  * returns the first non-finite cell of step 1, else INT64_MAX. */
@@ -195,7 +214,11 @@ static void plugin_step(sim_t *s, int64_t step)
     const int late = pl->inputs_before_condition;   /* order 1, 3, 2, 4 (no delay of 0: spk_setup.c) */
     const double t0 = olive_now();
     const int64_t bad = plugin_cells(s, step, cur, x, 1, !late);
-    if (bad != INT64_MAX && s->bad_step < 0) { s->bad_step = step; s->bad_cell = bad; }
+    if (bad != INT64_MAX && s->bad_step < 0) {
+        s->bad_step = step;
+        s->bad_cell = bad;
+        name_nonfinite(s, x, bad - s->plan.row0);
+    }
     if (late) {   /* (the delivery counts as compute, as lif_step's; the exchange as exchange) */
         spk_deliver(s, step);
         plugin_cells(s, step, cur, x, 0, 1);

@@ -137,24 +137,46 @@ void spk_plastic_post(sim_t *s, int64_t step)
     }
 }
 
+/* A weight or event the rule made non-finite (parameters far out of range,
+ * e.g. STDP's alpha = -1e300) stops the run naming the projection, the
+ * synapse and the rule, not a cell's voltage a few steps later. */
+static void nonfinite_weight(const struct spk_plastic *P, int64_t x, int64_t sstep, double w)
+{
+    const int j = P->proj_of[x];
+    const olive_plasticity *rule = &P->rule[j];
+    char pars[512] = "";
+    for (int q = 0, used = 0; q < olive_plast_npar(rule->rule) && used < (int)sizeof pars; q++)
+        used += snprintf(pars + used, sizeof pars - (size_t)used, "%s%s = %g", q ? ", " : "", olive_plast_par_name(rule->rule, q),
+                         rule->par[q]);
+    olive_die("plastic projection %s: synapse %lld (in the projection's file order) got the non-finite weight %g at the "
+              "spike of step %lld (plasticity=%s: %s): a parameter far out of range?", P->name[j],
+              (long long)(P->first[j] + P->index_of[x]), w, (long long)sstep, olive_plast_rule_name(rule->rule), pars);
+}
+
 double spk_plastic_pre(struct sim_spk *k, int64_t x, int64_t sstep, int d, double dt)
 {
     struct spk_plastic *P = k->plastic;
     spk_out *o = &k->out[x];
     if (P->proj_of[x] < 0) return o->w;   /* a static synapse */
     const olive_plasticity *rule = &P->rule[P->proj_of[x]];
+    double w;
     switch (rule->rule) {
     case OLIVE_PLAST_STDP:
     case OLIVE_PLAST_STDP_NN_SYMM: {
         const int32_t r = o->target;
         const olive_post_history h = {P->post_step[r], P->post_kminus[r], P->post_n[r], 0, 0, OLIVE_POST_NONE, NULL};
-        return olive_stdp_pre(rule->par, dt, sstep, d, h, &o->w, &P->st[x], rule->rule == OLIVE_PLAST_STDP_NN_SYMM);
+        w = olive_stdp_pre(rule->par, dt, sstep, d, h, &o->w, &P->st[x], rule->rule == OLIVE_PLAST_STDP_NN_SYMM);
+        break;
     }
     case OLIVE_PLAST_TSODYKS:
-        return olive_tsodyks_pre(rule->par, dt, sstep, o->w, &P->st[x]);
+        w = olive_tsodyks_pre(rule->par, dt, sstep, o->w, &P->st[x]);
+        break;
     default:
-        return olive_tsodyks2_pre(rule->par, dt, sstep, o->w, &P->st[x]);
+        w = olive_tsodyks2_pre(rule->par, dt, sstep, o->w, &P->st[x]);
+        break;
     }
+    if (!isfinite(w) || !isfinite(o->w)) nonfinite_weight(P, x, sstep, isfinite(w) ? o->w : w);
+    return w;
 }
 
 /* Projection j's synapses on this rank, in file order: the weight, the
