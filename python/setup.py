@@ -18,11 +18,22 @@ import sys
 import tempfile
 from pathlib import Path
 
-from setuptools import Distribution as _Distribution, setup
-from setuptools.command.bdist_wheel import bdist_wheel as _bdist_wheel
-from setuptools.command.build_py import build_py as _build_py
-from setuptools.command.sdist import sdist as _sdist
-from setuptools.errors import ExecError
+import setuptools
+
+# pyproject.toml's build requirement, said plainly where pip did not install
+# it (--no-build-isolation with an older setuptools, e.g. Debian 12's 66)
+_NEED = (77,)
+_have = tuple(int(x) for x in setuptools.__version__.split(".")[:1] if x.isdigit())
+if _have < _NEED:
+    sys.exit(f"olive's Python package needs setuptools >= {'.'.join(map(str, _NEED))} to build; this Python "
+             f"({sys.executable}) has setuptools {setuptools.__version__}. Install it first "
+             f"(pip install 'setuptools>=77'), or build without --no-build-isolation (pip then fetches it).")
+
+from setuptools import Distribution as _Distribution, setup  # noqa: E402
+from setuptools.command.bdist_wheel import bdist_wheel as _bdist_wheel  # noqa: E402
+from setuptools.command.build_py import build_py as _build_py  # noqa: E402
+from setuptools.command.sdist import sdist as _sdist  # noqa: E402
+from setuptools.errors import ExecError  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 PROGRAMS = ("genconn", "disperse", "simulate", "analyze")

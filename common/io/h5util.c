@@ -115,7 +115,11 @@ void olive_h5_close_file(const char *file, hid_t f)
 static hid_t write_fapl(const char *path, MPI_Comm comm, int parallel)
 {
     hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    /* HDF5 1.8's object format at least: an attribute past 64 KiB (a command
+     * line of thousands of --param options) then goes to dense storage
+     * instead of failing; every HDF5 since 2008 reads it. */
     if (fapl < 0 || H5Pset_fclose_degree(fapl, H5F_CLOSE_SEMI) < 0 ||
+        H5Pset_libver_bounds(fapl, H5F_LIBVER_V18, H5F_LIBVER_LATEST) < 0 ||
         (parallel && H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL) < 0))
         olive_h5_fail(path, "cannot set up the file access property list");
     return fapl;
@@ -186,7 +190,9 @@ static void write_attr(const char *file, hid_t obj, const char *name, hid_t type
     htri_t there = H5Aexists(obj, name);
     if (there < 0 || (there > 0 && H5Adelete(obj, name) < 0)) olive_h5_fail(file, "cannot replace attribute %s", name);
     hid_t a = H5Acreate2(obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
-    if (a < 0 || H5Awrite(a, type, v) < 0) olive_h5_fail(file, "cannot write attribute %s (disk full?)", name);
+    if (a < 0 || H5Awrite(a, type, v) < 0)
+        olive_h5_fail(file, "cannot write attribute %s (%d value%s, %zu bytes a value: HDF5 refused it, or the disk is full)",
+                      name, n ? n : 1, n > 1 ? "s" : "", H5Tget_size(type));
     olive_h5_close(file, a, name);
     olive_h5_close(file, space, "an attribute dataspace");
 }
@@ -276,7 +282,7 @@ int olive_h5_get_str_opt(const char *file, hid_t obj, const char *name, char *bu
     hid_t ft = H5Aget_type(a);
     if (ft < 0 || H5Tget_class(ft) != H5T_STRING) olive_h5_fail(file, "attribute '%s' is not a string", name);
     /* a damaged header may declare gigabytes; olive's strings are short */
-    if (H5Tis_variable_str(ft) <= 0 && H5Tget_size(ft) > (1u << 16))
+    if (H5Tis_variable_str(ft) <= 0 && H5Tget_size(ft) > (1u << 24))
         olive_h5_fail(file, "attribute '%s': a string of %zu bytes (damaged?)", name, H5Tget_size(ft));
     int ok;
     if (H5Tis_variable_str(ft) > 0) {

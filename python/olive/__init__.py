@@ -13,7 +13,7 @@ The file layouts are docs/FORMAT.md's; docs/PYTHON.md has runnable examples.
 
 from .commands import analyze, genconn, simulate
 from .errors import FormatError, OliveError, OliveInterrupted, ProgramNotFound
-from .network import GapJunctions, Network, Population, Projection, read_network
+from .network import GapJunctions, Network, Population, ProceduralProjection, Projection, read_network
 from .programs import Progress, find_program, run_program
 from .run import Report, Run, Spikes, State, read_run
 from .version import __version__
@@ -21,7 +21,7 @@ from .writer import write_network
 
 __all__ = [
     "read_network", "write_network", "read_run", "genconn", "simulate", "analyze",
-    "Network", "Population", "Projection", "GapJunctions", "Run", "Spikes", "Report", "State",
+    "Network", "Population", "Projection", "ProceduralProjection", "GapJunctions", "Run", "Spikes", "Report", "State",
     "FormatError", "OliveError", "OliveInterrupted", "ProgramNotFound", "Progress", "find_program", "run_program",
     "__version__", "sweep",
 ]

@@ -45,6 +45,27 @@ class GapJunctions:
     def nnz(self):
         return int(self.row_ptr[-1])
 
+
+@dataclass
+class ProceduralProjection:
+    """A projection stored as its rule (olive-genconn --procedural, docs/FORMAT.md
+    "Procedural projections"): no synapses in the file; olive-simulate draws them
+    with olive's own draws (common/connect), which this package does not repeat.
+    rule: the rule's attributes (procedural, procedural_p or procedural_n,
+    source_cells, target_cells, autapses, seed, key, the weight's and the delay's);
+    attrs: the others (source, target, rule text)."""
+
+    name: str
+    receptor: str
+    rule: Dict[str, object]
+    dt: float
+    attrs: Dict[str, object] = field(default_factory=dict)
+
+    @property
+    def nnz(self):
+        """None: a procedural projection's synapse count is known once drawn (total=N: N)."""
+        return int(self.rule["procedural_n"]) if self.rule.get("procedural") == "total" else None
+
     @property
     def targets(self):
         """int64[nnz]: the receiving cell of each junction."""
@@ -288,6 +309,16 @@ def _read_projection(path, g, name, count, dt):
     if not isinstance(g, h5py.Group):
         raise FormatError(path, f"{where} is not a group")
     receptor = get_str(path, g, "receptor")
+    if "procedural" in g.attrs:   # a rule, no synapses (docs/FORMAT.md "Procedural projections")
+        kind = get_str(path, g, "procedural")
+        if kind not in ("p", "indegree", "total", "outdegree"):
+            raise FormatError(path, f"{where}: procedural = {kind!r} is not p, indegree, total or outdegree")
+        extra = attrs_dict(g)
+        rule_keys = ("procedural", "procedural_p", "procedural_n", "source_cells", "target_cells", "autapses", "seed",
+                     "key", "weight", "weight_uniform", "weight_normal", "delay", "delay_uniform_ms", "delay_normal_ms")
+        rule = {k: extra.pop(k) for k in rule_keys if k in extra}
+        extra.pop("receptor", None)
+        return ProceduralProjection(name, receptor, rule, dt, extra)
     row_ptr = dataset(path, g, "row_ptr", "iu").astype(np.int64)
     col = dataset(path, g, "col", "iu").astype(np.int32)
     _check_csr(path, where, row_ptr, col, count, strict=False, no_self=False)

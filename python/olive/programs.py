@@ -15,8 +15,16 @@ SIGINT or SIGTERM alike: it stops at the next 256-step boundary, writes the
 output so far and its state.h5, and exits 130 (SIGINT); a second signal
 stops it at once with nothing to continue from, so only a second Ctrl-C
 sends one. Then OliveInterrupted (a KeyboardInterrupt) carries its message.
+
+SIGTERM (or SIGHUP) to the Python process while a program runs is passed on
+the same way, and the process then exits with 128 + the signal's number
+(SystemExit: `finally` blocks and the temporary directories' clean-up run).
+The program also dies with this process however it ends (SIGKILL included):
+Linux's parent-death signal sends it SIGTERM, so no olive-simulate runs on
+orphaned.
 """
 
+import ctypes
 import os
 import re
 import shutil
@@ -125,6 +133,47 @@ def _mpirun(ranks, mpirun):
     return [exe, "-np", str(int(ranks))]
 
 
+class _Terminated(SystemExit):
+    """SIGTERM or SIGHUP came while a program ran: passed on, then the exit."""
+
+    def __init__(self, signum):
+        super().__init__(128 + signum)
+        self.signum = signum
+
+
+def _raise_terminated(signum, frame):
+    raise _Terminated(signum)
+
+
+def _die_with_parent():
+    """In the child before exec (Linux): SIGTERM when the parent ends, however it ends."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM, 0, 0, 0)   # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+class _ForwardTermination:
+    """SIGTERM and SIGHUP become _Terminated while a program runs (in the main thread:
+    Python sets handlers there only; elsewhere the parent-death signal still holds)."""
+
+    SIGNALS = tuple(s for s in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None)) if s)
+
+    def __enter__(self):
+        self.old = {}
+        if threading.current_thread() is threading.main_thread():
+            for s in self.SIGNALS:
+                old = signal.getsignal(s)
+                if old in (signal.SIG_DFL, None):   # (a handler of the user's own stays)
+                    self.old[s] = signal.signal(s, _raise_terminated)
+        return self
+
+    def __exit__(self, *exc):
+        for s, old in self.old.items():
+            signal.signal(s, old)
+        return False
+
+
 def _printer(p):
     print(p.line, file=sys.stderr, flush=True)
 
@@ -149,7 +198,8 @@ def run_program(name, args, progress=True, ranks=None, mpirun=None, check=True, 
     callback = _printer if progress is True else progress if callable(progress) else None
     # a process group of its own: the terminal's Ctrl-C reaches it only as the one signal _wait passes on
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            errors="replace", env=env, cwd=cwd, start_new_session=True)
+                            errors="replace", env=env, cwd=cwd, start_new_session=True,
+                            preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None)
     err_lines = []
     out_chunks = []
 
@@ -175,7 +225,8 @@ def run_program(name, args, progress=True, ranks=None, mpirun=None, check=True, 
     threads = [threading.Thread(target=read_err, daemon=True), threading.Thread(target=read_out, daemon=True)]
     for t in threads:
         t.start()
-    rc, stopped_by = _wait(proc)
+    with _ForwardTermination():
+        rc, stopped_by = _wait(proc)
     for t in threads:
         t.join()
     done = Completed(cmd, rc, "".join(out_chunks), "".join(err_lines))
@@ -200,11 +251,12 @@ def _wait(proc):
         return proc.wait(), None
     except BaseException as e:   # Ctrl-C above all: the program must not run on unwatched
         stopped_by = e
-    signals = iter((signal.SIGINT, signal.SIGINT))
+    first = stopped_by.signum if isinstance(stopped_by, _Terminated) else signal.SIGINT
+    signals = iter((first, signal.SIGINT))
     while True:
         if proc.poll() is None:
             proc.send_signal(next(signals, signal.SIGKILL))
         try:
             return proc.wait(), stopped_by
-        except KeyboardInterrupt:
+        except (KeyboardInterrupt, _Terminated):
             continue

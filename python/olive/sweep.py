@@ -156,11 +156,49 @@ def summarize(directory, network=None):
     return row
 
 
+class Table(list):
+    """The sweep's rows (dicts) where pandas is not installed, with the few
+    DataFrame operations the docs use: table["col"] (a list), table[["a", "b"]]
+    (a Table of those columns), len(), iteration over rows, to_string(index=False)."""
+
+    def __getitem__(self, key):
+        if isinstance(key, str):
+            return [r.get(key) for r in self]
+        if isinstance(key, (list, tuple)) and all(isinstance(k, str) for k in key):
+            return Table({k: r.get(k) for k in key} for r in self)
+        return list.__getitem__(self, key)
+
+    @property
+    def columns(self):
+        keys = []
+        for r in self:
+            keys += [k for k in r if k not in keys]
+        return keys
+
+    def to_string(self, index=True):
+        cols = self.columns
+        cells = [[_fmt(r.get(c)) for c in cols] for r in self]
+        heads = ([""] if index else []) + cols
+        rows = [([str(i)] if index else []) + c for i, c in enumerate(cells)]
+        w = [max([len(h)] + [len(r[j]) for r in rows]) for j, h in enumerate(heads)]
+        return "\n".join(" ".join(x.rjust(w[j]) for j, x in enumerate(line)) for line in [heads] + rows)
+
+    def __str__(self):
+        return self.to_string()
+
+
+def _fmt(v):
+    if isinstance(v, float):
+        return f"{v:.6g}" if v == v else "NaN"
+    return "" if v is None else str(v)
+
+
 def _table(rows):
+    """A pandas DataFrame where pandas is installed (pip install 'olive[sweep]'), else a Table."""
     try:
         import pandas
     except ImportError:
-        return rows
+        return Table(rows)
     return pandas.DataFrame(rows)
 
 
@@ -180,7 +218,8 @@ def collect(outdir, network=None, points=None, errors=None):
     points: [(point, {key: value})] (default: read from outdir/grid.csv);
     errors: {point: message} of the runs known to have failed. A point
     whose run is missing or unreadable gets its reason in the error column.
-    Returns a pandas DataFrame when pandas is installed, else a list of dicts;
+    Returns a pandas DataFrame when pandas is installed, else a Table (a list of dicts
+    that takes table[["a", "b"]] and to_string() as a DataFrame does);
     raises SweepError (its table attribute holds the rows) when any point failed.
     """
     outdir = os.fspath(outdir)

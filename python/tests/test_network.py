@@ -373,3 +373,19 @@ def test_write_network_synapse_sites(tmp_path):
         f["synapses/p"].create_dataset("site_x", data=np.zeros(4))
     with pytest.raises(olive.FormatError, match="/synapses/p/site_x is there without site_section"):
         olive.read_network(tmp_path / "ok.h5")
+
+
+def test_read_network_procedural(tmp_path, programs):
+    """A procedural network (olive-genconn --procedural) is a valid file: its projections
+    come back as their rules (ProceduralProjection), not as a missing row_ptr."""
+    from olive.programs import run_program
+    path = tmp_path / "proc.h5"
+    run_program("olive-genconn", ["-q", "-o", str(path), "--procedural", "--model", "lif_cuba", "--population", "e:40",
+                                  "--seed", "1", "--projection",
+                                  "from=e,to=e,indegree=4,weight=0.5:1,delay=1,receptor=ge"], progress=False)
+    net = olive.read_network(path)
+    p = net.projections["e_to_e"]
+    assert isinstance(p, olive.ProceduralProjection)
+    assert p.rule["procedural"] == "indegree" and p.rule["procedural_n"] == 4
+    assert list(p.rule["weight_uniform"]) == [0.5, 1.0] and p.receptor == "ge" and p.nnz is None
+    assert p.attrs["source"] == "e" and net.populations["e"].count == 40

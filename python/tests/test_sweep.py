@@ -99,3 +99,16 @@ def test_slurm_array_example_without_slurm(small, programs, tmp_path):
     assert [(r["exc.tau_m"], r["--seed"]) for r in rows] == [("10", "1"), ("10", "2"), ("20", "1"), ("20", "2")]
     assert [int(r["spikes"]) for r in rows] == [r["spikes"] for r in ref]
     assert len({r["spikes"] for r in rows}) > 1
+
+
+def test_table_without_pandas(monkeypatch):
+    """Without pandas (the tutorial's sweep, pip install ./python alone) the table still
+    takes the DataFrame operations the tutorial uses: columns by list, to_string(index=False)."""
+    from olive import sweep as sw
+    monkeypatch.setitem(sys.modules, "pandas", None)   # import pandas raises ImportError
+    t = sw._table([{"exc.tau_m": 10, "rate": 20, "exc_rate_hz": 48.4}, {"exc.tau_m": 15, "rate": 20, "exc_rate_hz": 26.92}])
+    assert isinstance(t, sw.Table) and len(t) == 2
+    assert t["exc_rate_hz"] == [48.4, 26.92]
+    assert t[["exc.tau_m", "exc_rate_hz"]].to_string(index=False).splitlines() == [
+        "exc.tau_m exc_rate_hz", "       10        48.4", "       15       26.92"]
+    assert t[0]["rate"] == 20

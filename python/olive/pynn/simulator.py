@@ -20,6 +20,7 @@ starts over).
 """
 
 import os
+import re
 import shutil
 import tempfile
 import weakref
@@ -179,7 +180,11 @@ class State(common.control.BaseState):
             # an error or Ctrl-C: the run files go now unless kept (the next olive run
             # simulates the segment again from 0), not at end(), which may never come
             if self._discard_workdir() and isinstance(e, olive.OliveInterrupted):
+                # (olive-simulate's "continue with --restart .../state.h5" names a removed file)
                 e.state = None
+                e.message = re.split(r";\s+\S+ holds the run so far", e.message)[0] + \
+                    " (pyNN.olive removed its temporary run files; setup(workdir=DIR) keeps them)"
+                e.args = (f"{e.program} interrupted (exit status {e.returncode}): {e.message}",)
             raise
 
     def _inputs_until(self, spec, tstop):
