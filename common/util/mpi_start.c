@@ -1,6 +1,7 @@
 /* A lone process starts MPI fast (no network probing). */
 #include "util.h"
 #include <stdlib.h>
+#include <unistd.h>
 
 void olive_mpi_singleton_fast(void)
 {
@@ -13,4 +14,19 @@ void olive_mpi_singleton_fast(void)
      * start olive thousands of times. */
     setenv("OMPI_MCA_pml", "ob1", 0);
     setenv("OMPI_MCA_osc", "^ucx", 0);
+}
+
+void olive_omp_passive_wait(char **argv)
+{
+    /* OpenMP's idle threads spin by default (libgomp: ~300k iterations at
+     * each barrier before they sleep), which on a shared or busy machine
+     * takes the cores the working threads need: a 1024-cell run took 21.8 s
+     * on 2 threads beside another job, 1.7 s with passive waiting
+     * (docs/BENCHMARKS.md). libgomp reads OMP_WAIT_POLICY when it is loaded,
+     * before main, so the process runs itself again with it set; a user's
+     * setting (OMP_WAIT_POLICY=active) wins. */
+    if (getenv("OMP_WAIT_POLICY") || getenv("OLIVE_NO_REEXEC")) return;
+    setenv("OMP_WAIT_POLICY", "passive", 1);
+    setenv("OLIVE_NO_REEXEC", "1", 1);   /* (once, whatever happens below) */
+    execv("/proc/self/exe", argv);        /* returns only where it cannot: then on as we are */
 }

@@ -45,27 +45,6 @@ class GapJunctions:
     def nnz(self):
         return int(self.row_ptr[-1])
 
-
-@dataclass
-class ProceduralProjection:
-    """A projection stored as its rule (olive-genconn --procedural, docs/FORMAT.md
-    "Procedural projections"): no synapses in the file; olive-simulate draws them
-    with olive's own draws (common/connect), which this package does not repeat.
-    rule: the rule's attributes (procedural, procedural_p or procedural_n,
-    source_cells, target_cells, autapses, seed, key, the weight's and the delay's);
-    attrs: the others (source, target, rule text)."""
-
-    name: str
-    receptor: str
-    rule: Dict[str, object]
-    dt: float
-    attrs: Dict[str, object] = field(default_factory=dict)
-
-    @property
-    def nnz(self):
-        """None: a procedural projection's synapse count is known once drawn (total=N: N)."""
-        return int(self.rule["procedural_n"]) if self.rule.get("procedural") == "total" else None
-
     @property
     def targets(self):
         """int64[nnz]: the receiving cell of each junction."""
@@ -159,6 +138,27 @@ class Projection:
     def delay_ms(self):
         """float64[nnz]: the delays in ms (steps times dt)."""
         return self.delay_steps.astype(np.float64) * self.dt
+
+
+@dataclass
+class ProceduralProjection:
+    """A projection stored as its rule (olive-genconn --procedural, docs/FORMAT.md
+    "Procedural projections"): no synapses in the file; olive-simulate draws them
+    with olive's own draws (common/connect), which this package does not repeat.
+    rule: the rule's attributes (procedural, procedural_p or procedural_n,
+    source_cells, target_cells, autapses, seed, key, the weight's and the delay's);
+    attrs: the others (source, target, rule text)."""
+
+    name: str
+    receptor: str
+    rule: Dict[str, object]
+    dt: float
+    attrs: Dict[str, object] = field(default_factory=dict)
+
+    @property
+    def nnz(self):
+        """None: a procedural projection's synapse count is known once drawn (total=N: N)."""
+        return int(self.rule["procedural_n"]) if self.rule.get("procedural") == "total" else None
 
 
 @dataclass

@@ -192,6 +192,7 @@ static int step_is_looked_at(const sim_config *cfg, int64_t i)
 
 int main(int argc, char **argv)
 {
+    olive_omp_passive_wait(argv);
     double t_start = olive_now();
     olive_set_program(argv[0]);
     olive_set_cmdline(argc, argv);

@@ -220,6 +220,18 @@ void sim_setup_common(sim_t *s, sim_config *cfg, const sim_family *family)
     s->tspike_cap = olive_calloc((size_t)s->nthreads, sizeof(int64_t), "spikes");
 }
 
+void sim_threads_for_work(sim_t *s, int64_t nlocal, int64_t per_thread)
+{
+    if (s->cfg->run.threads || getenv("OMP_NUM_THREADS")) return;   /* the user's choice */
+    const int64_t most = omp_get_max_threads(), want = nlocal / per_thread;
+    const int t = (int)(want < 1 ? 1 : want > most ? most : want);
+    if (t == most) return;
+    omp_set_num_threads(t);
+    s->nthreads = t;   /* (the per-thread lists stay allocated for the first count: more than enough) */
+    olive_info("%d OpenMP thread(s) for %lld own cells (at least %lld a thread; --threads N chooses)", t,
+               (long long)nlocal, (long long)per_thread);
+}
+
 /* Which of s->family's engines runs the network: --backend cpu, cuda or
  * auto (cuda when this build has it and every rank sees a GPU; all ranks run
  * the same engine). */
@@ -292,6 +304,7 @@ void sim_setup_infoli(sim_t *s, sim_config *cfg, const sim_family *family)
     }
     make_graph(s);
     t_plan = olive_now() - t_plan;
+    sim_threads_for_work(s, s->plan.nlocal, SIM_INFOLI_CELLS_PER_THREAD);
 
     /* The network checksum, the same for any number of ranks. */
     double t_crc = olive_now();

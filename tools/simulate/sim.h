@@ -245,6 +245,14 @@ void sim_setup(sim_t *s, sim_config *cfg);
 /* setup.c */
 /* Shared by the set-ups: s zeroed, its family, rank, size, threads, spike lists. */
 void sim_setup_common(sim_t *s, sim_config *cfg, const sim_family *family);
+/* Without --threads or OMP_NUM_THREADS: as many threads as give each at
+ * least per_thread of the rank's nlocal cells (at most the default): a step's
+ * barrier costs more than a few thousand cells' work, and far more on a busy
+ * machine, so a small network runs on one thread. */
+void sim_threads_for_work(sim_t *s, int64_t nlocal, int64_t per_thread);
+/* InfOli: ~20 ns a cell-step on one core (SIMD): 8192 cells are ~160 us of
+ * work a step, well above a barrier's cost even with passive waiting. */
+#define SIM_INFOLI_CELLS_PER_THREAD 8192
 /* The rank count, pulses and recorded cells against the network's count
  * cells (resolves the populations and recorded cells: sim_record_resolve). */
 void sim_check_cell_count(const sim_t *s, sim_config *cfg, int64_t count);

@@ -685,6 +685,7 @@ void sim_setup_spiking(sim_t *s, sim_config *cfg, const sim_family *family)
     s->plan.row1 = bounds[s->rank + 1];
     s->plan.nlocal = s->plan.row1 - s->plan.row0;
     free(bounds);
+    sim_threads_for_work(s, s->plan.nlocal, SPK_PARALLEL_MIN_CELLS * 4);
     /* plastic synapses (spk_plastic.c): stored, their lists made on the host
      * (the states follow the host's list order); the CUDA engine takes
      * them with models built in (spk_cuda_plastic.cu) */
