@@ -5,12 +5,13 @@
 # load keeps the cores busy: LOAD=spin (default: one busy loop a core, as a
 # `make check` beside it does), LOAD=check (a `make check` of this tree in a
 # copy) or LOAD=none. The default is olive-simulate with neither --threads
-# nor OMP_NUM_THREADS/OMP_WAIT_POLICY set. Prints wall seconds (median) and
+# nor OMP_NUM_THREADS/OMP_WAIT_POLICY set; the settings take turns. Prints
+# wall seconds (median) and
 # the default's ratio to the best setting.
-# Usage: bash scripts/bench-threads.sh   (env: BIN, REPS=3, LOAD=spin)
+# Usage: bash scripts/bench-threads.sh   (env: BIN, REPS=5, LOAD=spin)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-BIN=${BIN:-$top/build/bin} REPS=${REPS:-3} LOAD=${LOAD:-spin}
+BIN=${BIN:-$top/build/bin} REPS=${REPS:-5} LOAD=${LOAD:-spin}
 work=$(mktemp -d)
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill -- "-$p" 2>/dev/null || kill "$p" 2>/dev/null || true; done; rm -rf "$work"; }
@@ -50,13 +51,16 @@ printf '%s: %d cores, load %s, %s, median of %d\n' "$(hostname)" "$ncpu" "$LOAD"
 printf '%-46s %10s %10s %10s %8s\n' network default "1 thread" "$ncpu threads" "default/best"
 for n in "${nets[@]}"; do
   name=${n%%|*} args=${n#*|}
-  declare -A med=()
-  for setting in default 1 "$ncpu"; do
-    extra=(); [ "$setting" = default ] || extra=(--threads "$setting")
-    # shellcheck disable=SC2086
-    med[$setting]=$(for _ in $(seq "$REPS"); do timed $args "${extra[@]}"; done | median)
+  declare -A med=() runs=()
+  for _ in $(seq "$REPS"); do   # the settings in turn, so that a change of load touches each alike
+    for setting in default 1 "$ncpu"; do
+      extra=(); [ "$setting" = default ] || extra=(--threads "$setting")
+      # shellcheck disable=SC2086
+      runs[$setting]+="$(timed $args "${extra[@]}") "
+    done
   done
+  for setting in default 1 "$ncpu"; do med[$setting]=$(printf '%s\n' ${runs[$setting]} | median); done
   best=$(printf '%s\n' "${med[1]}" "${med[$ncpu]}" "${med[default]}" | sort -g | head -1)
   printf '%-46s %10.2f %10.2f %10.2f %8.2f\n' "$name" "${med[default]}" "${med[1]}" "${med[$ncpu]}" "$(awk -v a="${med[default]}" -v b="$best" 'BEGIN { print a / b }')"
-  unset med
+  unset med runs
 done

@@ -205,5 +205,21 @@ expect_fail "a cell has one tau_minus" "$S" -q tau.h5 --time 10 -o x5
 if "$S" -q alpha.h5 --steps 2000 -o x9 2> alpha.err; then fail "alpha = -1e300 ran to the end"; fi
 grep -Eq "plastic projection grow: synapse [0-9]+ .* got the non-finite weight -?inf at the spike of step [0-9]+ \(plasticity=stdp: .*alpha = -1e\+300" alpha.err \
   || { cat alpha.err >&2; fail "alpha = -1e300: the message does not name the projection, synapse and rule"; }
-for d in x1 x2 x3 x4 x5 x7 x8 x9; do [ ! -e $d ] || fail "a refused run left $d"; done
+# --record-weights of a projection that is not there names those that are;
+# olive.read_run reads a run that recorded weights (spikes, reports, weights)
+"$G" -q -o rw.h5 --model lif_cuba --population e:40 --v0 -60:-50 --param I_e=30 \
+    --projection name=ee,from=e,to=e,p=0.3,weight=1,delay=1,receptor=ge,plasticity=stdp,Wmax=4.5
+if "$S" -q rw.h5 --steps 300 -o x10 --record-weights exc 2> rw.err; then fail "--record-weights exc accepted"; fi
+grep -q "has no plastic projection exc (its plastic projections: ee)" rw.err || { cat rw.err >&2; fail "--record-weights exc: the projections are not named"; }
+"$S" -q rw.h5 --steps 300 -o rw --record-weights ee --record v
+PYTHONPATH="$TOP/python" "$PY" - <<'PYEOF' || fail "olive.read_run of a run with weights.h5"
+import h5py, numpy as np, olive
+r = olive.read_run("rw")
+assert len(r.spikes.times) > 0 and "v" in r.reports and list(r.weights) == ["ee"], (list(r.reports), list(r.weights))
+w = r.weights["ee"]
+with h5py.File("rw/weights.h5") as f:
+    assert w.frames == f["report/ee/data"].shape[0] and w.index_pointers[-1] == f["report/ee/data"].shape[1]
+print("ok read_run: spikes", len(r.spikes.times), "weights of ee:", w.frames, "frames")
+PYEOF
+for d in x1 x2 x3 x4 x5 x7 x8 x9 x10; do [ ! -e $d ] || fail "a refused run left $d"; done
 echo "plasticity: NEST comparisons, ranks, refusals ok"

@@ -23,7 +23,7 @@ from .errors import FormatError
 from .h5attrs import attrs_dict, dataset, decode, get_str
 
 COMPARTMENT_SUFFIX = "_compartments"
-_NOT_REPORTS = {"spikes", "state"}
+_NOT_REPORTS = {"spikes", "state", "weights"}   # (weights.h5: per plastic projection, Run.weights)
 
 
 @dataclass
@@ -175,6 +175,9 @@ class Run:
     state: Optional[State]
     provenance: Dict[str, object]
     populations: Dict[str, Population] = field(default_factory=dict)
+    # weights.h5 (--record-weights): per plastic projection its synapses' weights over time,
+    # a Report whose columns are the recorded synapses (mapping/source_ids, node_ids: targets)
+    weights: Dict[str, Report] = field(default_factory=dict)
 
     def population_of(self, cell):
         """The name of the population holding network cell id cell."""
@@ -412,4 +415,10 @@ def read_run(directory, population=None):
             reports[stem] = rep
     state_path = os.path.join(directory, "state.h5")
     state = _read_state(state_path) if os.path.isfile(state_path) else None
-    return Run(directory, spikes, reports, compartments, state, provenance, pops)
+    weights_path = os.path.join(directory, "weights.h5")
+    weights = {}
+    if os.path.isfile(weights_path):
+        with h5py.File(weights_path, "r") as f:
+            for proj in _groups(weights_path, f, "report", None):
+                weights[proj] = _read_pop_report(weights_path, f, "weight", proj)
+    return Run(directory, spikes, reports, compartments, state, provenance, pops, weights)

@@ -146,3 +146,51 @@ else:
             assert "olive-model build" in r.stdout and "OLIVE_MODEL_PATH=DIR" in r.stdout, r.stdout
         else:
             assert r.stdout.strip() == "read: lif_cuba_nestml 20.0", (what, r.stdout)
+
+
+def test_pynn_nestml_state_and_assembly(tmp_path, programs):
+    """A new user's script: NESTML's aeif_cond_exp through pyNN.olive, V_m and the adaptation
+    current w recorded, a Projection onto the Assembly E + I on the NESTML port exc_spikes; the
+    same spikes as the network written with olive.write_network, and w's trace as olive's."""
+    if not NESTML_PY.exists():
+        pytest.skip(f"no NESTML venv at {NESTML_PY}")
+    import warnings
+    lib = NESTML_PY.parent.parent / "models" / "neurons" / "aeif_cond_exp_neuron.nestml"
+    cache = tmp_path / "models"
+    r = subprocess.run([str(NESTML_PY), "-m", "olive.nestml", "build", str(lib)], capture_output=True, text=True,
+                       cwd=TOP / "python", env={**os.environ, "OLIVE_MODEL_CACHE": str(cache), "OLIVE_MODEL_CUDA": "0"})
+    assert r.returncode == 0, r.stderr
+    so = r.stdout.strip()
+    import olive.pynn
+    olive.pynn.install_shim()
+    import pyNN.olive as sim
+    rng = np.random.default_rng(11)
+    conn = [(int(a), int(b), 3.0, 1.0) for a, b in zip(rng.integers(0, 40, 150), rng.integers(0, 50, 150))]
+    sim.setup(timestep=0.1, backend="cpu")
+    ct = sim.nestml_cell_type(so)
+    E = sim.Population(40, ct(I_e=600.0))
+    I = sim.Population(10, ct(I_e=300.0))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")   # (no "Can't check weight" for a plugin's port)
+        sim.Projection(E, E + I, sim.FromListConnector(conn), sim.StaticSynapse(), receptor_type="exc_spikes")
+    E.record(["spikes", "V_m", "w"])
+    I.record("spikes")
+    sim.run(200.0)
+    seg_e, seg_i = E.get_data().segments[0], I.get_data().segments[0]
+    sim.end()
+    sigs = {s.name: np.asarray(s.magnitude) for s in seg_e.analogsignals}
+    assert sigs["V_m"].shape == (2001, 40) and sigs["w"].shape == (2001, 40)
+    assert np.all(np.isfinite(sigs["w"])) and sigs["w"][-1].max() > 0, "w never adapted"
+    src = np.array([c[0] for c in conn])
+    tgt = np.array([c[1] for c in conn])
+    net = olive.write_network(tmp_path / "w.h5", populations=[
+        {"name": "E", "count": 40, "model": so, "params": {"I_e": 600.0}},
+        {"name": "I", "count": 10, "model": so, "params": {"I_e": 300.0}}], projections=[
+        {"name": "p", "source": src, "target": tgt, "weight": 3.0, "delay_ms": 1.0, "receptor": "exc_spikes"}])
+    ref = olive.simulate(net, tmp_path / "w", time=200, record=["w"], record_cells=(0, 40), progress=False)
+    sp = ref.spikes()
+    assert len(sp) > 20
+    trains = list(seg_e.spiketrains) + list(seg_i.spiketrains)
+    for i, st in enumerate(trains):
+        np.testing.assert_allclose(np.asarray(st.magnitude), sp.times[sp.node_ids == i], atol=1e-9)
+    np.testing.assert_array_equal(sigs["w"][1:], np.asarray(ref.report("w").data())[:, :40])

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static void check_memory(sim_t *s, const olive_network *hdr, int64_t r0, int64_t r1);
@@ -185,6 +186,29 @@ void sim_check_cell_count(const sim_t *s, sim_config *cfg, int64_t count)
     sim_record_resolve(cfg, count);
 }
 
+/* How many other threads are running on this machine now: /proc/stat's
+ * procs_running less this one, the median of 5 looks 2 ms apart (one look
+ * catches a passing process); 0 where it cannot be read. */
+static int others_running(void)
+{
+    int seen[5], n = 0;
+    for (int k = 0; k < 5; k++) {
+        FILE *f = fopen("/proc/stat", "r");
+        if (!f) return 0;
+        char line[256];
+        int r = -1;
+        while (fgets(line, sizeof line, f))
+            if (sscanf(line, "procs_running %d", &r) == 1) break;
+        fclose(f);
+        if (r < 1) return 0;
+        int i = n++;
+        for (; i > 0 && seen[i - 1] > r - 1; i--) seen[i] = seen[i - 1];
+        seen[i] = r - 1;
+        if (k < 4) nanosleep(&(struct timespec){0, 2000000}, NULL);
+    }
+    return seen[n / 2];
+}
+
 void sim_setup_common(sim_t *s, sim_config *cfg, const sim_family *family)
 {
     memset(s, 0, sizeof *s);
@@ -202,8 +226,15 @@ void sim_setup_common(sim_t *s, sim_config *cfg, const sim_family *family)
         SIM_CHECK_MPI(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
         SIM_CHECK_MPI(MPI_Comm_size(node, &local));
         MPI_Comm_free(&node);
-        int t = omp_get_num_procs() / local;
+        /* and leave the cores other work keeps busy (a make check beside):
+         * threads that wait for a core at every step's barrier cost more
+         * than they bring (docs/BENCHMARKS.md, "Threads"); the other ranks
+         * of this node, in their own set-up now, are not other work */
+        const int busy = others_running() - (local - 1);
+        const int free_cores = omp_get_num_procs() - (busy > 0 ? busy : 0);
+        int t = free_cores / local;
         omp_set_num_threads(t > 0 ? t : 1);
+        if (busy > 0) olive_info("%d other thread(s) running on this machine: %d OpenMP thread(s) a rank", busy, t > 0 ? t : 1);
     }
     s->nthreads = omp_get_max_threads();
     /* mpirun binds each rank to one core by default (Open MPI, 1 or 2

@@ -207,6 +207,22 @@ def build_network(state, tstop):
                                  "params": {"E_L": -65.0, "V_th": -50.0, "v0": -65.0}})
         v0 = np.append(v0, -65.0)
     spec.initial = {"v": v0, "ge": np.zeros(count), "gi": np.zeros(count)}
+    for p in pops:   # a plugin's variables (NESTML's V_m, w, ...): the value each starts from
+        pm = models.plugin_of(getattr(p.celltype, "olive_model", None))
+        if pm is None:
+            continue
+        settable = {"v"} if "v0" in dict((n, d) for n, _, d in pm.params) else set()
+        unset = sorted(set(p._initial) - settable)
+        if unset:
+            raise NotImplementedError(
+                f"pyNN.olive: initialize({unset[0]}=...) of {type(p.celltype).__name__}: olive starts a plugin's "
+                "variables from its parameters (the model's initial values)" +
+                (", and its parameter v0 through initialize(v=...)" if settable else "") + "; set the parameters instead")
+        ids = slice(p.first_id, p.first_id + p.size)
+        for name, _, init in pm.variables:
+            # the model's initial value with its default parameters (an initial value that is an
+            # expression of parameters, V_m = E_L, is the default's: the first sample only)
+            spec.initial.setdefault(name, np.full(count, np.nan))[ids] = init
 
     for k, prj in enumerate(state.projections):
         if not len(prj):

@@ -2,6 +2,8 @@
 (pre index, post index, weight in PyNN's units, delay ms); the network
 builder converts them to olive's synapses at run()."""
 
+import warnings
+
 import numpy as np
 
 from olive import models
@@ -88,14 +90,22 @@ class Projection(common.Projection):
         if self.electrical != all(infoli) or any(infoli) != all(infoli):
             raise NotImplementedError("pyNN.olive: gap junctions (ElectricalSynapse) couple InfOli cells, and "
                                       "InfOli cells are coupled by gap junctions only")
-        ports = getattr(getattr(self.post, "celltype", None), "receptor_types", ())
-        # (an Assembly has no one cell type: its populations are built-in models)
-        plugin = models.plugin_of(getattr(getattr(self.post, "celltype", None), "olive_model", None)) is not None
-        if plugin and self.receptor_type not in ports:
-            raise ValueError(f"pyNN.olive: receptor type {self.receptor_type!r} is not one of {', '.join(ports)}")
-        if not self.electrical and not plugin and self.receptor_type not in ("excitatory", "inhibitory"):
-            raise NotImplementedError(f"pyNN.olive: receptor type {self.receptor_type!r} (olive has "
-                                      "'excitatory' -> ge and 'inhibitory' -> gi)")
+        # every cell type the projection reaches (an Assembly: each of its populations'),
+        # and whether each takes the receptor type: a plugin's spike ports, a built-in's
+        # excitatory/inhibitory
+        posts = getattr(self.post, "populations", None) or [self.post]
+        celltypes = [getattr(p, "celltype", None) for p in posts]
+        plugin = [models.plugin_of(getattr(c, "olive_model", None)) is not None for c in celltypes]
+        for c, is_plugin in zip(celltypes, plugin):
+            if self.electrical:
+                break
+            if is_plugin and self.receptor_type not in c.receptor_types:
+                raise ValueError(f"pyNN.olive: receptor type {self.receptor_type!r} is not one of "
+                                 f"{', '.join(c.receptor_types)} (cell type {type(c).__name__})")
+            if not is_plugin and self.receptor_type not in ("excitatory", "inhibitory"):
+                raise NotImplementedError(f"pyNN.olive: receptor type {self.receptor_type!r} (olive's built-in "
+                                          f"{type(c).__name__} has 'excitatory' -> ge and 'inhibitory' -> gi)")
+        self._plugin_targets = bool(plugin) and all(plugin)
         if getattr(self.post, "celltype", None) is not None and getattr(self.post.celltype, "injectable", True) is False:
             raise NotImplementedError("pyNN.olive: a projection onto a spike source")
         # the connections as arrays, appended per target cell and joined on first use:
@@ -104,7 +114,10 @@ class Projection(common.Projection):
                        **{name: [] for name in self.synapse_type.get_native_names()}}
         self._joined = None
         self.sites = None         # a SiteList from the connector's location_selector: where the synapses sit
-        connector.connect(self)
+        with warnings.catch_warnings():
+            if self._plugin_targets:   # (olive checks a plugin's weights: sign, units; PyNN cannot know its ports)
+                warnings.filterwarnings("ignore", message="Can't check weight, conductance status unknown.")
+            connector.connect(self)
         simulator.state.projections.append(self)
 
     def _data(self):

@@ -118,7 +118,10 @@ sim_weights *sim_weights_open(sim_t *s, const char *path, hid_t xfer)
         const sim_weightarg *a = &c->rec.weights[i];
         wproj *q = &w->p[i];
         const int fault = spk_plastic_select(s, a->proj, a->a, a->b, &q->sel);
-        if (fault == -1) olive_usage_error("--record-weights %s: %s has no plastic projection %s", a->arg, c->run.net_path, a->proj);
+        char names[1024];
+        if (fault == -1)
+            olive_usage_error("--record-weights %s: %s has no plastic projection %s (its plastic projections: %s)", a->arg,
+                              c->run.net_path, a->proj, spk_plastic_names(s, names, sizeof names));
         if (fault == -2)
             olive_usage_error("--record-weights %s: projection %s of %s is static: its weights are the network file's",
                               a->arg, a->proj, c->run.net_path);

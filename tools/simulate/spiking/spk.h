@@ -261,6 +261,8 @@ typedef struct {
     int64_t total, e0, n;
     int64_t *x, *target, *source;
 } spk_weight_sel;
+/* "a, b" the names of the plastic projections (into buf), or "none". */
+const char *spk_plastic_names(const sim_t *s, char *buf, size_t n);
 int spk_plastic_select(sim_t *s, const char *name, int64_t a, int64_t b, spk_weight_sel *sel);
 /* The host's tables, for the CUDA engine (spk_cuda_plastic.cu): per list
  * entry its projection (-1: static) and state, per projection its rule, per

@@ -359,6 +359,17 @@ uint64_t spk_plastic_write(sim_t *s, const char *path, hid_t state_group, int64_
     return part;
 }
 
+const char *spk_plastic_names(const sim_t *s, char *buf, size_t n)
+{
+    const struct spk_plastic *P = s->spk->plastic;
+    size_t used = 0;
+    buf[0] = 0;
+    for (int j = 0; P && j < P->nproj && used < n; j++)
+        if (P->rule[j].rule != OLIVE_PLAST_NONE)
+            used += (size_t)snprintf(buf + used, n - used, "%s%s", used ? ", " : "", P->name[j]);
+    return buf[0] ? buf : "none";
+}
+
 int spk_plastic_select(sim_t *s, const char *name, int64_t a, int64_t b, spk_weight_sel *sel)
 {
     struct sim_spk *k = s->spk;
