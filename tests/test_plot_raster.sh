@@ -30,7 +30,8 @@ def rows(a, b):                      # the pixel rows of cells a..b-1 (row c at 
     return int(np.ceil(y(b - 0.5))) + 1, int(y(a - 0.5)) - 1
 img = png_rgb("r.png")
 assert img.shape == (600, 1000, 3), img.shape
-legend = np.zeros(img.shape[:2], bool); legend[int(top):int(top + 4.5 * font), int(right - 8.5 * font):int(right)] = True
+# the legend: a row in the margin above the plot area (never over the spikes), right to left
+legend = np.zeros(img.shape[:2], bool); legend[int(top - 1.7 * font):int(top), int(right - 24.5 * font):int(right)] = True
 exc, inh, stim = mask(img, EXC) & ~legend, mask(img, INH) & ~legend, mask(img, STIM) & ~legend
 ie0, ie1 = rows(0, 80)          # exc rows: pixel y range
 ii0, ii1 = rows(80, 100)

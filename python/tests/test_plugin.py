@@ -188,9 +188,10 @@ def test_pynn_nestml_state_and_assembly(tmp_path, programs):
         {"name": "I", "count": 10, "model": so, "params": {"I_e": 300.0}}], projections=[
         {"name": "p", "source": src, "target": tgt, "weight": 3.0, "delay_ms": 1.0, "receptor": "exc_spikes"}])
     ref = olive.simulate(net, tmp_path / "w", time=200, record=["w"], record_cells=(0, 40), progress=False)
-    sp = ref.spikes()
+    sp = ref.spikes
     assert len(sp) > 20
     trains = list(seg_e.spiketrains) + list(seg_i.spiketrains)
     for i, st in enumerate(trains):
         np.testing.assert_allclose(np.asarray(st.magnitude), sp.times[sp.node_ids == i], atol=1e-9)
-    np.testing.assert_array_equal(sigs["w"][1:], np.asarray(ref.report("w").data())[:, :40])
+    # (olive.simulate's report is in single precision, pyNN.olive's in double: one float ulp apart)
+    np.testing.assert_allclose(sigs["w"][1:], np.asarray(ref.report("w", population="E").data), rtol=2 ** -23, atol=0)

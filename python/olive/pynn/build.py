@@ -212,7 +212,10 @@ def build_network(state, tstop):
         if pm is None:
             continue
         settable = {"v"} if "v0" in dict((n, d) for n, _, d in pm.params) else set()
-        unset = sorted(set(p._initial) - settable)
+        init_of = {n: d for n, _, d in pm.variables}
+        # (PyNN initializes every variable to the cell type's default_initial_values: those pass)
+        unset = sorted(k for k in set(p._initial) - settable
+                       if not np.all(np.asarray(p._initial[k], dtype=float) == init_of.get(k, np.nan)))
         if unset:
             raise NotImplementedError(
                 f"pyNN.olive: initialize({unset[0]}=...) of {type(p.celltype).__name__}: olive starts a plugin's "
@@ -223,6 +226,8 @@ def build_network(state, tstop):
             # the model's initial value with its default parameters (an initial value that is an
             # expression of parameters, V_m = E_L, is the default's: the first sample only)
             spec.initial.setdefault(name, np.full(count, np.nan))[ids] = init
+        if "v" in p._initial and "v" in init_of:
+            spec.initial["v"][ids] = p._initial["v"]
 
     for k, prj in enumerate(state.projections):
         if not len(prj):

@@ -155,10 +155,9 @@ void ana_axes_legend(ana_axes *a, const char *label, const double rgb[3])
 {
     cairo_t *cr = a->cr;
     cairo_set_font_size(cr, a->font * 0.9);
-    double y = a->top + (0.8 + 1.3 * a->legend_n++) * a->font, x = a->right - 8 * a->font;
-    cairo_set_source_rgba(cr, 1, 1, 1, 0.8);
-    cairo_rectangle(cr, x - 0.3 * a->font, y - 0.65 * a->font, 7.9 * a->font, 1.3 * a->font);
-    cairo_fill(cr);
+    /* in the margin above the plot area, right to left: a legend inside it
+     * hid the spikes under it (the demo's raster) */
+    double y = a->top - 0.9 * a->font, x = a->right - 8 * (1 + a->legend_n++) * a->font;
     cairo_set_source_rgb(cr, rgb[0], rgb[1], rgb[2]);
     cairo_set_line_width(cr, 2);
     cairo_move_to(cr, x, y);

@@ -30,7 +30,7 @@ void ana_axes_color(int i, double rgb[3]);
 /* Ticks and labels (1-2-5 steps) right of a colour bar whose right edge is at
  * x, spanning the plot area's height: lo at the bottom, hi at the top. */
 void ana_axes_bar_ticks(const ana_axes *a, double x, double lo, double hi);
-/* One more legend entry (top right, inside the plot area). */
+/* One more legend entry (above the plot area, right to left: never over the data). */
 void ana_axes_legend(ana_axes *a, const char *label, const double rgb[3]);
 
 #endif
