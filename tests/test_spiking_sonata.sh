@@ -294,6 +294,13 @@ sed 's/"ra": 138.5/"ra": NaN/' circ/models/peri.json > circ/models/nan.json
 sed 's/peri.json/nan.json/' circ/node_types.csv > circ/nan_types.csv
 sed 's/node_types.csv/nan_types.csv/' circ/circuit_config.json > circ/nan.json
 import_circ_refused "models/nan.json: passive[0].ra: not valid JSON: NaN is not a finite number" circ/nan.json
+# a key given twice in one object (the last would win silently): refused, naming the key and both lines
+"$PY" - <<'PYEOF'
+text = open("circ/circuit_config.json").read()
+head, sep, rest = text.partition("{")
+open("circ/dupkey.json", "w").write(head + sep + '\n  "components": {"morphologies_dir": "x",\n    "morphologies_dir": "y"},' + rest)
+PYEOF
+import_circ_refused 'circ/dupkey.json: line 3: key "morphologies_dir" is given twice in one object (also at line 2)' circ/dupkey.json
 "$PY" - <<'PYEOF'
 import h5py, json, numpy as np, shutil
 c = json.load(open("circ/circuit_config.json"))

@@ -102,6 +102,74 @@ static int line_at(const char *text, size_t at)
     return line;
 }
 
+/* A key given twice in one object, which json-c (as most parsers) takes
+ * silently, the last winning: refused, naming the key and both lines. The
+ * text is valid JSON here (json-c read it), so a light scan does: strings,
+ * braces, brackets and commas. Each object's keys are sorted when it closes
+ * (n log n: a hostile object of a million keys costs no n^2). */
+typedef struct { const char *s; size_t len; int line; } json_key;
+typedef struct { int is_obj, expect_key; json_key *keys; size_t n, cap; } json_frame;
+
+static int key_cmp(const void *a, const void *b)
+{
+    const json_key *x = a, *y = b;
+    const size_t n = x->len < y->len ? x->len : y->len;
+    const int c = memcmp(x->s, y->s, n);
+    return c ? c : x->len < y->len ? -1 : x->len > y->len ? 1 : x->line - y->line;
+}
+
+/* 0, or 1 with msg set where object f holds a key twice; f's keys freed. */
+static int check_keys(const char *path, json_frame *f, char *msg, size_t n)
+{
+    int dup = 0;
+    if (f->n > 1) qsort(f->keys, f->n, sizeof *f->keys, key_cmp);
+    for (size_t k = 1; k < f->n && !dup; k++)
+        if (f->keys[k].len == f->keys[k - 1].len && !memcmp(f->keys[k].s, f->keys[k - 1].s, f->keys[k].len)) {
+            snprintf(msg, n, "%s: line %d: key \"%.*s\" is given twice in one object (also at line %d): which one "
+                     "is meant is unclear", path, f->keys[k].line, (int)(f->keys[k].len < 200 ? f->keys[k].len : 200),
+                     f->keys[k].s, f->keys[k - 1].line);
+            dup = 1;
+        }
+    free(f->keys);
+    memset(f, 0, sizeof *f);
+    return dup;
+}
+
+static void refuse_duplicate_keys(const char *path, const char *text)
+{
+    json_frame *st = olive_calloc(MAX_DEPTH + 2, sizeof *st, "JSON");
+    int depth = -1, line = 1, dup = 0;
+    char msg[512];
+    for (const char *c = text; *c && !dup; c++) {
+        if (*c == '\n') line++;
+        else if (*c == '{' || *c == '[') {
+            if (++depth > MAX_DEPTH) break;   /* (json-c refused deeper) */
+            st[depth].is_obj = *c == '{';
+            st[depth].expect_key = *c == '{';
+        } else if ((*c == '}' || *c == ']') && depth >= 0) {
+            dup = check_keys(path, &st[depth--], msg, sizeof msg);
+        } else if (*c == ',' && depth >= 0 && st[depth].is_obj) {
+            st[depth].expect_key = 1;
+        } else if (*c == '"') {
+            const char *s = ++c;
+            while (*c && *c != '"') c += *c == '\\' && c[1] ? 2 : 1;
+            if (depth >= 0 && st[depth].is_obj && st[depth].expect_key) {
+                json_frame *f = &st[depth];
+                if (f->n == f->cap) {
+                    f->cap = f->cap ? 2 * f->cap : 8;
+                    f->keys = olive_realloc(f->keys, f->cap * sizeof *f->keys, "JSON");
+                }
+                f->keys[f->n++] = (json_key){s, (size_t)(c - s), line};
+                f->expect_key = 0;
+            }
+            if (!*c) break;
+        }
+    }
+    for (; depth >= 0; depth--) free(st[depth].keys);
+    free(st);
+    if (dup) olive_die("%s", msg);
+}
+
 gc_json *gc_json_parse(const char *path, const char *text)
 {
     struct json_tokener *tok = json_tokener_new_ex(MAX_DEPTH);
@@ -116,6 +184,7 @@ gc_json *gc_json_parse(const char *path, const char *text)
         olive_die("%s: line %d: not valid JSON: %s", path, line_at(text, json_tokener_get_parse_end(tok)),
                   e == json_tokener_error_parse_eof ? "the text ends before the value does" : json_tokener_error_desc(e));
     json_tokener_free(tok);
+    refuse_duplicate_keys(path, text);
     where w = {.path = path};
     gc_json *v = olive_malloc(sizeof *v, "JSON");
     convert(&w, o, v);
