@@ -9,7 +9,7 @@
 set -euo pipefail
 pkgs=(build-essential pkg-config libhdf5-openmpi-dev hdf5-tools openmpi-bin libopenmpi-dev
       zlib1g-dev librandom123-dev libjson-c-dev libcairo2-dev python3 python3-h5py python3-numpy python3-venv
-      help2man)
+      help2man procps)
 [ "${1:-}" = --fuzz ] && pkgs=(clang libclang-rt-14-dev)
 [ "${1:-}" = --peers ] && pkgs=(python3-brian python3-scipy g++)
 missing=()
