@@ -22,6 +22,14 @@ tar -C "$TOP/python" --exclude=__pycache__ --exclude=./build --exclude='./*.egg-
 printf '%s\n' "numpy==$NUMPY" "h5py==$H5PY" "neo==$NEO" "quantities==$QUANTITIES" "PyNN==$PYNN" "lazyarray==$LAZYARRAY" \
   "setuptools==$SETUPTOOLS" >pins.txt
 pip() { venv/bin/pip --disable-pip-version-check "$@"; }
+# --no-build-isolation where setuptools is older than pyproject.toml asks (Debian 12's 66, seen
+# through --system-site-packages): a plain message naming what is missing, not a traceback
+"$PY" -m venv --system-site-packages oldst || fail "python3 -m venv --system-site-packages"
+if OLIVE_BUILD_PROGRAMS=0 oldst/bin/pip --disable-pip-version-check install -q --no-deps --no-build-isolation \
+     ./src/python >old.out 2>old.err; then fail "an install with setuptools < 77 succeeded"; fi
+grep -q "olive's Python package needs setuptools >= 77 to build; this Python (.*) has setuptools [0-9]" old.err \
+  && ! grep -q "ModuleNotFoundError" old.err || { cat old.err; fail "old setuptools: no plain message"; }
+echo "ok old setuptools: $(grep -o "olive's Python package needs.*" old.err | head -c 150)"
 pip install -q -c pins.txt setuptools || fail "pip could not install setuptools (is PyPI reachable?)"
 
 # a missing system package: pip's error names it (make's dependency check, before compiling anything)
