@@ -115,11 +115,13 @@ void olive_h5_close_file(const char *file, hid_t f)
 static hid_t write_fapl(const char *path, MPI_Comm comm, int parallel)
 {
     hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
-    /* HDF5 1.8's object format at least: an attribute past 64 KiB (a command
-     * line of thousands of --param options) then goes to dense storage
-     * instead of failing; every HDF5 since 2008 reads it. */
+    /* A command line past 60 kB (thousands of --param options, a sweep's)
+     * does not fit the 64 KiB attribute header of HDF5's earliest format, in
+     * which olive writes its files: such a run writes HDF5 1.8's format,
+     * whose dense attribute storage takes it (every HDF5 since 2008 reads it). */
+    const int long_provenance = strlen(olive_cmdline()) > 60000;
     if (fapl < 0 || H5Pset_fclose_degree(fapl, H5F_CLOSE_SEMI) < 0 ||
-        H5Pset_libver_bounds(fapl, H5F_LIBVER_V18, H5F_LIBVER_LATEST) < 0 ||
+        (long_provenance && H5Pset_libver_bounds(fapl, H5F_LIBVER_V18, H5F_LIBVER_LATEST) < 0) ||
         (parallel && H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL) < 0))
         olive_h5_fail(path, "cannot set up the file access property list");
     return fapl;
