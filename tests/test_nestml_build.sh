@@ -108,7 +108,7 @@ if "$BIN/olive-simulate" tol.h5 -o tol --steps 10 2> tol.err; then fail "toleran
 ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 grep -q "non-finite membrane potential at step 0 (t = 0.1 ms) in cell 0 (the RKF45 solver of model izhikevich_neuron gave up" tol.err \
   || { cat tol.err >&2; fail "tolerance 1e-300: the solver's failure is not named"; }
-[ "$ms" -lt 5000 ] || fail "tolerance 1e-300: 5000 cells took $ms ms to fail"
+[ "$ms" -lt 20000 ] || fail "tolerance 1e-300: 5000 cells took $ms ms to fail (hours before the bound)"
 echo "ok solver tolerance 1e-300: refused in $ms ms, naming the solver"
 
 # ---- builds side by side, names olive refuses, failed builds, the cache hit
@@ -133,14 +133,14 @@ import os, sys, time
 sys.path.insert(0, os.path.join(os.environ["TOP"], "python"))
 os.environ["OLIVE_MODEL_CACHE"] = os.path.abspath("par")
 os.environ["OLIVE_MODEL_CUDA"] = "0"   # (as the four builds above)
-t0 = time.perf_counter()
+t0, c0 = time.perf_counter(), time.process_time()
 from olive.nestml import build
 so = build.build(sys.argv[1])
-dt = time.perf_counter() - t0
+dt, cpu = time.perf_counter() - t0, time.process_time() - c0
 assert so == os.path.abspath("par/lif_cuba_nestml.so"), so
 assert "pynestml" not in sys.modules, "a cache hit imported NESTML"
-assert dt < 1.0, f"a cache hit took {dt:.2f} s"
-print(f"ok cache hit: {dt * 1000:.0f} ms, no NESTML import")
+assert cpu < 1.0, f"a cache hit took {cpu:.2f} s of CPU"   # (CPU time: the machine may be busy)
+print(f"ok cache hit: {cpu * 1000:.0f} ms of CPU ({dt * 1000:.0f} ms wall), no NESTML import")
 PYEOF
 # names olive-genconn would refuse are refused at build time, leaving nothing
 named() { sed "s/^model iaf_psc_exp_neuron:/model $1:/" "$lib/iaf_psc_exp_neuron.nestml" > "$2"; }
