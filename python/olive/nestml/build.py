@@ -152,7 +152,7 @@ def cached(dirname, name, digest, gpu):
         except OSError:
             return None
     return os.path.isfile(so) and text(".hash") == digest and (not gpu or text(".gpu") == gpu) and \
-        text(".headers") == headers_digest()
+        text(".headers") == headers_digest() and os.path.isfile(os.path.join(dirname, name + ".olive.json"))
 
 
 def headers_digest():
