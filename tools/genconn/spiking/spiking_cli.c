@@ -358,7 +358,9 @@ void gc_spk_parse_args(int argc, char **argv, gc_spk_config *cfg)
                                                      "hh_traub", "hh_cable", "hh_swc"};
                 char hint[96];
                 olive_usage_error("--model: '%s' is not lif_cuba, lif_coba, lif_cuba_alpha, lif_coba_alpha, hh_traub, "
-                                  "hh_cable or hh_swc%s", m, olive_did_you_mean(hint, sizeof hint, m, models, 8));
+                                  "hh_cable or hh_swc%s, nor a plugin's model in --model-path, OLIVE_MODEL_PATH or the "
+                                  "model cache (olive-model build MODEL.nestml puts it there; docs/MODELS.md)", m,
+                                  olive_did_you_mean(hint, sizeof hint, m, models, 8));
             }
         }
         else if (!strcmp(a, "--model-path")) need_value(argc, argv, &i);   /* (taken above) */
