@@ -15,8 +15,12 @@ STATIC = ("olive's chemical synapses: StaticSynapse, STDPMechanism (SpikePairRul
 
 LACKS = {
     # cell types
-    "Izhikevich": f"olive has no Izhikevich model; its point neurons are {POINT_NEURONS}",
-    "AdExp": f"olive has no adaptive exponential (AdEx) model; its point neurons are {POINT_NEURONS}",
+    "Izhikevich": (f"olive has no built-in Izhikevich model (its point neurons are {POINT_NEURONS}); NESTML's "
+                   "izhikevich_neuron runs as sim.nestml_cell_type('.../models/neurons/izhikevich_neuron.nestml') "
+                   "(needs the nestml package; NESTML's parameter names and units)"),
+    "AdExp": (f"olive has no built-in adaptive exponential (AdEx) model (its point neurons are {POINT_NEURONS}); "
+              "NESTML's aeif_cond_exp_neuron runs as sim.nestml_cell_type('.../models/neurons/aeif_cond_exp_neuron.nestml') "
+              "(needs the nestml package; NESTML's parameter names and units)"),
     "GIF_cond_exp": f"olive has no generalized integrate-and-fire model; its point neurons are {POINT_NEURONS}",
     "IF_cond_exp_gsfa_grr": ("olive has no spike-frequency adaptation or relative refractoriness; its point "
                              f"neurons are {POINT_NEURONS}"),
