@@ -23,4 +23,18 @@ PY
 grep -q "^command  *.*--param e.tau_m" sum.txt || { cat sum.txt; fail "summary: no command"; }
 PYTHONPATH="$TOP/python" "$PY" -c "import olive; r = olive.read_run('run'); assert r.provenance['command'].count('--param') == 3500" \
   || fail "olive.read_run of the run"
+# olive-genconn keeps its whole command in the network file too (it was cut at 1023 characters)
+gargs=()
+for k in $(seq 200); do gargs+=(--param "tau_m=$((10 + k % 7))"); done
+"$BIN/olive-genconn" -q -o long.h5 --model lif_cuba --population e:10 "${gargs[@]}" || fail "olive-genconn with 200 --param"
+"$PY" - <<'PY'
+import h5py
+with h5py.File("long.h5") as f:
+    found = []
+    f.visititems(lambda n, o: found.append(o.attrs["command"]) if "command" in o.attrs else None)
+    found += [f.attrs["command"]] if "command" in f.attrs else []
+c = [x.decode() if isinstance(x, bytes) else x for x in found]
+assert c and max(x.count("--param") for x in c) == 200 and max(map(len, c)) > 3000, [len(x) for x in c]
+print(f"ok network file: the command of {max(map(len, c))} characters kept whole")
+PY
 echo "test_long_provenance: ok"

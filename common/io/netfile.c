@@ -363,7 +363,7 @@ static void write_attrs(const char *path, hid_t f, hid_t cells, hid_t gj, const 
     olive_h5_attr_f64(path, gj, "density", net->density);
     olive_h5_attr_f64(path, gj, "sigma", net->sigma);
     olive_h5_attr_i64(path, gj, "symmetric", net->symmetric);
-    olive_h5_attr_str(path, gj, "command", net->command);
+    olive_h5_attr_str(path, gj, "command", net->command_full ? net->command_full : net->command);
 }
 
 void olive_net_write_par(const char *path, const olive_network *net, int force, MPI_Comm comm)

@@ -26,7 +26,8 @@ typedef struct {
     uint64_t seed;
     double density, sigma;
     int symmetric;
-    char command[1024];
+    char command[1024];        /* as read (shortened to fit) */
+    const char *command_full;  /* writers: the whole command when set (olive_cmdline()), else command */
 } olive_network;
 
 /* Zeroed junction slots allocated after the last junction held (col, cond,

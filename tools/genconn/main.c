@@ -63,6 +63,7 @@ static int import_main(const gc_config *cfg, int rank, double t0)
         double t_imp = olive_now();
         gc_gcal(cfg, &net);
         snprintf(net.command, sizeof net.command, "%s", olive_cmdline());
+        net.command_full = olive_cmdline();   /* (the file keeps it whole, however long) */
         gc_export exp;
         if (cfg->export_prefix) gc_export_sonata(cfg->export_prefix, &net, cfg->force, MPI_COMM_SELF, &exp);
         olive_net_write(cfg->out_path, &net, cfg->force);
@@ -148,6 +149,7 @@ int main(int argc, char **argv)
     net.sigma = cfg.sigma;
     net.symmetric = cfg.symmetric;
     snprintf(net.command, sizeof net.command, "%s", olive_cmdline());
+    net.command_full = olive_cmdline();   /* (the file keeps it whole, however long) */
     int64_t local = net.nnz;
     if (MPI_Allreduce(&local, &net.nnz_total, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD) != MPI_SUCCESS)
         olive_die("MPI_Allreduce failed");

@@ -196,6 +196,7 @@ int gc_spiking_main(int argc, char **argv)
     snprintf(net.generator, sizeof net.generator, "none");
     net.seed = cfg.seed;
     snprintf(net.command, sizeof net.command, "%s", olive_cmdline());
+    net.command_full = olive_cmdline();   /* (the file keeps it whole, however long) */
     write_ctx w = {&cfg, &syn, percell};
     static char exp_tmp[5][4096];
     if (cfg.export_prefix) gc_spk_export_sonata(&cfg, &syn, exp_tmp);
