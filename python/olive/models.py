@@ -95,14 +95,6 @@ SPIKING_MODELS = tuple(_PARAMS)
 _PLUGINS = {}
 
 
-def use_plugin(spec):
-    """The model name of a plugin (PATH.so, or a NESTML file built on the fly), loaded and
-    registered so that the functions below know it. ValueError for a faulty plugin, one
-    named like a built-in model, or a second plugin of a name already loaded from elsewhere."""
-    from . import plugin
-    return register(plugin.load(spec))
-
-
 def register(pm):
     """Registers plugin model pm (an olive.plugin.PluginModel); returns its name."""
     if pm.name in _PARAMS or pm.name == INFOLI:

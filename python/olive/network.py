@@ -247,7 +247,7 @@ def _plugin(model, digest, model_path):
     path written in the file, model_path of earlier versions, is never used)."""
     pm = models.plugin_of(model)
     if pm is None or pm.hash != digest:
-        from . import plugin
+        from . import plugin_files as plugin
         models.register(plugin.find(model, digest, model_path))
 
 

@@ -120,7 +120,7 @@ def _populations(specs, default_model):
             raise _Fault(f"{where}: no model (give model=... to write_network or 'model' in the population)")
         try:
             if plugin.is_plugin_spec(model):   # PATH.so or X.nestml: the plugin's model name
-                model = models.use_plugin(model)
+                model = plugin.use(model)
             defaults = models.parameters(model)
         except ValueError as e:
             raise _Fault(f"{where}: {e}") from None

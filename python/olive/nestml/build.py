@@ -29,7 +29,7 @@ import subprocess
 import sys
 import tempfile
 
-from .. import plugin
+from .. import plugin_files as plugin
 
 from . import versions
 

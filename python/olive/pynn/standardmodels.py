@@ -30,7 +30,7 @@ import numpy as np
 from pyNN.parameters import ParameterSpace, Sequence
 from pyNN.standardmodels import StandardCellType, cells, synapses, electrodes, build_translations
 
-from olive import models
+from olive import models, plugin
 from olive.writer import ms_to_steps
 
 from .simulator import state
@@ -554,7 +554,7 @@ def NESTMLCellType(path):
     (olive.plugin). Its parameters are the model's, names and units as the model has them
     (default_parameters: its defaults); its receptor types, the model's spike ports; its
     recordables, spikes and every state variable. Weights and currents are in the model's units."""
-    model = models.use_plugin(path)
+    model = plugin.use(path)
     pm = models.plugin_of(model)
     names = [p for p, _, _ in pm.params if p != "v0"]
     attrs = {"__doc__": f"{pm.name}: {pm.origin} ({pm.path})", "olive_model": model,
