@@ -135,4 +135,26 @@ rm -rf run
 refused_ran() { timeout 20 "$@" >/dev/null 2>err.txt && fail "accepted: $*"; [ -e "$marker" ] || fail "the marker test cannot see a load"; rm -f "$marker"; }
 refused_ran "$S" abs.h5 -o run --steps 10 --model-path evil.so
 grep -q "not an olive model plugin (no symbol olive_model_plugin_v1)" err.txt || { cat err.txt; fail "--model-path evil.so: message"; }
+# a plugin compiled by hand, described by the user (olive-model describe: the one place, besides
+# olive-model build, where Python loads a library, because the user names it): copied with its
+# descriptor and hash into a directory, then found there by olive-simulate and read_network
+PYTHONPATH="$TOP/python" "$PY" -m olive.nestml describe models/lif_cuba_plugin.so -o described > described.out \
+  || fail "olive-model describe"
+[ "$(cat described.out)" = described/lif_cuba_plugin.so ] || fail "describe printed $(cat described.out)"
+[ "$(cat described/lif_cuba_plugin.hash)" = 0123456789abcdef ] || fail "describe's NAME.hash"
+[ "$(stat -c %a described)" = 700 ] || fail "describe's directory is not 0700"
+"$S" good.h5 -o run --steps 100 -q --model-path described || fail "--model-path of a described plugin"
+rm -rf run
+PYTHONPATH="$TOP/python" "$PY" - <<'PY' || fail "read_network of a described plugin's network"
+import json, olive
+d = json.load(open("described/lif_cuba_plugin.olive.json"))
+assert d["name"] == "lif_cuba_plugin" and d["hash"] == "0123456789abcdef" and "path" not in d, d
+net = olive.read_network("good.h5", model_path="described")
+assert net.populations["a"].model == "lif_cuba_plugin" and net.populations["a"].value("tau_m")[0] > 0
+print("ok describe: descriptor written, network read through it")
+PY
+# describe refuses a library that is no plugin, naming it
+if PYTHONPATH="$TOP/python" "$PY" -m olive.nestml describe evil.so -o refused 2> d.err; then fail "describe of evil.so"; fi
+grep -q "not an olive model plugin" d.err || { cat d.err; fail "describe evil.so: no message"; }
+rm -f "$marker"   # (describe loaded it: the user named it)
 echo "test_model_trust: ok"
