@@ -24,9 +24,10 @@ import ctypes
 import json
 import os
 import stat
-import tempfile
 from dataclasses import asdict, dataclass
 from typing import Tuple
+
+from .atomic import atomic_output
 
 ABI = 2                               # OLIVE_PLUGIN_ABI
 SYMBOL = "olive_model_plugin_v1"      # OLIVE_PLUGIN_SYMBOL
@@ -116,20 +117,11 @@ def hash_path(so):
 
 
 def atomic_write(path, text):
-    """path's content, written under a unique temporary name and renamed (never half-written)."""
-    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path) or ".", prefix=".tmp-")
-    try:
-        with os.fdopen(fd, "w") as f:
+    """path's content, never half-written (olive.atomic's atomic_output: a unique temporary,
+    fsync'ed and renamed)."""
+    with atomic_output(path, force=True) as tmp:
+        with open(tmp, "w") as f:
             f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 def write_descriptor(so, pm=None):

@@ -82,10 +82,6 @@ def cache_dir(out):
     return out or plugin.cache_dir()
 
 
-def _atomic_write(path, data, mode="w"):
-    plugin.atomic_write(path, data)
-
-
 # A model name olive-genconn and olive-simulate take (model_plugin.c's name_ok,
 # synfile.c's 63 characters), and none of a built-in model.
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.]{0,62}\Z")
@@ -193,7 +189,7 @@ def compile_cuda(csrc, nvcc, arch):
     with open(fatbin, "rb") as f:
         data = f.read()
     rows = (", ".join(str(b) for b in data[i:i + 24]) for i in range(0, len(data), 24))
-    _atomic_write(header, f"/* {os.path.basename(fatbin)}: nvcc's GPU image of {os.path.basename(csrc)} ({arch}) */\n"
+    plugin.atomic_write(header, f"/* {os.path.basename(fatbin)}: nvcc's GPU image of {os.path.basename(csrc)} ({arch}) */\n"
                   "static const unsigned char olive_plugin_fatbin[] = {\n" + ",\n".join(rows) + "\n};\n")
     return header
 
