@@ -31,6 +31,7 @@ PY
 script term
 "$py" term.py 2> term.err & pid=$!
 started term
+sleep 3   # (into its step loop, where a signal stops it at a 256-step boundary with a state)
 kill -TERM $pid
 rc=0; timeout 30 tail --pid=$pid -f /dev/null || fail "the script did not end within 30 s of SIGTERM"
 wait $pid || rc=$?

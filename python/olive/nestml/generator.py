@@ -84,8 +84,11 @@ def analyse(path):
             pass
 
     # NESTML prints its log on stdout; olive prints the errors in its own form
+    # NESTML writes TARGET/../report: TARGET one level down in a private directory, so that
+    # builds side by side do not race for one TMPDIR/report
     with tempfile.TemporaryDirectory() as scratch, contextlib.redirect_stdout(io.StringIO()):
-        configure_front_end(path, "python_standalone", target_path=scratch, logging_level="ERROR")
+        configure_front_end(path, "python_standalone", target_path=os.path.join(scratch, "target"),
+                            logging_level="ERROR")
         models = get_parsed_models()
         for m in models:
             if not Logger.has_errors(m):
