@@ -113,8 +113,7 @@ no_tmp up-front
 "$S" net2.h5 -o sim2 --steps 10 >/dev/null && "$S" net2.h5 -o sim2 --steps 20 --force >/dev/null \
   || fail "simulate --force over its earlier output"
 [ "$(ls sim2)" = "spikes.h5
-state.h5
-v_axon.h5" ] || fail "sim2 holds $(ls sim2)"
+state.h5" ] || fail "sim2 holds $(ls sim2) (no --record: spikes and the state only)"
 h5dump -a /state/step sim2/state.h5 | grep -q '(0): 20$' || fail "sim2 is not the second run"
 no_tmp force
 # a signal during the write (Ctrl-C from Python, scancel, a closed terminal):

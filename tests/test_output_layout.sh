@@ -279,7 +279,7 @@ rm -r keep
 run iso.h5 -o keep --steps 10
 cp keep/spikes.h5 keep/previous.h5   # an .h5 file: still an olive output directory
 run iso.h5 -o keep --steps 10 --force
-[ ! -e keep/previous.h5 ] && [ -f keep/spikes.h5 ] && [ -f keep/v_axon.h5 ] && [ -f keep/state.h5 ] \
+[ ! -e keep/previous.h5 ] && [ -f keep/spikes.h5 ] && [ -f keep/state.h5 ] && [ ! -e keep/v_axon.h5 ] \
   || fail "--force did not replace OUTDIR: $(ls keep)"
 ! ls -d ./*.tmp-* 2>/dev/null || fail "temporary output left behind"
 echo "output layout ok"

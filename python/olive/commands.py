@@ -168,7 +168,7 @@ def simulate(network, output, *, time=None, steps=None, record=None, pulses=(), 
     """Run olive-simulate on network into directory output; return olive.read_run(output).
 
     time (ms) or steps: the duration; record: a variable name, a list of
-    them, 'all' or 'none'; pulses: (start_ms, stop_ms, amp[, first, last])
+    them, 'all' or 'none' (the default: spikes only); pulses: (start_ms, stop_ms, amp[, first, last])
     tuples, amp a number in the model's unit or a string with a unit
     ("50pA", "0.5nA", "6uA/cm2", "2mV"; olive-simulate --help lists the
     units); poisson: dicts {"rate": 5, "weight": 0.5, "receptor": "ge",

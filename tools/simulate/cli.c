@@ -67,9 +67,10 @@ static void usage(void)
            "  --seed N                  seed of --noise and --init-voltage (default 1); the numbers\n"
            "                            depend only on (seed, cell, step): any rank count, thread\n"
            "                            count or backend, and a restart, give the same run\n"
-           "  --record VARS|all|none    comma-separated variables (default v_axon): v_dend q r s ca\n"
-           "                            i_cah g_cal v_soma m h k l n p x_s v_axon m_a h_a x_a;\n"
-           "                            spiking networks: v (default) ge gi ref\n"
+           "  --record VARS|all|none    comma-separated variables into VAR.h5 (default none: spikes only,\n"
+           "                            as in NEST and Brian2). InfOli: v_dend q r s ca i_cah g_cal\n"
+           "                            v_soma m h k l n p x_s v_axon m_a h_a x_a; spiking networks:\n"
+           "                            v ge gi ref (plugins: their variables)\n"
            "  --record-compartments VARS  cable cells (hh_traub, hh_cable): v, m, h, n of every\n"
            "                            compartment into VAR_compartments.h5 (SONATA element report)\n"
            "  --record-every K          one frame every K steps (default 1)\n"
@@ -478,8 +479,8 @@ void sim_parse_args(int argc, char **argv, sim_config *cfg)
                               "(their conductances are the file's; see --gj, --noise)", cfg->run.params[0], cfg->run.net_path);
     }
     if (cfg->rec.weights_every && !cfg->rec.nweights) olive_usage_error("--record-weights-every without --record-weights");
-    cfg->rec.vars[cfg->run.model->spike_var] = 1;
-    cfg->rec.nvars = 1;
+    /* Spikes only unless asked, as NEST and Brian2 do: a report of every
+     * cell every step is the largest output a run writes. */
     if (record_arg) parse_record(cfg, record_arg);
     if (comp_arg) parse_record_compartments(cfg, comp_arg);
     for (int k = 0; k < cfg->rec.ncell_args; k++) parse_record_cells_var(cfg, &cfg->rec.cell_args[k]);
