@@ -17,14 +17,10 @@ if [ "${SANITIZED:-0}" = 1 ]; then echo "skipped under the sanitizer pass (no sa
 # The seven library models of issue 35 (NESTML's analysis takes 3-18 s a
 # model: built two at a time); OLIVE_NESTML_MODELS="..." picks fewer.
 models=${OLIVE_NESTML_MODELS:-"iaf_psc_exp iaf_psc_alpha izhikevich iaf_cond_exp iaf_cond_alpha aeif_cond_exp hh_psc_alpha"}
-source "$TESTS/python_pins.sh"
-source "$TESTS/venv_cached.sh"
-venv="$TOP/$BUILD/venv-nestml"
-venv_cached "$venv" ".olive-nestml-$NESTML-odetoolbox-$ODETOOLBOX" "nestml==$NESTML" "odetoolbox==$ODETOOLBOX" \
-    "sympy==$SYMPY" "antlr4-python3-runtime==$ANTLR4" "astropy==$ASTROPY" "numpy==$NUMPY" "h5py==$H5PY"
+source "$TESTS/nestml_venv.sh"
+venv=$nestml_venv   # ($venv is the NEST venv's once peer_venv.sh is sourced below)
 lib="$venv/models/neurons"
 [ -d "$lib" ] || fail "NESTML's model library is not in $lib"
-nestml_venv=$venv   # ($venv is the NEST venv's once peer_venv.sh is sourced below)
 # (the library models CPU only: CI has no GPU and is near its budget; the
 # GPU image is built and checked once, for lif_cuba_nestml below)
 # olive-simulate finds the models where olive-model build put them

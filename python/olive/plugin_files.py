@@ -27,6 +27,7 @@ import stat
 from dataclasses import asdict, dataclass
 from typing import Tuple
 
+from . import initial_values
 from .atomic import atomic_output
 
 ABI = 2                               # OLIVE_PLUGIN_ABI
@@ -68,6 +69,9 @@ class PluginModel:
     weights_nonnegative: bool
     dt_default: float
     current_unit: str                           # "" when the model takes no pulse current
+    # each variable's initial value as an expression of the parameters (olive.initial_values), as
+    # the plugin's init() computes it; "" where the descriptor does not say (the default then)
+    initial: Tuple[str, ...] = ()
 
 
 def _s(b):
@@ -156,6 +160,13 @@ def read_descriptor(so):
         d["params"] = tuple((str(n), str(u), float(v)) for n, u, v in d["params"])
         d["variables"] = tuple((str(n), str(u), float(v)) for n, u, v in d["variables"])
         d["receptors"] = tuple(str(r) for r in d["receptors"])
+        d["initial"] = tuple(str(e) for e in d.get("initial", ()))
+        if d["initial"] and len(d["initial"]) != len(d["variables"]):
+            raise ValueError(f"{len(d['initial'])} initial values for {len(d['variables'])} variables")
+        names = {n for n, _, _ in d["params"]}
+        for e in d["initial"]:
+            if e:
+                initial_values.parse(e, names)
         pm = PluginModel(path=path, **d)
     except (KeyError, TypeError, ValueError) as e:
         raise ValueError(f"{dp}: not a plugin descriptor ({e})") from None

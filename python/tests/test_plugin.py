@@ -151,7 +151,8 @@ else:
 def test_pynn_nestml_state_and_assembly(tmp_path, programs):
     """A new user's script: NESTML's aeif_cond_exp through pyNN.olive, V_m and the adaptation
     current w recorded, a Projection onto the Assembly E + I on the NESTML port exc_spikes; the
-    same spikes as the network written with olive.write_network, and w's trace as olive's."""
+    same spikes as the network written with olive.write_network, and w's trace as olive's; the first
+    sample of V_m (V_m = E_L in NESTML) is the cells' own E_L, from the descriptor's initial values."""
     if not NESTML_PY.exists():
         pytest.skip(f"no NESTML venv at {NESTML_PY}")
     import warnings
@@ -168,7 +169,7 @@ def test_pynn_nestml_state_and_assembly(tmp_path, programs):
     conn = [(int(a), int(b), 3.0, 1.0) for a, b in zip(rng.integers(0, 40, 150), rng.integers(0, 50, 150))]
     sim.setup(timestep=0.1, backend="cpu")
     ct = sim.nestml_cell_type(so)
-    E = sim.Population(40, ct(I_e=600.0))
+    E = sim.Population(40, ct(I_e=600.0, E_L=-65.0))
     I = sim.Population(10, ct(I_e=300.0))
     with warnings.catch_warnings():
         warnings.simplefilter("error")   # (no "Can't check weight" for a plugin's port)
@@ -181,10 +182,11 @@ def test_pynn_nestml_state_and_assembly(tmp_path, programs):
     sigs = {s.name: np.asarray(s.magnitude) for s in seg_e.analogsignals}
     assert sigs["V_m"].shape == (2001, 40) and sigs["w"].shape == (2001, 40)
     assert np.all(np.isfinite(sigs["w"])) and sigs["w"][-1].max() > 0, "w never adapted"
+    assert np.all(sigs["V_m"][0] == -65.0) and np.all(sigs["w"][0] == 0.0), (sigs["V_m"][0], sigs["w"][0])
     src = np.array([c[0] for c in conn])
     tgt = np.array([c[1] for c in conn])
     net = olive.write_network(tmp_path / "w.h5", populations=[
-        {"name": "E", "count": 40, "model": so, "params": {"I_e": 600.0}},
+        {"name": "E", "count": 40, "model": so, "params": {"I_e": 600.0, "E_L": -65.0}},
         {"name": "I", "count": 10, "model": so, "params": {"I_e": 300.0}}], projections=[
         {"name": "p", "source": src, "target": tgt, "weight": 3.0, "delay_ms": 1.0, "receptor": "exc_spikes"}])
     ref = olive.simulate(net, tmp_path / "w", time=200, record=["w"], record_cells=(0, 40), progress=False)
@@ -195,3 +197,29 @@ def test_pynn_nestml_state_and_assembly(tmp_path, programs):
         np.testing.assert_allclose(np.asarray(st.magnitude), sp.times[sp.node_ids == i], atol=1e-9)
     # (olive.simulate's report is in single precision, pyNN.olive's in double: one float ulp apart)
     np.testing.assert_allclose(sigs["w"][1:], np.asarray(ref.report("w", population="E").data), rtol=2 ** -23, atol=0)
+
+
+def test_descriptor_initial_values_are_never_code(tmp_path, lif_nestml_so):
+    """A descriptor's initial values are expressions of the parameters, read by olive.initial_values
+    without eval(): a call, an attribute or a name that is no parameter refuses the descriptor, and
+    nothing runs; the expressions olive-model build writes evaluate per cell."""
+    import json
+    import shutil
+    from olive import initial_values, plugin_files
+    src = Path(lif_nestml_so)
+    d = json.loads(src.with_suffix(".olive.json").read_text())
+    assert d["initial"] and len(d["initial"]) == len(d["variables"]), d.get("initial")
+    so = tmp_path / "lif_cuba_nestml.so"
+    shutil.copy(src, so)
+    marker = tmp_path / "ran"
+    for bad in (f"__import__('os').system('touch {marker}')", "E_L.__class__", "open('x')", "nope + 1",
+                "lambda: 1", "[E_L]", "E_L if 1 else 2", "'text'"):
+        d2 = {**d, "initial": [bad] + d["initial"][1:]}
+        (tmp_path / "lif_cuba_nestml.olive.json").write_text(json.dumps(d2))
+        with pytest.raises(ValueError, match="not a plugin descriptor .*initial value"):
+            plugin_files.read_descriptor(so)
+    assert not marker.exists()
+    assert initial_values.evaluate("E_L", {"E_L": np.array([-65.0, -70.0])}).tolist() == [-65.0, -70.0]
+    assert initial_values.evaluate("-2 * b + exp(0)", {"b": 1.5}) == -2.0
+    assert initial_values.from_c("P_b * P_V_m_init") == "b * V_m_init"
+    assert initial_values.from_c("V_some_internal * 2") == ""

@@ -474,16 +474,31 @@ def test_native_rng_draws_connections_and_weights(pynn_sim):
 def test_what_olive_lacks_raises_not_implemented_naming_it(pynn_sim):
     from olive.pynn.unsupported import LACKS
     sim.setup(timestep=0.1)
-    assert len(LACKS) >= 20
+    assert len(LACKS) >= 19
     for name in LACKS:
         with pytest.raises(NotImplementedError, match=rf"pyNN.olive cannot run {name}: olive (has no|does not)"):
             getattr(sim, name)()
-    # declared (a network can be built and described) and refused at run(), saying what olive offers
-    for build in (lambda: sim.Population(2, sim.EIF_cond_exp_isfa_ista()),
-                  lambda: sim.Population(2, sim.EIF_cond_alpha_isfa_ista())):
+
+
+def _no_nestml():
+    raise ImportError("No module named 'pynestml'")
+
+
+def test_standard_types_built_from_nestml_say_what_they_need(pynn_sim, tmp_path, monkeypatch):
+    """Izhikevich and the EIF types run as olive's NESTML models (python/olive/pynn/nestml), built on first
+    use: a network of them is built without NESTML (a Population, a Projection), and run() in a Python
+    without the nestml package and with no build of the model in the model places says what to do."""
+    import olive.pynn.standardmodels as sm
+    monkeypatch.setenv("OLIVE_MODEL_CACHE", str(tmp_path / "empty"))
+    monkeypatch.delenv("OLIVE_MODEL_PATH", raising=False)
+    monkeypatch.setattr(sm, "_standard_models", {})
+    monkeypatch.setattr("olive.nestml.versions.nestml_version", _no_nestml)   # (whatever is installed)
+    for celltype in (sim.Izhikevich, sim.EIF_cond_exp_isfa_ista, sim.EIF_cond_alpha_isfa_ista):
         sim.setup(timestep=0.1)
-        build()
-        with pytest.raises(NotImplementedError, match=r"cannot run \w+: olive has no .*(point neurons are|static)"):
+        p = sim.Population(2, celltype())
+        sim.Projection(p, p, sim.AllToAllConnector(), sim.StaticSynapse(weight=0.001, delay=1.0))
+        with pytest.raises(NotImplementedError, match=rf"{celltype.__name__} runs as olive's NESTML model .*"
+                                                     r"pynn_\w+\.nestml, built on first use: that needs the nestml package"):
             sim.run(1.0)
 
 

@@ -20,6 +20,7 @@ GPUs) that the .so carries: olive-simulate --backend cuda loads it."""
 
 import argparse
 import contextlib
+import dataclasses
 import fcntl
 import hashlib
 import os
@@ -243,7 +244,7 @@ def build(path, out=None, force=False, numeric_solver="rk45"):
         return os.path.join(d, known + ".so")
     generator = _generator()
     try:
-        name, csrc, solver = generator.generate(path, digest, numeric_solver)
+        name, csrc, solver, initial = generator.generate(path, digest, numeric_solver)
     except generator.NestmlError as e:
         raise SystemExit(str(e))
     except Refused as e:
@@ -266,7 +267,7 @@ def build(path, out=None, force=False, numeric_solver="rk45"):
             header = compile_cuda(c_path, nvcc, gpu) if nvcc else None
             so_tmp = os.path.join(work, name + ".so")
             compile_c(c_path, so_tmp, fatbin_header=header)
-            pm = plugin.describe(so_tmp)
+            pm = dataclasses.replace(plugin.describe(so_tmp), initial=initial)
             if pm.name != name or pm.hash != digest:
                 raise SystemExit(f"olive-model: {path}: the built plugin holds model {pm.name} of hash {pm.hash}, "
                                  f"not {name} of {digest} (a generator fault: please report it)")

@@ -697,7 +697,9 @@ def _c_double(x):
 
 
 def generate(path, content_hash, numeric_solver="rk45"):
-    """(model name, C source, solver line) of the .nestml file at PATH."""
+    """(model name, C source, solver line, each state variable's initial value as an expression of
+    the parameters for the descriptor: olive.initial_values) of the .nestml file at PATH."""
+    from ..initial_values import from_c
     neuron, ns = analyse(path)
     model = Model(path, neuron, ns, numeric_solver)
-    return model.name, model.render(content_hash), model.solver
+    return model.name, model.render(content_hash), model.solver, tuple(from_c(t) for t in model.inits)

@@ -30,7 +30,7 @@ from .standardmodels import (                                   # noqa: F401
     DCSource, StepCurrentSource, ACSource, NoisyCurrentSource,
 )
 from .standardmodels import (                                   # noqa: F401
-    IF_curr_alpha, IF_cond_alpha, EIF_cond_exp_isfa_ista, EIF_cond_alpha_isfa_ista,
+    IF_curr_alpha, IF_cond_alpha, EIF_cond_exp_isfa_ista, EIF_cond_alpha_isfa_ista, Izhikevich,
 )
 from .plasticity import (                                       # noqa: F401
     STDPMechanism, SpikePairRule, AdditiveWeightDependence, MultiplicativeWeightDependence,
@@ -50,7 +50,5 @@ from .unsupported import *                                      # noqa: F401,F40
 
 
 def list_standard_models():
-    """The StandardCellType classes pyNN.olive runs (not those it only declares)."""
-    from .standardmodels import DeclaredOnly
-    return [obj.__name__ for obj in globals().values()
-            if isinstance(obj, type) and issubclass(obj, StandardCellType) and not issubclass(obj, DeclaredOnly)]
+    """The StandardCellType classes pyNN.olive runs."""
+    return [obj.__name__ for obj in globals().values() if isinstance(obj, type) and issubclass(obj, StandardCellType)]

@@ -5,12 +5,13 @@ import warnings
 
 import numpy as np
 
-from olive import models
+from olive import initial_values, models
 
 from .digest import digest
 from .plasticity import TsodyksMarkramSynapse
 
 _RECEPTOR = {"excitatory": "ge", "inhibitory": "gi"}
+_RECEPTOR_TAU = {"excitatory": "tau_e", "inhibitory": "tau_i"}    # a receptor's synaptic time constant
 INFOLI_DT = 0.05     # olive-simulate's InfOli step (ms)
 
 
@@ -111,10 +112,13 @@ def _olive_population(pop, index, dt, t_done, history, tstop, seed):
     n = pop.size
     arrays = {}
     drawn = hasattr(ct, "draw")      # SpikeSourceGamma, SpikeSourcePoissonRefractory
+    # the parameters that hold a variable's initial value (v0: v), from PyNN's initialize()
+    initial = {param: (var, factor) for var, (param, factor) in ct.initial_parameters.items()}
     for k in known:
-        if k == "v0":
-            if "v" in pop._initial:
-                arrays[k] = np.asarray(pop._initial["v"], dtype=float)
+        if k in initial:
+            var, factor = initial[k]
+            if var in pop._initial:
+                arrays[k] = np.broadcast_to(np.asarray(pop._initial[var], dtype=float) * factor, (n,))
         elif k in pop._parameters:
             arrays[k] = np.broadcast_to(np.asarray(pop._parameters[k], dtype=float), (n,))
     if "t_ref" in arrays and model.startswith("lif_"):
@@ -169,11 +173,6 @@ def build_network(state, tstop):
     """The NetworkSpec of the state's network (tstop: the run's end)."""
     spec = NetworkSpec()
     pops = state.populations
-    declared = [(type(x).__name__, x.reason) for x in [p.celltype for p in pops] +
-                [q.synapse_type for q in state.projections] if getattr(x, "reason", None)]
-    if declared:
-        name, reason = declared[0]
-        raise NotImplementedError(f"pyNN.olive cannot run {name}: {reason} (docs/PYNN.md lists what it runs)")
     neuron_models = {p.celltype.olive_model for p in pops if p.celltype.injectable}
     if len(neuron_models) > 1:
         kinds = sorted({type(p.celltype).__name__ for p in pops if p.celltype.injectable})
@@ -208,26 +207,40 @@ def build_network(state, tstop):
         v0 = np.append(v0, -65.0)
     spec.initial = {"v": v0, "ge": np.zeros(count), "gi": np.zeros(count)}
     for p in pops:   # a plugin's variables (NESTML's V_m, w, ...): the value each starts from
-        pm = models.plugin_of(getattr(p.celltype, "olive_model", None))
+        ct = p.celltype
+        pm = models.plugin_of(getattr(ct, "olive_model", None))
         if pm is None:
             continue
-        settable = {"v"} if "v0" in dict((n, d) for n, _, d in pm.params) else set()
+        param_names = {n for n, _, _ in pm.params}
+        settable = {var: pf for var, pf in ct.initial_parameters.items() if pf[0] in param_names}
         init_of = {n: d for n, _, d in pm.variables}
+        ids = slice(p.first_id, p.first_id + p.size)
+        params = {k: np.broadcast_to(np.asarray(v, dtype=float), (p.size,))
+                  for k, v in p._parameters.items() if k != "spike_times"}
         # (PyNN initializes every variable to the cell type's default_initial_values: those pass)
-        unset = sorted(k for k in set(p._initial) - settable
-                       if not np.all(np.asarray(p._initial[k], dtype=float) == init_of.get(k, np.nan)))
+        unset = []
+        for k in sorted(set(p._initial) - set(settable)):
+            olive_var, factor = ct.variables.get(k, (k, None))
+            start = init_of.get(olive_var, np.nan) * (1.0 if factor is None else factor(params))
+            if not np.all(np.asarray(p._initial[k], dtype=float) == start):
+                unset.append(k)
         if unset:
             raise NotImplementedError(
-                f"pyNN.olive: initialize({unset[0]}=...) of {type(p.celltype).__name__}: olive starts a plugin's "
+                f"pyNN.olive: initialize({unset[0]}=...) of {type(ct).__name__}: olive starts a plugin's "
                 "variables from its parameters (the model's initial values)" +
-                (", and its parameter v0 through initialize(v=...)" if settable else "") + "; set the parameters instead")
-        ids = slice(p.first_id, p.first_id + p.size)
-        for name, _, init in pm.variables:
-            # the model's initial value with its default parameters (an initial value that is an
-            # expression of parameters, V_m = E_L, is the default's: the first sample only)
-            spec.initial.setdefault(name, np.full(count, np.nan))[ids] = init
-        if "v" in p._initial and "v" in init_of:
-            spec.initial["v"][ids] = p._initial["v"]
+                ("".join(f", {param} through initialize({var}=...)" for var, (param, _) in settable.items())) +
+                "; set the parameters instead")
+        # each variable's value at t = 0 (the first sample): the model's initial value for the cells'
+        # own parameters where its descriptor gives the expression (NESTML's V_m = E_L), else the default
+        native = {n: np.broadcast_to(np.asarray(p._parameters.get(n, d), dtype=float), (p.size,))
+                  for n, _, d in pm.params}
+        for var, (param, factor) in settable.items():
+            if var in p._initial:
+                native[param] = np.broadcast_to(np.asarray(p._initial[var], dtype=float) * factor, (p.size,))
+        for k, (name, _, init) in enumerate(pm.variables):
+            expr = pm.initial[k] if pm.initial else ""
+            spec.initial.setdefault(name, np.full(count, np.nan))[ids] = \
+                initial_values.evaluate(expr, native) if expr else init
 
     for k, prj in enumerate(state.projections):
         if not len(prj):
@@ -236,7 +249,7 @@ def build_network(state, tstop):
         src = np.asarray(prj.pre.all_cells, dtype=np.int64)[pre]
         tgt = np.asarray(prj.post.all_cells, dtype=np.int64)[post]
         q = {"name": f"proj{k}", "source": src, "target": tgt, "weight": w * wf[tgt], "delay_ms": np.array(d),
-             "receptor": _RECEPTOR.get(prj.receptor_type, prj.receptor_type)}
+             "receptor": _receptor(prj)}
         if prj.sites is not None:      # keyed by (rng_seed, k, synapse): the same sites for every run()
             q["site_section"], q["site_x"] = prj.sites.draw(state.seed, k, len(src))
             q["sites"] = prj.sites.label
@@ -253,6 +266,14 @@ def build_network(state, tstop):
     return spec
 
 
+def _receptor(prj):
+    """olive's receptor of a projection: a standard type's ge/gi, or the spike port its NESTML
+    model has for PyNN's receptor type; a plugin's port as PyNN names it."""
+    posts = getattr(prj.post, "populations", None) or [prj.post]
+    ports = getattr(posts[0].celltype, "receptor_ports", _RECEPTOR)
+    return ports.get(prj.receptor_type, prj.receptor_type)
+
+
 def _plastic_groups(spec, k, prj, q, wf):
     """A plastic projection as olive projections, one per set of rule parameters its connections have
     (olive's are per projection: a TsodyksMarkramSynapse's tau_psc is its target's tau_syn, w_max
@@ -260,7 +281,8 @@ def _plastic_groups(spec, k, prj, q, wf):
     connections in the network file's synapse order (by target, then source, stable: the writer's)
     and their weight factors, to read the weights back."""
     data, tgt = prj._data(), q["target"]
-    receptor_tau = {"ge": "tau_e", "gi": "tau_i"}.get(q["receptor"])
+    posts = getattr(prj.post, "populations", None) or [prj.post]
+    receptor_tau = getattr(posts[0].celltype, "receptor_tau", _RECEPTOR_TAU).get(prj.receptor_type)
     tau = spec.native.get(receptor_tau) if receptor_tau else None
     rules = []
     for i in range(len(tgt)):

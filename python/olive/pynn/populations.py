@@ -93,7 +93,8 @@ class Population(_Parameters, common.Population):
             raise NotImplementedError("pyNN.olive runs PyNN's standard cell types only "
                                       "(IF_curr_exp, IF_cond_exp, HH_cond_exp, SpikeSourcePoisson, "
                                       "SpikeSourceArray)")
-        if getattr(self.celltype, "olive_model", None) is None and not hasattr(self.celltype, "reason"):
+        # (a type olive runs as a NESTML model of its own is built at run(), not here)
+        if getattr(self.celltype, "nestml", None) is None and getattr(self.celltype, "olive_model", None) is None:
             raise NotImplementedError(f"pyNN.olive: {type(self.celltype).__name__} is not an olive model")
         ps.shape = (self.size,)
         ps.evaluate(mask=self._mask_local, simplify=False)

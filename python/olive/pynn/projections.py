@@ -13,7 +13,7 @@ from pyNN.space import Space
 
 from . import simulator
 from .sites import check_selector
-from .standardmodels import StaticSynapse
+from .standardmodels import StaticSynapse, model_name
 from .plasticity import PLASTIC
 
 
@@ -77,25 +77,23 @@ class Projection(common.Projection):
                                    synapse_type, source, receptor_type, space, label)
         kind = type(self.synapse_type).__name__
         self.plastic = isinstance(self.synapse_type, PLASTIC)
-        if kind not in ("StaticSynapse", "ElectricalSynapse") and not self.plastic and not hasattr(self.synapse_type, "reason"):
+        if kind not in ("StaticSynapse", "ElectricalSynapse") and not self.plastic:
             raise NotImplementedError(f"pyNN.olive: synapse type {kind} is not supported (olive's "
                                       "synapses: StaticSynapse, STDPMechanism, TsodyksMarkramSynapse, and "
                                       "ElectricalSynapse between InfOli cells)")
         # the weights the last olive run left (plastic synapses), by connection; None: the initial ones
         self.plastic_weights = None
         self.electrical = kind == "ElectricalSynapse"
-        if hasattr(self.synapse_type, "reason"):      # declared only: build_network refuses it
-            kind = "StaticSynapse"
-        infoli = [getattr(getattr(p, "celltype", None), "olive_model", None) == "infoli" for p in (self.pre, self.post)]
+        infoli = [model_name(getattr(p, "celltype", None)) == "infoli" for p in (self.pre, self.post)]
         if self.electrical != all(infoli) or any(infoli) != all(infoli):
             raise NotImplementedError("pyNN.olive: gap junctions (ElectricalSynapse) couple InfOli cells, and "
                                       "InfOli cells are coupled by gap junctions only")
         # every cell type the projection reaches (an Assembly: each of its populations'),
-        # and whether each takes the receptor type: a plugin's spike ports, a built-in's
+        # and whether each takes the receptor type: a plugin's spike ports, a standard type's
         # excitatory/inhibitory
         posts = getattr(self.post, "populations", None) or [self.post]
         celltypes = [getattr(p, "celltype", None) for p in posts]
-        plugin = [models.plugin_of(getattr(c, "olive_model", None)) is not None for c in celltypes]
+        plugin = [models.plugin_of(model_name(c)) is not None for c in celltypes]
         for c, is_plugin in zip(celltypes, plugin):
             if self.electrical:
                 break
@@ -103,8 +101,8 @@ class Projection(common.Projection):
                 raise ValueError(f"pyNN.olive: receptor type {self.receptor_type!r} is not one of "
                                  f"{', '.join(c.receptor_types)} (cell type {type(c).__name__})")
             if not is_plugin and self.receptor_type not in ("excitatory", "inhibitory"):
-                raise NotImplementedError(f"pyNN.olive: receptor type {self.receptor_type!r} (olive's built-in "
-                                          f"{type(c).__name__} has 'excitatory' -> ge and 'inhibitory' -> gi)")
+                raise NotImplementedError(f"pyNN.olive: receptor type {self.receptor_type!r} (PyNN's standard "
+                                          f"{type(c).__name__} has 'excitatory' and 'inhibitory')")
         self._plugin_targets = bool(plugin) and all(plugin)
         if getattr(self.post, "celltype", None) is not None and getattr(self.post.celltype, "injectable", True) is False:
             raise NotImplementedError("pyNN.olive: a projection onto a spike source")

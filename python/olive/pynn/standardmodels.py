@@ -34,7 +34,6 @@ from olive import models, plugin
 from olive.writer import ms_to_steps
 
 from .simulator import state
-from .unsupported import LACKS
 
 
 class _OliveCell:
@@ -42,6 +41,8 @@ class _OliveCell:
     olive_model = None
     # PyNN variable -> (olive report variable, PyNN value = olive value * factor(native params))
     variables = {}
+    # PyNN variable -> (the model's parameter holding its initial value, its unit per PyNN's)
+    initial_parameters = {"v": ("v0", 1.0)}
 
     @staticmethod
     def weight_factor(p):
@@ -466,31 +467,6 @@ class StepCurrentSource(_OliveCurrentSource, electrodes.StepCurrentSource):
         return out
 
 
-# -- PyNN standard types olive cannot run ----------------------------------------
-
-class DeclaredOnly:
-    """A PyNN standard type olive has no model for. It is declared so that a
-    network using it can be built, inspected, saved or described (PyNN's
-    API tests build such networks); run() refuses it, naming the type."""
-    olive_model = None
-    reason = "olive has no model for it"
-
-
-def _declared_only(base, reason):
-    names = list(base.default_parameters)
-    attrs = {"__doc__": f"Declared only: run() refuses it ({reason}).\n\n{base.__doc__}",
-             "translations": build_translations(*[(n, n) for n in names]), "reason": reason}
-    if issubclass(base, StandardCellType):
-        attrs["variables"] = {v: (v, None) for v in base.recordable if v != "spikes"}
-    else:
-        attrs["_get_minimum_delay"] = StaticSynapse._get_minimum_delay
-    return type(base.__name__, (DeclaredOnly, base), attrs)
-
-
-EIF_cond_exp_isfa_ista = _declared_only(cells.EIF_cond_exp_isfa_ista, LACKS["AdExp"])
-EIF_cond_alpha_isfa_ista = _declared_only(cells.EIF_cond_alpha_isfa_ista, LACKS["AdExp"])
-
-
 class ACSource(_OliveCurrentSource, electrodes.ACSource):
     __doc__ = electrodes.ACSource.__doc__ + """
     In olive: one --pulse per step, offset + amplitude sin(2 pi frequency (t - start) + phase)
@@ -547,6 +523,137 @@ class NoisyCurrentSource(_OliveCurrentSource, electrodes.NoisyCurrentSource):
         values = float(self._value("mean")) + float(self._value("stdev")) * self._normal(len(k))
         stop = min(float(self._value("stop")), max(state.t, getattr(state, "t_next", state.t)))
         return [(float(a * dt), float(min((a + every) * dt, stop)), float(v)) for a, v in zip(k, values)]
+
+
+# -- PyNN standard types that olive runs as NESTML models of its own -------------
+
+NESTML_SOURCES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "nestml")
+_standard_models = {}
+
+
+def _prebuilt(name):
+    """A build of olive's NESTML model name in the places olive loads plugins from (made by
+    olive-model build NESTML_SOURCES/name.nestml), for a Python without NESTML."""
+    from olive import plugin_files
+    for place, _ in plugin_files.places():
+        so = place if os.path.isfile(place) else os.path.join(place, name + ".so")
+        if not os.path.isfile(so) or (not os.path.isfile(place) and plugin_files.dir_fault(place)):
+            continue
+        try:
+            pm = plugin_files.read_descriptor(so)
+        except ValueError:
+            continue
+        if pm.name == name and pm.origin.startswith(name + ".nestml "):
+            return pm
+    return None
+
+
+def standard_model(name, celltype):
+    """olive's model of a PyNN standard type written in NESTML by olive (NESTML_SOURCES/name.nestml):
+    built by olive-model build on its first use, then taken from the model cache (a cache hit imports
+    no NESTML); in a Python without the nestml package, a build of it in the model places."""
+    if name in _standard_models:
+        return _standard_models[name]
+    src = os.path.join(NESTML_SOURCES, name + ".nestml")
+    try:
+        from olive.nestml import versions
+        versions.nestml_version()
+        model = plugin.use(src)
+    except ImportError:
+        pm = _prebuilt(name)
+        if pm is None:
+            raise NotImplementedError(
+                f"pyNN.olive: {celltype} runs as olive's NESTML model {src}, built on first use: that needs the "
+                f"nestml package (pip install 'olive[nestml]'), or a build of it in the model cache (olive-model "
+                f"build {src}, where NESTML is installed)") from None
+        model = models.register(pm)
+    _standard_models[name] = model
+    return model
+
+
+def model_name(celltype):
+    """The olive model a cell type names, without building one olive runs as a NESTML model of its
+    own (its NESTML model's name then: built at run())."""
+    return getattr(celltype, "nestml", None) or getattr(celltype, "olive_model", None)
+
+
+class _NestmlCell(_OliveCell):
+    """A PyNN standard cell type olive runs as a NESTML model of its own (nestml: its name),
+    parameters translated as pyNN.nest translates them for NEST's model of the same
+    equations. receptor_ports: olive's receptor (the model's spike port) per PyNN receptor
+    type; initial_parameters: the model's parameter holding a variable's initial value, with the
+    factor from PyNN's unit to the model's."""
+    nestml = None
+    receptor_ports = {"excitatory": "exc_spikes", "inhibitory": "inh_spikes"}
+    initial_parameters = {"v": ("v0", 1.0)}
+
+    @property
+    def olive_model(self):
+        return standard_model(self.nestml, type(self).__name__)
+
+
+class Izhikevich(_NestmlCell, cells.Izhikevich):
+    __doc__ = cells.Izhikevich.__doc__ + """
+    In olive: olive's NESTML model pynn_izhikevich (python/olive/pynn/nestml), NEST's izhikevich
+    update (forward Euler from the step's old v and u, the step's input spikes added to v, then
+    the threshold test), parameters as pyNN.nest gives them; weights in mV (a jump of v)."""
+    nestml = "pynn_izhikevich"
+    translations = build_translations(
+        ('a', 'a'),
+        ('b', 'b'),
+        ('c', 'c'),
+        ('d', 'd'),
+        ('i_offset', 'I_e', 1000.0),
+    )
+    receptor_ports = {"excitatory": "spikes", "inhibitory": "spikes"}
+    initial_parameters = {"v": ("v0", 1.0), "u": ("u0", 1.0)}
+    variables = {"v": ("V_m", None), "u": ("U_m", None)}
+    weight_factor = staticmethod(_unit)
+    current_factor = staticmethod(_thousand)
+
+
+_EIF_TRANSLATIONS = build_translations(
+    ('cm', 'C_m', 1000.0),
+    ('tau_refrac', 't_ref'),
+    ('v_spike', 'V_peak'),
+    ('v_reset', 'V_reset'),
+    ('v_rest', 'E_L'),
+    ('tau_m', 'tau_m'),      # (pyNN.nest: g_L = 1000 cm / tau_m; olive's model computes it)
+    ('i_offset', 'I_e', 1000.0),
+    ('a', 'a'),
+    ('b', 'b', 1000.0),
+    ('delta_T', 'Delta_T'),
+    ('tau_w', 'tau_w'),
+    ('v_thresh', 'V_th'),
+    ('e_rev_E', 'E_ex'),
+    ('tau_syn_E', 'tau_syn_ex'),
+    ('e_rev_I', 'E_in'),
+    ('tau_syn_I', 'tau_syn_in'),
+)
+
+
+class EIF_cond_exp_isfa_ista(_NestmlCell, cells.EIF_cond_exp_isfa_ista):
+    __doc__ = cells.EIF_cond_exp_isfa_ista.__doc__ + """
+    In olive: olive's NESTML model pynn_eif_cond_exp_isfa_ista (python/olive/pynn/nestml), NEST's
+    aeif_cond_exp equations in NEST's units, integrated by olive's RKF45 (GSL's rkf45 and
+    control); NEST finds a spike inside the step's RKF45 sub-steps, olive at the step's end
+    (docs/PYNN.md: the spikes agree within a step or two)."""
+    nestml = "pynn_eif_cond_exp_isfa_ista"
+    translations = _EIF_TRANSLATIONS
+    initial_parameters = {"v": ("v0", 1.0), "w": ("w0", 1000.0)}
+    receptor_tau = {"excitatory": "tau_syn_ex", "inhibitory": "tau_syn_in"}
+    variables = {"v": ("V_m", None), "w": ("w", _one_over_thousand),
+                 "gsyn_exc": ("g_ex__X__exc_spikes", _one_over_thousand),
+                 "gsyn_inh": ("g_in__X__inh_spikes", _one_over_thousand)}
+    weight_factor = staticmethod(_thousand)
+    current_factor = staticmethod(_thousand)
+
+
+class EIF_cond_alpha_isfa_ista(EIF_cond_exp_isfa_ista, cells.EIF_cond_alpha_isfa_ista):
+    __doc__ = cells.EIF_cond_alpha_isfa_ista.__doc__ + """
+    In olive: olive's NESTML model pynn_eif_cond_alpha_isfa_ista, NEST's aeif_cond_alpha (as
+    EIF_cond_exp_isfa_ista, with alpha-function conductances peaking at the weight)."""
+    nestml = "pynn_eif_cond_alpha_isfa_ista"
 
 
 def NESTMLCellType(path):

@@ -3,24 +3,16 @@
 Each is a name of pyNN.olive whose construction raises NotImplementedError
 with a sentence saying what olive lacks and what it offers instead, so that
 a script written for NEST stops at the line that needs what olive has not,
-rather than with "module 'pyNN.olive' has no attribute". (Types that olive
-declares so that a network can be built and inspected, and refuses at run(),
-are standardmodels.DeclaredOnly.)
+rather than with "module 'pyNN.olive' has no attribute".
 """
 
-POINT_NEURONS = ("IF_curr_exp, IF_cond_exp, IF_curr_alpha, IF_cond_alpha (leaky integrate-and-fire) and "
-                 "HH_cond_exp (Traub-Miles)")
+POINT_NEURONS = ("IF_curr_exp, IF_cond_exp, IF_curr_alpha, IF_cond_alpha (leaky integrate-and-fire), "
+                 "EIF_cond_exp_isfa_ista, EIF_cond_alpha_isfa_ista (AdEx), Izhikevich and HH_cond_exp (Traub-Miles)")
 STATIC = ("olive's chemical synapses: StaticSynapse, STDPMechanism (SpikePairRule, NEST's stdp_synapse) and "
           "TsodyksMarkramSynapse (NEST's tsodyks_synapse)")
 
 LACKS = {
     # cell types
-    "Izhikevich": (f"olive has no built-in Izhikevich model (its point neurons are {POINT_NEURONS}); NESTML's "
-                   "izhikevich_neuron runs as sim.nestml_cell_type('.../models/neurons/izhikevich_neuron.nestml') "
-                   "(needs the nestml package; NESTML's parameter names and units)"),
-    "AdExp": (f"olive has no built-in adaptive exponential (AdEx) model (its point neurons are {POINT_NEURONS}); "
-              "NESTML's aeif_cond_exp_neuron runs as sim.nestml_cell_type('.../models/neurons/aeif_cond_exp_neuron.nestml') "
-              "(needs the nestml package; NESTML's parameter names and units)"),
     "GIF_cond_exp": f"olive has no generalized integrate-and-fire model; its point neurons are {POINT_NEURONS}",
     "IF_cond_exp_gsfa_grr": ("olive has no spike-frequency adaptation or relative refractoriness; its point "
                              f"neurons are {POINT_NEURONS}"),
