@@ -69,14 +69,16 @@ rc=0; wait $pid || rc=$?
 echo "ok pyNN.olive SIGTERM: exit 143, no work directory left"
 # pyNN.olive Ctrl-C: the message names no removed state file
 cat > pynn_int.py <<'PY'
-import os, signal, threading, time, subprocess
+import os, signal, tempfile, threading, time, subprocess
 import pyNN.olive as sim
 sim.setup(timestep=0.1)
 p = sim.Population(10000, sim.IF_curr_exp(i_offset=1.0))
 sim.Projection(p, p, sim.FixedProbabilityConnector(0.01), sim.StaticSynapse(weight=0.1, delay=1.0))
 def interrupt():
     for _ in range(200):
-        if subprocess.run(["pgrep", "-f", "olive-simulate .*pynn-olive-"], capture_output=True).returncode == 0:
+        # (this script's own run: another pyNN.olive on the machine must not set it off)
+        mine = f"olive-simulate {tempfile.gettempdir()}/pynn-olive-"
+        if subprocess.run(["pgrep", "-f", mine], capture_output=True).returncode == 0:
             break
         time.sleep(0.1)
     time.sleep(0.5)
