@@ -245,14 +245,14 @@ FUZZ_SRC     := $(addprefix tools/genconn/import/,import_text.c import_edges.c i
                 $(wildcard common/util/*.c) common/io/h5util.c common/io/netfile.c
 # The readers each harness adds to those.
 FUZZ_EXTRA_map      := common/io/mapfile.c common/io/partition.c
-FUZZ_EXTRA_state    := tools/simulate/output/restart.c tools/simulate/spiking/spk_restart.c tools/simulate/spiking/spk_plastic.c common/models/plasticity.c common/io/state.c common/io/netcontent.c \
-                       common/models/cellmodel.c common/models/lif.c tools/simulate/output/method.c common/models/model_plugin.c common/models/model_places.c
-FUZZ_EXTRA_stimulus := tools/simulate/stimulus.c common/models/model_plugin.c common/models/model_places.c common/models/cellmodel.c common/io/state.c
+FUZZ_EXTRA_state    := tools/simulate/infoli/restart.c tools/simulate/spiking/spk_restart.c tools/simulate/spiking/spk_plastic.c common/models/plasticity.c common/models/state.c common/io/netcontent.c \
+                       common/models/cellmodel.c common/models/lif.c tools/simulate/method.c tools/simulate/state_seal.c tools/simulate/spiking/spk_synapse_hash.c common/models/model_plugin.c common/models/model_places.c
+FUZZ_EXTRA_stimulus := tools/simulate/stimulus.c common/models/model_plugin.c common/models/model_places.c common/models/cellmodel.c common/models/state.c
 FUZZ_EXTRA_spikes   := $(addprefix tools/analyze/,spikefile.c spikestats.c spikeload.c h5read.c errors.c)
-FUZZ_EXTRA_synfile  := common/io/synfile.c common/models/plasticity.c common/connect/conn_draw.c common/connect/conn_file.c common/models/cellmodel.c common/models/model_plugin.c common/models/model_places.c common/io/state.c
+FUZZ_EXTRA_synfile  := common/io/synfile.c common/io/plasticity_attrs.c common/models/plasticity.c common/connect/conn_draw.c common/connect/conn_file.c common/models/cellmodel.c common/models/model_plugin.c common/models/model_places.c common/models/state.c
 FUZZ_EXTRA_plugin   := $(FUZZ_EXTRA_synfile)
 FUZZ_EXTRA_swc      := common/models/swc.c common/models/cable_cell.c
-FUZZ_EXTRA_spksonata := tools/genconn/sonata/json.c tools/genconn/spiking/spiking_import.c tools/genconn/spiking/spiking_memory.c common/io/synfile.c common/models/plasticity.c common/connect/conn_draw.c common/connect/conn_file.c common/models/cellmodel.c common/models/model_plugin.c common/models/model_places.c common/io/state.c
+FUZZ_EXTRA_spksonata := tools/genconn/sonata/json.c tools/genconn/spiking/spiking_import.c tools/genconn/spiking/spiking_memory.c common/io/synfile.c common/io/plasticity_attrs.c common/models/plasticity.c common/connect/conn_draw.c common/connect/conn_file.c common/models/cellmodel.c common/models/model_plugin.c common/models/model_places.c common/models/state.c
 fuzz-deps:
 	@bash scripts/install-deps.sh --fuzz
 # Each source compiled once for every harness (make -j builds them side by side).

@@ -1,6 +1,6 @@
 #include "synfile.h"
 #include "conn_rule.h"
-#include "plasticity_io.h"
+#include "plasticity_attrs.h"
 #include "memcheck.h"
 #include "model_plugin.h"
 #include "h5util.h"

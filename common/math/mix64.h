@@ -1,5 +1,5 @@
-/* splitmix64's finaliser, host and device: the hashes' mixer (netcontent.h's
- * olive_mix64, and the CUDA engine's survey of synapses drawn at each spike,
+/* splitmix64's finaliser, host and device: the hashes' mixer (the host's
+ * in netcontent.h, and the CUDA engine's survey of synapses drawn at each spike,
  * which must add to the same synapse hash as the stored lists; the hash's
  * term, olive_synapse_hash_term, for both). */
 #ifndef OLIVE_MIX64_H

@@ -1,9 +1,7 @@
 /* Plastic synapses on the host (plasticity.c): the rules' parameters by
- * name, and a projection's rule in the network file (docs/FORMAT.md: the
- * group's attribute `plasticity` and one `plasticity_NAME` per parameter). */
+ * name (in the network file: io/plasticity_attrs.h). */
 #ifndef OLIVE_PLASTICITY_IO_H
 #define OLIVE_PLASTICITY_IO_H
-#include <hdf5.h>
 #include "plasticity.h"
 
 /* The rule named (static, stdp, tsodyks, tsodyks2), or -1. */
@@ -25,11 +23,5 @@ const char *olive_plast_fault(const olive_plasticity *p);
 const char *olive_plast_weight_fault(const olive_plasticity *p, double w);
 /* A synapse's state before its first spike (NEST's initial values). */
 void olive_plast_initial(const olive_plasticity *p, olive_plast_state *st);
-/* p into projection group pg (nothing for a static one), and back (rule
- * NONE when the group has no `plasticity`; a bad rule is fatal, named). */
-void olive_plast_write(const char *path, hid_t pg, const olive_plasticity *p);
-void olive_plast_read(const char *path, hid_t pg, const char *where, olive_plasticity *p);
-/* 1 when name is an attribute a projection of rule p may carry. */
-int olive_plast_attr_known(const char *name, const olive_plasticity *p);
 
 #endif

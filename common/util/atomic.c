@@ -165,7 +165,12 @@ static const char *claim(const char *final, int force, int is_dir)
      * signals wait while it is created and recorded: one arriving between the
      * creation and the record left the file behind. */
     static int registered;
-    if (!registered) { atexit(olive_atomic_remove_tmps); remove_tmps_on_signals(); registered = 1; }
+    if (!registered) {
+        atexit(olive_atomic_remove_tmps);
+        remove_tmps_on_signals();
+        olive_set_error_cleanup(olive_atomic_die_if_signalled, olive_atomic_remove_tmps);
+        registered = 1;
+    }
     sigset_t stop, old;
     sigemptyset(&stop);
     sigaddset(&stop, SIGINT);
@@ -219,6 +224,7 @@ void olive_atomic_share(const char *tmp)
             shared_tmps[i] = shared_tmps[--nshared];
         }
     if (nshared == MAX_SHARED) olive_die("%s: internal: too many shared temporary outputs", tmp);
+    olive_set_error_cleanup(olive_atomic_die_if_signalled, olive_atomic_remove_tmps);
     shared_tmps[nshared] = strdup(tmp);
     if (!shared_tmps[nshared]) olive_die("out of memory");
     nshared++;

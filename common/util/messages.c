@@ -24,7 +24,8 @@ void olive_set_cmdline(int argc, char **argv)
 {
     size_t n = 1;
     for (int i = 0; i < argc; i++) n += strlen(argv[i]) + 1;
-    cmdline_str = olive_malloc(n, "command line");
+    cmdline_str = malloc(n);   /* (not olive_malloc: memory.c stands above this file) */
+    if (!cmdline_str) olive_die("out of memory keeping the command line");
     cmdline_str[0] = 0;
     for (int i = 0; i < argc; i++) {
         if (i) strcat(cmdline_str, " ");
@@ -34,7 +35,14 @@ void olive_set_cmdline(int argc, char **argv)
 
 const char *olive_cmdline(void) { return cmdline_str ? cmdline_str : ""; }
 
-/* The temporary outputs are removed on failure (atomic.c). */
+/* The temporary outputs are removed on failure: atomic.c, once it holds
+ * one, hands its clean-up here (this file stays below it). */
+static void (*error_first)(void), (*error_cleanup)(void);
+void olive_set_error_cleanup(void (*first)(void), void (*cleanup)(void))
+{
+    error_first = first;
+    error_cleanup = cleanup;
+}
 
 static void (*exit_hook)(int);
 void olive_set_exit_hook(void (*hook)(int)) { exit_hook = hook; }
@@ -53,14 +61,14 @@ static void quick_exit_after_error(int code)
 void olive_die(const char *fmt, ...)
 {
     va_list ap;
-    olive_atomic_die_if_signalled();
+    if (error_first) error_first();
     fflush(stdout);
     fprintf(stderr, "%s: error: ", prog_name);
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);
     fputc('\n', stderr);
-    olive_atomic_remove_tmps();
+    if (error_cleanup) error_cleanup();
     if (exit_hook) exit_hook(1);
     quick_exit_after_error(1);
 }
@@ -68,13 +76,13 @@ void olive_die(const char *fmt, ...)
 void olive_usage_error(const char *fmt, ...)
 {
     va_list ap;
-    olive_atomic_die_if_signalled();
+    if (error_first) error_first();
     fprintf(stderr, "%s: error: ", prog_name);
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);
     fprintf(stderr, "\nTry '%s --help'.\n", prog_name);
-    olive_atomic_remove_tmps();
+    if (error_cleanup) error_cleanup();
     if (exit_hook) exit_hook(2);
     quick_exit_after_error(2);
 }

@@ -22,6 +22,9 @@ void olive_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)
 /* Called by olive_die/olive_usage_error after cleanup, before exit (an MPI
  * program aborts the other ranks here). */
 void olive_set_exit_hook(void (*hook)(int code));
+/* What olive_die and olive_usage_error call first (a signal's death wins)
+ * and before exiting (temporaries removed): atomic.c sets them. */
+void olive_set_error_cleanup(void (*first)(void), void (*cleanup)(void));
 void olive_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Verbose messages, printed when olive_verbose is set. */
 extern int olive_verbose;

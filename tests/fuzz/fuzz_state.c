@@ -1,6 +1,6 @@
 /* libFuzzer: the --restart state-file readers on arbitrary bytes, each
  * input tried as both kinds of state:
- * - InfOli (tools/simulate/output/restart.c sim_restart_check_header), for a run of
+ * - InfOli (tools/simulate/infoli/restart.c sim_restart_check_header), for a run of
  *   6 cells x 100 steps in double precision with RGJ; an accepted state must
  *   start before the run's end;
  * - spiking (spk_restart.c: spk_restart_check_header, then the spikes in

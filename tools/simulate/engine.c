@@ -19,13 +19,15 @@ static int is_plugin(const olive_cell_model *m) { return olive_plugin_of(m) != N
  * cells; it keeps their events in flight on the device, so a restart or a
  * checkpoint runs on the CPU. */
 static const sim_family families[] = {
-    {"infoli", is_infoli, sim_setup_infoli, NULL, &sim_engine_cpu, CUDA_ENGINE(&sim_engine_cuda), 1},
+    {"infoli", is_infoli, sim_setup_infoli, NULL, &sim_engine_cpu, CUDA_ENGINE(&sim_engine_cuda), 1, NULL},
+    /* cable cells: the spiking core with the cable kind of cell (cable/) */
     {"cable", olive_model_is_cable, sim_setup_spiking, sim_free_spiking, &sim_engine_cable_cpu,
-     CUDA_ENGINE(&sim_engine_lif_cuda), 0},
+     CUDA_ENGINE(&sim_engine_lif_cuda), 0, &spk_cable_kind},
     /* a plugin's model: the CUDA engine where the plugin has a GPU image
      * (setup.c's sim_engine_choose; cli.c refuses --backend cuda without) */
-    {"plugin", is_plugin, sim_setup_spiking, sim_free_spiking, &sim_engine_plugin_cpu, CUDA_ENGINE(&sim_engine_lif_cuda), 0},
-    {"spiking", is_any, sim_setup_spiking, sim_free_spiking, &sim_engine_lif_cpu, CUDA_ENGINE(&sim_engine_lif_cuda), 0},
+    {"plugin", is_plugin, sim_setup_spiking, sim_free_spiking, &sim_engine_plugin_cpu, CUDA_ENGINE(&sim_engine_lif_cuda), 0,
+     NULL},
+    {"spiking", is_any, sim_setup_spiking, sim_free_spiking, &sim_engine_lif_cpu, CUDA_ENGINE(&sim_engine_lif_cuda), 0, NULL},
 };
 
 void sim_setup(sim_t *s, sim_config *cfg)

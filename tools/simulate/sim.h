@@ -165,6 +165,7 @@ extern const sim_engine sim_engine_cpu;   /* engine_cpu.c */
 extern const sim_engine sim_engine_lif_cpu;  /* spk_engine.c: integrate-and-fire cells, chemical synapses */
 extern const sim_engine sim_engine_plugin_cpu;  /* spk_engine.c: cells of a plugin's model (model_plugin.h) */
 extern const sim_engine sim_engine_cable_cpu;  /* spk_cable.c: cable cells (hh_traub, hh_cable), chemical synapses */
+extern const struct spk_cell_kind spk_cable_kind;  /* spk_cable.c: cable cells as the spiking core carries them */
 #ifdef OLIVE_HAVE_CUDA
 extern const sim_engine sim_engine_cuda;  /* engine_cuda.c */
 extern const sim_engine sim_engine_lif_cuda;  /* spk_cuda.cu */
@@ -182,6 +183,7 @@ struct sim_family {
     void (*free)(sim_t *s);           /* what setup allocated beyond sim_t's own arrays; NULL: nothing */
     const sim_engine *cpu, *cuda;     /* cuda NULL: none (a build without CUDA) */
     int cuda_restarts;                /* the CUDA engine runs --restart and --checkpoint-every */
+    const struct spk_cell_kind *cells; /* a kind of cell the spiking core carries (spk.h), NULL: none */
 };
 /* setup.c: the engine --backend asks for among s->family's (collective: every rank the same). */
 const sim_engine *sim_engine_choose(sim_t *s);
@@ -256,7 +258,7 @@ void sim_threads_for_work(sim_t *s, int64_t nlocal, int64_t per_thread);
 /* The rank count, pulses and recorded cells against the network's count
  * cells (resolves the populations and recorded cells: sim_record_resolve). */
 void sim_check_cell_count(const sim_t *s, sim_config *cfg, int64_t count);
-/* cellset.c: the output populations (the network's, or --population's one)
+/* record_sets.c: the output populations (the network's, or --population's one)
  * and each recorded variable's cells from the --record-cells arguments
  * (every cell when none names it), refusing items that name no cell. */
 void sim_record_resolve(sim_config *cfg, int64_t count);
@@ -321,10 +323,10 @@ void sim_output_close(sim_output *o, sim_t *s, int64_t end_step, const char *kin
 void sim_output_checkpoint_spikes(sim_output *o, sim_t *s, int64_t step);
 /* Rename every temporary onto its NAME (rank 0; checkpoint mode). */
 void sim_output_commit(sim_output *o, sim_t *s);
-/* provenance.c: the run's integration method as the attribute `method`
- * records it ("plugin" for a plugin's model), the run's attributes on an
- * output file, and */
+/* method.c: the run's integration method as the attribute `method`
+ * records it ("plugin" for a plugin's model). */
 const char *sim_method_name(const sim_config *c);
+/* provenance.c: the run's attributes on an output file, and */
 void sim_write_provenance(sim_t *s, int64_t hid, const char *file);
 /* a report's mapping/time (start, stop, step in ms) for frames, one every
  * `every` steps: created in the mapping group loc, or (create 0) rewritten in
@@ -334,7 +336,7 @@ void sim_report_time(sim_t *s, const char *path, int64_t loc, const char *pop, i
 /* The state after step steps of every own cell into path (collective); kind:
  * "final", "checkpoint" or "interrupted". Dies on any failed write or close. */
 void sim_write_state(sim_t *s, const char *path, int64_t step, const char *kind);
-/* setup.c: the state file of --restart */
+/* infoli/restart.c: the state file of an InfOli --restart */
 /* Check the header of the state file against the run (before any work). */
 void sim_restart_check_header(const sim_config *cfg, int64_t count);
 /* Check the network checksum and X. */
@@ -343,7 +345,7 @@ void sim_restart_load(sim_t *s);
  * node has available; dies naming what (the file and what in it costs) when
  * they do not fit. dev < 0: no device estimate to report. */
 void sim_require_node_memory(sim_t *s, double host, double dev, const char *what);
-/* restart.c: the checksum of a state file, /state attr `checksum`: the sum
+/* state_seal.c: the checksum of a state file, /state attr `checksum`: the sum
  * of olive_hash_values over every dataset a restart reads (tag: its name,
  * index: the global one, so any rank split gives the same sum) mixed with
  * the attributes a restart reads (docs/FORMAT.md). */
@@ -356,6 +358,9 @@ void sim_state_require_checksum(const char *path, int64_t state_group);
 /* Dies naming the file when the checksum differs from sum (the whole
  * file's datasets: every rank's parts summed). */
 void sim_state_check_sum(const char *path, int64_t f, uint64_t sum);
+/* A state file opened for a restart's header (the file; its /state group in
+ * *state_group): dies naming the file when it is none, or has no checksum. */
+int64_t sim_state_open(const char *path, int64_t *state_group);
 /* Collective: sums the ranks' parts, rank 0 checks (and aborts the job). */
 void sim_state_verify(sim_t *s, const char *path, int64_t f, uint64_t part);
 /* Predicted host bytes of this rank (and device bytes of the CUDA backend) for

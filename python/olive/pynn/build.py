@@ -8,7 +8,6 @@ import numpy as np
 from olive import initial_values, models
 
 from .digest import digest
-from .plasticity import TsodyksMarkramSynapse
 
 _RECEPTOR = {"excitatory": "ge", "inhibitory": "gi"}
 _RECEPTOR_TAU = {"excitatory": "tau_e", "inhibitory": "tau_i"}    # a receptor's synaptic time constant
@@ -287,7 +286,7 @@ def _plastic_groups(spec, k, prj, q, wf):
     rules = []
     for i in range(len(tgt)):
         native = {name: float(data[name][i]) for name in prj.synapse_type.get_native_names() if name in data}
-        if isinstance(prj.synapse_type, TsodyksMarkramSynapse) and tau is None:
+        if getattr(prj.synapse_type, "needs_tau_syn", False) and tau is None:
             raise NotImplementedError("pyNN.olive: TsodyksMarkramSynapse onto a cell type without tau_syn_E/tau_syn_I")
         rules.append(prj.synapse_type.olive_plasticity(native, float(wf[tgt[i]]),
                                                        float(tau[tgt[i]]) if tau is not None else None))

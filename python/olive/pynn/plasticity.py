@@ -128,6 +128,7 @@ class TsodyksMarkramSynapse(synapses.TsodyksMarkramSynapse):
         ('tau_facil', 'tau_fac'),
     )
     _get_minimum_delay = _min_delay
+    needs_tau_syn = True      # (olive's tau_psc: the target's synaptic time constant)
 
     def olive_plasticity(self, native, wf, tau_syn):
         return {"rule": "tsodyks", "U": native["U"], "tau_rec": native["tau_rec"], "tau_fac": native["tau_fac"],

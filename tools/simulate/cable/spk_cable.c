@@ -201,5 +201,16 @@ static void cable_fetch(sim_t *s, int all) { (void)s; (void)all; }
 static double cable_energy_j(sim_t *s, int *owner) { (void)s; *owner = 0; return -1; }
 static void cable_free(sim_t *s) { (void)s; }
 
+static void cable_lists_built(sim_t *s) { spk_sites_chan_free(s, s->spk->cable); }
+
+const struct spk_cell_kind spk_cable_kind = {
+    spk_cable_setup, cable_lists_built, spk_cable_free,
+#ifdef OLIVE_HAVE_CUDA
+    spk_cable_cuda_bytes, spk_cable_cuda_setup, spk_cable_cuda_update, spk_cable_cuda_fetch, spk_cable_cuda_free,
+#else
+    NULL, NULL, NULL, NULL, NULL,
+#endif
+};
+
 const sim_engine sim_engine_cable_cpu = {"cpu", 0, 1, cable_setup, cable_step, cable_fetch, cable_energy_j, cable_free,
                                          NULL, NULL, NULL};

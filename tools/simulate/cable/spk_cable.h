@@ -7,6 +7,46 @@
 #include "hostdev.h"
 #include "cable.h"
 #include "cable_model.h"
+#include "sim.h"
+#include "synfile.h"
+
+#ifdef __cplusplus
+extern "C" {   /* (spk_cable_cuda.cu defines some: the C files name them) */
+#endif
+/* spk_cable.c: the cells of cable-cell models (cable_model.h) and the CPU
+ * engine that steps them. The cable cells of the rank: templates, synapse
+ * sites (spk_sites.c) from the rank's synapses syn, states at v0. */
+void spk_cable_setup(sim_t *s, const olive_synapses *syn);
+/* Synapse sites (a projection's site_section, site_x; docs/FORMAT.md): per
+ * block of cells (population pop[i]) one synapse per (node, receptor) its
+ * rows' synapses use, added to the template in (node, receptor) order, so
+ * a cell's synapses keep one order on every rank; per row a channel per
+ * synapse it uses, and cable->chan for the synapse lists (sim_spk's site_chan). */
+void spk_sites_setup(sim_t *s, const olive_synapses *syn, const olive_population *const *pop);
+void spk_sites_free(struct spk_cable *e);
+/* cable->chan, once the synapse lists have used it (and s's view of it; s NULL: none). */
+void spk_sites_chan_free(sim_t *s, struct spk_cable *e);
+void spk_cable_free(sim_t *s);
+/* Element reports: own cell r's compartments (its segment nodes in node
+ * order): how many; element k's section index and position (centre x); the
+ * values of variable var (v, m, h or n) of all of them into out. */
+int spk_cable_nelements(const sim_t *s, int64_t r);
+void spk_cable_element(const sim_t *s, int64_t r, int k, uint32_t *section, float *pos);
+void spk_cable_element_values(const sim_t *s, int var, int64_t r, double *out);
+/* spk_cable_cuda.cu: cable cells on the CUDA engine (struct spk_cell_kind's cuda_*):
+ * the device bytes they need beyond the engine's own; their shapes and
+ * states on the device (after the common state); steps 1 and 2 of step (q:
+ * the step in a chunk; cur: device pulse currents or null); m, h, n into
+ * s->state (enqueued on g->st); the device memory freed. */
+struct spk_cuda;
+double spk_cable_cuda_bytes(const sim_t *s);
+void spk_cable_cuda_setup(sim_t *s, struct spk_cuda *g);
+void spk_cable_cuda_update(sim_t *s, struct spk_cuda *g, int64_t step, int64_t q, const double *cur);
+void spk_cable_cuda_fetch(sim_t *s, struct spk_cuda *g);
+void spk_cable_cuda_free(struct spk_cuda *g);
+#ifdef __cplusplus
+}
+#endif
 
 /* What a kernel needs of a population's template besides the shape. */
 typedef struct {

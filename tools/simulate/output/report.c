@@ -6,6 +6,7 @@
 #include "report.h"
 #include "h5util.h"
 #include "spk.h"
+#include "spk_cable.h"
 #include "util.h"
 #include <stdlib.h>
 #include <string.h>

@@ -92,7 +92,14 @@ struct sim_spk {
     sim_poisson *poisson;    /* cfg's, with steps and receptor indices resolved */
     int *poisson_rec;
     double *poisson_fac;     /* per input its OLIVE_BINOMIAL_FACTORS (lif.h): the draws' factors made once */
-    struct spk_cable *cable; /* cable-cell models (spk_cable.c), else NULL */
+    struct spk_cable *cable; /* the cell kind's own state (cable/: spk_cable.c), else NULL; never read here */
+    /* Synapse sites: delivery targets after the rank's cells that the cell
+     * kind adds (cable/spk_sites.c): nsite channels, site_in the weight each
+     * received for the next step; site_chan, while the lists are built, per
+     * projection per held synapse its channel (NULL: no sites). */
+    int64_t nsite;
+    double *site_in;
+    int32_t *const *site_chan;
     /* Spike-source rows (spike_source.h; kind NONE for neurons, whose
      * coef_of is >= 0; sources have coef_of -1) and their list. */
     olive_sources src;
@@ -128,27 +135,25 @@ void spk_add_spike(sim_t *s, int t, int64_t step, int64_t cell);
 /* After step 2 of step: the exchange, when step ends a window. */
 void spk_window_end(sim_t *s, int64_t step);
 
-/* spk_cable.c: the cells of cable-cell models (cable_model.h) and the CPU
- * engine that steps them. */
-/* The cable cells of the rank: templates, synapse sites (spk_sites.c) from
- * the rank's synapses syn, states at v0. */
-void spk_cable_setup(sim_t *s, const olive_synapses *syn);
-/* Synapse sites (a projection's site_section, site_x; docs/FORMAT.md): per
- * block of cells (population pop[i]) one synapse per (node, receptor) its
- * rows' synapses use, added to the template in (node, receptor) order, so
- * a cell's synapses keep one order on every rank; per row a channel per
- * synapse it uses (spk_cable.h), and cable->chan for setup_synapses. */
-void spk_sites_setup(sim_t *s, const olive_synapses *syn, const olive_population *const *pop);
-void spk_sites_free(struct spk_cable *e);
-/* cable->chan, once setup_synapses has used it. */
-void spk_sites_chan_free(struct spk_cable *e);
-void spk_cable_free(sim_t *s);
-/* Element reports: own cell r's compartments (its segment nodes in node
- * order): how many; element k's section index and position (centre x); the
- * values of variable var (v, m, h or n) of all of them into out. */
-int spk_cable_nelements(const sim_t *s, int64_t r);
-void spk_cable_element(const sim_t *s, int64_t r, int k, uint32_t *section, float *pos);
-void spk_cable_element_values(const sim_t *s, int var, int64_t r, double *out);
+/* A kind of cell the spiking core carries beside the point models (cable/:
+ * cable cells), given by its family's row in engine.c (sim_family.cells):
+ * the core calls these and never names the kind. */
+struct spk_cuda;
+struct spk_cell_kind {
+    /* Its cells, and its synapse sites (sim_spk's nsite, site_in, site_chan)
+     * from the rank's synapses syn, before the lists are built. */
+    void (*setup)(sim_t *s, const olive_synapses *syn);
+    void (*lists_built)(sim_t *s);   /* site_chan was used: it may go */
+    void (*free)(sim_t *s);
+    /* The CUDA engine's (spk_cuda.cu): its device bytes, set-up, the update of
+     * step (q: the ring slot; cur: the pulse current or NULL), the state read
+     * back, the device memory freed. NULL in a build without CUDA. */
+    double (*cuda_bytes)(const sim_t *s);
+    void (*cuda_setup)(sim_t *s, struct spk_cuda *g);
+    void (*cuda_update)(sim_t *s, struct spk_cuda *g, int64_t step, int64_t q, const double *cur);
+    void (*cuda_fetch)(sim_t *s, struct spk_cuda *g);
+    void (*cuda_free)(struct spk_cuda *g);
+};
 
 /* spk_deliver.c */
 /* Every rank's spikes of the current window, (step - window0) << 32 | cell,

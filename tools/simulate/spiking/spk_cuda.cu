@@ -261,9 +261,9 @@ static void lif_cuda_setup(sim_t *s)
     g->N = N;
     size_t free_b = 0, total_b = 0;
     CK(cudaMemGetInfo(&free_b, &total_b));
-    const int cable = olive_model_is_cable(s->cfg->run.model);
+    const struct spk_cell_kind *kind = s->family->cells;   /* cable cells (engine.c), else NULL */
     const double rest = 8.0 * (N + 1) + (double)k->L * (double)k->ntarget * 17 + 60.0 * n + (256 << 20) +
-                        (cable ? spk_cable_cuda_bytes(s) : 0) + (k->plugin ? spk_plugin_cuda_bytes(s) : 0);
+                        (kind ? kind->cuda_bytes(s) : 0) + (k->plugin ? spk_plugin_cuda_bytes(s) : 0);
     /* the turn-around on the device holds 56 bytes a synapse at its peak
      * (places, keys, records, lists); where that does not fit, the host's */
     if (k->dev_rows && !k->dev_drawn && rest + 56.0 * nsyn > (double)free_b) {
@@ -294,7 +294,7 @@ static void lif_cuda_setup(sim_t *s)
         g->ge = dev_copy((const double *)s->state[rge], (size_t)n, "the state");
         g->gi = dev_copy((const double *)s->state[rgi], (size_t)n, "the state");
     }
-    if (cable) {   /* no refractory variable, no coefficients: spk_cable_cuda_setup */
+    if (kind) {   /* no refractory variable, no coefficients: the kind's cuda_setup */
         g->ref = dev_alloc<double>((size_t)n, "the state");
     } else if (!k->plugin) {
         g->ref = dev_copy((const double *)s->state[OLIVE_LIF_REF], (size_t)n, "the state");
@@ -311,7 +311,7 @@ static void lif_cuda_setup(sim_t *s)
     CK(cudaMemset(g->bad, 0xff, sizeof(unsigned long long)));
     CK(cudaMallocHost((void **)&g->h_bad, sizeof(unsigned long long)));
     g->mode = spk_delivery_mode(s);
-    if (cable) spk_cable_cuda_setup(s, g);   /* (coef_of: -1 marks the spike sources k_update leaves to k_sources) */
+    if (kind) kind->cuda_setup(s, g);   /* (coef_of: -1 marks the spike sources k_update leaves to k_sources) */
     if (k->nsrc) {   /* the spike sources' device copy (spike_source.h) */
         g->nsrc = k->nsrc;
         g->src_rows = dev_copy(k->src_rows, (size_t)k->nsrc, "spike sources");
@@ -426,7 +426,7 @@ static void update(sim_t *s, int64_t step, int64_t q, const spk_tail_args *tail)
     const int chunked = g->mode == SPK_DEVICE_PUSH;
     if (g->cable) {
         if (tail) spk_devpush_tail_launch(g, tail);
-        spk_cable_cuda_update(s, g, step, q, cur);
+        s->family->cells->cuda_update(s, g, step, q, cur);
     } else if (g->plugin) {   /* (device push: with static buckets the tail here, else plugin_push_steps) */
         if (tail) spk_plugin_cuda_tail_update(s, g, tail, step, q, cur);
         else spk_plugin_cuda_update(s, g, step, q, cur, chunked, chunked && q > 0 && !g->sb);
@@ -669,7 +669,7 @@ static void lif_cuda_fetch(sim_t *s, int all)
             if (var[v] >= 0)
                 CK(cudaMemcpyAsync(s->state[var[v]], dev[v], (size_t)g->n * sizeof(double), cudaMemcpyDeviceToHost, g->st));
     }
-    if (g->cable) spk_cable_cuda_fetch(s, g);
+    if (g->cable) s->family->cells->cuda_fetch(s, g);
     if (g->pl && all) spk_plastic_cuda_fetch(s, g);   /* (for a state: not every recorded frame) */
     unsigned long long np = 0;
     CK(cudaMemcpyAsync(&np, g->npoisson, sizeof np, cudaMemcpyDeviceToHost, g->st));
@@ -699,7 +699,7 @@ static void lif_cuda_free(sim_t *s)
     spk_devpush_free(g);
     spk_rules_free(g);
     spk_plastic_cuda_free(g);
-    spk_cable_cuda_free(g);
+    if (s->family->cells) s->family->cells->cuda_free(g);
     if (g->nsrc) {
         const void *p[] = {g->src_rows, g->src.kind, g->src.p, g->src.step0, g->src.step1, g->src.ptr, g->src.steps,
                            g->src.next};

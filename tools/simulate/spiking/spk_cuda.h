@@ -145,7 +145,7 @@ struct spk_cuda {
     olive_sources src;
     /* projections drawn at each spike (spk_cuda_rules.cu), else NULL */
     struct spk_rules_cuda *rules;
-    /* cable cells (spk_cable_cuda.cu), NULL for integrate-and-fire cells */
+    /* the device state of the cell kind (cable cells: spk_cable_cuda.cu), NULL for point models */
     struct spk_cable_cuda *cable;
     double *sm, *sh, *sn;      /* the soma's m, h, n per cell (reports) */
     /* a plugin's model (spk_cuda_plugin.cu), else NULL; then ge, gi are its
@@ -341,17 +341,6 @@ int64_t spk_chunk_max(const spk_cuda *g);
  * non-finite value (waits for the device). */
 void spk_chunk_collect(sim_t *s, spk_cuda *g, int64_t first, int64_t count);
 void spk_chunk_free(spk_cuda *g);
-
-/* spk_cable_cuda.cu: cable cells (hh_traub, hh_cable) */
-/* Device bytes the cable cells need beyond the engine's own. */
-double spk_cable_cuda_bytes(const sim_t *s);
-/* Their shapes and states on the device (after the common state). */
-void spk_cable_cuda_setup(sim_t *s, spk_cuda *g);
-/* Steps 1 and 2 of step (q: the step in a chunk; cur: device pulse currents or null). */
-void spk_cable_cuda_update(sim_t *s, spk_cuda *g, int64_t step, int64_t q, const double *cur);
-/* m, h, n into s->state (enqueued on g->st). */
-void spk_cable_cuda_fetch(sim_t *s, spk_cuda *g);
-void spk_cable_cuda_free(spk_cuda *g);
 
 /* spk_cuda_plugin.cu: a plugin's model */
 /* Device bytes beyond the engine's own. */

@@ -32,7 +32,6 @@
 #include "rng.h"
 #include "noise.h"
 #include "spk_cuda.h"
-#include "spk_cable.h"
 
 namespace cg = cooperative_groups;
 
@@ -50,7 +49,7 @@ int spk_delivery_mode(const sim_t *s)
     const int fused_ok = s->size == 1 && s->cfg->stim.npulses <= FUSED_MAX_PULSES &&
                          (double)(s->spk->L + 1) * (double)s->plan.nlocal <= (double)(INT64_C(1) << 30);
     /* synapse sites (spk_sites.c) have their channels in the host path's ring only */
-    const int sites = s->spk->cable && s->spk->cable->nsite > 0;
+    const int sites = s->spk->nsite > 0;
     if (s->spk->nrules) {   /* synapses drawn at each spike: the host path's sorted events */
         if (env && *env && strcmp(env, "host"))
             olive_die("OLIVE_GPU_DELIVERY=%s: projections drawn at each spike take the host path (host; or "

@@ -4,7 +4,6 @@
  * variables at its step. */
 #include "spk.h"
 #include "poisson_input.h"
-#include "spk_cable.h"
 #include "util.h"
 #include <math.h>
 #include <stdlib.h>
@@ -173,8 +172,8 @@ void spk_deliver(sim_t *s, int64_t step)
             if (r < n) {
                 rec[0][r] += sl->acc[0][r];
                 rec[1][r] += sl->acc[1][r];
-            } else {   /* a synapse site's channel (spk_sites.c): receptor 0 carries it */
-                k->cable->sites.in[r - n] += sl->acc[0][r];
+            } else {   /* a synapse site's channel (the cell kind's): receptor 0 carries it */
+                k->site_in[r - n] += sl->acc[0][r];
             }
             sl->acc[0][r] = sl->acc[1][r] = 0;
             sl->touched[r] = 0;

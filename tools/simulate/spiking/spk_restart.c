@@ -15,32 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A hash of the network's synapses (source, target, receptor, weight,
- * delay), what a restart must match beyond the counts: each synapse adds
- * mix(...) mod 2^64, so the sum does not depend on the rank or thread count.
- * Made from the outgoing lists at the first state written or read. */
-int64_t spk_synapse_hash(sim_t *s)
-{
-    struct sim_spk *k = s->spk;
-    if (k->syn_hash_done) return k->syn_hash;
-    uint64_t part = 0, sum = 0;
-    const int64_t N = s->net.count, row0 = s->plan.row0;
-#pragma omp parallel for schedule(dynamic, 4096) reduction(+ : part)
-    for (int64_t g = 0; g < N; g++)
-        for (int64_t e = k->out_ptr ? k->out_ptr[g] : 0; k->out_ptr && e < k->out_ptr[g + 1]; e++) {
-            const spk_out *o = &k->out[e];
-            part += olive_synapse_hash_term((uint64_t)g, (uint64_t)(row0 + o->target), (uint64_t)o->receptor,
-                                            k->out_delay[e], olive_bits_of(o->w));
-        }
-    part += k->hash_device;   /* synapses drawn at each spike or turned around on the device: the same terms */
-    SIM_CHECK_MPI(MPI_Allreduce(&part, &sum, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD));
-    /* --order-free-sums (weight_quantum.h): its F too, so that a state is restarted with the weights that made it */
-    if (k->order_free) sum ^= olive_mix64(UINT64_C(0x6f726465722d6672) + (uint64_t)(int64_t)k->wq_bits);
-    k->syn_hash = (int64_t)(olive_mix64(sum ^ (uint64_t)k->nsyn_total) >> 1);   /* fits an int64 attribute */
-    k->syn_hash_done = 1;
-    return k->syn_hash;
-}
-
 /* A plugin's model: the state's plugin is this run's (the same name built
  * from another source steps otherwise). */
 static void check_plugin_hash(const sim_config *cfg, const char *p, hid_t f)
@@ -57,11 +31,8 @@ static void check_plugin_hash(const sim_config *cfg, const char *p, hid_t f)
 void spk_restart_check_header(sim_config *cfg, int64_t count)
 {
     const char *p = cfg->run.restart_path;
-    hid_t f = olive_h5_open_read(p);
-    if (!olive_h5_exists(f, "state")) olive_die("%s: not an olive state file (no /state group)", p);
-    hid_t g = H5Gopen2(f, "state", H5P_DEFAULT);
-    if (g < 0) olive_die("%s: /state is not a group", p);
-    sim_state_require_checksum(p, g);
+    hid_t g;
+    hid_t f = sim_state_open(p, &g);
     char model[64] = "", method[64] = "", prec[32] = "";
     if (!olive_h5_get_str_opt(p, f, "model", model, sizeof model)) olive_die("%s: root attribute 'model' is missing", p);
     if (strcmp(model, cfg->run.model->name))

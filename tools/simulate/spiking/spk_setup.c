@@ -4,7 +4,6 @@
 #include "spk.h"
 #include "poisson_input.h"
 #include "memcheck.h"
-#include "spk_cable.h"
 #include "conn_rule.h"
 #include "netcontent.h"
 #include "util.h"
@@ -141,13 +140,13 @@ static double predict_host(const sim_t *s, int64_t count, const spk_mem *m, int 
      * records' sources, and the threads' copies of a bucket (setup_synapses:
      * ~2^18 synapses, 4x for skew) */
     const double syn = m->read_bytes + (18.0 + 4.0) * (double)m->nsyn + T * 18.0 * 4 * (1 << 18) + 8 * (N + 1) + cnt;
-    const double sites = s->spk->cable ? (double)s->spk->cable->nsite : 0;   /* the ring's extra targets (spk_sites.c) */
+    const double sites = (double)s->spk->nsite;   /* the ring's extra targets (the cell kind's synapse sites) */
     return cells + syn + (double)slots * (n + sites) * ((double)s->spk->nacc * sizeof(double) + 1 + sizeof(int32_t));
 }
 
 /* Collective: refused (the file named) when the node's ranks need more
  * than it has. */
-static void check_memory(sim_t *s, int64_t count, const spk_mem *m, int slots)
+static void check_spiking_memory(sim_t *s, int64_t count, const spk_mem *m, int slots)
 {
     char what[4200];
     snprintf(what, sizeof what, "%s with %lld cells (%lld on rank %d), %lld synapses into them and a delay ring of %d "
@@ -246,7 +245,7 @@ static void setup_synapses(sim_t *s, olive_synapses *syn, const spk_mem *m)
     k->end = c->run.steps;
     const int64_t mine = k->nsyn + k->rule_nsyn;
     SIM_CHECK_MPI(MPI_Allreduce(&mine, &k->nsyn_total, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD));
-    check_memory(s, N, m, k->slots);
+    check_spiking_memory(s, N, m, k->slots);
 
     spk_quantum_scales(s, syn);   /* (--order-free-sums: before the rows move) */
     /* the turn-around on the device (spk_cuda_turnaround.cu): by default
@@ -328,8 +327,8 @@ static void setup_lists(sim_t *s, olive_synapses *syn, const int *rec, int64_t n
         pj = k->list_proj = olive_malloc_huge((size_t)nsyn * sizeof(int16_t) + 2, "plastic synapses");
         pe = k->list_index = olive_malloc_huge((size_t)nsyn * sizeof(int64_t) + 8, "plastic synapses");
     }
-    /* a synapse with a site goes to its channel beyond the rows (spk_sites.c) */
-    int32_t *const *chan = k->cable ? k->cable->chan : NULL;
+    /* a synapse with a site goes to its channel beyond the rows (the cell kind's) */
+    int32_t *const *chan = k->site_chan;
 #pragma omp parallel num_threads(T)
     {
         const int t = omp_get_thread_num();
@@ -449,8 +448,8 @@ static void alloc_ring(sim_t *s)
 {
     struct sim_spk *k = s->spk;
     const int64_t n = s->plan.nlocal;
-    if (k->cable) spk_sites_chan_free(k->cable);
-    const int64_t nt = k->ntarget = n + (k->cable ? k->cable->nsite : 0);
+    if (s->family->cells) s->family->cells->lists_built(s);
+    const int64_t nt = k->ntarget = n + k->nsite;
     k->ring = olive_calloc((size_t)k->slots, sizeof(spk_slot), "delay buffer");
     for (int i = 0; i < k->slots; i++) {
         spk_slot *sl = &k->ring[i];
@@ -712,7 +711,7 @@ void sim_setup_spiking(sim_t *s, sim_config *cfg, const sim_family *family)
      * the delays are known) */
     const spk_mem mem = own_synapses(s, hdr.count);
     const int64_t run = cfg->run.steps - cfg->run.start_step;
-    check_memory(s, hdr.count, &mem, run < mem.dmax_known + 1 ? (int)run : mem.dmax_known + 1);
+    check_spiking_memory(s, hdr.count, &mem, run < mem.dmax_known + 1 ? (int)run : mem.dmax_known + 1);
     olive_net_read_rows(cfg->run.net_path, s->plan.row0, s->plan.row1, &s->net);
     olive_pops_read(cfg->run.net_path, hdr.count, &k->pops);
     spk_params_apply(cfg, &k->pops);
@@ -738,7 +737,7 @@ void sim_setup_spiking(sim_t *s, sim_config *cfg, const sim_family *family)
         if (k->pops.pop[i].model != cfg->run.model && !olive_model_is_source(k->pops.pop[i].model))
             olive_die("%s: population %s is %s in a %s network: one neuron model per network (and spike sources), "
                       "for now", cfg->run.net_path, k->pops.pop[i].name, k->pops.pop[i].model->name, cfg->run.model->name);
-    if (olive_model_is_cable(cfg->run.model)) spk_cable_setup(s, &syn);
+    if (s->family->cells) s->family->cells->setup(s, &syn);
     else setup_cells(s);
     setup_sources(s);
     const double t_rows = olive_now();
@@ -771,7 +770,7 @@ void sim_free_spiking(sim_t *s)
 {
     struct sim_spk *k = s->spk;
     if (!k) return;
-    spk_cable_free(s);
+    if (s->family && s->family->cells) s->family->cells->free(s);
     free(k->coef); free(k->pcoef); free(k->coef_of); free(k->out_ptr); free(k->out); free(k->out_delay);
     for (int i = 0; k->ring && i < k->slots; i++) {
         for (int q = 0; q < k->nacc; q++) free(k->ring[i].acc[q]);

@@ -1,7 +1,8 @@
 /* The integration method an output records (attribute method) and a
- * restart checks: in a file of its own, as the state reader (restart.c,
- * spk_restart.c) needs it without the rest of the output code (the fuzz
- * harness of state files links those readers alone). */
+ * restart checks: in a file of its own, below the engines and the output,
+ * as the state readers (infoli/restart.c, spk_restart.c) need it without
+ * the rest of the output code (the fuzz harness of state files links those
+ * readers alone). */
 #include "sim.h"
 #include "lif.h"
 #include "model_plugin.h"
