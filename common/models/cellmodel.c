@@ -176,10 +176,44 @@ const olive_cell_model *olive_model_find(const char *name)
     return NULL;
 }
 
+/* "a, b, c" of the table's models that keep(m) takes, or "a, b or c" (or_last). */
+static void join_names(char *buf, size_t n, int (*keep)(const olive_cell_model *), int or_last)
+{
+    size_t nk = 0, total = 0;
+    for (size_t k = 0; k < sizeof all_models / sizeof all_models[0]; k++) total += keep(all_models[k]) != 0;
+    buf[0] = 0;
+    for (size_t k = 0; k < sizeof all_models / sizeof all_models[0]; k++) {
+        if (!keep(all_models[k])) continue;
+        const char *sep = nk == 0 ? "" : (or_last && nk + 1 == total) ? " or " : ", ";
+        snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", sep, all_models[k]->name);
+        nk++;
+    }
+}
+
+static int any_model(const olive_cell_model *m) { (void)m; return 1; }
+
+static int spiking_neuron(const olive_cell_model *m) { return m != &olive_model_infoli && !olive_model_is_source(m); }
+
 const char *olive_model_names(void)
 {
-    return "infoli, lif_cuba, lif_coba, lif_cuba_alpha, lif_coba_alpha, hh_traub, hh_cable, hh_swc, "
-           "spike_source_poisson, spike_source_array";
+    static char buf[512];
+    if (!buf[0]) join_names(buf, sizeof buf, any_model, 0);
+    return buf;
+}
+
+const char *olive_spiking_model_names(void)
+{
+    static char buf[512];
+    if (!buf[0]) join_names(buf, sizeof buf, spiking_neuron, 1);
+    return buf;
+}
+
+int olive_spiking_model_list(const char **names, int max)
+{
+    int n = 0;
+    for (size_t k = 0; k < sizeof all_models / sizeof all_models[0] && n < max; k++)
+        if (spiking_neuron(all_models[k])) names[n++] = all_models[k]->name;
+    return n;
 }
 
 int olive_model_is_cable(const olive_cell_model *m)

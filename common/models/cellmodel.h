@@ -40,8 +40,12 @@ extern const olive_cell_model olive_model_hh_traub, olive_model_hh_cable, olive_
 
 /* The model of that name, or NULL. */
 const olive_cell_model *olive_model_find(const char *name);
-/* "infoli, lif_cuba, lif_coba, ...": for messages. */
+/* "infoli, lif_cuba, lif_coba, ...": for messages (from the model table). */
 const char *olive_model_names(void);
+/* The built-in neuron models of spiking networks (not infoli, no spike
+ * source), "lif_cuba, ... or hh_swc", and as a list (at most max; the count). */
+const char *olive_spiking_model_names(void);
+int olive_spiking_model_list(const char **names, int max);
 /* A model whose cells are cable cells (common/models/cable.h): hh_traub, hh_cable. */
 int olive_model_is_cable(const olive_cell_model *m);
 extern const olive_cell_model olive_model_spike_source_poisson, olive_model_spike_source_array;

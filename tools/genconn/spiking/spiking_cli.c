@@ -354,13 +354,12 @@ void gc_spk_parse_args(int argc, char **argv, gc_spk_config *cfg)
             cfg->model = olive_model_find(m);
             if (!cfg->model) cfg->model = plugin_model(m);
             if (!cfg->model || cfg->model == &olive_model_infoli || olive_model_is_source(cfg->model)) {
-                static const char *const models[] = {"infoli", "lif_cuba", "lif_coba", "lif_cuba_alpha", "lif_coba_alpha",
-                                                     "hh_traub", "hh_cable", "hh_swc"};
+                const char *models[32];   /* (the model table's: cellmodel.c) */
+                const int nmodels = olive_spiking_model_list(models, 32);
                 char hint[96];
-                olive_usage_error("--model: '%s' is not lif_cuba, lif_coba, lif_cuba_alpha, lif_coba_alpha, hh_traub, "
-                                  "hh_cable or hh_swc%s, nor a plugin's model in --model-path, OLIVE_MODEL_PATH or the "
+                olive_usage_error("--model: '%s' is not %s%s, nor a plugin's model in --model-path, OLIVE_MODEL_PATH or the "
                                   "model cache (olive-model build MODEL.nestml puts it there; docs/MODELS.md)", m,
-                                  olive_did_you_mean(hint, sizeof hint, m, models, 8));
+                                  olive_spiking_model_names(), olive_did_you_mean(hint, sizeof hint, m, models, nmodels));
             }
         }
         else if (!strcmp(a, "--model-path")) need_value(argc, argv, &i);   /* (taken above) */

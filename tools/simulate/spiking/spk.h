@@ -135,6 +135,13 @@ void spk_add_spike(sim_t *s, int t, int64_t step, int64_t cell);
 /* After step 2 of step: the exchange, when step ends a window. */
 void spk_window_end(sim_t *s, int64_t step);
 
+/* spk_delivery.c: the CUDA engine's delivery strategy for this run (the one
+ * place that chooses; -v says which and why those before it were passed
+ * over; OLIVE_GPU_DELIVERY=fused|device|host forces one). */
+enum { SPK_HOST_PUSH, SPK_DEVICE_PUSH, SPK_FUSED };
+#define SPK_FUSED_MAX_PULSES 256   /* the pulses the fused kernel looks at per cell and step */
+int spk_delivery_mode(const sim_t *s);
+
 /* A kind of cell the spiking core carries beside the point models (cable/:
  * cable cells), given by its family's row in engine.c (sim_family.cells):
  * the core calls these and never names the kind. */

@@ -1,14 +1,15 @@
-/* The device state of the CUDA spiking engine, shared by its three delivery
- * paths (C++, included by .cu files only):
+/* The device state of the CUDA spiking engine, shared by its delivery
+ * strategies (C++, included by .cu files only; which one runs:
+ * spk_delivery.c, the one place that chooses):
  *   host push (spk_cuda.cu): every window's spikes go through the host, their
  *     events are numbered, sorted by (slot, target) and summed; any rank
- *     count (the exchange needs the host), any network size;
+ *     count (the exchange needs the host), any network size; projections
+ *     drawn at each spike (spk_cuda_rules.cu) and synapse sites take it;
  *   device push (spk_cuda_devpush.cu): one rank, larger networks: each step's
  *     events bucketed by target on the device (static buckets: a list per
- *     target through per-synapse links, spk_sb.h), each bucket put in
- *     (source, synapse) order and summed; no host round trip within a chunk
- *     of steps;
- *     (projections drawn at each spike, spk_cuda_rules.cu, take this path);
+ *     target through per-synapse links, spk_sb.h; else dynamic ones), each
+ *     bucket put in (source, synapse) order and summed; no host round trip
+ *     within a chunk of steps;
  *   fused (spk_cuda_fused.cu): one rank, small networks: many steps per
  *     launch, each target pulls its due events from a history of spike flags.
  * The one-rank paths visit the host once per chunk of steps (spk_cuda_chunk.cu)
@@ -41,7 +42,6 @@ typedef struct {
     double w;
 } spk_in;
 
-enum { SPK_HOST_PUSH, SPK_DEVICE_PUSH, SPK_FUSED };
 
 struct spk_cuda {
     cudaStream_t st;
@@ -323,7 +323,6 @@ void spk_rules_free(spk_cuda *g);
 /* The delivery path for this run: one rank takes fused when reading every
  * synapse every step is cheap, else device push; several ranks host push.
  * OLIVE_GPU_DELIVERY=host|device|fused overrides (tests, benchmarks). */
-int spk_delivery_mode(const sim_t *s);
 /* Its device memory (after the common state is on the device). */
 void spk_fused_setup(sim_t *s, spk_cuda *g);
 /* Steps [first, first + count): count at most spk_chunk_max. */

@@ -35,60 +35,7 @@
 
 namespace cg = cooperative_groups;
 
-/* Reading all synapses every step costs about what the push path's host
- * round trip does at this size (16 bytes a synapse, ~2 TB/s, ~60 us). */
-static const int64_t FUSED_MAX_SYNAPSES = INT64_C(8) << 20;
-/* Pulses are looked at per cell and step on the device. */
-static const int FUSED_MAX_PULSES = 256;
 static const int FUSED_BLOCK = 256;
-
-int spk_delivery_mode(const sim_t *s)
-{
-    const char *env = getenv("OLIVE_GPU_DELIVERY");
-    /* the spike history is (max delay + 2) x cells bytes: at most 1 GiB */
-    const int fused_ok = s->size == 1 && s->cfg->stim.npulses <= FUSED_MAX_PULSES &&
-                         (double)(s->spk->L + 1) * (double)s->plan.nlocal <= (double)(INT64_C(1) << 30);
-    /* synapse sites (spk_sites.c) have their channels in the host path's ring only */
-    const int sites = s->spk->nsite > 0;
-    if (s->spk->nrules) {   /* synapses drawn at each spike: the host path's sorted events */
-        if (env && *env && strcmp(env, "host"))
-            olive_die("OLIVE_GPU_DELIVERY=%s: projections drawn at each spike take the host path (host; or "
-                      "OLIVE_GPU_SYNAPSES=stored)", env);
-        return SPK_HOST_PUSH;
-    }
-    if (s->spk->dev_rows) return SPK_DEVICE_PUSH;   /* lists made on the device (spk_setup.c chose so) */
-    if (s->spk->plastic) {   /* plastic synapses: updated where their events are made (spk_plastic.cuh) */
-        if (env && *env && strcmp(env, "device") && strcmp(env, "host"))
-            olive_die("%s: plastic synapses on the CUDA engine take the device push path (one rank) or the host "
-                      "path (several ranks), not OLIVE_GPU_DELIVERY=%s", s->cfg->run.net_path, env);
-        if (s->size > 1 && env && !strcmp(env, "device"))
-            olive_die("OLIVE_GPU_DELIVERY=device: several ranks need the host path (host)");
-        return s->size > 1 || (env && !strcmp(env, "host")) ? SPK_HOST_PUSH : SPK_DEVICE_PUSH;
-    }
-    if (env && *env) {
-        if (!strcmp(env, "host")) return SPK_HOST_PUSH;
-        if (sites) olive_die("OLIVE_GPU_DELIVERY=%s: synapses with sites (site_section) need the host path (host)", env);
-        if (s->size > 1) olive_die("OLIVE_GPU_DELIVERY=%s: several ranks need the host path (host)", env);
-        if (!strcmp(env, "device")) return SPK_DEVICE_PUSH;
-        if (!strcmp(env, "fused")) {
-            if (olive_model_is_cable(s->cfg->run.model) || s->spk->plugin || s->spk->nsrc ||
-                s->cfg->run.model->nvars != OLIVE_LIF_NVARS)
-                olive_die("OLIVE_GPU_DELIVERY=fused: the fused path steps integrate-and-fire cells with exponential "
-                          "synapses only (built in), without spike sources (host or device)");
-            if (!fused_ok)
-                olive_die("OLIVE_GPU_DELIVERY=fused: the fused path takes at most %d pulses and a spike history of "
-                          "1 GiB ((max delay + 2) x cells bytes)", FUSED_MAX_PULSES);
-            return SPK_FUSED;
-        }
-        olive_die("OLIVE_GPU_DELIVERY='%s': expected host, device or fused", env);
-    }
-    if (s->size > 1 || sites) return SPK_HOST_PUSH;
-    /* the fused kernel steps lif cells with exponential synapses only */
-    if (olive_model_is_cable(s->cfg->run.model) || s->spk->plugin || s->spk->nsrc ||
-        s->cfg->run.model->nvars != OLIVE_LIF_NVARS)
-        return SPK_DEVICE_PUSH;
-    return fused_ok && s->spk->nsyn <= FUSED_MAX_SYNAPSES ? SPK_FUSED : SPK_DEVICE_PUSH;
-}
 
 struct fused_args {
     int64_t n, row0;

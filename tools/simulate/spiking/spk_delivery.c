@@ -1,0 +1,113 @@
+/* Which delivery strategy of the CUDA engine carries a run's spikes to their
+ * targets: the one place that chooses (spk_cuda.cu asks at set-up).
+ *
+ * The strategies, in the order they are preferred (each file holds its own
+ * kernels and device state):
+ *   fused        spk_cuda_fused.cu: many steps per launch, each target pulls
+ *                its due events from a history of spike flags;
+ *   device push  spk_cuda_devpush.cu: each step's events bucketed by target
+ *                on the device (static or dynamic buckets, its own choice);
+ *   host push    spk_cuda.cu: every window's spikes through the host, their
+ *                events numbered, sorted by (slot, target) and summed.
+ * Each says why it cannot carry a run (unfit: a reason, NULL when it can)
+ * and, where it can, why another would serve better (worse). The first
+ * strategy neither unfit nor worse runs; OLIVE_GPU_DELIVERY=fused|device|host
+ * forces one (comparisons, tests), refused with the reason where it is
+ * unfit. -v names the strategy and why each one above it was passed over.
+ * A new strategy: its file, one line in `strategies` below. All give the
+ * CPU engine's bits (spk.h's order of every target's events). */
+#include "spk.h"
+#include "lif.h"
+#include "util.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Reading all synapses every step costs about what device push's host round
+ * trip does at this size (16 bytes a synapse, ~2 TB/s, ~60 us). */
+static const int64_t FUSED_MAX_SYNAPSES = INT64_C(8) << 20;
+
+static const char *one_rank_unfit(const sim_t *s)
+{
+    if (s->size > 1) return "several ranks exchange their spikes through the host";
+    if (s->spk->nsite > 0) return "synapse sites (site_section) have their channels in host push's ring";
+    if (s->spk->nrules) return "projections drawn at each spike (spk_cuda_rules.cu) come as host push's sorted events";
+    return NULL;
+}
+
+static const char *fused_unfit(const sim_t *s)
+{
+    const char *why = one_rank_unfit(s);
+    if (why) return why;
+    if (s->spk->dev_rows) return "the lists were made on the device, in device push's form";
+    if (s->spk->plastic) return "plastic synapses are updated where device push makes their events";
+    if (olive_model_is_cable(s->cfg->run.model) || s->spk->plugin || s->spk->nsrc ||
+        s->cfg->run.model->nvars != OLIVE_LIF_NVARS)
+        return "the fused kernel steps built-in integrate-and-fire cells with exponential synapses, without spike sources";
+    if (s->cfg->stim.npulses > SPK_FUSED_MAX_PULSES) return "more pulses than the fused kernel looks at";
+    /* the spike history is (max delay + 2) x cells bytes: at most 1 GiB */
+    if ((double)(s->spk->L + 1) * (double)s->plan.nlocal > (double)(INT64_C(1) << 30))
+        return "its spike history ((max delay + 2) x cells bytes) would pass 1 GiB";
+    return NULL;
+}
+
+static const char *fused_worse(const sim_t *s)
+{
+    return s->spk->nsyn > FUSED_MAX_SYNAPSES ? "more than 2^23 synapses: reading them all every step costs more" : NULL;
+}
+
+static const char *device_unfit(const sim_t *s) { return one_rank_unfit(s); }
+
+static const char *host_unfit(const sim_t *s)
+{
+    /* (projections drawn at each spike are host push's, whatever made the other lists) */
+    return s->spk->dev_rows && !s->spk->nrules ? "the lists were made on the device, in device push's form" : NULL;
+}
+
+static const char *never(const sim_t *s)
+{
+    (void)s;
+    return NULL;
+}
+
+typedef struct {
+    const char *name, *env;   /* its name, and OLIVE_GPU_DELIVERY's word for it */
+    int mode;                 /* SPK_FUSED, SPK_DEVICE_PUSH, SPK_HOST_PUSH (spk.h) */
+    const char *(*unfit)(const sim_t *s);
+    const char *(*worse)(const sim_t *s);
+} spk_strategy;
+
+static const spk_strategy strategies[] = {
+    {"fused", "fused", SPK_FUSED, fused_unfit, fused_worse},
+    {"device push", "device", SPK_DEVICE_PUSH, device_unfit, never},
+    {"host push", "host", SPK_HOST_PUSH, host_unfit, never},
+};
+enum { NSTRATEGIES = sizeof strategies / sizeof strategies[0] };
+
+int spk_delivery_mode(const sim_t *s)
+{
+    const char *env = getenv("OLIVE_GPU_DELIVERY");
+    if (env && *env) {
+        for (int i = 0; i < NSTRATEGIES; i++) {
+            if (strcmp(env, strategies[i].env)) continue;
+            const char *why = strategies[i].unfit(s);
+            if (why) olive_die("%s: OLIVE_GPU_DELIVERY=%s: %s cannot carry this run: %s", s->cfg->run.net_path, env,
+                               strategies[i].name, why);
+            olive_info("CUDA engine: %s delivery (OLIVE_GPU_DELIVERY=%s)", strategies[i].name, env);
+            return strategies[i].mode;
+        }
+        olive_die("OLIVE_GPU_DELIVERY='%s': expected fused, device or host", env);
+    }
+    char passed[1024] = "";
+    for (int i = 0; i < NSTRATEGIES; i++) {
+        const char *why = strategies[i].unfit(s);
+        if (!why) why = strategies[i].worse(s);
+        if (why) {
+            snprintf(passed + strlen(passed), sizeof passed - strlen(passed), "; not %s: %s", strategies[i].name, why);
+            continue;
+        }
+        olive_info("CUDA engine: %s delivery%s", strategies[i].name, passed);
+        return strategies[i].mode;
+    }
+    olive_die("internal: no delivery strategy of the CUDA engine takes this run%s", passed);
+}
