@@ -190,6 +190,99 @@ static int step_is_looked_at(const sim_config *cfg, int64_t i)
            i + 1 == cfg->run.steps || (cfg->run.checkpoint_every && (i + 1) % cfg->run.checkpoint_every == 0);
 }
 
+/* The step loop from step k0: each engine step (or chunk of steps), the
+ * frames, weights and checkpoints it owes, the checks every SIM_CHECK_STEPS
+ * steps; *end: the step it stopped after. The signal that stopped it, or 0. */
+static int run_steps(sim_t *s, sim_output *out, int64_t k0, int64_t *end_out)
+{
+    const sim_config *cfg = s->cfg;
+    int64_t end = cfg->run.steps;
+    int stop_sig = 0;
+    s->t.energy_j = -1;
+    int energy_owner = 0;
+    const double energy0 = s->engine->energy_j(s, &energy_owner);
+    const double t_loop = olive_now();
+    const int64_t max_chunk = s->engine->steps ? s->engine->max_steps(s) : 1;
+    for (int64_t i = k0; i < cfg->run.steps; i++) {
+        /* An engine that runs several steps at once gets the steps up to the
+         * next one whose end is looked at: i is then the chunk's last step. */
+        const int64_t i0 = i;
+        while (i - i0 + 1 < max_chunk && !step_is_looked_at(cfg, i)) i++;
+        int record = (i + 1) % cfg->rec.every == 0 && cfg->rec.nvars + cfg->rec.ncomp_vars > 0;
+        if (i > i0) s->engine->steps(s, i0, i - i0 + 1);
+        else s->engine->step(s, i);
+        if (record) s->engine->fetch(s, 0);
+        int last = i + 1 == cfg->run.steps;
+        /* Signals are acted on only at multiples of SIM_CHECK_STEPS steps: the CUDA
+         * backend has collected every spike there. */
+        if ((i + 1) % SIM_CHECK_STEPS == 0 || last) stop_sig = stop_if_not_finite(s);
+        if (last) stop_sig = 0; /* finished anyway */
+        if (record) sim_output_frame(out, s);
+        if (cfg->rec.nweights && (i + 1) % cfg->rec.weights_every == 0) sim_output_weights(out, s);
+        if (cfg->run.checkpoint_every && !last && !stop_sig && (i + 1) % cfg->run.checkpoint_every == 0) {
+            if (s->engine->exact_nonfinite) stop_if_not_finite(s); /* the step and cell named exactly */
+            write_checkpoint(s, out, i + 1);
+        }
+        if (s->rank == 0) show_progress(i + 1, k0, cfg->run.steps, t_loop, cfg->run.dt);
+        if (stop_sig) { end = i + 1; break; }
+    }
+    s->engine->fetch(s, 1); /* the final state, for state.h5 (waits for the last step) */
+    if (s->engine->gpu) {   /* every rank alike: the allreduces below are collective */
+        double e1 = s->engine->energy_j(s, &energy_owner);
+        /* Every rank's GPU must have a counter; each GPU counted once. */
+        double mine[2] = {energy0 >= 0 && e1 >= energy0 ? (energy_owner ? e1 - energy0 : 0) : -1, 0}, sum = 0, lo = 0;
+        mine[1] = mine[0];
+        SIM_CHECK_MPI(MPI_Allreduce(&mine[0], &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD));
+        SIM_CHECK_MPI(MPI_Allreduce(&mine[1], &lo, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD));
+        s->t.energy_j = lo < 0 ? -1 : sum;
+    }
+    *end_out = end;
+    return stop_sig;
+}
+
+/* Rank 0: what the run did (cells, steps, spikes, events, speed; -v the
+ * phases' timings) and, stopped by a signal, how to continue it. */
+static void report_run(const sim_t *s, int64_t k0, int64_t end, int64_t nspikes, const int64_t ev[2], int stop_sig)
+{
+    double cs = (double)s->net.count * (double)(end - k0);
+    char how[64];
+    if (s->engine->gpu) snprintf(how, sizeof how, "%d rank(s) x 1 GPU (%s)", s->size, s->engine->name);
+    else snprintf(how, sizeof how, "%d rank(s) x %d thread(s)", s->size, s->nthreads);
+    if (!olive_quiet) printf("olive-simulate: %lld cells x %lld steps (%g ms%s), %lld spikes, %s, "
+           "%.3f s total, %.3g cell-steps/s in the step loop\n",
+           (long long)s->net.count, (long long)(end - k0), (double)(end - k0) * s->cfg->run.dt,
+           k0 > 0 ? ", continued from a state file" : "", (long long)nspikes,
+           how, s->t.total, cs / (s->t.compute + s->t.exchange > 0 ? s->t.compute + s->t.exchange : 1e-9));
+    if (s->spk && !olive_quiet)
+        printf("olive-simulate: %lld synaptic events (%.3g per s in the step loop), %lld Poisson input events\n",
+               (long long)ev[0], (double)ev[0] / (s->t.compute + s->t.exchange > 0 ? s->t.compute + s->t.exchange : 1e-9),
+               (long long)ev[1]);
+    if (s->t.energy_j >= 0 && !olive_quiet)
+        printf("olive-simulate: GPU energy of the step loop %.1f J, %.3g J per cell-step\n", s->t.energy_j,
+               s->t.energy_j / cs);
+    olive_info("timings (slowest rank): dispersal %.3f s (from the map), "
+               "setup %.3f s, exchange %.3f s (MPI %.3f s), compute %.3f s, io %.3f s, total %.3f s",
+               s->t.dispersal, s->t.setup, s->t.exchange, s->t.mpi, s->t.compute, s->t.io, s->t.total);
+    if (stop_sig) {
+        fflush(stdout);
+        fprintf(stderr, "%s: stopped by %s after step %lld of %lld (t = %g ms); %s holds the run so far and its "
+                "state: continue with --restart %s/state.h5 (same --steps/--time)\n", olive_program(),
+                stop_sig == SIGTERM ? "SIGTERM" : stop_sig == SIGINT ? "SIGINT" : "a signal", (long long)end,
+                (long long)s->cfg->run.steps, (double)end * s->cfg->run.dt, s->cfg->run.out_path, s->cfg->run.out_path);
+    }
+}
+
+/* What sim_parse_args allocated. */
+static void free_config(sim_config *cfg)
+{
+    free(cfg->stim.pulses);
+    free(cfg->spiking.poisson);
+    free(cfg->spiking.poisson_pop);
+    free(cfg->run.params);
+    for (int w = 0; w < cfg->rec.nweights; w++) free(cfg->rec.weights[w].proj);
+    free(cfg->rec.weights);
+}
+
 int main(int argc, char **argv)
 {
     olive_omp_passive_wait(argv);
@@ -245,45 +338,7 @@ int main(int argc, char **argv)
     s.t.io += olive_now() - t_io;
 
     int64_t spikes_before = 0, end = cfg.run.steps;
-    int stop_sig = 0;
-    s.t.energy_j = -1;
-    int energy_owner = 0;
-    const double energy0 = s.engine->energy_j(&s, &energy_owner);
-    const double t_loop = olive_now();
-    const int64_t max_chunk = s.engine->steps ? s.engine->max_steps(&s) : 1;
-    for (int64_t i = k0; i < cfg.run.steps; i++) {
-        /* An engine that runs several steps at once gets the steps up to the
-         * next one whose end is looked at: i is then the chunk's last step. */
-        const int64_t i0 = i;
-        while (i - i0 + 1 < max_chunk && !step_is_looked_at(&cfg, i)) i++;
-        int record = (i + 1) % cfg.rec.every == 0 && cfg.rec.nvars + cfg.rec.ncomp_vars > 0;
-        if (i > i0) s.engine->steps(&s, i0, i - i0 + 1);
-        else s.engine->step(&s, i);
-        if (record) s.engine->fetch(&s, 0);
-        int last = i + 1 == cfg.run.steps;
-        /* Signals are acted on only at multiples of SIM_CHECK_STEPS steps: the CUDA
-         * backend has collected every spike there. */
-        if ((i + 1) % SIM_CHECK_STEPS == 0 || last) stop_sig = stop_if_not_finite(&s);
-        if (last) stop_sig = 0; /* finished anyway */
-        if (record) sim_output_frame(out, &s);
-        if (cfg.rec.nweights && (i + 1) % cfg.rec.weights_every == 0) sim_output_weights(out, &s);
-        if (cfg.run.checkpoint_every && !last && !stop_sig && (i + 1) % cfg.run.checkpoint_every == 0) {
-            if (s.engine->exact_nonfinite) stop_if_not_finite(&s); /* the step and cell named exactly */
-            write_checkpoint(&s, out, i + 1);
-        }
-        if (s.rank == 0) show_progress(i + 1, k0, cfg.run.steps, t_loop, cfg.run.dt);
-        if (stop_sig) { end = i + 1; break; }
-    }
-    s.engine->fetch(&s, 1); /* the final state, for state.h5 (waits for the last step) */
-    if (s.engine->gpu) {   /* every rank alike: the allreduces below are collective */
-        double e1 = s.engine->energy_j(&s, &energy_owner);
-        /* Every rank's GPU must have a counter; each GPU counted once. */
-        double mine[2] = {energy0 >= 0 && e1 >= energy0 ? (energy_owner ? e1 - energy0 : 0) : -1, 0}, sum = 0, lo = 0;
-        mine[1] = mine[0];
-        SIM_CHECK_MPI(MPI_Allreduce(&mine[0], &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD));
-        SIM_CHECK_MPI(MPI_Allreduce(&mine[1], &lo, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD));
-        s.t.energy_j = lo < 0 ? -1 : sum;
-    }
+    const int stop_sig = run_steps(&s, out, k0, &end);
     if (s.rank == 0) olive_progress_done();
     for (int t = 0; t < s.nthreads; t++) spikes_before += s.tspike_n[t];
     s.t.total = olive_now() - t_start;
@@ -298,43 +353,13 @@ int main(int argc, char **argv)
         sim_output_commit(out, &s); /* checkpoint mode: each file, flushed */
         if (!cfg.run.checkpoint_every) olive_atomic_commit(tmp); /* the directory, flushed */
         ckpt_last = end;
-        double cs = (double)s.net.count * (double)(end - k0);
-        char how[64];
-        if (s.engine->gpu) snprintf(how, sizeof how, "%d rank(s) x 1 GPU (%s)", s.size, s.engine->name);
-        else snprintf(how, sizeof how, "%d rank(s) x %d thread(s)", s.size, s.nthreads);
-        if (!olive_quiet) printf("olive-simulate: %lld cells x %lld steps (%g ms%s), %lld spikes, %s, "
-               "%.3f s total, %.3g cell-steps/s in the step loop\n",
-               (long long)s.net.count, (long long)(end - k0), (double)(end - k0) * cfg.run.dt,
-               k0 > 0 ? ", continued from a state file" : "", (long long)nspikes,
-               how, s.t.total, cs / (s.t.compute + s.t.exchange > 0 ? s.t.compute + s.t.exchange : 1e-9));
-        if (s.spk && !olive_quiet)
-            printf("olive-simulate: %lld synaptic events (%.3g per s in the step loop), %lld Poisson input events\n",
-                   (long long)ev[0], (double)ev[0] / (s.t.compute + s.t.exchange > 0 ? s.t.compute + s.t.exchange : 1e-9),
-                   (long long)ev[1]);
-        if (s.t.energy_j >= 0 && !olive_quiet)
-            printf("olive-simulate: GPU energy of the step loop %.1f J, %.3g J per cell-step\n", s.t.energy_j,
-                   s.t.energy_j / cs);
-        olive_info("timings (slowest rank): dispersal %.3f s (from the map), "
-                   "setup %.3f s, exchange %.3f s (MPI %.3f s), compute %.3f s, io %.3f s, total %.3f s",
-                   s.t.dispersal, s.t.setup, s.t.exchange, s.t.mpi, s.t.compute, s.t.io, s.t.total);
-        if (stop_sig) {
-            fflush(stdout);
-            fprintf(stderr, "%s: stopped by %s after step %lld of %lld (t = %g ms); %s holds the run so far and its "
-                    "state: continue with --restart %s/state.h5 (same --steps/--time)\n", olive_program(),
-                    stop_sig == SIGTERM ? "SIGTERM" : stop_sig == SIGINT ? "SIGINT" : "a signal", (long long)end,
-                    (long long)cfg.run.steps, (double)end * cfg.run.dt, cfg.run.out_path, cfg.run.out_path);
-        }
+        report_run(&s, k0, end, nspikes, ev, stop_sig);
     } else {
         sim_output_commit(out, &s);
     }
     SIM_CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD)); /* committed before any rank exits */
     sim_free(&s);
-    free(cfg.stim.pulses);
-    free(cfg.spiking.poisson);
-    free(cfg.spiking.poisson_pop);
-    free(cfg.run.params);
-    for (int w = 0; w < cfg.rec.nweights; w++) free(cfg.rec.weights[w].proj);
-    free(cfg.rec.weights);
+    free_config(&cfg);
     MPI_Finalize();
     /* Stopped by a signal: the status of a job killed by it (143 for
      * SIGTERM, 130 for SIGINT), so that scripts see the run is not done. */
