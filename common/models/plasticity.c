@@ -26,6 +26,14 @@ static const plast_par tso2_pars[] = {
 
 static const char *const rule_names[OLIVE_PLAST_NRULES] = {"static", "stdp", "tsodyks", "tsodyks2", "stdp_nn_symm"};
 static const plast_par *const rule_pars[OLIVE_PLAST_NRULES] = {NULL, stdp_pars, tso_pars, tso2_pars, stdp_pars};
+/* the state variables s[0..2] each rule keeps (state files name them so) */
+static const char *const rule_state[OLIVE_PLAST_NRULES][3] = {
+    {NULL, NULL, NULL}, {"Kplus", NULL, NULL}, {"x", "y", "u"}, {"x", NULL, "u"}, {"Kplus", NULL, NULL}};
+
+void olive_plast_state_names(int rule, const char *names[3])
+{
+    for (int c = 0; c < 3; c++) names[c] = rule > 0 && rule < OLIVE_PLAST_NRULES ? rule_state[rule][c] : NULL;
+}
 
 int olive_plast_rule_of(const char *name)
 {

@@ -212,4 +212,23 @@ OLIVE_HD double olive_tsodyks2_pre(const double *par, double dt, int64_t s, doub
     return st->s[0] * st->s[2] * w;
 }
 
+/* A presynaptic spike's update of one plastic synapse of rule p (the one
+ * dispatch the CPU engine and the CUDA kernels share: a new rule is a case
+ * here): w, the weight as stored, changed in place by the rules that change
+ * it (stdp); st its state; h its target's spike history (stdp only). Returns
+ * the weight the event delivers. */
+OLIVE_HD double olive_plast_pre(const olive_plasticity *p, double dt, int64_t s, int d, olive_post_history h, double *w,
+                                olive_plast_state *st)
+{
+    switch (p->rule) {
+    case OLIVE_PLAST_STDP:
+    case OLIVE_PLAST_STDP_NN_SYMM:
+        return olive_stdp_pre(p->par, dt, s, d, h, w, st, p->rule == OLIVE_PLAST_STDP_NN_SYMM);
+    case OLIVE_PLAST_TSODYKS:
+        return olive_tsodyks_pre(p->par, dt, s, *w, st);
+    default:
+        return olive_tsodyks2_pre(p->par, dt, s, *w, st);
+    }
+}
+
 #endif

@@ -21,6 +21,9 @@ int olive_plast_is_par(const char *name);
 const char *olive_plast_fault(const olive_plasticity *p);
 /* NULL when a synapse of weight w may have rule p, else the fault. */
 const char *olive_plast_weight_fault(const olive_plasticity *p, double w);
+/* The names of a rule's state variables s[0..2] in a state file (NULL:
+ * the rule does not use that one): stdp's trace Kplus; tsodyks' x, y, u. */
+void olive_plast_state_names(int rule, const char *names[3]);
 /* A synapse's state before its first spike (NEST's initial values). */
 void olive_plast_initial(const olive_plasticity *p, olive_plast_state *st);
 

@@ -159,22 +159,12 @@ double spk_plastic_pre(struct sim_spk *k, int64_t x, int64_t sstep, int d, doubl
     spk_out *o = &k->out[x];
     if (P->proj_of[x] < 0) return o->w;   /* a static synapse */
     const olive_plasticity *rule = &P->rule[P->proj_of[x]];
-    double w;
-    switch (rule->rule) {
-    case OLIVE_PLAST_STDP:
-    case OLIVE_PLAST_STDP_NN_SYMM: {
+    olive_post_history h = {NULL, NULL, 0, 0, 0, OLIVE_POST_NONE, NULL};
+    if (olive_plast_is_stdp(rule->rule)) {   /* (the target's spikes: kept for stdp inputs only) */
         const int32_t r = o->target;
-        const olive_post_history h = {P->post_step[r], P->post_kminus[r], P->post_n[r], 0, 0, OLIVE_POST_NONE, NULL};
-        w = olive_stdp_pre(rule->par, dt, sstep, d, h, &o->w, &P->st[x], rule->rule == OLIVE_PLAST_STDP_NN_SYMM);
-        break;
+        h = (olive_post_history){P->post_step[r], P->post_kminus[r], P->post_n[r], 0, 0, OLIVE_POST_NONE, NULL};
     }
-    case OLIVE_PLAST_TSODYKS:
-        w = olive_tsodyks_pre(rule->par, dt, sstep, o->w, &P->st[x]);
-        break;
-    default:
-        w = olive_tsodyks2_pre(rule->par, dt, sstep, o->w, &P->st[x]);
-        break;
-    }
+    const double w = olive_plast_pre(rule, dt, sstep, d, h, &o->w, &P->st[x]);
     if (!isfinite(w) || !isfinite(o->w)) nonfinite_weight(P, x, sstep, isfinite(w) ? o->w : w);
     return w;
 }
@@ -187,9 +177,11 @@ static void write_columns(sim_t *s, const char *path, hid_t g, int j, hid_t xfer
     struct sim_spk *k = s->spk;
     struct spk_plastic *P = k->plastic;
     const int rule = P->rule[j].rule;
-    const char *names[5] = {"weight", "last_spike_step", olive_plast_is_stdp(rule) ? "Kplus" : "x", "y", "u"};
+    const char *state[3];
+    olive_plast_state_names(rule, state);
+    const char *names[5] = {"weight", "last_spike_step", state[0], state[1], state[2]};
     const int var[5] = {-1, -1, 0, 1, 2};
-    const int used[5] = {1, 1, 1, rule == OLIVE_PLAST_TSODYKS, !olive_plast_is_stdp(rule)};
+    const int used[5] = {1, 1, state[0] != NULL, state[1] != NULL, state[2] != NULL};
     const int64_t nsyn = k->out_ptr[s->net.count], m = P->count[j];
     double *v[5];
     for (int c = 0; c < 5; c++) v[c] = used[c] ? olive_malloc_huge((size_t)m * sizeof(double) + 8, "plastic synapses") : NULL;
@@ -441,8 +433,9 @@ static void restore_synapses(sim_t *s, const char *path, hid_t f, int64_t k0, ui
     for (int j = 0; j < P->nproj; j++) {
         const int rule = P->rule[j].rule;
         if (rule == OLIVE_PLAST_NONE) continue;
-        const char *vars[5] = {"weight", "last_spike_step", olive_plast_is_stdp(rule) ? "Kplus" : "x",
-                               rule == OLIVE_PLAST_TSODYKS ? "y" : NULL, !olive_plast_is_stdp(rule) ? "u" : NULL};
+        const char *state[3];
+        olive_plast_state_names(rule, state);
+        const char *vars[5] = {"weight", "last_spike_step", state[0], state[1], state[2]};
         const int slot_of[5] = {-1, -2, 0, 1, 2};
         const int64_t m = P->count[j];
         double *col[5] = {NULL, NULL, NULL, NULL, NULL};

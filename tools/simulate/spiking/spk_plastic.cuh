@@ -57,19 +57,16 @@ static __device__ __forceinline__ double spk_plastic_dev_event(const spk_plastic
     if (j < 0) return w;
     const olive_plasticity rule = p.rule[j];
     olive_plast_state st = p.st[e];
-    double out;
-    if (olive_plast_is_stdp(rule.rule)) {
+    const int stdp = olive_plast_is_stdp(rule.rule);
+    olive_post_history h = {nullptr, nullptr, 0, 0, 0, OLIVE_POST_NONE, nullptr};
+    if (stdp) {   /* (the target's spikes: a ring kept for stdp inputs only) */
         const int64_t c = p.hcount[target], n = c < p.cap ? c : p.cap;
-        const olive_post_history h = {p.hstep + target * p.cap, p.hkm + target * p.cap, n, c < p.cap ? 0 : c % p.cap,
-                                      p.cap, p.hdropped[target], p.overflow};
-        double nw = w;
-        out = olive_stdp_pre(rule.par, p.dt, step, d, h, &nw, &st, rule.rule == OLIVE_PLAST_STDP_NN_SYMM);
-        p.out[e].w = nw;
-    } else if (rule.rule == OLIVE_PLAST_TSODYKS) {
-        out = olive_tsodyks_pre(rule.par, p.dt, step, w, &st);
-    } else {
-        out = olive_tsodyks2_pre(rule.par, p.dt, step, w, &st);
+        h = {p.hstep + target * p.cap, p.hkm + target * p.cap, n, c < p.cap ? 0 : c % p.cap, p.cap, p.hdropped[target],
+             p.overflow};
     }
+    double nw = w;
+    const double out = olive_plast_pre(&rule, p.dt, step, d, h, &nw, &st);   /* (plasticity.h: CPU's dispatch too) */
+    if (stdp) p.out[e].w = nw;
     p.st[e] = st;
     return out;
 }
