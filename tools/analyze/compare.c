@@ -1,6 +1,6 @@
 /* olive-analyze compare: are two runs (or two HDF5 files) the same within a
  * tolerance? Exit status like cmp: 0 equal, 1 different, 2 cannot compare. */
-#include "compare.h"
+#include "comparefile.h"
 #include "h5util.h"
 #include "util.h"
 #include <dirent.h>

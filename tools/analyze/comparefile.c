@@ -2,7 +2,7 @@
  * every numeric dataset of either file, element by element as doubles;
  * floating-point ones within a tolerance, integer ones exactly. Attributes
  * (provenance: timings, command line) are not compared. */
-#include "compare.h"
+#include "comparefile.h"
 #include "h5util.h"
 #include "util.h"
 #include <math.h>

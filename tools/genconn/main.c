@@ -2,7 +2,7 @@
  * Phases: structure (generate.c, symmetric.c), conductances (conductance.c;
  * cond_cuda.cu on a GPU), g_CaL (gcal.c), then one atomic write (netfile.c). */
 #include "genconn.h"
-#include "spiking.h"
+#include "spiking_net.h"
 #include "h5util.h"
 #include "partition.h"
 #include <mpi.h>

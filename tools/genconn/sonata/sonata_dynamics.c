@@ -8,7 +8,7 @@
  * name, applied last; --export-sonata writes there what the rest cannot
  * say). A mechanism olive does not have is refused, never dropped;
  * "fitting" (how the fit was made) is not physics and is skipped. */
-#include "spiking.h"
+#include "spiking_net.h"
 #include "json.h"
 #include "util.h"
 #include <stdarg.h>

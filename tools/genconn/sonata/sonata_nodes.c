@@ -8,7 +8,7 @@
  * JSON file in biophysical_neuron_models_dir, read by sonata_dynamics.c).
  * Nodes of one node type and morphology make one population; populations
  * are contiguous id ranges, so a file that interleaves them is refused. */
-#include "spiking.h"
+#include "spiking_net.h"
 #include "json.h"
 #include "h5util.h"
 #include "util.h"
@@ -113,7 +113,7 @@ static const char *type_cell(const type_table *t, int row, const char *name)
     return c < 0 ? NULL : t->cell[(size_t)row * (size_t)t->ncols + (size_t)c];
 }
 
-static void read_types(const char *path, const char *population, type_table *t)
+static void read_node_types(const char *path, const char *population, type_table *t)
 {
     olive_check_regular_file(path);
     FILE *f = fopen(path, "r");
@@ -373,7 +373,7 @@ void gc_spk_import_nodes(const char *config, const char *want, const olive_cell_
     const int have_mdir = component_dir(&c, entry, pop, "morphologies_dir", mdir);
     const int have_bdir = component_dir(&c, entry, pop, "biophysical_neuron_models_dir", bdir);
     type_table t;
-    read_types(types, pop, &t);
+    read_node_types(types, pop, &t);
     /* per node: the type, the group-0 row */
     hid_t f = olive_h5_open_read(nodes);
     snprintf(where, sizeof where, "/nodes/%s", pop);

@@ -15,7 +15,7 @@
  * none, from the edge types file's columns (bmtk keeps them there), the
  * receptor from its 'receptor' column, else from the sign of the weight
  * (lif_cuba: >= 0 ge, < 0 gi). */
-#include "spiking.h"
+#include "spiking_net.h"
 #include "h5util.h"
 #include "plasticity_io.h"
 #include "util.h"

@@ -1,5 +1,5 @@
 /* Command line of olive-genconn for spiking networks (--model lif_cuba|lif_coba|hh_traub|hh_cable). */
-#include "spiking.h"
+#include "spiking_net.h"
 #include "genconn.h"
 #include "model_plugin.h"
 #include "model_places.h"

@@ -1,7 +1,7 @@
 /* Projections of chemical synapses (docs/FORMAT.md): every draw is
  * keyed by (seed, projection, target or synapse number, draw, stream), so the
  * rows are the same however they are computed; O(synapses) work. */
-#include "spiking.h"
+#include "spiking_net.h"
 #include "memcheck.h"
 #include "netfile.h"
 #include "rng.h"

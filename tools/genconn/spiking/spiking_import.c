@@ -1,6 +1,6 @@
 /* --import-synapses EDGES.h5 [--import-edge-types TYPES.csv]: chemical
  * synapses from a SONATA edges file (spiking_sonata.c says what is read). */
-#include "spiking.h"
+#include "spiking_net.h"
 #include "h5util.h"
 #include "json.h"
 #include "memcheck.h"

@@ -1,6 +1,6 @@
 /* What genconn's spiking projections hold in memory until the file is
  * written (the memory checks of spiking_gen.c and spiking_import.c). */
-#include "spiking.h"
+#include "spiking_net.h"
 
 /* Bytes per synapse: its source, and its weight and delay when they are
  * drawn or given per synapse. */

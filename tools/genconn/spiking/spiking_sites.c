@@ -7,7 +7,7 @@
  * makes a span's length its length in um (uniform over dendritic length);
  * sites=@FILE makes every listed (section, x) a span of length 1 (uniform
  * over the lines). */
-#include "spiking.h"
+#include "spiking_net.h"
 #include "cable_model.h"
 #include "rng.h"
 #include "swc.h"

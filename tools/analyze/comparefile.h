@@ -1,7 +1,7 @@
 /* olive-analyze compare: comparing files dataset by dataset (comparefile.c)
  * and describing where a difference lies (compare.c). */
-#ifndef OLIVE_ANALYZE_COMPARE_H
-#define OLIVE_ANALYZE_COMPARE_H
+#ifndef OLIVE_ANALYZE_COMPAREFILE_H
+#define OLIVE_ANALYZE_COMPAREFILE_H
 #include "analyze.h"
 
 typedef struct {
