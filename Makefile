@@ -249,10 +249,10 @@ FUZZ_EXTRA_state    := tools/simulate/infoli/restart.c tools/simulate/spiking/sp
                        common/models/cellmodel.c common/models/lif.c tools/simulate/method.c tools/simulate/state_seal.c tools/simulate/spiking/spk_synapse_hash.c common/models/model_plugin.c common/models/model_places.c
 FUZZ_EXTRA_stimulus := tools/simulate/stimulus.c common/models/model_plugin.c common/models/model_places.c common/models/cellmodel.c common/models/state.c
 FUZZ_EXTRA_spikes   := $(addprefix tools/analyze/,spikefile.c spikestats.c spikeload.c h5read.c errors.c)
-FUZZ_EXTRA_synfile  := common/io/synfile.c common/io/plasticity_attrs.c common/models/plasticity.c common/connect/conn_draw.c common/connect/conn_file.c common/models/cellmodel.c common/models/model_plugin.c common/models/model_places.c common/models/state.c
+FUZZ_EXTRA_synfile  := common/io/synfile.c common/io/plasticity_attrs.c common/models/plasticity.c common/connect/conn_draw.c common/io/conn_attrs.c common/models/cellmodel.c common/models/model_plugin.c common/models/model_places.c common/models/state.c
 FUZZ_EXTRA_plugin   := $(FUZZ_EXTRA_synfile)
 FUZZ_EXTRA_swc      := common/models/swc.c common/models/cable_cell.c
-FUZZ_EXTRA_spksonata := tools/genconn/sonata/json.c tools/genconn/spiking/spiking_import.c tools/genconn/spiking/spiking_memory.c common/io/synfile.c common/io/plasticity_attrs.c common/models/plasticity.c common/connect/conn_draw.c common/connect/conn_file.c common/models/cellmodel.c common/models/model_plugin.c common/models/model_places.c common/models/state.c
+FUZZ_EXTRA_spksonata := tools/genconn/sonata/json.c tools/genconn/spiking/spiking_import.c tools/genconn/spiking/spiking_memory.c common/io/synfile.c common/io/plasticity_attrs.c common/models/plasticity.c common/connect/conn_draw.c common/io/conn_attrs.c common/models/cellmodel.c common/models/model_plugin.c common/models/model_places.c common/models/state.c
 fuzz-deps:
 	@bash scripts/install-deps.sh --fuzz
 # Each source compiled once for every harness (make -j builds them side by side).

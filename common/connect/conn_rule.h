@@ -7,9 +7,8 @@
  * (olive-simulate's ranks, olive-analyze) draws the rows it needs. */
 #ifndef OLIVE_CONN_RULE_H
 #define OLIVE_CONN_RULE_H
-#include <hdf5.h>
 #include <stdint.h>
-#include "synfile.h"
+#include "synapses.h"
 #include "conn_synapse.h"   /* olive_value, one synapse's draws */
 
 /* outdegree: each source draws k targets (the rule NEST names fixed_outdegree), every
@@ -52,14 +51,5 @@ double olive_conn_expected(const olive_conn *c, int64_t row0, int64_t row1);
  * p in [0, 1], k >= 0, a source to draw, values ordered and finite where they
  * must be), else the fault. */
 const char *olive_conn_fault(const olive_conn *c);
-
-/* conn_file.c: the rule as attributes of projection group pg (docs/FORMAT.md,
- * "Procedural projections"), and back: 0 when pg holds no rule (attribute
- * `procedural` absent), 1 when *c holds it, validated against a network of
- * count cells and delay step dt (a bad one is fatal, naming path and where). */
-void olive_conn_write(const char *path, hid_t pg, const olive_conn *c);
-int olive_conn_read(const char *path, hid_t pg, const char *where, int64_t count, double dt, olive_conn *c);
-/* The attributes olive_conn_write may write, for readers that refuse unknown ones. */
-int olive_conn_attr_known(const char *name);
 
 #endif

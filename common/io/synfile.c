@@ -1,5 +1,5 @@
 #include "synfile.h"
-#include "conn_rule.h"
+#include "conn_attrs.h"
 #include "plasticity_attrs.h"
 #include "memcheck.h"
 #include "model_plugin.h"

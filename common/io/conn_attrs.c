@@ -1,7 +1,7 @@
 /* A procedural projection in the network file: its rule as attributes of
  * the projection's group, in place of the row_ptr / col / weight / delay
  * datasets (docs/FORMAT.md). */
-#include "conn_rule.h"
+#include "conn_attrs.h"
 #include "h5util.h"
 #include "util.h"
 #include <math.h>
