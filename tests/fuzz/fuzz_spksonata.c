@@ -7,7 +7,7 @@
  * ascending per row, finite weights, delays in [0, 65535]. The network's
  * size comes from the input's length (16 or 500 cells). */
 #include "fuzz_h5common.h"
-#include "spiking.h"
+#include "spiking_net.h"
 #include <math.h>
 #include <string.h>
 
