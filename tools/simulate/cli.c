@@ -331,6 +331,52 @@ static void parse_record_weights(sim_config *cfg, const char *v, int argc)
             olive_usage_error("--record-weights %s: projection %s is named twice (one range a projection)", v, w->proj);
 }
 
+static void check_restart_path(const char *path)
+{
+    struct stat st;
+    if (!*path) olive_usage_error("--restart: empty file name");
+    if (stat(path, &st) != 0) olive_usage_error("--restart %s: no such file", path);
+    if (!S_ISREG(st.st_mode)) olive_usage_error("--restart %s: not a regular file", path);
+}
+
+/* The options that apply to the network's model, now that it is known:
+ * those of another family refused by name; a spiking model's default --method. */
+static void check_options_apply(sim_config *cfg, int have_gj, int have_threshold)
+{
+    const int lif = cfg->run.model != &olive_model_infoli;
+    if (lif) {
+        const char *bad = have_gj ? "--gj" : cfg->infoli.noise_on ? "--noise" : cfg->infoli.init_random ? "--init-voltage" :
+                          cfg->run.single ? "--precision single" :
+                          olive_model_is_cable(cfg->run.model) && cfg->run.checkpoint_every ? "--checkpoint-every" :
+                          olive_model_is_cable(cfg->run.model) && cfg->run.restart_path ? "--restart" :
+                          cfg->run.map_path ? "--map" : have_threshold ? "--spike-threshold" : NULL;
+        if (bad)
+            olive_usage_error("%s does not apply to %s (a %s network): %s", bad, cfg->run.net_path, cfg->run.model->name,
+                              have_threshold ? "the threshold is the parameter V_th of the network file" :
+                              "it is an option of InfOli networks only, for now");
+        if (olive_model_is_cable(cfg->run.model) && cfg->spiking.method >= 0)
+            olive_usage_error("--method does not apply to %s (a %s network): its cells step as NEURON's fixed step "
+                              "does (backward Euler, exponential Euler for the gates)", cfg->run.net_path, cfg->run.model->name);
+        if (olive_plugin_of(cfg->run.model) && cfg->spiking.method >= 0)
+            olive_usage_error("--method does not apply to %s (a %s network): a plugin's model brings its own integration",
+                              cfg->run.net_path, cfg->run.model->name);
+        if (cfg->spiking.method < 0 && !olive_model_is_cable(cfg->run.model))
+            cfg->spiking.method = cfg->run.model == &olive_model_lif_cuba || cfg->run.model == &olive_model_lif_cuba_alpha
+                              ? OLIVE_METHOD_EXACT : OLIVE_METHOD_EXPEULER;
+    } else {
+        if (cfg->spiking.method >= 0)
+            olive_usage_error("--method applies to lif_cuba and lif_coba networks (InfOli steps with forward Euler)");
+        if (cfg->spiking.npoisson) olive_usage_error("--poisson applies to networks with chemical synapses (lif_cuba, lif_coba)");
+        if (cfg->spiking.order_free)
+            olive_usage_error("--order-free-sums applies to networks with chemical synapses (an InfOli network's gap "
+                              "junctions are summed in one order already)");
+        if (cfg->rec.nweights) olive_usage_error("--record-weights applies to networks with plastic synapses (docs/MODELS.md)");
+        if (cfg->run.nparams)
+            olive_usage_error("--param %s: %s is an InfOli network, whose cells have no parameters in the network file "
+                              "(their conductances are the file's; see --gj, --noise)", cfg->run.params[0], cfg->run.net_path);
+    }
+}
+
 void sim_parse_args(int argc, char **argv, sim_config *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
@@ -446,38 +492,7 @@ void sim_parse_args(int argc, char **argv, sim_config *cfg)
     cfg->run.dt = olive_syn_dt(cfg->run.net_path, cfg->run.model->dt_default);
     sim_stimulus_set_dt(cfg->run.dt);
     sim_stimulus_set_model(cfg->run.model);
-    const int lif = cfg->run.model != &olive_model_infoli;
-    if (lif) {
-        const char *bad = have_gj ? "--gj" : cfg->infoli.noise_on ? "--noise" : cfg->infoli.init_random ? "--init-voltage" :
-                          cfg->run.single ? "--precision single" :
-                          olive_model_is_cable(cfg->run.model) && cfg->run.checkpoint_every ? "--checkpoint-every" :
-                          olive_model_is_cable(cfg->run.model) && cfg->run.restart_path ? "--restart" :
-                          cfg->run.map_path ? "--map" : have_threshold ? "--spike-threshold" : NULL;
-        if (bad)
-            olive_usage_error("%s does not apply to %s (a %s network): %s", bad, cfg->run.net_path, cfg->run.model->name,
-                              have_threshold ? "the threshold is the parameter V_th of the network file" :
-                              "it is an option of InfOli networks only, for now");
-        if (olive_model_is_cable(cfg->run.model) && cfg->spiking.method >= 0)
-            olive_usage_error("--method does not apply to %s (a %s network): its cells step as NEURON's fixed step "
-                              "does (backward Euler, exponential Euler for the gates)", cfg->run.net_path, cfg->run.model->name);
-        if (olive_plugin_of(cfg->run.model) && cfg->spiking.method >= 0)
-            olive_usage_error("--method does not apply to %s (a %s network): a plugin's model brings its own integration",
-                              cfg->run.net_path, cfg->run.model->name);
-        if (cfg->spiking.method < 0 && !olive_model_is_cable(cfg->run.model))
-            cfg->spiking.method = cfg->run.model == &olive_model_lif_cuba || cfg->run.model == &olive_model_lif_cuba_alpha
-                              ? OLIVE_METHOD_EXACT : OLIVE_METHOD_EXPEULER;
-    } else {
-        if (cfg->spiking.method >= 0)
-            olive_usage_error("--method applies to lif_cuba and lif_coba networks (InfOli steps with forward Euler)");
-        if (cfg->spiking.npoisson) olive_usage_error("--poisson applies to networks with chemical synapses (lif_cuba, lif_coba)");
-        if (cfg->spiking.order_free)
-            olive_usage_error("--order-free-sums applies to networks with chemical synapses (an InfOli network's gap "
-                              "junctions are summed in one order already)");
-        if (cfg->rec.nweights) olive_usage_error("--record-weights applies to networks with plastic synapses (docs/MODELS.md)");
-        if (cfg->run.nparams)
-            olive_usage_error("--param %s: %s is an InfOli network, whose cells have no parameters in the network file "
-                              "(their conductances are the file's; see --gj, --noise)", cfg->run.params[0], cfg->run.net_path);
-    }
+    check_options_apply(cfg, have_gj, have_threshold);
     if (cfg->rec.weights_every && !cfg->rec.nweights) olive_usage_error("--record-weights-every without --record-weights");
     /* Spikes only unless asked, as NEST and Brian2 do: a report of every
      * cell every step is the largest output a run writes. */
@@ -490,12 +505,7 @@ void sim_parse_args(int argc, char **argv, sim_config *cfg)
         cfg->run.steps = olive_ms_to_steps_or_die(olive_usage_error, "--time", time_ms, cfg->run.dt, 1, INT64_C(1) << 40);
     }
     check_output_path(cfg->run.out_path);
-    if (cfg->run.restart_path) {
-        struct stat st;
-        if (!*cfg->run.restart_path) olive_usage_error("--restart: empty file name");
-        if (stat(cfg->run.restart_path, &st) != 0) olive_usage_error("--restart %s: no such file", cfg->run.restart_path);
-        if (!S_ISREG(st.st_mode)) olive_usage_error("--restart %s: not a regular file", cfg->run.restart_path);
-    }
+    if (cfg->run.restart_path) check_restart_path(cfg->run.restart_path);
     if (cfg->stim.path) sim_read_stimulus(&cfg->stim, cfg->stim.path);
     if (cfg->infoli.init_random && cfg->run.restart_path)
         olive_usage_error("--init-voltage and --restart: a restart continues the state's potentials");
