@@ -330,6 +330,137 @@ static const olive_cell_model *plugin_model(const char *m)
     return p ? &p->model : NULL;
 }
 
+/* The populations' id ranges in order (--cells N: one population "all"),
+ * each with the model's defaults (an imported circuit's: its own values). */
+static void lay_out_populations(gc_spk_config *cfg, int64_t cells)
+{
+    if (cells && cfg->pops.n) olive_usage_error("give either --cells N or --population NAME:N, not both");
+    if (!cells && !cfg->pops.n) olive_usage_error("no cells: give --cells N or --population NAME:N");
+    if (cells) {
+        snprintf(cfg->pops.pop[0].name, sizeof cfg->pops.pop[0].name, "all");
+        cfg->pops.pop[0].count = cells;
+        cfg->pops.n = 1;
+    }
+    int64_t next = 0;
+    for (int i = 0; i < cfg->pops.n; i++) {
+        olive_population *p = &cfg->pops.pop[i];
+        p->first = next;
+        next += p->count;
+        if (next > INT32_MAX) olive_usage_error("--population: more than %d cells in all", INT32_MAX);
+        if (p->model && olive_model_is_source(p->model)) {   /* --source-poisson: its own parameters, no v0 */
+            cfg->v0_a[i] = cfg->v0_b[i] = NAN;
+            if (p->param[0] * 1e-3 * cfg->dt > 1)
+                olive_usage_error("--source-poisson %s: rate %g Hz is more than one spike per step of %g ms", p->name,
+                                  p->param[0], cfg->dt);
+            continue;
+        }
+        if (!cfg->import_circuit) {   /* imported populations hold their circuit's values */
+            p->model = cfg->model;
+            for (int k = 0; k < cfg->model->nparams; k++) p->param[k] = cfg->model->params[k].def;
+        }
+        int kv0 = olive_model_param(cfg->model, "v0");   /* (a plugin's model may have none) */
+        cfg->v0_a[i] = cfg->v0_b[i] = kv0 >= 0 ? p->param[kv0] : NAN;
+    }
+    cfg->count = next;
+}
+
+/* --morphology FILE[@POP] (stored as an absolute path); every hh_swc
+ * population needs one; every cable population's cell is made once here
+ * (olive-simulate's check, early). */
+static void apply_morphologies(gc_spk_config *cfg, const char *const *morphs, int nmorphs)
+{
+    for (int j = 0; j < nmorphs; j++) {   /* FILE[@POP]: stored as an absolute path */
+        char buf[1024], *at, full[PATH_MAX];
+        if (!olive_model_needs_morphology(cfg->model))
+            olive_usage_error("--morphology applies to hh_swc populations, not %s", cfg->model->name);
+        if ((size_t)snprintf(buf, sizeof buf, "%s", morphs[j]) >= sizeof buf) olive_usage_error("--morphology: path too long");
+        if ((at = strrchr(buf, '@'))) *at++ = 0;
+        if (!realpath(buf, full)) olive_usage_error("--morphology %s: cannot open the file: %s", buf, strerror(errno));
+        int hit = 0;
+        for (int i = 0; i < cfg->pops.n; i++)
+            if (!at || !strcmp(at, cfg->pops.pop[i].name)) {
+                if ((size_t)snprintf(cfg->pops.pop[i].morphology, sizeof cfg->pops.pop[i].morphology, "%s", full) >=
+                    sizeof cfg->pops.pop[i].morphology)
+                    olive_usage_error("--morphology %s: path too long", full);
+                hit = 1;
+            }
+        if (!hit) olive_usage_error("--morphology %s: no population '%s'", morphs[j], at);
+    }
+    if (olive_model_needs_morphology(cfg->model))
+        for (int i = 0; i < cfg->pops.n; i++)
+            if (!cfg->pops.pop[i].morphology[0] && !olive_model_is_source(cfg->pops.pop[i].model))
+                olive_usage_error("population %s: a hh_swc population needs --morphology FILE.swc[@%s]",
+                                  cfg->pops.pop[i].name, cfg->pops.pop[i].name);
+    if (olive_model_is_cable(cfg->model))   /* the cell each population's parameters make (olive-simulate's check, early) */
+        for (int i = 0; i < cfg->pops.n; i++) {
+            if (olive_model_is_source(cfg->pops.pop[i].model)) continue;
+            olive_cable_template t;
+            const char *fault = olive_cable_template_make(cfg->model, cfg->pops.pop[i].param, cfg->pops.pop[i].morphology, &t);
+            if (fault) olive_usage_error("--param: population %s: %s", cfg->pops.pop[i].name, fault);
+            olive_cable_template_free(&t);
+        }
+}
+
+/* --v0 A:B[@POP] or normal:MEAN:SD[@POP]: the initial potentials drawn. */
+static void apply_v0(gc_spk_config *cfg, const char *const *v0s, int nv0)
+{
+    if (nv0 && olive_model_param(cfg->model, "v0") < 0)
+        olive_usage_error("--v0: model %s has no parameter v0 (its initial state comes from its parameters)", cfg->model->name);
+    for (int j = 0; j < nv0; j++) {
+        char buf[128], *at;
+        snprintf(buf, sizeof buf, "%s", v0s[j]);
+        if ((at = strchr(buf, '@'))) *at++ = 0;
+        double a, b, sd = 0;
+        if (!strncmp(buf, "normal:", 7)) {   /* MEAN:SD: a then the mean, b the sd */
+            if (!olive_parse_range("--v0", buf + 7, -1000, 1000, &a, &b) || !(b > 0))
+                olive_usage_error("--v0: '%s' must be normal:MEAN:SD in mV with SD > 0", v0s[j]);
+            sd = b;
+        } else if (!olive_parse_range("--v0", buf, -1000, 1000, &a, &b) || !(a < b))
+            olive_usage_error("--v0: '%s' must be A:B in mV with A < B, or normal:MEAN:SD", v0s[j]);
+        int hit = 0;
+        for (int i = 0; i < cfg->pops.n; i++)
+            if ((!at || !strcmp(at, cfg->pops.pop[i].name)) && !olive_model_is_source(cfg->pops.pop[i].model)) {
+                cfg->v0_a[i] = a; cfg->v0_b[i] = sd > 0 ? a : b; cfg->v0_sd[i] = sd; hit = 1;
+            }
+        if (!hit) olive_usage_error("--v0 %s: no population '%s'", v0s[j], at);
+    }
+}
+
+/* --projection SPEC: each parsed, named, checked against the populations and
+ * the delay buffer; synapse sites resolved. */
+static void add_projections(gc_spk_config *cfg, const char *const *projs, int nprojs)
+{
+    for (int j = 0; j < nprojs; j++) {
+        parse_projection(cfg, projs[j]);
+        gc_proj_spec *p = &cfg->proj[cfg->nproj - 1];
+        if (strcmp(p->from, "all") && find_pop(cfg, p->from) < 0)
+            olive_usage_error("--projection %s: no population '%s'", projs[j], p->from);
+        if (strcmp(p->to, "all") && find_pop(cfg, p->to) < 0)
+            olive_usage_error("--projection %s: no population '%s'", projs[j], p->to);
+        for (int i = 0; i < cfg->pops.n; i++)   /* a spike source takes no input */
+            if (olive_model_is_source(cfg->pops.pop[i].model) && (!strcmp(p->to, "all") || !strcmp(p->to, cfg->pops.pop[i].name)))
+                olive_usage_error("--projection %s: its targets include the spike sources of population %s (name the "
+                                  "target population)", projs[j], cfg->pops.pop[i].name);
+        if (!p->name[0]) {
+            char nm[160];
+            snprintf(nm, sizeof nm, "%s_to_%s", p->from, p->to);
+            if (strlen(nm) >= sizeof p->name) olive_usage_error("--projection %s: give a shorter name=...", projs[j]);
+            memcpy(p->name, nm, strlen(nm) + 1);
+        }
+        for (int q = 0; q < cfg->nproj - 1; q++)
+            if (!strcmp(cfg->proj[q].name, p->name))
+                olive_usage_error("--projection %s: a second projection named '%s' (give name=...)", projs[j], p->name);
+        if (p->sites[0] && cfg->procedural)
+            olive_usage_error("--projection %s: sites= are drawn from the morphologies, which a procedural projection "
+                              "does not carry: leave out --procedural", projs[j]);
+        if (p->sites[0]) gc_spk_sites_resolve(cfg, p);
+        /* the largest delay (d.a >= 0 is checked): every delay drawn fits the uint16 steps */
+        char what[400];
+        snprintf(what, sizeof what, "--projection %s: delay (the delay buffer)", projs[j]);
+        olive_ms_to_steps_or_die(olive_usage_error, what, longest_delay(p), cfg->dt, 0, OLIVE_MAX_DELAY);
+    }
+}
+
 void gc_spk_parse_args(int argc, char **argv, gc_spk_config *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
@@ -445,34 +576,7 @@ void gc_spk_parse_args(int argc, char **argv, gc_spk_config *cfg)
             olive_usage_error("--import-circuit: biophysical nodes become hh_swc cells (--model hh_swc), not %s", cfg->model->name);
         gc_spk_import_nodes(cfg->import_circuit, cfg->import_node_pop, cfg->model, &cfg->pops);
     }
-    if (cells && cfg->pops.n) olive_usage_error("give either --cells N or --population NAME:N, not both");
-    if (!cells && !cfg->pops.n) olive_usage_error("no cells: give --cells N or --population NAME:N");
-    if (cells) {
-        snprintf(cfg->pops.pop[0].name, sizeof cfg->pops.pop[0].name, "all");
-        cfg->pops.pop[0].count = cells;
-        cfg->pops.n = 1;
-    }
-    int64_t next = 0;
-    for (int i = 0; i < cfg->pops.n; i++) {
-        olive_population *p = &cfg->pops.pop[i];
-        p->first = next;
-        next += p->count;
-        if (next > INT32_MAX) olive_usage_error("--population: more than %d cells in all", INT32_MAX);
-        if (p->model && olive_model_is_source(p->model)) {   /* --source-poisson: its own parameters, no v0 */
-            cfg->v0_a[i] = cfg->v0_b[i] = NAN;
-            if (p->param[0] * 1e-3 * cfg->dt > 1)
-                olive_usage_error("--source-poisson %s: rate %g Hz is more than one spike per step of %g ms", p->name,
-                                  p->param[0], cfg->dt);
-            continue;
-        }
-        if (!cfg->import_circuit) {   /* imported populations hold their circuit's values */
-            p->model = cfg->model;
-            for (int k = 0; k < cfg->model->nparams; k++) p->param[k] = cfg->model->params[k].def;
-        }
-        int kv0 = olive_model_param(cfg->model, "v0");   /* (a plugin's model may have none) */
-        cfg->v0_a[i] = cfg->v0_b[i] = kv0 >= 0 ? p->param[kv0] : NAN;
-    }
-    cfg->count = next;
+    lay_out_populations(cfg, cells);
     for (int j = 0; j < nparams; j++) {   /* the same forms and refusals as olive-simulate --param */
         int hit[OLIVE_MAX_POPS] = {0};
         char name[OLIVE_NAME_LEN];
@@ -480,83 +584,7 @@ void gc_spk_parse_args(int argc, char **argv, gc_spk_config *cfg)
         for (int i = 0; i < cfg->pops.n; i++)
             if (hit[i] && !strcmp(name, "v0")) cfg->v0_a[i] = cfg->v0_b[i] = cfg->pops.pop[i].param[olive_model_param(cfg->model, "v0")];
     }
-    for (int j = 0; j < nmorphs; j++) {   /* FILE[@POP]: stored as an absolute path */
-        char buf[1024], *at, full[PATH_MAX];
-        if (!olive_model_needs_morphology(cfg->model))
-            olive_usage_error("--morphology applies to hh_swc populations, not %s", cfg->model->name);
-        if ((size_t)snprintf(buf, sizeof buf, "%s", morphs[j]) >= sizeof buf) olive_usage_error("--morphology: path too long");
-        if ((at = strrchr(buf, '@'))) *at++ = 0;
-        if (!realpath(buf, full)) olive_usage_error("--morphology %s: cannot open the file: %s", buf, strerror(errno));
-        int hit = 0;
-        for (int i = 0; i < cfg->pops.n; i++)
-            if (!at || !strcmp(at, cfg->pops.pop[i].name)) {
-                if ((size_t)snprintf(cfg->pops.pop[i].morphology, sizeof cfg->pops.pop[i].morphology, "%s", full) >=
-                    sizeof cfg->pops.pop[i].morphology)
-                    olive_usage_error("--morphology %s: path too long", full);
-                hit = 1;
-            }
-        if (!hit) olive_usage_error("--morphology %s: no population '%s'", morphs[j], at);
-    }
-    if (olive_model_needs_morphology(cfg->model))
-        for (int i = 0; i < cfg->pops.n; i++)
-            if (!cfg->pops.pop[i].morphology[0] && !olive_model_is_source(cfg->pops.pop[i].model))
-                olive_usage_error("population %s: a hh_swc population needs --morphology FILE.swc[@%s]",
-                                  cfg->pops.pop[i].name, cfg->pops.pop[i].name);
-    if (olive_model_is_cable(cfg->model))   /* the cell each population's parameters make (olive-simulate's check, early) */
-        for (int i = 0; i < cfg->pops.n; i++) {
-            if (olive_model_is_source(cfg->pops.pop[i].model)) continue;
-            olive_cable_template t;
-            const char *fault = olive_cable_template_make(cfg->model, cfg->pops.pop[i].param, cfg->pops.pop[i].morphology, &t);
-            if (fault) olive_usage_error("--param: population %s: %s", cfg->pops.pop[i].name, fault);
-            olive_cable_template_free(&t);
-        }
-    if (nv0 && olive_model_param(cfg->model, "v0") < 0)
-        olive_usage_error("--v0: model %s has no parameter v0 (its initial state comes from its parameters)", cfg->model->name);
-    for (int j = 0; j < nv0; j++) {
-        char buf[128], *at;
-        snprintf(buf, sizeof buf, "%s", v0s[j]);
-        if ((at = strchr(buf, '@'))) *at++ = 0;
-        double a, b, sd = 0;
-        if (!strncmp(buf, "normal:", 7)) {   /* MEAN:SD: a then the mean, b the sd */
-            if (!olive_parse_range("--v0", buf + 7, -1000, 1000, &a, &b) || !(b > 0))
-                olive_usage_error("--v0: '%s' must be normal:MEAN:SD in mV with SD > 0", v0s[j]);
-            sd = b;
-        } else if (!olive_parse_range("--v0", buf, -1000, 1000, &a, &b) || !(a < b))
-            olive_usage_error("--v0: '%s' must be A:B in mV with A < B, or normal:MEAN:SD", v0s[j]);
-        int hit = 0;
-        for (int i = 0; i < cfg->pops.n; i++)
-            if ((!at || !strcmp(at, cfg->pops.pop[i].name)) && !olive_model_is_source(cfg->pops.pop[i].model)) {
-                cfg->v0_a[i] = a; cfg->v0_b[i] = sd > 0 ? a : b; cfg->v0_sd[i] = sd; hit = 1;
-            }
-        if (!hit) olive_usage_error("--v0 %s: no population '%s'", v0s[j], at);
-    }
-    for (int j = 0; j < nprojs; j++) {
-        parse_projection(cfg, projs[j]);
-        gc_proj_spec *p = &cfg->proj[cfg->nproj - 1];
-        if (strcmp(p->from, "all") && find_pop(cfg, p->from) < 0)
-            olive_usage_error("--projection %s: no population '%s'", projs[j], p->from);
-        if (strcmp(p->to, "all") && find_pop(cfg, p->to) < 0)
-            olive_usage_error("--projection %s: no population '%s'", projs[j], p->to);
-        for (int i = 0; i < cfg->pops.n; i++)   /* a spike source takes no input */
-            if (olive_model_is_source(cfg->pops.pop[i].model) && (!strcmp(p->to, "all") || !strcmp(p->to, cfg->pops.pop[i].name)))
-                olive_usage_error("--projection %s: its targets include the spike sources of population %s (name the "
-                                  "target population)", projs[j], cfg->pops.pop[i].name);
-        if (!p->name[0]) {
-            char nm[160];
-            snprintf(nm, sizeof nm, "%s_to_%s", p->from, p->to);
-            if (strlen(nm) >= sizeof p->name) olive_usage_error("--projection %s: give a shorter name=...", projs[j]);
-            memcpy(p->name, nm, strlen(nm) + 1);
-        }
-        for (int q = 0; q < cfg->nproj - 1; q++)
-            if (!strcmp(cfg->proj[q].name, p->name))
-                olive_usage_error("--projection %s: a second projection named '%s' (give name=...)", projs[j], p->name);
-        if (p->sites[0] && cfg->procedural)
-            olive_usage_error("--projection %s: sites= are drawn from the morphologies, which a procedural projection "
-                              "does not carry: leave out --procedural", projs[j]);
-        if (p->sites[0]) gc_spk_sites_resolve(cfg, p);
-        /* the largest delay (d.a >= 0 is checked): every delay drawn fits the uint16 steps */
-        char what[400];
-        snprintf(what, sizeof what, "--projection %s: delay (the delay buffer)", projs[j]);
-        olive_ms_to_steps_or_die(olive_usage_error, what, longest_delay(p), cfg->dt, 0, OLIVE_MAX_DELAY);
-    }
+    apply_morphologies(cfg, morphs, nmorphs);
+    apply_v0(cfg, v0s, nv0);
+    add_projections(cfg, projs, nprojs);
 }
