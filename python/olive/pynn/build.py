@@ -214,13 +214,14 @@ def build_network(state, tstop):
         settable = {var: pf for var, pf in ct.initial_parameters.items() if pf[0] in param_names}
         init_of = {n: d for n, _, d in pm.variables}
         ids = slice(p.first_id, p.first_id + p.size)
-        params = {k: np.broadcast_to(np.asarray(v, dtype=float), (p.size,))
-                  for k, v in p._parameters.items() if k != "spike_times"}
+        # the cells' parameters as the model names them, its defaults where PyNN has none
+        native = {n: np.broadcast_to(np.asarray(p._parameters.get(n, d), dtype=float), (p.size,))
+                  for n, _, d in pm.params}
         # (PyNN initializes every variable to the cell type's default_initial_values: those pass)
         unset = []
         for k in sorted(set(p._initial) - set(settable)):
             olive_var, factor = ct.variables.get(k, (k, None))
-            start = init_of.get(olive_var, np.nan) * (1.0 if factor is None else factor(params))
+            start = init_of.get(olive_var, np.nan) * (1.0 if factor is None else factor(native))
             if not np.all(np.asarray(p._initial[k], dtype=float) == start):
                 unset.append(k)
         if unset:
@@ -231,8 +232,6 @@ def build_network(state, tstop):
                 "; set the parameters instead")
         # each variable's value at t = 0 (the first sample): the model's initial value for the cells'
         # own parameters where its descriptor gives the expression (NESTML's V_m = E_L), else the default
-        native = {n: np.broadcast_to(np.asarray(p._parameters.get(n, d), dtype=float), (p.size,))
-                  for n, _, d in pm.params}
         for var, (param, factor) in settable.items():
             if var in p._initial:
                 native[param] = np.broadcast_to(np.asarray(p._initial[var], dtype=float) * factor, (p.size,))
