@@ -154,7 +154,7 @@ static void cable_step(sim_t *s, int64_t step)
             }
         }
         for (int64_t r = lo; r < hi; r++)   /* spike sources */
-            if (k->src.kind[r] && olive_source_fires(&k->src, s->cfg->run.seed, r, row0 + r, step))
+            if (k->sources.src.kind[r] && olive_source_fires(&k->sources.src, s->cfg->run.seed, r, row0 + r, step))
                 spk_add_spike(s, th, step, row0 + r);
     }
     if (bad != INT64_MAX && s->bad_step < 0) { s->bad_step = step; s->bad_cell = bad; }

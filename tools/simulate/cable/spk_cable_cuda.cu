@@ -32,6 +32,7 @@ struct spk_cable_cuda {
     spk_cable_sites sites;   /* device copies (in: spk_cuda's site_in) */
     double *vprev;
     int32_t *ref;
+    double *sm, *sh, *sn;      /* the soma's m, h, n per cell (reports) */
 };
 
 __global__ void k_cable_update(dev_block b, spk_cable_sites st, const double *cur, double t, double dt, double *v, double *m, double *h,
@@ -101,17 +102,17 @@ void spk_cable_cuda_setup(sim_t *s, spk_cuda *g)
         b->x.clamp_amp = dev_copy(h->x.clamp_amp, (size_t)h->shape.nclamps * (size_t)h->n, "cable cells");
     }
     const int64_t n = s->plan.nlocal;
-    if (e->sites.ptr) {   /* the channels of the synapse sites; their weights in g->site_in (k_deliver's) */
+    if (e->sites.ptr) {   /* the channels of the synapse sites; their weights in g->ring.site_in (k_deliver's) */
         d->sites.ptr = dev_copy(e->sites.ptr, (size_t)n + 1, "synapse sites");
         d->sites.obj = dev_copy(e->sites.obj, (size_t)e->nsite, "synapse sites");
-        g->site_in = dev_copy(e->sites.in, (size_t)e->nsite, "synapse sites");
-        d->sites.in = g->site_in;
+        g->ring.site_in = dev_copy(e->sites.in, (size_t)e->nsite, "synapse sites");
+        d->sites.in = g->ring.site_in;
     }
     d->vprev = dev_copy(e->vprev, (size_t)n, "cable cells");
     d->ref = dev_copy(e->ref, (size_t)n, "cable cells");
-    g->sm = dev_copy((const double *)s->state[1], (size_t)n, "the state");
-    g->sh = dev_copy((const double *)s->state[2], (size_t)n, "the state");
-    g->sn = dev_copy((const double *)s->state[3], (size_t)n, "the state");
+    g->cable->sm = dev_copy((const double *)s->state[1], (size_t)n, "the state");
+    g->cable->sh = dev_copy((const double *)s->state[2], (size_t)n, "the state");
+    g->cable->sn = dev_copy((const double *)s->state[3], (size_t)n, "the state");
 }
 
 void spk_cable_cuda_update(sim_t *s, spk_cuda *g, int64_t step, int64_t q, const double *cur)
@@ -122,15 +123,15 @@ void spk_cable_cuda_update(sim_t *s, spk_cuda *g, int64_t step, int64_t q, const
     for (int i = 0; i < d->nblocks; i++) {
         const dev_block *b = &d->b[i];
         k_cable_update<<<(unsigned)((b->n + 127) / 128), 128, 0, g->st>>>(
-            *b, d->sites, cur, t, dt, g->v, g->sm, g->sh, g->sn, g->ge, g->gi, d->vprev, d->ref, g->flags, g->spk, g->nspk, g->bad,
-            step, chunked ? g->chunk_spk : nullptr, chunked ? g->nchunk : nullptr, q);
+            *b, d->sites, cur, t, dt, g->v, g->cable->sm, g->cable->sh, g->cable->sn, g->ge, g->gi, d->vprev, d->ref, g->flags, g->spk, g->nspk, g->bad,
+            step, chunked ? g->chunk.spk : nullptr, chunked ? g->chunk.n : nullptr, q);
         CK_LAUNCH("k_cable_update");
     }
 }
 
 void spk_cable_cuda_fetch(sim_t *s, spk_cuda *g)
 {
-    double *dev[3] = {g->sm, g->sh, g->sn};
+    double *dev[3] = {g->cable->sm, g->cable->sh, g->cable->sn};
     for (int v = 0; v < 3; v++)
         CK(cudaMemcpyAsync(s->state[1 + v], dev[v], (size_t)g->n * sizeof(double), cudaMemcpyDeviceToHost, g->st));
     if (!s->cfg->rec.ncomp_vars) return;
@@ -161,12 +162,12 @@ void spk_cable_cuda_free(spk_cuda *g)
     }
     CK(cudaFree((void *)d->sites.ptr));
     CK(cudaFree((void *)d->sites.obj));
-    CK(cudaFree(g->site_in));
+    CK(cudaFree(g->ring.site_in));
     CK(cudaFree(d->vprev));
     CK(cudaFree(d->ref));
-    CK(cudaFree(g->sm));
-    CK(cudaFree(g->sh));
-    CK(cudaFree(g->sn));
+    CK(cudaFree(g->cable->sm));
+    CK(cudaFree(g->cable->sh));
+    CK(cudaFree(g->cable->sn));
     free(d->b);
     free(d);
     g->cable = nullptr;

@@ -132,11 +132,11 @@ void spk_sites_setup(sim_t *s, const olive_synapses *syn, const olive_population
     }
     for (int64_t r = 0; r < n; r++) ptr[r + 1] += ptr[r];
     e->nsite = nchan;
-    s->spk->nsite = nchan;      /* the core's view of the sites (spk.h) */
-    s->spk->site_chan = e->chan;
+    s->spk->sites.n = nchan;      /* the core's view of the sites (spk.h) */
+    s->spk->sites.chan = e->chan;
     e->sites = (spk_cable_sites){ptr, obj ? obj : olive_malloc(4, "synapse sites"),
                                  olive_calloc((size_t)nchan + 1, sizeof(double), "synapse sites")};
-    s->spk->site_in = e->sites.in;
+    s->spk->sites.in = e->sites.in;
 }
 
 void spk_sites_free(struct spk_cable *e)
@@ -153,5 +153,5 @@ void spk_sites_chan_free(sim_t *s, struct spk_cable *e)
     for (int j = 0; e->chan && j < e->nchan_proj; j++) free(e->chan[j]);
     free(e->chan);
     e->chan = NULL;
-    if (s) s->spk->site_chan = NULL;
+    if (s) s->spk->sites.chan = NULL;
 }

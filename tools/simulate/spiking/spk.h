@@ -60,21 +60,26 @@ struct sim_spk {
     /* Projections drawn on the fly at each spike instead (the CUDA engine,
      * outdegree rules: spk_cuda_rules.cu), in the file's order: their rules
      * and receptors; then no projection is stored. */
-    struct olive_conn *rules;
-    int *rule_rec;
-    int nrules;
-    int64_t rule_nsyn;       /* their synapses into this rank's cells (spk_rules_survey) */
-    /* The part of the synapse hash (spk_restart.c) of synapses the host
-     * does not hold: drawn at each spike, or turned around on the device */
-    uint64_t hash_device;
-    /* One rank, the CUDA engine, a large network: the rows as read, turned
-     * around on the device (spk_cuda_turnaround.cu) instead of into out
-     * here (out, out_ptr, out_delay stay NULL); the engine frees them. */
-    olive_synapses *dev_rows;
-    int *dev_rows_rec;       /* per projection: its receptor */
-    int dev_rows_wanted;     /* 1 yes, 0 no, -1 by size (OLIVE_GPU_TURNAROUND: spk_setup.c) */
-    int draw_on_device;      /* procedural projections drawn on the device at set-up (OLIVE_GPU_DRAW) */
-    void *dev_drawn;         /* their rows there (spk_cuda_draw.cu), until the turn-around takes them */
+    struct {
+        struct olive_conn *conn;
+        int *rec;
+        int n;
+        int64_t nsyn;        /* their synapses into this rank's cells (spk_rules_survey) */
+    } drawn;
+    /* Synapses the CUDA engine makes on the device at set-up */
+    struct {
+        /* the part of the synapse hash (spk_restart.c) of synapses the host
+         * does not hold: drawn at each spike, or turned around on the device */
+        uint64_t hash;
+        /* one rank, a large network: the rows as read, turned around on the
+         * device (spk_cuda_turnaround.cu) instead of into out here (out,
+         * out_ptr, out_delay stay NULL); the engine frees them */
+        olive_synapses *rows;
+        int *rows_rec;       /* per projection: its receptor */
+        int rows_wanted;     /* 1 yes, 0 no, -1 by size (OLIVE_GPU_TURNAROUND: spk_setup.c) */
+        int draw;            /* procedural projections drawn on the device at set-up (OLIVE_GPU_DRAW) */
+        void *drawn;         /* their rows there (spk_cuda_draw.cu), until the turn-around takes them */
+    } dev;
     int64_t ntarget;         /* the ring's targets: the rank's rows, then the synapse sites' channels (spk_sites.c) */
     int64_t nsyn_total;
     int D;                   /* exchange period in steps (min delay; 1 when it is 0) */
@@ -89,41 +94,52 @@ struct sim_spk {
     int64_t poisson_events;
     int64_t exchanged;       /* spikes received in exchanges */
     double *cur;             /* per own cell: the pulse current of this step */
-    sim_poisson *poisson;    /* cfg's, with steps and receptor indices resolved */
-    int *poisson_rec;
-    double *poisson_fac;     /* per input its OLIVE_BINOMIAL_FACTORS (lif.h): the draws' factors made once */
+    struct {
+        sim_poisson *in;     /* cfg's, with steps and receptor indices resolved */
+        int *rec;
+        double *fac;         /* per input its OLIVE_BINOMIAL_FACTORS (lif.h): the draws' factors made once */
+    } poisson;
     struct spk_cable *cable; /* the cell kind's own state (cable/: spk_cable.c), else NULL; never read here */
     /* Synapse sites: delivery targets after the rank's cells that the cell
-     * kind adds (cable/spk_sites.c): nsite channels, site_in the weight each
-     * received for the next step; site_chan, while the lists are built, per
-     * projection per held synapse its channel (NULL: no sites). */
-    int64_t nsite;
-    double *site_in;
-    int32_t *const *site_chan;
+     * kind adds (cable/spk_sites.c): n channels, in the weight each received
+     * for the next step; chan, while the lists are built, per projection per
+     * held synapse its channel (NULL: no sites). */
+    struct {
+        int64_t n;
+        double *in;
+        int32_t *const *chan;
+    } sites;
     /* Spike-source rows (spike_source.h; kind NONE for neurons, whose
      * coef_of is >= 0; sources have coef_of -1) and their list. */
-    olive_sources src;
-    int32_t *src_rows;
-    int64_t nsrc;
-    /* A restart's spikes in flight (spk_restart.c), sorted by step, cell:
-     * kept for the checkpoints that follow. */
-    sim_spike *restored;
-    int64_t nrestored;
+    struct {
+        olive_sources src;
+        int32_t *rows;
+        int64_t n;
+    } sources;
+    struct {
+        /* a restart's spikes in flight (spk_restart.c), sorted by step,
+         * cell: kept for the checkpoints that follow */
+        sim_spike *restored;
+        int64_t nrestored;
+        /* a restart of a plastic network: own spikes of the state's window
+         * not yet exchanged (steps [window0, start)), sent at the first
+         * exchange */
+        sim_spike *carry;
+        int64_t ncarry;
+    } restart;
     struct spk_plastic *plastic;   /* plastic synapses' states (spk_plastic.c), or NULL: every synapse static */
     const int16_t *plastic_proj;   /* with it, per list entry: its plastic projection, -1 static (the exchange's test) */
     int plastic_net;         /* some projection is plastic (known before the synapses are read) */
     int16_t *list_proj;      /* plastic networks: per list entry its projection, and its index in the */
     int64_t *list_index;     /* projection's rows (setup_lists; spk_plastic_setup takes them) */
-    /* A restart of a plastic network: own spikes of the state's window not
-     * yet exchanged (steps [window0, start)), sent at the first exchange */
-    sim_spike *carry;
-    int64_t ncarry;
     int64_t syn_hash;        /* of the synapses (spk_restart.c), once made */
     int syn_hash_done;
-    int order_free;          /* --order-free-sums: the weights are multiples of 2^-wq_bits (weight_quantum.h) */
-    int wq_bits;
-    struct spk_wq_scale *wq_scale;   /* per projection the scale of its weights (spk_quantum.c), or NULL */
-    int wq_nproj;
+    struct {
+        int order_free;      /* --order-free-sums: the weights are multiples of 2^-bits (weight_quantum.h) */
+        int bits;
+        struct spk_wq_scale *scale;   /* per projection the scale of its weights (spk_quantum.c), or NULL */
+        int nproj;
+    } wq;
 };
 
 /* spk_engine.c */
@@ -191,20 +207,20 @@ uint64_t spk_write_in_flight(sim_t *s, const char *path, hid_t state_group, int6
 sim_spike *spk_read_in_flight(const char *path, hid_t f, int64_t k0, int64_t ncells, int64_t max_delay, int64_t *m,
                               uint64_t *hash);
 
-/* spk_cuda_rules.cu (CUDA builds): the synapses of the rules (k->rules)
+/* spk_cuda_rules.cu (CUDA builds): the synapses of the rules (k->drawn.conn)
  * into the rank's cells drawn once on the device at set-up, as the spikes
  * will draw them: their count, least and greatest delay (steps; 0 synapses:
  * dmin > dmax) and their part of the synapse hash. A delay or weight that
  * cannot be drawn is fatal, named. */
 void spk_rules_survey(sim_t *s, int64_t *count, int64_t *dmin, int64_t *dmax, uint64_t *hash);
 
-/* spk_cuda_turnaround.cu (CUDA builds): k->dev_rows into the device's
+/* spk_cuda_turnaround.cu (CUDA builds): k->dev.rows into the device's
  * per-source lists (as setup_synapses makes them: the same lists), their
- * hash part into k->hash_device; the rows freed. */
+ * hash part into k->dev.hash; the rows freed. */
 struct spk_cuda;
 void spk_turnaround_device(sim_t *s, struct spk_cuda *g);
 /* spk_cuda_draw.cu (CUDA builds): the rows of syn's kept rules (proj.kept)
- * drawn on the device (k->dev_drawn), each such projection's row_ptr and
+ * drawn on the device (k->dev.drawn), each such projection's row_ptr and
  * nnz set on the host (no synapses there); the least and greatest delay
  * drawn (dmin > dmax: none). A value that cannot be drawn is fatal, named. */
 void spk_draw_device(sim_t *s, olive_synapses *syn, const int *rec, int64_t *dmin, int64_t *dmax);
@@ -231,7 +247,7 @@ int spk_quantum_bits(sim_t *s, int64_t indeg, double wmax);
 void spk_quantum_scales(sim_t *s, const olive_synapses *syn);
 void spk_quantum_free(sim_t *s);
 
-/* spk_setup.c: k->dev_rows turned around on the host after all (the device
+/* spk_setup.c: k->dev.rows turned around on the host after all (the device
  * lacks the memory), and freed. */
 void spk_lists_on_host(sim_t *s);
 
@@ -254,8 +270,8 @@ double spk_plastic_pre(struct sim_spk *k, int64_t x, int64_t sstep, int d, doubl
  * rank's checksum part. */
 uint64_t spk_plastic_write(sim_t *s, const char *path, hid_t state_group, int64_t step, hid_t xfer);
 /* A restart of a plastic network from state file f (path) at step k0
- * (spikes in flight read: k->restored): the states, histories and queued
- * events, the window and its spikes not yet exchanged (k->carry), validated;
+ * (spikes in flight read: k->restart.restored): the states, histories and queued
+ * events, the window and its spikes not yet exchanged (k->restart.carry), validated;
  * adds this rank's checksum part of what it read to *part. */
 void spk_plastic_restore(sim_t *s, const char *path, hid_t f, uint64_t *part);
 /* The synapse hash of the network's (the file's) weights: made at set-up,

@@ -215,28 +215,28 @@ static void push_setup(sim_t *s, spk_cuda *g)
     const int64_t n = g->n, N = g->N, nsyn = k->nsyn;
     g->cur = dev_alloc<double>((size_t)n, "pulse currents");
     g->flags = dev_alloc<unsigned char>((size_t)n, "flags");
-    if (k->dev_rows) {   /* the rows, turned around here */
+    if (k->dev.rows) {   /* the rows, turned around here */
         spk_turnaround_device(s, g);
-        if (k->order_free) spk_quantize_device(s, g);   /* (the host's lists: rounded there) */
+        if (k->wq.order_free) spk_quantize_device(s, g);   /* (the host's lists: rounded there) */
     } else {
         g->out_ptr = dev_copy(k->out_ptr, (size_t)N + 1, "synapses");
         g->out = dev_copy(k->out, (size_t)nsyn, "synapses");
         g->out_delay = dev_copy(k->out_delay, (size_t)nsyn, "synapses");
     }
-    const int64_t nt = g->nt;   /* the rows, then the synapse sites' channels */
-    g->acc = dev_alloc<double>((size_t)k->L * 2 * (size_t)nt, "delay ring");
-    g->touched = dev_alloc<unsigned char>((size_t)k->L * (size_t)nt, "delay ring");
-    CK(cudaMemset(g->acc, 0, (size_t)k->L * 2 * (size_t)nt * sizeof(double)));
-    CK(cudaMemset(g->touched, 0, (size_t)k->L * (size_t)nt));
-    g->pfac = dev_copy(k->poisson_fac, (size_t)s->cfg->spiking.npoisson * OLIVE_BINOMIAL_FACTORS, "Poisson inputs");
+    const int64_t nt = g->ring.nt;   /* the rows, then the synapse sites' channels */
+    g->ring.acc = dev_alloc<double>((size_t)k->L * 2 * (size_t)nt, "delay ring");
+    g->ring.touched = dev_alloc<unsigned char>((size_t)k->L * (size_t)nt, "delay ring");
+    CK(cudaMemset(g->ring.acc, 0, (size_t)k->L * 2 * (size_t)nt * sizeof(double)));
+    CK(cudaMemset(g->ring.touched, 0, (size_t)k->L * (size_t)nt));
+    g->poisson.fac = dev_copy(k->poisson.fac, (size_t)s->cfg->spiking.npoisson * OLIVE_BINOMIAL_FACTORS, "Poisson inputs");
     g->spk = dev_alloc<int32_t>((size_t)n, "spikes");
     g->nspk = dev_alloc<unsigned int>(1, "spikes");
     CK(cudaMemset(g->nspk, 0, sizeof(unsigned int)));
-    CK(cudaMallocHost((void **)&g->h_nspk, sizeof(unsigned int)));
-    CK(cudaMallocHost((void **)&g->h_spk, (size_t)(n + 1) * sizeof(int32_t)));
+    CK(cudaMallocHost((void **)&g->win.h_nspk, sizeof(unsigned int)));
+    CK(cudaMallocHost((void **)&g->win.h_spk, (size_t)(n + 1) * sizeof(int32_t)));
     uint64_t top = (uint64_t)k->L * (uint64_t)nt;
-    g->key_bits = 1;
-    while (g->key_bits < 64 && (top >> g->key_bits)) g->key_bits++;
+    g->win.key_bits = 1;
+    while (g->win.key_bits < 64 && (top >> g->win.key_bits)) g->win.key_bits++;
 }
 
 void spk_select_device(void)
@@ -257,7 +257,7 @@ static void lif_cuda_setup(sim_t *s)
     s->cuda = (struct sim_cuda *)g;
     const int64_t n = s->plan.nlocal, N = s->net.count, nsyn = k->nsyn;
     g->n = n;
-    g->nt = k->ntarget;
+    g->ring.nt = k->ntarget;
     g->N = N;
     size_t free_b = 0, total_b = 0;
     CK(cudaMemGetInfo(&free_b, &total_b));
@@ -266,7 +266,7 @@ static void lif_cuda_setup(sim_t *s)
                         (kind ? kind->cuda_bytes(s) : 0) + (k->plugin ? spk_plugin_cuda_bytes(s) : 0);
     /* the turn-around on the device holds 56 bytes a synapse at its peak
      * (places, keys, records, lists); where that does not fit, the host's */
-    if (k->dev_rows && !k->dev_drawn && rest + 56.0 * nsyn > (double)free_b) {
+    if (k->dev.rows && !k->dev.drawn && rest + 56.0 * nsyn > (double)free_b) {
         olive_info("rank %d: the turn-around needs %.2f GiB of device memory: on the host instead", s->rank,
                    (rest + 56.0 * nsyn) / 1073741824.0);
         spk_lists_on_host(s);
@@ -306,29 +306,29 @@ static void lif_cuda_setup(sim_t *s)
         g->coef = dev_copy(k->coef, count_sets(s), "coefficients");
     }
     g->bad = dev_alloc<unsigned long long>(1, "flags");
-    g->npoisson = dev_alloc<unsigned long long>(1, "counters");
-    CK(cudaMemset(g->npoisson, 0, sizeof(unsigned long long)));
+    g->poisson.count = dev_alloc<unsigned long long>(1, "counters");
+    CK(cudaMemset(g->poisson.count, 0, sizeof(unsigned long long)));
     CK(cudaMemset(g->bad, 0xff, sizeof(unsigned long long)));
     CK(cudaMallocHost((void **)&g->h_bad, sizeof(unsigned long long)));
     g->mode = spk_delivery_mode(s);
     if (kind) kind->cuda_setup(s, g);   /* (coef_of: -1 marks the spike sources k_update leaves to k_sources) */
-    if (k->nsrc) {   /* the spike sources' device copy (spike_source.h) */
-        g->nsrc = k->nsrc;
-        g->src_rows = dev_copy(k->src_rows, (size_t)k->nsrc, "spike sources");
-        g->src.kind = dev_copy(k->src.kind, (size_t)n, "spike sources");
-        g->src.p = dev_copy(k->src.p, (size_t)n, "spike sources");
-        g->src.step0 = dev_copy(k->src.step0, (size_t)n, "spike sources");
-        g->src.step1 = dev_copy(k->src.step1, (size_t)n, "spike sources");
-        g->src.ptr = dev_copy(k->src.ptr, (size_t)n + 1, "spike sources");
-        g->src.steps = dev_copy(k->src.steps, (size_t)k->src.ptr[n], "spike sources");
-        g->src.next = dev_copy(k->src.next, (size_t)n, "spike sources");
+    if (k->sources.n) {   /* the spike sources' device copy (spike_source.h) */
+        g->sources.n = k->sources.n;
+        g->sources.rows = dev_copy(k->sources.rows, (size_t)k->sources.n, "spike sources");
+        g->sources.src.kind = dev_copy(k->sources.src.kind, (size_t)n, "spike sources");
+        g->sources.src.p = dev_copy(k->sources.src.p, (size_t)n, "spike sources");
+        g->sources.src.step0 = dev_copy(k->sources.src.step0, (size_t)n, "spike sources");
+        g->sources.src.step1 = dev_copy(k->sources.src.step1, (size_t)n, "spike sources");
+        g->sources.src.ptr = dev_copy(k->sources.src.ptr, (size_t)n + 1, "spike sources");
+        g->sources.src.steps = dev_copy(k->sources.src.steps, (size_t)k->sources.src.ptr[n], "spike sources");
+        g->sources.src.next = dev_copy(k->sources.src.next, (size_t)n, "spike sources");
     }
     if (g->mode == SPK_FUSED) {
         spk_fused_setup(s, g);
     } else {
         push_setup(s, g);
         if (g->mode == SPK_DEVICE_PUSH) spk_devpush_setup(s, g);
-        if (k->nrules) spk_rules_setup(s, g);
+        if (k->drawn.n) spk_rules_setup(s, g);
         if (k->plastic) spk_plastic_cuda_setup(s, g);
     }
     CK(cudaDeviceSynchronize());
@@ -336,29 +336,29 @@ static void lif_cuda_setup(sim_t *s)
 
 void spk_grow_window(spk_cuda *g, int64_t m, int64_t E)
 {
-    if (m > g->sp_cap) {
-        CK(cudaFree(g->sp)); CK(cudaFree(g->deg)); CK(cudaFree(g->off));
-        g->sp_cap = m + m / 2 + 1024;
-        g->sp = dev_alloc<int64_t>((size_t)g->sp_cap, "spikes");
-        g->deg = dev_alloc<int64_t>((size_t)g->sp_cap, "spikes");
-        g->off = dev_alloc<int64_t>((size_t)g->sp_cap, "spikes");
+    if (m > g->win.sp_cap) {
+        CK(cudaFree(g->win.sp)); CK(cudaFree(g->win.deg)); CK(cudaFree(g->win.off));
+        g->win.sp_cap = m + m / 2 + 1024;
+        g->win.sp = dev_alloc<int64_t>((size_t)g->win.sp_cap, "spikes");
+        g->win.deg = dev_alloc<int64_t>((size_t)g->win.sp_cap, "spikes");
+        g->win.off = dev_alloc<int64_t>((size_t)g->win.sp_cap, "spikes");
     }
-    if (E > g->ev_cap) {
-        CK(cudaFree(g->key_in)); CK(cudaFree(g->key_out)); CK(cudaFree(g->val_in)); CK(cudaFree(g->val_out));
-        g->ev_cap = E + E / 2 + 4096;
-        g->key_in = dev_alloc<uint64_t>((size_t)g->ev_cap, "events");
-        g->key_out = dev_alloc<uint64_t>((size_t)g->ev_cap, "events");
-        g->val_in = dev_alloc<int64_t>((size_t)g->ev_cap, "events");
-        g->val_out = dev_alloc<int64_t>((size_t)g->ev_cap, "events");
+    if (E > g->win.ev_cap) {
+        CK(cudaFree(g->win.key_in)); CK(cudaFree(g->win.key_out)); CK(cudaFree(g->win.val_in)); CK(cudaFree(g->win.val_out));
+        g->win.ev_cap = E + E / 2 + 4096;
+        g->win.key_in = dev_alloc<uint64_t>((size_t)g->win.ev_cap, "events");
+        g->win.key_out = dev_alloc<uint64_t>((size_t)g->win.ev_cap, "events");
+        g->win.val_in = dev_alloc<int64_t>((size_t)g->win.ev_cap, "events");
+        g->win.val_out = dev_alloc<int64_t>((size_t)g->win.ev_cap, "events");
     }
 }
 
 void spk_ensure_tmp(spk_cuda *g, size_t bytes)
 {
-    if (bytes <= g->tmp_bytes) return;
-    CK(cudaFree(g->tmp));
-    g->tmp_bytes = bytes + bytes / 2;
-    CK(cudaMalloc(&g->tmp, g->tmp_bytes));
+    if (bytes <= g->win.tmp_bytes) return;
+    CK(cudaFree(g->win.tmp));
+    g->win.tmp_bytes = bytes + bytes / 2;
+    CK(cudaMalloc(&g->win.tmp, g->win.tmp_bytes));
 }
 
 /* The window's spikes of every rank: their events into the slots. */
@@ -370,18 +370,18 @@ static void push_window(sim_t *s)
     int64_t *all = spk_gather_window(s, &m);
     if (m == 0) { free(all); return; }
     spk_grow_window(g, m, 0);
-    CK(cudaMemcpyAsync(g->sp, all, (size_t)m * sizeof(int64_t), cudaMemcpyHostToDevice, g->st));
-    if (k->nrules) {   /* projections drawn at each spike */
+    CK(cudaMemcpyAsync(g->win.sp, all, (size_t)m * sizeof(int64_t), cudaMemcpyHostToDevice, g->st));
+    if (k->drawn.n) {   /* projections drawn at each spike */
         spk_rules_window(s, g, all, m);
         free(all);
         return;
     }
-    k_degrees<<<spk_blocks(m, 256), 256, 0, g->st>>>(m, g->sp, g->out_ptr, g->deg);
+    k_degrees<<<spk_blocks(m, 256), 256, 0, g->st>>>(m, g->win.sp, g->out_ptr, g->win.deg);
     CK_LAUNCH("k_degrees");
     size_t bytes = 0;
-    CK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, g->deg, g->off, m, g->st));
+    CK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, g->win.deg, g->win.off, m, g->st));
     spk_ensure_tmp(g, bytes);
-    CK(cub::DeviceScan::ExclusiveSum(g->tmp, bytes, g->deg, g->off, m, g->st));
+    CK(cub::DeviceScan::ExclusiveSum(g->win.tmp, bytes, g->win.deg, g->win.off, m, g->st));
     /* E from the host's lists: the same sum, without a round trip */
     int64_t E = 0;
     for (int64_t i = 0; i < m; i++) { const int64_t c = all[i] & 0xffffffff; E += k->out_ptr[c + 1] - k->out_ptr[c]; }
@@ -394,17 +394,17 @@ static void push_window(sim_t *s)
         i1 = m;
         if (g->pl)
             for (i1 = i0 + 1; i1 < m && all[i1] >> 32 == all[i0] >> 32; i1++) {}
-        k_events<<<(unsigned)(i1 - i0), 128, 0, g->st>>>(g->sp, g->off, i0, k->window0, g->out_ptr, g->out, g->out_delay,
-                                                        k->L, g->nt, g->key_in, g->val_in, g->pl, ev);
+        k_events<<<(unsigned)(i1 - i0), 128, 0, g->st>>>(g->win.sp, g->win.off, i0, k->window0, g->out_ptr, g->out, g->out_delay,
+                                                        k->L, g->ring.nt, g->win.key_in, g->win.val_in, g->pl, ev);
         CK_LAUNCH("k_events");
     }
     free(all);
     bytes = 0;
-    CK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, g->key_in, g->key_out, g->val_in, g->val_out, E, 0, g->key_bits, g->st));
+    CK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, g->win.key_in, g->win.key_out, g->win.val_in, g->win.val_out, E, 0, g->win.key_bits, g->st));
     spk_ensure_tmp(g, bytes);
-    CK(cub::DeviceRadixSort::SortPairs(g->tmp, bytes, g->key_in, g->key_out, g->val_in, g->val_out, E, 0, g->key_bits, g->st));
-    k_accumulate<<<spk_blocks(E, 256), 256, 0, g->st>>>(E, g->key_out, g->val_out, ev ? ev : g->out, g->nt, g->acc,
-                                                        g->touched);
+    CK(cub::DeviceRadixSort::SortPairs(g->win.tmp, bytes, g->win.key_in, g->win.key_out, g->win.val_in, g->win.val_out, E, 0, g->win.key_bits, g->st));
+    k_accumulate<<<spk_blocks(E, 256), 256, 0, g->st>>>(E, g->win.key_out, g->win.val_out, ev ? ev : g->out, g->ring.nt, g->ring.acc,
+                                                        g->ring.touched);
     CK_LAUNCH("k_accumulate");
 }
 
@@ -429,7 +429,7 @@ static void update(sim_t *s, int64_t step, int64_t q, const spk_tail_args *tail)
         s->family->cells->cuda_update(s, g, step, q, cur);
     } else if (g->plugin) {   /* (device push: with static buckets the tail here, else plugin_push_steps) */
         if (tail) spk_plugin_cuda_tail_update(s, g, tail, step, q, cur);
-        else spk_plugin_cuda_update(s, g, step, q, cur, chunked, chunked && q > 0 && !g->sb);
+        else spk_plugin_cuda_update(s, g, step, q, cur, chunked, chunked && q > 0 && !g->pass.sb);
     } else {
         const int alpha = g->se != nullptr;   /* then ge, gi are the drives the events add to */
         spk_update_args a;
@@ -449,8 +449,8 @@ static void update(sim_t *s, int64_t step, int64_t q, const spk_tail_args *tail)
         a.spk = g->spk;
         a.nspk = g->nspk;
         a.bad = g->bad;
-        a.chunk = chunked ? g->chunk_spk : nullptr;
-        a.nchunk = chunked ? g->nchunk : nullptr;
+        a.chunk = chunked ? g->chunk.spk : nullptr;
+        a.nchunk = chunked ? g->chunk.n : nullptr;
         a.pl = g->pl;
         if (tail) {
             launch_tail_update(g, *tail, a);
@@ -459,10 +459,10 @@ static void update(sim_t *s, int64_t step, int64_t q, const spk_tail_args *tail)
             CK_LAUNCH("k_update");
         }
     }
-    if (g->nsrc) {
-        k_sources<<<spk_blocks(g->nsrc, 256), 256, 0, g->st>>>(g->nsrc, g->src_rows, g->src, s->cfg->run.seed, s->plan.row0,
+    if (g->sources.n) {
+        k_sources<<<spk_blocks(g->sources.n, 256), 256, 0, g->st>>>(g->sources.n, g->sources.rows, g->sources.src, s->cfg->run.seed, s->plan.row0,
                                                            g->flags, g->spk, g->nspk, step,
-                                                           chunked ? g->chunk_spk : nullptr, chunked ? g->nchunk : nullptr, q);
+                                                           chunked ? g->chunk.spk : nullptr, chunked ? g->chunk.n : nullptr, q);
         CK_LAUNCH("k_sources");
     }
 }
@@ -475,19 +475,19 @@ static void deliver(sim_t *s, int64_t step)
     const sim_config *c = s->cfg;
     const int64_t n = g->n, row0 = s->plan.row0;
     /* receptor 0 is ge, 1 is gi (cellmodel.c) */
-    k_deliver<<<spk_blocks(g->nt, 256), 256, 0, g->st>>>(g->nt, n, step % k->L, g->acc, g->touched, g->ge, g->gi,
-                                                     g->site_in, g->rscale);
+    k_deliver<<<spk_blocks(g->ring.nt, 256), 256, 0, g->st>>>(g->ring.nt, n, step % k->L, g->ring.acc, g->ring.touched, g->ge, g->gi,
+                                                     g->ring.site_in, g->rscale);
     CK_LAUNCH("k_deliver");
     for (int j = 0; j < c->spiking.npoisson; j++) {
-        const sim_poisson *p = &k->poisson[j];
+        const sim_poisson *p = &k->poisson.in[j];
         if (step < p->step0 || step >= p->step1) continue;
         const int64_t a = p->first > row0 ? p->first : row0, b = p->last < row0 + n ? p->last : row0 + n;
         if (a >= b) continue;
         k_poisson<<<spk_blocks(b - a, 256), 256, 0, g->st>>>(a, b, row0, c->run.seed, step, (uint32_t)j, p->n,
-                                                          p->prob, p->p0, g->pfac + (size_t)j * OLIVE_BINOMIAL_FACTORS,
+                                                          p->prob, p->p0, g->poisson.fac + (size_t)j * OLIVE_BINOMIAL_FACTORS,
                                                           p->weight,
-                                                          k->poisson_rec[j] ? g->gi : g->ge, g->npoisson,
-                                                          g->rscale ? g->rscale + (k->poisson_rec[j] ? n : 0) : nullptr);
+                                                          k->poisson.rec[j] ? g->gi : g->ge, g->poisson.count,
+                                                          g->rscale ? g->rscale + (k->poisson.rec[j] ? n : 0) : nullptr);
         CK_LAUNCH("k_poisson");
     }
 }
@@ -518,16 +518,16 @@ static void host_push_step(sim_t *s, int64_t step)
         deliver(s, step);
         spk_plugin_cuda_condition(s, g, step, 0, 0);
     }
-    CK(cudaMemcpyAsync(g->h_nspk, g->nspk, sizeof(unsigned int), cudaMemcpyDeviceToHost, g->st));
+    CK(cudaMemcpyAsync(g->win.h_nspk, g->nspk, sizeof(unsigned int), cudaMemcpyDeviceToHost, g->st));
     CK(cudaMemcpyAsync(g->h_bad, g->bad, sizeof(unsigned long long), cudaMemcpyDeviceToHost, g->st));
     CK(cudaStreamSynchronize(g->st));
-    const unsigned int ns = *g->h_nspk;
+    const unsigned int ns = *g->win.h_nspk;
     if (ns) {
-        CK(cudaMemcpyAsync(g->h_spk, g->spk, ns * sizeof(int32_t), cudaMemcpyDeviceToHost, g->st));
+        CK(cudaMemcpyAsync(g->win.h_spk, g->spk, ns * sizeof(int32_t), cudaMemcpyDeviceToHost, g->st));
         CK(cudaMemsetAsync(g->nspk, 0, sizeof(unsigned int), g->st));
         CK(cudaStreamSynchronize(g->st));
         spk_tspikes_reserve(s, ns);
-        for (unsigned int i = 0; i < ns; i++) s->tspikes[0][s->tspike_n[0]++] = (sim_spike){step, row0 + g->h_spk[i]};
+        for (unsigned int i = 0; i < ns; i++) s->tspikes[0][s->tspike_n[0]++] = (sim_spike){step, row0 + g->win.h_spk[i]};
     }
     if (*g->h_bad != ~0ULL && s->bad_step < 0) {
         s->bad_step = (int64_t)(*g->h_bad >> 32);
@@ -579,9 +579,9 @@ static void device_push_steps(sim_t *s, int64_t first, int64_t count)
     spk_cuda *g = (spk_cuda *)s->cuda;
     const double t0 = olive_now();
     spk_devpush_poisson_ahead(s, g, first, count);
-    if (g->plugin && !g->sb) {
+    if (g->plugin && !g->pass.sb) {
         plugin_push_steps(s, g, first, count);
-    } else if (g->sb_atomic) {
+    } else if (g->pass.sb_atomic) {
         /* each step's tail runs with the next step's update, as below, and
          * the step before's events are added beside that pass
          * (spk_devpush_atomic): three spike lists rotate, the one the pass
@@ -589,33 +589,33 @@ static void device_push_steps(sim_t *s, int64_t first, int64_t count)
          * clears (spk_third, sent beside the pass before) */
         for (int64_t q = 0; q < count; q++) {
             const int64_t step = first + q;
-            int32_t *const s3 = g->spk_third;
-            unsigned int *const n3 = g->nspk_third;
-            g->spk_third = g->spk_prev;
-            g->nspk_third = g->nspk_prev;
-            g->spk_prev = g->spk;
-            g->nspk_prev = g->nspk;
+            int32_t *const s3 = g->pass.spk_third;
+            unsigned int *const n3 = g->pass.nspk_third;
+            g->pass.spk_third = g->pass.spk_prev;
+            g->pass.nspk_third = g->pass.nspk_prev;
+            g->pass.spk_prev = g->spk;
+            g->pass.nspk_prev = g->nspk;
             g->spk = s3;
             g->nspk = n3;
             spk_tail_args tail;   /* (none before the chunk's first step: the last chunk ended with it) */
-            if (q) tail = spk_devpush_tail_args(s, g, step - 1, g->nspk_third);
+            if (q) tail = spk_devpush_tail_args(s, g, step - 1, g->pass.nspk_third);
             update(s, step, q, q ? &tail : nullptr);
-            if (q) spk_devpush_atomic(s, g, step - 1, g->spk_prev, g->nspk_prev, 1);
+            if (q) spk_devpush_atomic(s, g, step - 1, g->pass.spk_prev, g->pass.nspk_prev, 1);
         }
         /* the chunk ends with every event in its slot and every list empty */
         spk_devpush_atomic(s, g, first + count - 1, g->spk, g->nspk, 0);
         spk_devpush_tail(s, g, first + count - 1);
-        CK(cudaMemsetAsync(g->nspk_prev, 0, sizeof(unsigned int), g->st));
-        CK(cudaMemsetAsync(g->nspk_third, 0, sizeof(unsigned int), g->st));
+        CK(cudaMemsetAsync(g->pass.nspk_prev, 0, sizeof(unsigned int), g->st));
+        CK(cudaMemsetAsync(g->pass.nspk_third, 0, sizeof(unsigned int), g->st));
         if (g->plugin) spk_plugin_cuda_on_spike(s, g, first + count - 1);   /* (its tail has no reset) */
-    } else if (g->sb) {
+    } else if (g->pass.sb) {
         /* each step's tail runs with the next step's update; the spike lists
          * alternate, so the tail clears the list that update is not filling */
         for (int64_t q = 0; q < count; q++) {
-            std::swap(g->spk, g->spk_prev);
-            std::swap(g->nspk, g->nspk_prev);
+            std::swap(g->spk, g->pass.spk_prev);
+            std::swap(g->nspk, g->pass.nspk_prev);
             spk_tail_args tail;   /* (none before the chunk's first step: the last chunk ended with it) */
-            if (q) tail = spk_devpush_tail_args(s, g, first + q - 1, g->nspk_prev);
+            if (q) tail = spk_devpush_tail_args(s, g, first + q - 1, g->pass.nspk_prev);
             update(s, first + q, q, q ? &tail : nullptr);
             spk_devpush_events(s, g, first + q);   /* (sb_add: step - 1's events added beside this pass) */
         }
@@ -633,8 +633,8 @@ static void device_push_steps(sim_t *s, int64_t first, int64_t count)
     spk_chunk_collect(s, g, first, count);
     spk_devpush_check(g);
     const double t2 = olive_now();
-    g->t_enqueue += t1 - t0;
-    g->t_collect += t2 - t1;
+    g->chunk.t_enqueue += t1 - t0;
+    g->chunk.t_collect += t2 - t1;
     s->t.compute += t2 - t0;
 }
 
@@ -672,7 +672,7 @@ static void lif_cuda_fetch(sim_t *s, int all)
     if (g->cable) s->family->cells->cuda_fetch(s, g);
     if (g->pl && all) spk_plastic_cuda_fetch(s, g);   /* (for a state: not every recorded frame) */
     unsigned long long np = 0;
-    CK(cudaMemcpyAsync(&np, g->npoisson, sizeof np, cudaMemcpyDeviceToHost, g->st));
+    CK(cudaMemcpyAsync(&np, g->poisson.count, sizeof np, cudaMemcpyDeviceToHost, g->st));
     CK(cudaStreamSynchronize(g->st));
     s->spk->poisson_events = (int64_t)np;
 }
@@ -685,14 +685,15 @@ static void lif_cuda_free(sim_t *s)
     if (!g) return;
     if (g->mode == SPK_DEVICE_PUSH)   /* (where the loop's time went: the host queueing, or waiting for the device) */
         olive_info("rank %d: CUDA engine: step loop %.3f s queueing the steps' kernels, %.3f s waiting for the device "
-                   "and taking the spikes", s->rank, g->t_enqueue, g->t_collect);
+                   "and taking the spikes", s->rank, g->chunk.t_enqueue, g->chunk.t_collect);
     spk_plugin_cuda_free(g);   /* (its receptor variables are ge, gi) */
     CK(cudaFree(g->rscale));
-    void *d[] = {g->v, g->ge, g->gi, g->ref, g->se, g->si, g->cur, g->flags, g->coef_of, g->coef, g->out_ptr, g->out, g->out_delay,
-                 g->acc, g->touched, g->pfac, g->spk, g->nspk, g->bad, g->npoisson, g->sp, g->deg, g->off, g->key_in, g->key_out, g->val_in,
-                 g->val_out, g->tmp};
+    void *d[] = {g->v, g->ge, g->gi, g->ref, g->se, g->si, g->cur, g->flags, g->coef_of, g->coef, g->out_ptr, g->out,
+                 g->out_delay, g->ring.acc, g->ring.touched, g->spk, g->nspk, g->bad, g->poisson.in, g->poisson.rec,
+                 g->poisson.fac, g->poisson.count, g->win.sp, g->win.deg, g->win.off, g->win.key_in, g->win.key_out,
+                 g->win.val_in, g->win.val_out, g->win.tmp};
     for (size_t i = 0; i < sizeof d / sizeof d[0]; i++) CK(cudaFree(d[i]));
-    void *h[] = {g->h_nspk, g->h_bad, g->h_spk};
+    void *h[] = {g->win.h_nspk, g->h_bad, g->win.h_spk};
     for (size_t i = 0; i < sizeof h / sizeof h[0]; i++)
         if (h[i]) CK(cudaFreeHost(h[i]));
     spk_fused_free(g);
@@ -700,9 +701,9 @@ static void lif_cuda_free(sim_t *s)
     spk_rules_free(g);
     spk_plastic_cuda_free(g);
     if (s->family->cells) s->family->cells->cuda_free(g);
-    if (g->nsrc) {
-        const void *p[] = {g->src_rows, g->src.kind, g->src.p, g->src.step0, g->src.step1, g->src.ptr, g->src.steps,
-                           g->src.next};
+    if (g->sources.n) {
+        const void *p[] = {g->sources.rows, g->sources.src.kind, g->sources.src.p, g->sources.src.step0, g->sources.src.step1, g->sources.src.ptr, g->sources.src.steps,
+                           g->sources.src.next};
         for (size_t i = 0; i < sizeof p / sizeof p[0]; i++) CK(cudaFree((void *)p[i]));
     }
     spk_chunk_free(g);

@@ -33,39 +33,11 @@ extern "C" {
 #include "cuda_check.h"
 #include "spk_sb.h"
 
-/* One incoming synapse of the fused path, in its target's pull order. */
-typedef struct {
-    int32_t source;
-    uint16_t delay;   /* steps */
-    uint8_t receptor;
-    uint8_t pad;
-    double w;
-} spk_in;
-
-
-struct spk_cuda {
-    cudaStream_t st;
-    int64_t n, N;
-    double *v, *ge, *gi, *ref, *cur;   /* ge, gi: the receptors' variables (events add to them) */
-    double *se, *si;           /* alpha synapses (lif_*_alpha): ge and gi themselves; ge, gi above are the drives xe, xi */
-    unsigned char *flags;
-    int32_t *coef_of;
-    olive_lif_coef *coef;
-    unsigned long long *bad;   /* first non-finite local cell, or ~0 */
-    unsigned long long *npoisson;  /* Poisson input events so far */
-    unsigned long long *h_bad;
-    int mode;                  /* the delivery path: SPK_HOST_PUSH, ... */
-    /* push paths */
-    int64_t *out_ptr;
-    spk_out *out;
-    uint16_t *out_delay;
-    int64_t nt;                /* the ring's targets: n rows, then synapse sites' channels (spk_sites.c; host push) */
-    double *site_in;           /* per channel: the weight delivered for the next step (spk_cable.h) */
-    double *acc;               /* L slots x 2 receptors x nt */
-    unsigned char *touched;    /* L x nt */
-    double *pfac;              /* per --poisson input its binomial factors (lif.h's olive_binomial_factors) */
-    int32_t *spk;              /* this step's spiking cells (local) */
-    unsigned int *nspk;
+/* The events of a window of the host push path (spk_cuda.cu; projections
+ * drawn at each spike, spk_cuda_rules.cu, use it too): its spikes, their
+ * events' keys and values for the sort, CUB's scratch, and this step's spike
+ * list on the host. */
+struct spk_window_dev {
     int64_t *sp, *deg, *off;   /* window events */
     int64_t sp_cap;
     uint64_t *key_in, *key_out;
@@ -76,31 +48,27 @@ struct spk_cuda {
     int key_bits;
     unsigned int *h_nspk;
     int32_t *h_spk;
-    /* device push */
-    uint32_t *cnt, *fill;      /* per target: this step's events, placed so far */
-    unsigned long long *boff;  /* per target: its bucket in ev */
-    int32_t *tlist;            /* the targets with events this step */
-    unsigned long long *dpc;   /* counters: touched targets, events, overflow */
-    int64_t *ev;               /* buckets of out-list indices, room for dp_cap */
-    int64_t dp_cap;
-    /* device push with static buckets (sb, spk_sb.h): cnt holds both
-     * parities' list heads; under 2^32 - 1 synapses (link indices) */
+};
+
+/* The spikes of a chunk of steps (the one-rank strategies, spk_cuda_chunk.cu). */
+struct spk_chunk_dev {
+    uint64_t *spk;             /* (step - first) << 32 | cell of a chunk */
+    unsigned long long *n;
+    int64_t cap;               /* entries; a chunk has at most cap / n steps */
+    int64_t guess;             /* entries copied with the chunk's counts, before the count is known */
+    uint64_t *h_spk;
+    unsigned long long *h_n;
+    unsigned long long *ev, *h_ev;     /* synaptic events per step of the chunk */
+    int64_t pend_events, pend_spikes;  /* of the exchange window not complete yet */
+    double t_enqueue, t_collect;       /* device push: the host's time queueing chunks, waiting at their ends */
+};
+
+/* How device push's step pass runs (spk_devpush_setup decides once; the
+ * step loop in spk_cuda.cu follows it). */
+struct spk_pass_dev {
+    /* static buckets (spk_sb.h): the previous step's tail and this step's
+     * update in one pass; the spike lists alternate */
     int sb;
-    int sb_regs;               /* events a tail takes in registers (spk_sb_bucket.nreg) */
-    int sb_grid;               /* k_sb_scatter's blocks: those the device runs at once */
-    uint32_t *bptr;
-    spk_link *link;            /* nsyn: the links of even steps, and of odd ones where link_odd is null */
-    spk_link *link_odd;        /* with sb_add: nsyn, the links of odd steps */
-    uint32_t *ovf;             /* nsyn: the targets' scratch for bursts */
-    /* sb_add (static buckets, no delay of 0 steps; spk_sb.h): a step's
-     * events are added into their slots by the next step's scatter kernel,
-     * beside that step's pass, not by the pass's tails */
-    int sb_add;
-    uint32_t *later;           /* 2n: both parities' list heads of those events */
-    int add_pending;           /* step add_step's events are still to add */
-    int64_t add_step;
-    int32_t *spk_prev;         /* the previous step's spike list (sb: lists alternate) */
-    unsigned int *nspk_prev;
     /* sb_atomic (--order-free-sums, static buckets, no delay of 0 steps):
      * every sum is exact, so a step's events are added into their slots
      * with atomics in any order (k_sb_atomic), by a kernel that runs beside
@@ -109,45 +77,68 @@ struct spk_cuda {
      * clears the one before that. */
     int sb_atomic;
     /* a plugin's pass may take its FREE form (plugin_kernels.cuh) on steps
-     * without a current: sb_atomic, and the Poisson inputs drawn ahead or none
-     * (spk_devpush_setup decides once) */
+     * without a current: sb_atomic, and the Poisson inputs drawn ahead or none */
     int plugin_free;
+    int32_t *spk_prev;         /* the previous step's spike list */
+    unsigned int *nspk_prev;
     int32_t *spk_third;
     unsigned int *nspk_third;
-    /* device push: a chunk's Poisson inputs drawn ahead (spike_tail.cuh's spk_poisson_ahead) */
-    int16_t *pcover;           /* per x n: input << 1 | receptor covering each cell, -1 after the last */
-    double *padd;              /* chunk steps x per x n; null: drawn in the tail */
-    int pper;
-    int64_t pfirst;            /* the chunk's first step */
-    /* fused path */
-    int64_t *in_ptr;           /* per target: its incoming synapses */
-    spk_in *in;
-    unsigned char *hist;       /* H slots x n spike flags, slot step % H */
-    int H;
-    sim_pulse *pulses;
-    sim_poisson *poisson;
-    int *poisson_rec;
-    int grid;                  /* co-resident blocks of the fused kernel */
-    /* chunks of steps (one-rank paths) */
-    uint64_t *chunk_spk;       /* (step - first) << 32 | cell of a chunk */
-    unsigned long long *nchunk;
-    int64_t chunk_cap;         /* entries; a chunk has at most chunk_cap / n steps */
-    int64_t chunk_guess;       /* entries copied with the chunk's counts, before the count is known */
-    uint64_t *h_chunk_spk;
-    unsigned long long *h_nchunk;
-    unsigned long long *chunk_ev, *h_chunk_ev;  /* synaptic events per step of the chunk */
-    int64_t pend_events, pend_spikes;  /* of the exchange window not complete yet */
-    double t_enqueue, t_collect;       /* device push: the host's time queueing chunks, waiting at their ends */
-    int pdl;                           /* programmatic dependent launch of the step loop's kernels (spk_launch) */
-    /* spike sources (spike_source.h): their rows and a device copy */
-    int64_t nsrc;
-    int32_t *src_rows;
+};
+
+/* The delay ring of the push strategies: its targets and slots. */
+struct spk_ring_dev {
+    int64_t nt;                /* targets: n rows, then synapse sites' channels (spk_sites.c; host push) */
+    double *acc;               /* L slots x 2 receptors x nt */
+    unsigned char *touched;    /* L x nt */
+    double *site_in;           /* per channel: the weight delivered for the next step (spk_cable.h) */
+};
+
+/* The --poisson inputs on the device. */
+struct spk_poisson_dev {
+    sim_poisson *in;
+    int *rec;
+    double *fac;               /* per input its binomial factors (lif.h's olive_binomial_factors) */
+    unsigned long long *count; /* events so far */
+};
+
+/* Spike sources (spike_source.h): their rows and a device copy. */
+struct spk_sources_dev {
+    int64_t n;
+    int32_t *rows;
     olive_sources src;
+};
+
+struct spk_cuda {
+    cudaStream_t st;
+    int64_t n, N;
+    int mode;                  /* the delivery strategy: SPK_HOST_PUSH, ... (spk_delivery.c) */
+    int pdl;                   /* programmatic dependent launch of the step loop's kernels (spk_launch) */
+    /* the cells */
+    double *v, *ge, *gi, *ref, *cur;   /* ge, gi: the receptors' variables (events add to them) */
+    double *se, *si;           /* alpha synapses (lif_*_alpha): ge and gi themselves; ge, gi above are the drives xe, xi */
+    unsigned char *flags;
+    int32_t *coef_of;
+    olive_lif_coef *coef;
+    unsigned long long *bad;   /* first non-finite local cell, or ~0 */
+    unsigned long long *h_bad;
+    /* the synapses, as out_ptr, out, out_delay of sim_spk (push strategies) */
+    int64_t *out_ptr;
+    spk_out *out;
+    uint16_t *out_delay;
+    struct spk_ring_dev ring;
+    int32_t *spk;              /* this step's spiking cells (local) */
+    unsigned int *nspk;
+    struct spk_poisson_dev poisson;
+    struct spk_sources_dev sources;
+    struct spk_window_dev win;           /* host push */
+    struct spk_chunk_dev chunk;          /* the one-rank strategies */
+    struct spk_pass_dev pass;            /* device push */
+    struct spk_devpush_dev *dp;          /* device push's buckets (spk_cuda_devpush.cu), else NULL */
+    struct spk_fused_dev *fu;            /* fused's incoming lists and history (spk_cuda_fused.cu), else NULL */
     /* projections drawn at each spike (spk_cuda_rules.cu), else NULL */
     struct spk_rules_cuda *rules;
     /* the device state of the cell kind (cable cells: spk_cable_cuda.cu), NULL for point models */
     struct spk_cable_cuda *cable;
-    double *sm, *sh, *sn;      /* the soma's m, h, n per cell (reports) */
     /* a plugin's model (spk_cuda_plugin.cu), else NULL; then ge, gi are its
      * receptor variables and rscale (2 x n) each cell's receptor factors */
     struct spk_plugin_cuda *plugin;
@@ -314,7 +305,7 @@ void spk_ensure_tmp(spk_cuda *g, size_t bytes);
 /* Their rules on the device. */
 void spk_rules_setup(sim_t *s, spk_cuda *g);
 /* The window's m spikes (all: (step - window0) << 32 | cell, sorted; on the
- * device in g->sp): their synapses drawn, their events summed into the
+ * device in g->win.sp): their synapses drawn, their events summed into the
  * ring's slots in the CPU engine's order; waits for the device. */
 void spk_rules_window(sim_t *s, spk_cuda *g, const int64_t *all, int64_t m);
 void spk_rules_free(spk_cuda *g);
@@ -392,7 +383,7 @@ void spk_devpush_events(sim_t *s, spk_cuda *g, int64_t step);
 void spk_devpush_poisson_ahead(sim_t *s, spk_cuda *g, int64_t first, int64_t count);
 /* Then steps 3 and 4 (delivery, Poisson, reset) and the counters cleared. */
 void spk_devpush_tail(sim_t *s, spk_cuda *g, int64_t step);
-/* Static buckets (g->sb): the tail of `step` as an argument block, for
+/* Static buckets (g->pass.sb): the tail of `step` as an argument block, for
  * spk_cuda.cu to run in one pass with the next step's update; nspk: the
  * step's spike counter, cleared by the tail. */
 spk_tail_args spk_devpush_tail_args(sim_t *s, spk_cuda *g, int64_t step, unsigned int *nspk);

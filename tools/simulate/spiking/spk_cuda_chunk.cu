@@ -32,66 +32,66 @@ void spk_chunk_setup(const sim_t *s, spk_cuda *g, int64_t max_entries)
     const int64_t n = std::max<int64_t>(g->n, 1);
     const int64_t steps = std::max<int64_t>(1, std::min<int64_t>(CHUNK_STEPS, max_entries / n));
     if (!g->out_ptr) g->out_ptr = dev_copy(s->spk->out_ptr, (size_t)g->N + 1, "synapses");   /* (fused path) */
-    g->chunk_ev = dev_alloc<unsigned long long>((size_t)steps, "spikes");
-    CK(cudaMemset(g->chunk_ev, 0, (size_t)steps * sizeof(unsigned long long)));
-    CK(cudaMallocHost((void **)&g->h_chunk_ev, (size_t)steps * sizeof(unsigned long long)));
-    g->chunk_cap = steps * n;
-    g->chunk_spk = dev_alloc<uint64_t>((size_t)g->chunk_cap, "spikes");
-    g->nchunk = dev_alloc<unsigned long long>(1, "spikes");
-    CK(cudaMemset(g->nchunk, 0, sizeof(unsigned long long)));
-    CK(cudaMallocHost((void **)&g->h_chunk_spk, (size_t)g->chunk_cap * sizeof(uint64_t) + 8));
-    CK(cudaMallocHost((void **)&g->h_nchunk, sizeof(unsigned long long)));
+    g->chunk.ev = dev_alloc<unsigned long long>((size_t)steps, "spikes");
+    CK(cudaMemset(g->chunk.ev, 0, (size_t)steps * sizeof(unsigned long long)));
+    CK(cudaMallocHost((void **)&g->chunk.h_ev, (size_t)steps * sizeof(unsigned long long)));
+    g->chunk.cap = steps * n;
+    g->chunk.spk = dev_alloc<uint64_t>((size_t)g->chunk.cap, "spikes");
+    g->chunk.n = dev_alloc<unsigned long long>(1, "spikes");
+    CK(cudaMemset(g->chunk.n, 0, sizeof(unsigned long long)));
+    CK(cudaMallocHost((void **)&g->chunk.h_spk, (size_t)g->chunk.cap * sizeof(uint64_t) + 8));
+    CK(cudaMallocHost((void **)&g->chunk.h_n, sizeof(unsigned long long)));
 }
 
-int64_t spk_chunk_max(const spk_cuda *g) { return g->chunk_cap / std::max<int64_t>(g->n, 1); }
+int64_t spk_chunk_max(const spk_cuda *g) { return g->chunk.cap / std::max<int64_t>(g->n, 1); }
 
 void spk_chunk_collect(sim_t *s, spk_cuda *g, int64_t first, int64_t count)
 {
     struct sim_spk *k = s->spk;
     const sim_config *c = s->cfg;
     const int64_t row0 = s->plan.row0;
-    k_chunk_events<<<64, 256, 0, g->st>>>(g->chunk_spk, g->nchunk, g->out_ptr, row0, g->chunk_ev);
+    k_chunk_events<<<64, 256, 0, g->st>>>(g->chunk.spk, g->chunk.n, g->out_ptr, row0, g->chunk.ev);
     CK_LAUNCH("k_chunk_events");
-    CK(cudaMemcpyAsync(g->h_nchunk, g->nchunk, sizeof(unsigned long long), cudaMemcpyDeviceToHost, g->st));
+    CK(cudaMemcpyAsync(g->chunk.h_n, g->chunk.n, sizeof(unsigned long long), cudaMemcpyDeviceToHost, g->st));
     CK(cudaMemcpyAsync(g->h_bad, g->bad, sizeof(unsigned long long), cudaMemcpyDeviceToHost, g->st));
-    CK(cudaMemcpyAsync(g->h_chunk_ev, g->chunk_ev, (size_t)count * sizeof(unsigned long long), cudaMemcpyDeviceToHost,
+    CK(cudaMemcpyAsync(g->chunk.h_ev, g->chunk.ev, (size_t)count * sizeof(unsigned long long), cudaMemcpyDeviceToHost,
                        g->st));
     /* the spikes too, as many as the last chunks had (twice, at least 4096):
      * usually all of them, and the chunk costs one synchronisation, not two
      * (each ~10 us, against ~2.7 ms for the microcircuit's 256 steps) */
-    const int64_t guess = std::min<int64_t>(g->chunk_cap, std::max<int64_t>(g->chunk_guess, 4096));
-    CK(cudaMemcpyAsync(g->h_chunk_spk, g->chunk_spk, (size_t)guess * sizeof(uint64_t), cudaMemcpyDeviceToHost, g->st));
-    CK(cudaMemsetAsync(g->nchunk, 0, sizeof(unsigned long long), g->st));
-    CK(cudaMemsetAsync(g->chunk_ev, 0, (size_t)count * sizeof(unsigned long long), g->st));
+    const int64_t guess = std::min<int64_t>(g->chunk.cap, std::max<int64_t>(g->chunk.guess, 4096));
+    CK(cudaMemcpyAsync(g->chunk.h_spk, g->chunk.spk, (size_t)guess * sizeof(uint64_t), cudaMemcpyDeviceToHost, g->st));
+    CK(cudaMemsetAsync(g->chunk.n, 0, sizeof(unsigned long long), g->st));
+    CK(cudaMemsetAsync(g->chunk.ev, 0, (size_t)count * sizeof(unsigned long long), g->st));
     CK(cudaStreamSynchronize(g->st));
-    const int64_t ns = (int64_t)*g->h_nchunk;
-    if (ns > g->chunk_cap) olive_die("internal: %lld spikes in a chunk of room %lld", (long long)ns, (long long)g->chunk_cap);
+    const int64_t ns = (int64_t)*g->chunk.h_n;
+    if (ns > g->chunk.cap) olive_die("internal: %lld spikes in a chunk of room %lld", (long long)ns, (long long)g->chunk.cap);
     if (ns > guess) {   /* (the memsets above leave chunk_spk as it is) */
-        CK(cudaMemcpyAsync(g->h_chunk_spk + guess, g->chunk_spk + guess, (size_t)(ns - guess) * sizeof(uint64_t),
+        CK(cudaMemcpyAsync(g->chunk.h_spk + guess, g->chunk.spk + guess, (size_t)(ns - guess) * sizeof(uint64_t),
                            cudaMemcpyDeviceToHost, g->st));
         CK(cudaStreamSynchronize(g->st));
     }
-    g->chunk_guess = 2 * ns;
+    g->chunk.guess = 2 * ns;
     /* The CPU engine counts a spike's events when its exchange window is
      * complete (windows of D steps from the first step): the same here. */
     const int64_t last = first + count - 1, start = c->run.start_step;
     const int64_t window0 = start + (last + 1 - start) / k->D * k->D;
     if (window0 > k->window0) {
-        k->events += g->pend_events;
-        k->exchanged += g->pend_spikes;
-        g->pend_events = g->pend_spikes = 0;
+        k->events += g->chunk.pend_events;
+        k->exchanged += g->chunk.pend_spikes;
+        g->chunk.pend_events = g->chunk.pend_spikes = 0;
         k->window0 = window0;
     }
     for (int64_t q = 0; q < count; q++) {
-        if (first + q < window0) k->events += (int64_t)g->h_chunk_ev[q];
-        else g->pend_events += (int64_t)g->h_chunk_ev[q];
+        if (first + q < window0) k->events += (int64_t)g->chunk.h_ev[q];
+        else g->chunk.pend_events += (int64_t)g->chunk.h_ev[q];
     }
     spk_tspikes_reserve(s, ns);
     for (int64_t i = 0; i < ns; i++) {
-        const int64_t step = first + (int64_t)(g->h_chunk_spk[i] >> 32), cell = row0 + (int64_t)(g->h_chunk_spk[i] & 0xffffffff);
+        const int64_t step = first + (int64_t)(g->chunk.h_spk[i] >> 32), cell = row0 + (int64_t)(g->chunk.h_spk[i] & 0xffffffff);
         s->tspikes[0][s->tspike_n[0]++] = sim_spike{step, cell};
         if (step < window0) k->exchanged++;
-        else g->pend_spikes++;
+        else g->chunk.pend_spikes++;
     }
     if (*g->h_bad != ~0ULL && s->bad_step < 0) {
         s->bad_step = (int64_t)(*g->h_bad >> 32);
@@ -101,10 +101,10 @@ void spk_chunk_collect(sim_t *s, spk_cuda *g, int64_t first, int64_t count)
 
 void spk_chunk_free(spk_cuda *g)
 {
-    CK(cudaFree(g->chunk_spk));
-    CK(cudaFree(g->nchunk));
-    CK(cudaFree(g->chunk_ev));
-    if (g->h_chunk_ev) CK(cudaFreeHost(g->h_chunk_ev));
-    if (g->h_chunk_spk) CK(cudaFreeHost(g->h_chunk_spk));
-    if (g->h_nchunk) CK(cudaFreeHost(g->h_nchunk));
+    CK(cudaFree(g->chunk.spk));
+    CK(cudaFree(g->chunk.n));
+    CK(cudaFree(g->chunk.ev));
+    if (g->chunk.h_ev) CK(cudaFreeHost(g->chunk.h_ev));
+    if (g->chunk.h_spk) CK(cudaFreeHost(g->chunk.h_spk));
+    if (g->chunk.h_n) CK(cudaFreeHost(g->chunk.h_n));
 }

@@ -1,7 +1,7 @@
 /* The device push path of the CUDA spiking engine (spk_cuda.h): one rank,
  * every step's events summed on the device with no host round trip.
  *
- * Static buckets (g->sb, spk_sb.h; whenever a link and a scratch entry per
+ * Static buckets (g->pass.sb, spk_sb.h; whenever a link and a scratch entry per
  * synapse fit in half of the free device memory): a step's events to a
  * target form a list through the synapses' links, one list head per target
  * and parity of the step. A step is one pass over the cells
@@ -36,8 +36,39 @@
 
 namespace cg = cooperative_groups;
 
-/* counters in g->dpc */
+/* counters in g->dp->dpc */
 enum { DPC_TARGETS, DPC_EVENTS, DPC_OVERFLOW, DPC_N };
+
+/* Device push's own device state (g->dp). */
+struct spk_devpush_dev {
+    /* dynamic buckets */
+    uint32_t *cnt, *fill;      /* per target: this step's events, placed so far */
+    unsigned long long *boff;  /* per target: its bucket in ev */
+    int32_t *tlist;            /* the targets with events this step */
+    unsigned long long *dpc;   /* counters: touched targets, events, overflow */
+    int64_t *ev;               /* buckets of out-list indices, room for dp_cap */
+    int64_t dp_cap;
+    /* static buckets (g->pass.sb, spk_sb.h): cnt holds both parities' list
+     * heads; under 2^32 - 1 synapses (link indices) */
+    int sb_regs;               /* events a tail takes in registers (spk_sb_bucket.nreg) */
+    int sb_grid;               /* k_sb_scatter's blocks: those the device runs at once */
+    uint32_t *bptr;
+    spk_link *link;            /* nsyn: the links of even steps, and of odd ones where link_odd is null */
+    spk_link *link_odd;        /* with sb_add: nsyn, the links of odd steps */
+    uint32_t *ovf;             /* nsyn: the targets' scratch for bursts */
+    /* sb_add (static buckets, no delay of 0 steps; spk_sb.h): a step's
+     * events are added into their slots by the next step's scatter kernel,
+     * beside that step's pass, not by the pass's tails */
+    int sb_add;
+    uint32_t *later;           /* 2n: both parities' list heads of those events */
+    int add_pending;           /* step add_step's events are still to add */
+    int64_t add_step;
+    /* a chunk's Poisson inputs drawn ahead (spike_tail.cuh's spk_poisson_ahead) */
+    int16_t *pcover;           /* per x n: input << 1 | receptor covering each cell, -1 after the last */
+    double *padd;              /* chunk steps x per x n; null: drawn in the tail */
+    int pper;
+    int64_t pfirst;            /* the chunk's first step */
+};
 static const int DP_GRID = 1024, DP_BLOCK = 128;
 
 /* Block per spike, threads over its synapses. */
@@ -300,7 +331,7 @@ static void poisson_ahead_setup(sim_t *s, spk_cuda *g, int64_t steps, size_t fre
     int per = 0;
     int *cnt = (int *)olive_calloc((size_t)n, sizeof(int), "Poisson inputs");
     for (int j = 0; j < nin; j++) {
-        const sim_poisson *p = &s->spk->poisson[j];
+        const sim_poisson *p = &s->spk->poisson.in[j];
         for (int64_t c = p->first > row0 ? p->first : row0; c < p->last && c < row0 + n; c++)
             per = ++cnt[c - row0] > per ? cnt[c - row0] : per;
     }
@@ -309,24 +340,24 @@ static void poisson_ahead_setup(sim_t *s, spk_cuda *g, int64_t steps, size_t fre
     memset(cover, 0xff, (size_t)per * (size_t)n * sizeof(int16_t));
     memset(cnt, 0, (size_t)n * sizeof(int));
     for (int j = 0; j < nin; j++) {
-        const sim_poisson *p = &s->spk->poisson[j];
+        const sim_poisson *p = &s->spk->poisson.in[j];
         for (int64_t c = p->first > row0 ? p->first : row0; c < p->last && c < row0 + n; c++)
-            cover[(int64_t)cnt[c - row0]++ * n + (c - row0)] = (int16_t)(j << 1 | (s->spk->poisson_rec[j] != 0));
+            cover[(int64_t)cnt[c - row0]++ * n + (c - row0)] = (int16_t)(j << 1 | (s->spk->poisson.rec[j] != 0));
     }
-    g->pper = per;
-    g->pcover = dev_copy(cover, (size_t)per * (size_t)n, "Poisson inputs");
-    g->padd = dev_alloc<double>((size_t)steps * (size_t)per * (size_t)n, "Poisson inputs");
+    g->dp->pper = per;
+    g->dp->pcover = dev_copy(cover, (size_t)per * (size_t)n, "Poisson inputs");
+    g->dp->padd = dev_alloc<double>((size_t)steps * (size_t)per * (size_t)n, "Poisson inputs");
     free(cover);
     free(cnt);
 }
 
 void spk_devpush_poisson_ahead(sim_t *s, spk_cuda *g, int64_t first, int64_t count)
 {
-    g->pfirst = first;
-    if (!g->padd) return;
+    g->dp->pfirst = first;
+    if (!g->dp->padd) return;
     const dim3 grid(spk_blocks(g->n, 256), (unsigned)((count + POISSON_STEPS - 1) / POISSON_STEPS));
-    k_poisson_ahead<<<grid, 256, 0, g->st>>>(g->n, s->plan.row0, first, count, g->pper, g->pcover, g->poisson,
-                                             g->pfac, g->rscale, s->cfg->run.seed, g->padd, g->npoisson);
+    k_poisson_ahead<<<grid, 256, 0, g->st>>>(g->n, s->plan.row0, first, count, g->dp->pper, g->dp->pcover, g->poisson.in,
+                                             g->poisson.fac, g->rscale, s->cfg->run.seed, g->dp->padd, g->poisson.count);
     CK_LAUNCH("k_poisson_ahead");
 }
 
@@ -344,7 +375,7 @@ static int pass_one_wave(const spk_cuda *g)
 /* k_sb_scatter's form for the run (plastic: the network's synapses). */
 static const void *sb_scatter_kernel(const spk_cuda *g, bool plastic)
 {
-    if (g->sb_add) return plastic ? (const void *)k_sb_scatter<true, true> : (const void *)k_sb_scatter<false, true>;
+    if (g->dp->sb_add) return plastic ? (const void *)k_sb_scatter<true, true> : (const void *)k_sb_scatter<false, true>;
     return plastic ? (const void *)k_sb_scatter<true, false> : (const void *)k_sb_scatter<false, false>;
 }
 
@@ -359,14 +390,14 @@ static int sb_grid_size(const spk_cuda *g, bool plastic)
     int dev = 0, sms = 0, per_sm = 0;
     CK(cudaGetDevice(&dev));
     CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    const void *k = g->sb_atomic ? (const void *)k_sb_atomic : sb_scatter_kernel(g, plastic);
+    const void *k = g->pass.sb_atomic ? (const void *)k_sb_atomic : sb_scatter_kernel(g, plastic);
     CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, SB_THREADS, 0));
     per_sm = per_sm > 0 ? per_sm : 1;
     /* (sb_atomic: as many as run at once, even beside a pass of one wave:
      * the microcircuit's loop on an H200, 3 s, 2, 4, 6 and 8 blocks an SM:
      * 0.383, 0.352, 0.344, 0.346 s; the kernel, as long as the pass, is on
      * the step's chain) */
-    return sms * (pass_one_wave(g) && per_sm > 2 && !g->sb_atomic ? 2 : per_sm);
+    return sms * (pass_one_wave(g) && per_sm > 2 && !g->pass.sb_atomic ? 2 : per_sm);
 }
 
 /* Static buckets: bptr from the in-degrees (device atomics and a scan),
@@ -374,59 +405,59 @@ static int sb_grid_size(const spk_cuda *g, bool plastic)
 static void sb_setup(sim_t *s, spk_cuda *g)
 {
     const int64_t n = g->n, nsyn = s->spk->nsyn;
-    if (g->sb_atomic) {   /* no lists: the tails' heads stay SPK_END; three spike lists rotate */
-        CK(cudaMemset(g->cnt, 0xff, 2 * (size_t)n * sizeof(uint32_t)));
-        g->sb_grid = sb_grid_size(g, false);
-        g->spk_prev = dev_alloc<int32_t>((size_t)n, "spikes");
-        g->spk_third = dev_alloc<int32_t>((size_t)n, "spikes");
-        g->nspk_prev = dev_alloc<unsigned int>(1, "spikes");
-        g->nspk_third = dev_alloc<unsigned int>(1, "spikes");
-        CK(cudaMemset(g->nspk_prev, 0, sizeof(unsigned int)));
-        CK(cudaMemset(g->nspk_third, 0, sizeof(unsigned int)));
-        g->sb_regs = SPK_INREG;
+    if (g->pass.sb_atomic) {   /* no lists: the tails' heads stay SPK_END; three spike lists rotate */
+        CK(cudaMemset(g->dp->cnt, 0xff, 2 * (size_t)n * sizeof(uint32_t)));
+        g->dp->sb_grid = sb_grid_size(g, false);
+        g->pass.spk_prev = dev_alloc<int32_t>((size_t)n, "spikes");
+        g->pass.spk_third = dev_alloc<int32_t>((size_t)n, "spikes");
+        g->pass.nspk_prev = dev_alloc<unsigned int>(1, "spikes");
+        g->pass.nspk_third = dev_alloc<unsigned int>(1, "spikes");
+        CK(cudaMemset(g->pass.nspk_prev, 0, sizeof(unsigned int)));
+        CK(cudaMemset(g->pass.nspk_third, 0, sizeof(unsigned int)));
+        g->dp->sb_regs = SPK_INREG;
         return;
     }
-    g->link = dev_alloc<spk_link>((size_t)nsyn, "event buckets");
-    if (g->sb_add) {
-        g->link_odd = dev_alloc<spk_link>((size_t)nsyn, "event buckets");
-        g->later = dev_alloc<uint32_t>(2 * (size_t)n, "event buckets");
-        CK(cudaMemset(g->later, 0xff, 2 * (size_t)n * sizeof(uint32_t)));   /* SPK_END */
+    g->dp->link = dev_alloc<spk_link>((size_t)nsyn, "event buckets");
+    if (g->dp->sb_add) {
+        g->dp->link_odd = dev_alloc<spk_link>((size_t)nsyn, "event buckets");
+        g->dp->later = dev_alloc<uint32_t>(2 * (size_t)n, "event buckets");
+        CK(cudaMemset(g->dp->later, 0xff, 2 * (size_t)n * sizeof(uint32_t)));   /* SPK_END */
     }
-    g->ovf = dev_alloc<uint32_t>((size_t)nsyn, "event buckets");
-    g->bptr = dev_alloc<uint32_t>((size_t)n + 1, "event buckets");
+    g->dp->ovf = dev_alloc<uint32_t>((size_t)nsyn, "event buckets");
+    g->dp->bptr = dev_alloc<uint32_t>((size_t)n + 1, "event buckets");
     uint32_t *deg = dev_alloc<uint32_t>((size_t)n + 1, "event buckets");
-    CK(cudaMemset(g->cnt, 0, (size_t)n * sizeof(uint32_t)));
+    CK(cudaMemset(g->dp->cnt, 0, (size_t)n * sizeof(uint32_t)));
     if (nsyn) {
-        k_sb_indegree<<<4096, 256, 0, g->st>>>(nsyn, g->out, g->cnt);
+        k_sb_indegree<<<4096, 256, 0, g->st>>>(nsyn, g->out, g->dp->cnt);
         CK_LAUNCH("k_sb_indegree");
     }
-    k_sb_widen<<<(unsigned)((n + 256) / 256), 256, 0, g->st>>>(n, g->cnt, deg);
+    k_sb_widen<<<(unsigned)((n + 256) / 256), 256, 0, g->st>>>(n, g->dp->cnt, deg);
     CK_LAUNCH("k_sb_widen");
     size_t bytes = 0;
-    CK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, deg, g->bptr, n + 1, g->st));
+    CK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, deg, g->dp->bptr, n + 1, g->st));
     void *tmp = nullptr;
     CK(cudaMalloc(&tmp, bytes + 1));
-    CK(cub::DeviceScan::ExclusiveSum(tmp, bytes, deg, g->bptr, n + 1, g->st));
+    CK(cub::DeviceScan::ExclusiveSum(tmp, bytes, deg, g->dp->bptr, n + 1, g->st));
     CK(cudaStreamSynchronize(g->st));
     CK(cudaFree(tmp));
     CK(cudaFree(deg));
-    CK(cudaMemset(g->cnt, 0xff, 2 * (size_t)n * sizeof(uint32_t)));   /* SPK_END */
+    CK(cudaMemset(g->dp->cnt, 0xff, 2 * (size_t)n * sizeof(uint32_t)));   /* SPK_END */
     uint32_t total = 0;
-    CK(cudaMemcpy(&total, g->bptr + n, sizeof total, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(&total, g->dp->bptr + n, sizeof total, cudaMemcpyDeviceToHost));
     if ((int64_t)total != nsyn) olive_die("internal: the static buckets hold %lld events, the network has %lld synapses",
                                  (long long)total, (long long)nsyn);
-    g->sb_grid = sb_grid_size(g, s->spk->plastic != nullptr);
-    g->spk_prev = dev_alloc<int32_t>((size_t)n, "spikes");
-    g->nspk_prev = dev_alloc<unsigned int>(1, "spikes");
-    CK(cudaMemset(g->nspk_prev, 0, sizeof(unsigned int)));
+    g->dp->sb_grid = sb_grid_size(g, s->spk->plastic != nullptr);
+    g->pass.spk_prev = dev_alloc<int32_t>((size_t)n, "spikes");
+    g->pass.nspk_prev = dev_alloc<unsigned int>(1, "spikes");
+    CK(cudaMemset(g->pass.nspk_prev, 0, sizeof(unsigned int)));
     /* OLIVE_GPU_SB_REGS=1..8: fewer events in registers, so that tests
      * reach the scratch path of bursts */
-    g->sb_regs = SPK_INREG;
+    g->dp->sb_regs = SPK_INREG;
     const char *fr = getenv("OLIVE_GPU_SB_REGS");
     if (fr && *fr) {
         if (strlen(fr) != 1 || fr[0] < '1' || fr[0] > '0' + SPK_INREG)
             olive_die("OLIVE_GPU_SB_REGS='%s': expected 1 to %d", fr, SPK_INREG);
-        g->sb_regs = fr[0] - '0';
+        g->dp->sb_regs = fr[0] - '0';
     }
 }
 
@@ -434,26 +465,27 @@ static void sb_setup(sim_t *s, spk_cuda *g)
 static void dp_setup(sim_t *s, spk_cuda *g, int64_t half_free)
 {
     const int64_t n = g->n;
-    g->fill = dev_alloc<uint32_t>((size_t)n, "event buckets");
-    g->boff = dev_alloc<unsigned long long>((size_t)n, "event buckets");
-    g->tlist = dev_alloc<int32_t>((size_t)n, "event buckets");
-    g->dpc = dev_alloc<unsigned long long>(DPC_N, "event buckets");
-    CK(cudaMemset(g->fill, 0, (size_t)n * sizeof(uint32_t)));
-    CK(cudaMemset(g->dpc, 0, DPC_N * sizeof(unsigned long long)));
+    g->dp->fill = dev_alloc<uint32_t>((size_t)n, "event buckets");
+    g->dp->boff = dev_alloc<unsigned long long>((size_t)n, "event buckets");
+    g->dp->tlist = dev_alloc<int32_t>((size_t)n, "event buckets");
+    g->dp->dpc = dev_alloc<unsigned long long>(DPC_N, "event buckets");
+    CK(cudaMemset(g->dp->fill, 0, (size_t)n * sizeof(uint32_t)));
+    CK(cudaMemset(g->dp->dpc, 0, DPC_N * sizeof(unsigned long long)));
     /* every synapse if it fits in half of what is free, else that half (a
      * step needing more stops the run) */
     const int64_t half = half_free / (int64_t)sizeof(int64_t);
-    g->dp_cap = s->spk->nsyn < half ? s->spk->nsyn : half;
-    g->ev = dev_alloc<int64_t>((size_t)g->dp_cap, "event buckets");
+    g->dp->dp_cap = s->spk->nsyn < half ? s->spk->nsyn : half;
+    g->dp->ev = dev_alloc<int64_t>((size_t)g->dp->dp_cap, "event buckets");
 }
 
 void spk_devpush_setup(sim_t *s, spk_cuda *g)
 {
     const int64_t n = g->n, nsyn = s->spk->nsyn;
-    g->cnt = dev_alloc<uint32_t>(2 * (size_t)n, "event buckets");   /* (static buckets: both parities) */
-    CK(cudaMemset(g->cnt, 0, 2 * (size_t)n * sizeof(uint32_t)));
-    g->poisson = dev_copy(s->spk->poisson, (size_t)s->cfg->spiking.npoisson, "Poisson inputs");
-    g->poisson_rec = dev_copy(s->spk->poisson_rec, (size_t)s->cfg->spiking.npoisson, "Poisson inputs");
+    g->dp = (spk_devpush_dev *)olive_calloc(1, sizeof *g->dp, "CUDA engine");
+    g->dp->cnt = dev_alloc<uint32_t>(2 * (size_t)n, "event buckets");   /* (static buckets: both parities) */
+    CK(cudaMemset(g->dp->cnt, 0, 2 * (size_t)n * sizeof(uint32_t)));
+    g->poisson.in = dev_copy(s->spk->poisson.in, (size_t)s->cfg->spiking.npoisson, "Poisson inputs");
+    g->poisson.rec = dev_copy(s->spk->poisson.rec, (size_t)s->cfg->spiking.npoisson, "Poisson inputs");
     spk_chunk_setup(s, g, INT64_C(64) << 20);   /* 512 MiB at most */
     size_t free_b = 0, total_b = 0;
     CK(cudaMemGetInfo(&free_b, &total_b));
@@ -476,7 +508,7 @@ void spk_devpush_setup(sim_t *s, spk_cuda *g)
      * the delays and memory allow (comparisons, tests). */
     const char *add = getenv("OLIVE_GPU_SB_ADD");
     if (add && *add && strcmp(add, "0") && strcmp(add, "1")) olive_die("OLIVE_GPU_SB_ADD='%s': expected 0 or 1", add);
-    g->sb_add = !s->spk->zero_delay && !(add && !strcmp(add, "0")) &&
+    g->dp->sb_add = !s->spk->zero_delay && !(add && !strcmp(add, "0")) &&
                 (pass_one_wave(g) || (add && !strcmp(add, "1"))) &&
                 nsyn * (per_syn + (int64_t)sizeof(spk_link)) <= half;
     /* a plugin delivering before its condition (spk_cuda.cu's plugin_push_steps)
@@ -489,41 +521,41 @@ void spk_devpush_setup(sim_t *s, spk_cuda *g)
      * OLIVE_GPU_SB_ATOMIC=0: the lists instead (comparisons, tests) */
     const char *at = getenv("OLIVE_GPU_SB_ATOMIC");
     if (at && *at && strcmp(at, "0") && strcmp(at, "1")) olive_die("OLIVE_GPU_SB_ATOMIC='%s': expected 0 or 1", at);
-    g->sb_atomic = s->spk->order_free && !s->spk->zero_delay && !late && !g->pl && !g->cable && g->nt == n &&
+    g->pass.sb_atomic = s->spk->wq.order_free && !s->spk->zero_delay && !late && !g->pl && !g->cable && g->ring.nt == n &&
                    !(at && !strcmp(at, "0")) && !(env && !strcmp(env, "dynamic"));
-    g->sb = (fits || g->sb_atomic) && !late && !(env && !strcmp(env, "dynamic"));
-    if (!g->sb || g->sb_atomic) g->sb_add = 0;
-    if (env && !strcmp(env, "static") && !g->sb)
+    g->pass.sb = (fits || g->pass.sb_atomic) && !late && !(env && !strcmp(env, "dynamic"));
+    if (!g->pass.sb || g->pass.sb_atomic) g->dp->sb_add = 0;
+    if (env && !strcmp(env, "static") && !g->pass.sb)
         olive_die("OLIVE_GPU_BUCKETS=static: 20 bytes per synapse (%lld) do not fit in half of the free "
                   "device memory, or there are 2^32 - 1 synapses or more%s",
                   (long long)nsyn, late ? ", or the model's inputs come before its condition (dynamic only)" : "");
-    if (g->sb) {
+    if (g->pass.sb) {
         sb_setup(s, g);
-        g->dp_cap = nsyn;
+        g->dp->dp_cap = nsyn;
     } else {
         dp_setup(s, g, half);
     }
     CK(cudaMemGetInfo(&free_b, &total_b));
     poisson_ahead_setup(s, g, spk_chunk_max(g), free_b);
-    g->plugin_free = g->plugin && g->sb_atomic && (g->padd || s->cfg->spiking.npoisson == 0);
+    g->pass.plugin_free = g->plugin && g->pass.sb_atomic && (g->dp->padd || s->cfg->spiking.npoisson == 0);
     olive_info("CUDA engine: device push delivery (%s buckets%s%s), chunks of up to %lld steps, room for %lld events a step",
-               g->sb ? "static" : "dynamic",
-               g->sb_atomic ? ", order-free: events added by atomics beside the next step" :
-               g->sb_add ? ", events added beside the next step" : "",
-               g->plugin_free ? "; the model's pass without lists or draws on steps without a current" : "",
-               (long long)spk_chunk_max(g), (long long)g->dp_cap);
+               g->pass.sb ? "static" : "dynamic",
+               g->pass.sb_atomic ? ", order-free: events added by atomics beside the next step" :
+               g->dp->sb_add ? ", events added beside the next step" : "",
+               g->pass.plugin_free ? "; the model's pass without lists or draws on steps without a current" : "",
+               (long long)spk_chunk_max(g), (long long)g->dp->dp_cap);
 }
 
 /* The static buckets of step's parity (all null without static buckets). */
 static spk_sb_bucket sb_parity(const spk_cuda *g, int64_t step)
 {
     spk_sb_bucket b = {nullptr, nullptr, nullptr, nullptr, 0};
-    if (!g->sb) return b;
-    b.head = g->cnt + (step & 1) * g->n;
-    b.link = (step & 1) && g->link_odd ? g->link_odd : g->link;
-    b.ovf = g->ovf;
-    b.bptr = g->bptr;
-    b.nreg = (uint32_t)g->sb_regs;
+    if (!g->pass.sb) return b;
+    b.head = g->dp->cnt + (step & 1) * g->n;
+    b.link = (step & 1) && g->dp->link_odd ? g->dp->link_odd : g->dp->link;
+    b.ovf = g->dp->ovf;
+    b.bptr = g->dp->bptr;
+    b.nreg = (uint32_t)g->dp->sb_regs;
     return b;
 }
 
@@ -531,7 +563,7 @@ static spk_scatter_args scatter_args(const sim_t *s, const spk_cuda *g, int64_t 
 {
     spk_scatter_args a;
     a.b = sb_parity(g, step);
-    a.later = g->sb_add ? g->later + (step & 1) * g->n : nullptr;
+    a.later = g->dp->sb_add ? g->dp->later + (step & 1) * g->n : nullptr;
     a.out_ptr = g->out_ptr;
     a.out = g->out;
     a.delay = g->out_delay;
@@ -547,14 +579,14 @@ static spk_tail_args sb_add_args(sim_t *s, spk_cuda *g, int64_t step);
 void spk_devpush_atomic(sim_t *s, spk_cuda *g, int64_t step, const int32_t *spk, const unsigned int *nspk, int pdl)
 {
     spk_scatter_args sa = scatter_args(s, g, step);
-    double *acc = g->acc;
-    unsigned char *touched = g->touched;
+    double *acc = g->ring.acc;
+    unsigned char *touched = g->ring.touched;
     int64_t n = g->n;
     if (pdl) {
         void *argv[] = {(void *)&spk, (void *)&nspk, (void *)&sa, (void *)&acc, (void *)&touched, (void *)&n};
-        spk_launch(g, (const void *)k_sb_atomic, (unsigned)g->sb_grid, SB_THREADS, argv, "k_sb_atomic");
+        spk_launch(g, (const void *)k_sb_atomic, (unsigned)g->dp->sb_grid, SB_THREADS, argv, "k_sb_atomic");
     } else {
-        k_sb_atomic<<<(unsigned)g->sb_grid, SB_THREADS, 0, g->st>>>(spk, nspk, sa, acc, touched, n);
+        k_sb_atomic<<<(unsigned)g->dp->sb_grid, SB_THREADS, 0, g->st>>>(spk, nspk, sa, acc, touched, n);
         CK_LAUNCH("k_sb_atomic");
     }
 }
@@ -562,29 +594,29 @@ void spk_devpush_atomic(sim_t *s, spk_cuda *g, int64_t step, const int32_t *spk,
 void spk_devpush_events(sim_t *s, spk_cuda *g, int64_t step)
 {
     const int64_t row0 = s->plan.row0, L = s->spk->L;
-    if (g->sb) {
+    if (g->pass.sb) {
         spk_scatter_args sa = scatter_args(s, g, step);
         spk_tail_args add = {};
         unsigned nadd = 0;
-        if (g->add_pending && g->add_step == step - 1) {
+        if (g->dp->add_pending && g->dp->add_step == step - 1) {
             add = sb_add_args(s, g, step - 1);
             nadd = spk_blocks(g->n, SB_THREADS);
         }
         void *argv[] = {(void *)&g->spk, (void *)&g->nspk, (void *)&sa, (void *)&add, (void *)&nadd};
-        spk_launch(g, sb_scatter_kernel(g, g->pl != nullptr), (unsigned)g->sb_grid + nadd, SB_THREADS, argv, "k_sb_scatter");
-        g->add_pending = g->sb_add;
-        g->add_step = step;
+        spk_launch(g, sb_scatter_kernel(g, g->pl != nullptr), (unsigned)g->dp->sb_grid + nadd, SB_THREADS, argv, "k_sb_scatter");
+        g->dp->add_pending = g->dp->sb_add;
+        g->dp->add_step = step;
         return;
     }
-    k_dp_count<<<DP_GRID, DP_BLOCK, 0, g->st>>>(g->spk, g->nspk, row0, g->out_ptr, g->out, g->cnt, g->tlist, g->dpc);
+    k_dp_count<<<DP_GRID, DP_BLOCK, 0, g->st>>>(g->spk, g->nspk, row0, g->out_ptr, g->out, g->dp->cnt, g->dp->tlist, g->dp->dpc);
     CK_LAUNCH("k_dp_count");
-    k_dp_place<<<DP_GRID, DP_BLOCK, 0, g->st>>>(g->tlist, g->cnt, g->boff, g->dpc, g->dp_cap);
+    k_dp_place<<<DP_GRID, DP_BLOCK, 0, g->st>>>(g->dp->tlist, g->dp->cnt, g->dp->boff, g->dp->dpc, g->dp->dp_cap);
     CK_LAUNCH("k_dp_place");
-    k_dp_scatter<<<DP_GRID, DP_BLOCK, 0, g->st>>>(g->spk, g->nspk, row0, g->out_ptr, g->out, g->boff, g->fill, g->ev,
-                                                   g->dp_cap);
+    k_dp_scatter<<<DP_GRID, DP_BLOCK, 0, g->st>>>(g->spk, g->nspk, row0, g->out_ptr, g->out, g->dp->boff, g->dp->fill, g->dp->ev,
+                                                   g->dp->dp_cap);
     CK_LAUNCH("k_dp_scatter");
-    k_dp_sum<<<DP_GRID, DP_BLOCK, 0, g->st>>>(g->tlist, g->dpc, g->cnt, g->fill, g->boff, g->ev, g->dp_cap, g->out,
-                                               g->out_delay, step, (int)L, g->n, g->acc, g->touched);
+    k_dp_sum<<<DP_GRID, DP_BLOCK, 0, g->st>>>(g->dp->tlist, g->dp->dpc, g->dp->cnt, g->dp->fill, g->dp->boff, g->dp->ev, g->dp->dp_cap, g->out,
+                                               g->out_delay, step, (int)L, g->n, g->ring.acc, g->ring.touched);
     CK_LAUNCH("k_dp_sum");
 }
 
@@ -597,15 +629,15 @@ spk_tail_args spk_devpush_tail_args(sim_t *s, spk_cuda *g, int64_t step, unsigne
     a.step = step;
     a.L = (int)s->spk->L;
     a.slot = step % s->spk->L;
-    a.acc = g->acc;
-    a.touched = g->touched;
+    a.acc = g->ring.acc;
+    a.touched = g->ring.touched;
     a.ge = g->ge;
     a.gi = g->gi;
-    a.poisson = g->poisson;
-    a.poisson_rec = g->poisson_rec;
+    a.poisson = g->poisson.in;
+    a.poisson_rec = g->poisson.rec;
     a.npoisson = c->spiking.npoisson;
     a.seed = c->run.seed;
-    a.npoisson_events = g->npoisson;
+    a.npoisson_events = g->poisson.count;
     a.flags = g->flags;
     a.coef = g->plugin ? nullptr : g->coef;   /* (a plugin's reset: its own kernel) */
     a.rscale = g->rscale;
@@ -614,12 +646,12 @@ spk_tail_args spk_devpush_tail_args(sim_t *s, spk_cuda *g, int64_t step, unsigne
     a.ref = g->ref;
     a.nspk = nspk;
     a.sb = sb_parity(g, step);
-    a.pa.cover = g->pcover;
-    a.pa.per = g->pper;
-    a.pa.add = g->padd ? g->padd + (step - g->pfirst) * g->pper * g->n : nullptr;
+    a.pa.cover = g->dp->pcover;
+    a.pa.per = g->dp->pper;
+    a.pa.add = g->dp->padd ? g->dp->padd + (step - g->dp->pfirst) * g->dp->pper * g->n : nullptr;
     /* dynamic buckets sum every step's events into the slots; static ones
      * only those of later steps, which a ring of one slot has none of */
-    a.due_held = !g->sb || a.L > 1;
+    a.due_held = !g->pass.sb || a.L > 1;
     return a;
 }
 
@@ -627,22 +659,22 @@ static spk_tail_args sb_add_args(sim_t *s, spk_cuda *g, int64_t step)
 {
     spk_tail_args a = spk_devpush_tail_args(s, g, step, nullptr);
     a.slot = -1;
-    a.sb.head = g->later + (step & 1) * g->n;
+    a.sb.head = g->dp->later + (step & 1) * g->n;
     return a;
 }
 
 void spk_devpush_add_last(sim_t *s, spk_cuda *g)
 {
-    if (!g->add_pending) return;
-    const spk_tail_args a = sb_add_args(s, g, g->add_step);
+    if (!g->dp->add_pending) return;
+    const spk_tail_args a = sb_add_args(s, g, g->dp->add_step);
     k_sb_add<<<spk_blocks(g->n, 256), 256, 0, g->st>>>(a);
     CK_LAUNCH("k_sb_add");
-    g->add_pending = 0;
+    g->dp->add_pending = 0;
 }
 
 void spk_devpush_tail_launch(spk_cuda *g, const spk_tail_args *tail)
 {
-    k_dp_tail<<<(unsigned)((g->n + 255) / 256), 256, 0, g->st>>>(*tail, g->sb ? nullptr : g->dpc);
+    k_dp_tail<<<(unsigned)((g->n + 255) / 256), 256, 0, g->st>>>(*tail, g->pass.sb ? nullptr : g->dp->dpc);
     CK_LAUNCH("k_dp_tail");
 }
 
@@ -656,18 +688,21 @@ void spk_devpush_tail(sim_t *s, spk_cuda *g, int64_t step)
 void spk_devpush_check(spk_cuda *g)
 {
     if (g->pl) spk_plastic_cuda_check(g);
-    if (g->sb) return;   /* (static buckets cannot overflow) */
+    if (g->pass.sb) return;   /* (static buckets cannot overflow) */
     unsigned long long over = 0;
-    CK(cudaMemcpy(&over, g->dpc + DPC_OVERFLOW, sizeof over, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(&over, g->dp->dpc + DPC_OVERFLOW, sizeof over, cudaMemcpyDeviceToHost));
     if (over)
         olive_die("CUDA engine: a step had more synaptic events than the %lld the device buffer holds (a runaway "
-                  "network?); run with OLIVE_GPU_DELIVERY=host, or on more GPUs", (long long)g->dp_cap);
+                  "network?); run with OLIVE_GPU_DELIVERY=host, or on more GPUs", (long long)g->dp->dp_cap);
 }
 
 void spk_devpush_free(spk_cuda *g)
 {
-    void *d[] = {g->cnt, g->fill, g->boff, g->tlist, g->dpc, g->ev, g->bptr, g->ovf, g->link, g->link_odd, g->later,
-                 g->spk_prev, g->nspk_prev, g->spk_third, g->nspk_third, g->pcover, g->padd};
-    /* (poisson: spk_fused_free) */
+    if (!g->dp) return;
+    void *d[] = {g->dp->cnt, g->dp->fill, g->dp->boff, g->dp->tlist, g->dp->dpc, g->dp->ev, g->dp->bptr, g->dp->ovf, g->dp->link, g->dp->link_odd, g->dp->later,
+                 g->pass.spk_prev, g->pass.nspk_prev, g->pass.spk_third, g->pass.nspk_third, g->dp->pcover, g->dp->padd};
+    /* (poisson: lif_cuda_free) */
     for (size_t i = 0; i < sizeof d / sizeof d[0]; i++) CK(cudaFree(d[i]));
+    free(g->dp);
+    g->dp = nullptr;
 }

@@ -230,19 +230,19 @@ void spk_draw_device(sim_t *s, olive_synapses *syn, const int *rec, int64_t *dmi
     CK(cudaFree(out));
     *dmin = lo;
     *dmax = hi;
-    k->dev_drawn = D;
+    k->dev.drawn = D;
     olive_info("rank %d: %lld synapses drawn on the device in %.3f s", s->rank, (long long)total, olive_now() - t0);
 }
 
 const spk_drawn_rows *spk_drawn_of(const sim_t *s, int j)
 {
-    const spk_drawn *D = (const spk_drawn *)s->spk->dev_drawn;
+    const spk_drawn *D = (const spk_drawn *)s->spk->dev.drawn;
     return D && j < D->n && D->p[j].nnz >= 0 ? &D->p[j] : nullptr;
 }
 
 void spk_drawn_free(sim_t *s)
 {
-    spk_drawn *D = (spk_drawn *)s->spk->dev_drawn;
+    spk_drawn *D = (spk_drawn *)s->spk->dev.drawn;
     if (!D) return;
     for (int j = 0; j < D->n; j++) {
         void *f[] = {D->p[j].row_ptr, D->p[j].col, D->p[j].w, D->p[j].d};
@@ -250,5 +250,5 @@ void spk_drawn_free(sim_t *s)
     }
     free(D->p);
     free(D);
-    s->spk->dev_drawn = nullptr;
+    s->spk->dev.drawn = nullptr;
 }

@@ -33,6 +33,25 @@
 #include "noise.h"
 #include "spk_cuda.h"
 
+/* One incoming synapse of the fused path, in its target's pull order. */
+typedef struct {
+    int32_t source;
+    uint16_t delay;   /* steps */
+    uint8_t receptor;
+    uint8_t pad;
+    double w;
+} spk_in;
+
+/* Fused's own device state (g->fu). */
+struct spk_fused_dev {
+    int64_t *in_ptr;           /* per target: its incoming synapses */
+    spk_in *in;
+    unsigned char *hist;       /* H slots x n spike flags, slot step % H */
+    int H;
+    sim_pulse *pulses;
+    int grid;                  /* co-resident blocks of the fused kernel */
+};
+
 namespace cg = cooperative_groups;
 
 static const int FUSED_BLOCK = 256;
@@ -152,17 +171,18 @@ void spk_fused_setup(sim_t *s, spk_cuda *g)
     const int64_t n = g->n;
     int64_t *ptr;
     spk_in *in;
+    g->fu = (spk_fused_dev *)olive_calloc(1, sizeof *g->fu, "CUDA engine");
     build_incoming(k, n, g->N, &ptr, &in);
-    g->in_ptr = dev_copy(ptr, (size_t)n + 1, "incoming synapses");
-    g->in = dev_copy(in, (size_t)ptr[n], "incoming synapses");
+    g->fu->in_ptr = dev_copy(ptr, (size_t)n + 1, "incoming synapses");
+    g->fu->in = dev_copy(in, (size_t)ptr[n], "incoming synapses");
     free(ptr);
     free(in);
-    g->H = k->L + 1;
-    g->hist = dev_alloc<unsigned char>((size_t)g->H * (size_t)n, "spike history");
-    CK(cudaMemset(g->hist, 0, (size_t)g->H * (size_t)n));
-    g->pulses = dev_copy(c->stim.pulses, (size_t)c->stim.npulses, "pulses");
-    g->poisson = dev_copy(k->poisson, (size_t)c->spiking.npoisson, "Poisson inputs");
-    g->poisson_rec = dev_copy(k->poisson_rec, (size_t)c->spiking.npoisson, "Poisson inputs");
+    g->fu->H = k->L + 1;
+    g->fu->hist = dev_alloc<unsigned char>((size_t)g->fu->H * (size_t)n, "spike history");
+    CK(cudaMemset(g->fu->hist, 0, (size_t)g->fu->H * (size_t)n));
+    g->fu->pulses = dev_copy(c->stim.pulses, (size_t)c->stim.npulses, "pulses");
+    g->poisson.in = dev_copy(k->poisson.in, (size_t)c->spiking.npoisson, "Poisson inputs");
+    g->poisson.rec = dev_copy(k->poisson.rec, (size_t)c->spiking.npoisson, "Poisson inputs");
     spk_chunk_setup(s, g, INT64_C(16) << 20);   /* 128 MiB at most */
     int per_sm = 0, dev = 0, sms = 0, coop = 0;
     CK(cudaGetDevice(&dev));
@@ -173,9 +193,9 @@ void spk_fused_setup(sim_t *s, spk_cuda *g)
     CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k_fused, FUSED_BLOCK, 0));
     if (per_sm < 1) olive_die("internal: the fused kernel fits no block on a multiprocessor");
     const int64_t want = (32 * n + FUSED_BLOCK - 1) / FUSED_BLOCK;   /* a warp per cell at most */
-    g->grid = (int)std::max<int64_t>(1, std::min<int64_t>(want, (int64_t)per_sm * sms));
+    g->fu->grid = (int)std::max<int64_t>(1, std::min<int64_t>(want, (int64_t)per_sm * sms));
     olive_info("CUDA engine: fused delivery, chunks of up to %lld steps per launch, %d blocks of %d threads",
-               (long long)spk_chunk_max(g), g->grid, FUSED_BLOCK);
+               (long long)spk_chunk_max(g), g->fu->grid, FUSED_BLOCK);
 }
 
 void spk_fused_steps(sim_t *s, spk_cuda *g, int64_t first, int64_t count)
@@ -183,11 +203,11 @@ void spk_fused_steps(sim_t *s, spk_cuda *g, int64_t first, int64_t count)
     const sim_config *c = s->cfg;
     if (count < 1 || count > spk_chunk_max(g)) olive_die("internal: a fused chunk of %lld steps", (long long)count);
     const double t0 = olive_now();
-    fused_args a = {g->n, s->plan.row0, g->coef, g->coef_of, g->v, g->ge, g->gi, g->ref, g->in_ptr, g->in, g->hist, g->H,
-                    g->pulses, c->stim.npulses, g->poisson, g->poisson_rec, c->spiking.npoisson, c->run.seed, g->chunk_spk,
-                    g->nchunk, g->bad, g->npoisson};
+    fused_args a = {g->n, s->plan.row0, g->coef, g->coef_of, g->v, g->ge, g->gi, g->ref, g->fu->in_ptr, g->fu->in, g->fu->hist, g->fu->H,
+                    g->fu->pulses, c->stim.npulses, g->poisson.in, g->poisson.rec, c->spiking.npoisson, c->run.seed, g->chunk.spk,
+                    g->chunk.n, g->bad, g->poisson.count};
     void *args[] = {&a, &first, &count};
-    CK(cudaLaunchCooperativeKernel((const void *)k_fused, dim3((unsigned)g->grid), dim3(FUSED_BLOCK), args, 0, g->st));
+    CK(cudaLaunchCooperativeKernel((const void *)k_fused, dim3((unsigned)g->fu->grid), dim3(FUSED_BLOCK), args, 0, g->st));
     CK_LAUNCH("k_fused");
     spk_chunk_collect(s, g, first, count);
     s->t.compute += olive_now() - t0;
@@ -195,6 +215,9 @@ void spk_fused_steps(sim_t *s, spk_cuda *g, int64_t first, int64_t count)
 
 void spk_fused_free(spk_cuda *g)
 {
-    void *d[] = {g->in_ptr, g->in, g->hist, g->pulses, g->poisson, g->poisson_rec};
+    if (!g->fu) return;
+    void *d[] = {g->fu->in_ptr, g->fu->in, g->fu->hist, g->fu->pulses};
     for (size_t i = 0; i < sizeof d / sizeof d[0]; i++) CK(cudaFree(d[i]));
+    free(g->fu);
+    g->fu = nullptr;
 }

@@ -97,8 +97,8 @@ static olive_plugin_gpu_args args(const sim_t *s, const spk_cuda *g, int64_t ste
     a.flags = g->flags;
     a.spk = g->spk;
     a.nspk = g->nspk;
-    a.chunk = chunked ? g->chunk_spk : nullptr;
-    a.nchunk = chunked ? g->nchunk : nullptr;
+    a.chunk = chunked ? g->chunk.spk : nullptr;
+    a.nchunk = chunked ? g->chunk.n : nullptr;
     a.bad = g->bad;
     a.condition = condition;
     a.reset_first = 0;
@@ -137,7 +137,7 @@ void spk_plugin_cuda_tail_update(sim_t *s, spk_cuda *g, const spk_tail_args *tai
     spk_tail_args t = *tail;
     /* the pass without lists, draws or current where none is there
      * (plugin_kernels.cuh's FREE: the same results, fewer registers) */
-    if (g->plugin_free && !cur)
+    if (g->pass.plugin_free && !cur)
         launch(g, g->plugin->k_tail_free, args(s, g, step, q, cur, 1, 1), OLIVE_PLUGIN_KERNEL_TAIL_UPDATE_FREE, &t);
     else
         launch(g, g->plugin->k_tail_update, args(s, g, step, q, cur, 1, 1), OLIVE_PLUGIN_KERNEL_TAIL_UPDATE, &t);

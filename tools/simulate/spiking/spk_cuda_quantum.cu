@@ -36,7 +36,7 @@ __global__ void k_q_round(int64_t nsyn, spk_out *out, int bits)
 
 void spk_quantize_device(sim_t *s, spk_cuda *g)
 {
-    const int64_t nsyn = s->spk->nsyn, nt = g->nt;
+    const int64_t nsyn = s->spk->nsyn, nt = g->ring.nt;
     uint32_t *cnt = dev_alloc<uint32_t>((size_t)nt + 1, "--order-free-sums");
     unsigned long long *wbits = dev_alloc<unsigned long long>(1, "--order-free-sums");
     uint32_t *dmax = dev_alloc<uint32_t>(1, "--order-free-sums");

@@ -116,8 +116,8 @@ __global__ void k_rule_accumulate(int64_t E, const uint64_t *key, const int64_t 
 /* The rules as the kernels read them (host copy). */
 static spk_rule_dev *rules_dev_of(const struct sim_spk *k)
 {
-    spk_rule_dev *h = (spk_rule_dev *)olive_calloc((size_t)k->nrules, sizeof(spk_rule_dev), "rules");
-    for (int j = 0; j < k->nrules; j++) h[j] = spk_rule_dev_of(&k->rules[j], k->rule_rec[j]);
+    spk_rule_dev *h = (spk_rule_dev *)olive_calloc((size_t)k->drawn.n, sizeof(spk_rule_dev), "rules");
+    for (int j = 0; j < k->drawn.n; j++) h[j] = spk_rule_dev_of(&k->drawn.conn[j], k->drawn.rec[j]);
     return h;
 }
 
@@ -126,7 +126,7 @@ void spk_rules_setup(sim_t *s, spk_cuda *g)
     const struct sim_spk *k = s->spk;
     spk_rules_cuda *R = (spk_rules_cuda *)olive_calloc(1, sizeof *R, "rules");
     g->rules = R;
-    R->n = k->nrules;
+    R->n = k->drawn.n;
     R->host = rules_dev_of(k);
     R->dev = dev_copy(R->host, (size_t)R->n, "rules");
     R->cnt = dev_alloc<unsigned long long>(3, "rules");
@@ -172,7 +172,7 @@ __global__ void k_rule_survey(const spk_rule_dev *r, int j, int64_t row0, int64_
 /* Dies naming the synapse of event number v (a bad delay or weight). */
 static void rule_fault(const sim_t *s, uint64_t v, const char *what)
 {
-    const olive_conn *c = &s->spk->rules[v >> 58];
+    const olive_conn *c = &s->spk->drawn.conn[v >> 58];
     olive_die("%s: draw %llu of cell %llu: its %s", c->what, (unsigned long long)(v & (RULE_DRAWS - 1)),
               (unsigned long long)(v >> 27 & 0x7fffffff), what);
 }
@@ -182,13 +182,13 @@ void spk_rules_survey(sim_t *s, int64_t *count, int64_t *dmin, int64_t *dmax, ui
     spk_select_device();
     const struct sim_spk *k = s->spk;
     spk_rule_dev *h = rules_dev_of(k);
-    spk_rule_dev *r = dev_copy(h, (size_t)k->nrules, "rules");
+    spk_rule_dev *r = dev_copy(h, (size_t)k->drawn.n, "rules");
     unsigned long long *out = dev_alloc<unsigned long long>(5, "rules"), init[5] = {0, ~0ULL, 0, 0, ~0ULL}, res[5];
     CK(cudaMemcpy(out, init, sizeof init, cudaMemcpyHostToDevice));
     int dev = 0, sms = 0;
     CK(cudaGetDevice(&dev));
     CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    for (int j = 0; j < k->nrules; j++) {
+    for (int j = 0; j < k->drawn.n; j++) {
         k_rule_survey<<<(unsigned)sms * 8, 256>>>(r, j, s->plan.row0, s->plan.nlocal, out);
         CK_LAUNCH("k_rule_survey");
     }
@@ -208,7 +208,7 @@ void spk_rules_window(sim_t *s, spk_cuda *g, const int64_t *all, int64_t m)
     struct sim_spk *k = s->spk;
     spk_rules_cuda *R = g->rules;
     const int64_t cap = INT64_C(1) << 26;   /* events a batch (32 bytes each, and the sort's scratch) */
-    const uint64_t none = (uint64_t)k->L * (uint64_t)g->nt;
+    const uint64_t none = (uint64_t)k->L * (uint64_t)g->ring.nt;
     CK(cudaMemsetAsync(R->cnt, 0, sizeof(unsigned long long), g->st));
     CK(cudaMemsetAsync(R->cnt + 1, 0xff, 2 * sizeof(unsigned long long), g->st));
     for (int64_t i0 = 0; i0 < m;) {
@@ -224,27 +224,27 @@ void spk_rules_window(sim_t *s, spk_cuda *g, const int64_t *all, int64_t m)
             i1++;
         }
         const int64_t mb = i1 - i0;
-        const int64_t *sp = g->sp + i0;
+        const int64_t *sp = g->win.sp + i0;
         i0 = i1;
         if (E == 0) continue;
-        k_rule_degrees<<<spk_blocks(mb, 256), 256, 0, g->st>>>(mb, sp, R->dev, R->n, g->deg);
+        k_rule_degrees<<<spk_blocks(mb, 256), 256, 0, g->st>>>(mb, sp, R->dev, R->n, g->win.deg);
         CK_LAUNCH("k_rule_degrees");
         size_t bytes = 0;
-        CK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, g->deg, g->off, mb, g->st));
+        CK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, g->win.deg, g->win.off, mb, g->st));
         spk_ensure_tmp(g, bytes);
-        CK(cub::DeviceScan::ExclusiveSum(g->tmp, bytes, g->deg, g->off, mb, g->st));
+        CK(cub::DeviceScan::ExclusiveSum(g->win.tmp, bytes, g->win.deg, g->win.off, mb, g->st));
         spk_grow_window(g, 0, E);
-        k_rule_events<<<(unsigned)mb, 256, 0, g->st>>>(sp, g->off, k->window0, R->dev, R->n, k->L, s->plan.row0, g->n,
-                                                       g->nt, g->key_in, g->val_in, R->cnt);
+        k_rule_events<<<(unsigned)mb, 256, 0, g->st>>>(sp, g->win.off, k->window0, R->dev, R->n, k->L, s->plan.row0, g->n,
+                                                       g->ring.nt, g->win.key_in, g->win.val_in, R->cnt);
         CK_LAUNCH("k_rule_events");
         bytes = 0;
-        CK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, g->key_in, g->key_out, g->val_in, g->val_out, E, 0,
-                                           g->key_bits, g->st));
+        CK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, g->win.key_in, g->win.key_out, g->win.val_in, g->win.val_out, E, 0,
+                                           g->win.key_bits, g->st));
         spk_ensure_tmp(g, bytes);
-        CK(cub::DeviceRadixSort::SortPairs(g->tmp, bytes, g->key_in, g->key_out, g->val_in, g->val_out, E, 0,
-                                           g->key_bits, g->st));
-        k_rule_accumulate<<<spk_blocks(E, 256), 256, 0, g->st>>>(E, g->key_out, g->val_out, R->dev, g->nt, none, g->acc,
-                                                                 g->touched, R->cnt);
+        CK(cub::DeviceRadixSort::SortPairs(g->win.tmp, bytes, g->win.key_in, g->win.key_out, g->win.val_in, g->win.val_out, E, 0,
+                                           g->win.key_bits, g->st));
+        k_rule_accumulate<<<spk_blocks(E, 256), 256, 0, g->st>>>(E, g->win.key_out, g->win.val_out, R->dev, g->ring.nt, none, g->ring.acc,
+                                                                 g->ring.touched, R->cnt);
         CK_LAUNCH("k_rule_accumulate");
     }
     CK(cudaMemcpyAsync(R->h_cnt, R->cnt, 3 * sizeof(unsigned long long), cudaMemcpyDeviceToHost, g->st));

@@ -57,7 +57,7 @@ __global__ void k_ta_gather(int64_t m, const uint32_t *val, const spk_out *recs,
 void spk_turnaround_device(sim_t *s, spk_cuda *g)
 {
     struct sim_spk *k = s->spk;
-    olive_synapses *syn = k->dev_rows;
+    olive_synapses *syn = k->dev.rows;
     const int64_t n = s->plan.nlocal, N = g->N, m = k->nsyn;
     const double t0 = olive_now();
     if (m >= (int64_t)UINT32_MAX) olive_die("internal: %lld synapses for the device turn-around (< 2^32)", (long long)m);
@@ -90,7 +90,7 @@ void spk_turnaround_device(sim_t *s, spk_cuda *g)
         double *w = dr ? dr->w : p->weight ? dev_copy(p->weight, (size_t)p->nnz, "the turn-around") : nullptr;
         uint16_t *dl = dr ? dr->d : p->delay ? dev_copy(p->delay, (size_t)p->nnz, "the turn-around") : nullptr;
         k_ta_place<<<spk_blocks(n * 32, 256), 256>>>(n, dr ? dr->row_ptr : d_ptr, d_base, col, w, p->weight_value, dl,
-                                                     (uint16_t)p->delay_value, k->dev_rows_rec[j], s->plan.row0, key, val,
+                                                     (uint16_t)p->delay_value, k->dev.rows_rec[j], s->plan.row0, key, val,
                                                      recs, rdl, per_source, hash);
         CK_LAUNCH("k_ta_place");
         if (!dr) {
@@ -106,7 +106,7 @@ void spk_turnaround_device(sim_t *s, spk_cuda *g)
     /* the rows are on the device: the host's copy goes */
     olive_syn_free(syn);
     free(syn);
-    k->dev_rows = nullptr;
+    k->dev.rows = nullptr;
     free(base);
     CK(cudaFree(d_base));
     CK(cudaFree(d_ptr));
@@ -122,11 +122,11 @@ void spk_turnaround_device(sim_t *s, spk_cuda *g)
     spk_pointers_of_counts(per_source, g->out_ptr, N);
     unsigned long long h = 0;
     CK(cudaMemcpy(&h, hash, sizeof h, cudaMemcpyDeviceToHost));
-    k->hash_device = h;
+    k->dev.hash = h;
     void *f[] = {key, key2, val, val2, recs, rdl, per_source, hash};
     for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) CK(cudaFree(f[i]));
-    free(k->dev_rows_rec);
-    k->dev_rows_rec = nullptr;
+    free(k->dev.rows_rec);
+    k->dev.rows_rec = nullptr;
     CK(cudaDeviceSynchronize());
     olive_info("rank %d: per-source rows on the device: upload and places %.3f s, sort and lists %.3f s", s->rank, t1 - t0,
                olive_now() - t1);

@@ -20,14 +20,14 @@ int64_t *spk_gather_window(sim_t *s, int64_t *total_out)
     struct sim_spk *k = s->spk;
     /* This window's own spikes: (step offset in the window) << 32 | cell, so
      * that sorting the numbers sorts by step, then cell. */
-    int64_t m = k->ncarry;   /* (a restart's spikes of the window before it: spk_plastic.c) */
+    int64_t m = k->restart.ncarry;   /* (a restart's spikes of the window before it: spk_plastic.c) */
     for (int t = 0; t < s->nthreads; t++) m += s->tspike_n[t] - k->mark[t];
     if (m > INT32_MAX) olive_die("rank %d: more than 2^31 spikes in one exchange window", s->rank);
     int64_t *mine = olive_malloc((size_t)m * sizeof(int64_t) + 8, "spike exchange"), j = 0;
-    for (int64_t i = 0; i < k->ncarry; i++) mine[j++] = (k->carry[i].step - k->window0) << 32 | k->carry[i].cell;
-    free(k->carry);
-    k->carry = NULL;
-    k->ncarry = 0;
+    for (int64_t i = 0; i < k->restart.ncarry; i++) mine[j++] = (k->restart.carry[i].step - k->window0) << 32 | k->restart.carry[i].cell;
+    free(k->restart.carry);
+    k->restart.carry = NULL;
+    k->restart.ncarry = 0;
     for (int t = 0; t < s->nthreads; t++) {
         for (int64_t i = k->mark[t]; i < s->tspike_n[t]; i++)
             mine[j++] = (s->tspikes[t][i].step - k->window0) << 32 | s->tspikes[t][i].cell;
@@ -173,7 +173,7 @@ void spk_deliver(sim_t *s, int64_t step)
                 rec[0][r] += sl->acc[0][r];
                 rec[1][r] += sl->acc[1][r];
             } else {   /* a synapse site's channel (the cell kind's): receptor 0 carries it */
-                k->site_in[r - n] += sl->acc[0][r];
+                k->sites.in[r - n] += sl->acc[0][r];
             }
             sl->acc[0][r] = sl->acc[1][r] = 0;
             sl->touched[r] = 0;
@@ -182,17 +182,17 @@ void spk_deliver(sim_t *s, int64_t step)
     sl->n = 0;
     /* Poisson inputs after the synaptic events, one draw per cell and step. */
     for (int j = 0; j < c->spiking.npoisson; j++) {
-        const sim_poisson *p = &k->poisson[j];
+        const sim_poisson *p = &k->poisson.in[j];
         if (step < p->step0 || step >= p->step1) continue;
         const int64_t a = p->first > row0 ? p->first : row0, b = p->last < row0 + n ? p->last : row0 + n;
-        double *x = rec[k->poisson_rec[j]];
-        const double *fac = k->poisson_fac + (size_t)j * OLIVE_BINOMIAL_FACTORS;
+        double *x = rec[k->poisson.rec[j]];
+        const double *fac = k->poisson.fac + (size_t)j * OLIVE_BINOMIAL_FACTORS;
         int64_t evn = 0;
 #pragma omp parallel for schedule(static) reduction(+ : evn) if (b - a >= SPK_PARALLEL_MIN_CELLS)
         for (int64_t g = a; g < b; g++) {
             const int64_t hits = olive_poisson_input_hits_f(c->run.seed, g, step, j, p->n, p->prob, p->p0, fac);
             /* a plugin's receptor scales its events (lif.h's: the weight itself, the same bits) */
-            const double w = k->plugin ? spk_plugin_scale(k, k->poisson_rec[j], g - row0) * p->weight : p->weight;
+            const double w = k->plugin ? spk_plugin_scale(k, k->poisson.rec[j], g - row0) * p->weight : p->weight;
             if (hits) { x[g - row0] += (double)hits * w; evn += hits; }
         }
         k->poisson_events += evn;

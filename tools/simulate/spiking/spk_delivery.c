@@ -30,8 +30,8 @@ static const int64_t FUSED_MAX_SYNAPSES = INT64_C(8) << 20;
 static const char *one_rank_unfit(const sim_t *s)
 {
     if (s->size > 1) return "several ranks exchange their spikes through the host";
-    if (s->spk->nsite > 0) return "synapse sites (site_section) have their channels in host push's ring";
-    if (s->spk->nrules) return "projections drawn at each spike (spk_cuda_rules.cu) come as host push's sorted events";
+    if (s->spk->sites.n > 0) return "synapse sites (site_section) have their channels in host push's ring";
+    if (s->spk->drawn.n) return "projections drawn at each spike (spk_cuda_rules.cu) come as host push's sorted events";
     return NULL;
 }
 
@@ -39,9 +39,9 @@ static const char *fused_unfit(const sim_t *s)
 {
     const char *why = one_rank_unfit(s);
     if (why) return why;
-    if (s->spk->dev_rows) return "the lists were made on the device, in device push's form";
+    if (s->spk->dev.rows) return "the lists were made on the device, in device push's form";
     if (s->spk->plastic) return "plastic synapses are updated where device push makes their events";
-    if (olive_model_is_cable(s->cfg->run.model) || s->spk->plugin || s->spk->nsrc ||
+    if (olive_model_is_cable(s->cfg->run.model) || s->spk->plugin || s->spk->sources.n ||
         s->cfg->run.model->nvars != OLIVE_LIF_NVARS)
         return "the fused kernel steps built-in integrate-and-fire cells with exponential synapses, without spike sources";
     if (s->cfg->stim.npulses > SPK_FUSED_MAX_PULSES) return "more pulses than the fused kernel looks at";
@@ -61,7 +61,7 @@ static const char *device_unfit(const sim_t *s) { return one_rank_unfit(s); }
 static const char *host_unfit(const sim_t *s)
 {
     /* (projections drawn at each spike are host push's, whatever made the other lists) */
-    return s->spk->dev_rows && !s->spk->nrules ? "the lists were made on the device, in device push's form" : NULL;
+    return s->spk->dev.rows && !s->spk->drawn.n ? "the lists were made on the device, in device push's form" : NULL;
 }
 
 static const char *never(const sim_t *s)

@@ -103,7 +103,7 @@ static void lif_step(sim_t *s, int64_t step)
             while (b < hi && k->coef_of[b] == k->coef_of[a]) b++;
             if (k->coef_of[a] < 0) {   /* spike sources */
                 for (int64_t r = a; r < b; r++)
-                    s->flags[r] = (unsigned char)olive_source_fires(&k->src, s->cfg->run.seed, r, row0 + r, step);
+                    s->flags[r] = (unsigned char)olive_source_fires(&k->sources.src, s->cfg->run.seed, r, row0 + r, step);
                 a = b;
                 continue;
             }
@@ -169,7 +169,7 @@ static int64_t plugin_pass(sim_t *s, int64_t lo, int64_t hi, const double *cur, 
         while (b < hi && k->coef_of[b] == k->coef_of[a]) b++;
         if (k->coef_of[a] < 0) {   /* spike sources: their flags with step 1 */
             for (int64_t r = a; r < b && !cond; r++)
-                s->flags[r] = (unsigned char)olive_source_fires(&k->src, s->cfg->run.seed, r, s->plan.row0 + r, step);
+                s->flags[r] = (unsigned char)olive_source_fires(&k->sources.src, s->cfg->run.seed, r, s->plan.row0 + r, step);
             a = b;
             continue;
         }

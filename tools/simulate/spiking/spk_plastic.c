@@ -575,12 +575,12 @@ void spk_plastic_restore(sim_t *s, const char *path, hid_t f, uint64_t *part)
                   "step(s))", path, (long long)w0, (long long)k0 - 1, k->D);
     /* the window goes on where it was: its own spikes so far, not exchanged yet, go with its next exchange */
     k->window0 = w0;
-    for (int64_t i = 0; i < k->nrestored; i++)
-        k->ncarry += k->restored[i].step >= w0 && k->restored[i].cell >= s->plan.row0 && k->restored[i].cell < s->plan.row1;
-    k->carry = olive_malloc((size_t)k->ncarry * sizeof(sim_spike) + sizeof(sim_spike), "spikes");
-    for (int64_t i = 0, j = 0; i < k->nrestored; i++)
-        if (k->restored[i].step >= w0 && k->restored[i].cell >= s->plan.row0 && k->restored[i].cell < s->plan.row1)
-            k->carry[j++] = k->restored[i];
+    for (int64_t i = 0; i < k->restart.nrestored; i++)
+        k->restart.ncarry += k->restart.restored[i].step >= w0 && k->restart.restored[i].cell >= s->plan.row0 && k->restart.restored[i].cell < s->plan.row1;
+    k->restart.carry = olive_malloc((size_t)k->restart.ncarry * sizeof(sim_spike) + sizeof(sim_spike), "spikes");
+    for (int64_t i = 0, j = 0; i < k->restart.nrestored; i++)
+        if (k->restart.restored[i].step >= w0 && k->restart.restored[i].cell >= s->plan.row0 && k->restart.restored[i].cell < s->plan.row1)
+            k->restart.carry[j++] = k->restart.restored[i];
 }
 
 void spk_plastic_view_of(const struct sim_spk *k, spk_plastic_view *v)

@@ -24,13 +24,13 @@ struct spk_wq_scale {
 void spk_quantum_scales(sim_t *s, const olive_synapses *syn)
 {
     struct sim_spk *k = s->spk;
-    if (!k->order_free || syn->n == 0) return;
+    if (!k->wq.order_free || syn->n == 0) return;
     double *m = olive_calloc((size_t)syn->n, sizeof *m, "--order-free-sums");
-    k->wq_scale = olive_calloc((size_t)syn->n, sizeof *k->wq_scale, "--order-free-sums");
-    k->wq_nproj = syn->n;
+    k->wq.scale = olive_calloc((size_t)syn->n, sizeof *k->wq.scale, "--order-free-sums");
+    k->wq.nproj = syn->n;
     for (int j = 0; j < syn->n; j++) {
         const olive_projection *p = &syn->proj[j];
-        snprintf(k->wq_scale[j].name, sizeof k->wq_scale[j].name, "%s", p->name);
+        snprintf(k->wq.scale[j].name, sizeof k->wq.scale[j].name, "%s", p->name);
         if (p->kept) {   /* drawn later, on the device: the scale of its weight rule */
             const olive_value *w = &p->kept->w;
             m[j] = w->normal ? fmax(fabs(w->mean), w->sd) : fmax(fabs(w->a), fabs(w->b));
@@ -41,14 +41,14 @@ void spk_quantum_scales(sim_t *s, const olive_synapses *syn)
         }
     }
     SIM_CHECK_MPI(MPI_Allreduce(MPI_IN_PLACE, m, syn->n, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD));
-    for (int j = 0; j < syn->n; j++) k->wq_scale[j].wmax = m[j];
+    for (int j = 0; j < syn->n; j++) k->wq.scale[j].wmax = m[j];
     free(m);
 }
 
 void spk_quantum_free(sim_t *s)
 {
-    free(s->spk->wq_scale);
-    s->spk->wq_scale = NULL;
+    free(s->spk->wq.scale);
+    s->spk->wq.scale = NULL;
 }
 
 /* Refuses the run when the grid 2^-bits rounds some projection's weights by
@@ -57,14 +57,14 @@ static void check_precision(sim_t *s, int bits, int64_t indeg, double wmax)
 {
     const struct sim_spk *k = s->spk;
     const double err = ldexp(1.0, -bits - 1);   /* the largest rounding error */
-    for (int j = 0; j < k->wq_nproj; j++) {
-        const double w = k->wq_scale[j].wmax;
+    for (int j = 0; j < k->wq.nproj; j++) {
+        const double w = k->wq.scale[j].wmax;
         if (w > 0 && err > ldexp(w, -OLIVE_WQ_REL_BITS))
             olive_die("%s: --order-free-sums: projection %s: its weights (largest |weight| %g) would be rounded to "
                       "multiples of 2^%d, the grid that keeps every sum exact for the network's largest in-degree "
                       "%lld and largest |weight| %g: an error of up to %.3g of its largest weight, more than the "
                       "2^-%d that --order-free-sums keeps (run without --order-free-sums, or bring the projections' "
-                      "weights closer in size)", s->cfg->run.net_path, k->wq_scale[j].name, w, -bits,
+                      "weights closer in size)", s->cfg->run.net_path, k->wq.scale[j].name, w, -bits,
                       (long long)indeg, wmax, err / w, OLIVE_WQ_REL_BITS);
     }
 }
@@ -76,20 +76,20 @@ int spk_quantum_bits(sim_t *s, int64_t indeg, double wmax)
     double wall = 0;
     SIM_CHECK_MPI(MPI_Allreduce(&indeg, &dall, 1, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD));
     SIM_CHECK_MPI(MPI_Allreduce(&wmax, &wall, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD));
-    k->wq_bits = olive_weight_quantum_bits(dall, wall);
-    if (dall > 0 && wall > 0) check_precision(s, k->wq_bits, dall, wall);
+    k->wq.bits = olive_weight_quantum_bits(dall, wall);
+    if (dall > 0 && wall > 0) check_precision(s, k->wq.bits, dall, wall);
     if (dall > 0 && wall > 0)
         olive_info("--order-free-sums: weights rounded to multiples of 2^%d (largest in-degree %lld, largest |weight| %g)",
-                   -k->wq_bits, (long long)dall, wall);
+                   -k->wq.bits, (long long)dall, wall);
     else
         olive_info("--order-free-sums: no synapse with a weight other than 0: nothing to round");
-    return k->wq_bits;
+    return k->wq.bits;
 }
 
 void spk_quantize_host(sim_t *s)
 {
     struct sim_spk *k = s->spk;
-    if (!k->order_free) return;
+    if (!k->wq.order_free) return;
     const int64_t N = s->net.count, m = k->out_ptr ? k->out_ptr[N] : 0;
     uint32_t *deg = olive_calloc((size_t)k->ntarget + 1, sizeof(uint32_t), "--order-free-sums");   /* (the ring's targets) */
     int64_t dmax = 0;

@@ -169,7 +169,7 @@ void spk_restart_load(sim_t *s)
             if (!isfinite(((double *)s->state[v])[i])) bad = (int64_t)v << 40 | (s->plan.row0 + i);
     }
     uint64_t flight_hash;
-    k->restored = spk_read_in_flight(p, f, k0, s->net.count, k->L - 1, &k->nrestored, &flight_hash);
+    k->restart.restored = spk_read_in_flight(p, f, k0, s->net.count, k->L - 1, &k->restart.nrestored, &flight_hash);
     if (s->rank == 0) part += flight_hash;   /* every rank read all of them */
     int64_t first = bad < 0 ? INT64_MAX : bad, all;
     SIM_CHECK_MPI(MPI_Allreduce(&first, &all, 1, MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD));
@@ -186,7 +186,7 @@ void spk_restart_load(sim_t *s)
     /* Last, so that the checks above name what they find in a changed file. */
     sim_state_verify(s, p, f, part);
     H5Fclose(f);
-    for (int64_t i = 0; i < k->nrestored && !k->plastic; i++) spk_queue_spike(s, k->restored[i].cell, k->restored[i].step, k0);
+    for (int64_t i = 0; i < k->restart.nrestored && !k->plastic; i++) spk_queue_spike(s, k->restart.restored[i].cell, k->restart.restored[i].step, k0);
 }
 
 static int cmp_by_cell(const void *a, const void *b)
@@ -205,14 +205,14 @@ uint64_t spk_write_in_flight(sim_t *s, const char *path, hid_t g, int64_t step, 
      * by cell then step: the ranks' blocks of cells follow each other, so the
      * file is the same for any rank count. */
     int64_t m = 0;
-    for (int64_t i = 0; i < k->nrestored; i++)
-        m += k->restored[i].step >= from && k->restored[i].cell >= row0 && k->restored[i].cell < row1;
+    for (int64_t i = 0; i < k->restart.nrestored; i++)
+        m += k->restart.restored[i].step >= from && k->restart.restored[i].cell >= row0 && k->restart.restored[i].cell < row1;
     for (int t = 0; t < s->nthreads; t++)
         for (int64_t i = 0; i < s->tspike_n[t]; i++) m += s->tspikes[t][i].step >= from && s->tspikes[t][i].step < step;
     sim_spike *sp = olive_malloc((size_t)m * sizeof(sim_spike) + 8, "spikes in flight");
     int64_t j = 0;
-    for (int64_t i = 0; i < k->nrestored; i++)
-        if (k->restored[i].step >= from && k->restored[i].cell >= row0 && k->restored[i].cell < row1) sp[j++] = k->restored[i];
+    for (int64_t i = 0; i < k->restart.nrestored; i++)
+        if (k->restart.restored[i].step >= from && k->restart.restored[i].cell >= row0 && k->restart.restored[i].cell < row1) sp[j++] = k->restart.restored[i];
     for (int t = 0; t < s->nthreads; t++)
         for (int64_t i = 0; i < s->tspike_n[t]; i++)
             if (s->tspikes[t][i].step >= from && s->tspikes[t][i].step < step) sp[j++] = s->tspikes[t][i];

@@ -140,7 +140,7 @@ static double predict_host(const sim_t *s, int64_t count, const spk_mem *m, int 
      * records' sources, and the threads' copies of a bucket (setup_synapses:
      * ~2^18 synapses, 4x for skew) */
     const double syn = m->read_bytes + (18.0 + 4.0) * (double)m->nsyn + T * 18.0 * 4 * (1 << 18) + 8 * (N + 1) + cnt;
-    const double sites = (double)s->spk->nsite;   /* the ring's extra targets (the cell kind's synapse sites) */
+    const double sites = (double)s->spk->sites.n;   /* the ring's extra targets (the cell kind's synapse sites) */
     return cells + syn + (double)slots * (n + sites) * ((double)s->spk->nacc * sizeof(double) + 1 + sizeof(int32_t));
 }
 
@@ -157,15 +157,14 @@ static void check_spiking_memory(sim_t *s, int64_t count, const spk_mem *m, int 
 static void setup_lists(sim_t *s, olive_synapses *syn, const int *rec, int64_t nsyn);
 static void alloc_ring(sim_t *s);
 
-/* Turn the own rows (by target) around into per-source lists. */
-static void setup_synapses(sim_t *s, olive_synapses *syn, const spk_mem *m)
+/* Each projection's receptor into rec, its weights and delays checked,
+ * their least and greatest delay (steps) into *dmin, *dmax; returns the
+ * synapses held (rules drawn at each spike or on the device: none yet). */
+static int64_t scan_projections(sim_t *s, const olive_synapses *syn, int *rec, int *dmin, int *dmax)
 {
-    struct sim_spk *k = s->spk;
+    const struct sim_spk *k = s->spk;
     const sim_config *c = s->cfg;
-    const int64_t N = s->net.count;
-    int rec[OLIVE_MAX_POPS];
     int64_t nsyn = 0;
-    int dmin = OLIVE_MAX_DELAY + 1, dmax = 0;
     for (int j = 0; j < syn->n; j++) {
         olive_projection *p = &syn->proj[j];
         rec[j] = olive_model_receptor(c->run.model, p->receptor);
@@ -173,13 +172,13 @@ static void setup_synapses(sim_t *s, olive_synapses *syn, const spk_mem *m)
             olive_die("%s: /synapses/%s: model %s has no receptor '%s' (it has %s)", c->run.net_path, p->name,
                       c->run.model->name, p->receptor, olive_model_receptor_list(c->run.model));
         nsyn += p->nnz;
-        if (p->kept) {   /* drawn at each spike, or on the device: below */
+        if (p->kept) {   /* drawn at each spike, or on the device: setup_synapses */
             const olive_conn *r = p->kept;
             if (c->run.model->weights_nonnegative && r->w.a < 0)
                 olive_die("%s: /synapses/%s: weights down to %g; a %s weight is a conductance (nS) and cannot be "
                           "negative", c->run.net_path, p->name, r->w.a, c->run.model->name);
-            for (int64_t i = 0; i < k->nsrc && k->nrules; i++) {   /* a spike source takes no input */
-                const int64_t g = s->plan.row0 + k->src_rows[i];
+            for (int64_t i = 0; i < k->sources.n && k->drawn.n; i++) {   /* a spike source takes no input */
+                const int64_t g = s->plan.row0 + k->sources.rows[i];
                 if (g >= r->t0 && g < r->t1 && r->k > 0)
                     olive_die("%s: /synapses/%s: the rule's targets include the spike source cell %lld (a source takes "
                               "no input)", c->run.net_path, p->name, (long long)g);
@@ -192,40 +191,54 @@ static void setup_synapses(sim_t *s, olive_synapses *syn, const spk_mem *m)
             if (c->run.model->weights_nonnegative && w < 0)
                 olive_die("%s: /synapses/%s: synapse %lld has weight %g; a %s weight is a conductance (nS) and "
                           "cannot be negative", c->run.net_path, p->name, (long long)(p->e0 + e), w, c->run.model->name);
-            if (d < dmin) dmin = d;
-            if (d > dmax) dmax = d;
+            if (d < *dmin) *dmin = d;
+            if (d > *dmax) *dmax = d;
             if (!p->weight && !p->delay) break;   /* constants: one look is enough */
         }
     }
-    k->nsyn = nsyn;
-#ifdef OLIVE_HAVE_CUDA
-    if (k->nrules) {   /* the synapses drawn at each spike: their delays, count and hash, drawn once on the device */
-        int64_t lo, hi;
-        spk_rules_survey(s, &k->rule_nsyn, &lo, &hi, &k->hash_device);
-        if (lo < dmin) dmin = (int)lo;
-        if (hi > dmax) dmax = (int)hi;
-    } else if (k->draw_on_device) {   /* the rules' rows drawn on the device, kept there */
-        int kept = 0;
-        for (int j = 0; j < syn->n; j++) kept |= syn->proj[j].kept != NULL;
-        if (kept) {
-            int64_t lo, hi;
-            spk_draw_device(s, syn, rec, &lo, &hi);
-            if (lo < dmin) dmin = (int)lo;
-            if (hi > dmax) dmax = (int)hi;
-            for (int j = 0; j < syn->n; j++) nsyn += syn->proj[j].kept ? syn->proj[j].nnz : 0;
-            k->nsyn = nsyn;
-        }
-    }
-#endif
-    for (int j = 0; j < syn->n && k->nsrc; j++)   /* a spike source takes no input */
-        for (int64_t i = 0; i < k->nsrc; i++) {
-            const int64_t r = k->src_rows[i];
+    for (int j = 0; j < syn->n && k->sources.n; j++)   /* a spike source takes no input */
+        for (int64_t i = 0; i < k->sources.n; i++) {
+            const int64_t r = k->sources.rows[i];
             if (syn->proj[j].row_ptr[r + 1] > syn->proj[j].row_ptr[r])
                 olive_die("%s: /synapses/%s: synapse %lld targets the spike source cell %lld (a source takes no input)",
                           c->run.net_path, syn->proj[j].name, (long long)(syn->proj[j].e0 + syn->proj[j].row_ptr[r]),
                           (long long)(s->plan.row0 + r));
         }
-    /* Every rank the same exchange period and ring. */
+    return nsyn;
+}
+
+#ifdef OLIVE_HAVE_CUDA
+/* The CUDA engine's synapses made on the device: those drawn at each spike
+ * surveyed (their delays, count and hash, drawn once there), or the rules'
+ * rows drawn there and kept (counted into *nsyn); their delays widen
+ * *dmin, *dmax. */
+static void device_synapses(sim_t *s, olive_synapses *syn, const int *rec, int64_t *nsyn, int *dmin, int *dmax)
+{
+    struct sim_spk *k = s->spk;
+    int64_t lo = OLIVE_MAX_DELAY + 1, hi = 0;
+    if (k->drawn.n) {
+        spk_rules_survey(s, &k->drawn.nsyn, &lo, &hi, &k->dev.hash);
+    } else if (k->dev.draw) {
+        int kept = 0;
+        for (int j = 0; j < syn->n; j++) kept |= syn->proj[j].kept != NULL;
+        if (!kept) return;
+        spk_draw_device(s, syn, rec, &lo, &hi);
+        for (int j = 0; j < syn->n; j++) *nsyn += syn->proj[j].kept ? syn->proj[j].nnz : 0;
+        k->nsyn = *nsyn;
+    } else {
+        return;
+    }
+    if (lo < *dmin) *dmin = (int)lo;
+    if (hi > *dmax) *dmax = (int)hi;
+}
+#endif
+
+/* Every rank the same exchange period and ring, from the least and greatest
+ * delay of every rank's synapses. */
+static void set_exchange_period(sim_t *s, int dmin, int dmax)
+{
+    struct sim_spk *k = s->spk;
+    const sim_config *c = s->cfg;
     int lo[2] = {dmin, -dmax}, all[2];
     SIM_CHECK_MPI(MPI_Allreduce(lo, all, 2, MPI_INT, MPI_MIN, MPI_COMM_WORLD));
     dmin = all[0];
@@ -243,189 +256,252 @@ static void setup_synapses(sim_t *s, olive_synapses *syn, const spk_mem *m)
     const int64_t run = c->run.steps - c->run.start_step;
     k->slots = run < k->L && !k->plastic_net ? (int)run : k->L;   /* (plastic: every event kept for states, spk_plastic.c) */
     k->end = c->run.steps;
-    const int64_t mine = k->nsyn + k->rule_nsyn;
+}
+
+/* Turn the own rows (by target) around into per-source lists. */
+static void setup_synapses(sim_t *s, olive_synapses *syn, const spk_mem *m)
+{
+    struct sim_spk *k = s->spk;
+    const sim_config *c = s->cfg;
+    const int64_t N = s->net.count;
+    int rec[OLIVE_MAX_POPS];
+    int dmin = OLIVE_MAX_DELAY + 1, dmax = 0;
+    int64_t nsyn = scan_projections(s, syn, rec, &dmin, &dmax);
+    k->nsyn = nsyn;
+#ifdef OLIVE_HAVE_CUDA
+    device_synapses(s, syn, rec, &nsyn, &dmin, &dmax);
+#endif
+    set_exchange_period(s, dmin, dmax);
+    const int64_t mine = k->nsyn + k->drawn.nsyn;
     SIM_CHECK_MPI(MPI_Allreduce(&mine, &k->nsyn_total, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD));
     check_spiking_memory(s, N, m, k->slots);
 
     spk_quantum_scales(s, syn);   /* (--order-free-sums: before the rows move) */
     /* the turn-around on the device (spk_cuda_turnaround.cu): by default
      * from 2^24 synapses (beyond the fused path's networks) */
-    if (k->dev_drawn && nsyn >= (int64_t)UINT32_MAX)
+    if (k->dev.drawn && nsyn >= (int64_t)UINT32_MAX)
         olive_die("%s: %lld synapses drawn on the device: the turn-around there takes fewer than 2^32 (more ranks, or "
                   "OLIVE_GPU_DRAW=host)", c->run.net_path, (long long)nsyn);
-    if (k->dev_drawn || (nsyn > 0 && nsyn < (int64_t)UINT32_MAX &&
-                         (k->dev_rows_wanted > 0 || (k->dev_rows_wanted < 0 && nsyn >= (INT64_C(1) << 24))))) {
-        k->dev_rows = olive_malloc(sizeof *syn, "synapse rows");
-        *k->dev_rows = *syn;
+    if (k->dev.drawn || (nsyn > 0 && nsyn < (int64_t)UINT32_MAX &&
+                         (k->dev.rows_wanted > 0 || (k->dev.rows_wanted < 0 && nsyn >= (INT64_C(1) << 24))))) {
+        k->dev.rows = olive_malloc(sizeof *syn, "synapse rows");
+        *k->dev.rows = *syn;
         memset(syn, 0, sizeof *syn);   /* (the engine frees them) */
-        k->dev_rows_rec = olive_malloc((size_t)k->dev_rows->n * sizeof(int), "synapse rows");
-        memcpy(k->dev_rows_rec, rec, (size_t)k->dev_rows->n * sizeof(int));
+        k->dev.rows_rec = olive_malloc((size_t)k->dev.rows->n * sizeof(int), "synapse rows");
+        memcpy(k->dev.rows_rec, rec, (size_t)k->dev.rows->n * sizeof(int));
     } else {
         setup_lists(s, syn, rec, nsyn);
     }
     alloc_ring(s);
-    if (!k->dev_rows) spk_quantize_host(s);   /* (after alloc_ring: k->ntarget) */
+    if (!k->dev.rows) spk_quantize_host(s);   /* (after alloc_ring: k->ntarget) */
 }
 
-/* The own rows (by target) into per-source lists, on the host. */
-static void setup_lists(sim_t *s, olive_synapses *syn, const int *rec, int64_t nsyn)
+/* The own rows (by target) into per-source lists, on the host.
+ * Threads take contiguous blocks of targets. Each counts its block's
+ * synapses per source; a source's list then holds block 0's synapses,
+ * then block 1's, ...: within a block row by row (targets ascending),
+ * projection by projection, so every list is in (target, projection,
+ * synapse index) order whatever the thread count.
+ * The lists are filled in two passes, because storing each synapse
+ * straight at its source's place missed the cache every time (3/4 of
+ * the set-up): each block first writes its synapses, in order, as
+ * records into the region of their source's bucket (a contiguous range
+ * of sources, its lists a few MB); then each bucket's records, block
+ * by block, go to their lists, all within the bucket's few MB. A
+ * bucket's region of records is the region of its lists, so a record is
+ * its synapse's entries of out and out_delay, written in place, and its
+ * source (below, or source_of: 4 bytes); pass 2 moves the entries within the region
+ * through a copy of it (records of their own, 24 bytes a synapse, were
+ * the set-up's largest allocation, and zeroing fresh pages is much of
+ * its time: docs/MICROCIRCUIT.md). */
+typedef struct {
+    struct sim_spk *k;
+    const olive_synapses *syn;
+    const int *rec;
+    int64_t n, N, nsyn;
+    int T;                   /* threads, each a block of targets */
+    int64_t B, S;            /* B buckets of S = 2^Sbits sources */
+    int Sbits;
+    uint32_t *cnt;           /* [t][source]: the block's synapses */
+    int64_t *boff;           /* [b][t]: where the block's records of bucket b start */
+    /* With receptors 0 and 1 only (lif cells, most plugins) a record's
+     * source rides in its out entry's receptor field (source | receptor <<
+     * 31: sources are below 2^31): one array fewer to write in pass 1, whose
+     * stores spread over every bucket are its cost; else source_of */
+    int packed;
+    int32_t *source_of;
+    /* plastic networks: each entry's projection and index in the projection's
+     * rows ride with it through both passes (spk_plastic.c takes them) */
+    int16_t *pj;
+    int64_t *pe;
+    int32_t *const *chan;    /* a synapse with a site goes to its channel beyond the rows (the cell kind's) */
+    int rank;
+} lists_plan;
+
+static void lists_plan_make(lists_plan *P, sim_t *s, const olive_synapses *syn, const int *rec, int64_t nsyn)
 {
     struct sim_spk *k = s->spk;
-    const int64_t n = s->plan.nlocal, N = s->net.count;
-    double tp[4];   /* the phases' ends (-v): checks, per-source counts, pass 1, pass 2 */
-    tp[0] = olive_now();
+    const int64_t N = s->net.count;
+    *P = (lists_plan){.k = k, .syn = syn, .rec = rec, .n = s->plan.nlocal, .N = N, .nsyn = nsyn, .rank = s->rank};
     k->out_ptr = olive_calloc((size_t)N + 1, sizeof(int64_t), "outgoing synapses");
     k->out = olive_malloc_huge((size_t)nsyn * sizeof(spk_out) + sizeof(spk_out), "outgoing synapses");
     k->out_delay = olive_malloc_huge((size_t)nsyn * sizeof(uint16_t) + 2, "outgoing synapses");
-    /* Threads take contiguous blocks of targets. Each counts its block's
-     * synapses per source; a source's list then holds block 0's synapses,
-     * then block 1's, ...: within a block row by row (targets ascending),
-     * projection by projection, so every list is in (target, projection,
-     * synapse index) order whatever the thread count.
-     * The lists are filled in two passes, because storing each synapse
-     * straight at its source's place missed the cache every time (3/4 of
-     * the set-up): each block first writes its synapses, in order, as
-     * records into the region of their source's bucket (a contiguous range
-     * of sources, its lists a few MB); then each bucket's records, block
-     * by block, go to their lists, all within the bucket's few MB. A
-     * bucket's region of records is the region of its lists, so a record is
-     * its synapse's entries of out and out_delay, written in place, and its
-     * source (below, or source_of: 4 bytes); pass 2 moves the entries within the region
-     * through a copy of it (records of their own, 24 bytes a synapse, were
-     * the set-up's largest allocation, and zeroing fresh pages is much of
-     * its time: docs/MICROCIRCUIT.md). */
     /* (at most ~2 GB of per-thread counts) */
     const double cap = 1 + 2e9 / (4.0 * (double)N);
-    const int T = s->nthreads < cap ? s->nthreads : (int)cap;
-    uint32_t *cnt = olive_calloc((size_t)T * (size_t)N, sizeof(uint32_t), "outgoing synapses");
+    P->T = s->nthreads < cap ? s->nthreads : (int)cap;
+    P->cnt = olive_calloc((size_t)P->T * (size_t)N, sizeof(uint32_t), "outgoing synapses");
     /* buckets of sources holding about 2^18 synapses each (equal source ranges) */
     int64_t B = nsyn >> 18;
     B = B < 1 ? 1 : B > 4096 ? 4096 : B;
     /* sources a bucket: a power of two, so that g's bucket is a shift (a
      * division per synapse was much of pass 1) */
-    int Sbits = 0;   /* (rounded down: buckets stay within the size above) */
-    while (N > 0 && ((int64_t)2 << Sbits) * B <= N) Sbits++;
-    const int64_t S = (int64_t)1 << Sbits;
-    B = N > 0 ? (N + S - 1) / S : 1;
-    int64_t *boff = olive_calloc((size_t)(B * T + 1), sizeof(int64_t), "outgoing synapses");   /* [b][t] */
-    /* With receptors 0 and 1 only (lif cells, most plugins) a record's
-     * source rides in its out entry's receptor field (source | receptor <<
-     * 31: sources are below 2^31): one array fewer to write in pass 1, whose
-     * stores spread over every bucket are its cost */
-    int packed = 1;
-    for (int j = 0; j < syn->n; j++) packed &= rec[j] == 0 || rec[j] == 1;
+    P->Sbits = 0;   /* (rounded down: buckets stay within the size above) */
+    while (N > 0 && ((int64_t)2 << P->Sbits) * B <= N) P->Sbits++;
+    P->S = (int64_t)1 << P->Sbits;
+    P->B = N > 0 ? (N + P->S - 1) / P->S : 1;
+    P->boff = olive_calloc((size_t)(P->B * P->T + 1), sizeof(int64_t), "outgoing synapses");
+    P->packed = 1;
+    for (int j = 0; j < syn->n; j++) P->packed &= rec[j] == 0 || rec[j] == 1;
     /* OLIVE_SETUP_SOURCE_ARRAY=1: the source array anyway (tests: both forms give the same lists) */
     const char *sa = getenv("OLIVE_SETUP_SOURCE_ARRAY");
     if (sa && *sa && strcmp(sa, "0") && strcmp(sa, "1")) olive_die("OLIVE_SETUP_SOURCE_ARRAY='%s': expected 0 or 1", sa);
-    if (sa && !strcmp(sa, "1")) packed = 0;
-    int32_t *source_of = packed ? NULL : olive_malloc_huge((size_t)nsyn * sizeof(int32_t) + 4, "outgoing synapses");
-    /* plastic networks: each entry's projection and index in the projection's
-     * rows ride with it through both passes (spk_plastic.c takes them) */
-    int16_t *pj = NULL;
-    int64_t *pe = NULL;
+    if (sa && !strcmp(sa, "1")) P->packed = 0;
+    P->source_of = P->packed ? NULL : olive_malloc_huge((size_t)nsyn * sizeof(int32_t) + 4, "outgoing synapses");
     if (k->plastic_net) {
-        pj = k->list_proj = olive_malloc_huge((size_t)nsyn * sizeof(int16_t) + 2, "plastic synapses");
-        pe = k->list_index = olive_malloc_huge((size_t)nsyn * sizeof(int64_t) + 8, "plastic synapses");
+        P->pj = k->list_proj = olive_malloc_huge((size_t)nsyn * sizeof(int16_t) + 2, "plastic synapses");
+        P->pe = k->list_index = olive_malloc_huge((size_t)nsyn * sizeof(int64_t) + 8, "plastic synapses");
     }
-    /* a synapse with a site goes to its channel beyond the rows (the cell kind's) */
-    int32_t *const *chan = k->site_chan;
-#pragma omp parallel num_threads(T)
+    P->chan = k->sites.chan;
+}
+
+/* Thread t (in the parallel region): its block's synapses per source; then
+ * per source the total, per bucket and block its records (omp for). */
+static void lists_count(const lists_plan *P, int t)
+{
+    const int T = P->T;
+    const int64_t N = P->N, ra = P->n * t / T, rb = P->n * (t + 1) / T;
+    const olive_synapses *syn = P->syn;
+    uint32_t *c = P->cnt + (size_t)t * (size_t)N;
+    for (int j = 0; j < syn->n; j++)
+        for (int64_t e = syn->proj[j].row_ptr[ra]; e < syn->proj[j].row_ptr[rb]; e++) c[syn->proj[j].col[e]]++;
+#pragma omp barrier
+#pragma omp for schedule(static)
+    for (int64_t b = 0; b < P->B; b++)
+        for (int64_t g = b * P->S; g < (b + 1) * P->S && g < N; g++) {
+            uint64_t sum = 0;
+            for (int q = 0; q < T; q++) {
+                uint32_t x = P->cnt[(size_t)q * (size_t)N + (size_t)g];
+                if (sum + x > UINT32_MAX) olive_die("cell %lld sends more than 2^32 synapses into rank %d", (long long)g, P->rank);
+                P->boff[b * T + q + 1] += x;
+                sum += x;
+            }
+            P->k->out_ptr[g + 1] = (int64_t)sum;
+        }
+}
+
+/* Pass 1 of thread t: its block's synapses, in order, into their buckets' regions. */
+static void lists_pass1(const lists_plan *P, int t)
+{
+    struct sim_spk *k = P->k;
+    const int T = P->T;
+    const int64_t n = P->n, ra = n * t / T, rb = n * (t + 1) / T;
+    int64_t *at = olive_malloc((size_t)P->B * sizeof(int64_t), "outgoing synapses");
+    for (int64_t b = 0; b < P->B; b++) at[b] = P->boff[b * T + t];
+    for (int64_t r = ra; r < rb; r++)
+        for (int j = 0; j < P->syn->n; j++) {
+            const olive_projection *p = &P->syn->proj[j];
+            for (int64_t e = p->row_ptr[r]; e < p->row_ptr[r + 1]; e++) {
+                const int32_t g = p->col[e];
+                const int64_t x = at[g >> P->Sbits]++;
+                const int site = P->chan && P->chan[j], q = site ? 0 : P->rec[j];
+                k->out[x].target = site ? (int32_t)(n + P->chan[j][e]) : (int32_t)r;
+                if (P->packed) k->out[x].receptor = (int32_t)((uint32_t)g | (uint32_t)q << 31);
+                else { k->out[x].receptor = q; P->source_of[x] = g; }
+                k->out[x].w = olive_syn_w(p, e);
+                k->out_delay[x] = (uint16_t)olive_syn_d(p, e);
+                if (P->pj) { P->pj[x] = (int16_t)j; P->pe[x] = e; }
+            }
+        }
+    free(at);
+}
+
+/* Pass 2 (omp for over the buckets): each bucket's records, block by block,
+ * into their lists (the bucket's region copied first: the lists overwrite it). */
+static void lists_pass2(const lists_plan *P)
+{
+    struct sim_spk *k = P->k;
+    const int T = P->T;
+    int16_t *pj = P->pj;
+    int64_t *pe = P->pe;
+    uint32_t *fill = olive_malloc((size_t)P->S * sizeof(uint32_t), "outgoing synapses");
+    spk_out *cp = NULL;
+    int16_t *cpj = NULL;
+    int64_t *cpe = NULL;
+    uint16_t *cpd = NULL;
+    int64_t cap = 0;
+#pragma omp for schedule(dynamic, 1)
+    for (int64_t b = 0; b < P->B; b++) {
+        const int64_t g0 = b * P->S, g1 = (b + 1) * P->S < P->N ? (b + 1) * P->S : P->N;
+        const int64_t lo = P->boff[b * T], m = P->boff[(b + 1) * T] - lo;
+        if (m == 0) continue;
+        if (m > cap) {
+            cap = m + m / 4;
+            cp = olive_realloc(cp, (size_t)cap * sizeof(spk_out), "outgoing synapses");
+            cpd = olive_realloc(cpd, (size_t)cap * sizeof(uint16_t), "outgoing synapses");
+            if (pj) {
+                cpj = olive_realloc(cpj, (size_t)cap * sizeof(int16_t), "plastic synapses");
+                cpe = olive_realloc(cpe, (size_t)cap * sizeof(int64_t), "plastic synapses");
+            }
+        }
+        memcpy(cp, k->out + lo, (size_t)m * sizeof(spk_out));
+        memcpy(cpd, k->out_delay + lo, (size_t)m * sizeof(uint16_t));
+        if (pj) {
+            memcpy(cpj, pj + lo, (size_t)m * sizeof(int16_t));
+            memcpy(cpe, pe + lo, (size_t)m * sizeof(int64_t));
+        }
+        memset(fill, 0, (size_t)(g1 - g0) * sizeof(uint32_t));
+        for (int64_t i = 0; i < m; i++) {
+            const uint32_t tag = (uint32_t)cp[i].receptor;
+            const int64_t g = P->packed ? (int64_t)(tag & 0x7fffffffu) : P->source_of[lo + i];
+            const int64_t o = k->out_ptr[g] + fill[g - g0]++;
+            k->out[o] = cp[i];
+            if (P->packed) k->out[o].receptor = (int32_t)(tag >> 31);
+            k->out_delay[o] = cpd[i];
+            if (pj) { pj[o] = cpj[i]; pe[o] = cpe[i]; }
+        }
+    }
+    free(cp);
+    free(cpd);
+    free(cpj);
+    free(cpe);
+    free(fill);
+}
+
+static void setup_lists(sim_t *s, olive_synapses *syn, const int *rec, int64_t nsyn)
+{
+    double tp[4];   /* the phases' ends (-v): checks, per-source counts, pass 1, pass 2 */
+    tp[0] = olive_now();
+    lists_plan P;
+    lists_plan_make(&P, s, syn, rec, nsyn);
+#pragma omp parallel num_threads(P.T)
     {
         const int t = omp_get_thread_num();
-        const int64_t ra = n * t / T, rb = n * (t + 1) / T;
-        uint32_t *c = cnt + (size_t)t * (size_t)N;
-        for (int j = 0; j < syn->n; j++)
-            for (int64_t e = syn->proj[j].row_ptr[ra]; e < syn->proj[j].row_ptr[rb]; e++) c[syn->proj[j].col[e]]++;
-#pragma omp barrier
-        /* per source: the total; per bucket and block: its records */
-#pragma omp for schedule(static)
-        for (int64_t b = 0; b < B; b++)
-            for (int64_t g = b * S; g < (b + 1) * S && g < N; g++) {
-                uint64_t sum = 0;
-                for (int q = 0; q < T; q++) {
-                    uint32_t x = cnt[(size_t)q * (size_t)N + (size_t)g];
-                    if (sum + x > UINT32_MAX) olive_die("cell %lld sends more than 2^32 synapses into rank %d", (long long)g, s->rank);
-                    boff[b * T + q + 1] += x;
-                    sum += x;
-                }
-                k->out_ptr[g + 1] = (int64_t)sum;
-            }
+        lists_count(&P, t);
 #pragma omp single
         {
-            for (int64_t g = 0; g < N; g++) k->out_ptr[g + 1] += k->out_ptr[g];
-            for (int64_t i = 0; i < B * T; i++) boff[i + 1] += boff[i];
+            for (int64_t g = 0; g < P.N; g++) s->spk->out_ptr[g + 1] += s->spk->out_ptr[g];
+            for (int64_t i = 0; i < P.B * P.T; i++) P.boff[i + 1] += P.boff[i];
             tp[1] = olive_now();
         }
-        /* pass 1: this block's synapses, in order, into their buckets' regions */
-        int64_t *at = olive_malloc((size_t)B * sizeof(int64_t), "outgoing synapses");
-        for (int64_t b = 0; b < B; b++) at[b] = boff[b * T + t];
-        for (int64_t r = ra; r < rb; r++)
-            for (int j = 0; j < syn->n; j++) {
-                const olive_projection *p = &syn->proj[j];
-                for (int64_t e = p->row_ptr[r]; e < p->row_ptr[r + 1]; e++) {
-                    const int32_t g = p->col[e];
-                    const int64_t x = at[g >> Sbits]++;
-                    const int site = chan && chan[j], q = site ? 0 : rec[j];
-                    k->out[x].target = site ? (int32_t)(n + chan[j][e]) : (int32_t)r;
-                    if (packed) k->out[x].receptor = (int32_t)((uint32_t)g | (uint32_t)q << 31);
-                    else { k->out[x].receptor = q; source_of[x] = g; }
-                    k->out[x].w = olive_syn_w(p, e);
-                    k->out_delay[x] = (uint16_t)olive_syn_d(p, e);
-                    if (pj) { pj[x] = (int16_t)j; pe[x] = e; }
-                }
-            }
-        free(at);
+        lists_pass1(&P, t);
 #pragma omp barrier
 #pragma omp master
         tp[2] = olive_now();
-        /* pass 2: each bucket's records, block by block, into their lists
-         * (the bucket's region copied first: the lists overwrite it) */
-        uint32_t *fill = olive_malloc((size_t)S * sizeof(uint32_t), "outgoing synapses");
-        spk_out *cp = NULL;
-        int16_t *cpj = NULL;
-        int64_t *cpe = NULL;
-        uint16_t *cpd = NULL;
-        int64_t cap = 0;
-#pragma omp for schedule(dynamic, 1)
-        for (int64_t b = 0; b < B; b++) {
-            const int64_t g0 = b * S, g1 = (b + 1) * S < N ? (b + 1) * S : N;
-            const int64_t lo = boff[b * T], m = boff[(b + 1) * T] - lo;
-            if (m == 0) continue;
-            if (m > cap) {
-                cap = m + m / 4;
-                cp = olive_realloc(cp, (size_t)cap * sizeof(spk_out), "outgoing synapses");
-                cpd = olive_realloc(cpd, (size_t)cap * sizeof(uint16_t), "outgoing synapses");
-                if (pj) {
-                    cpj = olive_realloc(cpj, (size_t)cap * sizeof(int16_t), "plastic synapses");
-                    cpe = olive_realloc(cpe, (size_t)cap * sizeof(int64_t), "plastic synapses");
-                }
-            }
-            memcpy(cp, k->out + lo, (size_t)m * sizeof(spk_out));
-            memcpy(cpd, k->out_delay + lo, (size_t)m * sizeof(uint16_t));
-            if (pj) {
-                memcpy(cpj, pj + lo, (size_t)m * sizeof(int16_t));
-                memcpy(cpe, pe + lo, (size_t)m * sizeof(int64_t));
-            }
-            memset(fill, 0, (size_t)(g1 - g0) * sizeof(uint32_t));
-            for (int64_t i = 0; i < m; i++) {
-                const uint32_t tag = (uint32_t)cp[i].receptor;
-                const int64_t g = packed ? (int64_t)(tag & 0x7fffffffu) : source_of[lo + i];
-                const int64_t o = k->out_ptr[g] + fill[g - g0]++;
-                k->out[o] = cp[i];
-                if (packed) k->out[o].receptor = (int32_t)(tag >> 31);
-                k->out_delay[o] = cpd[i];
-                if (pj) { pj[o] = cpj[i]; pe[o] = cpe[i]; }
-            }
-        }
-        free(cp);
-        free(cpd);
-        free(cpj);
-        free(cpe);
-        free(fill);
+        lists_pass2(&P);
     }
-    free(source_of);
-    free(boff);
-    free(cnt);
+    free(P.source_of);
+    free(P.boff);
+    free(P.cnt);
     tp[3] = olive_now();
     olive_info("rank %d: per-source rows: counts %.3f s, pass 1 (into buckets) %.3f s, pass 2 (into lists) %.3f s",
                s->rank, tp[1] - tp[0], tp[2] - tp[1], tp[3] - tp[2]);
@@ -434,13 +510,13 @@ static void setup_lists(sim_t *s, olive_synapses *syn, const int *rec, int64_t n
 void spk_lists_on_host(sim_t *s)
 {
     struct sim_spk *k = s->spk;
-    setup_lists(s, k->dev_rows, k->dev_rows_rec, k->nsyn);
+    setup_lists(s, k->dev.rows, k->dev.rows_rec, k->nsyn);
     spk_quantize_host(s);
-    olive_syn_free(k->dev_rows);
-    free(k->dev_rows);
-    free(k->dev_rows_rec);
-    k->dev_rows = NULL;
-    k->dev_rows_rec = NULL;
+    olive_syn_free(k->dev.rows);
+    free(k->dev.rows);
+    free(k->dev.rows_rec);
+    k->dev.rows = NULL;
+    k->dev.rows_rec = NULL;
 }
 
 /* The CPU engine's delay ring (and the ring's target count). */
@@ -449,7 +525,7 @@ static void alloc_ring(sim_t *s)
     struct sim_spk *k = s->spk;
     const int64_t n = s->plan.nlocal;
     if (s->family->cells) s->family->cells->lists_built(s);
-    const int64_t nt = k->ntarget = n + k->nsite;
+    const int64_t nt = k->ntarget = n + k->sites.n;
     k->ring = olive_calloc((size_t)k->slots, sizeof(spk_slot), "delay buffer");
     for (int i = 0; i < k->slots; i++) {
         spk_slot *sl = &k->ring[i];
@@ -472,7 +548,7 @@ static void setup_sources(sim_t *s)
     int64_t *s1 = olive_calloc((size_t)n + 1, sizeof(int64_t), "spike sources");
     int64_t *ptr = olive_calloc((size_t)n + 2, sizeof(int64_t), "spike sources");
     int64_t *steps = NULL, nsteps = 0;
-    k->src_rows = olive_malloc((size_t)n * sizeof(int32_t) + 4, "spike sources");
+    k->sources.rows = olive_malloc((size_t)n * sizeof(int32_t) + 4, "spike sources");
     for (int ip = 0; ip < k->pops.n; ip++) {
         const olive_population *q = &k->pops.pop[ip];
         const int64_t a = q->first > r0 ? q->first : r0, b = q->first + q->count < r1 ? q->first + q->count : r1;
@@ -534,22 +610,22 @@ static void setup_sources(sim_t *s)
     for (int64_t r = 0; r < n; r++) {
         ptr[r + 1] += ptr[r];
         next[r] = ptr[r];
-        if (kind[r]) k->src_rows[k->nsrc++] = (int32_t)r;
+        if (kind[r]) k->sources.rows[k->sources.n++] = (int32_t)r;
     }
-    k->src = (olive_sources){kind, p, s0, s1, ptr, steps ? steps : olive_malloc(8, "spike sources"), next};
+    k->sources.src = (olive_sources){kind, p, s0, s1, ptr, steps ? steps : olive_malloc(8, "spike sources"), next};
 }
 
 static void setup_poisson(sim_t *s)
 {
     struct sim_spk *k = s->spk;
     const sim_config *c = s->cfg;
-    k->poisson = olive_malloc((size_t)(c->spiking.npoisson + 1) * sizeof(sim_poisson), "poisson");
-    k->poisson_rec = olive_malloc((size_t)(c->spiking.npoisson + 1) * sizeof(int), "poisson");
-    k->poisson_fac = olive_malloc((size_t)(c->spiking.npoisson + 1) * OLIVE_BINOMIAL_FACTORS * sizeof(double), "poisson");
+    k->poisson.in = olive_malloc((size_t)(c->spiking.npoisson + 1) * sizeof(sim_poisson), "poisson");
+    k->poisson.rec = olive_malloc((size_t)(c->spiking.npoisson + 1) * sizeof(int), "poisson");
+    k->poisson.fac = olive_malloc((size_t)(c->spiking.npoisson + 1) * OLIVE_BINOMIAL_FACTORS * sizeof(double), "poisson");
     for (int j = 0; j < c->spiking.npoisson; j++) {
         sim_poisson p = c->spiking.poisson[j];
-        k->poisson_rec[j] = olive_model_receptor(c->run.model, p.receptor);
-        if (k->poisson_rec[j] < 0)
+        k->poisson.rec[j] = olive_model_receptor(c->run.model, p.receptor);
+        if (k->poisson.rec[j] < 0)
             olive_usage_error("--poisson: model %s has no receptor '%s' (it has %s)", c->run.model->name, p.receptor,
                               olive_model_receptor_list(c->run.model));
         p.weight = olive_parse_amount("--poisson weight", p.weight_text, c->run.model->weight_unit, c->run.model->name,
@@ -585,8 +661,8 @@ static void setup_poisson(sim_t *s)
                               "one input with their summed rate)", (long long)p.n, p.rate_hz,
                               (double)p.n * p.rate_hz * 1e-3 * c->run.dt, c->run.dt);
         olive_poisson_prepare(&p, c->run.dt);
-        olive_binomial_factors(p.n, p.prob, k->poisson_fac + (size_t)j * OLIVE_BINOMIAL_FACTORS);
-        k->poisson[j] = p;
+        olive_binomial_factors(p.n, p.prob, k->poisson.fac + (size_t)j * OLIVE_BINOMIAL_FACTORS);
+        k->poisson.in[j] = p;
     }
 }
 
@@ -602,7 +678,7 @@ static int on_the_fly_wanted(const sim_t *s, const sim_engine *engine)
         olive_die("OLIVE_GPU_SYNAPSES='%s': expected auto or stored", env);
     if (env && !strcmp(env, "stored")) return 0;
     /* (--order-free-sums rounds stored weights: spk_quantum.c, spk_cuda_quantum.cu) */
-    return engine != s->family->cpu && !s->spk->order_free && !olive_model_is_cable(s->cfg->run.model) && !s->spk->plastic_net;
+    return engine != s->family->cpu && !s->spk->wq.order_free && !olive_model_is_cable(s->cfg->run.model) && !s->spk->plastic_net;
 }
 
 /* The turn-around of the rows on the device: the CUDA engine on one rank
@@ -614,7 +690,7 @@ static int device_turnaround_wanted(const sim_t *s, const sim_engine *engine)
     const char *env = getenv("OLIVE_GPU_TURNAROUND"), *dl = getenv("OLIVE_GPU_DELIVERY");
     if (env && *env && strcmp(env, "device") && strcmp(env, "host") && strcmp(env, "auto"))
         olive_die("OLIVE_GPU_TURNAROUND='%s': expected auto, device or host", env);
-    if (engine == s->family->cpu || s->size > 1 || olive_model_is_cable(s->cfg->run.model) || s->spk->nrules ||
+    if (engine == s->family->cpu || s->size > 1 || olive_model_is_cable(s->cfg->run.model) || s->spk->drawn.n ||
         s->spk->plastic_net ||
         (dl && *dl && strcmp(dl, "device")) || (env && !strcmp(env, "host")))
         return 0;
@@ -645,7 +721,7 @@ static void keep_rules_or_draw(sim_t *s, olive_synapses *syn, int fly)
     for (int j = 0; j < syn->n; j++) {
         olive_projection *p = &syn->proj[j];
         if (!p->kept) continue;
-        if (all || k->draw_on_device) continue;   /* (drawn at each spike, or on the device at set-up) */
+        if (all || k->dev.draw) continue;   /* (drawn at each spike, or on the device at set-up) */
         free(p->row_ptr);
         free(p->col);
         olive_conn_draw(p->kept, s->plan.row0, s->plan.row1, p);
@@ -653,12 +729,12 @@ static void keep_rules_or_draw(sim_t *s, olive_synapses *syn, int fly)
         p->kept = NULL;
     }
     if (!all) return;
-    k->nrules = syn->n;
-    k->rules = olive_malloc((size_t)syn->n * sizeof(olive_conn), "rules");
-    k->rule_rec = olive_malloc((size_t)syn->n * sizeof(int), "rules");
+    k->drawn.n = syn->n;
+    k->drawn.conn = olive_malloc((size_t)syn->n * sizeof(olive_conn), "rules");
+    k->drawn.rec = olive_malloc((size_t)syn->n * sizeof(int), "rules");
     for (int j = 0; j < syn->n; j++) {
-        k->rules[j] = *syn->proj[j].kept;
-        k->rule_rec[j] = olive_model_receptor(s->cfg->run.model, syn->proj[j].receptor);   /* (checked in setup_synapses) */
+        k->drawn.conn[j] = *syn->proj[j].kept;
+        k->drawn.rec[j] = olive_model_receptor(s->cfg->run.model, syn->proj[j].receptor);   /* (checked in setup_synapses) */
     }
 }
 
@@ -699,13 +775,13 @@ void sim_setup_spiking(sim_t *s, sim_config *cfg, const sim_family *family)
             olive_die("--order-free-sums: %s: /synapses/%s is plastic; the option rounds static weights once, at "
                       "set-up (a plastic weight changes at every spike)", cfg->run.net_path, plastic);
     }
-    k->order_free = cfg->spiking.order_free;
+    k->wq.order_free = cfg->spiking.order_free;
     /* the engine first: the CUDA engine may draw outdegree rules at each
      * spike, and those are then not drawn here */
     const sim_engine *engine = sim_engine_choose(s);
     const int fly = on_the_fly_wanted(s, engine);
-    k->draw_on_device = draw_on_device_wanted(s, engine);
-    olive_syn_keep_rules((fly ? 1u << OLIVE_CONN_OUTDEGREE : 0) | (k->draw_on_device ? 0xfu : 0));
+    k->dev.draw = draw_on_device_wanted(s, engine);
+    olive_syn_keep_rules((fly ? 1u << OLIVE_CONN_OUTDEGREE : 0) | (k->dev.draw ? 0xfu : 0));
     /* before anything of the cells' size: the delay datasets are not read
      * yet, so the ring counts the constant delays only (checked again once
      * the delays are known) */
@@ -720,7 +796,7 @@ void sim_setup_spiking(sim_t *s, sim_config *cfg, const sim_family *family)
     olive_syn_read_rows(cfg->run.net_path, hdr.count, s->plan.row0, s->plan.row1, &syn);
     olive_syn_keep_rules(0);
     keep_rules_or_draw(s, &syn, fly);
-    k->dev_rows_wanted = device_turnaround_wanted(s, engine);
+    k->dev.rows_wanted = device_turnaround_wanted(s, engine);
     const double t_cells = olive_now();
     if (syn.n > 0 && fabs(syn.dt - cfg->run.dt) > 1e-12 * cfg->run.dt)
         olive_die("internal: dt %g differs from the synapses' %g", cfg->run.dt, syn.dt);
@@ -761,9 +837,9 @@ void sim_setup_spiking(sim_t *s, sim_config *cfg, const sim_family *family)
     olive_info("rank %d: %s engine, cells [%lld, %lld), %lld synapses into them (%lld in all), delays %d..%d steps, exchange every %d step(s), %d threads",
                s->rank, s->engine->name, (long long)s->plan.row0, (long long)s->plan.row1, (long long)k->nsyn, (long long)k->nsyn_total,
                k->zero_delay ? 0 : k->D, k->L - 1, k->D, s->nthreads);
-    if (k->nrules)
+    if (k->drawn.n)
         olive_info("rank %d: %d projection(s) drawn at each spike, not stored (%lld synapses into the rank's cells)",
-                   s->rank, k->nrules, (long long)k->rule_nsyn);
+                   s->rank, k->drawn.n, (long long)k->drawn.nsyn);
 }
 
 void sim_free_spiking(sim_t *s)
@@ -776,21 +852,21 @@ void sim_free_spiking(sim_t *s)
         for (int q = 0; q < k->nacc; q++) free(k->ring[i].acc[q]);
         free(k->ring[i].touched); free(k->ring[i].list);
     }
-    free(k->ring); free(k->mark); free(k->cur); free(k->poisson); free(k->poisson_rec); free(k->poisson_fac);
-    free((void *)k->src.kind); free((void *)k->src.p); free((void *)k->src.step0); free((void *)k->src.step1);
-    free((void *)k->src.ptr); free((void *)k->src.steps); free(k->src.next); free(k->src_rows);
-    free(k->restored);
+    free(k->ring); free(k->mark); free(k->cur); free(k->poisson.in); free(k->poisson.rec); free(k->poisson.fac);
+    free((void *)k->sources.src.kind); free((void *)k->sources.src.p); free((void *)k->sources.src.step0); free((void *)k->sources.src.step1);
+    free((void *)k->sources.src.ptr); free((void *)k->sources.src.steps); free(k->sources.src.next); free(k->sources.rows);
+    free(k->restart.restored);
     free(k->list_proj);
     spk_quantum_free(s);
     free(k->list_index);
-    free(k->carry);
+    free(k->restart.carry);
     spk_plastic_free(k);
-    free(k->rules); free(k->rule_rec);
-    if (k->dev_rows) { olive_syn_free(k->dev_rows); free(k->dev_rows); }
+    free(k->drawn.conn); free(k->drawn.rec);
+    if (k->dev.rows) { olive_syn_free(k->dev.rows); free(k->dev.rows); }
 #ifdef OLIVE_HAVE_CUDA
     spk_drawn_free(s);
 #endif
-    free(k->dev_rows_rec);
+    free(k->dev.rows_rec);
     free(s->cfg->run.param_overrides);
     s->cfg->run.param_overrides = NULL;
     free(k);

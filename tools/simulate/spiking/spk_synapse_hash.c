@@ -23,10 +23,10 @@ int64_t spk_synapse_hash(sim_t *s)
             part += olive_synapse_hash_term((uint64_t)g, (uint64_t)(row0 + o->target), (uint64_t)o->receptor,
                                             k->out_delay[e], olive_bits_of(o->w));
         }
-    part += k->hash_device;   /* synapses drawn at each spike or turned around on the device: the same terms */
+    part += k->dev.hash;   /* synapses drawn at each spike or turned around on the device: the same terms */
     SIM_CHECK_MPI(MPI_Allreduce(&part, &sum, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD));
     /* --order-free-sums (weight_quantum.h): its F too, so that a state is restarted with the weights that made it */
-    if (k->order_free) sum ^= olive_mix64(UINT64_C(0x6f726465722d6672) + (uint64_t)(int64_t)k->wq_bits);
+    if (k->wq.order_free) sum ^= olive_mix64(UINT64_C(0x6f726465722d6672) + (uint64_t)(int64_t)k->wq.bits);
     k->syn_hash = (int64_t)(olive_mix64(sum ^ (uint64_t)k->nsyn_total) >> 1);   /* fits an int64 attribute */
     k->syn_hash_done = 1;
     return k->syn_hash;
