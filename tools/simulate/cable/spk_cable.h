@@ -21,7 +21,7 @@ void spk_cable_setup(sim_t *s, const olive_synapses *syn);
  * block of cells (population pop[i]) one synapse per (node, receptor) its
  * rows' synapses use, added to the template in (node, receptor) order, so
  * a cell's synapses keep one order on every rank; per row a channel per
- * synapse it uses, and cable->chan for the synapse lists (sim_spk's site_chan). */
+ * synapse it uses, and cable->chan for the synapse lists (sim_spk's sites.chan). */
 void spk_sites_setup(sim_t *s, const olive_synapses *syn, const olive_population *const *pop);
 void spk_sites_free(struct spk_cable *e);
 /* cable->chan, once the synapse lists have used it (and s's view of it; s NULL: none). */

@@ -29,7 +29,7 @@ typedef struct {
 struct spk_cable_cuda {
     int nblocks;
     dev_block *b;
-    spk_cable_sites sites;   /* device copies (in: spk_cuda's site_in) */
+    spk_cable_sites sites;   /* device copies (in: spk_cuda's ring.site_in) */
     double *vprev;
     int32_t *ref;
     double *sm, *sh, *sn;      /* the soma's m, h, n per cell (reports) */

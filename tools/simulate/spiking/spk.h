@@ -163,10 +163,10 @@ int spk_delivery_mode(const sim_t *s);
  * the core calls these and never names the kind. */
 struct spk_cuda;
 struct spk_cell_kind {
-    /* Its cells, and its synapse sites (sim_spk's nsite, site_in, site_chan)
+    /* Its cells, and its synapse sites (sim_spk's sites: n, in, chan)
      * from the rank's synapses syn, before the lists are built. */
     void (*setup)(sim_t *s, const olive_synapses *syn);
-    void (*lists_built)(sim_t *s);   /* site_chan was used: it may go */
+    void (*lists_built)(sim_t *s);   /* sites.chan was used: it may go */
     void (*free)(sim_t *s);
     /* The CUDA engine's (spk_cuda.cu): its device bytes, set-up, the update of
      * step (q: the ring slot; cur: the pulse current or NULL), the state read

@@ -15,7 +15,8 @@
  * The one-rank paths visit the host once per chunk of steps (spk_cuda_chunk.cu)
  * for the spikes. All add every target's events in the CPU engine's order
  * (spk.h), so all give the CPU's bits. A plugin's model (spk_cuda_plugin.cu)
- * takes the push paths. */
+ * takes the push paths. A strategy's own device state is a struct of its
+ * file (device push's g->dp, fused's g->fu); what several use is below. */
 #ifndef OLIVE_SPK_CUDA_H
 #define OLIVE_SPK_CUDA_H
 #include <cuda_runtime.h>

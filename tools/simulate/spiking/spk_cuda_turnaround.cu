@@ -1,5 +1,5 @@
 /* The rows of a large network turned around into per-source lists on the
- * device (spk.h's dev_rows): the host reads the rows and uploads them
+ * device (spk.h's dev.rows): the host reads the rows and uploads them
  * (4 bytes a synapse for the sources, more where weights or delays vary),
  * where the host's two passes over every synapse (spk_setup.c) cost seconds
  * at 1e9 synapses and its lists 18 bytes a synapse to copy.
