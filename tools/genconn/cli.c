@@ -135,6 +135,189 @@ static void parse_dims(const char *s, int64_t dims[3])
         olive_usage_error("--dims: %s makes more than %d cells", s, INT32_MAX);
 }
 
+/* The options given, for the checks after the loop. */
+typedef struct {
+    int cells, dims, gen, density, sigma, format, attr, pop, dup, seed, backend;
+    int bits;   /* --conductance-bits, or -1 */
+} gc_seen;
+
+static int parse_backend(const char *b)
+{
+    if (!strcmp(b, "auto")) return GC_BACKEND_AUTO;
+    if (!strcmp(b, "cpu")) return GC_BACKEND_CPU;
+    if (strcmp(b, "cuda")) olive_usage_error("--backend: '%s' is not auto, cpu or cuda", b);
+#ifndef OLIVE_HAVE_CUDA
+    olive_die("--backend cuda: this olive-genconn was built without CUDA (rebuild with nvcc on the PATH "
+              "or in /usr/local/cuda/bin; `olive-genconn --version` lists the backends built in)");
+#endif
+    return GC_BACKEND_CUDA;
+}
+
+/* An option of the lattice, the generator or the values (argv[*i]): taken,
+ * 1; else 0. */
+static int parse_generator_option(int argc, char **argv, int *i, gc_config *cfg, gc_seen *h)
+{
+    const char *a = argv[*i];
+    if (!strcmp(a, "--cells")) {
+        cfg->count = olive_parse_int(a, need_value(argc, argv, i), 1, INT32_MAX);
+        cfg->dims[0] = cfg->count;
+        cfg->dims[1] = cfg->dims[2] = 1;
+        h->cells = 1;
+    } else if (!strcmp(a, "--dims")) {
+        parse_dims(need_value(argc, argv, i), cfg->dims);
+        h->dims = 1;
+    } else if (!strcmp(a, "--generator")) {
+        const char *g = need_value(argc, argv, i);
+        if (!strcmp(g, "uniform")) cfg->gen = GC_UNIFORM;
+        else if (!strcmp(g, "gaussian")) cfg->gen = GC_GAUSSIAN;
+        else if (!strcmp(g, "grid")) cfg->gen = GC_GRID;
+        else olive_usage_error("--generator: '%s' is not uniform, gaussian or grid", g);
+        h->gen = 1;
+    } else if (!strcmp(a, "--density")) {
+        cfg->density = olive_parse_double(a, need_value(argc, argv, i), 0, INT32_MAX);
+        h->density = 1;
+    } else if (!strcmp(a, "--sigma")) {
+        const char *v = need_value(argc, argv, i);
+        cfg->sigma = olive_parse_double(a, v, 0, 1e9);
+        if (cfg->sigma <= 0) olive_usage_error("--sigma: %s must be positive", v);
+        h->sigma = 1;
+    } else if (!strcmp(a, "--seed")) {
+        cfg->seed = (uint64_t)olive_parse_int(a, need_value(argc, argv, i), 0, INT64_MAX);
+        h->seed = 1;
+    } else if (!strcmp(a, "--conductance")) {
+        cfg->w_range = olive_parse_range(a, need_value(argc, argv, i), 0, 1e6, &cfg->w_a, &cfg->w_b);
+        cfg->have_w = 1;
+    } else if (!strcmp(a, "--conductance-bits")) {
+        const char *v = need_value(argc, argv, i);
+        h->bits = (int)olive_parse_int(a, v, 0, 64);
+        if (h->bits != 0 && h->bits != 4 && h->bits != 8 && h->bits != 16 && h->bits != 32 && h->bits != 64)
+            olive_usage_error("--conductance-bits: %s is not 0, 4, 8, 16, 32 or 64", v);
+    } else if (!strcmp(a, "--gcal")) {
+        cfg->gcal_range = olive_parse_range(a, need_value(argc, argv, i), 0, 1e6, &cfg->gcal_a, &cfg->gcal_b);
+    } else if (!strcmp(a, "--symmetric")) {
+        cfg->symmetric = 1;
+    } else if (!strcmp(a, "--fixed-degree")) {
+        cfg->fixed_degree = 1;
+    } else if (!strcmp(a, "--backend")) {
+        cfg->backend = parse_backend(need_value(argc, argv, i));
+        h->backend = 1;
+    } else if (!strcmp(a, "--block-rows")) {
+        cfg->block_rows = olive_parse_int(a, need_value(argc, argv, i), 1, INT32_MAX);
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+/* An option of --import or --export-sonata (argv[*i]): taken, 1; else 0. */
+static int parse_import_option(int argc, char **argv, int *i, gc_config *cfg, gc_seen *h)
+{
+    const char *a = argv[*i];
+    if (!strcmp(a, "--import")) {
+        cfg->import_path = need_value(argc, argv, i);
+        if (!*cfg->import_path) olive_usage_error("--import: empty file name");
+    } else if (!strcmp(a, "--transpose")) {
+        cfg->import_transpose = 1;
+    } else if (!strcmp(a, "--drop-self")) {
+        cfg->drop_self = 1;
+    } else if (!strcmp(a, "--import-format")) {
+        const char *v = need_value(argc, argv, i);
+        if (!strcmp(v, "edges")) cfg->import_format = GC_IMPORT_EDGES;
+        else if (!strcmp(v, "matrix")) cfg->import_format = GC_IMPORT_MATRIX;
+        else if (!strcmp(v, "sonata")) cfg->import_format = GC_IMPORT_SONATA;
+        else olive_usage_error("--import-format: '%s' is not edges, matrix or sonata", v);
+        h->format = 1;
+    } else if (!strcmp(a, "--import-attribute")) {
+        cfg->import_attribute = need_value(argc, argv, i);
+        if (!*cfg->import_attribute || strchr(cfg->import_attribute, '/'))
+            olive_usage_error("--import-attribute: '%s' is not a dataset name", cfg->import_attribute);
+        h->attr = 1;
+    } else if (!strcmp(a, "--import-population")) {
+        cfg->import_population = need_value(argc, argv, i);
+        if (!*cfg->import_population || strchr(cfg->import_population, '/'))
+            olive_usage_error("--import-population: '%s' is not a population name", cfg->import_population);
+        h->pop = 1;
+    } else if (!strcmp(a, "--duplicates")) {
+        const char *v = need_value(argc, argv, i);
+        if (!strcmp(v, "sum")) cfg->dup_sum = 1;
+        else if (!strcmp(v, "reject")) cfg->dup_sum = 0;
+        else olive_usage_error("--duplicates: '%s' is not reject or sum", v);
+        h->dup = 1;
+    } else if (!strcmp(a, "--export-sonata")) {
+        cfg->export_prefix = need_value(argc, argv, i);
+        if (!*cfg->export_prefix) olive_usage_error("--export-sonata: empty prefix");
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+/* Without --import: the import's options refused. With it: the generator's
+ * options mean nothing and are refused; the cell count and bits settled. */
+static void check_import(gc_config *cfg, const gc_seen *h)
+{
+    if (!cfg->import_path) {
+        if (h->format) olive_usage_error("--import-format needs --import FILE");
+        if (h->attr || h->pop) olive_usage_error("--import-attribute and --import-population need --import FILE");
+        if (h->dup) olive_usage_error("--duplicates applies to --import only");
+        if (cfg->drop_self || cfg->import_transpose) olive_usage_error("--drop-self and --transpose apply to --import only");
+        return;
+    }
+    if (!h->format) olive_usage_error("--import needs --import-format edges|matrix|sonata");
+    if (h->gen) olive_usage_error("give either --generator or --import, not both");
+    if (h->density || h->sigma || cfg->fixed_degree || cfg->symmetric)
+        olive_usage_error("--density, --sigma, --fixed-degree and --symmetric apply to generators, not to --import");
+    if (cfg->block_rows) olive_usage_error("--block-rows applies to generators, not to --import");
+    if (h->backend) olive_usage_error("--backend applies to generators, not to --import");
+    if (cfg->import_transpose && cfg->import_format != GC_IMPORT_MATRIX)
+        olive_usage_error("--transpose applies to --import-format matrix only");
+    if ((h->attr || h->pop) && cfg->import_format != GC_IMPORT_SONATA)
+        olive_usage_error("--import-attribute and --import-population apply to --import-format sonata only");
+    if (cfg->w_range)
+        olive_usage_error("--conductance with --import is the one value of junctions the file gives none; "
+                          "a range %g:%g does not apply", cfg->w_a, cfg->w_b);
+    if (h->seed && !cfg->gcal_range) olive_usage_error("--seed with --import applies to --gcal A:B only");
+    if (h->cells && h->dims) olive_usage_error("give at most one of --cells N and --dims X[xY[xZ]]");
+    cfg->count = h->cells || h->dims ? cfg->dims[0] * cfg->dims[1] * cfg->dims[2] : 0;
+    if (cfg->gcal_range && cfg->gcal_a == cfg->gcal_b) cfg->gcal_range = 0;
+    cfg->bits = h->bits;   /* -1: chosen from the values (import_pack.c) */
+    cfg->density = cfg->sigma = 0;
+}
+
+/* A generated network: its lattice, generator and values settled. Options
+ * that mean nothing for the chosen generator are refused rather than
+ * silently ignored: a typo in a job script should not go unnoticed. */
+static void check_generator(gc_config *cfg, const gc_seen *h)
+{
+    if (h->cells == h->dims) olive_usage_error("give exactly one of --cells N and --dims X[xY[xZ]]");
+    if (!h->gen) olive_usage_error("no generator given (--generator uniform|gaussian|grid)");
+    cfg->count = cfg->dims[0] * cfg->dims[1] * cfg->dims[2];
+    const int64_t N = cfg->count;
+    if (h->sigma && cfg->gen != GC_GAUSSIAN) olive_usage_error("--sigma applies to --generator gaussian only");
+    if (cfg->fixed_degree && cfg->gen != GC_UNIFORM)
+        olive_usage_error("--fixed-degree applies to --generator uniform only (gaussian degrees are always exact)");
+    if (cfg->gen == GC_GRID) {
+        if (h->density) olive_usage_error("--density does not apply to --generator grid (Moore neighbourhood: up to 8)");
+        if (cfg->dims[2] != 1) olive_usage_error("--generator grid needs a 2-D lattice (--dims XxY), got Z = %lld", (long long)cfg->dims[2]);
+        cfg->density = 0;
+    } else {
+        if (cfg->density > (double)(N - 1))
+            olive_usage_error("--density %g exceeds N-1 = %lld (each cell has only N-1 possible partners)%s",
+                              cfg->density, (long long)(N - 1), h->density ? "" : "; give a smaller --density");
+        if ((cfg->gen == GC_GAUSSIAN || cfg->fixed_degree) && cfg->density != floor(cfg->density))
+            olive_usage_error("--density %g must be an integer for %s", cfg->density,
+                              cfg->fixed_degree ? "--fixed-degree" : "--generator gaussian");
+    }
+    if (cfg->gen != GC_GAUSSIAN) cfg->sigma = 0;
+    /* A degenerate range A:A is a constant. */
+    if (cfg->w_range && cfg->w_a == cfg->w_b) cfg->w_range = 0;
+    if (cfg->gcal_range && cfg->gcal_a == cfg->gcal_b) cfg->gcal_range = 0;
+    int bits = h->bits < 0 ? (cfg->w_range ? 8 : 0) : h->bits;
+    if (bits == 0 && cfg->w_range)
+        olive_usage_error("--conductance %g:%g is a range; it needs --conductance-bits 4, 8, 16, 32 or 64", cfg->w_a, cfg->w_b);
+    cfg->bits = bits;
+}
+
 void gc_parse_args(int argc, char **argv, gc_config *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
@@ -143,8 +326,7 @@ void gc_parse_args(int argc, char **argv, gc_config *cfg)
     cfg->seed = 1;
     cfg->w_a = cfg->w_b = 0.04;
     cfg->gcal_a = cfg->gcal_b = 0.68;
-    int have_cells = 0, have_dims = 0, have_gen = 0, have_density = 0, have_sigma = 0, bits = -1;
-    int have_format = 0, have_attr = 0, have_pop = 0, have_dup = 0, have_seed = 0, have_backend = 0;
+    gc_seen h = {.bits = -1};
     olive_check_options_or_die(argc, argv, gc_opts, OLIVE_NOPTS(gc_opts));
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -158,170 +340,15 @@ void gc_parse_args(int argc, char **argv, gc_config *cfg)
             const char *m = need_value(argc, argv, &i);
             if (strcmp(m, "infoli")) olive_usage_error("--model: '%s' is not a model", m);
         }
-        else if (!strcmp(a, "--cells")) {
-            cfg->count = olive_parse_int(a, need_value(argc, argv, &i), 1, INT32_MAX);
-            cfg->dims[0] = cfg->count;
-            cfg->dims[1] = cfg->dims[2] = 1;
-            have_cells = 1;
-        }
-        else if (!strcmp(a, "--dims")) {
-            parse_dims(need_value(argc, argv, &i), cfg->dims);
-            have_dims = 1;
-        }
-        else if (!strcmp(a, "--generator")) {
-            const char *g = need_value(argc, argv, &i);
-            if (!strcmp(g, "uniform")) cfg->gen = GC_UNIFORM;
-            else if (!strcmp(g, "gaussian")) cfg->gen = GC_GAUSSIAN;
-            else if (!strcmp(g, "grid")) cfg->gen = GC_GRID;
-            else olive_usage_error("--generator: '%s' is not uniform, gaussian or grid", g);
-            have_gen = 1;
-        }
-        else if (!strcmp(a, "--density")) {
-            cfg->density = olive_parse_double(a, need_value(argc, argv, &i), 0, INT32_MAX);
-            have_density = 1;
-        }
-        else if (!strcmp(a, "--sigma")) {
-            const char *v = need_value(argc, argv, &i);
-            cfg->sigma = olive_parse_double(a, v, 0, 1e9);
-            if (cfg->sigma <= 0) olive_usage_error("--sigma: %s must be positive", v);
-            have_sigma = 1;
-        }
-        else if (!strcmp(a, "--seed")) {
-            cfg->seed = (uint64_t)olive_parse_int(a, need_value(argc, argv, &i), 0, INT64_MAX);
-            have_seed = 1;
-        }
-        else if (!strcmp(a, "--conductance")) {
-            cfg->w_range = olive_parse_range(a, need_value(argc, argv, &i), 0, 1e6, &cfg->w_a, &cfg->w_b);
-            cfg->have_w = 1;
-        }
-        else if (!strcmp(a, "--import")) {
-            cfg->import_path = need_value(argc, argv, &i);
-            if (!*cfg->import_path) olive_usage_error("--import: empty file name");
-        }
-        else if (!strcmp(a, "--transpose")) cfg->import_transpose = 1;
-        else if (!strcmp(a, "--drop-self")) cfg->drop_self = 1;
-        else if (!strcmp(a, "--import-format")) {
-            const char *v = need_value(argc, argv, &i);
-            if (!strcmp(v, "edges")) cfg->import_format = GC_IMPORT_EDGES;
-            else if (!strcmp(v, "matrix")) cfg->import_format = GC_IMPORT_MATRIX;
-            else if (!strcmp(v, "sonata")) cfg->import_format = GC_IMPORT_SONATA;
-            else olive_usage_error("--import-format: '%s' is not edges, matrix or sonata", v);
-            have_format = 1;
-        }
-        else if (!strcmp(a, "--import-attribute")) {
-            cfg->import_attribute = need_value(argc, argv, &i);
-            if (!*cfg->import_attribute || strchr(cfg->import_attribute, '/'))
-                olive_usage_error("--import-attribute: '%s' is not a dataset name", cfg->import_attribute);
-            have_attr = 1;
-        }
-        else if (!strcmp(a, "--import-population")) {
-            cfg->import_population = need_value(argc, argv, &i);
-            if (!*cfg->import_population || strchr(cfg->import_population, '/'))
-                olive_usage_error("--import-population: '%s' is not a population name", cfg->import_population);
-            have_pop = 1;
-        }
-        else if (!strcmp(a, "--duplicates")) {
-            const char *v = need_value(argc, argv, &i);
-            if (!strcmp(v, "sum")) cfg->dup_sum = 1;
-            else if (!strcmp(v, "reject")) cfg->dup_sum = 0;
-            else olive_usage_error("--duplicates: '%s' is not reject or sum", v);
-            have_dup = 1;
-        }
-        else if (!strcmp(a, "--export-sonata")) {
-            cfg->export_prefix = need_value(argc, argv, &i);
-            if (!*cfg->export_prefix) olive_usage_error("--export-sonata: empty prefix");
-        }
-        else if (!strcmp(a, "--conductance-bits")) {
-            const char *v = need_value(argc, argv, &i);
-            bits = (int)olive_parse_int(a, v, 0, 64);
-            if (bits != 0 && bits != 4 && bits != 8 && bits != 16 && bits != 32 && bits != 64)
-                olive_usage_error("--conductance-bits: %s is not 0, 4, 8, 16, 32 or 64", v);
-        }
-        else if (!strcmp(a, "--gcal"))
-            cfg->gcal_range = olive_parse_range(a, need_value(argc, argv, &i), 0, 1e6, &cfg->gcal_a, &cfg->gcal_b);
-        else if (!strcmp(a, "--symmetric")) cfg->symmetric = 1;
-        else if (!strcmp(a, "--fixed-degree")) cfg->fixed_degree = 1;
+        else if (parse_generator_option(argc, argv, &i, cfg, &h) || parse_import_option(argc, argv, &i, cfg, &h)) continue;
         else if (!strcmp(a, "--force")) cfg->force = 1;
         else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) olive_verbose = 1;
         else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) olive_quiet = 1;
         else if (!strcmp(a, "--progress")) olive_progress_forced = 1;
-        else if (!strcmp(a, "--backend")) {
-            const char *b = need_value(argc, argv, &i);
-            if (!strcmp(b, "auto")) cfg->backend = GC_BACKEND_AUTO;
-            else if (!strcmp(b, "cpu")) cfg->backend = GC_BACKEND_CPU;
-            else if (!strcmp(b, "cuda")) {
-#ifndef OLIVE_HAVE_CUDA
-                olive_die("--backend cuda: this olive-genconn was built without CUDA (rebuild with nvcc on the PATH "
-                          "or in /usr/local/cuda/bin; `olive-genconn --version` lists the backends built in)");
-#endif
-                cfg->backend = GC_BACKEND_CUDA;
-            }
-            else olive_usage_error("--backend: '%s' is not auto, cpu or cuda", b);
-            have_backend = 1;
-        }
-        else if (!strcmp(a, "--block-rows")) cfg->block_rows = olive_parse_int(a, need_value(argc, argv, &i), 1, INT32_MAX);
         else if (a[0] == '-') olive_usage_error("unknown option '%s'", a);
         else olive_usage_error("unexpected argument '%s'", a);
     }
-
     if (!cfg->out_path) olive_usage_error("no output file given (-o NET.h5)");
-    if (!cfg->import_path) {
-        if (have_format) olive_usage_error("--import-format needs --import FILE");
-        if (have_attr || have_pop) olive_usage_error("--import-attribute and --import-population need --import FILE");
-        if (have_dup) olive_usage_error("--duplicates applies to --import only");
-        if (cfg->drop_self || cfg->import_transpose) olive_usage_error("--drop-self and --transpose apply to --import only");
-    } else {
-        /* Import: the generator's options mean nothing and are refused. */
-        if (!have_format) olive_usage_error("--import needs --import-format edges|matrix|sonata");
-        if (have_gen) olive_usage_error("give either --generator or --import, not both");
-        if (have_density || have_sigma || cfg->fixed_degree || cfg->symmetric)
-            olive_usage_error("--density, --sigma, --fixed-degree and --symmetric apply to generators, not to --import");
-        if (cfg->block_rows) olive_usage_error("--block-rows applies to generators, not to --import");
-        if (have_backend) olive_usage_error("--backend applies to generators, not to --import");
-        if (cfg->import_transpose && cfg->import_format != GC_IMPORT_MATRIX)
-            olive_usage_error("--transpose applies to --import-format matrix only");
-        if ((have_attr || have_pop) && cfg->import_format != GC_IMPORT_SONATA)
-            olive_usage_error("--import-attribute and --import-population apply to --import-format sonata only");
-        if (cfg->w_range)
-            olive_usage_error("--conductance with --import is the one value of junctions the file gives none; "
-                              "a range %g:%g does not apply", cfg->w_a, cfg->w_b);
-        if (have_seed && !cfg->gcal_range) olive_usage_error("--seed with --import applies to --gcal A:B only");
-        if (have_cells && have_dims) olive_usage_error("give at most one of --cells N and --dims X[xY[xZ]]");
-        cfg->count = have_cells || have_dims ? cfg->dims[0] * cfg->dims[1] * cfg->dims[2] : 0;
-        if (cfg->gcal_range && cfg->gcal_a == cfg->gcal_b) cfg->gcal_range = 0;
-        cfg->bits = bits;   /* -1: chosen from the values (import_pack.c) */
-        cfg->density = cfg->sigma = 0;
-        return;
-    }
-    if (have_cells == have_dims) olive_usage_error("give exactly one of --cells N and --dims X[xY[xZ]]");
-    if (!have_gen) olive_usage_error("no generator given (--generator uniform|gaussian|grid)");
-    cfg->count = cfg->dims[0] * cfg->dims[1] * cfg->dims[2];
-    const int64_t N = cfg->count;
-
-    /* Options that mean nothing for the chosen generator are refused rather
-     * than silently ignored: a typo in a job script should not go unnoticed. */
-    if (have_sigma && cfg->gen != GC_GAUSSIAN) olive_usage_error("--sigma applies to --generator gaussian only");
-    if (cfg->fixed_degree && cfg->gen != GC_UNIFORM)
-        olive_usage_error("--fixed-degree applies to --generator uniform only (gaussian degrees are always exact)");
-    if (cfg->gen == GC_GRID) {
-        if (have_density) olive_usage_error("--density does not apply to --generator grid (Moore neighbourhood: up to 8)");
-        if (cfg->dims[2] != 1) olive_usage_error("--generator grid needs a 2-D lattice (--dims XxY), got Z = %lld", (long long)cfg->dims[2]);
-        cfg->density = 0;
-    } else {
-        if (cfg->density > (double)(N - 1))
-            olive_usage_error("--density %g exceeds N-1 = %lld (each cell has only N-1 possible partners)%s",
-                              cfg->density, (long long)(N - 1), have_density ? "" : "; give a smaller --density");
-        if ((cfg->gen == GC_GAUSSIAN || cfg->fixed_degree) && cfg->density != floor(cfg->density))
-            olive_usage_error("--density %g must be an integer for %s", cfg->density,
-                              cfg->fixed_degree ? "--fixed-degree" : "--generator gaussian");
-    }
-    if (cfg->gen != GC_GAUSSIAN) cfg->sigma = 0;
-
-    /* A degenerate range A:A is a constant. */
-    if (cfg->w_range && cfg->w_a == cfg->w_b) cfg->w_range = 0;
-    if (cfg->gcal_range && cfg->gcal_a == cfg->gcal_b) cfg->gcal_range = 0;
-    if (bits < 0) bits = cfg->w_range ? 8 : 0;
-    if (bits == 0 && cfg->w_range)
-        olive_usage_error("--conductance %g:%g is a range; it needs --conductance-bits 4, 8, 16, 32 or 64", cfg->w_a, cfg->w_b);
-    cfg->bits = bits;
+    check_import(cfg, &h);
+    if (!cfg->import_path) check_generator(cfg, &h);
 }
