@@ -225,14 +225,123 @@ static int check_id(gc_sink *s, const char *path, const sonata *z, const char *d
     return 0;
 }
 
+/* The population's datasets opened and their lengths checked: n edges, na
+ * values of the attribute (if one). 0, or -1 with the fault in s. */
+static int open_datasets(gc_sink *s, const char *path, sonata *z, const char *population, const char *attribute,
+                         int64_t *n_out, int64_t *na_out)
+{
+    if (open_population(s, path, z, population) < 0) return -1;
+    int64_t n, nt, ng = 0, ngi = 0, na = 0;
+    if ((z->src = open_1d(s, path, z->pop, z->where, "source_node_id", 1, &n)) < 0) return -1;
+    if ((z->tgt = open_1d(s, path, z->pop, z->where, "target_node_id", 1, &nt)) < 0) return -1;
+    if (nt != n)
+        return fault(s, path, "%s/source_node_id has %lld entries but %s/target_node_id has %lld", z->where, (long long)n,
+                     z->where, (long long)nt);
+    if (link_exists(z->pop, "edge_group_id")) {
+        if ((z->gid = open_1d(s, path, z->pop, z->where, "edge_group_id", 1, &ng)) < 0) return -1;
+        if (ng != n)
+            return fault(s, path, "%s/edge_group_id has %lld entries for %lld edges", z->where, (long long)ng, (long long)n);
+    }
+    if (open_attribute(s, path, z, attribute, &na) < 0) return -1;
+    if (z->attr >= 0 && link_exists(z->pop, "edge_group_index")) {
+        if ((z->gidx = open_1d(s, path, z->pop, z->where, "edge_group_index", 1, &ngi)) < 0) return -1;
+        if (ngi != n)
+            return fault(s, path, "%s/edge_group_index has %lld entries for %lld edges", z->where, (long long)ngi, (long long)n);
+    } else if (z->attr >= 0 && na != n) {
+        return fault(s, path, "%s has %lld values for %lld edges", z->attr_name, (long long)na, (long long)n);
+    }
+    *n_out = n;
+    *na_out = na;
+    return 0;
+}
+
+/* One chunk's buffers. */
+typedef struct {
+    int64_t *src, *tgt, *gid, *gidx;
+    double *w;
+    hsize_t *pts;
+} chunk_buf;
+
+/* The conductances of edges [off, off + m) into c->w: the attribute's
+ * values (through edge_group_index where there is one), the edge types', or
+ * the default. 0, or -1 with the fault in s. */
+static int chunk_weights(gc_sink *s, const char *path, const sonata *z, int64_t off, int64_t m, int64_t na, chunk_buf *c)
+{
+    if (z->attr < 0 && z->etype >= 0) {
+        if (read_sel(s, path, z->where, "edge_type_id", z->etype, H5T_NATIVE_INT64, off, m, NULL, c->gidx) < 0) return -1;
+        for (int64_t k = 0; k < m; k++) {
+            int t = 0;
+            while (t < z->ntypes && z->type_id[t] != c->gidx[k]) t++;
+            if (t == z->ntypes)
+                return fault(s, path, "%s/edge_type_id[%lld] = %lld is not in %s", z->where, (long long)(off + k),
+                             (long long)c->gidx[k], z->attr_name);
+            c->w[k] = z->type_w[t];
+        }
+        return 0;
+    }
+    if (z->attr < 0) {
+        for (int64_t k = 0; k < m; k++) c->w[k] = s->w_default;
+        return 0;
+    }
+    if (z->gidx < 0) return read_sel(s, path, z->attr_name, NULL, z->attr, H5T_NATIVE_DOUBLE, off, m, NULL, c->w) < 0 ? -1 : 0;
+    if (read_sel(s, path, z->where, "edge_group_index", z->gidx, H5T_NATIVE_INT64, off, m, NULL, c->gidx) < 0) return -1;
+    int contiguous = 1;
+    for (int64_t k = 0; k < m; k++) {
+        if (c->gidx[k] < 0 || c->gidx[k] >= na)
+            return fault(s, path, "%s/edge_group_index[%lld] = %lld: outside %s (%lld values)", z->where,
+                         (long long)(off + k), (long long)c->gidx[k], z->attr_name, (long long)na);
+        c->pts[k] = (hsize_t)c->gidx[k];
+        if (k && c->gidx[k] != c->gidx[k - 1] + 1) contiguous = 0;
+    }
+    return read_sel(s, path, z->attr_name, NULL, z->attr, H5T_NATIVE_DOUBLE, contiguous ? c->gidx[0] : 0, m,
+                    contiguous ? NULL : c->pts, c->w) < 0 ? -1 : 0;
+}
+
+/* Edges [off, off + m), read and checked, to the sink. 0, or -1 with the
+ * fault in s. */
+static int add_chunk(gc_sink *s, const char *path, sonata *z, int64_t off, int64_t m, int64_t na, chunk_buf *c)
+{
+    if (read_sel(s, path, z->where, "source_node_id", z->src, H5T_NATIVE_INT64, off, m, NULL, c->src) < 0 ||
+        read_sel(s, path, z->where, "target_node_id", z->tgt, H5T_NATIVE_INT64, off, m, NULL, c->tgt) < 0)
+        return -1;
+    if (z->gid >= 0) {
+        if (read_sel(s, path, z->where, "edge_group_id", z->gid, H5T_NATIVE_INT64, off, m, NULL, c->gid) < 0) return -1;
+        for (int64_t k = 0; k < m; k++)
+            if (c->gid[k] != 0)
+                return fault(s, path, "%s/edge_group_id[%lld] = %lld: only one attribute group (0) is supported", z->where,
+                             (long long)(off + k), (long long)c->gid[k]);
+    }
+    if (chunk_weights(s, path, z, off, m, na, c) < 0) return -1;
+    const int64_t *src = c->src, *tgt = c->tgt, *gidx = c->gidx;
+    const double *w = c->w;
+    for (int64_t k = 0; k < m; k++) {
+        int64_t e = off + k;
+        if (check_id(s, path, z, "source_node_id", e, src[k]) < 0) return -1;
+        if (check_id(s, path, z, "target_node_id", e, tgt[k]) < 0) return -1;
+        if (src[k] == tgt[k] && !s->drop_self)
+            return fault(s, path, "%s: edge %lld is a self junction (source_node_id = target_node_id = %lld; "
+                         "--drop-self drops them)", z->where, (long long)e, (long long)src[k]);
+        if (src[k] == tgt[k]) { s->dropped_self++; continue; }
+        const char *an = z->attr_name[0] ? z->attr_name : "--conductance";
+        if (!isfinite(w[k]))
+            return fault(s, path, "%s[%lld] = %g: conductance is not finite", an, (long long)(z->gidx >= 0 ? gidx[k] : e), w[k]);
+        if (w[k] < 0)
+            return fault(s, path, "%s[%lld] = %g: conductance is negative", an, (long long)(z->gidx >= 0 ? gidx[k] : e), w[k]);
+        if (s->add(s, (int32_t)tgt[k], (int32_t)src[k], w[k] == 0 ? 0.0 : w[k], e) != 0) {
+            char why[sizeof s->err];
+            snprintf(why, sizeof why, "%s", s->err[0] ? s->err : "refused");
+            return fault(s, path, "%s: edge %lld: %s", z->where, (long long)e, why);
+        }
+    }
+    return 0;
+}
+
 int gc_import_sonata(const char *path, const char *population, const char *attribute, gc_sink *s)
 {
     static sonata z;   /* static: the type table is large for the stack */
     memset(&z, 0, sizeof z);
     z.f = z.edges = z.pop = z.grp0 = z.src = z.tgt = z.gid = z.gidx = z.attr = z.etype = -1;
-    int64_t *src = NULL, *tgt = NULL, *gid = NULL, *gidx = NULL;
-    double *w = NULL;
-    hsize_t *pts = NULL;
+    chunk_buf c = {0};
     int rc = -1;
     s->err[0] = 0;
     FILE *probe = fopen(path, "rb");
@@ -241,123 +350,25 @@ int gc_import_sonata(const char *path, const char *population, const char *attri
     if (H5Fis_hdf5(path) <= 0) return fault(s, path, "not an HDF5 file");
     z.f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
     if (z.f < 0) return fault(s, path, "cannot open as HDF5 (damaged file?)");
-    if (open_population(s, path, &z, population) < 0) goto out;
-
-    int64_t n, nt, ng = 0, ngi = 0, na = 0;
-    if ((z.src = open_1d(s, path, z.pop, z.where, "source_node_id", 1, &n)) < 0) goto out;
-    if ((z.tgt = open_1d(s, path, z.pop, z.where, "target_node_id", 1, &nt)) < 0) goto out;
-    if (nt != n) {
-        fault(s, path, "%s/source_node_id has %lld entries but %s/target_node_id has %lld", z.where, (long long)n,
-              z.where, (long long)nt);
-        goto out;
-    }
-    if (link_exists(z.pop, "edge_group_id")) {
-        if ((z.gid = open_1d(s, path, z.pop, z.where, "edge_group_id", 1, &ng)) < 0) goto out;
-        if (ng != n) {
-            fault(s, path, "%s/edge_group_id has %lld entries for %lld edges", z.where, (long long)ng, (long long)n);
-            goto out;
-        }
-    }
-    if (open_attribute(s, path, &z, attribute, &na) < 0) goto out;
-    if (z.attr >= 0 && link_exists(z.pop, "edge_group_index")) {
-        if ((z.gidx = open_1d(s, path, z.pop, z.where, "edge_group_index", 1, &ngi)) < 0) goto out;
-        if (ngi != n) {
-            fault(s, path, "%s/edge_group_index has %lld entries for %lld edges", z.where, (long long)ngi, (long long)n);
-            goto out;
-        }
-    } else if (z.attr >= 0 && na != n) {
-        fault(s, path, "%s has %lld values for %lld edges", z.attr_name, (long long)na, (long long)n);
-        goto out;
-    }
-
-    src = malloc(CHUNK * sizeof *src);
-    tgt = malloc(CHUNK * sizeof *tgt);
-    gid = malloc(CHUNK * sizeof *gid);
-    gidx = malloc(CHUNK * sizeof *gidx);
-    w = malloc(CHUNK * sizeof *w);
-    pts = malloc(CHUNK * sizeof *pts);
-    if (!src || !tgt || !gid || !gidx || !w || !pts) { fault(s, path, "out of memory"); goto out; }
-    for (int64_t off = 0; off < n; off += CHUNK) {
-        int64_t m = n - off < CHUNK ? n - off : CHUNK;
-        if (read_sel(s, path, z.where, "source_node_id", z.src, H5T_NATIVE_INT64, off, m, NULL, src) < 0 ||
-            read_sel(s, path, z.where, "target_node_id", z.tgt, H5T_NATIVE_INT64, off, m, NULL, tgt) < 0)
-            goto out;
-        if (z.gid >= 0) {
-            if (read_sel(s, path, z.where, "edge_group_id", z.gid, H5T_NATIVE_INT64, off, m, NULL, gid) < 0) goto out;
-            for (int64_t k = 0; k < m; k++)
-                if (gid[k] != 0) {
-                    fault(s, path, "%s/edge_group_id[%lld] = %lld: only one attribute group (0) is supported", z.where,
-                          (long long)(off + k), (long long)gid[k]);
-                    goto out;
-                }
-        }
-        if (z.attr < 0 && z.etype >= 0) {
-            if (read_sel(s, path, z.where, "edge_type_id", z.etype, H5T_NATIVE_INT64, off, m, NULL, gidx) < 0) goto out;
-            for (int64_t k = 0; k < m; k++) {
-                int t = 0;
-                while (t < z.ntypes && z.type_id[t] != gidx[k]) t++;
-                if (t == z.ntypes) {
-                    fault(s, path, "%s/edge_type_id[%lld] = %lld is not in %s", z.where, (long long)(off + k),
-                          (long long)gidx[k], z.attr_name);
-                    goto out;
-                }
-                w[k] = z.type_w[t];
-            }
-        } else if (z.attr < 0) {
-            for (int64_t k = 0; k < m; k++) w[k] = s->w_default;
-        } else if (z.gidx >= 0) {
-            if (read_sel(s, path, z.where, "edge_group_index", z.gidx, H5T_NATIVE_INT64, off, m, NULL, gidx) < 0) goto out;
-            int contiguous = 1;
-            for (int64_t k = 0; k < m; k++) {
-                if (gidx[k] < 0 || gidx[k] >= na) {
-                    fault(s, path, "%s/edge_group_index[%lld] = %lld: outside %s (%lld values)", z.where,
-                          (long long)(off + k), (long long)gidx[k], z.attr_name, (long long)na);
-                    goto out;
-                }
-                pts[k] = (hsize_t)gidx[k];
-                if (k && gidx[k] != gidx[k - 1] + 1) contiguous = 0;
-            }
-            if (read_sel(s, path, z.attr_name, NULL, z.attr, H5T_NATIVE_DOUBLE, contiguous ? gidx[0] : 0, m,
-                         contiguous ? NULL : pts, w) < 0)
-                goto out;
-        } else if (read_sel(s, path, z.attr_name, NULL, z.attr, H5T_NATIVE_DOUBLE, off, m, NULL, w) < 0) {
-            goto out;
-        }
-        for (int64_t k = 0; k < m; k++) {
-            int64_t e = off + k;
-            if (check_id(s, path, &z, "source_node_id", e, src[k]) < 0) goto out;
-            if (check_id(s, path, &z, "target_node_id", e, tgt[k]) < 0) goto out;
-            if (src[k] == tgt[k] && !s->drop_self) {
-                fault(s, path, "%s: edge %lld is a self junction (source_node_id = target_node_id = %lld; "
-                      "--drop-self drops them)", z.where, (long long)e, (long long)src[k]);
-                goto out;
-            }
-            if (src[k] == tgt[k]) { s->dropped_self++; continue; }
-            const char *an = z.attr_name[0] ? z.attr_name : "--conductance";
-            if (!isfinite(w[k])) {
-                fault(s, path, "%s[%lld] = %g: conductance is not finite", an, (long long)(z.gidx >= 0 ? gidx[k] : e), w[k]);
-                goto out;
-            }
-            if (w[k] < 0) {
-                fault(s, path, "%s[%lld] = %g: conductance is negative", an, (long long)(z.gidx >= 0 ? gidx[k] : e), w[k]);
-                goto out;
-            }
-            if (s->add(s, (int32_t)tgt[k], (int32_t)src[k], w[k] == 0 ? 0.0 : w[k], e) != 0) {
-                char why[sizeof s->err];
-                snprintf(why, sizeof why, "%s", s->err[0] ? s->err : "refused");
-                fault(s, path, "%s: edge %lld: %s", z.where, (long long)e, why);
-                goto out;
-            }
-        }
-    }
+    int64_t n = 0, na = 0;
+    if (open_datasets(s, path, &z, population, attribute, &n, &na) < 0) goto out;
+    c.src = malloc(CHUNK * sizeof *c.src);
+    c.tgt = malloc(CHUNK * sizeof *c.tgt);
+    c.gid = malloc(CHUNK * sizeof *c.gid);
+    c.gidx = malloc(CHUNK * sizeof *c.gidx);
+    c.w = malloc(CHUNK * sizeof *c.w);
+    c.pts = malloc(CHUNK * sizeof *c.pts);
+    if (!c.src || !c.tgt || !c.gid || !c.gidx || !c.w || !c.pts) { fault(s, path, "out of memory"); goto out; }
+    for (int64_t off = 0; off < n; off += CHUNK)
+        if (add_chunk(s, path, &z, off, n - off < CHUNK ? n - off : CHUNK, na, &c) < 0) goto out;
     rc = 0;
 out:
-    free(src);
-    free(tgt);
-    free(gid);
-    free(gidx);
-    free(w);
-    free(pts);
+    free(c.src);
+    free(c.tgt);
+    free(c.gid);
+    free(c.gidx);
+    free(c.w);
+    free(c.pts);
     close_all(&z);
     return rc;
 }

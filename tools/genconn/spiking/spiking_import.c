@@ -144,40 +144,87 @@ static int cmp_edge(const void *a, const void *b)
     return (x->src > y->src) - (x->src < y->src);
 }
 
-void gc_spk_import(const gc_spk_config *cfg, olive_synapses *syn)
+/* A SONATA edges file's one population, as read. */
+typedef struct {
+    const char *path;
+    char pop[256];
+    int64_t E;
+    uint64_t *src, *tgt;
+    int64_t *type;       /* edge_type_id, or 0 */
+    double *w, *d;       /* group 0's syn_weight and delay, or NULL */
+    int64_t *gi;         /* edge_group_index, or NULL: edge e is row e */
+} sonata_edges;
+
+/* Group 0's weights and delays, and where each edge's row is. */
+static void read_group0(sonata_edges *x, hid_t g)
+{
+    const char *path = x->path;
+    const int64_t E = x->E;
+    if (!olive_h5_exists(g, "0/syn_weight") && !olive_h5_exists(g, "0/delay")) return;
+    if (olive_h5_exists(g, "edge_group_id")) {
+        int64_t *gid = olive_malloc((size_t)E * 8 + 8, "import");
+        olive_h5_read_slab1(path, g, "edge_group_id", H5T_NATIVE_INT64, 0, E, gid);
+        for (int64_t e = 0; e < E; e++)
+            if (gid[e] != 0) olive_die("%s: edge %lld is in group %lld; olive reads group 0 only", path, (long long)e, (long long)gid[e]);
+        free(gid);
+    }
+    hid_t g0 = H5Gopen2(g, "0", H5P_DEFAULT);
+    int64_t n0 = olive_h5_exists(g0, "syn_weight") ? olive_h5_len1(path, g0, "syn_weight") : olive_h5_len1(path, g0, "delay");
+    if (olive_h5_exists(g, "edge_group_index")) {
+        x->gi = olive_malloc((size_t)E * 8 + 8, "import");
+        olive_h5_read_slab1(path, g, "edge_group_index", H5T_NATIVE_INT64, 0, E, x->gi);
+        for (int64_t e = 0; e < E; e++)
+            if (x->gi[e] < 0 || x->gi[e] >= n0) olive_die("%s: edge_group_index[%lld] = %lld is outside group 0's %lld rows",
+                                                          path, (long long)e, (long long)x->gi[e], (long long)n0);
+    } else if (n0 != E) olive_die("%s: group 0 has %lld rows for %lld edges and no edge_group_index", path,
+                                  (long long)n0, (long long)E);
+    if (olive_h5_exists(g0, "syn_weight")) {
+        x->w = olive_malloc((size_t)n0 * 8 + 8, "import");
+        olive_h5_read_slab1(path, g0, "syn_weight", H5T_NATIVE_DOUBLE, 0, n0, x->w);
+    }
+    if (olive_h5_exists(g0, "delay")) {
+        x->d = olive_malloc((size_t)n0 * 8 + 8, "import");
+        olive_h5_read_slab1(path, g0, "delay", H5T_NATIVE_DOUBLE, 0, n0, x->d);
+    }
+    H5Gclose(g0);
+}
+
+/* The file's one edge population, checked, beside the projections syn
+ * already holds (its memory foreseen). */
+static void read_edges(const gc_spk_config *cfg, const olive_synapses *syn, sonata_edges *x)
 {
     const char *path = cfg->import_synapses;
-    static edge_type types[MAX_TYPES];
-    int ntypes = cfg->import_edge_types ? read_types(cfg->import_edge_types, cfg->import_synaptic_models, types) : 0;
+    memset(x, 0, sizeof *x);
+    x->path = path;
     hid_t f = olive_h5_open_read(path);
-    char pops[8][256];
     if (!olive_h5_exists(f, "edges")) olive_die("%s: no /edges group: not a SONATA edges file", path);
     hid_t eg = H5Gopen2(f, "edges", H5P_DEFAULT);
     H5G_info_t info;
     if (eg < 0 || H5Gget_info(eg, &info) < 0) olive_die("%s: cannot list /edges", path);
     if (info.nlinks != 1) olive_die("%s: /edges holds %llu populations; olive imports a file with one", path,
                                     (unsigned long long)info.nlinks);
-    if (H5Lget_name_by_idx(eg, ".", H5_INDEX_NAME, H5_ITER_INC, 0, pops[0], sizeof pops[0], H5P_DEFAULT) < 0)
+    if (H5Lget_name_by_idx(eg, ".", H5_INDEX_NAME, H5_ITER_INC, 0, x->pop, sizeof x->pop, H5P_DEFAULT) < 0)
         olive_die("%s: cannot read the population name", path);
-    hid_t g = H5Gopen2(eg, pops[0], H5P_DEFAULT);
-    if (g < 0) olive_die("%s: /edges/%s is not a group", path, pops[0]);
-    const int64_t E = olive_h5_len1(path, g, "source_node_id");
+    hid_t g = H5Gopen2(eg, x->pop, H5P_DEFAULT);
+    if (g < 0) olive_die("%s: /edges/%s is not a group", path, x->pop);
+    const int64_t E = x->E = olive_h5_len1(path, g, "source_node_id");
     if (olive_h5_len1(path, g, "target_node_id") != E)
-        olive_die("%s: /edges/%s: source_node_id and target_node_id differ in length", path, pops[0]);
+        olive_die("%s: /edges/%s: source_node_id and target_node_id differ in length", path, x->pop);
     /* per edge: ids, type, weight, delay, group index, the sort record and
      * the projection's synapse; beside the projections generated before */
     char what[160];
     snprintf(what, sizeof what, "%lld edges", (long long)E);
     olive_require_memory(path, gc_spk_held_bytes(syn, cfg->count) + 94.0 * (double)E + 16.0 * ((double)cfg->count + 1), what);
-    uint64_t *src = olive_malloc((size_t)E * 8 + 8, "import"), *tgt = olive_malloc((size_t)E * 8 + 8, "import");
-    int64_t *type = olive_calloc((size_t)E + 1, sizeof(int64_t), "import");
-    olive_h5_read_slab1(path, g, "source_node_id", H5T_NATIVE_UINT64, 0, E, src);
-    olive_h5_read_slab1(path, g, "target_node_id", H5T_NATIVE_UINT64, 0, E, tgt);
-    if (olive_h5_exists(g, "edge_type_id")) olive_h5_read_slab1(path, g, "edge_type_id", H5T_NATIVE_INT64, 0, E, type);
+    x->src = olive_malloc((size_t)E * 8 + 8, "import");
+    x->tgt = olive_malloc((size_t)E * 8 + 8, "import");
+    x->type = olive_calloc((size_t)E + 1, sizeof(int64_t), "import");
+    olive_h5_read_slab1(path, g, "source_node_id", H5T_NATIVE_UINT64, 0, E, x->src);
+    olive_h5_read_slab1(path, g, "target_node_id", H5T_NATIVE_UINT64, 0, E, x->tgt);
+    if (olive_h5_exists(g, "edge_type_id")) olive_h5_read_slab1(path, g, "edge_type_id", H5T_NATIVE_INT64, 0, E, x->type);
     for (int64_t e = 0; e < E; e++)
-        if (type[e] < 0)
-            olive_die("%s: dataset /edges/%s/edge_type_id[%lld] = %lld is negative", path, pops[0], (long long)e,
-                      (long long)type[e]);
+        if (x->type[e] < 0)
+            olive_die("%s: dataset /edges/%s/edge_type_id[%lld] = %lld is negative", path, x->pop, (long long)e,
+                      (long long)x->type[e]);
     /* Synapse sites are not dropped in silence: SONATA's section ids number
      * the sections of its own morphology reader, which olive does not map
      * onto its (Import3d's) section order yet. */
@@ -188,125 +235,128 @@ void gc_spk_import(const gc_spk_config *cfg, olive_synapses *syn)
         if (olive_h5_exists(g, at))
             olive_die("%s: /edges/%s/0/%s: olive-genconn does not import synapse sites from SONATA (its section ids "
                       "are not mapped onto olive's section order); remove them, or draw sites with --projection ...,sites=",
-                      path, pops[0], site);
+                      path, x->pop, site);
     }
-    double *w = NULL, *d = NULL;
-    int64_t *gi = NULL;
-    if (olive_h5_exists(g, "0/syn_weight") || olive_h5_exists(g, "0/delay")) {
-        if (olive_h5_exists(g, "edge_group_id")) {
-            int64_t *gid = olive_malloc((size_t)E * 8 + 8, "import");
-            olive_h5_read_slab1(path, g, "edge_group_id", H5T_NATIVE_INT64, 0, E, gid);
-            for (int64_t e = 0; e < E; e++)
-                if (gid[e] != 0) olive_die("%s: edge %lld is in group %lld; olive reads group 0 only", path, (long long)e, (long long)gid[e]);
-            free(gid);
-        }
-        hid_t g0 = H5Gopen2(g, "0", H5P_DEFAULT);
-        int64_t n0 = olive_h5_exists(g0, "syn_weight") ? olive_h5_len1(path, g0, "syn_weight") : olive_h5_len1(path, g0, "delay");
-        if (olive_h5_exists(g, "edge_group_index")) {
-            gi = olive_malloc((size_t)E * 8 + 8, "import");
-            olive_h5_read_slab1(path, g, "edge_group_index", H5T_NATIVE_INT64, 0, E, gi);
-            for (int64_t e = 0; e < E; e++)
-                if (gi[e] < 0 || gi[e] >= n0) olive_die("%s: edge_group_index[%lld] = %lld is outside group 0's %lld rows",
-                                                        path, (long long)e, (long long)gi[e], (long long)n0);
-        } else if (n0 != E) olive_die("%s: group 0 has %lld rows for %lld edges and no edge_group_index", path,
-                                      (long long)n0, (long long)E);
-        if (olive_h5_exists(g0, "syn_weight")) {
-            w = olive_malloc((size_t)n0 * 8 + 8, "import");
-            olive_h5_read_slab1(path, g0, "syn_weight", H5T_NATIVE_DOUBLE, 0, n0, w);
-        }
-        if (olive_h5_exists(g0, "delay")) {
-            d = olive_malloc((size_t)n0 * 8 + 8, "import");
-            olive_h5_read_slab1(path, g0, "delay", H5T_NATIVE_DOUBLE, 0, n0, d);
-        }
-        H5Gclose(g0);
-    }
+    read_group0(x, g);
     H5Gclose(g);
     H5Gclose(eg);
     H5Fclose(f);
-    /* the edge types present, in ascending order: one projection each */
-    int64_t tids[MAX_TYPES];
+}
+
+/* The edge types present, in ascending order (one projection each). */
+static int edge_type_ids(const sonata_edges *x, int64_t tids[MAX_TYPES])
+{
     int nt = 0;
-    for (int64_t e = 0; e < E; e++) {
+    for (int64_t e = 0; e < x->E; e++) {
         int k = 0;
-        while (k < nt && tids[k] != type[e]) k++;
+        while (k < nt && tids[k] != x->type[e]) k++;
         if (k == nt) {
-            if (nt == MAX_TYPES) olive_die("%s: more than %d edge types", path, MAX_TYPES);
-            tids[nt++] = type[e];
+            if (nt == MAX_TYPES) olive_die("%s: more than %d edge types", x->path, MAX_TYPES);
+            tids[nt++] = x->type[e];
         }
     }
     for (int a = 1; a < nt; a++)
-        for (int b = a; b > 0 && tids[b] < tids[b - 1]; b--) { int64_t x = tids[b]; tids[b] = tids[b - 1]; tids[b - 1] = x; }
+        for (int b = a; b > 0 && tids[b] < tids[b - 1]; b--) { int64_t t = tids[b]; tids[b] = tids[b - 1]; tids[b - 1] = t; }
+    return nt;
+}
+
+/* The edges of type tid into es, each with its weight and delay (from the
+ * file, else the edge type et) checked, sorted by target then source;
+ * returns their number. */
+static int64_t edges_of_type(const gc_spk_config *cfg, const sonata_edges *x, int64_t tid, const edge_type *et, edge *es)
+{
+    const char *path = x->path;
+    int64_t m = 0;
+    for (int64_t e = 0; e < x->E; e++) {
+        if (x->type[e] != tid) continue;
+        if (x->src[e] >= (uint64_t)cfg->count || x->tgt[e] >= (uint64_t)cfg->count)
+            olive_die("%s: edge %lld joins cells %llu -> %llu; the network has %lld cells", path, (long long)e,
+                      (unsigned long long)x->src[e], (unsigned long long)x->tgt[e], (long long)cfg->count);
+        const int64_t at = x->gi ? x->gi[e] : e;
+        double we = x->w ? x->w[at] : et ? et->w : NAN, de = x->d ? x->d[at] : et ? et->d : NAN;
+        if (!isfinite(we)) olive_die("%s: edge %lld has no finite syn_weight (in the edges file or the edge types)", path, (long long)e);
+        if (!isfinite(de)) olive_die("%s: edge %lld has no finite delay (in the edges file or the edge types)", path, (long long)e);
+        if (de < 0) olive_die("%s: edge %lld has a negative delay (%g ms)", path, (long long)e, de);
+        char what[600];   /* the field the delay came from */
+        if (x->d) snprintf(what, sizeof what, "%s: /edges/%s/0/delay[%lld] (edge %lld; the delay buffer)", path, x->pop,
+                           (long long)at, (long long)e);
+        else snprintf(what, sizeof what, "%s: edge type %lld: delay (edge %lld; the delay buffer)",
+                      cfg->import_edge_types, (long long)tid, (long long)e);
+        const int64_t steps = olive_ms_to_steps_or_die(olive_die, what, de, cfg->dt, 0, OLIVE_MAX_DELAY);
+        es[m++] = (edge){x->tgt[e], x->src[e], we, steps};
+    }
+    qsort(es, (size_t)m, sizeof(edge), cmp_edge);
+    return m;
+}
+
+/* Projection p (the type tid's, after `before` others in syn) from its m
+ * sorted edges: its name, receptor (the type's, else the weights' sign),
+ * plasticity and rows. */
+static void fill_projection(const gc_spk_config *cfg, const olive_synapses *syn, int before, const char *path,
+                            int64_t tid, const edge_type *et, const edge *es, int64_t m, olive_projection *p)
+{
+    memset(p, 0, sizeof *p);
+    if (et && et->name[0]) snprintf(p->name, sizeof p->name, "%s", et->name);
+    else snprintf(p->name, sizeof p->name, "type_%lld", (long long)tid);
+    for (int q = 0; q < before; q++)   /* one group per name in the file */
+        if (!strcmp(syn->proj[q].name, p->name))
+            olive_die("%s: edge type %lld: a second projection named '%s'", path, (long long)tid, p->name);
+    const char *rec = et && et->receptor[0] ? et->receptor : NULL;
+    if (!rec) {
+        if (cfg->model->weights_nonnegative)
+            olive_die("%s: edge type %lld has no receptor (a 'receptor' column of --import-edge-types: ge or gi); "
+                      "%s weights are conductances, their sign cannot tell", path, (long long)tid, cfg->model->name);
+        rec = m > 0 && es[0].w < 0 ? "gi" : "ge";
+        for (int64_t i = 0; i < m; i++)
+            if ((es[i].w < 0) != (rec[1] == 'i'))
+                olive_die("%s: edge type %lld mixes positive and negative weights and has no receptor column", path,
+                          (long long)tid);
+    }
+    if (olive_model_receptor(cfg->model, rec) < 0)
+        olive_die("%s: edge type %lld: model %s has no receptor '%s' (it has ge, gi)", path, (long long)tid,
+                  cfg->model->name, rec);
+    snprintf(p->receptor, sizeof p->receptor, "%s", rec);
+    if (et) p->plast = et->plast;
+    snprintf(p->source, sizeof p->source, "all");
+    snprintf(p->target, sizeof p->target, "all");
+    { const char *b = strrchr(path, '/'); snprintf(p->rule, sizeof p->rule, "imported from %.100s", b ? b + 1 : path); }
+    p->row1 = cfg->count;
+    p->nnz = p->nnz_total = m;
+    p->row_ptr = olive_calloc((size_t)cfg->count + 1, sizeof(int64_t), "synapses");
+    p->col = olive_malloc((size_t)m * 4 + 4, "synapses");
+    p->weight = olive_malloc((size_t)m * 8 + 8, "synapses");
+    p->delay = olive_malloc((size_t)m * 2 + 2, "synapses");
+    for (int64_t i = 0; i < m; i++) {
+        if (cfg->model->weights_nonnegative && es[i].w < 0)
+            olive_die("%s: edge type %lld has a weight of %g; a %s weight is a conductance (nS) and cannot be negative",
+                      path, (long long)tid, es[i].w, cfg->model->name);
+        const char *bad = olive_plast_weight_fault(&p->plast, es[i].w);
+        if (bad) olive_die("%s: edge type %lld has a weight of %g: %s", path, (long long)tid, es[i].w, bad);
+        p->row_ptr[es[i].tgt + 1]++;
+        p->col[i] = (int32_t)es[i].src;
+        p->weight[i] = es[i].w;
+        p->delay[i] = (uint16_t)es[i].d;
+    }
+    for (int64_t r = 0; r < cfg->count; r++) p->row_ptr[r + 1] += p->row_ptr[r];
+}
+
+void gc_spk_import(const gc_spk_config *cfg, olive_synapses *syn)
+{
+    static edge_type types[MAX_TYPES];
+    int ntypes = cfg->import_edge_types ? read_types(cfg->import_edge_types, cfg->import_synaptic_models, types) : 0;
+    sonata_edges x;
+    read_edges(cfg, syn, &x);
+    int64_t tids[MAX_TYPES];
+    const int nt = edge_type_ids(&x, tids);
     const int base = syn->n;
     syn->proj = olive_realloc(syn->proj, (size_t)(base + nt + 1) * sizeof(olive_projection), "projections");
-    edge *es = olive_malloc((size_t)E * sizeof(edge) + sizeof(edge), "import");
+    edge *es = olive_malloc((size_t)x.E * sizeof(edge) + sizeof(edge), "import");
     for (int k = 0; k < nt; k++) {
         const edge_type *et = NULL;
         for (int q = 0; q < ntypes; q++) if (types[q].id == tids[k]) et = &types[q];
-        int64_t m = 0;
-        for (int64_t e = 0; e < E; e++) {
-            if (type[e] != tids[k]) continue;
-            if (src[e] >= (uint64_t)cfg->count || tgt[e] >= (uint64_t)cfg->count)
-                olive_die("%s: edge %lld joins cells %llu -> %llu; the network has %lld cells", path, (long long)e,
-                          (unsigned long long)src[e], (unsigned long long)tgt[e], (long long)cfg->count);
-            const int64_t at = gi ? gi[e] : e;
-            double we = w ? w[at] : et ? et->w : NAN, de = d ? d[at] : et ? et->d : NAN;
-            if (!isfinite(we)) olive_die("%s: edge %lld has no finite syn_weight (in the edges file or the edge types)", path, (long long)e);
-            if (!isfinite(de)) olive_die("%s: edge %lld has no finite delay (in the edges file or the edge types)", path, (long long)e);
-            if (de < 0) olive_die("%s: edge %lld has a negative delay (%g ms)", path, (long long)e, de);
-            char what[600];   /* the field the delay came from */
-            if (d) snprintf(what, sizeof what, "%s: /edges/%s/0/delay[%lld] (edge %lld; the delay buffer)", path, pops[0],
-                            (long long)at, (long long)e);
-            else snprintf(what, sizeof what, "%s: edge type %lld: delay (edge %lld; the delay buffer)",
-                          cfg->import_edge_types, (long long)tids[k], (long long)e);
-            const int64_t steps = olive_ms_to_steps_or_die(olive_die, what, de, cfg->dt, 0, OLIVE_MAX_DELAY);
-            es[m++] = (edge){tgt[e], src[e], we, steps};
-        }
-        qsort(es, (size_t)m, sizeof(edge), cmp_edge);
-        olive_projection *p = &syn->proj[base + k];
-        memset(p, 0, sizeof *p);
-        if (et && et->name[0]) snprintf(p->name, sizeof p->name, "%s", et->name);
-        else snprintf(p->name, sizeof p->name, "type_%lld", (long long)tids[k]);
-        for (int q = 0; q < base + k; q++)   /* one group per name in the file */
-            if (!strcmp(syn->proj[q].name, p->name))
-                olive_die("%s: edge type %lld: a second projection named '%s'", path, (long long)tids[k], p->name);
-        const char *rec = et && et->receptor[0] ? et->receptor : NULL;
-        if (!rec) {
-            if (cfg->model->weights_nonnegative)
-                olive_die("%s: edge type %lld has no receptor (a 'receptor' column of --import-edge-types: ge or gi); "
-                          "%s weights are conductances, their sign cannot tell", path, (long long)tids[k], cfg->model->name);
-            rec = m > 0 && es[0].w < 0 ? "gi" : "ge";
-            for (int64_t i = 0; i < m; i++)
-                if ((es[i].w < 0) != (rec[1] == 'i'))
-                    olive_die("%s: edge type %lld mixes positive and negative weights and has no receptor column", path,
-                              (long long)tids[k]);
-        }
-        if (olive_model_receptor(cfg->model, rec) < 0)
-            olive_die("%s: edge type %lld: model %s has no receptor '%s' (it has ge, gi)", path, (long long)tids[k],
-                      cfg->model->name, rec);
-        snprintf(p->receptor, sizeof p->receptor, "%s", rec);
-        if (et) p->plast = et->plast;
-        snprintf(p->source, sizeof p->source, "all");
-        snprintf(p->target, sizeof p->target, "all");
-        { const char *b = strrchr(path, '/'); snprintf(p->rule, sizeof p->rule, "imported from %.100s", b ? b + 1 : path); }
-        p->row1 = cfg->count;
-        p->nnz = p->nnz_total = m;
-        p->row_ptr = olive_calloc((size_t)cfg->count + 1, sizeof(int64_t), "synapses");
-        p->col = olive_malloc((size_t)m * 4 + 4, "synapses");
-        p->weight = olive_malloc((size_t)m * 8 + 8, "synapses");
-        p->delay = olive_malloc((size_t)m * 2 + 2, "synapses");
-        for (int64_t i = 0; i < m; i++) {
-            if (cfg->model->weights_nonnegative && es[i].w < 0)
-                olive_die("%s: edge type %lld has a weight of %g; a %s weight is a conductance (nS) and cannot be negative",
-                          path, (long long)tids[k], es[i].w, cfg->model->name);
-            const char *bad = olive_plast_weight_fault(&p->plast, es[i].w);
-            if (bad) olive_die("%s: edge type %lld has a weight of %g: %s", path, (long long)tids[k], es[i].w, bad);
-            p->row_ptr[es[i].tgt + 1]++;
-            p->col[i] = (int32_t)es[i].src;
-            p->weight[i] = es[i].w;
-            p->delay[i] = (uint16_t)es[i].d;
-        }
-        for (int64_t r = 0; r < cfg->count; r++) p->row_ptr[r + 1] += p->row_ptr[r];
+        const int64_t m = edges_of_type(cfg, &x, tids[k], et, es);
+        fill_projection(cfg, syn, base + k, x.path, tids[k], et, es, m, &syn->proj[base + k]);
     }
     syn->n = base + nt;
-    free(es); free(src); free(tgt); free(type); free(w); free(d); free(gi);
+    free(es); free(x.src); free(x.tgt); free(x.type); free(x.w); free(x.d); free(x.gi);
 }
