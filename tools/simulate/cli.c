@@ -21,9 +21,9 @@
 #define SIM_BACKENDS_BUILT "cpu"
 #endif
 
-static void usage(void)
-{
-    printf("Usage: olive-simulate NET.h5 -o OUTDIR (--steps N | --time MS) [options]\n"
+/* The --help text (tests/test_cli_conventions.sh holds it and sim_opts together). */
+static const char usage_text[] =
+    "Usage: olive-simulate NET.h5 -o OUTDIR (--steps N | --time MS) [options]\n"
            "\n"
            "Simulates the network of NET.h5 and writes OUTDIR in SONATA layout: spikes.h5, one\n"
            "<variable>.h5 report per recorded variable, and state.h5. An InfOli network (docs/MODEL.md)\n"
@@ -127,8 +127,9 @@ static void usage(void)
            "  lif_coba, lif_coba_alpha    pA             nS                 -\n"
            "  hh_traub                    pA             nS                 -\n"
            "  hh_cable, hh_swc            nA             uS                 -\n"
-           "Repeatable: --pulse, --poisson, --record-cells, --record-weights, --param; any other option given twice is refused.\n");
-}
+           "Repeatable: --pulse, --poisson, --record-cells, --record-weights, --param; any other option given twice is refused.\n";
+
+static void usage(void) { fputs(usage_text, stdout); }
 
 /* Every option of usage() (tests/test_cli_conventions.sh holds the two
  * together): the pre-pass refuses the others, with "did you mean", and a
@@ -377,112 +378,134 @@ static void check_options_apply(sim_config *cfg, int have_gj, int have_threshold
     }
 }
 
-void sim_parse_args(int argc, char **argv, sim_config *cfg)
+/* The options the checks after the command line's loop need. */
+typedef struct {
+    const char *record, *compartments;   /* --record, --record-compartments */
+    const char **pulses;                 /* --pulse, parsed once dt is known */
+    int npulses, gj, threshold;
+    double time_ms;                      /* --time, or -1 */
+} sim_seen;
+
+/* An option of the model, its inputs or its start (argv[*i]): taken, 1;
+ * else 0. */
+static int parse_model_option(int argc, char **argv, int *i, sim_config *cfg, sim_seen *h)
 {
-    memset(cfg, 0, sizeof *cfg);
-    cfg->infoli.gj = OLIVE_GJ_RGJ;
-    cfg->rec.every = 1;
-    cfg->spiking.method = -1;
-    const char *record_arg = NULL, *comp_arg = NULL, **pulse_args = olive_malloc((size_t)argc * sizeof(char *), "arguments");
-    int npulse_args = 0, have_gj = 0, have_threshold = 0;
-    cfg->run.steps = -1;
-    cfg->rec.cell_args = olive_malloc((size_t)argc * sizeof *cfg->rec.cell_args, "arguments");
-    cfg->run.seed = 1;
-    double time_ms = -1;
-    olive_check_options_or_die(argc, argv, sim_opts, OLIVE_NOPTS(sim_opts));
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(); exit(0); }
-        else if (!strcmp(a, "--version")) { printf("olive-simulate %s (backends: %s)\n", OLIVE_VERSION, SIM_BACKENDS_BUILT); exit(0); }
-        else if (!strcmp(a, "-o") || !strcmp(a, "--output")) cfg->run.out_path = need_value(argc, argv, &i);
-        else if (!strcmp(a, "--compress")) olive_h5_deflate = 4;
-        else if (!strncmp(a, "--compress=", 11)) olive_h5_deflate = (int)olive_parse_int("--compress", a + 11, 1, 9);
-        else if (!strcmp(a, "--steps")) cfg->run.steps = olive_parse_int(a, need_value(argc, argv, &i), 1, INT64_C(1) << 40);
-        else if (!strcmp(a, "--time")) time_ms = olive_parse_double(a, need_value(argc, argv, &i), 0, 1e12);
-        else if (!strcmp(a, "--gj")) {
-            const char *g = need_value(argc, argv, &i);
-            if (!strcmp(g, "rgj")) cfg->infoli.gj = OLIVE_GJ_RGJ;
-            else if (!strcmp(g, "sgj")) cfg->infoli.gj = OLIVE_GJ_SGJ;
-            else if (!strcmp(g, "ngj")) cfg->infoli.gj = OLIVE_GJ_NGJ;
-            else olive_usage_error("--gj: '%s' is not rgj, sgj or ngj%s", g, did_you_mean(g, "rgj", "sgj", "ngj"));
-            have_gj = 1;
-        }
-        else if (!strcmp(a, "--pulse")) pulse_args[npulse_args++] = need_value(argc, argv, &i);
-        else if (!strcmp(a, "--method")) {
-            const char *m = need_value(argc, argv, &i);
-            cfg->spiking.method = olive_lif_method_parse(m);
-            if (cfg->spiking.method < 0) olive_usage_error("--method: '%s' is not exact, euler or exponential_euler", m);
-        }
-        else if (!strcmp(a, "--poisson")) sim_add_poisson_arg(&cfg->spiking, need_value(argc, argv, &i));
-        else if (!strcmp(a, "--stimulus")) cfg->stim.path = need_value(argc, argv, &i);
-        else if (!strcmp(a, "--param")) {
-            cfg->run.params = olive_realloc(cfg->run.params, (size_t)(cfg->run.nparams + 1) * sizeof(char *), "--param");
-            cfg->run.params[cfg->run.nparams++] = need_value(argc, argv, &i);
-        }
-        else if (!strcmp(a, "--noise")) parse_noise(&cfg->infoli, need_value(argc, argv, &i));
-        else if (!strcmp(a, "--seed")) cfg->run.seed = (uint64_t)olive_parse_int(a, need_value(argc, argv, &i), 0, INT64_MAX);
-        else if (!strcmp(a, "--init-voltage")) {
-            const char *v = need_value(argc, argv, &i);
-            sim_infoli_config *io = &cfg->infoli;
-            if (!olive_parse_range(a, v, -200, 200, &io->init_lo, &io->init_hi) || io->init_hi < io->init_lo)
-                olive_usage_error("--init-voltage: '%s' must be LO:HI in mV with -200 <= LO <= HI <= 200", v);
-            io->init_random = 1;
-        }
-        else if (!strcmp(a, "--progress")) olive_progress_forced = 1;
-        else if (!strcmp(a, "--record")) record_arg = need_value(argc, argv, &i);
-        else if (!strcmp(a, "--record-compartments")) comp_arg = need_value(argc, argv, &i);
-        else if (!strcmp(a, "--record-every")) cfg->rec.every = olive_parse_int(a, need_value(argc, argv, &i), 1, INT64_C(1) << 40);
-        else if (!strcmp(a, "--record-weights")) parse_record_weights(cfg, need_value(argc, argv, &i), argc);
-        else if (!strcmp(a, "--record-weights-every"))
-            cfg->rec.weights_every = olive_parse_int(a, need_value(argc, argv, &i), 1, INT64_C(1) << 40);
-        else if (!strcmp(a, "--record-cells")) {
-            const char *v = need_value(argc, argv, &i);
-            cfg->rec.cell_args[cfg->rec.ncell_args++] = (sim_cellarg){v, v, -1};
-        }
-        else if (!strcmp(a, "--record-precision") || !strcmp(a, "--precision")) {
-            const char *p = need_value(argc, argv, &i);
-            int single;
-            if (!strcmp(p, "single")) single = 1;
-            else if (!strcmp(p, "double")) single = 0;
-            else olive_usage_error("%s: '%s' is not single or double", a, p);
-            if (!strcmp(a, "--precision")) cfg->run.single = single; else cfg->rec.as_double = !single;
-        }
-        else if (!strcmp(a, "--backend")) {
-            const char *b = need_value(argc, argv, &i);
-            if (!strcmp(b, "auto")) cfg->run.backend = SIM_BACKEND_AUTO;
-            else if (!strcmp(b, "cpu")) cfg->run.backend = SIM_BACKEND_CPU;
-            else if (!strcmp(b, "cuda")) {
-                cfg->run.backend = SIM_BACKEND_CUDA;   /* (checked once the model is known: check_backend) */
-            }
-            else olive_usage_error("--backend: '%s' is not auto, cpu or cuda%s", b, did_you_mean(b, "auto", "cpu", "cuda"));
-        }
-        else if (!strcmp(a, "--spike-threshold")) {
-            cfg->infoli.spike_threshold = olive_parse_double(a, need_value(argc, argv, &i), -1e6, 1e6);
-            have_threshold = 1;
-        }
-        else if (!strcmp(a, "--population")) {
-            const char *p = need_value(argc, argv, &i);
-            if (!*p || strlen(p) >= sizeof cfg->rec.population || strchr(p, '/'))
-                olive_usage_error("--population: '%s' is not a valid name (1-63 characters, no '/')", p);
-            snprintf(cfg->rec.population, sizeof cfg->rec.population, "%s", p);
-        }
-        else if (!strcmp(a, "--map")) cfg->run.map_path = need_value(argc, argv, &i);
-        else if (!strcmp(a, "--threads")) cfg->run.threads = (int)olive_parse_int(a, need_value(argc, argv, &i), 1, 4096);
-        else if (!strcmp(a, "--checkpoint-every"))
-            cfg->run.checkpoint_every = olive_parse_int(a, need_value(argc, argv, &i), 1, INT64_C(1) << 40);
-        else if (!strcmp(a, "--restart")) cfg->run.restart_path = need_value(argc, argv, &i);
-        else if (!strcmp(a, "--model-path")) olive_model_path_add(need_value(argc, argv, &i));
-        else if (!strcmp(a, "--force")) cfg->run.force = 1;
-        else if (!strcmp(a, "--order-free-sums")) cfg->spiking.order_free = 1;
-        else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) cfg->run.verbose = olive_verbose = 1;
-        else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) olive_quiet = 1;
-        else if (a[0] == '-') olive_usage_error("unknown option '%s'", a);
-        else if (!cfg->run.net_path) cfg->run.net_path = a;
-        else olive_usage_error("unexpected argument '%s' (one network file only)", a);
+    const char *a = argv[*i];
+    if (!strcmp(a, "--gj")) {
+        const char *g = need_value(argc, argv, i);
+        if (!strcmp(g, "rgj")) cfg->infoli.gj = OLIVE_GJ_RGJ;
+        else if (!strcmp(g, "sgj")) cfg->infoli.gj = OLIVE_GJ_SGJ;
+        else if (!strcmp(g, "ngj")) cfg->infoli.gj = OLIVE_GJ_NGJ;
+        else olive_usage_error("--gj: '%s' is not rgj, sgj or ngj%s", g, did_you_mean(g, "rgj", "sgj", "ngj"));
+        h->gj = 1;
+    } else if (!strcmp(a, "--pulse")) {
+        h->pulses[h->npulses++] = need_value(argc, argv, i);
+    } else if (!strcmp(a, "--method")) {
+        const char *m = need_value(argc, argv, i);
+        cfg->spiking.method = olive_lif_method_parse(m);
+        if (cfg->spiking.method < 0) olive_usage_error("--method: '%s' is not exact, euler or exponential_euler", m);
+    } else if (!strcmp(a, "--poisson")) {
+        sim_add_poisson_arg(&cfg->spiking, need_value(argc, argv, i));
+    } else if (!strcmp(a, "--stimulus")) {
+        cfg->stim.path = need_value(argc, argv, i);
+    } else if (!strcmp(a, "--param")) {
+        cfg->run.params = olive_realloc(cfg->run.params, (size_t)(cfg->run.nparams + 1) * sizeof(char *), "--param");
+        cfg->run.params[cfg->run.nparams++] = need_value(argc, argv, i);
+    } else if (!strcmp(a, "--noise")) {
+        parse_noise(&cfg->infoli, need_value(argc, argv, i));
+    } else if (!strcmp(a, "--seed")) {
+        cfg->run.seed = (uint64_t)olive_parse_int(a, need_value(argc, argv, i), 0, INT64_MAX);
+    } else if (!strcmp(a, "--init-voltage")) {
+        const char *v = need_value(argc, argv, i);
+        sim_infoli_config *io = &cfg->infoli;
+        if (!olive_parse_range(a, v, -200, 200, &io->init_lo, &io->init_hi) || io->init_hi < io->init_lo)
+            olive_usage_error("--init-voltage: '%s' must be LO:HI in mV with -200 <= LO <= HI <= 200", v);
+        io->init_random = 1;
+    } else if (!strcmp(a, "--spike-threshold")) {
+        cfg->infoli.spike_threshold = olive_parse_double(a, need_value(argc, argv, i), -1e6, 1e6);
+        h->threshold = 1;
+    } else if (!strcmp(a, "--order-free-sums")) {
+        cfg->spiking.order_free = 1;
+    } else {
+        return 0;
     }
+    return 1;
+}
+
+/* An option of what is recorded and how (argv[*i]): taken, 1; else 0. */
+static int parse_record_option(int argc, char **argv, int *i, sim_config *cfg, sim_seen *h)
+{
+    const char *a = argv[*i];
+    if (!strcmp(a, "--record")) {
+        h->record = need_value(argc, argv, i);
+    } else if (!strcmp(a, "--record-compartments")) {
+        h->compartments = need_value(argc, argv, i);
+    } else if (!strcmp(a, "--record-every")) {
+        cfg->rec.every = olive_parse_int(a, need_value(argc, argv, i), 1, INT64_C(1) << 40);
+    } else if (!strcmp(a, "--record-weights")) {
+        parse_record_weights(cfg, need_value(argc, argv, i), argc);
+    } else if (!strcmp(a, "--record-weights-every")) {
+        cfg->rec.weights_every = olive_parse_int(a, need_value(argc, argv, i), 1, INT64_C(1) << 40);
+    } else if (!strcmp(a, "--record-cells")) {
+        const char *v = need_value(argc, argv, i);
+        cfg->rec.cell_args[cfg->rec.ncell_args++] = (sim_cellarg){v, v, -1};
+    } else if (!strcmp(a, "--record-precision") || !strcmp(a, "--precision")) {
+        const char *p = need_value(argc, argv, i);
+        int single;
+        if (!strcmp(p, "single")) single = 1;
+        else if (!strcmp(p, "double")) single = 0;
+        else olive_usage_error("%s: '%s' is not single or double", a, p);
+        if (!strcmp(a, "--precision")) cfg->run.single = single; else cfg->rec.as_double = !single;
+    } else if (!strcmp(a, "--population")) {
+        const char *p = need_value(argc, argv, i);
+        if (!*p || strlen(p) >= sizeof cfg->rec.population || strchr(p, '/'))
+            olive_usage_error("--population: '%s' is not a valid name (1-63 characters, no '/')", p);
+        snprintf(cfg->rec.population, sizeof cfg->rec.population, "%s", p);
+    } else if (!strcmp(a, "--compress")) {
+        olive_h5_deflate = 4;
+    } else if (!strncmp(a, "--compress=", 11)) {
+        olive_h5_deflate = (int)olive_parse_int("--compress", a + 11, 1, 9);
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+/* An option of the run itself (argv[*i]): taken, 1; else 0. */
+static int parse_run_option(int argc, char **argv, int *i, sim_config *cfg, sim_seen *h)
+{
+    const char *a = argv[*i];
+    if (!strcmp(a, "-o") || !strcmp(a, "--output")) cfg->run.out_path = need_value(argc, argv, i);
+    else if (!strcmp(a, "--steps")) cfg->run.steps = olive_parse_int(a, need_value(argc, argv, i), 1, INT64_C(1) << 40);
+    else if (!strcmp(a, "--time")) h->time_ms = olive_parse_double(a, need_value(argc, argv, i), 0, 1e12);
+    else if (!strcmp(a, "--backend")) {
+        const char *b = need_value(argc, argv, i);
+        if (!strcmp(b, "auto")) cfg->run.backend = SIM_BACKEND_AUTO;
+        else if (!strcmp(b, "cpu")) cfg->run.backend = SIM_BACKEND_CPU;
+        else if (!strcmp(b, "cuda")) cfg->run.backend = SIM_BACKEND_CUDA;   /* (checked once the model is known: check_backend) */
+        else olive_usage_error("--backend: '%s' is not auto, cpu or cuda%s", b, did_you_mean(b, "auto", "cpu", "cuda"));
+    }
+    else if (!strcmp(a, "--map")) cfg->run.map_path = need_value(argc, argv, i);
+    else if (!strcmp(a, "--threads")) cfg->run.threads = (int)olive_parse_int(a, need_value(argc, argv, i), 1, 4096);
+    else if (!strcmp(a, "--checkpoint-every"))
+        cfg->run.checkpoint_every = olive_parse_int(a, need_value(argc, argv, i), 1, INT64_C(1) << 40);
+    else if (!strcmp(a, "--restart")) cfg->run.restart_path = need_value(argc, argv, i);
+    else if (!strcmp(a, "--model-path")) olive_model_path_add(need_value(argc, argv, i));
+    else if (!strcmp(a, "--force")) cfg->run.force = 1;
+    else if (!strcmp(a, "--progress")) olive_progress_forced = 1;
+    else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) cfg->run.verbose = olive_verbose = 1;
+    else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) olive_quiet = 1;
+    else return 0;
+    return 1;
+}
+
+/* After the loop: the model read from the network file decides the step and
+ * which options apply; then what needs them is parsed and checked. */
+static void finish_config(sim_config *cfg, sim_seen *h)
+{
     if (!cfg->run.net_path) olive_usage_error("no network file given");
     if (!cfg->run.out_path) olive_usage_error("no output directory given (-o OUTDIR)");
-    if ((cfg->run.steps >= 0) == (time_ms >= 0)) olive_usage_error("give exactly one of --steps and --time");
+    if ((cfg->run.steps >= 0) == (h->time_ms >= 0)) olive_usage_error("give exactly one of --steps and --time");
     /* The model decides the variables, the step and which options apply; a
      * plugin's is found in the places the user chose (model_places.h). */
     olive_plugins_enable();
@@ -492,21 +515,45 @@ void sim_parse_args(int argc, char **argv, sim_config *cfg)
     cfg->run.dt = olive_syn_dt(cfg->run.net_path, cfg->run.model->dt_default);
     sim_stimulus_set_dt(cfg->run.dt);
     sim_stimulus_set_model(cfg->run.model);
-    check_options_apply(cfg, have_gj, have_threshold);
+    check_options_apply(cfg, h->gj, h->threshold);
     if (cfg->rec.weights_every && !cfg->rec.nweights) olive_usage_error("--record-weights-every without --record-weights");
     /* Spikes only unless asked, as NEST and Brian2 do: a report of every
      * cell every step is the largest output a run writes. */
-    if (record_arg) parse_record(cfg, record_arg);
-    if (comp_arg) parse_record_compartments(cfg, comp_arg);
+    if (h->record) parse_record(cfg, h->record);
+    if (h->compartments) parse_record_compartments(cfg, h->compartments);
     for (int k = 0; k < cfg->rec.ncell_args; k++) parse_record_cells_var(cfg, &cfg->rec.cell_args[k]);
-    for (int k = 0; k < npulse_args; k++) sim_add_pulse_arg(&cfg->stim, pulse_args[k]);
-    free(pulse_args);
-    if (time_ms >= 0) {
-        cfg->run.steps = olive_ms_to_steps_or_die(olive_usage_error, "--time", time_ms, cfg->run.dt, 1, INT64_C(1) << 40);
+    for (int k = 0; k < h->npulses; k++) sim_add_pulse_arg(&cfg->stim, h->pulses[k]);
+    if (h->time_ms >= 0) {
+        cfg->run.steps = olive_ms_to_steps_or_die(olive_usage_error, "--time", h->time_ms, cfg->run.dt, 1, INT64_C(1) << 40);
     }
     check_output_path(cfg->run.out_path);
     if (cfg->run.restart_path) check_restart_path(cfg->run.restart_path);
     if (cfg->stim.path) sim_read_stimulus(&cfg->stim, cfg->stim.path);
     if (cfg->infoli.init_random && cfg->run.restart_path)
         olive_usage_error("--init-voltage and --restart: a restart continues the state's potentials");
+}
+
+void sim_parse_args(int argc, char **argv, sim_config *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->infoli.gj = OLIVE_GJ_RGJ;
+    cfg->rec.every = 1;
+    cfg->spiking.method = -1;
+    cfg->run.steps = -1;
+    cfg->rec.cell_args = olive_malloc((size_t)argc * sizeof *cfg->rec.cell_args, "arguments");
+    cfg->run.seed = 1;
+    sim_seen h = {.pulses = olive_malloc((size_t)argc * sizeof(char *), "arguments"), .time_ms = -1};
+    olive_check_options_or_die(argc, argv, sim_opts, OLIVE_NOPTS(sim_opts));
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(); exit(0); }
+        else if (!strcmp(a, "--version")) { printf("olive-simulate %s (backends: %s)\n", OLIVE_VERSION, SIM_BACKENDS_BUILT); exit(0); }
+        else if (parse_run_option(argc, argv, &i, cfg, &h) || parse_model_option(argc, argv, &i, cfg, &h) ||
+                 parse_record_option(argc, argv, &i, cfg, &h)) continue;
+        else if (a[0] == '-') olive_usage_error("unknown option '%s'", a);
+        else if (!cfg->run.net_path) cfg->run.net_path = a;
+        else olive_usage_error("unexpected argument '%s' (one network file only)", a);
+    }
+    finish_config(cfg, &h);
+    free(h.pulses);
 }
