@@ -461,102 +461,120 @@ static void add_projections(gc_spk_config *cfg, const char *const *projs, int np
     }
 }
 
-void gc_spk_parse_args(int argc, char **argv, gc_spk_config *cfg)
+/* --model NAME: a built-in spiking model, or a plugin's in the places the
+ * user chose. */
+static void parse_model(gc_spk_config *cfg, const char *m)
 {
-    memset(cfg, 0, sizeof *cfg);
-    cfg->dt = -1;   /* the model's default */
-    cfg->seed = 1;
-    int64_t cells = 0;
-    /* parameters and v0 are applied once the populations are known */
+    cfg->model = olive_model_find(m);
+    if (!cfg->model) cfg->model = plugin_model(m);
+    if (!cfg->model || cfg->model == &olive_model_infoli || olive_model_is_source(cfg->model)) {
+        const char *models[32];   /* (the model table's: cellmodel.c) */
+        const int nmodels = olive_spiking_model_list(models, 32);
+        char hint[96];
+        olive_usage_error("--model: '%s' is not %s%s, nor a plugin's model in --model-path, OLIVE_MODEL_PATH or the "
+                          "model cache (olive-model build MODEL.nestml puts it there; docs/MODELS.md)", m,
+                          olive_spiking_model_names(), olive_did_you_mean(hint, sizeof hint, m, models, nmodels));
+    }
+}
+
+/* --population NAME:N */
+static void add_population(gc_spk_config *cfg, const char *v)
+{
+    const char *colon = strrchr(v, ':');
+    if (!colon) olive_usage_error("--population: '%s' must be NAME:N", v);
+    if (cfg->pops.n == OLIVE_MAX_POPS) olive_usage_error("--population: at most %d populations", OLIVE_MAX_POPS);
+    olive_population *p = &cfg->pops.pop[cfg->pops.n];
+    if ((size_t)(colon - v) >= sizeof p->name) olive_usage_error("--population: the name in '%s' is too long", v);
+    memcpy(p->name, v, (size_t)(colon - v));
+    p->name[colon - v] = 0;
+    check_name("--population", p->name);
+    if (!strcmp(p->name, "all")) olive_usage_error("--population: 'all' names every cell; choose another name");
+    if (find_pop(cfg, p->name) >= 0) olive_usage_error("--population: '%s' is given twice", p->name);
+    p->count = olive_parse_int("--population", colon + 1, 1, INT32_MAX);
+    cfg->pops.n++;
+}
+
+/* --source-poisson NAME:N:RATE[:START[:DURATION]] */
+static void add_source_poisson(gc_spk_config *cfg, const char *v)
+{
+    char buf[256], *f[6];
+    int nf = 0;
+    if ((size_t)snprintf(buf, sizeof buf, "%s", v) >= sizeof buf) olive_usage_error("--source-poisson: '%s' is too long", v);
+    for (char *save = NULL, *t = strtok_r(buf, ":", &save); t && nf < 6; t = strtok_r(NULL, ":", &save)) f[nf++] = t;
+    if (nf < 3 || nf > 5) olive_usage_error("--source-poisson: '%s' must be NAME:N:RATE[:START[:DURATION]]", v);
+    if (cfg->pops.n == OLIVE_MAX_POPS) olive_usage_error("--source-poisson: at most %d populations", OLIVE_MAX_POPS);
+    olive_population *p = &cfg->pops.pop[cfg->pops.n];
+    if (strlen(f[0]) >= sizeof p->name) olive_usage_error("--source-poisson: the name in '%s' is too long", v);
+    snprintf(p->name, sizeof p->name, "%s", f[0]);
+    check_name("--source-poisson", p->name);
+    if (!strcmp(p->name, "all") || find_pop(cfg, p->name) >= 0)
+        olive_usage_error("--source-poisson: '%s' is 'all' or given twice", p->name);
+    p->count = olive_parse_int("--source-poisson", f[1], 1, INT32_MAX);
+    p->model = &olive_model_spike_source_poisson;
+    p->param[0] = olive_parse_double("--source-poisson rate", f[2], 0, 1e6);
+    p->param[1] = nf > 3 ? olive_parse_double("--source-poisson start", f[3], 0, 1e12) : 0;
+    p->param[2] = nf > 4 ? olive_parse_double("--source-poisson duration", f[4], 0, 1e12) : 1e10;
+    cfg->pops.n++;
+}
+
+/* The options applied once the populations are known. */
+typedef struct {
+    int64_t cells;
     const char *params[256], *v0s[OLIVE_MAX_POPS];
     const char *projs[GC_MAX_PROJ], *morphs[OLIVE_MAX_POPS];
-    int nparams = 0, nv0 = 0, nprojs = 0, nmorphs = 0;
-    olive_check_options_or_die(argc, argv, spk_opts, OLIVE_NOPTS(spk_opts));
-    olive_plugins_enable();
-    for (int i = 1; i + 1 < argc; i++)   /* the places are known before --model looks there */
-        if (!strcmp(argv[i], "--model-path")) olive_model_path_add(argv[++i]);
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(); exit(0); }
-        else if (!strcmp(a, "--version")) { printf("olive-genconn %s\n", OLIVE_VERSION); exit(0); }
-        else if (!strcmp(a, "-o") || !strcmp(a, "--output")) cfg->out_path = need_value(argc, argv, &i);
-        else if (!strcmp(a, "--model")) {
-            const char *m = need_value(argc, argv, &i);
-            cfg->model = olive_model_find(m);
-            if (!cfg->model) cfg->model = plugin_model(m);
-            if (!cfg->model || cfg->model == &olive_model_infoli || olive_model_is_source(cfg->model)) {
-                const char *models[32];   /* (the model table's: cellmodel.c) */
-                const int nmodels = olive_spiking_model_list(models, 32);
-                char hint[96];
-                olive_usage_error("--model: '%s' is not %s%s, nor a plugin's model in --model-path, OLIVE_MODEL_PATH or the "
-                                  "model cache (olive-model build MODEL.nestml puts it there; docs/MODELS.md)", m,
-                                  olive_spiking_model_names(), olive_did_you_mean(hint, sizeof hint, m, models, nmodels));
-            }
-        }
-        else if (!strcmp(a, "--model-path")) need_value(argc, argv, &i);   /* (taken above) */
-        else if (!strcmp(a, "--cells")) cells = olive_parse_int(a, need_value(argc, argv, &i), 1, INT32_MAX);
-        else if (!strcmp(a, "--population")) {
-            const char *v = need_value(argc, argv, &i);
-            const char *colon = strrchr(v, ':');
-            if (!colon) olive_usage_error("--population: '%s' must be NAME:N", v);
-            if (cfg->pops.n == OLIVE_MAX_POPS) olive_usage_error("--population: at most %d populations", OLIVE_MAX_POPS);
-            olive_population *p = &cfg->pops.pop[cfg->pops.n];
-            if ((size_t)(colon - v) >= sizeof p->name) olive_usage_error("--population: the name in '%s' is too long", v);
-            memcpy(p->name, v, (size_t)(colon - v));
-            p->name[colon - v] = 0;
-            check_name("--population", p->name);
-            if (!strcmp(p->name, "all")) olive_usage_error("--population: 'all' names every cell; choose another name");
-            if (find_pop(cfg, p->name) >= 0) olive_usage_error("--population: '%s' is given twice", p->name);
-            p->count = olive_parse_int("--population", colon + 1, 1, INT32_MAX);
-            cfg->pops.n++;
-        }
-        else if (!strcmp(a, "--source-poisson")) {   /* NAME:N:RATE[:START[:DURATION]] */
-            const char *v = need_value(argc, argv, &i);
-            char buf[256], *f[6];
-            int nf = 0;
-            if ((size_t)snprintf(buf, sizeof buf, "%s", v) >= sizeof buf) olive_usage_error("--source-poisson: '%s' is too long", v);
-            for (char *save = NULL, *t = strtok_r(buf, ":", &save); t && nf < 6; t = strtok_r(NULL, ":", &save)) f[nf++] = t;
-            if (nf < 3 || nf > 5) olive_usage_error("--source-poisson: '%s' must be NAME:N:RATE[:START[:DURATION]]", v);
-            if (cfg->pops.n == OLIVE_MAX_POPS) olive_usage_error("--source-poisson: at most %d populations", OLIVE_MAX_POPS);
-            olive_population *p = &cfg->pops.pop[cfg->pops.n];
-            if (strlen(f[0]) >= sizeof p->name) olive_usage_error("--source-poisson: the name in '%s' is too long", v);
-            snprintf(p->name, sizeof p->name, "%s", f[0]);
-            check_name("--source-poisson", p->name);
-            if (!strcmp(p->name, "all") || find_pop(cfg, p->name) >= 0)
-                olive_usage_error("--source-poisson: '%s' is 'all' or given twice", p->name);
-            p->count = olive_parse_int("--source-poisson", f[1], 1, INT32_MAX);
-            p->model = &olive_model_spike_source_poisson;
-            p->param[0] = olive_parse_double("--source-poisson rate", f[2], 0, 1e6);
-            p->param[1] = nf > 3 ? olive_parse_double("--source-poisson start", f[3], 0, 1e12) : 0;
-            p->param[2] = nf > 4 ? olive_parse_double("--source-poisson duration", f[4], 0, 1e12) : 1e10;
-            cfg->pops.n++;
-        }
-        else if (!strcmp(a, "--param")) { if (nparams == 256) olive_usage_error("--param: too many"); params[nparams++] = need_value(argc, argv, &i); }
-        else if (!strcmp(a, "--morphology")) {
-            if (nmorphs == OLIVE_MAX_POPS) olive_usage_error("--morphology: too many");
-            morphs[nmorphs++] = need_value(argc, argv, &i);
-        }
-        else if (!strcmp(a, "--v0")) { if (nv0 == OLIVE_MAX_POPS) olive_usage_error("--v0: too many"); v0s[nv0++] = need_value(argc, argv, &i); }
-        else if (!strcmp(a, "--projection")) { if (nprojs == GC_MAX_PROJ) olive_usage_error("--projection: at most %d", GC_MAX_PROJ); projs[nprojs++] = need_value(argc, argv, &i); }
-        else if (!strcmp(a, "--dt")) cfg->dt = olive_parse_double(a, need_value(argc, argv, &i), 1e-6, 10);
-        else if (!strcmp(a, "--seed")) cfg->seed = (uint64_t)olive_parse_int(a, need_value(argc, argv, &i), 0, INT64_MAX);
-        else if (!strcmp(a, "--export-sonata")) {
-            cfg->export_prefix = need_value(argc, argv, &i);
-            if (!*cfg->export_prefix) olive_usage_error("--export-sonata: empty prefix");
-        }
-        else if (!strcmp(a, "--import-synapses")) cfg->import_synapses = need_value(argc, argv, &i);
-        else if (!strcmp(a, "--import-edge-types")) cfg->import_edge_types = need_value(argc, argv, &i);
-        else if (!strcmp(a, "--import-synaptic-models")) cfg->import_synaptic_models = need_value(argc, argv, &i);
-        else if (!strcmp(a, "--import-circuit")) cfg->import_circuit = need_value(argc, argv, &i);
-        else if (!strcmp(a, "--import-node-population")) cfg->import_node_pop = need_value(argc, argv, &i);
-        else if (!strcmp(a, "--force")) cfg->force = 1;
-        else if (!strcmp(a, "--procedural")) cfg->procedural = 1;
-        else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) olive_verbose = 1;
-        else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) olive_quiet = 1;
-        else if (a[0] == '-') olive_usage_error("unknown option '%s' (with --model %s; see --model %s --help)", a,
-                                                cfg->model ? cfg->model->name : "lif", cfg->model ? cfg->model->name : "lif_cuba");
-        else olive_usage_error("unexpected argument '%s'", a);
+    int nparams, nv0, nprojs, nmorphs;
+} spk_later;
+
+/* An option of the populations and projections (argv[*i]): taken, 1; else 0. */
+static int parse_network_option(int argc, char **argv, int *i, gc_spk_config *cfg, spk_later *l)
+{
+    const char *a = argv[*i];
+    if (!strcmp(a, "--model")) parse_model(cfg, need_value(argc, argv, i));
+    else if (!strcmp(a, "--model-path")) need_value(argc, argv, i);   /* (taken before the loop) */
+    else if (!strcmp(a, "--cells")) l->cells = olive_parse_int(a, need_value(argc, argv, i), 1, INT32_MAX);
+    else if (!strcmp(a, "--population")) add_population(cfg, need_value(argc, argv, i));
+    else if (!strcmp(a, "--source-poisson")) add_source_poisson(cfg, need_value(argc, argv, i));
+    else if (!strcmp(a, "--param")) {
+        if (l->nparams == 256) olive_usage_error("--param: too many");
+        l->params[l->nparams++] = need_value(argc, argv, i);
+    } else if (!strcmp(a, "--morphology")) {
+        if (l->nmorphs == OLIVE_MAX_POPS) olive_usage_error("--morphology: too many");
+        l->morphs[l->nmorphs++] = need_value(argc, argv, i);
+    } else if (!strcmp(a, "--v0")) {
+        if (l->nv0 == OLIVE_MAX_POPS) olive_usage_error("--v0: too many");
+        l->v0s[l->nv0++] = need_value(argc, argv, i);
+    } else if (!strcmp(a, "--projection")) {
+        if (l->nprojs == GC_MAX_PROJ) olive_usage_error("--projection: at most %d", GC_MAX_PROJ);
+        l->projs[l->nprojs++] = need_value(argc, argv, i);
     }
+    else if (!strcmp(a, "--dt")) cfg->dt = olive_parse_double(a, need_value(argc, argv, i), 1e-6, 10);
+    else if (!strcmp(a, "--seed")) cfg->seed = (uint64_t)olive_parse_int(a, need_value(argc, argv, i), 0, INT64_MAX);
+    else if (!strcmp(a, "--procedural")) cfg->procedural = 1;
+    else return 0;
+    return 1;
+}
+
+/* An option of the SONATA imports and export (argv[*i]): taken, 1; else 0. */
+static int parse_sonata_option(int argc, char **argv, int *i, gc_spk_config *cfg)
+{
+    const char *a = argv[*i];
+    if (!strcmp(a, "--export-sonata")) {
+        cfg->export_prefix = need_value(argc, argv, i);
+        if (!*cfg->export_prefix) olive_usage_error("--export-sonata: empty prefix");
+    }
+    else if (!strcmp(a, "--import-synapses")) cfg->import_synapses = need_value(argc, argv, i);
+    else if (!strcmp(a, "--import-edge-types")) cfg->import_edge_types = need_value(argc, argv, i);
+    else if (!strcmp(a, "--import-synaptic-models")) cfg->import_synaptic_models = need_value(argc, argv, i);
+    else if (!strcmp(a, "--import-circuit")) cfg->import_circuit = need_value(argc, argv, i);
+    else if (!strcmp(a, "--import-node-population")) cfg->import_node_pop = need_value(argc, argv, i);
+    else return 0;
+    return 1;
+}
+
+/* After the loop: the model, the imports and the export checked together;
+ * a circuit's populations read. */
+static void check_model_and_imports(gc_spk_config *cfg, int64_t cells)
+{
     if (!cfg->out_path) olive_usage_error("no output file given (-o NET.h5)");
     if (cfg->import_edge_types && !cfg->import_synapses) olive_usage_error("--import-edge-types needs --import-synapses EDGES.h5");
     if (cfg->import_synaptic_models && !cfg->import_edge_types)
@@ -576,15 +594,42 @@ void gc_spk_parse_args(int argc, char **argv, gc_spk_config *cfg)
             olive_usage_error("--import-circuit: biophysical nodes become hh_swc cells (--model hh_swc), not %s", cfg->model->name);
         gc_spk_import_nodes(cfg->import_circuit, cfg->import_node_pop, cfg->model, &cfg->pops);
     }
-    lay_out_populations(cfg, cells);
-    for (int j = 0; j < nparams; j++) {   /* the same forms and refusals as olive-simulate --param */
+}
+
+void gc_spk_parse_args(int argc, char **argv, gc_spk_config *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->dt = -1;   /* the model's default */
+    cfg->seed = 1;
+    static spk_later l;   /* (static: its lists are large for the stack) */
+    memset(&l, 0, sizeof l);
+    olive_check_options_or_die(argc, argv, spk_opts, OLIVE_NOPTS(spk_opts));
+    olive_plugins_enable();
+    for (int i = 1; i + 1 < argc; i++)   /* the places are known before --model looks there */
+        if (!strcmp(argv[i], "--model-path")) olive_model_path_add(argv[++i]);
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(); exit(0); }
+        else if (!strcmp(a, "--version")) { printf("olive-genconn %s\n", OLIVE_VERSION); exit(0); }
+        else if (!strcmp(a, "-o") || !strcmp(a, "--output")) cfg->out_path = need_value(argc, argv, &i);
+        else if (parse_network_option(argc, argv, &i, cfg, &l) || parse_sonata_option(argc, argv, &i, cfg)) continue;
+        else if (!strcmp(a, "--force")) cfg->force = 1;
+        else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) olive_verbose = 1;
+        else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) olive_quiet = 1;
+        else if (a[0] == '-') olive_usage_error("unknown option '%s' (with --model %s; see --model %s --help)", a,
+                                                cfg->model ? cfg->model->name : "lif", cfg->model ? cfg->model->name : "lif_cuba");
+        else olive_usage_error("unexpected argument '%s'", a);
+    }
+    check_model_and_imports(cfg, l.cells);
+    lay_out_populations(cfg, l.cells);
+    for (int j = 0; j < l.nparams; j++) {   /* the same forms and refusals as olive-simulate --param */
         int hit[OLIVE_MAX_POPS] = {0};
         char name[OLIVE_NAME_LEN];
-        olive_pops_param_apply("--param", params[j], &cfg->pops, hit, name, sizeof name);
+        olive_pops_param_apply("--param", l.params[j], &cfg->pops, hit, name, sizeof name);
         for (int i = 0; i < cfg->pops.n; i++)
             if (hit[i] && !strcmp(name, "v0")) cfg->v0_a[i] = cfg->v0_b[i] = cfg->pops.pop[i].param[olive_model_param(cfg->model, "v0")];
     }
-    apply_morphologies(cfg, morphs, nmorphs);
-    apply_v0(cfg, v0s, nv0);
-    add_projections(cfg, projs, nprojs);
+    apply_morphologies(cfg, l.morphs, l.nmorphs);
+    apply_v0(cfg, l.v0s, l.nv0);
+    add_projections(cfg, l.projs, l.nprojs);
 }
