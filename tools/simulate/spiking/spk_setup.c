@@ -738,6 +738,72 @@ static void keep_rules_or_draw(sim_t *s, olive_synapses *syn, int fly)
     }
 }
 
+/* This rank's block of the cells (equal counts). */
+static void split_cells(sim_t *s, int64_t count)
+{
+    int64_t *bounds = olive_malloc((size_t)(s->size + 1) * sizeof(int64_t), "bounds");
+    olive_block_bounds(count, NULL, s->size, OLIVE_BALANCE_CELLS, bounds);
+    s->plan.row0 = bounds[s->rank];
+    s->plan.row1 = bounds[s->rank + 1];
+    s->plan.nlocal = s->plan.row1 - s->plan.row0;
+    free(bounds);
+}
+
+/* Plastic synapses (spk_plastic.c): stored, their lists made on the host
+ * (the states follow the host's list order); the CUDA engine takes them
+ * with models built in (spk_cuda_plastic.cu). */
+static void check_plastic(sim_t *s, sim_config *cfg)
+{
+    struct sim_spk *k = s->spk;
+    char plastic[OLIVE_NAME_LEN];
+    if (!olive_syn_plastic(cfg->run.net_path, plastic, sizeof plastic)) return;
+    k->plastic_net = 1;
+    if (cfg->run.backend == SIM_BACKEND_CUDA && k->plugin)
+        olive_die("--backend cuda: %s: /synapses/%s is plastic; plastic synapses run on the CUDA engine with "
+                  "built-in models, so far (--backend cpu)", cfg->run.net_path, plastic);
+    if (k->plugin) cfg->run.backend = SIM_BACKEND_CPU;
+    if (cfg->spiking.order_free)
+        olive_die("--order-free-sums: %s: /synapses/%s is plastic; the option rounds static weights once, at "
+                  "set-up (a plastic weight changes at every spike)", cfg->run.net_path, plastic);
+}
+
+/* The own cells' variables at their initial values, flags, pulse currents;
+ * one neuron model per network (and spike sources). */
+static void alloc_cell_state(sim_t *s)
+{
+    const sim_config *cfg = s->cfg;
+    struct sim_spk *k = s->spk;
+    const int64_t n = s->plan.nlocal;
+    for (int v = 0; v < cfg->run.model->nvars; v++) {
+        s->state_raw[v] = s->state[v] = olive_calloc((size_t)n + 1, sizeof(double), "state");
+        for (int64_t i = 0; i < n; i++) ((double *)s->state[v])[i] = cfg->run.model->var_initial[v];
+    }
+    s->flags = olive_calloc((size_t)n + 1, 1, "flags");
+    s->active = olive_malloc((size_t)(cfg->stim.npulses + 1) * sizeof(sim_pulse), "pulses");
+    k->mark = olive_calloc((size_t)s->nthreads, sizeof(int64_t), "spike marks");
+    k->cur = olive_calloc((size_t)n + 1, sizeof(double), "pulse currents");
+    for (int i = 0; i < k->pops.n; i++)
+        if (k->pops.pop[i].model != cfg->run.model && !olive_model_is_source(k->pops.pop[i].model))
+            olive_die("%s: population %s is %s in a %s network: one neuron model per network (and spike sources), "
+                      "for now", cfg->run.net_path, k->pops.pop[i].name, k->pops.pop[i].model->name, cfg->run.model->name);
+}
+
+/* -v: where set-up went (tp: its phases' starts: header, synapses, cells,
+ * rows, inputs, engine) and what the rank holds. */
+static void report_setup(const sim_t *s, const double tp[6])
+{
+    const struct sim_spk *k = s->spk;
+    olive_info("rank %d: set-up: header and memory %.3f s, synapses read or drawn %.3f s, cells %.3f s, "
+               "per-source rows %.3f s, inputs %.3f s, %s engine %.3f s", s->rank, tp[1] - tp[0], tp[2] - tp[1],
+               tp[3] - tp[2], tp[4] - tp[3], tp[5] - tp[4], s->engine->name, olive_now() - tp[5]);
+    olive_info("rank %d: %s engine, cells [%lld, %lld), %lld synapses into them (%lld in all), delays %d..%d steps, exchange every %d step(s), %d threads",
+               s->rank, s->engine->name, (long long)s->plan.row0, (long long)s->plan.row1, (long long)k->nsyn, (long long)k->nsyn_total,
+               k->zero_delay ? 0 : k->D, k->L - 1, k->D, s->nthreads);
+    if (k->drawn.n)
+        olive_info("rank %d: %d projection(s) drawn at each spike, not stored (%lld synapses into the rank's cells)",
+                   s->rank, k->drawn.n, (long long)k->drawn.nsyn);
+}
+
 void sim_setup_spiking(sim_t *s, sim_config *cfg, const sim_family *family)
 {
     double t0 = olive_now();
@@ -754,27 +820,9 @@ void sim_setup_spiking(sim_t *s, sim_config *cfg, const sim_family *family)
                   cfg->run.model->name);
     sim_check_cell_count(s, cfg, hdr.count);
     if (cfg->run.restart_path) spk_restart_check_header(cfg, hdr.count);   /* sets start_step */
-    int64_t *bounds = olive_malloc((size_t)(s->size + 1) * sizeof(int64_t), "bounds");
-    olive_block_bounds(hdr.count, NULL, s->size, OLIVE_BALANCE_CELLS, bounds);
-    s->plan.row0 = bounds[s->rank];
-    s->plan.row1 = bounds[s->rank + 1];
-    s->plan.nlocal = s->plan.row1 - s->plan.row0;
-    free(bounds);
+    split_cells(s, hdr.count);
     sim_threads_for_work(s, s->plan.nlocal, SPK_PARALLEL_MIN_CELLS * 4);
-    /* plastic synapses (spk_plastic.c): stored, their lists made on the host
-     * (the states follow the host's list order); the CUDA engine takes
-     * them with models built in (spk_cuda_plastic.cu) */
-    char plastic[OLIVE_NAME_LEN];
-    if (olive_syn_plastic(cfg->run.net_path, plastic, sizeof plastic)) {
-        k->plastic_net = 1;
-        if (cfg->run.backend == SIM_BACKEND_CUDA && k->plugin)
-            olive_die("--backend cuda: %s: /synapses/%s is plastic; plastic synapses run on the CUDA engine with "
-                      "built-in models, so far (--backend cpu)", cfg->run.net_path, plastic);
-        if (k->plugin) cfg->run.backend = SIM_BACKEND_CPU;
-        if (cfg->spiking.order_free)
-            olive_die("--order-free-sums: %s: /synapses/%s is plastic; the option rounds static weights once, at "
-                      "set-up (a plastic weight changes at every spike)", cfg->run.net_path, plastic);
-    }
+    check_plastic(s, cfg);
     k->wq.order_free = cfg->spiking.order_free;
     /* the engine first: the CUDA engine may draw outdegree rules at each
      * spike, and those are then not drawn here */
@@ -800,19 +848,7 @@ void sim_setup_spiking(sim_t *s, sim_config *cfg, const sim_family *family)
     const double t_cells = olive_now();
     if (syn.n > 0 && fabs(syn.dt - cfg->run.dt) > 1e-12 * cfg->run.dt)
         olive_die("internal: dt %g differs from the synapses' %g", cfg->run.dt, syn.dt);
-    const int64_t n = s->plan.nlocal;
-    for (int v = 0; v < cfg->run.model->nvars; v++) {
-        s->state_raw[v] = s->state[v] = olive_calloc((size_t)n + 1, sizeof(double), "state");
-        for (int64_t i = 0; i < n; i++) ((double *)s->state[v])[i] = cfg->run.model->var_initial[v];
-    }
-    s->flags = olive_calloc((size_t)n + 1, 1, "flags");
-    s->active = olive_malloc((size_t)(cfg->stim.npulses + 1) * sizeof(sim_pulse), "pulses");
-    k->mark = olive_calloc((size_t)s->nthreads, sizeof(int64_t), "spike marks");
-    k->cur = olive_calloc((size_t)n + 1, sizeof(double), "pulse currents");
-    for (int i = 0; i < k->pops.n; i++)   /* one neuron model, and spike sources */
-        if (k->pops.pop[i].model != cfg->run.model && !olive_model_is_source(k->pops.pop[i].model))
-            olive_die("%s: population %s is %s in a %s network: one neuron model per network (and spike sources), "
-                      "for now", cfg->run.net_path, k->pops.pop[i].name, k->pops.pop[i].model->name, cfg->run.model->name);
+    alloc_cell_state(s);
     if (s->family->cells) s->family->cells->setup(s, &syn);
     else setup_cells(s);
     setup_sources(s);
@@ -831,15 +867,8 @@ void sim_setup_spiking(sim_t *s, sim_config *cfg, const sim_family *family)
     s->t.setup = olive_now() - t0;
     /* where set-up goes (issue 36: reading or drawing the synapses, turning
      * them into per-source rows, the engine's device copies) */
-    olive_info("rank %d: set-up: header and memory %.3f s, synapses read or drawn %.3f s, cells %.3f s, "
-               "per-source rows %.3f s, inputs %.3f s, %s engine %.3f s", s->rank, t_syn - t0, t_cells - t_syn,
-               t_rows - t_cells, t_poisson - t_rows, t_engine - t_poisson, engine->name, olive_now() - t_engine);
-    olive_info("rank %d: %s engine, cells [%lld, %lld), %lld synapses into them (%lld in all), delays %d..%d steps, exchange every %d step(s), %d threads",
-               s->rank, s->engine->name, (long long)s->plan.row0, (long long)s->plan.row1, (long long)k->nsyn, (long long)k->nsyn_total,
-               k->zero_delay ? 0 : k->D, k->L - 1, k->D, s->nthreads);
-    if (k->drawn.n)
-        olive_info("rank %d: %d projection(s) drawn at each spike, not stored (%lld synapses into the rank's cells)",
-                   s->rank, k->drawn.n, (long long)k->drawn.nsyn);
+    const double tp[6] = {t0, t_syn, t_cells, t_rows, t_poisson, t_engine};
+    report_setup(s, tp);
 }
 
 void sim_free_spiking(sim_t *s)
