@@ -60,47 +60,87 @@ static const olive_opt disperse_opts[] = {
     {"--version", NULL, OLIVE_OPT_FLAG, 0},
 };
 
-int main(int argc, char **argv)
+/* The command line. */
+typedef struct {
+    const char *net_path, *out;
+    int P, balance, force;
+} disperse_args;
+
+static void parse_args(int argc, char **argv, disperse_args *d)
 {
-    olive_set_program(argv[0]);
-    olive_set_cmdline(argc, argv);
-    olive_h5_quiet();
-    const char *net_path = NULL, *out = NULL;
-    int P = 0, balance = OLIVE_BALANCE_CELLS, force = 0;
+    *d = (disperse_args){.balance = OLIVE_BALANCE_CELLS};
     olive_split_equals(&argc, &argv, NULL);
     olive_check_options_or_die(argc, argv, disperse_opts, OLIVE_NOPTS(disperse_opts));
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(); return 0; }
-        if (!strcmp(a, "--version")) { printf("olive-disperse %s\n", OLIVE_VERSION); return 0; }
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(); exit(0); }
+        if (!strcmp(a, "--version")) { printf("olive-disperse %s\n", OLIVE_VERSION); exit(0); }
         if ((!strcmp(a, "--ranks") || !strcmp(a, "-o") || !strcmp(a, "--output") || !strcmp(a, "--balance")) && i + 1 >= argc)
             olive_usage_error("%s needs a value", a);
-        if (!strcmp(a, "--ranks")) P = (int)olive_parse_int(a, argv[++i], 1, 1 << 20);
-        else if (!strcmp(a, "-o") || !strcmp(a, "--output")) out = argv[++i];
+        if (!strcmp(a, "--ranks")) d->P = (int)olive_parse_int(a, argv[++i], 1, 1 << 20);
+        else if (!strcmp(a, "-o") || !strcmp(a, "--output")) d->out = argv[++i];
         else if (!strcmp(a, "--balance")) {
             const char *b = argv[++i];
-            if (!strcmp(b, "cells")) balance = OLIVE_BALANCE_CELLS;
-            else if (!strcmp(b, "junctions")) balance = OLIVE_BALANCE_JUNCTIONS;
+            if (!strcmp(b, "cells")) d->balance = OLIVE_BALANCE_CELLS;
+            else if (!strcmp(b, "junctions")) d->balance = OLIVE_BALANCE_JUNCTIONS;
             else {
                 static const char *const kinds[] = {"cells", "junctions"};
                 char hint[96];
                 olive_usage_error("--balance: '%s' is not cells or junctions%s", b, olive_did_you_mean(hint, sizeof hint, b, kinds, 2));
             }
         }
-        else if (!strcmp(a, "--force")) force = 1;
+        else if (!strcmp(a, "--force")) d->force = 1;
         else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) olive_verbose = 1;
         else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) olive_quiet = 1;
         else if (!strcmp(a, "--progress")) olive_progress_forced = 1;
         else if (a[0] == '-') olive_usage_error("unknown option '%s'", a);
-        else if (!net_path) net_path = a;
+        else if (!d->net_path) d->net_path = a;
         else olive_usage_error("unexpected argument '%s'", a);
     }
-    if (!net_path) olive_usage_error("no network file given");
-    if (!out) olive_usage_error("no output file given (-o MAP.h5)");
-    if (!P) olive_usage_error("--ranks P is required");
-    if (!force && olive_path_exists(out)) olive_usage_error("%s exists; use --force to overwrite it", out);
-    const char *outs[1] = {out}, *ins[1] = {net_path};
+    if (!d->net_path) olive_usage_error("no network file given");
+    if (!d->out) olive_usage_error("no output file given (-o MAP.h5)");
+    if (!d->P) olive_usage_error("--ranks P is required");
+    if (!d->force && olive_path_exists(d->out)) olive_usage_error("%s exists; use --force to overwrite it", d->out);
+    const char *outs[1] = {d->out}, *ins[1] = {d->net_path};
     olive_check_outputs(outs, 1, ins, 1);
+}
+
+/* Each rank's plan of its block [bounds[r], bounds[r+1]), then its send
+ * lists: what each rank q receives from r is a slice of q's halo. */
+static olive_plan *build_plans(const olive_network *net, const int64_t *bounds, int P)
+{
+    olive_plan *plans = olive_calloc((size_t)P, sizeof(olive_plan), "plans");
+    for (int r = 0; r < P; r++) {
+        olive_network v;
+        block_view(net, bounds[r], bounds[r + 1], &v);
+        olive_plan_build_local(&v, bounds, P, r, &plans[r]);
+        free(v.row_ptr);
+        olive_progress("building plans", (double)(r + 1) / P);
+    }
+    olive_progress_done();
+    int64_t **need = olive_malloc((size_t)P * sizeof(int64_t *), "need");
+    int *need_count = olive_malloc((size_t)P * sizeof(int), "need");
+    for (int r = 0; r < P; r++) {
+        for (int q = 0; q < P; q++) {
+            need[q] = plans[q].halo_ids + plans[q].recv_displ[r];
+            need_count[q] = plans[q].recv_count[r];
+        }
+        olive_plan_set_sends(&plans[r], need, need_count);
+    }
+    free(need);
+    free(need_count);
+    return plans;
+}
+
+int main(int argc, char **argv)
+{
+    olive_set_program(argv[0]);
+    olive_set_cmdline(argc, argv);
+    olive_h5_quiet();
+    disperse_args d;
+    parse_args(argc, argv, &d);
+    const char *net_path = d.net_path;
+    const int P = d.P, balance = d.balance;
 
     double t0 = olive_now();
     olive_network net;
@@ -120,31 +160,11 @@ int main(int argc, char **argv)
 
     int64_t *bounds = olive_malloc((size_t)(P + 1) * sizeof(int64_t), "bounds");
     olive_block_bounds(net.count, net.row_ptr, P, balance, bounds);
-    olive_plan *plans = olive_calloc((size_t)P, sizeof(olive_plan), "plans");
-    for (int r = 0; r < P; r++) {
-        olive_network v;
-        block_view(&net, bounds[r], bounds[r + 1], &v);
-        olive_plan_build_local(&v, bounds, P, r, &plans[r]);
-        free(v.row_ptr);
-        olive_progress("building plans", (double)(r + 1) / P);
-    }
-    olive_progress_done();
-    /* Send lists: what each rank q receives from r is a slice of q's halo. */
-    int64_t **need = olive_malloc((size_t)P * sizeof(int64_t *), "need");
-    int *need_count = olive_malloc((size_t)P * sizeof(int), "need");
-    for (int r = 0; r < P; r++) {
-        for (int q = 0; q < P; q++) {
-            need[q] = plans[q].halo_ids + plans[q].recv_displ[r];
-            need_count[q] = plans[q].recv_count[r];
-        }
-        olive_plan_set_sends(&plans[r], need, need_count);
-    }
-    free(need);
-    free(need_count);
+    olive_plan *plans = build_plans(&net, bounds, P);
     uint64_t bytes;
     uint32_t crc = olive_crc_finish(olive_net_structure_crc(&net, &bytes), net.count);
     double t_plan = olive_now() - t0 - t_read;
-    olive_map_write(out, net_path, crc, net.count, net.nnz, balance, bounds, P, plans, t_read + t_plan, force);
+    olive_map_write(d.out, net_path, crc, net.count, net.nnz, balance, bounds, P, plans, t_read + t_plan, d.force);
     double t_total = olive_now() - t0;
 
     int64_t halo = 0, maxj = 0, minj = INT64_MAX;
