@@ -125,33 +125,23 @@ static void sort_row(int32_t *c, double *w, int64_t n)
     sort2(c, w, n, depth);
 }
 
-int gc_edges_to_csr(gc_edge_list *l, int64_t count, int dup_sum, gc_csr *out, char *err, size_t errlen)
+/* The n junctions (tgt, src, w) grouped by target in place (a counting
+ * sort), their rows' starts into rp (count + 1, zeroed). 0, or -1 with the
+ * fault in err. */
+static int group_by_target(int32_t *tgt, int32_t *src, double *w, int64_t n, int64_t count, int64_t *rp, char *err,
+                           size_t errlen)
 {
-    memset(out, 0, sizeof *out);
-    out->dup_target = out->dup_source = -1;
-    const int64_t n = l->n;
-    int32_t *tgt = l->tgt, *src = l->src;
-    double *w = l->w;
-    if (n == 0) {   /* no junctions: still real (empty) arrays, never NULL + 0 */
-        free(tgt); free(src); free(w);
-        tgt = malloc(sizeof *tgt);
-        src = malloc(sizeof *src);
-        w = malloc(sizeof *w);
-    }
-    l->tgt = l->src = NULL;
-    l->w = NULL;
-    gc_edge_list_free(l);
-    int64_t *rp = calloc((size_t)count + 1, sizeof(int64_t));
     int64_t *next = malloc((size_t)(count ? count : 1) * sizeof(int64_t));
-    if (!rp || !next || !tgt || !src || !w) {
+    if (!next) {
         snprintf(err, errlen, "out of memory for the rows of %lld cells", (long long)count);
-        goto fail;
+        return -1;
     }
     for (int64_t e = 0; e < n; e++) {
         if (tgt[e] < 0 || tgt[e] >= count || src[e] < 0 || src[e] >= count) {
             snprintf(err, errlen, "internal: junction %lld (%d <- %d) outside %lld cells", (long long)e, tgt[e],
                      src[e], (long long)count);
-            goto fail;
+            free(next);
+            return -1;
         }
         rp[tgt[e] + 1]++;
     }
@@ -170,14 +160,15 @@ int gc_edges_to_csr(gc_edge_list *l, int64_t count, int dup_sum, gc_csr *out, ch
             double tw = w[p]; w[p] = w[e]; w[e] = tw;
         }
     free(next);
-    next = NULL;
-    free(tgt);
-    tgt = NULL;
+    return 0;
+}
 
-#pragma omp parallel for schedule(dynamic, 1024)
-    for (int64_t i = 0; i < count; i++) sort_row(src + rp[i], w + rp[i], rp[i + 1] - rp[i]);
-
-    /* Merge duplicates (equal sources in a row, now adjacent), compacting. */
+/* Duplicates (equal sources in a row, adjacent once the rows are sorted)
+ * refused, or merged (dup_sum) with their sum checked, the rows compacted;
+ * returns the junctions left, or -1 with the fault in err and out. */
+static int64_t merge_duplicates(int64_t *rp, int32_t *src, double *w, int64_t count, int dup_sum, gc_csr *out,
+                                char *err, size_t errlen)
+{
     int64_t k = 0, start = 0;
     for (int64_t i = 0; i < count; i++) {
         int64_t end = rp[i + 1];
@@ -188,7 +179,7 @@ int gc_edges_to_csr(gc_edge_list *l, int64_t count, int dup_sum, gc_csr *out, ch
                     out->dup_target = (int32_t)i;
                     out->dup_source = src[e];
                     snprintf(err, errlen, "duplicate junction into cell %lld from cell %d", (long long)i, src[e]);
-                    goto fail;
+                    return -1;
                 }
                 w[k - 1] += w[e];
                 out->merged++;
@@ -197,7 +188,7 @@ int gc_edges_to_csr(gc_edge_list *l, int64_t count, int dup_sum, gc_csr *out, ch
                     out->dup_source = src[e];
                     snprintf(err, errlen, "the conductances of the duplicate junctions into cell %lld from cell %d "
                              "add up to more than a double holds (the sum overflows)", (long long)i, src[e]);
-                    goto fail;
+                    return -1;
                 }
                 continue;
             }
@@ -208,6 +199,37 @@ int gc_edges_to_csr(gc_edge_list *l, int64_t count, int dup_sum, gc_csr *out, ch
         start = end;
     }
     rp[count] = k;
+    return k;
+}
+
+int gc_edges_to_csr(gc_edge_list *l, int64_t count, int dup_sum, gc_csr *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    out->dup_target = out->dup_source = -1;
+    const int64_t n = l->n;
+    int32_t *tgt = l->tgt, *src = l->src;
+    double *w = l->w;
+    if (n == 0) {   /* no junctions: still real (empty) arrays, never NULL + 0 */
+        free(tgt); free(src); free(w);
+        tgt = malloc(sizeof *tgt);
+        src = malloc(sizeof *src);
+        w = malloc(sizeof *w);
+    }
+    l->tgt = l->src = NULL;
+    l->w = NULL;
+    gc_edge_list_free(l);
+    int64_t *rp = calloc((size_t)count + 1, sizeof(int64_t));
+    if (!rp || !tgt || !src || !w) {
+        snprintf(err, errlen, "out of memory for the rows of %lld cells", (long long)count);
+        goto fail;
+    }
+    if (group_by_target(tgt, src, w, n, count, rp, err, errlen) < 0) goto fail;
+    free(tgt);
+    tgt = NULL;
+#pragma omp parallel for schedule(dynamic, 1024)
+    for (int64_t i = 0; i < count; i++) sort_row(src + rp[i], w + rp[i], rp[i + 1] - rp[i]);
+    const int64_t k = merge_duplicates(rp, src, w, count, dup_sum, out, err, errlen);
+    if (k < 0) goto fail;
     out->count = count;
     out->nnz = k;
     out->row_ptr = rp;
@@ -222,7 +244,6 @@ int gc_edges_to_csr(gc_edge_list *l, int64_t count, int dup_sum, gc_csr *out, ch
     return 0;
 fail:
     free(rp);
-    free(next);
     free(tgt);
     free(src);
     free(w);
