@@ -185,33 +185,35 @@ void gc_spk_export_paths(const char *prefix, char (*paths)[4096])
     for (int k = 0; k < X_FILES; k++) join(paths[k], prefix, suffix[k]);
 }
 
-void gc_spk_export_sonata(const gc_spk_config *cfg, const olive_synapses *syn, char (*tmp)[4096])
+/* The nodes file: population io, each cell's type its population. */
+static void write_nodes(const gc_spk_config *cfg, const char *final, const char *tmp)
 {
-    char path[X_FILES][4096];
-    gc_spk_export_paths(cfg->export_prefix, path);
-    for (int k = 0; k < X_FILES; k++) join(tmp[k], olive_atomic_begin(path[k], cfg->force), "");
     const int64_t N = cfg->count;
-    /* nodes */
-    hid_t f = olive_h5_create(tmp[X_NODES]);
-    sonata_root(path[X_NODES], f);
-    hid_t g = olive_h5_group(path[X_NODES], f, "nodes/io");
+    hid_t f = olive_h5_create(tmp);
+    sonata_root(final, f);
+    hid_t g = olive_h5_group(final, f, "nodes/io");
     uint64_t *u64 = olive_malloc((size_t)N * sizeof(uint64_t) + 8, "export");
     uint32_t *u32 = olive_malloc((size_t)N * sizeof(uint32_t) + 4, "export");
     for (int64_t i = 0; i < N; i++) u64[i] = (uint64_t)i;
-    olive_h5_write1(path[X_NODES], g, "node_id", H5T_STD_U64LE, H5T_NATIVE_UINT64, N, u64, 0);
-    olive_h5_write1(path[X_NODES], g, "node_group_index", H5T_STD_U64LE, H5T_NATIVE_UINT64, N, u64, 0);
+    olive_h5_write1(final, g, "node_id", H5T_STD_U64LE, H5T_NATIVE_UINT64, N, u64, 0);
+    olive_h5_write1(final, g, "node_group_index", H5T_STD_U64LE, H5T_NATIVE_UINT64, N, u64, 0);
     for (int p = 0; p < cfg->pops.n; p++)
         for (int64_t i = 0; i < cfg->pops.pop[p].count; i++) u32[cfg->pops.pop[p].first + i] = (uint32_t)p;
-    olive_h5_write1(path[X_NODES], g, "node_type_id", H5T_STD_U32LE, H5T_NATIVE_UINT32, N, u32, 0);
+    olive_h5_write1(final, g, "node_type_id", H5T_STD_U32LE, H5T_NATIVE_UINT32, N, u32, 0);
     memset(u32, 0, (size_t)N * sizeof(uint32_t));
-    olive_h5_write1(path[X_NODES], g, "node_group_id", H5T_STD_U32LE, H5T_NATIVE_UINT32, N, u32, 0);
-    hid_t g0 = olive_h5_group(path[X_NODES], g, "0");
-    olive_h5_close(path[X_NODES], g0, "group /nodes/io/0");
-    olive_h5_close(path[X_NODES], g, "group /nodes/io");
-    olive_h5_close_file(path[X_NODES], f);
+    olive_h5_write1(final, g, "node_group_id", H5T_STD_U32LE, H5T_NATIVE_UINT32, N, u32, 0);
+    hid_t g0 = olive_h5_group(final, g, "0");
+    olive_h5_close(final, g0, "group /nodes/io/0");
+    olive_h5_close(final, g, "group /nodes/io");
+    olive_h5_close_file(final, f);
     free(u64);
     free(u32);
-    /* edges: projection by projection, each in its (target, source) order */
+}
+
+/* The edges file: projection by projection, each in its (target, source) order. */
+static void write_edges(const gc_spk_config *cfg, const olive_synapses *syn, const char *final, const char *tmp)
+{
+    const int64_t N = cfg->count;
     int64_t E = 0;
     for (int j = 0; j < syn->n; j++) E += syn->proj[j].nnz;
     uint64_t *src = olive_malloc((size_t)E * sizeof(uint64_t) + 8, "export"), *tgt = olive_malloc((size_t)E * sizeof(uint64_t) + 8, "export");
@@ -229,33 +231,38 @@ void gc_spk_export_sonata(const gc_spk_config *cfg, const olive_synapses *syn, c
                 d[e] = (double)olive_syn_d(p, k) * syn->dt;
             }
     }
-    f = olive_h5_create(tmp[X_EDGES]);
-    sonata_root(path[X_EDGES], f);
-    g = olive_h5_group(path[X_EDGES], f, "edges/io");
-    olive_h5_write1(path[X_EDGES], g, "source_node_id", H5T_STD_U64LE, H5T_NATIVE_UINT64, E, src, 0);
-    olive_h5_write1(path[X_EDGES], g, "target_node_id", H5T_STD_U64LE, H5T_NATIVE_UINT64, E, tgt, 0);
+    hid_t f = olive_h5_create(tmp);
+    sonata_root(final, f);
+    hid_t g = olive_h5_group(final, f, "edges/io");
+    olive_h5_write1(final, g, "source_node_id", H5T_STD_U64LE, H5T_NATIVE_UINT64, E, src, 0);
+    olive_h5_write1(final, g, "target_node_id", H5T_STD_U64LE, H5T_NATIVE_UINT64, E, tgt, 0);
     hid_t ds = H5Dopen2(g, "source_node_id", H5P_DEFAULT), dt = H5Dopen2(g, "target_node_id", H5P_DEFAULT);
-    if (ds < 0 || dt < 0) olive_h5_fail(path[X_EDGES], "cannot reopen the node id datasets");
-    olive_h5_attr_str(path[X_EDGES], ds, "node_population", "io");
-    olive_h5_attr_str(path[X_EDGES], dt, "node_population", "io");
-    olive_h5_close(path[X_EDGES], ds, "source_node_id");
-    olive_h5_close(path[X_EDGES], dt, "target_node_id");
-    olive_h5_write1(path[X_EDGES], g, "edge_type_id", H5T_STD_U32LE, H5T_NATIVE_UINT32, E, type, 0);
+    if (ds < 0 || dt < 0) olive_h5_fail(final, "cannot reopen the node id datasets");
+    olive_h5_attr_str(final, ds, "node_population", "io");
+    olive_h5_attr_str(final, dt, "node_population", "io");
+    olive_h5_close(final, ds, "source_node_id");
+    olive_h5_close(final, dt, "target_node_id");
+    olive_h5_write1(final, g, "edge_type_id", H5T_STD_U32LE, H5T_NATIVE_UINT32, E, type, 0);
     for (int64_t i = 0; i < E; i++) { src[i] = (uint64_t)i; type[i] = 0; }
-    olive_h5_write1(path[X_EDGES], g, "edge_group_index", H5T_STD_U64LE, H5T_NATIVE_UINT64, E, src, 0);
-    olive_h5_write1(path[X_EDGES], g, "edge_group_id", H5T_STD_U32LE, H5T_NATIVE_UINT32, E, type, 0);
-    g0 = olive_h5_group(path[X_EDGES], g, "0");
-    olive_h5_write1(path[X_EDGES], g0, "syn_weight", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, E, w, 0);
-    olive_h5_write1(path[X_EDGES], g0, "delay", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, E, d, 0);
-    olive_h5_close(path[X_EDGES], g0, "group /edges/io/0");
-    olive_h5_close(path[X_EDGES], g, "group /edges/io");
-    olive_h5_close_file(path[X_EDGES], f);
+    olive_h5_write1(final, g, "edge_group_index", H5T_STD_U64LE, H5T_NATIVE_UINT64, E, src, 0);
+    olive_h5_write1(final, g, "edge_group_id", H5T_STD_U32LE, H5T_NATIVE_UINT32, E, type, 0);
+    hid_t g0 = olive_h5_group(final, g, "0");
+    olive_h5_write1(final, g0, "syn_weight", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, E, w, 0);
+    olive_h5_write1(final, g0, "delay", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, E, d, 0);
+    olive_h5_close(final, g0, "group /edges/io/0");
+    olive_h5_close(final, g, "group /edges/io");
+    olive_h5_close_file(final, f);
     free(src); free(tgt); free(type); free(w); free(d);
-    /* types and config */
+}
+
+/* The node and edge types files (CSV, space-separated); returns whether a
+ * projection is plastic; mdir: the morphologies' directory (biophysical). */
+static int write_types(const gc_spk_config *cfg, const olive_synapses *syn, char (*path)[4096], char (*tmp)[4096],
+                       char mdir[4096])
+{
     size_t cap = 256 + (size_t)cfg->pops.n * 2400 + (size_t)syn->n * 4500;   /* (a line: names and a file name) */
     char *text = olive_malloc(cap, "export");
     const int bio = olive_model_needs_morphology(cfg->model);
-    char mdir[4096] = "";
     int len = bio ? biophysical_types(cfg, path[X_NODE_TYPES], text, cap, mdir)
                   : snprintf(text, cap, "node_type_id model_type model_template pop_name\n");
     for (int p = 0; p < cfg->pops.n && !bio; p++)
@@ -277,6 +284,13 @@ void gc_spk_export_sonata(const gc_spk_config *cfg, const olive_synapses *syn, c
     }
     write_text(path[X_EDGE_TYPES], tmp[X_EDGE_TYPES], text);
     free(text);
+    return plastic;
+}
+
+/* The circuit config (JSON) naming the four files. */
+static void write_config(const gc_spk_config *cfg, char (*path)[4096], char (*tmp)[4096], int plastic, const char *mdir)
+{
+    const int bio = olive_model_needs_morphology(cfg->model);
     char json[24576], comp[8400] = "";
     if (bio) {
         char esc[8192];
@@ -295,6 +309,18 @@ void gc_spk_export_sonata(const gc_spk_config *cfg, const olive_synapses *syn, c
              comp, base_name(path[X_NODES]), base_name(path[X_NODE_TYPES]), bio ? "biophysical" : "point_neuron",
              base_name(path[X_EDGES]), base_name(path[X_EDGE_TYPES]));
     write_text(path[X_CONFIG], tmp[X_CONFIG], json);
+}
+
+void gc_spk_export_sonata(const gc_spk_config *cfg, const olive_synapses *syn, char (*tmp)[4096])
+{
+    char path[X_FILES][4096];
+    gc_spk_export_paths(cfg->export_prefix, path);
+    for (int k = 0; k < X_FILES; k++) join(tmp[k], olive_atomic_begin(path[k], cfg->force), "");
+    write_nodes(cfg, path[X_NODES], tmp[X_NODES]);
+    write_edges(cfg, syn, path[X_EDGES], tmp[X_EDGES]);
+    char mdir[4096] = "";
+    const int plastic = write_types(cfg, syn, path, tmp, mdir);
+    write_config(cfg, path, tmp, plastic, mdir);
 }
 
 void gc_spk_export_commit(char (*tmp)[4096])
