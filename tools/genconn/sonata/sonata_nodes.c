@@ -355,6 +355,88 @@ static void check_model(const char *types, int64_t tid, int64_t node, const char
                   "it does not rebuild the axon as bmtk's aibs_perisomatic does", types, (long long)tid, proc);
 }
 
+/* A nodes file's population as read: per node its type, id, group and
+ * group-0 row, and group 0's string attributes. */
+typedef struct {
+    const char *path;
+    char where[300];
+    int64_t N;
+    int64_t *tid, *nid, *gid, *gidx;
+    node_attr a[4];   /* morphology, model_type, model_template, model_processing */
+} node_table;
+
+static void read_nodes(const char *nodes, const char *pop, node_table *x)
+{
+    *x = (node_table){.path = nodes,
+                      .a = {{NULL, 0, "morphology"}, {NULL, 0, "model_type"}, {NULL, 0, "model_template"},
+                            {NULL, 0, "model_processing"}}};
+    const char *where = x->where;
+    hid_t f = olive_h5_open_read(nodes);
+    snprintf(x->where, sizeof x->where, "/nodes/%s", pop);
+    hid_t g = H5Gopen2(f, where, H5P_DEFAULT);
+    if (g < 0) olive_die("%s: %s is not a group", nodes, where);
+    if (!olive_h5_exists(g, "node_type_id")) olive_die("%s: %s/node_type_id: dataset missing", nodes, where);
+    const int64_t N = x->N = olive_h5_len1(nodes, g, "node_type_id");
+    if (N == 0 || N > INT32_MAX) olive_die("%s: %s holds %lld nodes; olive imports 1 to %d", nodes, where, (long long)N, INT32_MAX);
+    x->tid = read_ints(nodes, g, where, "node_type_id", N);
+    x->nid = read_ints(nodes, g, where, "node_id", N);
+    x->gid = read_ints(nodes, g, where, "node_group_id", N);
+    x->gidx = read_ints(nodes, g, where, "node_group_index", N);
+    if (olive_h5_exists(g, "0")) {
+        char w0[320];
+        snprintf(w0, sizeof w0, "%s/0", where);
+        hid_t g0 = H5Gopen2(g, "0", H5P_DEFAULT);
+        if (olive_h5_exists(g0, "dynamics_params"))
+            olive_die("%s: %s/dynamics_params: parameters per node; an olive population shares one parameter set "
+                      "(give them per node type, in the node types' dynamics_params)", nodes, w0);
+        for (int k = 0; k < 4; k++) x->a[k].v = read_strings(nodes, g0, w0, x->a[k].name, &x->a[k].n);
+        H5Gclose(g0);
+    }
+    H5Gclose(g);
+    H5Fclose(f);
+}
+
+/* The nodes checked and cut into runs of one (node type, morphology), each
+ * a contiguous range of ids; returns their number. */
+static int node_runs(const node_table *x, const char *types, const type_table *t, group *gr)
+{
+    const char *nodes = x->path, *where = x->where;
+    const node_attr *a = x->a;
+    int ng = 0, trow = -1;
+    for (int64_t i = 0; i < x->N; i++) {
+        if (x->nid && x->nid[i] != i)
+            olive_die("%s: %s/node_id[%lld] = %lld: olive's cell ids are the node ids, in order (0, 1, ...)", nodes, where,
+                      (long long)i, (long long)x->nid[i]);
+        if (x->gid && x->gid[i] != 0)
+            olive_die("%s: %s/node_group_id[%lld] = %lld: olive reads group 0 only", nodes, where, (long long)i, (long long)x->gid[i]);
+        const int64_t row = x->gidx ? x->gidx[i] : i;
+        for (int k = 0; k < 4; k++)
+            if (a[k].v && (row < 0 || row >= a[k].n))
+                olive_die("%s: %s/node_group_index[%lld] = %lld is outside %s/0/%s (%lld rows)", nodes, where, (long long)i,
+                          (long long)row, where, a[k].name, (long long)a[k].n);
+        const int64_t tid = x->tid[i];
+        if (trow < 0 || t->id[trow] != tid) {
+            trow = -1;
+            for (int r = 0; r < t->n; r++) if (t->id[r] == tid) trow = r;
+            if (trow < 0) olive_die("%s: %s/node_type_id[%lld] = %lld is not in %s", nodes, where, (long long)i, (long long)tid, types);
+        }
+        check_model(types, tid, i, attr_or_type(&a[1], row, t, trow), attr_or_type(&a[2], row, t, trow),
+                    attr_or_type(&a[3], row, t, trow));
+        const char *m = attr_or_type(&a[0], row, t, trow);
+        if (!m) olive_die("%s: node type %lld (node %lld) has no morphology (a node attribute or a node types column)", types,
+                          (long long)tid, (long long)i);
+        if (ng && gr[ng - 1].trow == trow && !strcmp(gr[ng - 1].morph, m)) { gr[ng - 1].count++; continue; }
+        for (int q = 0; q < ng; q++)
+            if (gr[q].trow == trow && !strcmp(gr[q].morph, m))
+                olive_die("%s: %s: node %lld (node type %lld, morphology '%s') is not next to nodes %lld-%lld of its node type "
+                          "and morphology: olive's populations are contiguous id ranges; order the nodes by node type", nodes,
+                          where, (long long)i, (long long)tid, m, (long long)gr[q].first, (long long)(gr[q].first + gr[q].count - 1));
+        if (ng == OLIVE_MAX_POPS) olive_die("%s: %s: more than %d (node type, morphology) runs", nodes, where, OLIVE_MAX_POPS);
+        gr[ng++] = (group){trow, m, i, 1};
+    }
+    return ng;
+}
+
 void gc_spk_import_nodes(const char *config, const char *want, const olive_cell_model *model, olive_populations *pops)
 {
     circuit c = {config, "", NULL, NULL};
@@ -367,68 +449,17 @@ void gc_spk_import_nodes(const char *config, const char *want, const olive_cell_
     if (root->kind != GC_JSON_OBJ) olive_die("%s: the circuit config is %s, not an object", config, gc_json_kind_name(root->kind));
     c.manifest = gc_json_get(root, "manifest");
     static char nodes[PATH_MAX], types[PATH_MAX], mdir[PATH_MAX], bdir[PATH_MAX];
-    char pop[256], where[300];
+    char pop[256];
     const gc_json *entry = NULL;
     choose_population(&c, want, nodes, types, pop, &entry);
     const int have_mdir = component_dir(&c, entry, pop, "morphologies_dir", mdir);
     const int have_bdir = component_dir(&c, entry, pop, "biophysical_neuron_models_dir", bdir);
     type_table t;
     read_node_types(types, pop, &t);
-    /* per node: the type, the group-0 row */
-    hid_t f = olive_h5_open_read(nodes);
-    snprintf(where, sizeof where, "/nodes/%s", pop);
-    hid_t g = H5Gopen2(f, where, H5P_DEFAULT);
-    if (g < 0) olive_die("%s: %s is not a group", nodes, where);
-    if (!olive_h5_exists(g, "node_type_id")) olive_die("%s: %s/node_type_id: dataset missing", nodes, where);
-    const int64_t N = olive_h5_len1(nodes, g, "node_type_id");
-    if (N == 0 || N > INT32_MAX) olive_die("%s: %s holds %lld nodes; olive imports 1 to %d", nodes, where, (long long)N, INT32_MAX);
-    int64_t *tid = read_ints(nodes, g, where, "node_type_id", N), *nid = read_ints(nodes, g, where, "node_id", N);
-    int64_t *gid = read_ints(nodes, g, where, "node_group_id", N), *gidx = read_ints(nodes, g, where, "node_group_index", N);
-    node_attr a[4] = {{NULL, 0, "morphology"}, {NULL, 0, "model_type"}, {NULL, 0, "model_template"}, {NULL, 0, "model_processing"}};
-    if (olive_h5_exists(g, "0")) {
-        char w0[320];
-        snprintf(w0, sizeof w0, "%s/0", where);
-        hid_t g0 = H5Gopen2(g, "0", H5P_DEFAULT);
-        if (olive_h5_exists(g0, "dynamics_params"))
-            olive_die("%s: %s/dynamics_params: parameters per node; an olive population shares one parameter set "
-                      "(give them per node type, in the node types' dynamics_params)", nodes, w0);
-        for (int k = 0; k < 4; k++) a[k].v = read_strings(nodes, g0, w0, a[k].name, &a[k].n);
-        H5Gclose(g0);
-    }
-    H5Gclose(g);
-    H5Fclose(f);
-    /* runs of one (node type, morphology) */
+    node_table x;
+    read_nodes(nodes, pop, &x);
     static group gr[OLIVE_MAX_POPS];
-    int ng = 0, trow = -1;
-    for (int64_t i = 0; i < N; i++) {
-        if (nid && nid[i] != i)
-            olive_die("%s: %s/node_id[%lld] = %lld: olive's cell ids are the node ids, in order (0, 1, ...)", nodes, where,
-                      (long long)i, (long long)nid[i]);
-        if (gid && gid[i] != 0) olive_die("%s: %s/node_group_id[%lld] = %lld: olive reads group 0 only", nodes, where, (long long)i, (long long)gid[i]);
-        const int64_t row = gidx ? gidx[i] : i;
-        for (int k = 0; k < 4; k++)
-            if (a[k].v && (row < 0 || row >= a[k].n))
-                olive_die("%s: %s/node_group_index[%lld] = %lld is outside %s/0/%s (%lld rows)", nodes, where, (long long)i,
-                          (long long)row, where, a[k].name, (long long)a[k].n);
-        if (trow < 0 || t.id[trow] != tid[i]) {
-            trow = -1;
-            for (int r = 0; r < t.n; r++) if (t.id[r] == tid[i]) trow = r;
-            if (trow < 0) olive_die("%s: %s/node_type_id[%lld] = %lld is not in %s", nodes, where, (long long)i, (long long)tid[i], types);
-        }
-        check_model(types, tid[i], i, attr_or_type(&a[1], row, &t, trow), attr_or_type(&a[2], row, &t, trow),
-                    attr_or_type(&a[3], row, &t, trow));
-        const char *m = attr_or_type(&a[0], row, &t, trow);
-        if (!m) olive_die("%s: node type %lld (node %lld) has no morphology (a node attribute or a node types column)", types,
-                          (long long)tid[i], (long long)i);
-        if (ng && gr[ng - 1].trow == trow && !strcmp(gr[ng - 1].morph, m)) { gr[ng - 1].count++; continue; }
-        for (int q = 0; q < ng; q++)
-            if (gr[q].trow == trow && !strcmp(gr[q].morph, m))
-                olive_die("%s: %s: node %lld (node type %lld, morphology '%s') is not next to nodes %lld-%lld of its node type "
-                          "and morphology: olive's populations are contiguous id ranges; order the nodes by node type", nodes,
-                          where, (long long)i, (long long)tid[i], m, (long long)gr[q].first, (long long)(gr[q].first + gr[q].count - 1));
-        if (ng == OLIVE_MAX_POPS) olive_die("%s: %s: more than %d (node type, morphology) runs", nodes, where, OLIVE_MAX_POPS);
-        gr[ng++] = (group){trow, m, i, 1};
-    }
+    const int ng = node_runs(&x, types, &t, gr);
     memset(pops, 0, sizeof *pops);
     name_groups(types, &t, gr, ng, pops);
     for (int i = 0; i < ng; i++) {
@@ -455,11 +486,11 @@ void gc_spk_import_nodes(const char *config, const char *want, const olive_cell_
                    (long long)(p->first + p->count - 1), (long long)id, p->morphology);
     }
     pops->n = ng;
-    free(tid); free(nid); free(gid); free(gidx);
-    /* the groups' morphology strings point into a[0] or t: freed last */
+    free(x.tid); free(x.nid); free(x.gid); free(x.gidx);
+    /* the groups' morphology strings point into x.a[0] or t: freed last */
     for (int k = 0; k < 4; k++) {
-        for (int64_t r = 0; a[k].v && r < a[k].n; r++) free(a[k].v[r]);
-        free(a[k].v);
+        for (int64_t r = 0; x.a[k].v && r < x.a[k].n; r++) free(x.a[k].v[r]);
+        free(x.a[k].v);
     }
     for (int r = 0; r < t.n * t.ncols; r++) free(t.cell[r]);
     for (int cidx = 0; cidx < t.ncols; cidx++) free(t.name[cidx]);
