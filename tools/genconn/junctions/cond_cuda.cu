@@ -136,6 +136,69 @@ static void drain(slot *s, int bits, olive_network *net, double *t_wait, double 
     s->busy = 0;
 }
 
+/* A slot's stream and buffers: room for max_rows rows and cap junctions. */
+static void slot_alloc(slot *s, int64_t max_rows, int64_t cap, size_t out_bytes, int bits)
+{
+    CK(cudaStreamCreate(&s->st));
+    CK(cudaMallocHost((void **)&s->h_rp, (size_t)(max_rows + 1) * sizeof(int64_t)));
+    CK(cudaMallocHost((void **)&s->h_col, (size_t)cap * sizeof(int32_t)));
+    CK(cudaMallocHost((void **)&s->h_out, out_bytes));
+    CK(cudaMalloc((void **)&s->d_rp, (size_t)(max_rows + 1) * sizeof(int64_t)));
+    CK(cudaMalloc((void **)&s->d_col, (size_t)cap * sizeof(int32_t)));
+    CK(cudaMalloc((void **)&s->d_out, out_bytes));
+    if (bits == 4) CK(cudaMalloc((void **)&s->d_code, (size_t)cap));
+}
+
+static void slot_free(slot *s)
+{
+    if (s->d_code) CK(cudaFree(s->d_code));
+    CK(cudaFree(s->d_out));
+    CK(cudaFree(s->d_col));
+    CK(cudaFree(s->d_rp));
+    CK(cudaFreeHost(s->h_out));
+    CK(cudaFreeHost(s->h_col));
+    CK(cudaFreeHost(s->h_rp));
+    CK(cudaStreamDestroy(s->st));
+}
+
+/* The conductances of junctions [e0, e1) (rows from recv0, nrows of them,
+ * G threads a row) at p.bits on s's stream. */
+static void launch_cond(const gc_cond_par &p, slot *s, int64_t recv0, int64_t nrows, int G, int64_t e0, int64_t e1,
+                        unsigned long long *d_max)
+{
+    const int bits = p.bits;
+    const int64_t n = e1 - e0;
+    const unsigned nb = blocks_for(nrows * G, 256);
+    switch (bits) {
+    case 4:
+        k_cond<uint8_t><<<nb, 256, 0, s->st>>>(p, recv0, nrows, G, s->d_rp, e0, e1, s->d_col, s->d_code, d_max);
+        CK_LAUNCH("k_cond<4>");
+        k_pack4<<<blocks_for((n + 1) / 2, 256), 256, 0, s->st>>>(s->d_code, n, s->d_out);
+        CK_LAUNCH("k_pack4");
+        break;
+    case 8:
+        k_cond<uint8_t><<<nb, 256, 0, s->st>>>(p, recv0, nrows, G, s->d_rp, e0, e1, s->d_col, s->d_out, d_max);
+        CK_LAUNCH("k_cond<8>");
+        break;
+    case 16:
+        k_cond<uint16_t><<<nb, 256, 0, s->st>>>(p, recv0, nrows, G, s->d_rp, e0, e1, s->d_col,
+                                                (uint16_t *)s->d_out, d_max);
+        CK_LAUNCH("k_cond<16>");
+        break;
+    case 32:
+        k_cond<float><<<nb, 256, 0, s->st>>>(p, recv0, nrows, G, s->d_rp, e0, e1, s->d_col, (float *)s->d_out,
+                                             d_max);
+        CK_LAUNCH("k_cond<32>");
+        break;
+    case 64:
+        k_cond<double><<<nb, 256, 0, s->st>>>(p, recv0, nrows, G, s->d_rp, e0, e1, s->d_col, (double *)s->d_out,
+                                              d_max);
+        CK_LAUNCH("k_cond<64>");
+        break;
+    default: olive_die("internal: %d conductance bits on the GPU", bits);
+    }
+}
+
 extern "C" double gc_conductance_cuda(const gc_cond_par *par, olive_network *net, int local_rank)
 {
     double t0 = olive_now();
@@ -156,16 +219,7 @@ extern "C" double gc_conductance_cuda(const gc_cond_par *par, olive_network *net
     const size_t out_bytes = olive_cond_bytes(bits, cap);
     slot sl[2];
     memset(sl, 0, sizeof sl);
-    for (int k = 0; k < 2; k++) {
-        CK(cudaStreamCreate(&sl[k].st));
-        CK(cudaMallocHost((void **)&sl[k].h_rp, (size_t)(max_rows + 1) * sizeof(int64_t)));
-        CK(cudaMallocHost((void **)&sl[k].h_col, (size_t)cap * sizeof(int32_t)));
-        CK(cudaMallocHost((void **)&sl[k].h_out, out_bytes));
-        CK(cudaMalloc((void **)&sl[k].d_rp, (size_t)(max_rows + 1) * sizeof(int64_t)));
-        CK(cudaMalloc((void **)&sl[k].d_col, (size_t)cap * sizeof(int32_t)));
-        CK(cudaMalloc((void **)&sl[k].d_out, out_bytes));
-        if (bits == 4) CK(cudaMalloc((void **)&sl[k].d_code, (size_t)cap));
-    }
+    for (int k = 0; k < 2; k++) slot_alloc(&sl[k], max_rows, cap, out_bytes, bits);
     unsigned long long *d_max = nullptr;
     CK(cudaMalloc((void **)&d_max, sizeof *d_max));
     CK(cudaMemset(d_max, 0, sizeof *d_max));
@@ -186,36 +240,8 @@ extern "C" double gc_conductance_cuda(const gc_cond_par *par, olive_network *net
         /* Threads per row: about the mean degree, a power of two up to a warp. */
         int G = 1;
         while (G < 32 && (int64_t)G * nrows < n) G <<= 1;
-        const unsigned nb = blocks_for(nrows * G, 256);
         const int64_t recv0 = net->row0 + ra;
-        switch (bits) {
-        case 4:
-            k_cond<uint8_t><<<nb, 256, 0, s->st>>>(p, recv0, nrows, G, s->d_rp, e0, e1, s->d_col, s->d_code, d_max);
-            CK_LAUNCH("k_cond<4>");
-            k_pack4<<<blocks_for((n + 1) / 2, 256), 256, 0, s->st>>>(s->d_code, n, s->d_out);
-            CK_LAUNCH("k_pack4");
-            break;
-        case 8:
-            k_cond<uint8_t><<<nb, 256, 0, s->st>>>(p, recv0, nrows, G, s->d_rp, e0, e1, s->d_col, s->d_out, d_max);
-            CK_LAUNCH("k_cond<8>");
-            break;
-        case 16:
-            k_cond<uint16_t><<<nb, 256, 0, s->st>>>(p, recv0, nrows, G, s->d_rp, e0, e1, s->d_col,
-                                                    (uint16_t *)s->d_out, d_max);
-            CK_LAUNCH("k_cond<16>");
-            break;
-        case 32:
-            k_cond<float><<<nb, 256, 0, s->st>>>(p, recv0, nrows, G, s->d_rp, e0, e1, s->d_col, (float *)s->d_out,
-                                                 d_max);
-            CK_LAUNCH("k_cond<32>");
-            break;
-        case 64:
-            k_cond<double><<<nb, 256, 0, s->st>>>(p, recv0, nrows, G, s->d_rp, e0, e1, s->d_col, (double *)s->d_out,
-                                                  d_max);
-            CK_LAUNCH("k_cond<64>");
-            break;
-        default: olive_die("internal: %d conductance bits on the GPU", bits);
-        }
+        launch_cond(p, s, recv0, nrows, G, e0, e1, d_max);
         CK(cudaMemcpyAsync(s->h_out, s->d_out, olive_cond_bytes(bits, n), cudaMemcpyDeviceToHost, s->st));
         s->e0 = e0;
         s->e1 = e1;
@@ -230,16 +256,7 @@ extern "C" double gc_conductance_cuda(const gc_cond_par *par, olive_network *net
     double maxerr;
     memcpy(&maxerr, &mb, sizeof maxerr);
     CK(cudaFree(d_max));
-    for (int k = 0; k < 2; k++) {
-        if (sl[k].d_code) CK(cudaFree(sl[k].d_code));
-        CK(cudaFree(sl[k].d_out));
-        CK(cudaFree(sl[k].d_col));
-        CK(cudaFree(sl[k].d_rp));
-        CK(cudaFreeHost(sl[k].h_out));
-        CK(cudaFreeHost(sl[k].h_col));
-        CK(cudaFreeHost(sl[k].h_rp));
-        CK(cudaStreamDestroy(sl[k].st));
-    }
+    for (int k = 0; k < 2; k++) slot_free(&sl[k]);
     double t2 = olive_now();
     olive_info("cuda conductances on device %d: %lld junctions at %d bits in %.3f s (%.3g junctions/s; %lld chunks, "
                "host staging %.3f s, waiting for the device %.3f s; buffers %.3f s before)",
