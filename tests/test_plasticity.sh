@@ -13,11 +13,14 @@
 #   rank count, continues the unbroken run bit for bit;
 # - weights.h5 (--record-weights) holds every frame's weights as state.h5
 #   would after its step, on any rank count and across a restart;
-# - faults are refused, named.
+# - faults are refused, named;
+# - Python's table of the rules (olive.writer.PLASTICITY) is the C one
+#   (common/models/plasticity_rules.h and the rules' files).
 set -euo pipefail
 fail() { echo "FAIL: $*" >&2; exit 1; }
 G="$BIN/olive-genconn"
 S="$BIN/olive-simulate"
+"$PY" "$TESTS/check_plasticity_tables.py" "$TOP" || fail "Python's plasticity table differs from the C one"
 expect_fail() {  # message, command...
   local msg=$1; shift
   if "$@" > out.txt 2>&1; then fail "accepted: $*"; fi

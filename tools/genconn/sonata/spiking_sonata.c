@@ -75,15 +75,6 @@ static void join(char *out, const char *a, const char *b)
 static char dyn_tmp[MAX_DYN][4096];
 static int ndyn;
 
-/* NEST's name of a rule (edge types' model_template, bmtk's PointNet form). */
-static const char *nest_synapse(int rule)
-{
-    return rule == OLIVE_PLAST_STDP           ? "stdp_synapse"
-           : rule == OLIVE_PLAST_STDP_NN_SYMM ? "stdp_nn_symm_synapse"
-           : rule == OLIVE_PLAST_TSODYKS      ? "tsodyks_synapse"
-           : rule == OLIVE_PLAST_TSODYKS2     ? "tsodyks2_synapse"
-                                              : "static_synapse";
-}
 
 static void write_text(const char *final, const char *tmp, const char *text);
 
@@ -279,7 +270,7 @@ static int write_types(const gc_spk_config *cfg, const olive_synapses *syn, char
         const olive_projection *p = &syn->proj[j];
         char dyn[4096];
         plastic |= p->plast.rule != OLIVE_PLAST_NONE;
-        len += snprintf(text + len, cap - (size_t)len, "%d %s %s %s %s\n", j, nest_synapse(p->plast.rule), p->receptor,
+        len += snprintf(text + len, cap - (size_t)len, "%d %s %s %s %s\n", j, olive_plast_nest_name(p->plast.rule), p->receptor,
                         p->name, p->plast.rule != OLIVE_PLAST_NONE ? synapse_params(cfg, p, dyn) : "NULL");
     }
     write_text(path[X_EDGE_TYPES], tmp[X_EDGE_TYPES], text);

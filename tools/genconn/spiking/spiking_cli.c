@@ -305,8 +305,8 @@ static void parse_projection(gc_spk_config *cfg, const char *arg)
     if (p->plast.rule) {
         const char *bad = olive_plast_fault(&p->plast);
         if (bad) olive_usage_error("--projection %s: plasticity=%s: %s", arg, olive_plast_rule_name(p->plast.rule), bad);
-        if (olive_plast_is_stdp(p->plast.rule) && (p->w.a >= 0) != (p->plast.par[OLIVE_STDP_WMAX] >= 0))
-            olive_usage_error("--projection %s: the weights and Wmax must have the same sign (NEST's stdp_synapse)", arg);
+        const char *wbad = olive_plast_weight_fault(&p->plast, p->w.a);
+        if (wbad) olive_usage_error("--projection %s: the weights: %s", arg, wbad);
     }
     if (!p->from[0] || !p->to[0]) olive_usage_error("--projection %s: needs from=POP and to=POP", arg);
     if (p->rule < 0) olive_usage_error("--projection %s: needs a rule: p=P, indegree=K, total=N or outdegree=K", arg);

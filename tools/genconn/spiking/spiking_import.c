@@ -21,13 +21,6 @@ typedef struct {
     olive_plasticity plast;  /* from model_template and dynamics_params (rule NONE: static_synapse) */
 } edge_type;
 
-/* NEST's synapse models olive runs (model_template, with or without bmtk's
- * "nest:"), and olive's rule for each. */
-static const struct { const char *nest; int rule; } templates[] = {
-    {"static_synapse", OLIVE_PLAST_NONE}, {"stdp_synapse", OLIVE_PLAST_STDP},
-    {"stdp_nn_symm_synapse", OLIVE_PLAST_STDP_NN_SYMM}, {"tsodyks_synapse", OLIVE_PLAST_TSODYKS},
-    {"tsodyks2_synapse", OLIVE_PLAST_TSODYKS2},
-};
 
 /* A plastic edge type's parameters: NEST's defaults, then those of its
  * dynamics_params file (an object of NEST's parameter names; tau_minus,
@@ -115,12 +108,10 @@ static int read_types(const char *path, const char *models_dir, edge_type *t)
         if (col_t >= 0 && strcmp(tok[col_t], "NULL")) {
             const char *tm = tok[col_t];
             if (!strncmp(tm, "nest:", 5)) tm += 5;
-            int rule = -1;
-            for (size_t q = 0; q < sizeof templates / sizeof templates[0]; q++)
-                if (!strcmp(tm, templates[q].nest)) rule = templates[q].rule;
+            const int rule = olive_plast_rule_of_nest(tm);   /* (plasticity_rules.h's table) */
             if (rule < 0)
-                olive_die("%s: line %d: model_template '%s' is not a synapse model olive runs (static_synapse, "
-                          "stdp_synapse, stdp_nn_symm_synapse, tsodyks_synapse, tsodyks2_synapse)", path, lineno, tok[col_t]);
+                olive_die("%s: line %d: model_template '%s' is not a synapse model olive runs (%s)", path, lineno,
+                          tok[col_t], olive_plast_nest_list());
             if (rule != OLIVE_PLAST_NONE) {
                 olive_plast_defaults(rule, &e->plast);
                 read_synapse_params(path, lineno, tm, col_p >= 0 ? tok[col_p] : "NULL", dir, &e->plast);

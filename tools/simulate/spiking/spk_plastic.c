@@ -75,7 +75,7 @@ void spk_plastic_setup(sim_t *s, const olive_synapses *syn)
                           (long long)(p->e0 + e), olive_syn_w(p, e), bad);
             if (!p->weight) break;
         }
-        if (!olive_plast_is_stdp(p->plast.rule)) continue;
+        if (!olive_plast_uses_post(p->plast.rule)) continue;
         /* NEST keeps tau_minus on the target: one value a cell */
         const double tm = p->plast.par[OLIVE_STDP_TAU_MINUS];
         for (int64_t r = 0; r < n; r++) {
@@ -160,7 +160,7 @@ double spk_plastic_pre(struct sim_spk *k, int64_t x, int64_t sstep, int d, doubl
     if (P->proj_of[x] < 0) return o->w;   /* a static synapse */
     const olive_plasticity *rule = &P->rule[P->proj_of[x]];
     olive_post_history h = {NULL, NULL, 0, 0, 0, OLIVE_POST_NONE, NULL};
-    if (olive_plast_is_stdp(rule->rule)) {   /* (the target's spikes: kept for stdp inputs only) */
+    if (olive_plast_uses_post(rule->rule)) {   /* (the target's spikes: kept for stdp inputs only) */
         const int32_t r = o->target;
         h = (olive_post_history){P->post_step[r], P->post_kminus[r], P->post_n[r], 0, 0, OLIVE_POST_NONE, NULL};
     }
@@ -256,7 +256,7 @@ static uint64_t write_histories_and_queue(sim_t *s, const char *path, hid_t g, i
     const int64_t nsyn = k->out_ptr ? k->out_ptr[s->net.count] : 0;
 #pragma omp parallel for schedule(static) reduction(min : floor[:n])
     for (int64_t x = 0; x < nsyn; x++)
-        if (P->proj_of[x] >= 0 && olive_plast_is_stdp(P->rule[P->proj_of[x]].rule)) {
+        if (P->proj_of[x] >= 0 && olive_plast_uses_post(P->rule[P->proj_of[x]].rule)) {
             const int64_t f = P->st[x].last - k->out_delay[x];
             if (f < floor[k->out[x].target]) floor[k->out[x].target] = f;
         }
@@ -457,9 +457,9 @@ static void restore_synapses(sim_t *s, const char *path, hid_t f, int64_t k0, ui
                 if (q == 1 ? (last < -1 || last >= k0) : !isfinite(v[e]))
                     olive_die("%s: /%s[%lld] is %s", path, name, (long long)(P->first[j] + e),
                               q == 1 ? "not a step before the state's (-1: none)" : "not finite");
-                if (q >= 2 && (v[e] < 0 || (!olive_plast_is_stdp(rule) && v[e] > 1)))
-                    olive_die("%s: /%s[%lld] = %g is outside %s", path, name, (long long)(P->first[j] + e), v[e],
-                              olive_plast_is_stdp(rule) ? "[0, inf)" : "[0, 1]");
+                if (q >= 2 && (v[e] < 0 || v[e] > olive_plast_state_max(rule)))
+                    olive_die("%s: /%s[%lld] = %g is outside [0, %g%s", path, name, (long long)(P->first[j] + e), v[e],
+                              olive_plast_state_max(rule), isinf(olive_plast_state_max(rule)) ? ")" : "]");
                 if (q == 0 && olive_plast_weight_fault(&P->rule[j], v[e]))
                     olive_die("%s: /%s[%lld] = %g: %s", path, name, (long long)(P->first[j] + e), v[e],
                               olive_plast_weight_fault(&P->rule[j], v[e]));

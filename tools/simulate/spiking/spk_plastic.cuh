@@ -57,7 +57,7 @@ static __device__ __forceinline__ double spk_plastic_dev_event(const spk_plastic
     if (j < 0) return w;
     const olive_plasticity rule = p.rule[j];
     olive_plast_state st = p.st[e];
-    const int stdp = olive_plast_is_stdp(rule.rule);
+    const int stdp = olive_plast_uses_post(rule.rule);
     olive_post_history h = {nullptr, nullptr, 0, 0, 0, OLIVE_POST_NONE, nullptr};
     if (stdp) {   /* (the target's spikes: a ring kept for stdp inputs only) */
         const int64_t c = p.hcount[target], n = c < p.cap ? c : p.cap;
