@@ -221,8 +221,9 @@ struct sim_t {
     int iapp_dirty;          /* iapp holds a pulse and must be cleared */
     olive_noise nz;          /* the OU process (nz.on = 0: none) */
     void *noise;             /* per own cell: the OU current of the coming step (run's precision) */
-    /* CUDA backend (NULL: CPU). state[] then holds host mirrors of the device
-     * state, refreshed by sim_cuda_fetch for output. */
+    /* InfOli's CUDA backend (NULL: CPU; a spiking network's is sim_spk's
+     * cuda). state[] then holds host mirrors of the device state, refreshed
+     * by sim_cuda_fetch for output. */
     struct sim_cuda *cuda;
     /* Spiking networks (spk.h; NULL for InfOli): synapses, delay buffers, coefficients. */
     struct sim_spk *spk;

@@ -44,6 +44,7 @@ typedef struct {
     int64_t n;
 } spk_slot;
 
+struct spk_cuda;
 struct sim_spk {
     olive_populations pops;
     olive_lif_coef *coef;    /* coefficient sets (a plugin's: pcoef) */
@@ -100,6 +101,7 @@ struct sim_spk {
         double *fac;         /* per input its OLIVE_BINOMIAL_FACTORS (lif.h): the draws' factors made once */
     } poisson;
     struct spk_cable *cable; /* the cell kind's own state (cable/: spk_cable.c), else NULL; never read here */
+    struct spk_cuda *cuda;   /* the CUDA engine's device state (spk_cuda.h), else NULL */
     /* Synapse sites: delivery targets after the rank's cells that the cell
      * kind adds (cable/spk_sites.c): n channels, in the weight each received
      * for the next step; chan, while the lists are built, per projection per

@@ -254,7 +254,7 @@ static void lif_cuda_setup(sim_t *s)
     struct sim_spk *k = s->spk;
     spk_select_device();
     spk_cuda *g = (spk_cuda *)olive_calloc(1, sizeof *g, "CUDA engine");
-    s->cuda = (struct sim_cuda *)g;
+    s->spk->cuda = g;
     const int64_t n = s->plan.nlocal, N = s->net.count, nsyn = k->nsyn;
     g->n = n;
     g->ring.nt = k->ntarget;
@@ -365,7 +365,7 @@ void spk_ensure_tmp(spk_cuda *g, size_t bytes)
 static void push_window(sim_t *s)
 {
     struct sim_spk *k = s->spk;
-    spk_cuda *g = (spk_cuda *)s->cuda;
+    spk_cuda *g = s->spk->cuda;
     int64_t m;
     int64_t *all = spk_gather_window(s, &m);
     if (m == 0) { free(all); return; }
@@ -415,7 +415,7 @@ static void push_window(sim_t *s)
 static void update(sim_t *s, int64_t step, int64_t q, const spk_tail_args *tail)
 {
     struct sim_spk *k = s->spk;
-    spk_cuda *g = (spk_cuda *)s->cuda;
+    spk_cuda *g = s->spk->cuda;
     const int64_t n = g->n;
     const double *cur = spk_pulse_currents(s, step);   /* host, k->cur */
     if (cur) {
@@ -471,7 +471,7 @@ static void update(sim_t *s, int64_t step, int64_t q, const spk_tail_args *tail)
 static void deliver(sim_t *s, int64_t step)
 {
     struct sim_spk *k = s->spk;
-    spk_cuda *g = (spk_cuda *)s->cuda;
+    spk_cuda *g = s->spk->cuda;
     const sim_config *c = s->cfg;
     const int64_t n = g->n, row0 = s->plan.row0;
     /* receptor 0 is ge, 1 is gi (cellmodel.c) */
@@ -495,7 +495,7 @@ static void deliver(sim_t *s, int64_t step)
 /* Step 4: the reset (a plugin's onCondition body). */
 static void reset(sim_t *s, int64_t step)
 {
-    spk_cuda *g = (spk_cuda *)s->cuda;
+    spk_cuda *g = s->spk->cuda;
     if (g->plugin) {
         spk_plugin_cuda_on_spike(s, g, step);
     } else if (!g->cable) {   /* cable cells have no reset */
@@ -509,7 +509,7 @@ static void reset(sim_t *s, int64_t step)
 static void host_push_step(sim_t *s, int64_t step)
 {
     struct sim_spk *k = s->spk;
-    spk_cuda *g = (spk_cuda *)s->cuda;
+    spk_cuda *g = s->spk->cuda;
     const int64_t row0 = s->plan.row0;
     const double t0 = olive_now();
     const int late = spk_plugin_cuda_late(g);   /* steps 1, 3, 2, 4 (the delivery counts as compute) */
@@ -576,7 +576,7 @@ static void plugin_push_steps(sim_t *s, spk_cuda *g, int64_t first, int64_t coun
 /* The device push path: a chunk of steps enqueued, then one visit. */
 static void device_push_steps(sim_t *s, int64_t first, int64_t count)
 {
-    spk_cuda *g = (spk_cuda *)s->cuda;
+    spk_cuda *g = s->spk->cuda;
     const double t0 = olive_now();
     spk_devpush_poisson_ahead(s, g, first, count);
     if (g->plugin && !g->pass.sb) {
@@ -640,7 +640,7 @@ static void device_push_steps(sim_t *s, int64_t first, int64_t count)
 
 static void lif_cuda_steps(sim_t *s, int64_t first, int64_t count)
 {
-    spk_cuda *g = (spk_cuda *)s->cuda;
+    spk_cuda *g = s->spk->cuda;
     if (g->mode == SPK_FUSED) spk_fused_steps(s, g, first, count);
     else if (g->mode == SPK_DEVICE_PUSH) device_push_steps(s, first, count);
     else
@@ -649,7 +649,7 @@ static void lif_cuda_steps(sim_t *s, int64_t first, int64_t count)
 
 static int64_t lif_cuda_max_steps(sim_t *s)
 {
-    const spk_cuda *g = (const spk_cuda *)s->cuda;
+    const spk_cuda *g = s->spk->cuda;
     return g->mode == SPK_HOST_PUSH ? 1 : spk_chunk_max(g);
 }
 
@@ -657,7 +657,7 @@ static void lif_cuda_step(sim_t *s, int64_t step) { lif_cuda_steps(s, step, 1); 
 
 static void lif_cuda_fetch(sim_t *s, int all)
 {
-    spk_cuda *g = (spk_cuda *)s->cuda;
+    spk_cuda *g = s->spk->cuda;
     if (g->plugin) {
         spk_plugin_cuda_fetch(s, g);   /* (its own variables) */
     } else {
@@ -681,7 +681,7 @@ static double lif_cuda_energy_j(sim_t *s, int *owner) { (void)s; *owner = 0; ret
 
 static void lif_cuda_free(sim_t *s)
 {
-    spk_cuda *g = (spk_cuda *)s->cuda;
+    spk_cuda *g = s->spk->cuda;
     if (!g) return;
     if (g->mode == SPK_DEVICE_PUSH)   /* (where the loop's time went: the host queueing, or waiting for the device) */
         olive_info("rank %d: CUDA engine: step loop %.3f s queueing the steps' kernels, %.3f s waiting for the device "
@@ -709,12 +709,12 @@ static void lif_cuda_free(sim_t *s)
     spk_chunk_free(g);
     CK(cudaStreamDestroy(g->st));
     free(g);
-    s->cuda = nullptr;
+    s->spk->cuda = nullptr;
 }
 
 static void lif_cuda_weights(sim_t *s, const int64_t *x, int64_t n, double *w)
 {
-    spk_plastic_cuda_weights((spk_cuda *)s->cuda, x, n, w);
+    spk_plastic_cuda_weights(s->spk->cuda, x, n, w);
 }
 
 extern "C" const sim_engine sim_engine_lif_cuda = {"cuda", 1, 1, lif_cuda_setup, lif_cuda_step, lif_cuda_fetch,
