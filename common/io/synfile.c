@@ -90,14 +90,53 @@ static int pop_dset_known(const char *name, const void *ctx)
 }
 
 /* The model named by group obj's attribute model (name): built in, or a
- * plugin's, recorded by name and model_hash (docs/FORMAT.md) and found where
- * the user keeps models (model_places.h). The attribute model_path that earlier
- * olive versions wrote is read past: a path in a file is never loaded. */
+ * plugin's, recorded by name and model_hash (docs/FORMAT.md), which the
+ * program resolved before reading (olive_pops_model_refs): the reader looks
+ * it up and never loads code. The attribute model_path that earlier olive
+ * versions wrote is read past: a path in a file is never loaded. */
 static const olive_cell_model *read_model(const char *path, hid_t obj, const char *where, const char *name)
 {
     char hash[160] = "";
     olive_h5_get_str_opt(path, obj, "model_hash", hash, sizeof hash);
-    return olive_model_resolve(path, where, name, hash);
+    return olive_model_lookup(path, where, name, hash);
+}
+
+/* Group obj's model reference into r (0: it names none). */
+static int model_ref(const char *path, hid_t obj, const char *where, olive_model_ref *r)
+{
+    memset(r, 0, sizeof *r);
+    if (!olive_h5_get_str_opt(path, obj, "model", r->name, sizeof r->name)) return 0;
+    olive_h5_get_str_opt(path, obj, "model_hash", r->hash, sizeof r->hash);
+    snprintf(r->where, sizeof r->where, "%s", where);
+    return 1;
+}
+
+int olive_pops_model_refs(const char *path, olive_model_ref *refs, int max)
+{
+    hid_t f = olive_h5_open_read(path);
+    int n = 0;
+    if (olive_h5_exists(f, "cells/populations")) {
+        hid_t c = H5Gopen2(f, "cells", H5P_DEFAULT);
+        if (c < 0) olive_die("%s: cannot open /cells", path);
+        if (n < max && model_ref(path, c, "/cells", &refs[n]) && strcmp(refs[n].name, "mixed")) n++;
+        H5Gclose(c);
+        hid_t g = H5Gopen2(f, "cells/populations", H5P_DEFAULT);
+        if (g < 0) olive_die("%s: /cells/populations is not a group", path);
+        static char names[OLIVE_MAX_POPS][OLIVE_NAME_LEN];
+        const int np = list_links(path, g, "/cells/populations", names, OLIVE_MAX_POPS);
+        for (int i = 0; i < np && n < max; i++) {
+            char where[160];
+            snprintf(where, sizeof where, "/cells/populations/%s", names[i]);
+            hid_t pg = H5Gopen2(g, names[i], H5P_DEFAULT);
+            if (pg < 0) olive_die("%s: %s is not a group", path, where);
+            attrs_readable(path, pg, where);
+            n += model_ref(path, pg, where, &refs[n]);
+            H5Gclose(pg);
+        }
+        H5Gclose(g);
+    }
+    H5Fclose(f);
+    return n;
 }
 
 /* The plugin attributes of group obj, when model m is a plugin's. */

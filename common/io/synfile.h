@@ -14,6 +14,18 @@
  * readers agree on: 1-63 characters, no '/', no control characters, not
  * "." or ".."), else the fault ("holds a '/'"). */
 const char *olive_name_fault(const char *name);
+/* A model a network file names: where (/cells, or a population's group),
+ * its name and the hash of the plugin that has it ("" for a built-in). */
+typedef struct {
+    char where[160];
+    char name[64];
+    char hash[160];
+} olive_model_ref;
+/* The models path names (at most max; the first is /cells' own when it
+ * names one): what a program resolves (model_plugin.h's
+ * olive_model_resolve) before it reads the populations, whose reader only
+ * looks the models up. A file without populations: none (InfOli). */
+int olive_pops_model_refs(const char *path, olive_model_ref *refs, int max);
 /* 1 when path's cells carry populations (a network of a model other than the
  * plain InfOli file), and the model of the populations into *model
  * (NULL when they mix models). */

@@ -281,12 +281,13 @@ const char *olive_plugin_path(const olive_model_plugin *p)
     return NULL;
 }
 
-const olive_cell_model *olive_model_resolve(const char *file, const char *where, const char *name, const char *hash)
+/* A built-in model of that name; dies when there is none and no hash says
+ * whose plugin's it is. NULL: a plugin's. */
+static const olive_cell_model *built_in(const char *file, const char *where, const char *name, const char *hash)
 {
     const olive_cell_model *m = olive_model_find(name);
     if (m) return m;
-    if (!hash || !*hash)
-    {
+    if (!hash || !*hash) {
         if (!strcmp(where, "/cells"))   /* (the wording of the messages before plugins) */
             olive_die("%s: /cells model '%s' is unknown (known: %s; a plugin's model needs the attribute model_hash)", file,
                       name, olive_model_names());
@@ -295,6 +296,23 @@ const olive_cell_model *olive_model_resolve(const char *file, const char *where,
     }
     if (!plugins_enabled)
         olive_die("%s: %s: model %s is a plugin's, and this program runs no model's code", file, where, name);
+    return NULL;
+}
+
+const olive_cell_model *olive_model_lookup(const char *file, const char *where, const char *name, const char *hash)
+{
+    const olive_cell_model *m = built_in(file, where, name, hash);
+    if (m) return m;
+    for (int i = 0; i < nloaded; i++)
+        if (!strcmp(loaded[i].p->model.name, name) && !strcmp(loaded[i].p->hash, hash)) return &loaded[i].p->model;
+    olive_die("internal: %s: %s: model %s was not resolved before the file was read (olive_model_resolve)", file, where,
+              name);
+}
+
+const olive_cell_model *olive_model_resolve(const char *file, const char *where, const char *name, const char *hash)
+{
+    const olive_cell_model *m = built_in(file, where, name, hash);
+    if (m) return m;
     char why[PATH_MAX + 4096];
     const olive_model_plugin *p = olive_plugin_find(name, hash, why, sizeof why);
     if (!p) olive_die("%s: %s: %s", file, where, why);

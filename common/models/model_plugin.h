@@ -96,7 +96,7 @@ const olive_model_plugin *olive_plugin_load_file(const char *file, char *why, in
 const olive_model_plugin *olive_plugin_find(const char *name, const char *hash, char *why, int whylen);
 const olive_model_plugin *olive_plugin_load(const char *name, char *why, int whylen);
 /* Lets olive_model_resolve load plugins (olive-genconn and olive-simulate
- * call it; a reader alone, a fuzzer, olive-analyze never run a model's code). */
+ * call it; a fuzzer or olive-analyze never run a model's code). */
 void olive_plugins_enable(void);
 /* The plugin whose model is m, or NULL (m built in). */
 const olive_model_plugin *olive_plugin_of(const olive_cell_model *m);
@@ -105,9 +105,17 @@ const char *olive_plugin_path(const olive_model_plugin *p);
 /* Why plugin p cannot run on the CUDA engine (no GPU image, receptors it
  * cannot hold), or NULL. */
 const char *olive_plugin_gpu_refusal(const olive_model_plugin *p);
-/* The model a network file's group (where) names: built in, or a plugin's
- * model recorded by name and hash (attribute model_hash), found by
- * olive_plugin_find. Dies naming file, where and the fault. */
+/* Models are resolved once, by the program, before its readers run: it asks
+ * the reader for the names and hashes a network file records
+ * (synfile.h's olive_pops_model_refs) and resolves each here.
+ * olive_model_resolve: the model a network file's group (where) names, built
+ * in, or a plugin's model recorded by name and hash (attribute model_hash),
+ * found by olive_plugin_find (which loads it). Dies naming file, where and
+ * the fault. */
 const olive_cell_model *olive_model_resolve(const char *file, const char *where, const char *name, const char *hash);
+/* The same model, built in or among those resolved already: what the
+ * readers call; it never loads code (a plugin's model not resolved before is
+ * an internal error; in a program that runs no model's code, a refusal). */
+const olive_cell_model *olive_model_lookup(const char *file, const char *where, const char *name, const char *hash);
 
 #endif

@@ -499,6 +499,16 @@ static int parse_run_option(int argc, char **argv, int *i, sim_config *cfg, sim_
     return 1;
 }
 
+/* The models the network file names, resolved once (built in, or a
+ * plugin's found by name and hash in the places the user chose); the
+ * readers then look them up and load nothing. */
+static void resolve_models(const char *net)
+{
+    static olive_model_ref refs[OLIVE_MAX_POPS + 1];
+    const int n = olive_pops_model_refs(net, refs, OLIVE_MAX_POPS + 1);
+    for (int i = 0; i < n; i++) olive_model_resolve(net, refs[i].where, refs[i].name, refs[i].hash);
+}
+
 /* After the loop: the model read from the network file decides the step and
  * which options apply; then what needs them is parsed and checked. */
 static void finish_config(sim_config *cfg, sim_seen *h)
@@ -509,6 +519,7 @@ static void finish_config(sim_config *cfg, sim_seen *h)
     /* The model decides the variables, the step and which options apply; a
      * plugin's is found in the places the user chose (model_places.h). */
     olive_plugins_enable();
+    resolve_models(cfg->run.net_path);
     if (olive_pops_present(cfg->run.net_path, &cfg->run.model) && !cfg->run.model)
         olive_die("%s: the populations mix models; one model per network is supported so far", cfg->run.net_path);
     check_backend(cfg);
