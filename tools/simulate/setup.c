@@ -105,29 +105,29 @@ static void make_graph(sim_t *s)
     olive_plan *p = &s->plan;
     int P = s->size, nin = 0, nout = 0;
     int *src = olive_malloc((size_t)P * sizeof(int), "graph"), *dst = olive_malloc((size_t)P * sizeof(int), "graph");
-    s->nbr_recv_count = olive_malloc((size_t)P * sizeof(int), "graph");
-    s->nbr_recv_displ = olive_malloc((size_t)P * sizeof(int), "graph");
-    s->nbr_send_count = olive_malloc((size_t)P * sizeof(int), "graph");
-    s->nbr_send_displ = olive_malloc((size_t)P * sizeof(int), "graph");
+    s->io.nbr_recv_count = olive_malloc((size_t)P * sizeof(int), "graph");
+    s->io.nbr_recv_displ = olive_malloc((size_t)P * sizeof(int), "graph");
+    s->io.nbr_send_count = olive_malloc((size_t)P * sizeof(int), "graph");
+    s->io.nbr_send_displ = olive_malloc((size_t)P * sizeof(int), "graph");
     for (int q = 0; q < P; q++) {
         if (p->recv_count[q] > 0) {
             src[nin] = q;
-            s->nbr_recv_count[nin] = p->recv_count[q];
-            s->nbr_recv_displ[nin++] = p->recv_displ[q];
+            s->io.nbr_recv_count[nin] = p->recv_count[q];
+            s->io.nbr_recv_displ[nin++] = p->recv_displ[q];
         }
         if (p->send_count[q] > 0) {
             dst[nout] = q;
-            s->nbr_send_count[nout] = p->send_count[q];
-            s->nbr_send_displ[nout++] = p->send_displ[q];
+            s->io.nbr_send_count[nout] = p->send_count[q];
+            s->io.nbr_send_displ[nout++] = p->send_displ[q];
         }
     }
-    s->nbr_in = nin;
-    s->nbr_out = nout;
+    s->io.nbr_in = nin;
+    s->io.nbr_out = nout;
     /* Explicit unit weights: gcc -Werror rejects the MPI_UNWEIGHTED sentinel pointer. */
     int *ones = olive_malloc((size_t)P * sizeof(int), "graph");
     for (int q = 0; q < P; q++) ones[q] = 1;
     SIM_CHECK_MPI(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, nin, src, ones, nout, dst, ones,
-                                                 MPI_INFO_NULL, 0, &s->graph));
+                                                 MPI_INFO_NULL, 0, &s->io.graph));
     free(ones);
     free(src);
     free(dst);
@@ -161,16 +161,16 @@ static void alloc_state(sim_t *s)
             else ((double *)s->state[v])[i] = x;
         }
     }
-    s->sendbuf = olive_malloc((size_t)s->plan.nsend * el + el, "send buffer");
-    s->ic = olive_calloc((size_t)n + 1, el, "currents");
-    s->iapp = olive_calloc((size_t)n + 1, el, "currents");
+    s->io.sendbuf = olive_malloc((size_t)s->plan.nsend * el + el, "send buffer");
+    s->io.ic = olive_calloc((size_t)n + 1, el, "currents");
+    s->io.iapp = olive_calloc((size_t)n + 1, el, "currents");
     s->flags = olive_calloc((size_t)n + 1, 1, "flags");
     if (s->net.bits >= 4 && s->net.bits <= 16) {
         int ncode = 1 << s->net.bits;
-        s->wlut = olive_malloc((size_t)ncode * el, "conductance table");
+        s->io.wlut = olive_malloc((size_t)ncode * el, "conductance table");
         for (int c = 0; c < ncode; c++) {
             double w = s->net.offset + (double)c * s->net.scale;
-            if (s->cfg->run.single) ((float *)s->wlut)[c] = (float)w; else ((double *)s->wlut)[c] = w;
+            if (s->cfg->run.single) ((float *)s->io.wlut)[c] = (float)w; else ((double *)s->io.wlut)[c] = w;
         }
     }
 }
@@ -374,10 +374,10 @@ void sim_setup_infoli(sim_t *s, sim_config *cfg, const sim_family *family)
     int64_t maxdeg = 0;
     for (int64_t r = 0; r < s->plan.nlocal; r++)
         if (s->plan.lrow_ptr[r + 1] - s->plan.lrow_ptr[r] > maxdeg) maxdeg = s->plan.lrow_ptr[r + 1] - s->plan.lrow_ptr[r];
-    s->tbuf = olive_malloc((size_t)s->nthreads * sizeof(void *), "term buffers");
-    s->tbuf_stride = maxdeg + OLIVE_JUNCTION_PAD;
+    s->io.tbuf = olive_malloc((size_t)s->nthreads * sizeof(void *), "term buffers");
+    s->io.tbuf_stride = maxdeg + OLIVE_JUNCTION_PAD;
     for (int t = 0; t < s->nthreads; t++)
-        s->tbuf[t] = olive_malloc((size_t)SIM_ROW_LANES * (size_t)s->tbuf_stride * sizeof(double), "term buffer");
+        s->io.tbuf[t] = olive_malloc((size_t)SIM_ROW_LANES * (size_t)s->io.tbuf_stride * sizeof(double), "term buffer");
     s->t.setup = olive_now() - t0;
     olive_info("rank %d: cells [%lld, %lld), %lld junctions, %lld halo cells, %lld interior / %lld boundary rows, %d threads",
                s->rank, (long long)s->plan.row0, (long long)s->plan.row1, (long long)s->net.nnz,
@@ -392,12 +392,12 @@ void sim_free(sim_t *s)
     if (s->cfg) sim_record_free(s->cfg);
     for (int t = 0; t < s->nthreads; t++) free(s->tspikes[t]);
     free(s->tspikes); free(s->tspike_n); free(s->tspike_cap);
-    free(s->wlut); free(s->sendbuf); free(s->active);
-    for (int t = 0; s->tbuf && t < s->nthreads; t++) free(s->tbuf[t]);
-    free(s->tbuf);
-    free(s->ic); free(s->iapp); free(s->flags); free(s->noise);
-    free(s->nbr_send_count); free(s->nbr_send_displ); free(s->nbr_recv_count); free(s->nbr_recv_displ);
-    if (s->graph != MPI_COMM_NULL) MPI_Comm_free(&s->graph);
+    free(s->io.wlut); free(s->io.sendbuf); free(s->active);
+    for (int t = 0; s->io.tbuf && t < s->nthreads; t++) free(s->io.tbuf[t]);
+    free(s->io.tbuf);
+    free(s->io.ic); free(s->io.iapp); free(s->flags); free(s->io.noise);
+    free(s->io.nbr_send_count); free(s->io.nbr_send_displ); free(s->io.nbr_recv_count); free(s->io.nbr_recv_displ);
+    if (s->io.graph != MPI_COMM_NULL) MPI_Comm_free(&s->io.graph);
     olive_plan_free(&s->plan);
     olive_net_free(&s->net);
 }

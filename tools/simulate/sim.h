@@ -188,12 +188,29 @@ struct sim_family {
 /* setup.c: the engine --backend asks for among s->family's (collective: every rank the same). */
 const sim_engine *sim_engine_choose(sim_t *s);
 
+/* What an InfOli network's run holds beyond the cells' state (setup.c,
+ * infoli/): the halo exchange of V_dend, the junctions' terms and currents,
+ * the injected current and the noise. A spiking network's own part is
+ * sim_spk (spiking/spk.h). */
+struct sim_infoli {
+    MPI_Comm graph;          /* distributed-graph communicator of the halo exchange */
+    void *wlut;              /* conductance per code (bits 4/8/16), in the run's precision */
+    void *sendbuf;           /* packed V_dend for other ranks */
+    int *nbr_send_count, *nbr_send_displ, *nbr_recv_count, *nbr_recv_displ;
+    int nbr_out, nbr_in;
+    void **tbuf;             /* per thread: SIM_ROW_LANES rows' junction terms, tbuf_stride apart */
+    int64_t tbuf_stride;     /* max degree + OLIVE_JUNCTION_PAD */
+    void *ic, *iapp;         /* per own cell: gap-junction and injected current of this step */
+    int iapp_dirty;          /* iapp holds a pulse and must be cleared */
+    olive_noise nz;          /* the OU process (nz.on = 0: none) */
+    void *noise;             /* per own cell: the OU current of the coming step (run's precision) */
+};
+
 struct sim_t {
     sim_config *cfg;
     const sim_family *family;
     const sim_engine *engine;
     int rank, size;
-    MPI_Comm graph;          /* distributed-graph communicator of the halo exchange */
     olive_network net;       /* own rows (global ids) */
     olive_plan plan;
     uint32_t net_crc;        /* structure checksum of the whole network */
@@ -203,10 +220,6 @@ struct sim_t {
      * nlocal + nhalo entries so junctions index own cells and halo cells alike. */
     void *state[OLIVE_NVARS];
     void *state_raw[OLIVE_NVARS]; /* the allocations behind state[] (staggered starts, setup.c) */
-    void *wlut;              /* conductance per code (bits 4/8/16), in the run's precision */
-    void *sendbuf;           /* packed V_dend for other ranks */
-    int *nbr_send_count, *nbr_send_displ, *nbr_recv_count, *nbr_recv_displ;
-    int nbr_out, nbr_in;
     /* Spikes found by each thread, merged at the end. */
     sim_spike **tspikes;
     int64_t *tspike_n, *tspike_cap;
@@ -214,13 +227,9 @@ struct sim_t {
     int64_t bad_cell, bad_step; /* first non-finite value seen, -1 if none */
     char bad_what[320];      /* what became non-finite there (a variable, a solver), or "": for the message */
     sim_pulse *active;       /* scratch: the pulses active in the current step */
-    void **tbuf;             /* per thread: SIM_ROW_LANES rows' junction terms, tbuf_stride apart */
-    int64_t tbuf_stride;     /* max degree + OLIVE_JUNCTION_PAD */
-    void *ic, *iapp;         /* per own cell: gap-junction and injected current of this step */
     unsigned char *flags;    /* per own cell: spike / non-finite flags of this step */
-    int iapp_dirty;          /* iapp holds a pulse and must be cleared */
-    olive_noise nz;          /* the OU process (nz.on = 0: none) */
-    void *noise;             /* per own cell: the OU current of the coming step (run's precision) */
+    /* InfOli networks: the gap junctions' exchange and currents, the noise */
+    struct sim_infoli io;
     /* InfOli's CUDA backend (NULL: CPU; a spiking network's is sim_spk's
      * cuda). state[] then holds host mirrors of the device state, refreshed
      * by sim_cuda_fetch for output. */
@@ -281,7 +290,7 @@ void sim_free_spiking(sim_t *s);
 /* variability.c: random initial potentials and the noise's start (before a restart's state is loaded) */
 void sim_setup_variability(sim_t *s);
 /* kernel_cpu.c */
-/* Gap-junction currents of the given local rows into s->ic. */
+/* Gap-junction currents of the given local rows into s->io.ic. */
 void sim_currents(sim_t *s, const int32_t *rows, int64_t nrows);
 /* Advance every own cell one step, in place (after all currents are in). */
 void sim_update(sim_t *s, int64_t step, const sim_pulse *active, int nactive);

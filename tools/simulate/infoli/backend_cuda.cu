@@ -299,7 +299,7 @@ static void launch_rows_t(sim_t *s, const ell_list &L, const dev_pulses &pl, int
     sim_cuda *g = s->cuda;
     dev_noise<R> nzs;
     nzs.cur = (R *)g->d_noise;
-    nzs.nz = s->nz;
+    nzs.nz = s->io.nz;
     nzs.step = step;
     dev_state<R> st;
     for (int v = 0; v < OLIVE_NVARS; v++) { st.c[v] = (const R *)g->d_cur[v]; st.n[v] = (R *)g->d_nxt[v]; }
@@ -572,11 +572,11 @@ extern "C" void sim_cuda_setup(sim_t *s)
     build_ell(s, p->boundary, p->nboundary, d_rp, d_lcol, d_cond, &g->outer);
     CK(cudaDeviceSynchronize());
     cudaFree(d_rp); cudaFree(d_lcol); cudaFree(d_cond);
-    g->d_lut = s->wlut ? dev_upload<void>(s->wlut, ((size_t)1 << s->net.bits) * el, "the conductance table") : NULL;
+    g->d_lut = s->io.wlut ? dev_upload<void>(s->io.wlut, ((size_t)1 << s->net.bits) * el, "the conductance table") : NULL;
     g->d_send = dev_upload<int32_t>(p->send_local, (size_t)p->nsend * sizeof(int32_t), "send lists");
     g->d_sendbuf = dev_upload<void>(NULL, (size_t)p->nsend * el, "the send buffer");
     g->d_ic = dev_upload<void>(NULL, (size_t)n * el, "currents");
-    g->d_noise = s->noise ? dev_upload<void>(s->noise, (size_t)n * el, "noise currents") : NULL;
+    g->d_noise = s->io.noise ? dev_upload<void>(s->io.noise, (size_t)n * el, "noise currents") : NULL;
     CK(cudaMallocHost(&g->h_send, (size_t)p->nsend * el + el));
     CK(cudaMallocHost(&g->h_recv, (size_t)nh * el + el));
     g->d_pulses = dev_upload<sim_pulse>(NULL, (size_t)(s->cfg->stim.npulses + 1) * sizeof(sim_pulse), "pulses");
@@ -654,9 +654,9 @@ extern "C" void sim_cuda_step(sim_t *s, int64_t step, const sim_pulse *active, i
         /* CUDA-aware MPI reads the packed values and writes the halo in
          * device memory itself; otherwise through the pinned buffers. */
         const double m0 = olive_now();
-        SIM_CHECK_MPI(MPI_Ineighbor_alltoallv(g->cuda_aware ? g->d_sendbuf : g->h_send, s->nbr_send_count,
-                                              s->nbr_send_displ, t, g->cuda_aware ? (void *)halo : g->h_recv,
-                                              s->nbr_recv_count, s->nbr_recv_displ, t, s->graph, &req));
+        SIM_CHECK_MPI(MPI_Ineighbor_alltoallv(g->cuda_aware ? g->d_sendbuf : g->h_send, s->io.nbr_send_count,
+                                              s->io.nbr_send_displ, t, g->cuda_aware ? (void *)halo : g->h_recv,
+                                              s->io.nbr_recv_count, s->io.nbr_recv_displ, t, s->io.graph, &req));
         SIM_CHECK_MPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
         s->t.mpi += olive_now() - m0;
         if (p->nhalo > 0 && !g->cuda_aware)
@@ -740,7 +740,7 @@ extern "C" void sim_cuda_fetch(sim_t *s, int all)
         CK(cudaMemcpy((char *)s->state[v] + (size_t)a * g->el, (const char *)g->d_cur[v] + (size_t)a * g->el,
                       (size_t)n * g->el, cudaMemcpyDeviceToHost));
     }
-    if (all && g->d_noise && n > 0) CK(cudaMemcpy(s->noise, g->d_noise, (size_t)n * g->el, cudaMemcpyDeviceToHost));
+    if (all && g->d_noise && n > 0) CK(cudaMemcpy(s->io.noise, g->d_noise, (size_t)n * g->el, cudaMemcpyDeviceToHost));
     s->t.io += olive_now() - t1;
 }
 

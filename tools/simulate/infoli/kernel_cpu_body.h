@@ -49,12 +49,12 @@ static inline __attribute__((always_inline)) void KFN(currents_of)(
 {
     const olive_plan *p = &s->plan;
     const REAL *vd = s->state[OV_V_DEND];
-    const REAL *lut = s->wlut;
+    const REAL *lut = s->io.wlut;
     const REAL w0 = (REAL)s->net.offset;
     const void *cond = s->net.cond;
-    const int64_t stride = s->tbuf_stride;
-    REAL *ic = s->ic;
-    REAL *term = (REAL *)s->tbuf[omp_get_thread_num()];
+    const int64_t stride = s->io.tbuf_stride;
+    REAL *ic = s->io.ic;
+    REAL *term = (REAL *)s->io.tbuf[omp_get_thread_num()];
 #pragma omp for schedule(static)
     for (int64_t g = 0; g < nrows; g += SIM_ROW_LANES) {
         const int m = nrows - g < SIM_ROW_LANES ? (int)(nrows - g) : SIM_ROW_LANES;
@@ -138,14 +138,14 @@ static void KFN(update_range)(int64_t a, int64_t b, const REAL *restrict ic, con
 static void KFN(update)(sim_t *s, int64_t step, const sim_pulse *active, int nactive)
 {
     const int64_t n = s->plan.nlocal, row0 = s->plan.row0;
-    REAL *iapp = s->iapp;
+    REAL *iapp = s->io.iapp;
     /* I_app per cell: the active pulses summed in their order, then the
      * cell's noise current, which steps on to the next step's value (in the
      * same order as the CUDA backend). Rebuilt only while pulses or noise
      * are on (zero otherwise). */
-    if (nactive > 0 || s->iapp_dirty || s->nz.on) {
-        REAL *noise = (REAL *)s->noise;
-        const olive_noise *nz = &s->nz;
+    if (nactive > 0 || s->io.iapp_dirty || s->io.nz.on) {
+        REAL *noise = (REAL *)s->io.noise;
+        const olive_noise *nz = &s->io.nz;
 #pragma omp for schedule(static)
         for (int64_t r = 0; r < n; r++) {
             REAL x = (REAL)0;
@@ -160,17 +160,17 @@ static void KFN(update)(sim_t *s, int64_t step, const sim_pulse *active, int nac
         }
     }
 #pragma omp single
-    s->iapp_dirty = nactive > 0 || s->nz.on;
+    s->io.iapp_dirty = nactive > 0 || s->io.nz.on;
     if (s->cfg->infoli.gj == OLIVE_GJ_NGJ) {
 #pragma omp for schedule(static)
-        for (int64_t r = 0; r < n; r++) ((REAL *)s->ic)[r] = (REAL)0;
+        for (int64_t r = 0; r < n; r++) ((REAL *)s->io.ic)[r] = (REAL)0;
     }
 #define KARG(v) , (REAL *)s->state[v]
     const int64_t chunk = sim_chunk(n, omp_get_num_threads());
 #pragma omp for schedule(static)
     for (int64_t a = 0; a < n; a += chunk) {
         int64_t b = a + chunk < n ? a + chunk : n;
-        KFN(update_range)(a, b, s->ic, iapp, (REAL)s->cfg->infoli.spike_threshold, s->flags OLIVE_VAR_LIST(KARG));
+        KFN(update_range)(a, b, s->io.ic, iapp, (REAL)s->cfg->infoli.spike_threshold, s->flags OLIVE_VAR_LIST(KARG));
         for (int64_t k = a; k < b; k++) {
             if (!s->flags[k]) continue;
             if (s->flags[k] & 1) sim_note_spike(s, step, row0 + k);

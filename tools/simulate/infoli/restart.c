@@ -108,14 +108,14 @@ void sim_restart_load(sim_t *s)
     /* The noise current goes on from the state's (same seed: the same draws
      * as the unbroken run); read without --noise too, for the checksum. */
     if (olive_h5_exists(f, "state/i_noise")) {
-        void *nz = s->nz.on ? s->noise : olive_malloc((size_t)n * el + 8, "noise current");
+        void *nz = s->io.nz.on ? s->io.noise : olive_malloc((size_t)n * el + 8, "noise current");
         olive_h5_read_slab1(p, f, "state/i_noise", cfg->run.single ? H5T_NATIVE_FLOAT : H5T_NATIVE_DOUBLE, s->plan.row0, n, nz);
         part += sim_state_hash("state/i_noise", s->plan.row0, n, nz, el);
-        for (int64_t i = 0; i < n && bad < 0 && s->nz.on; i++) {
+        for (int64_t i = 0; i < n && bad < 0 && s->io.nz.on; i++) {
             double x = cfg->run.single ? (double)((float *)nz)[i] : ((double *)nz)[i];
             if (!isfinite(x)) bad = (int64_t)OLIVE_NVARS << 40 | (s->plan.row0 + i);
         }
-        if (nz != s->noise) free(nz);
+        if (nz != s->io.noise) free(nz);
     }
     /* g_CaL is a state variable but a property of the network: the state's
      * must be the network's (in the run's precision), never silently kept. */

@@ -29,20 +29,20 @@ static void start_noise(sim_t *s)
 {
     const sim_config *c = s->cfg;
     const double dt = OLIVE_DT;
-    s->nz.on = 1;
-    s->nz.seed = c->run.seed;
-    s->nz.mean = c->infoli.noise_mean;
-    s->nz.decay = exp(-dt / c->infoli.noise_tau);
+    s->io.nz.on = 1;
+    s->io.nz.seed = c->run.seed;
+    s->io.nz.mean = c->infoli.noise_mean;
+    s->io.nz.decay = exp(-dt / c->infoli.noise_tau);
     /* 1 - decay^2 = -expm1(-2 dt/tau): accurate when tau >> dt. */
-    s->nz.amp = c->infoli.noise_sigma * sqrt(-expm1(-2.0 * dt / c->infoli.noise_tau));
+    s->io.nz.amp = c->infoli.noise_sigma * sqrt(-expm1(-2.0 * dt / c->infoli.noise_tau));
     size_t el = c->run.single ? sizeof(float) : sizeof(double);
-    s->noise = olive_calloc((size_t)s->plan.nlocal + 1, el, "noise currents");
+    s->io.noise = olive_calloc((size_t)s->plan.nlocal + 1, el, "noise currents");
 #pragma omp parallel for schedule(static)
     for (int64_t i = 0; i < s->plan.nlocal; i++) {
         double x = c->infoli.noise_mean +
                    c->infoli.noise_sigma * olive_normal(c->run.seed, s->plan.row0 + i, c->run.start_step, OLIVE_STREAM_NOISE_START);
-        if (c->run.single) ((float *)s->noise)[i] = (float)x;
-        else ((double *)s->noise)[i] = x;
+        if (c->run.single) ((float *)s->io.noise)[i] = (float)x;
+        else ((double *)s->io.noise)[i] = x;
     }
 }
 

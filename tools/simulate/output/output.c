@@ -224,11 +224,11 @@ void sim_write_state(sim_t *s, const char *path, int64_t step, const char *kind)
         snprintf(what, sizeof what, "dataset /state/%s", s->cfg->run.model->var_names[v]);
         olive_h5_close(path, d, what);
     }
-    if (s->nz.on) {
+    if (s->io.nz.on) {
         /* The OU current of the coming step: a restart continues it. */
         hid_t d = olive_h5_dset1(path, g, "i_noise", ft, s->net.count, 0);
-        olive_h5_write_slab1(path, d, mt, s->plan.row0, s->plan.nlocal, s->noise, xfer);
-        part += sim_state_hash("state/i_noise", s->plan.row0, s->plan.nlocal, s->noise, el);
+        olive_h5_write_slab1(path, d, mt, s->plan.row0, s->plan.nlocal, s->io.noise, xfer);
+        part += sim_state_hash("state/i_noise", s->plan.row0, s->plan.nlocal, s->io.noise, el);
         olive_h5_attr_str(path, d, "units", "uA/cm2");
         olive_h5_close(path, d, "dataset /state/i_noise");
     }

@@ -808,7 +808,7 @@ void sim_setup_spiking(sim_t *s, sim_config *cfg, const sim_family *family)
 {
     double t0 = olive_now();
     sim_setup_common(s, cfg, family);
-    s->graph = MPI_COMM_NULL;
+    s->io.graph = MPI_COMM_NULL;
     s->spk = olive_calloc(1, sizeof *s->spk, "spiking state");
     struct sim_spk *k = s->spk;
     k->plugin = olive_plugin_of(cfg->run.model);
