@@ -58,6 +58,16 @@ const char *olive_did_you_mean(char *buf, size_t n, const char *word, const char
     return buf;
 }
 
+int olive_parse_choice(const char *opt, const char *value, const char *const *names, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (!strcmp(value, names[i])) return i;
+    char list[256] = "", hint[96];
+    for (int i = 0; i < n; i++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i == 0 ? "" : i == n - 1 ? " or " : ", ", names[i]);
+    olive_usage_error("%s: '%s' is not %s%s", opt, value, list, olive_did_you_mean(hint, sizeof hint, value, names, n));
+}
+
 /* The option of opts that the first len characters of argument a name; a
  * unique prefix of a long name when prefixes is set (getopt_long's rule). */
 static const olive_opt *find_option(const char *a, size_t len, const olive_opt *opts, int n, int prefixes)

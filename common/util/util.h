@@ -157,6 +157,9 @@ double olive_parse_amount(const char *opt, const char *s, const char *to, const 
  * " (did you mean 'X'?)" or "" into buf and returns buf. */
 const char *olive_suggest(const char *word, const char *const *known, int n);
 const char *olive_did_you_mean(char *buf, size_t n, const char *word, const char *const *known, int nknown);
+/* The index of value among names[0..n) (an option's choices); else a usage
+ * error "OPT: 'value' is not a, b or c" with the nearest name suggested. */
+int olive_parse_choice(const char *opt, const char *value, const char *const *names, int n);
 
 /* A program's options, one static list per program (the tests compare it
  * with --help: --list-options prints it). value: whether the option takes

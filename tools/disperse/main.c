@@ -80,14 +80,9 @@ static void parse_args(int argc, char **argv, disperse_args *d)
         if (!strcmp(a, "--ranks")) d->P = (int)olive_parse_int(a, argv[++i], 1, 1 << 20);
         else if (!strcmp(a, "-o") || !strcmp(a, "--output")) d->out = argv[++i];
         else if (!strcmp(a, "--balance")) {
-            const char *b = argv[++i];
-            if (!strcmp(b, "cells")) d->balance = OLIVE_BALANCE_CELLS;
-            else if (!strcmp(b, "junctions")) d->balance = OLIVE_BALANCE_JUNCTIONS;
-            else {
-                static const char *const kinds[] = {"cells", "junctions"};
-                char hint[96];
-                olive_usage_error("--balance: '%s' is not cells or junctions%s", b, olive_did_you_mean(hint, sizeof hint, b, kinds, 2));
-            }
+            static const char *const kinds[] = {"cells", "junctions"};
+            static const int balances[] = {OLIVE_BALANCE_CELLS, OLIVE_BALANCE_JUNCTIONS};
+            d->balance = balances[olive_parse_choice(a, argv[++i], kinds, 2)];
         }
         else if (!strcmp(a, "--force")) d->force = 1;
         else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) olive_verbose = 1;

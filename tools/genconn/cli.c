@@ -143,9 +143,10 @@ typedef struct {
 
 static int parse_backend(const char *b)
 {
-    if (!strcmp(b, "auto")) return GC_BACKEND_AUTO;
-    if (!strcmp(b, "cpu")) return GC_BACKEND_CPU;
-    if (strcmp(b, "cuda")) olive_usage_error("--backend: '%s' is not auto, cpu or cuda", b);
+    static const char *const names[] = {"auto", "cpu", "cuda"};
+    static const int backends[] = {GC_BACKEND_AUTO, GC_BACKEND_CPU, GC_BACKEND_CUDA};
+    const int k = olive_parse_choice("--backend", b, names, 3);
+    if (backends[k] != GC_BACKEND_CUDA) return backends[k];
 #ifndef OLIVE_HAVE_CUDA
     olive_die("--backend cuda: this olive-genconn was built without CUDA (rebuild with nvcc on the PATH "
               "or in /usr/local/cuda/bin; `olive-genconn --version` lists the backends built in)");
@@ -167,11 +168,9 @@ static int parse_generator_option(int argc, char **argv, int *i, gc_config *cfg,
         parse_dims(need_value(argc, argv, i), cfg->dims);
         h->dims = 1;
     } else if (!strcmp(a, "--generator")) {
-        const char *g = need_value(argc, argv, i);
-        if (!strcmp(g, "uniform")) cfg->gen = GC_UNIFORM;
-        else if (!strcmp(g, "gaussian")) cfg->gen = GC_GAUSSIAN;
-        else if (!strcmp(g, "grid")) cfg->gen = GC_GRID;
-        else olive_usage_error("--generator: '%s' is not uniform, gaussian or grid", g);
+        static const char *const names[] = {"uniform", "gaussian", "grid"};
+        static const gc_generator gens[] = {GC_UNIFORM, GC_GAUSSIAN, GC_GRID};
+        cfg->gen = gens[olive_parse_choice(a, need_value(argc, argv, i), names, 3)];
         h->gen = 1;
     } else if (!strcmp(a, "--density")) {
         cfg->density = olive_parse_double(a, need_value(argc, argv, i), 0, INT32_MAX);
@@ -221,11 +220,9 @@ static int parse_import_option(int argc, char **argv, int *i, gc_config *cfg, gc
     } else if (!strcmp(a, "--drop-self")) {
         cfg->drop_self = 1;
     } else if (!strcmp(a, "--import-format")) {
-        const char *v = need_value(argc, argv, i);
-        if (!strcmp(v, "edges")) cfg->import_format = GC_IMPORT_EDGES;
-        else if (!strcmp(v, "matrix")) cfg->import_format = GC_IMPORT_MATRIX;
-        else if (!strcmp(v, "sonata")) cfg->import_format = GC_IMPORT_SONATA;
-        else olive_usage_error("--import-format: '%s' is not edges, matrix or sonata", v);
+        static const char *const names[] = {"edges", "matrix", "sonata"};
+        static const int formats[] = {GC_IMPORT_EDGES, GC_IMPORT_MATRIX, GC_IMPORT_SONATA};
+        cfg->import_format = formats[olive_parse_choice(a, need_value(argc, argv, i), names, 3)];
         h->format = 1;
     } else if (!strcmp(a, "--import-attribute")) {
         cfg->import_attribute = need_value(argc, argv, i);
@@ -238,10 +235,8 @@ static int parse_import_option(int argc, char **argv, int *i, gc_config *cfg, gc
             olive_usage_error("--import-population: '%s' is not a population name", cfg->import_population);
         h->pop = 1;
     } else if (!strcmp(a, "--duplicates")) {
-        const char *v = need_value(argc, argv, i);
-        if (!strcmp(v, "sum")) cfg->dup_sum = 1;
-        else if (!strcmp(v, "reject")) cfg->dup_sum = 0;
-        else olive_usage_error("--duplicates: '%s' is not reject or sum", v);
+        static const char *const names[] = {"reject", "sum"};
+        cfg->dup_sum = olive_parse_choice(a, need_value(argc, argv, i), names, 2);
         h->dup = 1;
     } else if (!strcmp(a, "--export-sonata")) {
         cfg->export_prefix = need_value(argc, argv, i);

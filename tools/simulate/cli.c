@@ -159,14 +159,6 @@ static const char *need_value(int argc, char **argv, int *i)
     return argv[++*i];
 }
 
-/* " (did you mean 'X'?)" for a value of three choices, or "". */
-static const char *did_you_mean(const char *word, const char *x, const char *y, const char *z)
-{
-    static char buf[96];
-    const char *known[3] = {x, y, z};
-    return olive_did_you_mean(buf, sizeof buf, word, known, 3);
-}
-
 /* The index of the model's variable name, refused naming opt, the closest
  * name and the variables there are. */
 static int model_var(const olive_cell_model *m, const char *opt, const char *name)
@@ -392,11 +384,9 @@ static int parse_model_option(int argc, char **argv, int *i, sim_config *cfg, si
 {
     const char *a = argv[*i];
     if (!strcmp(a, "--gj")) {
-        const char *g = need_value(argc, argv, i);
-        if (!strcmp(g, "rgj")) cfg->infoli.gj = OLIVE_GJ_RGJ;
-        else if (!strcmp(g, "sgj")) cfg->infoli.gj = OLIVE_GJ_SGJ;
-        else if (!strcmp(g, "ngj")) cfg->infoli.gj = OLIVE_GJ_NGJ;
-        else olive_usage_error("--gj: '%s' is not rgj, sgj or ngj%s", g, did_you_mean(g, "rgj", "sgj", "ngj"));
+        static const char *const names[] = {"rgj", "sgj", "ngj"};
+        static const int models[] = {OLIVE_GJ_RGJ, OLIVE_GJ_SGJ, OLIVE_GJ_NGJ};
+        cfg->infoli.gj = models[olive_parse_choice(a, need_value(argc, argv, i), names, 3)];
         h->gj = 1;
     } else if (!strcmp(a, "--pulse")) {
         h->pulses[h->npulses++] = need_value(argc, argv, i);
@@ -450,11 +440,8 @@ static int parse_record_option(int argc, char **argv, int *i, sim_config *cfg, s
         const char *v = need_value(argc, argv, i);
         cfg->rec.cell_args[cfg->rec.ncell_args++] = (sim_cellarg){v, v, -1};
     } else if (!strcmp(a, "--record-precision") || !strcmp(a, "--precision")) {
-        const char *p = need_value(argc, argv, i);
-        int single;
-        if (!strcmp(p, "single")) single = 1;
-        else if (!strcmp(p, "double")) single = 0;
-        else olive_usage_error("%s: '%s' is not single or double", a, p);
+        static const char *const names[] = {"double", "single"};
+        const int single = olive_parse_choice(a, need_value(argc, argv, i), names, 2);
         if (!strcmp(a, "--precision")) cfg->run.single = single; else cfg->rec.as_double = !single;
     } else if (!strcmp(a, "--population")) {
         const char *p = need_value(argc, argv, i);
@@ -479,11 +466,10 @@ static int parse_run_option(int argc, char **argv, int *i, sim_config *cfg, sim_
     else if (!strcmp(a, "--steps")) cfg->run.steps = olive_parse_int(a, need_value(argc, argv, i), 1, INT64_C(1) << 40);
     else if (!strcmp(a, "--time")) h->time_ms = olive_parse_double(a, need_value(argc, argv, i), 0, 1e12);
     else if (!strcmp(a, "--backend")) {
-        const char *b = need_value(argc, argv, i);
-        if (!strcmp(b, "auto")) cfg->run.backend = SIM_BACKEND_AUTO;
-        else if (!strcmp(b, "cpu")) cfg->run.backend = SIM_BACKEND_CPU;
-        else if (!strcmp(b, "cuda")) cfg->run.backend = SIM_BACKEND_CUDA;   /* (checked once the model is known: check_backend) */
-        else olive_usage_error("--backend: '%s' is not auto, cpu or cuda%s", b, did_you_mean(b, "auto", "cpu", "cuda"));
+        static const char *const names[] = {"auto", "cpu", "cuda"};
+        static const int backends[] = {SIM_BACKEND_AUTO, SIM_BACKEND_CPU, SIM_BACKEND_CUDA};
+        /* (cuda is checked once the model is known: check_backend) */
+        cfg->run.backend = backends[olive_parse_choice(a, need_value(argc, argv, i), names, 3)];
     }
     else if (!strcmp(a, "--map")) cfg->run.map_path = need_value(argc, argv, i);
     else if (!strcmp(a, "--threads")) cfg->run.threads = (int)olive_parse_int(a, need_value(argc, argv, i), 1, 4096);
