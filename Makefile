@@ -100,7 +100,7 @@ TEST_BINS  := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 # rule). Not .SECONDARY: with no names it makes every target intermediate, and
 # a missing stamp (.cuda0/.cuda1 after a switch) would then rebuild nothing.
 .PRECIOUS: $(BUILD)/obj/%.o $(BUILD)/obj/%.cu.o
-all: $(BINS) $(TEST_BINS) $(if $(HAVE_CUDA),$(BUILD)/bench/olive-bwprobe $(BUILD)/bench/olive-scatterprobe $(BUILD)/bench/olive-stepprobe $(BUILD)/bench/olive-loopprobe $(BUILD)/bench/olive-hinesbench $(BUILD)/bench/olive-cablebench)
+all: $(BINS) $(TEST_BINS) $(if $(HAVE_CUDA),$(BUILD)/testtools/plugin_link_check $(BUILD)/bench/olive-bwprobe $(BUILD)/bench/olive-scatterprobe $(BUILD)/bench/olive-stepprobe $(BUILD)/bench/olive-loopprobe $(BUILD)/bench/olive-hinesbench $(BUILD)/bench/olive-cablebench)
 
 # Objects are rebuilt when the build switches between with and without CUDA.
 CUDA_STAMP := $(BUILD)/obj/.cuda$(if $(HAVE_CUDA),1,0)
@@ -154,6 +154,23 @@ $(BUILD)/bin/olive-simulate: LDLIBS += -L$(CUDA_HOME)/lib64 -lcudart_static -ldl
 $(BUILD)/bin/olive-genconn: LDLIBS += -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lpthread -lstdc++
 $(foreach t,simulate genconn,$(eval $(BUILD)/obj/tools/$(t)/%.cu.o: NVCC_CPPFLAGS += $(call tool_inc,$(t))))
 NVCC_CPPFLAGS := -D_GNU_SOURCE -DOLIVE_HAVE_CUDA $(COMMON_INC) $(filter -I% -D%,$(PKG_CFLAGS))
+# The kernels that run a plugin model's cells: not an object of olive-simulate
+# but LTO-IR (-dlto) embedded in it as a byte array (bin2c), which it links
+# with a model's cell functions when it loads the model (spk_cuda_plugin.cu).
+PLUGIN_KERNELS_CU := tools/simulate/spiking/spk_plugin_kernels.cu
+PLUGIN_KERNELS_H  := $(BUILD)/gen/spk_plugin_kernels.fatbin.h
+$(PLUGIN_KERNELS_H): $(PLUGIN_KERNELS_CU) $(COMMON_H) $(TOOLS_H) $(wildcard tools/simulate/spiking/*.cuh) $(CUDA_STAMP)
+	@mkdir -p $(dir $@)
+	$(NVCC) -x cu -fatbin -rdc=true -gencode=arch=compute_$(CUDA_ARCH:sm_%=%),code=lto_$(CUDA_ARCH:sm_%=%) \
+	  $(filter-out -arch=%,$(NVCCFLAGS)) $(NVCC_CPPFLAGS) $(call tool_inc,simulate) -o $(@:.h=) $<
+	$(dir $(NVCC))bin2c --const --static --type longlong --name spk_plugin_kernels_ltoir $(@:.h=) >$@.tmp && mv $@.tmp $@
+$(BUILD)/obj/tools/simulate/spiking/spk_cuda_plugin.cu.o: $(PLUGIN_KERNELS_H)
+$(BUILD)/obj/tools/simulate/spiking/spk_cuda_plugin.cu.o: NVCC_CPPFLAGS += -I$(BUILD)/gen
+$(BUILD)/obj/tools/simulate/spiking/spk_cuda_link.cu.o: NVCC_CPPFLAGS += -DOLIVE_CUDA_LIBDIR='"$(CUDA_HOME)/lib64"'
+# (tests/test_nestml_build.sh: that link, checked where nvcc is and no GPU)
+$(BUILD)/testtools/plugin_link_check: tests/cuda/plugin_link_check.cu $(BUILD)/obj/tools/simulate/spiking/spk_cuda_link.cu.o $(PLUGIN_KERNELS_H)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCCFLAGS) -Itools/simulate/spiking -I$(BUILD)/gen -o $@ $< $(BUILD)/obj/tools/simulate/spiking/spk_cuda_link.cu.o -ldl
 $(BUILD)/obj/%.cu.o: %.cu $(COMMON_H) $(TOOLS_H) $(CUDA_STAMP)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) $(NVCC_CPPFLAGS) -c $< -o $@
@@ -182,7 +199,7 @@ $(BUILD)/libolive.a: $(COMMON_OBJ)
 
 # Objects of one tool (a function, so the pattern rule's % does not touch patsubst's).
 tool_objs = $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard tools/$(1)/*.c tools/$(1)/*/*.c)) \
-            $(if $(HAVE_CUDA),$(patsubst %.cu,$(BUILD)/obj/%.cu.o,$(wildcard tools/$(1)/*.cu tools/$(1)/*/*.cu)))
+            $(if $(HAVE_CUDA),$(patsubst %.cu,$(BUILD)/obj/%.cu.o,$(filter-out $(PLUGIN_KERNELS_CU),$(wildcard tools/$(1)/*.cu tools/$(1)/*/*.cu))))
 # Each tool's files see its own folders' headers.
 $(foreach t,$(TOOLS),$(eval $(BUILD)/obj/tools/$(t)/%.o: CFLAGS += $(call tool_inc,$(t))))
 $(call tool_objs,genconn): CFLAGS += $(JSONC_CFLAGS)
@@ -294,10 +311,10 @@ man: $(MANS)
 # olive-model build, or by hand) go to PREFIX/include/olive.
 MAN ?= 1
 INSTALL_MANS := $(if $(filter 0,$(MAN)),,$(MANS))
-PLUGIN_HEADERS := common/models/model_plugin.h common/models/cellmodel.h common/models/lif.h common/models/plugin_rkf45.h \
-                  common/math/hostdev.h common/math/fastexp.h common/math/fastlog.h \
-                  common/models/plugin_gpu.h common/models/plugin_kernels.cuh common/models/spike_tail.cuh \
-                  common/models/poisson_spec.h common/models/poisson_input.h common/math/rng.h
+# (lif.h: for a model written by hand on lif.h's arithmetic, as tests/plugins does.)
+PLUGIN_HEADERS := common/models/model_plugin.h common/models/cellmodel.h common/models/plugin_cell.h \
+                  common/models/plugin_rkf45.h common/math/hostdev.h common/math/fastexp.h common/math/fastlog.h \
+                  common/models/lif.h
 install: $(BINS) $(INSTALL_MANS)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DOCDIR) $(DESTDIR)$(PREFIX)/include/olive
 	install -m 755 $(BINS) $(DESTDIR)$(PREFIX)/bin/

@@ -17,12 +17,15 @@
 #   bash .gpurt/setup.sh && . /opt/olive-rt/env.sh &&
 #   OLD_BIN=old/bin OUT=$OUT bash scripts/gpu-ab-speed.sh
 # ONLY=WORD runs the cases whose names hold WORD (delays, microcircuit, tutorial).
+# OLD_MC=DIR: A's microcircuit model (its plugin built by A's olive-model, where
+# the plugin interface changed between the builds; the same model hash).
 # Results: $OUT/ab-speed.txt; exit 0 when every pair was identical.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 BIN=${BIN:-$top/build/bin}
 OLD_BIN=${OLD_BIN:?OLD_BIN: the bin directory of the earlier build}
 MC=${MC:-$top/build-cuda/mc}
+OLD_MC=${OLD_MC:-$MC}
 REPS=${REPS:-3}
 dest=${OUT:-$PWD/gpu-ab-speed-out}
 mkdir -p "$dest"
@@ -44,9 +47,9 @@ case_ab() {
   local a=999999 b=999999 i t
   for i in $(seq "$REPS"); do
     for side in A B; do
-      local bin=$BIN; [ $side = A ] && bin=$OLD_BIN
+      local bin=$BIN args=("$@"); [ $side = A ] && bin=$OLD_BIN && args=("${@//$MC\//$OLD_MC/}")
       local log=$work/$name.$side.$i.log
-      if ! "$bin/olive-simulate" "$net" -o "$work/run_${name}_$side" --force -v "$@" >"$log" 2>&1; then
+      if ! "$bin/olive-simulate" "$net" -o "$work/run_${name}_$side" --force -v "${args[@]}" >"$log" 2>&1; then
         say "FAIL $name ($side): $(tail -n 2 "$log" | tr '\n' ' ')"; nfail=$((nfail + 1)); return
       fi
       t=$(loop_s "$log")
@@ -56,7 +59,7 @@ case_ab() {
   done
   say "$(printf '%-26s %10s %10s %8s  %s' "$name" "$a" "$b" "$(awk -v x="$a" -v y="$b" 'BEGIN { printf "%.3f", y / x }')" \
         "$(spikes "$work/$name.B.1.log")")"
-  grep -h "delivery" "$work/$name.B.1.log" | head -2 | sed 's/^/  B: /' | tee -a "$results"
+  grep -h "delivery\|linked into" "$work/$name.B.1.log" | head -3 | sed 's/^/  B: /' | tee -a "$results"
   if "$BIN/olive-analyze" compare -q "$work/run_${name}_A" "$work/run_${name}_B" >"$work/cmp_$name.log" 2>&1; then
     say "  PASS A = B (spikes and final state identical)"
   else

@@ -81,7 +81,7 @@ check_alpha2() {
       --poisson rate=200,weight=20,receptor=exc_spikes,n=3,cells=300:1000
 }
 # --order-free-sums: the events added by atomics beside the next step, and
-# the model's pass in its FREE form (plugin_kernels.cuh: no lists, Poisson
+# the model's pass in its FREE form (spk_plugin_kernels.cu: no lists, Poisson
 # drawn ahead, no current) on the steps without the pulse, the general one
 # on those with it
 check_orderfree() {

@@ -49,7 +49,7 @@ for f in README.md LICENSE CITATION.cff MODEL.md FORMAT.md examples/demo.sh exam
   [ -f "$P/share/doc/olive/$f" ] || fail "share/doc/olive/$f not installed"
 done
 # a cell-model plugin builds against the installed headers alone
-for h in model_plugin.h cellmodel.h lif.h hostdev.h fastexp.h fastlog.h; do
+for h in model_plugin.h cellmodel.h plugin_cell.h lif.h hostdev.h fastexp.h fastlog.h; do
   [ -f "$P/include/olive/$h" ] || fail "include/olive/$h not installed"
 done
 cc -O2 -ffp-contract=off -fPIC -shared -I"$P/include/olive" "$TOP/tests/plugins/lif_cuba_plugin.c" -o plugin.so -lm \

@@ -194,12 +194,39 @@ if [ -x /usr/local/cuda/bin/nvcc ] || command -v nvcc >/dev/null; then
   grep -q 'GPU image: sm_90 (nvcc)' lif.log || { cat lif.log >&2; fail "no GPU image for lif_cuba_nestml"; }
   [ "$(cat cache/lif_cuba_nestml.gpu)" = sm_90 ] && [ -s cache/lif_cuba_nestml.fatbin ] || fail "no fatbin beside the plugin"
   grep -q 'olive_plugin_fatbin' cache/lif_cuba_nestml.fatbin.h || fail "the fatbin is not in the plugin's source"
+  # The image holds the model's cell functions only (plugin_cell.h); olive-simulate links
+  # them into its own kernels at load time (nvJitLink, no GPU needed to link): linked
+  # together they give every kernel the engine launches; the model's image alone has
+  # none of them (no delivery code in a model); olive's kernels without a model are refused.
+  lc=$BUILD/testtools/plugin_link_check; case $lc in /*) ;; *) lc=$TOP/$lc ;; esac
+  if "$BIN/olive-simulate" --version | grep -q cuda; then   # (a CUDA build makes the check too)
+    [ -x "$lc" ] || fail "no $lc in a CUDA build"
+    "$lc" cache/lif_cuba_nestml.fatbin linked > link.log 2>&1 ||
+      { cat link.log >&2; fail "the model's GPU image does not link with olive's kernels"; }
+    for k in olive_plugin_update olive_plugin_condition olive_plugin_on_spike olive_plugin_tail_update_b1 \
+             olive_plugin_tail_update_b3 olive_plugin_tail_update_free; do
+      grep -aq "$k" linked.both.cubin || fail "the linked image lacks kernel $k"
+    done
+    if grep -aq olive_plugin_ linked.model.cubin; then fail "the model's own image holds a kernel of olive's"; fi
+    grep -q "refused without a model: .*olive_cell_" link.log || { cat link.log >&2; fail "olive's kernels linked without a model"; }
+  fi
   if "$BIN/olive-simulate" --version | grep -q cuda; then   # (a CUDA build without a GPU: the device is what is missing)
     "$BIN/olive-genconn" -q -o gpu.h5 --model "$so" --population a:10
     if "$BIN/olive-simulate" gpu.h5 -o gpu-run --steps 10 --backend cuda 2> gpu.err; then :
     else grep -q 'sees no CUDA device' gpu.err || { cat gpu.err >&2; fail "--backend cuda refused a plugin with a GPU image"; }; fi
   fi
 fi
+# the headers a model is built against (build.py's MODEL_HEADERS, its cache key) are
+# among those `make install` puts in include/olive (the Makefile's PLUGIN_HEADERS)
+PYTHONPATH="$TOP/python" "$nestml_venv/bin/python" - "$TOP/Makefile" <<'PYEOF' || fail "a model header is not installed"
+import re, sys
+from olive.nestml.build import MODEL_HEADERS
+mk = open(sys.argv[1]).read()
+block = re.search(r"^PLUGIN_HEADERS := (.*?)(?<!\\)\n", mk, re.S | re.M).group(1)
+installed = {w.rsplit("/", 1)[-1] for w in block.split() if w != "\\"}
+missing = [h for h in MODEL_HEADERS if h not in installed]
+sys.exit(f"not in PLUGIN_HEADERS: {missing}" if missing else 0)
+PYEOF
 tut() {  # NAME MODEL GE GI
   "$BIN/olive-genconn" -q -o "$1.h5" --model "$2" --population exc:3200 --population inh:800 --seed 1 \
       --projection "from=exc,to=all,p=0.02,weight=1.62,delay=0,receptor=$3" \

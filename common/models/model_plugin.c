@@ -136,6 +136,8 @@ static int check_plugin(const char *path, const olive_model_plugin *p, char *why
                     m->name);
     if (!p->cuda_fatbin != !p->cuda_fatbin_size)
         return fail(why, whylen, "%s: model %s: cuda_fatbin and cuda_fatbin_size disagree (one is empty)", path, m->name);
+    if (p->cuda_fatbin && p->gpu_pass_blocks != 1 && p->gpu_pass_blocks != 3)
+        return fail(why, whylen, "%s: model %s: gpu_pass_blocks %d is not 1 or 3", path, m->name, p->gpu_pass_blocks);
     return 1;
 }
 

@@ -13,8 +13,9 @@
  * The step of a cell is ONE piece of C, compiled with olive's own exp/log
  * (fastexp.h, fastlog.h: the same bits on CPU and GPU), -ffp-contract=off;
  * the CPU loops below inline it; nvcc compiles the same text (-fmad=false)
- * with plugin_kernels.cuh into the GPU image (cuda_fatbin) that olive's CUDA
- * engine loads (plugin_gpu.h).
+ * into the GPU image (cuda_fatbin): the three cell functions of
+ * plugin_cell.h, which olive's CUDA engine links into its own kernels when
+ * it loads the model (delivery is never compiled into a model).
  *
  * The schedule of one step i (docs/MODELS.md), as NESTML's update,
  * onReceive and onCondition blocks:
@@ -37,7 +38,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define OLIVE_PLUGIN_ABI 2
+#define OLIVE_PLUGIN_ABI 3   /* 3: the GPU image holds the cell functions only (plugin_cell.h) */
 #define OLIVE_PLUGIN_SYMBOL "olive_model_plugin_v1"
 
 typedef struct olive_model_plugin {
@@ -76,10 +77,15 @@ typedef struct olive_model_plugin {
      * an event of weight w then adds receptor_scale[k] * coef[i] * w.
      * NULL: every scale is constant. */
     const int *receptor_coef;
-    /* The GPU image (an nvcc fatbin of the kernels plugin_gpu.h names), or
-     * NULL: the model runs on the CPU engine only. */
+    /* The GPU image: an nvcc fatbin holding the LTO-IR of plugin_cell.h's
+     * three functions (olive_cell_step_v1, ...), or NULL: the model runs on
+     * the CPU engine only. */
     const unsigned char *cuda_fatbin;
     size_t cuda_fatbin_size;
+    /* The occupancy the engine's fused tail-and-update pass may hold the
+     * model's update to: 3 blocks of 256 an SM (80 registers: an update by
+     * exact propagators fits), or 1 (no cap: a numeric solver's would spill). */
+    int gpu_pass_blocks;
 } olive_model_plugin;
 
 typedef const olive_model_plugin *(*olive_model_plugin_fn)(void);

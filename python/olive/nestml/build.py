@@ -14,9 +14,11 @@ in DIR/.index (content hash -> model name).
 
 Where nvcc is found ($OLIVE_NVCC, the PATH, $CUDA_HOME/bin or
 /usr/local/cuda/bin; OLIVE_MODEL_CUDA=0 skips it) the same NAME.olive.c is
-compiled by nvcc with olive's kernels (plugin_kernels.cuh) into a GPU image
-(NAME.fatbin, for $OLIVE_CUDA_ARCH, default sm_90, with its PTX for later
-GPUs) that the .so carries: olive-simulate --backend cuda loads it."""
+compiled by nvcc into a GPU image (NAME.fatbin: the LTO-IR of the model's
+three cell functions, common/models/plugin_cell.h, for $OLIVE_CUDA_ARCH,
+default sm_90, and later GPUs) that the .so carries: olive-simulate
+--backend cuda links it into its own kernels when it loads the model, so no
+code of olive's delivery is compiled into a model."""
 
 import argparse
 import contextlib
@@ -152,16 +154,25 @@ def cached(dirname, name, digest, gpu):
         text(".headers") == headers_digest() and os.path.isfile(os.path.join(dirname, name + ".olive.json"))
 
 
+# The headers a model's source includes (the Makefile's PLUGIN_HEADERS, less
+# lif.h, which only models written by hand use): the plugin interface and
+# olive's exp/log. Nothing of the engine's: its kernels are linked at load.
+MODEL_HEADERS = ("model_plugin.h", "cellmodel.h", "plugin_cell.h", "plugin_rkf45.h", "hostdev.h", "fastexp.h",
+                 "fastlog.h")
+
+
 def headers_digest():
-    """olive's headers the .so and its GPU image are compiled against: a new
-    olive (its kernels, exp/log, the plugin interface) builds the model again
-    (the model's own hash, which network files record, stays)."""
+    """The headers the .so and its GPU image are compiled against: a new
+    plugin interface or exp/log builds the model again (the model's own
+    hash, which network files record, stays); a change of olive's engine
+    does not."""
     h = hashlib.sha256()
-    for d in include_dirs():
-        for f in sorted(os.listdir(d)):
-            if f.endswith((".h", ".cuh")):
-                with open(os.path.join(d, f), "rb") as fh:
-                    h.update(f.encode() + b"\0" + fh.read())
+    for f in MODEL_HEADERS:
+        path = next((os.path.join(d, f) for d in include_dirs() if os.path.isfile(os.path.join(d, f))), None)
+        if path is None:
+            raise SystemExit(f"olive-model: olive's header {f} is not in {' or '.join(include_dirs())}")
+        with open(path, "rb") as fh:
+            h.update(f.encode() + b"\0" + fh.read())
     return h.hexdigest()
 
 
@@ -177,14 +188,16 @@ def _run_compiler(what, csrc, cmd, tmp):
 
 
 def compile_cuda(csrc, nvcc, arch):
-    """NAME.olive.c -> NAME.fatbin.h: the GPU image as a C byte array."""
+    """NAME.olive.c -> NAME.fatbin.h: the GPU image as a C byte array: the LTO-IR
+    (-dlto) of the model's cell functions (plugin_cell.h), which olive-simulate
+    links into its own kernels when it loads the model."""
     base = csrc[:-len(".olive.c")]
     fatbin, header = base + ".fatbin", base + ".fatbin.h"
     num = arch[3:]
     cmd = [nvcc, "-x", "cu", "-fatbin", "-O3", "-std=c++17", "-fmad=false", "-Werror", "all-warnings",
            # 550 "set but never used": nvcc does not count C's (void)x as a use, as cc does
-           "-diag-suppress=550", "-Xcompiler", "-Wall,-Wextra,-Werror,-ffp-contract=off", "-DOLIVE_PLUGIN_KERNELS",
-           f"-gencode=arch=compute_{num},code=[sm_{num},compute_{num}]"] + \
+           "-diag-suppress=550", "-Xcompiler", "-Wall,-Wextra,-Werror,-ffp-contract=off", "-DOLIVE_PLUGIN_DEVICE",
+           "-rdc=true", f"-gencode=arch=compute_{num},code=lto_{num}"] + \
         [f"-I{d}" for d in include_dirs()] + ["-o", fatbin, csrc]
     _run_compiler("nvcc", csrc, cmd, fatbin)
     with open(fatbin, "rb") as f:

@@ -77,7 +77,7 @@ struct spk_pass_dev {
      * fills one, the kernel beside it sends the one before, and the pass
      * clears the one before that. */
     int sb_atomic;
-    /* a plugin's pass may take its FREE form (plugin_kernels.cuh) on steps
+    /* a plugin's pass may take its FREE form (spk_plugin_kernels.cu) on steps
      * without a current: sb_atomic, and the Poisson inputs drawn ahead or none */
     int plugin_free;
     int32_t *spk_prev;         /* the previous step's spike list */
@@ -345,7 +345,7 @@ void spk_plugin_cuda_setup(sim_t *s, spk_cuda *g);
 void spk_plugin_cuda_update(sim_t *s, spk_cuda *g, int64_t step, int64_t q, const double *cur, int chunked,
                             int reset_first);
 /* Static buckets: the previous step's tail (its step 4 too) and step's
- * update in one pass (the plugin's OLIVE_PLUGIN_KERNEL_TAIL_UPDATE). */
+ * update in one pass (spk_plugin_kernels.cu's olive_plugin_tail_update_*). */
 void spk_plugin_cuda_tail_update(sim_t *s, spk_cuda *g, const spk_tail_args *tail, int64_t step, int64_t q,
                                  const double *cur);
 /* A plugin whose inputs come before its condition (inputs_before_condition,

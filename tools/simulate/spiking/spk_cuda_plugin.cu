@@ -1,17 +1,22 @@
-/* The CUDA engine's side of a plugin model (model_plugin.h): the plugin's
- * GPU image (nvcc's fatbin of its one C source with plugin_kernels.cuh,
- * made by `olive-model build`) is loaded with the CUDA runtime's library
- * API, and its three kernels (plugin_gpu.h) take the places of lif.h's
- * update, threshold and reset; delivery is the engine's own (spk_cuda.cu,
- * spk_cuda_devpush.cu), each receptor's sum multiplied by the cell's factor
- * (rscale, spk_plugin_scale: the CPU engine's value) as the CPU engine does.
- * The state lives on the device as nvars arrays (var-major, as on the
- * host). */
+/* The CUDA engine's side of a plugin model (model_plugin.h): the model's
+ * GPU image (LTO-IR of its three cell functions, plugin_cell.h, made by
+ * `olive-model build`) is linked with olive's plugin kernels
+ * (spk_plugin_kernels.cu, embedded here as LTO-IR) into one image for this
+ * GPU (spk_cuda_link.h), loaded with the CUDA runtime's library API; its
+ * kernels (spk_plugin_gpu.h) take the places of lif.h's update, threshold
+ * and reset. Delivery is the engine's own (spk_cuda.cu, spk_cuda_devpush.cu),
+ * each receptor's sum multiplied by the cell's factor (rscale,
+ * spk_plugin_scale: the CPU engine's value) as the CPU engine does. The
+ * state lives on the device as nvars arrays (var-major, as on the host). */
 #define OMPI_SKIP_MPICXX 1
 #include <hdf5.h>
 #include <mpi.h>
 #include "spk_cuda.h"
-#include "plugin_gpu.h"
+#include "spk_cuda_link.h"
+#include "spk_plugin_gpu.h"
+#include "spk_plugin_kernels.fatbin.h"   /* spk_plugin_kernels_ltoir[], 8-byte words (the Makefile: nvcc -dlto, bin2c) */
+#include "util.h"
+#include <time.h>
 
 struct spk_plugin_cuda {
     const olive_model_plugin *pl;
@@ -35,9 +40,50 @@ static cudaKernel_t kernel(spk_plugin_cuda *p, const char *name)
     cudaKernel_t k;
     cudaError_t e = cudaLibraryGetKernel(&k, p->lib, name);
     if (e != cudaSuccess)
-        olive_die("%s: model %s: the plugin's GPU image has no kernel %s (%s): rebuild it with this olive's olive-model",
-                  olive_plugin_path(p->pl), p->pl->model.name, name, cudaGetErrorString(e));
+        olive_die("internal: model %s: the linked image has no kernel %s (%s)", p->pl->model.name, name,
+                  cudaGetErrorString(e));
     return k;
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* olive's plugin kernels and the model's cell functions, linked for this
+ * GPU and loaded (one image: the model's functions inlined in the kernels). */
+static void link_image(spk_plugin_cuda *p)
+{
+    const olive_model_plugin *pl = p->pl;
+    int dev, major, minor;
+    CK(cudaGetDevice(&dev));
+    CK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
+    CK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev));
+    const spk_link_input in[] = {
+        {spk_plugin_kernels_ltoir, sizeof spk_plugin_kernels_ltoir, "olive's plugin kernels"},
+        {pl->cuda_fatbin, pl->cuda_fatbin_size, pl->model.name},
+    };
+    const char *tail = pl->gpu_pass_blocks == 3 ? SPK_PLUGIN_KERNEL_TAIL_UPDATE_B3 : SPK_PLUGIN_KERNEL_TAIL_UPDATE_B1;
+    const char *const used[] = {SPK_PLUGIN_KERNEL_UPDATE, SPK_PLUGIN_KERNEL_CONDITION, SPK_PLUGIN_KERNEL_ON_SPIKE, tail,
+                                SPK_PLUGIN_KERNEL_TAIL_FREE, nullptr};
+    char why[4096];
+    size_t size = 0;
+    const double t0 = now_s();
+    void *image = spk_cuda_link(major * 10 + minor, in, 2, used, &size, why, sizeof why);
+    if (!image)
+        olive_die("%s: model %s: its GPU image and olive's kernels cannot be linked for this GPU (sm_%d%d): %s. A model's "
+                  "image is built for OLIVE_CUDA_ARCH (sm_90 unless set) or an earlier GPU: build it again for this one "
+                  "(OLIVE_CUDA_ARCH=sm_%d%d olive-model build ... --force)",
+                  olive_plugin_path(pl), pl->model.name, major, minor, why, major, minor);
+    cudaError_t e = cudaLibraryLoadData(&p->lib, image, nullptr, nullptr, 0, nullptr, nullptr, 0);
+    free(image);
+    if (e != cudaSuccess)
+        olive_die("%s: model %s: cannot load the linked GPU image (%s)", olive_plugin_path(pl), pl->model.name,
+                  cudaGetErrorString(e));
+    olive_info("CUDA engine: model %s's cell functions linked into olive's kernels for sm_%d%d (%.2f s)",
+               pl->model.name, major, minor, now_s() - t0);
 }
 
 void spk_plugin_cuda_setup(sim_t *s, spk_cuda *g)
@@ -49,16 +95,13 @@ void spk_plugin_cuda_setup(sim_t *s, spk_cuda *g)
     spk_plugin_cuda *p = (spk_plugin_cuda *)olive_calloc(1, sizeof *p, "CUDA engine");
     g->plugin = p;
     p->pl = pl;
-    cudaError_t e = cudaLibraryLoadData(&p->lib, pl->cuda_fatbin, nullptr, nullptr, 0, nullptr, nullptr, 0);
-    if (e != cudaSuccess)
-        olive_die("%s: model %s: cannot load the plugin's GPU image on this GPU (%s): build it for this GPU "
-                  "(OLIVE_CUDA_ARCH=sm_NN olive-model build ... --force)", olive_plugin_path(pl), pl->model.name,
-                  cudaGetErrorString(e));
-    p->k_update = kernel(p, OLIVE_PLUGIN_KERNEL_UPDATE);
-    p->k_condition = kernel(p, OLIVE_PLUGIN_KERNEL_CONDITION);
-    p->k_on_spike = kernel(p, OLIVE_PLUGIN_KERNEL_ON_SPIKE);
-    p->k_tail_update = kernel(p, OLIVE_PLUGIN_KERNEL_TAIL_UPDATE);
-    p->k_tail_free = kernel(p, OLIVE_PLUGIN_KERNEL_TAIL_UPDATE_FREE);
+    link_image(p);
+    p->k_update = kernel(p, SPK_PLUGIN_KERNEL_UPDATE);
+    p->k_condition = kernel(p, SPK_PLUGIN_KERNEL_CONDITION);
+    p->k_on_spike = kernel(p, SPK_PLUGIN_KERNEL_ON_SPIKE);
+    p->k_tail_update =
+        kernel(p, pl->gpu_pass_blocks == 3 ? SPK_PLUGIN_KERNEL_TAIL_UPDATE_B3 : SPK_PLUGIN_KERNEL_TAIL_UPDATE_B1);
+    p->k_tail_free = kernel(p, SPK_PLUGIN_KERNEL_TAIL_FREE);
     const int64_t n = g->n;
     p->nvars = pl->model.nvars;
     for (int v = 0; v < p->nvars; v++) p->x[v] = dev_copy((const double *)s->state[v], (size_t)n, "the state");
@@ -81,11 +124,11 @@ void spk_plugin_cuda_setup(sim_t *s, spk_cuda *g)
     g->gi = nr > 1 ? p->x[pl->model.receptors[1]] : p->dummy;
 }
 
-static olive_plugin_gpu_args args(const sim_t *s, const spk_cuda *g, int64_t step, int64_t q, const double *cur,
+static spk_plugin_args args(const sim_t *s, const spk_cuda *g, int64_t step, int64_t q, const double *cur,
                                   int chunked, int condition)
 {
     const spk_plugin_cuda *p = g->plugin;
-    olive_plugin_gpu_args a;
+    spk_plugin_args a;
     a.n = g->n;
     a.step = step;
     a.q = q;
@@ -106,7 +149,7 @@ static olive_plugin_gpu_args args(const sim_t *s, const spk_cuda *g, int64_t ste
     return a;
 }
 
-static void launch(const spk_cuda *g, cudaKernel_t k, olive_plugin_gpu_args a, const char *what,
+static void launch(const spk_cuda *g, cudaKernel_t k, spk_plugin_args a, const char *what,
                    spk_tail_args *tail = nullptr)
 {
     void *one[] = {&a}, *two[] = {tail, &a};
@@ -126,9 +169,9 @@ void spk_plugin_cuda_update(sim_t *s, spk_cuda *g, int64_t step, int64_t q, cons
                             int reset_first)
 {
     const int cond = !g->plugin->pl->inputs_before_condition;
-    olive_plugin_gpu_args a = args(s, g, step, q, cur, chunked, cond);
+    spk_plugin_args a = args(s, g, step, q, cur, chunked, cond);
     a.reset_first = reset_first;
-    launch(g, g->plugin->k_update, a, "olive_plugin_update");
+    launch(g, g->plugin->k_update, a, SPK_PLUGIN_KERNEL_UPDATE);
 }
 
 void spk_plugin_cuda_tail_update(sim_t *s, spk_cuda *g, const spk_tail_args *tail, int64_t step, int64_t q,
@@ -136,21 +179,21 @@ void spk_plugin_cuda_tail_update(sim_t *s, spk_cuda *g, const spk_tail_args *tai
 {
     spk_tail_args t = *tail;
     /* the pass without lists, draws or current where none is there
-     * (plugin_kernels.cuh's FREE: the same results, fewer registers) */
+     * (spk_plugin_kernels.cu's FREE: the same results, fewer registers) */
     if (g->pass.plugin_free && !cur)
-        launch(g, g->plugin->k_tail_free, args(s, g, step, q, cur, 1, 1), OLIVE_PLUGIN_KERNEL_TAIL_UPDATE_FREE, &t);
+        launch(g, g->plugin->k_tail_free, args(s, g, step, q, cur, 1, 1), SPK_PLUGIN_KERNEL_TAIL_FREE, &t);
     else
-        launch(g, g->plugin->k_tail_update, args(s, g, step, q, cur, 1, 1), OLIVE_PLUGIN_KERNEL_TAIL_UPDATE, &t);
+        launch(g, g->plugin->k_tail_update, args(s, g, step, q, cur, 1, 1), "olive_plugin_tail_update", &t);
 }
 
 void spk_plugin_cuda_condition(sim_t *s, spk_cuda *g, int64_t step, int64_t q, int chunked)
 {
-    launch(g, g->plugin->k_condition, args(s, g, step, q, nullptr, chunked, 1), "olive_plugin_condition");
+    launch(g, g->plugin->k_condition, args(s, g, step, q, nullptr, chunked, 1), SPK_PLUGIN_KERNEL_CONDITION);
 }
 
 void spk_plugin_cuda_on_spike(sim_t *s, spk_cuda *g, int64_t step)
 {
-    launch(g, g->plugin->k_on_spike, args(s, g, step, 0, nullptr, 0, 0), "olive_plugin_on_spike");
+    launch(g, g->plugin->k_on_spike, args(s, g, step, 0, nullptr, 0, 0), SPK_PLUGIN_KERNEL_ON_SPIKE);
 }
 
 void spk_plugin_cuda_fetch(sim_t *s, spk_cuda *g)

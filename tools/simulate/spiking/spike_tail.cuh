@@ -2,11 +2,11 @@
  * a target's due events (the slot's sums, and with static buckets the
  * step's events from its list, spk_sb.h) and its --poisson inputs added into
  * its two receptor variables in the CPU engine's order. In a header of its
- * own, without olive-simulate's other types, because two programs compile
- * it: olive-simulate's kernels (spk_cuda.h) and a plugin model's GPU image
- * (plugin_kernels.cuh: the tail fused with the model's update, as
- * k_tail_update fuses it with lif.h's). A change of these structures is a
- * change of OLIVE_PLUGIN_GPU_ABI (plugin_gpu.h). */
+ * own, without olive-simulate's other types, because two of the engine's
+ * images compile it: olive-simulate's kernels (spk_cuda.h, k_tail_update
+ * fused with lif.h's update) and the plugin kernels (spk_plugin_kernels.cu,
+ * fused with a model's update when the model is loaded). Never compiled into
+ * a model: a change here needs no model rebuild. */
 #ifndef OLIVE_SPIKE_TAIL_CUH
 #define OLIVE_SPIKE_TAIL_CUH
 #include <cooperative_groups.h>

@@ -1,0 +1,45 @@
+/* The kernels that run a plugin model's cells on the GPU (spk_plugin_kernels.cu,
+ * linked with the model's cell functions at load time) and their arguments,
+ * shared by those kernels and spk_cuda_plugin.cu, which launches them. The
+ * engine's own: nothing here is compiled into a model (plugin_cell.h is the
+ * model's side). */
+#ifndef SPK_PLUGIN_GPU_H
+#define SPK_PLUGIN_GPU_H
+#include <stdint.h>
+
+/* Each launched with one thread per own cell, spk_plugin_args by value. */
+#define SPK_PLUGIN_KERNEL_UPDATE "olive_plugin_update"       /* step 1 (and 2 when a.condition) */
+#define SPK_PLUGIN_KERNEL_CONDITION "olive_plugin_condition" /* step 2 alone (inputs_before_condition) */
+#define SPK_PLUGIN_KERNEL_ON_SPIKE "olive_plugin_on_spike"   /* step 4 of the flagged cells */
+/* Device push's pass (static buckets): the previous step's tail
+ * (spike_tail.cuh: its events, its Poisson inputs), its step 4, then this
+ * step's update: (spk_tail_args, spk_plugin_args). _b3: held to 3 blocks
+ * of 256 an SM (a model whose descriptor's gpu_pass_blocks is 3); _b1: not. */
+#define SPK_PLUGIN_KERNEL_TAIL_UPDATE_B1 "olive_plugin_tail_update_b1"
+#define SPK_PLUGIN_KERNEL_TAIL_UPDATE_B3 "olive_plugin_tail_update_b3"
+/* The same pass where the events are in their slots (--order-free-sums),
+ * the Poisson inputs drawn ahead or none, and no current is passed
+ * (spk_plugin_kernels.cu: fewer registers). */
+#define SPK_PLUGIN_KERNEL_TAIL_FREE "olive_plugin_tail_update_free"
+
+typedef struct spk_plugin_args {
+    int64_t n;                 /* own cells */
+    int64_t step;              /* the step (the non-finite report's) */
+    int64_t q;                 /* its index in a chunk of steps (the chunk's spike list) */
+    int64_t ncoef;             /* doubles per coefficient set */
+    const double *coef;        /* the sets */
+    const int32_t *coef_of;    /* per cell its set; < 0: a spike source (olive fires it) */
+    const double *cur;         /* the step's pulse current per cell, or NULL */
+    double *const *state;      /* nvars device arrays, var-major as on the CPU */
+    unsigned char *flags;      /* the condition per cell */
+    int32_t *spk;              /* the step's spiking cells, appended (atomic counter nspk) */
+    unsigned int *nspk;
+    uint64_t *chunk;           /* q << 32 | cell per spike of a chunk, or NULL */
+    unsigned long long *nchunk;
+    unsigned long long *bad;   /* step << 32 | cell: the first non-finite (atomicMin) */
+    int condition;             /* the update kernel tests the condition too */
+    int reset_first;           /* the update kernel first runs the previous step's step 4
+                                * (flags still the previous step's): one launch a step fewer */
+} spk_plugin_args;
+
+#endif
