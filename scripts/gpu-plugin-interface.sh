@@ -56,7 +56,9 @@ same() {  # A B WHAT
     say "FAIL $3: $1 != $2: $(head -n 3 "$work/cmp.log" | tr '\n' ' ')"; nfail=$((nfail + 1))
   fi
 }
-run cpu "$BIN" OLIVE_X=0 -- --backend cpu
+run cpu_static "$BIN" OLIVE_X=0 -- --backend cpu
+ln -s cpu_static "$work/cpu_sbregs1"; ln -s cpu_static.log "$work/cpu_sbregs1.log"
+run cpu_orderfree "$BIN" OLIVE_X=0 -- --backend cpu --order-free-sums   # (its own sums' order: the CPU's is the same)
 for mode in static sbregs1 orderfree; do
   e=(OLIVE_X=0) a=()
   [ $mode = sbregs1 ] && e=(OLIVE_GPU_SB_REGS=1)
@@ -65,7 +67,7 @@ for mode in static sbregs1 orderfree; do
     run "variant_$mode" "$VARIANT_BIN" "${e[@]}" -- --backend cuda "${a[@]}" || continue
   grep -h "linked into\|delivery" "$work/variant_$mode.log" | head -3 | sed 's/^/  variant: /' | tee -a "$results"
   same "new_$mode" "variant_$mode" "one model file, two olive builds ($mode)"
-  same cpu "variant_$mode" "the variant build against the CPU engine ($mode)"
+  same "cpu_$mode" "variant_$mode" "the variant build against the CPU engine ($mode)"
 done
 if [ -n "${OLD_PLUGIN:-}" ]; then
   if "$BIN/olive-simulate" "$work/net.h5" -o "$work/old" --force --model-path "$OLD_PLUGIN" --time 1 --backend cuda \
