@@ -22,9 +22,65 @@ int gc_spiking_requested(int argc, char **argv)
     return 0;
 }
 
+/* Words of a table in --help, wrapped before column 105: lead, then each
+ * word after sep, a continuation line starting with cont. */
+static void put_words(const char *lead, const char *const *w, int n, const char *sep, const char *cont)
+{
+    int col = printf("%s", lead);
+    for (int i = 0; i < n; i++) {
+        if (i && col + (int)(strlen(sep) + strlen(w[i])) > 104) {
+            printf("%.*s\n", (int)strcspn(sep, " "), sep);   /* (a separator's mark ends the line, its space does not) */
+            col = printf("%s", cont);
+        } else if (i) {
+            col += printf("%s", sep);
+        }
+        col += printf("%s", w[i]);
+    }
+    printf("\n");
+}
+
+/* Each built-in spiking model's parameters, from the model table. */
+static void usage_model_params(void)
+{
+    const char *names[32];
+    const int n = olive_spiking_model_list(names, 32);
+    for (int i = 0; i < n; i++) {
+        const olive_cell_model *m = olive_model_find(names[i]);
+        const char *w[64];
+        int k = 0;
+        for (int j = 0; j < m->nparams && k < 64; j++)   /* (hh_swc's TYPE.NAME: after the list, in words) */
+            if (!strchr(m->params[j].name, '.')) w[k++] = m->params[j].name;
+        char lead[96];
+        snprintf(lead, sizeof lead, "                               %s: ", m->name);
+        put_words(lead, w, k, " ", "                                 ");
+    }
+}
+
+/* The plasticity rules and their parameters, from the rules' table. */
+static void usage_plasticity(void)
+{
+    const char *rules[OLIVE_PLAST_NRULES];
+    for (int r = 1; r < OLIVE_PLAST_NRULES; r++) rules[r - 1] = olive_plast_rule_name(r);
+    put_words("                               plasticity=", rules, OLIVE_PLAST_NRULES - 1, "|",
+              "                                 ");
+    printf("                                 with parameters by NEST's names (its defaults where left out;\n"
+           "                                 docs/MODELS.md):\n");
+    for (int r = 1; r < OLIVE_PLAST_NRULES; r++) {
+        const char *w[32];
+        int k = 0;
+        for (; k < olive_plast_npar(r) && k < 32; k++) w[k] = olive_plast_par_name(r, k);
+        char lead[96];
+        snprintf(lead, sizeof lead, "                                 %s: ", olive_plast_rule_name(r));
+        put_words(lead, w, k, ", ", "                                   ");
+    }
+}
+
+/* --help: the built-in models, their parameters and the plasticity rules
+ * come from their tables (a new model or rule is listed without an edit
+ * here); the rest is this text. */
 static void usage(void)
 {
-    printf("Usage: olive-genconn -o NET.h5 --model lif_cuba|lif_coba|hh_traub|hh_cable (--cells N | --population NAME:N...) "
+    printf("Usage: olive-genconn -o NET.h5 --model MODEL (--cells N | --population NAME:N...) "
            "[--projection SPEC]... [options]\n"
            "\n"
            "Generates a spiking network (docs/MODELS.md): populations of integrate-and-fire or Hodgkin-Huxley cells and\n"
@@ -32,11 +88,13 @@ static void usage(void)
            "(docs/FORMAT.md). The same seed gives a bit-identical file.\n"
            "\n"
            "  -o, --output NET.h5        output file (refused if it exists, unless --force)\n"
-           "  --model M                  lif_cuba, lif_coba, lif_cuba_alpha, lif_coba_alpha (alpha synapses:\n"
-           "                               NEST's iaf_psc_alpha, iaf_cond_alpha), hh_traub (NEST's\n"
-           "                               hh_cond_exp_traub) or hh_cable\n"
-           "                               (NEURON's ball-and-stick) or hh_swc (a cell of an SWC file);\n"
-           "                               docs/FORMAT.md lists the parameters\n"
+           );
+    const char *names[32];
+    put_words("  --model M                  a built-in model: ", names, olive_spiking_model_list(names, 32), ", ",
+              "                               ");
+    printf("                               (docs/MODELS.md; the alpha forms: NEST's iaf_psc_alpha and\n"
+           "                               iaf_cond_alpha; hh_traub: NEST's hh_cond_exp_traub; hh_cable: NEURON's\n"
+           "                               ball-and-stick; hh_swc: a cell of an SWC file)\n"
            "                               or a plugin: PATH.so, or the NAME of one in --model-path,\n"
            "                               OLIVE_MODEL_PATH or the model cache (docs/MODELS.md)\n"
            "  --model-path DIR|FILE.so   where a plugin's NAME is looked for first (repeatable)\n"
@@ -46,17 +104,9 @@ static void usage(void)
            "                             a population of N Poisson spike sources (Hz, ms; PyNN's\n"
            "                               SpikeSourcePoisson), ids in the order given with --population\n"
            "  --param NAME=VALUE[@POP]   a model parameter, for every population or POP only (also\n"
-           "                               POP.NAME=VALUE; spike sources: rate start duration)\n"
-           "                               lif_cuba(_alpha): E_L V_th V_reset t_ref tau_m tau_e tau_i I_e v0\n"
-           "                               lif_coba(_alpha): E_L V_th V_reset t_ref C g_L E_e E_i tau_e tau_i I_e v0\n"
-           "                               hh_traub: g_Na g_K g_L C_m E_Na E_K E_L V_T E_e E_i tau_e tau_i t_ref\n"
-           "                                 I_e area v0\n"
-           "                               hh_cable: soma_L soma_diam soma_Ra dend_L dend_diam dend_nseg dend_Ra\n"
-           "                                 cm gnabar gkbar gl el ena ek g_pas e_pas celsius syn_x tau_e E_e\n"
-           "                                 tau_i E_i V_th I_e v0 hh_tables tau_rise_e tau_rise_i\n"
-           "                               hh_swc: seg_length celsius syn_sec syn_x tau_e E_e tau_i E_i V_th I_e v0\n"
-           "                                 d_lambda d_lambda_freq hh_tables tau_rise_e tau_rise_i, and per\n"
-           "                                 section type\n"
+           "                               POP.NAME=VALUE; spike sources: rate start duration), of:\n");
+    usage_model_params();
+    printf("                               and hh_swc's per section type\n"
            "                                 (soma axon dend apic custom) TYPE.Ra TYPE.cm TYPE.hh TYPE.gnabar\n"
            "                                 TYPE.gkbar TYPE.gl TYPE.el TYPE.ena TYPE.ek TYPE.pas TYPE.g_pas\n"
            "                                 TYPE.e_pas (e.g. dend.g_pas=5e-5; hh, pas: 1 inserted, 0 not)\n"
@@ -86,12 +136,9 @@ static void usage(void)
            "                                 TYPES (soma+axon+dend+apic+custom) at path distance DMIN..DMAX um\n"
            "                                 from soma(0.5) (default 0:inf), e.g. sites=dend+apic:50:300;\n"
            "                                 @FILE uniform among FILE's lines 'SECTION_NAME X' (dend[3] 0.25)\n"
-           "                               plasticity=stdp|stdp_nn_symm|tsodyks|tsodyks2, with parameters by\n"
-           "                                 NEST's names (its defaults where left out; docs/MODELS.md):\n"
-           "                                 stdp, stdp_nn_symm: tau_plus, lambda, alpha, mu_plus, mu_minus, Wmax,\n"
-           "                                 tau_minus;\n"
-           "                                 tsodyks: U, tau_psc, tau_rec, tau_fac, x, y, u;\n"
-           "                                 tsodyks2: U, u, x, tau_rec, tau_fac\n"
+           );
+    usage_plasticity();
+    printf(
            "  --import-synapses EDGES.h5 the synapses of a SONATA edges file (one population), one\n"
            "                               projection per edge_type_id: syn_weight and delay (ms) per edge\n"
            "                               in group 0, or from the edge types file; receptor from its\n"
@@ -579,7 +626,7 @@ static void check_model_and_imports(gc_spk_config *cfg, int64_t cells)
     if (cfg->import_edge_types && !cfg->import_synapses) olive_usage_error("--import-edge-types needs --import-synapses EDGES.h5");
     if (cfg->import_synaptic_models && !cfg->import_edge_types)
         olive_usage_error("--import-synaptic-models needs --import-edge-types TYPES.csv (its dynamics_params name the files)");
-    if (!cfg->model) olive_usage_error("no model given (--model lif_cuba|lif_coba|hh_traub|hh_cable)");
+    if (!cfg->model) olive_usage_error("no model given (--model MODEL: %s, or a plugin)", olive_spiking_model_names());
     if (cfg->dt < 0) cfg->dt = cfg->model->dt_default;
     if (cfg->export_prefix && cfg->model == &olive_model_hh_cable)
         olive_usage_error("--export-sonata: a %s cell has no SONATA point-neuron template, and olive writes no "
