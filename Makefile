@@ -288,9 +288,9 @@ fuzz: fuzz-build
 # Man pages made by help2man from each program's --help and --version.
 MANDIR ?= $(PREFIX)/share/man/man1
 DOCDIR ?= $(PREFIX)/share/doc/olive
-MAN_NAME_genconn  := generate or import a gap-junction network of inferior-olive cells
+MAN_NAME_genconn  := generate or import a network: InfOli gap junctions, spiking populations and projections
 MAN_NAME_disperse := split an olive network into per-rank dispersal maps
-MAN_NAME_simulate := simulate a network of inferior-olive neurons (InfOli; CPU, CUDA, MPI)
+MAN_NAME_simulate := simulate an olive network: InfOli, integrate-and-fire, NESTML and cable cells (CPU, CUDA, MPI)
 MAN_NAME_analyze  := spikes, rates, synchrony, plots and run comparison of olive runs
 # scripts/man-include.sh adds what --help does not say (analyze's subcommands
 # and environment, SEE ALSO); -L C.UTF-8 keeps the help's non-ASCII symbols.

@@ -104,6 +104,13 @@ void olive_warn(const char *fmt, ...)
     va_end(ap);
 }
 
+void olive_help_footer(const char *program, const char *doc)
+{
+    printf("\nDocumentation: %s and README.md in olive's source (after make install: PREFIX/share/doc/olive),\n"
+           "man %s. Questions and bugs: olive's issue tracker (README.md, \"Getting help and citing\").\n",
+           doc, program);
+}
+
 void olive_info(const char *fmt, ...)
 {
     if (!olive_verbose) return;

@@ -19,6 +19,9 @@ const char *olive_cmdline(void);
 void olive_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 /* Usage error: message plus a hint to --help, exit(2). */
 void olive_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+/* The end of every program's --help: where its documentation is (doc, a
+ * file of docs/), its man page, and where to ask. */
+void olive_help_footer(const char *program, const char *doc);
 /* Called by olive_die/olive_usage_error after cleanup, before exit (an MPI
  * program aborts the other ranks here). */
 void olive_set_exit_hook(void (*hook)(int code));

@@ -45,6 +45,7 @@ static void help(void)
            "  --progress    progress of long passes even when stderr is not a terminal\n"
            "  --help        this help\n"
            "  --version     print the version\n");
+    olive_help_footer("olive-analyze", "docs/ANALYZE.md");
 }
 
 int main(int argc, char **argv)

@@ -34,6 +34,7 @@ static void usage(void)
            "  --version             print the version\n"
            "\n"
            "Exit status: 0 success, 1 error, 2 bad command line.\n");
+    olive_help_footer("olive-disperse", "docs/FORMAT.md");
 }
 
 /* Rank r's rows of the whole network, as the row-block reader would give them. */

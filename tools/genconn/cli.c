@@ -17,7 +17,7 @@ static void usage(void)
 {
     printf("Usage: olive-genconn -o NET.h5 (--cells N | --dims X[xY[xZ]]) --generator NAME [options]\n"
            "   or: olive-genconn -o NET.h5 --import FILE --import-format edges|matrix|sonata [options]\n"
-           "   or: olive-genconn -o NET.h5 --model lif_cuba|lif_coba (--cells N | --population NAME:N...) "
+           "   or: olive-genconn -o NET.h5 --model MODEL (--cells N | --population NAME:N...) "
            "[--projection SPEC]... [options]\n"
            "\n"
            "Generates a gap-junction network of N cells, or imports one, and writes it as an olive\n"
@@ -85,6 +85,7 @@ static void usage(void)
            "  -h, --help, --version\n"
            "\n"
            "Prints one summary line on stdout. Exit status: 0 done, 1 error, 2 usage error.\n", GC_BACKENDS_BUILT);
+    olive_help_footer("olive-genconn", "docs/TUTORIAL.md, docs/FORMAT.md, docs/IMPORT-EXPORT.md");
 }
 
 /* Every option of usage(), none repeatable (tests/test_cli_conventions.sh

@@ -129,7 +129,11 @@ static const char usage_text[] =
            "  hh_cable, hh_swc            nA             uS                 -\n"
            "Repeatable: --pulse, --poisson, --record-cells, --record-weights, --param; any other option given twice is refused.\n";
 
-static void usage(void) { fputs(usage_text, stdout); }
+static void usage(void)
+{
+    fputs(usage_text, stdout);
+    olive_help_footer("olive-simulate", "docs/SPEC-simulate-output.md, docs/MODELS.md");
+}
 
 /* Every option of usage() (tests/test_cli_conventions.sh holds the two
  * together): the pre-pass refuses the others, with "did you mean", and a

@@ -169,6 +169,7 @@ static void usage(void)
            "  --force                    overwrite NET.h5\n"
            "  -q, --quiet / -v, --verbose\n"
            "  -h, --help, --version\n");
+    olive_help_footer("olive-genconn", "docs/MODELS.md, docs/FORMAT.md, docs/IMPORT-EXPORT.md");
 }
 
 /* Every option of usage() (tests/test_cli_conventions.sh holds the two
