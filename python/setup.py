@@ -2,9 +2,10 @@
 
 build_py runs `make install` of the C sources (the repository around this
 folder, or csrc/ in an sdist) with BUILD and DESTDIR in a temporary folder,
-against the system's MPI, HDF5 and (when nvcc is found) CUDA, and copies the
-four programs into olive/bin/; the Makefile stays the one build recipe. Its
-variables come from the environment as with `make` (CUDA=0, CC=mpicc,
+against the system's MPI and HDF5, and copies the four programs into
+olive/bin/; the Makefile stays the one build recipe. Without CUDA unless
+asked (CUDA=1: the CUDA engine, where nvcc is found: many minutes more on a
+small machine). Its variables come from the environment as with `make` (CC=mpicc,
 HDF5_DIR=..., MAKEFLAGS=-j2); a missing system package stops the build with
 the Makefile's message naming it. OLIVE_BUILD_PROGRAMS=0 makes a pure-Python
 wheel without programs (they are then found on PATH or in a checkout's build/bin).
@@ -89,6 +90,8 @@ def build_programs(dest):
     preflight()
     with tempfile.TemporaryDirectory(prefix="olive-build-") as tmp:
         cmd = ["make", "-C", str(src), f"BUILD={tmp}/build", "PREFIX=/olive", f"DESTDIR={tmp}/stage", "MAN=0", "install"]
+        if "CUDA" not in os.environ:   # (the CUDA engine when asked: CUDA=1 pip install ...)
+            cmd.append("CUDA=0")
         if "-j" not in os.environ.get("MAKEFLAGS", ""):
             cmd.append(f"-j{len(os.sched_getaffinity(0))}")
         run_make(cmd)
