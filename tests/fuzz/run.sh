@@ -28,8 +28,10 @@ export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$top/tests/fuzz/lsan.supp:print
 culprit() {  # LOG
   local f
   # libc's string functions count as their caller (HDF5 memcpy's into a
-  # damaged buffer), whether symbolised as libc.so or by glibc source path.
-  f=$(grep -E '^ +#[0-9]+ ' "$1" | grep -vE 'interceptor|sanitizer|asan_|ubsan|libc\.so|libc_start|compiler-rt|sysdeps/|__mem(cpy|move|set)| in (strdup|strndup|strlen|strnlen|strcmp|strncmp|memcmp) |fuzzer::|libFuzzer|FuzzerLoop|FuzzerUtil' | head -n 1)
+  # damaged buffer), whether symbolised as libc.so or by glibc source path;
+  # so does the allocator (an out-of-memory report's top frame is ASan's
+  # malloc, shown in the fuzzing binary: the allocation is its caller's).
+  f=$(grep -E '^ +#[0-9]+ ' "$1" | grep -vE 'interceptor|sanitizer|asan_|ubsan|libc\.so|libc_start|compiler-rt|sysdeps/|__mem(cpy|move|set)| in (strdup|strndup|strlen|strnlen|strcmp|strncmp|memcmp|malloc|calloc|realloc|free|posix_memalign|aligned_alloc) |fuzzer::|libFuzzer|FuzzerLoop|FuzzerUtil' | head -n 1)
   case "$f" in *libhdf5*) echo hdf5 ;; *) echo olive ;; esac
 }
 crashed=0
