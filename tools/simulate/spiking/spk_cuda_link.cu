@@ -8,10 +8,30 @@
 #include "spk_cuda_link.h"
 #include <cuda.h>
 #include <dlfcn.h>
-#include <nvJitLink.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#if !__has_include(<nvJitLink.h>)
+/* A CUDA toolkit before 12 has no nvJitLink: olive builds, its built-in
+ * models run on the GPU, and a plugin model is refused there by name. */
+int spk_cuda_linker(char *why, size_t whylen)
+{
+    snprintf(why, whylen, "this olive was built with CUDA %d.%d, which has no nvJitLink (a model's GPU image is "
+             "linked into olive's kernels with CUDA 12's or later's): build olive with CUDA 12 or later",
+             CUDA_VERSION / 1000, CUDA_VERSION % 1000 / 10);
+    return 0;
+}
+
+void *spk_cuda_link(int sm, const spk_link_input *in, int nin, const char *const *used, size_t *size, char *why,
+                    size_t whylen)
+{
+    (void)sm, (void)in, (void)nin, (void)used, (void)size;
+    spk_cuda_linker(why, whylen);
+    return nullptr;
+}
+#else
+#include <nvJitLink.h>
 
 #ifndef OLIVE_CUDA_LIBDIR
 #define OLIVE_CUDA_LIBDIR "/usr/local/cuda/lib64"
@@ -89,6 +109,13 @@ static int open_jitlink(void)
     return 1;
 }
 
+int spk_cuda_linker(char *why, size_t whylen)
+{
+    if (open_jitlink()) return 1;
+    snprintf(why, whylen, "%s", jl.why);
+    return 0;
+}
+
 /* The linker's own words on a failure, after what. */
 static void say_log(nvJitLinkHandle h, const char *what, char *why, size_t whylen)
 {
@@ -149,3 +176,4 @@ void *spk_cuda_link(int sm, const spk_link_input *in, int nin, const char *const
     jl.destroy(&h);
     return cubin;
 }
+#endif

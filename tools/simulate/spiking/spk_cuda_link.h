@@ -11,6 +11,9 @@ typedef struct {
     const char *name;   /* for the linker's messages */
 } spk_link_input;
 
+/* 1 when the linker can be used, else 0 with why set (not found, or a CUDA
+ * toolkit without it). */
+int spk_cuda_linker(char *why, size_t whylen);
 /* The linked image (a cubin for sm_<sm>, malloc'ed, *size bytes), or NULL
  * with why set (the linker missing, or its log). used: the kernels to keep
  * (NULL-terminated, at most 16; NULL: all), the others not compiled. */

@@ -69,6 +69,9 @@ static void link_image(spk_plugin_cuda *p)
     const char *const used[] = {SPK_PLUGIN_KERNEL_UPDATE, SPK_PLUGIN_KERNEL_CONDITION, SPK_PLUGIN_KERNEL_ON_SPIKE, tail,
                                 SPK_PLUGIN_KERNEL_TAIL_FREE, nullptr};
     char why[4096];
+    if (!spk_cuda_linker(why, sizeof why))
+        olive_die("--backend cuda: model %s (%s): its cell functions are linked into olive's kernels at load time, "
+                  "and %s", pl->model.name, olive_plugin_path(pl), why);
     size_t size = 0;
     const double t0 = now_s();
     void *image = spk_cuda_link(major * 10 + minor, in, 2, used, &size, why, sizeof why);
