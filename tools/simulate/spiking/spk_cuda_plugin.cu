@@ -16,7 +16,6 @@
 #include "spk_plugin_gpu.h"
 #include "spk_plugin_kernels.fatbin.h"   /* spk_plugin_kernels_ltoir[], 8-byte words (the Makefile: nvcc -dlto, bin2c) */
 #include "util.h"
-#include <time.h>
 
 struct spk_plugin_cuda {
     const olive_model_plugin *pl;
@@ -45,13 +44,6 @@ static cudaKernel_t kernel(spk_plugin_cuda *p, const char *name)
     return k;
 }
 
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 /* olive's plugin kernels and the model's cell functions, linked for this
  * GPU and loaded (one image: the model's functions inlined in the kernels). */
 static void link_image(spk_plugin_cuda *p)
@@ -73,7 +65,7 @@ static void link_image(spk_plugin_cuda *p)
         olive_die("--backend cuda: model %s (%s): its cell functions are linked into olive's kernels at load time, "
                   "and %s", pl->model.name, olive_plugin_path(pl), why);
     size_t size = 0;
-    const double t0 = now_s();
+    const double t0 = olive_now();
     void *image = spk_cuda_link(major * 10 + minor, in, 2, used, &size, why, sizeof why);
     if (!image)
         olive_die("%s: model %s: its GPU image and olive's kernels cannot be linked for this GPU (sm_%d%d): %s. A model's "
@@ -86,7 +78,7 @@ static void link_image(spk_plugin_cuda *p)
         olive_die("%s: model %s: cannot load the linked GPU image (%s)", olive_plugin_path(pl), pl->model.name,
                   cudaGetErrorString(e));
     olive_info("CUDA engine: model %s's cell functions linked into olive's kernels for sm_%d%d (%.2f s)",
-               pl->model.name, major, minor, now_s() - t0);
+               pl->model.name, major, minor, olive_now() - t0);
 }
 
 void spk_plugin_cuda_setup(sim_t *s, spk_cuda *g)
