@@ -164,6 +164,20 @@ $(PLUGIN_KERNELS_H): $(PLUGIN_KERNELS_CU) $(COMMON_H) $(TOOLS_H) $(wildcard tool
 	$(NVCC) -x cu -fatbin -rdc=true -gencode=arch=compute_$(CUDA_ARCH:sm_%=%),code=lto_$(CUDA_ARCH:sm_%=%) \
 	  $(filter-out -arch=%,$(NVCCFLAGS)) $(NVCC_CPPFLAGS) $(call tool_inc,simulate) -o $(@:.h=) $<
 	$(dir $(NVCC))bin2c --const --static --type longlong --name spk_plugin_kernels_ltoir $(@:.h=) >$@.tmp && mv $@.tmp $@
+# The built-in point models' GPU images: each source common/models/NAME_models.c
+# compiled by nvcc into its cell functions' LTO-IR (as olive-model build
+# compiles a plugin's), embedded in its descriptors (NAME_models_ltoir[]):
+# the CUDA engine links it into the same kernels as a plugin's. A new
+# built-in point model is a new NAME_models.c; nothing to add here.
+BUILTIN_MODELS := $(wildcard common/models/*_models.c)
+BUILTIN_FATBIN_H := $(patsubst common/models/%.c,$(BUILD)/gen/%.fatbin.h,$(BUILTIN_MODELS))
+$(BUILD)/gen/%_models.fatbin.h: common/models/%_models.c $(COMMON_H) $(CUDA_STAMP)
+	@mkdir -p $(dir $@)
+	$(NVCC) -x cu -fatbin -rdc=true -gencode=arch=compute_$(CUDA_ARCH:sm_%=%),code=lto_$(CUDA_ARCH:sm_%=%) \
+	  $(filter-out -arch=%,$(NVCCFLAGS)) $(NVCC_CPPFLAGS) -DOLIVE_PLUGIN_DEVICE -o $(@:.h=) $<
+	$(dir $(NVCC))bin2c --const --static --type longlong --name $*_models_ltoir $(@:.h=) >$@.tmp && mv $@.tmp $@
+$(patsubst common/%.c,$(BUILD)/obj/common/%.o,$(BUILTIN_MODELS)): $(BUILD)/obj/common/models/%.o: $(BUILD)/gen/%.fatbin.h
+$(patsubst common/%.c,$(BUILD)/obj/common/%.o,$(BUILTIN_MODELS)): CFLAGS += -DOLIVE_BUILTIN_FATBIN -I$(BUILD)/gen
 $(BUILD)/obj/tools/simulate/spiking/spk_cuda_plugin.cu.o: $(PLUGIN_KERNELS_H)
 $(BUILD)/obj/tools/simulate/spiking/spk_cuda_plugin.cu.o: NVCC_CPPFLAGS += -I$(BUILD)/gen
 $(BUILD)/obj/tools/simulate/spiking/spk_cuda_link.cu.o: NVCC_CPPFLAGS += -DOLIVE_CUDA_LIBDIR='"$(CUDA_HOME)/lib64"'
@@ -273,13 +287,13 @@ FUZZ_SRC     := $(addprefix tools/genconn/import/,import_text.c import_edges.c i
 # The readers each harness adds to those.
 FUZZ_EXTRA_map      := common/io/mapfile.c common/io/partition.c
 FUZZ_EXTRA_state    := tools/simulate/infoli/restart.c tools/simulate/spiking/spk_restart.c tools/simulate/spiking/spk_plastic.c common/models/plasticity.c common/models/state.c common/io/netcontent.c \
-                       common/models/cellmodel.c common/models/lif.c tools/simulate/method.c tools/simulate/state_seal.c tools/simulate/spiking/spk_synapse_hash.c common/models/model_plugin.c common/models/model_places.c
-FUZZ_EXTRA_stimulus := tools/simulate/stimulus.c common/models/model_plugin.c common/models/model_places.c common/models/cellmodel.c common/models/state.c
+                       common/models/cellmodel.c common/models/lif_models.c tools/simulate/method.c tools/simulate/state_seal.c tools/simulate/spiking/spk_synapse_hash.c common/models/model_plugin.c common/models/model_places.c
+FUZZ_EXTRA_stimulus := tools/simulate/stimulus.c common/models/model_plugin.c common/models/model_places.c common/models/cellmodel.c common/models/lif_models.c common/models/state.c
 FUZZ_EXTRA_spikes   := $(addprefix tools/analyze/,spikefile.c spikestats.c spikeload.c h5read.c errors.c)
-FUZZ_EXTRA_synfile  := common/io/synfile.c common/io/plasticity_attrs.c common/models/plasticity.c common/connect/conn_draw.c common/io/conn_attrs.c common/models/cellmodel.c common/models/model_plugin.c common/models/model_places.c common/models/state.c
+FUZZ_EXTRA_synfile  := common/io/synfile.c common/io/plasticity_attrs.c common/models/plasticity.c common/connect/conn_draw.c common/io/conn_attrs.c common/models/cellmodel.c common/models/lif_models.c common/models/model_plugin.c common/models/model_places.c common/models/state.c
 FUZZ_EXTRA_plugin   := $(FUZZ_EXTRA_synfile)
 FUZZ_EXTRA_swc      := common/models/swc.c common/models/cable_cell.c
-FUZZ_EXTRA_spksonata := tools/genconn/sonata/json.c tools/genconn/spiking/spiking_import.c tools/genconn/spiking/spiking_memory.c common/io/synfile.c common/io/plasticity_attrs.c common/models/plasticity.c common/connect/conn_draw.c common/io/conn_attrs.c common/models/cellmodel.c common/models/model_plugin.c common/models/model_places.c common/models/state.c
+FUZZ_EXTRA_spksonata := tools/genconn/sonata/json.c tools/genconn/spiking/spiking_import.c tools/genconn/spiking/spiking_memory.c common/io/synfile.c common/io/plasticity_attrs.c common/models/plasticity.c common/connect/conn_draw.c common/io/conn_attrs.c common/models/cellmodel.c common/models/lif_models.c common/models/model_plugin.c common/models/model_places.c common/models/state.c
 fuzz-deps:
 	@bash scripts/install-deps.sh --fuzz
 # Each source compiled once for every harness (make -j builds them side by side).

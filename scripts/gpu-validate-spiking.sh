@@ -129,17 +129,23 @@ check_cable() {  # name net extra-args...
   run ${name}_gpu1 "$S" $net.h5 -o ${name}_gpu1 --backend cuda "${rec[@]}" "$@" -v || return
   OLIVE_GPU_DELIVERY=host run ${name}_gpu1host "$S" $net.h5 -o ${name}_gpu1host --backend cuda "${rec[@]}" "$@" -v || return
   OLIVE_GPU_BUCKETS=dynamic run ${name}_gpu1devdyn "$S" $net.h5 -o ${name}_gpu1devdyn --backend cuda "${rec[@]}" "$@" -v || return
+  local others="gpu1 gpu1host gpu1devdyn gpu2 cpu2"
+  if [ "${ALPHA:-0}" = 1 ]; then   # (point models take fused at this size: device push's static buckets too)
+    OLIVE_GPU_DELIVERY=device run ${name}_gpu1device "$S" $net.h5 -o ${name}_gpu1device --backend cuda "${rec[@]}" "$@" -v || return
+    others="$others gpu1device"
+  fi
   run ${name}_gpu2 mpirun -np 2 --oversubscribe "$S" $net.h5 -o ${name}_gpu2 --backend cuda "${rec[@]}" "$@" || return
   run ${name}_cpu2 mpirun -np 2 --oversubscribe "$S" $net.h5 -o ${name}_cpu2 --backend cpu "${rec[@]}" "$@" || return
   local spikes other
   spikes=$(sed -n 's/.*steps ([0-9.]* ms), \([0-9]*\) spikes.*/\1/p' "$logs/${name}_cpu1.log")
-  for other in gpu1 gpu1host gpu1devdyn gpu2 cpu2; do
+  for other in $others; do
     same ${name}_cpu1 ${name}_$other "$name: CPU 1 rank = $other" "$spikes spikes; spikes, reports and state identical"
   done
   grep -h "synaptic events\|cell-steps" "$logs/${name}_cpu1.log" "$logs/${name}_gpu1.log" | sed "s/^/  $name: /" | tee -a "$results"
 }
-# alpha synapses (lif_cuba_alpha, lif_coba_alpha): no fused path; device push
-# and host push on one GPU, host push on 2; ALPHA_ONLY=1: these checks only
+# alpha synapses (lif_cuba_alpha, lif_coba_alpha): fused (the default at this
+# size), device push with static and dynamic buckets and host push on one
+# GPU, host push on 2; ALPHA_ONLY=1: these checks only
 check_alpha() {
   run gen_cuba_alpha "$G" -o cuba_alpha.h5 --model lif_cuba_alpha --population exc:3200 --population inh:800 \
       --v0 -60:-50 --param t_ref=5 --projection from=exc,to=all,p=0.02,weight=1.62,delay=0:1,receptor=ge \

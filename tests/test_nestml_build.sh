@@ -204,7 +204,7 @@ if [ -x /usr/local/cuda/bin/nvcc ] || command -v nvcc >/dev/null; then
     "$lc" cache/lif_cuba_nestml.fatbin linked > link.log 2>&1 ||
       { cat link.log >&2; fail "the model's GPU image does not link with olive's kernels"; }
     for k in olive_plugin_update olive_plugin_condition olive_plugin_on_spike olive_plugin_tail_update_b1 \
-             olive_plugin_tail_update_b3 olive_plugin_tail_update_free; do
+             olive_plugin_tail_update_b3 olive_plugin_tail_update_free olive_plugin_fused; do
       grep -aq "$k" linked.both.cubin || fail "the linked image lacks kernel $k"
     done
     if grep -aq olive_plugin_ linked.model.cubin; then fail "the model's own image holds a kernel of olive's"; fi

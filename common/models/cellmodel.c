@@ -12,65 +12,13 @@ const olive_cell_model olive_model_infoli = {
     0, NULL, OV_V_AXON, OV_V_DEND, 0, NULL, "", 0, OLIVE_DT, 1, NULL,
 };
 
-static const char *const lif_names[OLIVE_LIF_NVARS] = {"v", "ge", "gi", "ref"};
-static const char *const cuba_units[OLIVE_LIF_NVARS] = {"mV", "mV", "mV", "steps"};
-static const char *const coba_units[OLIVE_LIF_NVARS] = {"mV", "nS", "nS", "steps"};
-static const double lif_initial[OLIVE_LIF_NVARS] = {-60, 0, 0, 0};
-static const int lif_receptors[2] = {OLIVE_LIF_GE, OLIVE_LIF_GI};
-
-/* Defaults: the tutorial's Brian2 listing (CUBA) and Brette et al. 2007
- * benchmark 1 / NEST's iaf_cond_exp (COBA); docs/MODELS.md. v0 is the initial
- * potential (a per-cell dataset holds random starts). */
-static const olive_param_desc cuba_params[] = {
-    {"E_L", "mV", -49}, {"V_th", "mV", -50}, {"V_reset", "mV", -60}, {"t_ref", "ms", 0},
-    {"tau_m", "ms", 20}, {"tau_e", "ms", 5}, {"tau_i", "ms", 10}, {"I_e", "mV", 0}, {"v0", "mV", -60},
-};
-static const olive_param_desc coba_params[] = {
-    {"E_L", "mV", -60}, {"V_th", "mV", -50}, {"V_reset", "mV", -60}, {"t_ref", "ms", 5},
-    {"C", "pF", 200}, {"g_L", "nS", 10}, {"E_e", "mV", 0}, {"E_i", "mV", -80},
-    {"tau_e", "ms", 5}, {"tau_i", "ms", 10}, {"I_e", "pA", 0}, {"v0", "mV", -60},
-};
-#define NP(a) ((int)(sizeof a / sizeof a[0]))
-
-/* CUBA: dv/dt = (ge + gi + I_e - (v - E_L)) / tau_m (lif.h). */
-const olive_cell_model olive_model_lif_cuba = {
-    "lif_cuba", "current-based leaky integrate-and-fire, exponential currents (Brette et al. 2007 benchmark 2)",
-    OLIVE_LIF_NVARS, lif_names, cuba_units, lif_initial, NP(cuba_params), cuba_params,
-    OLIVE_LIF_V, -1, 2, lif_receptors, "mV", 0, 0.1, 0, NULL,
-};
-/* COBA: C dv/dt = g_L (E_L - v) + ge (E_e - v) + gi (E_i - v) + I_e (lif.h). */
-const olive_cell_model olive_model_lif_coba = {
-    "lif_coba", "conductance-based leaky integrate-and-fire, exponential conductances (Brette et al. 2007 benchmark 1)",
-    OLIVE_LIF_NVARS, lif_names, coba_units, lif_initial, NP(coba_params), coba_params,
-    OLIVE_LIF_V, -1, 2, lif_receptors, "nS", 1, 0.1, 0, NULL,
-};
-
-/* The alpha-synapse forms: two more variables, the drives xe and xi, which
- * the receptors ge and gi add to (lif.h); defaults as NEST's iaf_psc_alpha and
- * iaf_cond_alpha where PyNN's IF_curr_alpha and IF_cond_alpha keep them. */
-static const char *const alpha_names[OLIVE_LIF_ALPHA_NVARS] = {"v", "ge", "gi", "ref", "xe", "xi"};
-static const char *const cuba_alpha_units[OLIVE_LIF_ALPHA_NVARS] = {"mV", "mV", "mV", "steps", "mV", "mV"};
-static const char *const coba_alpha_units[OLIVE_LIF_ALPHA_NVARS] = {"mV", "nS", "nS", "steps", "nS", "nS"};
-static const double alpha_initial[OLIVE_LIF_ALPHA_NVARS] = {-60, 0, 0, 0, 0, 0};
-static const int alpha_receptors[2] = {OLIVE_LIF_XE, OLIVE_LIF_XI};
-static const char *const alpha_receptor_names[2] = {"ge", "gi"};
-
-const olive_cell_model olive_model_lif_cuba_alpha = {
-    "lif_cuba_alpha", "current-based leaky integrate-and-fire, alpha-shaped currents (NEST's iaf_psc_alpha)",
-    OLIVE_LIF_ALPHA_NVARS, alpha_names, cuba_alpha_units, alpha_initial, NP(cuba_params), cuba_params,
-    OLIVE_LIF_V, -1, 2, alpha_receptors, "mV", 0, 0.1, 0, alpha_receptor_names,
-};
-const olive_cell_model olive_model_lif_coba_alpha = {
-    "lif_coba_alpha", "conductance-based leaky integrate-and-fire, alpha-shaped conductances (NEST's iaf_cond_alpha)",
-    OLIVE_LIF_ALPHA_NVARS, alpha_names, coba_alpha_units, alpha_initial, NP(coba_params), coba_params,
-    OLIVE_LIF_V, -1, 2, alpha_receptors, "nS", 1, 0.1, 0, alpha_receptor_names,
-};
-
 int olive_model_is_lif(const olive_cell_model *m)
 {
     return m == &olive_model_lif_cuba || m == &olive_model_lif_coba || m == &olive_model_lif_cuba_alpha ||
            m == &olive_model_lif_coba_alpha;
 }
+
+#define NP(a) ((int)(sizeof a / sizeof a[0]))
 
 /* Hodgkin-Huxley cells stepped as NEURON steps them (common/models/cable.h; the
  * population's cell built by cable_model.c). The variables are the soma's;

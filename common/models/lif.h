@@ -2,7 +2,8 @@
  * and their alpha-synapse forms lif_cuba_alpha and lif_coba_alpha (NEST's
  * iaf_psc_alpha, iaf_cond_alpha; PyNN's IF_curr_alpha, IF_cond_alpha),
  * written once for the CPU and CUDA (OLIVE_HD). Per-population constants are
- * folded into an olive_lif_coef by lif.c (host) before the run.
+ * folded into an olive_lif_coef by lif_models.c (host) before the run, where
+ * the models are described and their point-model descriptors made.
  *
  * Alpha synapses: an event of weight w adds w to the drive xe (xi), and
  * dxe/dt = -xe/tau_e, dge/dt = e/tau_e xe - ge/tau_e: ge follows
@@ -148,7 +149,7 @@ OLIVE_HD long long olive_binomial_f(double u, long long n, double p, double p0, 
 
 OLIVE_HD long long olive_binomial(double u, long long n, double p, double p0) { return olive_binomial_f(u, n, p, p0, 0); }
 
-/* lif.c (host): the coefficients of a cell of model m with parameter values
+/* lif_models.c (host): the coefficients of a cell of model m with parameter values
  * p (m's order) at step dt with method; NULL, or a message naming the fault. */
 const char *olive_lif_coef_make(const void *model, const double *p, double dt, int method, olive_lif_coef *c);
 /* "exact", "euler", "exponential_euler" -> enum, or -1. */

@@ -3,7 +3,6 @@
  * setup.c's sim_engine_choose picks among a family's engines by --backend. */
 #include "sim.h"
 #include "cellmodel.h"
-#include "model_plugin.h"
 
 #ifdef OLIVE_HAVE_CUDA
 #define CUDA_ENGINE(e) (e)
@@ -13,7 +12,6 @@
 
 static int is_infoli(const olive_cell_model *m) { return m == &olive_model_infoli; }
 static int is_any(const olive_cell_model *m) { (void)m; return 1; }
-static int is_plugin(const olive_cell_model *m) { return olive_plugin_of(m) != NULL; }
 
 /* The CUDA engine of spiking networks takes both integrate-and-fire and cable
  * cells; it keeps their events in flight on the device, so a restart or a
@@ -22,12 +20,11 @@ static const sim_family families[] = {
     {"infoli", is_infoli, sim_setup_infoli, NULL, &sim_engine_cpu, CUDA_ENGINE(&sim_engine_cuda), 1, NULL},
     /* cable cells: the spiking core with the cable kind of cell (cable/) */
     {"cable", olive_model_is_cable, sim_setup_spiking, sim_free_spiking, &sim_engine_cable_cpu,
-     CUDA_ENGINE(&sim_engine_lif_cuda), 0, &spk_cable_kind},
-    /* a plugin's model: the CUDA engine where the plugin has a GPU image
-     * (setup.c's sim_engine_choose; cli.c refuses --backend cuda without) */
-    {"plugin", is_plugin, sim_setup_spiking, sim_free_spiking, &sim_engine_plugin_cpu, CUDA_ENGINE(&sim_engine_lif_cuda), 0,
-     NULL},
-    {"spiking", is_any, sim_setup_spiking, sim_free_spiking, &sim_engine_lif_cpu, CUDA_ENGINE(&sim_engine_lif_cuda), 0, NULL},
+     CUDA_ENGINE(&sim_engine_spiking_cuda), 0, &spk_cable_kind},
+    /* point models, built in or a plugin's (point_model.h): one CPU engine;
+     * a plugin runs on the CUDA engine where it has a GPU image (setup.c's
+     * sim_engine_choose; cli.c refuses --backend cuda without) */
+    {"spiking", is_any, sim_setup_spiking, sim_free_spiking, &sim_engine_point_cpu, CUDA_ENGINE(&sim_engine_spiking_cuda), 0, NULL},
 };
 
 void sim_setup(sim_t *s, sim_config *cfg)

@@ -2,6 +2,10 @@
  * the initial state. */
 #include "sim.h"
 #include "model_plugin.h"
+#include "point_model.h"
+#ifdef OLIVE_HAVE_CUDA
+#include "spk_cuda_link.h"
+#endif
 #include "h5util.h"
 #include "mapfile.h"
 #include "memcheck.h"
@@ -279,6 +283,17 @@ const sim_engine *sim_engine_choose(sim_t *s)
         return f->cpu;
     }
 #ifdef OLIVE_HAVE_CUDA
+    /* a point model's cell functions are linked into the CUDA engine's
+     * kernels at load time (spk_cuda_link.h): without the linker, the CPU */
+    char why[512];
+    if (olive_point_model(s->cfg->run.model, s->cfg->spiking.method) && !spk_cuda_linker(why, sizeof why)) {
+        if (s->cfg->run.backend == SIM_BACKEND_CUDA)
+            olive_die("--backend cuda: the CUDA engine links model %s's cell functions into its kernels when it loads "
+                      "the model, and %s (--backend cpu)", s->cfg->run.model->name, why);
+        olive_info("the CPU engine: the CUDA engine links model %s's cell functions into its kernels when it loads the "
+                   "model, and %s", s->cfg->run.model->name, why);
+        return f->cpu;
+    }
     int mine = sim_cuda_device_count() > 0, all = 0;
     SIM_CHECK_MPI(MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD));
     if (s->cfg->run.backend == SIM_BACKEND_CUDA && !mine)

@@ -162,13 +162,12 @@ typedef struct {
     void (*weights)(sim_t *s, const int64_t *x, int64_t n, double *w);
 } sim_engine;
 extern const sim_engine sim_engine_cpu;   /* engine_cpu.c */
-extern const sim_engine sim_engine_lif_cpu;  /* spk_engine.c: integrate-and-fire cells, chemical synapses */
-extern const sim_engine sim_engine_plugin_cpu;  /* spk_engine.c: cells of a plugin's model (model_plugin.h) */
+extern const sim_engine sim_engine_point_cpu;  /* spk_engine.c: point models (point_model.h: built in or a plugin's), chemical synapses */
 extern const sim_engine sim_engine_cable_cpu;  /* spk_cable.c: cable cells (hh_traub, hh_cable), chemical synapses */
 extern const struct spk_cell_kind spk_cable_kind;  /* spk_cable.c: cable cells as the spiking core carries them */
 #ifdef OLIVE_HAVE_CUDA
 extern const sim_engine sim_engine_cuda;  /* engine_cuda.c */
-extern const sim_engine sim_engine_lif_cuda;  /* spk_cuda.cu */
+extern const sim_engine sim_engine_spiking_cuda;  /* spk_cuda.cu */
 #endif
 /* A model family: how a network of its cells is set up and torn down, and
  * the engines that step it. engine.c's table holds one line per family; a

@@ -3,17 +3,18 @@
  * step's events from its list, spk_sb.h) and its --poisson inputs added into
  * its two receptor variables in the CPU engine's order. In a header of its
  * own, without olive-simulate's other types, because two of the engine's
- * images compile it: olive-simulate's kernels (spk_cuda.h, k_tail_update
- * fused with lif.h's update) and the plugin kernels (spk_plugin_kernels.cu,
- * fused with a model's update when the model is loaded). Never compiled into
- * a model: a change here needs no model rebuild. */
+ * images compile it: olive-simulate's kernels (spk_cuda.h: the tail alone,
+ * for cable cells and dynamic buckets) and the point models' kernels
+ * (spk_plugin_kernels.cu, fused with a model's update when the model is
+ * loaded). Never compiled into a model: a change here needs no model
+ * rebuild. */
 #ifndef OLIVE_SPIKE_TAIL_CUH
 #define OLIVE_SPIKE_TAIL_CUH
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
 #include <stdint.h>
 #include <string.h>
-#include "lif.h"
+#include "lif.h"   /* (olive_binomial: the Poisson inputs) */
 #include "poisson_input.h"
 #include "poisson_spec.h"
 
@@ -246,10 +247,8 @@ struct spk_tail_args {
     uint64_t seed;
     unsigned long long *npoisson_events;
     const unsigned char *flags;
-    const olive_lif_coef *coef;            /* null for cable cells and plugins (no reset here) */
-    const double *rscale;                  /* a plugin's receptor factors (2 x n), or null */
+    const double *rscale;                  /* a point model's receptor factors (2 x n), or null (all 1) */
     const int32_t *coef_of;
-    double *v, *ref;
     unsigned int *nspk;                    /* the step's spike counter: cleared (by the kernel's thread 0) */
     spk_sb_bucket sb;                      /* static buckets: the step's parity; or sb.head null */
     spk_poisson_ahead pa;                  /* the step's Poisson inputs drawn ahead (and counted), or pa.add null */

@@ -47,10 +47,12 @@ typedef struct {
 struct spk_cuda;
 struct sim_spk {
     olive_populations pops;
-    olive_lif_coef *coef;    /* coefficient sets (a plugin's: pcoef) */
-    const olive_model_plugin *plugin;   /* the model's plugin (model_plugin.h), or NULL */
-    double *pcoef;           /* a plugin's coefficient sets, plugin->ncoef doubles each */
-    int nacc;                /* receptors of the delay ring: 2, or a plugin's */
+    /* the point model's descriptor (point_model.h: a plugin's or a built-in
+     * one), whose cell functions the CPU engine runs; NULL: cable cells */
+    const olive_model_plugin *point;
+    const olive_model_plugin *plugin;   /* the model's plugin (model_plugin.h), or NULL (built in) */
+    double *pcoef;           /* the point model's coefficient sets, point->ncoef doubles each */
+    int nacc;                /* receptors of the delay ring: the point model's, else 2 */
     int32_t *coef_of;        /* per own cell: its set */
     /* Outgoing synapses of every source cell of the network into this rank's
      * cells: out[out_ptr[g] .. out_ptr[g+1]) with delays out_delay. */
@@ -192,8 +194,8 @@ void spk_deliver(sim_t *s, int64_t step);
  * or after step min_due (into this rank's cells); returns their number. */
 int64_t spk_queue_spike(sim_t *s, int64_t g, int64_t sstep, int64_t min_due);
 
-/* A plugin receptor q's factor for own cell r (model_plugin.h): an event of
- * weight w adds factor * w. */
+/* A point model's receptor q's factor for own cell r (model_plugin.h): an
+ * event of weight w adds factor * w. */
 double spk_plugin_scale(const struct sim_spk *k, int q, int64_t r);
 
 /* spk_restart.c: --restart and the spikes in flight of state files. */

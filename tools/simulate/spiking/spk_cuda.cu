@@ -1,11 +1,13 @@
-/* The CUDA engine of spiking networks (--backend cuda with lif_cuba /
- * lif_coba and their alpha forms, and hh_traub / hh_cable through spk_cable_cuda.cu): the CPU engine's schedule and sums on one GPU per rank, giving
- * the same bits.
+/* The CUDA engine of spiking networks (--backend cuda with a point model,
+ * built in or a plugin's, and hh_traub / hh_cable through spk_cable_cuda.cu):
+ * the CPU engine's schedule and sums on one GPU per rank, giving the same
+ * bits.
  *
- * The physics is common/models/lif.h, the source the CPU engine runs. A step:
- *   k_update:  olive_lif_step, threshold -> flags, spiking cells appended to a
- *              list (atomic counter; the host sorts every window's spikes),
- *              the first non-finite cell (atomicMin);
+ * A point model's cells are stepped by its own cell functions, the source
+ * the CPU engine runs, linked into olive's kernels (spk_cuda_plugin.cu). A step:
+ *   update:    the model's step, condition -> flags, spiking cells appended
+ *              to a list (atomic counter; the host sorts every window's
+ *              spikes), the first non-finite cell (atomicMin);
  *   host:      the step's spikes come back (count, then ids); at the end of an
  *              exchange window every rank's spikes are gathered and sorted by
  *              (step, source) on the host (spk_gather_window, as the CPU engine)
@@ -16,9 +18,9 @@
  *              and one thread per (slot, target) run adds the weights into the
  *              slot's sums one by one, as the CPU does: no atomics, the same
  *              additions in the same order;
- *   k_deliver: the due slot's sums into ge / gi (touched targets only, as the
- *              CPU), Poisson input (olive_binomial, Philox by (seed, cell,
- *              step)), reset.
+ *   k_deliver: the due slot's sums into the receptors (touched targets only,
+ *              as the CPU), Poisson input (olive_binomial, Philox by (seed,
+ *              cell, step)), the model's on_spike (reset).
  * The host keeps mirrors of the state for output (fetch). This is the host
  * push path (any rank count); one rank takes the device push path
  * (spk_cuda_devpush.cu) or, for a small network, the fused one
@@ -38,51 +40,6 @@
 
 #include "spk_cuda.h"
 
-
-/* Steps 1 and 2 (spk_update_cell). */
-__global__ void k_update(spk_update_args a)
-{
-    const int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
-    if (r < a.n) spk_update_cell(a, r);
-}
-
-/* The device push path with static buckets: the previous step's tail and
- * this step's update in one pass over the cells (each cell's tail before its
- * update, as when they are two kernels; t.nspk is the previous step's list);
- * k_sb_scatter then sends the step's events. The pass is bound by memory
- * latency, so registers are occupancy: 4 blocks of 256 an SM (64
- * registers) ran 10 % faster than 3 (77 registers) on an H100. PLAIN is the
- * usual network's form, compiled without what it lacks: no Poisson inputs,
- * alpha synapses, pulse currents or delayed sums to hold. (The pass also
- * sending its own cells' events, with no launch of its own, was tried: no
- * faster on an H100 or an H200, docs/BENCHMARKS.md.) */
-template <bool PLAIN, bool PLASTIC>
-__global__ void __launch_bounds__(256, 4) k_tail_update(spk_tail_args t, spk_update_args a)
-{
-    spk_pdl_wait();   /* (launched before the step's scatter ends: spike_tail.cuh) */
-    spk_pdl_release();
-    const int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
-    if (r == 0) *t.nspk = 0;
-    if (!PLASTIC) a.pl = nullptr;   /* (a constant: the pass of a static network keeps its registers) */
-    t.rscale = nullptr;             /* (a plugin's: its own pass) */
-    if (PLAIN) {   /* (constants from here on: the code for them drops out) */
-        t.npoisson = 0;
-        t.pa.add = nullptr;
-        t.due_held = 0;
-        a.xe = a.xi = nullptr;
-        a.cur = nullptr;
-    }
-    if (r < a.n) spk_tail_update_cell(t, a, r);
-}
-
-static void launch_tail_update(spk_cuda *g, const spk_tail_args &t, const spk_update_args &a)
-{
-    const bool plain = t.npoisson == 0 && !t.due_held && !a.xe && !a.cur;
-    void *argv[] = {(void *)&t, (void *)&a};
-    const void *kernel = a.pl ? (plain ? (const void *)k_tail_update<true, true> : (const void *)k_tail_update<false, true>)
-                              : (plain ? (const void *)k_tail_update<true, false> : (const void *)k_tail_update<false, false>);
-    spk_launch(g, kernel, spk_blocks(a.n, 256), 256, argv, "k_tail_update");
-}
 
 __global__ void k_degrees(int64_t m, const int64_t *sp, const int64_t *out_ptr, int64_t *deg)
 {
@@ -176,16 +133,8 @@ __global__ void k_poisson(int64_t a, int64_t b, int64_t row0, uint64_t seed, int
     if (t.thread_rank() == 0 && sum) atomicAdd(count, sum);
 }
 
-__global__ void k_reset(int64_t n, const olive_lif_coef *coef, const int32_t *coef_of, const unsigned char *flags,
-                        double *v, double *ref)
-{
-    const int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
-    if (r >= n || !flags[r] || coef_of[r] < 0) return;
-    olive_lif_reset(&coef[coef_of[r]], &v[r], &ref[r]);
-}
-
 /* The spike sources' step: rows[i] fires (spike_source.h), its flag and
- * the spike lists as k_update's. */
+ * the spike lists as the model's update. */
 __global__ void k_sources(int64_t m, const int32_t *rows, olive_sources src, uint64_t seed, int64_t row0,
                           unsigned char *flags, int32_t *spk, unsigned int *nspk, int64_t step, uint64_t *chunk,
                           unsigned long long *nchunk, int64_t q)
@@ -199,13 +148,6 @@ __global__ void k_sources(int64_t m, const int32_t *rows, olive_sources src, uin
         spk[atomicAdd(nspk, 1u)] = (int32_t)r;
         if (chunk) chunk[atomicAdd(nchunk, 1ULL)] = (uint64_t)q << 32 | (uint64_t)r;
     }
-}
-
-static size_t count_sets(const sim_t *s)
-{
-    int32_t mx = -1;
-    for (int64_t r = 0; r < s->plan.nlocal; r++) mx = s->spk->coef_of[r] > mx ? s->spk->coef_of[r] : mx;
-    return (size_t)(mx + 1);
 }
 
 /* The push path's device memory: per-source synapse lists, the delay ring. */
@@ -249,7 +191,7 @@ void spk_select_device(void)
     olive_cuda_select(local);
 }
 
-static void lif_cuda_setup(sim_t *s)
+static void spiking_cuda_setup(sim_t *s)
 {
     struct sim_spk *k = s->spk;
     spk_select_device();
@@ -263,7 +205,7 @@ static void lif_cuda_setup(sim_t *s)
     CK(cudaMemGetInfo(&free_b, &total_b));
     const struct spk_cell_kind *kind = s->family->cells;   /* cable cells (engine.c), else NULL */
     const double rest = 8.0 * (N + 1) + (double)k->L * (double)k->ntarget * 17 + 60.0 * n + (256 << 20) +
-                        (kind ? kind->cuda_bytes(s) : 0) + (k->plugin ? spk_plugin_cuda_bytes(s) : 0);
+                        (kind ? kind->cuda_bytes(s) : 0) + (k->point ? spk_plugin_cuda_bytes(s) : 0);
     /* the turn-around on the device holds 56 bytes a synapse at its peak
      * (places, keys, records, lists); where that does not fit, the host's */
     if (k->dev.rows && !k->dev.drawn && rest + 56.0 * nsyn > (double)free_b) {
@@ -285,25 +227,14 @@ static void lif_cuda_setup(sim_t *s)
     const char *pdl = getenv("OLIVE_GPU_PDL");   /* 0: every launch after the kernel before it (comparisons) */
     if (pdl && *pdl && strcmp(pdl, "0") && strcmp(pdl, "1")) olive_die("OLIVE_GPU_PDL='%s': expected 0 or 1", pdl);
     g->pdl = major >= 9 && !(pdl && !strcmp(pdl, "0"));
-    /* the receptors ge, gi: state variables 1, 2 (lif) or 4, 5 (cable cells) */
-    if (k->plugin) {   /* its own state, coefficients and receptors */
+    if (k->point) {   /* a point model: its state, coefficients, receptors and linked kernels */
         spk_plugin_cuda_setup(s, g);
-    } else {
+    } else {   /* cable cells: the receptors ge, gi are state variables 4, 5; the rest is the kind's cuda_setup */
         const int rge = s->cfg->run.model->receptors[0], rgi = s->cfg->run.model->receptors[1];
         g->v = dev_copy((const double *)s->state[0], (size_t)n, "the state");
         g->ge = dev_copy((const double *)s->state[rge], (size_t)n, "the state");
         g->gi = dev_copy((const double *)s->state[rgi], (size_t)n, "the state");
-    }
-    if (kind) {   /* no refractory variable, no coefficients: the kind's cuda_setup */
         g->ref = dev_alloc<double>((size_t)n, "the state");
-    } else if (!k->plugin) {
-        g->ref = dev_copy((const double *)s->state[OLIVE_LIF_REF], (size_t)n, "the state");
-        if (s->cfg->run.model->nvars == OLIVE_LIF_ALPHA_NVARS) {   /* receptors xe, xi; ge, gi beside them */
-            g->se = dev_copy((const double *)s->state[OLIVE_LIF_GE], (size_t)n, "the state");
-            g->si = dev_copy((const double *)s->state[OLIVE_LIF_GI], (size_t)n, "the state");
-        }
-        g->coef_of = dev_copy(k->coef_of, (size_t)n, "coefficients");
-        g->coef = dev_copy(k->coef, count_sets(s), "coefficients");
     }
     g->bad = dev_alloc<unsigned long long>(1, "flags");
     g->poisson.count = dev_alloc<unsigned long long>(1, "counters");
@@ -427,37 +358,9 @@ static void update(sim_t *s, int64_t step, int64_t q, const spk_tail_args *tail)
     if (g->cable) {
         if (tail) spk_devpush_tail_launch(g, tail);
         s->family->cells->cuda_update(s, g, step, q, cur);
-    } else if (g->plugin) {   /* (device push: with static buckets the tail here, else plugin_push_steps) */
+    } else {   /* (device push: with static buckets the tail here, else plugin_push_steps) */
         if (tail) spk_plugin_cuda_tail_update(s, g, tail, step, q, cur);
         else spk_plugin_cuda_update(s, g, step, q, cur, chunked, chunked && q > 0 && !g->pass.sb);
-    } else {
-        const int alpha = g->se != nullptr;   /* then ge, gi are the drives the events add to */
-        spk_update_args a;
-        a.n = n;
-        a.step = step;
-        a.q = q;
-        a.coef = g->coef;
-        a.coef_of = g->coef_of;
-        a.cur = cur;
-        a.v = g->v;
-        a.ge = alpha ? g->se : g->ge;
-        a.gi = alpha ? g->si : g->gi;
-        a.ref = g->ref;
-        a.xe = alpha ? g->ge : nullptr;
-        a.xi = alpha ? g->gi : nullptr;
-        a.flags = g->flags;
-        a.spk = g->spk;
-        a.nspk = g->nspk;
-        a.bad = g->bad;
-        a.chunk = chunked ? g->chunk.spk : nullptr;
-        a.nchunk = chunked ? g->chunk.n : nullptr;
-        a.pl = g->pl;
-        if (tail) {
-            launch_tail_update(g, *tail, a);
-        } else {
-            k_update<<<spk_blocks(n, 256), 256, 0, g->st>>>(a);
-            CK_LAUNCH("k_update");
-        }
     }
     if (g->sources.n) {
         k_sources<<<spk_blocks(g->sources.n, 256), 256, 0, g->st>>>(g->sources.n, g->sources.rows, g->sources.src, s->cfg->run.seed, s->plan.row0,
@@ -492,16 +395,11 @@ static void deliver(sim_t *s, int64_t step)
     }
 }
 
-/* Step 4: the reset (a plugin's onCondition body). */
+/* Step 4: the point model's on_spike (its reset; cable cells have none). */
 static void reset(sim_t *s, int64_t step)
 {
     spk_cuda *g = s->spk->cuda;
-    if (g->plugin) {
-        spk_plugin_cuda_on_spike(s, g, step);
-    } else if (!g->cable) {   /* cable cells have no reset */
-        k_reset<<<spk_blocks(g->n, 256), 256, 0, g->st>>>(g->n, g->coef, g->coef_of, g->flags, g->v, g->ref);
-        CK_LAUNCH("k_reset");
-    }
+    if (g->plugin) spk_plugin_cuda_on_spike(s, g, step);
 }
 
 
@@ -638,7 +536,7 @@ static void device_push_steps(sim_t *s, int64_t first, int64_t count)
     s->t.compute += t2 - t0;
 }
 
-static void lif_cuda_steps(sim_t *s, int64_t first, int64_t count)
+static void spiking_cuda_steps(sim_t *s, int64_t first, int64_t count)
 {
     spk_cuda *g = s->spk->cuda;
     if (g->mode == SPK_FUSED) spk_fused_steps(s, g, first, count);
@@ -647,27 +545,25 @@ static void lif_cuda_steps(sim_t *s, int64_t first, int64_t count)
         for (int64_t i = first; i < first + count; i++) host_push_step(s, i);
 }
 
-static int64_t lif_cuda_max_steps(sim_t *s)
+static int64_t spiking_cuda_max_steps(sim_t *s)
 {
     const spk_cuda *g = s->spk->cuda;
     return g->mode == SPK_HOST_PUSH ? 1 : spk_chunk_max(g);
 }
 
-static void lif_cuda_step(sim_t *s, int64_t step) { lif_cuda_steps(s, step, 1); }
+static void spiking_cuda_step(sim_t *s, int64_t step) { spiking_cuda_steps(s, step, 1); }
 
-static void lif_cuda_fetch(sim_t *s, int all)
+static void spiking_cuda_fetch(sim_t *s, int all)
 {
     spk_cuda *g = s->spk->cuda;
     if (g->plugin) {
-        spk_plugin_cuda_fetch(s, g);   /* (its own variables) */
-    } else {
+        spk_plugin_cuda_fetch(s, g);   /* (the point model's variables) */
+    } else {   /* cable cells: v and the receptors here, the rest the kind's */
         const int *rec = s->cfg->run.model->receptors;
-        double *dev[6] = {g->v, g->ge, g->gi, g->ref, g->se, g->si};
-        const int var[6] = {0, rec[0], rec[1], g->cable ? -1 : OLIVE_LIF_REF, g->se ? OLIVE_LIF_GE : -1,
-                            g->si ? OLIVE_LIF_GI : -1};
-        for (int v = 0; v < 6; v++)
-            if (var[v] >= 0)
-                CK(cudaMemcpyAsync(s->state[var[v]], dev[v], (size_t)g->n * sizeof(double), cudaMemcpyDeviceToHost, g->st));
+        double *dev[3] = {g->v, g->ge, g->gi};
+        const int var[3] = {0, rec[0], rec[1]};
+        for (int v = 0; v < 3; v++)
+            CK(cudaMemcpyAsync(s->state[var[v]], dev[v], (size_t)g->n * sizeof(double), cudaMemcpyDeviceToHost, g->st));
     }
     if (g->cable) s->family->cells->cuda_fetch(s, g);
     if (g->pl && all) spk_plastic_cuda_fetch(s, g);   /* (for a state: not every recorded frame) */
@@ -677,9 +573,9 @@ static void lif_cuda_fetch(sim_t *s, int all)
     s->spk->poisson_events = (int64_t)np;
 }
 
-static double lif_cuda_energy_j(sim_t *s, int *owner) { (void)s; *owner = 0; return -1; }
+static double spiking_cuda_energy_j(sim_t *s, int *owner) { (void)s; *owner = 0; return -1; }
 
-static void lif_cuda_free(sim_t *s)
+static void spiking_cuda_free(sim_t *s)
 {
     spk_cuda *g = s->spk->cuda;
     if (!g) return;
@@ -688,7 +584,7 @@ static void lif_cuda_free(sim_t *s)
                    "and taking the spikes", s->rank, g->chunk.t_enqueue, g->chunk.t_collect);
     spk_plugin_cuda_free(g);   /* (its receptor variables are ge, gi) */
     CK(cudaFree(g->rscale));
-    void *d[] = {g->v, g->ge, g->gi, g->ref, g->se, g->si, g->cur, g->flags, g->coef_of, g->coef, g->out_ptr, g->out,
+    void *d[] = {g->v, g->ge, g->gi, g->ref, g->cur, g->flags, g->coef_of, g->out_ptr, g->out,
                  g->out_delay, g->ring.acc, g->ring.touched, g->spk, g->nspk, g->bad, g->poisson.in, g->poisson.rec,
                  g->poisson.fac, g->poisson.count, g->win.sp, g->win.deg, g->win.off, g->win.key_in, g->win.key_out,
                  g->win.val_in, g->win.val_out, g->win.tmp};
@@ -712,11 +608,11 @@ static void lif_cuda_free(sim_t *s)
     s->spk->cuda = nullptr;
 }
 
-static void lif_cuda_weights(sim_t *s, const int64_t *x, int64_t n, double *w)
+static void spiking_cuda_weights(sim_t *s, const int64_t *x, int64_t n, double *w)
 {
     spk_plastic_cuda_weights(s->spk->cuda, x, n, w);
 }
 
-extern "C" const sim_engine sim_engine_lif_cuda = {"cuda", 1, 1, lif_cuda_setup, lif_cuda_step, lif_cuda_fetch,
-                                                   lif_cuda_energy_j, lif_cuda_free, lif_cuda_steps, lif_cuda_max_steps,
-                                                   lif_cuda_weights};
+extern "C" const sim_engine sim_engine_spiking_cuda = {"cuda", 1, 1, spiking_cuda_setup, spiking_cuda_step, spiking_cuda_fetch,
+                                                   spiking_cuda_energy_j, spiking_cuda_free, spiking_cuda_steps, spiking_cuda_max_steps,
+                                                   spiking_cuda_weights};

@@ -14,8 +14,10 @@
  *     launch, each target pulls its due events from a history of spike flags.
  * The one-rank paths visit the host once per chunk of steps (spk_cuda_chunk.cu)
  * for the spikes. All add every target's events in the CPU engine's order
- * (spk.h), so all give the CPU's bits. A plugin's model (spk_cuda_plugin.cu)
- * takes the push paths. A strategy's own device state is a struct of its
+ * (spk.h), so all give the CPU's bits. A point model's cells, built in or a
+ * plugin's, are stepped by its cell functions linked into olive's kernels
+ * (spk_cuda_plugin.cu); cable cells by their kind's (spk_cable_cuda.cu).
+ * A strategy's own device state is a struct of its
  * file (device push's g->dp, fused's g->fu); what several use is below. */
 #ifndef OLIVE_SPK_CUDA_H
 #define OLIVE_SPK_CUDA_H
@@ -24,7 +26,7 @@
 /* Before spk.h: headers that include C++ ones may not be given C linkage. */
 #include "rng.h"
 #include "noise.h"
-#include "lif.h"
+#include "lif.h"   /* (olive_binomial_factors: the Poisson inputs) */
 #include "poisson_input.h"
 extern "C" {
 #include "spk.h"
@@ -33,6 +35,7 @@ extern "C" {
 }
 #include "cuda_check.h"
 #include "spk_sb.h"
+#include "spk_plugin_gpu.h"
 
 /* The events of a window of the host push path (spk_cuda.cu; projections
  * drawn at each spike, spk_cuda_rules.cu, use it too): its spikes, their
@@ -114,12 +117,11 @@ struct spk_cuda {
     int64_t n, N;
     int mode;                  /* the delivery strategy: SPK_HOST_PUSH, ... (spk_delivery.c) */
     int pdl;                   /* programmatic dependent launch of the step loop's kernels (spk_launch) */
-    /* the cells */
-    double *v, *ge, *gi, *ref, *cur;   /* ge, gi: the receptors' variables (events add to them) */
-    double *se, *si;           /* alpha synapses (lif_*_alpha): ge and gi themselves; ge, gi above are the drives xe, xi */
+    /* the cells: ge, gi the receptors' variables (events add to them; a
+     * point model's are its own, spk_cuda_plugin.cu); v, ref cable cells' */
+    double *v, *ge, *gi, *ref, *cur;
     unsigned char *flags;
     int32_t *coef_of;
-    olive_lif_coef *coef;
     unsigned long long *bad;   /* first non-finite local cell, or ~0 */
     unsigned long long *h_bad;
     /* the synapses, as out_ptr, out, out_delay of sim_spk (push strategies) */
@@ -140,8 +142,9 @@ struct spk_cuda {
     struct spk_rules_cuda *rules;
     /* the device state of the cell kind (cable cells: spk_cable_cuda.cu), NULL for point models */
     struct spk_cable_cuda *cable;
-    /* a plugin's model (spk_cuda_plugin.cu), else NULL; then ge, gi are its
-     * receptor variables and rscale (2 x n) each cell's receptor factors */
+    /* a point model's cells (spk_cuda_plugin.cu), else NULL (cable cells);
+     * ge, gi are its receptor variables and rscale (2 x n) each cell's
+     * receptor factors, NULL where every factor is 1 */
     struct spk_plugin_cuda *plugin;
     double *rscale;
     /* plastic synapses (spk_cuda_plastic.cu): their device view (in device
@@ -200,58 +203,8 @@ static inline void spk_tspikes_reserve(sim_t *s, int64_t more)
     s->tspikes[0] = (sim_spike *)olive_realloc(s->tspikes[0], (size_t)s->tspike_cap[0] * sizeof(sim_spike), "spikes");
 }
 
-/* Steps 1 and 2 of one integrate-and-fire cell (k_update): olive_lif_step,
- * the threshold, the spike lists, the first non-finite value. */
-struct spk_update_args {
-    int64_t n, step, q;
-    const olive_lif_coef *coef;
-    const int32_t *coef_of;
-    const double *cur;
-    double *v, *ge, *gi, *ref, *xe, *xi;   /* xe, xi: the drives of alpha synapses, or null */
-    unsigned char *flags;
-    int32_t *spk;
-    unsigned int *nspk;
-    unsigned long long *bad;
-    uint64_t *chunk;                       /* the chunk's spike list of the one-rank paths, or null */
-    unsigned long long *nchunk;
-    const spk_plastic_dev *pl;             /* plastic synapses: the cells' spikes for stdp, or null */
-};
-
-/* The update of cell r from its state in registers (x = v, e = ge, i = gi,
- * f = ref, de / di the alpha drives when a.xe), then the stores (ref only
- * where it changed from f0, the value in memory), threshold and lists. */
-static __device__ __forceinline__ int spk_update_regs(const spk_update_args &a, int64_t r, int32_t ci, double x,
-                                                      double e, double i, double f, double f0, double de, double di)
-{
-    const olive_lif_coef c = a.coef[ci];
-    if (a.xe) {   /* alpha synapses: the drives too */
-        olive_lif_step(&c, a.cur ? a.cur[r] : 0.0, &x, &e, &i, &f, &de, &di);
-        a.xe[r] = de; a.xi[r] = di;
-    } else {
-        olive_lif_step(&c, a.cur ? a.cur[r] : 0.0, &x, &e, &i, &f, NULL, NULL);
-    }
-    __stcs(&a.v[r], x); __stcs(&a.ge[r], e); __stcs(&a.gi[r], i);
-    if (__double_as_longlong(f) != __double_as_longlong(f0)) __stcs(&a.ref[r], f);   /* (most cells: 0 stays 0) */
-    const int fire = olive_lif_spikes(&c, x, f);
-    __stcs(&a.flags[r], (unsigned char)fire);
-    if (fire) {
-        a.spk[atomicAdd(a.nspk, 1u)] = (int32_t)r;
-        if (a.chunk) a.chunk[atomicAdd(a.nchunk, 1ULL)] = (uint64_t)a.q << 32 | (uint64_t)r;
-        if (a.pl) spk_plastic_dev_post(*a.pl, r, a.step);
-    }
-    if (!(x - x == 0 && e - e == 0 && i - i == 0)) atomicMin(a.bad, (unsigned long long)a.step << 32 | (unsigned long long)r);
-    return fire;
-}
-
-static __device__ __forceinline__ void spk_update_cell(const spk_update_args &a, int64_t r)
-{
-    const int32_t ci = a.coef_of[r];
-    if (ci < 0) return;   /* (spike sources: k_sources) */
-    const double f = a.ref[r];
-    spk_update_regs(a, r, ci, a.v[r], a.ge[r], a.gi[r], f, f, a.xe ? a.xe[r] : 0.0, a.xi ? a.xi[r] : 0.0);
-}
-
-/* The tail of cell r in memory: its inputs, then the reset. */
+/* The tail of cell r in memory: its inputs (a point model's reset is its
+ * on_spike kernel's, spk_cuda_plugin.cu). */
 static __device__ __forceinline__ void spk_tail_cell(const spk_tail_args &a, int64_t r)
 {
     double d0 = a.ge[r], d1 = a.gi[r];
@@ -259,39 +212,6 @@ static __device__ __forceinline__ void spk_tail_cell(const spk_tail_args &a, int
     spk_tail_inputs(a, r, a.sb.head ? a.sb.head[r] : SPK_END, d0, d1);
     if (__double_as_longlong(d0) != __double_as_longlong(e0)) a.ge[r] = d0;
     if (__double_as_longlong(d1) != __double_as_longlong(e1)) a.gi[r] = d1;
-    /* (cable cells: no coef, no reset; spike sources: -1) */
-    if (a.coef && a.flags[r] && a.coef_of[r] >= 0) olive_lif_reset(&a.coef[a.coef_of[r]], &a.v[r], &a.ref[r]);
-}
-
-/* The tail of cell r and the next step's update in registers (device push,
- * static buckets, integrate-and-fire cells): the state read once, written
- * once. t's receptor variables are u's ge, gi, or its alpha drives xe, xi.
- * The state is read and written evict-first (__ldcs, __stcs in
- * spk_update_regs): streamed once a step, it would otherwise push the
- * buckets' list heads out of L2, and the scatter's atomics then wait on
- * DRAM (olive-scatterprobe). */
-static __device__ __forceinline__ int spk_tail_update_cell(const spk_tail_args &t, const spk_update_args &u, int64_t r)
-{
-    /* every load of the cell first, so that they overlap the dependent
-     * loads of a cell with events (its list head, then its links): a warp
-     * waits for its slowest lane, and most warps have such a cell (the
-     * tail writes none of these) */
-    const int32_t ci = __ldcs(&u.coef_of[r]);
-    double d0 = __ldcs(&t.ge[r]), d1 = __ldcs(&t.gi[r]);
-    double x = __ldcs(&u.v[r]), f = __ldcs(&u.ref[r]);
-    const int fired = __ldcs(&t.flags[r]);
-    const double se = u.xe ? __ldcs(&u.ge[r]) : 0.0, si = u.xe ? __ldcs(&u.gi[r]) : 0.0;
-    const uint32_t h = t.sb.head[r];
-    const double e0 = d0, e1 = d1, f0 = f;
-    spk_tail_inputs(t, r, h, d0, d1);
-    if (ci < 0) {   /* a spike source: its inputs only (k_sources fires it) */
-        if (__double_as_longlong(d0) != __double_as_longlong(e0)) t.ge[r] = d0;
-        if (__double_as_longlong(d1) != __double_as_longlong(e1)) t.gi[r] = d1;
-        return 0;
-    }
-    if (fired) olive_lif_reset(&t.coef[ci], &x, &f);
-    if (u.xe) return spk_update_regs(u, r, ci, x, se, si, f, f0, d0, d1);
-    return spk_update_regs(u, r, ci, x, d0, d1, f, f0, 0.0, 0.0);
 }
 
 /* spk_cuda.cu: the rank's device (its rank on the node), as the engine's
@@ -333,7 +253,7 @@ int64_t spk_chunk_max(const spk_cuda *g);
 void spk_chunk_collect(sim_t *s, spk_cuda *g, int64_t first, int64_t count);
 void spk_chunk_free(spk_cuda *g);
 
-/* spk_cuda_plugin.cu: a plugin's model */
+/* spk_cuda_plugin.cu: a point model's cells (built in or a plugin's) */
 /* Device bytes beyond the engine's own. */
 double spk_plugin_cuda_bytes(const sim_t *s);
 /* Its GPU image loaded, the state and coefficients on the device, g->ge,
@@ -357,6 +277,12 @@ void spk_plugin_cuda_condition(sim_t *s, spk_cuda *g, int64_t step, int64_t q, i
 void spk_plugin_cuda_on_spike(sim_t *s, spk_cuda *g, int64_t step);
 /* The state into s->state (enqueued on g->st). */
 void spk_plugin_cuda_fetch(sim_t *s, spk_cuda *g);
+/* The cells' kernel arguments of a step (its q-th of a chunk; cur: device
+ * pulse currents or null; chunked: the chunk's spike list too). */
+spk_plugin_args spk_plugin_cuda_args(const spk_cuda *g, int64_t step, int64_t q, const double *cur, int chunked,
+                                     int condition);
+/* The fused strategy's kernel (olive_plugin_fused) of the linked image. */
+cudaKernel_t spk_plugin_cuda_fused_kernel(const spk_cuda *g);
 void spk_plugin_cuda_free(spk_cuda *g);
 
 /* spk_cuda_plastic.cu: plastic synapses (spk_plastic.cuh) */

@@ -5,9 +5,10 @@
  * synapse fit in half of the free device memory): a step's events to a
  * target form a list through the synapses' links, one list head per target
  * and parity of the step. A step is one pass over the cells
- * (k_tail_update, spk_cuda.cu): per cell the previous step's events from
- * its list, sorted and summed in that order, the due slot, Poisson, reset,
- * then this step's update; then k_sb_scatter sends the events of the
+ * (olive_plugin_tail_update_*, spk_plugin_kernels.cu, with the point
+ * model's functions): per cell the previous step's events from its list,
+ * sorted and summed in that order, the due slot, Poisson, the model's
+ * on_spike, then this step's update; then k_sb_scatter sends the events of the
  * step's spikes into the other parity's lists, spread over the grid. (With
  * cable cells the tail has its own kernel before their update.)
  * Otherwise dynamic buckets, room for dp_cap events a step in all:
@@ -23,8 +24,8 @@
  *                 slot of each event's due step; then clears its counts.
  * Steps are summed one after the other, so a slot sees its events in (spike
  * step, source, list) order: the CPU engine's, hence its bits. The work is
- * O(events) a step; only the update and k_dp_tail (delivery, Poisson, reset
- * in one pass) look at every cell. Six launches a step, no host visit
+ * O(events) a step; only the update (with the previous step's on_spike) and
+ * k_dp_tail (delivery, Poisson in one pass) look at every cell. Six launches a step, no host visit
  * (static buckets: two). */
 #define OMPI_SKIP_MPICXX 1
 #include <cooperative_groups.h>
@@ -639,11 +640,8 @@ spk_tail_args spk_devpush_tail_args(sim_t *s, spk_cuda *g, int64_t step, unsigne
     a.seed = c->run.seed;
     a.npoisson_events = g->poisson.count;
     a.flags = g->flags;
-    a.coef = g->plugin ? nullptr : g->coef;   /* (a plugin's reset: its own kernel) */
     a.rscale = g->rscale;
     a.coef_of = g->coef_of;
-    a.v = g->v;
-    a.ref = g->ref;
     a.nspk = nspk;
     a.sb = sb_parity(g, step);
     a.pa.cover = g->dp->pcover;
@@ -701,7 +699,7 @@ void spk_devpush_free(spk_cuda *g)
     if (!g->dp) return;
     void *d[] = {g->dp->cnt, g->dp->fill, g->dp->boff, g->dp->tlist, g->dp->dpc, g->dp->ev, g->dp->bptr, g->dp->ovf, g->dp->link, g->dp->link_odd, g->dp->later,
                  g->pass.spk_prev, g->pass.nspk_prev, g->pass.spk_third, g->pass.nspk_third, g->dp->pcover, g->dp->padd};
-    /* (poisson: lif_cuda_free) */
+    /* (poisson: spiking_cuda_free) */
     for (size_t i = 0; i < sizeof d / sizeof d[0]; i++) CK(cudaFree(d[i]));
     free(g->dp);
     g->dp = nullptr;

@@ -2,28 +2,17 @@
  * many steps per kernel launch.
  *
  * On one rank every spike is a local one, so nothing needs the host between
- * steps but the output. One cooperative kernel runs a chunk of steps. Cell r
- * belongs to warp r mod W (W warps in the grid); per step
- *   phase 1: every cell's update (olive_lif_step), pulse current, threshold:
- *            its spike flag into the history slot of the step, spikes appended
- *            to the chunk's list (atomic counter: the host sorts them), the
- *            first non-finite (step, cell) (atomicMin);
- *   grid sync;
- *   phase 2: every target adds its due events, pulled from its incoming
- *            synapses, 32 at a time by its warp's lanes (the sums themselves
- *            made one by one, in order): a synapse of delay d contributes
- *            when its source's flag of step - d is set. The synapses are kept in (delay descending,
- *            source, projection, synapse index) order, which is the order the
- *            CPU engine adds them in (by spike step, then source, then the
- *            source's list): the same sums, bit for bit. Then the Poisson
- *            inputs and the reset, as the CPU engine.
- * The history has H = max delay + 2 slots, so phase 1 of the next step (slot
- * step + 1) never overwrites a slot phase 2 of this step still reads: one grid
- * sync per step suffices. Reading every synapse every step costs O(synapses)
- * per step, so this path is for small networks, where the push path's host
+ * steps but the output. One cooperative kernel runs a chunk of steps, each
+ * step an update of every cell (the point model's cell functions), a grid
+ * sync, and every target pulling its due events from a history of spike
+ * flags through its incoming synapses, kept in the order the CPU engine adds
+ * them: the same sums, bit for bit. The kernel is olive_plugin_fused
+ * (spk_plugin_kernels.cu), linked with the model's functions as the other
+ * point-model kernels are; this file builds its incoming lists and history
+ * and launches it. Reading every synapse every step costs O(synapses) per
+ * step, so this path is for small networks, where the push path's host
  * round trip per step dominates. */
 #define OMPI_SKIP_MPICXX 1
-#include <cooperative_groups.h>
 #include <algorithm>
 #include <stdlib.h>
 #include <string.h>
@@ -32,15 +21,7 @@
 #include "rng.h"
 #include "noise.h"
 #include "spk_cuda.h"
-
-/* One incoming synapse of the fused path, in its target's pull order. */
-typedef struct {
-    int32_t source;
-    uint16_t delay;   /* steps */
-    uint8_t receptor;
-    uint8_t pad;
-    double w;
-} spk_in;
+#include "spk_fused_gpu.h"
 
 /* Fused's own device state (g->fu). */
 struct spk_fused_dev {
@@ -50,97 +31,10 @@ struct spk_fused_dev {
     int H;
     sim_pulse *pulses;
     int grid;                  /* co-resident blocks of the fused kernel */
+    cudaKernel_t kernel;       /* olive_plugin_fused of the model's linked image */
 };
-
-namespace cg = cooperative_groups;
 
 static const int FUSED_BLOCK = 256;
-
-struct fused_args {
-    int64_t n, row0;
-    const olive_lif_coef *coef;
-    const int32_t *coef_of;
-    double *v, *ge, *gi, *ref;
-    const int64_t *in_ptr;
-    const spk_in *in;
-    unsigned char *hist;
-    int H;
-    const sim_pulse *pulses;
-    int npulses;
-    const sim_poisson *poisson;
-    const int *poisson_rec;
-    int npoisson;
-    uint64_t seed;
-    uint64_t *spk;
-    unsigned long long *nspk, *bad, *npoisson_events;
-};
-
-__global__ void k_fused(fused_args a, int64_t first, int64_t count)
-{
-    cg::grid_group grid = cg::this_grid();
-    const int lane = threadIdx.x & 31;
-    const int64_t warp = (blockIdx.x * (int64_t)blockDim.x + threadIdx.x) >> 5, W = ((int64_t)gridDim.x * blockDim.x) >> 5;
-    for (int64_t q = 0; q < count; q++) {
-        const int64_t step = first + q;
-        unsigned char *h = a.hist + (step % a.H) * a.n;
-        /* phase 1: the warp's cells warp, warp + W, ..., one per lane */
-        for (int64_t j = lane;; j += 32) {
-            const int64_t r = warp + j * W;
-            if (r >= a.n) break;
-            const int64_t g = a.row0 + r;
-            double I = 0;   /* the active pulses in their order, as sim_active_pulses */
-            for (int p = 0; p < a.npulses; p++) {
-                const sim_pulse *u = &a.pulses[p];
-                if (u->step0 <= step && step < u->step1 && g >= u->first && (u->last < 0 || g < u->last)) I += u->amp;
-            }
-            const olive_lif_coef c = a.coef[a.coef_of[r]];
-            double x = a.v[r], e = a.ge[r], i = a.gi[r], f = a.ref[r];
-            olive_lif_step(&c, I, &x, &e, &i, &f, NULL, NULL);   /* (no alpha synapses on this path) */
-            a.v[r] = x; a.ge[r] = e; a.gi[r] = i; a.ref[r] = f;
-            const int fire = olive_lif_spikes(&c, x, f);
-            h[r] = (unsigned char)fire;
-            if (fire) a.spk[atomicAdd(a.nspk, 1ULL)] = (uint64_t)q << 32 | (uint64_t)r;
-            if (!(x - x == 0 && e - e == 0 && i - i == 0))
-                atomicMin(a.bad, (unsigned long long)step << 32 | (unsigned long long)r);
-        }
-        grid.sync();
-        /* phase 2: the same cells, one at a time, the warp's lanes reading 32
-         * synapses at once; the sums are made in synapse order (lowest lane
-         * first), every lane making the same ones. */
-        for (int64_t r = warp; r < a.n; r += W) {
-            double s0 = 0, s1 = 0;
-            unsigned any = 0;
-            for (int64_t e0 = a.in_ptr[r]; e0 < a.in_ptr[r + 1]; e0 += 32) {
-                const int64_t e = e0 + lane;
-                int hit = 0;
-                double w = 0;
-                int rec = 0;
-                if (e < a.in_ptr[r + 1]) {
-                    const spk_in y = a.in[e];
-                    hit = a.hist[((step - y.delay + a.H) % a.H) * a.n + y.source];
-                    w = y.w;
-                    rec = y.receptor;
-                }
-                unsigned m = __ballot_sync(0xffffffffu, hit);
-                any |= m;
-                while (m) {
-                    const int k = __ffs(m) - 1;
-                    const double wk = __shfl_sync(0xffffffffu, w, k);
-                    if (__shfl_sync(0xffffffffu, rec, k)) s1 += wk; else s0 += wk;
-                    m &= m - 1;
-                }
-            }
-            if (lane == 0) {
-                if (any) { a.ge[r] += s0; a.gi[r] += s1; }   /* receptor 0 is ge, 1 is gi (cellmodel.c) */
-                const int64_t g = a.row0 + r;
-                spk_poisson_cell(a.poisson, a.poisson_rec, a.npoisson, a.seed, g, step, a.ge[r], a.gi[r],
-                                 a.npoisson_events);
-                if (h[r]) olive_lif_reset(&a.coef[a.coef_of[r]], &a.v[r], &a.ref[r]);
-            }
-        }
-        __syncwarp();   /* lane 0's writes seen by the lane that updates the cell next */
-    }
-}
 
 /* The own cells' incoming synapses in pull order, from the per-source lists
  * (sources ascending, each list in (target, projection, index) order), then
@@ -190,7 +84,8 @@ void spk_fused_setup(sim_t *s, spk_cuda *g)
     CK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev));
     if (!coop) olive_die("the CUDA device %d cannot launch cooperative kernels (the fused path needs them); "
                          "set OLIVE_GPU_DELIVERY=push", dev);
-    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k_fused, FUSED_BLOCK, 0));
+    g->fu->kernel = spk_plugin_cuda_fused_kernel(g);
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, (const void *)g->fu->kernel, FUSED_BLOCK, 0));
     if (per_sm < 1) olive_die("internal: the fused kernel fits no block on a multiprocessor");
     const int64_t want = (32 * n + FUSED_BLOCK - 1) / FUSED_BLOCK;   /* a warp per cell at most */
     g->fu->grid = (int)std::max<int64_t>(1, std::min<int64_t>(want, (int64_t)per_sm * sms));
@@ -203,12 +98,27 @@ void spk_fused_steps(sim_t *s, spk_cuda *g, int64_t first, int64_t count)
     const sim_config *c = s->cfg;
     if (count < 1 || count > spk_chunk_max(g)) olive_die("internal: a fused chunk of %lld steps", (long long)count);
     const double t0 = olive_now();
-    fused_args a = {g->n, s->plan.row0, g->coef, g->coef_of, g->v, g->ge, g->gi, g->ref, g->fu->in_ptr, g->fu->in, g->fu->hist, g->fu->H,
-                    g->fu->pulses, c->stim.npulses, g->poisson.in, g->poisson.rec, c->spiking.npoisson, c->run.seed, g->chunk.spk,
-                    g->chunk.n, g->bad, g->poisson.count};
+    spk_fused_args a;
+    a.c = spk_plugin_cuda_args(g, first, 0, nullptr, 1, 1);
+    a.row0 = s->plan.row0;
+    a.in_ptr = g->fu->in_ptr;
+    a.in = g->fu->in;
+    a.hist = g->fu->hist;
+    a.H = g->fu->H;
+    a.pulses = g->fu->pulses;
+    a.npulses = c->stim.npulses;
+    a.poisson = g->poisson.in;
+    a.poisson_rec = g->poisson.rec;
+    a.npoisson = c->spiking.npoisson;
+    a.seed = c->run.seed;
+    a.npoisson_events = g->poisson.count;
+    a.rec0 = g->ge;
+    a.rec1 = g->gi;
+    a.rscale = g->rscale;
     void *args[] = {&a, &first, &count};
-    CK(cudaLaunchCooperativeKernel((const void *)k_fused, dim3((unsigned)g->fu->grid), dim3(FUSED_BLOCK), args, 0, g->st));
-    CK_LAUNCH("k_fused");
+    CK(cudaLaunchCooperativeKernel((const void *)g->fu->kernel, dim3((unsigned)g->fu->grid), dim3(FUSED_BLOCK), args, 0,
+                                   g->st));
+    CK_LAUNCH(SPK_PLUGIN_KERNEL_FUSED);
     spk_chunk_collect(s, g, first, count);
     s->t.compute += olive_now() - t0;
 }

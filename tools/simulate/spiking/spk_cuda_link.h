@@ -4,6 +4,9 @@
 #ifndef SPK_CUDA_LINK_H
 #define SPK_CUDA_LINK_H
 #include <stddef.h>
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 typedef struct {
     const void *data;   /* a fatbin holding LTO-IR, or LTO-IR */
@@ -20,4 +23,7 @@ int spk_cuda_linker(char *why, size_t whylen);
 void *spk_cuda_link(int sm, const spk_link_input *in, int nin, const char *const *used, size_t *size, char *why,
                     size_t whylen);
 
+#ifdef __cplusplus
+}
+#endif
 #endif

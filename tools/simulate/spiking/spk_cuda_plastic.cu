@@ -38,7 +38,9 @@ static int64_t ring_size(void)
 void spk_plastic_cuda_setup(sim_t *s, spk_cuda *g)
 {
     struct sim_spk *k = s->spk;
-    if ((g->mode != SPK_HOST_PUSH && (g->mode != SPK_DEVICE_PUSH || !g->pass.sb)) || g->plugin || g->cable)
+    /* (a plugin's model takes the same kernels, but is not checked against
+     * the CPU on a GPU with plastic synapses yet: refused until it is) */
+    if ((g->mode != SPK_HOST_PUSH && (g->mode != SPK_DEVICE_PUSH || !g->pass.sb)) || k->plugin || g->cable)
         olive_die("%s: plastic synapses on the CUDA engine need the host path or device push with static buckets (20 "
                   "bytes a synapse in half of the free device memory; not OLIVE_GPU_BUCKETS=dynamic) and a built-in "
                   "integrate-and-fire model, so far: --backend cpu", s->cfg->run.net_path);

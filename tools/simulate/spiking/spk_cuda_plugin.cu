@@ -1,13 +1,15 @@
-/* The CUDA engine's side of a plugin model (model_plugin.h): the model's
- * GPU image (LTO-IR of its three cell functions, plugin_cell.h, made by
- * `olive-model build`) is linked with olive's plugin kernels
+/* The CUDA engine's side of a point model (point_model.h: a built-in one or
+ * a plugin's, one path): the model's GPU image (LTO-IR of its three cell
+ * functions, plugin_cell.h, made by `olive-model build` for a plugin, by the
+ * Makefile for the built-in models) is linked with olive's kernels
  * (spk_plugin_kernels.cu, embedded here as LTO-IR) into one image for this
  * GPU (spk_cuda_link.h), loaded with the CUDA runtime's library API; its
- * kernels (spk_plugin_gpu.h) take the places of lif.h's update, threshold
- * and reset. Delivery is the engine's own (spk_cuda.cu, spk_cuda_devpush.cu),
- * each receptor's sum multiplied by the cell's factor (rscale,
- * spk_plugin_scale: the CPU engine's value) as the CPU engine does. The
- * state lives on the device as nvars arrays (var-major, as on the host). */
+ * kernels (spk_plugin_gpu.h) are the update, threshold, reset and the fused
+ * strategy's steps. Delivery is the engine's own (spk_cuda.cu,
+ * spk_cuda_devpush.cu), each receptor's sum multiplied by the cell's factor
+ * (rscale, spk_plugin_scale: the CPU engine's value, NULL where every one is
+ * 1) as the CPU engine does. The state lives on the device as nvars arrays
+ * (var-major, as on the host). */
 #define OMPI_SKIP_MPICXX 1
 #include <hdf5.h>
 #include <mpi.h>
@@ -19,8 +21,9 @@
 
 struct spk_plugin_cuda {
     const olive_model_plugin *pl;
+    const char *where;         /* the plugin's path, or the built-in model's source */
     cudaLibrary_t lib;
-    cudaKernel_t k_update, k_condition, k_on_spike, k_tail_update, k_tail_free;
+    cudaKernel_t k_update, k_condition, k_on_spike, k_tail_update, k_tail_free, k_fused;
     int nvars;
     double *x[OLIVE_NVARS];    /* the state */
     double **state;            /* device copy of x[] */
@@ -30,8 +33,10 @@ struct spk_plugin_cuda {
 
 double spk_plugin_cuda_bytes(const sim_t *s)
 {
-    const olive_model_plugin *pl = s->spk->plugin;
-    return (double)s->plan.nlocal * 8.0 * (pl->model.nvars + 3) + (double)s->plan.nlocal * (double)pl->ncoef * 8.0;
+    const olive_model_plugin *pl = s->spk->point;
+    int32_t sets = 0;   /* (the coefficient sets: one a population, or more with per-cell parameters) */
+    for (int64_t r = 0; r < s->plan.nlocal; r++) sets = s->spk->coef_of[r] + 1 > sets ? s->spk->coef_of[r] + 1 : sets;
+    return (double)s->plan.nlocal * 8.0 * (pl->model.nvars + 3) + (double)sets * (double)pl->ncoef * 8.0;
 }
 
 static cudaKernel_t kernel(spk_plugin_cuda *p, const char *name)
@@ -59,11 +64,11 @@ static void link_image(spk_plugin_cuda *p)
     };
     const char *tail = pl->gpu_pass_blocks == 3 ? SPK_PLUGIN_KERNEL_TAIL_UPDATE_B3 : SPK_PLUGIN_KERNEL_TAIL_UPDATE_B1;
     const char *const used[] = {SPK_PLUGIN_KERNEL_UPDATE, SPK_PLUGIN_KERNEL_CONDITION, SPK_PLUGIN_KERNEL_ON_SPIKE, tail,
-                                SPK_PLUGIN_KERNEL_TAIL_FREE, nullptr};
+                                SPK_PLUGIN_KERNEL_TAIL_FREE, SPK_PLUGIN_KERNEL_FUSED, nullptr};
     char why[4096];
     if (!spk_cuda_linker(why, sizeof why))
         olive_die("--backend cuda: model %s (%s): its cell functions are linked into olive's kernels at load time, "
-                  "and %s", pl->model.name, olive_plugin_path(pl), why);
+                  "and %s", pl->model.name, p->where, why);
     size_t size = 0;
     const double t0 = olive_now();
     void *image = spk_cuda_link(major * 10 + minor, in, 2, used, &size, why, sizeof why);
@@ -71,11 +76,11 @@ static void link_image(spk_plugin_cuda *p)
         olive_die("%s: model %s: its GPU image and olive's kernels cannot be linked for this GPU (sm_%d%d): %s. A model's "
                   "image is built for OLIVE_CUDA_ARCH (sm_90 unless set) or an earlier GPU: build it again for this one "
                   "(OLIVE_CUDA_ARCH=sm_%d%d olive-model build ... --force)",
-                  olive_plugin_path(pl), pl->model.name, major, minor, why, major, minor);
+                  p->where, pl->model.name, major, minor, why, major, minor);
     cudaError_t e = cudaLibraryLoadData(&p->lib, image, nullptr, nullptr, 0, nullptr, nullptr, 0);
     free(image);
     if (e != cudaSuccess)
-        olive_die("%s: model %s: cannot load the linked GPU image (%s)", olive_plugin_path(pl), pl->model.name,
+        olive_die("%s: model %s: cannot load the linked GPU image (%s)", p->where, pl->model.name,
                   cudaGetErrorString(e));
     olive_info("CUDA engine: model %s's cell functions linked into olive's kernels for sm_%d%d (%.2f s)",
                pl->model.name, major, minor, olive_now() - t0);
@@ -84,12 +89,14 @@ static void link_image(spk_plugin_cuda *p)
 void spk_plugin_cuda_setup(sim_t *s, spk_cuda *g)
 {
     struct sim_spk *k = s->spk;
-    const olive_model_plugin *pl = k->plugin;
+    const olive_model_plugin *pl = k->point;
+    const char *where = k->plugin ? olive_plugin_path(pl) : pl->origin;
     const char *why = olive_plugin_gpu_refusal(pl);
-    if (why) olive_die("--backend cuda: %s: model %s (%s): %s", s->cfg->run.net_path, pl->model.name, olive_plugin_path(pl), why);
+    if (why) olive_die("--backend cuda: %s: model %s (%s): %s", s->cfg->run.net_path, pl->model.name, where, why);
     spk_plugin_cuda *p = (spk_plugin_cuda *)olive_calloc(1, sizeof *p, "CUDA engine");
     g->plugin = p;
     p->pl = pl;
+    p->where = where;
     link_image(p);
     p->k_update = kernel(p, SPK_PLUGIN_KERNEL_UPDATE);
     p->k_condition = kernel(p, SPK_PLUGIN_KERNEL_CONDITION);
@@ -97,6 +104,7 @@ void spk_plugin_cuda_setup(sim_t *s, spk_cuda *g)
     p->k_tail_update =
         kernel(p, pl->gpu_pass_blocks == 3 ? SPK_PLUGIN_KERNEL_TAIL_UPDATE_B3 : SPK_PLUGIN_KERNEL_TAIL_UPDATE_B1);
     p->k_tail_free = kernel(p, SPK_PLUGIN_KERNEL_TAIL_FREE);
+    p->k_fused = kernel(p, SPK_PLUGIN_KERNEL_FUSED);
     const int64_t n = g->n;
     p->nvars = pl->model.nvars;
     for (int v = 0; v < p->nvars; v++) p->x[v] = dev_copy((const double *)s->state[v], (size_t)n, "the state");
@@ -105,11 +113,16 @@ void spk_plugin_cuda_setup(sim_t *s, spk_cuda *g)
     for (int64_t r = 0; r < n; r++) sets = k->coef_of[r] + 1 > sets ? k->coef_of[r] + 1 : sets;
     p->pcoef = dev_copy(k->pcoef, (size_t)sets * (size_t)pl->ncoef, "coefficients");
     g->coef_of = dev_copy(k->coef_of, (size_t)n, "coefficients");
-    /* each cell's receptor factors, as the CPU engine computes them */
+    /* each cell's receptor factors, as the CPU engine computes them; none
+     * where all are 1 (the built-in models': a sum times 1 is the sum) */
     double *rs = (double *)olive_malloc(2 * (size_t)n * sizeof(double) + 8, "receptor factors");
+    int ones = 1;
     for (int q = 0; q < 2; q++)
-        for (int64_t r = 0; r < n; r++) rs[q * n + r] = q < pl->model.nreceptors ? spk_plugin_scale(k, q, r) : 1.0;
-    g->rscale = dev_copy(rs, 2 * (size_t)n, "receptor factors");
+        for (int64_t r = 0; r < n; r++) {
+            rs[q * n + r] = q < pl->model.nreceptors ? spk_plugin_scale(k, q, r) : 1.0;
+            ones &= rs[q * n + r] == 1.0;
+        }
+    g->rscale = ones ? nullptr : dev_copy(rs, 2 * (size_t)n, "receptor factors");
     free(rs);
     /* the engine's receptor arrays are the model's receptor variables */
     p->dummy = dev_alloc<double>((size_t)n, "the state");
@@ -119,8 +132,8 @@ void spk_plugin_cuda_setup(sim_t *s, spk_cuda *g)
     g->gi = nr > 1 ? p->x[pl->model.receptors[1]] : p->dummy;
 }
 
-static spk_plugin_args args(const sim_t *s, const spk_cuda *g, int64_t step, int64_t q, const double *cur,
-                                  int chunked, int condition)
+spk_plugin_args spk_plugin_cuda_args(const spk_cuda *g, int64_t step, int64_t q, const double *cur, int chunked,
+                                     int condition)
 {
     const spk_plugin_cuda *p = g->plugin;
     spk_plugin_args a;
@@ -138,11 +151,13 @@ static spk_plugin_args args(const sim_t *s, const spk_cuda *g, int64_t step, int
     a.chunk = chunked ? g->chunk.spk : nullptr;
     a.nchunk = chunked ? g->chunk.n : nullptr;
     a.bad = g->bad;
+    a.pl = g->pl;
     a.condition = condition;
     a.reset_first = 0;
-    (void)s;
     return a;
 }
+
+cudaKernel_t spk_plugin_cuda_fused_kernel(const spk_cuda *g) { return g->plugin->k_fused; }
 
 static void launch(const spk_cuda *g, cudaKernel_t k, spk_plugin_args a, const char *what,
                    spk_tail_args *tail = nullptr)
@@ -160,35 +175,35 @@ static void launch(const spk_cuda *g, cudaKernel_t k, spk_plugin_args a, const c
 
 int spk_plugin_cuda_late(const spk_cuda *g) { return g->plugin && g->plugin->pl->inputs_before_condition; }
 
-void spk_plugin_cuda_update(sim_t *s, spk_cuda *g, int64_t step, int64_t q, const double *cur, int chunked,
+void spk_plugin_cuda_update(sim_t *, spk_cuda *g, int64_t step, int64_t q, const double *cur, int chunked,
                             int reset_first)
 {
     const int cond = !g->plugin->pl->inputs_before_condition;
-    spk_plugin_args a = args(s, g, step, q, cur, chunked, cond);
+    spk_plugin_args a = spk_plugin_cuda_args(g, step, q, cur, chunked, cond);
     a.reset_first = reset_first;
     launch(g, g->plugin->k_update, a, SPK_PLUGIN_KERNEL_UPDATE);
 }
 
-void spk_plugin_cuda_tail_update(sim_t *s, spk_cuda *g, const spk_tail_args *tail, int64_t step, int64_t q,
+void spk_plugin_cuda_tail_update(sim_t *, spk_cuda *g, const spk_tail_args *tail, int64_t step, int64_t q,
                                  const double *cur)
 {
     spk_tail_args t = *tail;
     /* the pass without lists, draws or current where none is there
      * (spk_plugin_kernels.cu's FREE: the same results, fewer registers) */
     if (g->pass.plugin_free && !cur)
-        launch(g, g->plugin->k_tail_free, args(s, g, step, q, cur, 1, 1), SPK_PLUGIN_KERNEL_TAIL_FREE, &t);
+        launch(g, g->plugin->k_tail_free, spk_plugin_cuda_args(g, step, q, cur, 1, 1), SPK_PLUGIN_KERNEL_TAIL_FREE, &t);
     else
-        launch(g, g->plugin->k_tail_update, args(s, g, step, q, cur, 1, 1), "olive_plugin_tail_update", &t);
+        launch(g, g->plugin->k_tail_update, spk_plugin_cuda_args(g, step, q, cur, 1, 1), "olive_plugin_tail_update", &t);
 }
 
-void spk_plugin_cuda_condition(sim_t *s, spk_cuda *g, int64_t step, int64_t q, int chunked)
+void spk_plugin_cuda_condition(sim_t *, spk_cuda *g, int64_t step, int64_t q, int chunked)
 {
-    launch(g, g->plugin->k_condition, args(s, g, step, q, nullptr, chunked, 1), SPK_PLUGIN_KERNEL_CONDITION);
+    launch(g, g->plugin->k_condition, spk_plugin_cuda_args(g, step, q, nullptr, chunked, 1), SPK_PLUGIN_KERNEL_CONDITION);
 }
 
-void spk_plugin_cuda_on_spike(sim_t *s, spk_cuda *g, int64_t step)
+void spk_plugin_cuda_on_spike(sim_t *, spk_cuda *g, int64_t step)
 {
-    launch(g, g->plugin->k_on_spike, args(s, g, step, 0, nullptr, 0, 0), SPK_PLUGIN_KERNEL_ON_SPIKE);
+    launch(g, g->plugin->k_on_spike, spk_plugin_cuda_args(g, step, 0, nullptr, 0, 0), SPK_PLUGIN_KERNEL_ON_SPIKE);
 }
 
 void spk_plugin_cuda_fetch(sim_t *s, spk_cuda *g)

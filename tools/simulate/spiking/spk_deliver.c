@@ -125,23 +125,24 @@ void spk_exchange(sim_t *s, int64_t step)
     free(all);
 }
 
-/* receptor_scale[q], times
+/* A point model's receptor q's factor for own cell r: receptor_scale[q], times
  * the cell's coefficient receptor_coef[q] when the scale depends on its
  * parameters (model_plugin.h; NESTML's e/tau_syn of alpha kernels).
  * Spike sources (no coefficient set) have no receptors that matter. */
 double spk_plugin_scale(const struct sim_spk *k, int q, int64_t r)
 {
-    const olive_model_plugin *pl = k->plugin;
+    const olive_model_plugin *pl = k->point;
     const int c = pl->receptor_coef ? pl->receptor_coef[q] : -1;
     if (c < 0 || k->coef_of[r] < 0) return pl->receptor_scale[q];
     return pl->receptor_scale[q] * k->pcoef[(size_t)k->coef_of[r] * (size_t)pl->ncoef + (size_t)c];
 }
 
-/* Step 3's events into a plugin's receptors: the factor times the summed
- * weights, receptor by receptor (model_plugin.h). */
-static void deliver_plugin(struct sim_spk *k, spk_slot *sl, double *const *rec)
+/* Step 3's events into a point model's receptors: the factor times the
+ * summed weights, receptor by receptor (model_plugin.h; the built-in
+ * models' factors are 1: the sums themselves, bit for bit). */
+static void deliver_point(struct sim_spk *k, spk_slot *sl, double *const *rec)
 {
-    const int nr = k->plugin->model.nreceptors;
+    const int nr = k->point->model.nreceptors;
     const int64_t nt = sl->n;
 #pragma omp parallel for schedule(static) if (nt > 4096)
     for (int64_t i = 0; i < nt; i++) {
@@ -163,9 +164,9 @@ void spk_deliver(sim_t *s, int64_t step)
     double *rec[OLIVE_NVARS];
     for (int q = 0; q < c->run.model->nreceptors; q++) rec[q] = s->state[c->run.model->receptors[q]];
     const int64_t nt = sl->n;
-    if (k->plugin) {
-        deliver_plugin(k, sl, rec);
-    } else {
+    if (k->point) {
+        deliver_point(k, sl, rec);
+    } else {   /* cable cells: their two receptors, and synapse sites' channels */
 #pragma omp parallel for schedule(static) if (nt > 4096)
         for (int64_t i = 0; i < nt; i++) {
             const int32_t r = sl->list[i];
@@ -191,8 +192,8 @@ void spk_deliver(sim_t *s, int64_t step)
 #pragma omp parallel for schedule(static) reduction(+ : evn) if (b - a >= SPK_PARALLEL_MIN_CELLS)
         for (int64_t g = a; g < b; g++) {
             const int64_t hits = olive_poisson_input_hits_f(c->run.seed, g, step, j, p->n, p->prob, p->p0, fac);
-            /* a plugin's receptor scales its events (lif.h's: the weight itself, the same bits) */
-            const double w = k->plugin ? spk_plugin_scale(k, k->poisson.rec[j], g - row0) * p->weight : p->weight;
+            /* a point model's receptor scales its events (the built-in models': 1, the same bits) */
+            const double w = k->point ? spk_plugin_scale(k, k->poisson.rec[j], g - row0) * p->weight : p->weight;
             if (hits) { x[g - row0] += (double)hits * w; evn += hits; }
         }
         k->poisson_events += evn;

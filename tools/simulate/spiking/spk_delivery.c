@@ -17,7 +17,6 @@
  * A new strategy: its file, one line in `strategies` below. All give the
  * CPU engine's bits (spk.h's order of every target's events). */
 #include "spk.h"
-#include "lif.h"
 #include "util.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,9 +40,10 @@ static const char *fused_unfit(const sim_t *s)
     if (why) return why;
     if (s->spk->dev.rows) return "the lists were made on the device, in device push's form";
     if (s->spk->plastic) return "plastic synapses are updated where device push makes their events";
-    if (olive_model_is_cable(s->cfg->run.model) || s->spk->plugin || s->spk->sources.n ||
-        s->cfg->run.model->nvars != OLIVE_LIF_NVARS)
-        return "the fused kernel steps built-in integrate-and-fire cells with exponential synapses, without spike sources";
+    if (!s->spk->point) return "the fused kernel steps point models, not cable cells";
+    if (s->spk->sources.n) return "spike sources fire in the push strategies' update only";
+    if (s->spk->point->inputs_before_condition)
+        return "the model's inputs come before its condition, and the fused kernel tests it right after the update";
     if (s->cfg->stim.npulses > SPK_FUSED_MAX_PULSES) return "more pulses than the fused kernel looks at";
     /* the spike history is (max delay + 2) x cells bytes: at most 1 GiB */
     if ((double)(s->spk->L + 1) * (double)s->plan.nlocal > (double)(INT64_C(1) << 30))

@@ -1,6 +1,7 @@
-/* The CPU engine of spiking networks: steps 1, 2 and 4 of the schedule
- * (spk.h) on OpenMP threads over the own cells; exchange and delivery in
- * spk_deliver.c. */
+/* The CPU engine of spiking networks of point models: steps 1, 2 and 4 of
+ * the schedule (spk.h) on OpenMP threads over the own cells, through the
+ * point model's cell functions (point_model.h), one path for every model;
+ * exchange and delivery in spk_deliver.c. */
 #include "spk.h"
 #include "util.h"
 #include <math.h>
@@ -48,86 +49,9 @@ void spk_window_end(sim_t *s, int64_t step)
     }
 }
 
-/* Cells [a, b) of one coefficient set, with the model and method fixed at
- * compile time (KIND, METHOD, ALPHA constants: the branches of olive_lif_step
- * fold away and the loop vectorises). Clears finite at a non-finite cell. */
-#define UPDATE_LOOP(KIND, METHOD, ALPHA)                                                       \
-    do {                                                                                       \
-        olive_lif_coef cc = *c;                                                                \
-        cc.kind = KIND;                                                                        \
-        cc.method = METHOD;                                                                    \
-        cc.alpha = ALPHA;                                                                      \
-        for (int64_t r = a; r < b; r++) {                                                      \
-            const double I = cur ? cur[r] : 0;                                                 \
-            olive_lif_step(&cc, I, &v[r], &ge[r], &gi[r], &ref[r], ALPHA ? &xe[r] : NULL,      \
-                           ALPHA ? &xi[r] : NULL);                                             \
-            flags[r] = (unsigned char)olive_lif_spikes(&cc, v[r], ref[r]);                     \
-            finite &= (v[r] - v[r] == 0) & (ge[r] - ge[r] == 0) & (gi[r] - gi[r] == 0);        \
-        }                                                                                      \
-    } while (0)
-
-static int update_range(const olive_lif_coef *c, int64_t a, int64_t b, const double *cur, double *v, double *ge,
-                        double *gi, double *ref, double *xe, double *xi, unsigned char *flags)
-{
-    int finite = 1;
-    if (c->alpha) {   /* (xe, xi non-NULL) */
-        if (c->kind == OLIVE_LIF_CUBA && c->method == OLIVE_METHOD_EXACT) UPDATE_LOOP(OLIVE_LIF_CUBA, OLIVE_METHOD_EXACT, 1);
-        else if (c->kind == OLIVE_LIF_CUBA) UPDATE_LOOP(OLIVE_LIF_CUBA, OLIVE_METHOD_EULER, 1);
-        else if (c->method == OLIVE_METHOD_EULER) UPDATE_LOOP(OLIVE_LIF_COBA, OLIVE_METHOD_EULER, 1);
-        else UPDATE_LOOP(OLIVE_LIF_COBA, OLIVE_METHOD_EXPEULER, 1);
-    } else if (c->kind == OLIVE_LIF_CUBA && c->method == OLIVE_METHOD_EXACT) UPDATE_LOOP(OLIVE_LIF_CUBA, OLIVE_METHOD_EXACT, 0);
-    else if (c->kind == OLIVE_LIF_CUBA) UPDATE_LOOP(OLIVE_LIF_CUBA, OLIVE_METHOD_EULER, 0);
-    else if (c->method == OLIVE_METHOD_EULER) UPDATE_LOOP(OLIVE_LIF_COBA, OLIVE_METHOD_EULER, 0);
-    else UPDATE_LOOP(OLIVE_LIF_COBA, OLIVE_METHOD_EXPEULER, 0);
-    return finite;
-}
-
-static void lif_step(sim_t *s, int64_t step)
-{
-    struct sim_spk *k = s->spk;
-    const int64_t n = s->plan.nlocal, row0 = s->plan.row0;
-    double *v = s->state[OLIVE_LIF_V], *ge = s->state[OLIVE_LIF_GE], *gi = s->state[OLIVE_LIF_GI];
-    double *ref = s->state[OLIVE_LIF_REF];
-    const int alpha = s->cfg->run.model->nvars == OLIVE_LIF_ALPHA_NVARS;
-    double *xe = alpha ? s->state[OLIVE_LIF_XE] : NULL, *xi = alpha ? s->state[OLIVE_LIF_XI] : NULL;
-    const double *cur = spk_pulse_currents(s, step);
-    int64_t bad = INT64_MAX;
-    const double t0 = olive_now();
-#pragma omp parallel reduction(min : bad) if (n >= SPK_PARALLEL_MIN_CELLS)
-    {
-        const int t = omp_get_thread_num(), T = omp_get_num_threads();
-        const int64_t lo = n * t / T, hi = n * (t + 1) / T;
-        /* the runs of cells sharing a coefficient set within this thread's block */
-        for (int64_t a = lo; a < hi;) {
-            int64_t b = a + 1;
-            while (b < hi && k->coef_of[b] == k->coef_of[a]) b++;
-            if (k->coef_of[a] < 0) {   /* spike sources */
-                for (int64_t r = a; r < b; r++)
-                    s->flags[r] = (unsigned char)olive_source_fires(&k->sources.src, s->cfg->run.seed, r, row0 + r, step);
-                a = b;
-                continue;
-            }
-            if (!update_range(&k->coef[k->coef_of[a]], a, b, cur, v, ge, gi, ref, xe, xi, s->flags))
-                for (int64_t r = a; r < b; r++)
-                    if (!(v[r] - v[r] == 0 && ge[r] - ge[r] == 0 && gi[r] - gi[r] == 0)) { bad = bad < row0 + r ? bad : row0 + r; break; }
-            a = b;
-        }
-        for (int64_t r = lo; r < hi; r++)
-            if (s->flags[r]) spk_add_spike(s, t, step, row0 + r);
-    }
-    if (bad != INT64_MAX && s->bad_step < 0) { s->bad_step = step; s->bad_cell = bad; }
-    s->t.compute += olive_now() - t0;
-    spk_window_end(s, step);
-    const double t1 = olive_now();
-    spk_deliver(s, step);
-#pragma omp parallel for schedule(static) if (n >= SPK_PARALLEL_MIN_CELLS)
-    for (int64_t r = 0; r < n; r++)
-        if (s->flags[r] && k->coef_of[r] >= 0) olive_lif_reset(&k->coef[k->coef_of[r]], &v[r], &ref[r]);
-    s->t.compute += olive_now() - t1;
-}
-
-/* ---- models of plugins (model_plugin.h): the same schedule through the
- * plugin's step, condition and on_spike ---- */
+/* ---- point models (point_model.h: the built-in integrate-and-fire models
+ * and plugins alike): model_plugin.h's schedule through the model's step,
+ * condition and on_spike ---- */
 
 /* The first own cell of [a, b) with a non-finite variable, as a global id. */
 static int64_t first_nonfinite(const sim_t *s, double *const *x, int64_t a, int64_t b)
@@ -159,10 +83,10 @@ static void name_nonfinite(sim_t *s, double *const *x, int64_t r)
 /* Steps 1 (cells, and the spike sources' flags) or 2 (the condition) of
  * the own cells [lo, hi) of one thread, run by run of one coefficient set;
  * returns the first non-finite cell of step 1, else INT64_MAX. */
-static int64_t plugin_pass(sim_t *s, int64_t lo, int64_t hi, const double *cur, double *const *x, int cond, int64_t step)
+static int64_t point_pass(sim_t *s, int64_t lo, int64_t hi, const double *cur, double *const *x, int cond, int64_t step)
 {
     const struct sim_spk *k = s->spk;
-    const olive_model_plugin *pl = k->plugin;
+    const olive_model_plugin *pl = k->point;
     int64_t bad = INT64_MAX;
     for (int64_t a = lo; a < hi;) {
         int64_t b = a + 1;
@@ -185,7 +109,7 @@ static int64_t plugin_pass(sim_t *s, int64_t lo, int64_t hi, const double *cur, 
 }
 
 /* Steps 1 and 2 (2 also when both): the spikes of step 2 to thread t's list. */
-static int64_t plugin_cells(sim_t *s, int64_t step, const double *cur, double *const *x, int update, int cond)
+static int64_t point_cells(sim_t *s, int64_t step, const double *cur, double *const *x, int update, int cond)
 {
     const int64_t n = s->plan.nlocal;
     int64_t bad = INT64_MAX;
@@ -193,9 +117,9 @@ static int64_t plugin_cells(sim_t *s, int64_t step, const double *cur, double *c
     {
         const int t = omp_get_thread_num(), T = omp_get_num_threads();
         const int64_t lo = n * t / T, hi = n * (t + 1) / T;
-        if (update) bad = plugin_pass(s, lo, hi, cur, x, 0, step);
+        if (update) bad = point_pass(s, lo, hi, cur, x, 0, step);
         if (cond) {
-            plugin_pass(s, lo, hi, cur, x, 1, step);
+            point_pass(s, lo, hi, cur, x, 1, step);
             for (int64_t r = lo; r < hi; r++)
                 if (s->flags[r]) spk_add_spike(s, t, step, s->plan.row0 + r);
         }
@@ -203,25 +127,25 @@ static int64_t plugin_cells(sim_t *s, int64_t step, const double *cur, double *c
     return bad;
 }
 
-static void plugin_step(sim_t *s, int64_t step)
+static void point_step(sim_t *s, int64_t step)
 {
     struct sim_spk *k = s->spk;
-    const olive_model_plugin *pl = k->plugin;
+    const olive_model_plugin *pl = k->point;
     const int64_t n = s->plan.nlocal;
     double *x[OLIVE_NVARS];
     for (int v = 0; v < pl->model.nvars; v++) x[v] = s->state[v];
     const double *cur = spk_pulse_currents(s, step);
     const int late = pl->inputs_before_condition;   /* order 1, 3, 2, 4 (no delay of 0: spk_setup.c) */
     const double t0 = olive_now();
-    const int64_t bad = plugin_cells(s, step, cur, x, 1, !late);
+    const int64_t bad = point_cells(s, step, cur, x, 1, !late);
     if (bad != INT64_MAX && s->bad_step < 0) {
         s->bad_step = step;
         s->bad_cell = bad;
         name_nonfinite(s, x, bad - s->plan.row0);
     }
-    if (late) {   /* (the delivery counts as compute, as lif_step's; the exchange as exchange) */
+    if (late) {   /* (the delivery counts as compute, as in the other order; the exchange as exchange) */
         spk_deliver(s, step);
-        plugin_cells(s, step, cur, x, 0, 1);
+        point_cells(s, step, cur, x, 0, 1);
         s->t.compute += olive_now() - t0;
         spk_window_end(s, step);
     } else {
@@ -238,10 +162,10 @@ static void plugin_step(sim_t *s, int64_t step)
 
 /* The state lives on the host: nothing to set up, fetch or free here
  * (sim_free_spiking frees the synapses). */
-static void lif_setup(sim_t *s) { (void)s; }
-static void lif_fetch(sim_t *s, int all) { (void)s; (void)all; }
-static double lif_energy_j(sim_t *s, int *owner) { (void)s; *owner = 0; return -1; }
-static void lif_free(sim_t *s) { (void)s; }
+static void point_setup(sim_t *s) { (void)s; }
+static void point_fetch(sim_t *s, int all) { (void)s; (void)all; }
+static double point_energy_j(sim_t *s, int *owner) { (void)s; *owner = 0; return -1; }
+static void point_free(sim_t *s) { (void)s; }
 
-const sim_engine sim_engine_lif_cpu = {"cpu", 0, 1, lif_setup, lif_step, lif_fetch, lif_energy_j, lif_free, NULL, NULL, NULL};
-const sim_engine sim_engine_plugin_cpu = {"cpu", 0, 1, lif_setup, plugin_step, lif_fetch, lif_energy_j, lif_free, NULL, NULL, NULL};
+const sim_engine sim_engine_point_cpu = {"cpu", 0, 1, point_setup, point_step, point_fetch, point_energy_j, point_free,
+                                         NULL, NULL, NULL};

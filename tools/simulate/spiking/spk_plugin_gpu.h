@@ -1,8 +1,9 @@
-/* The kernels that run a plugin model's cells on the GPU (spk_plugin_kernels.cu,
- * linked with the model's cell functions at load time) and their arguments,
- * shared by those kernels and spk_cuda_plugin.cu, which launches them. The
- * engine's own: nothing here is compiled into a model (plugin_cell.h is the
- * model's side). */
+/* The kernels that run a point model's cells on the GPU, built in or a
+ * plugin's (spk_plugin_kernels.cu, linked with the model's cell functions at
+ * load time), and their arguments, shared by those kernels and the files
+ * that launch them (spk_cuda_plugin.cu, spk_cuda_fused.cu). The engine's
+ * own: nothing here is compiled into a model (plugin_cell.h is the model's
+ * side). */
 #ifndef SPK_PLUGIN_GPU_H
 #define SPK_PLUGIN_GPU_H
 #include <stdint.h>
@@ -21,6 +22,11 @@
  * the Poisson inputs drawn ahead or none, and no current is passed
  * (spk_plugin_kernels.cu: fewer registers). */
 #define SPK_PLUGIN_KERNEL_TAIL_FREE "olive_plugin_tail_update_free"
+/* The fused strategy's cooperative kernel: chunks of steps in one launch
+ * (spk_fused_args, first, count; spk_cuda_fused.cu). */
+#define SPK_PLUGIN_KERNEL_FUSED "olive_plugin_fused"
+
+struct spk_plastic_dev;
 
 typedef struct spk_plugin_args {
     int64_t n;                 /* own cells */
@@ -37,6 +43,7 @@ typedef struct spk_plugin_args {
     uint64_t *chunk;           /* q << 32 | cell per spike of a chunk, or NULL */
     unsigned long long *nchunk;
     unsigned long long *bad;   /* step << 32 | cell: the first non-finite (atomicMin) */
+    const struct spk_plastic_dev *pl;   /* plastic synapses: the cells' spikes for stdp (device), or NULL */
     int condition;             /* the update kernel tests the condition too */
     int reset_first;           /* the update kernel first runs the previous step's step 4
                                 * (flags still the previous step's): one launch a step fewer */

@@ -1,17 +1,26 @@
-/* The CUDA kernels that run a plugin model's cells (model_plugin.h): olive's
- * own, compiled with the engine (-dlto: LTO-IR, embedded in olive-simulate
- * as spk_plugin_kernels.fatbin.h) and linked at load time with the model's
- * GPU image, which holds only the three cell functions of plugin_cell.h
+/* The CUDA kernels that run a point model's cells (point_model.h: the
+ * built-in integrate-and-fire models and plugins alike): olive's own,
+ * compiled with the engine (-dlto: LTO-IR, embedded in olive-simulate as
+ * spk_plugin_kernels.fatbin.h) and linked at load time with the model's GPU
+ * image, which holds only the three cell functions of plugin_cell.h
  * (spk_cuda_plugin.cu: nvJitLink with link-time optimisation, so the
  * model's functions are inlined here as if one file). The delivery tail
- * (spike_tail.cuh) is the engine's: a change of it, or of these kernels, is
- * no change of the model interface, and no model is rebuilt for it.
- * Launched one thread per own cell, spk_plugin_args by value
- * (spk_plugin_gpu.h). Not compiled into olive-simulate's own image (the
- * Makefile keeps it out): it calls functions only a model defines. */
+ * (spike_tail.cuh) and the fused strategy's steps are the engine's: a change
+ * of them, or of these kernels, is no change of the model interface, and no
+ * model is rebuilt for it. Launched one thread per own cell,
+ * spk_plugin_args by value (spk_plugin_gpu.h), except the fused kernel.
+ * Not compiled into olive-simulate's own image (the Makefile keeps it out):
+ * it calls functions only a model defines. */
+#define OMPI_SKIP_MPICXX 1
+#include <cooperative_groups.h>
 #include "spk_plugin_gpu.h"
 #include "spike_tail.cuh"
 #include "plugin_cell.h"
+extern "C" {
+#include "spk.h"
+}
+#include "spk_plastic.cuh"
+#include "spk_fused_gpu.h"
 
 static __device__ __forceinline__ const double *olive_plugin_coef(const spk_plugin_args &a, int32_t ci)
 {
@@ -26,6 +35,7 @@ static __device__ __forceinline__ void olive_plugin_test(const spk_plugin_args &
     if (fire) {
         a.spk[atomicAdd(a.nspk, 1u)] = (int32_t)r;
         if (a.chunk) a.chunk[atomicAdd(a.nchunk, 1ULL)] = (uint64_t)a.q << 32 | (uint64_t)r;
+        if (a.pl) spk_plastic_dev_post(*a.pl, r, a.step);   /* (before the step's events are sent) */
     }
 }
 
@@ -64,8 +74,9 @@ extern "C" __global__ void olive_plugin_update(spk_plugin_args a)
  * beside it fits on the SMs (the microcircuit's step on an H200: 10.8 ->
  * 9.5 us; at 40 registers 11.3). */
 template <bool FREE>
-static __device__ __forceinline__ void olive_plugin_tail_update_cell(const spk_tail_args &t, const spk_plugin_args &a)
+static __device__ __forceinline__ void olive_plugin_tail_update_cell(const spk_tail_args &t, spk_plugin_args a)
 {
+    if (FREE) a.pl = nullptr;   /* (no plastic synapses with --order-free-sums: spk_setup.c) */
     spk_pdl_wait();   /* (launched before the step's scatter ends: spike_tail.cuh) */
     spk_pdl_release();
     const int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
@@ -118,4 +129,95 @@ extern "C" __global__ void olive_plugin_on_spike(spk_plugin_args a)
     if (r >= a.n || !a.flags[r]) return;
     const int32_t ci = a.coef_of[r];
     if (ci >= 0) olive_cell_on_spike_v1(olive_plugin_coef(a, ci), a.state, r);
+}
+
+/* The fused strategy (spk_cuda_fused.cu): one rank, many steps a launch,
+ * one grid sync a step. Cell r belongs to warp r mod W (W warps in the
+ * grid); per step
+ *   phase 1: every cell's update (the model's step; the pulse current of
+ *            the active pulses in their order, as the CPU's
+ *            sim_active_pulses), its condition: the spike flag into the
+ *            history slot of the step, spikes appended to the chunk's list
+ *            (the host sorts them), the first non-finite (step, cell);
+ *   grid sync;
+ *   phase 2: every target adds its due events, pulled from its incoming
+ *            synapses 32 at a time by its warp's lanes (the sums themselves
+ *            made one by one, in order): a synapse of delay d contributes
+ *            when its source's flag of step - d is set. The synapses are
+ *            kept in (delay descending, source, projection, synapse index)
+ *            order, the order the CPU engine adds them in (by spike step,
+ *            then source, then the source's list): the same sums, bit for
+ *            bit, times the receptor's factor as the CPU's. Then the
+ *            Poisson inputs and the model's on_spike, as the CPU engine.
+ * The history has H = max delay + 2 slots, so phase 1 of the next step
+ * (slot step + 1) never overwrites a slot phase 2 of this step still reads. */
+extern "C" __global__ void __launch_bounds__(256) olive_plugin_fused(spk_fused_args f, int64_t first, int64_t count)
+{
+    namespace cg = cooperative_groups;
+    cg::grid_group grid = cg::this_grid();
+    const spk_plugin_args &a = f.c;
+    const int lane = threadIdx.x & 31;
+    const int64_t warp = (blockIdx.x * (int64_t)blockDim.x + threadIdx.x) >> 5, W = ((int64_t)gridDim.x * blockDim.x) >> 5;
+    for (int64_t q = 0; q < count; q++) {
+        const int64_t step = first + q;
+        unsigned char *h = f.hist + (step % f.H) * a.n;
+        int active = 0;   /* a pulse on this step: the CPU passes a current (0 where none covers the cell) */
+        for (int p = 0; p < f.npulses; p++) active |= f.pulses[p].step0 <= step && step < f.pulses[p].step1;
+        /* phase 1: the warp's cells warp, warp + W, ..., one per lane */
+        for (int64_t j = lane;; j += 32) {
+            const int64_t r = warp + j * W;
+            if (r >= a.n) break;
+            const int64_t g = f.row0 + r;
+            double I = 0;
+            for (int p = 0; p < f.npulses && active; p++) {
+                const sim_pulse *u = &f.pulses[p];
+                if (u->step0 <= step && step < u->step1 && g >= u->first && (u->last < 0 || g < u->last)) I += u->amp;
+            }
+            const double *coef = olive_plugin_coef(a, a.coef_of[r]);   /* (no spike sources on this path) */
+            if (!olive_cell_step_v1(coef, a.state, r, I, active))
+                atomicMin(a.bad, (unsigned long long)step << 32 | (unsigned long long)r);
+            const int fire = olive_cell_condition_v1(coef, a.state, r);
+            h[r] = (unsigned char)fire;
+            if (fire) a.chunk[atomicAdd(a.nchunk, 1ULL)] = (uint64_t)q << 32 | (uint64_t)r;
+        }
+        grid.sync();
+        /* phase 2: the same cells, one at a time, the warp's lanes reading 32
+         * synapses at once; the sums are made in synapse order (lowest lane
+         * first), every lane making the same ones. */
+        for (int64_t r = warp; r < a.n; r += W) {
+            double s0 = 0, s1 = 0;
+            unsigned any = 0;
+            for (int64_t e0 = f.in_ptr[r]; e0 < f.in_ptr[r + 1]; e0 += 32) {
+                const int64_t e = e0 + lane;
+                int hit = 0;
+                double w = 0;
+                int rec = 0;
+                if (e < f.in_ptr[r + 1]) {
+                    const spk_in y = f.in[e];
+                    hit = f.hist[((step - y.delay + f.H) % f.H) * a.n + y.source];
+                    w = y.w;
+                    rec = y.receptor;
+                }
+                unsigned m = __ballot_sync(0xffffffffu, hit);
+                any |= m;
+                while (m) {
+                    const int k = __ffs(m) - 1;
+                    const double wk = __shfl_sync(0xffffffffu, w, k);
+                    if (__shfl_sync(0xffffffffu, rec, k)) s1 += wk; else s0 += wk;
+                    m &= m - 1;
+                }
+            }
+            if (lane == 0) {
+                const double *rs0 = f.rscale ? f.rscale + r : nullptr, *rs1 = f.rscale ? f.rscale + a.n + r : nullptr;
+                if (any) {   /* (the CPU's touched targets: both receptors, a factor times each sum) */
+                    f.rec0[r] += rs0 ? *rs0 * s0 : s0;
+                    f.rec1[r] += rs1 ? *rs1 * s1 : s1;
+                }
+                spk_poisson_cell(f.poisson, f.poisson_rec, f.npoisson, f.seed, f.row0 + r, step, f.rec0[r], f.rec1[r],
+                                 f.npoisson_events, rs0, rs1);
+                if (h[r]) olive_cell_on_spike_v1(olive_plugin_coef(a, a.coef_of[r]), a.state, r);
+            }
+        }
+        __syncwarp();   /* lane 0's writes seen by the lane that updates the cell next */
+    }
 }

@@ -6,55 +6,49 @@
 #include "memcheck.h"
 #include "conn_rule.h"
 #include "netcontent.h"
+#include "point_model.h"
 #include "util.h"
 #include <math.h>
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Coefficient set number set from parameter values par: lif.h's, or the
- * plugin's; NULL or the fault. */
+/* Coefficient set number set from parameter values par, by the point
+ * model's coef_make; NULL or the fault. */
 static const char *make_set(sim_t *s, const double *par, int set)
 {
     struct sim_spk *k = s->spk;
-    const sim_config *c = s->cfg;
-    if (k->plugin) return k->plugin->coef_make(par, c->run.dt, k->pcoef + (size_t)set * (size_t)k->plugin->ncoef);
-    return olive_lif_coef_make(c->run.model, par, c->run.dt, c->spiking.method, &k->coef[set]);
+    return k->point->coef_make(par, s->cfg->run.dt, k->pcoef + (size_t)set * (size_t)k->point->ncoef);
 }
 
-/* A plugin's set just made equal to the one before it: per-cell values
- * that give the same coefficients share a set (fewer, longer runs). */
+/* A set just made equal to the one before it: per-cell values that give
+ * the same coefficients share a set (fewer, longer runs). */
 static int same_as_previous(const struct sim_spk *k, int set)
 {
-    const size_t nc = (size_t)k->plugin->ncoef;
+    const size_t nc = (size_t)k->point->ncoef;
     return set > 0 && !memcmp(k->pcoef + (size_t)set * nc, k->pcoef + (size_t)(set - 1) * nc, nc * sizeof(double));
 }
 
-/* The initial state of own cell r with parameter values par: a plugin's
- * init(), else v0 (no synaptic input, not refractory). */
-static void init_cell(sim_t *s, int64_t r, const double *par, int kv0)
+/* The initial state of own cell r with parameter values par: the point
+ * model's init() (the built-in models': v0, no synaptic input, not refractory). */
+static void init_cell(sim_t *s, int64_t r, const double *par)
 {
-    const olive_model_plugin *pl = s->spk->plugin;
-    if (!pl) {
-        ((double *)s->state[OLIVE_LIF_V])[r] = par[kv0];
-        return;
-    }
+    const olive_model_plugin *pl = s->spk->point;
     double x[OLIVE_NVARS];
     pl->init(par, x);
     for (int v = 0; v < pl->model.nvars; v++) ((double *)s->state[v])[r] = x[v];
 }
 
 /* The coefficient set of every own cell: one per population, or one per
- * cell of a population with per-cell parameters (v0 aside for lif.h's
- * models; a plugin's init may read any of them). */
+ * cell of a population with per-cell parameters (v0 aside for the built-in
+ * models, whose coefficients do not read it; a plugin's init may read any). */
 static void setup_cells(sim_t *s)
 {
     struct sim_spk *k = s->spk;
     const sim_config *c = s->cfg;
     const int64_t r0 = s->plan.row0, r1 = s->plan.row1, n = r1 - r0;
-    const int kv0 = olive_model_param(c->run.model, "v0"), skip = k->plugin ? -1 : kv0;
-    if (k->plugin) k->pcoef = olive_malloc((size_t)(n + k->pops.n) * (size_t)k->plugin->ncoef * sizeof(double) + 8, "coefficients");
-    else k->coef = olive_malloc((size_t)(n + k->pops.n) * sizeof(olive_lif_coef), "coefficients");
+    const int skip = k->plugin ? -1 : olive_model_param(c->run.model, "v0");
+    k->pcoef = olive_malloc((size_t)(n + k->pops.n) * (size_t)k->point->ncoef * sizeof(double) + 8, "coefficients");
     k->coef_of = olive_malloc((size_t)n * sizeof(int32_t) + 4, "coefficients");
     for (int64_t r = 0; r < n; r++) k->coef_of[r] = -1;   /* spike sources keep -1 */
     int nset = 0;
@@ -80,12 +74,12 @@ static void setup_cells(sim_t *s)
             if (percell) {
                 fault = make_set(s, par, nset);
                 if (fault) break;
-                if (k->plugin && same_as_previous(k, nset)) k->coef_of[g - r0] = nset - 1;
+                if (same_as_previous(k, nset)) k->coef_of[g - r0] = nset - 1;
                 else k->coef_of[g - r0] = nset++;
             } else {
                 k->coef_of[g - r0] = nset;
             }
-            init_cell(s, g - r0, par, kv0);
+            init_cell(s, g - r0, par);
         }
         if (fault) spk_pop_refuse(c, p, fault);
         if (!percell) nset++;
@@ -245,7 +239,7 @@ static void set_exchange_period(sim_t *s, int dmin, int dmax)
     dmax = -all[1];
     if (dmin > OLIVE_MAX_DELAY) dmin = dmax = 1;   /* no synapses anywhere */
     k->zero_delay = dmin == 0;
-    if (k->zero_delay && k->plugin && k->plugin->inputs_before_condition)
+    if (k->zero_delay && k->point && k->point->inputs_before_condition)
         olive_die("%s: a synapse has a delay of 0 steps, but model %s takes its inputs before its spike condition "
                   "(inputs_before_condition, model_plugin.h): every delay must be at least one step of %g ms",
                   c->run.net_path, c->run.model->name, c->run.dt);
@@ -812,7 +806,11 @@ void sim_setup_spiking(sim_t *s, sim_config *cfg, const sim_family *family)
     s->spk = olive_calloc(1, sizeof *s->spk, "spiking state");
     struct sim_spk *k = s->spk;
     k->plugin = olive_plugin_of(cfg->run.model);
-    k->nacc = k->plugin ? (k->plugin->model.nreceptors > 0 ? k->plugin->model.nreceptors : 1) : 2;
+    k->point = olive_point_model(cfg->run.model, cfg->spiking.method);   /* (NULL: cable cells) */
+    k->nacc = k->point ? (k->point->model.nreceptors > 0 ? k->point->model.nreceptors : 1) : 2;
+    if (!k->point && !s->family->cells)
+        olive_die("internal: model %s (method %d) is neither a point model nor a cell kind's", cfg->run.model->name,
+                  cfg->spiking.method);
     olive_network hdr;
     olive_net_read_header(cfg->run.net_path, &hdr);
     if (hdr.nnz_total > 0)
@@ -876,7 +874,7 @@ void sim_free_spiking(sim_t *s)
     struct sim_spk *k = s->spk;
     if (!k) return;
     if (s->family && s->family->cells) s->family->cells->free(s);
-    free(k->coef); free(k->pcoef); free(k->coef_of); free(k->out_ptr); free(k->out); free(k->out_delay);
+    free(k->pcoef); free(k->coef_of); free(k->out_ptr); free(k->out); free(k->out_delay);
     for (int i = 0; k->ring && i < k->slots; i++) {
         for (int q = 0; q < k->nacc; q++) free(k->ring[i].acc[q]);
         free(k->ring[i].touched); free(k->ring[i].list);
