@@ -136,3 +136,60 @@ void olive_check_options_or_die(int argc, char **argv, const olive_opt *opts, in
     char msg[512];
     if (olive_check_options(argc, argv, opts, n, 0, msg, sizeof msg)) olive_usage_error("%s", msg);
 }
+
+void olive_print_options(const olive_opt *opts, int n, int col)
+{
+    for (int i = 0; i < n; i++) {
+        const olive_opt *o = &opts[i];
+        if (!o->help) continue;
+        const char *arg = o->arg ? o->arg : "";
+        /* (a value that follows the name itself: "--compress[=LEVEL]", "--help, --version") */
+        const char *sep = !*arg || !strncmp(arg, "[=", 2) || *arg == '=' || *arg == ',' ? "" : " ";
+        char left[256];
+        snprintf(left, sizeof left, "  %s%s%s%s%s", o->alias ? o->alias : "", o->alias ? ", " : "", o->name, sep, arg);
+        const int len = (int)strlen(left);
+        if (!*o->help) { printf("%s\n", left); continue; }
+        if (len + 1 < col) printf("%-*s", col, left);
+        else if (len + 2 <= col + 6) printf("%s  ", left);   /* (a little past the column: on its line) */
+        else printf("%s\n%*s", left, col, "");
+        for (const char *p = o->help;;) {
+            const char *e = strchr(p, '\n');
+            printf("%.*s\n", e ? (int)(e - p) : (int)strlen(p), p);
+            if (!e) break;
+            p = e + 1;
+            printf("%*s", col, "");
+        }
+    }
+}
+
+void olive_print_repeatable(const olive_opt *opts, int n)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (opts[i].repeatable) printf("%s%s", k++ ? ", " : "Repeatable: ", opts[i].name);
+    printf(k ? "; any other option given twice is refused.\n" : "No option may be given twice.\n");
+}
+
+int olive_take_option(int argc, char **argv, int *i, const olive_opt *opts, int n, const char **value)
+{
+    const char *a = argv[*i];
+    *value = NULL;
+    if (a[0] != '-' || !a[1]) return -1;
+    const char *eq = strchr(a, '=');
+    const size_t len = eq && a[1] == '-' ? (size_t)(eq - a) : strlen(a);
+    for (int k = 0; k < n; k++) {
+        const olive_opt *o = &opts[k];
+        const int named = strlen(o->name) == len && !strncmp(a, o->name, len);
+        if (!named && !(o->alias && !strcmp(a, o->alias))) continue;
+        if (o->value == OLIVE_OPT_OPTIONAL) {
+            *value = named && eq ? eq + 1 : NULL;
+        } else if (o->value == OLIVE_OPT_VALUE) {
+            if (*i + 1 >= argc) olive_usage_error("%s needs a value", a);
+            *value = argv[++*i];
+        } else if (named && eq) {
+            olive_usage_error("%s takes no value", o->name);
+        }
+        return k;
+    }
+    olive_usage_error("unknown option '%s'", a);
+}

@@ -164,14 +164,27 @@ const char *olive_did_you_mean(char *buf, size_t n, const char *word, const char
  * error "OPT: 'value' is not a, b or c" with the nearest name suggested. */
 int olive_parse_choice(const char *opt, const char *value, const char *const *names, int n);
 
-/* A program's options, one static list per program (the tests compare it
- * with --help: --list-options prints it). value: whether the option takes
- * the next argument (or --name=V), or a value only as --name=V. */
+/* A program's options, one static list per program: the pre-pass checks
+ * argv against it and --help prints its option lines from it
+ * (olive_print_options), so the two cannot differ. value: whether the
+ * option takes the next argument (or --name=V), or a value only as
+ * --name=V. */
 enum { OLIVE_OPT_FLAG = 0, OLIVE_OPT_VALUE = 1, OLIVE_OPT_OPTIONAL = 2 };
 typedef struct {
     const char *name, *alias;   /* "--output", "-o" (alias may be NULL) */
     int value, repeatable;
+    const char *arg;            /* --help's name of the value ("OUTDIR"; "[=LEVEL]" follows the name) */
+    const char *help;           /* --help's text, lines split by \n; NULL: named in another option's line */
 } olive_opt;
+/* --help's option lines of opts[0..n), in order, the text from column col. */
+void olive_print_options(const olive_opt *opts, int n, int col);
+/* argv[*i] read against opts (after olive_check_options_or_die and
+ * olive_split_equals): its index in opts, its value in *value (the next
+ * argument, which *i then passes; an optional one's after '='; NULL for a
+ * flag), or -1 for an argument that is no option. */
+int olive_take_option(int argc, char **argv, int *i, const olive_opt *opts, int n, const char **value);
+/* "Repeatable: --a, --b; any other option given twice is refused." */
+void olive_print_repeatable(const olive_opt *opts, int n);
 /* The pre-pass before a program reads its options: an unknown option
  * (with "did you mean") or a non-repeatable one given twice gives 1 and a
  * message in msg; prefixes: unique prefixes of long names count (getopt_long). */

@@ -77,8 +77,8 @@ void ana_check_options(const char *sub, int argc, char **argv, const struct opti
     int n = 0;
     for (const struct option *l = longopts; l->name && n < 64; l++, n++) {
         snprintf(names[n], sizeof names[n], "--%s", l->name);
-        opts[n] = (olive_opt){names[n], NULL, l->has_arg == required_argument ? OLIVE_OPT_VALUE :
-                              l->has_arg == optional_argument ? OLIVE_OPT_OPTIONAL : OLIVE_OPT_FLAG, 0};
+        opts[n] = (olive_opt){.name = names[n], .value = l->has_arg == required_argument ? OLIVE_OPT_VALUE :
+                              l->has_arg == optional_argument ? OLIVE_OPT_OPTIONAL : OLIVE_OPT_FLAG};
         /* the short form getopt takes for it: "-o" for --output */
         const char *c = isalpha(l->val) ? strchr(shortopts, l->val) : NULL;
         if (c) { snprintf(aliases[n], sizeof aliases[n], "-%c", l->val); opts[n].alias = aliases[n]; }

@@ -11,31 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void usage(void)
-{
-    /* help2man's layout (make man): Usage line, description, one option a line. */
-    printf("Usage: olive-disperse NET.h5 --ranks P -o MAP.h5 [--balance cells|junctions] [OPTIONS]\n"
-           "\n"
-           "Splits the cells of NET.h5 into P contiguous blocks (balanced by cell count, or by\n"
-           "junctions + cells) and writes, per rank, the cells it receives from each other rank,\n"
-           "the cells it sends, its rows in local index space and its interior/boundary rows.\n"
-           "olive-simulate --map MAP.h5 under mpirun -np P reads only its own part.\n"
-           "\n"
-           "  --ranks P             number of MPI ranks (blocks) to split the cells over\n"
-           "  -o, --output MAP.h5   the dispersal map to write (refused if it exists,\n"
-           "                        unless --force)\n"
-           "  --balance KIND        cells: equal cell counts (default); junctions: equal\n"
-           "                        junctions + cells per rank\n"
-           "  --force               replace an existing MAP.h5\n"
-           "  -v, --verbose         more messages on stderr\n"
-           "  -q, --quiet           nothing but errors\n"
-           "  --progress            progress lines even when stderr is not a terminal\n"
-           "  -h, --help            this help\n"
-           "  --version             print the version\n"
-           "\n"
-           "Exit status: 0 success, 1 error, 2 bad command line.\n");
-    olive_help_footer("olive-disperse", "docs/FORMAT.md");
-}
 
 /* Rank r's rows of the whole network, as the row-block reader would give them. */
 static void block_view(const olive_network *net, int64_t r0, int64_t r1, olive_network *v)
@@ -52,14 +27,61 @@ static void block_view(const olive_network *net, int64_t r0, int64_t r1, olive_n
     v->cond = NULL;
 }
 
-/* Every option of usage(), none repeatable (tests/test_cli_conventions.sh). */
-static const olive_opt disperse_opts[] = {
-    {"--ranks", NULL, OLIVE_OPT_VALUE, 0}, {"--output", "-o", OLIVE_OPT_VALUE, 0},
-    {"--balance", NULL, OLIVE_OPT_VALUE, 0}, {"--force", NULL, OLIVE_OPT_FLAG, 0},
-    {"--verbose", "-v", OLIVE_OPT_FLAG, 0}, {"--quiet", "-q", OLIVE_OPT_FLAG, 0},
-    {"--progress", NULL, OLIVE_OPT_FLAG, 0}, {"--help", "-h", OLIVE_OPT_FLAG, 0},
-    {"--version", NULL, OLIVE_OPT_FLAG, 0},
+/* The options, --help's lines of them (none repeatable) and the parser's cases. */
+enum {
+    D_OPT_RANKS,
+    D_OPT_OUTPUT,
+    D_OPT_BALANCE,
+    D_OPT_FORCE,
+    D_OPT_VERBOSE,
+    D_OPT_QUIET,
+    D_OPT_PROGRESS,
+    D_OPT_HELP,
+    D_OPT_VERSION,
+    D_NOPTS
 };
+static const olive_opt disperse_opts[] = {
+    [D_OPT_RANKS] = {"--ranks", NULL, OLIVE_OPT_VALUE, 0, "P",
+     "number of MPI ranks (blocks) to split the cells over"},
+    [D_OPT_OUTPUT] = {"--output", "-o", OLIVE_OPT_VALUE, 0, "MAP.h5",
+     "the dispersal map to write (refused if it exists,\nunless --force)"},
+    [D_OPT_BALANCE] = {"--balance", NULL, OLIVE_OPT_VALUE, 0, "KIND",
+     "cells: equal cell counts (default); junctions: equal\njunctions + cells per rank"},
+    [D_OPT_FORCE] = {"--force", NULL, OLIVE_OPT_FLAG, 0, NULL,
+     "replace an existing MAP.h5"},
+    [D_OPT_VERBOSE] = {"--verbose", "-v", OLIVE_OPT_FLAG, 0, NULL,
+     "more messages on stderr"},
+    [D_OPT_QUIET] = {"--quiet", "-q", OLIVE_OPT_FLAG, 0, NULL,
+     "nothing but errors"},
+    [D_OPT_PROGRESS] = {"--progress", NULL, OLIVE_OPT_FLAG, 0, NULL,
+     "progress lines even when stderr is not a terminal"},
+    [D_OPT_HELP] = {"--help", "-h", OLIVE_OPT_FLAG, 0, NULL,
+     "this help"},
+    [D_OPT_VERSION] = {"--version", NULL, OLIVE_OPT_FLAG, 0, NULL,
+     "print the version"},
+};
+_Static_assert(sizeof disperse_opts / sizeof disperse_opts[0] == D_NOPTS, "an option without its entry");
+
+/* --help (help2man's layout for make man: Usage line, description, one option a line). */
+static const char usage_head[] =
+    "Usage: olive-disperse NET.h5 --ranks P -o MAP.h5 [--balance cells|junctions] [OPTIONS]\n"
+    "\n"
+    "Splits the cells of NET.h5 into P contiguous blocks (balanced by cell count, or by\n"
+    "junctions + cells) and writes, per rank, the cells it receives from each other rank,\n"
+    "the cells it sends, its rows in local index space and its interior/boundary rows.\n"
+    "olive-simulate --map MAP.h5 under mpirun -np P reads only its own part.\n"
+    "\n";
+static const char usage_tail[] =
+    "\n"
+    "Exit status: 0 success, 1 error, 2 bad command line.\n";
+
+static void usage(void)
+{
+    fputs(usage_head, stdout);
+    olive_print_options(disperse_opts, OLIVE_NOPTS(disperse_opts), 24);
+    fputs(usage_tail, stdout);
+    olive_help_footer("olive-disperse", "docs/FORMAT.md");
+}
 
 /* The command line. */
 typedef struct {
@@ -73,25 +95,27 @@ static void parse_args(int argc, char **argv, disperse_args *d)
     olive_split_equals(&argc, &argv, NULL);
     olive_check_options_or_die(argc, argv, disperse_opts, OLIVE_NOPTS(disperse_opts));
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(); exit(0); }
-        if (!strcmp(a, "--version")) { printf("olive-disperse %s\n", OLIVE_VERSION); exit(0); }
-        if ((!strcmp(a, "--ranks") || !strcmp(a, "-o") || !strcmp(a, "--output") || !strcmp(a, "--balance")) && i + 1 >= argc)
-            olive_usage_error("%s needs a value", a);
-        if (!strcmp(a, "--ranks")) d->P = (int)olive_parse_int(a, argv[++i], 1, 1 << 20);
-        else if (!strcmp(a, "-o") || !strcmp(a, "--output")) d->out = argv[++i];
-        else if (!strcmp(a, "--balance")) {
+        const char *v;
+        const int id = olive_take_option(argc, argv, &i, disperse_opts, D_NOPTS, &v);
+        switch (id) {
+        case D_OPT_HELP: usage(); exit(0);
+        case D_OPT_VERSION: printf("olive-disperse %s\n", OLIVE_VERSION); exit(0);
+        case D_OPT_RANKS: d->P = (int)olive_parse_int("--ranks", v, 1, 1 << 20); break;
+        case D_OPT_OUTPUT: d->out = v; break;
+        case D_OPT_BALANCE: {
             static const char *const kinds[] = {"cells", "junctions"};
             static const int balances[] = {OLIVE_BALANCE_CELLS, OLIVE_BALANCE_JUNCTIONS};
-            d->balance = balances[olive_parse_choice(a, argv[++i], kinds, 2)];
+            d->balance = balances[olive_parse_choice("--balance", v, kinds, 2)];
+            break;
         }
-        else if (!strcmp(a, "--force")) d->force = 1;
-        else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) olive_verbose = 1;
-        else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) olive_quiet = 1;
-        else if (!strcmp(a, "--progress")) olive_progress_forced = 1;
-        else if (a[0] == '-') olive_usage_error("unknown option '%s'", a);
-        else if (!d->net_path) d->net_path = a;
-        else olive_usage_error("unexpected argument '%s'", a);
+        case D_OPT_FORCE: d->force = 1; break;
+        case D_OPT_VERBOSE: olive_verbose = 1; break;
+        case D_OPT_QUIET: olive_quiet = 1; break;
+        case D_OPT_PROGRESS: olive_progress_forced = 1; break;
+        default:   /* (-1: no option) */
+            if (d->net_path) olive_usage_error("unexpected argument '%s'", argv[i]);
+            d->net_path = argv[i];
+        }
     }
     if (!d->net_path) olive_usage_error("no network file given");
     if (!d->out) olive_usage_error("no output file given (-o MAP.h5)");

@@ -92,16 +92,16 @@ static void usage(void)
  * holds the two together); the pre-pass refuses the others. */
 static const olive_opt gc_opts[] = {
     GC_COMMON_OPTS,
-    {"--dims", NULL, OLIVE_OPT_VALUE, 0}, {"--generator", NULL, OLIVE_OPT_VALUE, 0},
-    {"--density", NULL, OLIVE_OPT_VALUE, 0}, {"--fixed-degree", NULL, OLIVE_OPT_FLAG, 0},
-    {"--sigma", NULL, OLIVE_OPT_VALUE, 0}, {"--conductance", NULL, OLIVE_OPT_VALUE, 0},
-    {"--conductance-bits", NULL, OLIVE_OPT_VALUE, 0}, {"--gcal", NULL, OLIVE_OPT_VALUE, 0},
-    {"--symmetric", NULL, OLIVE_OPT_FLAG, 0}, {"--import", NULL, OLIVE_OPT_VALUE, 0},
-    {"--import-format", NULL, OLIVE_OPT_VALUE, 0}, {"--transpose", NULL, OLIVE_OPT_FLAG, 0},
-    {"--drop-self", NULL, OLIVE_OPT_FLAG, 0}, {"--import-attribute", NULL, OLIVE_OPT_VALUE, 0},
-    {"--import-population", NULL, OLIVE_OPT_VALUE, 0}, {"--duplicates", NULL, OLIVE_OPT_VALUE, 0},
-    {"--progress", NULL, OLIVE_OPT_FLAG, 0}, {"--block-rows", NULL, OLIVE_OPT_VALUE, 0},
-    {"--backend", NULL, OLIVE_OPT_VALUE, 0},
+    {"--dims", NULL, OLIVE_OPT_VALUE, 0, NULL, NULL}, {"--generator", NULL, OLIVE_OPT_VALUE, 0, NULL, NULL},
+    {"--density", NULL, OLIVE_OPT_VALUE, 0, NULL, NULL}, {"--fixed-degree", NULL, OLIVE_OPT_FLAG, 0, NULL, NULL},
+    {"--sigma", NULL, OLIVE_OPT_VALUE, 0, NULL, NULL}, {"--conductance", NULL, OLIVE_OPT_VALUE, 0, NULL, NULL},
+    {"--conductance-bits", NULL, OLIVE_OPT_VALUE, 0, NULL, NULL}, {"--gcal", NULL, OLIVE_OPT_VALUE, 0, NULL, NULL},
+    {"--symmetric", NULL, OLIVE_OPT_FLAG, 0, NULL, NULL}, {"--import", NULL, OLIVE_OPT_VALUE, 0, NULL, NULL},
+    {"--import-format", NULL, OLIVE_OPT_VALUE, 0, NULL, NULL}, {"--transpose", NULL, OLIVE_OPT_FLAG, 0, NULL, NULL},
+    {"--drop-self", NULL, OLIVE_OPT_FLAG, 0, NULL, NULL}, {"--import-attribute", NULL, OLIVE_OPT_VALUE, 0, NULL, NULL},
+    {"--import-population", NULL, OLIVE_OPT_VALUE, 0, NULL, NULL}, {"--duplicates", NULL, OLIVE_OPT_VALUE, 0, NULL, NULL},
+    {"--progress", NULL, OLIVE_OPT_FLAG, 0, NULL, NULL}, {"--block-rows", NULL, OLIVE_OPT_VALUE, 0, NULL, NULL},
+    {"--backend", NULL, OLIVE_OPT_VALUE, 0, NULL, NULL},
 };
 
 static const char *need_value(int argc, char **argv, int *i)

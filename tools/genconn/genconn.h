@@ -14,11 +14,11 @@
  * spiking/spiking_cli.c's), none repeatable: the first rows of their
  * olive_opt tables (util.h). */
 #define GC_COMMON_OPTS                                                                                              \
-    {"--output", "-o", OLIVE_OPT_VALUE, 0}, {"--model", NULL, OLIVE_OPT_VALUE, 0},                                  \
-        {"--cells", NULL, OLIVE_OPT_VALUE, 0}, {"--seed", NULL, OLIVE_OPT_VALUE, 0},                                \
-        {"--export-sonata", NULL, OLIVE_OPT_VALUE, 0}, {"--force", NULL, OLIVE_OPT_FLAG, 0},                        \
-        {"--quiet", "-q", OLIVE_OPT_FLAG, 0}, {"--verbose", "-v", OLIVE_OPT_FLAG, 0},                               \
-        {"--help", "-h", OLIVE_OPT_FLAG, 0}, {"--version", NULL, OLIVE_OPT_FLAG, 0}
+    {"--output", "-o", OLIVE_OPT_VALUE, 0, NULL, NULL}, {"--model", NULL, OLIVE_OPT_VALUE, 0, NULL, NULL},                                  \
+        {"--cells", NULL, OLIVE_OPT_VALUE, 0, NULL, NULL}, {"--seed", NULL, OLIVE_OPT_VALUE, 0, NULL, NULL},                                \
+        {"--export-sonata", NULL, OLIVE_OPT_VALUE, 0, NULL, NULL}, {"--force", NULL, OLIVE_OPT_FLAG, 0, NULL, NULL},                        \
+        {"--quiet", "-q", OLIVE_OPT_FLAG, 0, NULL, NULL}, {"--verbose", "-v", OLIVE_OPT_FLAG, 0, NULL, NULL},                               \
+        {"--help", "-h", OLIVE_OPT_FLAG, 0, NULL, NULL}, {"--version", NULL, OLIVE_OPT_FLAG, 0, NULL, NULL}
 
 typedef enum { GC_UNIFORM, GC_GAUSSIAN, GC_GRID } gc_generator;
 typedef enum { GC_IMPORT_EDGES, GC_IMPORT_MATRIX, GC_IMPORT_SONATA } gc_import_format;

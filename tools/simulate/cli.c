@@ -21,146 +21,158 @@
 #define SIM_BACKENDS_BUILT "cpu"
 #endif
 
-/* The --help text (tests/test_cli_conventions.sh holds it and sim_opts together). */
-static const char usage_text[] =
+/* --help: this text, the option lines of sim_opts (olive_print_options), the units. */
+static const char usage_head[] =
     "Usage: olive-simulate NET.h5 -o OUTDIR (--steps N | --time MS) [options]\n"
-           "\n"
-           "Simulates the network of NET.h5 and writes OUTDIR in SONATA layout: spikes.h5, one\n"
-           "<variable>.h5 report per recorded variable, and state.h5. An InfOli network (docs/MODEL.md)\n"
-           "or one of integrate-and-fire cells with chemical synapses (lif_cuba, lif_coba, and with alpha\n"
-           "synapses lif_cuba_alpha, lif_coba_alpha: olive-genconn\n"
-           "--model; docs/MODELS.md, docs/FORMAT.md), or of Hodgkin-Huxley cells stepped as NEURON steps\n"
-           "them (hh_traub: NEST's hh_cond_exp_traub; hh_cable: a ball-and-stick; CPU engine; docs/FORMAT.md).\n"
-           "Run under mpirun -np P to split the cells over P\n"
-           "ranks; results are identical for any P.\n"
-           "\n"
-           "  -o, --output OUTDIR       output directory (refused if it exists, unless --force)\n"
-           "  --steps N | --time MS     duration (dt = 0.05 ms for InfOli; a spiking network's dt is its\n"
-           "                            file's /synapses dt, 0.1 ms from olive-genconn by default)\n"
-           "  --gj rgj|sgj|ngj          gap-junction model (default rgj)\n"
-           "  --pulse START:STOP:AMP[:FIRST:LAST]\n"
-           "                            AMP on steps round(START/dt) <= i < round(STOP/dt), cells\n"
-           "                            FIRST <= id < LAST (default all); repeatable. AMP is in the\n"
-           "                            model's unit (table below: InfOli into the dendrite, lif_cuba*\n"
-           "                            as I_e, hh_cable into the soma as an IClamp) or carries one:\n"
-           "                            50pA, 0.5nA, 6uA/cm2, 2mV\n"
-           "  --stimulus FILE.h5        pulse table (docs/FORMAT.md)\n"
-           "  --param POP.NAME=VALUE    a cell parameter of population POP for this run only, instead\n"
-           "                            of the network file's (NAME=VALUE: every population that has\n"
-           "                            NAME; NAME=VALUE@POP as olive-genconn's); repeatable; checked as\n"
-           "                            the file's values are; recorded in the outputs' attribute\n"
-           "                            param_overrides (a --restart may change them). The names are\n"
-           "                            olive-genconn --help's (lif_*, hh_traub, hh_cable, hh_swc;\n"
-           "                            spike_source_poisson: rate start duration); InfOli has none\n"
-           "  --method M                lif_cuba*: exact (default) or euler; lif_coba*:\n"
-           "                            exponential_euler (default) or euler\n"
-           "  --poisson rate=HZ,weight=W,receptor=ge|gi[,n=N][,cells=A:B|POP][,time=START:STOP]\n"
-           "                            spiking networks: N Poisson inputs of HZ into each cell A <= id < B\n"
-           "                            or of population POP (default all; per population: one --poisson\n"
-           "                            each, the microcircuit's background) from START to STOP ms, each event adding W to the\n"
-           "                            receptor (the model's unit below, or with one: 2nS, 0.002uS);\n"
-           "                            drawn per (seed, cell, step); repeatable\n"
-           "  --noise MEAN,SIGMA,TAU    Ornstein-Uhlenbeck input current per cell into the dendrite:\n"
-           "                            mean and standard deviation in uA/cm2, correlation time in ms\n"
-           "  --init-voltage LO:HI      random initial V_dend, V_soma, V_axon per cell, uniform in\n"
-           "                            [LO, HI] mV (default: every cell starts at -60 mV)\n"
-           "  --seed N                  seed of --noise and --init-voltage (default 1); the numbers\n"
-           "                            depend only on (seed, cell, step): any rank count, thread\n"
-           "                            count or backend, and a restart, give the same run\n"
-           "  --record VARS|all|none    comma-separated variables into VAR.h5 (default none: spikes only,\n"
-           "                            as in NEST and Brian2). InfOli: v_dend q r s ca i_cah g_cal\n"
-           "                            v_soma m h k l n p x_s v_axon m_a h_a x_a; spiking networks:\n"
-           "                            v ge gi ref (plugins: their variables)\n"
-           "  --record-compartments VARS  cable cells (hh_traub, hh_cable): v, m, h, n of every\n"
-           "                            compartment into VAR_compartments.h5 (SONATA element report)\n"
-           "  --record-every K          one frame every K steps (default 1)\n"
-           "  --record-cells [VAR=]SET  record the cells of SET (default all): a comma-separated list\n"
-           "                            of ids 17, ranges A:B (A <= id < B), population names exc and\n"
-           "                            exc[A:B] (ids within exc); VAR=SET: the cells of variable VAR\n"
-           "                            (and records VAR); repeatable: the union\n"
-           "  --record-precision single|double   report values (default single)\n"
-           "  --record-weights PROJ[:A:B]  plastic projection PROJ's synapses A <= i < B (their index in\n"
-           "                            the projection, file order; default all) into weights.h5, the\n"
-           "                            weights as state.h5 would hold them after each frame's step\n"
-           "                            (float64; docs/FORMAT.md); repeatable\n"
-           "  --record-weights-every K  one weights frame every K steps (a multiple of the exchange\n"
-           "                            window, the least delay, which is the default)\n"
-           "  --compress[=LEVEL]        deflate the reports and spikes (level 1-9, default 4);\n"
-           "                            off by default: readers without the filter (pip's\n"
-           "                            libsonata) could not open them\n"
-           "  --precision double|single arithmetic of the run (default double)\n"
-           "  --backend auto|cpu|cuda   cuda: one GPU per rank (CUDA builds); auto: cuda when built\n"
-           "                            with CUDA and every rank sees a GPU, else cpu (default auto)\n"
-           "  --spike-threshold MV      V_axon upward crossing that counts as a spike (default 0)\n"
-           "  --population NAME         rename the output's population (single-population networks;\n"
-           "                            default: the network's names, io for InfOli)\n"
-           "  --map MAP.h5              dispersal map from olive-disperse (default: built in memory)\n"
-           "  --threads N               OpenMP threads per rank (default: OMP_NUM_THREADS, else from the\n"
-           "                            work and the load: 8192 own cells a thread at least, the cores\n"
-           "                            other work keeps busy left alone)\n"
-           "  --checkpoint-every N      write OUTDIR/state.h5 every N steps (atomically); OUTDIR then\n"
-           "                            exists from the start and keeps the last good checkpoint\n"
-           "  --model-path DIR|FILE.so  where a plugin model the network names is looked for first\n"
-           "                            (repeatable; then OLIVE_MODEL_PATH, then the model cache;\n"
-           "                            docs/MODELS.md): never at a path written in the network file\n"
-           "  --restart STATE.h5        continue from a state file (a checkpoint or a finished run):\n"
-           "                            the time axis continues; --steps/--time is the end of the whole run\n"
-           "                            (spiking networks: the CPU engine, spikes in flight included)\n"
-           "  --order-free-sums         spiking networks with static synapses: every weight rounded to a\n"
-           "                            multiple of 2^-F, F = 51 - e where largest in-degree x largest\n"
-           "                            |weight| < 2^e (-v prints F), which keeps every sum of a cell's\n"
-           "                            events exact, so that no sum depends on the order of its events:\n"
-           "                            the CUDA engine then adds them as they come, beside the next\n"
-           "                            step's update; refused where a projection's weights would change\n"
-           "                            by more than 2^-24 of its largest |weight| (docs/MODELS.md)\n"
-           "  --force                   replace an existing OUTDIR\n"
-           "  -v, --verbose             per-phase timings and details on stderr\n"
-           "  --progress                show progress even when stderr is not a terminal\n"
-           "  -q, --quiet               print nothing but errors\n"
-           "  -h, --help, --version\n"
-           "\n"
-           "Units. A bare amplitude is in the model's unit; one with a unit (pA nA uA, uA/cm2 or\n"
-           "uA/cm^2, mV, nS uS; no space) is converted exactly, and a unit of another kind is refused:\n"
-           "  model                       --pulse AMP    --poisson weight   --noise MEAN,SIGMA\n"
-           "  infoli                      uA/cm2         -                  uA/cm2\n"
-           "  lif_cuba, lif_cuba_alpha    mV             mV                 -\n"
-           "  lif_coba, lif_coba_alpha    pA             nS                 -\n"
-           "  hh_traub                    pA             nS                 -\n"
-           "  hh_cable, hh_swc            nA             uS                 -\n"
-           "Repeatable: --pulse, --poisson, --record-cells, --record-weights, --param; any other option given twice is refused.\n";
+    "\n"
+    "Simulates the network of NET.h5 and writes OUTDIR in SONATA layout: spikes.h5, one\n"
+    "<variable>.h5 report per recorded variable, and state.h5. An InfOli network (docs/MODEL.md)\n"
+    "or one of integrate-and-fire cells with chemical synapses (lif_cuba, lif_coba, and with alpha\n"
+    "synapses lif_cuba_alpha, lif_coba_alpha: olive-genconn\n"
+    "--model; docs/MODELS.md, docs/FORMAT.md), or of Hodgkin-Huxley cells stepped as NEURON steps\n"
+    "them (hh_traub: NEST's hh_cond_exp_traub; hh_cable: a ball-and-stick; CPU engine; docs/FORMAT.md).\n"
+    "Run under mpirun -np P to split the cells over P\n"
+    "ranks; results are identical for any P.\n"
+    "\n";
+static const char usage_tail[] =
+    "\n"
+    "Units. A bare amplitude is in the model's unit; one with a unit (pA nA uA, uA/cm2 or\n"
+    "uA/cm^2, mV, nS uS; no space) is converted exactly, and a unit of another kind is refused:\n"
+    "  model                       --pulse AMP    --poisson weight   --noise MEAN,SIGMA\n"
+    "  infoli                      uA/cm2         -                  uA/cm2\n"
+    "  lif_cuba, lif_cuba_alpha    mV             mV                 -\n"
+    "  lif_coba, lif_coba_alpha    pA             nS                 -\n"
+    "  hh_traub                    pA             nS                 -\n"
+    "  hh_cable, hh_swc            nA             uS                 -\n";
+
+/* The options of olive-simulate: one entry each in sim_opts below, whose
+ * index the parser switches on. */
+enum {
+    SIM_OPT_OUTPUT,
+    SIM_OPT_STEPS,
+    SIM_OPT_TIME,
+    SIM_OPT_GJ,
+    SIM_OPT_PULSE,
+    SIM_OPT_STIMULUS,
+    SIM_OPT_PARAM,
+    SIM_OPT_METHOD,
+    SIM_OPT_POISSON,
+    SIM_OPT_NOISE,
+    SIM_OPT_INIT_VOLTAGE,
+    SIM_OPT_SEED,
+    SIM_OPT_RECORD,
+    SIM_OPT_RECORD_COMPARTMENTS,
+    SIM_OPT_RECORD_EVERY,
+    SIM_OPT_RECORD_CELLS,
+    SIM_OPT_RECORD_PRECISION,
+    SIM_OPT_RECORD_WEIGHTS,
+    SIM_OPT_RECORD_WEIGHTS_EVERY,
+    SIM_OPT_COMPRESS,
+    SIM_OPT_PRECISION,
+    SIM_OPT_BACKEND,
+    SIM_OPT_SPIKE_THRESHOLD,
+    SIM_OPT_POPULATION,
+    SIM_OPT_MAP,
+    SIM_OPT_THREADS,
+    SIM_OPT_CHECKPOINT_EVERY,
+    SIM_OPT_MODEL_PATH,
+    SIM_OPT_RESTART,
+    SIM_OPT_ORDER_FREE_SUMS,
+    SIM_OPT_FORCE,
+    SIM_OPT_VERBOSE,
+    SIM_OPT_PROGRESS,
+    SIM_OPT_QUIET,
+    SIM_OPT_HELP,
+    SIM_OPT_VERSION,
+    SIM_NOPTS
+};
+
+/* The options, and --help's lines of them: the pre-pass refuses the others,
+ * with "did you mean", and a non-repeatable one given twice. --record-cells
+ * merges repeats itself. */
+static const olive_opt sim_opts[] = {
+    [SIM_OPT_OUTPUT] = {"--output", "-o", OLIVE_OPT_VALUE, 0, "OUTDIR",
+     "output directory (refused if it exists, unless --force)"},
+    [SIM_OPT_STEPS] = {"--steps", NULL, OLIVE_OPT_VALUE, 0, "N | --time MS",
+     "duration (dt = 0.05 ms for InfOli; a spiking network's dt is its\nfile's /synapses dt, 0.1 ms from olive-genconn by default)"},
+    [SIM_OPT_TIME] = {"--time", NULL, OLIVE_OPT_VALUE, 0, NULL,
+     NULL},
+    [SIM_OPT_GJ] = {"--gj", NULL, OLIVE_OPT_VALUE, 0, "rgj|sgj|ngj",
+     "gap-junction model (default rgj)"},
+    [SIM_OPT_PULSE] = {"--pulse", NULL, OLIVE_OPT_VALUE, 1, "START:STOP:AMP[:FIRST:LAST]",
+     "AMP on steps round(START/dt) <= i < round(STOP/dt), cells\nFIRST <= id < LAST (default all); repeatable. AMP is in the\nmodel's unit (table below: InfOli into the dendrite, lif_cuba*\nas I_e, hh_cable into the soma as an IClamp) or carries one:\n50pA, 0.5nA, 6uA/cm2, 2mV"},
+    [SIM_OPT_STIMULUS] = {"--stimulus", NULL, OLIVE_OPT_VALUE, 0, "FILE.h5",
+     "pulse table (docs/FORMAT.md)"},
+    [SIM_OPT_PARAM] = {"--param", NULL, OLIVE_OPT_VALUE, 1, "POP.NAME=VALUE",
+     "a cell parameter of population POP for this run only, instead\nof the network file's (NAME=VALUE: every population that has\nNAME; NAME=VALUE@POP as olive-genconn's); repeatable; checked as\nthe file's values are; recorded in the outputs' attribute\nparam_overrides (a --restart may change them). The names are\nolive-genconn --help's (lif_*, hh_traub, hh_cable, hh_swc;\nspike_source_poisson: rate start duration); InfOli has none"},
+    [SIM_OPT_METHOD] = {"--method", NULL, OLIVE_OPT_VALUE, 0, "M",
+     "lif_cuba*: exact (default) or euler; lif_coba*:\nexponential_euler (default) or euler"},
+    [SIM_OPT_POISSON] = {"--poisson", NULL, OLIVE_OPT_VALUE, 1, "rate=HZ,weight=W,receptor=ge|gi[,n=N][,cells=A:B|POP][,time=START:STOP]",
+     "spiking networks: N Poisson inputs of HZ into each cell A <= id < B\nor of population POP (default all; per population: one --poisson\neach, the microcircuit's background) from START to STOP ms, each event adding W to the\nreceptor (the model's unit below, or with one: 2nS, 0.002uS);\ndrawn per (seed, cell, step); repeatable"},
+    [SIM_OPT_NOISE] = {"--noise", NULL, OLIVE_OPT_VALUE, 0, "MEAN,SIGMA,TAU",
+     "Ornstein-Uhlenbeck input current per cell into the dendrite:\nmean and standard deviation in uA/cm2, correlation time in ms"},
+    [SIM_OPT_INIT_VOLTAGE] = {"--init-voltage", NULL, OLIVE_OPT_VALUE, 0, "LO:HI",
+     "random initial V_dend, V_soma, V_axon per cell, uniform in\n[LO, HI] mV (default: every cell starts at -60 mV)"},
+    [SIM_OPT_SEED] = {"--seed", NULL, OLIVE_OPT_VALUE, 0, "N",
+     "seed of --noise and --init-voltage (default 1); the numbers\ndepend only on (seed, cell, step): any rank count, thread\ncount or backend, and a restart, give the same run"},
+    [SIM_OPT_RECORD] = {"--record", NULL, OLIVE_OPT_VALUE, 0, "VARS|all|none",
+     "comma-separated variables into VAR.h5 (default none: spikes only,\nas in NEST and Brian2). InfOli: v_dend q r s ca i_cah g_cal\nv_soma m h k l n p x_s v_axon m_a h_a x_a; spiking networks:\nv ge gi ref (plugins: their variables)"},
+    [SIM_OPT_RECORD_COMPARTMENTS] = {"--record-compartments", NULL, OLIVE_OPT_VALUE, 0, "VARS",
+     "cable cells (hh_traub, hh_cable): v, m, h, n of every\ncompartment into VAR_compartments.h5 (SONATA element report)"},
+    [SIM_OPT_RECORD_EVERY] = {"--record-every", NULL, OLIVE_OPT_VALUE, 0, "K",
+     "one frame every K steps (default 1)"},
+    [SIM_OPT_RECORD_CELLS] = {"--record-cells", NULL, OLIVE_OPT_VALUE, 1, "[VAR=]SET",
+     "record the cells of SET (default all): a comma-separated list\nof ids 17, ranges A:B (A <= id < B), population names exc and\nexc[A:B] (ids within exc); VAR=SET: the cells of variable VAR\n(and records VAR); repeatable: the union"},
+    [SIM_OPT_RECORD_PRECISION] = {"--record-precision", NULL, OLIVE_OPT_VALUE, 0, "single|double",
+     "report values (default single)"},
+    [SIM_OPT_RECORD_WEIGHTS] = {"--record-weights", NULL, OLIVE_OPT_VALUE, 1, "PROJ[:A:B]",
+     "plastic projection PROJ's synapses A <= i < B (their index in\nthe projection, file order; default all) into weights.h5, the\nweights as state.h5 would hold them after each frame's step\n(float64; docs/FORMAT.md); repeatable"},
+    [SIM_OPT_RECORD_WEIGHTS_EVERY] = {"--record-weights-every", NULL, OLIVE_OPT_VALUE, 0, "K",
+     "one weights frame every K steps (a multiple of the exchange\nwindow, the least delay, which is the default)"},
+    [SIM_OPT_COMPRESS] = {"--compress", NULL, OLIVE_OPT_OPTIONAL, 0, "[=LEVEL]",
+     "deflate the reports and spikes (level 1-9, default 4);\noff by default: readers without the filter (pip's\nlibsonata) could not open them"},
+    [SIM_OPT_PRECISION] = {"--precision", NULL, OLIVE_OPT_VALUE, 0, "double|single arithmetic of the run (default double)",
+     ""},
+    [SIM_OPT_BACKEND] = {"--backend", NULL, OLIVE_OPT_VALUE, 0, "auto|cpu|cuda",
+     "cuda: one GPU per rank (CUDA builds); auto: cuda when built\nwith CUDA and every rank sees a GPU, else cpu (default auto)"},
+    [SIM_OPT_SPIKE_THRESHOLD] = {"--spike-threshold", NULL, OLIVE_OPT_VALUE, 0, "MV",
+     "V_axon upward crossing that counts as a spike (default 0)"},
+    [SIM_OPT_POPULATION] = {"--population", NULL, OLIVE_OPT_VALUE, 0, "NAME",
+     "rename the output's population (single-population networks;\ndefault: the network's names, io for InfOli)"},
+    [SIM_OPT_MAP] = {"--map", NULL, OLIVE_OPT_VALUE, 0, "MAP.h5",
+     "dispersal map from olive-disperse (default: built in memory)"},
+    [SIM_OPT_THREADS] = {"--threads", NULL, OLIVE_OPT_VALUE, 0, "N",
+     "OpenMP threads per rank (default: OMP_NUM_THREADS, else from the\nwork and the load: 8192 own cells a thread at least, the cores\nother work keeps busy left alone)"},
+    [SIM_OPT_CHECKPOINT_EVERY] = {"--checkpoint-every", NULL, OLIVE_OPT_VALUE, 0, "N",
+     "write OUTDIR/state.h5 every N steps (atomically); OUTDIR then\nexists from the start and keeps the last good checkpoint"},
+    [SIM_OPT_MODEL_PATH] = {"--model-path", NULL, OLIVE_OPT_VALUE, 1, "DIR|FILE.so",
+     "where a plugin model the network names is looked for first\n(repeatable; then OLIVE_MODEL_PATH, then the model cache;\ndocs/MODELS.md): never at a path written in the network file"},
+    [SIM_OPT_RESTART] = {"--restart", NULL, OLIVE_OPT_VALUE, 0, "STATE.h5",
+     "continue from a state file (a checkpoint or a finished run):\nthe time axis continues; --steps/--time is the end of the whole run\n(spiking networks: the CPU engine, spikes in flight included)"},
+    [SIM_OPT_ORDER_FREE_SUMS] = {"--order-free-sums", NULL, OLIVE_OPT_FLAG, 0, NULL,
+     "spiking networks with static synapses: every weight rounded to a\nmultiple of 2^-F, F = 51 - e where largest in-degree x largest\n|weight| < 2^e (-v prints F), which keeps every sum of a cell's\nevents exact, so that no sum depends on the order of its events:\nthe CUDA engine then adds them as they come, beside the next\nstep's update; refused where a projection's weights would change\nby more than 2^-24 of its largest |weight| (docs/MODELS.md)"},
+    [SIM_OPT_FORCE] = {"--force", NULL, OLIVE_OPT_FLAG, 0, NULL,
+     "replace an existing OUTDIR"},
+    [SIM_OPT_VERBOSE] = {"--verbose", "-v", OLIVE_OPT_FLAG, 0, NULL,
+     "per-phase timings and details on stderr"},
+    [SIM_OPT_PROGRESS] = {"--progress", NULL, OLIVE_OPT_FLAG, 0, NULL,
+     "show progress even when stderr is not a terminal"},
+    [SIM_OPT_QUIET] = {"--quiet", "-q", OLIVE_OPT_FLAG, 0, NULL,
+     "print nothing but errors"},
+    [SIM_OPT_HELP] = {"--help", "-h", OLIVE_OPT_FLAG, 0, ", --version",
+     ""},
+    [SIM_OPT_VERSION] = {"--version", NULL, OLIVE_OPT_FLAG, 0, NULL,
+     NULL},
+};
+_Static_assert(sizeof sim_opts / sizeof sim_opts[0] == SIM_NOPTS, "an option without its entry");
 
 static void usage(void)
 {
-    fputs(usage_text, stdout);
+    fputs(usage_head, stdout);
+    olive_print_options(sim_opts, OLIVE_NOPTS(sim_opts), 28);
+    fputs(usage_tail, stdout);
+    olive_print_repeatable(sim_opts, OLIVE_NOPTS(sim_opts));
     olive_help_footer("olive-simulate", "docs/SPEC-simulate-output.md, docs/MODELS.md");
-}
-
-/* Every option of usage() (tests/test_cli_conventions.sh holds the two
- * together): the pre-pass refuses the others, with "did you mean", and a
- * non-repeatable one given twice. --record-cells merges repeats itself. */
-static const olive_opt sim_opts[] = {
-    {"--output", "-o", OLIVE_OPT_VALUE, 0}, {"--steps", NULL, OLIVE_OPT_VALUE, 0}, {"--time", NULL, OLIVE_OPT_VALUE, 0},
-    {"--gj", NULL, OLIVE_OPT_VALUE, 0}, {"--pulse", NULL, OLIVE_OPT_VALUE, 1}, {"--stimulus", NULL, OLIVE_OPT_VALUE, 0},
-    {"--method", NULL, OLIVE_OPT_VALUE, 0}, {"--poisson", NULL, OLIVE_OPT_VALUE, 1}, {"--noise", NULL, OLIVE_OPT_VALUE, 0},
-    {"--init-voltage", NULL, OLIVE_OPT_VALUE, 0}, {"--seed", NULL, OLIVE_OPT_VALUE, 0}, {"--record", NULL, OLIVE_OPT_VALUE, 0},
-    {"--record-compartments", NULL, OLIVE_OPT_VALUE, 0}, {"--record-every", NULL, OLIVE_OPT_VALUE, 0},
-    {"--record-cells", NULL, OLIVE_OPT_VALUE, 1}, {"--record-precision", NULL, OLIVE_OPT_VALUE, 0},
-    {"--compress", NULL, OLIVE_OPT_OPTIONAL, 0}, {"--precision", NULL, OLIVE_OPT_VALUE, 0},
-    {"--backend", NULL, OLIVE_OPT_VALUE, 0}, {"--spike-threshold", NULL, OLIVE_OPT_VALUE, 0},
-    {"--population", NULL, OLIVE_OPT_VALUE, 0}, {"--map", NULL, OLIVE_OPT_VALUE, 0}, {"--threads", NULL, OLIVE_OPT_VALUE, 0},
-    {"--param", NULL, OLIVE_OPT_VALUE, 1}, {"--record-weights", NULL, OLIVE_OPT_VALUE, 1},
-    {"--record-weights-every", NULL, OLIVE_OPT_VALUE, 0},
-    {"--checkpoint-every", NULL, OLIVE_OPT_VALUE, 0}, {"--restart", NULL, OLIVE_OPT_VALUE, 0},
-    {"--model-path", NULL, OLIVE_OPT_VALUE, 1},
-    {"--order-free-sums", NULL, OLIVE_OPT_FLAG, 0},
-    {"--force", NULL, OLIVE_OPT_FLAG, 0}, {"--verbose", "-v", OLIVE_OPT_FLAG, 0}, {"--progress", NULL, OLIVE_OPT_FLAG, 0},
-    {"--quiet", "-q", OLIVE_OPT_FLAG, 0}, {"--help", "-h", OLIVE_OPT_FLAG, 0}, {"--version", NULL, OLIVE_OPT_FLAG, 0},
-};
-
-static const char *need_value(int argc, char **argv, int *i)
-{
-    if (*i + 1 >= argc) olive_usage_error("%s needs a value", argv[*i]);
-    return argv[++*i];
 }
 
 /* The index of the model's variable name, refused naming opt, the closest
@@ -382,110 +394,106 @@ typedef struct {
     double time_ms;                      /* --time, or -1 */
 } sim_seen;
 
-/* An option of the model, its inputs or its start (argv[*i]): taken, 1;
+/* Option id of the model, its inputs or its start, its value v: taken, 1;
  * else 0. */
-static int parse_model_option(int argc, char **argv, int *i, sim_config *cfg, sim_seen *h)
+static int parse_model_option(int id, const char *v, sim_config *cfg, sim_seen *h)
 {
-    const char *a = argv[*i];
-    if (!strcmp(a, "--gj")) {
+    const char *a = sim_opts[id].name;
+    switch (id) {
+    case SIM_OPT_GJ: {
         static const char *const names[] = {"rgj", "sgj", "ngj"};
         static const int models[] = {OLIVE_GJ_RGJ, OLIVE_GJ_SGJ, OLIVE_GJ_NGJ};
-        cfg->infoli.gj = models[olive_parse_choice(a, need_value(argc, argv, i), names, 3)];
+        cfg->infoli.gj = models[olive_parse_choice(a, v, names, 3)];
         h->gj = 1;
-    } else if (!strcmp(a, "--pulse")) {
-        h->pulses[h->npulses++] = need_value(argc, argv, i);
-    } else if (!strcmp(a, "--method")) {
-        const char *m = need_value(argc, argv, i);
-        cfg->spiking.method = olive_lif_method_parse(m);
-        if (cfg->spiking.method < 0) olive_usage_error("--method: '%s' is not exact, euler or exponential_euler", m);
-    } else if (!strcmp(a, "--poisson")) {
-        sim_add_poisson_arg(&cfg->spiking, need_value(argc, argv, i));
-    } else if (!strcmp(a, "--stimulus")) {
-        cfg->stim.path = need_value(argc, argv, i);
-    } else if (!strcmp(a, "--param")) {
+        break;
+    }
+    case SIM_OPT_PULSE: h->pulses[h->npulses++] = v; break;
+    case SIM_OPT_METHOD:
+        cfg->spiking.method = olive_lif_method_parse(v);
+        if (cfg->spiking.method < 0) olive_usage_error("--method: '%s' is not exact, euler or exponential_euler", v);
+        break;
+    case SIM_OPT_POISSON: sim_add_poisson_arg(&cfg->spiking, v); break;
+    case SIM_OPT_STIMULUS: cfg->stim.path = v; break;
+    case SIM_OPT_PARAM:
         cfg->run.params = olive_realloc(cfg->run.params, (size_t)(cfg->run.nparams + 1) * sizeof(char *), "--param");
-        cfg->run.params[cfg->run.nparams++] = need_value(argc, argv, i);
-    } else if (!strcmp(a, "--noise")) {
-        parse_noise(&cfg->infoli, need_value(argc, argv, i));
-    } else if (!strcmp(a, "--seed")) {
-        cfg->run.seed = (uint64_t)olive_parse_int(a, need_value(argc, argv, i), 0, INT64_MAX);
-    } else if (!strcmp(a, "--init-voltage")) {
-        const char *v = need_value(argc, argv, i);
+        cfg->run.params[cfg->run.nparams++] = v;
+        break;
+    case SIM_OPT_NOISE: parse_noise(&cfg->infoli, v); break;
+    case SIM_OPT_SEED: cfg->run.seed = (uint64_t)olive_parse_int(a, v, 0, INT64_MAX); break;
+    case SIM_OPT_INIT_VOLTAGE: {
         sim_infoli_config *io = &cfg->infoli;
         if (!olive_parse_range(a, v, -200, 200, &io->init_lo, &io->init_hi) || io->init_hi < io->init_lo)
             olive_usage_error("--init-voltage: '%s' must be LO:HI in mV with -200 <= LO <= HI <= 200", v);
         io->init_random = 1;
-    } else if (!strcmp(a, "--spike-threshold")) {
-        cfg->infoli.spike_threshold = olive_parse_double(a, need_value(argc, argv, i), -1e6, 1e6);
+        break;
+    }
+    case SIM_OPT_SPIKE_THRESHOLD:
+        cfg->infoli.spike_threshold = olive_parse_double(a, v, -1e6, 1e6);
         h->threshold = 1;
-    } else if (!strcmp(a, "--order-free-sums")) {
-        cfg->spiking.order_free = 1;
-    } else {
-        return 0;
+        break;
+    case SIM_OPT_ORDER_FREE_SUMS: cfg->spiking.order_free = 1; break;
+    default: return 0;
     }
     return 1;
 }
 
-/* An option of what is recorded and how (argv[*i]): taken, 1; else 0. */
-static int parse_record_option(int argc, char **argv, int *i, sim_config *cfg, sim_seen *h)
+/* Option id of what is recorded and how, its value v: taken, 1; else 0. */
+static int parse_record_option(int id, const char *v, int argc, sim_config *cfg, sim_seen *h)
 {
-    const char *a = argv[*i];
-    if (!strcmp(a, "--record")) {
-        h->record = need_value(argc, argv, i);
-    } else if (!strcmp(a, "--record-compartments")) {
-        h->compartments = need_value(argc, argv, i);
-    } else if (!strcmp(a, "--record-every")) {
-        cfg->rec.every = olive_parse_int(a, need_value(argc, argv, i), 1, INT64_C(1) << 40);
-    } else if (!strcmp(a, "--record-weights")) {
-        parse_record_weights(cfg, need_value(argc, argv, i), argc);
-    } else if (!strcmp(a, "--record-weights-every")) {
-        cfg->rec.weights_every = olive_parse_int(a, need_value(argc, argv, i), 1, INT64_C(1) << 40);
-    } else if (!strcmp(a, "--record-cells")) {
-        const char *v = need_value(argc, argv, i);
-        cfg->rec.cell_args[cfg->rec.ncell_args++] = (sim_cellarg){v, v, -1};
-    } else if (!strcmp(a, "--record-precision") || !strcmp(a, "--precision")) {
+    const char *a = sim_opts[id].name;
+    switch (id) {
+    case SIM_OPT_RECORD: h->record = v; break;
+    case SIM_OPT_RECORD_COMPARTMENTS: h->compartments = v; break;
+    case SIM_OPT_RECORD_EVERY: cfg->rec.every = olive_parse_int(a, v, 1, INT64_C(1) << 40); break;
+    case SIM_OPT_RECORD_WEIGHTS: parse_record_weights(cfg, v, argc); break;
+    case SIM_OPT_RECORD_WEIGHTS_EVERY: cfg->rec.weights_every = olive_parse_int(a, v, 1, INT64_C(1) << 40); break;
+    case SIM_OPT_RECORD_CELLS: cfg->rec.cell_args[cfg->rec.ncell_args++] = (sim_cellarg){v, v, -1}; break;
+    case SIM_OPT_RECORD_PRECISION:
+    case SIM_OPT_PRECISION: {
         static const char *const names[] = {"double", "single"};
-        const int single = olive_parse_choice(a, need_value(argc, argv, i), names, 2);
-        if (!strcmp(a, "--precision")) cfg->run.single = single; else cfg->rec.as_double = !single;
-    } else if (!strcmp(a, "--population")) {
-        const char *p = need_value(argc, argv, i);
-        if (!*p || strlen(p) >= sizeof cfg->rec.population || strchr(p, '/'))
-            olive_usage_error("--population: '%s' is not a valid name (1-63 characters, no '/')", p);
-        snprintf(cfg->rec.population, sizeof cfg->rec.population, "%s", p);
-    } else if (!strcmp(a, "--compress")) {
-        olive_h5_deflate = 4;
-    } else if (!strncmp(a, "--compress=", 11)) {
-        olive_h5_deflate = (int)olive_parse_int("--compress", a + 11, 1, 9);
-    } else {
-        return 0;
+        const int single = olive_parse_choice(a, v, names, 2);
+        if (id == SIM_OPT_PRECISION) cfg->run.single = single; else cfg->rec.as_double = !single;
+        break;
+    }
+    case SIM_OPT_POPULATION:
+        if (!*v || strlen(v) >= sizeof cfg->rec.population || strchr(v, '/'))
+            olive_usage_error("--population: '%s' is not a valid name (1-63 characters, no '/')", v);
+        snprintf(cfg->rec.population, sizeof cfg->rec.population, "%s", v);
+        break;
+    case SIM_OPT_COMPRESS: olive_h5_deflate = v ? (int)olive_parse_int(a, v, 1, 9) : 4; break;
+    default: return 0;
     }
     return 1;
 }
 
-/* An option of the run itself (argv[*i]): taken, 1; else 0. */
-static int parse_run_option(int argc, char **argv, int *i, sim_config *cfg, sim_seen *h)
+/* Option id of the run itself, its value v: taken, 1; else 0. */
+static int parse_run_option(int id, const char *v, sim_config *cfg, sim_seen *h)
 {
-    const char *a = argv[*i];
-    if (!strcmp(a, "-o") || !strcmp(a, "--output")) cfg->run.out_path = need_value(argc, argv, i);
-    else if (!strcmp(a, "--steps")) cfg->run.steps = olive_parse_int(a, need_value(argc, argv, i), 1, INT64_C(1) << 40);
-    else if (!strcmp(a, "--time")) h->time_ms = olive_parse_double(a, need_value(argc, argv, i), 0, 1e12);
-    else if (!strcmp(a, "--backend")) {
+    const char *a = sim_opts[id].name;
+    switch (id) {
+    case SIM_OPT_OUTPUT: cfg->run.out_path = v; break;
+    case SIM_OPT_STEPS: cfg->run.steps = olive_parse_int(a, v, 1, INT64_C(1) << 40); break;
+    case SIM_OPT_TIME: h->time_ms = olive_parse_double(a, v, 0, 1e12); break;
+    case SIM_OPT_BACKEND: {
         static const char *const names[] = {"auto", "cpu", "cuda"};
         static const int backends[] = {SIM_BACKEND_AUTO, SIM_BACKEND_CPU, SIM_BACKEND_CUDA};
         /* (cuda is checked once the model is known: check_backend) */
-        cfg->run.backend = backends[olive_parse_choice(a, need_value(argc, argv, i), names, 3)];
+        cfg->run.backend = backends[olive_parse_choice(a, v, names, 3)];
+        break;
     }
-    else if (!strcmp(a, "--map")) cfg->run.map_path = need_value(argc, argv, i);
-    else if (!strcmp(a, "--threads")) cfg->run.threads = (int)olive_parse_int(a, need_value(argc, argv, i), 1, 4096);
-    else if (!strcmp(a, "--checkpoint-every"))
-        cfg->run.checkpoint_every = olive_parse_int(a, need_value(argc, argv, i), 1, INT64_C(1) << 40);
-    else if (!strcmp(a, "--restart")) cfg->run.restart_path = need_value(argc, argv, i);
-    else if (!strcmp(a, "--model-path")) olive_model_path_add(need_value(argc, argv, i));
-    else if (!strcmp(a, "--force")) cfg->run.force = 1;
-    else if (!strcmp(a, "--progress")) olive_progress_forced = 1;
-    else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) cfg->run.verbose = olive_verbose = 1;
-    else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) olive_quiet = 1;
-    else return 0;
+    case SIM_OPT_MAP: cfg->run.map_path = v; break;
+    case SIM_OPT_THREADS: cfg->run.threads = (int)olive_parse_int(a, v, 1, 4096); break;
+    case SIM_OPT_CHECKPOINT_EVERY: cfg->run.checkpoint_every = olive_parse_int(a, v, 1, INT64_C(1) << 40); break;
+    case SIM_OPT_RESTART: cfg->run.restart_path = v; break;
+    case SIM_OPT_MODEL_PATH: olive_model_path_add(v); break;
+    case SIM_OPT_FORCE: cfg->run.force = 1; break;
+    case SIM_OPT_PROGRESS: olive_progress_forced = 1; break;
+    case SIM_OPT_VERBOSE: cfg->run.verbose = olive_verbose = 1; break;
+    case SIM_OPT_QUIET: olive_quiet = 1; break;
+    case SIM_OPT_HELP: usage(); exit(0);
+    case SIM_OPT_VERSION: printf("olive-simulate %s (backends: %s)\n", OLIVE_VERSION, SIM_BACKENDS_BUILT); exit(0);
+    default: return 0;
+    }
     return 1;
 }
 
@@ -546,14 +554,17 @@ void sim_parse_args(int argc, char **argv, sim_config *cfg)
     sim_seen h = {.pulses = olive_malloc((size_t)argc * sizeof(char *), "arguments"), .time_ms = -1};
     olive_check_options_or_die(argc, argv, sim_opts, OLIVE_NOPTS(sim_opts));
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(); exit(0); }
-        else if (!strcmp(a, "--version")) { printf("olive-simulate %s (backends: %s)\n", OLIVE_VERSION, SIM_BACKENDS_BUILT); exit(0); }
-        else if (parse_run_option(argc, argv, &i, cfg, &h) || parse_model_option(argc, argv, &i, cfg, &h) ||
-                 parse_record_option(argc, argv, &i, cfg, &h)) continue;
-        else if (a[0] == '-') olive_usage_error("unknown option '%s'", a);
-        else if (!cfg->run.net_path) cfg->run.net_path = a;
-        else olive_usage_error("unexpected argument '%s' (one network file only)", a);
+        const char *v;
+        const int id = olive_take_option(argc, argv, &i, sim_opts, SIM_NOPTS, &v);
+        if (id >= 0) {
+            if (!parse_run_option(id, v, cfg, &h) && !parse_model_option(id, v, cfg, &h) &&
+                !parse_record_option(id, v, argc, cfg, &h))
+                olive_die("internal: option %s has no case", sim_opts[id].name);
+        } else if (!cfg->run.net_path) {
+            cfg->run.net_path = argv[i];
+        } else {
+            olive_usage_error("unexpected argument '%s' (one network file only)", argv[i]);
+        }
     }
     finish_config(cfg, &h);
     free(h.pulses);

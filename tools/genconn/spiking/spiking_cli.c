@@ -176,14 +176,14 @@ static void usage(void)
  * together); the pre-pass refuses the others and a non-repeatable one twice. */
 static const olive_opt spk_opts[] = {
     GC_COMMON_OPTS,
-    {"--population", NULL, OLIVE_OPT_VALUE, 1}, {"--source-poisson", NULL, OLIVE_OPT_VALUE, 1},
-    {"--param", NULL, OLIVE_OPT_VALUE, 1}, {"--morphology", NULL, OLIVE_OPT_VALUE, 1},
-    {"--model-path", NULL, OLIVE_OPT_VALUE, 1},
-    {"--v0", NULL, OLIVE_OPT_VALUE, 1}, {"--projection", NULL, OLIVE_OPT_VALUE, 1},
-    {"--import-synapses", NULL, OLIVE_OPT_VALUE, 0}, {"--import-edge-types", NULL, OLIVE_OPT_VALUE, 0},
-    {"--import-synaptic-models", NULL, OLIVE_OPT_VALUE, 0},
-    {"--import-circuit", NULL, OLIVE_OPT_VALUE, 0}, {"--import-node-population", NULL, OLIVE_OPT_VALUE, 0},
-    {"--dt", NULL, OLIVE_OPT_VALUE, 0}, {"--procedural", NULL, OLIVE_OPT_FLAG, 0},
+    {"--population", NULL, OLIVE_OPT_VALUE, 1, NULL, NULL}, {"--source-poisson", NULL, OLIVE_OPT_VALUE, 1, NULL, NULL},
+    {"--param", NULL, OLIVE_OPT_VALUE, 1, NULL, NULL}, {"--morphology", NULL, OLIVE_OPT_VALUE, 1, NULL, NULL},
+    {"--model-path", NULL, OLIVE_OPT_VALUE, 1, NULL, NULL},
+    {"--v0", NULL, OLIVE_OPT_VALUE, 1, NULL, NULL}, {"--projection", NULL, OLIVE_OPT_VALUE, 1, NULL, NULL},
+    {"--import-synapses", NULL, OLIVE_OPT_VALUE, 0, NULL, NULL}, {"--import-edge-types", NULL, OLIVE_OPT_VALUE, 0, NULL, NULL},
+    {"--import-synaptic-models", NULL, OLIVE_OPT_VALUE, 0, NULL, NULL},
+    {"--import-circuit", NULL, OLIVE_OPT_VALUE, 0, NULL, NULL}, {"--import-node-population", NULL, OLIVE_OPT_VALUE, 0, NULL, NULL},
+    {"--dt", NULL, OLIVE_OPT_VALUE, 0, NULL, NULL}, {"--procedural", NULL, OLIVE_OPT_FLAG, 0, NULL, NULL},
 };
 
 static const char *need_value(int argc, char **argv, int *i)

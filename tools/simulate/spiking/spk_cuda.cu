@@ -242,7 +242,7 @@ static void spiking_cuda_setup(sim_t *s)
     CK(cudaMemset(g->bad, 0xff, sizeof(unsigned long long)));
     CK(cudaMallocHost((void **)&g->h_bad, sizeof(unsigned long long)));
     g->mode = spk_delivery_mode(s);
-    if (kind) kind->cuda_setup(s, g);   /* (coef_of: -1 marks the spike sources k_update leaves to k_sources) */
+    if (kind) kind->cuda_setup(s, g);   /* (coef_of: -1 marks the spike sources the update leaves to k_sources) */
     if (k->sources.n) {   /* the spike sources' device copy (spike_source.h) */
         g->sources.n = k->sources.n;
         g->sources.rows = dev_copy(k->sources.rows, (size_t)k->sources.n, "spike sources");
@@ -444,9 +444,9 @@ static void host_push_step(sim_t *s, int64_t step)
     s->t.compute += olive_now() - t1;
 }
 
-/* The device push path of a plugin's model with dynamic buckets (static
+/* The device push path of a point model with dynamic buckets (static
  * ones take device_push_steps' loop: the tail, the onCondition body and the
- * next update in one pass of the plugin's image, as k_tail_update for lif.h):
+ * next update in one pass of the model's linked image):
  * each step's update, events and delivery (the tail, which has no reset for
  * it) as kernels of their own;
  * a step's onCondition body runs in the next step's update pass (nothing

@@ -52,8 +52,8 @@ extern "C" __global__ void olive_plugin_update(spk_plugin_args a)
     if (a.condition) olive_plugin_test(a, coef, r);
 }
 
-/* SPK_PLUGIN_KERNEL_TAIL_UPDATE: as olive's k_tail_update for lif.h (the
- * tail's nspk is the previous step's list counter, cleared here; a.nspk this
+/* SPK_PLUGIN_KERNEL_TAIL_UPDATE: the previous step's tail, its step 4 and
+ * this step's update in one pass over the cells (the tail's nspk is the previous step's list counter, cleared here; a.nspk this
  * step's). The receptor variables are state arrays: the tail's sums go to
  * memory, where the model's step reads them. The cell's set and flag are
  * read first, with its receptor variables (after the tail's stores they
