@@ -137,29 +137,31 @@ void olive_check_options_or_die(int argc, char **argv, const olive_opt *opts, in
     if (olive_check_options(argc, argv, opts, n, 0, msg, sizeof msg)) olive_usage_error("%s", msg);
 }
 
+void olive_print_option(const olive_opt *o, int col)
+{
+    if (!o->help) return;
+    const char *arg = o->arg ? o->arg : "";
+    /* (a value that follows the name itself: "--compress[=LEVEL]", "--help, --version") */
+    const char *sep = !*arg || !strncmp(arg, "[=", 2) || *arg == '=' || *arg == ',' ? "" : " ";
+    char left[256];
+    snprintf(left, sizeof left, "  %s%s%s%s%s", o->alias ? o->alias : "", o->alias ? ", " : "", o->name, sep, arg);
+    const int len = (int)strlen(left);
+    if (!*o->help) { printf("%s\n", left); return; }
+    if (len + 1 < col) printf("%-*s", col, left);
+    else if (len + 2 <= col + 6) printf("%s  ", left);   /* (a little past the column: on its line) */
+    else printf("%s\n%*s", left, col, "");
+    for (const char *p = o->help;;) {
+        const char *e = strchr(p, '\n');
+        printf("%.*s\n", e ? (int)(e - p) : (int)strlen(p), p);
+        if (!e) break;
+        p = e + 1;
+        printf("%*s", col, "");
+    }
+}
+
 void olive_print_options(const olive_opt *opts, int n, int col)
 {
-    for (int i = 0; i < n; i++) {
-        const olive_opt *o = &opts[i];
-        if (!o->help) continue;
-        const char *arg = o->arg ? o->arg : "";
-        /* (a value that follows the name itself: "--compress[=LEVEL]", "--help, --version") */
-        const char *sep = !*arg || !strncmp(arg, "[=", 2) || *arg == '=' || *arg == ',' ? "" : " ";
-        char left[256];
-        snprintf(left, sizeof left, "  %s%s%s%s%s", o->alias ? o->alias : "", o->alias ? ", " : "", o->name, sep, arg);
-        const int len = (int)strlen(left);
-        if (!*o->help) { printf("%s\n", left); continue; }
-        if (len + 1 < col) printf("%-*s", col, left);
-        else if (len + 2 <= col + 6) printf("%s  ", left);   /* (a little past the column: on its line) */
-        else printf("%s\n%*s", left, col, "");
-        for (const char *p = o->help;;) {
-            const char *e = strchr(p, '\n');
-            printf("%.*s\n", e ? (int)(e - p) : (int)strlen(p), p);
-            if (!e) break;
-            p = e + 1;
-            printf("%*s", col, "");
-        }
-    }
+    for (int i = 0; i < n; i++) olive_print_option(&opts[i], col);
 }
 
 void olive_print_repeatable(const olive_opt *opts, int n)

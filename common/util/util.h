@@ -176,8 +176,10 @@ typedef struct {
     const char *arg;            /* --help's name of the value ("OUTDIR"; "[=LEVEL]" follows the name) */
     const char *help;           /* --help's text, lines split by \n; NULL: named in another option's line */
 } olive_opt;
-/* --help's option lines of opts[0..n), in order, the text from column col. */
+/* --help's option lines of opts[0..n), in order, the text from column col
+ * (olive_print_option: one option's). */
 void olive_print_options(const olive_opt *opts, int n, int col);
+void olive_print_option(const olive_opt *o, int col);
 /* argv[*i] read against opts (after olive_check_options_or_die and
  * olive_split_equals): its index in opts, its value in *value (the next
  * argument, which *i then passes; an optional one's after '='; NULL for a

@@ -10,15 +10,14 @@
 #include "netfile.h"
 #include <mpi.h>
 
-/* The options both command lines take (cli.c's InfOli one and
- * spiking/spiking_cli.c's), none repeatable: the first rows of their
- * olive_opt tables (util.h). */
-#define GC_COMMON_OPTS                                                                                              \
-    {"--output", "-o", OLIVE_OPT_VALUE, 0, NULL, NULL}, {"--model", NULL, OLIVE_OPT_VALUE, 0, NULL, NULL},                                  \
-        {"--cells", NULL, OLIVE_OPT_VALUE, 0, NULL, NULL}, {"--seed", NULL, OLIVE_OPT_VALUE, 0, NULL, NULL},                                \
-        {"--export-sonata", NULL, OLIVE_OPT_VALUE, 0, NULL, NULL}, {"--force", NULL, OLIVE_OPT_FLAG, 0, NULL, NULL},                        \
-        {"--quiet", "-q", OLIVE_OPT_FLAG, 0, NULL, NULL}, {"--verbose", "-v", OLIVE_OPT_FLAG, 0, NULL, NULL},                               \
-        {"--help", "-h", OLIVE_OPT_FLAG, 0, NULL, NULL}, {"--version", NULL, OLIVE_OPT_FLAG, 0, NULL, NULL}
+/* The options both command lines take (cli.c's gap-junction one and
+ * spiking/spiking_cli.c's), none repeatable: the first entries of their
+ * olive_opt tables (util.h), at these indices (each table's own help text);
+ * each program's own options follow from GC_NCOMMON. */
+enum {
+    GC_OPT_OUTPUT, GC_OPT_MODEL, GC_OPT_CELLS, GC_OPT_SEED, GC_OPT_EXPORT_SONATA, GC_OPT_FORCE, GC_OPT_QUIET,
+    GC_OPT_VERBOSE, GC_OPT_HELP, GC_OPT_VERSION, GC_NCOMMON
+};
 
 typedef enum { GC_UNIFORM, GC_GAUSSIAN, GC_GRID } gc_generator;
 typedef enum { GC_IMPORT_EDGES, GC_IMPORT_MATRIX, GC_IMPORT_SONATA } gc_import_format;

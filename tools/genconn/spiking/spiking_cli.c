@@ -75,9 +75,110 @@ static void usage_plasticity(void)
     }
 }
 
-/* --help: the built-in models, their parameters and the plasticity rules
- * come from their tables (a new model or rule is listed without an edit
- * here); the rest is this text. */
+/* The options of the spiking command line, --help's lines of them and the
+ * parser's cases. */
+enum {
+    SPK_OPT_POPULATION = GC_NCOMMON, SPK_OPT_SOURCE_POISSON, SPK_OPT_PARAM, SPK_OPT_MORPHOLOGY, SPK_OPT_MODEL_PATH,
+    SPK_OPT_V0, SPK_OPT_PROJECTION, SPK_OPT_IMPORT_SYNAPSES, SPK_OPT_IMPORT_EDGE_TYPES, SPK_OPT_IMPORT_SYNAPTIC_MODELS,
+    SPK_OPT_IMPORT_CIRCUIT, SPK_OPT_IMPORT_NODE_POPULATION, SPK_OPT_DT, SPK_OPT_PROCEDURAL, SPK_NOPTS
+};
+static const olive_opt spk_opts[] = {
+    [GC_OPT_OUTPUT] = {"--output", "-o", OLIVE_OPT_VALUE, 0, "NET.h5", "output file (refused if it exists, unless --force)"},
+    [GC_OPT_MODEL] = {"--model", NULL, OLIVE_OPT_VALUE, 0, "M",
+                      "a built-in model (below; docs/MODELS.md; the alpha forms: NEST's\n"
+                      "  iaf_psc_alpha and iaf_cond_alpha; hh_traub: NEST's hh_cond_exp_traub;\n"
+                      "  hh_cable: NEURON's ball-and-stick; hh_swc: a cell of an SWC file)\n"
+                      "  or a plugin: PATH.so, or the NAME of one in --model-path,\n"
+                      "  OLIVE_MODEL_PATH or the model cache (docs/MODELS.md); built in:"},
+    [SPK_OPT_MODEL_PATH] = {"--model-path", NULL, OLIVE_OPT_VALUE, 1, "DIR|FILE.so",
+                            "where a plugin's NAME is looked for first (repeatable)"},
+    [GC_OPT_CELLS] = {"--cells", NULL, OLIVE_OPT_VALUE, 0, "N", "one population 'all' of N cells"},
+    [SPK_OPT_POPULATION] = {"--population", NULL, OLIVE_OPT_VALUE, 1, "NAME:N",
+                            "a population of N cells (ids follow in the order given)"},
+    [SPK_OPT_SOURCE_POISSON] = {"--source-poisson", NULL, OLIVE_OPT_VALUE, 1, "NAME:N:RATE[:START[:DURATION]]",
+                                "a population of N Poisson spike sources (Hz, ms; PyNN's\n"
+                                "  SpikeSourcePoisson), ids in the order given with --population"},
+    [SPK_OPT_PARAM] = {"--param", NULL, OLIVE_OPT_VALUE, 1, "NAME=VALUE[@POP]",
+                       "a model parameter, for every population or POP only (also\n"
+                       "  POP.NAME=VALUE; spike sources: rate start duration), of:"},
+    [SPK_OPT_MORPHOLOGY] = {"--morphology", NULL, OLIVE_OPT_VALUE, 1, "FILE[@POP]",
+                            "hh_swc: the SWC file of every population, or of POP"},
+    [SPK_OPT_V0] = {"--v0", NULL, OLIVE_OPT_VALUE, 1, "A:B[@POP] | normal:MEAN:SD[@POP]",
+                    "initial potentials per cell, uniform in [A, B) mV or normal (mV)"},
+    [SPK_OPT_PROJECTION] = {"--projection", NULL, OLIVE_OPT_VALUE, 1, "SPEC",
+                            "from=POP,to=POP,RULE,weight=VALUE,delay=VALUE,receptor=ge|gi\n"
+                            "  [,name=NAME][,autapses=yes|no][,sites=SITES]; POP may be 'all';\n"
+                            "  RULE: p=P (every ordered pair once with probability P),\n"
+                            "  indegree=K (K sources per target, drawn with replacement),\n"
+                            "  total=N (N synapses, each a target and a source drawn uniformly\n"
+                            "  with replacement: NEST's fixed_total_number, multapses allowed),\n"
+                            "  outdegree=K (K targets per source, drawn with replacement: the rule\n"
+                            "  NEST names fixed_outdegree; procedural: the CUDA engine draws\n"
+                            "  them at each spike instead of storing them);\n"
+                            "  weight in mV (lif_cuba), nS (lif_coba, hh_traub) or uS (hh_cable),\n"
+                            "  delays in ms rounded to the nearest step of --dt;\n"
+                            "  VALUE: X (constant), A:B (uniform in [A, B) per synapse) or\n"
+                            "  normal:MEAN:SD[:LOW:HIGH] (normal per synapse, drawn again while\n"
+                            "  outside [LOW, HIGH], as NEST's redraw; LOW/HIGH may be -inf/inf;\n"
+                            "  a normal delay needs LOW > 0, e.g. NEST's microcircuit:\n"
+                            "  weight=normal:87.8:8.78:0:inf,delay=normal:1.5:0.75:0.1:inf)\n"
+                            "  sites= (hh_swc, hh_cable): where on its target each synapse sits:\n"
+                            "    TYPES[:DMIN:DMAX] uniform over the length of the sections of\n"
+                            "    TYPES (soma+axon+dend+apic+custom) at path distance DMIN..DMAX um\n"
+                            "    from soma(0.5) (default 0:inf), e.g. sites=dend+apic:50:300;\n"
+                            "    @FILE uniform among FILE's lines 'SECTION_NAME X' (dend[3] 0.25)"},
+    [SPK_OPT_IMPORT_SYNAPSES] = {"--import-synapses", NULL, OLIVE_OPT_VALUE, 0, "EDGES.h5",
+                                 "the synapses of a SONATA edges file (one population), one\n"
+                                 "  projection per edge_type_id: syn_weight and delay (ms) per edge\n"
+                                 "  in group 0, or from the edge types file; receptor from its\n"
+                                 "  'receptor' column, else (lif_cuba) by the weight's sign"},
+    [SPK_OPT_IMPORT_EDGE_TYPES] = {"--import-edge-types", NULL, OLIVE_OPT_VALUE, 0, "CSV",
+                                   "the SONATA edge types table of --import-synapses; a model_template\n"
+                                   "  of NEST's (stdp_synapse, stdp_nn_symm_synapse, tsodyks_synapse,\n"
+                                   "  tsodyks2_synapse; static_synapse) makes the type's projection\n"
+                                   "  plastic, its parameters from the JSON file of its dynamics_params"},
+    [SPK_OPT_IMPORT_SYNAPTIC_MODELS] = {"--import-synaptic-models", NULL, OLIVE_OPT_VALUE, 0, "DIR",
+                                        "where those JSON files are (bmtk's synaptic_models_dir;\n"
+                                        "  default: the edge types file's directory)"},
+    [SPK_OPT_IMPORT_CIRCUIT] = {"--import-circuit", NULL, OLIVE_OPT_VALUE, 0, "CONFIG.json",
+                                "hh_swc: the populations of a SONATA circuit's biophysical nodes\n"
+                                "  (instead of --cells/--population): one per node type and\n"
+                                "  morphology, SWC files from morphologies_dir, parameters from the\n"
+                                "  node types' dynamics_params (Allen perisomatic form: pas, hh);\n"
+                                "  --param and --morphology apply on top"},
+    [SPK_OPT_IMPORT_NODE_POPULATION] = {"--import-node-population", NULL, OLIVE_OPT_VALUE, 0, "NAME",
+                                        "the node population of --import-circuit (when it has several)"},
+    [GC_OPT_EXPORT_SONATA] = {"--export-sonata", NULL, OLIVE_OPT_VALUE, 0, "PREFIX",
+                              "also write PREFIX_nodes.h5, PREFIX_edges.h5 (syn_weight, delay\n"
+                              "  in ms), PREFIX_node_types.csv, PREFIX_edge_types.csv (receptor,\n"
+                              "  projection) and PREFIX_circuit_config.json"},
+    [SPK_OPT_PROCEDURAL] = {"--procedural", NULL, OLIVE_OPT_FLAG, 0, NULL,
+                            "store each --projection as its rule and seed alone (no synapses in\n"
+                            "  NET.h5): every reader draws the rows it needs, the same synapses\n"
+                            "  the file would hold (not with sites= or --export-sonata)"},
+    [SPK_OPT_DT] = {"--dt", NULL, OLIVE_OPT_VALUE, 0, "MS",
+                    "the step the delays are counted in (default: the model's, 0.1 ms\n"
+                    "  for lif_*, 0.01 for hh_traub, 0.025 for hh_cable and hh_swc)"},
+    [GC_OPT_SEED] = {"--seed", NULL, OLIVE_OPT_VALUE, 0, "S", "random seed, 0 <= S < 2^63 (default 1)"},
+    [GC_OPT_FORCE] = {"--force", NULL, OLIVE_OPT_FLAG, 0, NULL, "overwrite NET.h5"},
+    [GC_OPT_QUIET] = {"--quiet", "-q", OLIVE_OPT_FLAG, 0, NULL, "print nothing but errors"},
+    [GC_OPT_VERBOSE] = {"--verbose", "-v", OLIVE_OPT_FLAG, 0, NULL, "details and timings on stderr"},
+    [GC_OPT_HELP] = {"--help", "-h", OLIVE_OPT_FLAG, 0, ", --version", ""},
+    [GC_OPT_VERSION] = {"--version", NULL, OLIVE_OPT_FLAG, 0, NULL, NULL},
+};
+_Static_assert(sizeof spk_opts / sizeof spk_opts[0] == SPK_NOPTS, "an option without its entry");
+
+/* --help: the options in this order; the built-in models, their parameters
+ * and the plasticity rules after their options' lines, from their tables
+ * (a new model or rule is listed without an edit here). */
+static const int spk_help_order[] = {
+    GC_OPT_OUTPUT, GC_OPT_MODEL, SPK_OPT_MODEL_PATH, GC_OPT_CELLS, SPK_OPT_POPULATION, SPK_OPT_SOURCE_POISSON,
+    SPK_OPT_PARAM, SPK_OPT_MORPHOLOGY, SPK_OPT_V0, SPK_OPT_PROJECTION, SPK_OPT_IMPORT_SYNAPSES,
+    SPK_OPT_IMPORT_EDGE_TYPES, SPK_OPT_IMPORT_SYNAPTIC_MODELS, SPK_OPT_IMPORT_CIRCUIT, SPK_OPT_IMPORT_NODE_POPULATION,
+    GC_OPT_EXPORT_SONATA, SPK_OPT_PROCEDURAL, SPK_OPT_DT, GC_OPT_SEED, GC_OPT_FORCE, GC_OPT_QUIET, GC_OPT_VERBOSE,
+    GC_OPT_HELP, GC_OPT_VERSION,
+};
+
 static void usage(void)
 {
     printf("Usage: olive-genconn -o NET.h5 --model MODEL (--cells N | --population NAME:N...) "
@@ -86,110 +187,28 @@ static void usage(void)
            "Generates a spiking network (docs/MODELS.md): populations of integrate-and-fire or Hodgkin-Huxley cells and\n"
            "projections of delayed chemical synapses, written as an olive network file\n"
            "(docs/FORMAT.md). The same seed gives a bit-identical file.\n"
-           "\n"
-           "  -o, --output NET.h5        output file (refused if it exists, unless --force)\n"
-           );
-    const char *names[32];
-    put_words("  --model M                  a built-in model: ", names, olive_spiking_model_list(names, 32), ", ",
-              "                               ");
-    printf("                               (docs/MODELS.md; the alpha forms: NEST's iaf_psc_alpha and\n"
-           "                               iaf_cond_alpha; hh_traub: NEST's hh_cond_exp_traub; hh_cable: NEURON's\n"
-           "                               ball-and-stick; hh_swc: a cell of an SWC file)\n"
-           "                               or a plugin: PATH.so, or the NAME of one in --model-path,\n"
-           "                               OLIVE_MODEL_PATH or the model cache (docs/MODELS.md)\n"
-           "  --model-path DIR|FILE.so   where a plugin's NAME is looked for first (repeatable)\n"
-           "  --cells N                  one population 'all' of N cells\n"
-           "  --population NAME:N        a population of N cells (ids follow in the order given)\n"
-           "  --source-poisson NAME:N:RATE[:START[:DURATION]]\n"
-           "                             a population of N Poisson spike sources (Hz, ms; PyNN's\n"
-           "                               SpikeSourcePoisson), ids in the order given with --population\n"
-           "  --param NAME=VALUE[@POP]   a model parameter, for every population or POP only (also\n"
-           "                               POP.NAME=VALUE; spike sources: rate start duration), of:\n");
-    usage_model_params();
-    printf("                               and hh_swc's per section type\n"
-           "                                 (soma axon dend apic custom) TYPE.Ra TYPE.cm TYPE.hh TYPE.gnabar\n"
-           "                                 TYPE.gkbar TYPE.gl TYPE.el TYPE.ena TYPE.ek TYPE.pas TYPE.g_pas\n"
-           "                                 TYPE.e_pas (e.g. dend.g_pas=5e-5; hh, pas: 1 inserted, 0 not)\n"
-           "                               hh_tables: hh's rates from NEURON's table (1, NEURON's default)\n"
-           "                                 or from its formulas (0: usetable_hh = 0)\n"
-           "  --morphology FILE[@POP]    hh_swc: the SWC file of every population, or of POP\n"
-           "  --v0 A:B[@POP]             initial potentials uniform in [A, B) mV, per cell\n"
-           "  --v0 normal:MEAN:SD[@POP]  initial potentials normal (mV), per cell\n"
-           "  --projection SPEC          from=POP,to=POP,RULE,weight=VALUE,delay=VALUE,receptor=ge|gi\n"
-           "                               [,name=NAME][,autapses=yes|no][,sites=SITES]; POP may be 'all';\n"
-           "                               RULE: p=P (every ordered pair once with probability P),\n"
-           "                               indegree=K (K sources per target, drawn with replacement),\n"
-           "                               total=N (N synapses, each a target and a source drawn uniformly\n"
-           "                               with replacement: NEST's fixed_total_number, multapses allowed),\n"
-           "                               outdegree=K (K targets per source, drawn with replacement: the rule\n"
-           "                               NEST names fixed_outdegree; procedural: the CUDA engine draws\n"
-           "                               them at each spike instead of storing them);\n"
-           "                               weight in mV (lif_cuba), nS (lif_coba, hh_traub) or uS (hh_cable),\n"
-           "                               delays in ms rounded to the nearest step of --dt;\n"
-           "                               VALUE: X (constant), A:B (uniform in [A, B) per synapse) or\n"
-           "                               normal:MEAN:SD[:LOW:HIGH] (normal per synapse, drawn again while\n"
-           "                               outside [LOW, HIGH], as NEST's redraw; LOW/HIGH may be -inf/inf;\n"
-           "                               a normal delay needs LOW > 0, e.g. NEST's microcircuit:\n"
-           "                               weight=normal:87.8:8.78:0:inf,delay=normal:1.5:0.75:0.1:inf)\n"
-           "                               sites= (hh_swc, hh_cable): where on its target each synapse sits:\n"
-           "                                 TYPES[:DMIN:DMAX] uniform over the length of the sections of\n"
-           "                                 TYPES (soma+axon+dend+apic+custom) at path distance DMIN..DMAX um\n"
-           "                                 from soma(0.5) (default 0:inf), e.g. sites=dend+apic:50:300;\n"
-           "                                 @FILE uniform among FILE's lines 'SECTION_NAME X' (dend[3] 0.25)\n"
-           );
-    usage_plasticity();
-    printf(
-           "  --import-synapses EDGES.h5 the synapses of a SONATA edges file (one population), one\n"
-           "                               projection per edge_type_id: syn_weight and delay (ms) per edge\n"
-           "                               in group 0, or from the edge types file; receptor from its\n"
-           "                               'receptor' column, else (lif_cuba) by the weight's sign\n"
-           "  --import-edge-types CSV    the SONATA edge types table of --import-synapses; a model_template\n"
-           "                               of NEST's (stdp_synapse, stdp_nn_symm_synapse, tsodyks_synapse,\n"
-           "                               tsodyks2_synapse; static_synapse) makes the type's projection\n"
-           "                               plastic, its parameters from the JSON file of its dynamics_params\n"
-           "  --import-synaptic-models DIR  where those JSON files are (bmtk's synaptic_models_dir;\n"
-           "                               default: the edge types file's directory)\n"
-           "  --import-circuit CONFIG.json\n"
-           "                             hh_swc: the populations of a SONATA circuit's biophysical nodes\n"
-           "                               (instead of --cells/--population): one per node type and\n"
-           "                               morphology, SWC files from morphologies_dir, parameters from the\n"
-           "                               node types' dynamics_params (Allen perisomatic form: pas, hh);\n"
-           "                               --param and --morphology apply on top\n"
-           "  --import-node-population NAME\n"
-           "                             the node population of --import-circuit (when it has several)\n"
-           "  --export-sonata PREFIX     also write PREFIX_nodes.h5, PREFIX_edges.h5 (syn_weight, delay\n"
-           "                               in ms), PREFIX_node_types.csv, PREFIX_edge_types.csv (receptor,\n"
-           "                               projection) and PREFIX_circuit_config.json\n"
-           "  --procedural               store each --projection as its rule and seed alone (no synapses in\n"
-           "                               NET.h5): every reader draws the rows it needs, the same synapses\n"
-           "                               the file would hold (not with sites= or --export-sonata)\n"
-           "  --dt MS                    the step the delays are counted in (default: the model's, 0.1 ms\n"
-           "                               for lif_*, 0.01 for hh_traub, 0.025 for hh_cable and hh_swc)\n"
-           "  --seed S                   random seed, 0 <= S < 2^63 (default 1)\n"
-           "  --force                    overwrite NET.h5\n"
-           "  -q, --quiet / -v, --verbose\n"
-           "  -h, --help, --version\n");
+           "\n");
+    for (size_t k = 0; k < sizeof spk_help_order / sizeof spk_help_order[0]; k++) {
+        const int id = spk_help_order[k];
+        olive_print_option(&spk_opts[id], 29);
+        if (id == GC_OPT_MODEL) {
+            const char *names[32];
+            put_words("                                 ", names, olive_spiking_model_list(names, 32), ", ",
+                      "                                 ");
+        } else if (id == SPK_OPT_PARAM) {
+            usage_model_params();
+            printf("                               and hh_swc's per section type\n"
+                   "                                 (soma axon dend apic custom) TYPE.Ra TYPE.cm TYPE.hh TYPE.gnabar\n"
+                   "                                 TYPE.gkbar TYPE.gl TYPE.el TYPE.ena TYPE.ek TYPE.pas TYPE.g_pas\n"
+                   "                                 TYPE.e_pas (e.g. dend.g_pas=5e-5; hh, pas: 1 inserted, 0 not)\n"
+                   "                               hh_tables: hh's rates from NEURON's table (1, NEURON's default)\n"
+                   "                                 or from its formulas (0: usetable_hh = 0)\n");
+        } else if (id == SPK_OPT_PROJECTION) {
+            usage_plasticity();
+        }
+    }
+    olive_print_repeatable(spk_opts, SPK_NOPTS);
     olive_help_footer("olive-genconn", "docs/MODELS.md, docs/FORMAT.md, docs/IMPORT-EXPORT.md");
-}
-
-/* Every option of usage() (tests/test_cli_conventions.sh holds the two
- * together); the pre-pass refuses the others and a non-repeatable one twice. */
-static const olive_opt spk_opts[] = {
-    GC_COMMON_OPTS,
-    {"--population", NULL, OLIVE_OPT_VALUE, 1, NULL, NULL}, {"--source-poisson", NULL, OLIVE_OPT_VALUE, 1, NULL, NULL},
-    {"--param", NULL, OLIVE_OPT_VALUE, 1, NULL, NULL}, {"--morphology", NULL, OLIVE_OPT_VALUE, 1, NULL, NULL},
-    {"--model-path", NULL, OLIVE_OPT_VALUE, 1, NULL, NULL},
-    {"--v0", NULL, OLIVE_OPT_VALUE, 1, NULL, NULL}, {"--projection", NULL, OLIVE_OPT_VALUE, 1, NULL, NULL},
-    {"--import-synapses", NULL, OLIVE_OPT_VALUE, 0, NULL, NULL}, {"--import-edge-types", NULL, OLIVE_OPT_VALUE, 0, NULL, NULL},
-    {"--import-synaptic-models", NULL, OLIVE_OPT_VALUE, 0, NULL, NULL},
-    {"--import-circuit", NULL, OLIVE_OPT_VALUE, 0, NULL, NULL}, {"--import-node-population", NULL, OLIVE_OPT_VALUE, 0, NULL, NULL},
-    {"--dt", NULL, OLIVE_OPT_VALUE, 0, NULL, NULL}, {"--procedural", NULL, OLIVE_OPT_FLAG, 0, NULL, NULL},
-};
-
-static const char *need_value(int argc, char **argv, int *i)
-{
-    if (*i + 1 >= argc) olive_usage_error("%s needs a value", argv[*i]);
-    return argv[++*i];
 }
 
 static int find_pop(const gc_spk_config *cfg, const char *name)
@@ -573,49 +592,56 @@ typedef struct {
     int nparams, nv0, nprojs, nmorphs;
 } spk_later;
 
-/* An option of the populations and projections (argv[*i]): taken, 1; else 0. */
-static int parse_network_option(int argc, char **argv, int *i, gc_spk_config *cfg, spk_later *l)
+/* Option id of the populations and projections, its value v: taken, 1;
+ * else 0. */
+static int parse_network_option(int id, const char *v, gc_spk_config *cfg, spk_later *l)
 {
-    const char *a = argv[*i];
-    if (!strcmp(a, "--model")) parse_model(cfg, need_value(argc, argv, i));
-    else if (!strcmp(a, "--model-path")) need_value(argc, argv, i);   /* (taken before the loop) */
-    else if (!strcmp(a, "--cells")) l->cells = olive_parse_int(a, need_value(argc, argv, i), 1, INT32_MAX);
-    else if (!strcmp(a, "--population")) add_population(cfg, need_value(argc, argv, i));
-    else if (!strcmp(a, "--source-poisson")) add_source_poisson(cfg, need_value(argc, argv, i));
-    else if (!strcmp(a, "--param")) {
+    const char *a = spk_opts[id].name;
+    switch (id) {
+    case GC_OPT_MODEL: parse_model(cfg, v); break;
+    case SPK_OPT_MODEL_PATH: break;   /* (taken before the loop) */
+    case GC_OPT_CELLS: l->cells = olive_parse_int(a, v, 1, INT32_MAX); break;
+    case SPK_OPT_POPULATION: add_population(cfg, v); break;
+    case SPK_OPT_SOURCE_POISSON: add_source_poisson(cfg, v); break;
+    case SPK_OPT_PARAM:
         if (l->nparams == 256) olive_usage_error("--param: too many");
-        l->params[l->nparams++] = need_value(argc, argv, i);
-    } else if (!strcmp(a, "--morphology")) {
+        l->params[l->nparams++] = v;
+        break;
+    case SPK_OPT_MORPHOLOGY:
         if (l->nmorphs == OLIVE_MAX_POPS) olive_usage_error("--morphology: too many");
-        l->morphs[l->nmorphs++] = need_value(argc, argv, i);
-    } else if (!strcmp(a, "--v0")) {
+        l->morphs[l->nmorphs++] = v;
+        break;
+    case SPK_OPT_V0:
         if (l->nv0 == OLIVE_MAX_POPS) olive_usage_error("--v0: too many");
-        l->v0s[l->nv0++] = need_value(argc, argv, i);
-    } else if (!strcmp(a, "--projection")) {
+        l->v0s[l->nv0++] = v;
+        break;
+    case SPK_OPT_PROJECTION:
         if (l->nprojs == GC_MAX_PROJ) olive_usage_error("--projection: at most %d", GC_MAX_PROJ);
-        l->projs[l->nprojs++] = need_value(argc, argv, i);
+        l->projs[l->nprojs++] = v;
+        break;
+    case SPK_OPT_DT: cfg->dt = olive_parse_double(a, v, 1e-6, 10); break;
+    case GC_OPT_SEED: cfg->seed = (uint64_t)olive_parse_int(a, v, 0, INT64_MAX); break;
+    case SPK_OPT_PROCEDURAL: cfg->procedural = 1; break;
+    default: return 0;
     }
-    else if (!strcmp(a, "--dt")) cfg->dt = olive_parse_double(a, need_value(argc, argv, i), 1e-6, 10);
-    else if (!strcmp(a, "--seed")) cfg->seed = (uint64_t)olive_parse_int(a, need_value(argc, argv, i), 0, INT64_MAX);
-    else if (!strcmp(a, "--procedural")) cfg->procedural = 1;
-    else return 0;
     return 1;
 }
 
-/* An option of the SONATA imports and export (argv[*i]): taken, 1; else 0. */
-static int parse_sonata_option(int argc, char **argv, int *i, gc_spk_config *cfg)
+/* Option id of the SONATA imports and export, its value v: taken, 1; else 0. */
+static int parse_sonata_option(int id, const char *v, gc_spk_config *cfg)
 {
-    const char *a = argv[*i];
-    if (!strcmp(a, "--export-sonata")) {
-        cfg->export_prefix = need_value(argc, argv, i);
-        if (!*cfg->export_prefix) olive_usage_error("--export-sonata: empty prefix");
+    switch (id) {
+    case GC_OPT_EXPORT_SONATA:
+        if (!*v) olive_usage_error("--export-sonata: empty prefix");
+        cfg->export_prefix = v;
+        break;
+    case SPK_OPT_IMPORT_SYNAPSES: cfg->import_synapses = v; break;
+    case SPK_OPT_IMPORT_EDGE_TYPES: cfg->import_edge_types = v; break;
+    case SPK_OPT_IMPORT_SYNAPTIC_MODELS: cfg->import_synaptic_models = v; break;
+    case SPK_OPT_IMPORT_CIRCUIT: cfg->import_circuit = v; break;
+    case SPK_OPT_IMPORT_NODE_POPULATION: cfg->import_node_pop = v; break;
+    default: return 0;
     }
-    else if (!strcmp(a, "--import-synapses")) cfg->import_synapses = need_value(argc, argv, i);
-    else if (!strcmp(a, "--import-edge-types")) cfg->import_edge_types = need_value(argc, argv, i);
-    else if (!strcmp(a, "--import-synaptic-models")) cfg->import_synaptic_models = need_value(argc, argv, i);
-    else if (!strcmp(a, "--import-circuit")) cfg->import_circuit = need_value(argc, argv, i);
-    else if (!strcmp(a, "--import-node-population")) cfg->import_node_pop = need_value(argc, argv, i);
-    else return 0;
     return 1;
 }
 
@@ -656,17 +682,19 @@ void gc_spk_parse_args(int argc, char **argv, gc_spk_config *cfg)
     for (int i = 1; i + 1 < argc; i++)   /* the places are known before --model looks there */
         if (!strcmp(argv[i], "--model-path")) olive_model_path_add(argv[++i]);
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(); exit(0); }
-        else if (!strcmp(a, "--version")) { printf("olive-genconn %s\n", OLIVE_VERSION); exit(0); }
-        else if (!strcmp(a, "-o") || !strcmp(a, "--output")) cfg->out_path = need_value(argc, argv, &i);
-        else if (parse_network_option(argc, argv, &i, cfg, &l) || parse_sonata_option(argc, argv, &i, cfg)) continue;
-        else if (!strcmp(a, "--force")) cfg->force = 1;
-        else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) olive_verbose = 1;
-        else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) olive_quiet = 1;
-        else if (a[0] == '-') olive_usage_error("unknown option '%s' (with --model %s; see --model %s --help)", a,
-                                                cfg->model ? cfg->model->name : "lif", cfg->model ? cfg->model->name : "lif_cuba");
-        else olive_usage_error("unexpected argument '%s'", a);
+        const char *v;
+        const int id = olive_take_option(argc, argv, &i, spk_opts, SPK_NOPTS, &v);
+        if (id < 0) olive_usage_error("unexpected argument '%s'", argv[i]);
+        if (parse_network_option(id, v, cfg, &l) || parse_sonata_option(id, v, cfg)) continue;
+        switch (id) {
+        case GC_OPT_HELP: usage(); exit(0);
+        case GC_OPT_VERSION: printf("olive-genconn %s\n", OLIVE_VERSION); exit(0);
+        case GC_OPT_OUTPUT: cfg->out_path = v; break;
+        case GC_OPT_FORCE: cfg->force = 1; break;
+        case GC_OPT_VERBOSE: olive_verbose = 1; break;
+        case GC_OPT_QUIET: olive_quiet = 1; break;
+        default: olive_die("internal: option %s has no case", spk_opts[id].name);
+        }
     }
     check_model_and_imports(cfg, l.cells);
     lay_out_populations(cfg, l.cells);
