@@ -54,7 +54,10 @@ OPT       ?= -O3
 # depend on the compiler's whim or the -march in use. -fno-trapping-math only
 # lets the compiler evaluate both sides of a select (no FP traps are used),
 # which the SIMD cell loop needs; values are unchanged.
+# -fPIC: every object also goes into libolive.so (olive_session.h);
+# -fno-semantic-interposition keeps the calls within it as direct as in a program.
 CFLAGS    += -std=c11 -D_GNU_SOURCE $(OPT) -g -Wall -Wextra -Werror -ffp-contract=off -fno-trapping-math -fopenmp \
+             -fPIC -fno-semantic-interposition \
              $(COMMON_INC) $(PKG_CFLAGS) $(CAIRO_CFLAGS)
 # FMA=1: the explicit fma() calls of common/math/fastexp.h (olive's exp and log,
 # written so the CPU and the GPU give the same bits) become one instruction
@@ -100,7 +103,7 @@ TEST_BINS  := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 # rule). Not .SECONDARY: with no names it makes every target intermediate, and
 # a missing stamp (.cuda0/.cuda1 after a switch) would then rebuild nothing.
 .PRECIOUS: $(BUILD)/obj/%.o $(BUILD)/obj/%.cu.o
-all: $(BINS) $(TEST_BINS) $(if $(HAVE_CUDA),$(BUILD)/testtools/plugin_link_check $(BUILD)/bench/olive-bwprobe $(BUILD)/bench/olive-scatterprobe $(BUILD)/bench/olive-stepprobe $(BUILD)/bench/olive-loopprobe $(BUILD)/bench/olive-hinesbench $(BUILD)/bench/olive-cablebench)
+all: $(BINS) $(BUILD)/lib/libolive.so $(TEST_BINS) $(if $(HAVE_CUDA),$(BUILD)/testtools/plugin_link_check $(BUILD)/bench/olive-bwprobe $(BUILD)/bench/olive-scatterprobe $(BUILD)/bench/olive-stepprobe $(BUILD)/bench/olive-loopprobe $(BUILD)/bench/olive-hinesbench $(BUILD)/bench/olive-cablebench)
 
 # Objects are rebuilt when the build switches between with and without CUDA.
 CUDA_STAMP := $(BUILD)/obj/.cuda$(if $(HAVE_CUDA),1,0)
@@ -187,7 +190,7 @@ $(BUILD)/testtools/plugin_link_check: tests/cuda/plugin_link_check.cu $(BUILD)/o
 	$(NVCC) $(NVCCFLAGS) -Itools/simulate/spiking -I$(BUILD)/gen -o $@ $< $(BUILD)/obj/tools/simulate/spiking/spk_cuda_link.cu.o -ldl
 $(BUILD)/obj/%.cu.o: %.cu $(COMMON_H) $(TOOLS_H) $(CUDA_STAMP)
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVCCFLAGS) $(NVCC_CPPFLAGS) -c $< -o $@
+	$(NVCC) $(NVCCFLAGS) -Xcompiler -fPIC $(NVCC_CPPFLAGS) -c $< -o $@
 # The device bandwidth probe of scripts/bench-gpu.sh.
 $(BUILD)/bench/olive-bwprobe: tools/bench/bwprobe.cu tools/bench/bench_cuda.h
 	@mkdir -p $(dir $@)
@@ -223,6 +226,15 @@ $(BUILD)/bin/olive-genconn: LDLIBS += $(JSONC_LIBS)
 $(BUILD)/bin/olive-%: $$(call tool_objs,$$*) $(BUILD)/libolive.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+# libolive.so: olive-simulate's sessions for other programs (olive_session.h;
+# Python's olive.Simulation): the program's objects but main's, exporting
+# olive_session_* only (libolive.map).
+SIM_LIB_OBJS := $(filter-out $(BUILD)/obj/tools/simulate/main.o,$(call tool_objs,simulate))
+$(BUILD)/lib/libolive.so: $(SIM_LIB_OBJS) $(COMMON_OBJ) tools/simulate/session/libolive.map
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -shared -Wl,--version-script=tools/simulate/session/libolive.map -Wl,-soname,libolive.so \
+	  -o $@ $(SIM_LIB_OBJS) $(COMMON_OBJ) $(LDLIBS) $(if $(HAVE_CUDA),-L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lpthread -lstdc++)
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libolive.a $(COMMON_H)
 	@mkdir -p $(dir $@)

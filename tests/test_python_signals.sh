@@ -47,7 +47,8 @@ kill -KILL $pid
 for _ in $(seq 300); do alive kill || break; sleep 0.1; done
 ! alive kill || { pkill -KILL -f "olive-simulate $PWD/net.h5 -o $PWD/kill" || true; fail "olive-simulate outlived its killed parent by 30 s"; }
 echo "ok SIGKILL: olive-simulate ended with its parent"
-# pyNN.olive: SIGTERM removes the temporary work directory
+# pyNN.olive with olive-simulate processes (setup(in_process=False); olive in this process:
+# test_session.sh): SIGTERM removes the temporary work directory
 "$py" -m olive.pynn.install >/dev/null
 cat > pynn_term.py <<'PY'
 import pyNN.olive as sim
@@ -58,7 +59,7 @@ p.record("spikes")
 sim.run(100000.0)
 p.get_data()   # (pyNN.olive runs olive-simulate when the data are asked for)
 PY
-"$py" pynn_term.py 2> pynn.err & pid=$!
+OLIVE_PYNN_IN_PROCESS=0 "$py" pynn_term.py 2> pynn.err & pid=$!
 for _ in $(seq 200); do pgrep -f "olive-simulate $PWD/tmp/pynn-olive-" >/dev/null && break; sleep 0.1; done
 pgrep -f "olive-simulate $PWD/tmp/pynn-olive-" >/dev/null || { cat pynn.err; fail "pyNN.olive's olive-simulate did not start"; }
 kill -TERM $pid
@@ -94,7 +95,7 @@ except KeyboardInterrupt as e:
     assert "removed its temporary run files" in msg, msg
     print("interrupted:", msg)
 PY
-"$py" pynn_int.py > int.out 2> int.err || { cat int.err; fail "pyNN.olive Ctrl-C"; }
+OLIVE_PYNN_IN_PROCESS=0 "$py" pynn_int.py > int.out 2> int.err || { cat int.err; fail "pyNN.olive Ctrl-C"; }
 grep -q "^interrupted: " int.out || { cat int.out int.err; fail "pyNN.olive Ctrl-C: no KeyboardInterrupt"; }
 echo "ok pyNN.olive Ctrl-C: $(head -c 200 int.out)"
 echo "test_python_signals: ok"

@@ -47,6 +47,18 @@ void olive_set_error_cleanup(void (*first)(void), void (*cleanup)(void))
 static void (*exit_hook)(int);
 void olive_set_exit_hook(void (*hook)(int)) { exit_hook = hook; }
 
+/* The last error's text, for a library caller (libolive's sessions turn an
+ * error into a return value; their callers show this). */
+static char last_error[8192];
+const char *olive_last_error(void) { return last_error; }
+static int print_errors = 1;
+void olive_set_error_print(int on) { print_errors = on; }
+
+static void keep_error(const char *fmt, va_list ap)
+{
+    vsnprintf(last_error, sizeof last_error, fmt, ap);
+}
+
 /* After an error the program stops at once: the outputs are already
  * removed, and memory held mid-operation is not a leak (so LeakSanitizer,
  * which runs from atexit, is skipped along with the other atexit handlers). */
@@ -63,11 +75,10 @@ void olive_die(const char *fmt, ...)
     va_list ap;
     if (error_first) error_first();
     fflush(stdout);
-    fprintf(stderr, "%s: error: ", prog_name);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    keep_error(fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
+    if (print_errors) fprintf(stderr, "%s: error: %s\n", prog_name, last_error);
     if (error_cleanup) error_cleanup();
     if (exit_hook) exit_hook(1);
     quick_exit_after_error(1);
@@ -77,11 +88,10 @@ void olive_usage_error(const char *fmt, ...)
 {
     va_list ap;
     if (error_first) error_first();
-    fprintf(stderr, "%s: error: ", prog_name);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    keep_error(fmt, ap);
     va_end(ap);
-    fprintf(stderr, "\nTry '%s --help'.\n", prog_name);
+    if (print_errors) fprintf(stderr, "%s: error: %s\nTry '%s --help'.\n", prog_name, last_error, prog_name);
     if (error_cleanup) error_cleanup();
     if (exit_hook) exit_hook(2);
     quick_exit_after_error(2);

@@ -25,6 +25,10 @@ void olive_help_footer(const char *program, const char *doc);
 /* Called by olive_die/olive_usage_error after cleanup, before exit (an MPI
  * program aborts the other ranks here). */
 void olive_set_exit_hook(void (*hook)(int code));
+/* The text of the last error olive_die or olive_usage_error reported ("": none). */
+const char *olive_last_error(void);
+/* 0: errors are kept (olive_last_error) but not printed (a library's caller shows them). */
+void olive_set_error_print(int on);
 /* What olive_die and olive_usage_error call first (a signal's death wins)
  * and before exiting (temporaries removed): atomic.c sets them. */
 void olive_set_error_cleanup(void (*first)(void), void (*cleanup)(void));

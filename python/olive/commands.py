@@ -199,17 +199,21 @@ def simulate(network, output, *, time=None, steps=None, record=None, pulses=(), 
 
 
 def simulate_argv(network, output, *, time=None, steps=None, record=None, pulses=(), poisson=(), params=None,
-                  force=False, extra_args=(), **kwargs):
+                  force=False, extra_args=(), open_horizon=False, **kwargs):
     """olive-simulate's arguments (without the program) for simulate()'s arguments.
 
     params: {"exc.tau_m": 15, "tau_m@inh": 12, "I_e": 2} -> --param exc.tau_m=15 ...
+    open_horizon: time and steps may both be left out (olive.Simulation).
     """
-    if (time is None) == (steps is None):
+    if time is not None and steps is not None or (time is None and steps is None and not open_horizon):
         raise ValueError("simulate: give exactly one of time (ms) and steps")
     argv = [os.fspath(network), "-o", os.fspath(output)]
     for k, v in (params or {}).items():
         argv += ["--param", f"{k}={_value(v)}"]
-    argv += ["--time", _value(time)] if time is not None else ["--steps", str(int(steps))]
+    if time is not None:
+        argv += ["--time", _value(time)]
+    elif steps is not None:
+        argv += ["--steps", str(int(steps))]
     if record is not None:
         argv += ["--record", record if isinstance(record, str) else ",".join(record)]
     for p in pulses:

@@ -509,11 +509,16 @@ static void resolve_models(const char *net)
 
 /* After the loop: the model read from the network file decides the step and
  * which options apply; then what needs them is parsed and checked. */
-static void finish_config(sim_config *cfg, sim_seen *h)
+static void finish_config(sim_config *cfg, sim_seen *h, int session)
 {
     if (!cfg->run.net_path) olive_usage_error("no network file given");
     if (!cfg->run.out_path) olive_usage_error("no output directory given (-o OUTDIR)");
-    if ((cfg->run.steps >= 0) == (h->time_ms >= 0)) olive_usage_error("give exactly one of --steps and --time");
+    if (cfg->run.steps >= 0 && h->time_ms >= 0) olive_usage_error("give exactly one of --steps and --time");
+    if (cfg->run.steps < 0 && h->time_ms < 0) {
+        if (!session) olive_usage_error("give exactly one of --steps and --time");
+        cfg->run.steps = INT64_C(1) << 40;   /* a session's open horizon */
+        cfg->run.open_ended = 1;
+    }
     /* The model decides the variables, the step and which options apply; a
      * plugin's is found in the places the user chose (model_places.h). */
     olive_plugins_enable();
@@ -542,7 +547,7 @@ static void finish_config(sim_config *cfg, sim_seen *h)
         olive_usage_error("--init-voltage and --restart: a restart continues the state's potentials");
 }
 
-void sim_parse_args(int argc, char **argv, sim_config *cfg)
+void sim_parse_args(int argc, char **argv, sim_config *cfg, int session)
 {
     memset(cfg, 0, sizeof *cfg);
     cfg->infoli.gj = OLIVE_GJ_RGJ;
@@ -566,6 +571,6 @@ void sim_parse_args(int argc, char **argv, sim_config *cfg)
             olive_usage_error("unexpected argument '%s' (one network file only)", argv[i]);
         }
     }
-    finish_config(cfg, &h);
+    finish_config(cfg, &h, session);
     free(h.pulses);
 }

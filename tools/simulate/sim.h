@@ -40,16 +40,23 @@ typedef struct {
     uint64_t seed;           /* --seed: the noise, the random initial potentials, the Poisson inputs */
     int64_t checkpoint_every;  /* --checkpoint-every N (0: none) */
     const char *restart_path;  /* --restart STATE.h5 (NULL: start at step 0) */
+    int open_ended;          /* a session opened without --steps/--time: steps is a horizon (2^40) */
     const char **params;     /* --param SPEC, as given (spiking families: spk_params.c) */
     int nparams;
     char *param_overrides;   /* what they set, "POP.NAME=VALUE,..." (provenance); NULL before set-up */
 } sim_run_config;
 
-/* Stimuli every family takes: --pulse and the pulse table of --stimulus (stimulus.c). */
+/* Stimuli: --pulse and the pulse table of --stimulus (stimulus.c), every
+ * family; the stimulus file's Poisson rate changes (spiking families). */
+/* A --poisson input's rate from step `step` on (a stimulus file's /poisson_rates row). */
+typedef struct { int64_t step; int input; double rate_hz; } sim_rate_change;
+
 typedef struct {
     const char *path;        /* --stimulus FILE.h5 (NULL: none) */
     sim_pulse *pulses;
     int npulses;
+    sim_rate_change *rates;  /* by step (file order within a step) */
+    int nrates;
 } sim_stim_config;
 
 /* InfOli's options: gap junctions, noise, random initial potentials, spike threshold. */
@@ -160,6 +167,9 @@ typedef struct {
     int64_t (*max_steps)(sim_t *s);
     /* Optional (NULL: the host's k->out): the weights of list entries x[0 .. n) into w. */
     void (*weights)(sim_t *s, const int64_t *x, int64_t n, double *w);
+    /* Optional (NULL: the engine reads the host's): the host's --poisson
+     * inputs (s->spk->poisson) changed between steps; copy them in. */
+    void (*inputs_changed)(sim_t *s);
 } sim_engine;
 extern const sim_engine sim_engine_cpu;   /* engine_cpu.c */
 extern const sim_engine sim_engine_point_cpu;  /* spk_engine.c: point models (point_model.h: built in or a plugin's), chemical synapses */
@@ -236,11 +246,13 @@ struct sim_t {
     /* Spiking networks (spk.h; NULL for InfOli): synapses, delay buffers, coefficients. */
     struct sim_spk *spk;
     sim_timings t;
+    int64_t loop_end;        /* the step the step loop's current run ends after (engines collect there) */
     int64_t end_step;        /* the step the output ends at (provenance) */
 };
 
 /* cli.c */
-void sim_parse_args(int argc, char **argv, sim_config *cfg);
+/* session: without --steps/--time the horizon is open (run.open_ended). */
+void sim_parse_args(int argc, char **argv, sim_config *cfg, int session);
 /* stimulus.c */
 void sim_add_pulse_arg(sim_stim_config *st, const char *arg);
 void sim_stimulus_set_dt(double dt);   /* the step pulse times are rounded to */

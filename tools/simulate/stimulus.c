@@ -84,6 +84,9 @@ void sim_add_pulse_arg(sim_stim_config *st, const char *arg)
     append(st, pl);
 }
 
+static void read_rates(sim_stim_config *st, const char *path, hid_t f);
+static void read_pulses(sim_stim_config *st, const char *path, hid_t f);
+
 void sim_read_stimulus(sim_stim_config *st, const char *path)
 {
     hid_t f = olive_h5_open_read(path);
@@ -91,7 +94,61 @@ void sim_read_stimulus(sim_stim_config *st, const char *path)
     if (!olive_h5_get_str_opt(path, f, "format", fmt, sizeof fmt) || strcmp(fmt, "olive-stimulus") != 0)
         olive_die("%s: not an olive stimulus file (root attribute format must be 'olive-stimulus')", path);
     if (olive_h5_get_i64(path, f, "/", "format_version") != 1) olive_die("%s: format_version must be 1", path);
-    if (!olive_h5_exists(f, "pulses")) olive_die("%s: group /pulses is missing", path);
+    const int has_rates = olive_h5_exists(f, "poisson_rates");
+    if (!olive_h5_exists(f, "pulses") && !has_rates) olive_die("%s: group /pulses is missing (and there is no /poisson_rates)", path);
+    if (has_rates) read_rates(st, path, f);
+    if (olive_h5_exists(f, "pulses")) read_pulses(st, path, f);
+    H5Fclose(f);
+}
+
+/* /poisson_rates: rows (input, start_ms, rate_hz), each --poisson input
+ * `input` (0: the first given) at rate_hz from the step of start_ms on;
+ * kept by step, file order within a step (the last row of a step wins). */
+static int by_key(const void *a, const void *b)
+{
+    const int64_t *x = a, *y = b;
+    if (x[0] != y[0]) return x[0] < y[0] ? -1 : 1;
+    return (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+static void read_rates(sim_stim_config *st, const char *path, hid_t f)
+{
+    const int64_t n = olive_h5_len1(path, f, "poisson_rates/start_ms");
+    if (n > PULSE_COUNT_MAX) olive_die("%s: %lld rows in /poisson_rates; at most %d are supported", path, (long long)n, PULSE_COUNT_MAX);
+    if (olive_h5_len1(path, f, "poisson_rates/input") != n || olive_h5_len1(path, f, "poisson_rates/rate_hz") != n)
+        olive_die("%s: /poisson_rates/input, start_ms and rate_hz must have the same length", path);
+    double *start = olive_malloc((size_t)n * 16 + 8, "stimulus"), *rate = start + n;
+    int64_t *input = olive_malloc((size_t)n * 8 + 8, "stimulus");
+    olive_h5_read_slab1(path, f, "poisson_rates/start_ms", H5T_NATIVE_DOUBLE, 0, n, start);
+    olive_h5_read_slab1(path, f, "poisson_rates/rate_hz", H5T_NATIVE_DOUBLE, 0, n, rate);
+    olive_h5_read_slab1(path, f, "poisson_rates/input", H5T_NATIVE_INT64, 0, n, input);
+    st->rates = olive_malloc((size_t)n * sizeof *st->rates + 8, "stimulus");
+    for (int64_t i = 0; i < n; i++) {
+        if (!(start[i] >= 0 && start[i] <= PULSE_MS_MAX))
+            olive_die("%s: /poisson_rates row %lld: start_ms %g: need 0 <= start_ms <= %g", path, (long long)i, start[i], PULSE_MS_MAX);
+        if (!(rate[i] >= 0 && rate[i] <= 1e6))
+            olive_die("%s: /poisson_rates row %lld: rate_hz %g: need 0 <= rate_hz <= 1e6", path, (long long)i, rate[i]);
+        if (input[i] < 0 || input[i] > INT32_MAX)
+            olive_die("%s: /poisson_rates row %lld: input %lld is not an input's number", path, (long long)i, (long long)input[i]);
+        /* (file order kept within a step: the sort below is stable by position) */
+        st->rates[i] = (sim_rate_change){ms_to_step(start[i]), (int)input[i], rate[i]};
+    }
+    /* stable: sort (step, row) pairs */
+    int64_t (*key)[2] = olive_malloc((size_t)n * sizeof *key + 8, "stimulus");
+    for (int64_t i = 0; i < n; i++) { key[i][0] = st->rates[i].step; key[i][1] = i; }
+    qsort(key, (size_t)n, sizeof *key, by_key);
+    sim_rate_change *sorted = olive_malloc((size_t)n * sizeof *sorted + 8, "stimulus");
+    for (int64_t i = 0; i < n; i++) sorted[i] = st->rates[key[i][1]];
+    free(st->rates);
+    free(key);
+    st->rates = sorted;
+    st->nrates = (int)n;
+    free(start);
+    free(input);
+}
+
+static void read_pulses(sim_stim_config *st, const char *path, hid_t f)
+{
     int64_t n = olive_h5_len1(path, f, "pulses/start_ms");
     /* Every step looks at every pulse (sim_active_pulses): a million is
      * already more than a stimulus protocol needs. */
@@ -126,7 +183,6 @@ void sim_read_stimulus(sim_stim_config *st, const char *path)
     }
     free(start);
     free(first);
-    H5Fclose(f);
 }
 
 void sim_check_pulses(const sim_stim_config *st, int64_t count)

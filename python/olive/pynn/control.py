@@ -23,7 +23,11 @@ def setup(timestep=DEFAULT_TIMESTEP, min_delay=DEFAULT_MIN_DELAY, **extra_params
     directory, removed by end()), keep_files=True keeps them,
     order_free_sums=True (olive-simulate --order-free-sums: every weight
     rounded to a multiple of 2^-F so that no sum depends on its order, and
-    the GPU adds events as they come; docs/MODELS.md).
+    the GPU adds events as they come; docs/MODELS.md), in_process=True
+    (the default: olive runs inside this process, olive.Simulation, and a
+    run() whose results are read goes on from where the last one stopped
+    without a restart; False: each olive run is an olive-simulate process,
+    continued from its state file).
     """
     max_delay = extra_params.get("max_delay", DEFAULT_MAX_DELAY)
     backend = extra_params.pop("backend", os.environ.get("OLIVE_PYNN_BACKEND", "auto"))
@@ -33,6 +37,7 @@ def setup(timestep=DEFAULT_TIMESTEP, min_delay=DEFAULT_MIN_DELAY, **extra_params
     workdir = extra_params.pop("workdir", None)
     keep = extra_params.pop("keep_files", False)
     order_free = bool(extra_params.pop("order_free_sums", False))
+    in_process = bool(extra_params.pop("in_process", os.environ.get("OLIVE_PYNN_IN_PROCESS", "1") != "0"))
     if extra_params.pop("spike_precision", "on_grid") != "on_grid":
         warnings.warn("pyNN.olive: spikes are on the time grid in olive (spike_precision='on_grid'); "
                       "a crossing between grid points is stamped at the end of its step", stacklevel=2)
@@ -47,6 +52,7 @@ def setup(timestep=DEFAULT_TIMESTEP, min_delay=DEFAULT_MIN_DELAY, **extra_params
     st.max_delay = max_delay
     st.backend = backend
     st.order_free_sums = order_free
+    st.in_process = in_process
     st.seed = 1 if seed is None else int(seed)
     st.workdir = workdir
     st.keep_files = keep or workdir is not None

@@ -60,6 +60,7 @@ class PopulationView(_Parameters, common.PopulationView):
         except ValueError as e:
             raise errors.InvalidParameterValueError(f"{', '.join(parameter_space.keys())}: {e}")
         _check_spike_times(self.celltype, dict(parameter_space.items()))
+        simulator.state.touch()
         for name, value in parameter_space.items():
             try:
                 self.parent._parameters[name][self.mask] = value
@@ -67,6 +68,7 @@ class PopulationView(_Parameters, common.PopulationView):
                 raise errors.InvalidParameterValueError(f"{name} should not be of type {type(value)}")
 
     def _set_initial_value_array(self, variable, initial_values):
+        simulator.state.touch()
         self.parent._initial.setdefault(variable, np.zeros(self.parent.size))[self.mask] = \
             _evaluate(initial_values, self.size)
 
@@ -105,8 +107,10 @@ class Population(_Parameters, common.Population):
             c.parent = self
         state.id_counter += self.size
         state.populations.append(self)
+        simulator.state.touch()
 
     def _set_initial_value_array(self, variable, initial_values):
+        simulator.state.touch()
         self._initial[variable] = _evaluate(initial_values, self.size)
 
     def _get_view(self, selector, label=None):
@@ -118,5 +122,6 @@ class Population(_Parameters, common.Population):
     def _set_parameters(self, parameter_space):
         parameter_space.evaluate(simplify=False, mask=self._mask_local)
         _check_spike_times(self.celltype, dict(parameter_space.items()))
+        simulator.state.touch()
         for name, value in parameter_space.items():
             self._parameters[name] = value

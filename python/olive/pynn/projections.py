@@ -57,6 +57,7 @@ class Connection(common.Connection):
         return int(v) if key in ("pre", "post") else float(v)
 
     def __setattr__(self, name, value):
+        simulator.state.touch()
         self._projection._data()[_KEYS.get(name, name)][self._i] = value
 
     def as_tuple(self, *attribute_names):
@@ -117,6 +118,7 @@ class Projection(common.Projection):
                 warnings.filterwarnings("ignore", message="Can't check weight, conductance status unknown.")
             connector.connect(self)
         simulator.state.projections.append(self)
+        simulator.state.touch()
 
     def _data(self):
         """{"pre", "post", attribute: array} of every connection, in the order they were made."""
@@ -168,6 +170,7 @@ class Projection(common.Projection):
                 np.array(np.broadcast_to(np.asarray(value, dtype=float), (len(pre),))))
 
     def _set_attributes(self, parameter_space):
+        simulator.state.touch()
         self._set_attributes_check(list(parameter_space.keys()))
         parameter_space.evaluate(simplify=False)
         data = self._data()

@@ -15,6 +15,7 @@ class Recorder(recording.Recorder):
     _simulator = simulator
 
     def _record(self, variable, new_ids, sampling_interval=None):
+        self._simulator.state.touch()
         if sampling_interval is not None:
             dt = self._simulator.state.dt
             k = ms_to_steps(sampling_interval, dt, "record(): sampling_interval", rounding="even")

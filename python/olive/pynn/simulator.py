@@ -10,6 +10,13 @@ currents up to now are kept (history, pulse_history) and the new ones act
 from now on, so one run holds them all. PyNN's callbacks that only look or
 change such inputs thus cost one olive run, not one a callback interval.
 
+olive runs inside this process (olive.Simulation, setup(in_process=False):
+an olive-simulate process a run): a run whose network, recorded variables
+and inputs are those of the simulation still held goes on in it, with no
+restart (PyNN's callbacks that read weights every millisecond cost a
+millisecond's steps each). Otherwise the held simulation writes its state
+and a new one continues from there.
+
 An olive run after the first of a segment continues the previous one from
 its state (olive-simulate --restart: the cells' variables and the spikes
 still in flight, bit-identical to an unbroken run). Where olive cannot
@@ -100,6 +107,11 @@ class State(common.control.BaseState):
         self.min_delay_auto = False
         self.backend = "auto"
         self.order_free_sums = False   # setup(order_free_sums=True): olive-simulate --order-free-sums
+        self.in_process = True         # setup(in_process=False): olive-simulate processes
+        self.sim = None                # the olive.Simulation held (in_process), or None
+        self.version = 0               # PyNN's objects changed (touch()) this many times
+        self.sim_version = None        # ... when the held simulation's network was built
+        self.session_runs = 0          # run pieces it went on with, in memory
         self.workdir = None
         self.keep_files = False
         self._remove_workdir = None   # weakref.finalize of a temporary workdir (None: none, or kept)
@@ -121,6 +133,7 @@ class State(common.control.BaseState):
 
     def reset(self):
         self.flush()                  # the segment's results exist before a new segment starts
+        self._drop_sim()
         self.running = False
         self.t = 0.0
         self.t_next = 0.0
@@ -141,6 +154,11 @@ class State(common.control.BaseState):
         for prj in getattr(self, "projections", []):
             prj.plastic_weights = None    # a new segment starts from the network's weights
 
+    def touch(self):
+        """A PyNN object changed (parameters, cells, connections, recording, currents): the next
+        run() builds the network again."""
+        self.version += 1
+
     # -- running -------------------------------------------------------------
 
     def run(self, simtime):
@@ -154,11 +172,30 @@ class State(common.control.BaseState):
         self.t = tstop
         self.running = True
 
+    def _unchanged_since_sim(self):
+        """Whether the held simulation's network is the network now, without building it: nothing
+        touched since, and no input whose description grows with the time run (current sources,
+        spike trains drawn here)."""
+        return (self.sim is not None and self.version == self.sim_version and not self.current_sources
+                and not any(hasattr(p.celltype, "draw") for p in self.populations)
+                and (self.pending is None or self.pending[0] is self.sim_spec))
+
     def _note(self, tstop):
+        if self._unchanged_since_sim():
+            spec = self.sim_spec
+            if os.environ.get("OLIVE_PYNN_CHECK_UNCHANGED") == "1":   # (tests: the counter misses nothing)
+                built = build_network(self, tstop)
+                if self._sim_key(built, tstop) != self._sim_key(spec, tstop):
+                    raise RuntimeError("pyNN.olive (internal): the network changed but no change was noted")
+            self.pending = (spec, tstop)
+            self._inputs_until(spec, tstop)
+            return
         spec = build_network(self, tstop)
         if self.pending is not None and not _one_run_holds(self.pending[0], spec):
             self.flush()              # the network changed: what came before runs as it was
-        if self.pending is None:      # a new olive run: refused now, not at the get_data() that runs it
+        if self.pending is None and not (self.sim is not None and self._sim_key(spec, tstop) == self.sim_key):
+            # a new olive run (not the held simulation going on): refused now, not at the
+            # get_data() that runs it
             self._plan(spec, tstop)
             self._write_network(spec)
         self.pending = (spec, tstop)
@@ -177,6 +214,8 @@ class State(common.control.BaseState):
         try:
             work(*args)
         except BaseException as e:
+            if self.sim is not None:   # (its files go with the workdir below: never closed into it)
+                self.sim, self.sim_key = None, None
             # an error or Ctrl-C: the run files go now unless kept (the next olive run
             # simulates the segment again from 0), not at end(), which may never come
             if self._discard_workdir() and isinstance(e, olive.OliveInterrupted):
@@ -246,7 +285,93 @@ class State(common.control.BaseState):
         self._written = spec
         return net
 
+    # -- olive in this process (olive.Simulation) ----------------------------
+
+    @staticmethod
+    def _sim_key(spec, tstop):
+        """What a held simulation needs unchanged to go on: the network (fingerprint), the recorded
+        variables and the inputs (spike-source times, currents); None where a current is cut at tstop
+        (a later run() could extend it)."""
+        from .digest import digest
+        if any(p[1] is None or p[1] > tstop for p in spec.pulses):
+            return None
+        parts = [spec.fingerprint(), tuple(spec.record), repr(spec.pulses)]
+        for p in spec.populations:
+            for t in p.get("spike_times") or []:
+                parts.append(np.asarray(t, dtype=float))
+        return digest(*parts)
+
+    def _drop_sim(self, keep_state=False):
+        """Close the held simulation: with keep_state its outputs (the next olive run continues from
+        its state.h5), else they go with it."""
+        if self.sim is None:
+            return
+        sim, self.sim, self.sim_key, self.sim_spec = self.sim, None, None, None
+        if keep_state:
+            sim.close()
+        else:
+            sim.close()
+            shutil.rmtree(sim.output, ignore_errors=True)
+
+    def _go_on_in_memory(self, spec, tstop):
+        """Run the held simulation on to tstop where it holds spec; whether it did."""
+        if self.sim is None:
+            return False
+        key = self._sim_key(spec, tstop)
+        if key is None or key != self.sim_key:
+            self._drop_sim(keep_state=True)     # run{pieces-1}/state.h5: the next run continues from it
+            return False
+        steps = int(ms_to_steps(tstop, self.dt, "run(): the time to simulate to", rounding="even"))
+        self.sim.run(steps=steps - self.sim.step)
+        self.session_runs += 1
+        self._collect(spec, go_on=True)
+        return True
+
+    def _open_sim(self, spec, tstop, steps, backend, prev, pulses, extra):
+        d = self._directory()
+        net = os.path.join(d, "net.h5") if self._written is spec else self._write_network(spec)
+        out = os.path.join(d, f"run{self.pieces}")
+        kwargs = dict(record=spec.record or "none", pulses=pulses, **extra, seed=self.seed, backend=backend,
+                      force=True, order_free_sums=self.order_free_sums)
+        if prev is not None:
+            kwargs["restart"] = prev
+        if spec.record:
+            kwargs["record_precision"] = "double"
+        sim = olive.Simulation(net, out, **kwargs)
+        self.sim, self.sim_key = sim, self._sim_key(spec, tstop)
+        self.sim_spec, self.sim_version = spec, self.version
+        self.run_starts.append(sim.t)
+        sim.run(steps=steps - sim.step)
+
+    def _collect(self, spec, go_on):
+        """The held simulation's spikes, frames and plastic weights since the last look."""
+        sim = self.sim
+        times, ids = sim.spikes()
+        if go_on:
+            ids, times = np.concatenate([self._seg_ids, ids]), np.concatenate([self._seg_times, times])
+        self._seg_ids, self._seg_times = ids, times
+        self._index_spikes(ids, times)
+        traces = self.traces if go_on else {}
+        for var in spec.record:
+            # the pieces' frames kept as a list, joined once when read (trace()): joining at every
+            # piece would copy the whole trace a millisecond
+            if var not in traces:
+                traces[var] = ({int(c): j for j, c in enumerate(sim.recorded(var))}, [])
+            elif not isinstance(traces[var][1], list):
+                traces[var] = (traces[var][0], [traces[var][1]])
+            traces[var][1].append(sim.frames(var))
+        self.traces = traces
+        self.spec = spec
+        for name, k, order, factor in spec.plastic_maps:
+            prj = self.projections[k]
+            if prj.plastic_weights is None:
+                prj.plastic_weights = np.array(prj._data()["weight"], dtype=float)
+            idx, w = sim.weights(name)
+            prj.plastic_weights[np.asarray(order)[idx]] = w / factor
+
     def _simulate(self, spec, tstop):
+        if self.in_process and self._go_on_in_memory(spec, tstop):
+            return
         steps, backend, prev = self._plan(spec, tstop)
         go_on = prev is not None
         self.fingerprint = spec.fingerprint()
@@ -261,6 +386,17 @@ class State(common.control.BaseState):
             pulses, extra = [], {"stimulus": stim}
         else:
             extra = {}
+        if self.in_process:
+            self._open_sim(spec, tstop, steps, backend, prev, pulses, extra)
+            self.result = olive.Run.__new__(olive.Run)    # (looked at for "has olive run")
+            self.pieces += 1
+            if go_on:
+                shutil.rmtree(os.path.dirname(prev), ignore_errors=True)
+            self.fingerprint = spec.fingerprint()
+            self.structure = spec.structure_fingerprint()
+            self.recorded = list(spec.record)
+            self._collect(spec, go_on)
+            return
         kwargs = dict(steps=steps, record=spec.record or "none", pulses=pulses, **extra,
                       seed=self.seed, backend=backend, force=True, progress=False,
                       order_free_sums=self.order_free_sums)
@@ -287,7 +423,8 @@ class State(common.control.BaseState):
             if go_on:
                 if old_traces[var][0] != col:
                     raise RuntimeError(f"pyNN.olive: the {var} report's cells changed between runs (internal)")
-                data = np.concatenate([old_traces[var][1], data])
+                before = old_traces[var][1]
+                data = np.concatenate(([*before] if isinstance(before, list) else [before]) + [data])
             self.traces[var] = (col, data)
         ids, times = np.asarray(result.spikes.node_ids), np.asarray(result.spikes.times, dtype=float)
         if go_on:
@@ -325,6 +462,9 @@ class State(common.control.BaseState):
     def trace(self, variable, cells):
         """[samples, cells] of an olive report at 0, dt, ..., t (the first row: the initial value)."""
         col, data = self.traces[variable]
+        if isinstance(data, list):     # (pieces of a held simulation: joined once)
+            data = np.concatenate(data) if data else np.zeros((0, len(col)))
+            self.traces[variable] = (col, data)
         out = np.empty((data.shape[0] + 1, len(cells)))
         for k, c in enumerate(cells):
             out[1:, k] = data[:, col[int(c)]]
@@ -333,6 +473,7 @@ class State(common.control.BaseState):
 
     def finish(self):
         self.pending = None
+        self._drop_sim()
         self._discard_workdir()
         self.workdir = None
 

@@ -352,11 +352,13 @@ class _OliveCurrentSource:
             if not c.celltype.injectable:
                 raise TypeError("Can't inject current into a spike source.")
         state.current_sources.append((self, [int(c) for c in cells]))
+        state.touch()
 
     def set_native_parameters(self, parameters):
         parameters.evaluate(simplify=True)
         values = self._checked(dict(parameters.items()))
         self.parameter_space.update(**values)
+        state.touch()
 
     def _checked(self, values):
         return values

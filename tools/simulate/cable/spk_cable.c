@@ -213,4 +213,4 @@ const struct spk_cell_kind spk_cable_kind = {
 };
 
 const sim_engine sim_engine_cable_cpu = {"cpu", 0, 1, cable_setup, cable_step, cable_fetch, cable_energy_j, cable_free,
-                                         NULL, NULL, NULL};
+                                         NULL, NULL, NULL, NULL};

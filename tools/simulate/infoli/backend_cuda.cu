@@ -681,7 +681,7 @@ extern "C" void sim_cuda_poll(sim_t *s, int64_t i)
     sim_cuda *g = s->cuda;
     /* a checkpoint writes the spikes so far: all of them are collected there */
     const int64_t ck = s->cfg->run.checkpoint_every;
-    if ((i + 1) % g->window != 0 && i + 1 != s->cfg->run.steps && !(ck && (i + 1) % ck == 0)) return;
+    if ((i + 1) % g->window != 0 && i + 1 != s->loop_end && !(ck && (i + 1) % ck == 0)) return;
     double t0 = olive_now();
     CK(cudaMemcpyAsync(g->h_rep, g->d_rep, sizeof(dev_report), cudaMemcpyDeviceToHost, g->sc));
     CK(cudaStreamSynchronize(g->sc));

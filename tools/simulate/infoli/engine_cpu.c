@@ -39,4 +39,4 @@ static void cpu_fetch(sim_t *s, int all) { (void)s; (void)all; }
 static double cpu_energy_j(sim_t *s, int *owner) { (void)s; *owner = 0; return -1; }
 static void cpu_free(sim_t *s) { (void)s; }
 
-const sim_engine sim_engine_cpu = {"cpu", 0, 1, cpu_setup, cpu_step, cpu_fetch, cpu_energy_j, cpu_free, NULL, NULL, NULL};
+const sim_engine sim_engine_cpu = {"cpu", 0, 1, cpu_setup, cpu_step, cpu_fetch, cpu_energy_j, cpu_free, NULL, NULL, NULL, NULL};

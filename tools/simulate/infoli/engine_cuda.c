@@ -12,7 +12,7 @@ static void cuda_step(sim_t *s, int64_t step)
 }
 
 const sim_engine sim_engine_cuda = {"cuda", 1, 0, sim_cuda_setup, cuda_step, sim_cuda_fetch, sim_cuda_energy_j,
-                                    sim_cuda_free, NULL, NULL, NULL};
+                                    sim_cuda_free, NULL, NULL, NULL, NULL};
 #else
 /* ISO C wants a declaration in every file. */
 typedef int sim_engine_cuda_not_built;

@@ -24,6 +24,7 @@ typedef struct {
 
 struct sim_report {
     int var, compartments, nb;
+    int grow;                         /* an open horizon: the data grow with each flush */
     char path[4200];
     hid_t file;
     rep_block *b;
@@ -70,7 +71,9 @@ static void create_data(sim_report *r, sim_t *s, rep_block *b, hid_t g, const ch
     hsize_t ccols = (hsize_t)((4 << 20) / ((int64_t)r->el * r->frame_chunk));
     if (ccols > (hsize_t)b->ntotal) ccols = (hsize_t)b->ntotal;
     if (ccols < 1) ccols = 1;
-    hsize_t dims[2] = {(hsize_t)frames, (hsize_t)b->ntotal}, chunk[2] = {(hsize_t)r->frame_chunk, ccols};
+    /* a session with an open horizon: no frames yet, each flush grows it (sim_report_flush) */
+    const hsize_t now = s->cfg->run.open_ended ? 0 : (hsize_t)frames;
+    hsize_t dims[2] = {now, (hsize_t)b->ntotal}, chunk[2] = {(hsize_t)r->frame_chunk, ccols};
     /* Extendible in frames, so a run stopped by a signal can cut the reports to the frames done. */
     hsize_t maxdims[2] = {frames > 0 ? H5S_UNLIMITED : 0, (hsize_t)b->ntotal};
     hid_t space = H5Screate_simple(2, dims, maxdims), dcpl = H5Pcreate(H5P_DATASET_CREATE);
@@ -135,6 +138,7 @@ sim_report *sim_report_open(sim_t *s, const char *path, int var, int compartment
     sim_report *r = olive_calloc(1, sizeof *r, "report");
     r->var = var;
     r->compartments = compartments;
+    r->grow = c->run.open_ended;
     r->frame_chunk = frame_chunk;
     r->el = c->rec.as_double ? sizeof(double) : sizeof(float);
     snprintf(r->path, sizeof r->path, "%s", path);
@@ -189,6 +193,10 @@ void sim_report_flush(sim_report *r, int64_t frames_done, int64_t buffered, hid_
     const char *path = r->path;
     for (int j = 0; j < r->nb; j++) {
         const rep_block *b = &r->b[j];
+        if (r->grow) {   /* (collective: every rank flushes the same frames) */
+            hsize_t dims[2] = {(hsize_t)(frames_done + buffered), (hsize_t)b->ntotal};
+            if (H5Dset_extent(b->dset, dims) < 0) olive_die("%s: cannot grow the report to %lld frames", path, (long long)dims[0]);
+        }
         hid_t fs = H5Dget_space(b->dset);
         hsize_t off[2] = {(hsize_t)frames_done, (hsize_t)b->col0}, cnt[2] = {(hsize_t)buffered, (hsize_t)b->ncol};
         hid_t ms = H5Screate_simple(2, cnt, NULL);

@@ -31,6 +31,7 @@ struct sim_weights {
     int np;
     wproj *p;
     int64_t every, frames, frame_chunk, frames_done, buffered;
+    int grow;              /* an open horizon: the data grow with each flush */
 };
 
 static void write_u64(const char *path, hid_t g, const char *name, int64_t total, int64_t off, int64_t n,
@@ -82,7 +83,8 @@ static void create_data(sim_weights *w, sim_t *s, wproj *q, hid_t g, int64_t nco
     hsize_t ccols = (hsize_t)((4 << 20) / (8 * w->frame_chunk));
     if (ccols > (hsize_t)ncols) ccols = (hsize_t)ncols;
     if (ccols < 1) ccols = 1;
-    hsize_t dims[2] = {(hsize_t)w->frames, (hsize_t)ncols}, chunk[2] = {(hsize_t)w->frame_chunk, ccols};
+    /* a session with an open horizon: no frames yet, each flush grows it */
+    hsize_t dims[2] = {s->cfg->run.open_ended ? 0 : (hsize_t)w->frames, (hsize_t)ncols}, chunk[2] = {(hsize_t)w->frame_chunk, ccols};
     hsize_t maxdims[2] = {w->frames > 0 ? H5S_UNLIMITED : 0, (hsize_t)ncols};   /* (cut to the frames done on a stop) */
     hid_t space = H5Screate_simple(2, dims, maxdims), dcpl = H5Pcreate(H5P_DATASET_CREATE);
     if (space < 0 || dcpl < 0) olive_die("%s: cannot set up /report/%s/data", path, q->name);
@@ -110,6 +112,7 @@ sim_weights *sim_weights_open(sim_t *s, const char *path, hid_t xfer)
     sim_weights *w = olive_calloc(1, sizeof *w, "weight report");
     snprintf(w->path, sizeof w->path, "%s", path);
     w->every = c->rec.weights_every;
+    w->grow = c->run.open_ended;
     w->frames = c->run.steps / w->every - c->run.start_step / w->every;
     w->frame_chunk = w->frames < 64 ? (w->frames > 0 ? w->frames : 1) : 64;
     w->np = c->rec.nweights;
@@ -153,6 +156,14 @@ static void flush(sim_weights *w, hid_t xfer)
 {
     for (int i = 0; i < w->np; i++) {
         const wproj *q = &w->p[i];
+        if (w->grow) {   /* (collective: every rank flushes the same frames) */
+            hsize_t dims[2];
+            hid_t sp = H5Dget_space(q->dset);
+            if (sp < 0 || H5Sget_simple_extent_dims(sp, dims, NULL) != 2) olive_die("%s: cannot read a report's extent", w->path);
+            olive_h5_close(w->path, sp, "a dataspace");
+            dims[0] = (hsize_t)(w->frames_done + w->buffered);
+            if (H5Dset_extent(q->dset, dims) < 0) olive_die("%s: cannot grow the report to %lld frames", w->path, (long long)dims[0]);
+        }
         hid_t fs = H5Dget_space(q->dset);
         hsize_t off[2] = {(hsize_t)w->frames_done, (hsize_t)(q->sel.e0 - q->first)}, cnt[2] = {(hsize_t)w->buffered, (hsize_t)q->ncol};
         hid_t ms = H5Screate_simple(2, cnt, NULL);

@@ -282,6 +282,12 @@ void spk_plastic_restore(sim_t *s, const char *path, hid_t f, uint64_t *part);
  * before plastic weights change (spk_restart.c). */
 int64_t spk_synapse_hash(sim_t *s);
 void spk_plastic_free(struct sim_spk *k);
+/* spk_inputs.c: a --poisson input's rate (Hz) checked for the step (what:
+ * where it comes from, for the message; a usage error). */
+void spk_poisson_rate_check(const sim_poisson *p, double rate_hz, double dt, const char *what);
+/* --poisson input j's rate from the next step on, on the host and in the
+ * engine's copies (sim_engine.inputs_changed). */
+void sim_set_poisson_rate(sim_t *s, int j, double rate_hz, const char *what);
 /* A weight report's synapses (output/weights.c): synapses a <= e < b of
  * plastic projection `name` (e: its index in the projection, file order),
  * this rank's of them (e0 <= e < e0 + n: ranks hold whole cells, so their

@@ -613,6 +613,20 @@ static void spiking_cuda_weights(sim_t *s, const int64_t *x, int64_t n, double *
     spk_plastic_cuda_weights(s->spk->cuda, x, n, w);
 }
 
+/* A rate changed between steps (spk_inputs.c): the device's copies of the
+ * inputs and their factors, in stream order before the next step's draws. */
+static void spiking_cuda_inputs_changed(sim_t *s)
+{
+    spk_cuda *g = s->spk->cuda;
+    const size_t nin = (size_t)s->cfg->spiking.npoisson;
+    if (g->poisson.in)
+        CK(cudaMemcpyAsync(g->poisson.in, s->spk->poisson.in, nin * sizeof(sim_poisson), cudaMemcpyHostToDevice, g->st));
+    if (g->poisson.fac)
+        CK(cudaMemcpyAsync(g->poisson.fac, s->spk->poisson.fac, nin * OLIVE_BINOMIAL_FACTORS * sizeof(double),
+                           cudaMemcpyHostToDevice, g->st));
+    CK(cudaStreamSynchronize(g->st));   /* (pageable host memory: the copy is done before the host changes it again) */
+}
+
 extern "C" const sim_engine sim_engine_spiking_cuda = {"cuda", 1, 1, spiking_cuda_setup, spiking_cuda_step, spiking_cuda_fetch,
                                                    spiking_cuda_energy_j, spiking_cuda_free, spiking_cuda_steps, spiking_cuda_max_steps,
-                                                   spiking_cuda_weights};
+                                                   spiking_cuda_weights, spiking_cuda_inputs_changed};

@@ -168,4 +168,4 @@ static double point_energy_j(sim_t *s, int *owner) { (void)s; *owner = 0; return
 static void point_free(sim_t *s) { (void)s; }
 
 const sim_engine sim_engine_point_cpu = {"cpu", 0, 1, point_setup, point_step, point_fetch, point_energy_j, point_free,
-                                         NULL, NULL, NULL};
+                                         NULL, NULL, NULL, NULL};

@@ -648,12 +648,7 @@ static void setup_poisson(sim_t *s)
         p.step0 = olive_ms_to_step_or_never(olive_usage_error, "--poisson time START", p.start_ms, c->run.dt);
         p.step1 = p.stop_ms < 0 ? OLIVE_STEP_NEVER
                                 : olive_ms_to_step_or_never(olive_usage_error, "--poisson time STOP", p.stop_ms, c->run.dt);
-        if (!(p.rate_hz * 1e-3 * c->run.dt <= 1))
-            olive_usage_error("--poisson rate %g Hz: more than one event per input and step of %g ms", p.rate_hz, c->run.dt);
-        if ((double)p.n * p.rate_hz * 1e-3 * c->run.dt > 50)
-            olive_usage_error("--poisson n=%lld rate=%g: %g events per cell and step of %g ms; at most 50 (fewer inputs, or "
-                              "one input with their summed rate)", (long long)p.n, p.rate_hz,
-                              (double)p.n * p.rate_hz * 1e-3 * c->run.dt, c->run.dt);
+        spk_poisson_rate_check(&p, p.rate_hz, c->run.dt, "--poisson");
         olive_poisson_prepare(&p, c->run.dt);
         olive_binomial_factors(p.n, p.prob, k->poisson.fac + (size_t)j * OLIVE_BINOMIAL_FACTORS);
         k->poisson.in[j] = p;
