@@ -351,10 +351,11 @@ INSTALL_MANS := $(if $(filter 0,$(MAN)),,$(MANS))
 PLUGIN_HEADERS := common/models/model_plugin.h common/models/cellmodel.h common/models/plugin_cell.h \
                   common/models/plugin_rkf45.h common/math/hostdev.h common/math/fastexp.h common/math/fastlog.h \
                   common/models/lif.h
-install: $(BINS) $(INSTALL_MANS)
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(DOCDIR) $(DESTDIR)$(PREFIX)/include/olive
+install: $(BINS) $(BUILD)/lib/libolive.so $(INSTALL_MANS)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(DOCDIR) $(DESTDIR)$(PREFIX)/include/olive
 	install -m 755 $(BINS) $(DESTDIR)$(PREFIX)/bin/
-	install -m 644 $(PLUGIN_HEADERS) $(DESTDIR)$(PREFIX)/include/olive/
+	install -m 755 $(BUILD)/lib/libolive.so $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 $(PLUGIN_HEADERS) tools/simulate/session/olive_session.h $(DESTDIR)$(PREFIX)/include/olive/
 	$(if $(INSTALL_MANS),install -d $(DESTDIR)$(MANDIR) && install -m 644 $(INSTALL_MANS) $(DESTDIR)$(MANDIR)/)
 	install -m 644 README.md LICENSE CITATION.cff docs/*.md docs/tutorial.ipynb $(DESTDIR)$(DOCDIR)/
 	cd examples && find . -type f | while read -r f; do \

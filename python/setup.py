@@ -98,6 +98,11 @@ def build_programs(dest):
         dest.mkdir(parents=True)
         for p in PROGRAMS:
             shutil.copy2(Path(tmp, "stage", "olive", "bin", f"olive-{p}"), dest / f"olive-{p}")
+        # libolive, for olive.Simulation: olive/lib
+        lib = dest.parent / "lib"
+        shutil.rmtree(lib, ignore_errors=True)
+        lib.mkdir()
+        shutil.copy2(Path(tmp, "stage", "olive", "lib", "libolive.so"), lib / "libolive.so")
         # the headers cell-model plugins are compiled against (olive-model build): olive/include
         inc = dest.parent / "include"
         shutil.rmtree(inc, ignore_errors=True)
@@ -109,6 +114,7 @@ class build_py(_build_py):
         super().run()
         dest = Path(self.build_lib, "olive", "bin")
         shutil.rmtree(dest, ignore_errors=True)   # never a program left from an earlier build
+        shutil.rmtree(dest.parent / "lib", ignore_errors=True)
         if with_programs() and not self.editable_mode:
             build_programs(dest)
 

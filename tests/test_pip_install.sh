@@ -75,6 +75,18 @@ clean venv/bin/olive-genconn -o plugin.h5 --model "$PWD/lif_plugin.so" --populat
 clean venv/bin/olive-simulate plugin.h5 -o plugin-run --steps 100 --pulse 0:10:30 -q --model-path "$PWD/lif_plugin.so"
 [ "$(venv/bin/python -c "import h5py; print(len(h5py.File('plugin-run/spikes.h5')['spikes/a/node_ids']))")" -gt 0 ] \
   || fail "the plugin built against the package's headers gave no spikes"
+# olive.Simulation on the package's libolive (olive/lib), the same plugin: the same spikes
+[ -f "$site/olive/lib/libolive.so" ] || fail "olive/lib/libolive.so not installed"
+clean venv/bin/python - "$PWD/lif_plugin.so" <<'PYEOF' || fail "olive.Simulation from the installed package"
+import sys, h5py, numpy as np, olive
+sim = olive.Simulation("plugin.h5", "plugin-sess", steps=100, pulses=[(0, 10, 30)], model_path=sys.argv[1])
+sim.run(steps=60)
+sim.run(steps=40)
+sim.close()
+a, b = h5py.File("plugin-run/spikes.h5"), h5py.File("plugin-sess/spikes.h5")
+assert np.array_equal(a["spikes/a/timestamps"][:], b["spikes/a/timestamps"][:]), "spikes differ"
+PYEOF
+echo "ok olive.Simulation with the package's libolive"
 nestml_file="$TOP/examples/nestml/lif_cuba_nestml.nestml"
 if clean venv/bin/python -c 'import pynestml' 2>/dev/null; then
   so=$(clean env OLIVE_MODEL_CACHE="$PWD/cache" venv/bin/olive-model build "$nestml_file") && [ -f "$so" ] \

@@ -65,6 +65,8 @@ int olive_model_read_hash(const char *dir, const char *name, char *hash, size_t 
     return 1;
 }
 
+void olive_model_path_reset(void) { nuser = 0; }
+
 void olive_model_path_add(const char *p)
 {
     struct stat st;

@@ -29,6 +29,8 @@ typedef struct {
 
 /* --model-path P: a directory or a FILE.so, checked now (usage error naming P
  * and the fault). Repeatable; searched in the order given. */
+/* Forget the places --model-path gave (a new session of libolive reads its own). */
+void olive_model_path_reset(void);
 void olive_model_path_add(const char *p);
 /* The places in search order; returns their number. */
 int olive_model_places(olive_model_place *out, int max);

@@ -155,29 +155,38 @@ static const olive_model_plugin *load_fd(int fd, const char *path, char *why, in
     char self[64];
     snprintf(self, sizeof self, "/proc/self/fd/%d", fd);
     void *h = dlopen(access(self, R_OK) == 0 ? self : path, RTLD_NOW | RTLD_LOCAL);
-    close(fd);
-    if (!h) return fail(why, whylen, "%s: not a loadable plugin: %s", path, dlerror()), NULL;
+    /* The fd stays open while the plugin is loaded (for the process's life):
+     * dlopen knows an object by the name it was opened by, and a later
+     * plugin opened at a reused fd number would be handed this one (a
+     * process that loads several: libolive's sessions). */
+    if (!h) {
+        close(fd);
+        return fail(why, whylen, "%s: not a loadable plugin: %s", path, dlerror()), NULL;
+    }
     olive_model_plugin_fn fn;
     void *sym = dlsym(h, OLIVE_PLUGIN_SYMBOL);
     memcpy(&fn, &sym, sizeof fn);   /* (ISO C has no cast from void * to a function pointer) */
     if (!fn) {
         dlclose(h);
+        close(fd);
         return fail(why, whylen, "%s: not an olive model plugin (no symbol %s)", path, OLIVE_PLUGIN_SYMBOL), NULL;
     }
     const olive_model_plugin *p = fn();
     if (!p || !check_plugin(path, p, why, whylen)) {
         if (!p) fail(why, whylen, "%s: %s() returned no plugin", path, OLIVE_PLUGIN_SYMBOL);
         dlclose(h);
+        close(fd);
         return NULL;
     }
     for (int i = 0; i < nloaded; i++)   /* two files of one model name: which one a file means is unclear */
         if (!strcmp(loaded[i].p->model.name, p->model.name) && loaded[i].p != p) {
             fail(why, whylen, "%s: model %s is also loaded from %s", path, p->model.name, loaded[i].path);
             dlclose(h);
+            close(fd);
             return NULL;
         }
     for (int i = 0; i < nloaded; i++)
-        if (loaded[i].p == p) return p;
+        if (loaded[i].p == p) { close(fd); return p; }
     snprintf(loaded[nloaded].path, sizeof loaded[nloaded].path, "%s", path);
     loaded[nloaded++].p = p;
     return p;

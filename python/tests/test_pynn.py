@@ -208,11 +208,11 @@ def test_drawn_sources_are_renewal_processes_and_stay_put_across_runs(pynn_sim):
     assert one[0][0] > 10.0 and np.diff(one[2]).min() >= 4.0 - 1e-9
 
 
-def _delayed_network(pieces, change=None, look=False):
+def _delayed_network(pieces, change=None, look=False, in_process=True):
     """A recurrent IF_curr_exp network with Poisson input and delays, run in pieces; change(p)
     is called after the first piece; look: the spike counts are read after each piece (so olive
     runs up to there). Returns the spike trains, v, and the olive runs' start times."""
-    sim.setup(timestep=0.1, min_delay=0.1)
+    sim.setup(timestep=0.1, min_delay=0.1, in_process=in_process)
     p = sim.Population(200, sim.IF_curr_exp(i_offset=0.3, tau_refrac=2.0))
     src = sim.Population(50, sim.SpikeSourcePoisson(rate=50.0))
     sim.Projection(src, p, sim.FixedProbabilityConnector(0.2, rng=sim.NumpyRNG(seed=1)),
@@ -238,14 +238,20 @@ def test_run_in_pieces_continues_the_run_and_is_the_same_run(programs, tmp_path)
     # read between pieces, each olive run after the first continues the previous one from its
     # state (spikes in flight included): the same spikes and v as one run() either way, and no
     # piece simulated from 0 again
+    # (in this process, olive.Simulation: the pieces read go on in the simulation held, no
+    # restart; with olive-simulate processes each continues from the last one's state)
     sp1, v1, starts1 = _delayed_network([300.0])
     sp4, v4, starts4 = _delayed_network([100.0, 37.0, 63.0, 100.0])
     spl, vl, startsl = _delayed_network([100.0, 37.0, 63.0, 100.0], look=True)
+    held = sim.simulator.state.session_runs
+    spp, vp, startsp = _delayed_network([100.0, 37.0, 63.0, 100.0], look=True, in_process=False)
     assert sum(len(s) for s in sp1) > 5000
-    assert all(np.array_equal(a, b) and np.array_equal(a, c) for a, b, c in zip(sp1, sp4, spl))
-    assert v1.shape == v4.shape == vl.shape == (3001, 200) and np.array_equal(v1, v4) and np.array_equal(v1, vl)
-    assert starts1 == starts4 == [0.0]
-    assert startsl == pytest.approx([0.0, 100.0, 137.0, 200.0])
+    assert all(np.array_equal(a, b) and np.array_equal(a, c) and np.array_equal(a, d)
+               for a, b, c, d in zip(sp1, sp4, spl, spp))
+    assert v1.shape == v4.shape == vl.shape == vp.shape == (3001, 200)
+    assert np.array_equal(v1, v4) and np.array_equal(v1, vl) and np.array_equal(v1, vp)
+    assert starts1 == starts4 == startsl == [0.0] and held == 3
+    assert startsp == pytest.approx([0.0, 100.0, 137.0, 200.0])
 
 
 def test_a_parameter_set_between_runs_acts_from_then_on(programs, tmp_path):

@@ -143,6 +143,7 @@ class State(common.control.BaseState):
         self.structure = None         # NetworkSpec.structure_fingerprint() of that run
         self.recorded = None          # the olive variables it recorded
         self.pieces = 0               # olive runs in this segment (run0, run1, ...)
+        self.session_runs = 0         # pieces the held simulation went on with, in memory
         self.run_starts = []          # where each of them started (ms): 0, or the time it continued from
         self.pending = None           # (NetworkSpec, tstop) of run() calls olive has not run yet
         self._written = None          # the NetworkSpec in workdir/net.h5
@@ -195,7 +196,9 @@ class State(common.control.BaseState):
             self.flush()              # the network changed: what came before runs as it was
         if self.pending is None and not (self.sim is not None and self._sim_key(spec, tstop) == self.sim_key):
             # a new olive run (not the held simulation going on): refused now, not at the
-            # get_data() that runs it
+            # get_data() that runs it; the held one writes its state for it to continue from
+            if self.sim is not None:
+                self._drop_sim(keep_state=True)
             self._plan(spec, tstop)
             self._write_network(spec)
         self.pending = (spec, tstop)

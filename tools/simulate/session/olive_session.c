@@ -133,7 +133,7 @@ enum { READ_RECORDED, READ_FRAMES, READ_NOW };
 static int64_t read_variable(olive_session *x, const char *name, int what, void *buf, int64_t cap)
 {
     if (refused(x)) return -1;
-    const int v = variable(x, name);
+    const volatile int v = variable(x, name);
     if (v < 0) return -1;
     volatile int64_t n = 0;
     CAUGHT(x, -1, n = what == READ_RECORDED ? sim_session_recorded(x, v, buf, cap)

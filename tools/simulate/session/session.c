@@ -3,6 +3,7 @@
  * is the program over these; olive_session.c the library's door. */
 #include "sim_session.h"
 #include "model.h"
+#include "model_places.h"
 #include "spk.h"
 #include "util.h"
 #include <dirent.h>
@@ -125,6 +126,7 @@ olive_session *sim_session_open(int argc, char **argv, int program)
     char **args = x->argv;
     static const char *const keep[] = {"--compress", NULL};
     olive_split_equals(&n, &args, keep);
+    olive_model_path_reset();   /* (a process's earlier sessions' --model-path are not this one's) */
     sim_parse_args(n, args, &x->cfg, !program);
     sim_config *cfg = &x->cfg;
     const char *outs[1] = {cfg->run.out_path}, *ins[4] = {cfg->run.net_path, cfg->run.map_path, cfg->stim.path, cfg->run.restart_path};

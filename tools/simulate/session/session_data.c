@@ -68,9 +68,17 @@ int64_t sim_session_get(olive_session *x, const char *name, double *out, int64_t
     return n;
 }
 
-int64_t sim_session_weights(olive_session *x, const char *proj, int64_t *index, double *w, int64_t cap)
+struct sim_weight_cache {
+    char name[64];
+    spk_weight_sel sel;
+};
+
+/* Projection proj's synapses on this rank (selected at the first read). */
+static const spk_weight_sel *weight_selection(olive_session *x, const char *proj)
 {
     sim_t *s = &x->s;
+    for (int i = 0; i < x->nweights; i++)
+        if (!strcmp(x->weights[i].name, proj)) return &x->weights[i].sel;
     if (!s->spk) olive_usage_error("%s: an InfOli network has no plastic projections", x->cfg.run.net_path);
     spk_weight_sel sel;
     const int fault = spk_plastic_select(s, proj, 0, -1, &sel);
@@ -79,16 +87,30 @@ int64_t sim_session_weights(olive_session *x, const char *proj, int64_t *index, 
         olive_usage_error("%s has no plastic projection %s (its plastic projections: %s)", x->cfg.run.net_path, proj,
                           spk_plastic_names(s, names, sizeof names));
     if (fault == -2) olive_usage_error("projection %s of %s is static: its weights are the network file's", proj, x->cfg.run.net_path);
-    const int64_t n = sel.n;
-    if (w) {
-        if (cap < n) olive_die("olive_session_weights: room for %lld weights, %lld synapses", (long long)cap, (long long)n);
-        if (s->engine->weights) s->engine->weights(s, sel.x, n, w);
-        else
-            for (int64_t j = 0; j < n; j++) w[j] = s->spk->out[sel.x[j]].w;
-        if (index)
-            for (int64_t j = 0; j < n; j++) index[j] = sel.e0 + j;
+    x->weights = olive_realloc(x->weights, (size_t)(x->nweights + 1) * sizeof *x->weights, "session");
+    struct sim_weight_cache *c = &x->weights[x->nweights++];
+    snprintf(c->name, sizeof c->name, "%s", proj);
+    c->sel = sel;
+    return &c->sel;
+}
+
+int64_t sim_session_weights(olive_session *x, const char *proj, int64_t *index, double *w, int64_t cap)
+{
+    sim_t *s = &x->s;
+    const spk_weight_sel *sel = weight_selection(x, proj);
+    const int64_t n = sel->n;
+    if (!w) return n;
+    if (cap < n) olive_die("olive_session_weights: room for %lld weights, %lld synapses", (long long)cap, (long long)n);
+    if (s->engine->weights) {
+        s->engine->weights(s, sel->x, n, w);
+    } else {
+        const int64_t *xs = sel->x;
+        const spk_out *out = s->spk->out;
+#pragma omp parallel for schedule(static) num_threads(s->nthreads)
+        for (int64_t j = 0; j < n; j++) w[j] = out[xs[j]].w;
     }
-    free(sel.x); free(sel.target); free(sel.source);
+    if (index)
+        for (int64_t j = 0; j < n; j++) index[j] = sel->e0 + j;
     return n;
 }
 
@@ -147,5 +169,7 @@ int64_t sim_session_frames(olive_session *x, int v, double *data, int64_t cap)
 
 void sim_session_frames_free(olive_session *x)
 {
+    for (int i = 0; i < x->nweights; i++) { free(x->weights[i].sel.x); free(x->weights[i].sel.target); free(x->weights[i].sel.source); }
+    free(x->weights);
     for (int v = 0; v < OLIVE_NVARS; v++) { free(x->frames[v].v); free(x->frames[v].r); }
 }

@@ -28,6 +28,10 @@ struct olive_session {
     /* per variable: the report frames not taken yet (olive_session_frames),
      * the rank's recorded cells' values a frame (library sessions only) */
     sim_frames frames[OLIVE_NVARS];
+    /* the plastic projections' synapses olive_session_weights read (made
+     * once a projection: a selection walks every synapse) */
+    struct sim_weight_cache *weights;
+    int nweights;
     int broken;              /* an error happened: only close may follow */
     int stop_sig;            /* the signal that stopped the last run (0: none) */
 };
