@@ -35,22 +35,7 @@ import runpy; d = runpy.run_path('$TOP/examples/python/closed_loop.py')['DRIVE']
 print(','.join(f'{k}={v}' for k, v in d.items()))")
 "$BIN/olive-simulate" -q closed-loop-net.h5 -o replay --time 1000 --poisson "$drive" --stimulus rates.h5 \
     || fail "olive-simulate with the loop's rate changes"
-cat > same.py <<'PYEOF'
-import sys, h5py, numpy as np
-def datasets(path):
-    out = {}
-    with h5py.File(path, "r") as f:
-        f.visititems(lambda n, o: out.__setitem__(n, o[()]) if isinstance(o, h5py.Dataset) else None)
-    return out
-for name in sys.argv[3:]:
-    a, b = datasets(f"{sys.argv[1]}/{name}"), datasets(f"{sys.argv[2]}/{name}")
-    assert set(a) == set(b), (name, set(a) ^ set(b))
-    bad = [k for k in a if not np.array_equal(a[k], b[k])]
-    assert not bad, (name, bad)
-    assert len(a) > 0, name
-print("same:", sys.argv[1], sys.argv[2], *sys.argv[3:])
-PYEOF
-"$py" same.py loop replay spikes.h5 state.h5 || fail "the closed loop differs from olive-simulate given its rate changes"
+"$py" "$TESTS/same_datasets.py" loop replay spikes.h5 state.h5 || fail "the closed loop differs from olive-simulate given its rate changes"
 "$py" - <<'PYEOF' || fail "the closed loop's rate changes"
 import h5py, numpy as np
 g = h5py.File("rates.h5")["poisson_rates"]
@@ -64,50 +49,12 @@ PYEOF
     --projection from=i,to=all,p=0.1,weight=-6,delay=1.5,receptor=gi
 opts=(--poisson rate=30,weight=1.2,receptor=ge,n=20 --record v,ge --record-cells 7:40 --record-precision double)
 "$BIN/olive-simulate" -q plastic.h5 -o whole --time 91 "${opts[@]}" || fail "olive-simulate plastic.h5"
-cat > pieces.py <<'PYEOF'
-import sys, h5py, numpy as np, olive
-out = sys.argv[1]
-sim = olive.Simulation("plastic.h5", out, poisson=[{"rate": 30, "weight": 1.2, "receptor": "ge", "n": 20}],
-                       record=["v", "ge"], record_cells=(7, 40), record_precision="double", force=True)
-t, ids, frames = [], [], []
-for k in range(7):
-    sim.run(13)
-    a, b = sim.spikes()
-    t.append(a); ids.append(b); frames.append(sim.frames("v"))
-    assert abs(sim.t - 13 * (k + 1)) < 1e-9, sim.t
-v, w = sim.get("v"), sim.weights("e_to_all")
-cells = sim.recorded("v")
-try:
-    sim.get("V_m")
-    raise SystemExit("a wrong variable name was taken")
-except olive.OliveError as e:
-    assert "no variable V_m" in str(e), e
-sim.run(0)       # (the session goes on after a wrong name)
-first, n = sim.first_cell, sim.cell_count
-run = sim.close()
-whole = olive.read_run("whole")
-st = h5py.File("whole/state.h5")
-# this rank's part of the whole run
-sp_t, sp_i = np.asarray(whole.spikes.times), np.asarray(whole.spikes.node_ids)
-mine = (sp_i >= first) & (sp_i < first + n)
-t, ids = np.concatenate(t), np.concatenate(ids)
-order = np.lexsort((sp_i[mine], sp_t[mine]))
-assert np.array_equal(ids, sp_i[mine][order]) and np.allclose(t, sp_t[mine][order], rtol=0, atol=1e-9), "spikes"
-rep = whole.reports["v"]
-cols = [list(rep.node_ids).index(c) for c in cells]
-assert np.array_equal(np.concatenate(frames), np.asarray(rep.data)[:, cols]), "frames"
-assert np.array_equal(v, st["state/v"][first:first + n]), "v now"
-idx, wts = w
-wall = st["state/plastic/e_to_all/weight"][:]
-assert len(idx) > 100 and np.array_equal(wts, wall[idx]) and not np.array_equal(wts, wall[idx] * 0 + wts[0]), "weights"
-print(f"pieces: {len(ids)} spikes, {sum(len(f) for f in frames)} frames, {len(idx)} weights alike")
-PYEOF
-"$py" pieces.py pieces > pieces.txt || { cat pieces.txt; fail "a run in pieces differs from one olive-simulate run"; }
+"$py" "$TESTS/session_pieces.py" pieces > pieces.txt || { cat pieces.txt; fail "a run in pieces differs from one olive-simulate run"; }
 cat pieces.txt
-"$py" same.py whole pieces spikes.h5 state.h5 v.h5 ge.h5 || fail "the files of a run in pieces"
-mpirun -np 2 "$py" pieces.py pieces2 > pieces2.txt 2>&1 || { cat pieces2.txt; fail "2 ranks: a run in pieces"; }
+"$py" "$TESTS/same_datasets.py" whole pieces spikes.h5 state.h5 v.h5 ge.h5 || fail "the files of a run in pieces"
+mpirun -np 2 "$py" "$TESTS/session_pieces.py" pieces2 > pieces2.txt 2>&1 || { cat pieces2.txt; fail "2 ranks: a run in pieces"; }
 grep -c "^pieces:" pieces2.txt | grep -qx 2 || { cat pieces2.txt; fail "2 ranks: not both ranks checked"; }
-"$py" same.py whole pieces2 spikes.h5 state.h5 v.h5 || fail "2 ranks: the files of a run in pieces"
+"$py" "$TESTS/same_datasets.py" whole pieces2 spikes.h5 state.h5 v.h5 || fail "2 ranks: the files of a run in pieces"
 
 # InfOli in pieces
 "$BIN/olive-genconn" -q -o io.h5 --dims 6x6x1 --generator gaussian --density 4 --sigma 2 --seed 4
@@ -125,7 +72,7 @@ except olive.OliveError as e:
 sim.run(steps=1000)     # (the session goes on after a refused run)
 sim.close()
 PYEOF
-"$py" same.py io-whole io-pieces spikes.h5 state.h5 v_soma.h5 || fail "InfOli in pieces: the files"
+"$py" "$TESTS/same_datasets.py" io-whole io-pieces spikes.h5 state.h5 v_soma.h5 || fail "InfOli in pieces: the files"
 
 # Ctrl-C: stopped at a step boundary, then on to the same end
 "$py" - <<'PYEOF' || fail "Ctrl-C during Simulation.run"

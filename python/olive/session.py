@@ -107,6 +107,7 @@ class Simulation:
             output = os.path.join(self._tmp, "run")
         self.output = os.fspath(output)
         self.rate_changes = []        # (input, step, rate_hz) set by set_poisson_rate, in call order
+        self._weight_index = {}       # projection -> its synapses' indices (weights())
         argv = ["olive.Simulation"] + simulate_argv(network, self.output, time=time, steps=steps, force=force,
                                                      open_horizon=True, **kwargs)
         self.argv = argv
@@ -198,14 +199,21 @@ class Simulation:
         return data[:got]
 
     def weights(self, projection):
-        """(indices in the projection, weights now) of this rank's synapses of a plastic projection."""
-        h = self._live()
-        n = self._lib.olive_session_weights(h, projection.encode(), None, None, 0)
-        if n < 0:
-            raise self._error()
-        idx, w = np.empty(n, np.int64), np.empty(n, np.float64)
-        if self._lib.olive_session_weights(h, projection.encode(), _ptr(idx, ctypes.c_int64),
-                                           _ptr(w, ctypes.c_double), n) < 0:
+        """(indices in the projection, weights now) of this rank's synapses of a plastic projection,
+        in olive's memory order (the same indices at every call)."""
+        h, name = self._live(), projection.encode()
+        idx = self._weight_index.get(projection)
+        if idx is None:
+            n = self._lib.olive_session_weights(h, name, None, None, 0)
+            if n < 0:
+                raise self._error()
+            idx = np.empty(n, np.int64)
+            if self._lib.olive_session_weights(h, name, _ptr(idx, ctypes.c_int64), None, n) < 0:
+                raise self._error()
+            idx.flags.writeable = False
+            self._weight_index[projection] = idx
+        w = np.empty(len(idx), np.float64)
+        if self._lib.olive_session_weights(h, name, None, _ptr(w, ctypes.c_double), len(w)) < 0:
             raise self._error()
         return idx, w
 

@@ -61,9 +61,11 @@ int64_t olive_session_recorded(olive_session *s, const char *name, int64_t *cell
  * (frames x cells; NULL: count only, nothing taken): their number, or < 0. */
 int64_t olive_session_frames(olive_session *s, const char *name, double *data, int64_t cap);
 /* The weights now of this rank's synapses of plastic projection `proj`
- * (their indices in the projection into index, NULL allowed): their number
- * (buffers NULL: count only), or < 0. Equal on the CPU and the GPU at the
- * end of an exchange window (a multiple of the least delay). */
+ * into w, and their indices in the projection into index (each NULL
+ * allowed: the indices stay the same from call to call, the order being
+ * the engine's memory order): their number (both NULL: count only), or < 0.
+ * Equal on the CPU and the GPU at the end of an exchange window (a multiple
+ * of the least delay). */
 int64_t olive_session_weights(olive_session *s, const char *proj, int64_t *index, double *w, int64_t cap);
 /* --poisson input `input` (0: the first given) at rate_hz from the next
  * step on (as a stimulus file's /poisson_rates row at this step's time). */

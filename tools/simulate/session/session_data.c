@@ -68,17 +68,26 @@ int64_t sim_session_get(olive_session *x, const char *name, double *out, int64_t
     return n;
 }
 
+/* A projection's synapses on this rank in the order of the engine's list
+ * (x ascending: a read walks the list's weights in memory order), each with
+ * its index in the projection (e). */
 struct sim_weight_cache {
     char name[64];
-    spk_weight_sel sel;
+    int64_t n, *x, *e;
 };
 
+static int by_entry(const void *a, const void *b)
+{
+    const int64_t *p = a, *q = b;
+    return (p[0] > q[0]) - (p[0] < q[0]);
+}
+
 /* Projection proj's synapses on this rank (selected at the first read). */
-static const spk_weight_sel *weight_selection(olive_session *x, const char *proj)
+static const struct sim_weight_cache *weight_selection(olive_session *x, const char *proj)
 {
     sim_t *s = &x->s;
     for (int i = 0; i < x->nweights; i++)
-        if (!strcmp(x->weights[i].name, proj)) return &x->weights[i].sel;
+        if (!strcmp(x->weights[i].name, proj)) return &x->weights[i];
     if (!s->spk) olive_usage_error("%s: an InfOli network has no plastic projections", x->cfg.run.net_path);
     spk_weight_sel sel;
     const int fault = spk_plastic_select(s, proj, 0, -1, &sel);
@@ -87,30 +96,38 @@ static const spk_weight_sel *weight_selection(olive_session *x, const char *proj
         olive_usage_error("%s has no plastic projection %s (its plastic projections: %s)", x->cfg.run.net_path, proj,
                           spk_plastic_names(s, names, sizeof names));
     if (fault == -2) olive_usage_error("projection %s of %s is static: its weights are the network file's", proj, x->cfg.run.net_path);
+    int64_t (*pair)[2] = olive_malloc((size_t)sel.n * sizeof *pair + 16, "session");
+    for (int64_t j = 0; j < sel.n; j++) { pair[j][0] = sel.x[j]; pair[j][1] = sel.e0 + j; }
+    qsort(pair, (size_t)sel.n, sizeof *pair, by_entry);
     x->weights = olive_realloc(x->weights, (size_t)(x->nweights + 1) * sizeof *x->weights, "session");
     struct sim_weight_cache *c = &x->weights[x->nweights++];
     snprintf(c->name, sizeof c->name, "%s", proj);
-    c->sel = sel;
-    return &c->sel;
+    c->n = sel.n;
+    c->x = olive_malloc((size_t)sel.n * sizeof *c->x + 8, "session");
+    c->e = olive_malloc((size_t)sel.n * sizeof *c->e + 8, "session");
+    for (int64_t j = 0; j < sel.n; j++) { c->x[j] = pair[j][0]; c->e[j] = pair[j][1]; }
+    free(pair);
+    free(sel.x); free(sel.target); free(sel.source);
+    return c;
 }
 
 int64_t sim_session_weights(olive_session *x, const char *proj, int64_t *index, double *w, int64_t cap)
 {
     sim_t *s = &x->s;
-    const spk_weight_sel *sel = weight_selection(x, proj);
-    const int64_t n = sel->n;
-    if (!w) return n;
+    const struct sim_weight_cache *c = weight_selection(x, proj);
+    const int64_t n = c->n;
+    if (!w && !index) return n;
     if (cap < n) olive_die("olive_session_weights: room for %lld weights, %lld synapses", (long long)cap, (long long)n);
+    if (index) memcpy(index, c->e, (size_t)n * sizeof *index);
+    if (!w) return n;
     if (s->engine->weights) {
-        s->engine->weights(s, sel->x, n, w);
+        s->engine->weights(s, c->x, n, w);
     } else {
-        const int64_t *xs = sel->x;
+        const int64_t *xs = c->x;
         const spk_out *out = s->spk->out;
 #pragma omp parallel for schedule(static) num_threads(s->nthreads)
         for (int64_t j = 0; j < n; j++) w[j] = out[xs[j]].w;
     }
-    if (index)
-        for (int64_t j = 0; j < n; j++) index[j] = sel->e0 + j;
     return n;
 }
 
@@ -169,7 +186,7 @@ int64_t sim_session_frames(olive_session *x, int v, double *data, int64_t cap)
 
 void sim_session_frames_free(olive_session *x)
 {
-    for (int i = 0; i < x->nweights; i++) { free(x->weights[i].sel.x); free(x->weights[i].sel.target); free(x->weights[i].sel.source); }
+    for (int i = 0; i < x->nweights; i++) { free(x->weights[i].x); free(x->weights[i].e); }
     free(x->weights);
     for (int v = 0; v < OLIVE_NVARS; v++) { free(x->frames[v].v); free(x->frames[v].r); }
 }
