@@ -52,17 +52,27 @@ wall() {  # wall PYTHON SIM SCRIPT: median wall seconds of REPEAT runs; counts t
   local py=$1 sim=$2 script=$3 k t0 t1
   for k in $(seq "$REPEAT"); do
     t0=$(date +%s.%N)
-    (cd "$tmp" && OMP_NUM_THREADS=1 OLIVE_BIN="$top/$BUILD/bin" PYTHONPATH="$top/python" \
-      "$py" -c "import numpy, runpy, sys; numpy.random.seed(1); sys.argv = sys.argv[1:]; runpy.run_path(sys.argv[0], run_name='__main__')" \
-      "$script" "$sim" > "$tmp/ex.out" 2>/dev/null) || { echo "bench_pynn: $script on $sim failed" >&2; return 1; }
+    # (simple_STDP.py through scripts/pynn_example_dump.py: PyNN 0.13's one-cell mask under numpy 2, for both)
+    if [ "$(basename "$script")" = simple_STDP.py ]; then
+      (cd "$tmp" && OMP_NUM_THREADS=1 OLIVE_BIN="$top/$BUILD/bin" PYTHONPATH="$top/python" \
+        "$py" "$top/scripts/pynn_example_dump.py" "$script" "$sim" "$tmp/stdp.$sim.json" > "$tmp/ex.out" 2>/dev/null) \
+        || { echo "bench_pynn: $script on $sim failed" >&2; return 1; }
+    else
+      (cd "$tmp" && OMP_NUM_THREADS=1 OLIVE_BIN="$top/$BUILD/bin" PYTHONPATH="$top/python" \
+        "$py" -c "import numpy, runpy, sys; numpy.random.seed(1); sys.argv = sys.argv[1:]; runpy.run_path(sys.argv[0], run_name='__main__')" \
+        "$script" "$sim" > "$tmp/ex.out" 2>/dev/null) || { echo "bench_pynn: $script on $sim failed" >&2; return 1; }
+    fi
     t1=$(date +%s.%N)
     awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", b - a }'
   done | sort -n | sed -n "$(( (REPEAT + 1) / 2 ))p"
-  grep -o 'Actual spike counts: .*' "$tmp/ex.out" | sed 's/Actual spike counts: //; s/np.int64(\([0-9]*\))/\1/g' > "$tmp/counts.$sim"
+  { grep -o 'Actual spike counts: .*' "$tmp/ex.out" || echo "-"; } | sed 's/Actual spike counts: //; s/np.int64(\([0-9]*\))/\1/g' > "$tmp/counts.$sim"
 }
-for ex in update_spike_source_array varying_poisson; do
+# (simple_STDP.py reads the 60 plastic weights every 1 ms, 1060 reads: pyNN.olive goes on in the
+# simulation it holds, olive.Simulation; issue 56's goal: every example within 2x of pyNN.nest)
+for ex in update_spike_source_array varying_poisson simple_STDP; do
   to=$(wall "$olive_py" olive "$examples/$ex.py")
   tn=$(wall "$nest_py" nest "$examples/$ex.py")
-  printf '%-28s %10.2f %10.2f %9.2fx  %s | %s\n' "$ex.py" "$to" "$tn" "$(awk -v a="$to" -v b="$tn" 'BEGIN { print a / b }')" \
-    "$(cat "$tmp/counts.olive")" "$(cat "$tmp/counts.nest")"
+  printf '%-28s %10.2f %10.2f %9.2fx  %s | %s  (%s)\n' "$ex.py" "$to" "$tn" "$(awk -v a="$to" -v b="$tn" 'BEGIN { print a / b }')" \
+    "$(cat "$tmp/counts.olive")" "$(cat "$tmp/counts.nest")" \
+    "$(awk -v a="$to" -v b="$tn" 'BEGIN { print (a <= 2 * b) ? "within 2x of NEST" : "MORE than 2x of NEST" }')"
 done
