@@ -132,6 +132,16 @@ static void remove_tmps_on_signals(void)
     }
 }
 
+void olive_atomic_forget_committed(void)
+{
+    int k = 0;
+    for (int i = 0; i < nouts; i++) {
+        if (outs[i].tmp) outs[k++] = outs[i];
+        else free(outs[i].final);
+    }
+    nouts = k;
+}
+
 static const char *claim(const char *final, int force, int is_dir)
 {
     char canon[PATH_MAX];

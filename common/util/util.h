@@ -101,6 +101,10 @@ void olive_atomic_commit(const char *tmp);
  * by this rank too if it dies first (a file committed meanwhile is gone
  * from tmp anyway). */
 void olive_atomic_share(const char *tmp);
+/* Forget the outputs committed so far (a process that runs one session after
+ * another: libolive): their paths may be written again, and the table of
+ * outputs has room for the next session's. */
+void olive_atomic_forget_committed(void);
 /* Remove the temporaries of the outputs not committed (on an error, at
  * exit and on a signal: olive_die calls it). */
 void olive_atomic_remove_tmps(void);

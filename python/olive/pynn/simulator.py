@@ -305,15 +305,13 @@ class State(common.control.BaseState):
         return digest(*parts)
 
     def _drop_sim(self, keep_state=False):
-        """Close the held simulation: with keep_state its outputs (the next olive run continues from
-        its state.h5), else they go with it."""
+        """Close the held simulation: its outputs stay with keep_state (the next olive run continues
+        from its state.h5) or setup(keep_files=True, workdir=...), else they go with it."""
         if self.sim is None:
             return
         sim, self.sim, self.sim_key, self.sim_spec = self.sim, None, None, None
-        if keep_state:
-            sim.close()
-        else:
-            sim.close()
+        sim.close()
+        if not keep_state and not self.keep_files:
             shutil.rmtree(sim.output, ignore_errors=True)
 
     def _go_on_in_memory(self, spec, tstop):

@@ -53,6 +53,55 @@ const char *olive_session_error(void) { return error_text; }
 
 static int mpi_started_here;
 
+/* The process's environment as it was before MPI started here: MPI_Init
+ * (and olive_mpi_singleton_fast) put variables into it that a program the
+ * caller starts later would inherit (an mpirun started from the same Python
+ * then failed: its ranks took them for their own job's). */
+extern char **environ;
+
+static char **environment_copy(void)
+{
+    int n = 0;
+    while (environ[n]) n++;
+    char **copy = calloc((size_t)n + 1, sizeof *copy);
+    for (int i = 0; copy && i < n; i++)
+        if (!(copy[i] = strdup(environ[i]))) return NULL;   /* (then left as MPI made it) */
+    return copy;
+}
+
+static int has_name(char *const *list, const char *entry)
+{
+    const size_t len = strcspn(entry, "=");
+    for (int i = 0; list[i]; i++)
+        if (!strncmp(list[i], entry, len) && list[i][len] == '=') return 1;
+    return 0;
+}
+
+static void environment_restore(char **before)
+{
+    if (!before) return;
+    for (int again = 1; again;) {   /* (unsetenv changes environ: start over after each) */
+        again = 0;
+        for (char **e = environ; *e; e++)
+            if (!has_name(before, *e)) {
+                char name[256];
+                snprintf(name, sizeof name, "%.*s", (int)strcspn(*e, "="), *e);
+                unsetenv(name);
+                again = 1;
+                break;
+            }
+    }
+    for (int i = 0; before[i]; i++) {
+        char *eq = strchr(before[i], '=');
+        if (!eq) continue;
+        *eq = 0;
+        const char *now = getenv(before[i]);
+        if (!now || strcmp(now, eq + 1)) setenv(before[i], eq + 1, 1);
+        free(before[i]);
+    }
+    free(before);
+}
+
 static void finalize_mpi(void)
 {
     int done = 0;
@@ -66,8 +115,11 @@ olive_session *olive_session_open(int argc, const char *const *argv)
     MPI_Initialized(&up);
     if (!up) {
         int provided;
+        char **before = environment_copy();
         olive_mpi_singleton_fast();
-        if (MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) return NULL;
+        const int rc = MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided);
+        environment_restore(before);
+        if (rc != MPI_SUCCESS) return NULL;
         if (!mpi_started_here) atexit(finalize_mpi);
         mpi_started_here = 1;
     }

@@ -127,6 +127,7 @@ olive_session *sim_session_open(int argc, char **argv, int program)
     static const char *const keep[] = {"--compress", NULL};
     olive_split_equals(&n, &args, keep);
     olive_model_path_reset();   /* (a process's earlier sessions' --model-path are not this one's) */
+    olive_atomic_forget_committed();   /* (nor their outputs, committed already) */
     sim_parse_args(n, args, &x->cfg, !program);
     sim_config *cfg = &x->cfg;
     const char *outs[1] = {cfg->run.out_path}, *ins[4] = {cfg->run.net_path, cfg->run.map_path, cfg->stim.path, cfg->run.restart_path};
