@@ -98,7 +98,7 @@ BINS       := $(TOOLS:%=$(BUILD)/bin/olive-%)
 TEST_SRC   := $(wildcard tests/unit/*.c)
 TEST_BINS  := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all deps check demo install man clean bench
+.PHONY: all deps check demo install man clean bench wheel
 # Keep the tool objects (make would delete them as intermediates of the pattern
 # rule). Not .SECONDARY: with no names it makes every target intermediate, and
 # a missing stamp (.cuda0/.cuda1 after a switch) would then rebuild nothing.
@@ -268,6 +268,12 @@ demo: deps
 	  $(MAKE) --no-print-directory $(SUBMAKE_J) BUILD=$(BUILD)/demo CUDA=0 $(call DEMO_BINS,$(BUILD)/demo) && \
 	  BUILD=$(BUILD)/demo bash examples/demo.sh; \
 	fi
+
+# make wheel: $(BUILD)/wheel/olive-*.whl, the package with the programs as built here and every library
+# they load but the base system's (scripts/make-wheel.sh; pip installs it with no compiler).
+wheel: deps
+	@$(MAKE) --no-print-directory $(SUBMAKE_J) $(BINS) $(BUILD)/lib/libolive.so
+	@BUILD=$(BUILD) bash scripts/make-wheel.sh
 
 bench: deps
 	@$(MAKE) --no-print-directory $(SUBMAKE_J) all

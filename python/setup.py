@@ -89,9 +89,12 @@ def build_programs(dest):
     src = c_tree()
     preflight()
     with tempfile.TemporaryDirectory(prefix="olive-build-") as tmp:
-        cmd = ["make", "-C", str(src), f"BUILD={tmp}/build", "PREFIX=/olive", f"DESTDIR={tmp}/stage", "MAN=0", "install"]
-        if "CUDA" not in os.environ:   # (the CUDA engine when asked: CUDA=1 pip install ...)
-            cmd.append("CUDA=0")
+        # OLIVE_BUILD_DIR: an existing build folder to build in (`make wheel` passes its own, so that the
+        # objects `make` built, the CUDA engine's among them, are not built again)
+        build = os.environ.get("OLIVE_BUILD_DIR") or f"{tmp}/build"
+        cmd = ["make", "-C", str(src), f"BUILD={build}", "PREFIX=/olive", f"DESTDIR={tmp}/stage", "MAN=0", "install"]
+        if "CUDA" not in os.environ and not os.environ.get("OLIVE_BUILD_DIR"):
+            cmd.append("CUDA=0")   # (the CUDA engine when asked: CUDA=1 pip install ...)
         if "-j" not in os.environ.get("MAKEFLAGS", ""):
             cmd.append(f"-j{len(os.sched_getaffinity(0))}")
         run_make(cmd)
@@ -109,14 +112,45 @@ def build_programs(dest):
         shutil.copytree(Path(tmp, "stage", "olive", "include", "olive"), inc)
 
 
+# Open MPI's components that a one-node wheel can do without and that would bring libraries of their own
+# (UCX, libfabric, verbs, PSM, PMIx, OpenSHMEM, netlink): left out, so that Open MPI does not try them.
+MPI_COMPONENTS_LEFT_OUT = ("ucx", "ofi", "openib", "verbs", "psm", "pmix_ext", "pmix_flux", "oshmem", "spml",
+                           "sshmem", "memheap", "scoll", "atomic", "netlink")
+
+
+def ompi_path(name):
+    out = subprocess.run(["ompi_info", "--parsable", "--path", name], capture_output=True, text=True, check=True)
+    return Path(out.stdout.strip().split(":", 2)[2])
+
+
+def vendor_mpi_runtime(dest):
+    """OLIVE_VENDOR_MPI=1 (`make wheel`): the files Open MPI opens at run time (its components, help texts and
+    parameters file) into dest, so that the wheel's programs run where no Open MPI is installed; auditwheel
+    then vendors the libraries they need. olive/runtime.py points Open MPI at them."""
+    need("ompi_info", "openmpi-bin", "it says where Open MPI's run-time files lie")
+    comp = dest / "lib" / "openmpi"
+    comp.mkdir(parents=True)
+    for f in sorted(ompi_path("pkglibdir").glob("mca_*.so")):
+        if not any(word in f.name for word in MPI_COMPONENTS_LEFT_OUT):
+            shutil.copy2(f, comp / f.name)
+    shutil.copytree(ompi_path("pkgdatadir"), dest / "share" / "openmpi",
+                    ignore=shutil.ignore_patterns("*.pc", "*-wrapper-data.txt", "amca-param-sets"))
+    (dest / "etc").mkdir()
+    (dest / "etc" / "openmpi-mca-params.conf").write_text(
+        "# olive's wheel: one node; the transports left out are not tried\nbtl_base_warn_component_unused = 0\n")
+
+
 class build_py(_build_py):
     def run(self):
         super().run()
         dest = Path(self.build_lib, "olive", "bin")
         shutil.rmtree(dest, ignore_errors=True)   # never a program left from an earlier build
         shutil.rmtree(dest.parent / "lib", ignore_errors=True)
+        shutil.rmtree(dest.parent / "mpi", ignore_errors=True)
         if with_programs() and not self.editable_mode:
             build_programs(dest)
+            if os.environ.get("OLIVE_VENDOR_MPI") == "1":
+                vendor_mpi_runtime(dest.parent / "mpi")
 
 
 class Distribution(_Distribution):

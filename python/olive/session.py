@@ -28,6 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
+from . import runtime
 from .commands import simulate_argv
 from .errors import OliveError, OliveInterrupted, ProgramNotFound
 from .programs import _Terminated, _checkout_bin, _package_bin
@@ -61,7 +62,9 @@ def library():
     if _lib is not None:
         return _lib
     os.environ.setdefault("OMP_WAIT_POLICY", "passive")
-    lib = ctypes.CDLL(_library_path())
+    path = _library_path()
+    runtime.prepare_process(path)
+    lib = ctypes.CDLL(path)
     i64, p64, pd = ctypes.c_int64, ctypes.POINTER(ctypes.c_int64), ctypes.POINTER(ctypes.c_double)
     sig = {
         "olive_session_api": (ctypes.c_int, []),
