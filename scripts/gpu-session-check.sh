@@ -5,6 +5,7 @@
 #   given the GPU run's rate changes (stimulus file) on the CPU and on the GPU: the same again;
 # - the plastic network of tests/test_session.sh in 7 pieces on the GPU, read between them
 #   (spikes, frames, v, weights at exchange-window ends), against one olive-simulate CPU run;
+# - parameters set between runs on the GPU against CPU olive-simulate pieces given them as --param;
 # - an InfOli network in pieces on the GPU against one CPU run;
 # - scripts/bench_session.py on the GPU and the CPU (the costs of a pause between runs).
 #   BIN=DIR (olive-genconn, olive-simulate), LIB=libolive.so, PY=python3 (numpy, h5py);
@@ -43,6 +44,15 @@ cat log.txt
 check "plastic network in pieces on the GPU: its files = the CPU run's" same whole pieces-gpu spikes.h5 v.h5 ge.h5
 check "plastic network in pieces on the GPU: its state = the CPU run's (the datasets both have)" \
   same --shared whole pieces-gpu state.h5
+
+# parameters set between runs on the GPU (olive_session_set_param) = CPU olive-simulate pieces with --param
+r=(-q plastic.h5 --backend cpu --poisson rate=30,weight=1.2,receptor=ge,n=20)
+"$BIN/olive-simulate" "${r[@]}" -o p1 --time 30
+"$BIN/olive-simulate" "${r[@]}" -o p2 --time 60 --restart p1/state.h5 --param e.tau_m=12
+"$BIN/olive-simulate" "${r[@]}" -o p3 --time 90 --restart p2/state.h5 --param e.tau_m=12 --param V_th=-52.5@i
+check "parameters set between runs on the GPU = CPU pieces with --param" "$PY" "$top/tests/session_params.py" pset-gpu cuda
+cat log.txt
+check "parameters set between runs on the GPU: its state = the CPU's" same --shared p3 pset-gpu state.h5
 
 "$BIN/olive-genconn" -q -o io.h5 --dims 16x16x1 --generator gaussian --density 4 --sigma 2 --seed 4
 "$BIN/olive-simulate" -q io.h5 -o io-whole --steps 3000 --pulse 20:40:6 --record v_soma --backend cpu

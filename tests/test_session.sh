@@ -10,7 +10,9 @@
 #   the same on 2 MPI ranks (one Simulation a rank, each reading its own cells);
 # - an InfOli network in pieces: the same output files as olive-simulate;
 # - Ctrl-C (SIGINT) during run(): OliveInterrupted at a 256-step boundary, and the simulation
-#   goes on to the same result; a wrong variable name: an error, the session goes on; a bad
+#   goes on to the same result; parameters set between runs (1 and 2 ranks) = olive-simulate's
+#   pieces continued with --restart --param, refusals leaving the session going on (InfOli's too);
+#   a wrong variable name: an error, the session goes on; a bad
 #   option: an error at open naming it; a rate change naming an input the run lacks, refused
 #   naming the file; a run past --time refused;
 # - libolive.so exports olive_session_* only.
@@ -56,6 +58,17 @@ mpirun -np 2 "$py" "$TESTS/session_pieces.py" pieces2 > pieces2.txt 2>&1 || { ca
 grep -c "^pieces:" pieces2.txt | grep -qx 2 || { cat pieces2.txt; fail "2 ranks: not both ranks checked"; }
 "$py" "$TESTS/same_datasets.py" whole pieces2 spikes.h5 state.h5 v.h5 || fail "2 ranks: the files of a run in pieces"
 
+# parameters set between runs (1 and 2 ranks) against olive-simulate's pieces continued with --param
+r=(-q plastic.h5 --poisson rate=30,weight=1.2,receptor=ge,n=20)
+"$BIN/olive-simulate" "${r[@]}" -o p1 --time 30 || fail "p1"
+"$BIN/olive-simulate" "${r[@]}" -o p2 --time 60 --restart p1/state.h5 --param e.tau_m=12 || fail "p2"
+"$BIN/olive-simulate" "${r[@]}" -o p3 --time 90 --restart p2/state.h5 --param e.tau_m=12 --param V_th=-52.5@i || fail "p3"
+"$py" "$TESTS/session_params.py" pset > pset.txt || { cat pset.txt; fail "parameters set between runs"; }
+cat pset.txt
+"$py" "$TESTS/same_datasets.py" --shared p3 pset state.h5 || fail "parameters set between runs: the state at the end"
+mpirun -np 2 "$py" "$TESTS/session_params.py" pset2 > pset2.txt 2>&1 || { cat pset2.txt; fail "2 ranks: parameters set between runs"; }
+"$py" "$TESTS/same_datasets.py" --shared p3 pset2 state.h5 || fail "2 ranks: parameters set between runs: the state at the end"
+
 # InfOli in pieces
 "$BIN/olive-genconn" -q -o io.h5 --dims 6x6x1 --generator gaussian --density 4 --sigma 2 --seed 4
 "$BIN/olive-simulate" -q io.h5 -o io-whole --steps 3000 --pulse 20:40:6 --record v_soma || fail "olive-simulate io.h5"
@@ -70,6 +83,11 @@ try:
 except olive.OliveError as e:
     assert "horizon" in str(e), e
 sim.run(steps=1000)     # (the session goes on after a refused run)
+try:
+    sim.set_param("g_cal=1.1")
+    raise SystemExit("a parameter set in memory in an InfOli run")
+except olive.OliveError as e:
+    assert "spiking point-model networks only" in str(e), e
 sim.close()
 PYEOF
 "$py" "$TESTS/same_datasets.py" io-whole io-pieces spikes.h5 state.h5 v_soma.h5 || fail "InfOli in pieces: the files"

@@ -46,6 +46,10 @@ void olive_set_error_cleanup(void (*first)(void), void (*cleanup)(void))
 
 static void (*exit_hook)(int);
 void olive_set_exit_hook(void (*hook)(int)) { exit_hook = hook; }
+static int errors_soft;
+void olive_set_errors_soft(int on) { errors_soft = on; }
+/* Whether this error leaves the outputs alone (olive_set_errors_soft, with a hook to return through). */
+static int soft(void) { return errors_soft && exit_hook; }
 
 /* The last error's text, for a library caller (libolive's sessions turn an
  * error into a return value; their callers show this). */
@@ -73,13 +77,13 @@ static void quick_exit_after_error(int code)
 void olive_die(const char *fmt, ...)
 {
     va_list ap;
-    if (error_first) error_first();
+    if (error_first && !soft()) error_first();
     fflush(stdout);
     va_start(ap, fmt);
     keep_error(fmt, ap);
     va_end(ap);
-    if (print_errors) fprintf(stderr, "%s: error: %s\n", prog_name, last_error);
-    if (error_cleanup) error_cleanup();
+    if (print_errors && !soft()) fprintf(stderr, "%s: error: %s\n", prog_name, last_error);
+    if (error_cleanup && !soft()) error_cleanup();
     if (exit_hook) exit_hook(1);
     quick_exit_after_error(1);
 }
@@ -87,12 +91,12 @@ void olive_die(const char *fmt, ...)
 void olive_usage_error(const char *fmt, ...)
 {
     va_list ap;
-    if (error_first) error_first();
+    if (error_first && !soft()) error_first();
     va_start(ap, fmt);
     keep_error(fmt, ap);
     va_end(ap);
-    if (print_errors) fprintf(stderr, "%s: error: %s\nTry '%s --help'.\n", prog_name, last_error, prog_name);
-    if (error_cleanup) error_cleanup();
+    if (print_errors && !soft()) fprintf(stderr, "%s: error: %s\nTry '%s --help'.\n", prog_name, last_error, prog_name);
+    if (error_cleanup && !soft()) error_cleanup();
     if (exit_hook) exit_hook(2);
     quick_exit_after_error(2);
 }

@@ -32,6 +32,10 @@ void olive_set_error_print(int on);
 /* What olive_die and olive_usage_error call first (a signal's death wins)
  * and before exiting (temporaries removed): atomic.c sets them. */
 void olive_set_error_cleanup(void (*first)(void), void (*cleanup)(void));
+/* 1: an error is a refusal of a check that has changed nothing yet (libolive:
+ * a session's input checked before it acts): where an exit hook is set,
+ * the error keeps its text and goes to the hook, the outputs left alone. */
+void olive_set_errors_soft(int on);
 void olive_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Verbose messages, printed when olive_verbose is set. */
 extern int olive_verbose;

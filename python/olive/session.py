@@ -35,7 +35,7 @@ from .programs import _Terminated, _checkout_bin, _package_bin
 from .run import read_run
 from .writer import ms_to_steps
 
-_API = 1
+_API = 2
 _lib = None
 
 
@@ -80,6 +80,7 @@ def library():
         "olive_session_recorded": (i64, [ctypes.c_void_p, ctypes.c_char_p, p64, i64]),
         "olive_session_frames": (i64, [ctypes.c_void_p, ctypes.c_char_p, pd, i64]),
         "olive_session_set_poisson_rate": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_int, ctypes.c_double]),
+        "olive_session_set_param": (ctypes.c_int, [ctypes.c_void_p, ctypes.c_char_p]),
         "olive_session_close": (ctypes.c_int, [ctypes.c_void_p]),
         "olive_session_error": (ctypes.c_char_p, []),
     }
@@ -225,6 +226,18 @@ class Simulation:
         if self._lib.olive_session_set_poisson_rate(self._live(), int(input), float(rate_hz)) < 0:
             raise self._error()
         self.rate_changes.append((int(input), self.step, float(rate_hz)))
+
+    def set_param(self, spec, value=None, population=None):
+        """A cell parameter from now on: set_param("exc.tau_m=15") (olive-simulate's --param syntax) or
+        set_param("tau_m", 15, population="exc") (population None: every population that has it).
+        Spiking point-model populations whose parameters are one value for the population; where the
+        run cannot take it in memory (per-cell values, a spike source, InfOli, cable cells) OliveError
+        says why and the simulation goes on unchanged (pyNN.olive then continues a new run from this
+        one's state)."""
+        if value is not None:
+            spec = f"{spec}={float(value)!r}" + (f"@{population}" if population is not None else "")
+        if self._lib.olive_session_set_param(self._live(), str(spec).encode()) < 0:
+            raise self._error()
 
     def write_rate_changes(self, path, pulses=()):
         """The rate changes made so far as an olive-simulate stimulus file (/poisson_rates,

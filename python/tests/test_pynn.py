@@ -255,11 +255,18 @@ def test_run_in_pieces_continues_the_run_and_is_the_same_run(programs, tmp_path)
 
 
 def test_a_parameter_set_between_runs_acts_from_then_on(programs, tmp_path):
+    # set() of a population-wide parameter between runs: set in the simulation held (no restart,
+    # one olive run), the very same spikes and v as a second olive run continued from the first's
+    # state (olive-simulate processes)
     def more_current(p):
         p.set(i_offset=1.5)
     sp1, _, _ = _delayed_network([100.0, 100.0])
-    sp2, _, starts = _delayed_network([100.0, 100.0], change=more_current)
-    assert starts == pytest.approx([0.0, 100.0])
+    sp2, v2, starts = _delayed_network([100.0, 100.0], change=more_current)
+    in_memory = sim.simulator.state.params_set_in_memory
+    sp3, v3, starts3 = _delayed_network([100.0, 100.0], change=more_current, in_process=False)
+    assert starts == [0.0] and in_memory == 1
+    assert starts3 == pytest.approx([0.0, 100.0])
+    assert all(np.array_equal(a, b) for a, b in zip(sp2, sp3)) and np.array_equal(v2, v3)
     before = [np.asarray(a)[a <= 100.0] for a in sp1], [np.asarray(b)[b <= 100.0] for b in sp2]
     assert all(np.array_equal(a, b) for a, b in zip(*before))
     after = sum(int((a > 100.0).sum()) for a in sp1), sum(int((b > 100.0).sum()) for b in sp2)

@@ -79,6 +79,42 @@ def choose_backend(backend, cells, steps):
     return backend
 
 
+def _same(x, y):
+    """Equal values of a population's description (numbers, arrays, lists of arrays, strings)."""
+    if isinstance(x, (list, tuple)) and isinstance(y, (list, tuple)):
+        return len(x) == len(y) and all(_same(a, b) for a, b in zip(x, y))
+    if isinstance(x, np.ndarray) or isinstance(y, np.ndarray):
+        return np.array_equal(np.asarray(x), np.asarray(y))
+    return type(x) is type(y) and x == y
+
+
+def _param_changes(before, now, initial):
+    """The olive_session_set_param specs ("POP.NAME=VALUE") that turn the network before into now where
+    they differ in parameters that are one value for a population only (not an initial value, named in
+    initial); None where anything else differs."""
+    if (before.infoli is not None or now.infoli is not None
+            or before.structure_fingerprint() != now.structure_fingerprint()
+            or list(before.record) != list(now.record) or repr(before.pulses) != repr(now.pulses)
+            or len(before.populations) != len(now.populations)):
+        return None
+    specs = []
+    for a, b in zip(before.populations, now.populations):
+        if set(a) != set(b) or set(a["params"]) != set(b["params"]):
+            return None
+        if not all(_same(a[k], b[k]) for k in a if k != "params"):
+            return None
+        for k in sorted(a["params"]):
+            x, y = a["params"][k], b["params"][k]
+            if isinstance(x, float) and isinstance(y, float):
+                if x != y:
+                    if k in initial:
+                        return None
+                    specs.append(f"{b['name']}.{k}={y!r}")
+            elif not _same(x, y):
+                return None
+    return specs or None
+
+
 def _one_run_holds(before, now):
     """Whether one olive run can hold the network as it was (before) and as it is (now): the
     same cells, parameters, connections and recorded variables (spike times and currents may
@@ -112,6 +148,7 @@ class State(common.control.BaseState):
         self.version = 0               # PyNN's objects changed (touch()) this many times
         self.sim_version = None        # ... when the held simulation's network was built
         self.session_runs = 0          # run pieces it went on with, in memory
+        self.params_set_in_memory = 0
         self.workdir = None
         self.keep_files = False
         self._remove_workdir = None   # weakref.finalize of a temporary workdir (None: none, or kept)
@@ -144,6 +181,7 @@ class State(common.control.BaseState):
         self.recorded = None          # the olive variables it recorded
         self.pieces = 0               # olive runs in this segment (run0, run1, ...)
         self.session_runs = 0         # pieces the held simulation went on with, in memory
+        self.params_set_in_memory = 0  # parameters set() between runs into the held simulation
         self.run_starts = []          # where each of them started (ms): 0, or the time it continued from
         self.pending = None           # (NetworkSpec, tstop) of run() calls olive has not run yet
         self._written = None          # the NetworkSpec in workdir/net.h5
@@ -194,7 +232,8 @@ class State(common.control.BaseState):
         spec = build_network(self, tstop)
         if self.pending is not None and not _one_run_holds(self.pending[0], spec):
             self.flush()              # the network changed: what came before runs as it was
-        if self.pending is None and not (self.sim is not None and self._sim_key(spec, tstop) == self.sim_key):
+        if self.pending is None and not (self.sim is not None and self._sim_key(spec, tstop) == self.sim_key) \
+                and not self._set_in_memory(spec, tstop):
             # a new olive run (not the held simulation going on): refused now, not at the
             # get_data() that runs it; the held one writes its state for it to continue from
             if self.sim is not None:
@@ -293,16 +332,37 @@ class State(common.control.BaseState):
     @staticmethod
     def _sim_key(spec, tstop):
         """What a held simulation needs unchanged to go on: the network (fingerprint), the recorded
-        variables and the inputs (spike-source times, currents); None where a current is cut at tstop
-        (a later run() could extend it)."""
+        variables and the inputs (spike-source times, currents); None where a current has no end (it
+        is cut at tstop: a later run() extends it)."""
         from .digest import digest
-        if any(p[1] is None or p[1] > tstop for p in spec.pulses):
+        if any(p[1] is None for p in spec.pulses):
             return None
         parts = [spec.fingerprint(), tuple(spec.record), repr(spec.pulses)]
         for p in spec.populations:
             for t in p.get("spike_times") or []:
                 parts.append(np.asarray(t, dtype=float))
         return digest(*parts)
+
+    def _set_in_memory(self, spec, tstop):
+        """Where spec differs from the held simulation's network in population-wide parameters only
+        (PyNN's set() between runs), set them in it (olive.Simulation.set_param: from now on) and let
+        it go on; whether it did. A value the simulation cannot take in memory: False (it then writes
+        its state and a new olive run continues from it, as for any other change)."""
+        if self.sim is None or self.sim_spec is None or self.sim_key is None:
+            return False          # (None: the held simulation's currents were cut where it began)
+        initial = {param for p in self.populations for param, _ in p.celltype.initial_parameters.values()}
+        changes = _param_changes(self.sim_spec, spec, initial)
+        key = self._sim_key(spec, tstop)
+        if not changes or key is None:
+            return False
+        try:
+            for c in changes:
+                self.sim.set_param(c)
+        except olive.OliveError:
+            return False          # (what was set acts on nothing: the next run starts from the state)
+        self.params_set_in_memory += len(changes)
+        self.sim_key, self.sim_spec, self.sim_version = key, spec, self.version
+        return True
 
     def _drop_sim(self, keep_state=False):
         """Close the held simulation: its outputs stay with keep_state (the next olive run continues
@@ -380,7 +440,9 @@ class State(common.control.BaseState):
         # written at run(); again where later run()s added spike times to it
         net = os.path.join(d, "net.h5") if self._written is spec else self._write_network(spec)
         out = os.path.join(d, f"run{self.pieces}")
-        pulses = spec.pulses_until(tstop)
+        # a simulation held in this process gets the currents as far as they are known (it may go on
+        # past tstop); one that is open-ended (no stop) is cut at tstop, and that simulation is not held
+        pulses = spec.pulses if self.in_process and self._sim_key(spec, tstop) is not None else spec.pulses_until(tstop)
         if len(pulses) > MAX_PULSE_ARGS:      # an ACSource is a pulse a step: a stimulus file, not argv
             stim = os.path.join(d, "stimulus.h5")
             write_stimulus(stim, pulses, spec.count)

@@ -16,9 +16,14 @@
 static jmp_buf *trap;   /* the call in progress (NULL: none) */
 static char error_text[8192];   /* why the last call failed */
 
+static int soft_check;   /* a check that changes nothing where it fails (olive_set_errors_soft) */
+
 static void on_error(int code)
 {
-    sim_session_abort_others(code);
+    const int was_soft = soft_check;
+    soft_check = 0;
+    olive_set_errors_soft(0);
+    if (!was_soft) sim_session_abort_others(code);   /* (every rank refuses a soft check alike) */
     snprintf(error_text, sizeof error_text, "%s", olive_last_error());
     if (trap) longjmp(*trap, code);
 }
@@ -221,6 +226,25 @@ int olive_session_set_poisson_rate(olive_session *x, int input, double rate_hz)
 {
     if (refused(x)) return -1;
     CAUGHT(x, -1, sim_set_poisson_rate(&x->s, input, rate_hz, "olive_session_set_poisson_rate"));
+    return 0;
+}
+
+int olive_session_set_param(olive_session *x, const char *spec)
+{
+    if (refused(x)) return -1;
+    volatile int r = -1;
+    char why[sizeof error_text];
+    /* the parse and the checks change nothing where they fail: the outputs stay and the session goes on */
+    soft_check = 1;
+    olive_set_errors_soft(1);
+    CAUGHT((olive_session *)NULL, -1, r = sim_set_param(&x->s, spec, x->step, why, sizeof why));
+    soft_check = 0;
+    olive_set_errors_soft(0);
+    if (r < 0) {
+        snprintf(error_text, sizeof error_text, "%s", why);
+        return -1;
+    }
+    CAUGHT(x, -1, if (x->s.engine->inputs_changed) x->s.engine->inputs_changed(&x->s));
     return 0;
 }
 

@@ -28,7 +28,7 @@ extern "C" {
 typedef struct olive_session olive_session;
 
 /* The version of this interface (a change of any signature raises it). */
-#define OLIVE_SESSION_API 1
+#define OLIVE_SESSION_API 2
 int olive_session_api(void);
 
 /* argv as olive-simulate's (argv[0]: the name messages start with). MPI is
@@ -70,6 +70,15 @@ int64_t olive_session_weights(olive_session *s, const char *proj, int64_t *index
 /* --poisson input `input` (0: the first given) at rate_hz from the next
  * step on (as a stimulus file's /poisson_rates row at this step's time). */
 int olive_session_set_poisson_rate(olive_session *s, int input, double rate_hz);
+/* A cell parameter from the next step on: SPEC as olive-simulate's --param
+ * ("POP.NAME=VALUE", "NAME=VALUE@POP", "NAME=VALUE"). Spiking point-model
+ * populations whose parameters are one set for the population (not per
+ * cell, not a spike source); an initial value (v0) changes nothing once the
+ * run has begun. 0, or -1 with olive_session_error() saying why, the
+ * session unchanged and going on (a malformed SPEC too, on one rank; on
+ * several it stops the job as other errors do). The outputs'
+ * param_overrides note "SPEC from step N". */
+int olive_session_set_param(olive_session *s, const char *spec);
 /* Write OUTDIR and free the session: 0, or < 0 (the outputs are then not
  * there). Every session is closed, a broken one too (then nothing is
  * written). */

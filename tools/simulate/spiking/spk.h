@@ -288,6 +288,11 @@ void spk_poisson_rate_check(const sim_poisson *p, double rate_hz, double dt, con
 /* --poisson input j's rate from the next step on, on the host and in the
  * engine's copies (sim_engine.inputs_changed). */
 void sim_set_poisson_rate(sim_t *s, int j, double rate_hz, const char *what);
+/* spk_params.c: SPEC ("POP.NAME=VALUE", as --param) set in memory from step
+ * on: 0, or -1 with the reason in why where the run cannot take it in
+ * memory (nothing changed then); a malformed SPEC stops as --param's does.
+ * The caller then tells the engine (sim_engine.inputs_changed). */
+int sim_set_param(sim_t *s, const char *spec, int64_t step, char *why, size_t why_len);
 /* A weight report's synapses (output/weights.c): synapses a <= e < b of
  * plastic projection `name` (e: its index in the projection, file order),
  * this rank's of them (e0 <= e < e0 + n: ranks hold whole cells, so their

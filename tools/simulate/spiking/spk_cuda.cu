@@ -613,8 +613,9 @@ static void spiking_cuda_weights(sim_t *s, const int64_t *x, int64_t n, double *
     spk_plastic_cuda_weights(s->spk->cuda, x, n, w);
 }
 
-/* A rate changed between steps (spk_inputs.c): the device's copies of the
- * inputs and their factors, in stream order before the next step's draws. */
+/* A rate changed between steps (spk_inputs.c), or a parameter (spk_params.c):
+ * the device's copies of the inputs, their factors and the coefficient sets,
+ * in stream order before the next step. */
 static void spiking_cuda_inputs_changed(sim_t *s)
 {
     spk_cuda *g = s->spk->cuda;
@@ -624,6 +625,7 @@ static void spiking_cuda_inputs_changed(sim_t *s)
     if (g->poisson.fac)
         CK(cudaMemcpyAsync(g->poisson.fac, s->spk->poisson.fac, nin * OLIVE_BINOMIAL_FACTORS * sizeof(double),
                            cudaMemcpyHostToDevice, g->st));
+    if (g->plugin) spk_plugin_cuda_coef_changed(s, g);
     CK(cudaStreamSynchronize(g->st));   /* (pageable host memory: the copy is done before the host changes it again) */
 }
 

@@ -284,6 +284,8 @@ spk_plugin_args spk_plugin_cuda_args(const spk_cuda *g, int64_t step, int64_t q,
 /* The fused strategy's kernel (olive_plugin_fused) of the linked image. */
 cudaKernel_t spk_plugin_cuda_fused_kernel(const spk_cuda *g);
 void spk_plugin_cuda_free(spk_cuda *g);
+/* A session set a parameter: the device's coefficient sets copied again. */
+void spk_plugin_cuda_coef_changed(sim_t *s, spk_cuda *g);
 
 /* spk_cuda_plastic.cu: plastic synapses (spk_plastic.cuh) */
 /* Their states, rules and the cells' spike rings on the device (after

@@ -132,6 +132,17 @@ void spk_plugin_cuda_setup(sim_t *s, spk_cuda *g)
     g->gi = nr > 1 ? p->x[pl->model.receptors[1]] : p->dummy;
 }
 
+/* A session set a parameter (sim_set_param): the coefficient sets again,
+ * in stream order before the next step's kernels. */
+void spk_plugin_cuda_coef_changed(sim_t *s, spk_cuda *g)
+{
+    const struct sim_spk *k = s->spk;
+    int32_t sets = 0;
+    for (int64_t r = 0; r < g->n; r++) sets = k->coef_of[r] + 1 > sets ? k->coef_of[r] + 1 : sets;
+    CK(cudaMemcpyAsync(g->plugin->pcoef, k->pcoef, (size_t)sets * (size_t)g->plugin->pl->ncoef * sizeof(double),
+                       cudaMemcpyHostToDevice, g->st));
+}
+
 spk_plugin_args spk_plugin_cuda_args(const spk_cuda *g, int64_t step, int64_t q, const double *cur, int chunked,
                                      int condition)
 {
