@@ -165,7 +165,9 @@ typedef struct {
      * where it must look at the state (reports, checks, checkpoints). */
     void (*steps)(sim_t *s, int64_t first, int64_t count);
     int64_t (*max_steps)(sim_t *s);
-    /* Optional (NULL: the host's k->out): the weights of list entries x[0 .. n) into w. */
+    /* Optional (NULL: the host's k->out): the weights of list entries x[0 .. n) into w.
+     * x is a selection's index, unchanged while the engine lives (the CUDA
+     * engine keeps its copy of the last one by its address). */
     void (*weights)(sim_t *s, const int64_t *x, int64_t n, double *w);
     /* Optional (NULL: the engine reads the host's): the host's --poisson
      * inputs (s->spk->poisson) changed between steps; copy them in. */

@@ -20,6 +20,8 @@ struct spk_plastic_cuda {
     int64_t *wx;         /* a weight frame's list entries (weights.h5), and their weights */
     double *ww;
     int64_t wcap;
+    const int64_t *wx_of;   /* the caller's index array now in wx (sim_engine.weights: it stays as it is) */
+    int64_t wx_n;
     spk_out *ev;         /* the host path: a window's events as delivered (target, receptor, weight) */
     int64_t evcap;
 };
@@ -141,8 +143,14 @@ void spk_plastic_cuda_weights(spk_cuda *g, const int64_t *x, int64_t n, double *
         CK(cudaMalloc(&h->wx, (size_t)n * sizeof(int64_t)));
         CK(cudaMalloc(&h->ww, (size_t)n * sizeof(double)));
         h->wcap = n;
+        h->wx_of = NULL;
     }
-    CK(cudaMemcpyAsync(h->wx, x, (size_t)n * sizeof(int64_t), cudaMemcpyHostToDevice, g->st));
+    /* the index once per selection, not at every read (8 MB for 1e6 weights: a session reads them often) */
+    if (x != h->wx_of || n != h->wx_n) {
+        CK(cudaMemcpyAsync(h->wx, x, (size_t)n * sizeof(int64_t), cudaMemcpyHostToDevice, g->st));
+        h->wx_of = x;
+        h->wx_n = n;
+    }
     k_gather_weights<<<spk_blocks(n, 256), 256, 0, g->st>>>(g->out, h->wx, n, h->ww);
     CK(cudaGetLastError());
     CK(cudaMemcpyAsync(w, h->ww, (size_t)n * sizeof(double), cudaMemcpyDeviceToHost, g->st));
