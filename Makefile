@@ -183,11 +183,11 @@ $(patsubst common/%.c,$(BUILD)/obj/common/%.o,$(BUILTIN_MODELS)): $(BUILD)/obj/c
 $(patsubst common/%.c,$(BUILD)/obj/common/%.o,$(BUILTIN_MODELS)): CFLAGS += -DOLIVE_BUILTIN_FATBIN -I$(BUILD)/gen
 $(BUILD)/obj/tools/simulate/spiking/spk_cuda_plugin.cu.o: $(PLUGIN_KERNELS_H)
 $(BUILD)/obj/tools/simulate/spiking/spk_cuda_plugin.cu.o: NVCC_CPPFLAGS += -I$(BUILD)/gen
-$(BUILD)/obj/tools/simulate/spiking/spk_cuda_link.cu.o: NVCC_CPPFLAGS += -DOLIVE_CUDA_LIBDIR='"$(CUDA_HOME)/lib64"'
+$(BUILD)/obj/tools/simulate/devlink/spk_cuda_link.cu.o: NVCC_CPPFLAGS += -DOLIVE_CUDA_LIBDIR='"$(CUDA_HOME)/lib64"'
 # (tests/test_nestml_build.sh: that link, checked where nvcc is and no GPU)
-$(BUILD)/testtools/plugin_link_check: tests/cuda/plugin_link_check.cu $(BUILD)/obj/tools/simulate/spiking/spk_cuda_link.cu.o $(PLUGIN_KERNELS_H)
+$(BUILD)/testtools/plugin_link_check: tests/cuda/plugin_link_check.cu $(BUILD)/obj/tools/simulate/devlink/spk_cuda_link.cu.o $(PLUGIN_KERNELS_H)
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVCCFLAGS) -Itools/simulate/spiking -I$(BUILD)/gen -o $@ $< $(BUILD)/obj/tools/simulate/spiking/spk_cuda_link.cu.o -ldl
+	$(NVCC) $(NVCCFLAGS) -Itools/simulate/spiking -Itools/simulate/devlink -I$(BUILD)/gen -o $@ $< $(BUILD)/obj/tools/simulate/devlink/spk_cuda_link.cu.o -ldl
 $(BUILD)/obj/%.cu.o: %.cu $(COMMON_H) $(TOOLS_H) $(CUDA_STAMP)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) -Xcompiler -fPIC $(NVCC_CPPFLAGS) -c $< -o $@
