@@ -79,6 +79,11 @@ def choose_backend(backend, cells, steps):
     return backend
 
 
+def _open_ended(spec):
+    """Whether a current of spec has no end (its description grows with each run(): cut at tstop)."""
+    return any(p[1] is None for p in spec.pulses)
+
+
 def _same(x, y):
     """Equal values of a population's description (numbers, arrays, lists of arrays, strings)."""
     if isinstance(x, (list, tuple)) and isinstance(y, (list, tuple)):
@@ -148,7 +153,6 @@ class State(common.control.BaseState):
         self.version = 0               # PyNN's objects changed (touch()) this many times
         self.sim_version = None        # ... when the held simulation's network was built
         self.session_runs = 0          # run pieces it went on with, in memory
-        self.params_set_in_memory = 0
         self.workdir = None
         self.keep_files = False
         self._remove_workdir = None   # weakref.finalize of a temporary workdir (None: none, or kept)
@@ -224,7 +228,7 @@ class State(common.control.BaseState):
             spec = self.sim_spec
             if os.environ.get("OLIVE_PYNN_CHECK_UNCHANGED") == "1":   # (tests: the counter misses nothing)
                 built = build_network(self, tstop)
-                if self._sim_key(built, tstop) != self._sim_key(spec, tstop):
+                if self._sim_key(built) != self._sim_key(spec):
                     raise RuntimeError("pyNN.olive (internal): the network changed but no change was noted")
             self.pending = (spec, tstop)
             self._inputs_until(spec, tstop)
@@ -232,8 +236,8 @@ class State(common.control.BaseState):
         spec = build_network(self, tstop)
         if self.pending is not None and not _one_run_holds(self.pending[0], spec):
             self.flush()              # the network changed: what came before runs as it was
-        if self.pending is None and not (self.sim is not None and self._sim_key(spec, tstop) == self.sim_key) \
-                and not self._set_in_memory(spec, tstop):
+        if self.pending is None and not (self.sim is not None and self._sim_key(spec) == self.sim_key) \
+                and not self._set_in_memory(spec):
             # a new olive run (not the held simulation going on): refused now, not at the
             # get_data() that runs it; the held one writes its state for it to continue from
             if self.sim is not None:
@@ -330,12 +334,12 @@ class State(common.control.BaseState):
     # -- olive in this process (olive.Simulation) ----------------------------
 
     @staticmethod
-    def _sim_key(spec, tstop):
+    def _sim_key(spec):
         """What a held simulation needs unchanged to go on: the network (fingerprint), the recorded
         variables and the inputs (spike-source times, currents); None where a current has no end (it
         is cut at tstop: a later run() extends it)."""
         from .digest import digest
-        if any(p[1] is None for p in spec.pulses):
+        if _open_ended(spec):
             return None
         parts = [spec.fingerprint(), tuple(spec.record), repr(spec.pulses)]
         for p in spec.populations:
@@ -343,7 +347,7 @@ class State(common.control.BaseState):
                 parts.append(np.asarray(t, dtype=float))
         return digest(*parts)
 
-    def _set_in_memory(self, spec, tstop):
+    def _set_in_memory(self, spec):
         """Where spec differs from the held simulation's network in population-wide parameters only
         (PyNN's set() between runs), set them in it (olive.Simulation.set_param: from now on) and let
         it go on; whether it did. A value the simulation cannot take in memory: False (it then writes
@@ -352,7 +356,7 @@ class State(common.control.BaseState):
             return False          # (None: the held simulation's currents were cut where it began)
         initial = {param for p in self.populations for param, _ in p.celltype.initial_parameters.values()}
         changes = _param_changes(self.sim_spec, spec, initial)
-        key = self._sim_key(spec, tstop)
+        key = self._sim_key(spec)
         if not changes or key is None:
             return False
         try:
@@ -378,7 +382,7 @@ class State(common.control.BaseState):
         """Run the held simulation on to tstop where it holds spec; whether it did."""
         if self.sim is None:
             return False
-        key = self._sim_key(spec, tstop)
+        key = self._sim_key(spec)
         if key is None or key != self.sim_key:
             self._drop_sim(keep_state=True)     # run{pieces-1}/state.h5: the next run continues from it
             return False
@@ -399,7 +403,7 @@ class State(common.control.BaseState):
         if spec.record:
             kwargs["record_precision"] = "double"
         sim = olive.Simulation(net, out, **kwargs)
-        self.sim, self.sim_key = sim, self._sim_key(spec, tstop)
+        self.sim, self.sim_key = sim, self._sim_key(spec)
         self.sim_spec, self.sim_version = spec, self.version
         self.run_starts.append(sim.t)
         sim.run(steps=steps - sim.step)
@@ -442,7 +446,7 @@ class State(common.control.BaseState):
         out = os.path.join(d, f"run{self.pieces}")
         # a simulation held in this process gets the currents as far as they are known (it may go on
         # past tstop); one that is open-ended (no stop) is cut at tstop, and that simulation is not held
-        pulses = spec.pulses if self.in_process and self._sim_key(spec, tstop) is not None else spec.pulses_until(tstop)
+        pulses = spec.pulses if self.in_process and not _open_ended(spec) else spec.pulses_until(tstop)
         if len(pulses) > MAX_PULSE_ARGS:      # an ACSource is a pulse a step: a stimulus file, not argv
             stim = os.path.join(d, "stimulus.h5")
             write_stimulus(stim, pulses, spec.count)

@@ -101,12 +101,8 @@ int sim_set_param(sim_t *s, const char *spec, int64_t step, char *why, size_t wh
         /* its set: that of its first cell on this rank (one set per population here), none without cells here */
         const int64_t a = p->first > r0 ? p->first : r0;
         const int mine = a < r1 && a < p->first + p->count ? k->coef_of[a - r0] : -1;
-        /* per-cell sets where a parameter is per cell (v0 aside for the built-in models: setup_cells's rule) */
-        const int skip = k->plugin ? -1 : olive_model_param(was->model, "v0");
-        int percell = 0;
-        for (int q = 0; q < was->model->nparams; q++) percell |= was->percell[q] && q != skip;
         const char *bad = NULL;
-        if (percell) {
+        if (spk_pop_percell(k, was)) {   /* (its cells' sets are their own) */
             snprintf(why, why_len, "%s: population %s has per-cell parameters (its coefficient sets are per cell)", spec,
                      p->name);
             fault = 1;

@@ -39,15 +39,22 @@ static void init_cell(sim_t *s, int64_t r, const double *par)
     for (int v = 0; v < pl->model.nvars; v++) ((double *)s->state[v])[r] = x[v];
 }
 
+int spk_pop_percell(const struct sim_spk *k, const olive_population *p)
+{
+    /* (v0 aside for the built-in models, whose coefficients do not read it; a plugin's init may read any) */
+    const int skip = k->plugin ? -1 : olive_model_param(p->model, "v0");
+    int percell = 0;
+    for (int q = 0; q < p->model->nparams; q++) percell |= p->percell[q] && q != skip;
+    return percell;
+}
+
 /* The coefficient set of every own cell: one per population, or one per
- * cell of a population with per-cell parameters (v0 aside for the built-in
- * models, whose coefficients do not read it; a plugin's init may read any). */
+ * cell of a population with per-cell parameters (spk_pop_percell). */
 static void setup_cells(sim_t *s)
 {
     struct sim_spk *k = s->spk;
     const sim_config *c = s->cfg;
     const int64_t r0 = s->plan.row0, r1 = s->plan.row1, n = r1 - r0;
-    const int skip = k->plugin ? -1 : olive_model_param(c->run.model, "v0");
     k->pcoef = olive_malloc((size_t)(n + k->pops.n) * (size_t)k->point->ncoef * sizeof(double) + 8, "coefficients");
     k->coef_of = olive_malloc((size_t)n * sizeof(int32_t) + 4, "coefficients");
     for (int64_t r = 0; r < n; r++) k->coef_of[r] = -1;   /* spike sources keep -1 */
@@ -56,8 +63,7 @@ static void setup_cells(sim_t *s)
         const olive_population *p = &k->pops.pop[ip];
         int64_t a = p->first > r0 ? p->first : r0, b = p->first + p->count < r1 ? p->first + p->count : r1;
         if (a >= b || olive_model_is_source(p->model)) continue;
-        int percell = 0;
-        for (int q = 0; q < c->run.model->nparams; q++) percell |= p->percell[q] && q != skip;
+        const int percell = spk_pop_percell(k, p);
         /* per cell: every parameter array; else one set for the population */
         double **pv = olive_calloc((size_t)c->run.model->nparams + 1, sizeof(double *), "parameters");
         for (int q = 0; q < c->run.model->nparams; q++)
