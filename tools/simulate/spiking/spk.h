@@ -293,7 +293,7 @@ void sim_set_poisson_rate(sim_t *s, int j, double rate_hz, const char *what);
  * memory (nothing changed then); a malformed SPEC stops as --param's does.
  * The caller then tells the engine (sim_engine.inputs_changed). */
 int sim_set_param(sim_t *s, const char *spec, int64_t step, char *why, size_t why_len);
-/* spk_setup.c: whether population p's coefficient sets are per cell (a
+/* spk_params.c: whether population p's coefficient sets are per cell (a
  * parameter of its cells' own that the coefficients read). */
 int spk_pop_percell(const struct sim_spk *k, const olive_population *p);
 /* A weight report's synapses (output/weights.c): synapses a <= e < b of

@@ -42,6 +42,15 @@ void spk_params_apply(sim_config *cfg, olive_populations *pops)
     cfg->run.param_overrides = describe(pops, (const int (*)[OLIVE_MAX_PARAMS])set);
 }
 
+int spk_pop_percell(const struct sim_spk *k, const olive_population *p)
+{
+    /* (v0 aside for the built-in models, whose coefficients do not read it; a plugin's init may read any) */
+    const int skip = k->plugin ? -1 : olive_model_param(p->model, "v0");
+    int percell = 0;
+    for (int q = 0; q < p->model->nparams; q++) percell |= p->percell[q] && q != skip;
+    return percell;
+}
+
 void spk_pop_refuse(const sim_config *cfg, const olive_population *p, const char *fault)
 {
     /* this population's overrides: the entries of param_overrides that begin with "POP." */

@@ -39,15 +39,6 @@ static void init_cell(sim_t *s, int64_t r, const double *par)
     for (int v = 0; v < pl->model.nvars; v++) ((double *)s->state[v])[r] = x[v];
 }
 
-int spk_pop_percell(const struct sim_spk *k, const olive_population *p)
-{
-    /* (v0 aside for the built-in models, whose coefficients do not read it; a plugin's init may read any) */
-    const int skip = k->plugin ? -1 : olive_model_param(p->model, "v0");
-    int percell = 0;
-    for (int q = 0; q < p->model->nparams; q++) percell |= p->percell[q] && q != skip;
-    return percell;
-}
-
 /* The coefficient set of every own cell: one per population, or one per
  * cell of a population with per-cell parameters (spk_pop_percell). */
 static void setup_cells(sim_t *s)
