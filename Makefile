@@ -356,7 +356,7 @@ INSTALL_MANS := $(if $(filter 0,$(MAN)),,$(MANS))
 # (lif.h: for a model written by hand on lif.h's arithmetic, as tests/plugins does.)
 PLUGIN_HEADERS := common/models/model_plugin.h common/models/cellmodel.h common/models/plugin_cell.h \
                   common/models/plugin_rkf45.h common/math/hostdev.h common/math/fastexp.h common/math/fastlog.h \
-                  common/models/lif.h
+                  common/models/lif.h common/models/cable_mech.h
 install: $(BINS) $(BUILD)/lib/libolive.so $(INSTALL_MANS)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(DOCDIR) $(DESTDIR)$(PREFIX)/include/olive
 	install -m 755 $(BINS) $(DESTDIR)$(PREFIX)/bin/

@@ -78,7 +78,9 @@ static int pop_attr_known(const char *name, const void *ctx)
     static const char *const plugin[] = {"model_hash", "model_path", NULL};
     return olive_h5_name_listed(name, common) || olive_model_param(p->model, name) >= 0 ||
            (olive_plugin_of(p->model) && olive_h5_name_listed(name, plugin)) ||
-           (!strcmp(name, "morphology") && olive_model_needs_morphology(p->model));
+           (!strcmp(name, "morphology") && olive_model_needs_morphology(p->model)) ||
+           (olive_model_needs_mechanisms(p->model) && olive_h5_name_listed(name, (const char *const[]){
+                "biophysics", "mechanisms", "mechanisms_hash", NULL}));
 }
 
 static int pop_dset_known(const char *name, const void *ctx)
@@ -187,6 +189,21 @@ static void read_morphology(const char *path, hid_t pg, const char *where, olive
     if (n < 0 || (size_t)n >= sizeof p->morphology) olive_die("%s: %s: the morphology path is too long", path, where);
 }
 
+/* A biophys_swc population's biophysics text and mechanism library (name
+ * and hash: the program finds the library in the places the user chose). */
+static void read_mechanisms(const char *path, hid_t pg, const char *where, olive_population *p)
+{
+    static const char *const need[] = {"biophysics", "mechanisms", "mechanisms_hash"};
+    char *dst[] = {p->biophysics, p->mechanisms, p->mechanisms_hash};
+    const size_t len[] = {sizeof p->biophysics, sizeof p->mechanisms, sizeof p->mechanisms_hash};
+    for (int k = 0; k < 3; k++)
+        if (!olive_h5_get_str_opt(path, pg, need[k], dst[k], len[k]) || !dst[k][0])
+            olive_die("%s: %s: a %s population needs the attribute '%s' (olive-genconn --biophysics, --mechanisms)", path,
+                      where, p->model->name, need[k]);
+        else if (strlen(dst[k]) == len[k] - 1)
+            olive_die("%s: %s: attribute '%s' is longer than %zu characters", path, where, need[k], len[k] - 2);
+}
+
 void olive_pops_read(const char *path, int64_t count, olive_populations *out)
 {
     memset(out, 0, sizeof *out);
@@ -217,6 +234,7 @@ void olive_pops_read(const char *path, int64_t count, olive_populations *out)
         p->model = read_model(path, pg, where, model);
         if (p->model->nparams > OLIVE_MAX_PARAMS) olive_die("internal: model %s has too many parameters", model);
         if (olive_model_needs_morphology(p->model)) read_morphology(path, pg, where, p);
+        if (olive_model_needs_mechanisms(p->model)) read_mechanisms(path, pg, where, p);
         p->first = olive_h5_get_i64(path, pg, where, "first");
         p->count = olive_h5_get_i64(path, pg, where, "count");
         if (p->first < 0 || p->count < 1 || p->first > count - p->count)
@@ -333,6 +351,11 @@ void olive_pops_write(const char *path, hid_t f, const olive_populations *pops, 
         olive_h5_attr_i64(path, g, "first", p->first);
         olive_h5_attr_i64(path, g, "count", p->count);
         if (p->morphology[0]) olive_h5_attr_str(path, g, "morphology", p->morphology);
+        if (olive_model_needs_mechanisms(p->model)) {
+            olive_h5_attr_str(path, g, "biophysics", p->biophysics);
+            olive_h5_attr_str(path, g, "mechanisms", p->mechanisms);
+            olive_h5_attr_str(path, g, "mechanisms_hash", p->mechanisms_hash);
+        }
         for (int k = 0; k < p->model->nparams; k++) {
             olive_h5_attr_f64(path, g, p->model->params[k].name, p->param[k]);
             if (percell && percell[i][k])

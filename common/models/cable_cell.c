@@ -260,13 +260,13 @@ olive_cable_shape olive_cable_shape_of(const olive_cable_cell *c)
 {
     olive_cable_shape s = {c->n, c->parent, c->mechs, c->area, c->cm, c->a, c->b, c->g_pas, c->e_pas, c->gnabar, c->gkbar,
                            c->gl, c->el, c->ena, c->ek, c->nclamps, c->nsyn, c->clamps, c->syn,
-                           pow(3., (c->celsius - 6.3) / 10.), c->vt, c->hh_table};
+                           pow(3., (c->celsius - 6.3) / 10.), c->vt, c->hh_table, NULL};
     return s;
 }
 
 olive_cable_state olive_cable_state_of(olive_cable_cell *c)
 {
-    olive_cable_state x = {c->v, c->m, c->h, c->hn, c->d, c->rhs, c->syn_g, NULL, c->syn_a};
+    olive_cable_state x = {c->v, c->m, c->h, c->hn, c->d, c->rhs, c->syn_g, NULL, c->syn_a, NULL, NULL};
     return x;
 }
 

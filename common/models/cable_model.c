@@ -213,15 +213,156 @@ static const char *make_swc(const olive_cell_model *m, const double *p, const ch
     return NULL;
 }
 
+static int cmp_type(const void *a, const void *b)
+{
+    const int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* The sections of mo in the order of NEURON's `all` list after bmtk's
+ * Biophys1.hoc (Import3d_GUI.instantiate creates them type by type, in
+ * ascending SWC type, each type in file order): the index a SONATA edge's
+ * afferent_section_id means. With stub (bmtk's fix_axon_peri) the axon
+ * (sections of SWC type 2 and what hangs from them) is left out and two
+ * sections of 30 um, diameter 1 um, appended: the first at soma(0.5), the
+ * second at its 1 end. NULL, or a message (a section before its parent). */
+static const char *bmtk_order(olive_morphology *mo, int stub, const olive_section *axon_bio)
+{
+    const int ns = mo->nsec;
+    int *at = olive_malloc((size_t)ns * sizeof(int), "sections"), *types = olive_malloc((size_t)ns * sizeof(int), "sections");
+    olive_section *sec = olive_malloc(((size_t)ns + 2) * sizeof *sec, "sections");
+    for (int k = 0; k < ns; k++) {
+        const int pk = mo->sec[k].parent;
+        at[k] = (stub && mo->sec[k].type == 2) || (pk >= 0 && at[pk] == -2) ? -2 : -1;   /* -2: left out */
+        types[k] = mo->sec[k].type;
+    }
+    qsort(types, (size_t)ns, sizeof(int), cmp_type);
+    int n = 0;
+    const char *fault = NULL;
+    for (int u = 0; u < ns; u++) {
+        if (u && types[u] == types[u - 1]) continue;
+        for (int k = 0; k < ns; k++) {
+            if (mo->sec[k].type != types[u] || at[k] == -2) continue;
+            at[k] = n;
+            sec[n] = mo->sec[k];
+            const int pk = mo->sec[k].parent;
+            if (pk >= 0 && at[pk] < 0) fault = "a section comes before its parent in NEURON's order (a custom type "
+                                               "attached below another)";
+            sec[n].parent = pk >= 0 ? at[pk] : -1;
+            n++;
+        }
+    }
+    for (int a = 0; stub && a < 2; a++) {
+        olive_section x = *axon_bio;
+        snprintf(x.name, sizeof x.name, "axon[%d]", a);
+        x.type = 2;
+        x.L = 30;
+        x.diam = 1;
+        x.npt = 0;
+        x.arc = x.pd = NULL;
+        x.parent = a ? n - 1 : 0;
+        x.parent_x = a ? 1 : .5;
+        sec[n++] = x;
+    }
+    free(at);
+    free(types);
+    free(mo->sec);
+    mo->sec = sec;
+    mo->nsec = n;
+    return fault;
+}
+
+/* A biophys_swc cell: the SWC file's sections with the biophysics' Ra, cm
+ * and pas, bmtk's nseg rule and axon stub, then the NMODL mechanisms of
+ * lib on every segment node (none when lib is NULL: the sections alone). */
+static const char *make_biophys(const olive_cell_model *m, const double *p, const char *morphology,
+                                const char *biophysics, const olive_mech_library *lib, olive_cable_template *t)
+{
+    static const char *const pos[] = {"tau_e", "tau_i", "dL", NULL};
+    const char *fault = positive(m, p, pos);
+    if (fault) return fault;
+    const double x = par(m, p, "syn_x"), ks = par(m, p, "syn_sec"), dL = par(m, p, "dL");
+    if (!(x >= 0 && x <= 1)) return "syn_x must be in [0, 1]";
+    if ((fault = switch_fault(m, p, "axon_stub"))) return fault;
+    if (!morphology || !morphology[0]) return "no morphology (an SWC file) given";
+    olive_biophysics bio;
+    olive_biophysics bare = {{0}, {0}, {0}, 0, NULL};
+    for (int g = 0; g < OLIVE_BIO_TYPES; g++) bare.Ra[g] = bare.cm[g] = NAN;
+    if (lib) {
+        if ((fault = olive_biophysics_parse(biophysics ? biophysics : "", lib, &bio))) return fault;
+    } else {
+        bio = bare;
+    }
+    olive_swc_setup su;
+    memset(&su, 0, sizeof su);
+    su.seg_length = 1e9;   /* one segment a section here; bmtk's rule below */
+    for (int g = 0; g < OLIVE_BIO_TYPES; g++) {
+        olive_section *b = &su.bio[g];
+        *b = olive_section_default("");
+        if (!isnan(bio.Ra[g])) b->Ra = bio.Ra[g];
+        if (!isnan(bio.cm[g])) b->cm = bio.cm[g];
+        b->mechs = bio.insert[g] >> OLIVE_BIO_PAS & 1 ? OLIVE_MECH_PAS : 0;
+        for (int k = 0; k < bio.nval; k++)
+            if (bio.val[k].type == OLIVE_BIO_TYPES || bio.val[k].type == g) {
+                if (!strcmp(bio.val[k].name, "g_pas")) b->g_pas = bio.val[k].value;
+                if (!strcmp(bio.val[k].name, "e_pas")) b->e_pas = bio.val[k].value;
+            }
+    }
+    olive_morphology mo;
+    olive_swc_read(morphology, &su, &mo);
+    if ((fault = bmtk_order(&mo, par(m, p, "axon_stub") == 1, &su.bio[2]))) {
+        olive_morphology_free(&mo);
+        olive_biophysics_free(&bio);
+        return fault;
+    }
+    for (int k = 0; k < mo.nsec; k++) {   /* bmtk's Morphology.set_segment_dl */
+        const double n = 1 + 2 * floor(mo.sec[k].L / (2 * dL));
+        if (!(n <= 32767)) {
+            olive_morphology_free(&mo);
+            olive_biophysics_free(&bio);
+            return "dL is too small: a section would need more than 32767 segments";
+        }
+        mo.sec[k].nseg = (int)n;
+    }
+    if (!(ks >= 0 && ks < mo.nsec && ks == floor(ks))) {
+        olive_morphology_free(&mo);
+        olive_biophysics_free(&bio);
+        return "syn_sec must be the index of one of the cell's sections (0: the soma)";
+    }
+    olive_cable_build(&t->cell, mo.sec, mo.nsec, par(m, p, "celsius"));
+    keep_sections(t, mo.sec, mo.nsec);
+    t->soma = olive_cable_node(&t->cell, mo.sec, 0, .5);
+    const int at = olive_cable_node(&t->cell, mo.sec, (int)ks, x);
+    if (lib) {
+        int *group = olive_malloc((size_t)t->cell.n * sizeof(int), "mechanisms");
+        for (int i = 0; i < t->cell.n; i++)
+            group[i] = t->cell.xpos[i] >= 0 ? olive_swc_group(mo.sec[t->cell.section[i]].type) : -1;
+        fault = olive_mech_set_make(lib, &bio, t->cell.n, group, par(m, p, "celsius"), &t->mset);
+        free(group);
+    }
+    olive_morphology_free(&mo);
+    olive_biophysics_free(&bio);
+    if (fault) return fault;
+    olive_cable_add_syn(&t->cell, (olive_expsyn){at, par(m, p, "tau_e"), par(m, p, "E_e"), 0, 0, 0});
+    olive_cable_add_syn(&t->cell, (olive_expsyn){at, par(m, p, "tau_i"), par(m, p, "E_i"), 0, 0, 0});
+    t->rule = OLIVE_SPIKE_CROSSING;
+    t->V_th = par(m, p, "V_th");
+    t->I_e = par(m, p, "I_e");
+    t->pulse_to_nA = 1;
+    return NULL;
+}
+
 const char *olive_cable_template_make(const olive_cell_model *m, const double *p, const char *morphology,
-                                      olive_cable_template *t)
+                                      const char *biophysics, const olive_mech_library *lib, olive_cable_template *t)
 {
     memset(t, 0, sizeof *t);
     for (int k = 0; k < m->nparams; k++)
         if (!isfinite(p[k])) return "a parameter is not a finite number";
     const char *fault = m == &olive_model_hh_traub ? make_traub(m, p, t)
                         : m == &olive_model_hh_cable ? make_ball_stick(m, p, t)
-                        : m == &olive_model_hh_swc   ? make_swc(m, p, morphology, t) : "not a cable-cell model";
+                        : m == &olive_model_hh_swc   ? make_swc(m, p, morphology, t)
+                        : m == &olive_model_biophys_swc ? make_biophys(m, p, morphology, biophysics, lib, t)
+                                                        : "not a cable-cell model";
     if (fault) return fault;
     if (m != &olive_model_hh_traub) {   /* hh.mod's rates: its table (NEURON's default) or its formulas */
         for (int r = 0; r < 2 && !fault; r++) {
@@ -244,6 +385,8 @@ const char *olive_cable_template_make(const olive_cell_model *m, const double *p
 
 void olive_cable_template_free(olive_cable_template *t)
 {
+    olive_mech_set_free(t->mset);
+    t->mset = NULL;
     olive_cable_free(&t->cell);
     free(t->sec);
     t->sec = NULL;

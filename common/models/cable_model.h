@@ -9,6 +9,7 @@
 #include "cable_cell.h"
 #include "cellmodel.h"
 #include "swc.h"
+#include "cable_mechs.h"
 
 enum olive_spike_rule {
     OLIVE_SPIKE_CROSSING,   /* NEURON's NetCon: v goes from <= V_th to > V_th */
@@ -30,6 +31,7 @@ typedef struct {
     olive_section *sec;
     int nsec;
     double tau_rise[2];
+    olive_mech_set *mset;      /* biophys_swc: its NMODL mechanisms (cable_mechs.h), else NULL */
 } olive_cable_template;
 
 /* hh_swc's parameter values p as the SWC reader's setup: each section
@@ -39,11 +41,12 @@ typedef struct {
 const char *olive_hh_swc_setup(const double *p, olive_swc_setup *su);
 
 /* The template of model m (olive_model_is_cable) with parameter values p in
- * m's order (and, for hh_swc, the SWC file morphology: a bad file dies
- * naming it, the line and the fault); NULL, or a static message naming the
- * faulty parameter. */
+ * m's order (and, for hh_swc and biophys_swc, the SWC file morphology: a bad
+ * file dies naming it, the line and the fault; for biophys_swc the
+ * biophysics text and its mechanism library lib: NULL builds the sections
+ * alone); NULL, or a static message naming the faulty parameter. */
 const char *olive_cable_template_make(const olive_cell_model *m, const double *p, const char *morphology,
-                                      olive_cable_template *t);
+                                      const char *biophysics, const olive_mech_library *lib, olive_cable_template *t);
 void olive_cable_template_free(olive_cable_template *t);
 /* The node of a synapse site (section sec, position x in [0, 1]) as NEURON
  * places a point process at sec(x); -1 when the cell has no section sec. */

@@ -95,6 +95,24 @@ const olive_cell_model olive_model_hh_swc = {
     6, hh_names, cable_units, hh_initial, NP(swc_params), swc_params, 0, -1, 2, hh_receptors, "uS", 1, 0.025, 0, NULL,
 };
 
+/* A cell of an SWC file whose biophysics (per section type: Ra, cm,
+ * mechanisms compiled from NMODL and their parameters, reversal
+ * potentials) come with the population (cable_mechs.h), built as bmtk's
+ * BioNet builds an Allen Cell Types cell: segments 1 + 2 int(L / (2 dL)),
+ * the axon replaced by a stub of two 30-um sections (axon_stub 1; 0 keeps
+ * the reconstruction's), NEURON's celsius; the ExpSyns as hh_swc's. */
+static const olive_param_desc biophys_params[] = {
+    {"dL", "um", 20}, {"axon_stub", "1", 1}, {"celsius", "degC", 34}, {"syn_sec", "1", 0}, {"syn_x", "1", .5},
+    {"tau_e", "ms", 2}, {"E_e", "mV", 0}, {"tau_i", "ms", 5}, {"E_i", "mV", -80}, {"V_th", "mV", -15},
+    {"I_e", "nA", 0}, {"v0", "mV", -65}, {"tau_rise_e", "ms", 0}, {"tau_rise_i", "ms", 0}, {"hh_tables", "1", 1},
+};
+const olive_cell_model olive_model_biophys_swc = {
+    "biophys_swc", "a cell of an SWC morphology with mechanisms compiled from NMODL (olive-model build), set up as "
+    "bmtk BioNet sets up Allen Cell Types cells (NEURON's fixed step)",
+    6, hh_names, cable_units, hh_initial, NP(biophys_params), biophys_params, 0, -1, 2, hh_receptors, "uS", 1, 0.025, 0,
+    NULL,
+};
+
 /* Spike sources (spike_source.h): populations that only spike, beside the
  * network's neurons (PyNN's SpikeSourcePoisson and SpikeSourceArray). A
  * Poisson source spikes with probability rate dt on each step of
@@ -115,7 +133,7 @@ const olive_cell_model olive_model_spike_source_array = {
 static const olive_cell_model *const all_models[] = {&olive_model_infoli, &olive_model_lif_cuba, &olive_model_lif_coba,
                                                      &olive_model_lif_cuba_alpha, &olive_model_lif_coba_alpha,
                                                      &olive_model_hh_traub, &olive_model_hh_cable, &olive_model_hh_swc,
-                                                     &olive_model_spike_source_poisson, &olive_model_spike_source_array};
+                                                     &olive_model_biophys_swc, &olive_model_spike_source_poisson, &olive_model_spike_source_array};
 
 const olive_cell_model *olive_model_find(const char *name)
 {
@@ -166,10 +184,16 @@ int olive_spiking_model_list(const char **names, int max)
 
 int olive_model_is_cable(const olive_cell_model *m)
 {
-    return m == &olive_model_hh_traub || m == &olive_model_hh_cable || m == &olive_model_hh_swc;
+    return m == &olive_model_hh_traub || m == &olive_model_hh_cable || m == &olive_model_hh_swc ||
+           m == &olive_model_biophys_swc;
 }
 
-int olive_model_needs_morphology(const olive_cell_model *m) { return m == &olive_model_hh_swc; }
+int olive_model_needs_morphology(const olive_cell_model *m)
+{
+    return m == &olive_model_hh_swc || m == &olive_model_biophys_swc;
+}
+
+int olive_model_needs_mechanisms(const olive_cell_model *m) { return m == &olive_model_biophys_swc; }
 
 int olive_model_is_source(const olive_cell_model *m)
 {

@@ -36,7 +36,8 @@ extern const olive_cell_model olive_model_infoli, olive_model_lif_cuba, olive_mo
 extern const olive_cell_model olive_model_lif_cuba_alpha, olive_model_lif_coba_alpha;
 /* lif_cuba, lif_coba and their alpha forms (common/models/lif.h). */
 int olive_model_is_lif(const olive_cell_model *m);
-extern const olive_cell_model olive_model_hh_traub, olive_model_hh_cable, olive_model_hh_swc;   /* cable_model.c builds their cells */
+extern const olive_cell_model olive_model_hh_traub, olive_model_hh_cable, olive_model_hh_swc,
+    olive_model_biophys_swc;   /* cable_model.c builds their cells */
 
 /* The model of that name, or NULL. */
 const olive_cell_model *olive_model_find(const char *name);
@@ -54,6 +55,8 @@ extern const olive_cell_model olive_model_spike_source_poisson, olive_model_spik
 int olive_model_is_source(const olive_cell_model *m);
 /* A model whose populations name an SWC file (hh_swc). */
 int olive_model_needs_morphology(const olive_cell_model *m);
+/* biophys_swc: its populations carry biophysics and an NMODL mechanism library (synapses.h). */
+int olive_model_needs_mechanisms(const olive_cell_model *m);
 /* Index of variable / parameter / receptor name in model m, or -1. */
 int olive_model_var(const olive_cell_model *m, const char *name);
 int olive_model_param(const olive_cell_model *m, const char *name);

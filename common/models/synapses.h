@@ -20,6 +20,11 @@ typedef struct {
     int percell[OLIVE_MAX_PARAMS];        /* a per-cell dataset overrides param[k] */
     char morphology[1024];                /* hh_swc: the SWC file (attribute `morphology`; a relative path is
                                              relative to the network file's directory), else empty */
+    /* biophys_swc: the cell's biophysics (attribute `biophysics`: cable_mechs.h's
+     * statements) and the NMODL mechanism library they name (attributes
+     * `mechanisms`, `mechanisms_hash`: found only in the places the user chose) */
+    char biophysics[4096];
+    char mechanisms[OLIVE_NAME_LEN], mechanisms_hash[72];
 } olive_population;
 
 typedef struct {

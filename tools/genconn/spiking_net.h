@@ -100,4 +100,11 @@ void gc_sonata_apply_dynamics(const char *path, int64_t tid, const struct gc_jso
  * back as the parameter values p, bit for bit */
 char *gc_sonata_dynamics_text(const olive_cell_model *m, const double *p);
 
+/* spiking_biophys.c: --biophysics and --mechanisms onto the biophys_swc
+ * populations (every one needs both); the library of a population (NULL
+ * for other models). */
+struct olive_mech_library;
+void gc_apply_biophysics(gc_spk_config *cfg, const char *const *bios, int nbio, const char *const *mechs, int nmech);
+const struct olive_mech_library *gc_pop_mechanisms(const olive_population *p);
+
 #endif

@@ -340,8 +340,10 @@ def main(argv=None):
     ap = argparse.ArgumentParser(prog="olive-model", description="NESTML models compiled for olive "
                                  f"(needs NESTML {NESTML_PIN} in this Python)")
     sub = ap.add_subparsers(dest="cmd", required=True)
-    b = sub.add_parser("build", help="FILE.nestml -> NAME.olive.c and NAME.so (cached by content hash)")
-    b.add_argument("file")
+    b = sub.add_parser("build", help="FILE.nestml -> NAME.olive.c and NAME.so (cached by content hash); or NEURON "
+                       "mechanisms: FILE.mod ... or a folder of them -> one library NAME.so (olive.nmodl)")
+    b.add_argument("file", nargs="+")
+    b.add_argument("--name", help=".mod files: the library's name (default: the folder's name)")
     b.add_argument("-o", "--output", metavar="DIR", help="directory of NAME.so (default: the model cache)")
     b.add_argument("--force", action="store_true", help="build even when the cache holds it")
     b.add_argument("--numeric-solver", choices=versions.NUMERIC_SOLVERS, default="rk45",
@@ -352,6 +354,14 @@ def main(argv=None):
     dsc.add_argument("file")
     dsc.add_argument("-o", "--output", metavar="DIR", help="copy the plugin into DIR (e.g. the model cache)")
     args = ap.parse_args(argv)
+    if args.cmd == "build" and any(f.endswith(".mod") or os.path.isdir(f) for f in args.file):
+        from ..nmodl import build as nmodl_build   # (NEURON's mechanisms: no NESTML)
+        print(nmodl_build.build(args.file, args.name, args.output, args.force))
+        return 0
+    if args.cmd == "build" and (len(args.file) != 1 or args.name):
+        ap.error("build: one FILE.nestml (--name is for .mod files)")
+    if args.cmd == "build":
+        args.file = args.file[0]
     if args.cmd == "describe":
         print(describe(args.file, args.output))
         return 0

@@ -78,7 +78,7 @@ static void usage_plasticity(void)
 /* The options of the spiking command line, --help's lines of them and the
  * parser's cases. */
 enum {
-    SPK_OPT_POPULATION = GC_NCOMMON, SPK_OPT_SOURCE_POISSON, SPK_OPT_PARAM, SPK_OPT_MORPHOLOGY, SPK_OPT_MODEL_PATH,
+    SPK_OPT_POPULATION = GC_NCOMMON, SPK_OPT_SOURCE_POISSON, SPK_OPT_PARAM, SPK_OPT_MORPHOLOGY, SPK_OPT_BIOPHYSICS, SPK_OPT_MECHANISMS, SPK_OPT_MODEL_PATH,
     SPK_OPT_V0, SPK_OPT_PROJECTION, SPK_OPT_IMPORT_SYNAPSES, SPK_OPT_IMPORT_EDGE_TYPES, SPK_OPT_IMPORT_SYNAPTIC_MODELS,
     SPK_OPT_IMPORT_CIRCUIT, SPK_OPT_IMPORT_NODE_POPULATION, SPK_OPT_DT, SPK_OPT_PROCEDURAL, SPK_NOPTS
 };
@@ -102,7 +102,12 @@ static const olive_opt spk_opts[] = {
                        "a model parameter, for every population or POP only (also\n"
                        "  POP.NAME=VALUE; spike sources: rate start duration), of:"},
     [SPK_OPT_MORPHOLOGY] = {"--morphology", NULL, OLIVE_OPT_VALUE, 1, "FILE[@POP]",
-                            "hh_swc: the SWC file of every population, or of POP"},
+                            "hh_swc, biophys_swc: the SWC file of every population, or of POP"},
+    [SPK_OPT_BIOPHYSICS] = {"--biophysics", NULL, OLIVE_OPT_VALUE, 1, "FILE[@POP]",
+                            "biophys_swc: the cells' biophysics: an Allen Cell Types fit JSON\n"
+                            "  (perisomatic), or olive's statements (docs/MODELS.md)"},
+    [SPK_OPT_MECHANISMS] = {"--mechanisms", NULL, OLIVE_OPT_VALUE, 1, "NAME[@POP]",
+                            "biophys_swc: the NMODL mechanism library (olive-model build DIR)"},
     [SPK_OPT_V0] = {"--v0", NULL, OLIVE_OPT_VALUE, 1, "A:B[@POP] | normal:MEAN:SD[@POP]",
                     "initial potentials per cell, uniform in [A, B) mV or normal (mV)"},
     [SPK_OPT_PROJECTION] = {"--projection", NULL, OLIVE_OPT_VALUE, 1, "SPEC",
@@ -173,7 +178,7 @@ _Static_assert(sizeof spk_opts / sizeof spk_opts[0] == SPK_NOPTS, "an option wit
  * (a new model or rule is listed without an edit here). */
 static const int spk_help_order[] = {
     GC_OPT_OUTPUT, GC_OPT_MODEL, SPK_OPT_MODEL_PATH, GC_OPT_CELLS, SPK_OPT_POPULATION, SPK_OPT_SOURCE_POISSON,
-    SPK_OPT_PARAM, SPK_OPT_MORPHOLOGY, SPK_OPT_V0, SPK_OPT_PROJECTION, SPK_OPT_IMPORT_SYNAPSES,
+    SPK_OPT_PARAM, SPK_OPT_MORPHOLOGY, SPK_OPT_BIOPHYSICS, SPK_OPT_MECHANISMS, SPK_OPT_V0, SPK_OPT_PROJECTION, SPK_OPT_IMPORT_SYNAPSES,
     SPK_OPT_IMPORT_EDGE_TYPES, SPK_OPT_IMPORT_SYNAPTIC_MODELS, SPK_OPT_IMPORT_CIRCUIT, SPK_OPT_IMPORT_NODE_POPULATION,
     GC_OPT_EXPORT_SONATA, SPK_OPT_PROCEDURAL, SPK_OPT_DT, GC_OPT_SEED, GC_OPT_FORCE, GC_OPT_QUIET, GC_OPT_VERBOSE,
     GC_OPT_HELP, GC_OPT_VERSION,
@@ -439,7 +444,7 @@ static void apply_morphologies(gc_spk_config *cfg, const char *const *morphs, in
     for (int j = 0; j < nmorphs; j++) {   /* FILE[@POP]: stored as an absolute path */
         char buf[1024], *at, full[PATH_MAX];
         if (!olive_model_needs_morphology(cfg->model))
-            olive_usage_error("--morphology applies to hh_swc populations, not %s", cfg->model->name);
+            olive_usage_error("--morphology applies to hh_swc and biophys_swc populations, not %s", cfg->model->name);
         if ((size_t)snprintf(buf, sizeof buf, "%s", morphs[j]) >= sizeof buf) olive_usage_error("--morphology: path too long");
         if ((at = strrchr(buf, '@'))) *at++ = 0;
         if (!realpath(buf, full)) olive_usage_error("--morphology %s: cannot open the file: %s", buf, strerror(errno));
@@ -456,13 +461,15 @@ static void apply_morphologies(gc_spk_config *cfg, const char *const *morphs, in
     if (olive_model_needs_morphology(cfg->model))
         for (int i = 0; i < cfg->pops.n; i++)
             if (!cfg->pops.pop[i].morphology[0] && !olive_model_is_source(cfg->pops.pop[i].model))
-                olive_usage_error("population %s: a hh_swc population needs --morphology FILE.swc[@%s]",
-                                  cfg->pops.pop[i].name, cfg->pops.pop[i].name);
+                olive_usage_error("population %s: a %s population needs --morphology FILE.swc[@%s]",
+                                  cfg->pops.pop[i].name, cfg->model->name, cfg->pops.pop[i].name);
     if (olive_model_is_cable(cfg->model))   /* the cell each population's parameters make (olive-simulate's check, early) */
         for (int i = 0; i < cfg->pops.n; i++) {
             if (olive_model_is_source(cfg->pops.pop[i].model)) continue;
             olive_cable_template t;
-            const char *fault = olive_cable_template_make(cfg->model, cfg->pops.pop[i].param, cfg->pops.pop[i].morphology, &t);
+            const olive_population *p = &cfg->pops.pop[i];
+            const char *fault = olive_cable_template_make(cfg->model, p->param, p->morphology, p->biophysics,
+                                                          gc_pop_mechanisms(p), &t);
             if (fault) olive_usage_error("--param: population %s: %s", cfg->pops.pop[i].name, fault);
             olive_cable_template_free(&t);
         }
@@ -588,8 +595,8 @@ static void add_source_poisson(gc_spk_config *cfg, const char *v)
 typedef struct {
     int64_t cells;
     const char *params[256], *v0s[OLIVE_MAX_POPS];
-    const char *projs[GC_MAX_PROJ], *morphs[OLIVE_MAX_POPS];
-    int nparams, nv0, nprojs, nmorphs;
+    const char *projs[GC_MAX_PROJ], *morphs[OLIVE_MAX_POPS], *bios[OLIVE_MAX_POPS], *mechs[OLIVE_MAX_POPS];
+    int nparams, nv0, nprojs, nmorphs, nbios, nmechs;
 } spk_later;
 
 /* Option id of the populations and projections, its value v: taken, 1;
@@ -610,6 +617,14 @@ static int parse_network_option(int id, const char *v, gc_spk_config *cfg, spk_l
     case SPK_OPT_MORPHOLOGY:
         if (l->nmorphs == OLIVE_MAX_POPS) olive_usage_error("--morphology: too many");
         l->morphs[l->nmorphs++] = v;
+        break;
+    case SPK_OPT_BIOPHYSICS:
+        if (l->nbios == OLIVE_MAX_POPS) olive_usage_error("--biophysics: too many");
+        l->bios[l->nbios++] = v;
+        break;
+    case SPK_OPT_MECHANISMS:
+        if (l->nmechs == OLIVE_MAX_POPS) olive_usage_error("--mechanisms: too many");
+        l->mechs[l->nmechs++] = v;
         break;
     case SPK_OPT_V0:
         if (l->nv0 == OLIVE_MAX_POPS) olive_usage_error("--v0: too many");
@@ -705,6 +720,7 @@ void gc_spk_parse_args(int argc, char **argv, gc_spk_config *cfg)
         for (int i = 0; i < cfg->pops.n; i++)
             if (hit[i] && !strcmp(name, "v0")) cfg->v0_a[i] = cfg->v0_b[i] = cfg->pops.pop[i].param[olive_model_param(cfg->model, "v0")];
     }
+    gc_apply_biophysics(cfg, l.bios, l.nbios, l.mechs, l.nmechs);
     apply_morphologies(cfg, l.morphs, l.nmorphs);
     apply_v0(cfg, l.v0s, l.nv0);
     add_projections(cfg, l.projs, l.nprojs);

@@ -34,7 +34,7 @@ static void pop_sections(const olive_population *p, olive_morphology *m)
     /* the sections olive-simulate builds (cable_model.c's template): one
      * source of the cell's geometry for both programs */
     olive_cable_template t;
-    const char *fault = olive_cable_template_make(p->model, p->param, p->morphology, &t);
+    const char *fault = olive_cable_template_make(p->model, p->param, p->morphology, p->biophysics, NULL, &t);
     if (fault) olive_usage_error("population %s: %s", p->name, fault);
     memset(m, 0, sizeof *m);
     m->sec = t.sec;
@@ -154,7 +154,7 @@ static void read_list(const char *file, const olive_population *p, const olive_m
         const int s = find_section(m, name);
         if (s < 0)
             olive_die("%s: line %ld: section '%s' is not in the cell of population %s (%s: %d sections)", file, ln, name,
-                      p->name, p->model == &olive_model_hh_swc ? p->morphology : "hh_cable: soma, dend", m->nsec);
+                      p->name, olive_model_needs_morphology(p->model) ? p->morphology : "hh_cable: soma, dend", m->nsec);
         push_span(t, &cap, s, x, x, 1);
     }
     if (ferror(f)) olive_die("%s: read error", file);
@@ -181,7 +181,7 @@ static void pop_table(const char *spec, const char *v, const olive_population *p
         if (!(t->total > 0))
             olive_usage_error("--projection %s: the cell of population %s (%s) has no length of those section types at "
                               "that distance from the soma", spec, p->name,
-                              p->model == &olive_model_hh_swc ? p->morphology : "hh_cable");
+                              olive_model_needs_morphology(p->model) ? p->morphology : "hh_cable");
     }
     olive_morphology_free(&m);
 }

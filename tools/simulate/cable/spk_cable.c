@@ -33,10 +33,16 @@ static void block_alloc(cable_block *b)
     b->x.syn_g = olive_calloc(syn, sizeof(double), "cable cells");
     b->x.syn_a = olive_calloc(syn, sizeof(double), "cable cells");
     b->x.clamp_amp = olive_calloc(cl, sizeof(double), "cable cells");
+    if (b->shape.mset) {   /* NMODL mechanisms: their variables and the nodes' ions, interleaved as the nodes */
+        const olive_mech_set *ms = b->shape.mset;
+        b->x.mx = olive_calloc((size_t)ms->nx * (size_t)b->n + 1, sizeof(double), "cable cells");
+        b->x.ion = olive_calloc((size_t)ms->nnode * (size_t)ms->nion * OLIVE_ION_NF * (size_t)b->n + 1, sizeof(double),
+                                "cable cells");
+    }
 }
 
 /* Cell c of block b at v0 (NEURON's finitialize). */
-static void cell_init(cable_block *b, int64_t c, double v0)
+static void cell_init(cable_block *b, int64_t c, double v0, double dt)
 {
     const olive_cable_cell *t = &b->t.cell;
     const int64_t st = b->n;
@@ -45,6 +51,7 @@ static void cell_init(cable_block *b, int64_t c, double v0)
         olive_cable_gates_init(t->mechs[i], v0, b->shape.q10, t->vt[i], b->shape.hh_table, &b->x.m[i * st + c],
                                &b->x.h[i * st + c], &b->x.n[i * st + c]);
     }
+    if (b->shape.mset) olive_mechs_init(b->shape.mset, b->x.v, b->x.mx, b->x.ion, c, st, dt);
 }
 
 /* The soma's values of cell c into the state row r. */
@@ -80,7 +87,13 @@ void spk_cable_setup(sim_t *s, const olive_synapses *syn)
         cable_block *b = &e->b[e->nblocks++];
         b->r0 = a - r0;
         b->n = z - a;
-        const char *fault = olive_cable_template_make(c->run.model, p->param, p->morphology, &b->t);
+        const olive_mech_library *lib = NULL;
+        if (olive_model_needs_mechanisms(p->model)) {
+            char why[3000];
+            if (!(lib = olive_mechs_find(p->mechanisms, p->mechanisms_hash, why, sizeof why)))
+                olive_die("%s: population %s: %s", c->run.net_path, p->name, why);
+        }
+        const char *fault = olive_cable_template_make(c->run.model, p->param, p->morphology, p->biophysics, lib, &b->t);
         if (fault) spk_pop_refuse(c, p, fault);
         char what[160];
         snprintf(what, sizeof what, "%s: population %s: t_ref", c->run.net_path, p->name);
@@ -93,6 +106,7 @@ void spk_cable_setup(sim_t *s, const olive_synapses *syn)
         cable_block *b = &e->b[i];
         const int64_t a = r0 + b->r0, z = a + b->n;
         b->shape = olive_cable_shape_of(&b->t.cell);
+        b->shape.mset = b->t.mset;
         block_alloc(b);
         b->elem_node = olive_malloc((size_t)b->t.cell.n * sizeof(int), "cable cells");
         for (int j = 0; j < b->t.cell.n; j++)
@@ -105,7 +119,7 @@ void spk_cable_setup(sim_t *s, const olive_synapses *syn)
         for (int64_t g = a; g < z; g++) {
             const double v = v0 ? v0[g - a] : b->t.v0;
             if (!isfinite(v)) olive_die("%s: population %s: v0 of cell %lld is not finite", c->run.net_path, p->name, (long long)g);
-            cell_init(b, g - a, v);
+            cell_init(b, g - a, v, c->run.dt);
             soma_out(s, b, g - a, g - r0);
             e->vprev[g - r0] = v;
             e->ref[g - r0] = b->t.rule == OLIVE_SPIKE_CROSSING && v > b->t.V_th;
@@ -121,7 +135,8 @@ void spk_cable_free(sim_t *s)
     for (int i = 0; i < e->nblocks; i++) {
         cable_block *b = &e->b[i];
         olive_cable_template_free(&b->t);
-        void *p[] = {b->x.v, b->x.m, b->x.h, b->x.n, b->x.d, b->x.rhs, b->x.syn_g, b->x.syn_a, b->x.clamp_amp, b->elem_node};
+        void *p[] = {b->x.v, b->x.m, b->x.h, b->x.n, b->x.d, b->x.rhs, b->x.syn_g, b->x.syn_a, b->x.clamp_amp, b->elem_node,
+                     b->x.mx, b->x.ion};
         for (size_t j = 0; j < sizeof p / sizeof p[0]; j++) free(p[j]);
     }
     spk_sites_free(e);

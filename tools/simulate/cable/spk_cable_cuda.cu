@@ -66,6 +66,10 @@ double spk_cable_cuda_bytes(const sim_t *s)
 void spk_cable_cuda_setup(sim_t *s, spk_cuda *g)
 {
     const struct spk_cable *e = s->spk->cable;
+    for (int i = 0; i < e->nblocks; i++)   /* (their code is the CPU library's so far) */
+        if (e->b[i].shape.mset)
+            olive_die("%s: NMODL mechanisms (model %s) run on the CPU engine only so far: --backend cpu",
+                      s->cfg->run.net_path, s->cfg->run.model->name);
     spk_cable_cuda *d = (spk_cable_cuda *)olive_calloc(1, sizeof *d, "CUDA cable cells");
     g->cable = d;
     d->nblocks = e->nblocks;

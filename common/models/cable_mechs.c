@@ -1,0 +1,328 @@
+/* NMODL mechanisms on cable cells (cable_mechs.h): loading a library from the
+ * trusted places, a cell's biophysics, and NEURON's ion rules. */
+#include "cable_mechs.h"
+#include "model_places.h"
+#include "util.h"
+#include <dlfcn.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAX_LIBS 16
+static struct { char path[PATH_MAX + 80]; const olive_mech_library *lib; } libs[MAX_LIBS];
+static int nlibs;
+
+static const olive_mech_library *load(const char *so, int fd, const char *want_hash, char *why, int whylen)
+{
+    char self[64];
+    snprintf(self, sizeof self, "/proc/self/fd/%d", fd);
+    void *h = dlopen(access(self, R_OK) == 0 ? self : so, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        close(fd);
+        snprintf(why, (size_t)whylen, "%s: not a loadable mechanism library: %s", so, dlerror());
+        return NULL;
+    }
+    olive_mech_library_fn fn;
+    void *sym = dlsym(h, OLIVE_MECHS_SYMBOL);
+    memcpy(&fn, &sym, sizeof fn);
+    const olive_mech_library *lib = fn ? fn() : NULL;
+    if (!lib || lib->abi != OLIVE_MECHS_ABI || (want_hash && strcmp(lib->hash, want_hash))) {
+        snprintf(why, (size_t)whylen, "%s: %s", so,
+                 !lib ? "not an olive mechanism library (no " OLIVE_MECHS_SYMBOL ")"
+                 : lib->abi != OLIVE_MECHS_ABI ? "built for another mechanism interface: build it again with olive-model build"
+                                               : "holds other mechanisms than its .hash file says");
+        dlclose(h);
+        close(fd);
+        return NULL;
+    }
+    if (nlibs < MAX_LIBS) {   /* (fd kept open: dlopen knows the object by that name) */
+        snprintf(libs[nlibs].path, sizeof libs[nlibs].path, "%s", so);
+        libs[nlibs++].lib = lib;
+    }
+    return lib;
+}
+
+const olive_mech_library *olive_mechs_find(const char *name, const char *hash, char *why, int whylen)
+{
+    for (int i = 0; i < nlibs; i++)
+        if (!strcmp(libs[i].lib->name, name) && (!hash || !strcmp(libs[i].lib->hash, hash))) return libs[i].lib;
+    for (const char *q = name; *q; q++)
+        if (!(*q == '_' || *q == '.' || (*q >= '0' && *q <= '9') || (*q >= 'A' && *q <= 'Z') || (*q >= 'a' && *q <= 'z'))) {
+            snprintf(why, (size_t)whylen, "mechanism library name '%s' is not a name", name);
+            return NULL;
+        }
+    olive_model_place places[OLIVE_MODEL_PLACES_MAX];
+    const int np = olive_model_places(places, OLIVE_MODEL_PLACES_MAX);
+    for (int i = 0; i < np; i++) {
+        if (places[i].is_file || olive_model_dir_fault(places[i].path)) continue;
+        char so[PATH_MAX + 80], have[160];
+        const char *bad;
+        if (snprintf(so, sizeof so, "%s/%s.so", places[i].path, name) >= (int)sizeof so || access(so, F_OK) != 0) continue;
+        if (!olive_model_read_hash(places[i].path, name, have, sizeof have) || (hash && strcmp(have, hash))) continue;
+        const int fd = olive_model_open_candidate(so, &bad);
+        if (fd < 0) continue;
+        return load(so, fd, have, why, whylen);
+    }
+    snprintf(why, (size_t)whylen,
+             "mechanism library '%s'%s%s is not in a place olive loads models from (--model-path DIR, OLIVE_MODEL_PATH, "
+             "the model cache): build it with olive-model build DIR_OF_MOD_FILES --name %s; olive never loads a path "
+             "written in a file", name, hash ? " of hash " : "", hash ? hash : "", name);
+    return NULL;
+}
+
+/* ---- biophysics */
+
+static int type_group(const char *s)
+{
+    static const char *const names[] = {"custom", "soma", "axon", "dend", "apic"};
+    for (int g = 0; g < OLIVE_BIO_TYPES; g++)
+        if (!strcmp(s, names[g])) return g;
+    return !strcmp(s, "all") ? OLIVE_BIO_TYPES : -1;
+}
+
+static int mech_index(const olive_mech_library *lib, const char *suffix)
+{
+    if (!strcmp(suffix, "pas")) return OLIVE_BIO_PAS;
+    for (int m = 0; m < lib->nmech; m++)
+        if (!strcmp(lib->mech[m].name, suffix)) return m;
+    return -1;
+}
+
+const char *olive_biophysics_parse(const char *text, const olive_mech_library *lib, olive_biophysics *b)
+{
+    static char msg[320];
+    memset(b, 0, sizeof *b);
+    for (int g = 0; g < OLIVE_BIO_TYPES; g++) b->Ra[g] = b->cm[g] = NAN;
+    int line = 0;
+    for (const char *p = text; *p;) {
+        const char *e = strchr(p, '\n');
+        const size_t len = e ? (size_t)(e - p) : strlen(p);
+        char ln[256], t[32], a[64], c[96];
+        line++;
+        if (len >= sizeof ln) return snprintf(msg, sizeof msg, "biophysics line %d: longer than 255 characters", line), msg;
+        memcpy(ln, p, len);
+        ln[len] = 0;
+        p += len + (e ? 1 : 0);
+        char *hash = strchr(ln, '#');
+        if (hash) *hash = 0;
+        int n = 0;
+        if (sscanf(ln, " %31s%n", t, &n) != 1) continue;
+        const int g = type_group(t);
+        if (g < 0) return snprintf(msg, sizeof msg, "biophysics line %d: '%s' is not soma, axon, dend, apic, custom or all", line, t), msg;
+        const int lo = g == OLIVE_BIO_TYPES ? 0 : g, hi = g == OLIVE_BIO_TYPES ? OLIVE_BIO_TYPES : g + 1;
+        char rest[8];
+        if (sscanf(ln + n, " insert %63s %7s", a, rest) == 1) {
+            const int m = mech_index(lib, a);
+            if (m < 0) return snprintf(msg, sizeof msg, "biophysics line %d: insert %s: the library %s has no mechanism %s", line, a, lib->name, a), msg;
+            for (int k = lo; k < hi; k++) b->insert[k] |= 1ULL << m;
+            continue;
+        }
+        double v;
+        if (sscanf(ln + n, " %63[A-Za-z0-9_] = %95s %7s", a, c, rest) != 2)
+            return snprintf(msg, sizeof msg, "biophysics line %d: expected 'TYPE insert SUFFIX' or 'TYPE NAME = VALUE'", line), msg;
+        char *end;
+        v = strtod(c, &end);
+        if (*end || !isfinite(v)) return snprintf(msg, sizeof msg, "biophysics line %d: %s = %s is not a finite number", line, a, c), msg;
+        if (!strcmp(a, "Ra") || !strcmp(a, "cm")) {
+            if (!(strcmp(a, "Ra") ? v >= 0 : v > 0)) return snprintf(msg, sizeof msg, "biophysics line %d: %s = %g out of range", line, a, v), msg;
+            for (int k = lo; k < hi; k++) (a[0] == 'R' ? b->Ra : b->cm)[k] = v;
+            continue;
+        }
+        b->val = olive_realloc(b->val, (size_t)(b->nval + 1) * sizeof *b->val, "biophysics");
+        olive_bio_value *bv = &b->val[b->nval++];
+        snprintf(bv->name, sizeof bv->name, "%s", a);
+        bv->value = v;
+        bv->type = g;
+    }
+    return NULL;
+}
+
+void olive_biophysics_free(olive_biophysics *b)
+{
+    free(b->val);
+    b->val = NULL;
+    b->nval = 0;
+}
+
+/* NEURON's ion defaults (eion.cpp's, the ions' globals): e, ci, co. */
+static void ion_defaults(const char *ion, double celsius, double charge, double *e, double *ci, double *co)
+{
+    (void)celsius;
+    if (!strcmp(ion, "na")) { *e = 50; *ci = 10; *co = 140; }
+    else if (!strcmp(ion, "k")) { *e = -77; *ci = 54.4; *co = 2.5; }
+    else if (!strcmp(ion, "ca")) { *e = 132.4579341637009; *ci = 5e-5; *co = 2; }
+    else { *e = 0; *ci = 1; *co = 1; }
+    (void)charge;
+}
+
+/* Which of the library's parameters a name NAME_SUFFIX is: mechanism *m, parameter *k. */
+static int range_param(const olive_mech_library *lib, const char *name, int *m, int *k)
+{
+    for (int i = 0; i < lib->nmech; i++) {
+        const olive_mech_desc *d = &lib->mech[i];
+        const size_t ls = strlen(d->name), ln = strlen(name);
+        if (ln <= ls + 1 || name[ln - ls - 1] != '_' || strcmp(name + ln - ls, d->name)) continue;
+        for (int j = 0; j < d->nparam; j++)
+            if (strlen(d->param_names[j]) == ln - ls - 1 && !strncmp(name, d->param_names[j], ln - ls - 1)) {
+                *m = i;
+                *k = j;
+                return 1;
+            }
+    }
+    return 0;
+}
+
+static int ion_slot_of_e(const olive_mech_library *lib, const char *name)
+{
+    for (int s = 0; s < lib->nion; s++)
+        if (name[0] == 'e' && !strcmp(name + 1, lib->ions[s].name)) return s;
+    return -1;
+}
+
+const char *olive_mech_set_make(const olive_mech_library *lib, const olive_biophysics *b, int n, const int *group,
+                                double celsius, olive_mech_set **out)
+{
+    static char msg[256];
+    for (int k = 0; k < b->nval; k++) {   /* every value names something the library (or pas) has */
+        int m, j;
+        const char *nm = b->val[k].name;
+        if (strcmp(nm, "g_pas") && strcmp(nm, "e_pas") && !range_param(lib, nm, &m, &j) && ion_slot_of_e(lib, nm) < 0)
+            return snprintf(msg, sizeof msg, "biophysics: %s is neither g_pas, e_pas, a reversal potential of an ion "
+                            "of the library %s nor a RANGE parameter NAME_SUFFIX of one of its mechanisms", nm, lib->name), msg;
+    }
+    olive_mech_set *ms = olive_calloc(1, sizeof *ms, "mechanisms");
+    ms->lib = lib;
+    ms->nnode = n;
+    ms->nion = lib->nion;
+    ms->celsius = celsius;
+    ms->use = olive_calloc((size_t)lib->nmech + 1, sizeof *ms->use, "mechanisms");
+    ms->ion_style = olive_calloc((size_t)n * (size_t)lib->nion + 1, 1, "mechanisms");
+    ms->ion0 = olive_calloc((size_t)n * (size_t)lib->nion * OLIVE_ION_NF + 1, sizeof(double), "mechanisms");
+    for (int m = 0; m < lib->nmech; m++) {
+        const olive_mech_desc *d = &lib->mech[m];
+        int cnt = 0;
+        for (int i = 0; i < n; i++) cnt += group[i] >= 0 && (b->insert[group[i]] >> m & 1);
+        if (!cnt) continue;
+        olive_mech_use *u = &ms->use[ms->nuse++];
+        u->m = m;
+        u->ninst = cnt;
+        u->node = olive_malloc((size_t)cnt * sizeof(int), "mechanisms");
+        u->p = olive_malloc((size_t)cnt * (size_t)d->nparam * sizeof(double) + 1, "mechanisms");
+        u->x0 = ms->nx;
+        ms->nx += (long)cnt * d->nvar;
+        int j = 0;
+        for (int i = 0; i < n; i++) {
+            if (group[i] < 0 || !(b->insert[group[i]] >> m & 1)) continue;
+            u->node[j] = i;
+            for (int k = 0; k < d->nparam; k++) u->p[k * cnt + j] = d->param_default[k];
+            for (int q = 0; q < b->nval; q++) {   /* the values set, in order (the last wins) */
+                const olive_bio_value *bv = &b->val[q];
+                int mm, kk;
+                if ((bv->type == OLIVE_BIO_TYPES || bv->type == group[i]) && range_param(lib, bv->name, &mm, &kk) && mm == m)
+                    u->p[kk * cnt + j] = bv->value;
+            }
+            /* ions: NEURON's nrn_promote over the mechanisms of the node */
+            for (int q = 0; q < d->nion; q++) {
+                const int s = d->ions[q].slot, use = d->ions[q].use;
+                unsigned char *st = &ms->ion_style[(size_t)i * lib->nion + s];
+                *st |= OLIVE_ION_USED;
+                if (use & (OLIVE_ION_READ_CI | OLIVE_ION_WRITE_CI | OLIVE_ION_READ_CO | OLIVE_ION_WRITE_CO)) *st |= OLIVE_ION_EINIT;
+                if (use & (OLIVE_ION_WRITE_CI | OLIVE_ION_WRITE_CO)) *st |= OLIVE_ION_EADV;
+            }
+            j++;
+        }
+    }
+    for (int i = 0; i < n; i++)
+        for (int s = 0; s < lib->nion; s++) {
+            double *z = &ms->ion0[((size_t)i * lib->nion + s) * OLIVE_ION_NF];
+            ion_defaults(lib->ions[s].name, celsius, lib->ions[s].charge, &z[OLIVE_ION_E], &z[OLIVE_ION_CI], &z[OLIVE_ION_CO]);
+            for (int q = 0; group[i] >= 0 && q < b->nval; q++)
+                if ((b->val[q].type == OLIVE_BIO_TYPES || b->val[q].type == group[i]) && ion_slot_of_e(lib, b->val[q].name) == s)
+                    z[OLIVE_ION_E] = b->val[q].value;
+        }
+    *out = ms;
+    return NULL;
+}
+
+void olive_mech_set_free(olive_mech_set *ms)
+{
+    if (!ms) return;
+    for (int k = 0; k < ms->nuse; k++) { free(ms->use[k].node); free(ms->use[k].p); }
+    free(ms->use); free(ms->ion_style); free(ms->ion0); free(ms);
+}
+
+/* ---- the engine's calls */
+
+static olive_mech_ctx ctx_of(const olive_mech_set *ms, const olive_mech_use *u, int j, double *mx, double *ion, long c,
+                             long stride, double v, double t, double dt)
+{
+    const long ni = ms->nion * OLIVE_ION_NF;
+    olive_mech_ctx x = {u->p + j, u->ninst, mx + (u->x0 + j) * stride + c, (long)u->ninst * stride,
+                        ion + ((long)u->node[j] * ni) * stride + c, stride, v, ms->celsius, dt, t};
+    return x;
+}
+
+static double *ion_at(const olive_mech_set *ms, double *ion, int node, int s, int f, long c, long stride)
+{
+    return &ion[(((long)node * ms->nion + s) * OLIVE_ION_NF + f) * stride + c];
+}
+
+/* e by Nernst at the nodes whose style has bit */
+static void nernst(const olive_mech_set *ms, double *ion, long c, long stride, int bit)
+{
+    for (int i = 0; i < ms->nnode; i++)
+        for (int s = 0; s < ms->nion; s++)
+            if (ms->ion_style[(long)i * ms->nion + s] & bit)
+                *ion_at(ms, ion, i, s, OLIVE_ION_E, c, stride) =
+                    olive_nernst(*ion_at(ms, ion, i, s, OLIVE_ION_CI, c, stride), *ion_at(ms, ion, i, s, OLIVE_ION_CO, c, stride),
+                                 ms->lib->ions[s].charge, ms->celsius);
+}
+
+void olive_mechs_init(const olive_mech_set *ms, const double *v, double *mx, double *ion, long c, long stride, double dt)
+{
+    for (int i = 0; i < ms->nnode; i++)
+        for (int s = 0; s < ms->nion; s++)
+            for (int f = 0; f < OLIVE_ION_NF; f++)
+                *ion_at(ms, ion, i, s, f, c, stride) = f == OLIVE_ION_I ? 0 : ms->ion0[((long)i * ms->nion + s) * OLIVE_ION_NF + f];
+    nernst(ms, ion, c, stride, OLIVE_ION_EINIT);
+    for (int k = 0; k < ms->nuse; k++) {
+        const olive_mech_use *u = &ms->use[k];
+        for (int j = 0; j < u->ninst; j++) {
+            olive_mech_ctx x = ctx_of(ms, u, j, mx, ion, c, stride, v[(long)u->node[j] * stride], 0, dt);
+            ms->lib->init(u->m, &x);
+        }
+        nernst(ms, ion, c, stride, OLIVE_ION_EADV);   /* nrn_wrote_conc */
+    }
+}
+
+void olive_mechs_cur(const olive_mech_set *ms, const double *v, double *mx, double *ion, double *rhs, double *d, long c,
+                     long stride, double t, double dt)
+{
+    for (int i = 0; i < ms->nnode; i++)   /* the ions' own nrn_cur: currents from zero, e where it advances */
+        for (int s = 0; s < ms->nion; s++) *ion_at(ms, ion, i, s, OLIVE_ION_I, c, stride) = 0;
+    nernst(ms, ion, c, stride, OLIVE_ION_EADV);
+    for (int k = 0; k < ms->nuse; k++) {
+        const olive_mech_use *u = &ms->use[k];
+        for (int j = 0; j < u->ninst; j++) {
+            const long at = (long)u->node[j] * stride + c;
+            olive_mech_ctx x = ctx_of(ms, u, j, mx, ion, c, stride, v[at], t, dt);
+            ms->lib->cur(u->m, &x, &rhs[at], &d[at]);
+        }
+    }
+}
+
+void olive_mechs_state(const olive_mech_set *ms, const double *v, double *mx, double *ion, long c, long stride, double t,
+                       double dt)
+{
+    for (int k = 0; k < ms->nuse; k++) {
+        const olive_mech_use *u = &ms->use[k];
+        for (int j = 0; j < u->ninst; j++) {
+            olive_mech_ctx x = ctx_of(ms, u, j, mx, ion, c, stride, v[(long)u->node[j] * stride + c], t, dt);
+            ms->lib->state(u->m, &x);
+        }
+        nernst(ms, ion, c, stride, OLIVE_ION_EADV);
+    }
+}

@@ -1,0 +1,83 @@
+/* NMODL mechanisms placed on the nodes of a cable cell (cable_mech.h's
+ * libraries): which instances sit where, their parameters, the ions of each
+ * node, and the host calls the CPU engine makes at each of cable.h's steps.
+ *
+ * A cell's biophysics is a text of statements, one per line, as NEURON
+ * users set a cell up (docs/MODELS.md, "Mechanisms from NMODL"):
+ *   TYPE Ra = 100 | TYPE cm = 1          axial resistance, capacitance
+ *   TYPE insert SUFFIX                   a mechanism of the library (or pas)
+ *   TYPE NAME_SUFFIX = VALUE             a RANGE parameter (g_pas, e_pas too)
+ *   TYPE eION = VALUE                    a reversal potential (ena, ek, ...)
+ * TYPE: soma, axon, dend, apic or all; later statements win, as in NEURON.
+ * olive-genconn writes it from an Allen Cell Types "fit" JSON file or bmtk's
+ * dynamics_params (set_params_peri's rules). */
+#ifndef OLIVE_CABLE_MECHS_H
+#define OLIVE_CABLE_MECHS_H
+#include "cable_mech.h"
+
+#define OLIVE_BIO_TYPES 5   /* custom (0), soma, axon, dend, apic: SWC type codes */
+
+/* One mechanism in use: its instances (one per node that has it). */
+typedef struct {
+    int m;                  /* the library's index */
+    int ninst;
+    int *node;              /* per instance */
+    double *p;              /* RANGE parameter k of instance j at p[k * ninst + j] */
+    long x0;                /* variable k of instance j: row x0 + k * ninst + j of a cell's mechanism state */
+} olive_mech_use;
+
+/* Per node and ion slot (ion_style bits): used there; e by Nernst at init;
+ * e by Nernst at every step (a mechanism writes the inside concentration). */
+enum { OLIVE_ION_USED = 1, OLIVE_ION_EINIT = 2, OLIVE_ION_EADV = 4 };
+
+typedef struct olive_mech_set {
+    const olive_mech_library *lib;
+    int nuse;
+    olive_mech_use *use;    /* in the library's order (NEURON's mechanism order) */
+    long nx;                /* mechanism state rows per cell */
+    int nnode, nion;
+    unsigned char *ion_style;   /* [node * nion + s] */
+    double *ion0;               /* [(node * nion + s) * OLIVE_ION_NF + f]: the initial e, -, ci, co */
+    double celsius;
+} olive_mech_set;
+
+/* The parsed biophysics: per type group, Ra, cm (NaN: not set), the
+ * mechanisms inserted and the values set. */
+typedef struct { char name[64]; double value; int type; } olive_bio_value;
+typedef struct {
+    double Ra[OLIVE_BIO_TYPES], cm[OLIVE_BIO_TYPES];
+    unsigned long long insert[OLIVE_BIO_TYPES];   /* bit m: library mechanism m; bit 63: pas */
+    int nval;
+    olive_bio_value *val;
+} olive_biophysics;
+#define OLIVE_BIO_PAS 63
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+/* The library NAME of hash HASH (NULL: any) from the places the user chose
+ * (model_places.h), loaded once; NULL with *why set. */
+const olive_mech_library *olive_mechs_find(const char *name, const char *hash, char *why, int whylen);
+/* Parses text against library lib; NULL, or a static message naming the line and the fault. */
+const char *olive_biophysics_parse(const char *text, const olive_mech_library *lib, olive_biophysics *b);
+void olive_biophysics_free(olive_biophysics *b);
+/* The set of a cell of n nodes whose node i lies in a section of type group
+ * group[i] (-1: a zero-area node, no membrane). NULL, or a static message
+ * (a value no mechanism of that group has). */
+const char *olive_mech_set_make(const olive_mech_library *lib, const olive_biophysics *b, int n, const int *group,
+                                double celsius, olive_mech_set **out);
+void olive_mech_set_free(olive_mech_set *ms);
+
+/* Host: the CPU engine's calls for cell c of a layout of stride
+ * (cable.h): NEURON's finitialize after v is set (ions, INITIAL), the
+ * currents of step 1 (ions' currents zeroed first) and the states of step 3. */
+void olive_mechs_init(const olive_mech_set *ms, const double *v, double *mx, double *ion, long c, long stride, double dt);
+void olive_mechs_cur(const olive_mech_set *ms, const double *v, double *mx, double *ion, double *rhs, double *d, long c,
+                     long stride, double t, double dt);
+void olive_mechs_state(const olive_mech_set *ms, const double *v, double *mx, double *ion, long c, long stride, double t,
+                       double dt);
+#ifdef __cplusplus
+}
+#endif
+
+#endif
