@@ -2,10 +2,11 @@
 """An Allen Cell Types cell in NEURON 9 as bmtk BioNet builds it, against
 olive-simulate's biophys_swc cell (its compartment report).
 
-    neuron_biophys_compare.py --mods DIR --swc FILE --fit FIT.json --olive V_COMPARTMENTS.h5
+    neuron_biophys_compare.py --mods DIR|--mech-dir DIR --swc FILE --fit FIT.json --olive V_COMPARTMENTS.h5
         [--amp NA] [--tstop MS] [--celsius C] [--v-init MV] [--dl UM] [--tol MV]
 
-NEURON compiles the .mod files of DIR with its own nrnivmodl and loads them;
+NEURON compiles the .mod files of DIR with its own nrnivmodl and loads them
+(--mech-dir: a folder nrnivmodl has compiled already);
 the cell is bmtk 1.2.0's own: its Biophys1.hoc template (Import3d_SWC_read,
 Import3d_GUI.instantiate), then bmtk's aibs_perisomatic functions
 fix_axon_peri (the axon replaced by two 30-um stub sections) and
@@ -41,7 +42,9 @@ def build_mechanisms(mods, work):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--mods", required=True)
+    src = ap.add_mutually_exclusive_group(required=True)
+    src.add_argument("--mods")
+    src.add_argument("--mech-dir")
     ap.add_argument("--swc", required=True)
     ap.add_argument("--fit", required=True)
     ap.add_argument("--olive", required=True)
@@ -53,7 +56,7 @@ def main():
     ap.add_argument("--tol", type=float, default=1e-6)
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as work:
-        mech_dir = build_mechanisms(a.mods, work)
+        mech_dir = a.mech_dir or build_mechanisms(a.mods, work)
         import neuron
         from neuron import h
         neuron.load_mechanisms(mech_dir)

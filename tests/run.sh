@@ -71,7 +71,7 @@ run_one() {  # name, command...
 slow="test_pynn test_spiking_nest test_cable_network test_cable_neuron test_nestml_build test_pip_install
   test_spiking_ranks test_conductance64 test_import_export test_genconn_laws test_checkpoint_restart
   test_spiking_brian2 test_malformed_network test_microcircuit test_python_package test_rank_invariance
-  test_sonata_readers test_cluster_build test_spike_sources test_spiking_inputs test_plasticity"
+  test_sonata_readers test_cluster_build test_spike_sources test_spiking_inputs test_plasticity test_nmodl"
 long=() short=()
 for name in $slow; do [ -f "$top/tests/$name.sh" ] && long+=("$name"); done
 for t in "$top"/tests/test_*.sh; do

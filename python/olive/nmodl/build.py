@@ -7,7 +7,8 @@ system cc compiles it into NAME.so; both go with NAME.hash and a descriptor
 NAME.mechs.json (the mechanisms, their parameters and variables) into the
 model cache or DIR (-o), the places olive-simulate loads models from
 (model_places.h: never a path written in a file). Cached by content hash:
-the .mod texts and names, the NMODL parser's version and the translator's.
+the .mod texts and names, the NMODL parser's, sympy's and the translator's
+versions.
 Building .mod files needs the `nmodl` package (pip install nmodl==0.5), not
 NESTML."""
 
@@ -63,7 +64,8 @@ def nmodl_version():
 def content_hash(files, texts):
     from . import translate
     h = hashlib.sha256()
-    for part in [nmodl_version(), str(translate.TRANSLATOR_VERSION)] + \
+    import sympy   # (it writes the cnexp updates' arithmetic)
+    for part in [nmodl_version(), sympy.__version__, str(translate.TRANSLATOR_VERSION)] + \
             [os.path.basename(f) + "\0" + t for f, t in zip(files, texts)]:
         h.update(part.encode() + b"\0")
     return h.hexdigest()

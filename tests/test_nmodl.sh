@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# NEURON users' mechanisms (NMODL) in olive's cable engine, against NEURON 9.
+# The inputs are public and pinned: bmtk 1.2.0's PyPI package ships the Allen
+# Institute's perisomatic mechanisms (bmtk/utils/scripts/bionet/mechanisms/
+# modfiles), Allen Cell Types morphologies (morphologies/*.swc) and their
+# fitted biophysics (biophysical_neuron_models/*_fit.json); BSD-3-Clause
+# (bmtk's licence; the Allen Cell Types data under the Allen Institute's terms
+# of use, as bmtk redistributes them).
+#  1. olive-model build (the NMODL framework's parser, pip nmodl, pinned)
+#     compiles the Allen set's density mechanisms into one library; the ones
+#     it does not support yet (NaV.mod: KINETIC; vecevent.mod: an
+#     ARTIFICIAL_CELL with VERBATIM) are refused naming the file, line and
+#     construct; a second build is a cache hit.
+#  2. Three Allen cells (Scnn1a 473845048 with fit 472363762, Rorb 325404214
+#     with 473863510, Nr5a1 471087815 with 473863035) through olive-genconn
+#     --biophysics FIT.json and olive-simulate, 100 ms of a 0.3 nA current
+#     clamp on the soma, every compartment's v recorded; NEURON 9.0.2 builds
+#     each cell with bmtk's own code (Biophys1.hoc, aibs_perisomatic,
+#     set_segment_dl; scripts/neuron_biophys_compare.py) from the same files
+#     and the mechanisms compiled by its own nrnivmodl: every compartment
+#     within 1e-8 mV at every step (the issue asks 1e-6), and the soma fires.
+#  3. The three cells as one network of three populations: the same
+#     compartment report bit for bit on 1 and 3 ranks.
+#  4. Bad inputs are refused naming the fault: a biophysics statement naming a
+#     mechanism the library lacks, a parameter no mechanism has, a library in
+#     no trusted place (and a network file's library name is never a path).
+set -euo pipefail
+fail() { echo "FAIL: $*" >&2; exit 1; }
+if [ "$BUILD" = build-san ]; then   # (NEURON and bmtk are the peers' code; olive's side runs sanitized in test_cable_*)
+  echo "NMODL against NEURON: checked in the normal build only"; exit 0
+fi
+source "$TESTS/python_pins.sh"
+source "$TESTS/venv_cached.sh"
+NMODL=0.5 NEURON=9.0.2 BMTK=1.2.0
+nmodl_venv="$TOP/$BUILD/venv-nmodl" bionet_venv="$TOP/$BUILD/venv-bionet"
+venv_cached "$nmodl_venv" ".olive-nmodl-$NMODL-sympy-$SYMPY" "nmodl==$NMODL" "sympy==$SYMPY" "numpy==$NUMPY" "h5py==$H5PY"
+venv_cached "$bionet_venv" ".olive-neuron-$NEURON-bmtk-$BMTK" "neuron==$NEURON" "bmtk==$BMTK" "h5py==$H5PY"
+BIONET=$("$bionet_venv/bin/python" -c 'import bmtk, os; print(os.path.dirname(bmtk.__file__))')/utils/scripts/bionet
+[ -d "$BIONET/mechanisms/modfiles" ] || fail "bmtk $BMTK has no $BIONET/mechanisms/modfiles"
+G="$BIN/olive-genconn" S="$BIN/olive-simulate"
+export OMP_NUM_THREADS=1
+mkdir -m 700 cache
+export OLIVE_MODEL_CACHE=$PWD/cache
+model() { PYTHONPATH="$TOP/python" "$nmodl_venv/bin/python" -m olive.nestml "$@"; }
+
+# 1. the build; refusals by file, line and construct
+cp -r "$BIONET/mechanisms/modfiles" allmods
+if model build allmods --name allen > refused.txt 2>&1; then fail "NaV.mod's KINETIC block was accepted"; fi
+grep -q "allmods/NaV.mod:[0-9]*: not supported by olive: KINETIC" refused.txt || fail "NaV.mod: $(cat refused.txt)"
+mkdir allen
+for f in allmods/*.mod; do case $f in */NaV.mod|*/vecevent.mod) ;; *) cp "$f" allen/ ;; esac; done
+if model build allmods/vecevent.mod --name vec > refused2.txt 2>&1; then fail "vecevent.mod was accepted"; fi
+grep -q "vecevent.mod:[0-9]*: not supported by olive: .*\(VERBATIM\|ARTIFICIAL_CELL\)" refused2.txt || fail "vecevent.mod: $(cat refused2.txt)"
+model build allen > build.txt 2>&1 || fail "olive-model build allen: $(cat build.txt)"
+grep -q "allen: 15 mechanisms (CaDynamics, Ca_HVA, Ca_LVA, Ih, Im, Im_v2, K_P, K_T, Kd, Kv2like, Kv3_1, NaTa, NaTs, Nap, SK)" build.txt \
+  || fail "the library's mechanisms: $(cat build.txt)"
+[ -f cache/allen.so ] && [ -f cache/allen.hash ] && [ -f cache/allen.olive.c ] || fail "the cache lacks allen.so/.hash/.olive.c"
+model build allen > build2.txt 2>&1 && ! grep -q "15 mechanisms" build2.txt || fail "a second build was not a cache hit"
+
+# 2. three Allen cells against NEURON through bmtk's set-up
+nrn=$(mktemp -d)
+cp allen/*.mod "$nrn"/ && (cd "$nrn" && "$bionet_venv/bin/nrnivmodl" >/dev/null 2>&1) || fail "NEURON's nrnivmodl failed"
+cells="Scnn1a_473845048:472363762 Rorb_325404214:473863510 Nr5a1_471087815:473863035"
+for c in $cells; do
+  swc="$BIONET/morphologies/${c%%:*}_m.swc" fit="$BIONET/biophysical_neuron_models/${c##*:}_fit.json"
+  v0=$("$bionet_venv/bin/python" -c "import json; print(repr(json.load(open('$fit'))['conditions'][0]['v_init']))")
+  "$G" -q -o "${c%%:*}.h5" --model biophys_swc --population cell:1 --morphology "$swc" --biophysics "$fit" \
+       --mechanisms allen --param celsius=34 --param v0="$v0" || fail "${c%%:*}: olive-genconn"
+  "$S" "${c%%:*}.h5" -o "run_${c%%:*}" --time 100 --param I_e=0.3 --record-compartments v --record-precision double \
+       >/dev/null || fail "${c%%:*}: olive-simulate"
+  "$bionet_venv/bin/python" "$TOP/scripts/neuron_biophys_compare.py" --mech-dir "$nrn" --swc "$swc" --fit "$fit" \
+       --olive "run_${c%%:*}/v_compartments.h5" --amp 0.3 --celsius 34 --v-init "$v0" --tol 1e-8 2>&1 \
+       | grep -v "^Warning: no DISPLAY\|^--No graphics\|WARNING.*ptr_update_callback" | sed "s/^/${c%%:*}: /" \
+       || fail "${c%%:*} against NEURON"
+done
+
+# 3. the three as one network: 1 and 3 ranks, the same report bit for bit
+args=(--model biophys_swc --mechanisms allen --param celsius=34 --param I_e=0.3)
+for c in $cells; do
+  p=${c%%_*}
+  args+=(--population "$p:1" --morphology "$BIONET/morphologies/${c%%:*}_m.swc@$p"
+         --biophysics "$BIONET/biophysical_neuron_models/${c##*:}_fit.json@$p")
+done
+"$G" -q -o three.h5 "${args[@]}" || fail "three cells: olive-genconn"
+"$S" three.h5 -o three1 --time 50 --record-compartments v >/dev/null || fail "three cells, 1 rank"
+mpirun -np 3 --oversubscribe "$S" three.h5 -o three3 --time 50 --record-compartments v >/dev/null || fail "three cells, 3 ranks"
+"$nmodl_venv/bin/python" - <<'PY' || fail "1 and 3 ranks differ"
+import h5py, numpy as np
+for name, group in (("v_compartments.h5", "report"), ("spikes.h5", "spikes")):
+    with h5py.File(f"three1/{name}") as a, h5py.File(f"three3/{name}") as b:
+        pops = sorted(a[group])
+        assert pops == sorted(b[group]) and len(pops) == 3, (name, pops)
+        for p in pops:
+            for k in ("data",) if group == "report" else ("timestamps", "node_ids"):
+                x, y = a[group][p][k][:], b[group][p][k][:]
+                assert x.tobytes() == y.tobytes() and len(x), f"{name} {p}/{k}: 1 and 3 ranks differ"
+print("1 and 3 ranks: the same compartment reports and spikes, bit for bit")
+PY
+
+# 4. refusals
+refuse() {  # expected-message olive-genconn-args...
+  local want=$1; shift
+  if "$G" -q -o bad.h5 "$@" > bad.txt 2>&1; then fail "accepted: $*"; fi
+  grep -q -- "$want" bad.txt || fail "expected '$want', got: $(cat bad.txt)"
+  [ ! -e bad.h5 ] || fail "a refused network left bad.h5"
+}
+swc="$BIONET/morphologies/Scnn1a_473845048_m.swc"
+printf 'all insert pas\nsoma insert NaV\n' > nomech.txt
+refuse "insert NaV: the library allen has no mechanism NaV" --model biophys_swc --population c:1 --morphology "$swc" \
+       --biophysics nomech.txt --mechanisms allen
+printf 'soma insert NaTs\nsoma gbar_NaX = 1\n' > noparam.txt
+refuse "gbar_NaX is neither g_pas" --model biophys_swc --population c:1 --morphology "$swc" --biophysics noparam.txt \
+       --mechanisms allen
+printf 'soma Ra 100\n' > syntax.txt
+refuse "biophysics line 1: expected 'TYPE insert SUFFIX' or 'TYPE NAME = VALUE'" --model biophys_swc --population c:1 \
+       --morphology "$swc" --biophysics syntax.txt --mechanisms allen
+OLIVE_MODEL_CACHE=$PWD/nowhere refuse "mechanism library 'allen' is not in a place olive loads models from" \
+       --model biophys_swc --population c:1 --morphology "$swc" --biophysics nomech.txt --mechanisms allen
+refuse "mechanism library name '../cache/allen' is not a name" --model biophys_swc --population c:1 --morphology "$swc" \
+       --biophysics nomech.txt --mechanisms ../cache/allen
+echo "NMODL: the Allen set built (NaV, vecevent refused by name); 3 Allen cells = NEURON 9 via bmtk; 1 = 3 ranks"
