@@ -1,5 +1,5 @@
 import sys
 
-from .build import main
+from ..model_cli import main
 
 sys.exit(main())

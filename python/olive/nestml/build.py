@@ -336,6 +336,9 @@ def describe(so, out=None):
     return target
 
 
+NMODL = "nmodl"   # main()'s answer for .mod files
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="olive-model", description="NESTML models compiled for olive "
                                  f"(needs NESTML {NESTML_PIN} in this Python)")
@@ -355,9 +358,7 @@ def main(argv=None):
     dsc.add_argument("-o", "--output", metavar="DIR", help="copy the plugin into DIR (e.g. the model cache)")
     args = ap.parse_args(argv)
     if args.cmd == "build" and any(f.endswith(".mod") or os.path.isdir(f) for f in args.file):
-        from ..nmodl import build as nmodl_build   # (NEURON's mechanisms: no NESTML)
-        print(nmodl_build.build(args.file, args.name, args.output, args.force))
-        return 0
+        return NMODL   # (olive.model_cli builds NEURON's mechanisms: olive.nmodl)
     if args.cmd == "build" and (len(args.file) != 1 or args.name):
         ap.error("build: one FILE.nestml (--name is for .mod files)")
     if args.cmd == "build":
