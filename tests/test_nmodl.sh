@@ -41,7 +41,7 @@ G="$BIN/olive-genconn" S="$BIN/olive-simulate"
 export OMP_NUM_THREADS=1
 mkdir -m 700 cache
 export OLIVE_MODEL_CACHE=$PWD/cache
-model() { PYTHONPATH="$TOP/python" "$nmodl_venv/bin/python" -m olive.nestml "$@"; }
+model() { PYTHONPATH="$TOP/python" "$nmodl_venv/bin/python" -m olive.model_cli "$@"; }
 
 # 1. the build; refusals by file, line and construct
 cp -r "$BIONET/mechanisms/modfiles" allmods

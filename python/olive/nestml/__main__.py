@@ -1,5 +1,9 @@
 import sys
 
-from ..model_cli import main
+from .build import NMODL, main
 
-sys.exit(main())
+r = main()
+if r == NMODL:
+    sys.exit("python -m olive.nestml builds NESTML models; NEURON's .mod files: olive-model build "
+             "(python -m olive.model_cli build)")
+sys.exit(r)
