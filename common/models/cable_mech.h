@@ -104,6 +104,35 @@ OLIVE_HD double olive_mech_pow(double a, double b)
     return olive_exp_d(b * olive_log_d(a));
 }
 
+/* a x = b for the n x n matrix a (row-major, destroyed): Gaussian
+ * elimination with partial pivoting, x into b (KINETIC and LINEAR blocks;
+ * n is small). 0 when a is singular. */
+OLIVE_HD int olive_mech_solve(int n, double *a, double *b)
+{
+    for (int k = 0; k < n; k++) {
+        int piv = k;
+        for (int i = k + 1; i < n; i++)
+            if (fabs(a[i * n + k]) > fabs(a[piv * n + k])) piv = i;
+        if (a[piv * n + k] == 0) return 0;
+        if (piv != k) {
+            for (int j = 0; j < n; j++) { const double t = a[k * n + j]; a[k * n + j] = a[piv * n + j]; a[piv * n + j] = t; }
+            const double t = b[k]; b[k] = b[piv]; b[piv] = t;
+        }
+        for (int i = k + 1; i < n; i++) {
+            const double f = a[i * n + k] / a[k * n + k];
+            if (f == 0) continue;
+            for (int j = k; j < n; j++) a[i * n + j] -= f * a[k * n + j];
+            b[i] -= f * b[k];
+        }
+    }
+    for (int k = n - 1; k >= 0; k--) {
+        double x = b[k];
+        for (int j = k + 1; j < n; j++) x -= a[k * n + j] * b[j];
+        b[k] = x / a[k * n + k];
+    }
+    return 1;
+}
+
 /* NEURON's nrn_nernst (mV) at celsius, with NEURON 9's constants (its
  * nrnunits: R 8.3144626181532395 J/(K mol), F 96485.3321233100184 C/mol). */
 OLIVE_HD double olive_nernst(double ci, double co, double charge, double celsius)

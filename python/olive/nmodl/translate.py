@@ -31,12 +31,11 @@ KNOWN_IONS = {"na": 1.0, "k": 1.0, "ca": 2.0}
 C_FUNCS = {"exp": "olive_exp_d", "log": "olive_log_d", "fabs": "fabs", "sqrt": "sqrt", "pow": "olive_mech_pow"}
 SPECIAL = {"v", "celsius", "dt", "t"}
 REFUSED_BLOCKS = {
-    "KineticBlock": "KINETIC (a kinetic scheme; METHOD sparse)",
     "NetReceiveBlock": "NET_RECEIVE (point processes)",
-    "LinearBlock": "LINEAR", "NonLinearBlock": "NONLINEAR", "Verbatim": "VERBATIM",
+    "NonLinearBlock": "NONLINEAR", "Verbatim": "VERBATIM",
     "FunctionTableBlock": "FUNCTION_TABLE", "BeforeBlock": "BEFORE", "AfterBlock": "AFTER",
     "ConstructorBlock": "CONSTRUCTOR", "DestructorBlock": "DESTRUCTOR", "DiscreteBlock": "DISCRETE",
-    "IndependentBlock": None, "Include": "INCLUDE", "ConstantBlock": None,
+    "IndependentBlock": None, "Include": "INCLUDE", "ConstantBlock": None, "Define": "DEFINE",
 }
 
 
@@ -84,6 +83,7 @@ class Mechanism:
         self.factors = {}           # UNITS constants
         self.blocks = {}            # INITIAL, BREAKPOINT
         self.derivs, self.procs, self.funcs = {}, {}, {}
+        self.kinetics, self.linears = {}, {}
         self.solve = []             # (block, method)
         self._read(tree)
 
@@ -131,11 +131,15 @@ class Mechanism:
                 self.blocks["BREAKPOINT"] = b.statement_block
             elif k == "DerivativeBlock":
                 self.derivs[_name(b.name)] = b.statement_block
+            elif k == "KineticBlock":
+                self.kinetics[_name(b.name)] = b.statement_block
+            elif k == "LinearBlock":
+                self.linears[_name(b.name)] = b.statement_block
             elif k == "ProcedureBlock":
                 self.procs[_name(b.name)] = ([_name(a.name) for a in b.parameters], b.statement_block)
             elif k == "FunctionBlock":
                 self.funcs[_name(b.name)] = ([_name(a.name) for a in b.parameters], b.statement_block)
-            elif k in ("LineComment", "BlockComment", "Model"):
+            elif k in ("LineComment", "BlockComment", "Model", "UnitState"):
                 continue
             else:
                 self.refuse(f"block {k} is not supported")
@@ -311,6 +315,8 @@ class Writer:
             return -self.sym(e.expression, table)
         if k in ("Integer", "Double", "Float"):
             return sympy.Float(float(e.eval()), 17) if k != "Integer" else sympy.Integer(int(e.eval()))
+        if k == "ReactVarName" and e.value is None:
+            return self.sym(e.name, table)
         if k in ("Name", "VarName"):
             c = self.ref(_name(e))
             if c not in table:
@@ -364,8 +370,13 @@ class Writer:
             out.append(f"{p}}}")
             return
         if k == "ExpressionStatement" and _kind(s.expression) == "SolveBlock":
+            blk = _name(s.expression.block_name)
+            if mode == "initial" and blk in self.m.linears and s.expression.steadystate is None:
+                self.linear_solve(blk, out, p)
+                return
             if mode != "breakpoint":
-                self.m.refuse("SOLVE outside BREAKPOINT", r"\bSOLVE\b")
+                self.m.refuse(f"SOLVE {blk} in {mode.upper()}: only a LINEAR block's SOLVE is supported there "
+                              "(STEADYSTATE is not)", r"\bSOLVE\s+" + re.escape(blk))
             return
         if k == "ExpressionStatement":
             e = s.expression
@@ -426,6 +437,111 @@ class Writer:
         else:
             out.append(f"{p}{cx} = {cx} + (1. - olive_exp_d(c->dt * ({self.csym(b, table)}))) * "
                        f"(-({self.csym(a, table)}) / ({self.csym(b, table)}) - {cx});")
+
+    def _matrix(self, n, out, p):
+        out.append(f"{p}double A_[{n}][{n}], b_[{n}];")
+        out.append(f"{p}for (int i_ = 0; i_ < {n}; i_++)")
+        out.append(f"{p}    for (int j_ = 0; j_ < {n}; j_++) A_[i_][j_] = 0;")
+
+    def _solved(self, states, out, p):
+        n = len(states)
+        out.append(f"{p}if (!olive_mech_solve({n}, &A_[0][0], b_)) {{")
+        for i, st in enumerate(states):
+            out.append(f"{p}    {self.ref(st)} = NAN;   /* a singular system: the cell's check stops the run */")
+        out.append(f"{p}}} else {{")
+        for i, st in enumerate(states):
+            out.append(f"{p}    {self.ref(st)} = b_[{i}];")
+        out.append(f"{p}}}")
+
+    def kinetic_solve(self, blk, out, p):
+        """KINETIC blk by METHOD sparse as NEURON solves a scheme of first-order
+        reactions: one implicit (backward) Euler step, (I - dt J) x' = x, the
+        equation of the last state CONSERVE names replaced by the sum (exact
+        for these linear schemes)."""
+        m = self.m
+        reactions, conserve = [], None
+        body = []
+        for st in m.kinetics[blk].statements:
+            k = _kind(st)
+            if k == "ReactionStatement":
+                op = st.op.eval() if hasattr(st.op, "eval") else str(st.op)
+                r1, r2 = st.reaction1, st.reaction2
+                if op != "<->" or _kind(r1) != "ReactVarName" or _kind(r2) != "ReactVarName" or \
+                        r1.value is not None or r2.value is not None:
+                    m.refuse(f"KINETIC {blk}: only reactions A <-> B between two states (no stoichiometry, sums, "
+                             f"<< or COMPARTMENT) are supported: {to_text(st)}", r"~")
+                a, b = _name(r1.name), _name(r2.name)
+                for x in (a, b):
+                    if x not in m.states:
+                        m.refuse(f"KINETIC {blk}: {x} is not a STATE", r"~.*\b" + re.escape(x) + r"\b")
+                reactions.append((a, b, self.expr(st.expression1), self.expr(st.expression2)))
+            elif k == "Conserve":
+                conserve = st
+            elif k in ("Compartment", "LonDifuse"):
+                m.refuse(f"KINETIC {blk}: COMPARTMENT and LONGITUDINAL_DIFFUSION are not supported",
+                         r"\bCOMPARTMENT\b|\bLONGITUDINAL_DIFFUSION\b")
+            else:
+                self.stmt(st, body, 1, "kinetic")
+        states = [x for x in m.states if any(x in (a, b) for a, b, _, _ in reactions)]
+        n = len(states)
+        idx = {x: i for i, x in enumerate(states)}
+        out += body
+        self._matrix(n, out, p)
+        for i, x in enumerate(states):
+            out.append(f"{p}A_[{i}][{i}] = 1; b_[{i}] = {self.ref(x)};")
+        for a, b, kf, kb in reactions:
+            i, j = idx[a], idx[b]
+            out.append(f"{p}{{ const double f_ = c->dt * ({kf}), r_ = c->dt * ({kb});")
+            out.append(f"{p}  A_[{i}][{i}] += f_; A_[{i}][{j}] -= r_; A_[{j}][{i}] -= f_; A_[{j}][{j}] += r_; }}")
+        if conserve is not None:
+            table = {}
+            lhs = self.sym(conserve.react, table)
+            total = self.csym(self.sym(conserve.expr, table), table)
+            syms = {x: self.sym_name(x, table) for x in states}
+            named = [x for x in states if lhs.has(syms[x])]
+            if not named:
+                m.refuse(f"KINETIC {blk}: CONSERVE names none of the scheme's states", r"\bCONSERVE\b")
+            r = idx[named[-1]]
+            for x in states:
+                coef = sympy.diff(lhs, syms[x])
+                if any(coef.has(v) for v in syms.values()):
+                    m.refuse(f"KINETIC {blk}: CONSERVE is not linear in the states", r"\bCONSERVE\b")
+                out.append(f"{p}A_[{r}][{idx[x]}] = {self.csym(coef, table)};")
+            rest = lhs.subs({v: 0 for v in syms.values()})
+            out.append(f"{p}b_[{r}] = ({total}) - ({self.csym(rest, table)});")
+        self._solved(states, out, p)
+
+    def linear_solve(self, blk, out, p):
+        """LINEAR blk: its equations ~ lhs = rhs, linear in the states they
+        name, solved at once (Gaussian elimination with partial pivoting)."""
+        m = self.m
+        eqs, body = [], []
+        table = {}
+        for st in m.linears[blk].statements:
+            e = st.expression if _kind(st) == "ExpressionStatement" else st
+            while _kind(e) == "WrappedExpression":
+                e = e.expression
+            if _kind(e) == "LinEquation":
+                eqs.append(self.sym(e.left_linxpression, table) - self.sym(e.linxpression, table))
+            else:
+                self.stmt(st, body, 1, "linear")
+        syms = {x: self.sym_name(x, table) for x in m.states}
+        states = [x for x in m.states if any(q.has(syms[x]) for q in eqs)]
+        if len(states) != len(eqs):
+            m.refuse(f"LINEAR {blk}: {len(eqs)} equations for {len(states)} states", r"\bLINEAR\b")
+        out += body
+        n = len(states)
+        self._matrix(n, out, p)
+        for i, q in enumerate(eqs):
+            for j, x in enumerate(states):
+                coef = sympy.diff(q, syms[x])
+                if any(coef.has(syms[y]) for y in states):
+                    m.refuse(f"LINEAR {blk}: equation {i + 1} is not linear in the states", r"\bLINEAR\b")
+                if coef != 0:
+                    out.append(f"{p}A_[{i}][{j}] = {self.csym(coef, table)};")
+            rest = q.subs({syms[x]: 0 for x in states})
+            out.append(f"{p}b_[{i}] = -({self.csym(rest, table)});")
+        self._solved(states, out, p)
 
     def sym_name(self, nm, table):
         c = self.ref(nm)
@@ -491,7 +607,7 @@ class Writer:
             self.stmts(m.blocks["INITIAL"], body, 1, "initial")
         body += self.conc_writes("    ")
         out += body
-        out.append("    (void)t;")
+        out.append("    (void)c; (void)t;")
         out.append("}")
         # cur
         out.append(f"OLIVE_HD void {pre}cur(olive_mech_ctx *c, double *rhs, double *d)")
@@ -514,10 +630,13 @@ class Writer:
         out.append(f"    {pre}tmp tt = {{0}}, *t = &tt;")
         body = self.ion_reads("    ") + self.conc_reads("    ")
         for blk, method in m.solve:
-            self.stmts(m.derivs[blk], body, 1, "derivative")
+            if method == "sparse":
+                self.kinetic_solve(blk, body, "    ")
+            else:
+                self.stmts(m.derivs[blk], body, 1, "derivative")
         body += self.conc_writes("    ")
         out += body
-        out.append("    (void)t;")
+        out.append("    (void)c; (void)t;")
         out.append("}")
         return "\n".join(out)
 
@@ -601,10 +720,15 @@ def read(path):
         if _kind(s) == "SolveBlock":
             blk = _name(s.block_name)
             method = _name(s.method) if s.method is not None else None
+            if method == "sparse" and blk in m.kinetics:
+                m.solve.append((blk, method))
+                continue
             if blk not in m.derivs:
-                m.refuse(f"SOLVE {blk}: no DERIVATIVE block of that name", r"\bSOLVE\b")
+                m.refuse(f"SOLVE {blk}: no DERIVATIVE block of that name (a KINETIC block takes METHOD sparse)",
+                         r"\bSOLVE\b")
             if method != "cnexp":
-                m.refuse(f"SOLVE {blk} METHOD {method}: only cnexp is supported so far", r"\bMETHOD\b")
+                m.refuse(f"SOLVE {blk} METHOD {method}: only cnexp (DERIVATIVE) and sparse (KINETIC) are supported "
+                         "so far", r"\bMETHOD\b")
             m.solve.append((blk, method))
     return m
 
