@@ -82,6 +82,38 @@ for c in $cells Pvalb_470522102:472912177; do
        || fail "${c%%:*} against NEURON"
 done
 
+# 2b. the BBP/Hay set from BluePyOpt's source package (PyPI), and a Hay-style cell
+BPO=1.14.26 sd="$TOP/$BUILD/pypi-bluepyopt-$BPO"
+venv_lock "$sd"
+if [ ! -f "$sd/.done" ]; then
+  rm -rf "$sd" && mkdir -p "$sd"
+  "$bionet_venv/bin/pip" download -q --disable-pip-version-check --no-deps --no-binary :all: -d "$sd" "bluepyopt==$BPO" \
+    || fail "pip could not download bluepyopt==$BPO's source package (is PyPI reachable?)"
+  tar xzf "$sd/bluepyopt-$BPO.tar.gz" -C "$sd" "bluepyopt-$BPO/examples" || fail "bluepyopt-$BPO.tar.gz: no examples"
+  touch "$sd/.done"
+fi
+venv_unlock
+ex="$sd/bluepyopt-$BPO/examples"
+cp -r "$ex/l5pc/mechanisms" bbp && rm -f bbp/*.inc bbp/LICENSE
+model build bbp > bbp.txt 2>&1 || fail "olive-model build bbp: $(cat bbp.txt)"
+grep -q "bbp: 12 mechanisms (CaDynamics_E2, Ca_HVA, Ca_LVAst, Ih, Im, K_Pst, K_Tst, NaTa_t, NaTs2_t, Nap_Et2, SK_E2, SKv3_1)" \
+  bbp.txt || fail "the BBP library: $(cat bbp.txt)"
+if model build "$ex/stochkv/mechanisms/StochKv.mod" --name sk > r3.txt 2>&1; then fail "StochKv.mod was accepted"; fi
+grep -q "StochKv.mod:[0-9]*: not supported by olive: NEURON block: BBCOREPOINTER" r3.txt || fail "StochKv: $(cat r3.txt)"
+if model build "$ex/thalamocortical-cell/mechanisms/TC_cadecay.mod" --name tc > r4.txt 2>&1; then fail "TC_cadecay accepted"; fi
+grep -q "TC_cadecay.mod:[0-9]*: not supported by olive: SOLVE state METHOD derivimplicit" r4.txt || fail "TC_cadecay: $(cat r4.txt)"
+nrn2=$(mktemp -d)
+cp bbp/*.mod "$nrn2"/ && (cd "$nrn2" && "$bionet_venv/bin/nrnivmodl" >/dev/null 2>&1) || fail "NEURON's nrnivmodl (bbp) failed"
+swc="$BIONET/morphologies/Rorb_325404214_m.swc" fit="$TESTS/data/hay_style_fit.json"
+"$G" -q -o hay.h5 --model biophys_swc --population cell:1 --morphology "$swc" --biophysics "$fit" --mechanisms bbp \
+     --param celsius=34 --param v0=-65 || fail "hay: olive-genconn"
+"$S" hay.h5 -o run_hay --time 100 --param I_e=0.5 --record-compartments v --record-precision double >/dev/null \
+  || fail "hay: olive-simulate"
+"$bionet_venv/bin/python" "$TOP/scripts/neuron_biophys_compare.py" --mech-dir "$nrn2" --swc "$swc" --fit "$fit" \
+     --olive run_hay/v_compartments.h5 --amp 0.5 --celsius 34 --v-init -65 --tol 1e-8 2>&1 \
+     | grep -v "^Warning: no DISPLAY\|^--No graphics\|WARNING.*ptr_update_callback" | sed "s/^/Hay-style: /" \
+     || fail "the Hay-style cell against NEURON"
+
 # 3. the three as one network: 1 and 3 ranks, the same report bit for bit
 args=(--model biophys_swc --mechanisms allen --param celsius=34 --param I_e=0.3)
 for c in $cells; do
@@ -126,4 +158,4 @@ OLIVE_MODEL_CACHE=$PWD/nowhere refuse "mechanism library 'allen' is not in a pla
        --model biophys_swc --population c:1 --morphology "$swc" --biophysics nomech.txt --mechanisms allen
 refuse "mechanism library name '../cache/allen' is not a name" --model biophys_swc --population c:1 --morphology "$swc" \
        --biophysics nomech.txt --mechanisms ../cache/allen
-echo "NMODL: the Allen set built (16; vecevent, hh.mod refused by name); 4 Allen cells = NEURON 9 via bmtk; 1 = 3 ranks"
+echo "NMODL: the Allen (16) and BBP/Hay (12) sets built, other mechanisms refused by name; 4 Allen cells and a Hay-style cell = NEURON 9 via bmtk; 1 = 3 ranks"
