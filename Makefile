@@ -181,6 +181,17 @@ $(BUILD)/gen/%_models.fatbin.h: common/models/%_models.c $(COMMON_H) $(CUDA_STAM
 	$(dir $(NVCC))bin2c --const --static --type longlong --name $*_models_ltoir $(@:.h=) >$@.tmp && mv $@.tmp $@
 $(patsubst common/%.c,$(BUILD)/obj/common/%.o,$(BUILTIN_MODELS)): $(BUILD)/obj/common/models/%.o: $(BUILD)/gen/%.fatbin.h
 $(patsubst common/%.c,$(BUILD)/obj/common/%.o,$(BUILTIN_MODELS)): CFLAGS += -DOLIVE_BUILTIN_FATBIN -I$(BUILD)/gen
+# The cable kernel of cells with NMODL mechanisms, the same way: LTO-IR that
+# olive-simulate links with a mechanism library's GPU image (spk_cable_cuda.cu).
+CABLE_MECH_KERNELS_CU := tools/simulate/cable/spk_cable_mech_kernels.cu
+CABLE_MECH_KERNELS_H  := $(BUILD)/gen/spk_cable_mech_kernels.fatbin.h
+$(CABLE_MECH_KERNELS_H): $(CABLE_MECH_KERNELS_CU) $(COMMON_H) $(TOOLS_H) $(wildcard tools/simulate/cable/*.cuh) $(CUDA_STAMP)
+	@mkdir -p $(dir $@)
+	$(NVCC) -x cu -fatbin -rdc=true -gencode=arch=compute_$(CUDA_ARCH:sm_%=%),code=lto_$(CUDA_ARCH:sm_%=%) \
+	  $(filter-out -arch=%,$(NVCCFLAGS)) $(NVCC_CPPFLAGS) $(call tool_inc,simulate) -o $(@:.h=) $<
+	$(dir $(NVCC))bin2c --const --static --type longlong --name spk_cable_mech_kernels_ltoir $(@:.h=) >$@.tmp && mv $@.tmp $@
+$(BUILD)/obj/tools/simulate/cable/spk_cable_cuda.cu.o: $(CABLE_MECH_KERNELS_H)
+$(BUILD)/obj/tools/simulate/cable/spk_cable_cuda.cu.o: NVCC_CPPFLAGS += -I$(BUILD)/gen
 $(BUILD)/obj/tools/simulate/spiking/spk_cuda_plugin.cu.o: $(PLUGIN_KERNELS_H)
 $(BUILD)/obj/tools/simulate/spiking/spk_cuda_plugin.cu.o: NVCC_CPPFLAGS += -I$(BUILD)/gen
 $(BUILD)/obj/tools/simulate/devlink/spk_cuda_link.cu.o: NVCC_CPPFLAGS += -DOLIVE_CUDA_LIBDIR='"$(CUDA_HOME)/lib64"'
@@ -216,7 +227,7 @@ $(BUILD)/libolive.a: $(COMMON_OBJ)
 
 # Objects of one tool (a function, so the pattern rule's % does not touch patsubst's).
 tool_objs = $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard tools/$(1)/*.c tools/$(1)/*/*.c)) \
-            $(if $(HAVE_CUDA),$(patsubst %.cu,$(BUILD)/obj/%.cu.o,$(filter-out $(PLUGIN_KERNELS_CU),$(wildcard tools/$(1)/*.cu tools/$(1)/*/*.cu))))
+            $(if $(HAVE_CUDA),$(patsubst %.cu,$(BUILD)/obj/%.cu.o,$(filter-out $(PLUGIN_KERNELS_CU) $(CABLE_MECH_KERNELS_CU),$(wildcard tools/$(1)/*.cu tools/$(1)/*/*.cu))))
 # Each tool's files see its own folders' headers.
 $(foreach t,$(TOOLS),$(eval $(BUILD)/obj/tools/$(t)/%.o: CFLAGS += $(call tool_inc,$(t))))
 $(call tool_objs,genconn): CFLAGS += $(JSONC_CFLAGS)

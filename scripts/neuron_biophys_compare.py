@@ -54,6 +54,9 @@ def main():
     ap.add_argument("--v-init", type=float, default=None, help="default: the fit file's conditions' v_init")
     ap.add_argument("--dl", type=float, default=20)
     ap.add_argument("--tol", type=float, default=1e-6)
+    ap.add_argument("--var", action="append", default=[], metavar="NAME=FILE",
+                    help="also an NMODL variable's compartment report (an ion's ina, cai ...; a mechanism's "
+                         "NAME_SUFFIX): within 1e-6 of its largest magnitude where NEURON has it, NaN where not")
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as work:
         mech_dir = a.mech_dir or build_mechanisms(a.mods, work)
@@ -97,6 +100,29 @@ def main():
             vec.record(sec(centre)._ref_v)
             vecs.append(vec)
             del seg
+        extra = []
+        for spec in a.var:
+            name, path = spec.split("=", 1)
+            with h5py.File(path, "r") as f:
+                og = next(iter(f["report"].values()))["data"][:]
+            refs = []
+            for k, x in zip(sec_ids, pos):
+                seg = secs[int(k)](float(x))
+                owner, field = seg, name
+                if "_" in name and hasattr(seg, name.rsplit("_", 1)[1]) is False:
+                    pass
+                for cut in range(len(name) - 1, 0, -1):   # NAME_SUFFIX: a mechanism's variable
+                    if name[cut] == "_" and hasattr(seg, name[cut + 1:]) and \
+                            type(getattr(seg, name[cut + 1:])).__name__ == "Mechanism":
+                        owner, field = getattr(seg, name[cut + 1:]), name[:cut]
+                        break
+                try:
+                    vec = h.Vector()
+                    vec.record(getattr(owner, "_ref_" + field))
+                except (AttributeError, NameError, RuntimeError, TypeError):
+                    vec = None
+                refs.append(vec)
+            extra.append((name, og, refs))
         h.dt = 0.025
         h.secondorder = 0
         h.finitialize(v_init)
@@ -115,6 +141,21 @@ def main():
               f"NEURON's soma crosses -15 mV {spikes} times")
         if not spikes:
             sys.exit("the soma did not fire: the comparison would not test the channels")
+        for name, og, refs in extra:
+            have = [i for i, r in enumerate(refs) if r is not None]
+            if not have:
+                sys.exit(f"{name}: NEURON has it in no compartment")
+            nx = np.array([np.array(refs[i])[1:steps + 1] for i in have]).T
+            ox = og[:, have]
+            missing = [i for i, r in enumerate(refs) if r is None and not np.all(np.isnan(og[:, i]))]
+            if missing:
+                sys.exit(f"{name}: olive has values where NEURON has none (compartments {missing[:5]})")
+            scale = max(np.max(np.abs(nx)), 1e-300)
+            dv = np.max(np.abs(ox - nx))
+            print(f"{name}: {len(have)} compartments: largest difference {dv:.3e} ({dv / scale:.1e} of its largest "
+                  f"magnitude {scale:.3e})")
+            if not dv <= 1e-6 * scale:
+                sys.exit(f"FAIL: {name}: olive and NEURON differ by {dv:.3e}")
         if not diff.max() <= a.tol:
             sys.exit(f"FAIL: olive and NEURON differ by {diff.max():.3e} mV > {a.tol}")
 

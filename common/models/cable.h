@@ -28,7 +28,7 @@
 #define OLIVE_CABLE_H
 #include "hostdev.h"
 #include "fastexp.h"
-#include "cable_mechs.h"
+#include "cable_mechs_step.h"
 #include <math.h>
 
 /* A current clamp (NEURON's IClamp) on a node: amp nA during [del, del + dur). */
@@ -72,7 +72,7 @@ typedef struct {
     double q10;                   /* 3^((celsius - 6.3) / 10) */
     const double *vt;             /* per node: V_T of TRAUB nodes (may be null when there are none) */
     const struct olive_hh_table *hh_table;   /* HH nodes' rates from this table; null: from the formulas */
-    const olive_mech_set *mset;   /* NMODL mechanisms after these (cable_mechs.h; the CPU engine's), or null */
+    const olive_mech_set *mset;   /* NMODL mechanisms after these (cable_mechs.h), or null */
 } olive_cable_shape;
 
 /* What each cell has: node i of cell c at [i * stride + c] (stride 1 and
@@ -280,9 +280,7 @@ OLIVE_HD void olive_cable_cell_step(const olive_cable_shape *s, const olive_cabl
 #undef OLIVE_HH_AT
         }
     }
-#ifndef __CUDA_ARCH__
     if (s->mset) olive_mechs_cur(s->mset, x->v, x->mx, x->ion, x->rhs, x->d, c, stride, t, dt);
-#endif
     /* 2. capacitance, axial terms, the solve */
     const double cfac = .001 / dt;
     for (int i = 0; i < n; i++) d[i * stride] += cfac * s->cm[i];
@@ -303,9 +301,7 @@ OLIVE_HD void olive_cable_cell_step(const olive_cable_shape *s, const olive_cabl
         h[i * stride] = olive_cnexp(h[i * stride], r.hinf, r.htau, dt);
         hn[i * stride] = olive_cnexp(hn[i * stride], r.ninf, r.ntau, dt);
     }
-#ifndef __CUDA_ARCH__
     if (s->mset) olive_mechs_state(s->mset, x->v, x->mx, x->ion, c, stride, t + dt, dt);
-#endif
 }
 
 #endif

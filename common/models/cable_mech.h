@@ -27,6 +27,7 @@
 #include "fastexp.h"
 #include "fastlog.h"
 #include <math.h>
+#include <stddef.h>
 
 #define OLIVE_MECHS_ABI 1
 #define OLIVE_MECHS_SYMBOL "olive_cable_mechs_v1"
@@ -80,6 +81,12 @@ typedef struct olive_mech_library {
     void (*init)(int m, olive_mech_ctx *ctx);
     void (*cur)(int m, olive_mech_ctx *ctx, double *rhs, double *d);
     void (*state)(int m, olive_mech_ctx *ctx);
+    /* The GPU image: an nvcc fatbin of the LTO-IR of the three functions
+     * olive_mech_{init,cur,state}_v1 (the same source, extern "C" __device__),
+     * which olive's CUDA engine links into its cable kernel when it loads
+     * the library (cable_mechs_step.h); NULL: the CPU engine only. */
+    const unsigned char *cuda_fatbin;
+    size_t cuda_fatbin_size;
 } olive_mech_library;
 
 typedef const olive_mech_library *(*olive_mech_library_fn)(void);

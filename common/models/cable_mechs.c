@@ -1,6 +1,7 @@
 /* NMODL mechanisms on cable cells (cable_mechs.h): loading a library from the
  * trusted places, a cell's biophysics, and NEURON's ion rules. */
 #include "cable_mechs.h"
+#include "cable_mechs_step.h"
 #include "model_places.h"
 #include "util.h"
 #include <dlfcn.h>
@@ -201,6 +202,8 @@ const char *olive_mech_set_make(const olive_mech_library *lib, const olive_bioph
     ms->use = olive_calloc((size_t)lib->nmech + 1, sizeof *ms->use, "mechanisms");
     ms->ion_style = olive_calloc((size_t)n * (size_t)lib->nion + 1, 1, "mechanisms");
     ms->ion0 = olive_calloc((size_t)n * (size_t)lib->nion * OLIVE_ION_NF + 1, sizeof(double), "mechanisms");
+    ms->charge = olive_calloc((size_t)lib->nion + 1, sizeof(double), "mechanisms");
+    for (int q = 0; q < lib->nion; q++) ms->charge[q] = lib->ions[q].charge;
     for (int m = 0; m < lib->nmech; m++) {
         const olive_mech_desc *d = &lib->mech[m];
         int cnt = 0;
@@ -251,78 +254,25 @@ void olive_mech_set_free(olive_mech_set *ms)
 {
     if (!ms) return;
     for (int k = 0; k < ms->nuse; k++) { free(ms->use[k].node); free(ms->use[k].p); }
-    free(ms->use); free(ms->ion_style); free(ms->ion0); free(ms);
+    free(ms->use); free(ms->ion_style); free(ms->ion0); free(ms->charge); free(ms);
 }
 
-/* ---- the engine's calls */
-
-static olive_mech_ctx ctx_of(const olive_mech_set *ms, const olive_mech_use *u, int j, double *mx, double *ion, long c,
-                             long stride, double v, double t, double dt)
-{
-    const long ni = ms->nion * OLIVE_ION_NF;
-    olive_mech_ctx x = {u->p + j, u->ninst, mx + (u->x0 + j) * stride + c, (long)u->ninst * stride,
-                        ion + ((long)u->node[j] * ni) * stride + c, stride, v, ms->celsius, dt, t};
-    return x;
-}
-
-static double *ion_at(const olive_mech_set *ms, double *ion, int node, int s, int f, long c, long stride)
-{
-    return &ion[(((long)node * ms->nion + s) * OLIVE_ION_NF + f) * stride + c];
-}
-
-/* e by Nernst at the nodes whose style has bit */
-static void nernst(const olive_mech_set *ms, double *ion, long c, long stride, int bit)
-{
-    for (int i = 0; i < ms->nnode; i++)
-        for (int s = 0; s < ms->nion; s++)
-            if (ms->ion_style[(long)i * ms->nion + s] & bit)
-                *ion_at(ms, ion, i, s, OLIVE_ION_E, c, stride) =
-                    olive_nernst(*ion_at(ms, ion, i, s, OLIVE_ION_CI, c, stride), *ion_at(ms, ion, i, s, OLIVE_ION_CO, c, stride),
-                                 ms->lib->ions[s].charge, ms->celsius);
-}
+/* ---- NEURON's finitialize of a cell's mechanisms */
 
 void olive_mechs_init(const olive_mech_set *ms, const double *v, double *mx, double *ion, long c, long stride, double dt)
 {
     for (int i = 0; i < ms->nnode; i++)
         for (int s = 0; s < ms->nion; s++)
             for (int f = 0; f < OLIVE_ION_NF; f++)
-                *ion_at(ms, ion, i, s, f, c, stride) = f == OLIVE_ION_I ? 0 : ms->ion0[((long)i * ms->nion + s) * OLIVE_ION_NF + f];
-    nernst(ms, ion, c, stride, OLIVE_ION_EINIT);
+                *olive_mech_ion_at(ms, ion, i, s, f, c, stride) =
+                    f == OLIVE_ION_I ? 0 : ms->ion0[((long)i * ms->nion + s) * OLIVE_ION_NF + f];
+    olive_mechs_nernst(ms, ion, c, stride, OLIVE_ION_EINIT);
     for (int k = 0; k < ms->nuse; k++) {
         const olive_mech_use *u = &ms->use[k];
         for (int j = 0; j < u->ninst; j++) {
-            olive_mech_ctx x = ctx_of(ms, u, j, mx, ion, c, stride, v[(long)u->node[j] * stride], 0, dt);
+            olive_mech_ctx x = olive_mech_ctx_of(ms, u, j, mx, ion, c, stride, v[(long)u->node[j] * stride + c], 0, dt);
             ms->lib->init(u->m, &x);
         }
-        nernst(ms, ion, c, stride, OLIVE_ION_EADV);   /* nrn_wrote_conc */
-    }
-}
-
-void olive_mechs_cur(const olive_mech_set *ms, const double *v, double *mx, double *ion, double *rhs, double *d, long c,
-                     long stride, double t, double dt)
-{
-    for (int i = 0; i < ms->nnode; i++)   /* the ions' own nrn_cur: currents from zero, e where it advances */
-        for (int s = 0; s < ms->nion; s++) *ion_at(ms, ion, i, s, OLIVE_ION_I, c, stride) = 0;
-    nernst(ms, ion, c, stride, OLIVE_ION_EADV);
-    for (int k = 0; k < ms->nuse; k++) {
-        const olive_mech_use *u = &ms->use[k];
-        for (int j = 0; j < u->ninst; j++) {
-            const long at = (long)u->node[j] * stride + c;
-            olive_mech_ctx x = ctx_of(ms, u, j, mx, ion, c, stride, v[at], t, dt);
-            ms->lib->cur(u->m, &x, &rhs[at], &d[at]);
-        }
-    }
-}
-
-void olive_mechs_state(const olive_mech_set *ms, const double *v, double *mx, double *ion, long c, long stride, double t,
-                       double dt)
-{
-    for (int k = 0; k < ms->nuse; k++) {
-        const olive_mech_use *u = &ms->use[k];
-        for (int j = 0; j < u->ninst; j++) {
-            olive_mech_ctx x = ctx_of(ms, u, j, mx, ion, c, stride, v[(long)u->node[j] * stride + c], t, dt);
-            ms->lib->state(u->m, &x);
-        }
-        nernst(ms, ion, c, stride, OLIVE_ION_EADV);
+        olive_mechs_nernst(ms, ion, c, stride, OLIVE_ION_EADV);   /* nrn_wrote_conc */
     }
 }

@@ -38,6 +38,7 @@ typedef struct olive_mech_set {
     int nnode, nion;
     unsigned char *ion_style;   /* [node * nion + s] */
     double *ion0;               /* [(node * nion + s) * OLIVE_ION_NF + f]: the initial e, -, ci, co */
+    double *charge;             /* per ion slot (the library's: a GPU copy of the set needs no library) */
     double celsius;
 } olive_mech_set;
 
@@ -68,14 +69,10 @@ const char *olive_mech_set_make(const olive_mech_library *lib, const olive_bioph
                                 double celsius, olive_mech_set **out);
 void olive_mech_set_free(olive_mech_set *ms);
 
-/* Host: the CPU engine's calls for cell c of a layout of stride
- * (cable.h): NEURON's finitialize after v is set (ions, INITIAL), the
- * currents of step 1 (ions' currents zeroed first) and the states of step 3. */
+/* Host: NEURON's finitialize of cell c of a layout of stride (cable.h),
+ * after v is set: the ions at their initial values, the INITIAL blocks. (The
+ * step's calls are cable_mechs_step.h's, for every engine.) */
 void olive_mechs_init(const olive_mech_set *ms, const double *v, double *mx, double *ion, long c, long stride, double dt);
-void olive_mechs_cur(const olive_mech_set *ms, const double *v, double *mx, double *ion, double *rhs, double *d, long c,
-                     long stride, double t, double dt);
-void olive_mechs_state(const olive_mech_set *ms, const double *v, double *mx, double *ion, long c, long stride, double t,
-                       double dt);
 #ifdef __cplusplus
 }
 #endif

@@ -94,7 +94,7 @@ static double gpu_run(const bench_ctx *b, double **g, double *syn, double *amp, 
                       const double *v, double *tmp, int *same)
 {
     const int n = b->n;
-    olive_cable_state x = {g[0], g[1], g[2], g[3], g[4], g[5], syn, amp, NULL};
+    olive_cable_state x = {g[0], g[1], g[2], g[3], g[4], g[5], syn, amp, NULL, NULL, NULL};
     cudaEvent_t e0, e1;
     CK(cudaEventCreate(&e0)); CK(cudaEventCreate(&e1));
     CK(cudaEventRecord(e0));
@@ -145,7 +145,7 @@ static int bench_cells(const bench_ctx *b, int64_t cells)
 #pragma omp parallel for schedule(static)
     for (int64_t c = 0; c < cells; c++) {
         olive_cable_state y = {arr[0] + c * n, arr[1] + c * n, arr[2] + c * n, arr[3] + c * n, arr[4] + c * n,
-                               arr[5] + c * n, syn_g + c, amp + c, NULL};   /* ExpSyn only: no A */
+                               arr[5] + c * n, syn_g + c, amp + c, NULL, NULL, NULL};   /* ExpSyn only: no A */
         double t = 0;
         for (int k = 0; k < steps; k++) {
             olive_cable_cell_step(&b->hs, &y, 0, 1, t, dt);

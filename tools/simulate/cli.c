@@ -248,17 +248,31 @@ static void check_backend(const sim_config *cfg)
 static void parse_record_compartments(sim_config *cfg, const char *list)
 {
     if (!olive_model_is_cable(cfg->run.model))
-        olive_usage_error("--record-compartments applies to networks of cable cells (hh_traub, hh_cable), not %s",
+        olive_usage_error("--record-compartments applies to networks of cable cells (hh_traub, hh_cable, hh_swc, "
+                          "biophys_swc), not %s",
                           cfg->run.model->name);
     char *copy = strdup(list), *save = NULL;
     if (!copy) olive_die("out of memory reading --record-compartments");
     for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         const int v = olive_model_var(cfg->run.model, tok);
-        if (v < 0 || v > 3) olive_usage_error("--record-compartments: '%s' is not v, m, h or n", tok);
+        if ((v < 0 || v > 3) && olive_model_needs_mechanisms(cfg->run.model) && strlen(tok) < sizeof cfg->rec.comp_mech[0] &&
+            strspn(tok, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_") == strlen(tok)) {
+            int k = 0;   /* an NMODL variable: its name is checked against the library at set-up */
+            while (k < cfg->rec.ncomp_mech && strcmp(cfg->rec.comp_mech[k], tok)) k++;
+            if (k == cfg->rec.ncomp_mech) {
+                if (k == 8) olive_usage_error("--record-compartments: at most 8 NMODL variables");
+                snprintf(cfg->rec.comp_mech[cfg->rec.ncomp_mech++], sizeof cfg->rec.comp_mech[0], "%s", tok);
+            }
+            continue;
+        }
+        if (v < 0 || v > 3)
+            olive_usage_error("--record-compartments: '%s' is not v, m, h or n%s", tok,
+                              olive_model_needs_mechanisms(cfg->run.model)
+                                  ? ", an ion's variable (ina, cai, eca ...) or a mechanism's NAME_SUFFIX" : "");
         if (!cfg->rec.comp_vars[v]) { cfg->rec.comp_vars[v] = 1; cfg->rec.ncomp_vars++; }
     }
     free(copy);
-    if (!cfg->rec.ncomp_vars) olive_usage_error("--record-compartments: empty list");
+    if (!cfg->rec.ncomp_vars && !cfg->rec.ncomp_mech) olive_usage_error("--record-compartments: empty list");
 }
 
 /* --noise MEAN,SIGMA,TAU: finite mean, sigma >= 0, tau > 0 (bounds keep the

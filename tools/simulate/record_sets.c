@@ -230,7 +230,7 @@ void sim_record_span(const sim_t *s, int64_t *lo, int64_t *hi)
     *lo = s->plan.nlocal;
     *hi = 0;
     for (int v = 0; v < c->run.model->nvars; v++) {
-        if (!c->rec.vars[v] && !c->rec.comp_vars[v]) continue;
+        if (!c->rec.vars[v] && !c->rec.comp_vars[v] && !(v == 0 && c->rec.ncomp_mech)) continue;
         int64_t (*r)[2];
         const int n = sim_cellset_slice(&c->rec.cells[v], s->plan.row0, s->plan.row1, &r);
         if (n > 0 && r[0][0] < *lo) *lo = r[0][0];

@@ -107,6 +107,11 @@ typedef struct {
     int nvars;               /* how many of vars[] are set */
     int comp_vars[OLIVE_NVARS];  /* cable cells: variables recorded in every compartment (--record-compartments) */
     int ncomp_vars;
+    /* biophys_swc: NMODL variables recorded in every compartment (an ion's ina,
+     * cai, eca ...; a mechanism's NAME_SUFFIX), the cells of v's set; their
+     * report's var is OLIVE_NVARS + k (spk_cable.c resolves the names) */
+    char comp_mech[8][64];
+    int ncomp_mech;
     int64_t every;           /* one frame every `every` steps */
     sim_cellarg *cell_args;  /* --record-cells, as given (resolved by sim_record_resolve) */
     int ncell_args;

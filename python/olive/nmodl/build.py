@@ -123,7 +123,10 @@ def build(paths, name=None, out=None, force=False):
             with open(c_path, "w") as f:
                 f.write(csrc)
             so_tmp = os.path.join(work, name + ".so")
-            common.compile_c(c_path, so_tmp)
+            nvcc = common.find_nvcc()
+            gpu = common.cuda_arch() if nvcc else None
+            header = common.compile_cuda(c_path, nvcc, gpu) if nvcc else None
+            common.compile_c(c_path, so_tmp, fatbin_header=header)
             desc = {"library": name, "hash": digest, "origin": origin, "abi": 1,
                     "mechanisms": [{"suffix": m.suffix, "file": os.path.basename(m.path)} for m in mechs]}
             with open(os.path.join(work, name + ".mechs.json"), "w") as f:
@@ -131,15 +134,23 @@ def build(paths, name=None, out=None, force=False):
                 f.write("\n")
             for ext in (".olive.c", ".so", ".mechs.json"):
                 os.replace(os.path.join(work, name + ext), os.path.join(d, name + ext))
+            with open(os.path.join(d, name + ".gpu"), "w") as f:
+                f.write((gpu or "none") + "\n")
             plugin.atomic_write(os.path.join(d, name + ".hash"), digest + "\n")   # last: until then no reader takes it
-    print(f"olive-model: {name}: {len(mechs)} mechanisms ({', '.join(m.suffix for m in mechs)}); GPU image: none "
-          "(the CUDA engine does not run NMODL mechanisms yet)", file=sys.stderr)
+    print(f"olive-model: {name}: {len(mechs)} mechanisms ({', '.join(m.suffix for m in mechs)}); GPU image: "
+          + (f"{gpu} (nvcc)" if gpu else "none (no nvcc: CPU engine only)"), file=sys.stderr)
     return so
 
 
 def _cached(d, name, digest):
-    try:
-        with open(os.path.join(d, name + ".hash")) as f:
-            return f.read().strip() == digest and os.path.isfile(os.path.join(d, name + ".so"))
-    except OSError:
-        return False
+    """The cache holds this library, with a GPU image for OLIVE_CUDA_ARCH where
+    nvcc is here (without nvcc, any: an image is not used by the CPU engine)."""
+    def text(ext):
+        try:
+            with open(os.path.join(d, name + ext)) as f:
+                return f.read().strip()
+        except OSError:
+            return None
+    want = common.cuda_arch() if common.find_nvcc() else None
+    return text(".hash") == digest and os.path.isfile(os.path.join(d, name + ".so")) and \
+        text(".gpu") is not None and (want is None or text(".gpu") == want)

@@ -22,7 +22,7 @@ import re
 import sympy
 from sympy.printing.c import C99CodePrinter
 
-TRANSLATOR_VERSION = 1
+TRANSLATOR_VERSION = 2
 
 # NEURON 9's nrnunits (modern SI values: nocmodl's default)
 UNIT_CONSTANTS = {"faraday": 96485.3321233100184, "k-mole": 8.3144626181532395, "pi": 3.14159265358979323846}
@@ -752,6 +752,28 @@ def library_source(mechs, name, digest, origin):
     for w in writers:
         out.append(w.write())
         out.append("")
+    for fn, sig, call in (("init", "olive_mech_ctx *c", "c"), ("cur", "olive_mech_ctx *c, double *rhs, double *d",
+                                                               "c, rhs, d"), ("state", "olive_mech_ctx *c", "c")):
+        out.append(f"OLIVE_HD void lib_{fn}(int m, {sig})")
+        out.append("{")
+        out.append("    switch (m) {")
+        for i, w in enumerate(writers):
+            out.append(f"    case {i}: {w.pre}{fn}({call}); break;")
+        out.append("    default: break;")
+        out.append("    }")
+        out.append("}")
+    out.append("#ifdef OLIVE_PLUGIN_DEVICE   /* the GPU image: the three functions the CUDA engine links (cable_mech.h) */")
+    out.append('extern "C" __device__ void olive_mech_init_v1(int m, olive_mech_ctx *c) { lib_init(m, c); }')
+    out.append('extern "C" __device__ void olive_mech_cur_v1(int m, olive_mech_ctx *c, double *rhs, double *d) '
+               '{ lib_cur(m, c, rhs, d); }')
+    out.append('extern "C" __device__ void olive_mech_state_v1(int m, olive_mech_ctx *c) { lib_state(m, c); }')
+    out.append("#else")
+    out.append("#ifdef OLIVE_PLUGIN_FATBIN   /* nvcc's image of this source (olive-model build where nvcc is) */")
+    out.append("#include OLIVE_PLUGIN_FATBIN")
+    out.append("#define OLIVE_FATBIN olive_plugin_fatbin, sizeof olive_plugin_fatbin")
+    out.append("#else")
+    out.append("#define OLIVE_FATBIN NULL, 0")
+    out.append("#endif")
 
     def cstr(s):
         return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
@@ -781,20 +803,11 @@ def library_source(mechs, name, digest, origin):
     out.append("static const olive_mech_ion_desc ions[] = {" +
                ", ".join(f"{{{cstr(ion)}, {cstr(charges[ion][1])}, {charges[ion][0]!r}}}" for ion in ions) +
                ("" if ions else "{0}") + "};")
-    for fn, sig, call in (("init", "olive_mech_ctx *c", "c"), ("cur", "olive_mech_ctx *c, double *rhs, double *d",
-                                                               "c, rhs, d"), ("state", "olive_mech_ctx *c", "c")):
-        out.append(f"OLIVE_HD void lib_{fn}(int m, {sig})")
-        out.append("{")
-        out.append("    switch (m) {")
-        for i, w in enumerate(writers):
-            out.append(f"    case {i}: {w.pre}{fn}({call}); break;")
-        out.append("    default: break;")
-        out.append("    }")
-        out.append("}")
     out.append("static const olive_mech_library library = {")
     out.append(f"    OLIVE_MECHS_ABI, {cstr(digest)}, {cstr(name)}, {cstr(origin)}, {len(writers)}, mechs, "
-               f"{len(ions)}, ions, lib_init, lib_cur, lib_state,")
+               f"{len(ions)}, ions, lib_init, lib_cur, lib_state, OLIVE_FATBIN,")
     out.append("};")
     out.append("const olive_mech_library *olive_cable_mechs_v1(void);")
     out.append("const olive_mech_library *olive_cable_mechs_v1(void) { return &library; }")
+    out.append("#endif")
     return "\n".join(out) + "\n"

@@ -64,6 +64,8 @@ static void soma_out(sim_t *s, const cable_block *b, int64_t c, int64_t r)
     ((double *)s->state[V_N])[r] = b->x.n[at];
 }
 
+static void resolve_records(sim_t *s, struct spk_cable *e);
+
 void spk_cable_setup(sim_t *s, const olive_synapses *syn)
 {
     struct sim_spk *k = s->spk;
@@ -100,6 +102,7 @@ void spk_cable_setup(sim_t *s, const olive_synapses *syn)
         const int ref = (int)olive_ms_to_steps_or_die(olive_die, what, b->t.t_ref, c->run.dt, 0, INT32_MAX);
         b->cr = (spk_cable_cellrule){b->t.soma, b->t.rule, ref, b->t.V_th, b->t.I_e, b->t.pulse_to_nA};
     }
+    resolve_records(s, e);
     spk_sites_setup(s, syn, of);   /* adds the sites' synapses to the templates */
     for (int i = 0; i < e->nblocks; i++) {   /* the cells */
         const olive_population *p = of[i];
@@ -203,9 +206,85 @@ void spk_cable_element(const sim_t *s, int64_t r, int k, uint32_t *section, floa
     *pos = (float)b->t.cell.xpos[j];
 }
 
+/* --record-compartments' NMODL names against the library: ION fields (eX,
+ * iX, Xi, Xo of an ion X) or NAME_SUFFIX of a mechanism's variable. */
+static void resolve_records(sim_t *s, struct spk_cable *e)
+{
+    const sim_config *c = s->cfg;
+    const olive_mech_library *lib = NULL;   /* (every rank's, cells or not: the reports' units are collective) */
+    for (int ip = 0; ip < s->spk->pops.n && !lib && c->rec.ncomp_mech; ip++) {
+        const olive_population *p = &s->spk->pops.pop[ip];
+        char why[3000];
+        if (olive_model_needs_mechanisms(p->model) && !(lib = olive_mechs_find(p->mechanisms, p->mechanisms_hash, why, sizeof why)))
+            olive_die("%s: population %s: %s", c->run.net_path, p->name, why);
+    }
+    for (int k = 0; k < c->rec.ncomp_mech; k++) {
+        const char *nm = c->rec.comp_mech[k];
+        e->rec[k].ion = e->rec[k].mech = -1;
+        for (int q = 0; lib && q < lib->nion && e->rec[k].ion < 0; q++) {
+            const char *x = lib->ions[q].name;
+            const size_t lx = strlen(x);
+            const int f = (nm[0] == 'e' && !strcmp(nm + 1, x)) ? OLIVE_ION_E : (nm[0] == 'i' && !strcmp(nm + 1, x)) ? OLIVE_ION_I
+                          : (!strncmp(nm, x, lx) && !strcmp(nm + lx, "i")) ? OLIVE_ION_CI
+                          : (!strncmp(nm, x, lx) && !strcmp(nm + lx, "o")) ? OLIVE_ION_CO : -1;
+            if (f >= 0) { e->rec[k].ion = q; e->rec[k].field = f; }
+        }
+        for (int m = 0; lib && e->rec[k].ion < 0 && m < lib->nmech && e->rec[k].mech < 0; m++) {
+            const olive_mech_desc *d = &lib->mech[m];
+            const size_t ls = strlen(d->name), ln = strlen(nm);
+            if (ln <= ls + 1 || nm[ln - ls - 1] != '_' || strcmp(nm + ln - ls, d->name)) continue;
+            for (int v = 0; v < d->nvar; v++)
+                if (strlen(d->var_names[v]) == ln - ls - 1 && !strncmp(nm, d->var_names[v], ln - ls - 1)) {
+                    e->rec[k].mech = m;
+                    e->rec[k].var = v;
+                }
+        }
+        if (e->rec[k].ion < 0 && e->rec[k].mech < 0)
+            olive_usage_error("--record-compartments %s: neither an ion's variable (eX, iX, Xi, Xo of an ion of the "
+                              "library %s) nor a mechanism's state, RANGE variable or current NAME_SUFFIX", nm,
+                              lib ? lib->name : "(none)");
+    }
+}
+
+const char *spk_cable_mech_var_unit(const sim_t *s, int k)
+{
+    const struct spk_cable *e = s->spk->cable;
+    if (e->rec[k].ion < 0) return "1";   /* (the library does not carry NMODL's units) */
+    return e->rec[k].field == OLIVE_ION_E ? "mV" : e->rec[k].field == OLIVE_ION_I ? "mA/cm2" : "mM";
+}
+
+/* NMODL variable k of row r's compartments. */
+static void mech_values(const sim_t *s, const spk_cable_block *b, int k, int64_t r, double *out)
+{
+    const struct spk_cable *e = s->spk->cable;
+    const olive_mech_set *ms = b->t.mset;
+    const int64_t c = r - b->r0;
+    for (int q = 0; q < b->nelem; q++) {
+        const int node = b->elem_node[q];
+        out[q] = NAN;
+        if (!ms) continue;
+        if (e->rec[k].ion >= 0) {
+            const int sl = e->rec[k].ion;
+            if (ms->ion_style[(int64_t)node * ms->nion + sl] & OLIVE_ION_USED)
+                out[q] = b->x.ion[(((int64_t)node * ms->nion + sl) * OLIVE_ION_NF + e->rec[k].field) * b->n + c];
+            continue;
+        }
+        for (int u = 0; u < ms->nuse; u++) {
+            const olive_mech_use *us = &ms->use[u];
+            if (us->m != e->rec[k].mech) continue;
+            for (int j = 0; j < us->ninst; j++)
+                if (us->node[j] == node) out[q] = b->x.mx[(us->x0 + (int64_t)e->rec[k].var * us->ninst + j) * b->n + c];
+        }
+    }
+}
+
 void spk_cable_element_values(const sim_t *s, int var, int64_t r, double *out)
 {
     const spk_cable_block *b = block_of(s, r);
+    if (var >= OLIVE_NVARS) {
+        mech_values(s, b, var - OLIVE_NVARS, r, out);
+        return;
+    }
     const double *x = var == V_V ? b->x.v : var == V_M ? b->x.m : var == V_H ? b->x.h : b->x.n;
     for (int k = 0; k < b->nelem; k++) out[k] = x[(int64_t)b->elem_node[k] * b->n + (r - b->r0)];
 }

@@ -33,6 +33,10 @@ void spk_cable_free(sim_t *s);
 int spk_cable_nelements(const sim_t *s, int64_t r);
 void spk_cable_element(const sim_t *s, int64_t r, int k, uint32_t *section, float *pos);
 void spk_cable_element_values(const sim_t *s, int var, int64_t r, double *out);
+/* NMODL variable k of --record-compartments (var OLIVE_NVARS + k of the
+ * element values, NaN where a compartment has no such ion or mechanism):
+ * its unit. */
+const char *spk_cable_mech_var_unit(const sim_t *s, int k);
 /* spk_cable_cuda.cu: cable cells on the CUDA engine (struct spk_cell_kind's cuda_*):
  * the device bytes they need beyond the engine's own; their shapes and
  * states on the device (after the common state); steps 1 and 2 of step (q:
@@ -85,6 +89,9 @@ struct spk_cable {
     int32_t **chan;    /* while the synapses are set up: per projection, per held synapse its channel (NULL: no sites) */
     double *vprev;     /* per own cell: the soma's v before the step (OLIVE_SPIKE_PEAK) */
     int32_t *ref;      /* per own cell: refractory steps left (PEAK) / above threshold (CROSSING) */
+    /* --record-compartments' NMODL variables: an ion's field (ion >= 0) or a
+     * mechanism's variable (mech: the library's index, var its index) */
+    struct { int ion, field, mech, var; } rec[8];
 };
 
 /* Step cell c (row r of the rank) of a block from t to t + dt with the

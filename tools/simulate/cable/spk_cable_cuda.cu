@@ -17,14 +17,9 @@
 
 #include "spk_cuda.h"
 #include "spk_cable.h"
-
-/* A block's shape and state with device pointers. */
-typedef struct {
-    int64_t r0, n;
-    olive_cable_shape shape;
-    olive_cable_state x;
-    spk_cable_cellrule cr;
-} dev_block;
+#include "spk_cable_kernel.cuh"
+#include "spk_cuda_link.h"
+#include "spk_cable_mech_kernels.fatbin.h"
 
 struct spk_cable_cuda {
     int nblocks;
@@ -33,23 +28,16 @@ struct spk_cable_cuda {
     double *vprev;
     int32_t *ref;
     double *sm, *sh, *sn;      /* the soma's m, h, n per cell (reports) */
+    /* NMODL mechanisms (cable_mechs.h): the cable kernel linked with the library's GPU image */
+    cudaLibrary_t lib;
+    cudaKernel_t k_mechs;
+    void *mem[64 * 8];         /* the device allocations of the blocks' mechanism sets */
+    int nmem;
 };
 
-__global__ void k_cable_update(dev_block b, spk_cable_sites st, const double *cur, double t, double dt, double *v, double *m, double *h,
-                               double *hn, double *ge, double *gi, double *vprev, int32_t *ref, unsigned char *flags,
-                               int32_t *spk, unsigned int *nspk, unsigned long long *bad, int64_t step, uint64_t *chunk,
-                               unsigned long long *nchunk, int64_t q)
+__global__ void k_cable_update(SPK_CABLE_KERNEL_PARAMS)
 {
-    const int64_t c = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
-    if (c >= b.n) return;
-    const int64_t r = b.r0 + c;
-    const int fire = spk_cable_cell_step(&b.shape, &b.x, &b.cr, st, c, b.n, r, cur, t, dt, v, m, h, hn, ge, gi, vprev, ref);
-    flags[r] = (unsigned char)fire;
-    if (fire) {
-        spk[atomicAdd(nspk, 1u)] = (int32_t)r;
-        if (chunk) chunk[atomicAdd(nchunk, 1ULL)] = (uint64_t)q << 32 | (uint64_t)r;
-    }
-    if (!(v[r] - v[r] == 0)) atomicMin(bad, (unsigned long long)step << 32 | (unsigned long long)r);
+    spk_cable_update_cell(b, st, cur, t, dt, v, m, h, hn, ge, gi, vprev, ref, flags, spk, nspk, bad, step, chunk, nchunk, q);
 }
 
 double spk_cable_cuda_bytes(const sim_t *s)
@@ -63,13 +51,88 @@ double spk_cable_cuda_bytes(const sim_t *s)
     return bytes + 12.0 * (double)s->plan.nlocal + 12.0 * (double)e->nsite + 8.0 * (double)s->plan.nlocal;
 }
 
+template <typename T> static T *mech_copy(spk_cable_cuda *d, const T *src, size_t n)
+{
+    if (d->nmem == (int)(sizeof d->mem / sizeof d->mem[0])) olive_die("CUDA engine: too many mechanism sets");
+    T *p = dev_copy(src, n ? n : 1, "NMODL mechanisms");
+    d->mem[d->nmem++] = (void *)p;
+    return p;
+}
+
+/* A device copy of a block's mechanism set: its instances' nodes and
+ * parameters, the ions' styles and charges (the library stays on the host:
+ * the kernel calls the library's linked device functions). */
+static const olive_mech_set *mset_to_device(spk_cable_cuda *d, const olive_mech_set *ms)
+{
+    olive_mech_use *use = (olive_mech_use *)olive_calloc((size_t)ms->nuse + 1, sizeof *use, "NMODL mechanisms");
+    for (int k = 0; k < ms->nuse; k++) {
+        const olive_mech_use *u = &ms->use[k];
+        use[k] = *u;
+        use[k].node = mech_copy(d, u->node, (size_t)u->ninst);
+        use[k].p = mech_copy(d, u->p, (size_t)u->ninst * (size_t)ms->lib->mech[u->m].nparam);
+    }
+    olive_mech_set c = *ms;
+    c.lib = nullptr;
+    c.use = mech_copy(d, use, (size_t)ms->nuse);
+    c.ion_style = mech_copy(d, ms->ion_style, (size_t)ms->nnode * (size_t)ms->nion);
+    c.ion0 = nullptr;
+    c.charge = mech_copy(d, ms->charge, (size_t)ms->nion);
+    free(use);
+    return mech_copy(d, &c, 1);
+}
+
+/* olive's cable kernel and the library's mechanisms, linked for this GPU
+ * (nvJitLink: the mechanisms' functions inlined into the kernel) and loaded. */
+static void link_mechanisms(sim_t *s, spk_cable_cuda *d, const olive_mech_library *lib)
+{
+    if (!lib->cuda_fatbin)
+        olive_die("--backend cuda: %s: the mechanism library %s has no GPU image (built where nvcc was not): build it "
+                  "again with olive-model build where the CUDA toolkit is, or run --backend cpu",
+                  s->cfg->run.net_path, lib->name);
+    int dev, major, minor;
+    CK(cudaGetDevice(&dev));
+    CK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
+    CK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev));
+    const spk_link_input in[] = {
+        {spk_cable_mech_kernels_ltoir, sizeof spk_cable_mech_kernels_ltoir, "olive's cable kernel"},
+        {lib->cuda_fatbin, lib->cuda_fatbin_size, lib->name},
+    };
+    const char *const used[] = {SPK_CABLE_MECH_KERNEL, nullptr};
+    char why[4096];
+    if (!spk_cuda_linker(why, sizeof why))
+        olive_die("--backend cuda: mechanism library %s: its functions are linked into olive's cable kernel at load "
+                  "time, and %s", lib->name, why);
+    size_t size = 0;
+    const double t0 = olive_now();
+    void *image = spk_cuda_link(major * 10 + minor, in, 2, used, &size, why, sizeof why);
+    if (!image)
+        olive_die("%s: mechanism library %s: its GPU image and olive's cable kernel cannot be linked for this GPU "
+                  "(sm_%d%d): %s. Build it again for this GPU: OLIVE_CUDA_ARCH=sm_%d%d olive-model build ... --force",
+                  s->cfg->run.net_path, lib->name, major, minor, why, major, minor);
+    cudaError_t err = cudaLibraryLoadData(&d->lib, image, nullptr, nullptr, 0, nullptr, nullptr, 0);
+    free(image);
+    if (err != cudaSuccess)
+        olive_die("%s: mechanism library %s: cannot load the linked GPU image (%s)", s->cfg->run.net_path, lib->name,
+                  cudaGetErrorString(err));
+    err = cudaLibraryGetKernel(&d->k_mechs, d->lib, SPK_CABLE_MECH_KERNEL);
+    if (err != cudaSuccess)
+        olive_die("internal: the linked cable image has no kernel %s (%s)", SPK_CABLE_MECH_KERNEL, cudaGetErrorString(err));
+    olive_info("CUDA engine: mechanism library %s linked into olive's cable kernel for sm_%d%d (%.2f s)", lib->name,
+               major, minor, olive_now() - t0);
+}
+
 void spk_cable_cuda_setup(sim_t *s, spk_cuda *g)
 {
     const struct spk_cable *e = s->spk->cable;
-    for (int i = 0; i < e->nblocks; i++)   /* (their code is the CPU library's so far) */
-        if (e->b[i].shape.mset)
-            olive_die("%s: NMODL mechanisms (model %s) run on the CPU engine only so far: --backend cpu",
-                      s->cfg->run.net_path, s->cfg->run.model->name);
+    const olive_mech_library *lib = nullptr;
+    for (int i = 0; i < e->nblocks; i++)   /* one library a run: its functions are the kernel's */
+        if (e->b[i].shape.mset) {
+            if (lib && e->b[i].shape.mset->lib != lib)
+                olive_die("--backend cuda: %s: populations use the mechanism libraries %s and %s: the CUDA engine "
+                          "links one library a run (build their .mod files into one, or run --backend cpu)",
+                          s->cfg->run.net_path, lib->name, e->b[i].shape.mset->lib->name);
+            lib = e->b[i].shape.mset->lib;
+        }
     spk_cable_cuda *d = (spk_cable_cuda *)olive_calloc(1, sizeof *d, "CUDA cable cells");
     g->cable = d;
     d->nblocks = e->nblocks;
@@ -104,7 +167,14 @@ void spk_cable_cuda_setup(sim_t *s, spk_cuda *g)
         b->x.syn_g = dev_copy(h->x.syn_g, (size_t)h->shape.nsyn * (size_t)h->n, "cable cells");
         b->x.syn_a = dev_copy(h->x.syn_a, (size_t)h->shape.nsyn * (size_t)h->n, "cable cells");
         b->x.clamp_amp = dev_copy(h->x.clamp_amp, (size_t)h->shape.nclamps * (size_t)h->n, "cable cells");
+        if (h->shape.mset) {
+            const olive_mech_set *ms = h->shape.mset;
+            b->shape.mset = mset_to_device(d, ms);
+            b->x.mx = mech_copy(d, h->x.mx, (size_t)ms->nx * (size_t)h->n);
+            b->x.ion = mech_copy(d, h->x.ion, (size_t)ms->nnode * (size_t)ms->nion * OLIVE_ION_NF * (size_t)h->n);
+        }
     }
+    if (lib) link_mechanisms(s, d, lib);
     const int64_t n = s->plan.nlocal;
     if (e->sites.ptr) {   /* the channels of the synapse sites; their weights in g->ring.site_in (k_deliver's) */
         d->sites.ptr = dev_copy(e->sites.ptr, (size_t)n + 1, "synapse sites");
@@ -126,9 +196,21 @@ void spk_cable_cuda_update(sim_t *s, spk_cuda *g, int64_t step, int64_t q, const
     const double dt = s->cfg->run.dt, t = (double)step * dt;
     for (int i = 0; i < d->nblocks; i++) {
         const dev_block *b = &d->b[i];
+        uint64_t *chunk = chunked ? g->chunk.spk : nullptr;
+        unsigned long long *nchunk = chunked ? g->chunk.n : nullptr;
+        if (b->shape.mset) {   /* the kernel linked with the mechanisms: the same arguments, by address */
+            dev_block bb = *b;
+            spk_cable_sites st = d->sites;
+            double tt = t, ddt = dt;
+            int64_t sstep = step, qq = q;
+            void *args[] = {&bb, &st, (void *)&cur, &tt, &ddt, &g->v, &d->sm, &d->sh, &d->sn, &g->ge, &g->gi, &d->vprev,
+                            &d->ref, &g->flags, &g->spk, &g->nspk, &g->bad, &sstep, &chunk, &nchunk, &qq};
+            CK(cudaLaunchKernel((const void *)d->k_mechs, dim3((unsigned)((b->n + 127) / 128)), dim3(128), args, 0, g->st));
+            continue;
+        }
         k_cable_update<<<(unsigned)((b->n + 127) / 128), 128, 0, g->st>>>(
             *b, d->sites, cur, t, dt, g->v, g->cable->sm, g->cable->sh, g->cable->sn, g->ge, g->gi, d->vprev, d->ref, g->flags, g->spk, g->nspk, g->bad,
-            step, chunked ? g->chunk.spk : nullptr, chunked ? g->chunk.n : nullptr, q);
+            step, chunk, nchunk, q);
         CK_LAUNCH("k_cable_update");
     }
 }
@@ -138,7 +220,7 @@ void spk_cable_cuda_fetch(sim_t *s, spk_cuda *g)
     double *dev[3] = {g->cable->sm, g->cable->sh, g->cable->sn};
     for (int v = 0; v < 3; v++)
         CK(cudaMemcpyAsync(s->state[1 + v], dev[v], (size_t)g->n * sizeof(double), cudaMemcpyDeviceToHost, g->st));
-    if (!s->cfg->rec.ncomp_vars) return;
+    if (!s->cfg->rec.ncomp_vars && !s->cfg->rec.ncomp_mech) return;
     /* compartment reports: every node of every block into the host blocks */
     const struct spk_cable *e = s->spk->cable;
     for (int i = 0; i < e->nblocks; i++) {
@@ -149,6 +231,12 @@ void spk_cable_cuda_fetch(sim_t *s, spk_cuda *g)
         CK(cudaMemcpyAsync(h->x.m, b->x.m, bytes, cudaMemcpyDeviceToHost, g->st));
         CK(cudaMemcpyAsync(h->x.h, b->x.h, bytes, cudaMemcpyDeviceToHost, g->st));
         CK(cudaMemcpyAsync(h->x.n, b->x.n, bytes, cudaMemcpyDeviceToHost, g->st));
+        if (s->cfg->rec.ncomp_mech && h->shape.mset) {   /* NMODL variables: the mechanisms' and the ions' arrays */
+            const olive_mech_set *ms = h->shape.mset;
+            CK(cudaMemcpyAsync(h->x.mx, b->x.mx, (size_t)ms->nx * (size_t)h->n * sizeof(double), cudaMemcpyDeviceToHost, g->st));
+            CK(cudaMemcpyAsync(h->x.ion, b->x.ion, (size_t)ms->nnode * (size_t)ms->nion * OLIVE_ION_NF * (size_t)h->n *
+                               sizeof(double), cudaMemcpyDeviceToHost, g->st));
+        }
     }
 }
 
@@ -172,6 +260,8 @@ void spk_cable_cuda_free(spk_cuda *g)
     CK(cudaFree(g->cable->sm));
     CK(cudaFree(g->cable->sh));
     CK(cudaFree(g->cable->sn));
+    for (int k = 0; k < d->nmem; k++) CK(cudaFree(d->mem[k]));
+    if (d->lib) CK(cudaLibraryUnload(d->lib));
     free(d->b);
     free(d);
     g->cable = nullptr;

@@ -26,7 +26,7 @@ struct sim_output {
     const olive_cell_model *model;
     /* The reports of the recorded variables, and of --record-compartments
      * (cable cells: VAR_compartments.h5); NULL: not recorded. */
-    sim_report *rep[OLIVE_NVARS], *comp[OLIVE_NVARS];
+    sim_report *rep[OLIVE_NVARS], *comp[OLIVE_NVARS + 8];   /* comp[OLIVE_NVARS + k]: NMODL variable k */
     sim_weights *wts;          /* --record-weights: weights.h5, or NULL */
 };
 
@@ -70,12 +70,17 @@ sim_output *sim_output_open(sim_t *s, const char *dir, int in_place)
     o->frame_chunk = o->frames < 64 ? (o->frames > 0 ? o->frames : 1) : 64;
     for (int v = 0; v < c->run.model->nvars; v++)
         if (c->rec.vars[v]) o->rep[v] = sim_report_open(s, claim(o, s, v), v, 0, o->frames, o->frame_chunk, o->xfer);
-    if (c->rec.ncomp_vars && in_place) olive_die("internal: compartment reports in checkpoint mode");
+    if ((c->rec.ncomp_vars || c->rec.ncomp_mech) && in_place) olive_die("internal: compartment reports in checkpoint mode");
     for (int v = 0; v < c->run.model->nvars; v++) {
         if (!c->rec.comp_vars[v]) continue;
         char path[4200];
         snprintf(path, sizeof path, "%s/%s_compartments.h5", dir, c->run.model->var_names[v]);
         o->comp[v] = sim_report_open(s, path, v, 1, o->frames, o->frame_chunk, o->xfer);
+    }
+    for (int k = 0; k < c->rec.ncomp_mech; k++) {
+        char path[4200];
+        snprintf(path, sizeof path, "%s/%s_compartments.h5", dir, c->rec.comp_mech[k]);
+        o->comp[OLIVE_NVARS + k] = sim_report_open(s, path, OLIVE_NVARS + k, 1, o->frames, o->frame_chunk, o->xfer);
     }
     if (c->rec.nweights) o->wts = sim_weights_open(s, claim(o, s, SLOT_WEIGHTS), o->xfer);
     return o;
@@ -90,8 +95,8 @@ void sim_output_weights(sim_output *o, sim_t *s)
 
 static void flush_frames(sim_output *o)
 {
-    for (int v = 0; v < OLIVE_NVARS; v++) {
-        if (o->rep[v]) sim_report_flush(o->rep[v], o->frames_done, o->buffered, o->xfer);
+    for (int v = 0; v < OLIVE_NVARS + 8; v++) {
+        if (v < OLIVE_NVARS && o->rep[v]) sim_report_flush(o->rep[v], o->frames_done, o->buffered, o->xfer);
         if (o->comp[v]) sim_report_flush(o->comp[v], o->frames_done, o->buffered, o->xfer);
     }
     o->frames_done += o->buffered;
@@ -101,8 +106,8 @@ static void flush_frames(sim_output *o)
 void sim_output_frame(sim_output *o, sim_t *s)
 {
     double t0 = olive_now();
-    for (int v = 0; v < OLIVE_NVARS; v++) {
-        if (o->rep[v]) sim_report_frame(o->rep[v], s, o->buffered);
+    for (int v = 0; v < OLIVE_NVARS + 8; v++) {
+        if (v < OLIVE_NVARS && o->rep[v]) sim_report_frame(o->rep[v], s, o->buffered);
         if (o->comp[v]) sim_report_frame(o->comp[v], s, o->buffered);
     }
     if (++o->buffered == o->frame_chunk || o->frames_done + o->buffered == o->frames) flush_frames(o);
@@ -260,10 +265,11 @@ void sim_output_close(sim_output *o, sim_t *s, int64_t end_step, const char *kin
     /* Stopped early: the frames done, and the time axis to match. */
     int64_t frames = end_step / c->rec.every - c->run.start_step / c->rec.every;
     if (frames < o->frames && o->buffered > 0) flush_frames(o);
-    for (int v = 0; v < OLIVE_NVARS; v++) {
-        if (o->rep[v]) sim_report_close(o->rep[v], s, frames, frames < o->frames, o->xfer);
+    for (int v = 0; v < OLIVE_NVARS + 8; v++) {
+        if (v < OLIVE_NVARS && o->rep[v]) sim_report_close(o->rep[v], s, frames, frames < o->frames, o->xfer);
         if (o->comp[v]) sim_report_close(o->comp[v], s, frames, frames < o->frames, o->xfer);
-        o->rep[v] = o->comp[v] = NULL;
+        if (v < OLIVE_NVARS) o->rep[v] = NULL;
+        o->comp[v] = NULL;
     }
     if (o->wts) sim_weights_close(o->wts, s, end_step, o->xfer);
     o->wts = NULL;

@@ -41,7 +41,7 @@ static int cell_columns(const sim_report *r, const sim_t *s, int64_t row)
 /* Which of population p's cells this rank records, and their columns. */
 static void block_cells(sim_report *r, sim_t *s, rep_block *b, int *maxel)
 {
-    const sim_cellset *set = &s->cfg->rec.cells[r->var];
+    const sim_cellset *set = &s->cfg->rec.cells[r->var < OLIVE_NVARS ? r->var : 0];   /* (NMODL variables: v's cells) */
     const int64_t pf = b->pop->first, pl = pf + b->pop->count;
     const int64_t a = pf > s->plan.row0 ? pf : s->plan.row0, z = pl < s->plan.row1 ? pl : s->plan.row1;
     b->nrec = sim_cellset_count(set, pf, pl);
@@ -86,7 +86,8 @@ static void create_data(sim_report *r, sim_t *s, rep_block *b, hid_t g, const ch
     if (b->dset < 0) olive_die("%s: cannot create /%s/data (disk full?)", path, grp);
     olive_h5_close(path, dcpl, "a dataset creation property list");
     olive_h5_close(path, space, "a dataspace");
-    olive_h5_attr_str(path, b->dset, "units", s->cfg->run.model->var_units[r->var]);
+    olive_h5_attr_str(path, b->dset, "units",
+                      r->var < OLIVE_NVARS ? s->cfg->run.model->var_units[r->var] : spk_cable_mech_var_unit(s, r->var - OLIVE_NVARS));
 }
 
 /* mapping/: node ids (local to the population), index pointers, elements, time. */

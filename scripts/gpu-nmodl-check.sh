@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# NMODL mechanisms on the GPU against the CPU, on the GPU host (issue 57), from
+# what scripts/gpu-nmodl-prepare.sh made (DATA):
+# - each Allen cell (Scnn1a, Rorb, Nr5a1, Pvalb with NaV's KINETIC scheme), 100 ms
+#   of a 0.4 nA clamp: --backend cuda = --backend cpu bit for bit (the compartment
+#   report of v, double; the spikes; the final state);
+# - net.h5 (1600 cells with synapses), 200 ms: CUDA = CPU (spikes, state);
+# - timing: big.h5 (10,000 Allen cells) for BIG_GPU_MS (200) ms on the GPU and BIG_CPU_MS (50) on the
+#   CPU with every core (olive's own engines; NEURON is not run here).
+#   BIN=DIR (olive-simulate), PY=python3 (numpy, h5py), DATA=DIR; OUT=DIR for results;
+#   CELLS_ONLY=1: the single cells only.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+BIN=${BIN:-$top/build/bin} PY=${PY:-python3} DATA=${DATA:?} OUT=${OUT:-$PWD/gpu-nmodl-out}
+export OLIVE_MODEL_PATH=$DATA/models
+mkdir -p "$OUT"
+work=$(mktemp -d)
+bad=0
+check() { local what=$1; shift; if "$@" > "$work/log.txt" 2>&1; then echo "PASS $what"; else echo "FAIL $what"; tail -n 15 "$work/log.txt"; bad=1; fi; }
+same() { "$PY" "$top/tests/same_datasets.py" "$@"; }
+for p in Scnn1a Rorb Nr5a1 Pvalb; do
+  for b in cpu cuda; do
+    "$BIN/olive-simulate" -q "$DATA/cells_$p.h5" -o "$work/$p-$b" --time 100 --param I_e=0.4 --backend $b \
+      --record-compartments v,cai,ina --record-precision double 2>&1 | tail -3
+  done
+  check "$p: CUDA = CPU (v, cai, ina of every compartment, spikes, state)" same "$work/$p-cpu" "$work/$p-cuda" v_compartments.h5 cai_compartments.h5 ina_compartments.h5 spikes.h5 state.h5
+  "$PY" -c "import h5py; print('$p spikes:', len(h5py.File('$work/$p-cpu/spikes.h5')['spikes/cell/timestamps']))"
+done
+if [ "${CELLS_ONLY:-0}" = 1 ]; then echo "checks: $([ $bad = 0 ] && echo all passed || echo FAILED)"; exit $bad; fi
+for b in cpu cuda; do
+  /usr/bin/time -f "net $b: %e s wall" "$BIN/olive-simulate" "$DATA/net.h5" -o "$work/net-$b" --time 200 --backend $b 2>&1 | tail -3
+done
+check "net.h5: CUDA = CPU (spikes, state)" same "$work/net-cpu" "$work/net-cuda" spikes.h5 state.h5
+"$BIN/olive-simulate" "$DATA/big.h5" -o "$work/big-cuda" --time "${BIG_GPU_MS:-200}" --backend cuda 2>&1 | tail -3
+"$BIN/olive-simulate" "$DATA/big.h5" -o "$work/big-cpu" --time "${BIG_CPU_MS:-50}" --backend cpu --threads "$(nproc)" 2>&1 | tail -3
+nvidia-smi --query-gpu=name,memory.used --format=csv,noheader
+echo "checks: $([ $bad = 0 ] && echo all passed || echo FAILED)"
+exit $bad

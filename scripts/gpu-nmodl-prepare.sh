@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Prepares, on a machine with nvcc, what scripts/gpu-nmodl-check.sh runs on the
+# GPU host (issue 57): the Allen perisomatic mechanisms (bmtk 1.2.0's package)
+# built by olive-model build with their GPU image into DIR/models, and network
+# files of Allen cells with their SWC files beside them (relative paths):
+#   cells_*.h5   one Allen cell each (4 cell types, one with NaV's KINETIC scheme)
+#   net.h5       N cells of the four types (N/4 each) with synapses between them
+#                (p = 0.05, ExpSyn at the soma, delays 1-3 ms) for spikes and state
+#   big.h5       10,000 cells of the four types, no synapses, for the timing
+# Usage: scripts/gpu-nmodl-prepare.sh DIR   (BIN: olive-genconn's folder; PY: a
+# Python with nmodl==0.5 and h5py; BIONET: bmtk's bionet folder)
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+dir=$(mkdir -p "$1" && cd "$1" && pwd) BIN=${BIN:-$top/build/bin} PY=${PY:-$top/build/venv-nmodl/bin/python}
+BIONET=${BIONET:-$top/build/venv-bionet/lib/python3.11/site-packages/bmtk/utils/scripts/bionet}
+rm -rf "$dir" && mkdir -p "$dir" && mkdir -m 700 "$dir/models"
+cp -r "$BIONET/mechanisms/modfiles" "$dir/mods" && rm "$dir/mods/vecevent.mod"
+PYTHONPATH="$top/python" OLIVE_MODEL_CACHE="$dir/models" "$PY" -m olive.model_cli build "$dir/mods" --name allen >/dev/null
+cells="Scnn1a_473845048:472363762 Rorb_325404214:473863510 Nr5a1_471087815:473863035 Pvalb_470522102:472912177"
+export OLIVE_MODEL_PATH="$dir/models"
+all=(--model biophys_swc --mechanisms allen --param celsius=34 --param I_e=0.4 --seed 3)
+big=("${all[@]}")
+for c in $cells; do
+  m=${c%%:*} p=${c%%_*}
+  cp "$BIONET/morphologies/${m}_m.swc" "$BIONET/biophysical_neuron_models/${c##*:}_fit.json" "$dir/"
+  (cd "$dir" && "$BIN/olive-genconn" -q -o "cells_$p.h5" --model biophys_swc --population cell:1 --morphology "${m}_m.swc" \
+     --biophysics "${c##*:}_fit.json" --mechanisms allen --param celsius=34 --param v0=-80)
+  all+=(--population "$p:${N:-400}" --morphology "${m}_m.swc@$p" --biophysics "${c##*:}_fit.json@$p")
+  big+=(--population "$p:2500" --morphology "${m}_m.swc@$p" --biophysics "${c##*:}_fit.json@$p")
+done
+(cd "$dir" && "$BIN/olive-genconn" -q -o net.h5 "${all[@]}" --v0 -85:-70 \
+   --projection from=all,to=all,p=0.05,weight=0.002,delay=1:3,receptor=ge &&
+ "$BIN/olive-genconn" -q -o big.h5 "${big[@]}" --v0 -85:-70)
+# the SWC paths relative to the files (olive-genconn stores them absolute)
+"$PY" - "$dir" <<'PY'
+import glob, os, sys, h5py
+for f in glob.glob(os.path.join(sys.argv[1], "*.h5")):
+    with h5py.File(f, "r+") as h:
+        for g in h["cells/populations"].values():
+            if "morphology" in g.attrs:
+                g.attrs["morphology"] = os.path.basename(g.attrs["morphology"])
+PY
+ls -la "$dir" "$dir/models"
