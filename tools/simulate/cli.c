@@ -118,7 +118,7 @@ static const olive_opt sim_opts[] = {
     [SIM_OPT_RECORD] = {"--record", NULL, OLIVE_OPT_VALUE, 0, "VARS|all|none",
      "comma-separated variables into VAR.h5 (default none: spikes only,\nas in NEST and Brian2). InfOli: v_dend q r s ca i_cah g_cal\nv_soma m h k l n p x_s v_axon m_a h_a x_a; spiking networks:\nv ge gi ref (plugins: their variables)"},
     [SIM_OPT_RECORD_COMPARTMENTS] = {"--record-compartments", NULL, OLIVE_OPT_VALUE, 0, "VARS",
-     "cable cells (hh_traub, hh_cable): v, m, h, n of every\ncompartment into VAR_compartments.h5 (SONATA element report)"},
+     "cable cells (hh_traub, hh_cable, hh_swc, biophys_swc): v, m,\nh, n of every compartment into VAR_compartments.h5 (SONATA element\nreport); biophys_swc: also NMODL variables (ina, cai, eca ...,\nNAME_SUFFIX of a mechanism: m_NaTs)"},
     [SIM_OPT_RECORD_EVERY] = {"--record-every", NULL, OLIVE_OPT_VALUE, 0, "K",
      "one frame every K steps (default 1)"},
     [SIM_OPT_RECORD_CELLS] = {"--record-cells", NULL, OLIVE_OPT_VALUE, 1, "[VAR=]SET",
