@@ -10,8 +10,9 @@
 #     compiles the Allen set's 16 density mechanisms (NaV's KINETIC scheme
 #     and LINEAR initial state among them) into one library; what it does
 #     not support yet is refused naming the file, line and construct
-#     (bmtk's vecevent.mod: an ARTIFICIAL_CELL; NEURON's own hh.mod: TABLE);
-#     a second build is a cache hit.
+#     (bmtk's vecevent.mod: an ARTIFICIAL_CELL; NEURON's own hh.mod: TABLE),
+#     or with --skip-unsupported left out and named; a second build of the
+#     same files is a cache hit.
 #  2. Four Allen cells (Scnn1a 473845048 with fit 472363762, Rorb 325404214
 #     with 473863510, Nr5a1 471087815 with 473863035: NaTs, Nap, K_P, Im ...;
 #     Pvalb 470522102 with 472912177: NaV, Kd, Kv2like, Im_v2 ...) through
@@ -60,11 +61,13 @@ if model build "$NRNMODS/hh.mod" --name hh > refused2.txt 2>&1; then fail "hh.mo
 grep -q "hh.mod:[0-9]*: not supported by olive: TABLE" refused2.txt || fail "hh.mod: $(cat refused2.txt)"
 mkdir allen
 for f in allmods/*.mod; do case $f in */vecevent.mod) ;; *) cp "$f" allen/ ;; esac; done
-model build allen > build.txt 2>&1 || fail "olive-model build allen: $(cat build.txt)"
+model build allmods --name allen --skip-unsupported > build.txt 2>&1 || fail "olive-model build allen: $(cat build.txt)"
+grep -q "left out: .*allmods/vecevent.mod:4: not supported by olive: ARTIFICIAL_CELL" build.txt || fail "no vecevent note: $(cat build.txt)"
 grep -q "allen: 16 mechanisms (CaDynamics, Ca_HVA, Ca_LVA, Ih, Im, Im_v2, K_P, K_T, Kd, Kv2like, Kv3_1, NaTa, NaTs, NaV, Nap, SK)" \
   build.txt || fail "the library's mechanisms: $(cat build.txt)"
 [ -f cache/allen.so ] && [ -f cache/allen.hash ] && [ -f cache/allen.olive.c ] || fail "the cache lacks allen.so/.hash/.olive.c"
-model build allen > build2.txt 2>&1 && ! grep -q "16 mechanisms" build2.txt || fail "a second build was not a cache hit"
+model build allen --name allen > build2.txt 2>&1 && ! grep -q "16 mechanisms" build2.txt \
+  || fail "the same 16 files from another folder: not a cache hit"
 
 # 2. three Allen cells against NEURON through bmtk's set-up
 nrn=$(mktemp -d)

@@ -238,6 +238,12 @@ const char *olive_mech_set_make(const olive_mech_library *lib, const olive_bioph
             j++;
         }
     }
+    ms->used = olive_malloc((size_t)n * (size_t)lib->nion * sizeof(int) + 1, "mechanisms");
+    ms->adv = olive_malloc((size_t)n * (size_t)lib->nion * sizeof(int) + 1, "mechanisms");
+    for (int k = 0; k < n * lib->nion; k++) {
+        if (ms->ion_style[k] & OLIVE_ION_USED) ms->used[ms->nused++] = k;
+        if (ms->ion_style[k] & OLIVE_ION_EADV) ms->adv[ms->nadv++] = k;
+    }
     for (int i = 0; i < n; i++)
         for (int s = 0; s < lib->nion; s++) {
             double *z = &ms->ion0[((size_t)i * lib->nion + s) * OLIVE_ION_NF];
@@ -254,7 +260,7 @@ void olive_mech_set_free(olive_mech_set *ms)
 {
     if (!ms) return;
     for (int k = 0; k < ms->nuse; k++) { free(ms->use[k].node); free(ms->use[k].p); }
-    free(ms->use); free(ms->ion_style); free(ms->ion0); free(ms->charge); free(ms);
+    free(ms->use); free(ms->ion_style); free(ms->ion0); free(ms->charge); free(ms->used); free(ms->adv); free(ms);
 }
 
 /* ---- NEURON's finitialize of a cell's mechanisms */
@@ -266,13 +272,17 @@ void olive_mechs_init(const olive_mech_set *ms, const double *v, double *mx, dou
             for (int f = 0; f < OLIVE_ION_NF; f++)
                 *olive_mech_ion_at(ms, ion, i, s, f, c, stride) =
                     f == OLIVE_ION_I ? 0 : ms->ion0[((long)i * ms->nion + s) * OLIVE_ION_NF + f];
-    olive_mechs_nernst(ms, ion, c, stride, OLIVE_ION_EINIT);
+    int *einit = olive_malloc((size_t)ms->nused * sizeof(int) + 1, "mechanisms"), ne = 0;
+    for (int k = 0; k < ms->nused; k++)
+        if (ms->ion_style[ms->used[k]] & OLIVE_ION_EINIT) einit[ne++] = ms->used[k];
+    olive_mechs_nernst(ms, ion, c, stride, ne, einit);
+    free(einit);
     for (int k = 0; k < ms->nuse; k++) {
         const olive_mech_use *u = &ms->use[k];
         for (int j = 0; j < u->ninst; j++) {
             olive_mech_ctx x = olive_mech_ctx_of(ms, u, j, mx, ion, c, stride, v[(long)u->node[j] * stride + c], 0, dt);
             ms->lib->init(u->m, &x);
         }
-        olive_mechs_nernst(ms, ion, c, stride, OLIVE_ION_EADV);   /* nrn_wrote_conc */
+        olive_mechs_nernst(ms, ion, c, stride, ms->nadv, ms->adv);   /* nrn_wrote_conc */
     }
 }

@@ -39,6 +39,11 @@ typedef struct olive_mech_set {
     unsigned char *ion_style;   /* [node * nion + s] */
     double *ion0;               /* [(node * nion + s) * OLIVE_ION_NF + f]: the initial e, -, ci, co */
     double *charge;             /* per ion slot (the library's: a GPU copy of the set needs no library) */
+    /* The (node, ion) pairs in use (node * nion + slot), and those whose e
+     * advances: what a step visits of the ions (a cell's few channelled nodes,
+     * not every node) */
+    int nused, nadv;
+    int *used, *adv;
     double celsius;
 } olive_mech_set;
 

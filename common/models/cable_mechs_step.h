@@ -39,15 +39,15 @@ OLIVE_HD double *olive_mech_ion_at(const olive_mech_set *ms, double *ion, int no
     return &ion[(((long)node * ms->nion + s) * OLIVE_ION_NF + f) * stride + c];
 }
 
-/* e by Nernst at the nodes and ions whose style has bit (OLIVE_ION_EINIT, _EADV). */
-OLIVE_HD void olive_mechs_nernst(const olive_mech_set *ms, double *ion, long c, long stride, int bit)
+/* e by Nernst at the (node, ion) pairs of list at (node * nion + slot). */
+OLIVE_HD void olive_mechs_nernst(const olive_mech_set *ms, double *ion, long c, long stride, int n, const int *at)
 {
-    for (int i = 0; i < ms->nnode; i++)
-        for (int s = 0; s < ms->nion; s++)
-            if (ms->ion_style[(long)i * ms->nion + s] & bit)
-                *olive_mech_ion_at(ms, ion, i, s, OLIVE_ION_E, c, stride) =
-                    olive_nernst(*olive_mech_ion_at(ms, ion, i, s, OLIVE_ION_CI, c, stride),
-                                 *olive_mech_ion_at(ms, ion, i, s, OLIVE_ION_CO, c, stride), ms->charge[s], ms->celsius);
+    for (int k = 0; k < n; k++) {
+        const int i = at[k] / ms->nion, s = at[k] % ms->nion;
+        *olive_mech_ion_at(ms, ion, i, s, OLIVE_ION_E, c, stride) =
+            olive_nernst(*olive_mech_ion_at(ms, ion, i, s, OLIVE_ION_CI, c, stride),
+                         *olive_mech_ion_at(ms, ion, i, s, OLIVE_ION_CO, c, stride), ms->charge[s], ms->celsius);
+    }
 }
 
 /* Step 1: the ions' own nrn_cur (currents from zero, e where it advances),
@@ -55,9 +55,9 @@ OLIVE_HD void olive_mechs_nernst(const olive_mech_set *ms, double *ion, long c, 
 OLIVE_HD void olive_mechs_cur(const olive_mech_set *ms, const double *v, double *mx, double *ion, double *rhs, double *d,
                               long c, long stride, double t, double dt)
 {
-    for (int i = 0; i < ms->nnode; i++)
-        for (int s = 0; s < ms->nion; s++) *olive_mech_ion_at(ms, ion, i, s, OLIVE_ION_I, c, stride) = 0;
-    olive_mechs_nernst(ms, ion, c, stride, OLIVE_ION_EADV);
+    for (int k = 0; k < ms->nused; k++)
+        *olive_mech_ion_at(ms, ion, ms->used[k] / ms->nion, ms->used[k] % ms->nion, OLIVE_ION_I, c, stride) = 0;
+    olive_mechs_nernst(ms, ion, c, stride, ms->nadv, ms->adv);
     for (int k = 0; k < ms->nuse; k++) {
         const olive_mech_use *u = &ms->use[k];
         for (int j = 0; j < u->ninst; j++) {

@@ -21,11 +21,12 @@ def main(argv=None):
     ap.add_argument("-o", "--output")
     ap.add_argument("--force", action="store_true")
     ap.add_argument("--numeric-solver")
+    ap.add_argument("--skip-unsupported", action="store_true")
     a = ap.parse_args(argv)
     if a.numeric_solver:
         ap.error("--numeric-solver is for NESTML models")
     from .nmodl import build as nmodl_build
-    print(nmodl_build.build(a.file, a.name, a.output, a.force))
+    print(nmodl_build.build(a.file, a.name, a.output, a.force, a.skip_unsupported))
     return 0
 
 

@@ -347,6 +347,8 @@ def main(argv=None):
                        "mechanisms: FILE.mod ... or a folder of them -> one library NAME.so (olive.nmodl)")
     b.add_argument("file", nargs="+")
     b.add_argument("--name", help=".mod files: the library's name (default: the folder's name)")
+    b.add_argument("--skip-unsupported", action="store_true",
+                   help=".mod files: leave out (and name) those olive cannot translate, instead of refusing the build")
     b.add_argument("-o", "--output", metavar="DIR", help="directory of NAME.so (default: the model cache)")
     b.add_argument("--force", action="store_true", help="build even when the cache holds it")
     b.add_argument("--numeric-solver", choices=versions.NUMERIC_SOLVERS, default="rk45",
@@ -359,8 +361,8 @@ def main(argv=None):
     args = ap.parse_args(argv)
     if args.cmd == "build" and any(f.endswith(".mod") or os.path.isdir(f) for f in args.file):
         return NMODL   # (olive.model_cli builds NEURON's mechanisms: olive.nmodl)
-    if args.cmd == "build" and (len(args.file) != 1 or args.name):
-        ap.error("build: one FILE.nestml (--name is for .mod files)")
+    if args.cmd == "build" and (len(args.file) != 1 or args.name or args.skip_unsupported):
+        ap.error("build: one FILE.nestml (--name and --skip-unsupported are for .mod files)")
     if args.cmd == "build":
         args.file = args.file[0]
     if args.cmd == "describe":

@@ -71,8 +71,10 @@ def content_hash(files, texts):
     return h.hexdigest()
 
 
-def build(paths, name=None, out=None, force=False):
-    """The path of the library NAME.so, built unless the cache holds it."""
+def build(paths, name=None, out=None, force=False, skip_unsupported=False):
+    """The path of the library NAME.so, built unless the cache holds it.
+    skip_unsupported: leave out the files olive cannot translate (each named
+    with its reason on stderr) instead of refusing the build."""
     files = mod_files(paths)
     if name is None:
         dirs = [p for p in paths if os.path.isdir(p)]
@@ -91,12 +93,23 @@ def build(paths, name=None, out=None, force=False):
             raise SystemExit(f"olive-model: {f}: cannot read it ({e.strerror})")
         except UnicodeDecodeError as e:
             raise SystemExit(f"olive-model: {f}: not UTF-8 text ({e.reason})")
+    from . import translate
+    if skip_unsupported:   # (the files kept are what the hash and the library hold)
+        kept = []
+        for f, t in zip(files, texts):
+            try:
+                translate.read(f)
+                kept.append((f, t))
+            except (translate.Refused, SyntaxError) as e:
+                print(f"olive-model: left out: {e}", file=sys.stderr)
+        if not kept:
+            raise SystemExit("olive-model: no mechanism olive can translate among these files")
+        files, texts = [f for f, _ in kept], [t for _, t in kept]
     digest = content_hash(files, texts)
     d = common.cache_dir(out)
     so = os.path.join(d, name + ".so")
     if not force and _cached(d, name, digest):
         return so
-    from . import translate
     mechs = []
     for f in files:
         try:

@@ -77,6 +77,8 @@ static const olive_mech_set *mset_to_device(spk_cable_cuda *d, const olive_mech_
     c.ion_style = mech_copy(d, ms->ion_style, (size_t)ms->nnode * (size_t)ms->nion);
     c.ion0 = nullptr;
     c.charge = mech_copy(d, ms->charge, (size_t)ms->nion);
+    c.used = mech_copy(d, ms->used, (size_t)ms->nused);
+    c.adv = mech_copy(d, ms->adv, (size_t)ms->nadv);
     free(use);
     return mech_copy(d, &c, 1);
 }
