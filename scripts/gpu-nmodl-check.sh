@@ -28,7 +28,8 @@ for p in Scnn1a Rorb Nr5a1 Pvalb; do
 done
 if [ "${CELLS_ONLY:-0}" = 1 ]; then echo "checks: $([ $bad = 0 ] && echo all passed || echo FAILED)"; exit $bad; fi
 for b in cpu cuda; do
-  /usr/bin/time -f "net $b: %e s wall" "$BIN/olive-simulate" "$DATA/net.h5" -o "$work/net-$b" --time 200 --backend $b 2>&1 | tail -3
+  /usr/bin/time -f "net $b: %e s wall" "$BIN/olive-simulate" "$DATA/net.h5" -o "$work/net-$b" --time 200 --backend $b \
+    $([ $b = cpu ] && echo --threads "$(nproc)") 2>&1 | tail -3
 done
 check "net.h5: CUDA = CPU (spikes, state)" same "$work/net-cpu" "$work/net-cuda" spikes.h5 state.h5
 "$BIN/olive-simulate" "$DATA/big.h5" -o "$work/big-cuda" --time "${BIG_GPU_MS:-200}" --backend cuda 2>&1 | tail -3

@@ -109,8 +109,6 @@ def main():
             for k, x in zip(sec_ids, pos):
                 seg = secs[int(k)](float(x))
                 owner, field = seg, name
-                if "_" in name and hasattr(seg, name.rsplit("_", 1)[1]) is False:
-                    pass
                 for cut in range(len(name) - 1, 0, -1):   # NAME_SUFFIX: a mechanism's variable
                     if name[cut] == "_" and hasattr(seg, name[cut + 1:]) and \
                             type(getattr(seg, name[cut + 1:])).__name__ == "Mechanism":

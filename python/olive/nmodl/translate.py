@@ -11,11 +11,13 @@ nocmodl's: x += (1 - exp(dt b)) (-a / b - x).
 Supported: NEURON { SUFFIX, USEION ... READ/WRITE ... [VALENCE], RANGE,
 GLOBAL, NONSPECIFIC_CURRENT }, UNITS (names, and FARADAY / R / PI as
 NEURON 9 defines them), PARAMETER, STATE, ASSIGNED, INITIAL, BREAKPOINT with
-SOLVE ... METHOD cnexp, DERIVATIVE, PROCEDURE, FUNCTION, LOCAL, IF/ELSE,
-UNITSON/UNITSOFF, exp/log/fabs/sqrt/pow and `^`.
-Refused (by name): POINT_PROCESS and NET_RECEIVE, KINETIC and METHOD
-sparse, derivimplicit, TABLE, LINEAR/NONLINEAR, VERBATIM, POINTER,
-FUNCTION_TABLE, WATCH, FOR_NETCONS, BEFORE/AFTER, and other blocks."""
+SOLVE ... METHOD cnexp (DERIVATIVE) or METHOD sparse (KINETIC schemes of
+first-order reactions, CONSERVE), LINEAR blocks SOLVE'd in INITIAL,
+PROCEDURE, FUNCTION, LOCAL, IF/ELSE, UNITSON/UNITSOFF, exp/log/fabs/sqrt/pow
+and `^`. Refused (by name): POINT_PROCESS, ARTIFICIAL_CELL and NET_RECEIVE,
+derivimplicit, TABLE, STEADYSTATE, NONLINEAR, VERBATIM, POINTER,
+BBCOREPOINTER, FUNCTION_TABLE, WATCH, FOR_NETCONS, BEFORE/AFTER, DEFINE, and
+other blocks."""
 
 import re
 
@@ -574,7 +576,6 @@ class Writer:
                     body_out.append(f"    double {fn} = 0;")
                 body_out += self.ion_reads("    ")
                 self.stmts(body, body_out, 1, "function")
-                body_out += self.ion_writes_local("    ")
                 if kind == "F":
                     body_out.append(f"    return {fn};")
                 out += body_out
@@ -586,7 +587,6 @@ class Writer:
         out.append("{")
         body = self.ion_reads("    ") + self.conc_reads("    ")
         self.stmts(m.blocks["BREAKPOINT"], body, 1, "breakpoint")
-        body += self.ion_writes_local("    ")
         out += body
         total = " + ".join(self.ref(i) for i in self.currents) or "0"
         out.append("    (void)t;")
@@ -653,9 +653,6 @@ class Writer:
             out.append(f"{p}double ion_{nm} = {self.ion_io(nm)};")
             out.append(f"{p}(void)ion_{nm};")
         return out
-
-    def ion_writes_local(self, p):
-        return []
 
     def conc_reads(self, p):
         """A concentration it writes, taken from the node's ion first (nocmodl's
