@@ -178,7 +178,7 @@ B=(-o bad.h5 --model lif_cuba --cells 100)
 refused "delay '-1' is negative" "$G" "${B[@]}" --projection from=all,to=all,p=0.1,weight=1,delay=-1,receptor=ge
 refused "cannot be negative" "$G" -o bad.h5 --model lif_coba --cells 100 --projection from=all,to=all,p=0.1,weight=-1,delay=1,receptor=ge
 refused "has no receptor 'gx'" "$G" "${B[@]}" --projection from=all,to=all,p=0.1,weight=1,delay=1,receptor=gx
-refused "is not lif_cuba, lif_coba, lif_cuba_alpha, lif_coba_alpha, hh_traub, hh_cable or hh_swc" "$G" -o bad.h5 --model lif_nope --cells 100
+refused "is not lif_cuba, lif_coba, lif_cuba_alpha, lif_coba_alpha, hh_traub, hh_cable, hh_swc or biophys_swc" "$G" -o bad.h5 --model lif_nope --cells 100
 refused "delay (the delay buffer) = 7000 ms is 70000 steps of 0.1 ms, outside 0..65535" "$G" "${B[@]}" --projection from=all,to=all,p=0.1,weight=1,delay=7000,receptor=ge
 refused "no population 'x'" "$G" "${B[@]}" --projection from=x,to=all,p=0.1,weight=1,delay=1,receptor=ge
 refused "autapses=no leaves no target for a source" "$G" -o bad.h5 --model lif_cuba --population a:1 --population b:5 \
