@@ -2,7 +2,7 @@
 # NMODL mechanisms on the GPU against the CPU, on the GPU host (issue 57), from
 # what scripts/gpu-nmodl-prepare.sh made (DATA):
 # - each Allen cell (Scnn1a, Rorb, Nr5a1, Pvalb with NaV's KINETIC scheme), 100 ms
-#   of a 0.4 nA clamp: --backend cuda = --backend cpu bit for bit (the compartment
+#   of a 0.4 nA clamp, and NEURON's hh.mod (its rate TABLE) at 1 nA: --backend cuda = --backend cpu bit for bit (the compartment
 #   report of v, double; the spikes; the final state);
 # - net.h5 (1600 cells with synapses), 200 ms: CUDA = CPU (spikes, state);
 # - timing: big.h5 (10,000 Allen cells) for BIG_GPU_MS (200) ms on the GPU and BIG_CPU_MS (50) on the
@@ -18,12 +18,13 @@ work=$(mktemp -d)
 bad=0
 check() { local what=$1; shift; if "$@" > "$work/log.txt" 2>&1; then echo "PASS $what"; else echo "FAIL $what"; tail -n 15 "$work/log.txt"; bad=1; fi; }
 same() { "$PY" "$top/tests/same_datasets.py" "$@"; }
-for p in Scnn1a Rorb Nr5a1 Pvalb; do
+for p in Scnn1a Rorb Nr5a1 Pvalb hh; do
+  amp=0.4 rec=v,cai,ina && [ $p = hh ] && amp=1 rec=v,ina
   for b in cpu cuda; do
-    "$BIN/olive-simulate" -q "$DATA/cells_$p.h5" -o "$work/$p-$b" --time 100 --param I_e=0.4 --backend $b \
-      --record-compartments v,cai,ina --record-precision double 2>&1 | tail -3
+    "$BIN/olive-simulate" -q "$DATA/cells_$p.h5" -o "$work/$p-$b" --time 100 --param I_e=$amp --backend $b \
+      --record-compartments $rec --record-precision double 2>&1 | tail -3
   done
-  check "$p: CUDA = CPU (v, cai, ina of every compartment, spikes, state)" same "$work/$p-cpu" "$work/$p-cuda" v_compartments.h5 cai_compartments.h5 ina_compartments.h5 spikes.h5 state.h5
+  check "$p: CUDA = CPU (v, cai, ina of every compartment, spikes, state)" same "$work/$p-cpu" "$work/$p-cuda" v_compartments.h5 $([ $p = hh ] || echo cai_compartments.h5) ina_compartments.h5 spikes.h5 state.h5
   "$PY" -c "import h5py; print('$p spikes:', len(h5py.File('$work/$p-cpu/spikes.h5')['spikes/cell/timestamps']))"
 done
 if [ "${CELLS_ONLY:-0}" = 1 ]; then echo "checks: $([ $bad = 0 ] && echo all passed || echo FAILED)"; exit $bad; fi

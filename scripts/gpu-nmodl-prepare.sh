@@ -3,7 +3,8 @@
 # GPU host (issue 57): the Allen perisomatic mechanisms (bmtk 1.2.0's package)
 # built by olive-model build with their GPU image into DIR/models, and network
 # files of Allen cells with their SWC files beside them (relative paths):
-#   cells_*.h5   one Allen cell each (4 cell types, one with NaV's KINETIC scheme)
+#   cells_*.h5   one Allen cell each (4 cell types, one with NaV's KINETIC scheme), and
+#                cells_hh.h5: NEURON's hh.mod (its rate TABLE) on soma and axon
 #   net.h5       N cells of the four types (N/4 each) with synapses between them
 #                (p = 0.05, ExpSyn at the soma, delays 1-3 ms) for spikes and state
 #   big.h5       10,000 cells of the four types, no synapses, for the timing
@@ -13,9 +14,13 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 dir=$(mkdir -p "$1" && cd "$1" && pwd) BIN=${BIN:-$top/build/bin} PY=${PY:-$top/build/venv-nmodl/bin/python}
 BIONET=${BIONET:-$top/build/venv-bionet/lib/python3.11/site-packages/bmtk/utils/scripts/bionet}
+NRNMODS=${NRNMODS:-$top/build/venv-bionet/lib/python3.11/site-packages/neuron/.data/share/modfile}
 rm -rf "$dir" && mkdir -p "$dir" && mkdir -m 700 "$dir/models"
 cp -r "$BIONET/mechanisms/modfiles" "$dir/mods" && rm "$dir/mods/vecevent.mod"
 PYTHONPATH="$top/python" OLIVE_MODEL_CACHE="$dir/models" "$PY" -m olive.model_cli build "$dir/mods" --name allen >/dev/null
+# NEURON's own hh.mod (its rate TABLE) for one more cell
+mkdir "$dir/hhmods" && cp "$NRNMODS/hh.mod" "$dir/hhmods/" && cp "$top/tests/data/hh_fit.json" "$dir/"
+PYTHONPATH="$top/python" OLIVE_MODEL_CACHE="$dir/models" "$PY" -m olive.model_cli build "$dir/hhmods" --name nrnhh >/dev/null
 cells="Scnn1a_473845048:472363762 Rorb_325404214:473863510 Nr5a1_471087815:473863035 Pvalb_470522102:472912177"
 export OLIVE_MODEL_PATH="$dir/models"
 all=(--model biophys_swc --mechanisms allen --param celsius=34 --param I_e=0.4 --seed 3)
@@ -28,6 +33,8 @@ for c in $cells; do
   all+=(--population "$p:${N:-400}" --morphology "${m}_m.swc@$p" --biophysics "${c##*:}_fit.json@$p")
   big+=(--population "$p:2500" --morphology "${m}_m.swc@$p" --biophysics "${c##*:}_fit.json@$p")
 done
+(cd "$dir" && "$BIN/olive-genconn" -q -o cells_hh.h5 --model biophys_swc --population cell:1 \
+   --morphology Scnn1a_473845048_m.swc --biophysics hh_fit.json --mechanisms nrnhh --param celsius=30 --param v0=-66)
 (cd "$dir" && "$BIN/olive-genconn" -q -o net.h5 "${all[@]}" --v0 -85:-70 \
    --projection from=all,to=all,p=0.05,weight=0.002,delay=1:3,receptor=ge &&
  "$BIN/olive-genconn" -q -o big.h5 "${big[@]}" --v0 -85:-70)

@@ -10,9 +10,10 @@
 #     compiles the Allen set's 16 density mechanisms (NaV's KINETIC scheme
 #     and LINEAR initial state among them) into one library; what it does
 #     not support yet is refused naming the file, line and construct
-#     (bmtk's vecevent.mod: an ARTIFICIAL_CELL; NEURON's own hh.mod: TABLE),
-#     or with --skip-unsupported left out and named; a second build of the
-#     same files is a cache hit.
+#     (bmtk's vecevent.mod: an ARTIFICIAL_CELL; a TABLE that DEPENDs on or
+#     reads a RANGE parameter), or with --skip-unsupported left out and
+#     named; a second build of the same files is a cache hit. NEURON's own
+#     hh.mod (its rates from a TABLE) and passive.mod compile.
 #  2. Four Allen cells (Scnn1a 473845048 with fit 472363762, Rorb 325404214
 #     with 473863510, Nr5a1 471087815 with 473863035: NaTs, Nap, K_P, Im ...;
 #     Pvalb 470522102 with 472912177: NaV, Kd, Kv2like, Im_v2 ...) through
@@ -26,6 +27,8 @@
 #     (crosses -15 mV); for the Pvalb cell also ina, ik, cai, eca and NaV's
 #     open state O (--record-compartments of NMODL variables) within 1e-6 of
 #     each one's largest magnitude where NEURON has it (NaN where not).
+#     NEURON's hh.mod on the Scnn1a morphology (hh on soma and axon, 1 nA)
+#     against NEURON's own hh, and a Hay-style cell with the BBP set, alike.
 #  3. The three cells as one network of three populations: the same
 #     compartment report bit for bit on 1 and 3 ranks.
 #  4. Bad inputs are refused naming the fault: a biophysics statement naming a
@@ -57,8 +60,18 @@ grep -q "allmods/vecevent.mod:4: not supported by olive: ARTIFICIAL_CELL VecStim
   || fail "vecevent.mod: $(cat refused.txt)"
 [ ! -e cache/allen.so ] || fail "a refused build left cache/allen.so"
 NRNMODS=$("$bionet_venv/bin/python" -c 'import neuron, os; print(os.path.dirname(neuron.__file__))')/.data/share/modfile
-if model build "$NRNMODS/hh.mod" --name hh > refused2.txt 2>&1; then fail "hh.mod's TABLE was accepted"; fi
-grep -q "hh.mod:[0-9]*: not supported by olive: TABLE" refused2.txt || fail "hh.mod: $(cat refused2.txt)"
+# NEURON's own hh.mod (its rates from a TABLE, as NEURON interpolates them) and passive.mod compile
+mkdir nrnmods && cp "$NRNMODS/hh.mod" "$NRNMODS/passive.mod" nrnmods/
+model build nrnmods --name nrnhh > hh.txt 2>&1 || fail "olive-model build hh.mod passive.mod: $(cat hh.txt)"
+grep -q "nrnhh: 2 mechanisms (hh, pas)" hh.txt || fail "hh.mod, passive.mod: $(cat hh.txt)"
+sed 's/DEPEND celsius/DEPEND celsius, gnabar/' "$NRNMODS/hh.mod" > hh_bad.mod
+if model build hh_bad.mod --name hb > refused2.txt 2>&1; then fail "TABLE ... DEPEND gnabar was accepted"; fi
+grep -q "hh_bad.mod:[0-9]*: not supported by olive: TABLE in rates: DEPEND gnabar: only celsius and GLOBAL parameters" \
+  refused2.txt || fail "hh_bad.mod: $(cat refused2.txt)"
+sed 's/q10 = 3^((celsius - 6.3)\/10)/q10 = 3^((celsius - 6.3)\/10) * gnabar/' "$NRNMODS/hh.mod" > hh_range.mod
+if model build hh_range.mod --name hr > refused2.txt 2>&1; then fail "a TABLE reading a RANGE parameter was accepted"; fi
+grep -q "hh_range.mod:[0-9]*: not supported by olive: TABLE in rates: it reads gnabar" refused2.txt \
+  || fail "hh_range.mod: $(cat refused2.txt)"
 mkdir allen
 for f in allmods/*.mod; do case $f in */vecevent.mod) ;; *) cp "$f" allen/ ;; esac; done
 model build allmods --name allen --skip-unsupported > build.txt 2>&1 || fail "olive-model build allen: $(cat build.txt)"
@@ -68,6 +81,21 @@ grep -q "allen: 16 mechanisms (CaDynamics, Ca_HVA, Ca_LVA, Ih, Im, Im_v2, K_P, K
 [ -f cache/allen.so ] && [ -f cache/allen.hash ] && [ -f cache/allen.olive.c ] || fail "the cache lacks allen.so/.hash/.olive.c"
 model build allen --name allen > build2.txt 2>&1 && ! grep -q "16 mechanisms" build2.txt \
   || fail "the same 16 files from another folder: not a cache hit"
+
+# One cell (NAME SWC FIT LIBRARY NEURON_MECH_DIR CELSIUS V0 AMP RECORD [--var ...]): olive's biophys_swc
+# against NEURON 9 with bmtk's set-up, every compartment within 1e-8 mV for 100 ms of a clamp of AMP nA
+cell_vs_neuron() {
+  local name=$1 swc=$2 fit=$3 lib=$4 mech=$5 celsius=$6 v0=$7 amp=$8 rec=$9
+  shift 9
+  "$G" -q -o "$name.h5" --model biophys_swc --population cell:1 --morphology "$swc" --biophysics "$fit" \
+       --mechanisms "$lib" --param celsius="$celsius" --param v0="$v0" || fail "$name: olive-genconn"
+  "$S" "$name.h5" -o "run_$name" --time 100 --param I_e="$amp" --record-compartments "$rec" --record-precision double \
+       >/dev/null || fail "$name: olive-simulate"
+  "$bionet_venv/bin/python" "$TOP/scripts/neuron_biophys_compare.py" --mech-dir "$mech" --swc "$swc" --fit "$fit" \
+       --olive "run_$name/v_compartments.h5" --amp "$amp" --celsius "$celsius" --v-init "$v0" --tol 1e-8 "$@" 2>&1 \
+       | grep -v "^Warning: no DISPLAY\|^--No graphics\|WARNING.*ptr_update_callback" | sed "s/^/$name: /" \
+       || fail "$name against NEURON"
+}
 
 # 2. three Allen cells against NEURON through bmtk's set-up
 nrn=$(mktemp -d)
@@ -81,15 +109,13 @@ for c in $cells Pvalb_470522102:472912177; do
     for x in ina ik cai eca O_NaV; do vars+=(--var "$x=run_${c%%:*}/${x}_compartments.h5"); done
   fi
   v0=$("$bionet_venv/bin/python" -c "import json; print(repr(json.load(open('$fit'))['conditions'][0]['v_init']))")
-  "$G" -q -o "${c%%:*}.h5" --model biophys_swc --population cell:1 --morphology "$swc" --biophysics "$fit" \
-       --mechanisms allen --param celsius=34 --param v0="$v0" || fail "${c%%:*}: olive-genconn"
-  "$S" "${c%%:*}.h5" -o "run_${c%%:*}" --time 100 --param I_e=$amp --record-compartments $rec --record-precision double \
-       >/dev/null || fail "${c%%:*}: olive-simulate"
-  "$bionet_venv/bin/python" "$TOP/scripts/neuron_biophys_compare.py" --mech-dir "$nrn" --swc "$swc" --fit "$fit" \
-       --olive "run_${c%%:*}/v_compartments.h5" --amp $amp --celsius 34 --v-init "$v0" --tol 1e-8 "${vars[@]}" 2>&1 \
-       | grep -v "^Warning: no DISPLAY\|^--No graphics\|WARNING.*ptr_update_callback" | sed "s/^/${c%%:*}: /" \
-       || fail "${c%%:*} against NEURON"
+  cell_vs_neuron "${c%%:*}" "$swc" "$fit" allen "$nrn" 34 "$v0" $amp $rec "${vars[@]}"
 done
+
+# 2a. NEURON's own hh.mod on an Allen morphology (hh on soma and axon, pas everywhere): NEURON runs its
+# built-in hh (the same hh.mod), both with the rate TABLE at celsius 30
+swc="$BIONET/morphologies/Scnn1a_473845048_m.swc" fit="$TESTS/data/hh_fit.json"
+cell_vs_neuron hh.mod "$swc" "$fit" nrnhh "$nrn" 30 -66 1 v
 
 # 2b. the BBP/Hay set from BluePyOpt's source package (PyPI), and a Hay-style cell
 BPO=1.14.26 sd="$TOP/$BUILD/pypi-bluepyopt-$BPO"
@@ -114,14 +140,7 @@ grep -q "TC_cadecay.mod:[0-9]*: not supported by olive: SOLVE state METHOD deriv
 nrn2=$(mktemp -d)
 cp bbp/*.mod "$nrn2"/ && (cd "$nrn2" && "$bionet_venv/bin/nrnivmodl" >/dev/null 2>&1) || fail "NEURON's nrnivmodl (bbp) failed"
 swc="$BIONET/morphologies/Rorb_325404214_m.swc" fit="$TESTS/data/hay_style_fit.json"
-"$G" -q -o hay.h5 --model biophys_swc --population cell:1 --morphology "$swc" --biophysics "$fit" --mechanisms bbp \
-     --param celsius=34 --param v0=-65 || fail "hay: olive-genconn"
-"$S" hay.h5 -o run_hay --time 100 --param I_e=0.5 --record-compartments v --record-precision double >/dev/null \
-  || fail "hay: olive-simulate"
-"$bionet_venv/bin/python" "$TOP/scripts/neuron_biophys_compare.py" --mech-dir "$nrn2" --swc "$swc" --fit "$fit" \
-     --olive run_hay/v_compartments.h5 --amp 0.5 --celsius 34 --v-init -65 --tol 1e-8 2>&1 \
-     | grep -v "^Warning: no DISPLAY\|^--No graphics\|WARNING.*ptr_update_callback" | sed "s/^/Hay-style: /" \
-     || fail "the Hay-style cell against NEURON"
+cell_vs_neuron Hay-style "$swc" "$fit" bbp "$nrn2" 34 -65 0.5 v
 
 # 3. the three as one network: 1 and 3 ranks, the same report bit for bit
 args=(--model biophys_swc --mechanisms allen --param celsius=34 --param I_e=0.3)

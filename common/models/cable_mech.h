@@ -16,6 +16,8 @@
  *          ion current it writes added to its node's ion (at v);
  *   state  NEURON's nrn_state: the SOLVE'd DERIVATIVE block by cnexp with the
  *          new v, then the concentrations it writes into its node's ions.
+ * A PROCEDURE or FUNCTION with a TABLE reads its values from the
+ * mechanism's tables (ctx.tab), interpolated as NEURON does.
  * The engine keeps NEURON's ion rules (ion_style as nrn_promote sets it): per
  * node and ion, the current summed from zero at each step, the reversal
  * potential from the Nernst equation where a mechanism writes the inside
@@ -29,7 +31,7 @@
 #include <math.h>
 #include <stddef.h>
 
-#define OLIVE_MECHS_ABI 1
+#define OLIVE_MECHS_ABI 2
 #define OLIVE_MECHS_SYMBOL "olive_cable_mechs_v1"
 
 /* An ion's fields at a node: field f of the ion in slot s at io[(s * OLIVE_ION_NF + f) * is]. */
@@ -46,6 +48,7 @@ typedef struct {
     double *x; long ld;          /* its variables (states, RANGE assigned, currents): k at x[k * ld] */
     double *io; long is;         /* its node's ions (the library's slots) */
     double v, celsius, dt, t;
+    const double *tab;           /* its mechanism's TABLEs at this celsius (table below); NULL if it has none */
 } olive_mech_ctx;
 
 typedef struct { int slot; int use; } olive_mech_ion;   /* a library ion slot and OLIVE_ION_* bits */
@@ -61,6 +64,7 @@ typedef struct {
     int nstate;                       /* the first nstate variables are STATEs */
     int nion;
     const olive_mech_ion *ions;
+    int ntab;                         /* doubles of its TABLEs (NMODL's TABLE statements); 0: none */
 } olive_mech_desc;
 
 typedef struct {
@@ -81,6 +85,10 @@ typedef struct olive_mech_library {
     void (*init)(int m, olive_mech_ctx *ctx);
     void (*cur)(int m, olive_mech_ctx *ctx, double *rhs, double *d);
     void (*state)(int m, olive_mech_ctx *ctx);
+    /* Mechanism m's TABLEs at celsius into tab[ntab], as NEURON's _check_
+     * functions fill them (the other DEPENDs are GLOBAL constants here): built
+     * once per cell set on the host, read by every engine (ctx.tab). */
+    void (*table)(int m, double celsius, double *tab);
     /* The GPU image: an nvcc fatbin of the LTO-IR of the three functions
      * olive_mech_{init,cur,state}_v1 (the same source, extern "C" __device__),
      * which olive's CUDA engine links into its cable kernel when it loads

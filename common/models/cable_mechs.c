@@ -216,6 +216,10 @@ const char *olive_mech_set_make(const olive_mech_library *lib, const olive_bioph
         u->p = olive_malloc((size_t)cnt * (size_t)d->nparam * sizeof(double) + 1, "mechanisms");
         u->x0 = ms->nx;
         ms->nx += (long)cnt * d->nvar;
+        if (d->ntab > 0) {
+            u->tab = olive_malloc((size_t)d->ntab * sizeof(double), "mechanism tables");
+            lib->table(m, celsius, u->tab);
+        }
         int j = 0;
         for (int i = 0; i < n; i++) {
             if (group[i] < 0 || !(b->insert[group[i]] >> m & 1)) continue;
@@ -259,7 +263,7 @@ const char *olive_mech_set_make(const olive_mech_library *lib, const olive_bioph
 void olive_mech_set_free(olive_mech_set *ms)
 {
     if (!ms) return;
-    for (int k = 0; k < ms->nuse; k++) { free(ms->use[k].node); free(ms->use[k].p); }
+    for (int k = 0; k < ms->nuse; k++) { free(ms->use[k].node); free(ms->use[k].p); free(ms->use[k].tab); }
     free(ms->use); free(ms->ion_style); free(ms->ion0); free(ms->charge); free(ms->used); free(ms->adv); free(ms);
 }
 

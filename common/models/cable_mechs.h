@@ -24,6 +24,7 @@ typedef struct {
     int *node;              /* per instance */
     double *p;              /* RANGE parameter k of instance j at p[k * ninst + j] */
     long x0;                /* variable k of instance j: row x0 + k * ninst + j of a cell's mechanism state */
+    double *tab;            /* its TABLEs at the set's celsius (lib->table); NULL: none */
 } olive_mech_use;
 
 /* Per node and ion slot (ion_style bits): used there; e by Nernst at init;

@@ -30,7 +30,7 @@ OLIVE_HD olive_mech_ctx olive_mech_ctx_of(const olive_mech_set *ms, const olive_
 {
     const long ni = (long)ms->nion * OLIVE_ION_NF;
     olive_mech_ctx x = {u->p + j, u->ninst, mx + (u->x0 + j) * stride + c, (long)u->ninst * stride,
-                        ion + ((long)u->node[j] * ni) * stride + c, stride, v, ms->celsius, dt, t};
+                        ion + ((long)u->node[j] * ni) * stride + c, stride, v, ms->celsius, dt, t, u->tab};
     return x;
 }
 

@@ -14,8 +14,12 @@ NEURON 9 defines them), PARAMETER, STATE, ASSIGNED, INITIAL, BREAKPOINT with
 SOLVE ... METHOD cnexp (DERIVATIVE) or METHOD sparse (KINETIC schemes of
 first-order reactions, CONSERVE), LINEAR blocks SOLVE'd in INITIAL,
 PROCEDURE, FUNCTION, LOCAL, IF/ELSE, UNITSON/UNITSOFF, exp/log/fabs/sqrt/pow
-and `^`. Refused (by name): POINT_PROCESS, ARTIFICIAL_CELL and NET_RECEIVE,
-derivimplicit, TABLE, STEADYSTATE, NONLINEAR, VERBATIM, POINTER,
+and `^`, TABLE in a PROCEDURE or FUNCTION of one argument (NEURON's table:
+1 + WITH rows from FROM, the point summed step by step, linear interpolation,
+the ends held; built once per celsius on the host, read by every engine; a
+tabled function that reads what differs between instances is refused).
+Refused (by name): POINT_PROCESS, ARTIFICIAL_CELL and NET_RECEIVE,
+derivimplicit, STEADYSTATE, NONLINEAR, VERBATIM, POINTER,
 BBCOREPOINTER, FUNCTION_TABLE, WATCH, FOR_NETCONS, BEFORE/AFTER, DEFINE, and
 other blocks."""
 
@@ -24,7 +28,7 @@ import re
 import sympy
 from sympy.printing.c import C99CodePrinter
 
-TRANSLATOR_VERSION = 2
+TRANSLATOR_VERSION = 3
 
 # NEURON 9's nrnunits (modern SI values: nocmodl's default)
 UNIT_CONSTANTS = {"faraday": 96485.3321233100184, "k-mole": 8.3144626181532395, "pi": 3.14159265358979323846}
@@ -86,6 +90,7 @@ class Mechanism:
         self.blocks = {}            # INITIAL, BREAKPOINT
         self.derivs, self.procs, self.funcs = {}, {}, {}
         self.kinetics, self.linears = {}, {}
+        self.tables = {}            # PROCEDURE/FUNCTION name -> its TableStatement
         self.solve = []             # (block, method)
         self._read(tree)
 
@@ -137,10 +142,12 @@ class Mechanism:
                 self.kinetics[_name(b.name)] = b.statement_block
             elif k == "LinearBlock":
                 self.linears[_name(b.name)] = b.statement_block
-            elif k == "ProcedureBlock":
-                self.procs[_name(b.name)] = ([_name(a.name) for a in b.parameters], b.statement_block)
-            elif k == "FunctionBlock":
-                self.funcs[_name(b.name)] = ([_name(a.name) for a in b.parameters], b.statement_block)
+            elif k in ("ProcedureBlock", "FunctionBlock"):
+                fn, args = _name(b.name), [_name(a.name) for a in b.parameters]
+                (self.procs if k == "ProcedureBlock" else self.funcs)[fn] = (args, b.statement_block)
+                for st in b.statement_block.statements:
+                    if _kind(st) == "TableStatement":
+                        self._table(fn, k == "FunctionBlock", args, st)
             elif k in ("LineComment", "BlockComment", "Model", "UnitState"):
                 continue
             else:
@@ -149,6 +156,25 @@ class Mechanism:
             self.refuse("no SUFFIX: only density mechanisms (SUFFIX) are supported so far")
         if "BREAKPOINT" not in self.blocks:
             self.refuse("no BREAKPOINT block")
+
+    def _table(self, fn, is_func, args, st):
+        """TABLE in PROCEDURE/FUNCTION fn: NEURON's table of 1 + WITH rows over
+        [FROM, TO] of the function of its one argument."""
+        at = r"\bTABLE\b"
+        if fn in self.tables:
+            self.refuse(f"{fn}: a second TABLE statement", at)
+        if len(args) != 1:
+            self.refuse(f"TABLE in {fn}: a tabled PROCEDURE or FUNCTION takes one argument (it has {len(args)})", at)
+        names = [_name(x) for x in st.table_vars]
+        if is_func and names:
+            self.refuse(f"TABLE {', '.join(names)} in FUNCTION {fn}: a FUNCTION's TABLE names no variables", at)
+        if not is_func and not names:
+            self.refuse(f"TABLE in PROCEDURE {fn} names no variables", at)
+        w = getattr(st, "with")
+        if _kind(w) != "Integer" or int(w.eval()) < 1:
+            self.refuse(f"TABLE in {fn}: WITH {to_text(w)} is not a positive integer", at)
+        self.tables[fn] = {"names": names, "depend": [_name(x) for x in st.depend_vars], "from": getattr(st, "from"),
+                           "to": st.to, "with": int(w.eval()), "func": is_func}
 
     def _neuron(self, b):
         for s in b.statement_block.statements:
@@ -358,8 +384,9 @@ class Writer:
                 self.m.refuse("SOLVE outside BREAKPOINT", r"\bSOLVE\b")
             return
         if k == "TableStatement":
-            self.m.refuse("TABLE is not supported yet (olive computes from the formulas; NEURON would "
-                          "interpolate in its table)", r"\bTABLE\b")
+            if mode != "function":
+                self.m.refuse("TABLE outside a PROCEDURE or FUNCTION", r"\bTABLE\b")
+            return   # the lookup is the function's own (table_lookup)
         if k == "IfStatement":
             out.append(f"{p}if ({self.expr(s.condition)}) {{")
             self.stmts(s.statement_block, out, ind + 1, mode)
@@ -563,12 +590,17 @@ class Writer:
                 ret = "double" if kind == "F" else "void"
                 sig = "".join(f", double {a}" for a in args)
                 out.append(f"OLIVE_HD {ret} {pre}{kind}_{fn}(olive_mech_ctx *c, {pre}tmp *t{sig});")
+                if fn in m.tables:
+                    out.append(f"OLIVE_HD {ret} {pre}{kind}f_{fn}(olive_mech_ctx *c, {pre}tmp *t{sig});")
         for kind, table in (("F", m.funcs), ("P", m.procs)):
             for fn, (args, body) in table.items():
                 self.locals_set = set(args)
                 ret = "double" if kind == "F" else "void"
                 sig = "".join(f", double {a}" for a in args)
-                out.append(f"OLIVE_HD {ret} {pre}{kind}_{fn}(olive_mech_ctx *c, {pre}tmp *t{sig})")
+                if fn in m.tables:   # the formulas as Ff_/Pf_ (what the table is filled from), the lookup as F_/P_
+                    out += self.table_lookup(kind, fn, args[0])
+                    self.locals_set = set(args)
+                out.append(f"OLIVE_HD {ret} {pre}{kind}{'f' if fn in m.tables else ''}_{fn}(olive_mech_ctx *c, {pre}tmp *t{sig})")
                 out.append("{")
                 body_out = []
                 if kind == "F":
@@ -639,6 +671,98 @@ class Writer:
         out.append("    (void)c; (void)t;")
         out.append("}")
         return "\n".join(out)
+
+    # --- TABLEs (NEURON's _check_ and _n_ functions, as nocmodl writes them)
+    def table_layout(self):
+        """Where each TABLE lies in the mechanism's tab: {fn: offset}, and the total."""
+        at, n = {}, 0
+        for fn, tb in self.m.tables.items():
+            at[fn] = n
+            n += 2 + (tb["with"] + 1) * max(1, len(tb["names"]))
+        return at, n
+
+    def _table_check(self, fn, tb):
+        """A table is one for every instance (NEURON's are global): its function
+        may read its argument, constants, GLOBALs and celsius only."""
+        m, seen, todo, words = self.m, set(), [fn], set()
+        for d in tb["depend"]:
+            if d != "celsius" and d not in self.globals:
+                m.refuse(f"TABLE in {fn}: DEPEND {d}: only celsius and GLOBAL parameters", r"\bDEPEND\b")
+        while todo:
+            f = todo.pop()
+            if f in seen:
+                continue
+            seen.add(f)
+            args, body = (m.funcs.get(f) or m.procs.get(f))
+            w = set(re.findall(r"[A-Za-z_]\w*", to_text(body))) - set(args)
+            words |= w
+            todo += [g for g in w if g in m.funcs or g in m.procs]
+        for nm in sorted(words):
+            if nm in tb["names"] or nm in self.locals_set:
+                continue
+            if nm in self.range_params or nm in self.m.states or nm in self.ion_vars or nm in ("v", "t", "dt") or \
+               (nm in self.vars and nm not in tb["names"]):
+                m.refuse(f"TABLE in {fn}: it reads {nm}, which differs between instances (NEURON's table would hold "
+                         "one instance's value)", r"\bTABLE\b")
+
+    def table_lookup(self, kind, fn, arg):
+        """F_/P_fn: linear interpolation in the table (NEURON's _n_fn)."""
+        m, pre, tb = self.m, self.pre, self.m.tables[fn]
+        self.locals_set = {arg}
+        self._table_check(fn, tb)
+        o, nv, W = self.table_layout()[0][fn], max(1, len(tb["names"])), tb["with"]
+        ret = "double" if kind == "F" else "void"
+        outs = [self.ref(nm) for nm in tb["names"]]
+        out = [f"/* {fn}: TABLE {', '.join(tb['names'])} FROM {to_text(tb['from'])} TO {to_text(tb['to'])} WITH {W} */",
+               f"OLIVE_HD {ret} {pre}{kind}_{fn}(olive_mech_ctx *c, {pre}tmp *t, double {arg})", "{"]
+
+        def put(vals):
+            if kind == "F":
+                return [f"        return {vals[0]};"]
+            return [f"        {nm} = {v};" for nm, v in zip(outs, vals)] + ["        return;"]
+        out += [f"    if (!c->tab) {{ {'return ' if kind == 'F' else ''}{pre}{kind}f_{fn}(c, t, {arg}); "
+                f"{'' if kind == 'F' else 'return; '}}}",
+                f"    const double *tb = c->tab + {o};",
+                f"    const double xi = tb[1] * ({arg} - tb[0]);",
+                "    if (isnan(xi)) {"] + put(["xi"] * nv) + ["    }", "    if (xi <= 0.) {"]
+        out += put([f"tb[{2 + k}]" for k in range(nv)]) + ["    }", f"    if (xi >= {float(W)!r}) {{"]
+        out += put([f"tb[{2 + W * nv + k}]" for k in range(nv)]) + ["    }"]
+        out += ["    const int i = (int)xi;", "    const double theta = xi - (double)i;",
+                f"    const double *a = tb + 2 + i * {nv}, *b = a + {nv};"]
+        vals = [f"a[{k}] + theta * (b[{k}] - a[{k}])" for k in range(nv)]
+        out += [f"    return {vals[0]};"] if kind == "F" else [f"    {nm} = {v};" for nm, v in zip(outs, vals)]
+        out += ["    (void)t;", "}"]
+        return out
+
+    def table_fill(self, nion):
+        """Host: {pre}table(celsius, tab), NEURON's _check_fn for each TABLE: the
+        function at 1 + WITH points from FROM, the point summed step by step."""
+        m, pre = self.m, self.pre
+        at, n = self.table_layout()
+        if not n:
+            return []
+        out = [f"static void {pre}table(double celsius, double *tab)", "{",
+               f"    double x_[{len(self.vars) + 1}] = {{0}}, p_[{len(self.range_params) + 1}] = {{0}}, "
+               f"io_[{nion * 4 + 1}] = {{0}};",
+               "    olive_mech_ctx cc = {p_, 1, x_, 1, io_, 1, 0, celsius, 0, 0, NULL}, *c = &cc;",
+               f"    {pre}tmp tt = {{0}}, *t = &tt;"]
+        self.locals_set = set()
+        for fn, tb in m.tables.items():
+            kind = "F" if tb["func"] else "P"
+            nv = max(1, len(tb["names"]))
+            out += ["    {", f"        double *tb = tab + {at[fn]};",
+                    f"        const double tmin = {self.expr(tb['from'])}, tmax = {self.expr(tb['to'])};",
+                    f"        const double dx = (tmax - tmin) / {float(tb['with'])!r};",
+                    "        tb[0] = tmin;", "        tb[1] = 1. / dx;", "        double x = tmin;",
+                    f"        for (int i = 0; i < {tb['with'] + 1}; x += dx, i++) {{"]
+            if kind == "F":
+                out.append(f"            tb[2 + i] = {pre}Ff_{fn}(c, t, x);")
+            else:
+                out.append(f"            {pre}Pf_{fn}(c, t, x);")
+                out += [f"            tb[2 + i * {nv} + {k}] = {self.ref(nm)};" for k, nm in enumerate(tb["names"])]
+            out += ["        }", "    }"]
+        out += ["    (void)c; (void)t;", "}"]
+        return out
 
     def ion_io(self, nm):
         slot, f, _ = self.ion_vars[nm]
@@ -777,6 +901,17 @@ def library_source(mechs, name, digest, origin):
 
     def arr(typ, nm, items):
         out.append(f"static const {typ} {nm}[] = {{{', '.join(items) if items else '0'}}};")
+    for w in writers:
+        out += w.table_fill(len(ions))
+    out.append("static void lib_table(int m, double celsius, double *tab)")
+    out.append("{")
+    out.append("    switch (m) {")
+    for i, w in enumerate(writers):
+        if w.table_layout()[1]:
+            out.append(f"    case {i}: {w.pre}table(celsius, tab); break;")
+    out.append("    default: (void)celsius; (void)tab; break;")
+    out.append("    }")
+    out.append("}")
     for i, w in enumerate(writers):
         m = w.m
         arr("char *const", f"{w.pre}pnames", [cstr(p) for p in w.range_params])
@@ -795,14 +930,14 @@ def library_source(mechs, name, digest, origin):
         m = w.m
         out.append(f"    {{{cstr(m.suffix)}, {cstr(m.file)}, {len(w.range_params)}, {w.pre}pnames, {w.pre}pdef, "
                    f"{len(w.vars)}, {w.vars and w.pre + 'vnames' or 'NULL'}, {len(m.states)}, {len(m.useion)}, "
-                   f"{w.pre}ions}},")
+                   f"{w.pre}ions, {w.table_layout()[1]}}},")
     out.append("};")
     out.append("static const olive_mech_ion_desc ions[] = {" +
                ", ".join(f"{{{cstr(ion)}, {cstr(charges[ion][1])}, {charges[ion][0]!r}}}" for ion in ions) +
                ("" if ions else "{0}") + "};")
     out.append("static const olive_mech_library library = {")
     out.append(f"    OLIVE_MECHS_ABI, {cstr(digest)}, {cstr(name)}, {cstr(origin)}, {len(writers)}, mechs, "
-               f"{len(ions)}, ions, lib_init, lib_cur, lib_state, OLIVE_FATBIN,")
+               f"{len(ions)}, ions, lib_init, lib_cur, lib_state, lib_table, OLIVE_FATBIN,")
     out.append("};")
     out.append("const olive_mech_library *olive_cable_mechs_v1(void);")
     out.append("const olive_mech_library *olive_cable_mechs_v1(void) { return &library; }")

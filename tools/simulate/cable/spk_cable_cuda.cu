@@ -59,8 +59,8 @@ template <typename T> static T *mech_copy(spk_cable_cuda *d, const T *src, size_
     return p;
 }
 
-/* A device copy of a block's mechanism set: its instances' nodes and
- * parameters, the ions' styles and charges (the library stays on the host:
+/* A device copy of a block's mechanism set: its instances' nodes,
+ * parameters and tables, the ions' styles and charges (the library stays on the host:
  * the kernel calls the library's linked device functions). */
 static const olive_mech_set *mset_to_device(spk_cable_cuda *d, const olive_mech_set *ms)
 {
@@ -70,6 +70,7 @@ static const olive_mech_set *mset_to_device(spk_cable_cuda *d, const olive_mech_
         use[k] = *u;
         use[k].node = mech_copy(d, u->node, (size_t)u->ninst);
         use[k].p = mech_copy(d, u->p, (size_t)u->ninst * (size_t)ms->lib->mech[u->m].nparam);
+        if (u->tab) use[k].tab = mech_copy(d, u->tab, (size_t)ms->lib->mech[u->m].ntab);
     }
     olive_mech_set c = *ms;
     c.lib = nullptr;
