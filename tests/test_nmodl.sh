@@ -31,6 +31,11 @@
 #     against NEURON's own hh, and a Hay-style cell with the BBP set, alike.
 #  3. The three cells as one network of three populations: the same
 #     compartment report bit for bit on 1 and 3 ranks.
+#     A SONATA network of 8 Allen cells built with bmtk's NetworkBuilder (exp2syn
+#     edges at bmtk's rand_syn_locations sites, virtual lgn nodes with a SONATA
+#     spikes file), run by bmtk BioNet on NEURON 9 and by olive from
+#     olive-genconn --import-circuit: the same spikes within 1e-6 ms, olive on 1
+#     and 3 ranks bit for bit.
 #  4. Bad inputs are refused naming the fault: a biophysics statement naming a
 #     mechanism the library lacks, a parameter no mechanism has, a library in
 #     no trusted place (and a network file's library name is never a path).
@@ -165,6 +170,58 @@ for name, group in (("v_compartments.h5", "report"), ("spikes.h5", "spikes")):
 print("1 and 3 ranks: the same compartment reports and spikes, bit for bit")
 PY
 
+# 3b. a SONATA network built by bmtk's own NetworkBuilder (scripts/bmtk_bionet_network.py: 8 Allen cells of 4
+# types, 20 virtual lgn nodes driven by a SONATA spikes file, exp2syn edges at bmtk's rand_syn_locations sites),
+# run by bmtk BioNet on NEURON 9 and imported by olive-genconn --import-circuit: every cell's spike times equal
+# BioNet's within 1e-6 ms, olive on 1 and 3 ranks bit for bit
+BN="$TOP/scripts/bmtk_bionet_network.py"
+"$bionet_venv/bin/python" "$BN" build bnet > bnet_build.txt 2>&1 || fail "bmtk's NetworkBuilder: $(tail -5 bnet_build.txt)"
+"$bionet_venv/bin/python" "$BN" run bnet > bnet_run.txt 2>&1 || fail "bmtk BioNet: $(tail -5 bnet_run.txt)"
+model build bnet/components/mechanisms/modfiles --name allen --skip-unsupported > bnet_model.txt 2>&1 \
+  || fail "olive-model build of the circuit's mechanisms_dir: $(cat bnet_model.txt)"
+"$G" -q -o bnet.h5 --model biophys_swc --mechanisms allen --import-circuit bnet/config.json --import-node-population v1 \
+     --import-spikes bnet/inputs/lgn_spikes.h5 --param celsius=34 --param v0=-80 || fail "olive-genconn --import-circuit (bmtk)"
+"$S" -q bnet.h5 -o bnet1 --time 300 || fail "the bmtk network, 1 rank"
+mpirun -np 3 --oversubscribe "$S" -q bnet.h5 -o bnet3 --time 300 || fail "the bmtk network, 3 ranks"
+"$nmodl_venv/bin/python" - <<'PY' || fail "the bmtk network's spikes differ from BioNet's"
+import h5py, numpy as np
+b = h5py.File("bnet/output/spikes.h5")["spikes/v1"]
+bt, bi = b["timestamps"][:], b["node_ids"][:]
+o, o3 = h5py.File("bnet1/spikes.h5")["spikes"], h5py.File("bnet3/spikes.h5")["spikes"]
+assert sorted(o) == ["Nr5a1", "Pvalb", "Rorb", "Scnn1a", "lgn"], sorted(o)
+worst, n = 0.0, 0
+for p in ("Scnn1a", "Rorb", "Nr5a1", "Pvalb"):
+    first = int(o[p].attrs["first_cell"])
+    t, i = o[p]["timestamps"][:], o[p]["node_ids"][:]
+    assert t.tobytes() == o3[p]["timestamps"][:].tobytes() and i.tobytes() == o3[p]["node_ids"][:].tobytes(), f"{p}: 1 and 3 ranks"
+    assert len(t) >= 10, f"{p}: {len(t)} spikes: too few to test"
+    for k in range(2):
+        a, c = np.sort(bt[bi == first + k]), np.sort(t[i == k])
+        assert len(a) == len(c), f"{p} cell {k}: BioNet {len(a)} spikes, olive {len(c)}"
+        if len(a):
+            worst = max(worst, float(np.abs(a - c).max()))
+        n += len(a)
+assert n == len(bt), (n, len(bt))
+assert worst <= 1e-6, worst
+# the input trains: olive's lgn spikes are the file's
+s = h5py.File("bnet/inputs/lgn_spikes.h5")["spikes/lgn"]
+assert np.array_equal(np.sort(s["timestamps"][:]), np.sort(o["lgn"]["timestamps"][:]))
+print(f"bmtk BioNet network: {n} spikes of 8 Allen cells, each within {worst:.2g} ms of BioNet's; 1 = 3 ranks")
+PY
+# its faults, named: a virtual population without trains, an Exp2Syn per receptor per population
+refuse_circuit() {  # WANT ARGS...
+  local want=$1; shift
+  if "$G" -q -o bad.h5 --model biophys_swc --mechanisms allen --import-circuit bnet/config.json --import-node-population v1 \
+       "$@" > bad.txt 2>&1; then fail "accepted: $*"; fi
+  grep -qF -- "$want" bad.txt || fail "expected '$want', got: $(cat bad.txt)"
+  [ ! -e bad.h5 ] || fail "a refused network left bad.h5"
+}
+refuse_circuit "the source nodes are in node population 'lgn', which is not imported" --param v0=-80
+sed 's/AMPA_ExcToInh.json/AMPA_ExcToExc.json/' bnet/network/v1_v1_edge_types.csv > bnet/network/v1_v1_x.csv
+cp bnet/network/v1_v1_edge_types.csv bnet/network/v1_v1_orig.csv && cp bnet/network/v1_v1_x.csv bnet/network/v1_v1_edge_types.csv
+refuse_circuit "an olive population has one Exp2Syn per receptor" --import-spikes bnet/inputs/lgn_spikes.h5
+cp bnet/network/v1_v1_orig.csv bnet/network/v1_v1_edge_types.csv
+
 # 4. refusals
 refuse() {  # expected-message olive-genconn-args...
   local want=$1; shift
@@ -186,4 +243,4 @@ OLIVE_MODEL_CACHE=$PWD/nowhere refuse "mechanism library 'allen' is not in a pla
        --model biophys_swc --population c:1 --morphology "$swc" --biophysics nomech.txt --mechanisms allen
 refuse "mechanism library name '../cache/allen' is not a name" --model biophys_swc --population c:1 --morphology "$swc" \
        --biophysics nomech.txt --mechanisms ../cache/allen
-echo "NMODL: the Allen (16) and BBP/Hay (12) sets built, other mechanisms refused by name; 4 Allen cells and a Hay-style cell = NEURON 9 via bmtk; 1 = 3 ranks"
+echo "NMODL: the Allen (16), BBP/Hay (12) sets and NEURON's hh built, other mechanisms refused by name; 4 Allen cells, an hh cell and a Hay-style cell = NEURON 9 via bmtk; a bmtk network's spikes = BioNet's; 1 = 3 ranks"

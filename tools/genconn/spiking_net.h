@@ -63,6 +63,13 @@ typedef struct {
     const char *import_synaptic_models;  /* --import-synaptic-models DIR (dynamics_params of plastic edge types) */
     const char *import_circuit;     /* --import-circuit CONFIG.json (its biophysical nodes) */
     const char *import_node_pop;    /* --import-node-population NAME */
+    char import_node_pop_name[256]; /* the circuit's node population imported as the cells */
+    int nimport_spikes;
+    const char *import_spikes[8];   /* --import-spikes SPIKES.h5: trains of the circuit's virtual nodes */
+    /* spike_source_array populations: cell c's spike times at
+     * array_times[i][array_ptr[i][c] .. array_ptr[i][c + 1]) (NULL: none) */
+    double *array_times[OLIVE_MAX_POPS];
+    int64_t *array_ptr[OLIVE_MAX_POPS];
 } gc_spk_config;
 
 /* 1 when argv asks for a spiking model (--model other than infoli). */
@@ -87,11 +94,28 @@ void gc_spk_sites_resolve(gc_spk_config *cfg, gc_proj_spec *s);
 void gc_spk_sites_free(gc_proj_spec *s, int npops);
 /* The site of every synapse of p, projection number k of cfg (if it has sites=). */
 void gc_spk_sites_draw(const gc_spk_config *cfg, int k, olive_projection *p);
-/* spiking_import.c: the projections of a SONATA edges file, appended to syn */
-void gc_spk_import(const gc_spk_config *cfg, olive_synapses *syn);
+/* spiking_import.c: the projections of a SONATA edges file, appended to syn:
+ * --import-synapses's (gc_spk_import), or one of a circuit's: its edge
+ * population's source and target node populations at the olive ids of
+ * map (NULL: the ids as they are) */
+typedef struct { int n; const char *sonata[OLIVE_MAX_POPS]; int64_t first[OLIVE_MAX_POPS], count[OLIVE_MAX_POPS]; } gc_node_map;
+void gc_spk_import(gc_spk_config *cfg, olive_synapses *syn);
+void gc_spk_import_file(gc_spk_config *cfg, olive_synapses *syn, const char *edges, const char *types, const char *models_dir,
+                        const gc_node_map *map);
 /* sonata_nodes.c: the hh_swc populations of a SONATA circuit's biophysical
  * nodes (population want, or the only one), parameters and morphologies set */
-void gc_spk_import_nodes(const char *config, const char *want, const olive_cell_model *model, olive_populations *pops);
+void gc_spk_import_nodes(const char *config, const char *want, const olive_cell_model *model, olive_populations *pops,
+                         char *chosen);
+/* The node count of the circuit's node population pop, whose nodes must all be virtual. */
+int64_t gc_circuit_virtual_nodes(const char *config, const char *pop);
+/* sonata_bionet.c: a bmtk BioNet circuit's other parts for biophys_swc:
+ * --import-spikes (spike_source_array populations of its virtual nodes,
+ * appended to cfg's populations), the edges files and types tables of the
+ * circuit config (their number; models_dir: components.synaptic_models_dir
+ * or ""), and the spike trains written into the network file */
+void gc_spk_import_spike_trains(gc_spk_config *cfg);
+int gc_circuit_edge_files(const char *config, int max, char (*edges)[4096], char (*types)[4096], char *models_dir);
+void gc_spk_write_spike_trains(const char *path, int64_t file, const gc_spk_config *cfg);
 /* sonata_dynamics.c: a node type's dynamics_params (the parsed JSON root of
  * file path) applied to the parameter values p of model m */
 struct gc_json;
@@ -105,6 +129,9 @@ char *gc_sonata_dynamics_text(const olive_cell_model *m, const double *p);
  * for other models). */
 struct olive_mech_library;
 void gc_apply_biophysics(gc_spk_config *cfg, const char *const *bios, int nbio, const char *const *mechs, int nmech);
+/* sonata/allen_fit.c: an Allen fit / bmtk dynamics_params JSON file as the
+ * statements (into text[cap]); their length */
+size_t gc_biophysics_of_fit(const char *file, char *text, size_t cap);
 const struct olive_mech_library *gc_pop_mechanisms(const olive_population *p);
 
 #endif

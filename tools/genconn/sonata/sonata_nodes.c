@@ -10,6 +10,7 @@
  * are contiguous id ranges, so a file that interleaves them is refused. */
 #include "spiking_net.h"
 #include "json.h"
+#include "sonata_circuit.h"
 #include "h5util.h"
 #include "util.h"
 #include <errno.h>
@@ -19,50 +20,6 @@
 #include <string.h>
 
 #define MAX_COLS 64
-
-typedef struct {
-    const char *path;            /* the circuit config */
-    char dir[PATH_MAX];          /* its directory */
-    const gc_json *root, *manifest;
-} circuit;
-
-/* One value of the config (what names it in messages), its manifest
- * variables ($NAME, ${NAME}, ${configdir}) replaced, a relative path taken
- * from the config's directory, into out[PATH_MAX]. */
-static void resolve(const circuit *c, const char *what, const char *s, char *out)
-{
-    char a[PATH_MAX], b[PATH_MAX];
-    if (snprintf(a, sizeof a, "%s", s) >= (int)sizeof a) olive_die("%s: %s: path too long", c->path, what);
-    for (int round = 0; strchr(a, '$'); round++) {
-        if (round == 32) olive_die("%s: %s '%s': the manifest's variables refer to each other without end", c->path, what, s);
-        char *d = strchr(a, '$'), name[256];
-        const int braced = d[1] == '{';
-        size_t len = 0;
-        const char *v = d + 1 + braced;
-        while ((v[len] >= 'A' && v[len] <= 'Z') || (v[len] >= 'a' && v[len] <= 'z') || (v[len] >= '0' && v[len] <= '9') || v[len] == '_') len++;
-        if (len == 0 || len > 200 || (braced && v[len] != '}'))
-            olive_die("%s: %s '%s': a '$' that does not start a variable ($NAME or ${NAME})", c->path, what, s);
-        snprintf(name, sizeof name, "$%.*s", (int)len, v);
-        const gc_json *m = gc_json_get(c->manifest, name);
-        const char *val = !strcmp(name, "$configdir") ? c->dir : m && m->kind == GC_JSON_STR ? m->str : NULL;
-        if (!val) olive_die("%s: %s '%s': the manifest has no string %s", c->path, what, s, name);
-        *d = 0;
-        if (snprintf(b, sizeof b, "%s%s%s", a, val, v + len + braced) >= (int)sizeof b)
-            olive_die("%s: %s: path too long", c->path, what);
-        memcpy(a, b, sizeof a);
-    }
-    if (!a[0]) olive_die("%s: %s is empty", c->path, what);
-    if (a[0] == '/') memcpy(out, a, sizeof a);
-    else if (snprintf(out, PATH_MAX, "%s/%s", c->dir, a) >= PATH_MAX) olive_die("%s: %s: path too long", c->path, what);
-}
-
-static const char *str_member(const circuit *c, const gc_json *o, const char *key, const char *where)
-{
-    const gc_json *v = gc_json_get(o, key);
-    if (!v) return NULL;
-    if (v->kind != GC_JSON_STR) olive_die("%s: %s.%s is %s, not a string", c->path, where, key, gc_json_kind_name(v->kind));
-    return v->str;
-}
 
 /* ---- the node types table: space-separated, "quoted" fields, a header ---- */
 typedef struct {
@@ -246,7 +203,7 @@ static const char *attr_or_type(const node_attr *a, int64_t row, const type_tabl
 typedef struct { int trow; const char *morph; int64_t first, count; } group;
 
 /* The nodes file's population: one, the one named, or refused. */
-static void choose_population(const circuit *c, const char *want, char *nodes, char *types, char *pop, const gc_json **entry)
+static void choose_population(const gc_circuit *c, const char *want, char *nodes, char *types, char *pop, const gc_json **entry)
 {
     const gc_json *nets = gc_json_get(gc_json_get(c->root, "networks"), "nodes");
     if (!nets || nets->kind != GC_JSON_ARR || nets->n == 0)
@@ -256,9 +213,9 @@ static void choose_population(const circuit *c, const char *want, char *nodes, c
     for (int i = 0; i < nets->n; i++) {
         char where[64], nf[PATH_MAX];
         snprintf(where, sizeof where, "networks.nodes[%d]", i);
-        const char *s = str_member(c, &nets->item[i], "nodes_file", where);
+        const char *s = gc_circuit_str(c, &nets->item[i], "nodes_file", where);
         if (!s) olive_die("%s: %s has no nodes_file", c->path, where);
-        resolve(c, "nodes_file", s, nf);
+        gc_circuit_resolve(c, "nodes_file", s, nf);
         hid_t f = olive_h5_open_read(nf), g = olive_h5_exists(f, "nodes") ? H5Gopen2(f, "nodes", H5P_DEFAULT) : -1;
         H5G_info_t gi;
         if (g < 0 || H5Gget_info(g, &gi) < 0) olive_die("%s: no /nodes group: not a SONATA nodes file", nf);
@@ -272,9 +229,9 @@ static void choose_population(const circuit *c, const char *want, char *nodes, c
             snprintf(first, sizeof first, "%s", name);
             snprintf(pop, 256, "%s", name);
             memcpy(nodes, nf, PATH_MAX);
-            const char *t = str_member(c, &nets->item[i], "node_types_file", where);
+            const char *t = gc_circuit_str(c, &nets->item[i], "node_types_file", where);
             if (!t) olive_die("%s: %s has no node_types_file", c->path, where);
-            resolve(c, "node_types_file", t, types);
+            gc_circuit_resolve(c, "node_types_file", t, types);
             *entry = &nets->item[i];
         }
         H5Gclose(g);
@@ -284,12 +241,12 @@ static void choose_population(const circuit *c, const char *want, char *nodes, c
 }
 
 /* A component directory: the population's own (networks.nodes[i].populations.POP.KEY), else components.KEY. */
-static int component_dir(const circuit *c, const gc_json *entry, const char *pop, const char *key, char *out)
+static int component_dir(const gc_circuit *c, const gc_json *entry, const char *pop, const char *key, char *out)
 {
-    const char *s = str_member(c, gc_json_get(gc_json_get(entry, "populations"), pop), key, "the population");
-    if (!s) s = str_member(c, gc_json_get(c->root, "components"), key, "components");
+    const char *s = gc_circuit_str(c, gc_json_get(gc_json_get(entry, "populations"), pop), key, "the population");
+    if (!s) s = gc_circuit_str(c, gc_json_get(c->root, "components"), key, "components");
     if (!s) return 0;
-    resolve(c, key, s, out);
+    gc_circuit_resolve(c, key, s, out);
     return 1;
 }
 
@@ -327,7 +284,7 @@ static void name_groups(const char *types, const type_table *t, const group *gr,
 }
 
 /* The SWC file of morphology name m (NAME.swc in dir, or NAME when it ends in .swc), checked, absolute. */
-static void morphology_path(const circuit *c, const char *types, int64_t tid, int have_dir, const char *dir, const char *m,
+static void morphology_path(const gc_circuit *c, const char *types, int64_t tid, int have_dir, const char *dir, const char *m,
                             char *out, size_t n)
 {
     char p[PATH_MAX * 2], full[PATH_MAX];
@@ -341,7 +298,9 @@ static void morphology_path(const circuit *c, const char *types, int64_t tid, in
     if ((size_t)snprintf(out, n, "%s", full) >= n) olive_die("%s: node type %lld: the morphology path is too long", types, (long long)tid);
 }
 
-static void check_model(const char *types, int64_t tid, int64_t node, const char *mt, const char *tmpl, const char *proc)
+/* bio: biophys_swc, whose cell is bmtk's aibs_perisomatic one (the axon
+ * replaced by its stub: axon_stub 1); hh_swc builds the SWC as it is. */
+static void check_model(const char *types, int64_t tid, int64_t node, const char *mt, const char *tmpl, const char *proc, int bio)
 {
     if (!mt) olive_die("%s: node type %lld (node %lld) has no model_type", types, (long long)tid, (long long)node);
     if (strcmp(mt, "biophysical"))
@@ -350,7 +309,10 @@ static void check_model(const char *types, int64_t tid, int64_t node, const char
     if (tmpl && strcmp(tmpl, "ctdb:Biophys1.hoc") && strcmp(tmpl, "ctdb:Biophys1"))
         olive_die("%s: node type %lld: model_template '%s': olive reads dynamics_params of the Allen perisomatic form "
                   "(ctdb:Biophys1.hoc or none), not a template's own code", types, (long long)tid, tmpl);
-    if (proc && strcmp(proc, "fullaxon"))
+    if (bio && (!proc || strcmp(proc, "aibs_perisomatic")))
+        olive_die("%s: node type %lld: model_processing '%s': biophys_swc builds the cell as bmtk's aibs_perisomatic "
+                  "does (Allen's axon stub, the fit's set_params_peri)", types, (long long)tid, proc ? proc : "NULL");
+    if (!bio && proc && strcmp(proc, "fullaxon"))
         olive_die("%s: node type %lld: model_processing '%s': olive builds the cell of the SWC file as it is (fullaxon); "
                   "it does not rebuild the axon as bmtk's aibs_perisomatic does", types, (long long)tid, proc);
 }
@@ -398,7 +360,7 @@ static void read_nodes(const char *nodes, const char *pop, node_table *x)
 
 /* The nodes checked and cut into runs of one (node type, morphology), each
  * a contiguous range of ids; returns their number. */
-static int node_runs(const node_table *x, const char *types, const type_table *t, group *gr)
+static int node_runs(const node_table *x, const char *types, const type_table *t, group *gr, int bio)
 {
     const char *nodes = x->path, *where = x->where;
     const node_attr *a = x->a;
@@ -421,7 +383,7 @@ static int node_runs(const node_table *x, const char *types, const type_table *t
             if (trow < 0) olive_die("%s: %s/node_type_id[%lld] = %lld is not in %s", nodes, where, (long long)i, (long long)tid, types);
         }
         check_model(types, tid, i, attr_or_type(&a[1], row, t, trow), attr_or_type(&a[2], row, t, trow),
-                    attr_or_type(&a[3], row, t, trow));
+                    attr_or_type(&a[3], row, t, trow), bio);
         const char *m = attr_or_type(&a[0], row, t, trow);
         if (!m) olive_die("%s: node type %lld (node %lld) has no morphology (a node attribute or a node types column)", types,
                           (long long)tid, (long long)i);
@@ -437,21 +399,16 @@ static int node_runs(const node_table *x, const char *types, const type_table *t
     return ng;
 }
 
-void gc_spk_import_nodes(const char *config, const char *want, const olive_cell_model *model, olive_populations *pops)
+void gc_spk_import_nodes(const char *config, const char *want, const olive_cell_model *model, olive_populations *pops,
+                         char *chosen)
 {
-    circuit c = {config, "", NULL, NULL};
-    char real[PATH_MAX];
-    if (!realpath(config, real)) olive_die("%s: cannot open the circuit config: %s", config, strerror(errno));
-    snprintf(c.dir, sizeof c.dir, "%s", real);
-    *strrchr(c.dir, '/') = 0;
-    gc_json *root = gc_json_read(config);
-    c.root = root;
-    if (root->kind != GC_JSON_OBJ) olive_die("%s: the circuit config is %s, not an object", config, gc_json_kind_name(root->kind));
-    c.manifest = gc_json_get(root, "manifest");
+    gc_circuit c;
+    gc_circuit_open(config, &c);
     static char nodes[PATH_MAX], types[PATH_MAX], mdir[PATH_MAX], bdir[PATH_MAX];
     char pop[256];
     const gc_json *entry = NULL;
     choose_population(&c, want, nodes, types, pop, &entry);
+    snprintf(chosen, 256, "%s", pop);
     const int have_mdir = component_dir(&c, entry, pop, "morphologies_dir", mdir);
     const int have_bdir = component_dir(&c, entry, pop, "biophysical_neuron_models_dir", bdir);
     type_table t;
@@ -459,7 +416,7 @@ void gc_spk_import_nodes(const char *config, const char *want, const olive_cell_
     node_table x;
     read_nodes(nodes, pop, &x);
     static group gr[OLIVE_MAX_POPS];
-    const int ng = node_runs(&x, types, &t, gr);
+    const int ng = node_runs(&x, types, &t, gr, olive_model_needs_mechanisms(model));
     memset(pops, 0, sizeof *pops);
     name_groups(types, &t, gr, ng, pops);
     for (int i = 0; i < ng; i++) {
@@ -478,9 +435,13 @@ void gc_spk_import_nodes(const char *config, const char *want, const olive_cell_
                 olive_die("%s: node type %lld: dynamics_params '%s', but %s has no components.biophysical_neuron_models_dir",
                           types, (long long)id, dyn, config);
             else snprintf(dp, sizeof dp, "%s/%s", bdir, dyn);
-            gc_json *d = gc_json_read(dp);
-            gc_sonata_apply_dynamics(dp, id, d, model, p->param);
-            gc_json_free(d);
+            if (olive_model_needs_mechanisms(model))   /* biophys_swc: the fit as statements, bmtk's set_params_peri */
+                gc_biophysics_of_fit(dp, p->biophysics, sizeof p->biophysics);
+            else {
+                gc_json *d = gc_json_read(dp);
+                gc_sonata_apply_dynamics(dp, id, d, model, p->param);
+                gc_json_free(d);
+            }
         }
         olive_info("%s: population %s: nodes %lld-%lld, node type %lld, %s", config, p->name, (long long)p->first,
                    (long long)(p->first + p->count - 1), (long long)id, p->morphology);
@@ -495,5 +456,44 @@ void gc_spk_import_nodes(const char *config, const char *want, const olive_cell_
     for (int r = 0; r < t.n * t.ncols; r++) free(t.cell[r]);
     for (int cidx = 0; cidx < t.ncols; cidx++) free(t.name[cidx]);
     free(t.cell); free(t.id);
-    gc_json_free(root);
+    gc_circuit_close(&c);
+}
+
+int64_t gc_circuit_virtual_nodes(const char *config, const char *pop)
+{
+    gc_circuit c;
+    gc_circuit_open(config, &c);
+    static char nodes[PATH_MAX], types[PATH_MAX];
+    char name[256];
+    const gc_json *entry = NULL;
+    choose_population(&c, pop, nodes, types, name, &entry);
+    type_table t;
+    read_node_types(types, pop, &t);
+    hid_t f = olive_h5_open_read(nodes);
+    char where[300];
+    snprintf(where, sizeof where, "/nodes/%s", pop);
+    hid_t g = H5Gopen2(f, where, H5P_DEFAULT);
+    if (g < 0) olive_die("%s: no group %s", nodes, where);
+    const int64_t N = olive_h5_len1(nodes, g, "node_type_id");
+    int64_t *tid = read_ints(nodes, g, where, "node_type_id", N), *nid = read_ints(nodes, g, where, "node_id", N);
+    H5Gclose(g);
+    H5Fclose(f);
+    for (int64_t i = 0; i < N; i++) {
+        if (nid && nid[i] != i)
+            olive_die("%s: %s/node_id[%lld] = %lld: olive's cell ids are the node ids, in order (0, 1, ...)", nodes, where,
+                      (long long)i, (long long)nid[i]);
+        int row = -1;
+        for (int r = 0; r < t.n; r++) if (t.id[r] == tid[i]) row = r;
+        if (row < 0) olive_die("%s: %s/node_type_id[%lld] = %lld is not in %s", nodes, where, (long long)i, (long long)tid[i], types);
+        const char *mt = type_cell(&t, row, "model_type");
+        if (!mt || strcmp(mt, "virtual"))
+            olive_die("%s: node type %lld of population %s has model_type '%s'; spike trains (--import-spikes) drive "
+                      "virtual nodes only", types, (long long)tid[i], pop, mt ? mt : "NULL");
+    }
+    free(tid); free(nid);
+    for (int r = 0; r < t.n * t.ncols; r++) free(t.cell[r]);
+    for (int k = 0; k < t.ncols; k++) free(t.name[k]);
+    free(t.cell); free(t.id);
+    gc_circuit_close(&c);
+    return N;
 }

@@ -80,7 +80,7 @@ static void usage_plasticity(void)
 enum {
     SPK_OPT_POPULATION = GC_NCOMMON, SPK_OPT_SOURCE_POISSON, SPK_OPT_PARAM, SPK_OPT_MORPHOLOGY, SPK_OPT_BIOPHYSICS, SPK_OPT_MECHANISMS, SPK_OPT_MODEL_PATH,
     SPK_OPT_V0, SPK_OPT_PROJECTION, SPK_OPT_IMPORT_SYNAPSES, SPK_OPT_IMPORT_EDGE_TYPES, SPK_OPT_IMPORT_SYNAPTIC_MODELS,
-    SPK_OPT_IMPORT_CIRCUIT, SPK_OPT_IMPORT_NODE_POPULATION, SPK_OPT_DT, SPK_OPT_PROCEDURAL, SPK_NOPTS
+    SPK_OPT_IMPORT_CIRCUIT, SPK_OPT_IMPORT_NODE_POPULATION, SPK_OPT_IMPORT_SPIKES, SPK_OPT_DT, SPK_OPT_PROCEDURAL, SPK_NOPTS
 };
 static const olive_opt spk_opts[] = {
     [GC_OPT_OUTPUT] = {"--output", "-o", OLIVE_OPT_VALUE, 0, "NET.h5", "output file (refused if it exists, unless --force)"},
@@ -146,11 +146,18 @@ static const olive_opt spk_opts[] = {
                                         "where those JSON files are (bmtk's synaptic_models_dir;\n"
                                         "  default: the edge types file's directory)"},
     [SPK_OPT_IMPORT_CIRCUIT] = {"--import-circuit", NULL, OLIVE_OPT_VALUE, 0, "CONFIG.json",
-                                "hh_swc: the populations of a SONATA circuit's biophysical nodes\n"
-                                "  (instead of --cells/--population): one per node type and\n"
-                                "  morphology, SWC files from morphologies_dir, parameters from the\n"
-                                "  node types' dynamics_params (Allen perisomatic form: pas, hh);\n"
-                                "  --param and --morphology apply on top"},
+                                "hh_swc, biophys_swc: the populations of a SONATA circuit's\n"
+                                "  biophysical nodes (instead of --cells/--population): one per node\n"
+                                "  type and morphology, SWC files from morphologies_dir, parameters\n"
+                                "  from the node types' dynamics_params (Allen perisomatic form;\n"
+                                "  hh_swc: pas, hh; biophys_swc: any mechanism of --mechanisms);\n"
+                                "  --param and --morphology apply on top; biophys_swc: also the\n"
+                                "  config's edges (bmtk BioNet's exp2syn synapses at their\n"
+                                "  afferent_section_id/pos) and --import-spikes"},
+    [SPK_OPT_IMPORT_SPIKES] = {"--import-spikes", NULL, OLIVE_OPT_VALUE, 1, "SPIKES.h5",
+                               "biophys_swc: a SONATA spikes file whose /spikes/POP trains drive\n"
+                               "  the circuit's virtual node population POP (spike_source_array\n"
+                               "  cells after the imported ones; repeatable)"},
     [SPK_OPT_IMPORT_NODE_POPULATION] = {"--import-node-population", NULL, OLIVE_OPT_VALUE, 0, "NAME",
                                         "the node population of --import-circuit (when it has several)"},
     [GC_OPT_EXPORT_SONATA] = {"--export-sonata", NULL, OLIVE_OPT_VALUE, 0, "PREFIX",
@@ -180,7 +187,7 @@ static const int spk_help_order[] = {
     GC_OPT_OUTPUT, GC_OPT_MODEL, SPK_OPT_MODEL_PATH, GC_OPT_CELLS, SPK_OPT_POPULATION, SPK_OPT_SOURCE_POISSON,
     SPK_OPT_PARAM, SPK_OPT_MORPHOLOGY, SPK_OPT_BIOPHYSICS, SPK_OPT_MECHANISMS, SPK_OPT_V0, SPK_OPT_PROJECTION, SPK_OPT_IMPORT_SYNAPSES,
     SPK_OPT_IMPORT_EDGE_TYPES, SPK_OPT_IMPORT_SYNAPTIC_MODELS, SPK_OPT_IMPORT_CIRCUIT, SPK_OPT_IMPORT_NODE_POPULATION,
-    GC_OPT_EXPORT_SONATA, SPK_OPT_PROCEDURAL, SPK_OPT_DT, GC_OPT_SEED, GC_OPT_FORCE, GC_OPT_QUIET, GC_OPT_VERBOSE,
+    SPK_OPT_IMPORT_SPIKES, GC_OPT_EXPORT_SONATA, SPK_OPT_PROCEDURAL, SPK_OPT_DT, GC_OPT_SEED, GC_OPT_FORCE, GC_OPT_QUIET, GC_OPT_VERBOSE,
     GC_OPT_HELP, GC_OPT_VERSION,
 };
 
@@ -655,6 +662,10 @@ static int parse_sonata_option(int id, const char *v, gc_spk_config *cfg)
     case SPK_OPT_IMPORT_SYNAPTIC_MODELS: cfg->import_synaptic_models = v; break;
     case SPK_OPT_IMPORT_CIRCUIT: cfg->import_circuit = v; break;
     case SPK_OPT_IMPORT_NODE_POPULATION: cfg->import_node_pop = v; break;
+    case SPK_OPT_IMPORT_SPIKES:
+        if (cfg->nimport_spikes == 8) olive_usage_error("--import-spikes: at most 8 files");
+        cfg->import_spikes[cfg->nimport_spikes++] = v;
+        break;
     default: return 0;
     }
     return 1;
@@ -680,9 +691,12 @@ static void check_model_and_imports(gc_spk_config *cfg, int64_t cells)
         if (cells || cfg->pops.n)
             olive_usage_error("--import-circuit gives the populations: leave out --cells, --population and --source-poisson");
         if (!olive_model_needs_morphology(cfg->model))
-            olive_usage_error("--import-circuit: biophysical nodes become hh_swc cells (--model hh_swc), not %s", cfg->model->name);
-        gc_spk_import_nodes(cfg->import_circuit, cfg->import_node_pop, cfg->model, &cfg->pops);
+            olive_usage_error("--import-circuit: biophysical nodes become hh_swc or biophys_swc cells, not %s", cfg->model->name);
+        gc_spk_import_nodes(cfg->import_circuit, cfg->import_node_pop, cfg->model, &cfg->pops, cfg->import_node_pop_name);
+        gc_spk_import_spike_trains(cfg);
     }
+    if (cfg->nimport_spikes && !(cfg->import_circuit && olive_model_needs_mechanisms(cfg->model)))
+        olive_usage_error("--import-spikes drives the virtual nodes of --import-circuit's circuit (--model biophys_swc)");
 }
 
 void gc_spk_parse_args(int argc, char **argv, gc_spk_config *cfg)

@@ -115,6 +115,32 @@ static void check_memory(const gc_spk_config *cfg)
     olive_require_memory(cfg->out_path, held + 8 * most + 8 * (N + 1), what);
 }
 
+/* A bmtk BioNet circuit's edges (biophys_swc --import-circuit): every edges
+ * file of the config, its node populations at the olive ids of the cells
+ * (the populations before the spike sources) and of --import-spikes' ones. */
+static void import_circuit_edges(gc_spk_config *cfg, olive_synapses *syn)
+{
+    static gc_node_map map;
+    memset(&map, 0, sizeof map);
+    map.sonata[0] = cfg->import_node_pop_name;
+    map.n = 1;
+    for (int i = 0; i < cfg->pops.n; i++) {
+        const olive_population *p = &cfg->pops.pop[i];
+        if (p->model != &olive_model_spike_source_array) { map.count[0] = p->first + p->count; continue; }
+        map.sonata[map.n] = p->name;
+        map.first[map.n] = p->first;
+        map.count[map.n++] = p->count;
+    }
+    static char edges[16][4096], types[16][4096], dir[4096];
+    const int n = gc_circuit_edge_files(cfg->import_circuit, 16, edges, types, dir);
+    for (int i = 0; i < n; i++) {
+        const int before = syn->n;
+        gc_spk_import_file(cfg, syn, edges[i], types[i], dir[0] ? dir : NULL, &map);
+        for (int k = before; k < syn->n; k++)
+            olive_info("%s: projection %s: %lld synapses", edges[i], syn->proj[k].name, (long long)syn->proj[k].nnz);
+    }
+}
+
 /* The populations and synapses, into the network file before it is closed. */
 typedef struct {
     const gc_spk_config *cfg;
@@ -126,6 +152,7 @@ static void write_extra(const char *path, int64_t file, void *ctx)
 {
     write_ctx *w = ctx;
     olive_pops_write(path, (hid_t)file, &w->cfg->pops, (double *const (*)[OLIVE_MAX_PARAMS])w->percell);
+    gc_spk_write_spike_trains(path, file, w->cfg);
     olive_syn_write(path, (hid_t)file, w->syn);
 }
 
@@ -155,15 +182,15 @@ int gc_spiking_main(int argc, char **argv)
         olive_info("projection %s: %lld synapses%s", syn.proj[k].name, (long long)syn.proj[k].nnz,
                    cfg.procedural ? " (procedural: the number expected, drawn when read)" : "");
     }
-    if (cfg.import_synapses) {
-        int before = syn.n;
-        gc_spk_import(&cfg, &syn);
-        for (int k = before; k < syn.n; k++) {
-            total += syn.proj[k].nnz;
-            for (int q = 0; q < k; q++)
-                if (!strcmp(syn.proj[q].name, syn.proj[k].name))
-                    olive_die("%s: imported projection '%s' has the name of another projection", cfg.import_synapses, syn.proj[k].name);
-        }
+    const int before = syn.n;
+    if (cfg.import_synapses) gc_spk_import(&cfg, &syn);
+    if (cfg.import_circuit && olive_model_needs_mechanisms(cfg.model)) import_circuit_edges(&cfg, &syn);   /* bmtk BioNet's */
+    for (int k = before; k < syn.n; k++) {
+        total += syn.proj[k].nnz;
+        for (int q = 0; q < k; q++)
+            if (!strcmp(syn.proj[q].name, syn.proj[k].name))
+                olive_die("%s: imported projection '%s' has the name of another projection",
+                          cfg.import_synapses ? cfg.import_synapses : cfg.import_circuit, syn.proj[k].name);
     }
     double t_gen = olive_now();
     /* Random initial potentials: one per cell, keyed by the cell id. */
@@ -212,5 +239,6 @@ int gc_spiking_main(int argc, char **argv)
     olive_syn_free(&syn);
     for (int i = 0; i < cfg.pops.n && kv0 >= 0; i++) free(percell[i][kv0]);
     for (int k = 0; k < cfg.nproj; k++) gc_spk_sites_free(&cfg.proj[k], cfg.pops.n);
+    for (int i = 0; i < cfg.pops.n; i++) { free(cfg.array_times[i]); free(cfg.array_ptr[i]); }
     return 0;
 }
