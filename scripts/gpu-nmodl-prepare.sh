@@ -8,6 +8,7 @@
 #   net.h5       N cells of the four types (N/4 each) with synapses between them
 #                (p = 0.05, ExpSyn at the soma, delays 1-3 ms) for spikes and state
 #   big.h5       10,000 cells of the four types, no synapses, for the timing
+#   bnet.h5      a bmtk BioNet network (scripts/bmtk_bionet_network.py) as olive-genconn imports it
 # Usage: scripts/gpu-nmodl-prepare.sh DIR   (BIN: olive-genconn's folder; PY: a
 # Python with nmodl==0.5 and h5py; BIONET: bmtk's bionet folder)
 set -euo pipefail
@@ -38,6 +39,12 @@ done
 (cd "$dir" && "$BIN/olive-genconn" -q -o net.h5 "${all[@]}" --v0 -85:-70 \
    --projection from=all,to=all,p=0.05,weight=0.002,delay=1:3,receptor=ge &&
  "$BIN/olive-genconn" -q -o big.h5 "${big[@]}" --v0 -85:-70)
+# a bmtk BioNet network (scripts/bmtk_bionet_network.py: 8 Allen cells, virtual lgn inputs, exp2syn at sites)
+"${BMTK_PY:-$top/build/venv-bionet/bin/python}" "$top/scripts/bmtk_bionet_network.py" build "$dir/bnet" >/dev/null 2>&1
+cp "$dir"/bnet/components/morphologies/*.swc "$dir/"
+(cd "$dir" && "$BIN/olive-genconn" -q -o bnet.h5 --model biophys_swc --mechanisms allen --import-circuit bnet/config.json \
+   --import-node-population v1 --import-spikes bnet/inputs/lgn_spikes.h5 --param celsius=34 --param v0=-80)
+rm -rf "$dir/bnet"
 # the SWC paths relative to the files (olive-genconn stores them absolute)
 "$PY" - "$dir" <<'PY'
 import glob, os, sys, h5py
