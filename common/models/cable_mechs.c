@@ -57,20 +57,17 @@ const olive_mech_library *olive_mechs_find(const char *name, const char *hash, c
         }
     olive_model_place places[OLIVE_MODEL_PLACES_MAX];
     const int np = olive_model_places(places, OLIVE_MODEL_PLACES_MAX);
+    char note[2000] = "";
     for (int i = 0; i < np; i++) {
-        if (places[i].is_file || olive_model_dir_fault(places[i].path)) continue;
+        if (places[i].is_file) continue;   /* (a FILE.so named is a model plugin) */
         char so[PATH_MAX + 80], have[160];
-        const char *bad;
-        if (snprintf(so, sizeof so, "%s/%s.so", places[i].path, name) >= (int)sizeof so || access(so, F_OK) != 0) continue;
-        if (!olive_model_read_hash(places[i].path, name, have, sizeof have) || (hash && strcmp(have, hash))) continue;
-        const int fd = olive_model_open_candidate(so, &bad);
-        if (fd < 0) continue;
-        return load(so, fd, have, why, whylen);
+        const int fd = olive_model_place_open(&places[i], name, hash, so, sizeof so, have, sizeof have, note, sizeof note);
+        if (fd >= 0) return load(so, fd, have, why, whylen);
     }
     snprintf(why, (size_t)whylen,
              "mechanism library '%s'%s%s is not in a place olive loads models from (--model-path DIR, OLIVE_MODEL_PATH, "
-             "the model cache): build it with olive-model build DIR_OF_MOD_FILES --name %s; olive never loads a path "
-             "written in a file", name, hash ? " of hash " : "", hash ? hash : "", name);
+             "the model cache)%s: build it with olive-model build DIR_OF_MOD_FILES --name %s; olive never loads a path "
+             "written in a file", name, hash ? " of hash " : "", hash ? hash : "", note, name);
     return NULL;
 }
 

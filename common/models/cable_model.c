@@ -185,31 +185,49 @@ const char *olive_hh_swc_setup(const double *p, olive_swc_setup *su)
 
 /* A cell of an SWC file (swc.h cuts it into sections and gives each the
  * biophysics of its type and its nseg from them). */
-static const char *make_swc(const olive_cell_model *m, const double *p, const char *morphology, olive_cable_template *t)
+/* The cell of an SWC model (hh_swc, biophys_swc) from its sections mo, at
+ * the population's celsius: built, its sections kept, its soma node; the
+ * node of the synapse site syn_sec/syn_x, or -1 with *fault set. */
+static int swc_cell(const olive_cell_model *m, const double *p, const olive_morphology *mo, olive_cable_template *t,
+                    const char **fault)
 {
-    olive_swc_setup su;
-    const char *fault = olive_hh_swc_setup(p, &su);
-    if (fault) return fault;
-    const double x = par(m, p, "syn_x"), ks = par(m, p, "syn_sec");
-    if (!(x >= 0 && x <= 1)) return "syn_x must be in [0, 1]";
-    if (!morphology || !morphology[0]) return "no morphology (an SWC file) given";
-    olive_morphology mo;
-    olive_swc_read(morphology, &su, &mo);
-    if (!(ks >= 0 && ks < mo.nsec && ks == floor(ks))) {
-        olive_morphology_free(&mo);
-        return "syn_sec must be the index of one of the morphology's sections (0: the soma)";
+    const double ks = par(m, p, "syn_sec");
+    if (!(ks >= 0 && ks < mo->nsec && ks == floor(ks))) {
+        *fault = "syn_sec must be the index of one of the cell's sections (0: the soma)";
+        return -1;
     }
-    olive_cable_build(&t->cell, mo.sec, mo.nsec, par(m, p, "celsius"));
-    keep_sections(t, mo.sec, mo.nsec);
-    t->soma = olive_cable_node(&t->cell, mo.sec, 0, .5);
-    const int at = olive_cable_node(&t->cell, mo.sec, (int)ks, x);
-    olive_morphology_free(&mo);
+    olive_cable_build(&t->cell, mo->sec, mo->nsec, par(m, p, "celsius"));
+    keep_sections(t, mo->sec, mo->nsec);
+    t->soma = olive_cable_node(&t->cell, mo->sec, 0, .5);
+    return olive_cable_node(&t->cell, mo->sec, (int)ks, par(m, p, "syn_x"));
+}
+
+/* An SWC model's synapses at node at (its ExpSyns of ge and gi; Exp2Syns
+ * where tau_rise is set, olive_cable_template_make) and its spike rule. */
+static void swc_synapses(const olive_cell_model *m, const double *p, olive_cable_template *t, int at)
+{
     olive_cable_add_syn(&t->cell, (olive_expsyn){at, par(m, p, "tau_e"), par(m, p, "E_e"), 0, 0, 0});
     olive_cable_add_syn(&t->cell, (olive_expsyn){at, par(m, p, "tau_i"), par(m, p, "E_i"), 0, 0, 0});
     t->rule = OLIVE_SPIKE_CROSSING;
     t->V_th = par(m, p, "V_th");
     t->I_e = par(m, p, "I_e");
     t->pulse_to_nA = 1;
+}
+
+static const char *make_swc(const olive_cell_model *m, const double *p, const char *morphology, olive_cable_template *t)
+{
+    olive_swc_setup su;
+    const char *fault = olive_hh_swc_setup(p, &su);
+    if (fault) return fault;
+    const double x = par(m, p, "syn_x");
+    if (!(x >= 0 && x <= 1)) return "syn_x must be in [0, 1]";
+    if (!morphology || !morphology[0]) return "no morphology (an SWC file) given";
+    olive_morphology mo;
+    olive_swc_read(morphology, &su, &mo);
+    const int at = swc_cell(m, p, &mo, t, &fault);
+    olive_morphology_free(&mo);
+    if (fault) return fault;
+    swc_synapses(m, p, t, at);
     return NULL;
 }
 
@@ -281,7 +299,7 @@ static const char *make_biophys(const olive_cell_model *m, const double *p, cons
     static const char *const pos[] = {"tau_e", "tau_i", "dL", NULL};
     const char *fault = positive(m, p, pos);
     if (fault) return fault;
-    const double x = par(m, p, "syn_x"), ks = par(m, p, "syn_sec"), dL = par(m, p, "dL");
+    const double x = par(m, p, "syn_x"), dL = par(m, p, "dL");
     if (!(x >= 0 && x <= 1)) return "syn_x must be in [0, 1]";
     if ((fault = switch_fault(m, p, "axon_stub"))) return fault;
     if (!morphology || !morphology[0]) return "no morphology (an SWC file) given";
@@ -324,16 +342,8 @@ static const char *make_biophys(const olive_cell_model *m, const double *p, cons
         }
         mo.sec[k].nseg = (int)n;
     }
-    if (!(ks >= 0 && ks < mo.nsec && ks == floor(ks))) {
-        olive_morphology_free(&mo);
-        olive_biophysics_free(&bio);
-        return "syn_sec must be the index of one of the cell's sections (0: the soma)";
-    }
-    olive_cable_build(&t->cell, mo.sec, mo.nsec, par(m, p, "celsius"));
-    keep_sections(t, mo.sec, mo.nsec);
-    t->soma = olive_cable_node(&t->cell, mo.sec, 0, .5);
-    const int at = olive_cable_node(&t->cell, mo.sec, (int)ks, x);
-    if (lib) {
+    const int at = swc_cell(m, p, &mo, t, &fault);
+    if (!fault && lib) {
         int *group = olive_malloc((size_t)t->cell.n * sizeof(int), "mechanisms");
         for (int i = 0; i < t->cell.n; i++)
             group[i] = t->cell.xpos[i] >= 0 ? olive_swc_group(mo.sec[t->cell.section[i]].type) : -1;
@@ -343,12 +353,7 @@ static const char *make_biophys(const olive_cell_model *m, const double *p, cons
     olive_morphology_free(&mo);
     olive_biophysics_free(&bio);
     if (fault) return fault;
-    olive_cable_add_syn(&t->cell, (olive_expsyn){at, par(m, p, "tau_e"), par(m, p, "E_e"), 0, 0, 0});
-    olive_cable_add_syn(&t->cell, (olive_expsyn){at, par(m, p, "tau_i"), par(m, p, "E_i"), 0, 0, 0});
-    t->rule = OLIVE_SPIKE_CROSSING;
-    t->V_th = par(m, p, "V_th");
-    t->I_e = par(m, p, "I_e");
-    t->pulse_to_nA = 1;
+    swc_synapses(m, p, t, at);
     return NULL;
 }
 

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,4 +110,37 @@ int olive_model_places(olive_model_place *out, int max)
             : home && *home   ? snprintf(dir, sizeof dir, "%s/.cache/olive/models", home) : 0;
     if (len > 0 && len < (int)sizeof dir) n = add(out, n, max, dir, (size_t)len, "the model cache");
     return n;
+}
+
+void olive_model_note_add(char *note, size_t n, const char *fmt, ...)
+{
+    if (!note) return;
+    const size_t len = strlen(note);
+    if (len + 1 >= n) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(note + len, n - len, fmt, ap);
+    va_end(ap);
+}
+
+int olive_model_place_open(const olive_model_place *pl, const char *name, const char *hash, char *so, size_t son,
+                           char *have, size_t haven, char *note, size_t noten)
+{
+    const char *bad = olive_model_dir_fault(pl->path);
+    if (bad) {
+        if (strcmp(bad, "no such directory")) olive_model_note_add(note, noten, "; %s (%s) is passed over: %s", pl->path, pl->from, bad);
+        return -1;
+    }
+    if (snprintf(so, son, "%s/%s.so", pl->path, name) >= (int)son || access(so, F_OK) != 0) return -1;
+    if (!olive_model_read_hash(pl->path, name, have, haven)) {
+        olive_model_note_add(note, noten, "; %s (%s) has no %s.hash beside it (which model it holds is unknown)", so, pl->from, name);
+        return -1;
+    }
+    if (hash && strcmp(have, hash)) {
+        olive_model_note_add(note, noten, "; %s (%s) is of hash %s", so, pl->from, have);
+        return -1;
+    }
+    const int fd = olive_model_open_candidate(so, &bad);
+    if (fd < 0) olive_model_note_add(note, noten, "; %s (%s) is passed over: %s", so, pl->from, bad);
+    return fd;
 }

@@ -41,5 +41,15 @@ const char *olive_model_dir_fault(const char *dir);
 int olive_model_open_candidate(const char *path, const char **why);
 /* The hash in DIR/NAME.hash (lower-case hex), or 0 when it is missing or not a hash. */
 int olive_model_read_hash(const char *dir, const char *name, char *hash, size_t n);
+/* In the directory place pl: NAME.so with NAME.hash beside it (equal to hash
+ * unless NULL), opened as a candidate (olive_model_open_candidate): its fd,
+ * its path in so and its hash in have. -1 when the place holds none, why
+ * appended to note (NULL: not kept) as "; ..." unless there is simply none.
+ * The one search of a place for model plugins and mechanism libraries. */
+int olive_model_place_open(const olive_model_place *pl, const char *name, const char *hash, char *so, size_t son,
+                           char *have, size_t haven, char *note, size_t noten);
+/* Appends a formatted note to note[n] (the places looked at, and why each did
+ * not hold what was looked for; NULL: none kept). */
+void olive_model_note_add(char *note, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 #endif

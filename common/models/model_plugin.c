@@ -204,18 +204,6 @@ const olive_model_plugin *olive_plugin_load_file(const char *file, char *why, in
     return load_fd(fd, path, why, whylen);
 }
 
-/* Appends to note (the places looked at, and why each did not hold the model). */
-static void note_add(char *note, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void note_add(char *note, size_t n, const char *fmt, ...)
-{
-    const size_t used = strlen(note);
-    if (used + 1 >= n) return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(note + used, n - used, fmt, ap);
-    va_end(ap);
-}
-
 const olive_model_plugin *olive_plugin_find(const char *name, const char *hash, char *why, int whylen)
 {
     for (int i = 0; i < nloaded; i++)
@@ -232,31 +220,12 @@ const olive_model_plugin *olive_plugin_find(const char *name, const char *hash, 
             const olive_model_plugin *p = olive_plugin_load_file(pl->path, why, whylen);
             if (!p) return NULL;
             if (!strcmp(p->model.name, name) && (!hash || !strcmp(p->hash, hash))) return p;
-            if (!strcmp(p->model.name, name)) note_add(note, sizeof note, "; %s (%s) has hash %s", pl->path, pl->from, p->hash);
+            if (!strcmp(p->model.name, name)) olive_model_note_add(note, sizeof note, "; %s (%s) has hash %s", pl->path, pl->from, p->hash);
             continue;
         }
-        const char *bad = olive_model_dir_fault(pl->path);
         char so[PATH_MAX], have[160];
-        if (bad) {
-            if (strcmp(bad, "no such directory")) note_add(note, sizeof note, "; %s (%s) is passed over: %s", pl->path, pl->from, bad);
-            continue;
-        }
-        if (snprintf(so, sizeof so, "%s/%s.so", pl->path, name) >= (int)sizeof so) continue;
-        if (access(so, F_OK) != 0) continue;
-        if (!olive_model_read_hash(pl->path, name, have, sizeof have)) {
-            note_add(note, sizeof note, "; %s (%s) has no %s.hash beside it (which model it holds is unknown)", so, pl->from,
-                     name);
-            continue;
-        }
-        if (hash && strcmp(have, hash)) {
-            note_add(note, sizeof note, "; %s (%s) is of hash %s", so, pl->from, have);
-            continue;
-        }
-        const int fd = olive_model_open_candidate(so, &bad);
-        if (fd < 0) {
-            note_add(note, sizeof note, "; %s (%s) is passed over: %s", so, pl->from, bad);
-            continue;
-        }
+        const int fd = olive_model_place_open(pl, name, hash, so, sizeof so, have, sizeof have, note, sizeof note);
+        if (fd < 0) continue;
         const olive_model_plugin *p = load_fd(fd, so, why, whylen);
         if (!p) return NULL;
         if (strcmp(p->model.name, name) || strcmp(p->hash, have))

@@ -92,36 +92,31 @@ static void link_mechanisms(sim_t *s, spk_cable_cuda *d, const olive_mech_librar
         olive_die("--backend cuda: %s: the mechanism library %s has no GPU image (built where nvcc was not): build it "
                   "again with olive-model build where the CUDA toolkit is, or run --backend cpu",
                   s->cfg->run.net_path, lib->name);
-    int dev, major, minor;
-    CK(cudaGetDevice(&dev));
-    CK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
-    CK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev));
     const spk_link_input in[] = {
         {spk_cable_mech_kernels_ltoir, sizeof spk_cable_mech_kernels_ltoir, "olive's cable kernel"},
         {lib->cuda_fatbin, lib->cuda_fatbin_size, lib->name},
     };
     const char *const used[] = {SPK_CABLE_MECH_KERNEL, nullptr};
     char why[4096];
-    if (!spk_cuda_linker(why, sizeof why))
+    int sm;
+    double secs = 0;
+    switch (spk_cuda_link_load(in, 2, used, &d->lib, &sm, &secs, why, sizeof why)) {
+    case 0: break;
+    case SPK_LINK_NO_LINKER:
         olive_die("--backend cuda: mechanism library %s: its functions are linked into olive's cable kernel at load "
                   "time, and %s", lib->name, why);
-    size_t size = 0;
-    const double t0 = olive_now();
-    void *image = spk_cuda_link(major * 10 + minor, in, 2, used, &size, why, sizeof why);
-    if (!image)
+    case SPK_LINK_FAILED:
         olive_die("%s: mechanism library %s: its GPU image and olive's cable kernel cannot be linked for this GPU "
-                  "(sm_%d%d): %s. Build it again for this GPU: OLIVE_CUDA_ARCH=sm_%d%d olive-model build ... --force",
-                  s->cfg->run.net_path, lib->name, major, minor, why, major, minor);
-    cudaError_t err = cudaLibraryLoadData(&d->lib, image, nullptr, nullptr, 0, nullptr, nullptr, 0);
-    free(image);
-    if (err != cudaSuccess)
-        olive_die("%s: mechanism library %s: cannot load the linked GPU image (%s)", s->cfg->run.net_path, lib->name,
-                  cudaGetErrorString(err));
-    err = cudaLibraryGetKernel(&d->k_mechs, d->lib, SPK_CABLE_MECH_KERNEL);
+                  "(sm_%d): %s. Build it again for this GPU: OLIVE_CUDA_ARCH=sm_%d olive-model build ... --force",
+                  s->cfg->run.net_path, lib->name, sm, why, sm);
+    default:
+        olive_die("%s: mechanism library %s: cannot load the linked GPU image (%s)", s->cfg->run.net_path, lib->name, why);
+    }
+    const cudaError_t err = cudaLibraryGetKernel(&d->k_mechs, d->lib, SPK_CABLE_MECH_KERNEL);
     if (err != cudaSuccess)
         olive_die("internal: the linked cable image has no kernel %s (%s)", SPK_CABLE_MECH_KERNEL, cudaGetErrorString(err));
-    olive_info("CUDA engine: mechanism library %s linked into olive's cable kernel for sm_%d%d (%.2f s)", lib->name,
-               major, minor, olive_now() - t0);
+    olive_info("CUDA engine: mechanism library %s linked into olive's cable kernel for sm_%d (%.2f s)", lib->name, sm,
+               secs);
 }
 
 void spk_cable_cuda_setup(sim_t *s, spk_cuda *g)

@@ -7,7 +7,9 @@
  * an input names. */
 #include "spk_cuda_link.h"
 #include <cuda.h>
+#include <cuda_runtime.h>
 #include <dlfcn.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -177,3 +179,31 @@ void *spk_cuda_link(int sm, const spk_link_input *in, int nin, const char *const
     return cubin;
 }
 #endif
+
+int spk_cuda_link_load(const spk_link_input *in, int nin, const char *const *used, cudaLibrary_t *lib, int *sm,
+                       double *secs, char *why, size_t whylen)
+{
+    int dev, major, minor;
+    *sm = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev) != cudaSuccess) {
+        snprintf(why, whylen, "no CUDA device: %s", cudaGetErrorString(cudaGetLastError()));
+        return SPK_LINK_LOAD_FAILED;
+    }
+    *sm = major * 10 + minor;
+    if (!spk_cuda_linker(why, whylen)) return SPK_LINK_NO_LINKER;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    size_t size = 0;
+    void *image = spk_cuda_link(*sm, in, nin, used, &size, why, whylen);
+    if (!image) return SPK_LINK_FAILED;
+    const cudaError_t err = cudaLibraryLoadData(lib, image, nullptr, nullptr, 0, nullptr, nullptr, 0);
+    free(image);
+    if (err != cudaSuccess) {
+        snprintf(why, whylen, "%s", cudaGetErrorString(err));
+        return SPK_LINK_LOAD_FAILED;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    *secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    return 0;
+}

@@ -26,4 +26,16 @@ void *spk_cuda_link(int sm, const spk_link_input *in, int nin, const char *const
 #ifdef __cplusplus
 }
 #endif
+
+#ifdef __CUDACC__
+#include <cuda_runtime.h>
+enum { SPK_LINK_NO_LINKER = 1, SPK_LINK_FAILED, SPK_LINK_LOAD_FAILED };
+/* in linked for the current device (used: as spk_cuda_link's) and loaded
+ * into *lib: 0, or SPK_LINK_NO_LINKER (the linker missing), SPK_LINK_FAILED
+ * (the linker's log) or SPK_LINK_LOAD_FAILED, with why set; *sm: the device's
+ * compute capability (10 major + minor), *secs: how long it took. The one
+ * load of a model's or a mechanism library's GPU image with olive's kernels. */
+int spk_cuda_link_load(const spk_link_input *in, int nin, const char *const *used, cudaLibrary_t *lib, int *sm,
+                       double *secs, char *why, size_t whylen);
+#endif
 #endif

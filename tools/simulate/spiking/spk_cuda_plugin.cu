@@ -54,10 +54,6 @@ static cudaKernel_t kernel(spk_plugin_cuda *p, const char *name)
 static void link_image(spk_plugin_cuda *p)
 {
     const olive_model_plugin *pl = p->pl;
-    int dev, major, minor;
-    CK(cudaGetDevice(&dev));
-    CK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
-    CK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev));
     const spk_link_input in[] = {
         {spk_plugin_kernels_ltoir, sizeof spk_plugin_kernels_ltoir, "olive's plugin kernels"},
         {pl->cuda_fatbin, pl->cuda_fatbin_size, pl->model.name},
@@ -66,24 +62,22 @@ static void link_image(spk_plugin_cuda *p)
     const char *const used[] = {SPK_PLUGIN_KERNEL_UPDATE, SPK_PLUGIN_KERNEL_CONDITION, SPK_PLUGIN_KERNEL_ON_SPIKE, tail,
                                 SPK_PLUGIN_KERNEL_TAIL_FREE, SPK_PLUGIN_KERNEL_FUSED, nullptr};
     char why[4096];
-    if (!spk_cuda_linker(why, sizeof why))
+    int sm;
+    double secs = 0;
+    switch (spk_cuda_link_load(in, 2, used, &p->lib, &sm, &secs, why, sizeof why)) {
+    case 0: break;
+    case SPK_LINK_NO_LINKER:
         olive_die("--backend cuda: model %s (%s): its cell functions are linked into olive's kernels at load time, "
                   "and %s", pl->model.name, p->where, why);
-    size_t size = 0;
-    const double t0 = olive_now();
-    void *image = spk_cuda_link(major * 10 + minor, in, 2, used, &size, why, sizeof why);
-    if (!image)
-        olive_die("%s: model %s: its GPU image and olive's kernels cannot be linked for this GPU (sm_%d%d): %s. A model's "
+    case SPK_LINK_FAILED:
+        olive_die("%s: model %s: its GPU image and olive's kernels cannot be linked for this GPU (sm_%d): %s. A model's "
                   "image is built for OLIVE_CUDA_ARCH (sm_90 unless set) or an earlier GPU: build it again for this one "
-                  "(OLIVE_CUDA_ARCH=sm_%d%d olive-model build ... --force)",
-                  p->where, pl->model.name, major, minor, why, major, minor);
-    cudaError_t e = cudaLibraryLoadData(&p->lib, image, nullptr, nullptr, 0, nullptr, nullptr, 0);
-    free(image);
-    if (e != cudaSuccess)
-        olive_die("%s: model %s: cannot load the linked GPU image (%s)", p->where, pl->model.name,
-                  cudaGetErrorString(e));
-    olive_info("CUDA engine: model %s's cell functions linked into olive's kernels for sm_%d%d (%.2f s)",
-               pl->model.name, major, minor, olive_now() - t0);
+                  "(OLIVE_CUDA_ARCH=sm_%d olive-model build ... --force)", p->where, pl->model.name, sm, why, sm);
+    default:
+        olive_die("%s: model %s: cannot load the linked GPU image (%s)", p->where, pl->model.name, why);
+    }
+    olive_info("CUDA engine: model %s's cell functions linked into olive's kernels for sm_%d (%.2f s)", pl->model.name,
+               sm, secs);
 }
 
 void spk_plugin_cuda_setup(sim_t *s, spk_cuda *g)
