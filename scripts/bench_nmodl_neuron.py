@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""NEURON's time for the Allen cells of scripts/bench_nmodl.sh.
+
+    bench_nmodl_neuron.py --mech-dir DIR --cells N --steps S [--threads T] [--expect STATE.h5]
+
+N cells, N/4 of each of bmtk 1.2.0's four Allen perisomatic cells (Scnn1a,
+Rorb, Nr5a1, Pvalb), each built as bmtk BioNet builds it (Biophys1.hoc,
+aibs_perisomatic, set_segment_dl(20)) with the mechanisms nrnivmodl compiled
+in DIR; an IClamp of 0.4 nA at soma(0.5) from t = 0; celsius 34, v_init
+-80, dt 0.025 ms, fixed step; times the fadvance loop with T threads
+(ParallelContext.nthread). With --expect (olive-simulate's state.h5 of the
+same cells), every cell's final soma potential must equal olive's within
+1e-6 mV. Prints "neuron CELLS STEPS SECONDS CELL_STEPS_PER_S".
+"""
+import argparse
+import json
+import os
+import sys
+import time
+
+CELLS = [("Scnn1a_473845048", "472363762"), ("Rorb_325404214", "473863510"),
+         ("Nr5a1_471087815", "473863035"), ("Pvalb_470522102", "472912177")]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--mech-dir", required=True)
+    ap.add_argument("--cells", type=int, required=True)
+    ap.add_argument("--steps", type=int, default=4000)
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--expect")
+    a = ap.parse_args()
+    import neuron
+    from neuron import h
+    neuron.load_mechanisms(a.mech_dir)
+    import bmtk
+    import bmtk.simulator.bionet as bionet
+    from bmtk.simulator.bionet.default_setters import cell_models
+    from bmtk.simulator.bionet.morphology import Morphology
+    data = os.path.join(os.path.dirname(bmtk.__file__), "utils", "scripts", "bionet")
+    h.load_file("stdrun.hoc")
+    h.load_file("import3d.hoc")
+    h.load_file(os.path.join(os.path.dirname(bionet.__file__), "default_templates", "Biophys1.hoc"))
+    per = a.cells // 4
+    cells, clamps = [], []
+    for m, fit in CELLS:
+        with open(os.path.join(data, "biophysical_neuron_models", fit + "_fit.json")) as f:
+            params = json.load(f)
+        for _ in range(per):
+            c = h.Biophys1(os.path.join(data, "morphologies", m + "_m.swc"))
+            cell_models.aibs_perisomatic(c, None, params)
+            Morphology(c).set_segment_dl(20)
+            cl = h.IClamp(c.soma[0](0.5))
+            cl.delay, cl.dur, cl.amp = 0, 1e9, 0.4
+            cells.append(c)
+            clamps.append(cl)
+    h.celsius = 34
+    h.dt = 0.025
+    h.secondorder = 0
+    pc = h.ParallelContext()
+    pc.nthread(a.threads)
+    h.finitialize(-80)
+    t0 = time.perf_counter()
+    for _ in range(a.steps):
+        h.fadvance()
+    secs = time.perf_counter() - t0
+    if a.expect:
+        import h5py
+        import numpy as np
+        with h5py.File(a.expect) as f:
+            ov = f["state/v"][:]
+        nv = np.array([c.soma[0](0.5).v for c in cells])
+        if ov.shape != nv.shape or not np.max(np.abs(ov - nv)) <= 1e-6:
+            sys.exit(f"the final soma potentials differ from olive's by {np.max(np.abs(ov - nv)):.3e} mV")
+        print(f"# every cell's final soma potential equals olive's within {np.max(np.abs(ov - nv)):.1e} mV")
+    print(f"neuron {len(cells)} {a.steps} {secs:.4f} {len(cells) * a.steps / secs:.4g}")
+
+
+if __name__ == "__main__":
+    main()
