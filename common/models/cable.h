@@ -207,101 +207,135 @@ OLIVE_HD double olive_cnexp(double x, double xinf, double xtau, double dt)
         (D) += (g_ - i_) / .001;                        \
     } while (0)
 
-/* The axial terms of step 1 and 2 for nodes [first, n) of one cell. */
-OLIVE_HD void olive_cable_axial(int first, int n, long stride, const int *parent, const double *a, const double *b,
+/* The axial terms of step 1 and 2 for nodes [first, n) of w cells side by
+ * side (v ... at cell 0 of them). */
+OLIVE_HD void olive_cable_axial(int first, int n, long stride, long w, const int *parent, const double *a, const double *b,
                                 const double *v, double *rhs, double *d)
 {
     for (int i = first; i < n; i++) {
         const int p = parent[i];
         if (p < 0) continue;
-        const double dv = v[p * stride] - v[i * stride];
-        rhs[i * stride] -= b[i] * dv;
-        rhs[p * stride] += a[i] * dv;
-        d[i * stride] -= b[i];
-        d[p * stride] -= a[i];
+        for (long q = 0; q < w; q++) {
+            const double dv = v[p * stride + q] - v[i * stride + q];
+            rhs[i * stride + q] -= b[i] * dv;
+            rhs[p * stride + q] += a[i] * dv;
+            d[i * stride + q] -= b[i];
+            d[p * stride + q] -= a[i];
+        }
     }
 }
 
-/* Hines elimination of one cell's tree (NEURON's triang and bksub): the
- * solution (dv) replaces rhs; d is destroyed. */
-OLIVE_HD void olive_hines_solve(int n, long stride, const int *parent, const double *a, const double *b, double *d,
+/* Hines elimination of the trees of w cells side by side (NEURON's triang
+ * and bksub, each cell's operations in NEURON's order): the solution (dv)
+ * replaces rhs; d is destroyed. The cells' chains of divisions interleave. */
+OLIVE_HD void olive_hines_solve(int n, long stride, long w, const int *parent, const double *a, const double *b, double *d,
                                 double *rhs)
 {
     for (int i = n - 1; i >= 0; i--) {
         const int p = parent[i];
         if (p < 0) continue;
-        const double f = a[i] / d[i * stride];
-        d[p * stride] -= f * b[i];
-        rhs[p * stride] -= f * rhs[i * stride];
+        for (long q = 0; q < w; q++) {
+            const double f = a[i] / d[i * stride + q];
+            d[p * stride + q] -= f * b[i];
+            rhs[p * stride + q] -= f * rhs[i * stride + q];
+        }
     }
     for (int i = 0; i < n; i++) {
         const int p = parent[i];
-        if (p >= 0) rhs[i * stride] -= b[i] * rhs[p * stride];
-        rhs[i * stride] /= d[i * stride];
+        for (long q = 0; q < w; q++) {
+            if (p >= 0) rhs[i * stride + q] -= b[i] * rhs[p * stride + q];
+            rhs[i * stride + q] /= d[i * stride + q];
+        }
     }
 }
 
-/* One step of cell c from t to t + dt (the schedule above). */
-OLIVE_HD void olive_cable_cell_step(const olive_cable_shape *s, const olive_cable_state *x, long c, long stride, double t,
-                                    double dt)
+/* One step of cells c0 .. c0 + w - 1 from t to t + dt (the schedule above):
+ * each phase runs over the w cells side by side, each cell's arithmetic in
+ * the order one cell alone would take (the CPU steps a few cells at once, so
+ * that their independent chains fill the pipeline; a GPU thread, w = 1). */
+OLIVE_HD void olive_cable_cells_step(const olive_cable_shape *s, const olive_cable_state *x, long c0, long w, long stride,
+                                     double t, double dt)
 {
     const int n = s->n;
-    double *v = x->v + c, *m = x->m + c, *h = x->h + c, *hn = x->n + c, *d = x->d + c, *rhs = x->rhs + c;
+    double *v = x->v + c0, *m = x->m + c0, *h = x->h + c0, *hn = x->n + c0, *d = x->d + c0, *rhs = x->rhs + c0;
     const double tm = t + .5 * dt;
-    for (int i = 0; i < n; i++) { rhs[i * stride] = 0; d[i * stride] = 0; }
+    for (int i = 0; i < n; i++)
+        for (long q = 0; q < w; q++) { rhs[i * stride + q] = 0; d[i * stride + q] = 0; }
     /* 1. membrane currents (NEURON's mechanism order: pas, IClamp, the synapses, hh) */
     for (int i = 0; i < n; i++) {
-        if (s->mechs[i] & OLIVE_MECH_PAS) {
+        if (!(s->mechs[i] & OLIVE_MECH_PAS)) continue;
+        for (long q = 0; q < w; q++) {
 #define OLIVE_PAS_AT(V) (s->g_pas[i] * ((V) - s->e_pas[i]))
-            OLIVE_NRN_CUR(OLIVE_PAS_AT, v[i * stride], rhs[i * stride], d[i * stride]);
+            OLIVE_NRN_CUR(OLIVE_PAS_AT, v[i * stride + q], rhs[i * stride + q], d[i * stride + q]);
 #undef OLIVE_PAS_AT
         }
     }
     for (int k = 0; k < s->nclamps; k++) {   /* electrode current, nA, other sign */
-        const olive_iclamp *q = &s->clamps[k];
-        const double amp = x->clamp_amp ? x->clamp_amp[k * stride + c] : q->amp;
-        const double i = (tm < q->del + q->dur && tm >= q->del) ? amp : 0;
-        rhs[q->node * stride] += i * (1.e2 / s->area[q->node]);
+        const olive_iclamp *cl = &s->clamps[k];
+        for (long q = 0; q < w; q++) {
+            const double amp = x->clamp_amp ? x->clamp_amp[k * stride + c0 + q] : cl->amp;
+            const double i = (tm < cl->del + cl->dur && tm >= cl->del) ? amp : 0;
+            rhs[cl->node * stride + q] += i * (1.e2 / s->area[cl->node]);
+        }
     }
     for (int k = 0; k < s->nsyn; k++) {   /* point process: nA -> mA/cm2 */
         const olive_expsyn *y = &s->syn[k];
-        double g = y->tau1 > 0 ? x->syn_g[k * stride + c] - x->syn_a[k * stride + c] : x->syn_g[k * stride + c];
-        if (y->nS) g *= 1e-3;
-        const double u = v[y->node * stride], mfact = 1.e2 / s->area[y->node];
-        const double i1 = g * (u + .001 - y->e), i0 = g * (u - y->e);
-        rhs[y->node * stride] -= i0 * mfact;
-        d[y->node * stride] += (i1 - i0) / .001 * mfact;
+        for (long q = 0; q < w; q++) {
+            const long at = k * stride + c0 + q;
+            double g = y->tau1 > 0 ? x->syn_g[at] - x->syn_a[at] : x->syn_g[at];
+            if (y->nS) g *= 1e-3;
+            const double u = v[y->node * stride + q], mfact = 1.e2 / s->area[y->node];
+            const double i1 = g * (u + .001 - y->e), i0 = g * (u - y->e);
+            rhs[y->node * stride + q] -= i0 * mfact;
+            d[y->node * stride + q] += (i1 - i0) / .001 * mfact;
+        }
     }
     for (int i = 0; i < n; i++) {
-        if (s->mechs[i] & (OLIVE_MECH_HH | OLIVE_MECH_TRAUB)) {   /* the same currents, other rates */
-#define OLIVE_HH_AT(V) olive_hh_current((V), m[i * stride], h[i * stride], hn[i * stride], s->gnabar[i], s->gkbar[i], \
-                                        s->gl[i], s->el[i], s->ena[i], s->ek[i])
-            OLIVE_NRN_CUR(OLIVE_HH_AT, v[i * stride], rhs[i * stride], d[i * stride]);
+        if (!(s->mechs[i] & (OLIVE_MECH_HH | OLIVE_MECH_TRAUB))) continue;   /* the same currents, other rates */
+        for (long q = 0; q < w; q++) {
+            const long at = i * stride + q;
+#define OLIVE_HH_AT(V) olive_hh_current((V), m[at], h[at], hn[at], s->gnabar[i], s->gkbar[i], s->gl[i], s->el[i], \
+                                        s->ena[i], s->ek[i])
+            OLIVE_NRN_CUR(OLIVE_HH_AT, v[at], rhs[at], d[at]);
 #undef OLIVE_HH_AT
         }
     }
-    if (s->mset) olive_mechs_cur(s->mset, x->v, x->mx, x->ion, x->rhs, x->d, c, stride, t, dt);
+    if (s->mset)
+        for (long q = 0; q < w; q++) olive_mechs_cur(s->mset, x->v, x->mx, x->ion, x->rhs, x->d, c0 + q, stride, t, dt);
     /* 2. capacitance, axial terms, the solve */
     const double cfac = .001 / dt;
-    for (int i = 0; i < n; i++) d[i * stride] += cfac * s->cm[i];
-    olive_cable_axial(0, n, stride, s->parent, s->a, s->b, v, rhs, d);
-    olive_hines_solve(n, stride, s->parent, s->a, s->b, d, rhs);
-    for (int i = 0; i < n; i++) v[i * stride] += rhs[i * stride];
+    for (int i = 0; i < n; i++)
+        for (long q = 0; q < w; q++) d[i * stride + q] += cfac * s->cm[i];
+    olive_cable_axial(0, n, stride, w, s->parent, s->a, s->b, v, rhs, d);
+    olive_hines_solve(n, stride, w, s->parent, s->a, s->b, d, rhs);
+    for (int i = 0; i < n; i++)
+        for (long q = 0; q < w; q++) v[i * stride + q] += rhs[i * stride + q];
     /* 3. synapse and channel states with the new v */
-    for (int k = 0; k < s->nsyn; k++) {
-        const long at = k * stride + c;
-        if (s->syn[k].tau1 > 0) x->syn_a[at] = olive_cnexp(x->syn_a[at], 0, s->syn[k].tau1, dt);
-        x->syn_g[at] = olive_cnexp(x->syn_g[at], 0, s->syn[k].tau, dt);
-    }
+    for (int k = 0; k < s->nsyn; k++)
+        for (long q = 0; q < w; q++) {
+            const long at = k * stride + c0 + q;
+            if (s->syn[k].tau1 > 0) x->syn_a[at] = olive_cnexp(x->syn_a[at], 0, s->syn[k].tau1, dt);
+            x->syn_g[at] = olive_cnexp(x->syn_g[at], 0, s->syn[k].tau, dt);
+        }
     for (int i = 0; i < n; i++) {
         if (!(s->mechs[i] & (OLIVE_MECH_HH | OLIVE_MECH_TRAUB))) continue;
-        const olive_hh_rates r = olive_gate_rates_at(s->mechs[i], v[i * stride], s->q10, s->vt ? s->vt[i] : 0,
-                                                        s->hh_table);
-        m[i * stride] = olive_cnexp(m[i * stride], r.minf, r.mtau, dt);
-        h[i * stride] = olive_cnexp(h[i * stride], r.hinf, r.htau, dt);
-        hn[i * stride] = olive_cnexp(hn[i * stride], r.ninf, r.ntau, dt);
+        for (long q = 0; q < w; q++) {
+            const long at = i * stride + q;
+            const olive_hh_rates r = olive_gate_rates_at(s->mechs[i], v[at], s->q10, s->vt ? s->vt[i] : 0, s->hh_table);
+            m[at] = olive_cnexp(m[at], r.minf, r.mtau, dt);
+            h[at] = olive_cnexp(h[at], r.hinf, r.htau, dt);
+            hn[at] = olive_cnexp(hn[at], r.ninf, r.ntau, dt);
+        }
     }
-    if (s->mset) olive_mechs_state(s->mset, x->v, x->mx, x->ion, c, stride, t + dt, dt);
+    if (s->mset)
+        for (long q = 0; q < w; q++) olive_mechs_state(s->mset, x->v, x->mx, x->ion, c0 + q, stride, t + dt, dt);
+}
+
+/* One step of cell c alone. */
+OLIVE_HD void olive_cable_cell_step(const olive_cable_shape *s, const olive_cable_state *x, long c, long stride, double t,
+                                    double dt)
+{
+    olive_cable_cells_step(s, x, c, 1, stride, t, dt);
 }
 
 #endif

@@ -190,7 +190,7 @@ static void check_hines(unsigned seed)
         M[i * n + i] = d[i];
         if (parent[i] >= 0) { M[parent[i] * n + i] = a[i]; M[i * n + parent[i]] = b[i]; }
     }
-    olive_hines_solve(n, 1, parent, a, b, d, rhs);
+    olive_hines_solve(n, 1, 1, parent, a, b, d, rhs);
     for (int k = 0; k < n; k++)   /* Gaussian elimination without pivoting (dominant diagonal) */
         for (int i = k + 1; i < n; i++) {
             const double f = M[i * n + k] / M[k * n + k];

@@ -35,14 +35,14 @@ static double now(void)
 __global__ void k_flat(int64_t cells, int m, const int *parent, const double *a, const double *b, double *d, double *rhs)
 {
     const int64_t c = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
-    if (c < cells) olive_hines_solve(m, 1, parent, a, b, d + c * m, rhs + c * m);
+    if (c < cells) olive_hines_solve(m, 1, 1, parent, a, b, d + c * m, rhs + c * m);
 }
 
 __global__ void k_interleaved(int64_t cells, int m, const int *parent, const double *a, const double *b, double *d,
                               double *rhs)
 {
     const int64_t c = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
-    if (c < cells) olive_hines_solve(m, (long)cells, parent, a, b, d + c, rhs + c);
+    if (c < cells) olive_hines_solve(m, (long)cells, 1, parent, a, b, d + c, rhs + c);
 }
 
 static uint64_t rng = 88172645463325252ULL;
@@ -148,7 +148,7 @@ static int bench_size(const tree *t, int64_t cells, int reps)
     for (int k = 0; k < reps; k++) {
         memcpy(d, d0, (size_t)tot * 8); memcpy(r, r0, (size_t)tot * 8);
         double t0 = now();
-        for (int64_t c = 0; c < cells; c++) olive_hines_solve(m, 1, t->parent, t->a, t->b, d + c * m, r + c * m);
+        for (int64_t c = 0; c < cells; c++) olive_hines_solve(m, 1, 1, t->parent, t->a, t->b, d + c * m, r + c * m);
         t_seq = fmin(t_seq, now() - t0);
     }
     memcpy(ref, r, (size_t)tot * 8);
@@ -156,7 +156,7 @@ static int bench_size(const tree *t, int64_t cells, int reps)
         memcpy(d, d0, (size_t)tot * 8); memcpy(r, r0, (size_t)tot * 8);
         double t0 = now();
 #pragma omp parallel for schedule(static)
-        for (int64_t c = 0; c < cells; c++) olive_hines_solve(m, 1, t->parent, t->a, t->b, d + c * m, r + c * m);
+        for (int64_t c = 0; c < cells; c++) olive_hines_solve(m, 1, 1, t->parent, t->a, t->b, d + c * m, r + c * m);
         t_omp = fmin(t_omp, now() - t0);
     }
     int same = !memcmp(r, ref, (size_t)tot * 8);

@@ -147,6 +147,11 @@ void spk_cable_free(sim_t *s)
     s->spk->cable = NULL;
 }
 
+/* The CPU steps this many cells of a block side by side: their independent
+ * chains of divisions (the tree solve) fill the pipeline; each cell's
+ * arithmetic is its own, in its own order (the same bits as one at a time). */
+#define CABLE_CPU_CELLS 8
+
 static void cable_step(sim_t *s, int64_t step)
 {
     struct sim_spk *k = s->spk;
@@ -163,12 +168,18 @@ static void cable_step(sim_t *s, int64_t step)
         for (int i = 0; i < e->nblocks; i++) {
             cable_block *b = &e->b[i];
             const int64_t a = lo > b->r0 ? lo : b->r0, z = hi < b->r0 + b->n ? hi : b->r0 + b->n;
-            for (int64_t r = a; r < z; r++) {
-                if (spk_cable_cell_step(&b->shape, &b->x, &b->cr, e->sites, r - b->r0, b->n, r, cur, t, s->cfg->run.dt, s->state[V_V],
-                                        s->state[V_M], s->state[V_H], s->state[V_N], s->state[V_GE], s->state[V_GI],
-                                        e->vprev, e->ref))
-                    spk_add_spike(s, th, step, row0 + r);
-                if (!isfinite(v[r]) && bad == INT64_MAX) bad = row0 + r;
+            for (int64_t r = a; r < z; r += CABLE_CPU_CELLS) {   /* a few cells side by side (cable.h) */
+                const int64_t w = z - r < CABLE_CPU_CELLS ? z - r : CABLE_CPU_CELLS;
+                for (int64_t q = r; q < r + w; q++)
+                    spk_cable_cell_pre(&b->shape, &b->x, &b->cr, e->sites, q - b->r0, b->n, q, cur, s->state[V_GE],
+                                       s->state[V_GI]);
+                olive_cable_cells_step(&b->shape, &b->x, r - b->r0, w, b->n, t, s->cfg->run.dt);
+                for (int64_t q = r; q < r + w; q++) {
+                    if (spk_cable_cell_post(&b->x, &b->cr, q - b->r0, b->n, q, s->state[V_V], s->state[V_M], s->state[V_H],
+                                            s->state[V_N], s->state[V_GE], s->state[V_GI], e->vprev, e->ref))
+                        spk_add_spike(s, th, step, row0 + q);
+                    if (!isfinite(v[q]) && bad == INT64_MAX) bad = row0 + q;
+                }
             }
         }
         for (int64_t r = lo; r < hi; r++)   /* spike sources */

@@ -94,14 +94,12 @@ struct spk_cable {
     struct { int ion, field, mech, var; } rec[8];
 };
 
-/* Step cell c (row r of the rank) of a block from t to t + dt with the
+/* Before cell c's step (row r of the rank, of a block of nb cells): the
  * synaptic conductances ge[r], gi[r], the weights its sites received (st)
- * and the pulse current cur[r] (cur may be null); the soma's v, m, h, n
- * into v[r] ...; returns whether it spikes. */
-OLIVE_HD int spk_cable_cell_step(const olive_cable_shape *sh, const olive_cable_state *x, const spk_cable_cellrule *cr,
-                                 spk_cable_sites st, int64_t c, int64_t nb, int64_t r, const double *cur, double t,
-                                 double dt, double *v, double *m, double *h, double *n, double *ge, double *gi,
-                                 double *vprev, int32_t *ref)
+ * and the pulse current cur[r] (cur may be null). */
+OLIVE_HD void spk_cable_cell_pre(const olive_cable_shape *sh, const olive_cable_state *x, const spk_cable_cellrule *cr,
+                                 spk_cable_sites st, int64_t c, int64_t nb, int64_t r, const double *cur, const double *ge,
+                                 const double *gi)
 {
     x->syn_g[c] = ge[r];
     x->syn_g[nb + c] = gi[r];
@@ -113,7 +111,13 @@ OLIVE_HD int spk_cable_cell_step(const olive_cable_shape *sh, const olive_cable_
             st.in[k] = 0;
         }
     x->clamp_amp[c] = cur ? cr->I_e + cur[r] * cr->pulse_to_nA : cr->I_e;
-    olive_cable_cell_step(sh, x, c, nb, t, dt);
+}
+
+/* After it: the soma's v, m, h, n into v[r] ..., ge[r], gi[r]; whether it spikes. */
+OLIVE_HD int spk_cable_cell_post(const olive_cable_state *x, const spk_cable_cellrule *cr, int64_t c, int64_t nb, int64_t r,
+                                 double *v, double *m, double *h, double *n, double *ge, double *gi, double *vprev,
+                                 int32_t *ref)
+{
     ge[r] = x->syn_g[c];
     gi[r] = x->syn_g[nb + c];
     const int64_t at = (int64_t)cr->soma * nb + c;
@@ -133,6 +137,18 @@ OLIVE_HD int spk_cable_cell_step(const olive_cable_shape *sh, const olive_cable_
         vprev[r] = u;
     }
     return spike;
+}
+
+/* Step cell c (row r) of a block from t to t + dt (a GPU thread's cell);
+ * returns whether it spikes. */
+OLIVE_HD int spk_cable_cell_step(const olive_cable_shape *sh, const olive_cable_state *x, const spk_cable_cellrule *cr,
+                                 spk_cable_sites st, int64_t c, int64_t nb, int64_t r, const double *cur, double t,
+                                 double dt, double *v, double *m, double *h, double *n, double *ge, double *gi,
+                                 double *vprev, int32_t *ref)
+{
+    spk_cable_cell_pre(sh, x, cr, st, c, nb, r, cur, ge, gi);
+    olive_cable_cell_step(sh, x, c, nb, t, dt);
+    return spk_cable_cell_post(x, cr, c, nb, r, v, m, h, n, ge, gi, vprev, ref);
 }
 
 #endif
