@@ -14,6 +14,9 @@ void olive_mpi_singleton_fast(void)
      * start olive thousands of times. */
     setenv("OMPI_MCA_pml", "ob1", 0);
     setenv("OMPI_MCA_osc", "^ucx", 0);
+    /* and it needs no shared-memory transport either: one fewer thing to set
+     * up (and to fail) when many start at once on a busy machine */
+    setenv("OMPI_MCA_btl", "self", 0);
 }
 
 void olive_omp_passive_wait(char **argv)

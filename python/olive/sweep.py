@@ -278,11 +278,15 @@ def sweep(network, params, *, outdir, time=None, steps=None, jobs=1, record="non
         return argv
 
     def run(i, p):
-        try:
-            run_program("olive-simulate", argv_of(i, p), progress=False)
-            return i, None
-        except OliveError as e:
-            return i, e.message
+        for attempt in range(3):
+            try:
+                run_program("olive-simulate", argv_of(i, p), progress=False)
+                return i, None
+            except OliveError as e:
+                # Open MPI that could not start (seen with many runs at once on a busy machine): the run never
+                # began, so it is started again, twice at most; any other failure is the point's
+                if "MPI_Init" not in e.message or attempt == 2:
+                    return i, e.message
 
     write_grid(os.path.join(outdir, "grid.csv"), points)
     with ThreadPoolExecutor(max_workers=max(1, int(jobs))) as pool:
