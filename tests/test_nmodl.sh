@@ -208,19 +208,35 @@ s = h5py.File("bnet/inputs/lgn_spikes.h5")["spikes/lgn"]
 assert np.array_equal(np.sort(s["timestamps"][:]), np.sort(o["lgn"]["timestamps"][:]))
 print(f"bmtk BioNet network: {n} spikes of 8 Allen cells, each within {worst:.2g} ms of BioNet's; 1 = 3 ranks")
 PY
-# its faults, named: a virtual population without trains, an Exp2Syn per receptor per population
-refuse_circuit() {  # WANT ARGS...
-  local want=$1; shift
-  if "$G" -q -o bad.h5 --model biophys_swc --mechanisms allen --import-circuit bnet/config.json --import-node-population v1 \
+# its faults, named: a virtual population without trains, an Exp2Syn per receptor per population, edges
+# without sites (BioNet would draw them at run time), a weight_function (a Python function of bmtk's)
+refuse_circuit() {  # WANT CONFIG ARGS...
+  local want=$1 config=$2; shift 2
+  if "$G" -q -o bad.h5 --model biophys_swc --mechanisms allen --import-circuit "$config" --import-node-population v1 \
        "$@" > bad.txt 2>&1; then fail "accepted: $*"; fi
   grep -qF -- "$want" bad.txt || fail "expected '$want', got: $(cat bad.txt)"
   [ ! -e bad.h5 ] || fail "a refused network left bad.h5"
 }
-refuse_circuit "the source nodes are in node population 'lgn', which is not imported" --param v0=-80
-sed 's/AMPA_ExcToInh.json/AMPA_ExcToExc.json/' bnet/network/v1_v1_edge_types.csv > bnet/network/v1_v1_x.csv
-cp bnet/network/v1_v1_edge_types.csv bnet/network/v1_v1_orig.csv && cp bnet/network/v1_v1_x.csv bnet/network/v1_v1_edge_types.csv
-refuse_circuit "an olive population has one Exp2Syn per receptor" --import-spikes bnet/inputs/lgn_spikes.h5
-cp bnet/network/v1_v1_orig.csv bnet/network/v1_v1_edge_types.csv
+refuse_circuit "the source nodes are in node population 'lgn', which is not imported" bnet/config.json --param v0=-80
+T=bnet/network/v1_v1_edge_types.csv
+cp $T bnet/types_orig.csv
+sed 's/AMPA_ExcToInh.json/AMPA_ExcToExc.json/' bnet/types_orig.csv > $T
+refuse_circuit "an olive population has one Exp2Syn per receptor" bnet/config.json --import-spikes bnet/inputs/lgn_spikes.h5
+awk 'NR == 1 { print $0 " weight_function"; next } { print $0 " wmax" }' bnet/types_orig.csv > $T
+refuse_circuit "line 2: weight_function 'wmax': bmtk calls a Python function" bnet/config.json \
+  --import-spikes bnet/inputs/lgn_spikes.h5
+cp bnet/types_orig.csv $T
+"$nmodl_venv/bin/python" - <<'PY'
+import h5py, json, shutil
+shutil.copy("bnet/network/v1_v1_edges.h5", "bnet/network/nosites.h5")
+with h5py.File("bnet/network/nosites.h5", "r+") as f:
+    del f["edges/v1_to_v1/0/afferent_section_id"], f["edges/v1_to_v1/0/afferent_section_pos"]
+c = json.load(open("bnet/config.json"))
+c["networks"]["edges"][0]["edges_file"] = "$NETWORK_DIR/nosites.h5"
+json.dump(c, open("bnet/nosites.json", "w"))
+PY
+refuse_circuit "/edges/v1_to_v1 has no afferent_section_id/afferent_section_pos: bmtk BioNet then draws" bnet/nosites.json \
+  --import-spikes bnet/inputs/lgn_spikes.h5
 
 # 4. refusals
 refuse() {  # expected-message olive-genconn-args...

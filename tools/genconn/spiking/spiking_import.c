@@ -115,7 +115,7 @@ static int read_types(const char *path, const char *models_dir, int bio, edge_ty
     FILE *f = fopen(path, "r");
     if (!f) olive_die("%s: cannot open the edge types file", path);
     char line[4096], *tok[65];
-    int col_id = -1, col_w = -1, col_d = -1, col_r = -1, col_n = -1, col_t = -1, col_p = -1, ncols = 0, n = 0;
+    int col_id = -1, col_w = -1, col_d = -1, col_r = -1, col_n = -1, col_t = -1, col_p = -1, col_wf = -1, ncols = 0, n = 0;
     for (int lineno = 1; fgets(line, sizeof line, f); lineno++) {
         if (!strchr(line, '\n') && !feof(f)) olive_die("%s: line %d: longer than %d characters, or a NUL byte", path, lineno,
                                                      (int)sizeof line - 2);
@@ -133,6 +133,7 @@ static int read_types(const char *path, const char *models_dir, int bio, edge_ty
                 else if (!strcmp(tok[c], "projection")) col_n = c;
                 else if (!strcmp(tok[c], "model_template")) col_t = c;
                 else if (!strcmp(tok[c], "dynamics_params")) col_p = c;
+                else if (!strcmp(tok[c], "weight_function")) col_wf = c;
             }
             if (col_id < 0) olive_die("%s: the header has no column edge_type_id", path);
             continue;
@@ -151,6 +152,10 @@ static int read_types(const char *path, const char *models_dir, int bio, edge_ty
             if (bad) olive_die("%s: line %d: projection name '%s' %s", path, lineno, tok[col_n], bad);
             snprintf(e->name, sizeof e->name, "%s", tok[col_n]);
         }
+        if (col_wf >= 0 && strcmp(tok[col_wf], "NULL") && tok[col_wf][0])
+            olive_die("%s: line %d: weight_function '%s': bmtk calls a Python function of that name on every edge; "
+                      "olive cannot, and does not drop it (write the weights it gives into syn_weight)", path, lineno,
+                      tok[col_wf]);
         memset(&e->plast, 0, sizeof e->plast);
         e->exp2syn = 0;
         if (bio && col_t >= 0 && !strcasecmp(tok[col_t], "exp2syn"))
@@ -325,6 +330,10 @@ static void read_edges(const gc_spk_config *cfg, const olive_synapses *syn, cons
     if (bio && olive_h5_exists(g, "0/afferent_section_id") != olive_h5_exists(g, "0/afferent_section_pos"))
         olive_die("%s: /edges/%s/0: afferent_section_id and afferent_section_pos go together", path, x->pop);
     if (bio && olive_h5_exists(g, "0/afferent_section_id")) x->sec = olive_malloc(4, "import");
+    if (bio && map && !x->sec)
+        olive_die("%s: /edges/%s has no afferent_section_id/afferent_section_pos: bmtk BioNet then draws each synapse's "
+                  "site when it runs, with its own random numbers, which olive cannot draw alike; give the sites in the "
+                  "file (bmtk's builder: add_properties with rand_syn_locations)", path, x->pop);
     for (int k = 0; k < 2 && !bio; k++) {
         const char *site = k ? "afferent_section_pos" : "afferent_section_id";
         char at[96];
