@@ -5,7 +5,8 @@
 #   of a 0.4 nA clamp, and NEURON's hh.mod (its rate TABLE) at 1 nA: --backend cuda = --backend cpu bit for bit (the compartment
 #   report of v, double; the spikes; the final state);
 # - net.h5 (1600 cells with synapses), 200 ms: CUDA = CPU (spikes, state);
-# - bnet.h5 (a bmtk BioNet network imported), 300 ms: CUDA = CPU (spikes, state);
+# - bnet.h5 (a bmtk BioNet network imported), 300 ms: CUDA = CPU (spikes, state); bsyn.h5 (the same with
+#   NEURON's exp2syn.mod as its synapses): CUDA = CPU (every compartment's v, spikes, state);
 # - timing: big.h5 (10,000 Allen cells) for BIG_GPU_MS (200) ms on the GPU and BIG_CPU_MS (50) on the
 #   CPU with every core (olive's own engines; NEURON is not run here).
 #   BIN=DIR (olive-simulate), PY=python3 (numpy, h5py), DATA=DIR; OUT=DIR for results;
@@ -39,6 +40,13 @@ for b in cpu cuda; do
 done
 check "bnet.h5 (bmtk BioNet network, spike sources, Exp2Syn at sites): CUDA = CPU (spikes, state)" \
   same "$work/bnet-cpu" "$work/bnet-cuda" spikes.h5 state.h5
+for b in cpu cuda; do
+  "$BIN/olive-simulate" -q "$DATA/bsyn.h5" -o "$work/bsynv-$b" --time 300 --backend $b --record-compartments v \
+    --record-precision double 2>&1 | tail -3
+done
+check "bsyn.h5 (NMODL Exp2Syn, NET_RECEIVE on the GPU): CUDA = CPU (v of every compartment, spikes, state)" \
+  same "$work/bsynv-cpu" "$work/bsynv-cuda" v_compartments.h5 spikes.h5 state.h5
+
 "$BIN/olive-simulate" "$DATA/big.h5" -o "$work/big-cuda" --time "${BIG_GPU_MS:-200}" --backend cuda 2>&1 | tail -3
 "$BIN/olive-simulate" "$DATA/big.h5" -o "$work/big-cpu" --time "${BIG_CPU_MS:-50}" --backend cpu --threads "$(nproc)" 2>&1 | tail -3
 nvidia-smi --query-gpu=name,memory.used --format=csv,noheader

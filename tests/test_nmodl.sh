@@ -36,6 +36,10 @@
 #     spikes file), run by bmtk BioNet on NEURON 9 and by olive from
 #     olive-genconn --import-circuit: the same spikes within 1e-6 ms, olive on 1
 #     and 3 ranks bit for bit.
+#     The same network with NEURON's exp2syn.mod compiled as its synapses
+#     (--synapse-mechanism ge=Exp2Syn): every compartment bit for bit olive's
+#     own Exp2Syn, the spikes BioNet's within 1e-6 ms; a NET_RECEIVE olive
+#     cannot sum and USEION in a synapse are refused by name.
 #  4. Bad inputs are refused naming the fault: a biophysics statement naming a
 #     mechanism the library lacks, a parameter no mechanism has, a library in
 #     no trusted place (and a network file's library name is never a path).
@@ -208,6 +212,54 @@ s = h5py.File("bnet/inputs/lgn_spikes.h5")["spikes/lgn"]
 assert np.array_equal(np.sort(s["timestamps"][:]), np.sort(o["lgn"]["timestamps"][:]))
 print(f"bmtk BioNet network: {n} spikes of 8 Allen cells, each within {worst:.2g} ms of BioNet's; 1 = 3 ranks")
 PY
+# 3c. the same network with NEURON's own exp2syn.mod compiled by olive-model build as its synapses
+# (--synapse-mechanism: POINT_PROCESS Exp2Syn, NET_RECEIVE, tau1/tau2/e set from the edge types as BioNet sets
+# them): every compartment within 1e-8 mV of olive's own Exp2Syn (not bit for bit: the synapse's current joins
+# its node's sum after the density mechanisms, olive's own before them, as NEURON's built-in), the spikes
+# BioNet's within 1e-6 ms, 1 = 3 ranks
+mkdir synmods && cp bnet/components/mechanisms/modfiles/*.mod "$NRNMODS/exp2syn.mod" "$NRNMODS/expsyn.mod" synmods/
+model build synmods --name allensyn --skip-unsupported > syn_model.txt 2>&1 || fail "olive-model build with exp2syn.mod: $(cat syn_model.txt)"
+grep -q "allensyn: 18 mechanisms (.*Exp2Syn, ExpSyn)" syn_model.txt || fail "exp2syn.mod, expsyn.mod: $(cat syn_model.txt)"
+"$G" -q -o bsyn.h5 --model biophys_swc --mechanisms allensyn --synapse-mechanism ge=Exp2Syn --synapse-mechanism gi=Exp2Syn \
+     --import-circuit bnet/config.json --import-node-population v1 --import-spikes bnet/inputs/lgn_spikes.h5 \
+     --param celsius=34 --param v0=-80 || fail "olive-genconn --synapse-mechanism"
+"$S" -q bsyn.h5 -o bsyn1 --time 300 --record-compartments v --record-precision double || fail "NMODL Exp2Syn, 1 rank"
+"$S" -q bnet.h5 -o bown1 --time 300 --record-compartments v --record-precision double || fail "olive's Exp2Syn, compartments"
+mpirun -np 3 --oversubscribe "$S" -q bsyn.h5 -o bsyn3 --time 300 || fail "NMODL Exp2Syn, 3 ranks"
+"$nmodl_venv/bin/python" - <<'PY' || fail "the network with NMODL Exp2Syn differs"
+import h5py, numpy as np
+bio = h5py.File("bsyn.h5")["cells/populations/Scnn1a"].attrs["biophysics"]
+bio = bio.decode() if isinstance(bio, bytes) else bio
+assert "synapse ge Exp2Syn" in bio and "synapse gi tau2 = 15" in bio, bio[-300:]
+a, b = h5py.File("bown1/v_compartments.h5")["report"], h5py.File("bsyn1/v_compartments.h5")["report"]
+dv = max(float(np.abs(a[p]["data"][:].astype(float) - b[p]["data"][:]).max()) for p in ("Scnn1a", "Rorb", "Nr5a1", "Pvalb"))
+assert dv <= 1e-8, f"NMODL Exp2Syn and olive's Exp2Syn differ by {dv} mV"
+bn = h5py.File("bnet/output/spikes.h5")["spikes/v1"]
+bt, bi = bn["timestamps"][:], bn["node_ids"][:]
+o, o3 = h5py.File("bsyn1/spikes.h5")["spikes"], h5py.File("bsyn3/spikes.h5")["spikes"]
+worst, n = 0.0, 0
+for p in ("Scnn1a", "Rorb", "Nr5a1", "Pvalb"):
+    first, t, i = int(o[p].attrs["first_cell"]), o[p]["timestamps"][:], o[p]["node_ids"][:]
+    assert t.tobytes() == o3[p]["timestamps"][:].tobytes(), f"{p}: 1 and 3 ranks"
+    for k in range(2):
+        x, y = np.sort(bt[bi == first + k]), np.sort(t[i == k])
+        assert len(x) == len(y), f"{p} cell {k}: BioNet {len(x)} spikes, olive {len(y)}"
+        worst = max([worst] + list(np.abs(x - y)))
+        n += len(x)
+assert n == len(bt) and n >= 40 and worst <= 1e-6, (n, len(bt), worst)
+print(f"NMODL Exp2Syn: every compartment within {dv:.2g} mV of olive's Exp2Syn; {n} spikes within {worst:.2g} ms of BioNet's; 1 = 3 ranks")
+PY
+# a NET_RECEIVE that is not X = X + c * weight is refused (olive sums a step's weights), as USEION in a synapse
+mkdir badsyn && sed 's/g = g + weight/g = weight/' "$NRNMODS/expsyn.mod" > badsyn/expsyn.mod
+if model build badsyn --name badsyn > badsyn.txt 2>&1; then fail "a NET_RECEIVE g = weight was accepted"; fi
+grep -q "expsyn.mod:[0-9]*: not supported by olive: olive sums the weights .* g = weight" badsyn.txt || fail "NET_RECEIVE: $(cat badsyn.txt)"
+sed 's/NONSPECIFIC_CURRENT i/USEION ca WRITE ica/' "$NRNMODS/expsyn.mod" > badsyn/expsyn.mod
+if model build badsyn --name badsyn > badsyn.txt 2>&1; then fail "USEION in a POINT_PROCESS was accepted"; fi
+grep -q "expsyn.mod:[0-9]*: not supported by olive: USEION in the POINT_PROCESS ExpSyn" badsyn.txt || fail "USEION: $(cat badsyn.txt)"
+if "$G" -q -o bad.h5 --model biophys_swc --mechanisms allensyn --synapse-mechanism ge=NaTs --import-circuit bnet/config.json \
+     --import-node-population v1 --import-spikes bnet/inputs/lgn_spikes.h5 > bad.txt 2>&1; then fail "synapse ge NaTs accepted"; fi
+grep -q "synapse ge NaTs: the library allensyn has no POINT_PROCESS NaTs" bad.txt || fail "synapse ge NaTs: $(cat bad.txt)"
+[ ! -e bad.h5 ] || fail "a refused network left bad.h5"
 # its faults, named: a virtual population without trains, an Exp2Syn per receptor per population, edges
 # without sites (BioNet would draw them at run time), a weight_function (a Python function of bmtk's)
 refuse_circuit() {  # WANT CONFIG ARGS...

@@ -1,7 +1,8 @@
 /* Membrane mechanisms compiled from NMODL (`olive-model build FILE.mod ...`,
  * python/olive/nmodl): the interface between a mechanism library and the
  * cable engine (cable.h). One library holds the density mechanisms (SUFFIX)
- * of the .mod files built together, as nrnivmodl's one library of a folder.
+ * and point processes (POINT_PROCESS: synapses) of the .mod files built
+ * together, as nrnivmodl's one library of a folder.
  *
  * The library exports OLIVE_MECHS_SYMBOL, a function returning a const
  * olive_mech_library that lives as long as the library. Its code is ONE C
@@ -15,7 +16,13 @@
  *          rhs -= i(v), d += (i(v + 0.001) - i(v)) / 0.001 (mA/cm2), each
  *          ion current it writes added to its node's ion (at v);
  *   state  NEURON's nrn_state: the SOLVE'd DERIVATIVE block by cnexp with the
- *          new v, then the concentrations it writes into its node's ions.
+ *          new v, then the concentrations it writes into its node's ions;
+ *   net    a point process's NET_RECEIVE with the weight w of the events it
+ *          received since the last step, summed (the translator accepts only
+ *          blocks that add w times a constant to variables, where that sum is
+ *          NEURON's result).
+ * A point process's currents are in nA: the engine scales its rhs and d by
+ * 1e2 / area of its node (mA/cm2), as NEURON's nrn_cur does.
  * A PROCEDURE or FUNCTION with a TABLE reads its values from the
  * mechanism's tables (ctx.tab), interpolated as NEURON does.
  * The engine keeps NEURON's ion rules (ion_style as nrn_promote sets it): per
@@ -31,7 +38,7 @@
 #include <math.h>
 #include <stddef.h>
 
-#define OLIVE_MECHS_ABI 2
+#define OLIVE_MECHS_ABI 3
 #define OLIVE_MECHS_SYMBOL "olive_cable_mechs_v1"
 
 /* An ion's fields at a node: field f of the ion in slot s at io[(s * OLIVE_ION_NF + f) * is]. */
@@ -65,6 +72,7 @@ typedef struct {
     int nion;
     const olive_mech_ion *ions;
     int ntab;                         /* doubles of its TABLEs (NMODL's TABLE statements); 0: none */
+    int point;                        /* a POINT_PROCESS (a synapse: currents in nA, NET_RECEIVE), else SUFFIX */
 } olive_mech_desc;
 
 typedef struct {
@@ -89,12 +97,13 @@ typedef struct olive_mech_library {
      * functions fill them (the other DEPENDs are GLOBAL constants here): built
      * once per cell set on the host, read by every engine (ctx.tab). */
     void (*table)(int m, double celsius, double *tab);
-    /* The GPU image: an nvcc fatbin of the LTO-IR of the three functions
-     * olive_mech_{init,cur,state}_v1 (the same source, extern "C" __device__),
+    /* The GPU image: an nvcc fatbin of the LTO-IR of the four functions
+     * olive_mech_{init,cur,state,net}_v1 (the same source, extern "C" __device__),
      * which olive's CUDA engine links into its cable kernel when it loads
      * the library (cable_mechs_step.h); NULL: the CPU engine only. */
     const unsigned char *cuda_fatbin;
     size_t cuda_fatbin_size;
+    void (*net)(int m, olive_mech_ctx *ctx, double w);   /* host: point process m's NET_RECEIVE */
 } olive_mech_library;
 
 typedef const olive_mech_library *(*olive_mech_library_fn)(void);

@@ -89,6 +89,42 @@ static int mech_index(const olive_mech_library *lib, const char *suffix)
     return -1;
 }
 
+static olive_bio_value *bio_value_add(olive_biophysics *b, const char *name, double v, int type)
+{
+    b->val = olive_realloc(b->val, (size_t)(b->nval + 1) * sizeof *b->val, "biophysics");
+    olive_bio_value *bv = &b->val[b->nval++];
+    snprintf(bv->name, sizeof bv->name, "%s", name);
+    bv->value = v;
+    bv->type = type;
+    return bv;
+}
+
+/* "REC NAME" or "REC PARAM = VALUE" after "synapse" (olive_biophysics_parse). */
+static const char *synapse_line(const char *s, int line, const olive_mech_library *lib, olive_biophysics *b, char *msg,
+                                size_t len)
+{
+    char rec[32], a[64], c[96], rest[8];
+    if (sscanf(s, " %31s", rec) != 1 || (strcmp(rec, "ge") && strcmp(rec, "gi")))
+        return snprintf(msg, len, "biophysics line %d: synapse: expected the receptor ge or gi", line), msg;
+    const int r = rec[1] == 'i';
+    s = strstr(s, rec) + strlen(rec);
+    if (sscanf(s, " %63[A-Za-z0-9_] = %95s %7s", a, c, rest) == 2) {
+        char *end;
+        const double v = strtod(c, &end);
+        if (*end || !isfinite(v)) return snprintf(msg, len, "biophysics line %d: synapse %s %s = %s is not a finite number", line, rec, a, c), msg;
+        bio_value_add(b, a, v, OLIVE_BIO_SYN0 + r);
+        return NULL;
+    }
+    if (sscanf(s, " %63s %7s", a, rest) != 1)
+        return snprintf(msg, len, "biophysics line %d: expected 'synapse %s POINT_PROCESS' or 'synapse %s PARAM = VALUE'", line, rec, rec), msg;
+    const int m = mech_index(lib, a);
+    if (m < 0 || m == OLIVE_BIO_PAS || !lib->mech[m].point)
+        return snprintf(msg, len, "biophysics line %d: synapse %s %s: the library %s has no POINT_PROCESS %s", line, rec, a,
+                        lib->name, a), msg;
+    b->syn[r] = m + 1;
+    return NULL;
+}
+
 const char *olive_biophysics_parse(const char *text, const olive_mech_library *lib, olive_biophysics *b)
 {
     static char msg[320];
@@ -108,6 +144,11 @@ const char *olive_biophysics_parse(const char *text, const olive_mech_library *l
         if (hash) *hash = 0;
         int n = 0;
         if (sscanf(ln, " %31s%n", t, &n) != 1) continue;
+        if (!strcmp(t, "synapse")) {   /* synapse REC NAME | synapse REC PARAM = VALUE */
+            const char *fault = synapse_line(ln + n, line, lib, b, msg, sizeof msg);
+            if (fault) return fault;
+            continue;
+        }
         const int g = type_group(t);
         if (g < 0) return snprintf(msg, sizeof msg, "biophysics line %d: '%s' is not soma, axon, dend, apic, custom or all", line, t), msg;
         const int lo = g == OLIVE_BIO_TYPES ? 0 : g, hi = g == OLIVE_BIO_TYPES ? OLIVE_BIO_TYPES : g + 1;
@@ -115,6 +156,9 @@ const char *olive_biophysics_parse(const char *text, const olive_mech_library *l
         if (sscanf(ln + n, " insert %63s %7s", a, rest) == 1) {
             const int m = mech_index(lib, a);
             if (m < 0) return snprintf(msg, sizeof msg, "biophysics line %d: insert %s: the library %s has no mechanism %s", line, a, lib->name, a), msg;
+            if (m != OLIVE_BIO_PAS && lib->mech[m].point)
+                return snprintf(msg, sizeof msg, "biophysics line %d: insert %s: a POINT_PROCESS (a synapse: 'synapse ge %s' "
+                                "places it at the synapse sites)", line, a, a), msg;
             for (int k = lo; k < hi; k++) b->insert[k] |= 1ULL << m;
             continue;
         }
@@ -129,11 +173,7 @@ const char *olive_biophysics_parse(const char *text, const olive_mech_library *l
             for (int k = lo; k < hi; k++) (a[0] == 'R' ? b->Ra : b->cm)[k] = v;
             continue;
         }
-        b->val = olive_realloc(b->val, (size_t)(b->nval + 1) * sizeof *b->val, "biophysics");
-        olive_bio_value *bv = &b->val[b->nval++];
-        snprintf(bv->name, sizeof bv->name, "%s", a);
-        bv->value = v;
-        bv->type = g;
+        bio_value_add(b, a, v, g);
     }
     return NULL;
 }
@@ -180,6 +220,13 @@ static int ion_slot_of_e(const olive_mech_library *lib, const char *name)
     return -1;
 }
 
+static int point_param(const olive_mech_desc *d, const char *name)
+{
+    for (int j = 0; j < d->nparam; j++)
+        if (!strcmp(d->param_names[j], name)) return j;
+    return -1;
+}
+
 const char *olive_mech_set_make(const olive_mech_library *lib, const olive_biophysics *b, int n, const int *group,
                                 double celsius, olive_mech_set **out)
 {
@@ -187,6 +234,16 @@ const char *olive_mech_set_make(const olive_mech_library *lib, const olive_bioph
     for (int k = 0; k < b->nval; k++) {   /* every value names something the library (or pas) has */
         int m, j;
         const char *nm = b->val[k].name;
+        if (b->val[k].type >= OLIVE_BIO_SYN0) {   /* a synapse's: a RANGE parameter of its receptor's point process */
+            const int r = b->val[k].type - OLIVE_BIO_SYN0;
+            if (!b->syn[r])
+                return snprintf(msg, sizeof msg, "biophysics: synapse %s %s is set, but no 'synapse %s POINT_PROCESS' says "
+                                "which mechanism", r ? "gi" : "ge", nm, r ? "gi" : "ge"), msg;
+            if (point_param(&lib->mech[b->syn[r] - 1], nm) < 0)
+                return snprintf(msg, sizeof msg, "biophysics: synapse %s %s: %s has no RANGE parameter %s", r ? "gi" : "ge", nm,
+                                lib->mech[b->syn[r] - 1].name, nm), msg;
+            continue;
+        }
         if (strcmp(nm, "g_pas") && strcmp(nm, "e_pas") && !range_param(lib, nm, &m, &j) && ion_slot_of_e(lib, nm) < 0)
             return snprintf(msg, sizeof msg, "biophysics: %s is neither g_pas, e_pas, a reversal potential of an ion "
                             "of the library %s nor a RANGE parameter NAME_SUFFIX of one of its mechanisms", nm, lib->name), msg;
@@ -205,6 +262,20 @@ const char *olive_mech_set_make(const olive_mech_library *lib, const olive_bioph
         const olive_mech_desc *d = &lib->mech[m];
         int cnt = 0;
         for (int i = 0; i < n; i++) cnt += group[i] >= 0 && (b->insert[group[i]] >> m & 1);
+        if (d->point) {   /* a synapse's mechanism: its use (in NEURON's order), its instances placed at the sites */
+            if (b->syn[0] == m + 1 || b->syn[1] == m + 1) {
+                olive_mech_use *u = &ms->use[ms->nuse++];
+                u->m = m;
+                u->node = olive_calloc(1, sizeof(double), "mechanisms");   /* (a device copy of none copies one) */
+                u->p = olive_calloc(1, sizeof(double), "mechanisms");
+                u->mfact = olive_calloc(1, sizeof(double), "mechanisms");
+                if (d->ntab > 0) {
+                    u->tab = olive_malloc((size_t)d->ntab * sizeof(double), "mechanism tables");
+                    lib->table(m, celsius, u->tab);
+                }
+            }
+            continue;
+        }
         if (!cnt) continue;
         olive_mech_use *u = &ms->use[ms->nuse++];
         u->m = m;
@@ -253,15 +324,61 @@ const char *olive_mech_set_make(const olive_mech_library *lib, const olive_bioph
                 if ((b->val[q].type == OLIVE_BIO_TYPES || b->val[q].type == group[i]) && ion_slot_of_e(lib, b->val[q].name) == s)
                     z[OLIVE_ION_E] = b->val[q].value;
         }
+    for (int r = 0; r < 2; r++) ms->psyn[r] = b->syn[r] - 1;
+    for (int k = 0; k < b->nval; k++)
+        if (b->val[k].type >= OLIVE_BIO_SYN0) {
+            ms->pv = olive_realloc(ms->pv, (size_t)(ms->npv + 1) * sizeof *ms->pv, "mechanisms");
+            ms->pv[ms->npv++] = b->val[k];
+        }
     *out = ms;
     return NULL;
+}
+
+int olive_mech_set_add_point(olive_mech_set *ms, int rec, int node, double area)
+{
+    const int m = ms->psyn[rec];
+    if (m < 0) return -1;
+    int k = 0;
+    while (ms->use[k].m != m) k++;   /* (olive_mech_set_make made its use) */
+    olive_mech_use *u = &ms->use[k];
+    const olive_mech_desc *d = &ms->lib->mech[m];
+    const int j = u->ninst, nn = j + 1;
+    /* its parameters: the defaults, then the values set for this receptor; the layout [k * ninst + j] widens */
+    double *p = olive_malloc((size_t)nn * (size_t)d->nparam * sizeof(double) + 1, "mechanisms");
+    for (int q = 0; q < d->nparam; q++) {
+        for (int i = 0; i < j; i++) p[q * nn + i] = u->p[q * j + i];
+        p[q * nn + j] = d->param_default[q];
+    }
+    for (int q = 0; q < ms->npv; q++)
+        if (ms->pv[q].type == OLIVE_BIO_SYN0 + rec) p[point_param(d, ms->pv[q].name) * nn + j] = ms->pv[q].value;
+    free(u->p);
+    u->p = p;
+    u->node = olive_realloc(u->node, (size_t)nn * sizeof(int), "mechanisms");
+    u->mfact = olive_realloc(u->mfact, (size_t)nn * sizeof(double), "mechanisms");
+    u->node[j] = node;
+    u->mfact[j] = 1.e2 / area;
+    u->ninst = nn;
+    ms->nx = 0;   /* the rows of every use after the change */
+    for (int q = 0; q < ms->nuse; q++) {
+        ms->use[q].x0 = ms->nx;
+        ms->nx += (long)ms->use[q].ninst * ms->lib->mech[ms->use[q].m].nvar;
+    }
+    if (ms->npt == ms->ptcap) {
+        ms->ptcap = ms->ptcap ? 2 * ms->ptcap : 16;
+        ms->pt = olive_realloc(ms->pt, (size_t)ms->ptcap * 2 * sizeof(int), "mechanisms");
+    }
+    ms->pt[2 * ms->npt] = k;
+    ms->pt[2 * ms->npt + 1] = j;
+    return ms->npt++;
 }
 
 void olive_mech_set_free(olive_mech_set *ms)
 {
     if (!ms) return;
-    for (int k = 0; k < ms->nuse; k++) { free(ms->use[k].node); free(ms->use[k].p); free(ms->use[k].tab); }
-    free(ms->use); free(ms->ion_style); free(ms->ion0); free(ms->charge); free(ms->used); free(ms->adv); free(ms);
+    for (int k = 0; k < ms->nuse; k++) {
+        free(ms->use[k].node); free(ms->use[k].p); free(ms->use[k].tab); free(ms->use[k].mfact);
+    }
+    free(ms->pv); free(ms->pt); free(ms->use); free(ms->ion_style); free(ms->ion0); free(ms->charge); free(ms->used); free(ms->adv); free(ms);
 }
 
 /* ---- NEURON's finitialize of a cell's mechanisms */
@@ -286,4 +403,19 @@ void olive_mechs_init(const olive_mech_set *ms, const double *v, double *mx, dou
         }
         olive_mechs_nernst(ms, ion, c, stride, ms->nadv, ms->adv);   /* nrn_wrote_conc */
     }
+}
+
+const char *olive_mechs_points_quiet(const olive_mech_set *ms, const double *v, double *mx, double *ion, long c, long stride,
+                                     double dt)
+{
+    for (int k = 0; k < ms->nuse; k++) {
+        const olive_mech_use *u = &ms->use[k];
+        for (int j = 0; u->mfact && j < u->ninst; j++) {
+            olive_mech_ctx x = olive_mech_ctx_of(ms, u, j, mx, ion, c, stride, v[(long)u->node[j] * stride + c], 0, dt);
+            double r = 0, g = 0;
+            ms->lib->cur(u->m, &x, &r, &g);
+            if (r != 0 || g != 0) return ms->lib->mech[u->m].name;
+        }
+    }
+    return NULL;
 }

@@ -8,7 +8,11 @@
  *   TYPE insert SUFFIX                   a mechanism of the library (or pas)
  *   TYPE NAME_SUFFIX = VALUE             a RANGE parameter (g_pas, e_pas too)
  *   TYPE eION = VALUE                    a reversal potential (ena, ek, ...)
- * TYPE: soma, axon, dend, apic or all; later statements win, as in NEURON.
+ *   synapse REC NAME                     receptor REC's synapses (at sites) are
+ *                                        the library's POINT_PROCESS NAME
+ *   synapse REC PARAM = VALUE            a RANGE parameter of them (tau1, e ...)
+ * TYPE: soma, axon, dend, apic or all; REC: ge or gi; later statements win,
+ * as in NEURON.
  * olive-genconn writes it from an Allen Cell Types "fit" JSON file or bmtk's
  * dynamics_params (set_params_peri's rules). */
 #ifndef OLIVE_CABLE_MECHS_H
@@ -25,6 +29,7 @@ typedef struct {
     double *p;              /* RANGE parameter k of instance j at p[k * ninst + j] */
     long x0;                /* variable k of instance j: row x0 + k * ninst + j of a cell's mechanism state */
     double *tab;            /* its TABLEs at the set's celsius (lib->table); NULL: none */
+    double *mfact;          /* a point process: per instance 1e2 / its node's area (nA -> mA/cm2); else NULL */
 } olive_mech_use;
 
 /* Per node and ion slot (ion_style bits): used there; e by Nernst at init;
@@ -46,14 +51,24 @@ typedef struct olive_mech_set {
     int nused, nadv;
     int *used, *adv;
     double celsius;
+    /* Synapses from NMODL (POINT_PROCESS): receptor r's mechanism psyn[r]
+     * (-1: olive's own ExpSyn/Exp2Syn), its parameter values (pv: name,
+     * value, receptor in type), and the instances placed (olive_mech_set_add_point):
+     * point instance k is instance pt[2k + 1] of use pt[2k]. */
+    int psyn[2];
+    int npv, npt, ptcap;
+    struct olive_bio_value *pv;
+    int *pt;
 } olive_mech_set;
 
 /* The parsed biophysics: per type group, Ra, cm (NaN: not set), the
  * mechanisms inserted and the values set. */
-typedef struct { char name[64]; double value; int type; } olive_bio_value;
+typedef struct olive_bio_value { char name[64]; double value; int type; } olive_bio_value;
+#define OLIVE_BIO_SYN0 (OLIVE_BIO_TYPES + 1)   /* a value's type: synapse parameter of receptor type - OLIVE_BIO_SYN0 */
 typedef struct {
     double Ra[OLIVE_BIO_TYPES], cm[OLIVE_BIO_TYPES];
     unsigned long long insert[OLIVE_BIO_TYPES];   /* bit m: library mechanism m; bit 63: pas */
+    int syn[2];                                   /* receptor r's point process + 1 (0: olive's own synapse) */
     int nval;
     olive_bio_value *val;
 } olive_biophysics;
@@ -74,11 +89,19 @@ void olive_biophysics_free(olive_biophysics *b);
 const char *olive_mech_set_make(const olive_mech_library *lib, const olive_biophysics *b, int n, const int *group,
                                 double celsius, olive_mech_set **out);
 void olive_mech_set_free(olive_mech_set *ms);
+/* A synapse of receptor rec on node (of area um2) when the set's receptor
+ * is an NMODL point process: its point instance index (>= 0), its
+ * parameters as the biophysics set them; -1: the receptor is olive's own. */
+int olive_mech_set_add_point(olive_mech_set *ms, int rec, int node, double area);
 
 /* Host: NEURON's finitialize of cell c of a layout of stride (cable.h),
  * after v is set: the ions at their initial values, the INITIAL blocks. (The
  * step's calls are cable_mechs_step.h's, for every engine.) */
 void olive_mechs_init(const olive_mech_set *ms, const double *v, double *mx, double *ion, long c, long stride, double dt);
+/* After init: the name of a point process of cell c whose current is not
+ * exactly 0 (a synapse that no event has reached yet), or NULL. */
+const char *olive_mechs_points_quiet(const olive_mech_set *ms, const double *v, double *mx, double *ion, long c, long stride,
+                                     double dt);
 #ifdef __cplusplus
 }
 #endif

@@ -14,14 +14,18 @@
 #if defined(__CUDA_ARCH__) && defined(OLIVE_CABLE_MECHS_DEVICE)
 extern "C" __device__ void olive_mech_cur_v1(int m, olive_mech_ctx *c, double *rhs, double *d);
 extern "C" __device__ void olive_mech_state_v1(int m, olive_mech_ctx *c);
+extern "C" __device__ void olive_mech_net_v1(int m, olive_mech_ctx *c, double w);
 #define OLIVE_MECH_CUR(ms, m, x, rhs, d) olive_mech_cur_v1(m, x, rhs, d)
 #define OLIVE_MECH_STATE(ms, m, x) olive_mech_state_v1(m, x)
+#define OLIVE_MECH_NET(ms, m, x, w) olive_mech_net_v1(m, x, w)
 #elif defined(__CUDA_ARCH__)
 #define OLIVE_MECH_CUR(ms, m, x, rhs, d) __trap()
 #define OLIVE_MECH_STATE(ms, m, x) __trap()
+#define OLIVE_MECH_NET(ms, m, x, w) __trap()
 #else
 #define OLIVE_MECH_CUR(ms, m, x, rhs, d) (ms)->lib->cur(m, x, rhs, d)
 #define OLIVE_MECH_STATE(ms, m, x) (ms)->lib->state(m, x)
+#define OLIVE_MECH_NET(ms, m, x, w) (ms)->lib->net(m, x, w)
 #endif
 
 /* The context of instance j of use u (its parameters, variables, its node's ions). */
@@ -63,9 +67,27 @@ OLIVE_HD void olive_mechs_cur(const olive_mech_set *ms, const double *v, double 
         for (int j = 0; j < u->ninst; j++) {
             const long at = (long)u->node[j] * stride + c;
             olive_mech_ctx x = olive_mech_ctx_of(ms, u, j, mx, ion, c, stride, v[at], t, dt);
-            OLIVE_MECH_CUR(ms, u->m, &x, &rhs[at], &d[at]);
+            if (u->mfact) {   /* a point process: nA, scaled to its node as NEURON's nrn_cur does */
+                double r = 0, g = 0;
+                OLIVE_MECH_CUR(ms, u->m, &x, &r, &g);
+                rhs[at] += r * u->mfact[j];
+                d[at] += g * u->mfact[j];
+            } else {
+                OLIVE_MECH_CUR(ms, u->m, &x, &rhs[at], &d[at]);
+            }
         }
     }
+}
+
+/* Point instance k (olive_mech_set_add_point) of cell c receives the
+ * weight w summed over the events since the last step: its NET_RECEIVE. */
+OLIVE_HD void olive_mechs_net(const olive_mech_set *ms, int k, double w, const double *v, double *mx, double *ion, long c,
+                              long stride, double t, double dt)
+{
+    const olive_mech_use *u = &ms->use[ms->pt[2 * k]];
+    const int j = ms->pt[2 * k + 1];
+    olive_mech_ctx x = olive_mech_ctx_of(ms, u, j, mx, ion, c, stride, v[(long)u->node[j] * stride + c], t, dt);
+    OLIVE_MECH_NET(ms, u->m, &x, w);
 }
 
 /* Step 3: every instance's states with the new v. (A concentration written

@@ -304,7 +304,8 @@ static const char *make_biophys(const olive_cell_model *m, const double *p, cons
     if ((fault = switch_fault(m, p, "axon_stub"))) return fault;
     if (!morphology || !morphology[0]) return "no morphology (an SWC file) given";
     olive_biophysics bio;
-    olive_biophysics bare = {{0}, {0}, {0}, 0, NULL};
+    olive_biophysics bare;
+    memset(&bare, 0, sizeof bare);
     for (int g = 0; g < OLIVE_BIO_TYPES; g++) bare.Ra[g] = bare.cm[g] = NAN;
     if (lib) {
         if ((fault = olive_biophysics_parse(biophysics ? biophysics : "", lib, &bio))) return fault;
@@ -405,6 +406,8 @@ int olive_cable_site_node(const olive_cable_template *t, int sec, double x)
 
 int olive_cable_add_site_syn(olive_cable_template *t, int node, int rec)
 {
+    if (t->mset && t->mset->psyn[rec] >= 0)   /* the biophysics' NMODL synapse (cable_mechs.h) */
+        return -1 - olive_mech_set_add_point(t->mset, rec, node, t->cell.area[node]);
     olive_expsyn y = t->cell.syn[rec];   /* the model's synapse of that receptor: tau, e */
     y.node = node;
     y.tau1 = t->tau_rise[rec];

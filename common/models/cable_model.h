@@ -53,7 +53,9 @@ void olive_cable_template_free(olive_cable_template *t);
 int olive_cable_site_node(const olive_cable_template *t, int sec, double x);
 /* A synapse of receptor rec (0: ge, 1: gi) on node: synapse rec's time
  * constant and reversal, an Exp2Syn when the receptor's rise time is set;
- * returns its index among the cell's synapses. */
+ * returns its index among the cell's synapses; or, where the biophysics
+ * make the receptor an NMODL point process (synapse ge NAME), an instance
+ * of it: -1 - its point instance index (cable_mechs.h). */
 int olive_cable_add_site_syn(olive_cable_template *t, int node, int rec);
 
 #endif

@@ -128,7 +128,8 @@ char *gc_sonata_dynamics_text(const olive_cell_model *m, const double *p);
  * populations (every one needs both); the library of a population (NULL
  * for other models). */
 struct olive_mech_library;
-void gc_apply_biophysics(gc_spk_config *cfg, const char *const *bios, int nbio, const char *const *mechs, int nmech);
+void gc_apply_biophysics(gc_spk_config *cfg, const char *const *bios, int nbio, const char *const *mechs, int nmech,
+                         const char *const *synmechs, int nsyn);
 /* sonata/allen_fit.c: an Allen fit / bmtk dynamics_params JSON file as the
  * statements (into text[cap]); their length */
 size_t gc_biophysics_of_fit(const char *file, char *text, size_t cap);

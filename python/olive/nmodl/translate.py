@@ -17,9 +17,14 @@ PROCEDURE, FUNCTION, LOCAL, IF/ELSE, UNITSON/UNITSOFF, exp/log/fabs/sqrt/pow
 and `^`, TABLE in a PROCEDURE or FUNCTION of one argument (NEURON's table:
 1 + WITH rows from FROM, the point summed step by step, linear interpolation,
 the ends held; built once per celsius on the host, read by every engine; a
-tabled function that reads what differs between instances is refused).
-Refused (by name): POINT_PROCESS, ARTIFICIAL_CELL and NET_RECEIVE,
-derivimplicit, STEADYSTATE, NONLINEAR, VERBATIM, POINTER,
+tabled function that reads what differs between instances is refused);
+POINT_PROCESS synapses (NEURON's ExpSyn, Exp2Syn and users' own) whose
+NET_RECEIVE(weight) adds weight times a constant to states (olive sums the
+weights a synapse receives in one step, which such a block cannot tell from
+the events one by one), their currents in nA, a PARAMETER assigned in
+INITIAL (Exp2Syn's tau1) kept per instance.
+Refused (by name): ARTIFICIAL_CELL, other NET_RECEIVE blocks, USEION in a
+POINT_PROCESS, derivimplicit, STEADYSTATE, NONLINEAR, VERBATIM, POINTER,
 BBCOREPOINTER, FUNCTION_TABLE, WATCH, FOR_NETCONS, BEFORE/AFTER, DEFINE, and
 other blocks."""
 
@@ -28,7 +33,7 @@ import re
 import sympy
 from sympy.printing.c import C99CodePrinter
 
-TRANSLATOR_VERSION = 3
+TRANSLATOR_VERSION = 4
 
 # NEURON 9's nrnunits (modern SI values: nocmodl's default)
 UNIT_CONSTANTS = {"faraday": 96485.3321233100184, "k-mole": 8.3144626181532395, "pi": 3.14159265358979323846}
@@ -37,7 +42,6 @@ KNOWN_IONS = {"na": 1.0, "k": 1.0, "ca": 2.0}
 C_FUNCS = {"exp": "olive_exp_d", "log": "olive_log_d", "fabs": "fabs", "sqrt": "sqrt", "pow": "olive_mech_pow"}
 SPECIAL = {"v", "celsius", "dt", "t"}
 REFUSED_BLOCKS = {
-    "NetReceiveBlock": "NET_RECEIVE (point processes)",
     "NonLinearBlock": "NONLINEAR", "Verbatim": "VERBATIM",
     "FunctionTableBlock": "FUNCTION_TABLE", "BeforeBlock": "BEFORE", "AfterBlock": "AFTER",
     "ConstructorBlock": "CONSTRUCTOR", "DestructorBlock": "DESTRUCTOR", "DiscreteBlock": "DISCRETE",
@@ -81,6 +85,8 @@ class Mechanism:
         self.path, self.text = path, text
         self.file = path.rsplit("/", 1)[-1]
         self.suffix = None
+        self.point = False          # a POINT_PROCESS (a synapse), else a density mechanism (SUFFIX)
+        self.net = None             # its NET_RECEIVE: (argument names, statement block)
         self.useion = []            # (ion, read names, write names, valence or None)
         self.range, self.glob, self.nonspecific = [], [], []
         self.params = {}            # name -> default (float or None)
@@ -132,6 +138,8 @@ class Mechanism:
                         if d.length is not None:
                             self.refuse(f"ASSIGNED {_name(d.name)}[...]: arrays are not supported", r"\[")
                         self.assigned.append(_name(d.name))
+            elif k == "NetReceiveBlock":
+                self.net = ([_name(a.name) for a in b.parameters], b.statement_block)
             elif k == "InitialBlock":
                 self.blocks["INITIAL"] = b.statement_block
             elif k == "BreakpointBlock":
@@ -153,7 +161,11 @@ class Mechanism:
             else:
                 self.refuse(f"block {k} is not supported")
         if not self.suffix:
-            self.refuse("no SUFFIX: only density mechanisms (SUFFIX) are supported so far")
+            self.refuse("no SUFFIX or POINT_PROCESS")
+        if self.net and not self.point:
+            self.refuse("NET_RECEIVE in a density mechanism (SUFFIX)", r"\bNET_RECEIVE\b")
+        if self.point and self.useion:
+            self.refuse(f"USEION in the POINT_PROCESS {self.suffix} is not supported yet", r"\bUSEION\b")
         if "BREAKPOINT" not in self.blocks:
             self.refuse("no BREAKPOINT block")
 
@@ -180,10 +192,11 @@ class Mechanism:
         for s in b.statement_block.statements:
             k = _kind(s)
             if k == "Suffix":
-                if _name(s.type) != "SUFFIX":
-                    self.refuse(f"{_name(s.type)} {_name(s.name)}: point processes (POINT_PROCESS, "
-                                "ARTIFICIAL_CELL) are not supported yet", r"\b" + _name(s.type) + r"\b")
+                if _name(s.type) not in ("SUFFIX", "POINT_PROCESS"):
+                    self.refuse(f"{_name(s.type)} {_name(s.name)}: artificial cells are not supported (olive's "
+                                "own sources and models serve)", r"\b" + _name(s.type) + r"\b")
                 self.suffix = _name(s.name)
+                self.point = _name(s.type) == "POINT_PROCESS"
             elif k == "Useion":
                 ion = _name(s.name)
                 reads = [_name(r.name) for r in s.readlist]
@@ -257,13 +270,19 @@ class Writer:
         for p, v in self.globals.items():
             if v is None:
                 mech.refuse(f"PARAMETER {p} has no value")
-        # per-instance variables: states, then RANGE assigned and the currents
+        # per-instance variables: states, then RANGE assigned and the currents (a point process's every
+        # ASSIGNED: NEURON keeps them per instance, and Exp2Syn's factor, set in INITIAL, is read by NET_RECEIVE)
         self.vars = list(mech.states)
         for a in mech.assigned + self.currents:
             if a in self.vars or a in SPECIAL or a in self.globals or a in self.range_params:
                 continue
-            if a in mech.range or a in self.currents or a in self.written_conc:
+            if a in mech.range or a in self.currents or a in self.written_conc or (mech.point and a not in ion_vars):
                 self.vars.append(a)
+        # a RANGE parameter INITIAL assigns (Exp2Syn's tau1 kept below tau2): a per-instance copy, set from the
+        # parameter at INITIAL's start and read everywhere after
+        init_text = to_text(mech.blocks["INITIAL"]) if "INITIAL" in mech.blocks else ""
+        self.param_copies = [p for p in self.range_params if re.search(r"\b" + re.escape(p) + r"\s*=(?!=)", init_text)]
+        self.vars += self.param_copies
         self.tmp = [a for a in mech.assigned if a not in self.vars and a not in SPECIAL and a not in ion_vars]
         for st in mech.states:
             if st in ion_vars and st not in self.written_conc:
@@ -422,8 +441,10 @@ class Writer:
                 nm = _name(lhs)
                 if nm in ("celsius", "dt", "t"):   # (v: the call's own copy, as in NEURON)
                     self.m.refuse(f"assignment to {nm}", r"\b" + nm + r"\s*=")
-                if nm in self.range_params or nm in self.globals:
-                    self.m.refuse(f"assignment to the PARAMETER {nm}", r"\b" + re.escape(nm) + r"\s*=")
+                if (nm in self.range_params and not (mode == "initial" and nm in self.param_copies)) or \
+                        nm in self.globals:
+                    self.m.refuse(f"assignment to the PARAMETER {nm}" + (" outside INITIAL" if nm in self.range_params
+                                                                         else ""), r"\b" + re.escape(nm) + r"\s*=")
                 if nm in self.ion_vars and not self.ion_vars[nm][2]:
                     self.m.refuse(f"assignment to {nm}, which USEION only READs", r"\b" + re.escape(nm) + r"\s*=")
                 out.append(f"{p}{self.ref(nm)} = {self.expr(e.rhs)};")
@@ -630,6 +651,8 @@ class Writer:
         out.append("{")
         out.append(f"    {pre}tmp tt = {{0}}, *t = &tt;")
         body = self.ion_reads("    ")
+        for p in self.param_copies:
+            body.append(f"    {self.ref(p)} = c->p[{self.range_params.index(p)} * c->pld];")
         for st in m.states:   # NEURON: a STATE starts at its STATE0 global (0), or the ion's value
             if st in self.ion_vars:
                 body.append(f"    {self.ref(st)} = {self.ion_io(st)};")
@@ -670,7 +693,50 @@ class Writer:
         out += body
         out.append("    (void)c; (void)t;")
         out.append("}")
+        out += self.net_receive()
         return "\n".join(out)
+
+    def net_receive(self):
+        """{pre}net(c, weight): NET_RECEIVE with the weights of one step's events summed. That is NEURON's
+        result only where each statement adds weight times a constant to a variable, X = X + c * weight
+        (ExpSyn, Exp2Syn): anything else is refused by name."""
+        m, pre = self.m, self.pre
+        out = [f"OLIVE_HD void {pre}net(olive_mech_ctx *c, double w_)", "{"]
+        if not m.net:
+            return out + ["    (void)c; (void)w_;", "}"]
+        args, block = m.net
+        at = r"\bNET_RECEIVE\b"
+        if len(args) != 1:
+            m.refuse(f"NET_RECEIVE({', '.join(args)}): olive passes the weight alone (one argument)", at)
+        w = args[0]
+        self.locals_set = {w}
+        out += [f"    {pre}tmp tt = {{0}}, *t = &tt;", f"    const double {w} = w_;"]
+        assigned = set()
+        for st in block.statements:
+            k = _kind(st)
+            if k in ("UnitState", "LineComment", "BlockComment"):
+                continue
+            e = st.expression if k == "ExpressionStatement" else None
+            while e is not None and _kind(e) == "WrappedExpression":
+                e = e.expression
+            why = ("olive sums the weights of the events a synapse receives in one step, so NET_RECEIVE may only add "
+                   f"the weight times a constant to a variable (X = X + c * {w}): ")
+            if e is None or _kind(e) != "BinaryExpression" or e.op.eval() != "=":
+                m.refuse(why + to_text(st), at)
+            x = _name(e.lhs)
+            if x not in self.vars:
+                m.refuse(why + f"{to_text(st)} assigns {x}, not a STATE or ASSIGNED of the instance", at)
+            table = {}
+            xs = self.sym_name(x, table)
+            ws = self.sym_name(w, table)
+            f = sympy.expand(self.sym(e.rhs, table) - xs)
+            coef = sympy.diff(f, ws)
+            others = {table[self.ref(a)] for a in assigned | {x} if self.ref(a) in table}
+            if f.subs(ws, 0) != 0 or coef.has(ws) or any(coef.has(o) for o in others):
+                m.refuse(why + to_text(st), at)
+            assigned.add(x)
+            out.append(f"    {self.ref(x)} = {self.expr(e.rhs)};")
+        return out + ["    (void)c; (void)t;", "}"]
 
     # --- TABLEs (NEURON's _check_ and _n_ functions, as nocmodl writes them)
     def table_layout(self):
@@ -874,7 +940,8 @@ def library_source(mechs, name, digest, origin):
         out.append(w.write())
         out.append("")
     for fn, sig, call in (("init", "olive_mech_ctx *c", "c"), ("cur", "olive_mech_ctx *c, double *rhs, double *d",
-                                                               "c, rhs, d"), ("state", "olive_mech_ctx *c", "c")):
+                                                               "c, rhs, d"), ("state", "olive_mech_ctx *c", "c"),
+                           ("net", "olive_mech_ctx *c, double w", "c, w")):
         out.append(f"OLIVE_HD void lib_{fn}(int m, {sig})")
         out.append("{")
         out.append("    switch (m) {")
@@ -888,6 +955,7 @@ def library_source(mechs, name, digest, origin):
     out.append('extern "C" __device__ void olive_mech_cur_v1(int m, olive_mech_ctx *c, double *rhs, double *d) '
                '{ lib_cur(m, c, rhs, d); }')
     out.append('extern "C" __device__ void olive_mech_state_v1(int m, olive_mech_ctx *c) { lib_state(m, c); }')
+    out.append('extern "C" __device__ void olive_mech_net_v1(int m, olive_mech_ctx *c, double w) { lib_net(m, c, w); }')
     out.append("#else")
     out.append("#ifdef OLIVE_PLUGIN_FATBIN   /* nvcc's image of this source (olive-model build where nvcc is) */")
     out.append("#include OLIVE_PLUGIN_FATBIN")
@@ -930,14 +998,14 @@ def library_source(mechs, name, digest, origin):
         m = w.m
         out.append(f"    {{{cstr(m.suffix)}, {cstr(m.file)}, {len(w.range_params)}, {w.pre}pnames, {w.pre}pdef, "
                    f"{len(w.vars)}, {w.vars and w.pre + 'vnames' or 'NULL'}, {len(m.states)}, {len(m.useion)}, "
-                   f"{w.pre}ions, {w.table_layout()[1]}}},")
+                   f"{w.pre}ions, {w.table_layout()[1]}, {int(m.point)}}},")
     out.append("};")
     out.append("static const olive_mech_ion_desc ions[] = {" +
                ", ".join(f"{{{cstr(ion)}, {cstr(charges[ion][1])}, {charges[ion][0]!r}}}" for ion in ions) +
                ("" if ions else "{0}") + "};")
     out.append("static const olive_mech_library library = {")
     out.append(f"    OLIVE_MECHS_ABI, {cstr(digest)}, {cstr(name)}, {cstr(origin)}, {len(writers)}, mechs, "
-               f"{len(ions)}, ions, lib_init, lib_cur, lib_state, lib_table, OLIVE_FATBIN,")
+               f"{len(ions)}, ions, lib_init, lib_cur, lib_state, lib_table, OLIVE_FATBIN, lib_net,")
     out.append("};")
     out.append("const olive_mech_library *olive_cable_mechs_v1(void);")
     out.append("const olive_mech_library *olive_cable_mechs_v1(void) { return &library; }")

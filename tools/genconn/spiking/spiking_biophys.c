@@ -1,4 +1,5 @@
-/* olive-genconn --biophysics FILE[@POP] and --mechanisms NAME[@POP] for
+/* olive-genconn --biophysics FILE[@POP], --mechanisms NAME[@POP] and
+ * --synapse-mechanism REC=NAME[@POP] for
  * biophys_swc populations: a cell's biophysics as cable_mechs.h's statements,
  * from an Allen Cell Types "fit" JSON file or bmtk's dynamics_params (the
  * perisomatic form, as bmtk's set_params_peri applies it), or a text of
@@ -39,10 +40,22 @@ static const char *split_at(const char *v, char *buf, size_t n, const char *opt)
     return at + 1;
 }
 
-void gc_apply_biophysics(gc_spk_config *cfg, const char *const *bios, int nbio, const char *const *mechs, int nmech)
+/* Appends line to population p's biophysics. */
+static void biophysics_add(olive_population *p, const char *line, const char *opt)
 {
-    if ((nbio || nmech) && !olive_model_needs_mechanisms(cfg->model))
-        olive_usage_error("--biophysics and --mechanisms apply to biophys_swc populations, not %s", cfg->model->name);
+    const size_t n = strlen(p->biophysics), k = strlen(line);
+    if (n + k + 2 >= sizeof p->biophysics)
+        olive_usage_error("%s: population %s: its biophysics would be longer than %zu characters", opt, p->name,
+                          sizeof p->biophysics - 1);
+    snprintf(p->biophysics + n, sizeof p->biophysics - n, "%s%s\n", n && p->biophysics[n - 1] != '\n' ? "\n" : "", line);
+}
+
+void gc_apply_biophysics(gc_spk_config *cfg, const char *const *bios, int nbio, const char *const *mechs, int nmech,
+                         const char *const *synmechs, int nsyn)
+{
+    if ((nbio || nmech || nsyn) && !olive_model_needs_mechanisms(cfg->model))
+        olive_usage_error("--biophysics, --mechanisms and --synapse-mechanism apply to biophys_swc populations, not %s",
+                          cfg->model->name);
     for (int j = 0; j < nbio; j++) {
         char buf[4096];
         const char *pop = split_at(bios[j], buf, sizeof buf, "--biophysics");
@@ -72,6 +85,22 @@ void gc_apply_biophysics(gc_spk_config *cfg, const char *const *bios, int nbio, 
                 hit = 1;
             }
         if (!hit) olive_usage_error("--mechanisms %s: no population '%s'", mechs[j], pop);
+    }
+    for (int j = 0; j < nsyn; j++) {   /* (checked with the rest of the biophysics when the cells are made) */
+        char buf[256], line[300];
+        const char *pop = split_at(synmechs[j], buf, sizeof buf, "--synapse-mechanism");
+        char *eq = strchr(buf, '=');
+        if (!eq || eq - buf != 2 || (strncmp(buf, "ge", 2) && strncmp(buf, "gi", 2)) || !eq[1])
+            olive_usage_error("--synapse-mechanism %s: expected ge=NAME or gi=NAME", synmechs[j]);
+        *eq = 0;
+        snprintf(line, sizeof line, "synapse %s %s", buf, eq + 1);
+        int hit = 0;
+        for (int i = 0; i < cfg->pops.n; i++)
+            if ((!pop || !strcmp(pop, cfg->pops.pop[i].name)) && !olive_model_is_source(cfg->pops.pop[i].model)) {
+                biophysics_add(&cfg->pops.pop[i], line, "--synapse-mechanism");
+                hit = 1;
+            }
+        if (!hit) olive_usage_error("--synapse-mechanism %s: no population '%s'", synmechs[j], pop);
     }
     if (!olive_model_needs_mechanisms(cfg->model)) return;
     for (int i = 0; i < cfg->pops.n; i++) {

@@ -78,7 +78,7 @@ static void usage_plasticity(void)
 /* The options of the spiking command line, --help's lines of them and the
  * parser's cases. */
 enum {
-    SPK_OPT_POPULATION = GC_NCOMMON, SPK_OPT_SOURCE_POISSON, SPK_OPT_PARAM, SPK_OPT_MORPHOLOGY, SPK_OPT_BIOPHYSICS, SPK_OPT_MECHANISMS, SPK_OPT_MODEL_PATH,
+    SPK_OPT_POPULATION = GC_NCOMMON, SPK_OPT_SOURCE_POISSON, SPK_OPT_PARAM, SPK_OPT_MORPHOLOGY, SPK_OPT_BIOPHYSICS, SPK_OPT_MECHANISMS, SPK_OPT_SYNAPSE_MECHANISM, SPK_OPT_MODEL_PATH,
     SPK_OPT_V0, SPK_OPT_PROJECTION, SPK_OPT_IMPORT_SYNAPSES, SPK_OPT_IMPORT_EDGE_TYPES, SPK_OPT_IMPORT_SYNAPTIC_MODELS,
     SPK_OPT_IMPORT_CIRCUIT, SPK_OPT_IMPORT_NODE_POPULATION, SPK_OPT_IMPORT_SPIKES, SPK_OPT_DT, SPK_OPT_PROCEDURAL, SPK_NOPTS
 };
@@ -108,6 +108,9 @@ static const olive_opt spk_opts[] = {
                             "  (perisomatic), or olive's statements (docs/MODELS.md)"},
     [SPK_OPT_MECHANISMS] = {"--mechanisms", NULL, OLIVE_OPT_VALUE, 1, "NAME[@POP]",
                             "biophys_swc: the NMODL mechanism library (olive-model build DIR)"},
+    [SPK_OPT_SYNAPSE_MECHANISM] = {"--synapse-mechanism", NULL, OLIVE_OPT_VALUE, 1, "REC=NAME[@POP]",
+                                   "biophys_swc: receptor REC's (ge, gi) synapses at sites are the\n"
+                                   "  library's POINT_PROCESS NAME (NEURON's Exp2Syn ...), not olive's own"},
     [SPK_OPT_V0] = {"--v0", NULL, OLIVE_OPT_VALUE, 1, "A:B[@POP] | normal:MEAN:SD[@POP]",
                     "initial potentials per cell, uniform in [A, B) mV or normal (mV)"},
     [SPK_OPT_PROJECTION] = {"--projection", NULL, OLIVE_OPT_VALUE, 1, "SPEC",
@@ -185,7 +188,7 @@ _Static_assert(sizeof spk_opts / sizeof spk_opts[0] == SPK_NOPTS, "an option wit
  * (a new model or rule is listed without an edit here). */
 static const int spk_help_order[] = {
     GC_OPT_OUTPUT, GC_OPT_MODEL, SPK_OPT_MODEL_PATH, GC_OPT_CELLS, SPK_OPT_POPULATION, SPK_OPT_SOURCE_POISSON,
-    SPK_OPT_PARAM, SPK_OPT_MORPHOLOGY, SPK_OPT_BIOPHYSICS, SPK_OPT_MECHANISMS, SPK_OPT_V0, SPK_OPT_PROJECTION, SPK_OPT_IMPORT_SYNAPSES,
+    SPK_OPT_PARAM, SPK_OPT_MORPHOLOGY, SPK_OPT_BIOPHYSICS, SPK_OPT_MECHANISMS, SPK_OPT_SYNAPSE_MECHANISM, SPK_OPT_V0, SPK_OPT_PROJECTION, SPK_OPT_IMPORT_SYNAPSES,
     SPK_OPT_IMPORT_EDGE_TYPES, SPK_OPT_IMPORT_SYNAPTIC_MODELS, SPK_OPT_IMPORT_CIRCUIT, SPK_OPT_IMPORT_NODE_POPULATION,
     SPK_OPT_IMPORT_SPIKES, GC_OPT_EXPORT_SONATA, SPK_OPT_PROCEDURAL, SPK_OPT_DT, GC_OPT_SEED, GC_OPT_FORCE, GC_OPT_QUIET, GC_OPT_VERBOSE,
     GC_OPT_HELP, GC_OPT_VERSION,
@@ -602,8 +605,9 @@ static void add_source_poisson(gc_spk_config *cfg, const char *v)
 typedef struct {
     int64_t cells;
     const char *params[256], *v0s[OLIVE_MAX_POPS];
-    const char *projs[GC_MAX_PROJ], *morphs[OLIVE_MAX_POPS], *bios[OLIVE_MAX_POPS], *mechs[OLIVE_MAX_POPS];
-    int nparams, nv0, nprojs, nmorphs, nbios, nmechs;
+    const char *projs[GC_MAX_PROJ], *morphs[OLIVE_MAX_POPS], *bios[OLIVE_MAX_POPS], *mechs[OLIVE_MAX_POPS],
+               *synmechs[2 * OLIVE_MAX_POPS];
+    int nparams, nv0, nprojs, nmorphs, nbios, nmechs, nsynmechs;
 } spk_later;
 
 /* Option id of the populations and projections, its value v: taken, 1;
@@ -632,6 +636,10 @@ static int parse_network_option(int id, const char *v, gc_spk_config *cfg, spk_l
     case SPK_OPT_MECHANISMS:
         if (l->nmechs == OLIVE_MAX_POPS) olive_usage_error("--mechanisms: too many");
         l->mechs[l->nmechs++] = v;
+        break;
+    case SPK_OPT_SYNAPSE_MECHANISM:
+        if (l->nsynmechs == 2 * OLIVE_MAX_POPS) olive_usage_error("--synapse-mechanism: too many");
+        l->synmechs[l->nsynmechs++] = v;
         break;
     case SPK_OPT_V0:
         if (l->nv0 == OLIVE_MAX_POPS) olive_usage_error("--v0: too many");
@@ -734,7 +742,7 @@ void gc_spk_parse_args(int argc, char **argv, gc_spk_config *cfg)
         for (int i = 0; i < cfg->pops.n; i++)
             if (hit[i] && !strcmp(name, "v0")) cfg->v0_a[i] = cfg->v0_b[i] = cfg->pops.pop[i].param[olive_model_param(cfg->model, "v0")];
     }
-    gc_apply_biophysics(cfg, l.bios, l.nbios, l.mechs, l.nmechs);
+    gc_apply_biophysics(cfg, l.bios, l.nbios, l.mechs, l.nmechs, l.synmechs, l.nsynmechs);
     apply_morphologies(cfg, l.morphs, l.nmorphs);
     apply_v0(cfg, l.v0s, l.nv0);
     add_projections(cfg, l.projs, l.nprojs);

@@ -128,6 +128,13 @@ void spk_cable_setup(sim_t *s, const olive_synapses *syn)
             e->ref[g - r0] = b->t.rule == OLIVE_SPIKE_CROSSING && v > b->t.V_th;
         }
         free(v0);
+        const char *loud = b->shape.mset && b->n ? olive_mechs_points_quiet(b->shape.mset, b->x.v, b->x.mx, b->x.ion, 0, b->n,
+                                                                           c->run.dt) : NULL;
+        if (loud)   /* (a synapse no event reached must add nothing: the rank's set of them is its rows') */
+            olive_die("%s: population %s: the synapse mechanism %s carries a current before any event arrives; olive "
+                      "places one per (node, receptor) that the rank's cells use, so such a synapse would make the "
+                      "results depend on the rank count: a synapse for olive is at rest (no current) until an event",
+                      c->run.net_path, p->name, loud);
     }
 }
 
@@ -172,7 +179,7 @@ static void cable_step(sim_t *s, int64_t step)
                 const int64_t w = z - r < CABLE_CPU_CELLS ? z - r : CABLE_CPU_CELLS;
                 for (int64_t q = r; q < r + w; q++)
                     spk_cable_cell_pre(&b->shape, &b->x, &b->cr, e->sites, q - b->r0, b->n, q, cur, s->state[V_GE],
-                                       s->state[V_GI]);
+                                       s->state[V_GI], t, s->cfg->run.dt);
                 olive_cable_cells_step(&b->shape, &b->x, r - b->r0, w, b->n, t, s->cfg->run.dt);
                 for (int64_t q = r; q < r + w; q++) {
                     if (spk_cable_cell_post(&b->x, &b->cr, q - b->r0, b->n, q, s->state[V_V], s->state[V_M], s->state[V_H],
@@ -243,6 +250,7 @@ static void resolve_records(sim_t *s, struct spk_cable *e)
         for (int m = 0; lib && e->rec[k].ion < 0 && m < lib->nmech && e->rec[k].mech < 0; m++) {
             const olive_mech_desc *d = &lib->mech[m];
             const size_t ls = strlen(d->name), ln = strlen(nm);
+            if (d->point) continue;   /* (a synapse's variable is no compartment's) */
             if (ln <= ls + 1 || nm[ln - ls - 1] != '_' || strcmp(nm + ln - ls, d->name)) continue;
             for (int v = 0; v < d->nvar; v++)
                 if (strlen(d->var_names[v]) == ln - ls - 1 && !strncmp(nm, d->var_names[v], ln - ls - 1)) {
@@ -252,7 +260,7 @@ static void resolve_records(sim_t *s, struct spk_cable *e)
         }
         if (e->rec[k].ion < 0 && e->rec[k].mech < 0)
             olive_usage_error("--record-compartments %s: neither an ion's variable (eX, iX, Xi, Xo of an ion of the "
-                              "library %s) nor a mechanism's state, RANGE variable or current NAME_SUFFIX", nm,
+                              "library %s) nor a density mechanism's state, RANGE variable or current NAME_SUFFIX", nm,
                               lib ? lib->name : "(none)");
     }
 }
@@ -292,6 +300,7 @@ static void mech_values(const sim_t *s, const spk_cable_block *b, int k, int64_t
 void spk_cable_element_values(const sim_t *s, int var, int64_t r, double *out)
 {
     const spk_cable_block *b = block_of(s, r);
+    if (!b) return;   /* a spike source: no compartments */
     if (var >= OLIVE_NVARS) {
         mech_values(s, b, var - OLIVE_NVARS, r, out);
         return;

@@ -94,18 +94,24 @@ struct spk_cable {
     struct { int ion, field, mech, var; } rec[8];
 };
 
-/* Before cell c's step (row r of the rank, of a block of nb cells): the
- * synaptic conductances ge[r], gi[r], the weights its sites received (st)
+/* Before cell c's step from t (row r of the rank, of a block of nb cells):
+ * the synaptic conductances ge[r], gi[r], the weights its sites received
+ * (st: obj >= 0 olive's synapse obj, < 0 the NMODL point instance -1 - obj)
  * and the pulse current cur[r] (cur may be null). */
 OLIVE_HD void spk_cable_cell_pre(const olive_cable_shape *sh, const olive_cable_state *x, const spk_cable_cellrule *cr,
                                  spk_cable_sites st, int64_t c, int64_t nb, int64_t r, const double *cur, const double *ge,
-                                 const double *gi)
+                                 const double *gi, double t, double dt)
 {
     x->syn_g[c] = ge[r];
     x->syn_g[nb + c] = gi[r];
     if (st.ptr)   /* the events delivered after the last step, as NEURON's NET_RECEIVE (summed per step) */
         for (int64_t k = st.ptr[r]; k < st.ptr[r + 1]; k++) {
             if (st.in[k] == 0) continue;
+            if (st.obj[k] < 0) {
+                olive_mechs_net(sh->mset, -1 - st.obj[k], st.in[k], x->v, x->mx, x->ion, c, nb, t, dt);
+                st.in[k] = 0;
+                continue;
+            }
             const int64_t at = (int64_t)st.obj[k] * nb + c;
             olive_expsyn_event(&sh->syn[st.obj[k]], &x->syn_g[at], &x->syn_a[at], st.in[k]);
             st.in[k] = 0;
@@ -146,7 +152,7 @@ OLIVE_HD int spk_cable_cell_step(const olive_cable_shape *sh, const olive_cable_
                                  double dt, double *v, double *m, double *h, double *n, double *ge, double *gi,
                                  double *vprev, int32_t *ref)
 {
-    spk_cable_cell_pre(sh, x, cr, st, c, nb, r, cur, ge, gi);
+    spk_cable_cell_pre(sh, x, cr, st, c, nb, r, cur, ge, gi, t, dt);
     olive_cable_cell_step(sh, x, c, nb, t, dt);
     return spk_cable_cell_post(x, cr, c, nb, r, v, m, h, n, ge, gi, vprev, ref);
 }

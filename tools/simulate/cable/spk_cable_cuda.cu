@@ -71,6 +71,7 @@ static const olive_mech_set *mset_to_device(spk_cable_cuda *d, const olive_mech_
         use[k].node = mech_copy(d, u->node, (size_t)u->ninst);
         use[k].p = mech_copy(d, u->p, (size_t)u->ninst * (size_t)ms->lib->mech[u->m].nparam);
         if (u->tab) use[k].tab = mech_copy(d, u->tab, (size_t)ms->lib->mech[u->m].ntab);
+        if (u->mfact) use[k].mfact = mech_copy(d, u->mfact, (size_t)u->ninst);
     }
     olive_mech_set c = *ms;
     c.lib = nullptr;
@@ -80,6 +81,8 @@ static const olive_mech_set *mset_to_device(spk_cable_cuda *d, const olive_mech_
     c.charge = mech_copy(d, ms->charge, (size_t)ms->nion);
     c.used = mech_copy(d, ms->used, (size_t)ms->nused);
     c.adv = mech_copy(d, ms->adv, (size_t)ms->nadv);
+    c.pv = nullptr;
+    c.pt = ms->pt ? mech_copy(d, ms->pt, (size_t)ms->npt * 2) : nullptr;
     free(use);
     return mech_copy(d, &c, 1);
 }

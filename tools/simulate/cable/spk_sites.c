@@ -98,11 +98,12 @@ void spk_sites_setup(sim_t *s, const olive_synapses *syn, const olive_population
                 for (int64_t x = p->row_ptr[r]; x < p->row_ptr[r + 1]; x++) keys[nk++] = site_key(s, b, pop[i], p, rec[j], r, x);
         }
         nk = sort_unique(keys, nk);
-        const int base = b->t.cell.nsyn;
-        if (nk > INT32_MAX - base) olive_die("%s: population %s: %lld synapse sites: too many", c->run.net_path, pop[i]->name,
-                                             (long long)nk);
-        for (int64_t q = 0; q < nk; q++) olive_cable_add_site_syn(&b->t, (int)(keys[q] / 2), (int)(keys[q] % 2));
-        /* per row: the objects it uses, sorted: its channels */
+        if (nk > INT32_MAX - b->t.cell.nsyn)
+            olive_die("%s: population %s: %lld synapse sites: too many", c->run.net_path, pop[i]->name, (long long)nk);
+        /* key q's object: olive's synapse (>= 0) or an NMODL point instance (< 0) */
+        int32_t *oid = olive_malloc((size_t)nk * sizeof(int32_t) + 4, "synapse sites");
+        for (int64_t q = 0; q < nk; q++) oid[q] = olive_cable_add_site_syn(&b->t, (int)(keys[q] / 2), (int)(keys[q] % 2));
+        /* per row: the objects it uses (as key indices), sorted: its channels */
         int64_t *mine = olive_malloc((size_t)cap * sizeof(int64_t), "synapse sites");
         for (int64_t r = r0; r < r1; r++) {
             int64_t m = 0;
@@ -110,24 +111,25 @@ void spk_sites_setup(sim_t *s, const olive_synapses *syn, const olive_population
                 const olive_projection *p = &syn->proj[j];
                 if (!p->site_sec) continue;
                 for (int64_t x = p->row_ptr[r]; x < p->row_ptr[r + 1]; x++)
-                    mine[m++] = base + find_sorted(keys, nk, site_key(s, b, pop[i], p, rec[j], r, x));
+                    mine[m++] = find_sorted(keys, nk, site_key(s, b, pop[i], p, rec[j], r, x));
             }
             m = sort_unique(mine, m);
             if (nchan + m > INT32_MAX - n) olive_die("%s: more than 2^31 synapse sites on rank %d", c->run.net_path, s->rank);
             obj = olive_realloc(obj, (size_t)(nchan + m) * sizeof(int32_t) + 4, "synapse sites");
-            for (int64_t q = 0; q < m; q++) obj[nchan + q] = (int32_t)mine[q];
+            for (int64_t q = 0; q < m; q++) obj[nchan + q] = oid[mine[q]];
             ptr[r + 1] = m;   /* a count: summed below (rows ascend, so channels are numbered in row order) */
             for (int j = 0; j < syn->n; j++) {
                 const olive_projection *p = &syn->proj[j];
                 if (!p->site_sec) continue;
                 for (int64_t x = p->row_ptr[r]; x < p->row_ptr[r + 1]; x++) {
-                    const int64_t o = base + find_sorted(keys, nk, site_key(s, b, pop[i], p, rec[j], r, x));
+                    const int64_t o = find_sorted(keys, nk, site_key(s, b, pop[i], p, rec[j], r, x));
                     e->chan[j][x] = (int32_t)(nchan + find_sorted(mine, m, o));
                 }
             }
             nchan += m;
         }
         free(mine);
+        free(oid);
         free(keys);
     }
     for (int64_t r = 0; r < n; r++) ptr[r + 1] += ptr[r];
