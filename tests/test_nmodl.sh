@@ -39,7 +39,8 @@
 #     The same network with NEURON's exp2syn.mod compiled as its synapses
 #     (--synapse-mechanism ge=Exp2Syn): every compartment bit for bit olive's
 #     own Exp2Syn, the spikes BioNet's within 1e-6 ms; a NET_RECEIVE olive
-#     cannot sum and USEION in a synapse are refused by name.
+#     cannot sum and USEION in a synapse are refused by name; stopped at 150 ms
+#     and restarted on 3 ranks, the unbroken run's whole state bit for bit.
 #  4. Bad inputs are refused naming the fault: a biophysics statement naming a
 #     mechanism the library lacks, a parameter no mechanism has, a library in
 #     no trusted place (and a network file's library name is never a path).
@@ -226,6 +227,11 @@ grep -q "allensyn: 18 mechanisms (.*Exp2Syn, ExpSyn)" syn_model.txt || fail "exp
 "$S" -q bsyn.h5 -o bsyn1 --time 300 --record-compartments v --record-precision double || fail "NMODL Exp2Syn, 1 rank"
 "$S" -q bnet.h5 -o bown1 --time 300 --record-compartments v --record-precision double || fail "olive's Exp2Syn, compartments"
 mpirun -np 3 --oversubscribe "$S" -q bsyn.h5 -o bsyn3 --time 300 || fail "NMODL Exp2Syn, 3 ranks"
+# checkpoint/restart: stopped at 150 ms on 1 rank, continued on 3: the unbroken run's state (every compartment,
+# mechanism, ion, NMODL synapse and site: /state/cable_x), bit for bit
+"$S" -q bsyn.h5 -o bsynA --time 150 || fail "NMODL network, 150 ms"
+mpirun -np 3 --oversubscribe "$S" -q bsyn.h5 -o bsynB --time 300 --restart bsynA/state.h5 || fail "NMODL network, restart"
+"$PY" "$TESTS/same_datasets.py" bsyn1 bsynB state.h5 > /dev/null || fail "the NMODL network restarted on 3 ranks differs"
 "$nmodl_venv/bin/python" - <<'PY' || fail "the network with NMODL Exp2Syn differs"
 import h5py, numpy as np
 bio = h5py.File("bsyn.h5")["cells/populations/Scnn1a"].attrs["biophysics"]

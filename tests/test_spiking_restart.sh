@@ -3,7 +3,8 @@
 # is bit-identical to an unbroken one (spikes, reports, final state), also
 # when the state's step is inside an exchange window and events are still in
 # flight (delays 0.2-4 ms), for a state written on 1 rank continued on 2 and
-# one of 2 ranks writing checkpoints continued on 3. A state that does not match the run
+# one of 2 ranks writing checkpoints continued on 3; cable cells (every compartment, synapse
+# and site) alike. A state that does not match the run
 # (other cells, synapses, weights, model or method) is refused, naming the
 # file and the fault; so are the engines and models
 # without a restart. State files are sealed by a checksum (byte flips refused
@@ -65,7 +66,58 @@ refuse "runs on the CPU engine only\|built without CUDA" net.h5 --steps 1200 --r
 "$BIN/olive-genconn" -o coba.h5 --model lif_coba --population exc:1000 -q
 refuse "a/state.h5: the state is of a lif_cuba network" coba.h5 --steps 1200 --restart a/state.h5
 "$BIN/olive-genconn" -o cable.h5 --model hh_cable --population exc:2 -q
-refuse "--restart does not apply to cable.h5" cable.h5 --steps 10 --restart a/state.h5
+refuse "a/state.h5: the state is of a lif_cuba network, cable.h5 is a hh_cable network" cable.h5 --steps 10 --restart a/state.h5
+
+# ---- cable cells (hh_cable, Exp2Syn at dendrite sites, synapses at the soma, a Poisson drive): every
+# compartment, synapse and site in the state (/state/cable_x); stopped at step 1237 on 1 rank, continued on 3;
+# checkpoints of 2 ranks continued on 1: the unbroken run's spikes, compartment report and state, bit for bit
+"$BIN/olive-genconn" -q -o cab.h5 --model hh_cable --population a:12 --population b:6 --seed 5 \
+  --param tau_rise_e=0.5 --v0 -70:-60 \
+  --projection from=all,to=a,indegree=20,weight=0.002:0.004,delay=0.5:2,receptor=ge,sites=dend:20:200 \
+  --projection from=a,to=all,indegree=8,weight=0.002,delay=1,receptor=gi,sites=soma:0:10
+CIN=(--poisson rate=1000,weight=0.01,receptor=ge,n=3 --record-every 5)
+crun() {  # P OUT STEPS [extra args]
+  local P=$1 out=$2 steps=$3; shift 3
+  mpirun -np "$P" --oversubscribe "$S" cab.h5 -o "$out" --steps "$steps" "${CIN[@]}" "$@" -q
+}
+crun 1 cref 2400 --record-compartments v
+crun 1 ca 1237
+crun 3 cb 2400 --restart ca/state.h5 --record-compartments v
+crun 2 cc 2400 --checkpoint-every 700
+crun 2 cd1 1400 --checkpoint-every 700
+crun 1 cd2 2400 --restart cd1/state.h5 --record-compartments v
+refuse "--record-compartments and --checkpoint-every" cab.h5 --steps 10 --checkpoint-every 5 --record-compartments v
+"$PY" - <<'PY' || fail "cable cells: a restarted run differs from the unbroken one"
+import h5py, numpy as np
+def ds(p):
+    out = {}
+    with h5py.File(p) as f:
+        f.visititems(lambda n, o: out.__setitem__(n, o[()]) if isinstance(o, h5py.Dataset) else None)
+    return out
+ref = ds("cref/state.h5")
+assert {"state/cable_x", "state/cable_len"} <= set(ref) and len(ref["state/cable_x"]) > 18 * 30, sorted(ref)
+for other in ("cb", "cc", "cd2"):
+    st = ds(f"{other}/state.h5")
+    bad = [k for k in ref if not np.array_equal(ref[k], st[k])]
+    assert not bad, (other, bad)
+sr = h5py.File("cref/spikes.h5")["spikes"]
+for other, t0 in (("cb", 1237 * 0.025), ("cd2", 1400 * 0.025)):
+    so = h5py.File(f"{other}/spikes.h5")["spikes"]
+    for p in ("a", "b"):
+        t, i = sr[p]["timestamps"][:], sr[p]["node_ids"][:]
+        keep = t >= t0 - 1e-9
+        a = sorted(zip(t[keep], i[keep])); b = sorted(zip(so[p]["timestamps"][:], so[p]["node_ids"][:]))
+        assert a == b and len(a) > 10, (other, p, len(a), len(b))
+    rv, ov = h5py.File("cref/v_compartments.h5")["report/a/data"], h5py.File(f"{other}/v_compartments.h5")["report/a/data"]
+    assert rv[-ov.shape[0]:].tobytes() == ov[:].tobytes(), other
+print("cable restart: 1 -> 3 ranks and 2 -> 1 ranks = the unbroken run")
+PY
+# a --param that changes the cells' segments (a restart may change parameters): their records no longer fit
+if mpirun -np 1 "$S" cab.h5 -o cbad --steps 2400 --restart ca/state.h5 --param dend_nseg=7 -q > cbad.txt 2>&1; then
+  fail "a state of cells of other segments was accepted"; fi
+grep -q "ca/state.h5: cell 0's compartments and synapses take [0-9]* values here, [0-9]* in the state" cbad.txt \
+  || fail "cells of other segments: $(cat cbad.txt)"
+[ ! -e cbad ] || fail "a refused restart left cbad behind"
 
 # ---- a state file is sealed by a checksum: byte flips (most inside the data)
 # are refused naming the copy, or change nothing; bad spikes in flight are

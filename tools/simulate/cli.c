@@ -370,8 +370,6 @@ static void check_options_apply(sim_config *cfg, int have_gj, int have_threshold
     if (lif) {
         const char *bad = have_gj ? "--gj" : cfg->infoli.noise_on ? "--noise" : cfg->infoli.init_random ? "--init-voltage" :
                           cfg->run.single ? "--precision single" :
-                          olive_model_is_cable(cfg->run.model) && cfg->run.checkpoint_every ? "--checkpoint-every" :
-                          olive_model_is_cable(cfg->run.model) && cfg->run.restart_path ? "--restart" :
                           cfg->run.map_path ? "--map" : have_threshold ? "--spike-threshold" : NULL;
         if (bad)
             olive_usage_error("%s does not apply to %s (a %s network): %s", bad, cfg->run.net_path, cfg->run.model->name,
@@ -559,6 +557,9 @@ static void finish_config(sim_config *cfg, sim_seen *h, int session)
     if (cfg->stim.path) sim_read_stimulus(&cfg->stim, cfg->stim.path);
     if (cfg->infoli.init_random && cfg->run.restart_path)
         olive_usage_error("--init-voltage and --restart: a restart continues the state's potentials");
+    if (cfg->run.checkpoint_every && (cfg->rec.ncomp_vars || cfg->rec.ncomp_mech))
+        olive_usage_error("--record-compartments and --checkpoint-every: compartment reports are not kept across "
+                          "checkpoints yet (a run from --restart may record them)");
 }
 
 void sim_parse_args(int argc, char **argv, sim_config *cfg, int session)

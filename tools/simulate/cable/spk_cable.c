@@ -318,7 +318,7 @@ static void cable_free(sim_t *s) { (void)s; }
 static void cable_lists_built(sim_t *s) { spk_sites_chan_free(s, s->spk->cable); }
 
 const struct spk_cell_kind spk_cable_kind = {
-    spk_cable_setup, cable_lists_built, spk_cable_free,
+    spk_cable_setup, cable_lists_built, spk_cable_free, spk_cable_write_state, spk_cable_restore,
 #ifdef OLIVE_HAVE_CUDA
     spk_cable_cuda_bytes, spk_cable_cuda_setup, spk_cable_cuda_update, spk_cable_cuda_fetch, spk_cable_cuda_free,
 #else

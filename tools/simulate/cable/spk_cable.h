@@ -9,6 +9,7 @@
 #include "cable_model.h"
 #include "sim.h"
 #include "synfile.h"
+#include <hdf5.h>
 
 #ifdef __cplusplus
 extern "C" {   /* (spk_cable_cuda.cu defines some: the C files name them) */
@@ -27,6 +28,13 @@ void spk_sites_free(struct spk_cable *e);
 /* cable->chan, once the synapse lists have used it (and s's view of it; s NULL: none). */
 void spk_sites_chan_free(sim_t *s, struct spk_cable *e);
 void spk_cable_free(sim_t *s);
+/* spk_cable_state.c: the cells' whole state (every compartment, mechanism,
+ * synapse and site) into /state/cable_x and cable_len of a state file's
+ * group g (their part of its checksum), and back at a restart (any rank
+ * count; dies naming a missing or foreign record): the kind's write_state
+ * and restore_state (spk.h). */
+uint64_t spk_cable_write_state(sim_t *s, const char *path, hid_t g, hid_t xfer);
+uint64_t spk_cable_restore(sim_t *s, const char *path, hid_t f);
 /* Element reports: own cell r's compartments (its segment nodes in node
  * order): how many; element k's section index and position (centre x); the
  * values of variable var (v, m, h or n) of all of them into out. */
@@ -46,7 +54,7 @@ struct spk_cuda;
 double spk_cable_cuda_bytes(const sim_t *s);
 void spk_cable_cuda_setup(sim_t *s, struct spk_cuda *g);
 void spk_cable_cuda_update(sim_t *s, struct spk_cuda *g, int64_t step, int64_t q, const double *cur);
-void spk_cable_cuda_fetch(sim_t *s, struct spk_cuda *g);
+void spk_cable_cuda_fetch(sim_t *s, struct spk_cuda *g, int all);
 void spk_cable_cuda_free(struct spk_cuda *g);
 #ifdef __cplusplus
 }
@@ -87,6 +95,7 @@ struct spk_cable {
     int64_t nsite;     /* channels */
     int nchan_proj;
     int32_t **chan;    /* while the synapses are set up: per projection, per held synapse its channel (NULL: no sites) */
+    int64_t *chan_row; /* per channel its own row (sim_spk's sites.row) */
     double *vprev;     /* per own cell: the soma's v before the step (OLIVE_SPIKE_PEAK) */
     int32_t *ref;      /* per own cell: refractory steps left (PEAK) / above threshold (CROSSING) */
     /* --record-compartments' NMODL variables: an ion's field (ion >= 0) or a

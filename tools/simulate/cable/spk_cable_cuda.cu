@@ -216,14 +216,28 @@ void spk_cable_cuda_update(sim_t *s, spk_cuda *g, int64_t step, int64_t q, const
     }
 }
 
-void spk_cable_cuda_fetch(sim_t *s, spk_cuda *g)
+void spk_cable_cuda_fetch(sim_t *s, spk_cuda *g, int all)
 {
     double *dev[3] = {g->cable->sm, g->cable->sh, g->cable->sn};
     for (int v = 0; v < 3; v++)
         CK(cudaMemcpyAsync(s->state[1 + v], dev[v], (size_t)g->n * sizeof(double), cudaMemcpyDeviceToHost, g->st));
-    if (!s->cfg->rec.ncomp_vars && !s->cfg->rec.ncomp_mech) return;
-    /* compartment reports: every node of every block into the host blocks */
     const struct spk_cable *e = s->spk->cable;
+    if (all) {   /* a state file: everything a cell's record holds (spk_cable_state.c) */
+        const size_t n = (size_t)s->plan.nlocal;
+        CK(cudaMemcpyAsync(e->vprev, g->cable->vprev, n * sizeof(double), cudaMemcpyDeviceToHost, g->st));
+        CK(cudaMemcpyAsync(e->ref, g->cable->ref, n * sizeof(int32_t), cudaMemcpyDeviceToHost, g->st));
+        if (e->sites.ptr)
+            CK(cudaMemcpyAsync(e->sites.in, g->ring.site_in, (size_t)e->nsite * sizeof(double), cudaMemcpyDeviceToHost, g->st));
+        for (int i = 0; i < e->nblocks; i++) {
+            const spk_cable_block *h = &e->b[i];
+            const dev_block *b = &g->cable->b[i];
+            const size_t syn = (size_t)h->shape.nsyn * (size_t)h->n * sizeof(double);
+            CK(cudaMemcpyAsync(h->x.syn_g, b->x.syn_g, syn, cudaMemcpyDeviceToHost, g->st));
+            CK(cudaMemcpyAsync(h->x.syn_a, b->x.syn_a, syn, cudaMemcpyDeviceToHost, g->st));
+        }
+    }
+    if (!all && !s->cfg->rec.ncomp_vars && !s->cfg->rec.ncomp_mech) return;
+    /* compartment reports and states: every node of every block into the host blocks */
     for (int i = 0; i < e->nblocks; i++) {
         const spk_cable_block *h = &e->b[i];
         const dev_block *b = &g->cable->b[i];
@@ -232,7 +246,7 @@ void spk_cable_cuda_fetch(sim_t *s, spk_cuda *g)
         CK(cudaMemcpyAsync(h->x.m, b->x.m, bytes, cudaMemcpyDeviceToHost, g->st));
         CK(cudaMemcpyAsync(h->x.h, b->x.h, bytes, cudaMemcpyDeviceToHost, g->st));
         CK(cudaMemcpyAsync(h->x.n, b->x.n, bytes, cudaMemcpyDeviceToHost, g->st));
-        if (s->cfg->rec.ncomp_mech && h->shape.mset) {   /* NMODL variables: the mechanisms' and the ions' arrays */
+        if ((all || s->cfg->rec.ncomp_mech) && h->shape.mset) {   /* NMODL variables: the mechanisms' and the ions' arrays */
             const olive_mech_set *ms = h->shape.mset;
             CK(cudaMemcpyAsync(h->x.mx, b->x.mx, (size_t)ms->nx * (size_t)h->n * sizeof(double), cudaMemcpyDeviceToHost, g->st));
             CK(cudaMemcpyAsync(h->x.ion, b->x.ion, (size_t)ms->nnode * (size_t)ms->nion * OLIVE_ION_NF * (size_t)h->n *

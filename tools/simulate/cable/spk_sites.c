@@ -139,6 +139,11 @@ void spk_sites_setup(sim_t *s, const olive_synapses *syn, const olive_population
     e->sites = (spk_cable_sites){ptr, obj ? obj : olive_malloc(4, "synapse sites"),
                                  olive_calloc((size_t)nchan + 1, sizeof(double), "synapse sites")};
     s->spk->sites.in = e->sites.in;
+    int64_t *row = olive_malloc((size_t)nchan * sizeof(int64_t) + 8, "synapse sites");
+    for (int64_t r = 0; r < n; r++)
+        for (int64_t k = ptr[r]; k < ptr[r + 1]; k++) row[k] = r;
+    e->chan_row = row;
+    s->spk->sites.row = row;
 }
 
 void spk_sites_free(struct spk_cable *e)
@@ -146,6 +151,8 @@ void spk_sites_free(struct spk_cable *e)
     free((void *)e->sites.ptr);
     free((void *)e->sites.obj);
     free(e->sites.in);
+    free(e->chan_row);
+    e->chan_row = NULL;
     e->sites = (spk_cable_sites){NULL, NULL, NULL};
     spk_sites_chan_free(NULL, e);
 }

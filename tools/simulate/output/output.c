@@ -239,6 +239,8 @@ void sim_write_state(sim_t *s, const char *path, int64_t step, const char *kind)
     }
     if (s->spk) part += spk_write_in_flight(s, path, g, step, xfer);   /* what a restart must deliver */
     if (s->spk) part += spk_plastic_write(s, path, g, step, xfer);      /* plastic synapses' weights and states */
+    if (s->spk && s->family->cells && s->family->cells->write_state)   /* cable cells: every compartment */
+        part += s->family->cells->write_state(s, path, g, xfer);
     olive_h5_attr_i64(path, g, "step", step);
     olive_h5_attr_f64(path, g, "time_ms", (double)step * s->cfg->run.dt);
     olive_h5_attr_str(path, g, "precision", s->cfg->run.single ? "single" : "double");

@@ -107,11 +107,13 @@ struct sim_spk {
     /* Synapse sites: delivery targets after the rank's cells that the cell
      * kind adds (cable/spk_sites.c): n channels, in the weight each received
      * for the next step; chan, while the lists are built, per projection per
-     * held synapse its channel (NULL: no sites). */
+     * held synapse its channel (NULL: no sites); row, per channel its own
+     * row (the synapse hash names the cell, whatever the rank count). */
     struct {
         int64_t n;
         double *in;
         int32_t *const *chan;
+        const int64_t *row;
     } sites;
     /* Spike-source rows (spike_source.h; kind NONE for neurons, whose
      * coef_of is >= 0; sources have coef_of -1) and their list. */
@@ -172,13 +174,18 @@ struct spk_cell_kind {
     void (*setup)(sim_t *s, const olive_synapses *syn);
     void (*lists_built)(sim_t *s);   /* sites.chan was used: it may go */
     void (*free)(sim_t *s);
+    /* The cells' own state in a state file's group g (their part of its
+     * checksum), and back at a restart from file f (the part read); NULL:
+     * the common variables say it all. */
+    uint64_t (*write_state)(sim_t *s, const char *path, hid_t g, hid_t xfer);
+    uint64_t (*restore_state)(sim_t *s, const char *path, hid_t f);
     /* The CUDA engine's (spk_cuda.cu): its device bytes, set-up, the update of
      * step (q: the ring slot; cur: the pulse current or NULL), the state read
      * back, the device memory freed. NULL in a build without CUDA. */
     double (*cuda_bytes)(const sim_t *s);
     void (*cuda_setup)(sim_t *s, struct spk_cuda *g);
     void (*cuda_update)(sim_t *s, struct spk_cuda *g, int64_t step, int64_t q, const double *cur);
-    void (*cuda_fetch)(sim_t *s, struct spk_cuda *g);
+    void (*cuda_fetch)(sim_t *s, struct spk_cuda *g, int all);   /* all: for a state file, everything */
     void (*cuda_free)(struct spk_cuda *g);
 };
 

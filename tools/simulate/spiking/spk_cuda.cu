@@ -565,7 +565,7 @@ static void spiking_cuda_fetch(sim_t *s, int all)
         for (int v = 0; v < 3; v++)
             CK(cudaMemcpyAsync(s->state[var[v]], dev[v], (size_t)g->n * sizeof(double), cudaMemcpyDeviceToHost, g->st));
     }
-    if (g->cable) s->family->cells->cuda_fetch(s, g);
+    if (g->cable) s->family->cells->cuda_fetch(s, g, all);
     if (g->pl && all) spk_plastic_cuda_fetch(s, g);   /* (for a state: not every recorded frame) */
     unsigned long long np = 0;
     CK(cudaMemcpyAsync(&np, g->poisson.count, sizeof np, cudaMemcpyDeviceToHost, g->st));

@@ -183,6 +183,8 @@ void spk_restart_load(sim_t *s)
     /* plastic synapses: their states and the events they queued (the
      * weights a spike carried are gone), not a replay of the spikes */
     if (k->plastic) spk_plastic_restore(s, p, f, &part);
+    if (s->family->cells && s->family->cells->restore_state)   /* cable cells: compartments, synapses, sites */
+        part += s->family->cells->restore_state(s, p, f);
     /* Last, so that the checks above name what they find in a changed file. */
     sim_state_verify(s, p, f, part);
     H5Fclose(f);

@@ -20,7 +20,9 @@ int64_t spk_synapse_hash(sim_t *s)
     for (int64_t g = 0; g < N; g++)
         for (int64_t e = k->out_ptr ? k->out_ptr[g] : 0; k->out_ptr && e < k->out_ptr[g + 1]; e++) {
             const spk_out *o = &k->out[e];
-            part += olive_synapse_hash_term((uint64_t)g, (uint64_t)(row0 + o->target), (uint64_t)o->receptor,
+            /* a site's channel (beyond the rows) counts as its cell: the same terms on any rank count */
+            const int64_t t = o->target >= s->plan.nlocal && k->sites.row ? k->sites.row[o->target - s->plan.nlocal] : o->target;
+            part += olive_synapse_hash_term((uint64_t)g, (uint64_t)(row0 + t), (uint64_t)o->receptor,
                                             k->out_delay[e], olive_bits_of(o->w));
         }
     part += k->dev.hash;   /* synapses drawn at each spike or turned around on the device: the same terms */
