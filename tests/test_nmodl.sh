@@ -34,8 +34,9 @@
 #     A SONATA network of 8 Allen cells built with bmtk's NetworkBuilder (exp2syn
 #     edges at bmtk's rand_syn_locations sites, virtual lgn nodes with a SONATA
 #     spikes file), run by bmtk BioNet on NEURON 9 and by olive from
-#     olive-genconn --import-circuit: the same spikes within 1e-6 ms, olive on 1
-#     and 3 ranks bit for bit.
+#     olive-genconn --import-circuit (temperature, v_init, threshold, dL and
+#     the input trains from the config, as BioNet reads them): the same spikes
+#     within 1e-6 ms, olive on 1 and 3 ranks bit for bit.
 #     The same network with NEURON's exp2syn.mod compiled as its synapses
 #     (--synapse-mechanism ge=Exp2Syn): every compartment bit for bit olive's
 #     own Exp2Syn, the spikes BioNet's within 1e-6 ms; a NET_RECEIVE olive
@@ -184,8 +185,9 @@ BN="$TOP/scripts/bmtk_bionet_network.py"
 "$bionet_venv/bin/python" "$BN" run bnet > bnet_run.txt 2>&1 || fail "bmtk BioNet: $(tail -5 bnet_run.txt)"
 model build bnet/components/mechanisms/modfiles --name allen --skip-unsupported > bnet_model.txt 2>&1 \
   || fail "olive-model build of the circuit's mechanisms_dir: $(cat bnet_model.txt)"
+# (celsius, v_init, the spike threshold, dL and the lgn trains from the config's conditions, run and inputs)
 "$G" -q -o bnet.h5 --model biophys_swc --mechanisms allen --import-circuit bnet/config.json --import-node-population v1 \
-     --import-spikes bnet/inputs/lgn_spikes.h5 --param celsius=34 --param v0=-80 || fail "olive-genconn --import-circuit (bmtk)"
+  || fail "olive-genconn --import-circuit (bmtk)"
 "$S" -q bnet.h5 -o bnet1 --time 300 || fail "the bmtk network, 1 rank"
 mpirun -np 3 --oversubscribe "$S" -q bnet.h5 -o bnet3 --time 300 || fail "the bmtk network, 3 ranks"
 "$nmodl_venv/bin/python" - <<'PY' || fail "the bmtk network's spikes differ from BioNet's"
@@ -275,7 +277,16 @@ refuse_circuit() {  # WANT CONFIG ARGS...
   grep -qF -- "$want" bad.txt || fail "expected '$want', got: $(cat bad.txt)"
   [ ! -e bad.h5 ] || fail "a refused network left bad.h5"
 }
-refuse_circuit "the source nodes are in node population 'lgn', which is not imported" bnet/config.json --param v0=-80
+"$nmodl_venv/bin/python" - <<'PY'
+import json
+c = json.load(open("bnet/config.json"))
+c["inputs"] = {}
+json.dump(c, open("bnet/noinputs.json", "w"))
+c["inputs"] = {"iclamp": {"input_type": "current_clamp", "module": "IClamp", "node_set": "v1", "amp": 0.1}}
+json.dump(c, open("bnet/iclamp.json", "w"))
+PY
+refuse_circuit "the source nodes are in node population 'lgn', which is not imported" bnet/noinputs.json
+refuse_circuit "bnet/iclamp.json: inputs.iclamp: input_type current_clamp is not read by olive" bnet/iclamp.json
 T=bnet/network/v1_v1_edge_types.csv
 cp $T bnet/types_orig.csv
 sed 's/AMPA_ExcToInh.json/AMPA_ExcToExc.json/' bnet/types_orig.csv > $T

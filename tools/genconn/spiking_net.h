@@ -64,7 +64,7 @@ typedef struct {
     const char *import_circuit;     /* --import-circuit CONFIG.json (its biophysical nodes) */
     const char *import_node_pop;    /* --import-node-population NAME */
     char import_node_pop_name[256]; /* the circuit's node population imported as the cells */
-    int nimport_spikes;
+    int nimport_spikes, nimport_spikes_given;
     const char *import_spikes[8];   /* --import-spikes SPIKES.h5: trains of the circuit's virtual nodes */
     /* spike_source_array populations: cell c's spike times at
      * array_times[i][array_ptr[i][c] .. array_ptr[i][c + 1]) (NULL: none) */
@@ -114,6 +114,9 @@ int64_t gc_circuit_virtual_nodes(const char *config, const char *pop);
  * circuit config (their number; models_dir: components.synaptic_models_dir
  * or ""), and the spike trains written into the network file */
 void gc_spk_import_spike_trains(gc_spk_config *cfg);
+/* bmtk's run, conditions and inputs of --import-circuit's config as the
+ * imported network's defaults (sonata_bionet.c); dt_given: --dt was given. */
+void gc_circuit_sim_config(gc_spk_config *cfg, int dt_given);
 int gc_circuit_edge_files(const char *config, int max, char (*edges)[4096], char (*types)[4096], char *models_dir);
 void gc_spk_write_spike_trains(const char *path, int64_t file, const gc_spk_config *cfg);
 /* sonata_dynamics.c: a node type's dynamics_params (the parsed JSON root of

@@ -126,3 +126,70 @@ void gc_spk_write_spike_trains(const char *path, int64_t file, const gc_spk_conf
         olive_h5_close(path, g, "a population group");
     }
 }
+
+/* The simulation config's parts of a bmtk BioNet config (--import-circuit,
+ * biophys_swc), as BioNet reads them: conditions.celsius and v_init,
+ * run.spike_threshold and dL become the imported cells' celsius, v0, V_th
+ * and dL (a --param given wins: applied after), run.dt the network's dt
+ * (unless --dt), the inputs of input_type spikes (module sonata or h5) the
+ * virtual nodes' trains (unless --import-spikes); another input type is
+ * refused by name. (run.tstop is olive-simulate's --time.) */
+
+/* A number of the config (NULL object or key: absent, 0; else it must be a finite number). */
+static int sim_num(const gc_circuit *c, const gc_json *o, const char *where, const char *key, double *out)
+{
+    const gc_json *v = gc_json_get(o, key);
+    if (!v) return 0;
+    if (v->kind != GC_JSON_NUM || !isfinite(v->num))
+        olive_die("%s: %s.%s is %s, not a number", c->path, where, key, gc_json_kind_name(v->kind));
+    *out = v->num;
+    return 1;
+}
+
+void gc_circuit_sim_config(gc_spk_config *cfg, int dt_given)
+{
+    static char files[8][PATH_MAX];
+    gc_circuit c;
+    gc_circuit_open(cfg->import_circuit, &c);
+    const gc_json *run = gc_json_get(c.root, "run"), *cond = gc_json_get(c.root, "conditions");
+    /* run and conditions: the populations' defaults (a --param given wins: applied after) */
+    static const struct { const char *where, *key, *param; } map[] = {
+        {"conditions", "celsius", "celsius"}, {"conditions", "v_init", "v0"}, {"run", "spike_threshold", "V_th"},
+        {"run", "dL", "dL"},
+    };
+    for (size_t k = 0; k < sizeof map / sizeof map[0]; k++) {
+        double v;
+        if (!sim_num(&c, map[k].where[0] == 'c' ? cond : run, map[k].where, map[k].key, &v)) continue;
+        const int q = olive_model_param(cfg->model, map[k].param);
+        for (int i = 0; q >= 0 && i < cfg->pops.n; i++)
+            if (!olive_model_is_source(cfg->pops.pop[i].model)) cfg->pops.pop[i].param[q] = v;
+        olive_info("%s: %s.%s = %g: %s of the imported cells", c.path, map[k].where, map[k].key, v, map[k].param);
+    }
+    double dt;
+    if (!dt_given && sim_num(&c, run, "run", "dt", &dt)) {
+        if (!(dt > 0)) olive_die("%s: run.dt = %g is not a time step > 0 ms", c.path, dt);
+        cfg->dt = dt;
+    }
+    /* inputs: the spike trains of the virtual nodes, unless --import-spikes named them */
+    const gc_json *in = gc_json_get(c.root, "inputs");
+    for (int k = 0; in && in->kind == GC_JSON_OBJ && k < in->n; k++) {
+        const gc_json *x = &in->item[k];
+        char where[300];
+        snprintf(where, sizeof where, "inputs.%.200s", in->key[k]);
+        const char *type = gc_circuit_str(&c, x, "input_type", where), *module = gc_circuit_str(&c, x, "module", where);
+        if (!type || strcmp(type, "spikes"))
+            olive_die("%s: %s: input_type %s is not read by olive (spike trains are: input_type spikes, module sonata; "
+                      "give a current with olive-simulate --pulse or --param I_e)", c.path, where, type ? type : "(none)");
+        if (!module || (strcmp(module, "sonata") && strcmp(module, "h5")))
+            olive_die("%s: %s: module %s: olive reads SONATA spike files (module sonata or h5)", c.path, where,
+                      module ? module : "(none)");
+        const char *file = gc_circuit_str(&c, x, "input_file", where);
+        if (!file) olive_die("%s: %s has no input_file", c.path, where);
+        if (cfg->nimport_spikes_given) continue;   /* --import-spikes named the trains */
+        if (cfg->nimport_spikes == 8) olive_die("%s: more than 8 spike inputs", c.path);
+        const int j = cfg->nimport_spikes++;
+        gc_circuit_resolve(&c, where, file, files[j]);
+        cfg->import_spikes[j] = files[j];
+    }
+    gc_circuit_close(&c);
+}

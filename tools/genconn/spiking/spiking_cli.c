@@ -673,6 +673,7 @@ static int parse_sonata_option(int id, const char *v, gc_spk_config *cfg)
     case SPK_OPT_IMPORT_SPIKES:
         if (cfg->nimport_spikes == 8) olive_usage_error("--import-spikes: at most 8 files");
         cfg->import_spikes[cfg->nimport_spikes++] = v;
+        cfg->nimport_spikes_given = cfg->nimport_spikes;
         break;
     default: return 0;
     }
@@ -688,6 +689,7 @@ static void check_model_and_imports(gc_spk_config *cfg, int64_t cells)
     if (cfg->import_synaptic_models && !cfg->import_edge_types)
         olive_usage_error("--import-synaptic-models needs --import-edge-types TYPES.csv (its dynamics_params name the files)");
     if (!cfg->model) olive_usage_error("no model given (--model MODEL: %s, or a plugin)", olive_spiking_model_names());
+    const int dt_given = cfg->dt >= 0;
     if (cfg->dt < 0) cfg->dt = cfg->model->dt_default;
     if (cfg->export_prefix && cfg->model == &olive_model_hh_cable)
         olive_usage_error("--export-sonata: a %s cell has no SONATA point-neuron template, and olive writes no "
@@ -701,6 +703,7 @@ static void check_model_and_imports(gc_spk_config *cfg, int64_t cells)
         if (!olive_model_needs_morphology(cfg->model))
             olive_usage_error("--import-circuit: biophysical nodes become hh_swc or biophys_swc cells, not %s", cfg->model->name);
         gc_spk_import_nodes(cfg->import_circuit, cfg->import_node_pop, cfg->model, &cfg->pops, cfg->import_node_pop_name);
+        if (olive_model_needs_mechanisms(cfg->model)) gc_circuit_sim_config(cfg, dt_given);   /* bmtk's run, conditions, inputs */
         gc_spk_import_spike_trains(cfg);
     }
     if (cfg->nimport_spikes && !(cfg->import_circuit && olive_model_needs_mechanisms(cfg->model)))
