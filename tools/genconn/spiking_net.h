@@ -114,6 +114,13 @@ int64_t gc_circuit_virtual_nodes(const char *config, const char *pop);
  * circuit config (their number; models_dir: components.synaptic_models_dir
  * or ""), and the spike trains written into the network file */
 void gc_spk_import_spike_trains(gc_spk_config *cfg);
+/* spiking_import.c: whether exp2syn edge types gave population pop's
+ * receptor rec (0 ge, 1 gi) an Exp2Syn: v = tau1, tau2, erev; from names them. */
+int gc_spk_exp2syn_of(int pop, int rec, double *v, const char **from);
+/* spiking_biophys.c: after the imports, where a population's receptor is an
+ * NMODL point process (--synapse-mechanism), the imported exp2syn's tau1,
+ * tau2 and e as its parameters, as BioNet sets them on NEURON's Exp2Syn. */
+void gc_apply_point_synapses(gc_spk_config *cfg);
 /* bmtk's run, conditions and inputs of --import-circuit's config as the
  * imported network's defaults (sonata_bionet.c); dt_given: --dt was given. */
 void gc_circuit_sim_config(gc_spk_config *cfg, int dt_given);

@@ -113,6 +113,38 @@ void gc_apply_biophysics(gc_spk_config *cfg, const char *const *bios, int nbio, 
     }
 }
 
+void gc_apply_point_synapses(gc_spk_config *cfg)
+{
+    static const char *const names[3] = {"tau1", "tau2", "e"};
+    for (int i = 0; i < cfg->pops.n; i++) {
+        olive_population *p = &cfg->pops.pop[i];
+        const olive_mech_library *lib = olive_model_is_source(p->model) ? NULL : gc_pop_mechanisms(p);
+        if (!lib) continue;
+        olive_biophysics b;
+        const char *fault = olive_biophysics_parse(p->biophysics, lib, &b);
+        if (fault) olive_usage_error("population %s: %s", p->name, fault);
+        int syn[2] = {b.syn[0] - 1, b.syn[1] - 1};
+        olive_biophysics_free(&b);
+        for (int r = 0; r < 2; r++) {
+            double v[3];
+            const char *from;
+            if (syn[r] < 0 || !gc_spk_exp2syn_of(i, r, v, &from)) continue;
+            const olive_mech_desc *d = &lib->mech[syn[r]];
+            for (int q = 0; q < 3; q++) {
+                int has = 0;
+                for (int k = 0; k < d->nparam; k++) has |= !strcmp(d->param_names[k], names[q]);
+                if (!has)
+                    olive_die("%s: an exp2syn synapse model onto population %s, whose %s synapses are %s (%s), which has "
+                              "no RANGE parameter %s (BioNet sets an Exp2Syn's tau1, tau2 and e)", from, p->name,
+                              r ? "gi" : "ge", d->name, d->file, names[q]);
+                char line[160];
+                snprintf(line, sizeof line, "synapse %s %s = %.17g", r ? "gi" : "ge", names[q], v[q]);
+                biophysics_add(p, line, "--synapse-mechanism");
+            }
+        }
+    }
+}
+
 /* The library of population p (its name and hash), or NULL for other models. */
 const olive_mech_library *gc_pop_mechanisms(const olive_population *p)
 {

@@ -185,6 +185,7 @@ int gc_spiking_main(int argc, char **argv)
     const int before = syn.n;
     if (cfg.import_synapses) gc_spk_import(&cfg, &syn);
     if (cfg.import_circuit && olive_model_needs_mechanisms(cfg.model)) import_circuit_edges(&cfg, &syn);   /* bmtk BioNet's */
+    if (olive_model_needs_mechanisms(cfg.model)) gc_apply_point_synapses(&cfg);   /* NMODL Exp2Syn: the edge types' values */
     for (int k = before; k < syn.n; k++) {
         total += syn.proj[k].nnz;
         for (int q = 0; q < k; q++)

@@ -6,7 +6,6 @@
  * (afferent_section_id, afferent_section_pos: sections in BioNet's order,
  * which is biophys_swc's). */
 #include "spiking_net.h"
-#include "cable_mechs.h"
 #include "h5util.h"
 #include "json.h"
 #include "memcheck.h"
@@ -466,38 +465,20 @@ static void fill_projection(const gc_spk_config *cfg, const olive_synapses *syn,
 /* An exp2syn edge type's tau1, tau2, erev onto the Exp2Syn of receptor rec
  * (tau_rise, tau, E of ge or gi) of every population its m edges reach; a
  * population whose receptor another edge type gave other values is refused. */
-/* Where population p's receptor rec is an NMODL point process (--synapse-mechanism): its tau1, tau2
- * and e, as BioNet sets an Exp2Syn's from the edge type's synapse model (v: tau1, tau2, erev). */
-static void point_exp2syn(olive_population *p, const char *path, int64_t tid, const char *rec, const double *v)
+/* What the exp2syn edge types gave each population's receptor (tau1, tau2, erev), and where from. */
+static struct { int set; double v[3]; char from[300]; } given[OLIVE_MAX_POPS][2];
+
+int gc_spk_exp2syn_of(int pop, int rec, double *v, const char **from)
 {
-    const olive_mech_library *lib = gc_pop_mechanisms(p);
-    if (!lib) return;
-    olive_biophysics b;
-    const char *fault = olive_biophysics_parse(p->biophysics, lib, &b);
-    if (fault) olive_die("population %s: %s", p->name, fault);
-    const int m = b.syn[rec[1] == 'i'] - 1;
-    olive_biophysics_free(&b);
-    if (m < 0) return;
-    static const char *const names[3] = {"tau1", "tau2", "e"};
-    const olive_mech_desc *d = &lib->mech[m];
-    for (int q = 0; q < 3; q++) {
-        int has = 0;
-        for (int k = 0; k < d->nparam; k++) has |= !strcmp(d->param_names[k], names[q]);
-        if (!has)
-            olive_die("%s: edge type %lld: an exp2syn synapse model onto population %s, whose %s synapses are %s (%s), "
-                      "which has no RANGE parameter %s (BioNet sets an Exp2Syn's tau1, tau2 and e)", path, (long long)tid,
-                      p->name, rec, d->name, d->file, names[q]);
-        const size_t n = strlen(p->biophysics);
-        if (n + 80 >= sizeof p->biophysics) olive_die("population %s: its biophysics are too long", p->name);
-        snprintf(p->biophysics + n, sizeof p->biophysics - n, "%ssynapse %s %s = %.17g\n",
-                 n && p->biophysics[n - 1] != '\n' ? "\n" : "", rec, names[q], v[q]);
-    }
+    if (!given[pop][rec].set) return 0;
+    memcpy(v, given[pop][rec].v, sizeof given[pop][rec].v);
+    *from = given[pop][rec].from;
+    return 1;
 }
 
 static void apply_exp2syn(gc_spk_config *cfg, const char *path, int64_t tid, const edge_type *et, const char *rec,
                           const edge *es, int64_t m)
 {
-    static struct { int set; double v[3]; char from[300]; } given[OLIVE_MAX_POPS][2];
     const int r = rec[1] == 'i';
     char names[3][16];
     snprintf(names[0], sizeof names[0], "tau_rise_%c", rec[1]);
@@ -514,7 +495,6 @@ static void apply_exp2syn(gc_spk_config *cfg, const char *path, int64_t tid, con
                       "(tau1 %g, tau2 %g, erev %g): an olive population has one Exp2Syn per receptor (ge: erev >= %g mV, "
                       "else gi)", path, (long long)tid, v[0], v[1], v[2], p->name, rec, given[i][r].from, given[i][r].v[0],
                       given[i][r].v[1], given[i][r].v[2], GC_EXP2SYN_EXCITATORY);
-        const int first = !given[i][r].set;
         given[i][r].set = 1;
         memcpy(given[i][r].v, v, sizeof v);
         snprintf(given[i][r].from, sizeof given[i][r].from, "%.250s's edge type %lld", path, (long long)tid);
@@ -523,7 +503,6 @@ static void apply_exp2syn(gc_spk_config *cfg, const char *path, int64_t tid, con
             if (k < 0) olive_die("%s: edge type %lld: model %s has no parameter %s", path, (long long)tid, p->model->name, names[q]);
             p->param[k] = v[q];
         }
-        if (first) point_exp2syn(p, path, tid, rec, v);
     }
 }
 
