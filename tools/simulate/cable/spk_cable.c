@@ -202,7 +202,7 @@ static void cable_step(sim_t *s, int64_t step)
 }
 
 /* The block of row r, or NULL (a spike source). */
-static const spk_cable_block *block_of(const sim_t *s, int64_t r)
+const spk_cable_block *spk_cable_block_of(const sim_t *s, int64_t r)
 {
     const struct spk_cable *e = s->spk->cable;
     for (int i = 0; i < e->nblocks; i++)
@@ -212,13 +212,13 @@ static const spk_cable_block *block_of(const sim_t *s, int64_t r)
 
 int spk_cable_nelements(const sim_t *s, int64_t r)
 {
-    const spk_cable_block *b = block_of(s, r);
+    const spk_cable_block *b = spk_cable_block_of(s, r);
     return b ? b->nelem : 0;
 }
 
 void spk_cable_element(const sim_t *s, int64_t r, int k, uint32_t *section, float *pos)
 {
-    const spk_cable_block *b = block_of(s, r);
+    const spk_cable_block *b = spk_cable_block_of(s, r);
     const int j = b->elem_node[k];
     *section = (uint32_t)b->t.cell.section[j];
     *pos = (float)b->t.cell.xpos[j];
@@ -299,7 +299,7 @@ static void mech_values(const sim_t *s, const spk_cable_block *b, int k, int64_t
 
 void spk_cable_element_values(const sim_t *s, int var, int64_t r, double *out)
 {
-    const spk_cable_block *b = block_of(s, r);
+    const spk_cable_block *b = spk_cable_block_of(s, r);
     if (!b) return;   /* a spike source: no compartments */
     if (var >= OLIVE_NVARS) {
         mech_values(s, b, var - OLIVE_NVARS, r, out);

@@ -78,6 +78,9 @@ typedef struct {
     int *elem_node;
 } spk_cable_block;
 
+/* spk_cable.c: the block of own row r, or NULL (a spike source). */
+const spk_cable_block *spk_cable_block_of(const sim_t *s, int64_t r);
+
 /* The synapse sites of the rank's cells (spk_sites.c): row r's channels
  * ptr[r] .. ptr[r + 1], channel k feeding synapse obj[k] of its cell with
  * the weight in[k] the delivery summed (the next step adds it as events and

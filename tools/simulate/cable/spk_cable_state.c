@@ -73,26 +73,14 @@ static int64_t cell_record(const struct spk_cable *e, const spk_cable_block *b, 
     return at;
 }
 
-/* The block of own row r and the cell's index in it; NULL for a spike source. */
-static const spk_cable_block *cell_of(const struct spk_cable *e, int64_t r, int64_t *c)
-{
-    for (int i = 0; i < e->nblocks; i++)
-        if (r >= e->b[i].r0 && r < e->b[i].r0 + e->b[i].n) {
-            *c = r - e->b[i].r0;
-            return &e->b[i];
-        }
-    return NULL;
-}
-
 /* The own rows' record lengths into len; their sum. */
 static int64_t record_lengths(const sim_t *s, int64_t *len)
 {
     const struct spk_cable *e = s->spk->cable;
     int64_t sum = 0;
     for (int64_t r = 0; r < s->plan.nlocal; r++) {
-        int64_t c;
-        const spk_cable_block *b = cell_of(e, r, &c);
-        len[r] = b ? cell_record(e, b, c, r, NULL, 1) : 0;
+        const spk_cable_block *b = spk_cable_block_of(s, r);
+        len[r] = b ? cell_record(e, b, r - b->r0, r, NULL, 1) : 0;
         sum += len[r];
     }
     return sum;
@@ -110,9 +98,8 @@ uint64_t spk_cable_write_state(sim_t *s, const char *path, hid_t g, hid_t xfer)
     SIM_CHECK_MPI(MPI_Allreduce(&mine, &total, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD));
     double *x = olive_malloc((size_t)mine * sizeof(double) + 8, "cable state");
     for (int64_t r = 0, at = 0; r < n; at += len[r], r++) {
-        int64_t c;
-        const spk_cable_block *b = cell_of(e, r, &c);
-        if (b) cell_record(e, b, c, r, x + at, 1);
+        const spk_cable_block *b = spk_cable_block_of(s, r);
+        if (b) cell_record(e, b, r - b->r0, r, x + at, 1);
     }
     hid_t d = olive_h5_dset1(path, g, "cable_len", H5T_STD_I64LE, s->net.count, 0);
     olive_h5_write_slab1(path, d, H5T_NATIVE_INT64, s->plan.row0, n, len, xfer);
@@ -162,9 +149,8 @@ uint64_t spk_cable_restore(sim_t *s, const char *p, hid_t f)
     for (int64_t q = 0; q < mine; q++)
         if (!isfinite(x[q])) olive_die("%s: /state/cable_x[%lld] is not finite (a damaged state)", p, (long long)(off + q));
     for (int64_t r = 0, at = 0; r < n; at += len[r], r++) {
-        int64_t c;
-        const spk_cable_block *b = cell_of(e, r, &c);
-        if (b) cell_record(e, b, c, r, x + at, 0);
+        const spk_cable_block *b = spk_cable_block_of(s, r);
+        if (b) cell_record(e, b, r - b->r0, r, x + at, 0);
     }
     free(x);
     free(len);
