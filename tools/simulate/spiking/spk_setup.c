@@ -849,8 +849,6 @@ void sim_setup_spiking(sim_t *s, sim_config *cfg, const sim_family *family)
     const double t_poisson = olive_now();
     setup_poisson(s);
     k->window0 = cfg->run.start_step;
-    /* cable cells: the synapse hash of the lists as built (the run reorders them; a state's check) */
-    if (k->cable) (void)spk_synapse_hash(s);
     if (cfg->run.restart_path) spk_restart_load(s);
     s->net_crc = 0;
     const double t_engine = olive_now();
