@@ -11,7 +11,8 @@
 # run's values; spikes = the upward crossings of the threshold in the report,
 # sorted by time then node id (also with --spike-threshold -20 and
 # --population); --stimulus FILE = the same --pulse options, bit for bit;
-# an existing OUTDIR is refused without --force (left untouched) and replaced
+# --no-spikes (no spikes.h5, the rest bit for bit; refused with
+# --checkpoint-every); an existing OUTDIR is refused without --force (left untouched) and replaced
 # with it; no OUTDIR.tmp-* is left behind.
 set -euo pipefail
 export OMP_NUM_THREADS=1
@@ -265,6 +266,30 @@ assert np.array_equal(a[:240], b[:240]), 'a pulse starting at step 240 changed f
 assert np.abs(a[240:] - b[240:]).max() > 0.1, 'the third stimulus pulse had no effect'
 print('stimulus file = --pulse options')
 "
+
+# --no-spikes: no spikes.h5, everything else as without it (the report and
+# state.h5 bit for bit); a replaced OUTDIR keeps no older spikes.h5; refused
+# with --checkpoint-every (its directory would keep an older spikes.h5)
+run net.h5 -o withsp --steps 405 --gj sgj "${PULSES[@]}" --record v_axon
+run net.h5 -o nosp --steps 405 --gj sgj "${PULSES[@]}" --record v_axon --no-spikes
+"$PY" - <<'EOF'
+import os, h5py, numpy as np
+assert sorted(os.listdir("nosp")) == ["state.h5", "v_axon.h5"], f"--no-spikes: {sorted(os.listdir('nosp'))}"
+a, b = h5py.File("withsp/state.h5"), h5py.File("nosp/state.h5")
+for k in a["state"]:
+    assert np.array_equal(a["state"][k][:], b["state"][k][:]), f"--no-spikes: state {k} differs"
+assert len(a["state"]) == 19
+x, y = h5py.File("withsp/v_axon.h5")["report/io/data"][:], h5py.File("nosp/v_axon.h5")["report/io/data"][:]
+assert np.array_equal(x, y), "--no-spikes: the v_axon report differs"
+assert len(h5py.File("withsp/spikes.h5")["spikes/io/timestamps"]) > 0, "no spikes in the run: weak check"
+print("--no-spikes: no spikes.h5, the report and state bit for bit")
+EOF
+run net.h5 -o withsp --steps 10 --no-spikes --force
+[ ! -e withsp/spikes.h5 ] && [ ! -e withsp/v_axon.h5 ] && [ -f withsp/state.h5 ] || fail "--no-spikes --force: $(ls withsp)"
+if "$S" net.h5 -o ckpt --steps 40 --checkpoint-every 10 --no-spikes >/dev/null 2>err.txt; then
+  fail "--no-spikes with --checkpoint-every was accepted"; fi
+grep -q -- "--no-spikes and --checkpoint-every" err.txt || { cat err.txt; fail "the refusal does not name both options"; }
+[ ! -e ckpt ] || fail "the refused run made its OUTDIR"
 
 # existing OUTDIR: refused without --force (untouched); with it, replaced only
 # when it is an olive output directory (a user's file in it is never deleted)

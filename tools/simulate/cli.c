@@ -67,6 +67,7 @@ enum {
     SIM_OPT_RECORD_PRECISION,
     SIM_OPT_RECORD_WEIGHTS,
     SIM_OPT_RECORD_WEIGHTS_EVERY,
+    SIM_OPT_NO_SPIKES,
     SIM_OPT_COMPRESS,
     SIM_OPT_PRECISION,
     SIM_OPT_BACKEND,
@@ -129,6 +130,8 @@ static const olive_opt sim_opts[] = {
      "plastic projection PROJ's synapses A <= i < B (their index in\nthe projection, file order; default all) into weights.h5, the\nweights as state.h5 would hold them after each frame's step\n(float64; docs/FORMAT.md); repeatable"},
     [SIM_OPT_RECORD_WEIGHTS_EVERY] = {"--record-weights-every", NULL, OLIVE_OPT_VALUE, 0, "K",
      "one weights frame every K steps (a multiple of the exchange\nwindow, the least delay, which is the default)"},
+    [SIM_OPT_NO_SPIKES] = {"--no-spikes", NULL, OLIVE_OPT_FLAG, 0, NULL,
+     "write no spikes.h5 (runs without spike recording, as in the\nmicrocircuit's benchmark recipe): the spikes are still kept in\nmemory (state.h5's events in flight need the last ones) and\ncounted"},
     [SIM_OPT_COMPRESS] = {"--compress", NULL, OLIVE_OPT_OPTIONAL, 0, "[=LEVEL]",
      "deflate the reports and spikes (level 1-9, default 4);\noff by default: readers without the filter (pip's\nlibsonata) could not open them"},
     [SIM_OPT_PRECISION] = {"--precision", NULL, OLIVE_OPT_VALUE, 0, "double|single arithmetic of the run (default double)",
@@ -459,6 +462,7 @@ static int parse_record_option(int id, const char *v, int argc, sim_config *cfg,
     case SIM_OPT_RECORD_EVERY: cfg->rec.every = olive_parse_int(a, v, 1, INT64_C(1) << 40); break;
     case SIM_OPT_RECORD_WEIGHTS: parse_record_weights(cfg, v, argc); break;
     case SIM_OPT_RECORD_WEIGHTS_EVERY: cfg->rec.weights_every = olive_parse_int(a, v, 1, INT64_C(1) << 40); break;
+    case SIM_OPT_NO_SPIKES: cfg->rec.no_spikes = 1; break;
     case SIM_OPT_RECORD_CELLS: cfg->rec.cell_args[cfg->rec.ncell_args++] = (sim_cellarg){v, v, -1}; break;
     case SIM_OPT_RECORD_PRECISION:
     case SIM_OPT_PRECISION: {
@@ -560,6 +564,9 @@ static void finish_config(sim_config *cfg, sim_seen *h, int session)
     if (cfg->run.checkpoint_every && (cfg->rec.ncomp_vars || cfg->rec.ncomp_mech))
         olive_usage_error("--record-compartments and --checkpoint-every: compartment reports are not kept across "
                           "checkpoints yet (a run from --restart may record them)");
+    if (cfg->run.checkpoint_every && cfg->rec.no_spikes)
+        olive_usage_error("--no-spikes and --checkpoint-every: a checkpoint directory keeps its spikes.h5 beside its "
+                          "state.h5 (an older one would stay there)");
 }
 
 void sim_parse_args(int argc, char **argv, sim_config *cfg, int session)

@@ -122,6 +122,7 @@ typedef struct {
     sim_weightarg *weights;  /* --record-weights PROJ[:A:B] (weights.h5: output/weights.c) */
     int nweights;
     int64_t weights_every;   /* --record-weights-every K (0: the exchange window, the least delay) */
+    int no_spikes;           /* --no-spikes: no spikes.h5 (the spikes are still kept and counted) */
 } sim_record_config;
 
 typedef struct {

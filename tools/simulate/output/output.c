@@ -275,8 +275,10 @@ void sim_output_close(sim_output *o, sim_t *s, int64_t end_step, const char *kin
     }
     if (o->wts) sim_weights_close(o->wts, s, end_step, o->xfer);
     o->wts = NULL;
-    claim(o, s, SLOT_SPIKES);
-    write_spikes(s, o);
+    if (!c->rec.no_spikes) {
+        claim(o, s, SLOT_SPIKES);
+        write_spikes(s, o);
+    }
     sim_write_state(s, claim(o, s, SLOT_STATE), end_step, kind);
     olive_h5_close(o->in_place ? o->path[SLOT_STATE] : o->dir, o->xfer, "a transfer property list");
     o->xfer = H5P_DEFAULT;
