@@ -59,21 +59,29 @@ def nest_run(a, work):
     from network_params import net_dict
     from sim_params import sim_dict
     from stimulus_params import stim_dict
-    net_dict.update(N_scaling=a.scale, K_scaling=a.k_scale)
+    # (getattr: the benchmark recipe, scripts/microcircuit_recipe.py, also
+    # runs the DC drive and runs without spike recorders)
+    record = getattr(a, "record", True)
+    net_dict.update(N_scaling=a.scale, K_scaling=a.k_scale, poisson_input=getattr(a, "poisson", True))
     sim_dict.update(t_presim=0.0, t_sim=a.time, local_num_threads=a.threads, rng_seed=a.seed,
-                    data_path=os.path.join(work, "nest") + "/", print_time=False)
+                    data_path=os.path.join(work, "nest") + "/", print_time=False,
+                    rec_dev=["spike_recorder"] if record else [])
     t0 = time.time()
     net = network.Network(sim_dict, net_dict, stim_dict)
     net.create()
-    net.spike_recorders.set(record_to="memory")
+    if record:
+        net.spike_recorders.set(record_to="memory")
     net.connect()
     t1 = time.time()
     net.simulate(a.time)
     a.timing["nest"] = (t1 - t0, time.time() - t1)
     out = []
+    if not record:
+        return out
     for pop, rec in zip(net.pops, net.spike_recorders):
         ev = rec.get("events")
-        out.append((len(pop), np.asarray(ev["times"]), np.asarray(ev["senders"]) - pop[0].global_id))
+        out.append((len(pop), np.asarray(ev["times"], float),
+                    (np.asarray(ev["senders"]) - pop[0].global_id).astype(np.int64)))   # (int: also when empty)
     return out
 
 
@@ -91,6 +99,11 @@ def olive_run(a, work):
     for line in r.stderr.splitlines():
         if "set-up:" in line or "engine," in line or "device memory" in line or "delivery" in line:
             print("  " + line)
+    return olive_spikes(run)
+
+
+def olive_spikes(run):
+    """Spikes per population of an olive run: [(n, times, ids from 0)]."""
     out = []
     with h5py.File(os.path.join(run, "spikes.h5"), "r") as f:
         for name in mc.POPULATIONS:
