@@ -1,8 +1,9 @@
 /* The model gives the same bits on every instruction-set path: the cell step
  * and the gap-junction term, run as SIMD loops compiled for x86-64-v4
  * (AVX-512) and v3 (AVX2 + FMA) when this CPU has them, against the baseline
- * x86-64 build (SSE2, calling glibc's fma). The kernel's target_clones pick one of
- * these at load time, so results must not depend on which; the explicit
+ * x86-64 build (SSE2, calling glibc's fma). kernel_cpu.c picks one of these
+ * at run time (tests/test_simd_engine.sh runs the engine on each), so
+ * results must not depend on which; the explicit
  * fma() calls of fastexp.h, or a contraction the compiler was not asked
  * for, are what could break it (built with -ffp-contract=fast, this test
  * fails). Inputs: the states of MODEL.md's reference cell along 30000 steps

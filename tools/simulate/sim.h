@@ -310,6 +310,8 @@ void sim_free_spiking(sim_t *s);
 void sim_setup_variability(sim_t *s);
 /* kernel_cpu.c */
 /* Gap-junction currents of the given local rows into s->io.ic. */
+/* The CPU kernels' instruction set, chosen once (OLIVE_SIMD, else the widest the CPU runs). */
+void sim_simd_select(const sim_t *s);
 void sim_currents(sim_t *s, const int32_t *rows, int64_t nrows);
 /* Advance every own cell one step, in place (after all currents are in). */
 void sim_update(sim_t *s, int64_t step, const sim_pulse *active, int nactive);

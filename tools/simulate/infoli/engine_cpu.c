@@ -33,8 +33,8 @@ static void cpu_step(sim_t *s, int64_t step)
     s->t.compute += olive_now() - t0 - tx;
 }
 
-/* The state lives on the host: nothing to set up, fetch or free. */
-static void cpu_setup(sim_t *s) { (void)s; }
+/* The state lives on the host: nothing to fetch or free; set up: the kernels' instruction set. */
+static void cpu_setup(sim_t *s) { sim_simd_select(s); }
 static void cpu_fetch(sim_t *s, int all) { (void)s; (void)all; }
 static double cpu_energy_j(sim_t *s, int *owner) { (void)s; *owner = 0; return -1; }
 static void cpu_free(sim_t *s) { (void)s; }

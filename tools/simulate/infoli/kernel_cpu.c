@@ -6,6 +6,7 @@
 #include <math.h>
 #include <omp.h>
 #include <stdlib.h>
+#include <string.h>
 
 static void sim_note_spike(sim_t *s, int64_t step, int64_t cell)
 {
@@ -46,9 +47,30 @@ static int64_t sim_chunk(int64_t ncells, int nthreads)
     X(14) X(15) X(16) X(17) X(18)
 _Static_assert(OLIVE_NVARS == 19, "OLIVE_VAR_LIST must list every state variable");
 
+/* The instruction set of the loops below, chosen at run time
+ * (sim_simd_select): x86-64-v4 (AVX-512), x86-64-v3 (AVX2) or the build's
+ * default; the same bits from each (kernel_cpu_isa.h). */
+enum { SIM_SIMD_BASE, SIM_SIMD_AVX2, SIM_SIMD_AVX512 };
+static int sim_simd = SIM_SIMD_BASE;
+
 #define REAL double
 #define KFN(name) name##_d
 #define MFN(name) name##_d
+#define KISA_ATTR __attribute__((target("arch=x86-64-v4")))
+#define KIFN(name) name##_v4_d
+#include "kernel_cpu_isa.h"
+#undef KISA_ATTR
+#undef KIFN
+#define KISA_ATTR __attribute__((target("arch=x86-64-v3")))
+#define KIFN(name) name##_v3_d
+#include "kernel_cpu_isa.h"
+#undef KISA_ATTR
+#undef KIFN
+#define KISA_ATTR
+#define KIFN(name) name##_base_d
+#include "kernel_cpu_isa.h"
+#undef KISA_ATTR
+#undef KIFN
 #include "kernel_cpu_body.h"
 #undef REAL
 #undef KFN
@@ -57,10 +79,49 @@ _Static_assert(OLIVE_NVARS == 19, "OLIVE_VAR_LIST must list every state variable
 #define REAL float
 #define KFN(name) name##_f
 #define MFN(name) name##_f
+#define KISA_ATTR __attribute__((target("arch=x86-64-v4")))
+#define KIFN(name) name##_v4_f
+#include "kernel_cpu_isa.h"
+#undef KISA_ATTR
+#undef KIFN
+#define KISA_ATTR __attribute__((target("arch=x86-64-v3")))
+#define KIFN(name) name##_v3_f
+#include "kernel_cpu_isa.h"
+#undef KISA_ATTR
+#undef KIFN
+#define KISA_ATTR
+#define KIFN(name) name##_base_f
+#include "kernel_cpu_isa.h"
+#undef KISA_ATTR
+#undef KIFN
 #include "kernel_cpu_body.h"
 #undef REAL
 #undef KFN
 #undef MFN
+
+/* The widest set this CPU runs, or OLIVE_SIMD=avx512|avx2|base (tests and
+ * comparisons: every set gives the same bits); one asked for that the CPU
+ * lacks is refused. */
+void sim_simd_select(const sim_t *s)
+{
+    __builtin_cpu_init();
+    const int v4 = __builtin_cpu_supports("x86-64-v4") != 0, v3 = __builtin_cpu_supports("x86-64-v3") != 0;
+    const char *e = getenv("OLIVE_SIMD");
+    if (e && *e) {
+        if (!strcmp(e, "avx512")) sim_simd = SIM_SIMD_AVX512;
+        else if (!strcmp(e, "avx2")) sim_simd = SIM_SIMD_AVX2;
+        else if (!strcmp(e, "base")) sim_simd = SIM_SIMD_BASE;
+        else olive_die("OLIVE_SIMD='%s': expected avx512, avx2 or base", e);
+        if ((sim_simd == SIM_SIMD_AVX512 && !v4) || (sim_simd == SIM_SIMD_AVX2 && !v3))
+            olive_die("OLIVE_SIMD=%s: this CPU lacks that instruction set (x86-64-%s)", e,
+                      sim_simd == SIM_SIMD_AVX512 ? "v4" : "v3");
+    } else {
+        sim_simd = v4 ? SIM_SIMD_AVX512 : v3 ? SIM_SIMD_AVX2 : SIM_SIMD_BASE;
+    }
+    if (s->rank == 0)
+        olive_info("CPU kernels: %s", sim_simd == SIM_SIMD_AVX512 ? "AVX-512 (x86-64-v4)" :
+                   sim_simd == SIM_SIMD_AVX2 ? "AVX2 (x86-64-v3)" : "the build's default instruction set");
+}
 
 /* Both must be called inside an omp parallel region (they use omp for). */
 void sim_currents(sim_t *s, const int32_t *rows, int64_t nrows)
