@@ -145,9 +145,10 @@ void olive_check_regular_file(const char *path);
  * processes) and for the ob1 messaging layer, which starts in ~20 ms
  * instead of UCX's ~0.25 s. Launched ranks (mpirun, srun) are left alone. */
 void olive_mpi_singleton_fast(void);
-/* OMP_WAIT_POLICY=passive unless the user set it: the process runs itself
- * again with it (libgomp reads it before main). Call first in main. */
-void olive_omp_passive_wait(char **argv);
+/* OpenMP's idle threads spin briefly, then sleep (GOMP_SPINCOUNT=10000)
+ * unless the user set OMP_WAIT_POLICY or GOMP_SPINCOUNT: the process runs
+ * itself again with it (libgomp reads it before main). Call first in main. */
+void olive_omp_short_wait(char **argv);
 
 /* --opt=value as --opt value, so that every program takes both forms (the
  * programs that parse by hand; getopt_long does it itself). Options in keep

@@ -57,11 +57,12 @@ def _library_path():
 
 
 def library():
-    """libolive, loaded once (OpenMP's idle threads wait passively, as in olive's programs)."""
+    """libolive, loaded once (OpenMP's idle threads spin briefly, then sleep, as in olive's programs)."""
     global _lib
     if _lib is not None:
         return _lib
-    os.environ.setdefault("OMP_WAIT_POLICY", "passive")
+    if "OMP_WAIT_POLICY" not in os.environ:
+        os.environ.setdefault("GOMP_SPINCOUNT", "10000")
     path = _library_path()
     runtime.prepare_process(path)
     lib = ctypes.CDLL(path)

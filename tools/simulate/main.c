@@ -45,7 +45,7 @@ static void report_run(const sim_t *s, int64_t k0, int64_t end, int64_t nspikes,
 
 int main(int argc, char **argv)
 {
-    olive_omp_passive_wait(argv);
+    olive_omp_short_wait(argv);
     olive_set_program(argv[0]);
     olive_set_cmdline(argc, argv);
     int provided;
