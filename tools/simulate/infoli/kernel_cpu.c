@@ -56,21 +56,6 @@ static int sim_simd = SIM_SIMD_BASE;
 #define REAL double
 #define KFN(name) name##_d
 #define MFN(name) name##_d
-#define KISA_ATTR __attribute__((target("arch=x86-64-v4")))
-#define KIFN(name) name##_v4_d
-#include "kernel_cpu_isa.h"
-#undef KISA_ATTR
-#undef KIFN
-#define KISA_ATTR __attribute__((target("arch=x86-64-v3")))
-#define KIFN(name) name##_v3_d
-#include "kernel_cpu_isa.h"
-#undef KISA_ATTR
-#undef KIFN
-#define KISA_ATTR
-#define KIFN(name) name##_base_d
-#include "kernel_cpu_isa.h"
-#undef KISA_ATTR
-#undef KIFN
 #include "kernel_cpu_body.h"
 #undef REAL
 #undef KFN
@@ -79,21 +64,6 @@ static int sim_simd = SIM_SIMD_BASE;
 #define REAL float
 #define KFN(name) name##_f
 #define MFN(name) name##_f
-#define KISA_ATTR __attribute__((target("arch=x86-64-v4")))
-#define KIFN(name) name##_v4_f
-#include "kernel_cpu_isa.h"
-#undef KISA_ATTR
-#undef KIFN
-#define KISA_ATTR __attribute__((target("arch=x86-64-v3")))
-#define KIFN(name) name##_v3_f
-#include "kernel_cpu_isa.h"
-#undef KISA_ATTR
-#undef KIFN
-#define KISA_ATTR
-#define KIFN(name) name##_base_f
-#include "kernel_cpu_isa.h"
-#undef KISA_ATTR
-#undef KIFN
 #include "kernel_cpu_body.h"
 #undef REAL
 #undef KFN
@@ -131,10 +101,12 @@ void sim_currents(sim_t *s, const int32_t *rows, int64_t nrows)
         /* no junction on this rank: every current is +0.0, the sum of no
          * terms, without the junction pass's work per row (11 % of a step
          * of 4096 uncoupled cells on one thread) */
+        float *icf = s->cfg->run.single ? (float *)s->io.ic : NULL;
+        double *icd = s->cfg->run.single ? NULL : (double *)s->io.ic;
 #pragma omp for schedule(static)
         for (int64_t i = 0; i < nrows; i++) {
-            if (s->cfg->run.single) ((float *)s->io.ic)[rows[i]] = 0.0f;
-            else ((double *)s->io.ic)[rows[i]] = 0.0;
+            if (icf) icf[rows[i]] = 0.0f;
+            else icd[rows[i]] = 0.0;
         }
         return;
     }

@@ -1,6 +1,6 @@
 /* CPU step kernel for one precision; included by kernel_cpu.c with
- * REAL = double and float, after its loops for each instruction set
- * (kernel_cpu_isa.h). The physics is olive_cell_step (common/models/model.h).
+ * REAL = double and float; its loops are compiled for each instruction set
+ * (kernel_cpu_isa.h) and one is chosen at run time. The physics is olive_cell_step (common/models/model.h).
  *
  * A step has two passes. (1) Gap-junction currents of a list of rows
  * (interior rows while the halo exchange is in flight, then boundary rows):
@@ -9,6 +9,23 @@
  * 0..nlocal-1 as one SIMD loop across cells. Every operation is plain IEEE
  * arithmetic (exp included, common/math/fastexp.h) without contraction, so vector
  * lanes and scalar remainders give the same bits. */
+
+/* The loops, once for each instruction set (kernel_cpu_isa.h) */
+#define KISA_ATTR __attribute__((target("arch=x86-64-v4")))
+#define KIFN(name) KFN(name##_v4)
+#include "kernel_cpu_isa.h"
+#undef KISA_ATTR
+#undef KIFN
+#define KISA_ATTR __attribute__((target("arch=x86-64-v3")))
+#define KIFN(name) KFN(name##_v3)
+#include "kernel_cpu_isa.h"
+#undef KISA_ATTR
+#undef KIFN
+#define KISA_ATTR
+#define KIFN(name) KFN(name##_base)
+#include "kernel_cpu_isa.h"
+#undef KISA_ATTR
+#undef KIFN
 
 /* The instruction set's loops (sim_simd_select's choice). */
 #define KPARAM(v) , REAL *restrict x##v
