@@ -58,9 +58,15 @@ const char *olive_last_error(void) { return last_error; }
 static int print_errors = 1;
 void olive_set_error_print(int on) { print_errors = on; }
 
+/* Where the error arose when the message itself cannot say (a line of a
+ * file of options): "CONTEXT: " before the message; NULL: nothing. */
+static char error_context[4096];
+void olive_error_context(const char *ctx) { snprintf(error_context, sizeof error_context, "%s", ctx ? ctx : ""); }
+
 static void keep_error(const char *fmt, va_list ap)
 {
-    vsnprintf(last_error, sizeof last_error, fmt, ap);
+    const size_t n = error_context[0] ? (size_t)snprintf(last_error, sizeof last_error, "%s: ", error_context) : 0;
+    vsnprintf(last_error + (n < sizeof last_error ? n : 0), sizeof last_error - (n < sizeof last_error ? n : 0), fmt, ap);
 }
 
 /* After an error the program stops at once: the outputs are already

@@ -25,6 +25,8 @@ void olive_help_footer(const char *program, const char *doc);
 /* Called by olive_die/olive_usage_error after cleanup, before exit (an MPI
  * program aborts the other ranks here). */
 void olive_set_exit_hook(void (*hook)(int code));
+/* A context ("FILE line N") the next errors' messages start with; NULL ends it. */
+void olive_error_context(const char *ctx);
 /* The text of the last error olive_die or olive_usage_error reported ("": none). */
 const char *olive_last_error(void);
 /* 0: errors are kept (olive_last_error) but not printed (a library's caller shows them). */

@@ -8,8 +8,6 @@
 #include "conn_rule.h"
 #include "synfile.h"
 
-#define GC_MAX_PROJ 64
-
 enum gc_rule {
     GC_RULE_P = OLIVE_CONN_P,
     GC_RULE_INDEGREE = OLIVE_CONN_INDEGREE,
@@ -42,6 +40,8 @@ typedef struct {
     char sites[256];          /* sites=VALUE as given, or "" */
     gc_site_table *site;      /* sites=: one table per population (n = 0: not a target), or NULL */
     olive_plasticity plast;   /* plasticity=RULE and its parameters (plasticity_io.h), or rule NONE */
+    const char *file;         /* --projections FILE it came from (its line), or NULL: --projection */
+    int line;
 } gc_proj_spec;
 
 typedef struct {
@@ -50,8 +50,9 @@ typedef struct {
     olive_populations pops;
     double v0_a[OLIVE_MAX_POPS], v0_b[OLIVE_MAX_POPS];   /* v0 range per population (a < b: random) */
     double v0_sd[OLIVE_MAX_POPS];   /* > 0: v0 normal(v0_a, v0_sd) per cell instead (NEST's microcircuit) */
-    int nproj;
-    gc_proj_spec proj[GC_MAX_PROJ];
+    int nproj, proj_cap;
+    gc_proj_spec *proj;             /* --projection and --projections' lines, in order */
+    int merge;                      /* --merge-projections: one stored projection per receptor */
     double dt;
     uint64_t seed;
     int force;
@@ -84,6 +85,8 @@ double gc_spk_held_per_synapse(int weights, int delays, int sites);
 /* Projection number k of cfg into p (whole rows, every target); with
  * --procedural only its rule (p->rule_conn), no synapses. */
 void gc_spk_generate(const gc_spk_config *cfg, int k, olive_projection *p);
+/* --merge-projections: syn's projections (each over its target rows) as one per receptor. */
+void gc_spk_merge(const gc_spk_config *cfg, olive_synapses *syn);
 /* spiking_sonata.c: --export-sonata (written under temporary names, then committed) */
 void gc_spk_export_paths(const char *prefix, char (*paths)[4096]);
 void gc_spk_export_sonata(const gc_spk_config *cfg, const olive_synapses *syn, char (*tmp)[4096]);

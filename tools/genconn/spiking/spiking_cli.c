@@ -80,7 +80,8 @@ static void usage_plasticity(void)
 enum {
     SPK_OPT_POPULATION = GC_NCOMMON, SPK_OPT_SOURCE_POISSON, SPK_OPT_PARAM, SPK_OPT_MORPHOLOGY, SPK_OPT_BIOPHYSICS, SPK_OPT_MECHANISMS, SPK_OPT_SYNAPSE_MECHANISM, SPK_OPT_MODEL_PATH,
     SPK_OPT_V0, SPK_OPT_PROJECTION, SPK_OPT_IMPORT_SYNAPSES, SPK_OPT_IMPORT_EDGE_TYPES, SPK_OPT_IMPORT_SYNAPTIC_MODELS,
-    SPK_OPT_IMPORT_CIRCUIT, SPK_OPT_IMPORT_NODE_POPULATION, SPK_OPT_IMPORT_SPIKES, SPK_OPT_DT, SPK_OPT_PROCEDURAL, SPK_NOPTS
+    SPK_OPT_IMPORT_CIRCUIT, SPK_OPT_IMPORT_NODE_POPULATION, SPK_OPT_IMPORT_SPIKES, SPK_OPT_DT, SPK_OPT_PROCEDURAL,
+    SPK_OPT_PROJECTIONS, SPK_OPT_MERGE, SPK_NOPTS
 };
 static const olive_opt spk_opts[] = {
     [GC_OPT_OUTPUT] = {"--output", "-o", OLIVE_OPT_VALUE, 0, "NET.h5", "output file (refused if it exists, unless --force)"},
@@ -135,6 +136,15 @@ static const olive_opt spk_opts[] = {
                             "    TYPES (soma+axon+dend+apic+custom) at path distance DMIN..DMAX um\n"
                             "    from soma(0.5) (default 0:inf), e.g. sites=dend+apic:50:300;\n"
                             "    @FILE uniform among FILE's lines 'SECTION_NAME X' (dend[3] 0.25)"},
+    [SPK_OPT_PROJECTIONS] = {"--projections", NULL, OLIVE_OPT_VALUE, 1, "FILE",
+                             "--projection SPEC for every line of FILE ('#' starts a comment;\n"
+                             "  blank lines skipped): a network of thousands of projections, as\n"
+                             "  the multi-area model's (examples/multiarea); errors name FILE and line"},
+    [SPK_OPT_MERGE] = {"--merge-projections", NULL, OLIVE_OPT_FLAG, 0, NULL,
+                       "write the drawn projections as one per receptor (named after it,\n"
+                       "  each synapse's weight and delay kept): the same synapses, a file and\n"
+                       "  a run that do not grow with the number of projections (not with\n"
+                       "  --procedural, sites= or plasticity=)"},
     [SPK_OPT_IMPORT_SYNAPSES] = {"--import-synapses", NULL, OLIVE_OPT_VALUE, 0, "EDGES.h5",
                                  "the synapses of a SONATA edges file (one population), one\n"
                                  "  projection per edge_type_id: syn_weight and delay (ms) per edge\n"
@@ -188,7 +198,7 @@ _Static_assert(sizeof spk_opts / sizeof spk_opts[0] == SPK_NOPTS, "an option wit
  * (a new model or rule is listed without an edit here). */
 static const int spk_help_order[] = {
     GC_OPT_OUTPUT, GC_OPT_MODEL, SPK_OPT_MODEL_PATH, GC_OPT_CELLS, SPK_OPT_POPULATION, SPK_OPT_SOURCE_POISSON,
-    SPK_OPT_PARAM, SPK_OPT_MORPHOLOGY, SPK_OPT_BIOPHYSICS, SPK_OPT_MECHANISMS, SPK_OPT_SYNAPSE_MECHANISM, SPK_OPT_V0, SPK_OPT_PROJECTION, SPK_OPT_IMPORT_SYNAPSES,
+    SPK_OPT_PARAM, SPK_OPT_MORPHOLOGY, SPK_OPT_BIOPHYSICS, SPK_OPT_MECHANISMS, SPK_OPT_SYNAPSE_MECHANISM, SPK_OPT_V0, SPK_OPT_PROJECTION, SPK_OPT_PROJECTIONS, SPK_OPT_MERGE, SPK_OPT_IMPORT_SYNAPSES,
     SPK_OPT_IMPORT_EDGE_TYPES, SPK_OPT_IMPORT_SYNAPTIC_MODELS, SPK_OPT_IMPORT_CIRCUIT, SPK_OPT_IMPORT_NODE_POPULATION,
     SPK_OPT_IMPORT_SPIKES, GC_OPT_EXPORT_SONATA, SPK_OPT_PROCEDURAL, SPK_OPT_DT, GC_OPT_SEED, GC_OPT_FORCE, GC_OPT_QUIET, GC_OPT_VERBOSE,
     GC_OPT_HELP, GC_OPT_VERSION,
@@ -313,7 +323,11 @@ static double longest_delay(const gc_proj_spec *p)
 
 static void parse_projection(gc_spk_config *cfg, const char *arg)
 {
-    if (cfg->nproj == GC_MAX_PROJ) olive_usage_error("--projection: at most %d projections", GC_MAX_PROJ);
+    if (cfg->nproj == cfg->proj_cap) {
+        if (cfg->proj_cap >= (1 << 24)) olive_usage_error("--projection: at most %d projections", 1 << 24);
+        cfg->proj_cap = cfg->proj_cap ? 2 * cfg->proj_cap : 64;
+        cfg->proj = olive_realloc(cfg->proj, (size_t)cfg->proj_cap * sizeof *cfg->proj, "projections");
+    }
     gc_proj_spec *p = &cfg->proj[cfg->nproj++];
     memset(p, 0, sizeof *p);
     p->autapses = 1;
@@ -510,13 +524,85 @@ static void apply_v0(gc_spk_config *cfg, const char *const *v0s, int nv0)
     }
 }
 
+/* The options applied once the populations are known. */
+typedef struct {
+    int64_t cells;
+    const char *params[4096], *v0s[OLIVE_MAX_POPS];
+    const char **projs, *morphs[OLIVE_MAX_POPS], *bios[OLIVE_MAX_POPS], *mechs[OLIVE_MAX_POPS],
+               *synmechs[2 * OLIVE_MAX_POPS];
+    int nparams, nv0, nprojs, nmorphs, nbios, nmechs, nsynmechs;
+    const char **proj_file;   /* per projection: its --projections FILE, or NULL */
+    int *proj_line, proj_cap;
+} spk_later;
+
+/* One more projection SPEC, from --projection (file NULL) or a line of a --projections file. */
+static void later_projection(spk_later *l, const char *spec, const char *file, int line)
+{
+    if (l->nprojs == l->proj_cap) {
+        if (l->proj_cap >= (1 << 24)) olive_usage_error("--projection: at most %d projections", 1 << 24);
+        l->proj_cap = l->proj_cap ? 2 * l->proj_cap : 64;
+        l->projs = olive_realloc(l->projs, (size_t)l->proj_cap * sizeof *l->projs, "projections");
+        l->proj_file = olive_realloc(l->proj_file, (size_t)l->proj_cap * sizeof *l->proj_file, "projections");
+        l->proj_line = olive_realloc(l->proj_line, (size_t)l->proj_cap * sizeof *l->proj_line, "projections");
+    }
+    l->projs[l->nprojs] = spec;
+    l->proj_file[l->nprojs] = file;
+    l->proj_line[l->nprojs++] = line;
+}
+
+/* --projections FILE: a SPEC a line (kept for the program's life: the
+ * specs point into it). */
+static void read_projection_file(spk_later *l, const char *file)
+{
+    FILE *f = fopen(file, "r");
+    if (!f) olive_usage_error("--projections %s: cannot open it", file);
+    char buf[4096];
+    int line = 0;
+    while (fgets(buf, sizeof buf, f)) {
+        line++;
+        const size_t n = strlen(buf);
+        if (n == sizeof buf - 1 && buf[n - 1] != '\n' && !feof(f))
+            olive_usage_error("--projections %s line %d: longer than %d characters", file, line, (int)sizeof buf - 2);
+        char *hash = strchr(buf, '#');
+        if (hash) *hash = 0;
+        char *a = buf, *b = buf + strlen(buf);
+        while (*a == ' ' || *a == '\t') a++;
+        while (b > a && (b[-1] == '\n' || b[-1] == '\r' || b[-1] == ' ' || b[-1] == '\t')) b--;
+        *b = 0;
+        if (!*a) continue;
+        for (const char *c = a; *c; c++)
+            if (*c == ' ' || *c == '\t')
+                olive_usage_error("--projections %s line %d: a blank inside '%s' (one SPEC a line, as --projection "
+                                  "takes it)", file, line, a);
+        char *spec = strdup(a);
+        if (!spec) olive_die("out of memory reading --projections %s", file);
+        later_projection(l, spec, file, line);
+    }
+    if (ferror(f)) olive_usage_error("--projections %s: read error", file);
+    fclose(f);
+}
+
+static const gc_proj_spec *by_name_of;
+static int by_name(const void *a, const void *b)
+{
+    const int x = *(const int *)a, y = *(const int *)b;
+    const int c = strcmp(by_name_of[x].name, by_name_of[y].name);
+    return c ? c : (x > y) - (x < y);
+}
+
 /* --projection SPEC: each parsed, named, checked against the populations and
  * the delay buffer; synapse sites resolved. */
-static void add_projections(gc_spk_config *cfg, const char *const *projs, int nprojs)
+static void add_projections(gc_spk_config *cfg, const spk_later *l)
 {
-    for (int j = 0; j < nprojs; j++) {
+    const char *const *projs = l->projs;
+    char ctx[4200];
+    for (int j = 0; j < l->nprojs; j++) {
+        if (l->proj_file[j]) snprintf(ctx, sizeof ctx, "--projections %s line %d", l->proj_file[j], l->proj_line[j]);
+        olive_error_context(l->proj_file[j] ? ctx : NULL);
         parse_projection(cfg, projs[j]);
         gc_proj_spec *p = &cfg->proj[cfg->nproj - 1];
+        p->file = l->proj_file[j];
+        p->line = l->proj_line[j];
         if (strcmp(p->from, "all") && find_pop(cfg, p->from) < 0)
             olive_usage_error("--projection %s: no population '%s'", projs[j], p->from);
         if (strcmp(p->to, "all") && find_pop(cfg, p->to) < 0)
@@ -531,9 +617,6 @@ static void add_projections(gc_spk_config *cfg, const char *const *projs, int np
             if (strlen(nm) >= sizeof p->name) olive_usage_error("--projection %s: give a shorter name=...", projs[j]);
             memcpy(p->name, nm, strlen(nm) + 1);
         }
-        for (int q = 0; q < cfg->nproj - 1; q++)
-            if (!strcmp(cfg->proj[q].name, p->name))
-                olive_usage_error("--projection %s: a second projection named '%s' (give name=...)", projs[j], p->name);
         if (p->sites[0] && cfg->procedural)
             olive_usage_error("--projection %s: sites= are drawn from the morphologies, which a procedural projection "
                               "does not carry: leave out --procedural", projs[j]);
@@ -542,7 +625,24 @@ static void add_projections(gc_spk_config *cfg, const char *const *projs, int np
         char what[400];
         snprintf(what, sizeof what, "--projection %s: delay (the delay buffer)", projs[j]);
         olive_ms_to_steps_or_die(olive_usage_error, what, longest_delay(p), cfg->dt, 0, OLIVE_MAX_DELAY);
+        if (cfg->merge && (p->sites[0] || p->plast.rule != OLIVE_PLAST_NONE))
+            olive_usage_error("--projection %s: --merge-projections keeps weights and delays only, not sites= or "
+                              "plasticity=", projs[j]);
     }
+    /* every name once (sorted: thousands of projections) */
+    int *order = olive_malloc((size_t)cfg->nproj * sizeof(int) + 1, "projections");
+    for (int j = 0; j < cfg->nproj; j++) order[j] = j;
+    by_name_of = cfg->proj;
+    qsort(order, (size_t)cfg->nproj, sizeof(int), by_name);
+    for (int j = 1; j < cfg->nproj; j++)
+        if (!strcmp(cfg->proj[order[j - 1]].name, cfg->proj[order[j]].name)) {
+            const int q = order[j - 1] > order[j] ? order[j - 1] : order[j];   /* the later one */
+            if (l->proj_file[q]) snprintf(ctx, sizeof ctx, "--projections %s line %d", l->proj_file[q], l->proj_line[q]);
+            olive_error_context(l->proj_file[q] ? ctx : NULL);
+            olive_usage_error("--projection %s: a second projection named '%s' (give name=...)", projs[q], cfg->proj[q].name);
+        }
+    free(order);
+    olive_error_context(NULL);
 }
 
 /* --model NAME: a built-in spiking model, or a plugin's in the places the
@@ -601,15 +701,6 @@ static void add_source_poisson(gc_spk_config *cfg, const char *v)
     cfg->pops.n++;
 }
 
-/* The options applied once the populations are known. */
-typedef struct {
-    int64_t cells;
-    const char *params[256], *v0s[OLIVE_MAX_POPS];
-    const char *projs[GC_MAX_PROJ], *morphs[OLIVE_MAX_POPS], *bios[OLIVE_MAX_POPS], *mechs[OLIVE_MAX_POPS],
-               *synmechs[2 * OLIVE_MAX_POPS];
-    int nparams, nv0, nprojs, nmorphs, nbios, nmechs, nsynmechs;
-} spk_later;
-
 /* Option id of the populations and projections, its value v: taken, 1;
  * else 0. */
 static int parse_network_option(int id, const char *v, gc_spk_config *cfg, spk_later *l)
@@ -622,7 +713,7 @@ static int parse_network_option(int id, const char *v, gc_spk_config *cfg, spk_l
     case SPK_OPT_POPULATION: add_population(cfg, v); break;
     case SPK_OPT_SOURCE_POISSON: add_source_poisson(cfg, v); break;
     case SPK_OPT_PARAM:
-        if (l->nparams == 256) olive_usage_error("--param: too many");
+        if (l->nparams == 4096) olive_usage_error("--param: at most 4096");
         l->params[l->nparams++] = v;
         break;
     case SPK_OPT_MORPHOLOGY:
@@ -646,9 +737,10 @@ static int parse_network_option(int id, const char *v, gc_spk_config *cfg, spk_l
         l->v0s[l->nv0++] = v;
         break;
     case SPK_OPT_PROJECTION:
-        if (l->nprojs == GC_MAX_PROJ) olive_usage_error("--projection: at most %d", GC_MAX_PROJ);
-        l->projs[l->nprojs++] = v;
+        later_projection(l, v, NULL, 0);
         break;
+    case SPK_OPT_PROJECTIONS: read_projection_file(l, v); break;
+    case SPK_OPT_MERGE: cfg->merge = 1; break;
     case SPK_OPT_DT: cfg->dt = olive_parse_double(a, v, 1e-6, 10); break;
     case GC_OPT_SEED: cfg->seed = (uint64_t)olive_parse_int(a, v, 0, INT64_MAX); break;
     case SPK_OPT_PROCEDURAL: cfg->procedural = 1; break;
@@ -748,5 +840,9 @@ void gc_spk_parse_args(int argc, char **argv, gc_spk_config *cfg)
     gc_apply_biophysics(cfg, l.bios, l.nbios, l.mechs, l.nmechs, l.synmechs, l.nsynmechs);
     apply_morphologies(cfg, l.morphs, l.nmorphs);
     apply_v0(cfg, l.v0s, l.nv0);
-    add_projections(cfg, l.projs, l.nprojs);
+    add_projections(cfg, &l);
+    if (cfg->merge && cfg->procedural)
+        olive_usage_error("--merge-projections writes the drawn synapses: leave out --procedural (or the merge)");
+    if (cfg->merge && cfg->export_prefix)
+        olive_usage_error("--merge-projections: --export-sonata writes a projection an edge type; leave out one of them");
 }

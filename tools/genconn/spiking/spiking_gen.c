@@ -37,7 +37,16 @@ static void conn_of(const gc_spk_config *cfg, int k, olive_conn *c)
     c->count = cfg->count;
     pop_range(cfg, s->from, &c->s0, &c->s1);
     pop_range(cfg, s->to, &c->t0, &c->t1);
-    snprintf(c->what, sizeof c->what, "--projection %s", s->spec);
+    if (s->file) snprintf(c->what, sizeof c->what, "--projections %.900s line %d: --projection %s", s->file, s->line, s->spec);
+    else snprintf(c->what, sizeof c->what, "--projection %s", s->spec);
+}
+
+/* Errors of projection s name its --projections file and line. */
+static void proj_context(const gc_proj_spec *s)
+{
+    char ctx[1200];
+    snprintf(ctx, sizeof ctx, "--projections %.900s line %d", s->file ? s->file : "", s->line);
+    olive_error_context(s->file ? ctx : NULL);
 }
 
 void gc_spk_generate(const gc_spk_config *cfg, int k, olive_projection *p)
@@ -52,6 +61,7 @@ void gc_spk_generate(const gc_spk_config *cfg, int k, olive_projection *p)
     snprintf(p->target, sizeof p->target, "%s", s->to);
     snprintf(p->rule, sizeof p->rule, "%.127s", s->spec);
     p->plast = s->plast;
+    proj_context(s);
     const int overlap = c->t0 < c->s1 && c->s0 < c->t1;
     if (!s->autapses && overlap && c->s1 - c->s0 == 1 && (s->rule == GC_RULE_INDEGREE || s->rule == GC_RULE_TOTAL) &&
         s->k > 0)
@@ -66,12 +76,128 @@ void gc_spk_generate(const gc_spk_config *cfg, int k, olive_projection *p)
         p->delay_value = olive_ms_to_steps_or_die(olive_usage_error, "delay", c->d.a, cfg->dt, 0, OLIVE_MAX_DELAY);
         p->nnz = p->nnz_total = (int64_t)llround(olive_conn_expected(c, 0, cfg->count));
         p->procedural = c;
+        olive_error_context(NULL);
         return;
     }
-    olive_conn_draw(c, 0, cfg->count, p);
+    /* merged: only the target rows (row_ptr of thousands of projections
+     * over every cell would not fit) */
+    if (cfg->merge) olive_conn_draw(c, c->t0, c->t1, p);
+    else olive_conn_draw(c, 0, cfg->count, p);
     free(c);
     p->nnz_total = p->nnz;
     gc_spk_sites_draw(cfg, k, p);
+    olive_error_context(NULL);
+}
+
+/* ---- --merge-projections ---- */
+
+typedef struct { int32_t col, at; } col_at;
+static int by_col_then_place(const void *a, const void *b)
+{
+    const col_at *x = a, *y = b;
+    if (x->col != y->col) return (x->col > y->col) - (x->col < y->col);
+    return (x->at > y->at) - (x->at < y->at);
+}
+
+/* The projections of syn (each over its target rows) become one per
+ * receptor, in the order the receptors first appear: a row holds its
+ * synapses of every projection of that receptor, sources ascending (ties
+ * in projection order), each with its weight and delay. */
+void gc_spk_merge(const gc_spk_config *cfg, olive_synapses *syn)
+{
+    const int64_t N = cfg->count;
+    int nrec = 0;
+    int *rec_of = olive_malloc((size_t)syn->n * sizeof(int) + 1, "projections");
+    char recs[16][32];
+    for (int k = 0; k < syn->n; k++) {
+        int r = 0;
+        while (r < nrec && strcmp(recs[r], syn->proj[k].receptor)) r++;
+        if (r == nrec) {
+            if (nrec == 16) olive_die("internal: more than 16 receptors");
+            snprintf(recs[nrec++], sizeof recs[0], "%s", syn->proj[k].receptor);
+        }
+        rec_of[k] = r;
+    }
+    olive_projection *out = olive_calloc((size_t)nrec + 1, sizeof *out, "merged projections");
+    for (int r = 0; r < nrec; r++) {
+        olive_projection *m = &out[r];
+        int nk = 0;
+        for (int k = 0; k < syn->n; k++) nk += rec_of[k] == r;
+        snprintf(m->name, sizeof m->name, "%s", recs[r]);
+        snprintf(m->receptor, sizeof m->receptor, "%s", recs[r]);
+        snprintf(m->source, sizeof m->source, "all");
+        snprintf(m->target, sizeof m->target, "all");
+        snprintf(m->rule, sizeof m->rule, "merged: %d projections onto %s (--merge-projections)", nk, recs[r]);
+        m->row0 = 0;
+        m->row1 = N;
+        m->row_ptr = olive_calloc((size_t)N + 1, sizeof(int64_t), "merged rows");
+        for (int k = 0; k < syn->n; k++) {
+            const olive_projection *p = &syn->proj[k];
+            if (rec_of[k] != r) continue;
+            for (int64_t j = p->row0; j < p->row1; j++) m->row_ptr[j + 1] += p->row_ptr[j - p->row0 + 1] - p->row_ptr[j - p->row0];
+        }
+        for (int64_t j = 0; j < N; j++) m->row_ptr[j + 1] += m->row_ptr[j];
+        m->nnz = m->nnz_total = m->row_ptr[N];
+        m->col = olive_malloc_huge((size_t)m->nnz * sizeof(int32_t) + 4, "merged synapses");
+        m->weight = olive_malloc_huge((size_t)m->nnz * sizeof(double) + 8, "merged weights");
+        m->delay = olive_malloc_huge((size_t)m->nnz * sizeof(uint16_t) + 2, "merged delays");
+        int64_t *fill = olive_malloc(((size_t)N + 1) * sizeof(int64_t), "merged rows");
+        memcpy(fill, m->row_ptr, ((size_t)N + 1) * sizeof(int64_t));
+        for (int k = 0; k < syn->n; k++) {
+            olive_projection *p = &syn->proj[k];
+            if (rec_of[k] != r) continue;
+            for (int64_t j = p->row0; j < p->row1; j++)
+                for (int64_t e = p->row_ptr[j - p->row0]; e < p->row_ptr[j - p->row0 + 1]; e++) {
+                    const int64_t at = fill[j]++;
+                    m->col[at] = p->col[e];
+                    m->weight[at] = p->weight ? p->weight[e] : p->weight_value;
+                    m->delay[at] = p->delay ? p->delay[e] : (uint16_t)p->delay_value;
+                }
+            free(p->row_ptr);
+            free(p->col);
+            free(p->weight);
+            free(p->delay);
+            p->row_ptr = NULL;
+            p->col = NULL;
+            p->weight = NULL;
+            p->delay = NULL;
+        }
+        free(fill);
+        /* sources ascending in each row (each projection's part is already) */
+#pragma omp parallel
+        {
+            col_at *t = NULL;
+            double *tw = NULL;
+            uint16_t *td = NULL;
+            int64_t cap = 0;
+#pragma omp for schedule(dynamic, 256)
+            for (int64_t j = 0; j < N; j++) {
+                const int64_t a = m->row_ptr[j], n = m->row_ptr[j + 1] - a;
+                int sorted = 1;
+                for (int64_t e = a + 1; e < a + n && sorted; e++) sorted = m->col[e - 1] <= m->col[e];
+                if (sorted) continue;
+                if (n > cap) {
+                    cap = n;
+                    t = olive_realloc(t, (size_t)cap * sizeof *t, "a row");
+                    tw = olive_realloc(tw, (size_t)cap * sizeof *tw, "a row");
+                    td = olive_realloc(td, (size_t)cap * sizeof *td, "a row");
+                }
+                for (int64_t e = 0; e < n; e++) { t[e].col = m->col[a + e]; t[e].at = (int32_t)e; }
+                qsort(t, (size_t)n, sizeof *t, by_col_then_place);
+                for (int64_t e = 0; e < n; e++) { tw[e] = m->weight[a + t[e].at]; td[e] = m->delay[a + t[e].at]; }
+                for (int64_t e = 0; e < n; e++) { m->col[a + e] = t[e].col; m->weight[a + e] = tw[e]; m->delay[a + e] = td[e]; }
+            }
+            free(t);
+            free(tw);
+            free(td);
+        }
+    }
+    const double dt = syn->dt;
+    olive_syn_free(syn);
+    syn->dt = dt;
+    syn->n = nrec;
+    syn->proj = out;
+    free(rec_of);
 }
 
 /* ---- predicted memory, before generating ---- */
@@ -103,12 +229,16 @@ static void check_memory(const gc_spk_config *cfg)
         const double e = expected_synapses(cfg, k);
         const gc_proj_spec *s = &cfg->proj[k];
         if (cfg->procedural) continue;   /* the rule alone */
-        held += 8 * (N + 1) + e * gc_spk_held_per_synapse(gc_value_varies(&s->w), gc_value_varies(&s->d), s->site != NULL);
+        int64_t t0, t1;
+        pop_range(cfg, s->to, &t0, &t1);
+        held += 8 * ((cfg->merge ? (double)(t1 - t0) : N) + 1) +
+                e * gc_spk_held_per_synapse(gc_value_varies(&s->w), gc_value_varies(&s->d), s->site != NULL);
         total += e;
         if (big < 0 || e > most) { most = e; big = k; }
     }
     if (big < 0) return;
     if (cfg->export_prefix) held += 40 * total;
+    if (cfg->merge) held += 14 * total + 24 * (N + 1);   /* the merged copy, its rows and the fill places */
     char what[512];
     snprintf(what, sizeof what, "%lld cells and about %.3g synapses, %.3g of them from --projection %.300s",
              (long long)cfg->count, total, most, cfg->proj[big].spec);
@@ -182,6 +312,7 @@ int gc_spiking_main(int argc, char **argv)
         olive_info("projection %s: %lld synapses%s", syn.proj[k].name, (long long)syn.proj[k].nnz,
                    cfg.procedural ? " (procedural: the number expected, drawn when read)" : "");
     }
+    if (cfg.merge) gc_spk_merge(&cfg, &syn);
     const int before = syn.n;
     if (cfg.import_synapses) gc_spk_import(&cfg, &syn);
     if (cfg.import_circuit && olive_model_needs_mechanisms(cfg.model)) import_circuit_edges(&cfg, &syn);   /* bmtk BioNet's */
@@ -236,10 +367,11 @@ int gc_spiking_main(int argc, char **argv)
                "(generation %.3f s, write %.3f s)\n", cfg.out_path, (long long)cfg.count, cfg.model->name, cfg.pops.n,
                (long long)total, syn.n, t_end - t0, t_gen - t0, t_end - t_gen);
     olive_net_free(&net);
-    for (int k = 0; k < cfg.nproj; k++) free((void *)syn.proj[k].procedural);
+    for (int k = 0; k < syn.n && k < cfg.nproj; k++) free((void *)syn.proj[k].procedural);
     olive_syn_free(&syn);
     for (int i = 0; i < cfg.pops.n && kv0 >= 0; i++) free(percell[i][kv0]);
     for (int k = 0; k < cfg.nproj; k++) gc_spk_sites_free(&cfg.proj[k], cfg.pops.n);
+    free(cfg.proj);
     for (int i = 0; i < cfg.pops.n; i++) { free(cfg.array_times[i]); free(cfg.array_ptr[i]); }
     return 0;
 }
