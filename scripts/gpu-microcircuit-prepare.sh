@@ -7,6 +7,7 @@
 #                             the pins of tests/peer_venv.sh; NEST's wheel without its
 #                             documentation and C++ test binary (the carry limit is 64 MiB).
 #   bash scripts/gpu-microcircuit-prepare.sh [DIR]
+# NO_WHEELS=1: the model only (scripts/gpu-multiarea-prepare.sh's).
 # Needs build/venv-nestml (tests/test_nestml_build.sh) and build/venv-peers (tests/peer_venv.sh).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -19,6 +20,7 @@ py=$top/build/venv-nestml/bin/python
     "$top/build/venv-nestml/models/neurons/iaf_psc_exp_neuron.nestml" "$dir/iaf_psc_exp_v0_neuron.nestml"
 PYTHONPATH="$top/python" "$py" -m olive.nestml build "$dir/iaf_psc_exp_v0_neuron.nestml" -o "$dir" >/dev/null
 [ -e "$dir/iaf_psc_exp_v0_neuron.gpu" ] || { echo "gpu-microcircuit-prepare: no GPU image (is nvcc found?)" >&2; exit 1; }
+if [ "${NO_WHEELS:-0}" = 1 ]; then rmdir "$dir/wheels"; du -sh "$dir"; exit 0; fi
 pip=$top/build/venv-peers/bin/pip
 dl=$(mktemp -d)
 trap 'rm -rf "$dl"' EXIT

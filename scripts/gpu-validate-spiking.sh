@@ -31,7 +31,8 @@
 # Projections drawn at each spike (outdegree rules of a procedural file,
 # spk_cuda_rules.cu): the CPU's spikes from the same file and from its stored
 # form, the GPU's drawn on the fly, stored (OLIVE_GPU_SYNAPSES=stored) and on
-# 2 GPUs (FLY_ONLY=1: that check alone). Procedural projections of every
+# 2 GPUs, and total_out rules (120 of them, grouped by source, and with
+# overlapping sources) (FLY_ONLY=1: those checks alone). Procedural projections of every
 # rule drawn on the device at set-up (spk_cuda_draw.cu): the CPU's spikes
 # from the procedural and the stored file, the GPU's drawn on the device and
 # on the host (OLIVE_GPU_DRAW=host) (DRAW_ONLY=1: that check alone).
@@ -201,6 +202,34 @@ check_fly() {
     else say "FAIL fly: $e counts events '$ev', the CPU '$ev0'"; nfail=$((nfail + 1)); fi
   done
 }
+# total_out rules drawn at each spike (each source's count made on the
+# device at set-up): 120 rules from 12 populations (grouped by source), with
+# an outdegree rule among them; then rules whose sources overlap (one group).
+check_fly_total() {
+  local TO=(--model lif_cuba --v0 -60:-50 --param t_ref=2 --seed 21) i j
+  for i in $(seq 0 11); do TO+=(--population p$i:$((600 + 50 * i))); done
+  for i in $(seq 0 11); do
+    for j in $(seq 0 9); do
+      if [ $((i % 4)) = 3 ]; then TO+=(--projection "from=p$i,to=p$(((i + j) % 12)),total_out=$((3000 + 100 * j)),weight=normal:-6:1:-inf:0,delay=normal:0.8:0.4:0.1:inf,receptor=gi")
+      else TO+=(--projection "from=p$i,to=p$(((i + j) % 12)),total_out=$((8000 + 100 * j)),weight=normal:1.2:0.2:0:inf,delay=normal:$((1 + j)):$j.5:0.1:inf,receptor=ge"); fi
+    done
+  done
+  TO+=(--projection "from=p1,to=p2,outdegree=15,weight=0.5:1,delay=1.5,receptor=ge,name=p1_p2_out")
+  proc_runs flyt "${TO[@]}" || return
+  run flyt_gpu2 mpirun -np 2 --oversubscribe "$S" flyt.h5 -o flyt_gpu2 --backend cuda "${IN[@]}" -v || return
+  if grep -q "121 projection(s) drawn at each spike" "$logs/flyt_gpu1.log"; then say "PASS flyt: the GPU draws the 121 rules at each spike"
+  else say "FAIL flyt: the GPU did not draw the rules at each spike"; nfail=$((nfail + 1)); fi
+  local spikes e
+  spikes=$(sed -n 's/.*steps ([0-9.]* ms), \([0-9]*\) spikes.*/\1/p' "$logs/flyt_cpu1.log")
+  for e in cpu1file gpu1 gpu2; do same flyt_cpu1 flyt_$e "flyt: CPU 1 rank = $e" "$spikes spikes; reports and state identical"; done
+  local OV=(--model lif_cuba --population a:6000 --population b:4000 --v0 -60:-50 --param t_ref=2 --seed 22
+      --projection from=all,to=a,total_out=150000,weight=normal:1:0.2:0:inf,delay=normal:1.5:0.75:0.1:inf,receptor=ge
+      --projection from=a,to=all,total_out=100000,weight=0.8,delay=0.5:3,receptor=ge
+      --projection from=b,to=b,total_out=40000,weight=normal:-5:1:-inf:0,delay=1,receptor=gi)
+  proc_runs flyo "${OV[@]}" || return
+  spikes=$(sed -n 's/.*steps ([0-9.]* ms), \([0-9]*\) spikes.*/\1/p' "$logs/flyo_cpu1.log")
+  for e in cpu1file gpu1; do same flyo_cpu1 flyo_$e "flyo (overlapping sources): CPU 1 rank = $e" "$spikes spikes; identical"; done
+}
 # Every rule procedural (p, indegree, total, outdegree; uniform and normal
 # values, autapses=no), drawn on the device at set-up.
 check_draw() {
@@ -232,6 +261,7 @@ if [ "${TA_ONLY:-0}" = 1 ]; then   # the checks of the lists turned around on th
 fi
 if [ "${FLY_ONLY:-0}" = 1 ]; then
   check_fly
+  check_fly_total
   SKIP_CHECKS=1 SKIP_BENCH=1
 fi
 if [ "${ALPHA_ONLY:-0}" = 1 ]; then
@@ -280,6 +310,7 @@ if [ "${SKIP_CHECKS:-0}" != 1 ]; then   # SKIP_CHECKS=1: the benchmark only
 if [ "${CABLE_ONLY:-0}" != 1 ]; then
 check_alpha
 check_fly
+check_fly_total
 check_draw
 check cuba cuba --time 1000
 check coba coba --time 1000 --poisson rate=300,weight=6,receptor=ge,cells=0:50,time=1:51 --seed 3

@@ -194,6 +194,9 @@ def main():
     if a.baseline:
         M2 = mam.load_model(a.mam, a.scale, k_scale, a.state, sim_spec=dict(sim_spec, rng_seed=a.seed + 1))
         nest2 = nest_run(a, M2)
+        n2 = sum(v[0] for v in nest2.values())
+        k2 = sum(int(((v[1] >= t0) & (v[1] < t1)).sum()) for v in nest2.values())
+        print(f"nest (rng_seed {a.seed + 1}): mean rate over all {n2} neurons after {t0:g} ms: {k2 / n2 / ((t1 - t0) * 1e-3):.3f} Hz")
         b_agree, b_total, b_worst = compare(a, m, nest2, nest, t0, t1)
         b_frac = b_agree / b_total if b_total else 0.0
         print("the measures that disagree most, NEST (rng_seed + 1) against NEST:")

@@ -95,3 +95,41 @@ if "$G" -q -o x.h5 "${POPS[@]}" --projections specs.txt --merge-projections --pr
 grep -q "leave out --procedural" mp.err || { cat mp.err >&2; fail "merge + procedural: no message"; }
 [ ! -e x.h5 ] || fail "a refused run left x.h5"
 echo "refusals name the file and line"
+# total_out=N (NEST's fixed_total_number drawn source by source, the rule the
+# CUDA engine can draw at each spike): exactly N synapses, every source's
+# count the multinomial's (mean N / sources, variance N / s (1 - 1/s)),
+# targets uniform; the procedural file runs as the stored one and on 2 ranks
+# bit for bit; autapses=no refused by name.
+TOP=(--model lif_cuba --population e:400 --population i:100 --param I_e=0 --v0 -65:-50 --seed 3
+     --projection "from=e,to=all,total_out=200000,weight=normal:0.04:0.004:0:inf,delay=normal:1.5:0.75:0.1:inf,receptor=ge"
+     --projection "from=i,to=e,total_out=8000,weight=1.5,delay=0.5:2,receptor=gi")
+"$G" -q -o tout.h5 "${TOP[@]}"
+"$G" -q -o toutp.h5 "${TOP[@]}" --procedural
+"$PY" - <<'PYEOF' || fail "total_out's synapses are not a fixed total's"
+import h5py, numpy as np
+s = h5py.File("tout.h5")["synapses"]
+g = s["e_to_all"]
+rp, col = g["row_ptr"][:], g["col"][:]
+assert rp[-1] == 200000 and s["i_to_e"]["row_ptr"][-1] == 8000
+out = np.bincount(col, minlength=400)[:400]
+n, k = 400, 200000
+m, v = out.mean(), out.var(ddof=1)
+assert m == k / n, m
+assert abs(v / (k / n * (1 - 1 / n)) - 1) < 0.25, v          # multinomial's variance (sd of the ratio ~0.07)
+indeg = np.diff(rp)
+assert abs(indeg.mean() - k / 500) < 1e-9 and abs(indeg.var(ddof=1) / (k / 500) - 1) < 0.25, indeg.var()
+d = g["delay"][:]
+assert d.min() >= 1 and abs(d.mean() - 15.54) < 0.08, d.mean()   # normal(1.5, 0.75) kept above 0.1: mean 1.554 ms
+print(f"total_out: {k} synapses, source counts mean {m:g} var {v:.1f} (multinomial {k / n * (1 - 1 / n):.1f}), in-degrees var {indeg.var(ddof=1):.1f}")
+PYEOF
+IN=(--time 200 --poisson rate=20,weight=0.5,receptor=ge,n=20)
+"$S" -q tout.h5 -o tout_s "${IN[@]}"
+"$S" -q toutp.h5 -o tout_p "${IN[@]}"
+mpirun -np 2 "$S" -q toutp.h5 -o tout_p2 "${IN[@]}"
+for r in tout_p tout_p2; do
+  "$BIN/olive-analyze" compare tout_s $r --tolerance 0 > cmp.txt || { cat cmp.txt >&2; fail "total_out: $r differs from the stored file's run"; }
+done
+echo "total_out: the procedural file (1 and 2 ranks) runs as the stored one"
+if "$G" -q -o x.h5 "${POPS[@]}" --projection "from=e1,to=e1,total_out=50,weight=1,delay=1,receptor=ge,autapses=no" 2> ta.err; then
+  fail "total_out with autapses=no accepted"; fi
+grep -q "total_out with autapses=no" ta.err && [ ! -e x.h5 ] || { cat ta.err >&2; fail "total_out autapses=no: no message"; }

@@ -196,7 +196,7 @@ spk_cases=(
   "site_x_nan|/synapses/pr/site_x\[0\] = nan is not a position"
   "site_section_negative|/synapses/pr/site_section\[3\] = -1 is not a section index"
   "site_section_float|/synapses/pr/site_section must be an integer dataset"
-  "proc_kind|/synapses/pr procedural = 'fixed' is not p, indegree, total or outdegree"
+  "proc_kind|/synapses/pr procedural = 'fixed' is not p, indegree, total, outdegree or total_out"
   "proc_targets|/synapses/pr: a procedural rule with a target range outside the network"
   "proc_negative_n|/synapses/pr: a procedural rule with a negative number of synapses"
   "proc_sd|/synapses/pr: a procedural rule with a normal weight with a bad mean, sd or bounds"

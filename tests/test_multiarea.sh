@@ -50,9 +50,9 @@ assert [(q["name"], q["count"], q["first"]) for q in m["populations"]] == [
 assert [q["I_e"] for q in m["populations"]] == [0.0, 10.0, 20.0, 30.0, 40.0, 50.0]
 L = mam.projection_lines(m)
 assert L == [
-    "from=A_23E,to=A_23E,total=1000,weight=normal:87.799999999999997:8.7799999999999994:0:inf,delay=normal:1.5:0.75:0.1:inf,receptor=exc_spikes",
-    "from=A_23I,to=A_23E,total=500,weight=normal:351.19999999999999:35.100000000000001:0:inf,delay=normal:0.75:0.375:0.1:inf,receptor=inh_spikes",
-    "from=A_4E,to=TH_23I,total=77,weight=normal:175.59999999999999:17.600000000000001:0:inf,delay=normal:2:1:0.1:inf,receptor=exc_spikes",
+    "from=A_23E,to=A_23E,total_out=1000,weight=normal:87.799999999999997:8.7799999999999994:0:inf,delay=normal:1.5:0.75:0.1:inf,receptor=exc_spikes",
+    "from=A_23I,to=A_23E,total_out=500,weight=normal:351.19999999999999:35.100000000000001:0:inf,delay=normal:0.75:0.375:0.1:inf,receptor=inh_spikes",
+    "from=A_4E,to=TH_23I,total_out=77,weight=normal:175.59999999999999:17.600000000000001:0:inf,delay=normal:2:1:0.1:inf,receptor=exc_spikes",
 ], L
 cmd = mam.simulate_cmd(m, "n.h5", "r", 100, 1)
 po = [cmd[i + 1] for i, c in enumerate(cmd) if c == "--poisson"]

@@ -147,11 +147,17 @@ static void draw_rows(const olive_conn *c, int64_t row0, int64_t a, int64_t b, o
  * and delay's key). */
 static void draw_pairs(const olive_conn *c, int64_t row0, int64_t a, int64_t b, olive_projection *p, uint32_t **dnum)
 {
-    const int out = c->kind == OLIVE_CONN_OUTDEGREE;
+    const int out = c->kind == OLIVE_CONN_OUTDEGREE || c->kind == OLIVE_CONN_TOTAL_OUT;
+    uint32_t *kc = NULL;   /* total_out: each source's draws */
+    if (c->kind == OLIVE_CONN_TOTAL_OUT) {
+        kc = olive_malloc_huge((size_t)(c->s1 - c->s0) * sizeof(uint32_t) + 4, "source counts");
+        olive_conn_source_counts(c, kc);
+    }
     const int64_t units = out ? c->s1 - c->s0 : c->k;   /* what the blocks split: sources, or pairs */
     const int64_t rows = b - a;
     /* per-block row counts: blocks x rows int32, kept under ~256 MB */
-    int nblk = (out ? (double)c->k * (double)units : (double)units) < 65536 ? 1 : CONN_BLOCKS;
+    int nblk = (c->kind == OLIVE_CONN_OUTDEGREE ? (double)c->k * (double)units : kc ? (double)c->k + (double)units
+                                                                                    : (double)units) < 65536 ? 1 : CONN_BLOCKS;
     while (nblk > 1 && (double)nblk * (double)rows * 4 > 256e6) nblk /= 2;
     if (c->k <= 0 || units <= 0 || rows <= 0) nblk = 0;
     list32 *blk = olive_calloc((size_t)nblk + 1, sizeof(list32), "pair blocks");
@@ -161,8 +167,8 @@ static void draw_pairs(const olive_conn *c, int64_t row0, int64_t a, int64_t b, 
         int32_t *my = cnt + (size_t)bi * (size_t)rows;
         for (int64_t e = units * bi / nblk; e < units * (bi + 1) / nblk; e++) {
             if (out) {   /* source s0 + e's draws */
-                const int64_t g = c->s0 + e;
-                for (int64_t d = 0; d < c->k; d++) {
+                const int64_t g = c->s0 + e, kg = kc ? (int64_t)kc[e] : c->k;
+                for (int64_t d = 0; d < kg; d++) {
                     const int64_t j = olive_outdegree_target(c->seed, c->key, g, (uint32_t)d, c->t0, c->t1, c->autapses,
                                                              OLIVE_STREAM_SYN_PAIRS);
                     if (j < a || j >= b) continue;
@@ -208,6 +214,7 @@ static void draw_pairs(const olive_conn *c, int64_t row0, int64_t a, int64_t b, 
     }
     free(cnt);
     free(blk);
+    free(kc);
     p->nnz = total;
     if (out) return;   /* (sorted already) */
 #pragma omp parallel
@@ -235,7 +242,8 @@ void olive_conn_draw(const olive_conn *c, int64_t row0, int64_t row1, olive_proj
     p->nnz = 0;
     uint32_t *dnum = NULL;   /* out-degree: each synapse's draw number */
     if (b > a) {
-        if (c->kind == OLIVE_CONN_TOTAL || c->kind == OLIVE_CONN_OUTDEGREE) draw_pairs(c, row0, a, b, p, &dnum);
+        if (c->kind == OLIVE_CONN_TOTAL || c->kind == OLIVE_CONN_OUTDEGREE || c->kind == OLIVE_CONN_TOTAL_OUT)
+            draw_pairs(c, row0, a, b, p, &dnum);
         else draw_rows(c, row0, a, b, p);
     } else {
         p->col = olive_malloc(4, "synapses");
@@ -287,7 +295,7 @@ double olive_conn_expected(const olive_conn *c, int64_t row0, int64_t row1)
     const int64_t a = c->t0 > row0 ? c->t0 : row0, b = c->t1 < row1 ? c->t1 : row1;
     if (b <= a) return 0;
     const double rows = (double)(b - a), nt = (double)(c->t1 - c->t0), ns = (double)(c->s1 - c->s0);
-    if (c->kind == OLIVE_CONN_TOTAL) return (double)c->k * rows / nt;
+    if (c->kind == OLIVE_CONN_TOTAL || c->kind == OLIVE_CONN_TOTAL_OUT) return (double)c->k * rows / nt;
     if (c->kind == OLIVE_CONN_OUTDEGREE) return (double)c->k * ns * rows / nt;
     if (c->kind == OLIVE_CONN_INDEGREE) return (double)c->k * rows;
     return c->p * ns * rows;
@@ -295,15 +303,16 @@ double olive_conn_expected(const olive_conn *c, int64_t row0, int64_t row1)
 
 const char *olive_conn_fault(const olive_conn *c)
 {
-    if (c->kind != OLIVE_CONN_P && c->kind != OLIVE_CONN_INDEGREE && c->kind != OLIVE_CONN_TOTAL &&
-        c->kind != OLIVE_CONN_OUTDEGREE)
-        return "an unknown rule";
+    if (c->kind < 0 || c->kind >= OLIVE_CONN_NKINDS) return "an unknown rule";
     if (!(c->s0 >= 0 && c->s0 < c->s1 && c->s1 <= c->count)) return "a source range outside the network";
     if (!(c->t0 >= 0 && c->t0 < c->t1 && c->t1 <= c->count)) return "a target range outside the network";
     if (c->count > INT32_MAX) return "more cells than a source id holds";
     if (c->kind == OLIVE_CONN_P && !(c->p >= 0 && c->p <= 1)) return "a probability outside [0, 1]";
     if (c->kind != OLIVE_CONN_P && c->k < 0) return "a negative number of synapses";
-    if (c->kind == OLIVE_CONN_TOTAL && c->k > ((int64_t)1 << 40)) return "more than 2^40 synapses";
+    if ((c->kind == OLIVE_CONN_TOTAL || c->kind == OLIVE_CONN_TOTAL_OUT) && c->k > ((int64_t)1 << 40))
+        return "more than 2^40 synapses";
+    if (c->kind == OLIVE_CONN_TOTAL_OUT && !c->autapses)
+        return "total_out with autapses=no (its targets are drawn per source: give total=, or allow autapses)";
     if (c->kind == OLIVE_CONN_INDEGREE && c->k > INT32_MAX) return "an in-degree beyond 2^31";
     if (c->kind == OLIVE_CONN_OUTDEGREE && c->k > INT32_MAX) return "an out-degree beyond 2^31";
     const int overlap = c->t0 < c->s1 && c->s0 < c->t1;
@@ -326,4 +335,20 @@ const char *olive_conn_fault(const olive_conn *c)
     }
     if (c->d.a < 0) return "a negative delay";
     return NULL;
+}
+
+void olive_conn_source_counts(const olive_conn *c, uint32_t *counts)
+{
+    const int64_t ns = c->s1 - c->s0;
+    memset(counts, 0, (size_t)ns * sizeof(uint32_t));
+    int over = 0;
+#pragma omp parallel for schedule(static) reduction(| : over)
+    for (int64_t e = 0; e < c->k; e++) {
+        const int64_t g = olive_total_out_source(c->seed, c->key, e, ns, OLIVE_STREAM_SYN_SOURCES);
+        uint32_t was;
+#pragma omp atomic capture
+        was = counts[g]++;
+        over |= was == UINT32_MAX;
+    }
+    if (over) olive_die("%s: a source with 2^32 synapses or more", c->what);
 }

@@ -13,8 +13,13 @@
 
 /* outdegree: each source draws k targets (the rule NEST names fixed_outdegree), every
  * draw keyed by its source, so a source's synapses can be drawn at its
- * spike (the CUDA engine's projections on the fly). */
-enum olive_conn_kind { OLIVE_CONN_P, OLIVE_CONN_INDEGREE, OLIVE_CONN_TOTAL, OLIVE_CONN_OUTDEGREE };
+ * spike (the CUDA engine's projections on the fly). total_out: k synapses in
+ * all (NEST's fixed_total_number, multapses and autapses allowed) drawn
+ * source by source: each source's count from the multinomial (k uniform
+ * source draws, keyed by their number), then its targets as an out-degree's
+ * draws: the same law as total, and drawable at a spike too. */
+enum olive_conn_kind { OLIVE_CONN_P, OLIVE_CONN_INDEGREE, OLIVE_CONN_TOTAL, OLIVE_CONN_OUTDEGREE, OLIVE_CONN_TOTAL_OUT };
+#define OLIVE_CONN_NKINDS 5
 
 /* 1 when v is drawn per synapse (stored as a dataset, not an attribute). */
 static inline int olive_value_varies(const olive_value *v) { return v->a != v->b; }
@@ -39,6 +44,10 @@ typedef struct olive_conn {
  * its bounds in every attempt, a delay beyond the delay buffer) is fatal,
  * named by c->what. */
 void olive_conn_draw(const olive_conn *c, int64_t row0, int64_t row1, olive_projection *p);
+/* total_out: each source's synapse count, counts[g - s0] for g in [s0, s1)
+ * (the histogram of the k keyed source draws; threads add in any order,
+ * the counts are integers). */
+void olive_conn_source_counts(const olive_conn *c, uint32_t *counts);
 /* The least and the greatest delay (steps) c's draws can give (a normal's
  * infinite bound: its farthest draw, OLIVE_NORMAL_Z_MAX); a greatest delay
  * beyond OLIVE_MAX_DELAY comes out as OLIVE_MAX_DELAY (a draw beyond it is

@@ -84,6 +84,14 @@ OLIVE_HD int64_t olive_indegree_source(uint64_t seed, uint32_t key, int64_t j, u
     return olive_skip_self((int64_t)(u0 * (double)olive_source_choices(j, s0, s1, autapses)), j, s0, s1, autapses);
 }
 
+/* Draw e of a total_out rule's sources (conn_rule.h): a source offset in [0, ns). */
+OLIVE_HD int64_t olive_total_out_source(uint64_t seed, uint32_t key, int64_t e, int64_t ns, uint32_t stream)
+{
+    double u0, u1;
+    olive_uniform2(seed, key, (uint32_t)e, (uint32_t)(e >> 32), stream, &u0, &u1);
+    return (int64_t)(u0 * (double)ns);
+}
+
 /* Pair e of a fixed total: its target *j and source *src. */
 OLIVE_HD void olive_total_pair(uint64_t seed, uint32_t key, int64_t e, int64_t t0, int64_t t1, int64_t s0, int64_t s1,
                                int autapses, uint32_t stream, int64_t *j, int64_t *src)

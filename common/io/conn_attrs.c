@@ -8,7 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const kind_names[] = {"p", "indegree", "total", "outdegree"};
+static const char *const kind_names[] = {"p", "indegree", "total", "outdegree", "total_out"};
+_Static_assert(sizeof kind_names / sizeof *kind_names == OLIVE_CONN_NKINDS, "a rule kind without its name");
 
 static const char *const conn_attrs[] = {"procedural", "procedural_n", "procedural_p", "autapses", "seed", "key",
                                          "source_cells", "target_cells", "weight_uniform", "weight_normal",
@@ -77,7 +78,7 @@ int olive_conn_read(const char *path, hid_t pg, const char *where, int64_t count
     c->kind = -1;
     for (int i = 0; i < (int)(sizeof kind_names / sizeof *kind_names); i++)
         if (!strcmp(kind, kind_names[i])) c->kind = i;
-    if (c->kind < 0) olive_die("%s: %s procedural = '%s' is not p, indegree, total or outdegree", path, where, kind);
+    if (c->kind < 0) olive_die("%s: %s procedural = '%s' is not p, indegree, total, outdegree or total_out", path, where, kind);
     if (c->kind == OLIVE_CONN_P) c->p = olive_h5_get_f64(path, pg, where, "procedural_p");
     else c->k = olive_h5_get_i64(path, pg, where, "procedural_n");
     const int64_t aut = olive_h5_get_i64(path, pg, where, "autapses");

@@ -39,6 +39,20 @@ static int list_links(const char *path, hid_t g, const char *what, char (*names)
     return (int)info.nlinks;
 }
 
+/* The names of g's links (what), malloc'd: projections may be thousands. */
+#define OLIVE_MAX_PROJECTIONS (1 << 20)
+static char (*links_of(const char *path, hid_t g, const char *what, int *n))[OLIVE_NAME_LEN]
+{
+    H5G_info_t info;
+    if (H5Gget_info(g, &info) < 0) olive_die("%s: cannot list %s", path, what);
+    if (info.nlinks > (hsize_t)OLIVE_MAX_PROJECTIONS)
+        olive_die("%s: %s has %llu entries; olive reads at most %d", path, what, (unsigned long long)info.nlinks,
+                  OLIVE_MAX_PROJECTIONS);
+    char (*names)[OLIVE_NAME_LEN] = olive_malloc(((size_t)info.nlinks + 1) * OLIVE_NAME_LEN, "projection names");
+    *n = list_links(path, g, what, names, OLIVE_MAX_PROJECTIONS);
+    return names;
+}
+
 /* Die when an attribute of obj (group where) has a damaged header. HDF5
  * 1.10 crashes listing attributes by index (H5Aget_name_by_idx,
  * H5Aiterate2, H5Aopen_by_idx) when one of them is damaged, where a lookup
@@ -444,11 +458,11 @@ static int read_procedural(const char *path, hid_t pg, const char *where, int64_
     if (olive_h5_exists(pg, "site_section") || olive_h5_exists(pg, "site_x"))
         olive_die("%s: %s: a procedural projection cannot carry synapse sites", path, where);
     p->nnz_total = (int64_t)llround(olive_conn_expected(&c, 0, count));
-    if (keep_kinds >> c.kind & 1) {   /* kept undrawn: no rows, the rule */
+    if (keep_kinds >> c.kind & 1) {   /* kept undrawn: no rows (row_ptr NULL: thousands of rules), the rule */
         p->row0 = row0;
         p->row1 = row1;
-        p->row_ptr = olive_calloc((size_t)(row1 > row0 ? row1 - row0 : 0) + 1, sizeof(int64_t), "synapse rows");
-        p->col = olive_malloc(4, "synapses");
+        p->row_ptr = NULL;
+        p->col = NULL;
         p->weight_value = c.w.a;
         p->delay_value = olive_value_varies(&c.d) ? 0 : (int64_t)llround(c.d.a / dt);
         p->kept = olive_malloc(sizeof c, "a projection's rule");
@@ -593,8 +607,8 @@ int olive_syn_plastic(const char *path, char *name, size_t n)
     if (olive_h5_exists(f, "synapses")) {
         hid_t g = H5Gopen2(f, "synapses", H5P_DEFAULT);
         if (g < 0) olive_die("%s: /synapses is not a group", path);
-        static char names[OLIVE_MAX_POPS][OLIVE_NAME_LEN];
-        const int np = list_links(path, g, "/synapses", names, OLIVE_MAX_POPS);
+        int np = 0;
+        char (*names)[OLIVE_NAME_LEN] = links_of(path, g, "/synapses", &np);
         for (int i = 0; i < np && !found; i++) {
             char where[160];
             snprintf(where, sizeof where, "/synapses/%.63s", names[i]);
@@ -606,6 +620,7 @@ int olive_syn_plastic(const char *path, char *name, size_t n)
             if (pl.rule != OLIVE_PLAST_NONE) { found = 1; snprintf(name, n, "%.63s", names[i]); }
             H5Gclose(pg);
         }
+        free(names);
         H5Gclose(g);
     }
     H5Fclose(f);
@@ -621,10 +636,10 @@ int olive_syn_read_rows(const char *path, int64_t count, int64_t row0, int64_t r
     if (g < 0) olive_die("%s: /synapses is not a group", path);
     out->dt = olive_h5_get_f64(path, g, "/synapses", "dt");
     if (!(out->dt > 0) || !(out->dt <= 10)) olive_die("%s: /synapses dt = %g ms must be in (0, 10]", path, out->dt);
-    static char names[OLIVE_MAX_POPS][OLIVE_NAME_LEN];
-    out->n = list_links(path, g, "/synapses", names, OLIVE_MAX_POPS);
+    char (*names)[OLIVE_NAME_LEN] = links_of(path, g, "/synapses", &out->n);
     out->proj = olive_calloc((size_t)out->n + 1, sizeof(olive_projection), "projections");
     for (int i = 0; i < out->n; i++) read_projection(path, g, names[i], count, out->dt, row0, row1, &out->proj[i]);
+    free(names);
     H5Gclose(g);
     H5Fclose(f);
     return 1;

@@ -21,7 +21,8 @@ enum olive_stream {
     OLIVE_STREAM_POISSON = 12,     /* olive-simulate --poisson: (cell, step) */
     OLIVE_STREAM_SOURCE = 13,      /* spike_source_poisson cells: (cell, step) */
     OLIVE_STREAM_SYN_SITE = 14,    /* olive-genconn sites=: where on its target a synapse sits */
-    OLIVE_STREAM_PYNN_NATIVE = 15, /* pyNN.olive NativeRNG (python/olive/pynn/native_rng.py draws it in numpy) */
+    OLIVE_STREAM_PYNN_NATIVE = 15,
+    OLIVE_STREAM_SYN_SOURCES = 16, /* total_out: the source of each of its k synapses (their counts) */ /* pyNN.olive NativeRNG (python/olive/pynn/native_rng.py draws it in numpy) */
 };
 
 /* Four 32-bit words for counter (a, b, draw, stream) under key seed. */

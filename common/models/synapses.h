@@ -56,8 +56,8 @@ typedef struct {
      * draw a procedural projection's rows and leave this NULL. */
     const struct olive_conn *procedural;
     /* Readers told to keep rules (olive_syn_keep_rules): a procedural
-     * projection left undrawn (no rows held), its rule here (olive_syn_free
-     * frees it); else NULL. */
+     * projection left undrawn (no rows held: row_ptr and col NULL), its rule
+     * here (olive_syn_free frees it); else NULL. */
     struct olive_conn *kept;
 } olive_projection;
 

@@ -19,7 +19,8 @@ command lines of the same network NEST's simulation.py would build:
   mean input when K_scaling < 1; with --dc also the external drive's mean);
 - projections: per (target area, target pop, source area, source pop)
   int(synapses) synapses by NEST's fixed_total_number (olive-genconn's
-  total=), weights normal(W, W_sd) redrawn outside [0, inf) (excitatory and
+  total_out=: the same law, drawn source by source, so that the CUDA engine
+  can draw them at each spike), weights normal(W, W_sd) redrawn outside [0, inf) (excitatory and
   cortico-cortical) or (-inf, 0] (inhibitory, as a magnitude onto the
   inhibitory port), delays normal(d, d * delay_rel) redrawn below dt, d =
   delay_e or delay_i within an area, distance / interarea_speed between
@@ -133,7 +134,7 @@ def derive(M, dc=False):
 
 def projection_lines(m):
     """One olive-genconn --projection SPEC per projection."""
-    return [f"from={q['source']},to={q['target']},total={q['total']},"
+    return [f"from={q['source']},to={q['target']},total_out={q['total']},"
             f"weight=normal:{q['weight']:.17g}:{q['weight_sd']:.17g}:0:inf,"
             f"delay=normal:{q['delay']:.17g}:{q['delay_sd']:.17g}:{q['delay_min']:g}:inf,receptor={q['receptor']}"
             for q in m["projections"]]
@@ -168,6 +169,20 @@ def simulate_cmd(m, net, out, time, seed, olive_bin="", extra=()):
     return cmd + list(extra)
 
 
+def write_theory(M, path):
+    """The model's mean-field rates (Hz) at the end of its integration, per area and population."""
+    with contextlib.redirect_stdout(sys.stderr):
+        M.init_theory({})
+        _, r = M.theory.integrate_siegert()
+    vec = [(a, q) for a in M.area_list for q in M.structure[a]]
+    out = {a: {} for a in M.area_list}
+    for (a, q), x in zip(vec, r[:, -1]):
+        out[a][q] = float(x)
+    with open(path + ".tmp", "w") as f:
+        json.dump(out, f, indent=0)
+    os.replace(path + ".tmp", path)
+
+
 def write_files(m, out):
     """OUT/projections.txt and OUT/populations.json; their paths."""
     os.makedirs(out, exist_ok=True)
@@ -198,11 +213,17 @@ def main():
     p.add_argument("--bin", default="", help="directory of olive's programs (default: the PATH)")
     p.add_argument("--procedural", action="store_true", help="the projections kept as rules (olive-genconn --procedural)")
     p.add_argument("--run", action="store_true", help="run the commands (default: print them)")
+    p.add_argument("--theory", metavar="FILE",
+                   help="also write the model's own mean-field rates (its Theory.integrate_siegert) per area and "
+                        "population to FILE (JSON), the reference of a full-scale run")
     a = p.parse_args()
     k_scale = a.scale if a.k_scale is None else a.k_scale
     if not (0 < a.scale <= 1 and 0 < k_scale <= 1):
         p.error("--scale and --k-scale must be in (0, 1]")
-    m = derive(load_model(a.mam, a.scale, k_scale, a.state), a.dc)
+    M = load_model(a.mam, a.scale, k_scale, a.state)
+    m = derive(M, a.dc)
+    if a.theory:
+        write_theory(M, a.theory)
     proj, _ = write_files(m, a.out)
     net, run = os.path.join(a.out, "net.h5"), os.path.join(a.out, "run")
     cmds = [genconn_cmd(m, a.plugin, net, proj, a.seed, a.bin, a.procedural),

@@ -311,8 +311,8 @@ def _read_projection(path, g, name, count, dt):
     receptor = get_str(path, g, "receptor")
     if "procedural" in g.attrs:   # a rule, no synapses (docs/FORMAT.md "Procedural projections")
         kind = get_str(path, g, "procedural")
-        if kind not in ("p", "indegree", "total", "outdegree"):
-            raise FormatError(path, f"{where}: procedural = {kind!r} is not p, indegree, total or outdegree")
+        if kind not in ("p", "indegree", "total", "outdegree", "total_out"):
+            raise FormatError(path, f"{where}: procedural = {kind!r} is not p, indegree, total, outdegree or total_out")
         extra = attrs_dict(g)
         rule_keys = ("procedural", "procedural_p", "procedural_n", "source_cells", "target_cells", "autapses", "seed",
                      "key", "weight", "weight_uniform", "weight_normal", "delay", "delay_uniform_ms", "delay_normal_ms")

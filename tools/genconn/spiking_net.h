@@ -12,7 +12,8 @@ enum gc_rule {
     GC_RULE_P = OLIVE_CONN_P,
     GC_RULE_INDEGREE = OLIVE_CONN_INDEGREE,
     GC_RULE_TOTAL = OLIVE_CONN_TOTAL,
-    GC_RULE_OUTDEGREE = OLIVE_CONN_OUTDEGREE
+    GC_RULE_OUTDEGREE = OLIVE_CONN_OUTDEGREE,
+    GC_RULE_TOTAL_OUT = OLIVE_CONN_TOTAL_OUT
 };
 
 /* The places a projection's synapses may sit on one target population's

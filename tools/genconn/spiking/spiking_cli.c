@@ -123,7 +123,10 @@ static const olive_opt spk_opts[] = {
                             "  with replacement: NEST's fixed_total_number, multapses allowed),\n"
                             "  outdegree=K (K targets per source, drawn with replacement: the rule\n"
                             "  NEST names fixed_outdegree; procedural: the CUDA engine draws\n"
-                            "  them at each spike instead of storing them);\n"
+                            "  them at each spike instead of storing them),\n"
+                            "  total_out=N (N synapses as total=, drawn source by source: each\n"
+                            "  source's count from the multinomial, then its targets; autapses\n"
+                            "  allowed; procedural: drawn at each spike too, the multi-area model);\n"
                             "  weight in mV (lif_cuba), nS (lif_coba, hh_traub) or uS (hh_cable),\n"
                             "  delays in ms rounded to the nearest step of --dt;\n"
                             "  VALUE: X (constant), A:B (uniform in [A, B) per synapse) or\n"
@@ -346,15 +349,18 @@ static void parse_projection(gc_spk_config *cfg, const char *arg)
         if (!strcmp(k, "from") || !strcmp(k, "to") || !strcmp(k, "name")) {
             check_name("--projection", v);
             snprintf(!strcmp(k, "from") ? p->from : !strcmp(k, "to") ? p->to : p->name, OLIVE_NAME_LEN, "%s", v);
-        } else if (!strcmp(k, "p") || !strcmp(k, "indegree") || !strcmp(k, "total") || !strcmp(k, "outdegree")) {
+        } else if (!strcmp(k, "p") || !strcmp(k, "indegree") || !strcmp(k, "total") || !strcmp(k, "outdegree") ||
+                   !strcmp(k, "total_out")) {
             if (p->rule >= 0)
-                olive_usage_error("--projection %s: give one rule (p=, indegree=, total= or outdegree=)", arg);
+                olive_usage_error("--projection %s: give one rule (p=, indegree=, total=, outdegree= or total_out=)", arg);
             if (!strcmp(k, "p")) { p->rule = GC_RULE_P; p->p = olive_parse_double("--projection p", v, 0, 1); }
             else {
                 char what[40];
                 snprintf(what, sizeof what, "--projection %s", k);
-                p->rule = !strcmp(k, "indegree") ? GC_RULE_INDEGREE : !strcmp(k, "total") ? GC_RULE_TOTAL : GC_RULE_OUTDEGREE;
-                p->k = olive_parse_int(what, v, 0, p->rule == GC_RULE_TOTAL ? INT64_C(1) << 40 : INT32_MAX);
+                p->rule = !strcmp(k, "indegree") ? GC_RULE_INDEGREE : !strcmp(k, "total") ? GC_RULE_TOTAL
+                          : !strcmp(k, "total_out") ? GC_RULE_TOTAL_OUT : GC_RULE_OUTDEGREE;
+                p->k = olive_parse_int(what, v, 0, p->rule == GC_RULE_TOTAL || p->rule == GC_RULE_TOTAL_OUT ? INT64_C(1) << 40
+                                                                                                         : INT32_MAX);
             }
         } else if (!strcmp(k, "weight")) {
             parse_value(arg, "weight", v, &p->w);
@@ -405,7 +411,7 @@ static void parse_projection(gc_spk_config *cfg, const char *arg)
         if (wbad) olive_usage_error("--projection %s: the weights: %s", arg, wbad);
     }
     if (!p->from[0] || !p->to[0]) olive_usage_error("--projection %s: needs from=POP and to=POP", arg);
-    if (p->rule < 0) olive_usage_error("--projection %s: needs a rule: p=P, indegree=K, total=N or outdegree=K", arg);
+    if (p->rule < 0) olive_usage_error("--projection %s: needs a rule: p=P, indegree=K, total=N, outdegree=K or total_out=N", arg);
     if (!have_w) olive_usage_error("--projection %s: needs weight=W, weight=A:B or weight=normal:MEAN:SD", arg);
     if (!have_d) olive_usage_error("--projection %s: needs delay=MS, delay=A:B or delay=normal:MEAN:SD:LOW:HIGH", arg);
     if (!p->receptor[0]) olive_usage_error("--projection %s: needs receptor=ge or receptor=gi", arg);

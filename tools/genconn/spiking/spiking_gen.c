@@ -210,7 +210,7 @@ static double expected_synapses(const gc_spk_config *cfg, int k)
     int64_t s0, s1, t0, t1;
     pop_range(cfg, s->from, &s0, &s1);
     pop_range(cfg, s->to, &t0, &t1);
-    if (s->rule == GC_RULE_TOTAL) return (double)s->k;
+    if (s->rule == GC_RULE_TOTAL || s->rule == GC_RULE_TOTAL_OUT) return (double)s->k;
     if (s->rule == GC_RULE_INDEGREE) return (double)s->k * (double)(t1 - t0);
     if (s->rule == GC_RULE_OUTDEGREE) return (double)s->k * (double)(s1 - s0);
     const double pairs = (double)(s1 - s0) * (double)(t1 - t0), mean = pairs * s->p;

@@ -61,13 +61,17 @@ struct sim_spk {
     uint16_t *out_delay;
     int64_t nsyn;            /* synapses into this rank's cells (stored: out) */
     /* Projections drawn on the fly at each spike instead (the CUDA engine,
-     * outdegree rules: spk_cuda_rules.cu), in the file's order: their rules
-     * and receptors; then no projection is stored. */
+     * outdegree and total_out rules: spk_cuda_rules.cu), in the file's order:
+     * their rules and receptors; then no projection is stored. */
     struct {
         struct olive_conn *conn;
         int *rec;
         int n;
         int64_t nsyn;        /* their synapses into this rank's cells (spk_rules_survey) */
+        /* total_out rules: each source's count (conn_rule.h), rule j's from
+         * counts[cnt_off[j]] (-1: an outdegree); made by spk_rules_survey */
+        uint32_t *counts;
+        int64_t *cnt_off, ncounts;
     } drawn;
     /* Synapses the CUDA engine makes on the device at set-up */
     struct {

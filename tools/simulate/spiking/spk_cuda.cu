@@ -133,6 +133,67 @@ __global__ void k_poisson(int64_t a, int64_t b, int64_t row0, uint64_t seed, int
     if (t.thread_rank() == 0 && sum) atomicAdd(count, sum);
 }
 
+int16_t *spk_poisson_cover(const sim_t *s, int64_t n, int *per)
+{
+    const int nin = s->cfg->spiking.npoisson;
+    const int64_t row0 = s->plan.row0;
+    *per = 0;
+    if (nin == 0 || nin > INT16_MAX / 2 || n == 0) return nullptr;
+    int *cnt = (int *)olive_calloc((size_t)n, sizeof(int), "Poisson inputs");
+    for (int j = 0; j < nin; j++) {
+        const sim_poisson *p = &s->spk->poisson.in[j];
+        for (int64_t c = p->first > row0 ? p->first : row0; c < p->last && c < row0 + n; c++)
+            *per = ++cnt[c - row0] > *per ? cnt[c - row0] : *per;
+    }
+    if (*per == 0) { free(cnt); return nullptr; }
+    int16_t *cover = (int16_t *)olive_malloc((size_t)*per * (size_t)n * sizeof(int16_t), "Poisson inputs");
+    memset(cover, 0xff, (size_t)*per * (size_t)n * sizeof(int16_t));
+    memset(cnt, 0, (size_t)n * sizeof(int));
+    for (int j = 0; j < nin; j++) {
+        const sim_poisson *p = &s->spk->poisson.in[j];
+        for (int64_t c = p->first > row0 ? p->first : row0; c < p->last && c < row0 + n; c++)
+            cover[(int64_t)cnt[c - row0]++ * n + (c - row0)] = (int16_t)(j << 1 | (s->spk->poisson.rec[j] != 0));
+    }
+    free(cnt);
+    return cover;
+}
+
+/* Every input of every cell in one launch, a thread a cell, its covering
+ * inputs (cover, per: spk_poisson_cover's) in their order: the same
+ * additions as k_poisson's launches one after another, for many inputs,
+ * whose launches would cost more than their work (the multi-area model's
+ * 254 populations: 254 launches a step). */
+__global__ void k_poisson_all(int64_t n, int64_t row0, uint64_t seed, int64_t step, const sim_poisson *in, const int16_t *cover,
+                              int per, const double *fac, double *x0, double *x1, unsigned long long *count, const double *rs)
+{
+    const int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+    if (r >= n) return;
+    const int64_t g = row0 + r;
+    double v0 = x0[r], v1 = x1[r];
+    unsigned long long events = 0;
+    for (int q = 0; q < per; q++) {
+        const int c = cover[(int64_t)q * n + r];
+        if (c < 0) break;
+        const int j = c >> 1;
+        const sim_poisson *p = &in[j];
+        if (step < p->step0 || step >= p->step1) continue;
+        const long long hits = olive_poisson_input_hits_f(seed, g, step, j, p->n, p->prob, p->p0,
+                                                          fac + (size_t)j * OLIVE_BINOMIAL_FACTORS);
+        if (!hits) continue;
+        if (c & 1) v1 += spk_poisson_amount(hits, p->weight, rs ? rs + n + r : nullptr);
+        else v0 += spk_poisson_amount(hits, p->weight, rs ? rs + r : nullptr);
+        events += (unsigned long long)hits;
+    }
+    x0[r] = v0;
+    x1[r] = v1;
+    cooperative_groups::coalesced_group t = cooperative_groups::coalesced_threads();
+    const unsigned long long sum = cooperative_groups::reduce(t, events, cooperative_groups::plus<unsigned long long>());
+    if (t.thread_rank() == 0 && sum) atomicAdd(count, sum);
+}
+
+/* Inputs from which one launch takes them all (k_poisson_all). */
+#define SPK_POISSON_ONE_LAUNCH 8
+
 /* The spike sources' step: rows[i] fires (spike_source.h), its flag and
  * the spike lists as the model's update. */
 __global__ void k_sources(int64_t m, const int32_t *rows, olive_sources src, uint64_t seed, int64_t row0,
@@ -381,6 +442,20 @@ static void deliver(sim_t *s, int64_t step)
     k_deliver<<<spk_blocks(g->ring.nt, 256), 256, 0, g->st>>>(g->ring.nt, n, step % k->L, g->ring.acc, g->ring.touched, g->ge, g->gi,
                                                      g->ring.site_in, g->rscale);
     CK_LAUNCH("k_deliver");
+    if (c->spiking.npoisson >= SPK_POISSON_ONE_LAUNCH) {
+        if (!g->poisson.cover) {   /* (once; freed with the engine) */
+            int16_t *cover = spk_poisson_cover(s, n, &g->poisson.per);
+            if (!g->poisson.in) g->poisson.in = dev_copy(k->poisson.in, (size_t)c->spiking.npoisson, "Poisson inputs");
+            g->poisson.cover = cover ? dev_copy(cover, (size_t)g->poisson.per * (size_t)n, "Poisson inputs")
+                                     : dev_alloc<int16_t>(1, "Poisson inputs");
+            free(cover);
+        }
+        k_poisson_all<<<spk_blocks(n, 256), 256, 0, g->st>>>(n, row0, c->run.seed, step, g->poisson.in, g->poisson.cover,
+                                                              g->poisson.per, g->poisson.fac, g->ge, g->gi,
+                                                              g->poisson.count, g->rscale);
+        CK_LAUNCH("k_poisson_all");
+        return;
+    }
     for (int j = 0; j < c->spiking.npoisson; j++) {
         const sim_poisson *p = &k->poisson.in[j];
         if (step < p->step0 || step >= p->step1) continue;
@@ -585,7 +660,7 @@ static void spiking_cuda_free(sim_t *s)
     spk_plugin_cuda_free(g);   /* (its receptor variables are ge, gi) */
     CK(cudaFree(g->rscale));
     void *d[] = {g->v, g->ge, g->gi, g->ref, g->cur, g->flags, g->coef_of, g->out_ptr, g->out,
-                 g->out_delay, g->ring.acc, g->ring.touched, g->spk, g->nspk, g->bad, g->poisson.in, g->poisson.rec,
+                 g->out_delay, g->ring.acc, g->ring.touched, g->spk, g->nspk, g->bad, g->poisson.in, g->poisson.rec, g->poisson.cover,
                  g->poisson.fac, g->poisson.count, g->win.sp, g->win.deg, g->win.off, g->win.key_in, g->win.key_out,
                  g->win.val_in, g->win.val_out, g->win.tmp};
     for (size_t i = 0; i < sizeof d / sizeof d[0]; i++) CK(cudaFree(d[i]));

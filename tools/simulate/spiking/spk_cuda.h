@@ -97,10 +97,18 @@ struct spk_ring_dev {
     double *site_in;           /* per channel: the weight delivered for the next step (spk_cable.h) */
 };
 
+/* The inputs covering each of the n own cells, in input order: entry
+ * q * n + r of the result (malloc'd) is input j << 1 | its receptor, or -1
+ * past the cell's last; *per the most a cell has. NULL: no input covers an
+ * own cell, or too many inputs for 15 bits. */
+int16_t *spk_poisson_cover(const sim_t *s, int64_t n, int *per);
+
 /* The --poisson inputs on the device. */
 struct spk_poisson_dev {
     sim_poisson *in;
     int *rec;
+    int16_t *cover;            /* host push with many inputs: spk_poisson_cover's, and its per */
+    int per;
     double *fac;               /* per input its binomial factors (lif.h's olive_binomial_factors) */
     unsigned long long *count; /* events so far */
 };

@@ -326,30 +326,15 @@ __global__ void k_poisson_ahead(int64_t n, int64_t row0, int64_t first, int64_t 
  * fit in an eighth of the free memory, they are drawn ahead. */
 static void poisson_ahead_setup(sim_t *s, spk_cuda *g, int64_t steps, size_t free_b)
 {
-    const int nin = s->cfg->spiking.npoisson;
-    const int64_t n = g->n, row0 = s->plan.row0;
-    if (nin == 0 || nin > INT16_MAX / 2 || n == 0) return;
+    const int64_t n = g->n;
     int per = 0;
-    int *cnt = (int *)olive_calloc((size_t)n, sizeof(int), "Poisson inputs");
-    for (int j = 0; j < nin; j++) {
-        const sim_poisson *p = &s->spk->poisson.in[j];
-        for (int64_t c = p->first > row0 ? p->first : row0; c < p->last && c < row0 + n; c++)
-            per = ++cnt[c - row0] > per ? cnt[c - row0] : per;
-    }
-    if (per == 0 || (double)steps * per * n * sizeof(double) > (double)free_b / 8) { free(cnt); return; }
-    int16_t *cover = (int16_t *)olive_malloc((size_t)per * (size_t)n * sizeof(int16_t), "Poisson inputs");
-    memset(cover, 0xff, (size_t)per * (size_t)n * sizeof(int16_t));
-    memset(cnt, 0, (size_t)n * sizeof(int));
-    for (int j = 0; j < nin; j++) {
-        const sim_poisson *p = &s->spk->poisson.in[j];
-        for (int64_t c = p->first > row0 ? p->first : row0; c < p->last && c < row0 + n; c++)
-            cover[(int64_t)cnt[c - row0]++ * n + (c - row0)] = (int16_t)(j << 1 | (s->spk->poisson.rec[j] != 0));
-    }
+    int16_t *cover = spk_poisson_cover(s, n, &per);
+    if (!cover) return;
+    if ((double)steps * per * n * sizeof(double) > (double)free_b / 8) { free(cover); return; }
     g->dp->pper = per;
     g->dp->pcover = dev_copy(cover, (size_t)per * (size_t)n, "Poisson inputs");
     g->dp->padd = dev_alloc<double>((size_t)steps * (size_t)per * (size_t)n, "Poisson inputs");
     free(cover);
-    free(cnt);
 }
 
 void spk_devpush_poisson_ahead(sim_t *s, spk_cuda *g, int64_t first, int64_t count)

@@ -1,5 +1,6 @@
 /* Projections drawn at each spike (the technique GeNN calls procedural connectivity): an
- * outdegree rule's synapses (conn_rule.h) are never stored; a spike of
+ * outdegree or total_out rule's synapses (conn_rule.h) are never stored
+ * (a total_out's source counts are, made here at set-up); a spike of
  * source g draws g's targets, delays and weights again from their keys
  * with the draws olive-genconn makes (conn_synapse.h: one source for the CPU
  * and the GPU), so a network whose synapses exceed the GPU's memory runs on
@@ -14,6 +15,7 @@
  * other ranks' cells get the key past every slot and sort last. A window
  * with more events than a batch holds goes in batches of whole spikes, in
  * order: a target's sum sees its events in the same order. */
+#include <algorithm>
 #include <cub/cub.cuh>
 #include <hdf5.h>
 #include <mpi.h>   /* (C++ headers: before spk_cuda.h's extern "C") */
@@ -22,65 +24,157 @@
 #include "spk_cuda.h"
 #include "spk_rules.cuh"
 
+/* Rules grouped by their source range, for a spike to find its own: the
+ * ranges (sorted, disjoint) and each one's rules in file order; where ranges
+ * overlap, one group of every rule (each still checks its range). */
+struct spk_rule_groups {
+    int n;
+    const int64_t *s0, *s1;
+    const int *first, *order;    /* group q's rules: order[first[q] .. first[q + 1]) */
+    const uint32_t *counts;      /* total_out rules' source counts (spk_rule_dev.cnt_off) */
+};
+
+/* An event's number within its window: rule << (gbits + dbits) | source << dbits | draw
+ * (the widths from the rules and the cells: spk_rules_bits). */
+struct spk_event_bits {
+    int gbits, dbits;
+};
+
 struct spk_rules_cuda {
     int n;
     spk_rule_dev *host, *dev;
+    spk_rule_groups hg, dg;      /* host and device copies */
+    spk_event_bits bits;
     unsigned long long *cnt, *h_cnt;   /* [0] events into the rank's cells, [1] a bad delay's event, [2] a bad weight's */
 };
 
-/* An event's number within its window: projection << 58 | source << 27 | draw. */
-#define RULE_EVENT(j, g, d) ((uint64_t)(j) << 58 | (uint64_t)(g) << 27 | (uint64_t)(d))
-#define RULE_DRAWS (1 << 27)
+static __host__ __device__ __forceinline__ uint64_t rule_event(const spk_event_bits &b, int j, int64_t g, int64_t d)
+{
+    return (uint64_t)j << (b.gbits + b.dbits) | (uint64_t)g << b.dbits | (uint64_t)d;
+}
+static __host__ __device__ __forceinline__ int event_rule(const spk_event_bits &b, uint64_t v)
+{
+    return (int)(v >> (b.gbits + b.dbits));
+}
+static __host__ __device__ __forceinline__ uint32_t event_source(const spk_event_bits &b, uint64_t v)
+{
+    return (uint32_t)(v >> b.dbits & ((1ULL << b.gbits) - 1));
+}
+static __host__ __device__ __forceinline__ uint32_t event_draw(const spk_event_bits &b, uint64_t v)
+{
+    return (uint32_t)(v & ((1ULL << b.dbits) - 1));
+}
 
-__global__ void k_rule_degrees(int64_t m, const int64_t *sp, const spk_rule_dev *r, int nr, int64_t *deg)
+/* The group holding source g, or -1. */
+static __host__ __device__ __forceinline__ int rule_group(const spk_rule_groups &G, int64_t g)
+{
+    int lo = 0, hi = G.n - 1, at = -1;
+    while (lo <= hi) {
+        const int mid = (lo + hi) / 2;
+        if (G.s0[mid] <= g) { at = mid; lo = mid + 1; }
+        else hi = mid - 1;
+    }
+    return at >= 0 && g < G.s1[at] ? at : -1;
+}
+
+/* The draws of source g in rule q: its out-degree, or its total_out count. */
+static __host__ __device__ __forceinline__ int64_t rule_draws(const spk_rule_dev &q, const uint32_t *counts, int64_t g)
+{
+    if (g < q.s0 || g >= q.s1) return 0;
+    return q.cnt_off < 0 ? q.k : (int64_t)counts[q.cnt_off + (g - q.s0)];
+}
+
+__global__ void k_rule_degrees(int64_t m, const int64_t *sp, const spk_rule_dev *r, spk_rule_groups G, int64_t *deg)
 {
     const int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
     if (i >= m) return;
     const int64_t g = sp[i] & 0xffffffff;
+    const int q = rule_group(G, g);
     int64_t d = 0;
-    for (int j = 0; j < nr; j++)
-        if (g >= r[j].s0 && g < r[j].s1) d += r[j].k;
+    for (int x = q < 0 ? 0 : G.first[q]; q >= 0 && x < G.first[q + 1]; x++) d += rule_draws(r[G.order[x]], G.counts, g);
     deg[i] = d;
 }
 
-/* One block per spike: its events' keys (due slot x nt + target, or none)
- * and numbers, from off[i]. */
-__global__ void k_rule_events(const int64_t *sp, const int64_t *off, int64_t window0, const spk_rule_dev *r, int nr,
-                              int L, int64_t row0, int64_t n, int64_t nt, uint64_t *key, int64_t *val,
+/* Event d of source g in rule j: its key (due slot x nt + target, or none)
+ * into *kk; 1 when it goes into the rank's cells. */
+static __device__ __forceinline__ int rule_event_key(const spk_rule_dev &q, int j, int64_t g, int64_t d, int64_t step,
+                                                     const spk_event_bits &bits, int L, int64_t row0, int64_t n, int64_t nt,
+                                                     uint64_t *kk, unsigned long long *cnt)
+{
+    *kk = (uint64_t)L * (uint64_t)nt;
+    const int64_t t = olive_outdegree_target(q.seed, q.key, g, (uint32_t)d, q.t0, q.t1, q.autapses, OLIVE_STREAM_SYN_PAIRS);
+    if (t < row0 || t >= row0 + n) return 0;
+    int64_t dl = q.dconst;
+    double ms;
+    if (q.dvar)
+        dl = olive_value_draw(&q.d, q.seed, q.key, (uint32_t)g, (uint32_t)d, OLIVE_STREAM_SYN_DELAY, &ms)
+                 ? olive_delay_steps(ms, q.dt, L - 1) : -1;
+    if (dl < 0) {
+        atomicMin(&cnt[1], (unsigned long long)rule_event(bits, j, g, d));
+        return 0;
+    }
+    *kk = (uint64_t)((step + dl) % L) * (uint64_t)nt + (uint64_t)(t - row0);
+    return 1;
+}
+
+/* A block's rules at most, for the flat form of k_rule_events. */
+#define RULES_FLAT 512
+
+/* One block per spike: its events' keys and numbers from off[i], rule by
+ * rule in file order, draw by draw. The block's threads take the spike's
+ * events together (a rule's place found in the rules' running sums, in
+ * shared memory), not rule after rule: a source of the multi-area model
+ * has ~150 rules of ~40 draws each. */
+__global__ void k_rule_events(const int64_t *sp, const int64_t *off, int64_t window0, const spk_rule_dev *r, spk_rule_groups G,
+                              spk_event_bits bits, int L, int64_t row0, int64_t n, int64_t nt, uint64_t *key, int64_t *val,
                               unsigned long long *cnt)
 {
     __shared__ unsigned long long local;
+    __shared__ int64_t pre[RULES_FLAT + 1];
     if (threadIdx.x == 0) local = 0;
-    __syncthreads();
     const int64_t i = blockIdx.x;
     const int64_t g = sp[i] & 0xffffffff, step = window0 + (sp[i] >> 32);
-    const uint64_t none = (uint64_t)L * (uint64_t)nt;
-    int64_t base = off[i];
+    const int64_t base = off[i];
     unsigned long long mine = 0;
-    for (int j = 0; j < nr; j++) {
-        const spk_rule_dev &q = r[j];
-        if (g < q.s0 || g >= q.s1) continue;
-        for (int64_t d = threadIdx.x; d < q.k; d += blockDim.x) {
-            const int64_t t = olive_outdegree_target(q.seed, q.key, g, (uint32_t)d, q.t0, q.t1, q.autapses,
-                                                     OLIVE_STREAM_SYN_PAIRS);
-            uint64_t kk = none;
-            if (t >= row0 && t < row0 + n) {
-                int64_t dl = q.dconst;
-                double ms;
-                if (q.dvar)
-                    dl = olive_value_draw(&q.d, q.seed, q.key, (uint32_t)g, (uint32_t)d, OLIVE_STREAM_SYN_DELAY, &ms)
-                             ? olive_delay_steps(ms, q.dt, L - 1) : -1;
-                if (dl < 0) {
-                    atomicMin(&cnt[1], (unsigned long long)RULE_EVENT(j, g, d));
-                } else {
-                    kk = (uint64_t)((step + dl) % L) * (uint64_t)nt + (uint64_t)(t - row0);
-                    mine++;
-                }
-            }
-            key[base + d] = kk;
-            val[base + d] = (int64_t)RULE_EVENT(j, g, d);
+    const int grp = rule_group(G, g);
+    const int x0 = grp < 0 ? 0 : G.first[grp], nr = grp < 0 ? 0 : G.first[grp + 1] - x0;
+    if (nr <= RULES_FLAT) {
+        for (int x = threadIdx.x; x < nr; x += blockDim.x) pre[x + 1] = rule_draws(r[G.order[x0 + x]], G.counts, g);
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            pre[0] = 0;
+            for (int x = 0; x < nr; x++) pre[x + 1] += pre[x];
         }
-        base += q.k;
+        __syncthreads();
+        const int64_t total = pre[nr];
+        for (int64_t e = threadIdx.x; e < total; e += blockDim.x) {
+            int lo = 0, hi = nr - 1;   /* the rule x with pre[x] <= e < pre[x + 1] */
+            while (lo < hi) {
+                const int mid = (lo + hi + 1) / 2;
+                if (pre[mid] <= e) lo = mid;
+                else hi = mid - 1;
+            }
+            const int j = G.order[x0 + lo];
+            const int64_t d = e - pre[lo];
+            uint64_t kk;
+            mine += rule_event_key(r[j], j, g, d, step, bits, L, row0, n, nt, &kk, cnt);
+            key[base + e] = kk;
+            val[base + e] = (int64_t)rule_event(bits, j, g, d);
+        }
+    } else {
+        int64_t at = base;
+        for (int x = x0; x < x0 + nr; x++) {
+            const int j = G.order[x];
+            const int64_t kg = rule_draws(r[j], G.counts, g);
+            for (int64_t d = threadIdx.x; d < kg; d += blockDim.x) {
+                uint64_t kk;
+                mine += rule_event_key(r[j], j, g, d, step, bits, L, row0, n, nt, &kk, cnt);
+                key[at + d] = kk;
+                val[at + d] = (int64_t)rule_event(bits, j, g, d);
+            }
+            at += kg;
+        }
+        __syncthreads();
     }
     if (mine) atomicAdd(&local, mine);
     __syncthreads();
@@ -88,8 +182,8 @@ __global__ void k_rule_events(const int64_t *sp, const int64_t *off, int64_t win
 }
 
 /* The first event of each (slot, target) run adds the run's weights in order. */
-__global__ void k_rule_accumulate(int64_t E, const uint64_t *key, const int64_t *val, const spk_rule_dev *r, int64_t nt,
-                                  uint64_t none, double *acc, unsigned char *touched, unsigned long long *cnt)
+__global__ void k_rule_accumulate(int64_t E, const uint64_t *key, const int64_t *val, const spk_rule_dev *r, spk_event_bits bits,
+                                  int64_t nt, uint64_t none, double *acc, unsigned char *touched, unsigned long long *cnt)
 {
     const int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
     if (i >= E || key[i] == none || (i > 0 && key[i] == key[i - 1])) return;
@@ -99,10 +193,10 @@ __global__ void k_rule_accumulate(int64_t E, const uint64_t *key, const int64_t 
     double s0 = *a0, s1 = *a1;
     for (int64_t e = i; e < E && key[e] == k; e++) {
         const uint64_t v = (uint64_t)val[e];
-        const spk_rule_dev &q = r[v >> 58];
+        const spk_rule_dev &q = r[event_rule(bits, v)];
         double w = q.wconst;
-        if (q.wvar && !olive_value_draw(&q.w, q.seed, q.key, (uint32_t)(v >> 27 & 0x7fffffff),
-                                        (uint32_t)(v & (RULE_DRAWS - 1)), OLIVE_STREAM_SYN_WEIGHT, &w)) {
+        if (q.wvar && !olive_value_draw(&q.w, q.seed, q.key, event_source(bits, v), event_draw(bits, v),
+                                        OLIVE_STREAM_SYN_WEIGHT, &w)) {
             atomicMin(&cnt[2], (unsigned long long)v);
             w = 0;
         }
@@ -113,11 +207,89 @@ __global__ void k_rule_accumulate(int64_t E, const uint64_t *key, const int64_t 
     touched[slot * nt + t] = 1;
 }
 
+/* total_out rule q's source counts into c (zeroed): the histogram of its k
+ * keyed source draws (conn_draw.c's olive_conn_source_counts, the same integers). */
+__global__ void k_source_counts(spk_rule_dev q, uint32_t *c)
+{
+    const int64_t ns = q.s1 - q.s0;
+    for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < q.k; e += (int64_t)gridDim.x * blockDim.x)
+        atomicAdd(&c[olive_total_out_source(q.seed, q.key, e, ns, OLIVE_STREAM_SYN_SOURCES)], 1u);
+}
+
+/* The groups of rules h[0..n) (spk_rule_groups; host arrays, malloc'd). */
+static spk_rule_groups groups_of(const spk_rule_dev *h, int n)
+{
+    int *order = (int *)olive_malloc((size_t)n * sizeof(int) + 1, "rules");
+    for (int j = 0; j < n; j++) order[j] = j;
+    std::stable_sort(order, order + n, [h](int a, int b) { return h[a].s0 != h[b].s0 ? h[a].s0 < h[b].s0 : h[a].s1 < h[b].s1; });
+    int ng = 0, disjoint = 1;
+    for (int x = 0; x < n; x++) {
+        const spk_rule_dev &q = h[order[x]];
+        if (x > 0 && q.s0 == h[order[x - 1]].s0 && q.s1 == h[order[x - 1]].s1) continue;
+        if (x > 0 && q.s0 < h[order[x - 1]].s1) disjoint = 0;
+        ng++;
+    }
+    int64_t *s0 = (int64_t *)olive_malloc((size_t)(ng + 1) * sizeof(int64_t), "rules");
+    int64_t *s1 = (int64_t *)olive_malloc((size_t)(ng + 1) * sizeof(int64_t), "rules");
+    int *first = (int *)olive_malloc((size_t)(ng + 2) * sizeof(int), "rules");
+    if (!disjoint) {   /* one group, file order */
+        ng = 1;
+        s0[0] = INT64_MAX, s1[0] = 0;
+        for (int j = 0; j < n; j++) {
+            order[j] = j;
+            s0[0] = h[j].s0 < s0[0] ? h[j].s0 : s0[0];
+            s1[0] = h[j].s1 > s1[0] ? h[j].s1 : s1[0];
+        }
+        first[0] = 0, first[1] = n;
+    } else {   /* (stable: a group's rules in file order) */
+        int q = -1;
+        for (int x = 0; x < n; x++) {
+            const spk_rule_dev &r = h[order[x]];
+            if (q < 0 || r.s0 != s0[q] || r.s1 != s1[q]) {
+                q++;
+                s0[q] = r.s0, s1[q] = r.s1, first[q] = x;
+            }
+        }
+        first[ng] = n;
+    }
+    spk_rule_groups G = {ng, s0, s1, first, order, nullptr};
+    return G;
+}
+
+static void groups_free(spk_rule_groups *G)
+{
+    free((void *)G->s0); free((void *)G->s1); free((void *)G->first); free((void *)G->order);
+}
+
+/* The event number's widths for these rules: every rule, cell and draw must fit. */
+static spk_event_bits bits_of(const sim_t *s, const spk_rule_dev *h, int n)
+{
+    const struct sim_spk *k = s->spk;
+    int jbits = 1, gbits = 1;
+    int64_t cells = 0, draws = 0;
+    for (int j = 0; j < n; j++) {
+        cells = h[j].s1 > cells ? h[j].s1 : cells;
+        if (h[j].cnt_off < 0) draws = h[j].k > draws ? h[j].k : draws;
+    }
+    for (int64_t i = 0; i < k->drawn.ncounts; i++) draws = (int64_t)k->drawn.counts[i] > draws ? k->drawn.counts[i] : draws;
+    while (jbits < 31 && ((uint64_t)(n - 1) >> jbits)) jbits++;
+    while (gbits < 32 && ((uint64_t)(cells - 1) >> gbits)) gbits++;
+    spk_event_bits b = {gbits, 63 - jbits - gbits};
+    if (b.dbits < 1 || (uint64_t)draws >> b.dbits)
+        olive_die("%s: %d rules drawn at each spike, %lld cells, a source's %lld draws in one rule: more than an event's "
+                  "64-bit number holds (fewer rules or draws, or stored synapses: OLIVE_GPU_SYNAPSES=stored)",
+                  s->cfg->run.net_path, n, (long long)cells, (long long)draws);
+    return b;
+}
+
 /* The rules as the kernels read them (host copy). */
 static spk_rule_dev *rules_dev_of(const struct sim_spk *k)
 {
     spk_rule_dev *h = (spk_rule_dev *)olive_calloc((size_t)k->drawn.n, sizeof(spk_rule_dev), "rules");
-    for (int j = 0; j < k->drawn.n; j++) h[j] = spk_rule_dev_of(&k->drawn.conn[j], k->drawn.rec[j]);
+    for (int j = 0; j < k->drawn.n; j++) {
+        h[j] = spk_rule_dev_of(&k->drawn.conn[j], k->drawn.rec[j]);
+        if (k->drawn.cnt_off) h[j].cnt_off = k->drawn.cnt_off[j];
+    }
     return h;
 }
 
@@ -129,37 +301,52 @@ void spk_rules_setup(sim_t *s, spk_cuda *g)
     R->n = k->drawn.n;
     R->host = rules_dev_of(k);
     R->dev = dev_copy(R->host, (size_t)R->n, "rules");
+    R->hg = groups_of(R->host, R->n);
+    R->hg.counts = k->drawn.counts;
+    R->bits = bits_of(s, R->host, R->n);
+    R->dg.n = R->hg.n;
+    R->dg.s0 = dev_copy(R->hg.s0, (size_t)R->hg.n, "rules");
+    R->dg.s1 = dev_copy(R->hg.s1, (size_t)R->hg.n, "rules");
+    R->dg.first = dev_copy(R->hg.first, (size_t)R->hg.n + 1, "rules");
+    R->dg.order = dev_copy(R->hg.order, (size_t)R->n, "rules");
+    R->dg.counts = k->drawn.ncounts ? dev_copy(k->drawn.counts, (size_t)k->drawn.ncounts, "source counts") : nullptr;
     R->cnt = dev_alloc<unsigned long long>(3, "rules");
     CK(cudaMallocHost((void **)&R->h_cnt, 3 * sizeof(unsigned long long)));
 }
 
 /* Every synapse of rule j into rows [row0, row0 + n), a grid-stride loop
- * over its sources' draws: out[0] count, [1] least delay, [2] greatest,
- * [3] the hash's sum (spk_restart.c's terms), [4] a bad draw's event. */
-__global__ void k_rule_survey(const spk_rule_dev *r, int j, int64_t row0, int64_t n, unsigned long long *out)
+ * over its sources' draws (an out-degree's flattened; a total_out's source
+ * by source): out[0] count, [1] least delay, [2] greatest, [3] the hash's
+ * sum (spk_restart.c's terms), [4] a bad draw's event. */
+__global__ void k_rule_survey(const spk_rule_dev *r, int j, const uint32_t *counts, spk_event_bits bits, int64_t row0,
+                              int64_t n, unsigned long long *out)
 {
     const spk_rule_dev &q = r[j];
-    const int64_t total = (q.s1 - q.s0) * q.k;
+    const int out_deg = q.cnt_off < 0;
+    const int64_t units = out_deg ? (q.s1 - q.s0) * q.k : q.s1 - q.s0;
     unsigned long long cnt = 0, hash = 0, lo = ~0ULL, hi = 0;
-    for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < total; e += (int64_t)gridDim.x * blockDim.x) {
-        const int64_t g = q.s0 + e / q.k;
-        const uint32_t d = (uint32_t)(e % q.k);
-        const int64_t t = olive_outdegree_target(q.seed, q.key, g, d, q.t0, q.t1, q.autapses, OLIVE_STREAM_SYN_PAIRS);
-        if (t < row0 || t >= row0 + n) continue;
-        int64_t dl = q.dconst;
-        double ms, w = q.wconst;
-        if (q.dvar)
-            dl = olive_value_draw(&q.d, q.seed, q.key, (uint32_t)g, d, OLIVE_STREAM_SYN_DELAY, &ms)
-                     ? olive_delay_steps(ms, q.dt, OLIVE_MAX_DELAY) : -1;
-        if (dl < 0 || (q.wvar && !olive_value_draw(&q.w, q.seed, q.key, (uint32_t)g, d, OLIVE_STREAM_SYN_WEIGHT, &w))) {
-            atomicMin(&out[4], (unsigned long long)RULE_EVENT(j, g, d));
-            continue;
+    for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < units; e += (int64_t)gridDim.x * blockDim.x) {
+        const int64_t g = q.s0 + (out_deg ? e / q.k : e);
+        const int64_t d0 = out_deg ? e % q.k : 0, d1 = out_deg ? d0 + 1 : (int64_t)counts[q.cnt_off + e];
+        for (int64_t dd = d0; dd < d1; dd++) {
+            const uint32_t d = (uint32_t)dd;
+            const int64_t t = olive_outdegree_target(q.seed, q.key, g, d, q.t0, q.t1, q.autapses, OLIVE_STREAM_SYN_PAIRS);
+            if (t < row0 || t >= row0 + n) continue;
+            int64_t dl = q.dconst;
+            double ms, w = q.wconst;
+            if (q.dvar)
+                dl = olive_value_draw(&q.d, q.seed, q.key, (uint32_t)g, d, OLIVE_STREAM_SYN_DELAY, &ms)
+                         ? olive_delay_steps(ms, q.dt, OLIVE_MAX_DELAY) : -1;
+            if (dl < 0 || (q.wvar && !olive_value_draw(&q.w, q.seed, q.key, (uint32_t)g, d, OLIVE_STREAM_SYN_WEIGHT, &w))) {
+                atomicMin(&out[4], (unsigned long long)rule_event(bits, j, g, d));
+                continue;
+            }
+            cnt++;
+            lo = (unsigned long long)dl < lo ? (unsigned long long)dl : lo;
+            hi = (unsigned long long)dl > hi ? (unsigned long long)dl : hi;
+            hash += olive_synapse_hash_term((uint64_t)g, (uint64_t)t, (uint64_t)q.rec, (uint64_t)dl,
+                                            (uint64_t)__double_as_longlong(w));
         }
-        cnt++;
-        lo = (unsigned long long)dl < lo ? (unsigned long long)dl : lo;
-        hi = (unsigned long long)dl > hi ? (unsigned long long)dl : hi;
-        hash += olive_synapse_hash_term((uint64_t)g, (uint64_t)t, (uint64_t)q.rec, (uint64_t)dl,
-                                        (uint64_t)__double_as_longlong(w));
     }
     if (cnt) {
         atomicAdd(&out[0], cnt);
@@ -170,36 +357,69 @@ __global__ void k_rule_survey(const spk_rule_dev *r, int j, int64_t row0, int64_
 }
 
 /* Dies naming the synapse of event number v (a bad delay or weight). */
-static void rule_fault(const sim_t *s, uint64_t v, const char *what)
+static void rule_fault(const sim_t *s, const spk_event_bits &b, uint64_t v, const char *what)
 {
-    const olive_conn *c = &s->spk->drawn.conn[v >> 58];
-    olive_die("%s: draw %llu of cell %llu: its %s", c->what, (unsigned long long)(v & (RULE_DRAWS - 1)),
-              (unsigned long long)(v >> 27 & 0x7fffffff), what);
+    const olive_conn *c = &s->spk->drawn.conn[event_rule(b, v)];
+    olive_die("%s: draw %llu of cell %llu: its %s", c->what, (unsigned long long)event_draw(b, v),
+              (unsigned long long)event_source(b, v), what);
+}
+
+/* The total_out rules' source counts (k->drawn.counts, cnt_off), made on
+ * the device as conn_draw.c makes them on the host. */
+static void source_counts(sim_t *s, int sms)
+{
+    struct sim_spk *k = s->spk;
+    k->drawn.cnt_off = (int64_t *)olive_malloc((size_t)k->drawn.n * sizeof(int64_t), "rules");
+    int64_t total = 0;
+    for (int j = 0; j < k->drawn.n; j++) {
+        const olive_conn *c = &k->drawn.conn[j];
+        k->drawn.cnt_off[j] = c->kind == OLIVE_CONN_TOTAL_OUT ? total : -1;
+        if (c->kind == OLIVE_CONN_TOTAL_OUT) total += c->s1 - c->s0;
+    }
+    k->drawn.ncounts = total;
+    if (!total) return;
+    uint32_t *d = dev_alloc<uint32_t>((size_t)total, "source counts");
+    CK(cudaMemset(d, 0, (size_t)total * sizeof(uint32_t)));
+    for (int j = 0; j < k->drawn.n; j++) {
+        if (k->drawn.cnt_off[j] < 0) continue;
+        spk_rule_dev q = spk_rule_dev_of(&k->drawn.conn[j], 0);
+        if (q.k > (int64_t)UINT32_MAX) olive_die("%s: more than 2^32 synapses in a rule drawn at each spike", k->drawn.conn[j].what);
+        k_source_counts<<<(unsigned)sms * 8, 256>>>(q, d + k->drawn.cnt_off[j]);
+        CK_LAUNCH("k_source_counts");
+    }
+    k->drawn.counts = (uint32_t *)olive_malloc_huge((size_t)total * sizeof(uint32_t), "source counts");
+    CK(cudaMemcpy(k->drawn.counts, d, (size_t)total * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+    CK(cudaFree(d));
 }
 
 void spk_rules_survey(sim_t *s, int64_t *count, int64_t *dmin, int64_t *dmax, uint64_t *hash)
 {
     spk_select_device();
     const struct sim_spk *k = s->spk;
-    spk_rule_dev *h = rules_dev_of(k);
-    spk_rule_dev *r = dev_copy(h, (size_t)k->drawn.n, "rules");
-    unsigned long long *out = dev_alloc<unsigned long long>(5, "rules"), init[5] = {0, ~0ULL, 0, 0, ~0ULL}, res[5];
-    CK(cudaMemcpy(out, init, sizeof init, cudaMemcpyHostToDevice));
     int dev = 0, sms = 0;
     CK(cudaGetDevice(&dev));
     CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    source_counts(s, sms);
+    spk_rule_dev *h = rules_dev_of(k);
+    const spk_event_bits bits = bits_of(s, h, k->drawn.n);
+    spk_rule_dev *r = dev_copy(h, (size_t)k->drawn.n, "rules");
+    uint32_t *counts = k->drawn.ncounts ? dev_copy(k->drawn.counts, (size_t)k->drawn.ncounts, "source counts") : nullptr;
+    unsigned long long *out = dev_alloc<unsigned long long>(5, "rules"), init[5] = {0, ~0ULL, 0, 0, ~0ULL}, res[5];
+    CK(cudaMemcpy(out, init, sizeof init, cudaMemcpyHostToDevice));
     for (int j = 0; j < k->drawn.n; j++) {
-        k_rule_survey<<<(unsigned)sms * 8, 256>>>(r, j, s->plan.row0, s->plan.nlocal, out);
+        k_rule_survey<<<(unsigned)sms * 8, 256>>>(r, j, counts, bits, s->plan.row0, s->plan.nlocal, out);
         CK_LAUNCH("k_rule_survey");
     }
     CK(cudaMemcpy(res, out, sizeof res, cudaMemcpyDeviceToHost));
-    if (res[4] != ~0ULL) rule_fault(s, res[4], "delay falls outside 0..65535 steps, or a value outside its bounds in every draw");
+    if (res[4] != ~0ULL)
+        rule_fault(s, bits, res[4], "delay falls outside 0..65535 steps, or a value outside its bounds in every draw");
     *count = (int64_t)res[0];
     *dmin = res[0] ? (int64_t)res[1] : OLIVE_MAX_DELAY + 1;
     *dmax = (int64_t)res[2];
     *hash = res[3];
     CK(cudaFree(r));
     CK(cudaFree(out));
+    if (counts) CK(cudaFree(counts));
     free(h);
 }
 
@@ -216,9 +436,10 @@ void spk_rules_window(sim_t *s, spk_cuda *g, const int64_t *all, int64_t m)
         int64_t i1 = i0, E = 0;
         while (i1 < m) {
             const int64_t c = all[i1] & 0xffffffff;
+            const int q = rule_group(R->hg, c);
             int64_t d = 0;
-            for (int j = 0; j < R->n; j++)
-                if (c >= R->host[j].s0 && c < R->host[j].s1) d += R->host[j].k;
+            for (int x = q < 0 ? 0 : R->hg.first[q]; q >= 0 && x < R->hg.first[q + 1]; x++)
+                d += rule_draws(R->host[R->hg.order[x]], R->hg.counts, c);
             if (i1 > i0 && E + d > cap) break;
             E += d;
             i1++;
@@ -227,15 +448,15 @@ void spk_rules_window(sim_t *s, spk_cuda *g, const int64_t *all, int64_t m)
         const int64_t *sp = g->win.sp + i0;
         i0 = i1;
         if (E == 0) continue;
-        k_rule_degrees<<<spk_blocks(mb, 256), 256, 0, g->st>>>(mb, sp, R->dev, R->n, g->win.deg);
+        k_rule_degrees<<<spk_blocks(mb, 256), 256, 0, g->st>>>(mb, sp, R->dev, R->dg, g->win.deg);
         CK_LAUNCH("k_rule_degrees");
         size_t bytes = 0;
         CK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, g->win.deg, g->win.off, mb, g->st));
         spk_ensure_tmp(g, bytes);
         CK(cub::DeviceScan::ExclusiveSum(g->win.tmp, bytes, g->win.deg, g->win.off, mb, g->st));
         spk_grow_window(g, 0, E);
-        k_rule_events<<<(unsigned)mb, 256, 0, g->st>>>(sp, g->win.off, k->window0, R->dev, R->n, k->L, s->plan.row0, g->n,
-                                                       g->ring.nt, g->win.key_in, g->win.val_in, R->cnt);
+        k_rule_events<<<(unsigned)mb, 256, 0, g->st>>>(sp, g->win.off, k->window0, R->dev, R->dg, R->bits, k->L, s->plan.row0,
+                                                       g->n, g->ring.nt, g->win.key_in, g->win.val_in, R->cnt);
         CK_LAUNCH("k_rule_events");
         bytes = 0;
         CK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, g->win.key_in, g->win.key_out, g->win.val_in, g->win.val_out, E, 0,
@@ -243,14 +464,14 @@ void spk_rules_window(sim_t *s, spk_cuda *g, const int64_t *all, int64_t m)
         spk_ensure_tmp(g, bytes);
         CK(cub::DeviceRadixSort::SortPairs(g->win.tmp, bytes, g->win.key_in, g->win.key_out, g->win.val_in, g->win.val_out, E, 0,
                                            g->win.key_bits, g->st));
-        k_rule_accumulate<<<spk_blocks(E, 256), 256, 0, g->st>>>(E, g->win.key_out, g->win.val_out, R->dev, g->ring.nt, none, g->ring.acc,
+        k_rule_accumulate<<<spk_blocks(E, 256), 256, 0, g->st>>>(E, g->win.key_out, g->win.val_out, R->dev, R->bits, g->ring.nt, none, g->ring.acc,
                                                                  g->ring.touched, R->cnt);
         CK_LAUNCH("k_rule_accumulate");
     }
     CK(cudaMemcpyAsync(R->h_cnt, R->cnt, 3 * sizeof(unsigned long long), cudaMemcpyDeviceToHost, g->st));
     CK(cudaStreamSynchronize(g->st));
-    if (R->h_cnt[1] != ~0ULL) rule_fault(s, R->h_cnt[1], "delay falls outside 0..65535 steps or its bounds in every draw");
-    if (R->h_cnt[2] != ~0ULL) rule_fault(s, R->h_cnt[2], "weight falls outside its bounds in every draw");
+    if (R->h_cnt[1] != ~0ULL) rule_fault(s, R->bits, R->h_cnt[1], "delay falls outside 0..65535 steps or its bounds in every draw");
+    if (R->h_cnt[2] != ~0ULL) rule_fault(s, R->bits, R->h_cnt[2], "weight falls outside its bounds in every draw");
     k->events += (int64_t)R->h_cnt[0];
 }
 
@@ -261,6 +482,10 @@ void spk_rules_free(spk_cuda *g)
     CK(cudaFree(R->dev));
     CK(cudaFree(R->cnt));
     CK(cudaFreeHost(R->h_cnt));
+    void *f[] = {(void *)R->dg.s0, (void *)R->dg.s1, (void *)R->dg.first, (void *)R->dg.order, (void *)R->dg.counts};
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
+        if (f[i]) CK(cudaFree(f[i]));
+    groups_free(&R->hg);
     free(R->host);
     free(R);
     g->rules = nullptr;

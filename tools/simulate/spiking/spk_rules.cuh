@@ -11,6 +11,7 @@ struct spk_rule_dev {
     uint32_t key;
     int kind, autapses, rec, wvar, dvar;
     int64_t k, s0, s1, t0, t1, dconst;
+    int64_t cnt_off;          /* total_out: its sources' counts from here (spk_rules_cuda); -1: k a source */
     double p, dt, wconst;
     olive_value w, d;
 };
@@ -34,6 +35,7 @@ static inline spk_rule_dev spk_rule_dev_of(const olive_conn *c, int rec)
     q.dvar = olive_value_varies(&c->d);
     q.wconst = c->w.a;
     q.dconst = olive_ms_to_steps_or_die(olive_die, "delay", c->d.a, c->dt, 0, OLIVE_MAX_DELAY);
+    q.cnt_off = -1;
     return q;
 }
 

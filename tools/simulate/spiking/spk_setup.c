@@ -104,9 +104,9 @@ static spk_mem own_synapses(const sim_t *s, int64_t count)
     spk_mem m = {0, 0, 0, 0};
     if (!olive_syn_read_rows(s->cfg->run.net_path, count, s->plan.row0, s->plan.row0, &a)) return m;
     olive_syn_read_rows(s->cfg->run.net_path, count, s->plan.row1, s->plan.row1, &b);
-    m.nproj = a.n;
     for (int j = 0; j < a.n && j < b.n; j++) {
-        if (a.proj[j].kept) continue;   /* drawn at each spike: nothing held */
+        if (a.proj[j].kept) continue;   /* drawn at each spike: nothing held (no rows) */
+        m.nproj++;
         const int64_t e = b.proj[j].e0 - a.proj[j].e0;   /* (a decreasing row_ptr: the reader reports it) */
         if (e <= 0) continue;
         m.nsyn += e;
@@ -168,12 +168,6 @@ static int64_t scan_projections(sim_t *s, const olive_synapses *syn, int *rec, i
             if (c->run.model->weights_nonnegative && r->w.a < 0)
                 olive_die("%s: /synapses/%s: weights down to %g; a %s weight is a conductance (nS) and cannot be "
                           "negative", c->run.net_path, p->name, r->w.a, c->run.model->name);
-            for (int64_t i = 0; i < k->sources.n && k->drawn.n; i++) {   /* a spike source takes no input */
-                const int64_t g = s->plan.row0 + k->sources.rows[i];
-                if (g >= r->t0 && g < r->t1 && r->k > 0)
-                    olive_die("%s: /synapses/%s: the rule's targets include the spike source cell %lld (a source takes "
-                              "no input)", c->run.net_path, p->name, (long long)g);
-            }
             continue;
         }
         for (int64_t e = 0; e < p->nnz; e++) {
@@ -188,7 +182,7 @@ static int64_t scan_projections(sim_t *s, const olive_synapses *syn, int *rec, i
         }
     }
     for (int j = 0; j < syn->n && k->sources.n; j++)   /* a spike source takes no input */
-        for (int64_t i = 0; i < k->sources.n; i++) {
+        for (int64_t i = 0; i < k->sources.n && !syn->proj[j].kept; i++) {
             const int64_t r = k->sources.rows[i];
             if (syn->proj[j].row_ptr[r + 1] > syn->proj[j].row_ptr[r])
                 olive_die("%s: /synapses/%s: synapse %lld targets the spike source cell %lld (a source takes no input)",
@@ -255,7 +249,15 @@ static void setup_synapses(sim_t *s, olive_synapses *syn, const spk_mem *m)
     struct sim_spk *k = s->spk;
     const sim_config *c = s->cfg;
     const int64_t N = s->net.count;
-    int rec[OLIVE_MAX_POPS];
+    for (int j = 0; j < k->drawn.n; j++)   /* a spike source takes no input */
+        for (int64_t i = 0; i < k->sources.n; i++) {
+            const olive_conn *r = &k->drawn.conn[j];
+            const int64_t g = s->plan.row0 + k->sources.rows[i];
+            if (g >= r->t0 && g < r->t1 && r->k > 0)
+                olive_die("%s: the rule's targets include the spike source cell %lld (a source takes no input)", r->what,
+                          (long long)g);
+        }
+    int *rec = olive_malloc((size_t)syn->n * sizeof(int) + 1, "receptors");
     int dmin = OLIVE_MAX_DELAY + 1, dmax = 0;
     int64_t nsyn = scan_projections(s, syn, rec, &dmin, &dmax);
     k->nsyn = nsyn;
@@ -283,6 +285,7 @@ static void setup_synapses(sim_t *s, olive_synapses *syn, const spk_mem *m)
     } else {
         setup_lists(s, syn, rec, nsyn);
     }
+    free(rec);
     alloc_ring(s);
     if (!k->dev.rows) spk_quantize_host(s);   /* (after alloc_ring: k->ntarget) */
 }
@@ -697,19 +700,25 @@ static int draw_on_device_wanted(const sim_t *s, const sim_engine *engine)
 }
 
 /* After the read: every projection kept undrawn, or none (the kept ones
- * drawn now, as any reader draws them). */
+ * drawn now, as any reader draws them, or on the device: rows of zeros
+ * until then). Kept for the spikes to draw, the rules leave syn (which then
+ * holds no projection: thousands of rules hold no rows). */
 static void keep_rules_or_draw(sim_t *s, olive_synapses *syn, int fly)
 {
     struct sim_spk *k = s->spk;
-    int all = fly && syn->n > 0 && syn->n <= 64;
+    const sim_config *c = s->cfg;
+    int all = fly && syn->n > 0;
     for (int j = 0; j < syn->n; j++)
-        all &= syn->proj[j].kept && syn->proj[j].kept->kind == OLIVE_CONN_OUTDEGREE && syn->proj[j].kept->k < (1 << 27);
+        all &= syn->proj[j].kept &&
+               (syn->proj[j].kept->kind == OLIVE_CONN_OUTDEGREE || syn->proj[j].kept->kind == OLIVE_CONN_TOTAL_OUT);
     for (int j = 0; j < syn->n; j++) {
         olive_projection *p = &syn->proj[j];
-        if (!p->kept) continue;
-        if (all || k->dev.draw) continue;   /* (drawn at each spike, or on the device at set-up) */
-        free(p->row_ptr);
-        free(p->col);
+        if (!p->kept || all) continue;
+        if (k->dev.draw && p->kept->kind != OLIVE_CONN_TOTAL_OUT) {   /* drawn on the device at set-up: its rows there */
+            p->row_ptr = olive_calloc((size_t)(p->row1 - p->row0) + 1, sizeof(int64_t), "synapse rows");
+            p->col = olive_malloc(4, "synapses");
+            continue;
+        }
         olive_conn_draw(p->kept, s->plan.row0, s->plan.row1, p);
         free(p->kept);
         p->kept = NULL;
@@ -719,9 +728,19 @@ static void keep_rules_or_draw(sim_t *s, olive_synapses *syn, int fly)
     k->drawn.conn = olive_malloc((size_t)syn->n * sizeof(olive_conn), "rules");
     k->drawn.rec = olive_malloc((size_t)syn->n * sizeof(int), "rules");
     for (int j = 0; j < syn->n; j++) {
-        k->drawn.conn[j] = *syn->proj[j].kept;
-        k->drawn.rec[j] = olive_model_receptor(s->cfg->run.model, syn->proj[j].receptor);   /* (checked in setup_synapses) */
+        const olive_projection *p = &syn->proj[j];
+        const olive_conn *r = p->kept;
+        k->drawn.conn[j] = *r;
+        k->drawn.rec[j] = olive_model_receptor(c->run.model, p->receptor);
+        if (k->drawn.rec[j] < 0)
+            olive_die("%s: /synapses/%s: model %s has no receptor '%s' (it has %s)", c->run.net_path, p->name,
+                      c->run.model->name, p->receptor, olive_model_receptor_list(c->run.model));
+        if (c->run.model->weights_nonnegative && r->w.a < 0)
+            olive_die("%s: /synapses/%s: weights down to %g; a %s weight is a conductance (nS) and cannot be "
+                      "negative", c->run.net_path, p->name, r->w.a, c->run.model->name);
     }
+    olive_syn_free(syn);   /* (dt kept: the caller checks it) */
+    syn->dt = c->run.dt;
 }
 
 /* This rank's block of the cells (equal counts). */
@@ -819,7 +838,7 @@ void sim_setup_spiking(sim_t *s, sim_config *cfg, const sim_family *family)
     const sim_engine *engine = sim_engine_choose(s);
     const int fly = on_the_fly_wanted(s, engine);
     k->dev.draw = draw_on_device_wanted(s, engine);
-    olive_syn_keep_rules((fly ? 1u << OLIVE_CONN_OUTDEGREE : 0) | (k->dev.draw ? 0xfu : 0));
+    olive_syn_keep_rules((fly ? 1u << OLIVE_CONN_OUTDEGREE | 1u << OLIVE_CONN_TOTAL_OUT : 0) | (k->dev.draw ? 0xfu : 0));
     /* before anything of the cells' size: the delay datasets are not read
      * yet, so the ring counts the constant delays only (checked again once
      * the delays are known) */
@@ -880,7 +899,7 @@ void sim_free_spiking(sim_t *s)
     free(k->list_index);
     free(k->restart.carry);
     spk_plastic_free(k);
-    free(k->drawn.conn); free(k->drawn.rec);
+    free(k->drawn.conn); free(k->drawn.rec); free(k->drawn.counts); free(k->drawn.cnt_off);
     if (k->dev.rows) { olive_syn_free(k->dev.rows); free(k->dev.rows); }
 #ifdef OLIVE_HAVE_CUDA
     spk_drawn_free(s);
