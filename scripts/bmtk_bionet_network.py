@@ -20,6 +20,7 @@ celsius 34, v_init -80), 300 ms.
 """
 import json
 import os
+import zlib
 import shutil
 import sys
 
@@ -57,8 +58,18 @@ def build(d):
     def some(source, target, p):   # a fixed draw per pair (bmtk calls the rule once per pair)
         return int(rng.random() < p)
 
+    from bmtk.builder.bionet.swc_reader import get_swc
+
+    def seeded_sites(src, trg, **kw):
+        # bmtk's rand_syn_locations, its target's cached morphology reader given a generator seeded by the pair
+        # (bmtk makes each reader's own unseeded: the sites, and so the spikes, changed from build to build)
+        swc = get_swc(trg, morphology_dir=kw.get("morphology_dir"), use_cache=True)
+        key = f"{src.get('population', '')}:{src['node_id']}:{trg['node_id']}".encode()
+        swc._prng = np.random.RandomState(zlib.crc32(key))
+        return rand_syn_locations(src, trg, **kw)
+
     sites = dict(names=["afferent_section_id", "afferent_section_pos", "afferent_swc_id", "afferent_swc_pos"],
-                 rule=rand_syn_locations, dtypes=[np.int64, np.float64, np.int64, np.float64])
+                 rule=seeded_sites, dtypes=[np.int64, np.float64, np.int64, np.float64])
     for tgt_ei, syn, sections, w in (("e", "AMPA_ExcToExc.json", ["basal", "apical"], 4e-3),
                                      ("i", "AMPA_ExcToInh.json", ["somatic", "basal"], 2e-3)):
         cm = v1.add_edges(source={"ei": "e"}, target={"ei": tgt_ei}, connection_rule=some, connection_params={"p": 0.4},

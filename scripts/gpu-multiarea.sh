@@ -10,7 +10,8 @@
 #   (olive-simulate -v), the mean rate per population after 500 ms against
 #   the model's own mean-field rates (theory_rates.json) and the rates it
 #   ships (fullscale_rates.json), as a table and correlations.
-# Results under $OUT (multiarea-results.txt, logs). FULL=0 skips the full model.
+# Results under $OUT (multiarea-results.txt, logs). FULL=0 skips the full
+# model; EXTRA="--order-free-sums" adds olive-simulate options to every run.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 MA=${MA:?MA=DIR from scripts/gpu-multiarea-prepare.sh} OUT=${OUT:-$PWD/gpu-multiarea-out} BIN=${BIN:-$top/build/bin}
@@ -36,19 +37,19 @@ for sc in $SMALL 1; do
 done
 sim() {  # SCALE MS OUTDIR BACKEND [env...]
   local sc=$1 ms=$2 o=$3 be=$4
-  cmd $sc 2 | sed "s| -q | -v |; s| -o s$sc/run | -o $o |; s|--time [0-9.]*|--time $ms|; s|$| --backend $be|"
+  cmd $sc 2 | sed "s| -q | -v |; s| -o s$sc/run | -o $o |; s|--time [0-9.]*|--time $ms|; s|$| --backend $be ${EXTRA:-}|"
 }
 # CPU = GPU at the small scale
 c=$(sim $SMALL $SMALL_MS "$work/cpu" cpu); eval "$c" > "$OUT/small_cpu.log" 2>&1 || say "FAIL small CPU run: $(tail -3 "$OUT/small_cpu.log")"
 c=$(sim $SMALL $SMALL_MS "$work/gpu" cuda); eval "$c" > "$OUT/small_gpu.log" 2>&1 || say "FAIL small GPU run: $(tail -3 "$OUT/small_gpu.log")"
-grep -h "drawn at each spike\|spikes, 1 rank" "$OUT/small_cpu.log" "$OUT/small_gpu.log" | tee -a "$res"
+grep -h "drawn at each spike\|spikes, 1 rank\|weights rounded" "$OUT/small_cpu.log" "$OUT/small_gpu.log" | tee -a "$res"
 if "$BIN/olive-analyze" compare -q "$work/cpu" "$work/gpu" > "$OUT/small_cmp.log" 2>&1; then
   say "PASS scale $SMALL, $SMALL_MS ms: CPU = GPU (rules drawn at each spike), spikes and state identical"
 else say "FAIL scale $SMALL: CPU and GPU differ: $(head -3 "$OUT/small_cmp.log")"; fi
 [ "${FULL:-1}" = 0 ] && exit 0
 c=$(sim 1 $FULL_MS "$work/full" cuda)
 /usr/bin/time -v bash -c "$c" > "$OUT/full_gpu.log" 2>&1 || say "FAIL full model: $(grep -v '^\s' "$OUT/full_gpu.log" | tail -3)"
-grep -h "set-up:\|drawn at each spike\|engine,\|timings\|spikes, 1 rank\|synaptic events\|device memory\|Maximum resident\|Elapsed" "$OUT/full_gpu.log" | tee -a "$res"
+grep -h "set-up:\|drawn at each spike\|engine,\|timings\|spikes, 1 rank\|synaptic events\|device memory\|weights rounded\|Maximum resident\|Elapsed" "$OUT/full_gpu.log" | tee -a "$res"
 python3 - "$work/full/spikes.h5" "$MA/s1/populations.json" "$MA/theory_rates.json" "$MA/fullscale_rates.json" "$FULL_MS" \
     "$OUT/full_rates.json" <<'PY' | tee -a "$res"
 import sys, json, h5py, numpy as np

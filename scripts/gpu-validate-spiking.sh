@@ -222,6 +222,16 @@ check_fly_total() {
   local spikes e
   spikes=$(sed -n 's/.*steps ([0-9.]* ms), \([0-9]*\) spikes.*/\1/p' "$logs/flyt_cpu1.log")
   for e in cpu1file gpu1 gpu2; do same flyt_cpu1 flyt_$e "flyt: CPU 1 rank = $e" "$spikes spikes; reports and state identical"; done
+  # --order-free-sums: the GPU adds each drawn event at once (atomics), the grid from its survey's maxima
+  run flytof_cpu1 "$S" flyt.h5 -o flytof_cpu1 --backend cpu "${IN[@]}" --order-free-sums -v || return
+  run flytof_gpu1 "$S" flyt.h5 -o flytof_gpu1 --backend cuda "${IN[@]}" --order-free-sums -v || return
+  run flytof_gpu2 mpirun -np 2 --oversubscribe "$S" flyt.h5 -o flytof_gpu2 --backend cuda "${IN[@]}" --order-free-sums -v || return
+  spikes=$(sed -n 's/.*steps ([0-9.]* ms), \([0-9]*\) spikes.*/\1/p' "$logs/flytof_cpu1.log")
+  for e in gpu1 gpu2; do same flytof_cpu1 flytof_$e "flyt --order-free-sums: CPU 1 rank = $e" "$spikes spikes; identical"; done
+  local gc gg
+  gc=$(grep -o "weights rounded to multiples of .*" "$logs/flytof_cpu1.log") gg=$(grep -o "weights rounded to multiples of .*" "$logs/flytof_gpu1.log")
+  if [ -n "$gc" ] && [ "$gc" = "$gg" ]; then say "PASS flyt --order-free-sums: the GPU's grid is the CPU's ($gc)"
+  else say "FAIL flyt --order-free-sums: grids differ: CPU '$gc', GPU '$gg'"; nfail=$((nfail + 1)); fi
   local OV=(--model lif_cuba --population a:6000 --population b:4000 --v0 -60:-50 --param t_ref=2 --seed 22
       --projection from=all,to=a,total_out=150000,weight=normal:1:0.2:0:inf,delay=normal:1.5:0.75:0.1:inf,receptor=ge
       --projection from=a,to=all,total_out=100000,weight=0.8,delay=0.5:3,receptor=ge

@@ -213,6 +213,10 @@ def main():
     p.add_argument("--bin", default="", help="directory of olive's programs (default: the PATH)")
     p.add_argument("--procedural", action="store_true", help="the projections kept as rules (olive-genconn --procedural)")
     p.add_argument("--run", action="store_true", help="run the commands (default: print them)")
+    p.add_argument("--order-free-sums", action="store_true",
+                   help="olive-simulate --order-free-sums: the weights rounded to a grid on which every sum is exact, "
+                        "so that the GPU adds each event where it is drawn (the full model: 12 s a simulated second "
+                        "instead of 26 on an H200; docs/MULTIAREA.md)")
     p.add_argument("--theory", metavar="FILE",
                    help="also write the model's own mean-field rates (its Theory.integrate_siegert) per area and "
                         "population to FILE (JSON), the reference of a full-scale run")
@@ -227,7 +231,8 @@ def main():
     proj, _ = write_files(m, a.out)
     net, run = os.path.join(a.out, "net.h5"), os.path.join(a.out, "run")
     cmds = [genconn_cmd(m, a.plugin, net, proj, a.seed, a.bin, a.procedural),
-            simulate_cmd(m, net, run, a.time, a.seed, a.bin, extra=["--model-path", a.plugin])]
+            simulate_cmd(m, net, run, a.time, a.seed, a.bin,
+                         extra=["--model-path", a.plugin] + (["--order-free-sums"] if a.order_free_sums else []))]
     with open(os.path.join(a.out, "commands.txt"), "w") as f:
         f.write("".join(" ".join(shlex.quote(x) for x in c) + "\n" for c in cmds))
     for c in cmds:

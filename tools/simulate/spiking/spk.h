@@ -72,6 +72,10 @@ struct sim_spk {
          * counts[cnt_off[j]] (-1: an outdegree); made by spk_rules_survey */
         uint32_t *counts;
         int64_t *cnt_off, ncounts;
+        /* their largest in-degree into one of the rank's cells and largest
+         * |weight| (spk_rules_survey), --order-free-sums' grid (spk_quantum.c) */
+        int64_t indeg_max;
+        double wmax;
     } drawn;
     /* Synapses the CUDA engine makes on the device at set-up */
     struct {

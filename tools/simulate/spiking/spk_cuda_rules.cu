@@ -23,6 +23,7 @@
 #include "mix64.h"
 #include "spk_cuda.h"
 #include "spk_rules.cuh"
+#include "weight_quantum.h"
 
 /* Rules grouped by their source range, for a spike to find its own: the
  * ranges (sorted, disjoint) and each one's rules in file order; where ranges
@@ -117,6 +118,22 @@ static __device__ __forceinline__ int rule_event_key(const spk_rule_dev &q, int 
     return 1;
 }
 
+/* --order-free-sums: event d of source g in rule j, its key kk (slot x nt +
+ * target), its weight drawn, rounded to 2^-wq and added into its slot. */
+static __device__ __forceinline__ void rule_event_add(const spk_rule_dev &q, int j, int64_t g, int64_t d,
+                                                      const spk_event_bits &bits, uint64_t kk, int64_t nt, int wq,
+                                                      double *acc, unsigned char *touched, unsigned long long *cnt)
+{
+    double w = q.wconst;
+    if (q.wvar && !olive_value_draw(&q.w, q.seed, q.key, (uint32_t)g, (uint32_t)d, OLIVE_STREAM_SYN_WEIGHT, &w)) {
+        atomicMin(&cnt[2], (unsigned long long)rule_event(bits, j, g, d));
+        return;
+    }
+    const int64_t slot = (int64_t)(kk / (uint64_t)nt), t = (int64_t)(kk % (uint64_t)nt);
+    atomicAdd(&acc[(2 * slot + q.rec) * nt + t], olive_weight_quantize(w, wq));
+    touched[slot * nt + t] = 1;
+}
+
 /* A block's rules at most, for the flat form of k_rule_events. */
 #define RULES_FLAT 512
 
@@ -125,16 +142,20 @@ static __device__ __forceinline__ int rule_event_key(const spk_rule_dev &q, int 
  * events together (a rule's place found in the rules' running sums, in
  * shared memory), not rule after rule: a source of the multi-area model
  * has ~150 rules of ~40 draws each. */
+/* FREE (--order-free-sums): no keys; each event's weight, rounded to the
+ * grid of 2^-wq, added into its slot at once (atomics: the sums are exact
+ * in any order, weight_quantum.h). */
+template <int FREE>
 __global__ void k_rule_events(const int64_t *sp, const int64_t *off, int64_t window0, const spk_rule_dev *r, spk_rule_groups G,
                               spk_event_bits bits, int L, int64_t row0, int64_t n, int64_t nt, uint64_t *key, int64_t *val,
-                              unsigned long long *cnt)
+                              unsigned long long *cnt, int wq, double *acc, unsigned char *touched)
 {
     __shared__ unsigned long long local;
     __shared__ int64_t pre[RULES_FLAT + 1];
     if (threadIdx.x == 0) local = 0;
     const int64_t i = blockIdx.x;
     const int64_t g = sp[i] & 0xffffffff, step = window0 + (sp[i] >> 32);
-    const int64_t base = off[i];
+    const int64_t base = FREE ? 0 : off[i];
     unsigned long long mine = 0;
     const int grp = rule_group(G, g);
     const int x0 = grp < 0 ? 0 : G.first[grp], nr = grp < 0 ? 0 : G.first[grp + 1] - x0;
@@ -157,7 +178,12 @@ __global__ void k_rule_events(const int64_t *sp, const int64_t *off, int64_t win
             const int j = G.order[x0 + lo];
             const int64_t d = e - pre[lo];
             uint64_t kk;
-            mine += rule_event_key(r[j], j, g, d, step, bits, L, row0, n, nt, &kk, cnt);
+            const int in = rule_event_key(r[j], j, g, d, step, bits, L, row0, n, nt, &kk, cnt);
+            mine += in;
+            if (FREE) {
+                if (in) rule_event_add(r[j], j, g, d, bits, kk, nt, wq, acc, touched, cnt);
+                continue;
+            }
             key[base + e] = kk;
             val[base + e] = (int64_t)rule_event(bits, j, g, d);
         }
@@ -168,7 +194,12 @@ __global__ void k_rule_events(const int64_t *sp, const int64_t *off, int64_t win
             const int64_t kg = rule_draws(r[j], G.counts, g);
             for (int64_t d = threadIdx.x; d < kg; d += blockDim.x) {
                 uint64_t kk;
-                mine += rule_event_key(r[j], j, g, d, step, bits, L, row0, n, nt, &kk, cnt);
+                const int in = rule_event_key(r[j], j, g, d, step, bits, L, row0, n, nt, &kk, cnt);
+                mine += in;
+                if (FREE) {
+                    if (in) rule_event_add(r[j], j, g, d, bits, kk, nt, wq, acc, touched, cnt);
+                    continue;
+                }
                 key[at + d] = kk;
                 val[at + d] = (int64_t)rule_event(bits, j, g, d);
             }
@@ -319,12 +350,12 @@ void spk_rules_setup(sim_t *s, spk_cuda *g)
  * by source): out[0] count, [1] least delay, [2] greatest, [3] the hash's
  * sum (spk_restart.c's terms), [4] a bad draw's event. */
 __global__ void k_rule_survey(const spk_rule_dev *r, int j, const uint32_t *counts, spk_event_bits bits, int64_t row0,
-                              int64_t n, unsigned long long *out)
+                              int64_t n, unsigned long long *out, uint32_t *indeg)
 {
     const spk_rule_dev &q = r[j];
     const int out_deg = q.cnt_off < 0;
     const int64_t units = out_deg ? (q.s1 - q.s0) * q.k : q.s1 - q.s0;
-    unsigned long long cnt = 0, hash = 0, lo = ~0ULL, hi = 0;
+    unsigned long long cnt = 0, hash = 0, lo = ~0ULL, hi = 0, wbits = 0;
     for (int64_t e = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; e < units; e += (int64_t)gridDim.x * blockDim.x) {
         const int64_t g = q.s0 + (out_deg ? e / q.k : e);
         const int64_t d0 = out_deg ? e % q.k : 0, d1 = out_deg ? d0 + 1 : (int64_t)counts[q.cnt_off + e];
@@ -342,6 +373,11 @@ __global__ void k_rule_survey(const spk_rule_dev *r, int j, const uint32_t *coun
                 continue;
             }
             cnt++;
+            if (indeg) {   /* --order-free-sums: its grid's maxima, [5] the largest |weight|'s bits (one atomic a thread) */
+                atomicAdd(&indeg[t - row0], 1u);
+                const unsigned long long b = (unsigned long long)__double_as_longlong(fabs(w));
+                wbits = b > wbits ? b : wbits;
+            }
             lo = (unsigned long long)dl < lo ? (unsigned long long)dl : lo;
             hi = (unsigned long long)dl > hi ? (unsigned long long)dl : hi;
             hash += olive_synapse_hash_term((uint64_t)g, (uint64_t)t, (uint64_t)q.rec, (uint64_t)dl,
@@ -353,6 +389,7 @@ __global__ void k_rule_survey(const spk_rule_dev *r, int j, const uint32_t *coun
         atomicMin(&out[1], lo);
         atomicMax(&out[2], hi);
         atomicAdd(&out[3], hash);   /* (a sum mod 2^64: any order) */
+        if (wbits) atomicMax(&out[5], wbits);
     }
 }
 
@@ -392,10 +429,17 @@ static void source_counts(sim_t *s, int sms)
     CK(cudaFree(d));
 }
 
+static double __longlong_as_double_host(unsigned long long b)
+{
+    double x;
+    memcpy(&x, &b, sizeof x);
+    return x;
+}
+
 void spk_rules_survey(sim_t *s, int64_t *count, int64_t *dmin, int64_t *dmax, uint64_t *hash)
 {
     spk_select_device();
-    const struct sim_spk *k = s->spk;
+    struct sim_spk *k = s->spk;
     int dev = 0, sms = 0;
     CK(cudaGetDevice(&dev));
     CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
@@ -404,13 +448,26 @@ void spk_rules_survey(sim_t *s, int64_t *count, int64_t *dmin, int64_t *dmax, ui
     const spk_event_bits bits = bits_of(s, h, k->drawn.n);
     spk_rule_dev *r = dev_copy(h, (size_t)k->drawn.n, "rules");
     uint32_t *counts = k->drawn.ncounts ? dev_copy(k->drawn.counts, (size_t)k->drawn.ncounts, "source counts") : nullptr;
-    unsigned long long *out = dev_alloc<unsigned long long>(5, "rules"), init[5] = {0, ~0ULL, 0, 0, ~0ULL}, res[5];
+    unsigned long long *out = dev_alloc<unsigned long long>(6, "rules"), init[6] = {0, ~0ULL, 0, 0, ~0ULL, 0}, res[6];
     CK(cudaMemcpy(out, init, sizeof init, cudaMemcpyHostToDevice));
+    const int64_t n = s->plan.nlocal;
+    uint32_t *indeg = k->wq.order_free ? dev_alloc<uint32_t>((size_t)n + 1, "in-degrees") : nullptr;
+    if (indeg) CK(cudaMemset(indeg, 0, ((size_t)n + 1) * sizeof(uint32_t)));
     for (int j = 0; j < k->drawn.n; j++) {
-        k_rule_survey<<<(unsigned)sms * 8, 256>>>(r, j, counts, bits, s->plan.row0, s->plan.nlocal, out);
+        k_rule_survey<<<(unsigned)sms * 8, 256>>>(r, j, counts, bits, s->plan.row0, n, out, indeg);
         CK_LAUNCH("k_rule_survey");
     }
     CK(cudaMemcpy(res, out, sizeof res, cudaMemcpyDeviceToHost));
+    if (indeg) {   /* the largest in-degree, on the host (n counts) */
+        uint32_t *h_deg = (uint32_t *)olive_malloc(((size_t)n + 1) * sizeof(uint32_t), "in-degrees");
+        CK(cudaMemcpy(h_deg, indeg, (size_t)n * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+        int64_t dmax = 0;
+        for (int64_t i = 0; i < n; i++) dmax = h_deg[i] > dmax ? h_deg[i] : dmax;
+        free(h_deg);
+        CK(cudaFree(indeg));
+        k->drawn.indeg_max = dmax;
+        k->drawn.wmax = res[0] ? fabs(__longlong_as_double_host(res[5])) : 0;
+    }
     if (res[4] != ~0ULL)
         rule_fault(s, bits, res[4], "delay falls outside 0..65535 steps, or a value outside its bounds in every draw");
     *count = (int64_t)res[0];
@@ -431,6 +488,13 @@ void spk_rules_window(sim_t *s, spk_cuda *g, const int64_t *all, int64_t m)
     const uint64_t none = (uint64_t)k->L * (uint64_t)g->ring.nt;
     CK(cudaMemsetAsync(R->cnt, 0, sizeof(unsigned long long), g->st));
     CK(cudaMemsetAsync(R->cnt + 1, 0xff, 2 * sizeof(unsigned long long), g->st));
+    if (k->wq.order_free && m > 0) {   /* no order to keep: every event added where it is drawn */
+        k_rule_events<1><<<(unsigned)m, 256, 0, g->st>>>(g->win.sp, nullptr, k->window0, R->dev, R->dg, R->bits, k->L,
+                                                         s->plan.row0, g->n, g->ring.nt, nullptr, nullptr, R->cnt, k->wq.bits,
+                                                         g->ring.acc, g->ring.touched);
+        CK_LAUNCH("k_rule_events (order-free)");
+        m = 0;   /* (the batches below: none) */
+    }
     for (int64_t i0 = 0; i0 < m;) {
         /* a batch: whole spikes, up to cap events (one spike at least) */
         int64_t i1 = i0, E = 0;
@@ -455,8 +519,9 @@ void spk_rules_window(sim_t *s, spk_cuda *g, const int64_t *all, int64_t m)
         spk_ensure_tmp(g, bytes);
         CK(cub::DeviceScan::ExclusiveSum(g->win.tmp, bytes, g->win.deg, g->win.off, mb, g->st));
         spk_grow_window(g, 0, E);
-        k_rule_events<<<(unsigned)mb, 256, 0, g->st>>>(sp, g->win.off, k->window0, R->dev, R->dg, R->bits, k->L, s->plan.row0,
-                                                       g->n, g->ring.nt, g->win.key_in, g->win.val_in, R->cnt);
+        k_rule_events<0><<<(unsigned)mb, 256, 0, g->st>>>(sp, g->win.off, k->window0, R->dev, R->dg, R->bits, k->L, s->plan.row0,
+                                                          g->n, g->ring.nt, g->win.key_in, g->win.val_in, R->cnt, 0, nullptr,
+                                                          nullptr);
         CK_LAUNCH("k_rule_events");
         bytes = 0;
         CK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, g->win.key_in, g->win.key_out, g->win.val_in, g->win.val_out, E, 0,

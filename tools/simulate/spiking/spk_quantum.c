@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* The precision every projection keeps: its weights are rounded by at most
  * 2^-OLIVE_WQ_REL_BITS of its largest |weight| (float's precision), or the
@@ -21,9 +22,26 @@ struct spk_wq_scale {
     double wmax;
 };
 
+/* The scale of a rule's weights (drawn later, on the device). */
+static double rule_scale(const olive_value *w)
+{
+    return w->normal ? fmax(fabs(w->mean), w->sd) : fmax(fabs(w->a), fabs(w->b));
+}
+
 void spk_quantum_scales(sim_t *s, const olive_synapses *syn)
 {
     struct sim_spk *k = s->spk;
+    if (k->wq.order_free && syn->n == 0 && k->drawn.n) {   /* rules drawn at each spike (no rows held) */
+        k->wq.scale = olive_calloc((size_t)k->drawn.n, sizeof *k->wq.scale, "--order-free-sums");
+        k->wq.nproj = k->drawn.n;
+        for (int j = 0; j < k->drawn.n; j++) {
+            const char *nm = strstr(k->drawn.conn[j].what, "/synapses/");   /* ("FILE: /synapses/NAME (procedural)") */
+            nm = nm ? nm + 10 : k->drawn.conn[j].what;
+            snprintf(k->wq.scale[j].name, sizeof k->wq.scale[j].name, "%.*s", (int)strcspn(nm, " "), nm);
+            k->wq.scale[j].wmax = rule_scale(&k->drawn.conn[j].w);
+        }
+        return;
+    }
     if (!k->wq.order_free || syn->n == 0) return;
     double *m = olive_calloc((size_t)syn->n, sizeof *m, "--order-free-sums");
     k->wq.scale = olive_calloc((size_t)syn->n, sizeof *k->wq.scale, "--order-free-sums");
@@ -32,8 +50,7 @@ void spk_quantum_scales(sim_t *s, const olive_synapses *syn)
         const olive_projection *p = &syn->proj[j];
         snprintf(k->wq.scale[j].name, sizeof k->wq.scale[j].name, "%s", p->name);
         if (p->kept) {   /* drawn later, on the device: the scale of its weight rule */
-            const olive_value *w = &p->kept->w;
-            m[j] = w->normal ? fmax(fabs(w->mean), w->sd) : fmax(fabs(w->a), fabs(w->b));
+            m[j] = rule_scale(&p->kept->w);
         } else if (!p->weight) {
             m[j] = p->nnz > 0 ? fabs(p->weight_value) : 0;
         } else {
@@ -90,6 +107,10 @@ void spk_quantize_host(sim_t *s)
 {
     struct sim_spk *k = s->spk;
     if (!k->wq.order_free) return;
+    if (k->drawn.n) {   /* rules drawn at each spike: their survey's maxima; rounded as drawn (spk_cuda_rules.cu) */
+        spk_quantum_bits(s, k->drawn.indeg_max, k->drawn.wmax);
+        return;
+    }
     const int64_t N = s->net.count, m = k->out_ptr ? k->out_ptr[N] : 0;
     uint32_t *deg = olive_calloc((size_t)k->ntarget + 1, sizeof(uint32_t), "--order-free-sums");   /* (the ring's targets) */
     int64_t dmax = 0;

@@ -666,8 +666,8 @@ static int on_the_fly_wanted(const sim_t *s, const sim_engine *engine)
     if (env && *env && strcmp(env, "stored") && strcmp(env, "auto"))
         olive_die("OLIVE_GPU_SYNAPSES='%s': expected auto or stored", env);
     if (env && !strcmp(env, "stored")) return 0;
-    /* (--order-free-sums rounds stored weights: spk_quantum.c, spk_cuda_quantum.cu) */
-    return engine != s->family->cpu && !s->spk->wq.order_free && !olive_model_is_cable(s->cfg->run.model) && !s->spk->plastic_net;
+    /* (--order-free-sums: the rules' weights rounded as they are drawn, spk_cuda_rules.cu) */
+    return engine != s->family->cpu && !olive_model_is_cable(s->cfg->run.model) && !s->spk->plastic_net;
 }
 
 /* The turn-around of the rows on the device: the CUDA engine on one rank
