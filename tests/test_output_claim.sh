@@ -52,7 +52,7 @@ resumed_fails() {
 }
 
 "$G" -o net.h5 --dims 8x8 --generator uniform --density 5 --seed 1 >/dev/null 2>&1 || fail "genconn"
-LONG=(--steps 4000)
+LONG=(--steps 100000)   # (~0.5 s on one thread: long enough for the poll below to see its temporary)
 "$S" net.h5 -o refB --steps 40 --record v_axon >/dev/null || fail "reference run"
 
 # two runs to one OUTDIR: the one that finishes first wins

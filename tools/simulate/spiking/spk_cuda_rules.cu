@@ -429,7 +429,7 @@ static void source_counts(sim_t *s, int sms)
     CK(cudaFree(d));
 }
 
-static double __longlong_as_double_host(unsigned long long b)
+static double double_of_bits(unsigned long long b)
 {
     double x;
     memcpy(&x, &b, sizeof x);
@@ -466,7 +466,7 @@ void spk_rules_survey(sim_t *s, int64_t *count, int64_t *dmin, int64_t *dmax, ui
         free(h_deg);
         CK(cudaFree(indeg));
         k->drawn.indeg_max = dmax;
-        k->drawn.wmax = res[0] ? fabs(__longlong_as_double_host(res[5])) : 0;
+        k->drawn.wmax = res[0] ? fabs(double_of_bits(res[5])) : 0;
     }
     if (res[4] != ~0ULL)
         rule_fault(s, bits, res[4], "delay falls outside 0..65535 steps, or a value outside its bounds in every draw");
