@@ -157,8 +157,8 @@ class ProceduralProjection:
 
     @property
     def nnz(self):
-        """None: a procedural projection's synapse count is known once drawn (total=N: N)."""
-        return int(self.rule["procedural_n"]) if self.rule.get("procedural") == "total" else None
+        """None: a procedural projection's synapse count is known once drawn (total=N, total_out=N: N)."""
+        return int(self.rule["procedural_n"]) if self.rule.get("procedural") in ("total", "total_out") else None
 
 
 @dataclass
