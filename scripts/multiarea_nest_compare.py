@@ -106,6 +106,13 @@ def nest_run(a, M):
     return out
 
 
+def mean_rate(sp, t0, t1):
+    """(neurons, mean rate in Hz over all of them in [t0, t1) ms) of a side's spikes."""
+    n = sum(v[0] for v in sp.values())
+    k = sum(int(((v[1] >= t0) & (v[1] < t1)).sum()) for v in sp.values())
+    return n, k / n / ((t1 - t0) * 1e-3)
+
+
 def compare(a, m, x, y, t0, t1, rows=None):
     """Measures of sides x and y that agree, those both have, and the
     disagreements as (z, population, measure, x, se, y, se)."""
@@ -178,9 +185,8 @@ def main():
               f"{t['loop']:.2f} s (real-time factor {t['loop'] / (a.time * 1e-3):.3g})")
         sides["nest"] = nest
     for side, sp in sides.items():
-        n = sum(v[0] for v in sp.values())
-        k = sum(int(((v[1] >= t0) & (v[1] < t1)).sum()) for v in sp.values())
-        print(f"{side}: mean rate over all {n} neurons after {t0:g} ms: {k / n / ((t1 - t0) * 1e-3):.3f} Hz")
+        n, r = mean_rate(sp, t0, t1)
+        print(f"{side}: mean rate over all {n} neurons after {t0:g} ms: {r:.3f} Hz")
     if a.no_nest:
         if a.json:
             json.dump(result, open(a.json, "w"), indent=1)
@@ -194,9 +200,8 @@ def main():
     if a.baseline:
         M2 = mam.load_model(a.mam, a.scale, k_scale, a.state, sim_spec=dict(sim_spec, rng_seed=a.seed + 1))
         nest2 = nest_run(a, M2)
-        n2 = sum(v[0] for v in nest2.values())
-        k2 = sum(int(((v[1] >= t0) & (v[1] < t1)).sum()) for v in nest2.values())
-        print(f"nest (rng_seed {a.seed + 1}): mean rate over all {n2} neurons after {t0:g} ms: {k2 / n2 / ((t1 - t0) * 1e-3):.3f} Hz")
+        n2, r2 = mean_rate(nest2, t0, t1)
+        print(f"nest (rng_seed {a.seed + 1}): mean rate over all {n2} neurons after {t0:g} ms: {r2:.3f} Hz")
         b_agree, b_total, b_worst = compare(a, m, nest2, nest, t0, t1)
         b_frac = b_agree / b_total if b_total else 0.0
         print("the measures that disagree most, NEST (rng_seed + 1) against NEST:")

@@ -134,6 +134,25 @@ static __device__ __forceinline__ void rule_event_add(const spk_rule_dev &q, int
     touched[slot * nt + t] = 1;
 }
 
+/* Event d of source g in rule j: its key and number at key[at], val[at], or
+ * (FREE) its weight added at once; 1 when it goes into the rank's cells. */
+template <int FREE>
+static __device__ __forceinline__ int rule_event_emit(const spk_rule_dev &q, int j, int64_t g, int64_t d, int64_t step,
+                                                      const spk_event_bits &bits, int L, int64_t row0, int64_t n, int64_t nt,
+                                                      unsigned long long *cnt, int wq, double *acc, unsigned char *touched,
+                                                      uint64_t *key, int64_t *val, int64_t at)
+{
+    uint64_t kk;
+    const int in = rule_event_key(q, j, g, d, step, bits, L, row0, n, nt, &kk, cnt);
+    if (FREE) {
+        if (in) rule_event_add(q, j, g, d, bits, kk, nt, wq, acc, touched, cnt);
+    } else {
+        key[at] = kk;
+        val[at] = (int64_t)rule_event(bits, j, g, d);
+    }
+    return in;
+}
+
 /* A block's rules at most, for the flat form of k_rule_events. */
 #define RULES_FLAT 512
 
@@ -176,33 +195,17 @@ __global__ void k_rule_events(const int64_t *sp, const int64_t *off, int64_t win
                 else hi = mid - 1;
             }
             const int j = G.order[x0 + lo];
-            const int64_t d = e - pre[lo];
-            uint64_t kk;
-            const int in = rule_event_key(r[j], j, g, d, step, bits, L, row0, n, nt, &kk, cnt);
-            mine += in;
-            if (FREE) {
-                if (in) rule_event_add(r[j], j, g, d, bits, kk, nt, wq, acc, touched, cnt);
-                continue;
-            }
-            key[base + e] = kk;
-            val[base + e] = (int64_t)rule_event(bits, j, g, d);
+            mine += rule_event_emit<FREE>(r[j], j, g, e - pre[lo], step, bits, L, row0, n, nt, cnt, wq, acc, touched, key,
+                                          val, base + e);
         }
     } else {
         int64_t at = base;
         for (int x = x0; x < x0 + nr; x++) {
             const int j = G.order[x];
             const int64_t kg = rule_draws(r[j], G.counts, g);
-            for (int64_t d = threadIdx.x; d < kg; d += blockDim.x) {
-                uint64_t kk;
-                const int in = rule_event_key(r[j], j, g, d, step, bits, L, row0, n, nt, &kk, cnt);
-                mine += in;
-                if (FREE) {
-                    if (in) rule_event_add(r[j], j, g, d, bits, kk, nt, wq, acc, touched, cnt);
-                    continue;
-                }
-                key[at + d] = kk;
-                val[at + d] = (int64_t)rule_event(bits, j, g, d);
-            }
+            for (int64_t d = threadIdx.x; d < kg; d += blockDim.x)
+                mine += rule_event_emit<FREE>(r[j], j, g, d, step, bits, L, row0, n, nt, cnt, wq, acc, touched, key, val,
+                                              at + d);
             at += kg;
         }
         __syncthreads();

@@ -148,6 +148,26 @@ static void check_spiking_memory(sim_t *s, int64_t count, const spk_mem *m, int 
 static void setup_lists(sim_t *s, olive_synapses *syn, const int *rec, int64_t nsyn);
 static void alloc_ring(sim_t *s);
 
+/* Projection p's receptor index in the model, or the run refused by name. */
+static int checked_receptor(const sim_t *s, const olive_projection *p)
+{
+    const sim_config *c = s->cfg;
+    const int rec = olive_model_receptor(c->run.model, p->receptor);
+    if (rec < 0)
+        olive_die("%s: /synapses/%s: model %s has no receptor '%s' (it has %s)", c->run.net_path, p->name,
+                  c->run.model->name, p->receptor, olive_model_receptor_list(c->run.model));
+    return rec;
+}
+
+/* A rule's weights (drawn later) refused where the model takes conductances and they can be negative. */
+static void check_rule_weights(const sim_t *s, const olive_projection *p, const olive_conn *r)
+{
+    const sim_config *c = s->cfg;
+    if (c->run.model->weights_nonnegative && r->w.a < 0)
+        olive_die("%s: /synapses/%s: weights down to %g; a %s weight is a conductance (nS) and cannot be "
+                  "negative", c->run.net_path, p->name, r->w.a, c->run.model->name);
+}
+
 /* Each projection's receptor into rec, its weights and delays checked,
  * their least and greatest delay (steps) into *dmin, *dmax; returns the
  * synapses held (rules drawn at each spike or on the device: none yet). */
@@ -158,16 +178,10 @@ static int64_t scan_projections(sim_t *s, const olive_synapses *syn, int *rec, i
     int64_t nsyn = 0;
     for (int j = 0; j < syn->n; j++) {
         olive_projection *p = &syn->proj[j];
-        rec[j] = olive_model_receptor(c->run.model, p->receptor);
-        if (rec[j] < 0)
-            olive_die("%s: /synapses/%s: model %s has no receptor '%s' (it has %s)", c->run.net_path, p->name,
-                      c->run.model->name, p->receptor, olive_model_receptor_list(c->run.model));
+        rec[j] = checked_receptor(s, p);
         nsyn += p->nnz;
-        if (p->kept) {   /* drawn at each spike, or on the device: setup_synapses */
-            const olive_conn *r = p->kept;
-            if (c->run.model->weights_nonnegative && r->w.a < 0)
-                olive_die("%s: /synapses/%s: weights down to %g; a %s weight is a conductance (nS) and cannot be "
-                          "negative", c->run.net_path, p->name, r->w.a, c->run.model->name);
+        if (p->kept) {   /* drawn on the device: setup_synapses */
+            check_rule_weights(s, p, p->kept);
             continue;
         }
         for (int64_t e = 0; e < p->nnz; e++) {
@@ -706,7 +720,6 @@ static int draw_on_device_wanted(const sim_t *s, const sim_engine *engine)
 static void keep_rules_or_draw(sim_t *s, olive_synapses *syn, int fly)
 {
     struct sim_spk *k = s->spk;
-    const sim_config *c = s->cfg;
     int all = fly && syn->n > 0;
     for (int j = 0; j < syn->n; j++)
         all &= syn->proj[j].kept &&
@@ -729,18 +742,13 @@ static void keep_rules_or_draw(sim_t *s, olive_synapses *syn, int fly)
     k->drawn.rec = olive_malloc((size_t)syn->n * sizeof(int), "rules");
     for (int j = 0; j < syn->n; j++) {
         const olive_projection *p = &syn->proj[j];
-        const olive_conn *r = p->kept;
-        k->drawn.conn[j] = *r;
-        k->drawn.rec[j] = olive_model_receptor(c->run.model, p->receptor);
-        if (k->drawn.rec[j] < 0)
-            olive_die("%s: /synapses/%s: model %s has no receptor '%s' (it has %s)", c->run.net_path, p->name,
-                      c->run.model->name, p->receptor, olive_model_receptor_list(c->run.model));
-        if (c->run.model->weights_nonnegative && r->w.a < 0)
-            olive_die("%s: /synapses/%s: weights down to %g; a %s weight is a conductance (nS) and cannot be "
-                      "negative", c->run.net_path, p->name, r->w.a, c->run.model->name);
+        k->drawn.conn[j] = *p->kept;
+        k->drawn.rec[j] = checked_receptor(s, p);
+        check_rule_weights(s, p, p->kept);
     }
-    olive_syn_free(syn);   /* (dt kept: the caller checks it) */
-    syn->dt = c->run.dt;
+    const double dt = syn->dt;   /* (the file's, as read) */
+    olive_syn_free(syn);
+    syn->dt = dt;
 }
 
 /* This rank's block of the cells (equal counts). */
