@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The multi-area model on the GPU host, from scripts/gpu-multiarea-prepare.sh's
 # DIR (MA=DIR), olive's binaries in $BIN:
-# - CPU = GPU: at SMALL (default 0.01) the procedural network on the CPU
+# - CPU = GPU: at SMALL (default 0.01; none: left out) the procedural network on the CPU
 #   engine (the host's threads; the rules drawn into rows at set-up) and on
 #   the CUDA engine (every synapse drawn at each spike): spikes and final
 #   state identical, SMALL_MS (default 300) ms;
@@ -10,6 +10,11 @@
 #   (olive-simulate -v), the mean rate per population after 500 ms against
 #   the model's own mean-field rates (theory_rates.json) and the rates it
 #   ships (fullscale_rates.json), as a table and correlations.
+# - with NEST=1 (DIR prepared with NEST=1): NEST 3.10 on the host's cores
+#   running the model's own Simulation class at NEST_SCALE (default 0.01),
+#   NEST_MS (default 1000) ms, twice (two draws), against olive on the GPU
+#   (scripts/multiarea_nest_compare.py --baseline), state NEST_STATE
+#   (default ground), in the same call.
 # Results under $OUT (multiarea-results.txt, logs). FULL=0 skips the full
 # model; EXTRA="--order-free-sums" adds olive-simulate options to every run.
 set -uo pipefail
@@ -26,6 +31,7 @@ work=$(mktemp -d)
 cmd() { sed -n "$2p" "$MA/s$1/commands.txt" | sed "s|BIN/|$BIN/|g; s|PLUGIN|$so|g"; }
 cd "$work"
 say "olive gpu-multiarea on $(hostname) $(date -u +%FT%TZ): $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), $(nproc) cores"
+[ "$SMALL" = none ] && SMALL=
 for sc in $SMALL 1; do
   [ "$sc" = 1 ] && [ "${FULL:-1}" = 0 ] && continue
   mkdir -p "$work/s$sc"
@@ -39,13 +45,37 @@ sim() {  # SCALE MS OUTDIR BACKEND [env...]
   local sc=$1 ms=$2 o=$3 be=$4
   cmd $sc 2 | sed "s| -q | -v |; s| -o s$sc/run | -o $o |; s|--time [0-9.]*|--time $ms|; s|$| --backend $be ${EXTRA:-}|"
 }
-# CPU = GPU at the small scale
-c=$(sim $SMALL $SMALL_MS "$work/cpu" cpu); eval "$c" > "$OUT/small_cpu.log" 2>&1 || say "FAIL small CPU run: $(tail -3 "$OUT/small_cpu.log")"
-c=$(sim $SMALL $SMALL_MS "$work/gpu" cuda); eval "$c" > "$OUT/small_gpu.log" 2>&1 || say "FAIL small GPU run: $(tail -3 "$OUT/small_gpu.log")"
-grep -h "drawn at each spike\|spikes, 1 rank\|weights rounded" "$OUT/small_cpu.log" "$OUT/small_gpu.log" | tee -a "$res"
-if "$BIN/olive-analyze" compare -q "$work/cpu" "$work/gpu" > "$OUT/small_cmp.log" 2>&1; then
-  say "PASS scale $SMALL, $SMALL_MS ms: CPU = GPU (rules drawn at each spike), spikes and state identical"
-else say "FAIL scale $SMALL: CPU and GPU differ: $(head -3 "$OUT/small_cmp.log")"; fi
+if [ -n "$SMALL" ]; then   # CPU = GPU at the small scale
+  c=$(sim $SMALL $SMALL_MS "$work/cpu" cpu); eval "$c" > "$OUT/small_cpu.log" 2>&1 || say "FAIL small CPU run: $(tail -3 "$OUT/small_cpu.log")"
+  c=$(sim $SMALL $SMALL_MS "$work/gpu" cuda); eval "$c" > "$OUT/small_gpu.log" 2>&1 || say "FAIL small GPU run: $(tail -3 "$OUT/small_gpu.log")"
+  grep -h "drawn at each spike\|spikes, 1 rank\|weights rounded" "$OUT/small_cpu.log" "$OUT/small_gpu.log" | tee -a "$res"
+  if "$BIN/olive-analyze" compare -q "$work/cpu" "$work/gpu" > "$OUT/small_cmp.log" 2>&1; then
+    say "PASS scale $SMALL, $SMALL_MS ms: CPU = GPU (rules drawn at each spike), spikes and state identical"
+  else say "FAIL scale $SMALL: CPU and GPU differ: $(head -3 "$OUT/small_cmp.log")"; fi
+fi
+if [ "${NEST:-0}" = 1 ]; then
+  # the host's python3 (it has scipy, pandas, matplotlib) with the carried wheels first on its path:
+  # NEST 3.10, numpy and h5py as the microcircuit carries them, the model's pure-Python requirements
+  py=$(command -v python3)
+  "$py" - "$MA/wheels" "$work/site" <<'PY' || say "FAIL: cannot unpack the wheels"
+import sys, os, zipfile
+for w in sorted(os.listdir(sys.argv[1])):
+    zipfile.ZipFile(os.path.join(sys.argv[1], w)).extractall(sys.argv[2])
+PY
+  # the model's checkout, writable, with this host's config.py (its README's template: base_path, data_path)
+  cp -r "$MA/checkout" "$work/mam"
+  printf 'base_path = "%s"\ndata_path = "%s"\njobscript_template = ""\nsubmit_cmd = None\n' "$work/mam" \
+      "$work/mam/simulations" > "$work/mam/config.py"
+  export PYTHONPATH=$work/site
+  say "python for NEST: $("$py" -c 'import sys, numpy, scipy, pandas, h5py, nest; print(sys.version.split()[0], "numpy", numpy.__version__, "scipy", scipy.__version__, "pandas", pandas.__version__, "h5py", h5py.__version__, "NEST", nest.__version__)' 2>"$OUT/nest_import.err" | tail -1)"
+  "$py" "$top/scripts/multiarea_nest_compare.py" --mam "$work/mam" --bin "$BIN" --plugin "$so" \
+      --scale "${NEST_SCALE:-0.01}" --time "${NEST_MS:-1000}" --state "${NEST_STATE:-ground}" --threads "$(nproc)" \
+      --baseline --olive-args "--backend ${NEST_BACKEND:-cuda} ${EXTRA:-}" --work "$work/cmp" --json "$OUT/nest_compare.json" \
+      2> "$OUT/nest_compare.err" | grep -v "^\[INFO\]\|^$" | tee -a "$res"
+  [ "${PIPESTATUS[0]}" = 0 ] && say "PASS olive (${NEST_BACKEND:-cuda}) against NEST as NEST against NEST" ||
+      say "FAIL the comparison with NEST: $(tail -3 "$OUT/nest_compare.err")"
+  unset PYTHONPATH
+fi
 [ "${FULL:-1}" = 0 ] && exit 0
 c=$(sim 1 $FULL_MS "$work/full" cuda)
 /usr/bin/time -v bash -c "$c" > "$OUT/full_gpu.log" 2>&1 || say "FAIL full model: $(grep -v '^\s' "$OUT/full_gpu.log" | tail -3)"

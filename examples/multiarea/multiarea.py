@@ -40,7 +40,8 @@ uses). --state ground: cc_weights_factor = cc_weights_I_factor = 1
 metastable: the model's defaults (1.9 and 2.0).
 
 Run it with a Python that has the model's requirements (its
-requirements.txt: numpy < 2, scipy, pandas, nested_dict, dicthash);
+requirements.txt: numpy < 2, scipy, pandas, nested_dict, dicthash; or NumPy 2:
+numpy2_names gives the model's code the three names NumPy 2 removed);
 default_params.py imports NEST only to tell NEST 2 from 3, so where NEST is
 not installed a stand-in module answers "3". The model's code writes its
 derived data into the checkout (config_files/, custom_data_files/), as it
@@ -62,6 +63,16 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 STATES = {"ground": (1.0, 1.0), "metastable": (1.9, 2.0)}
 
 
+def numpy2_names():
+    """The names NumPy 2 removed that the model's code uses (it was written for numpy < 2, its requirements:
+    np.Inf, np.NINF in its simulation.py, np.in1d in its helpers), as the same values and function under their
+    old names: where the host's scipy needs NumPy 2 (as on the GPU host) the model's code runs unchanged."""
+    import numpy as np
+    for old, new in (("Inf", np.inf), ("NINF", -np.inf), ("in1d", np.isin)):
+        if not hasattr(np, old):
+            setattr(np, old, new)
+
+
 def load_model(checkout, n_scaling=1.0, k_scaling=1.0, state="ground", sim_spec=None):
     """The model's MultiAreaModel instance, from the checkout's own code
     (with sim_spec: its Simulation too, which needs NEST)."""
@@ -73,6 +84,7 @@ def load_model(checkout, n_scaling=1.0, k_scaling=1.0, state="ground", sim_spec=
                  f"base_path to the checkout, data_path to where simulations go)")
     sys.path.insert(0, checkout)
     os.environ.setdefault("PYNEST_QUIET", "1")
+    numpy2_names()
     cc, cc_i = STATES[state]
     net = {"N_scaling": n_scaling, "K_scaling": k_scaling,
            "connection_params": {"cc_weights_factor": cc, "cc_weights_I_factor": cc_i}}

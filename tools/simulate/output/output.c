@@ -5,6 +5,7 @@
 #include "spk.h"
 #include "report.h"
 #include "weights.h"
+#include "spike_split.h"
 #include "h5util.h"
 #include "model.h"
 #include "util.h"
@@ -114,13 +115,6 @@ void sim_output_frame(sim_output *o, sim_t *s)
     s->t.io += olive_now() - t0;
 }
 
-static int cmp_spike(const void *a, const void *b)
-{
-    const sim_spike *x = a, *y = b;
-    if (x->step != y->step) return x->step < y->step ? -1 : 1;
-    return (x->cell > y->cell) - (x->cell < y->cell);
-}
-
 /* Gather every rank's spikes on rank 0, sorted by time then cell. */
 static sim_spike *gather_spikes(sim_t *s, int64_t *n_out)
 {
@@ -149,15 +143,16 @@ static sim_spike *gather_spikes(sim_t *s, int64_t *n_out)
     sim_spike *sp = olive_malloc((size_t)(total / 2) * sizeof(sim_spike) + 8, "spikes");
     for (int64_t i = 0; i < total / 2; i++) sp[i] = (sim_spike){all[2 * i], all[2 * i + 1]};
     free(all);
-    qsort(sp, (size_t)(total / 2), sizeof *sp, cmp_spike);
+    sim_spikes_sort(sp, total / 2);
     *n_out = total / 2;
     return sp;
 }
 
-/* /spikes/POP of population p: its spikes of sp (sorted by time, then
- * cell), node ids local to it; its cell count and first global id as the
- * group's attributes `cells` and `first_cell`. */
-static void write_pop_spikes(sim_t *s, const char *path, hid_t f, const sim_outpop *p, const sim_spike *sp, int64_t n)
+/* /spikes/POP of population p: its spikes sp[idx[0..n)] (sorted by time,
+ * then cell), node ids local to it; its cell count and first global id as
+ * the group's attributes `cells` and `first_cell`. */
+static void write_pop_spikes(sim_t *s, const char *path, hid_t f, const sim_outpop *p, const sim_spike *sp,
+                             const int64_t *idx, int64_t n)
 {
     char grp[128];
     snprintf(grp, sizeof grp, "spikes/%s", p->name);
@@ -167,12 +162,11 @@ static void write_pop_spikes(sim_t *s, const char *path, hid_t f, const sim_outp
     olive_h5_attr_i64(path, g, "first_cell", p->first);
     double *ts = olive_malloc((size_t)n * sizeof(double) + 8, "spikes");
     uint64_t *ids = olive_malloc((size_t)n * sizeof(uint64_t) + 8, "spikes");
-    int64_t m = 0;
-    for (int64_t i = 0; i < n; i++)
-        if (sp[i].cell >= p->first && sp[i].cell < p->first + p->count) {
-            ts[m] = (double)(sp[i].step + 1) * s->cfg->run.dt;
-            ids[m++] = (uint64_t)(sp[i].cell - p->first);
-        }
+    const int64_t m = n;
+    for (int64_t i = 0; i < n; i++) {
+        ts[i] = (double)(sp[idx[i]].step + 1) * s->cfg->run.dt;
+        ids[i] = (uint64_t)(sp[idx[i]].cell - p->first);
+    }
     hid_t d = olive_h5_dset1(path, g, "timestamps", H5T_IEEE_F64LE, m, m > 0 ? 65536 : 0);
     olive_h5_write_slab1(path, d, H5T_NATIVE_DOUBLE, 0, m, ts, H5P_DEFAULT);
     olive_h5_attr_str(path, d, "units", "ms");
@@ -192,7 +186,11 @@ static void write_spikes(sim_t *s, const sim_output *o)
     if (s->rank == 0) {
         const char *path = o->path[SLOT_SPIKES];
         hid_t f = olive_h5_create(path);
-        for (int p = 0; p < s->cfg->rec.npops; p++) write_pop_spikes(s, path, f, &s->cfg->rec.pops[p], sp, n);
+        int64_t *off, *idx = sim_split_spikes(s->cfg->rec.pops, s->cfg->rec.npops, sp, n, &off);
+        for (int p = 0; p < s->cfg->rec.npops; p++)
+            write_pop_spikes(s, path, f, &s->cfg->rec.pops[p], sp, idx + off[p], off[p + 1] - off[p]);
+        free(idx);
+        free(off);
         sim_write_provenance(s, f, path);
         olive_h5_attr_i64(path, f, "spike_count", n);
         olive_h5_close_file(path, f);
