@@ -81,16 +81,19 @@ c=$(sim 1 $FULL_MS "$work/full" cuda)
 /usr/bin/time -v bash -c "$c" > "$OUT/full_gpu.log" 2>&1 || say "FAIL full model: $(grep -v '^\s' "$OUT/full_gpu.log" | tail -3)"
 grep -h "set-up:\|drawn at each spike\|engine,\|timings\|spikes, 1 rank\|synaptic events\|device memory\|weights rounded\|Maximum resident\|Elapsed" "$OUT/full_gpu.log" | tee -a "$res"
 python3 - "$work/full/spikes.h5" "$MA/s1/populations.json" "$MA/theory_rates.json" "$MA/fullscale_rates.json" "$FULL_MS" \
-    "$OUT/full_rates.json" <<'PY' | tee -a "$res"
+    "$OUT/full_rates.json" "$top" <<'PY' | tee -a "$res"
 import sys, json, h5py, numpy as np
 sp, pops, th, ref, T = sys.argv[1], json.load(open(sys.argv[2])), json.load(open(sys.argv[3])), json.load(open(sys.argv[4])), float(sys.argv[5])
+sys.path[:0] = [sys.argv[7] + "/scripts", sys.argv[7] + "/examples/microcircuit"]
+from microcircuit_nest_compare import measures   # (the comparisons' rate, CV of ISIs, spike-count correlation)
 t0 = 500.0
 f = h5py.File(sp)
-mine, theory, shipped = [], [], []
+mine, theory, shipped, stats = [], [], [], {}
 for q in pops:
     g = f["spikes"][q["name"]]
     t = g["timestamps"][:]
     mine.append(((t >= t0) & (t < T)).sum() / q["count"] / ((T - t0) * 1e-3))
+    stats[q["name"]] = measures(q["count"], t, g["node_ids"][:].astype(np.int64), t0, T, 1)
     theory.append(float(th[q["area"]][q["pop"]]))
     shipped.append(float(ref[q["area"]][q["pop"]]))
 mine, theory, shipped = np.array(mine), np.array(theory), np.array(shipped)
@@ -105,6 +108,16 @@ print("per area, population: olive / theory (Hz)")
 for area in dict.fromkeys(q["area"] for q in pops):
     k = [i for i, q in enumerate(pops) if q["area"] == area]
     print(f"  {area:5s} " + " ".join(f"{pops[i]['pop']}:{mine[i]:.2f}/{theory[i]:.2f}" for i in k))
-json.dump({q["name"]: float(x) for q, x in zip(pops, mine)}, open(sys.argv[6], "w"), indent=0)
+n_cv = sum(np.isfinite(v["cv"][0]) for v in stats.values())
+cv = np.nanmean([v["cv"][0] for v in stats.values()])
+corr = np.nanmean([v["corr"][0] for v in stats.values()])
+print(f"CV of ISIs (cells with 3 spikes or more), mean over {n_cv} populations: {cv:.3f}; spike-count correlation "
+      f"(10 ms bins, 100 active cells a population), mean over populations: {corr:.4f}")
+print("per area: mean over its populations of rate (Hz) / CV / correlation")
+for area in dict.fromkeys(q["area"] for q in pops):
+    k = [q["name"] for q in pops if q["area"] == area]
+    print(f"  {area:5s} " + " / ".join(f"{np.nanmean([stats[x][m][0] for x in k]):.3g}" for m in ("rate", "cv", "corr")))
+json.dump({q["name"]: dict(rate=float(x), cv=stats[q["name"]]["cv"], corr=stats[q["name"]]["corr"])
+           for q, x in zip(pops, mine)}, open(sys.argv[6], "w"), indent=0)
 PY
 rm -rf "$work"

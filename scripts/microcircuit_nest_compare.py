@@ -125,11 +125,17 @@ def measures(n, t, ids, t0, t1, seed):
     rate = mean_se(counts / ((t1 - t0) * 1e-3))
     order = np.lexsort((t, ids))
     t, ids = t[order], ids[order]
-    cvs = []
+    # each cell's ISIs at once (a loop over cells took minutes for the multi-area model's 4.1 million):
+    # the mean, then the deviations from it, as numpy's std takes them
+    same = ids[1:] == ids[:-1]
+    isi, cell = np.diff(t)[same], ids[1:][same]
+    k = np.bincount(cell, minlength=n).astype(float)
+    many = counts >= 3
+    mean = np.bincount(cell, isi, minlength=n)[many] / k[many]
+    dev = isi - np.repeat(np.bincount(cell, isi, minlength=n) / np.maximum(k, 1), k.astype(np.int64))
+    sd = np.sqrt(np.bincount(cell, dev * dev, minlength=n)[many] / k[many])
+    cvs = sd / mean
     per_cell = np.split(t, np.cumsum(counts)[:-1])   # sorted by cell, then time: each cell's spikes
-    for c in np.flatnonzero(counts >= 3):
-        isi = np.diff(per_cell[c])
-        cvs.append(isi.std() / isi.mean())
     active = np.flatnonzero(counts > 0)
     pick = np.random.default_rng(seed).permutation(active)[:MAX_CORR_CELLS]
     edges = np.arange(t0, t1 + BIN_MS / 2, BIN_MS)

@@ -20,6 +20,18 @@ venv="$TOP/$BUILD/venv-nestml"
 venv_cached "$venv" ".olive-nestml-$NESTML-odetoolbox-$ODETOOLBOX" "nestml==$NESTML" "odetoolbox==$ODETOOLBOX" \
     "sympy==$SYMPY" "antlr4-python3-runtime==$ANTLR4" "astropy==$ASTROPY" "numpy==$NUMPY" "h5py==$H5PY"
 py="$venv/bin/python"
+# the comparisons' measures (scripts/microcircuit_nest_compare.py) on spikes of known ISIs: cell 0 at 10, 20,
+# 40 ms (ISIs 10, 20: CV 5/15), cell 1 at 5, 6, 7, 8 (CV 0), cell 2 twice (no CV), one spike outside [0, 100)
+PYTHONPATH="$TOP/scripts:$TOP/examples/microcircuit" "$py" - <<'PYEOF' || fail "the comparisons' measures are wrong"
+import numpy as np
+from microcircuit_nest_compare import measures
+t = np.array([40.0, 5.0, 10.0, 6.0, 7.0, 50.0, 20.0, 8.0, 60.0, 150.0])
+ids = np.array([0, 1, 0, 1, 1, 2, 0, 1, 2, 0])
+m = measures(3, t, ids, 0.0, 100.0, 1)
+assert np.allclose(m["rate"], (30.0, 5.773502691896258), rtol=1e-15), m["rate"]   # 3, 4, 2 spikes in 0.1 s
+assert np.allclose(m["cv"], (1 / 6, 1 / 6), rtol=1e-15), m["cv"]                 # CVs 1/3 and 0
+print("measures: rate", m["rate"], "CV", m["cv"])
+PYEOF
 mc="$TOP/examples/microcircuit/microcircuit.py"
 "$py" "$mc" --make-model "$venv/models/neurons/iaf_psc_exp_neuron.nestml" iaf_psc_exp_v0_neuron.nestml
 export OLIVE_MODEL_CACHE="$PWD/cache"   # (where olive-simulate finds the model)
