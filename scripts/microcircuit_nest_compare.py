@@ -129,12 +129,11 @@ def measures(n, t, ids, t0, t1, seed):
     # the mean, then the deviations from it, as numpy's std takes them
     same = ids[1:] == ids[:-1]
     isi, cell = np.diff(t)[same], ids[1:][same]
-    k = np.bincount(cell, minlength=n).astype(float)
+    k = np.maximum(np.bincount(cell, minlength=n), 1)
+    mean = np.bincount(cell, isi, minlength=n) / k
+    dev = isi - mean[cell]
     many = counts >= 3
-    mean = np.bincount(cell, isi, minlength=n)[many] / k[many]
-    dev = isi - np.repeat(np.bincount(cell, isi, minlength=n) / np.maximum(k, 1), k.astype(np.int64))
-    sd = np.sqrt(np.bincount(cell, dev * dev, minlength=n)[many] / k[many])
-    cvs = sd / mean
+    cvs = np.sqrt(np.bincount(cell, dev * dev, minlength=n)[many] / k[many]) / mean[many]
     per_cell = np.split(t, np.cumsum(counts)[:-1])   # sorted by cell, then time: each cell's spikes
     active = np.flatnonzero(counts > 0)
     pick = np.random.default_rng(seed).permutation(active)[:MAX_CORR_CELLS]

@@ -7,11 +7,11 @@
 #include "sim.h"
 #include <stdint.h>
 
-/* sp[0..n) split by the populations pops[0..npops): on return
- * idx[(*off)[p] .. (*off)[p + 1]) are the indices into sp of population p's
- * spikes, in sp's order. Populations may overlap (a spike is then listed
- * under each that holds its cell); a spike of no population is left out.
- * Both arrays are the caller's to free. */
+/* sp[0..n) split by the populations pops[0..npops), in order of their
+ * first cells and disjoint (the network's, which tile its cells:
+ * olive_pops_read): on return idx[(*off)[p] .. (*off)[p + 1]) are the
+ * indices into sp of population p's spikes, in sp's order. Both arrays are
+ * the caller's to free. */
 int64_t *sim_split_spikes(const sim_outpop *pops, int npops, const sim_spike *sp, int64_t n, int64_t **off);
 
 /* sp[0..n) sorted by step, then cell. Where the steps already rise (one
