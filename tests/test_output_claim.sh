@@ -119,7 +119,9 @@ no_tmp force
 # a signal during the write (Ctrl-C from Python, scancel, a closed terminal):
 # genconn and disperse remove their temporary and die by that signal
 # (a background job here ignores SIGINT, so SIGTERM and SIGHUP stand for it)
-"$G" -o big.h5 --cells 200000 --generator uniform --density 20 --seed 2 -q || fail "genconn big.h5"
+# (disperse's input: 1e6 cells, a 0.4 s write here; at 200,000 cells it lasted 0.09 s, and CI's loaded
+# machine once let the poll miss its temporary)
+"$G" -o big.h5 --cells 1000000 --generator uniform --density 20 --seed 2 -q || fail "genconn big.h5"
 for sig in TERM HUP; do
   for prog in genconn disperse; do
     rm -f "sig-$prog.h5"
