@@ -4,6 +4,15 @@
 #ifndef OLIVE_RNG_H
 #define OLIVE_RNG_H
 #include <stdint.h>
+#if defined(__CUDA_ARCH__) && !defined(R123_USE_64BIT)
+/* On the device Philox's 32 x 32 -> 64 bit products as __umulhi and a low
+ * product: Random123's default there, a 64-bit product of zero-extended
+ * words, left 64-bit multiplies and xors in the kernels that draw
+ * synapses at each spike. Integers: the same bits either way. */
+#define R123_USE_64BIT 0
+#define R123_USE_MULHILO32_MULHI_INTRIN 1
+#define R123_MULHILO32_MULHI_INTRIN __umulhi
+#endif
 #include <Random123/philox.h>
 #include "hostdev.h"
 

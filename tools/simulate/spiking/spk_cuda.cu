@@ -97,25 +97,52 @@ __global__ void k_accumulate(int64_t E, const uint64_t *key, const int64_t *val,
 
 /* Slot `slot`'s sums of the nt targets: rows r < n into x0, x1 (ge, gi);
  * the synapse sites' channels beyond them into site_in (receptor 0 carries
- * them: spk_sites.c). */
+ * them: spk_sites.c). neg0 (spk_ring_dev): an empty slot holds -0.0, and a
+ * target is due when touched or when either sum is not -0.0; its sums are
+ * then the CPU engine's, whose start at +0.0 (-0.0 + w = +0.0 + w for every
+ * w but -0.0, and a sum left at -0.0 counts as +0.0, what +0.0 plus -0.0s
+ * gives). Every weight added there is rounded by --order-free-sums, whose
+ * rounding never gives -0.0 (weight_quantum.h), so the kernel adding a
+ * rule's events need not write the touched byte: one random store an event
+ * fewer. */
+#define SPK_NEG0 0x8000000000000000ULL
 __global__ void k_deliver(int64_t nt, int64_t n, int64_t slot, double *acc, unsigned char *touched, double *x0,
-                          double *x1, double *site_in, const double *rscale)
+                          double *x1, double *site_in, const double *rscale, int neg0)
 {
     const int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
-    if (r >= nt || !touched[slot * nt + r]) return;
+    if (r >= nt) return;
     double *a0 = acc + (2 * slot) * nt + r, *a1 = acc + (2 * slot + 1) * nt + r;
-    if (rscale) {   /* a plugin's receptors: the cell's factors times the sums (spk_deliver.c) */
-        x0[r] += rscale[r] * *a0;
-        x1[r] += rscale[n + r] * *a1;
-    } else if (r < n) {
-        x0[r] += *a0;
-        x1[r] += *a1;
+    unsigned char *t = touched + slot * nt + r;
+    double s0, s1;
+    if (neg0) {
+        const unsigned long long b0 = (unsigned long long)__double_as_longlong(*a0),
+                                 b1 = (unsigned long long)__double_as_longlong(*a1);
+        if (!*t && b0 == SPK_NEG0 && b1 == SPK_NEG0) return;
+        s0 = b0 == SPK_NEG0 ? 0.0 : __longlong_as_double((long long)b0);
+        s1 = b1 == SPK_NEG0 ? 0.0 : __longlong_as_double((long long)b1);
     } else {
-        site_in[r - n] += *a0;
+        if (!*t) return;
+        s0 = *a0;
+        s1 = *a1;
     }
-    *a0 = 0;
-    *a1 = 0;
-    touched[slot * nt + r] = 0;
+    if (rscale) {   /* a plugin's receptors: the cell's factors times the sums (spk_deliver.c) */
+        x0[r] += rscale[r] * s0;
+        x1[r] += rscale[n + r] * s1;
+    } else if (r < n) {
+        x0[r] += s0;
+        x1[r] += s1;
+    } else {
+        site_in[r - n] += s0;
+    }
+    *a0 = neg0 ? -0.0 : 0.0;
+    *a1 = neg0 ? -0.0 : 0.0;
+    *t = 0;
+}
+
+/* x[0 .. m) = -0.0 (an empty ring with neg0) */
+__global__ void k_fill_neg0(double *x, int64_t m)
+{
+    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < m; i += (int64_t)gridDim.x * blockDim.x) x[i] = -0.0;
 }
 
 __global__ void k_poisson(int64_t a, int64_t b, int64_t row0, uint64_t seed, int64_t step, uint32_t j, int64_t nin,
@@ -319,6 +346,11 @@ static void spiking_cuda_setup(sim_t *s)
         spk_fused_setup(s, g);
     } else {
         push_setup(s, g);
+        if (g->mode == SPK_HOST_PUSH && k->wq.order_free) {   /* (k_deliver) */
+            g->ring.neg0 = 1;
+            k_fill_neg0<<<1024, 256>>>(g->ring.acc, k->L * 2 * g->ring.nt);
+            CK_LAUNCH("k_fill_neg0");
+        }
         if (g->mode == SPK_DEVICE_PUSH) spk_devpush_setup(s, g);
         if (k->drawn.n) spk_rules_setup(s, g);
         if (k->plastic) spk_plastic_cuda_setup(s, g);
@@ -440,7 +472,7 @@ static void deliver(sim_t *s, int64_t step)
     const int64_t n = g->n, row0 = s->plan.row0;
     /* receptor 0 is ge, 1 is gi (cellmodel.c) */
     k_deliver<<<spk_blocks(g->ring.nt, 256), 256, 0, g->st>>>(g->ring.nt, n, step % k->L, g->ring.acc, g->ring.touched, g->ge, g->gi,
-                                                     g->ring.site_in, g->rscale);
+                                                     g->ring.site_in, g->rscale, g->ring.neg0);
     CK_LAUNCH("k_deliver");
     if (c->spiking.npoisson >= SPK_POISSON_ONE_LAUNCH) {
         if (!g->poisson.cover) {   /* (once; freed with the engine) */
