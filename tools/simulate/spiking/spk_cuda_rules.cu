@@ -174,6 +174,19 @@ static __device__ __forceinline__ int rule_event_emit(const spk_rule_dev &q, int
 /* A block's rules at most, for the flat form of k_rule_events. */
 #define RULES_FLAT 512
 
+/* The rule x (of nr) whose draws hold a spike's event e: pre[x] <= e < pre[x + 1]
+ * (pre: the running sums of the rules' draws, in shared memory). */
+static __device__ __forceinline__ int rule_of_event(const int64_t *pre, int nr, int64_t e)
+{
+    int lo = 0, hi = nr - 1;
+    while (lo < hi) {
+        const int mid = (lo + hi + 1) / 2;
+        if (pre[mid] <= e) lo = mid;
+        else hi = mid - 1;
+    }
+    return lo;
+}
+
 /* One block per spike: its events' keys and numbers from off[i], rule by
  * rule in file order, draw by draw. The block's threads take the spike's
  * events together (a rule's place found in the rules' running sums, in
@@ -206,12 +219,7 @@ __global__ void __launch_bounds__(256, FREE ? 3 : 1) k_rule_events(const int64_t
         __syncthreads();
         const int64_t total = pre[nr];
         for (int64_t e = threadIdx.x; e < total; e += blockDim.x) {
-            int lo = 0, hi = nr - 1;   /* the rule x with pre[x] <= e < pre[x + 1] */
-            while (lo < hi) {
-                const int mid = (lo + hi + 1) / 2;
-                if (pre[mid] <= e) lo = mid;
-                else hi = mid - 1;
-            }
+            const int lo = rule_of_event(pre, nr, e);
             const int j = G.order[x0 + lo];
             mine += rule_event_emit<FREE>(r[j], j, g, e - pre[lo], step, sL, bits, L, row0, n, nt, cnt, wq, acc, touched,
                                           key, val, base + e);
@@ -281,12 +289,7 @@ __global__ void __launch_bounds__(256, 3) k_rule_spread(const int64_t *sp, const
         if (threadIdx.x == 0) pre[0] = 0;
         __syncthreads();
         for (int64_t e = e0 - s0 + threadIdx.x; e < s1 - s0; e += blockDim.x) {
-            int lo = 0, top = nr - 1;   /* the rule x with pre[x] <= e < pre[x + 1] */
-            while (lo < top) {
-                const int mid = (lo + top + 1) / 2;
-                if (pre[mid] <= e) lo = mid;
-                else top = mid - 1;
-            }
+            const int lo = rule_of_event(pre, nr, e);
             const int j = G.order[x0 + lo];
             mine += rule_event_add(r[j], j, g, e - pre[lo], sL, bits, L, row0, n, nt, wq, acc, touched, cnt);
         }
