@@ -32,9 +32,8 @@
 # spk_cuda_rules.cu): the CPU's spikes from the same file and from its stored
 # form, the GPU's drawn on the fly, stored (OLIVE_GPU_SYNAPSES=stored) and on
 # 2 GPUs, and total_out rules (120 of them, grouped by source, and with
-# overlapping sources; with --order-free-sums the events spread evenly over
-# the blocks and, OLIVE_GPU_RULES_SPREAD=0, a block a spike) (FLY_ONLY=1:
-# those checks alone). Procedural projections of every
+# overlapping sources, also with --order-free-sums) (FLY_ONLY=1: those
+# checks alone). Procedural projections of every
 # rule drawn on the device at set-up (spk_cuda_draw.cu): the CPU's spikes
 # from the procedural and the stored file, the GPU's drawn on the device and
 # on the host (OLIVE_GPU_DRAW=host) (DRAW_ONLY=1: that check alone).
@@ -228,10 +227,8 @@ check_fly_total() {
   run flytof_cpu1 "$S" flyt.h5 -o flytof_cpu1 --backend cpu "${IN[@]}" --order-free-sums -v || return
   run flytof_gpu1 "$S" flyt.h5 -o flytof_gpu1 --backend cuda "${IN[@]}" --order-free-sums -v || return
   run flytof_gpu2 mpirun -np 2 --oversubscribe "$S" flyt.h5 -o flytof_gpu2 --backend cuda "${IN[@]}" --order-free-sums -v || return
-  # (by default a window's events spread evenly over the blocks; =0: one block a spike)
-  OLIVE_GPU_RULES_SPREAD=0 run flytof_gpu1blocks "$S" flyt.h5 -o flytof_gpu1blocks --backend cuda "${IN[@]}" --order-free-sums -v || return
   spikes=$(sed -n 's/.*steps ([0-9.]* ms), \([0-9]*\) spikes.*/\1/p' "$logs/flytof_cpu1.log")
-  for e in gpu1 gpu2 gpu1blocks; do same flytof_cpu1 flytof_$e "flyt --order-free-sums: CPU 1 rank = $e" "$spikes spikes; identical"; done
+  for e in gpu1 gpu2; do same flytof_cpu1 flytof_$e "flyt --order-free-sums: CPU 1 rank = $e" "$spikes spikes; identical"; done
   local gc gg
   gc=$(grep -o "weights rounded to multiples of .*" "$logs/flytof_cpu1.log") gg=$(grep -o "weights rounded to multiples of .*" "$logs/flytof_gpu1.log")
   if [ -n "$gc" ] && [ "$gc" = "$gg" ]; then say "PASS flyt --order-free-sums: the GPU's grid is the CPU's ($gc)"

@@ -47,7 +47,6 @@ struct spk_rules_cuda {
     spk_rule_groups hg, dg;      /* host and device copies */
     spk_event_bits bits;
     unsigned long long *cnt, *h_cnt;   /* [0] events into the rank's cells, [1] a bad delay's event, [2] a bad weight's */
-    int spread;                  /* blocks of k_rule_spread (all resident), or 0: a group has more than RULES_FLAT rules */
 };
 
 static __host__ __device__ __forceinline__ uint64_t rule_event(const spk_event_bits &b, int j, int64_t g, int64_t d)
@@ -241,65 +240,6 @@ __global__ void __launch_bounds__(256, FREE ? 3 : 1) k_rule_events(const int64_t
     if (threadIdx.x == 0 && local) atomicAdd(&cnt[0], local);
 }
 
-/* --order-free-sums, every group's rules at most RULES_FLAT: the window's
- * events (spike by spike as end[], the running sums of their counts, has
- * them) cut into one even range a block, the blocks all resident at once.
- * One block a spike left a quarter of the multiprocessors' time idle on an
- * H200 (Nsight Compute, the multi-area model: spikes of ~40 to ~8,000
- * events, the last wave part full); here a block's range crosses spikes,
- * and it sums a spike's rules' draws (the rule of an event found as in
- * k_rule_events) as it comes to it. The same events, added where drawn:
- * the same sums. */
-__global__ void __launch_bounds__(256, 3) k_rule_spread(const int64_t *sp, const int64_t *end, int64_t m, int64_t window0,
-                                                        const spk_rule_dev *r, spk_rule_groups G, spk_event_bits bits, int L,
-                                                        int64_t row0, int64_t n, int64_t nt, unsigned long long *cnt, int wq,
-                                                        double *acc, unsigned char *touched)
-{
-    typedef cub::BlockScan<int64_t, 256> scan_t;
-    __shared__ typename scan_t::TempStorage scan;
-    __shared__ unsigned long long local;
-    __shared__ int64_t pre[RULES_FLAT + 1];
-    if (threadIdx.x == 0) local = 0;
-    const int64_t E = end[m - 1];
-    const int64_t a = E * blockIdx.x / gridDim.x, b = E * (blockIdx.x + 1) / gridDim.x;   /* this block's events [a, b) */
-    int64_t i = 0, hi = m - 1;   /* the first spike with end[i] > a */
-    while (i < hi) {
-        const int64_t mid = (i + hi) / 2;
-        if (end[mid] > a) hi = mid;
-        else i = mid + 1;
-    }
-    unsigned long long mine = 0;
-    for (int64_t e0 = a; e0 < b; i++) {   /* spike i's events e0 .. min(b, end[i]) of the window */
-        const int64_t s0 = i ? end[i - 1] : 0, s1 = end[i] < b ? end[i] : b;
-        if (s1 <= e0) continue;   /* (a spike with no events) */
-        const int64_t g = sp[i] & 0xffffffff, step = window0 + (sp[i] >> 32), sL = step % L;
-        const int grp = rule_group(G, g);
-        const int x0 = grp < 0 ? 0 : G.first[grp], nr = grp < 0 ? 0 : G.first[grp + 1] - x0;
-        int64_t v[2];   /* the running sums of its rules' draws, two rules a thread */
-        for (int h = 0; h < 2; h++) {
-            const int x = 2 * (int)threadIdx.x + h;
-            v[h] = x < nr ? rule_draws(r[G.order[x0 + x]], G.counts, g) : 0;
-        }
-        __syncthreads();   /* (pre: the spike before is done with it) */
-        scan_t(scan).InclusiveSum(v, v);
-        for (int h = 0; h < 2; h++) {
-            const int x = 2 * (int)threadIdx.x + h;
-            if (x < nr) pre[x + 1] = v[h];
-        }
-        if (threadIdx.x == 0) pre[0] = 0;
-        __syncthreads();
-        for (int64_t e = e0 - s0 + threadIdx.x; e < s1 - s0; e += blockDim.x) {
-            const int lo = rule_of_event(pre, nr, e);
-            const int j = G.order[x0 + lo];
-            mine += rule_event_add(r[j], j, g, e - pre[lo], sL, bits, L, row0, n, nt, wq, acc, touched, cnt);
-        }
-        e0 = s1;
-    }
-    if (mine) atomicAdd(&local, mine);
-    __syncthreads();
-    if (threadIdx.x == 0 && local) atomicAdd(&cnt[0], local);
-}
-
 /* The first event of each (slot, target) run adds the run's weights in order. */
 __global__ void k_rule_accumulate(int64_t E, const uint64_t *key, const int64_t *val, const spk_rule_dev *r, spk_event_bits bits,
                                   int64_t nt, uint64_t none, double *acc, unsigned char *touched, unsigned long long *cnt)
@@ -429,17 +369,6 @@ void spk_rules_setup(sim_t *s, spk_cuda *g)
     R->dg.first = dev_copy(R->hg.first, (size_t)R->hg.n + 1, "rules");
     R->dg.order = dev_copy(R->hg.order, (size_t)R->n, "rules");
     R->dg.counts = k->drawn.ncounts ? dev_copy(k->drawn.counts, (size_t)k->drawn.ncounts, "source counts") : nullptr;
-    int most = 0;   /* the most rules a group has */
-    for (int q = 0; q < R->hg.n; q++) most = std::max(most, R->hg.first[q + 1] - R->hg.first[q]);
-    const char *env = getenv("OLIVE_GPU_RULES_SPREAD");   /* 0: one block a spike (comparisons, tests) */
-    if (env && *env && strcmp(env, "0") && strcmp(env, "1")) olive_die("OLIVE_GPU_RULES_SPREAD='%s': expected 0 or 1", env);
-    if (most <= RULES_FLAT && !(env && !strcmp(env, "0"))) {
-        int dev = 0, sms = 0, per = 0;
-        CK(cudaGetDevice(&dev));
-        CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-        CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, k_rule_spread, 256, 0));
-        R->spread = std::max(1, sms * per);
-    }
     R->cnt = dev_alloc<unsigned long long>(3, "rules");
     CK(cudaMallocHost((void **)&R->h_cnt, 3 * sizeof(unsigned long long)));
 }
@@ -587,19 +516,7 @@ void spk_rules_window(sim_t *s, spk_cuda *g, const int64_t *all, int64_t m)
     const uint64_t none = (uint64_t)k->L * (uint64_t)g->ring.nt;
     CK(cudaMemsetAsync(R->cnt, 0, sizeof(unsigned long long), g->st));
     CK(cudaMemsetAsync(R->cnt + 1, 0xff, 2 * sizeof(unsigned long long), g->st));
-    if (k->wq.order_free && m > 0 && R->spread) {   /* no order to keep: every event added where it is drawn */
-        k_rule_degrees<<<spk_blocks(m, 256), 256, 0, g->st>>>(m, g->win.sp, R->dev, R->dg, g->win.deg);
-        CK_LAUNCH("k_rule_degrees");
-        size_t bytes = 0;
-        CK(cub::DeviceScan::InclusiveSum(nullptr, bytes, g->win.deg, g->win.off, m, g->st));
-        spk_ensure_tmp(g, bytes);
-        CK(cub::DeviceScan::InclusiveSum(g->win.tmp, bytes, g->win.deg, g->win.off, m, g->st));
-        k_rule_spread<<<(unsigned)R->spread, 256, 0, g->st>>>(g->win.sp, g->win.off, m, k->window0, R->dev, R->dg, R->bits, k->L,
-                                                              s->plan.row0, g->n, g->ring.nt, R->cnt, k->wq.bits, g->ring.acc,
-                                                              g->ring.neg0 ? nullptr : g->ring.touched);
-        CK_LAUNCH("k_rule_spread");
-        m = 0;   /* (the batches below: none) */
-    } else if (k->wq.order_free && m > 0) {
+    if (k->wq.order_free && m > 0) {   /* no order to keep: every event added where it is drawn */
         k_rule_events<1><<<(unsigned)m, 256, 0, g->st>>>(g->win.sp, nullptr, k->window0, R->dev, R->dg, R->bits, k->L,
                                                          s->plan.row0, g->n, g->ring.nt, nullptr, nullptr, R->cnt, k->wq.bits,
                                                          g->ring.acc, g->ring.neg0 ? nullptr : g->ring.touched);
