@@ -101,13 +101,14 @@ static void KISA_ATTR KIFN(currents)(sim_t *s, const int32_t *rows, int64_t nrow
  * stop vectorisation). flag: bit 0 spike, bit 1 non-finite. */
 #define KPARAM(v) , REAL *restrict x##v
 __attribute__((noinline)) KISA_ATTR
-static void KIFN(update_range)(int64_t a, int64_t b, const REAL *restrict ic, const REAL *restrict iapp, REAL thr,
-                              unsigned char *restrict flag OLIVE_VAR_LIST(KPARAM))
+static void KIFN(update_range)(int64_t a, int64_t b, int64_t pf, const REAL *restrict ic, const REAL *restrict iapp,
+                              REAL thr, unsigned char *restrict flag OLIVE_VAR_LIST(KPARAM))
 {
     /* 19 arrays are more streams than the hardware prefetchers follow, so
      * beyond the caches the loop would wait on memory: ask for the next
-     * chunk (the cells [b, 2b - a)) array by array before this one. */
-    for (int64_t line = 0; line < (b - a) * (int64_t)sizeof(REAL); line += 64) {
+     * chunk (the pf cells [b, b + pf): the thread's own, see KFN(update))
+     * array by array before this one. */
+    for (int64_t line = 0; line < pf * (int64_t)sizeof(REAL); line += 64) {
 #define KFETCH(v) __builtin_prefetch((const char *)(x##v + b) + line, 1, 3);
         OLIVE_VAR_LIST(KFETCH)
 #undef KFETCH
