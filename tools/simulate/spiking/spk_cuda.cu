@@ -256,7 +256,13 @@ static void push_setup(sim_t *s, spk_cuda *g)
     const int64_t nt = g->ring.nt;   /* the rows, then the synapse sites' channels */
     g->ring.acc = dev_alloc<double>((size_t)k->L * 2 * (size_t)nt, "delay ring");
     g->ring.touched = dev_alloc<unsigned char>((size_t)k->L * (size_t)nt, "delay ring");
-    CK(cudaMemset(g->ring.acc, 0, (size_t)k->L * 2 * (size_t)nt * sizeof(double)));
+    g->ring.neg0 = g->mode == SPK_HOST_PUSH && k->wq.order_free;   /* (k_deliver) */
+    if (g->ring.neg0) {
+        k_fill_neg0<<<1024, 256>>>(g->ring.acc, k->L * 2 * nt);
+        CK_LAUNCH("k_fill_neg0");
+    } else {
+        CK(cudaMemset(g->ring.acc, 0, (size_t)k->L * 2 * (size_t)nt * sizeof(double)));
+    }
     CK(cudaMemset(g->ring.touched, 0, (size_t)k->L * (size_t)nt));
     g->poisson.fac = dev_copy(k->poisson.fac, (size_t)s->cfg->spiking.npoisson * OLIVE_BINOMIAL_FACTORS, "Poisson inputs");
     g->spk = dev_alloc<int32_t>((size_t)n, "spikes");
@@ -346,11 +352,6 @@ static void spiking_cuda_setup(sim_t *s)
         spk_fused_setup(s, g);
     } else {
         push_setup(s, g);
-        if (g->mode == SPK_HOST_PUSH && k->wq.order_free) {   /* (k_deliver) */
-            g->ring.neg0 = 1;
-            k_fill_neg0<<<1024, 256>>>(g->ring.acc, k->L * 2 * g->ring.nt);
-            CK_LAUNCH("k_fill_neg0");
-        }
         if (g->mode == SPK_DEVICE_PUSH) spk_devpush_setup(s, g);
         if (k->drawn.n) spk_rules_setup(s, g);
         if (k->plastic) spk_plastic_cuda_setup(s, g);
