@@ -54,18 +54,22 @@ enum { SIM_SIMD_BASE, SIM_SIMD_AVX2, SIM_SIMD_AVX512 };
 static int sim_simd = SIM_SIMD_BASE;
 
 #define REAL double
+#define KMASK int64_t   /* an integer of REAL's width (vector shuffles' masks) */
 #define KFN(name) name##_d
 #define MFN(name) name##_d
 #include "kernel_cpu_body.h"
 #undef REAL
+#undef KMASK
 #undef KFN
 #undef MFN
 
 #define REAL float
+#define KMASK int32_t
 #define KFN(name) name##_f
 #define MFN(name) name##_f
 #include "kernel_cpu_body.h"
 #undef REAL
+#undef KMASK
 #undef KFN
 #undef MFN
 

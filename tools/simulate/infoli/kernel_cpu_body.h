@@ -10,6 +10,12 @@
  * arithmetic (exp included, common/math/fastexp.h) without contraction, so vector
  * lanes and scalar remainders give the same bits. */
 
+/* SIM_ROW_LANES values of REAL, one from each row of a group (GCC's vector
+ * extension: the same source for every instruction set), and the shuffle
+ * masks' integer vectors of the same shape. */
+typedef REAL KFN(rowvec) __attribute__((vector_size(SIM_ROW_LANES * sizeof(REAL))));
+typedef KMASK KFN(rowmask) __attribute__((vector_size(SIM_ROW_LANES * sizeof(KMASK))));
+
 /* The loops, once for each instruction set (kernel_cpu_isa.h) */
 #define KISA_ATTR __attribute__((target("arch=x86-64-v4")))
 #define KIFN(name) KFN(name##_v4)
