@@ -43,9 +43,9 @@ for N in $CELLS_LIST; do
 done
 
 # Peer comparison: the same networks (N cells, exactly K random RGJ
-# partners per cell, w = 0.04), double precision, same threads and steps, in
-# olive and in Brian2 (cpp_standalone + OpenMP, scripts/brian2_infoli.py),
-# run side by side. Both rates are the simulation loop only (olive: "in the
+# partners per cell, w = 0.04: olive-genconn's file, whose junctions Brian2
+# reads too), double precision, same threads and steps, in olive and in
+# Brian2 (cpp_standalone + OpenMP, scripts/brian2_infoli.py), side by side. Both rates are the simulation loop only (olive: "in the
 # step loop"; Brian2: Network::run, compilation and set-up excluded).
 # BRIAN=0 skips it; needs Debian's python3-brian (/usr/bin/python3).
 # BRIAN_CELLS: sizes (default "4096 65536"); steps = BRIAN_CELLSTEPS / cells
@@ -55,7 +55,7 @@ PY=${BRIAN_PYTHON:-/usr/bin/python3}
 if [ "$BRIAN" != 0 ] && "$PY" -c "import brian2" 2>/dev/null; then
   here=$(cd "$(dirname "$0")" && pwd)
   bver=$("$PY" -c "import brian2; print(brian2.__version__)" 2>/dev/null)
-  printf '\n# olive vs Brian2 %s (cpp_standalone, OpenMP, method=euler), RGJ, double precision, simulation loop only\n' "$bver"
+  printf '\n# olive vs Brian2 %s (cpp_standalone, OpenMP, method=euler), RGJ, double precision, the same network file (olive-genconn), simulation loop only\n' "$bver"
   printf '%-7s %-6s %-8s %-6s %14s %14s %7s\n' cells junc threads steps olive-c-s/s brian2-c-s/s ratio
   for N in ${BRIAN_CELLS:-4096 65536}; do
     S=${BRIAN_STEPS:-$(( ${BRIAN_CELLSTEPS:-16384000} / N ))}
@@ -68,7 +68,7 @@ if [ "$BRIAN" != 0 ] && "$PY" -c "import brian2" 2>/dev/null; then
                --record none --threads "$T" --force)
         orate[$T]=$(rate_of "$line")
       done
-      if ! "$PY" "$here/brian2_infoli.py" --cells "$N" --junctions "$K" --threads 1,2 --steps "$S" \
+      if ! "$PY" "$here/brian2_infoli.py" --cells "$N" --junctions "$K" --threads 1,2 --steps "$S" --network "$work/b$K.h5" \
            >"$work/brian.out" 2>"$work/brian.err"; then
         echo "brian2_infoli.py failed:" >&2; tail -20 "$work/brian.err" >&2; exit 1
       fi

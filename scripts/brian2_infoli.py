@@ -4,9 +4,10 @@ comparison with olive-simulate (scripts/bench.sh runs both side by side).
 
 The cell is the three-compartment model of /work/shared/MODEL.md (docs: the
 same equations, constants and initial values), coupled by RGJ gap junctions on
-the dendrite; each cell has exactly K distinct random partners (like
-`olive-genconn --generator uniform --density K --fixed-degree`), all with
-conductance 0.04.
+the dendrite, all with conductance 0.04: with --network FILE, the junctions
+of that olive-genconn file (scripts/bench.sh gives it olive's own network);
+without, exactly K distinct random partners a cell drawn here (the law of
+`olive-genconn --generator uniform --density K --fixed-degree`).
 
 Usage (Debian: apt-get install python3-brian; run with /usr/bin/python3):
   scripts/brian2_infoli.py --cells 4096 --junctions 0,100 --threads 1,2 --steps 2000
@@ -151,6 +152,25 @@ def partners(n_cells, k, seed):
     return pre.ravel(), post
 
 
+def olive_partners(path, n_cells, k):
+    """The junctions of an olive-genconn file (/gap_junctions: row_ptr, col),
+    so that Brian2 runs olive's very network: row i lists the cells whose
+    V_dend drive cell i's I_c, i.e. pre = col, post = i. Refused unless the
+    file has n_cells cells and k junctions per cell on average."""
+    import h5py
+    with h5py.File(path, 'r') as f:
+        if 'gap_junctions' not in f:
+            sys.exit(f'{path}: no /gap_junctions group (an olive-genconn InfOli network is expected)')
+        row_ptr = f['gap_junctions/row_ptr'][:].astype(np.int64)
+        col = f['gap_junctions/col'][:].astype(np.int32)
+    if len(row_ptr) != n_cells + 1:
+        sys.exit(f'{path}: /gap_junctions/row_ptr has {len(row_ptr)} entries, not --cells + 1 = {n_cells + 1}')
+    if row_ptr[-1] != len(col) or row_ptr[-1] != n_cells * k:
+        sys.exit(f'{path}: {len(col)} junctions, not {n_cells} cells x {k} (--junctions)')
+    post = np.repeat(np.arange(n_cells, dtype=np.int32), np.diff(row_ptr))
+    return col, post
+
+
 def run_one(b2, args, n_junc, threads, base):
     from brian2 import (NeuronGroup, Synapses, Network, defaultclock, prefs,
                         device, set_device, ms)
@@ -168,7 +188,8 @@ def run_one(b2, args, n_junc, threads, base):
     objs = [G]
     if n_junc > 0:
         S = Synapses(G, G, model=GJ_EQS, namespace=ns)
-        pre, post = partners(args.cells, n_junc, args.seed)
+        pre, post = (olive_partners(args.network, args.cells, n_junc) if args.network
+                     else partners(args.cells, n_junc, args.seed))
         S.connect(i=pre, j=post)
         objs.append(S)
     net = Network(*objs)
@@ -199,7 +220,12 @@ def main():
         'BRIAN2_DIR', f'/tmp/olive-brian2-{os.getuid()}'),
         help='where the standalone projects are kept (reused between runs, '
              'so an unchanged project is not recompiled)')
+    ap.add_argument('--network', default=None,
+                    help='an olive-genconn file whose junctions Brian2 runs (one --junctions value); '
+                         'without it, the same law drawn here')
     args = ap.parse_args()
+    if args.network and ',' in args.junctions:
+        ap.error('--network takes one --junctions value (the file\'s junctions per cell)')
     import brian2 as b2
     b2.prefs.devices.cpp_standalone.extra_make_args_unix = [f'-j{os.cpu_count() or 1}']
     for k in (int(x) for x in args.junctions.split(',')):
