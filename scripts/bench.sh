@@ -45,8 +45,9 @@ done
 # Peer comparison: the same networks (N cells, exactly K random RGJ
 # partners per cell, w = 0.04: olive-genconn's file, whose junctions Brian2
 # reads too), double precision, same threads and steps, in olive and in
-# Brian2 (cpp_standalone + OpenMP, scripts/brian2_infoli.py), side by side. Both rates are the simulation loop only (olive: "in the
-# step loop"; Brian2: Network::run, compilation and set-up excluded).
+# Brian2 (cpp_standalone + OpenMP, scripts/brian2_infoli.py), side by side.
+# Both rates are the simulation loop only (olive: "in the step loop";
+# Brian2: Network::run, compilation and set-up excluded).
 # BRIAN=0 skips it; needs Debian's python3-brian (/usr/bin/python3).
 # BRIAN_CELLS: sizes (default "4096 65536"); steps = BRIAN_CELLSTEPS / cells
 # (default 16384000: 4000 steps at 4096 cells) unless BRIAN_STEPS is set.
