@@ -12,16 +12,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The weight or delay v of synapse (b, at): target j's synapse at place at
- * of its row, or draw at of source j for an out-degree. */
-static double draw_value(const olive_conn *c, const char *what, const olive_value *v, uint64_t j, uint32_t at,
-                         uint32_t stream)
+static void value_failed(const olive_conn *c, const char *what, const olive_value *v, uint64_t j)
 {
-    double x;
-    if (!olive_value_draw(v, c->seed, c->key, (uint32_t)j, at, stream, &x))
-        olive_die("%s: the %s of a synapse of cell %llu fell outside [%g, %g] in %d draws", c->what, what,
-                  (unsigned long long)j, v->lo, v->hi, OLIVE_NORMAL_MAX_ATTEMPTS);
-    return x;
+    olive_die("%s: the %s of a synapse of cell %llu fell outside [%g, %g] in %d draws", c->what, what,
+              (unsigned long long)j, v->lo, v->hi, OLIVE_NORMAL_MAX_ATTEMPTS);
+}
+
+/* The delay (ms) and weight of synapse (j, at): target j's synapse at place
+ * at of its row, or draw at of source j for an out-degree (conn_synapse.h:
+ * both normal, they share a counter). want: bit 0 the delay, bit 1 the weight. */
+static void draw_values(const olive_conn *c, int want, uint64_t j, uint32_t at, double *d, double *w)
+{
+    int ok;
+    if (want == 3) ok = olive_syn_values(&c->d, &c->w, c->seed, c->key, (uint32_t)j, at, d, w);
+    else if (want == 1) ok = olive_syn_delay(&c->d, &c->w, c->seed, c->key, (uint32_t)j, at, d);
+    else ok = olive_syn_weight(&c->w, &c->d, c->seed, c->key, (uint32_t)j, at, w) << 1;
+    if ((want & 1) && !(ok & 1)) value_failed(c, "delay", &c->d, j);
+    if ((want & 2) && !(ok & 2)) value_failed(c, "weight", &c->w, j);
 }
 
 /* Sort a row's n sources (all in [c->s0, c->s1)) ascending: insertion for
@@ -264,11 +271,10 @@ void olive_conn_draw(const olive_conn *c, int64_t row0, int64_t row1, olive_proj
             for (int64_t e = p->row_ptr[j - row0]; e < p->row_ptr[j - row0 + 1]; e++) {
                 const uint32_t at = dnum ? dnum[e] : (uint32_t)(e - p->row_ptr[j - row0]);
                 const uint64_t key = dnum ? (uint64_t)p->col[e] : (uint64_t)j;
-                if (vw) p->weight[e] = draw_value(c, "weight", &c->w, key, at, OLIVE_STREAM_SYN_WEIGHT);
-                if (vd) {
-                    double d = draw_value(c, "delay", &c->d, key, at, OLIVE_STREAM_SYN_DELAY);
-                    p->delay[e] = (uint16_t)olive_ms_to_steps_or_die(olive_die, "delay", d, c->dt, 0, OLIVE_MAX_DELAY);
-                }
+                double d = 0, w = 0;
+                draw_values(c, vd | vw << 1, key, at, &d, &w);
+                if (vw) p->weight[e] = w;
+                if (vd) p->delay[e] = (uint16_t)olive_ms_to_steps_or_die(olive_die, "delay", d, c->dt, 0, OLIVE_MAX_DELAY);
             }
     }
     free(dnum);

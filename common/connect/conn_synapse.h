@@ -40,6 +40,60 @@ OLIVE_HD int olive_value_draw(const olive_value *v, uint64_t seed, uint32_t key,
     return olive_normal_redraw(seed, key, b, draw, stream, v->mean, v->sd, v->lo, v->hi, x);
 }
 
+/* A synapse's delay (ms) and weight, counted (key, b, draw). When both are
+ * normal, their first attempts come from one counter of the delay stream:
+ * Box-Muller's cosine for the delay and its sine, an independent normal, for
+ * the weight (one counter, one log and one square root a synapse fewer: the
+ * GPU draws these at each spike); a value outside its bounds is redrawn from
+ * attempt 1 of its own stream on. Otherwise each is olive_value_draw in its
+ * own stream. Returns bit 0: the delay was drawn, bit 1: the weight was
+ * drawn (a normal outside its bounds in every attempt leaves its bit 0).
+ * olive_syn_delay and olive_syn_weight give each alone, the same bits. */
+OLIVE_HD int olive_syn_values(const olive_value *d, const olive_value *w, uint64_t seed, uint32_t key, uint32_t b,
+                              uint32_t draw, double *dx, double *wx)
+{
+    if (!(d->normal && w->normal))
+        return olive_value_draw(d, seed, key, b, draw, OLIVE_STREAM_SYN_DELAY, dx) |
+               olive_value_draw(w, seed, key, b, draw, OLIVE_STREAM_SYN_WEIGHT, wx) << 1;
+    double z0, z1;
+    olive_std_normal_pair(seed, key, b, draw, OLIVE_STREAM_SYN_DELAY, &z0, &z1);
+    const double vd = d->mean + d->sd * z0, vw = w->mean + w->sd * z1;
+    int ok = 3;
+    if (vd >= d->lo && vd <= d->hi) *dx = vd;
+    else if (!olive_normal_redraw_from(1, seed, key, b, draw, OLIVE_STREAM_SYN_DELAY, d->mean, d->sd, d->lo, d->hi, dx))
+        ok &= ~1;
+    if (vw >= w->lo && vw <= w->hi) *wx = vw;
+    else if (!olive_normal_redraw_from(1, seed, key, b, draw, OLIVE_STREAM_SYN_WEIGHT, w->mean, w->sd, w->lo, w->hi, wx))
+        ok &= ~2;
+    return ok;
+}
+
+/* One of the two alone: the delay (which 0) or the weight (which 1). */
+OLIVE_HD int olive_syn_value(int which, const olive_value *d, const olive_value *w, uint64_t seed, uint32_t key,
+                             uint32_t b, uint32_t draw, double *x)
+{
+    const olive_value *v = which ? w : d;
+    const uint32_t stream = which ? OLIVE_STREAM_SYN_WEIGHT : OLIVE_STREAM_SYN_DELAY;
+    if (!(d->normal && w->normal)) return olive_value_draw(v, seed, key, b, draw, stream, x);
+    double z[2];
+    olive_std_normal_pair(seed, key, b, draw, OLIVE_STREAM_SYN_DELAY, &z[0], &z[1]);
+    const double y = v->mean + v->sd * z[which];
+    if (y >= v->lo && y <= v->hi) { *x = y; return 1; }
+    return olive_normal_redraw_from(1, seed, key, b, draw, stream, v->mean, v->sd, v->lo, v->hi, x);
+}
+
+OLIVE_HD int olive_syn_delay(const olive_value *d, const olive_value *w, uint64_t seed, uint32_t key, uint32_t b,
+                             uint32_t draw, double *x)
+{
+    return olive_syn_value(0, d, w, seed, key, b, draw, x);
+}
+
+OLIVE_HD int olive_syn_weight(const olive_value *w, const olive_value *d, uint64_t seed, uint32_t key, uint32_t b,
+                              uint32_t draw, double *x)
+{
+    return olive_syn_value(1, d, w, seed, key, b, draw, x);
+}
+
 /* Delay ms in whole steps of dt, as olive_ms_to_steps rounds it (util.h),
  * or -1 outside [0, max]. */
 OLIVE_HD int64_t olive_delay_steps(double ms, double dt, int64_t max)

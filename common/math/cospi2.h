@@ -63,4 +63,20 @@ OLIVE_HD double olive_cos2pi_d(double u)
     }
 }
 
+/* cos(2 pi u) and sin(2 pi u), u in [0, 1], from one reduction (the cosine
+ * the bits of olive_cos2pi_d): sin(x + n pi/2) = sin(x), cos(x), -sin(x),
+ * -cos(x) for n mod 4 = 0..3. */
+OLIVE_HD void olive_sincos2pi_d(double u, double *c, double *s)
+{
+    const int n = (int)(u * 4.0 + 0.5);
+    const double x = (u - 0.25 * (double)n) * OLIVE_TWO_PI;
+    const double kc = olive_kernel_cos(x), ks = olive_kernel_sin(x);
+    switch (n & 3) {
+    case 0: *c = kc; *s = ks; break;
+    case 1: *c = -ks; *s = kc; break;
+    case 2: *c = -kc; *s = -ks; break;
+    default: *c = ks; *s = -kc; break;
+    }
+}
+
 #endif

@@ -31,9 +31,32 @@ OLIVE_HD double olive_std_normal(uint64_t seed, uint32_t a, uint32_t b, uint32_t
     return sqrt(-2.0 * olive_log_d(u0)) * olive_cos2pi_d(u1);
 }
 
+/* Both standard normals of one counter: Box-Muller's cosine branch (the
+ * value of olive_std_normal) and its sine branch, independent of it. */
+OLIVE_HD void olive_std_normal_pair(uint64_t seed, uint32_t a, uint32_t b, uint32_t draw, uint32_t stream,
+                                    double *z0, double *z1)
+{
+    double u0, u1, c, s;
+    olive_uniform2(seed, a, b, draw, stream, &u0, &u1);
+    const double r = sqrt(-2.0 * olive_log_d(u0));
+    olive_sincos2pi_d(u1, &c, &s);
+    *z0 = r * c;
+    *z1 = r * s;
+}
+
 /* mean + sd z, redrawn while outside [lo, hi] (bounds kept, as NEST's
  * redraw keeps them); 1 and the value in *x, or 0 when every attempt fell
  * outside. */
+OLIVE_HD int olive_normal_redraw_from(uint32_t r0, uint64_t seed, uint32_t a, uint32_t b, uint32_t draw,
+                                      uint32_t stream, double mean, double sd, double lo, double hi, double *x)
+{
+    for (uint32_t r = r0; r < OLIVE_NORMAL_MAX_ATTEMPTS; r++) {
+        const double v = mean + sd * olive_std_normal(seed, a, b, draw, stream + (r << OLIVE_NORMAL_STREAM_SHIFT));
+        if (v >= lo && v <= hi) { *x = v; return 1; }
+    }
+    return 0;
+}
+
 OLIVE_HD int olive_normal_redraw(uint64_t seed, uint32_t a, uint32_t b, uint32_t draw, uint32_t stream, double mean,
                                  double sd, double lo, double hi, double *x)
 {

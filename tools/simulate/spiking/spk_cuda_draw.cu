@@ -78,12 +78,12 @@ __global__ void k_draw_values(spk_rule_dev q, int64_t m, int64_t row0, int sbits
     const uint32_t at = out_deg ? (uint32_t)(val[i] % (uint64_t)q.k) : (uint32_t)(i - row_ptr[r]);
     double x;
     if (w) {
-        const int ok = olive_value_draw(&q.w, q.seed, q.key, b, at, OLIVE_STREAM_SYN_WEIGHT, &x);
+        const int ok = olive_syn_weight(&q.w, &q.d, q.seed, q.key, b, at, &x);
         w[i] = ok ? x : 0.0;
         if (!ok) atomicMin(&out[2], (unsigned long long)i);
     }
     if (dl) {
-        const int ok = olive_value_draw(&q.d, q.seed, q.key, b, at, OLIVE_STREAM_SYN_DELAY, &x);
+        const int ok = olive_syn_delay(&q.d, &q.w, q.seed, q.key, b, at, &x);
         const int64_t steps = ok ? olive_delay_steps(x, q.dt, OLIVE_MAX_DELAY) : -1;
         dl[i] = (uint16_t)(steps < 0 ? 0 : steps);
         if (steps < 0) atomicMin(&out[2], (unsigned long long)i);
@@ -114,12 +114,12 @@ __global__ void k_draw_p(spk_rule_dev q, double lq, int64_t a, int64_t b, int64_
             col[at] = (int32_t)(q.s0 + pos);
             double x;
             if (w) {
-                const int ok = olive_value_draw(&q.w, q.seed, q.key, (uint32_t)j, (uint32_t)c, OLIVE_STREAM_SYN_WEIGHT, &x);
+                const int ok = olive_syn_weight(&q.w, &q.d, q.seed, q.key, (uint32_t)j, (uint32_t)c, &x);
                 w[at] = ok ? x : 0.0;
                 if (!ok) atomicMin(&out[2], (unsigned long long)at);
             }
             if (dl) {
-                const int ok = olive_value_draw(&q.d, q.seed, q.key, (uint32_t)j, (uint32_t)c, OLIVE_STREAM_SYN_DELAY, &x);
+                const int ok = olive_syn_delay(&q.d, &q.w, q.seed, q.key, (uint32_t)j, (uint32_t)c, &x);
                 const int64_t steps = ok ? olive_delay_steps(x, q.dt, OLIVE_MAX_DELAY) : -1;
                 dl[at] = (uint16_t)(steps < 0 ? 0 : steps);
                 if (steps < 0) atomicMin(&out[2], (unsigned long long)at);

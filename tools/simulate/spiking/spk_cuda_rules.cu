@@ -98,19 +98,31 @@ __global__ void k_rule_degrees(int64_t m, const int64_t *sp, const spk_rule_dev 
 
 /* Event d of source g in rule j: its target t - row0 into *tt and its delay
  * in steps into *dl; 1 when it goes into the rank's cells, 0 when it does
- * not, -1 for a delay outside 0..L-1 (its event number into cnt[1]). */
+ * not, -1 for a delay outside 0..L-1 (its event number into cnt[1]). With
+ * w (not null) and both values drawn, the weight comes with the delay
+ * (conn_synapse.h's olive_syn_values: one counter for both normals) into
+ * *w, and *wok says whether it was drawn; *wok stays -1 otherwise. */
 static __device__ __forceinline__ int rule_event_due(const spk_rule_dev &q, int j, int64_t g, int64_t d,
                                                      const spk_event_bits &bits, int L, int64_t row0, int64_t n,
-                                                     int64_t *tt, int64_t *dl, unsigned long long *cnt)
+                                                     int64_t *tt, int64_t *dl, unsigned long long *cnt,
+                                                     double *w = nullptr, int *wok = nullptr)
 {
     const int64_t t = olive_outdegree_target(q.seed, q.key, g, (uint32_t)d, q.t0, q.t1, q.autapses, OLIVE_STREAM_SYN_PAIRS);
     if (t < row0 || t >= row0 + n) return 0;
     *tt = t - row0;
     *dl = q.dconst;
     double ms;
-    if (q.dvar)
-        *dl = olive_value_draw(&q.d, q.seed, q.key, (uint32_t)g, (uint32_t)d, OLIVE_STREAM_SYN_DELAY, &ms)
-                  ? olive_delay_steps(ms, q.dt, L - 1) : -1;
+    if (q.dvar) {
+        int ok;
+        if (w && q.wvar) {
+            ok = olive_syn_values(&q.d, &q.w, q.seed, q.key, (uint32_t)g, (uint32_t)d, &ms, w);
+            *wok = ok >> 1;
+            ok &= 1;
+        } else {
+            ok = olive_syn_delay(&q.d, &q.w, q.seed, q.key, (uint32_t)g, (uint32_t)d, &ms);
+        }
+        *dl = ok ? olive_delay_steps(ms, q.dt, L - 1) : -1;
+    }
     if (*dl >= 0) return 1;
     atomicMin(&cnt[1], (unsigned long long)rule_event(bits, j, g, d));
     return -1;
@@ -140,10 +152,12 @@ static __device__ __forceinline__ int rule_event_add(const spk_rule_dev &q, int 
                                                      int wq, double *acc, unsigned char *touched, unsigned long long *cnt)
 {
     int64_t t, dl;
-    const int due = rule_event_due(q, j, g, d, bits, L, row0, n, &t, &dl, cnt);
-    if (due <= 0) return 0;
     double w = q.wconst;
-    if (q.wvar && !olive_value_draw(&q.w, q.seed, q.key, (uint32_t)g, (uint32_t)d, OLIVE_STREAM_SYN_WEIGHT, &w)) {
+    int wok = -1;
+    const int due = rule_event_due(q, j, g, d, bits, L, row0, n, &t, &dl, cnt, &w, &wok);
+    if (due <= 0) return 0;
+    if (q.wvar && wok < 0) wok = olive_syn_weight(&q.w, &q.d, q.seed, q.key, (uint32_t)g, (uint32_t)d, &w);
+    if (q.wvar && !wok) {
         atomicMin(&cnt[2], (unsigned long long)rule_event(bits, j, g, d));
         return 1;   /* (a bad weight's event is the rank's, as the keyed form counts it) */
     }
@@ -254,8 +268,7 @@ __global__ void k_rule_accumulate(int64_t E, const uint64_t *key, const int64_t 
         const uint64_t v = (uint64_t)val[e];
         const spk_rule_dev &q = r[event_rule(bits, v)];
         double w = q.wconst;
-        if (q.wvar && !olive_value_draw(&q.w, q.seed, q.key, event_source(bits, v), event_draw(bits, v),
-                                        OLIVE_STREAM_SYN_WEIGHT, &w)) {
+        if (q.wvar && !olive_syn_weight(&q.w, &q.d, q.seed, q.key, event_source(bits, v), event_draw(bits, v), &w)) {
             atomicMin(&cnt[2], (unsigned long long)v);
             w = 0;
         }
@@ -394,9 +407,9 @@ __global__ void k_rule_survey(const spk_rule_dev *r, int j, const uint32_t *coun
             int64_t dl = q.dconst;
             double ms, w = q.wconst;
             if (q.dvar)
-                dl = olive_value_draw(&q.d, q.seed, q.key, (uint32_t)g, d, OLIVE_STREAM_SYN_DELAY, &ms)
+                dl = olive_syn_delay(&q.d, &q.w, q.seed, q.key, (uint32_t)g, d, &ms)
                          ? olive_delay_steps(ms, q.dt, OLIVE_MAX_DELAY) : -1;
-            if (dl < 0 || (q.wvar && !olive_value_draw(&q.w, q.seed, q.key, (uint32_t)g, d, OLIVE_STREAM_SYN_WEIGHT, &w))) {
+            if (dl < 0 || (q.wvar && !olive_syn_weight(&q.w, &q.d, q.seed, q.key, (uint32_t)g, d, &w))) {
                 atomicMin(&out[4], (unsigned long long)rule_event(bits, j, g, d));
                 continue;
             }
