@@ -91,9 +91,11 @@ def olive_run(a, work):
     t0 = time.time()
     subprocess.run(mc.genconn_cmd(m, a.plugin, net, a.seed, a.bin, procedural=a.procedural), check=True)
     t_gen = time.time() - t0
-    extra = ["--threads", str(a.threads), "-v"] + shlex.split(a.olive_args)
+    extra = ["--threads", str(a.threads), "-v", "--model-path", a.plugin] + shlex.split(a.olive_args)
     cmd = [c for c in mc.simulate_cmd(m, net, run, a.time, a.seed, olive_bin=a.bin, extra=extra) if c != "-q"]
-    r = subprocess.run(cmd, check=True, stderr=subprocess.PIPE, text=True)
+    r = subprocess.run(cmd, stderr=subprocess.PIPE, text=True)
+    if r.returncode != 0:   # olive's own message, not only Python's traceback
+        sys.exit("olive-simulate failed (exit %d):\n%s" % (r.returncode, "\n".join(r.stderr.splitlines()[-15:])))
     t = re.search(r"setup ([0-9.]+) s, exchange ([0-9.]+) s.*compute ([0-9.]+) s", r.stderr)
     a.timing["olive"] = (t_gen, float(t.group(1)), float(t.group(2)) + float(t.group(3))) if t else (t_gen, -1, -1)
     for line in r.stderr.splitlines():
