@@ -44,9 +44,9 @@ OLIVE_HD void olive_std_normal_pair(uint64_t seed, uint32_t a, uint32_t b, uint3
     *z1 = r * s;
 }
 
-/* mean + sd z, redrawn while outside [lo, hi] (bounds kept, as NEST's
- * redraw keeps them); 1 and the value in *x, or 0 when every attempt fell
- * outside. */
+/* mean + sd z from attempt r0 of the stream on (attempt r in stream +
+ * (r << OLIVE_NORMAL_STREAM_SHIFT)), redrawn while outside [lo, hi]; 1 and
+ * the value in *x, or 0 when every attempt fell outside. */
 OLIVE_HD int olive_normal_redraw_from(uint32_t r0, uint64_t seed, uint32_t a, uint32_t b, uint32_t draw,
                                       uint32_t stream, double mean, double sd, double lo, double hi, double *x)
 {
@@ -57,14 +57,13 @@ OLIVE_HD int olive_normal_redraw_from(uint32_t r0, uint64_t seed, uint32_t a, ui
     return 0;
 }
 
+/* mean + sd z, redrawn while outside [lo, hi] (bounds kept, as NEST's
+ * redraw keeps them); 1 and the value in *x, or 0 when every attempt fell
+ * outside. */
 OLIVE_HD int olive_normal_redraw(uint64_t seed, uint32_t a, uint32_t b, uint32_t draw, uint32_t stream, double mean,
                                  double sd, double lo, double hi, double *x)
 {
-    for (uint32_t r = 0; r < OLIVE_NORMAL_MAX_ATTEMPTS; r++) {
-        const double v = mean + sd * olive_std_normal(seed, a, b, draw, stream + (r << OLIVE_NORMAL_STREAM_SHIFT));
-        if (v >= lo && v <= hi) { *x = v; return 1; }
-    }
-    return 0;
+    return olive_normal_redraw_from(0, seed, a, b, draw, stream, mean, sd, lo, hi, x);
 }
 
 /* The share of normal(mean, sd) inside [lo, hi] (sd > 0; bounds may be infinite). */
