@@ -46,8 +46,13 @@ done
 # partners per cell, w = 0.04: olive-genconn's file, whose junctions Brian2
 # reads too), double precision, same threads and steps, in olive and in
 # Brian2 (cpp_standalone + OpenMP, scripts/brian2_infoli.py), side by side.
-# Both rates are the simulation loop only (olive: "in the step loop";
-# Brian2: Network::run, compilation and set-up excluded).
+# The rates are the simulation loop only (olive: "in the step loop";
+# Brian2: Network::run, compilation and set-up excluded); the whole-process
+# columns are olive-simulate's wall time (start, reading the file, set-up,
+# loop, output) against Brian2's net.run() wall time (code generation,
+# compilation with -march=native, the binary's run and its results read
+# back; Python's start and reading the partners from the file not counted,
+# in Brian2's favour).
 # BRIAN=0 skips it; needs Debian's python3-brian (/usr/bin/python3).
 # BRIAN_CELLS: sizes (default "4096 65536"); steps = BRIAN_CELLSTEPS / cells
 # (default 16384000: 4000 steps at 4096 cells) unless BRIAN_STEPS is set.
@@ -56,17 +61,20 @@ PY=${BRIAN_PYTHON:-/usr/bin/python3}
 if [ "$BRIAN" != 0 ] && "$PY" -c "import brian2" 2>/dev/null; then
   here=$(cd "$(dirname "$0")" && pwd)
   bver=$("$PY" -c "import brian2; print(brian2.__version__)" 2>/dev/null)
-  printf '\n# olive vs Brian2 %s (cpp_standalone, OpenMP, method=euler), RGJ, double precision, the same network file (olive-genconn), simulation loop only\n' "$bver"
-  printf '%-7s %-6s %-8s %-6s %14s %14s %7s\n' cells junc threads steps olive-c-s/s brian2-c-s/s ratio
+  printf '\n# olive vs Brian2 %s (cpp_standalone, OpenMP, method=euler), RGJ, double precision, the same network file (olive-genconn): rates of the simulation loop, then each whole process in seconds\n' "$bver"
+  printf '%-7s %-6s %-8s %-6s %14s %14s %7s %10s %10s %7s\n' cells junc threads steps olive-c-s/s brian2-c-s/s ratio \
+    olive-s brian2-s ratio
   for N in ${BRIAN_CELLS:-4096 65536}; do
     S=${BRIAN_STEPS:-$(( ${BRIAN_CELLSTEPS:-16384000} / N ))}
     for K in 0 100; do
       "$BIN/olive-genconn" -o "$work/b$K.h5" --cells "$N" --generator uniform --density "$K" \
           --fixed-degree --conductance 0.04 --seed 1 --force >/dev/null
-      declare -A orate=()
+      declare -A orate=() owall=()
       for T in 1 2; do
+        t0=$(date +%s.%N)
         line=$("$BIN/olive-simulate" "$work/b$K.h5" -o "$work/out" --steps "$S" --gj rgj --precision double \
                --record none --threads "$T" --force)
+        owall[$T]=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }')
         orate[$T]=$(rate_of "$line")
       done
       if ! "$PY" "$here/brian2_infoli.py" --cells "$N" --junctions "$K" --threads 1,2 --steps "$S" --network "$work/b$K.h5" \
@@ -75,13 +83,14 @@ if [ "$BRIAN" != 0 ] && "$PY" -c "import brian2" 2>/dev/null; then
       fi
       for T in 1 2; do
         brate=$(sed -n "s/.*, $T threads, .* \([0-9.e+]*\) cell-steps\/s.*/\1/p" "$work/brian.out")
-        awk -v n="$N" -v k="$K" -v t="$T" -v s="$S" -v o="${orate[$T]}" -v b="$brate" \
-          'BEGIN { printf "%-7d %-6d %-8d %-6d %14.3g %14.3g %7.2f\n", n, k, t, s, o, b, o / b }'
+        bwall=$(sed -n "s/.*, $T threads, .*(build+run \([0-9.]*\) s.*/\1/p" "$work/brian.out")
+        awk -v n="$N" -v k="$K" -v t="$T" -v s="$S" -v o="${orate[$T]}" -v b="$brate" -v ow="${owall[$T]}" -v bw="$bwall" \
+          'BEGIN { printf "%-7d %-6d %-8d %-6d %14.3g %14.3g %7.2f %10.2f %10.2f %7.2f\n", n, k, t, s, o, b, o / b, ow, bw, bw / ow }'
       done
-      unset orate
+      unset orate owall
     done
   done
-  printf '# ratio = olive / Brian2 (target: >= 3 without junctions, >= 5 with 100 per cell)\n'
+  printf '# ratio = olive / Brian2, loop (target: >= 3 without junctions, >= 5 with 100 per cell); then whole process in seconds, Brian2 / olive\n'
 fi
 
 # Spiking networks against Brian2: scripts/bench_spiking.sh.
