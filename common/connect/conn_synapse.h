@@ -40,6 +40,15 @@ OLIVE_HD int olive_value_draw(const olive_value *v, uint64_t seed, uint32_t key,
     return olive_normal_redraw(seed, key, b, draw, stream, v->mean, v->sd, v->lo, v->hi, x);
 }
 
+/* y (a first attempt of v's normal) when inside v's bounds, else v redrawn
+ * from attempt 1 of the stream on; 1 and the value in *x, or 0. */
+OLIVE_HD int olive_normal_keep(double y, const olive_value *v, uint64_t seed, uint32_t key, uint32_t b, uint32_t draw,
+                               uint32_t stream, double *x)
+{
+    if (y >= v->lo && y <= v->hi) { *x = y; return 1; }
+    return olive_normal_redraw_from(1, seed, key, b, draw, stream, v->mean, v->sd, v->lo, v->hi, x);
+}
+
 /* A synapse's delay (ms) and weight, counted (key, b, draw). When both are
  * normal, their first attempts come from one counter of the delay stream:
  * Box-Muller's cosine for the delay and its sine, an independent normal, for
@@ -57,15 +66,8 @@ OLIVE_HD int olive_syn_values(const olive_value *d, const olive_value *w, uint64
                olive_value_draw(w, seed, key, b, draw, OLIVE_STREAM_SYN_WEIGHT, wx) << 1;
     double z0, z1;
     olive_std_normal_pair(seed, key, b, draw, OLIVE_STREAM_SYN_DELAY, &z0, &z1);
-    const double vd = d->mean + d->sd * z0, vw = w->mean + w->sd * z1;
-    int ok = 3;
-    if (vd >= d->lo && vd <= d->hi) *dx = vd;
-    else if (!olive_normal_redraw_from(1, seed, key, b, draw, OLIVE_STREAM_SYN_DELAY, d->mean, d->sd, d->lo, d->hi, dx))
-        ok &= ~1;
-    if (vw >= w->lo && vw <= w->hi) *wx = vw;
-    else if (!olive_normal_redraw_from(1, seed, key, b, draw, OLIVE_STREAM_SYN_WEIGHT, w->mean, w->sd, w->lo, w->hi, wx))
-        ok &= ~2;
-    return ok;
+    return olive_normal_keep(d->mean + d->sd * z0, d, seed, key, b, draw, OLIVE_STREAM_SYN_DELAY, dx) |
+           olive_normal_keep(w->mean + w->sd * z1, w, seed, key, b, draw, OLIVE_STREAM_SYN_WEIGHT, wx) << 1;
 }
 
 /* One of the two alone: the delay (which 0) or the weight (which 1). */
@@ -77,9 +79,7 @@ OLIVE_HD int olive_syn_value(int which, const olive_value *d, const olive_value 
     if (!(d->normal && w->normal)) return olive_value_draw(v, seed, key, b, draw, stream, x);
     double z[2];
     olive_std_normal_pair(seed, key, b, draw, OLIVE_STREAM_SYN_DELAY, &z[0], &z[1]);
-    const double y = v->mean + v->sd * z[which];
-    if (y >= v->lo && y <= v->hi) { *x = y; return 1; }
-    return olive_normal_redraw_from(1, seed, key, b, draw, stream, v->mean, v->sd, v->lo, v->hi, x);
+    return olive_normal_keep(v->mean + v->sd * z[which], v, seed, key, b, draw, stream, x);
 }
 
 OLIVE_HD int olive_syn_delay(const olive_value *d, const olive_value *w, uint64_t seed, uint32_t key, uint32_t b,
