@@ -40,6 +40,30 @@ static __device__ void note_delays(unsigned long long *out, unsigned lo, unsigne
     }
 }
 
+/* Synapse (b, draw)'s weight into w[i] and delay into dl[i] (either may be
+ * null), one call of conn_synapse.h where both are wanted (one Box-Muller
+ * pair when both are normal, as olive-genconn draws them); a value that
+ * could not be drawn zeroed and its place into out[2]. Returns the delay in
+ * steps, -1 where it could not be drawn, -2 without dl. */
+static __device__ int64_t draw_values_at(const spk_rule_dev &q, uint32_t b, uint32_t draw, int64_t i, double *w,
+                                         uint16_t *dl, unsigned long long *out)
+{
+    double wx = 0.0, ms = 0.0;
+    int ok;
+    if (w && dl) ok = olive_syn_values(&q.d, &q.w, q.seed, q.key, b, draw, &ms, &wx);
+    else if (w) ok = olive_syn_weight(&q.w, &q.d, q.seed, q.key, b, draw, &wx) << 1;
+    else ok = olive_syn_delay(&q.d, &q.w, q.seed, q.key, b, draw, &ms);
+    if (w) {
+        w[i] = ok & 2 ? wx : 0.0;
+        if (!(ok & 2)) atomicMin(&out[2], (unsigned long long)i);
+    }
+    if (!dl) return -2;
+    const int64_t steps = ok & 1 ? olive_delay_steps(ms, q.dt, OLIVE_MAX_DELAY) : -1;
+    dl[i] = (uint16_t)(steps < 0 ? 0 : steps);
+    if (steps < 0) atomicMin(&out[2], (unsigned long long)i);
+    return steps;
+}
+
 __global__ void k_draw_pairs(spk_rule_dev q, int64_t E, int64_t row0, int64_t n, int sbits, uint64_t *key, uint64_t *val,
                              uint32_t *cnt)
 {
@@ -76,19 +100,8 @@ __global__ void k_draw_values(spk_rule_dev q, int64_t m, int64_t row0, int sbits
     const int out_deg = q.kind == OLIVE_CONN_OUTDEGREE;
     const uint32_t b = out_deg ? (uint32_t)src : (uint32_t)(row0 + r);
     const uint32_t at = out_deg ? (uint32_t)(val[i] % (uint64_t)q.k) : (uint32_t)(i - row_ptr[r]);
-    double x;
-    if (w) {
-        const int ok = olive_syn_weight(&q.w, &q.d, q.seed, q.key, b, at, &x);
-        w[i] = ok ? x : 0.0;
-        if (!ok) atomicMin(&out[2], (unsigned long long)i);
-    }
-    if (dl) {
-        const int ok = olive_syn_delay(&q.d, &q.w, q.seed, q.key, b, at, &x);
-        const int64_t steps = ok ? olive_delay_steps(x, q.dt, OLIVE_MAX_DELAY) : -1;
-        dl[i] = (uint16_t)(steps < 0 ? 0 : steps);
-        if (steps < 0) atomicMin(&out[2], (unsigned long long)i);
-        note_delays(out, steps < 0 ? 0xffffffffu : (unsigned)steps, steps < 0 ? 0u : (unsigned)steps);
-    }
+    const int64_t steps = draw_values_at(q, b, at, i, w, dl, out);
+    if (dl) note_delays(out, steps < 0 ? 0xffffffffu : (unsigned)steps, steps < 0 ? 0u : (unsigned)steps);
 }
 
 /* Row j of a p rule: its length (col null), or its sources, weights and
@@ -112,19 +125,8 @@ __global__ void k_draw_p(spk_rule_dev q, double lq, int64_t a, int64_t b, int64_
         if (!q.autapses && q.s0 + pos == j) continue;
         if (col) {
             col[at] = (int32_t)(q.s0 + pos);
-            double x;
-            if (w) {
-                const int ok = olive_syn_weight(&q.w, &q.d, q.seed, q.key, (uint32_t)j, (uint32_t)c, &x);
-                w[at] = ok ? x : 0.0;
-                if (!ok) atomicMin(&out[2], (unsigned long long)at);
-            }
-            if (dl) {
-                const int ok = olive_syn_delay(&q.d, &q.w, q.seed, q.key, (uint32_t)j, (uint32_t)c, &x);
-                const int64_t steps = ok ? olive_delay_steps(x, q.dt, OLIVE_MAX_DELAY) : -1;
-                dl[at] = (uint16_t)(steps < 0 ? 0 : steps);
-                if (steps < 0) atomicMin(&out[2], (unsigned long long)at);
-                else { lo = (unsigned)steps < lo ? (unsigned)steps : lo; hi = (unsigned)steps > hi ? (unsigned)steps : hi; }
-            }
+            const int64_t steps = draw_values_at(q, (uint32_t)j, (uint32_t)c, at, w, dl, out);
+            if (steps >= 0) { lo = (unsigned)steps < lo ? (unsigned)steps : lo; hi = (unsigned)steps > hi ? (unsigned)steps : hi; }
             at++;
         }
         c++;

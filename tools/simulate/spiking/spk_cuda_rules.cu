@@ -405,11 +405,13 @@ __global__ void k_rule_survey(const spk_rule_dev *r, int j, const uint32_t *coun
             const int64_t t = olive_outdegree_target(q.seed, q.key, g, d, q.t0, q.t1, q.autapses, OLIVE_STREAM_SYN_PAIRS);
             if (t < row0 || t >= row0 + n) continue;
             int64_t dl = q.dconst;
-            double ms, w = q.wconst;
-            if (q.dvar)
-                dl = olive_syn_delay(&q.d, &q.w, q.seed, q.key, (uint32_t)g, d, &ms)
-                         ? olive_delay_steps(ms, q.dt, OLIVE_MAX_DELAY) : -1;
-            if (dl < 0 || (q.wvar && !olive_syn_weight(&q.w, &q.d, q.seed, q.key, (uint32_t)g, d, &w))) {
+            double ms = 0.0, w = q.wconst;
+            int ok = 3;   /* (bit 0 the delay, bit 1 the weight: drawn; both from one call where both vary) */
+            if (q.dvar && q.wvar) ok = olive_syn_values(&q.d, &q.w, q.seed, q.key, (uint32_t)g, d, &ms, &w);
+            else if (q.dvar) ok = olive_syn_delay(&q.d, &q.w, q.seed, q.key, (uint32_t)g, d, &ms) | 2;
+            else if (q.wvar) ok = olive_syn_weight(&q.w, &q.d, q.seed, q.key, (uint32_t)g, d, &w) << 1 | 1;
+            if (q.dvar) dl = ok & 1 ? olive_delay_steps(ms, q.dt, OLIVE_MAX_DELAY) : -1;
+            if (dl < 0 || !(ok & 2)) {
                 atomicMin(&out[4], (unsigned long long)rule_event(bits, j, g, d));
                 continue;
             }
