@@ -47,7 +47,7 @@ COMMON_INC  := $(COMMON_DIRS:%=-I%)
 tool_dirs    = tools/$(1) $(patsubst %/,%,$(sort $(dir $(wildcard tools/$(1)/*/*.c tools/$(1)/*/*.h tools/$(1)/*/*.cu))))
 tool_inc     = $(foreach d,$(call tool_dirs,$(1)),-I$(d))
 COMMON_H    := $(wildcard common/*/*.h common/*/*.cuh)
-TOOLS_H     := $(wildcard tools/*/*.h tools/*/*/*.h)
+TOOLS_H     := $(wildcard tools/*/*.h tools/*/*/*.h tools/*/*/*.cuh)
 
 OPT       ?= -O3
 # -ffp-contract=off: no fused multiply-add unless asked for, so results do not
