@@ -252,10 +252,11 @@ __device__ __forceinline__ void cell_update(const dev_state<R> &st, int64_t r, R
 
 /* A thread per row of a list: the junction sum (unless GJ is NGJ, or
  * FROM_IC: ic[] holds it) and the cell update. */
+#define K_ROWS_PARAMS                                                                                               \
+    dev_state<R> st, ell_list L, const R *lut, R w0, const R *ic, dev_pulses pl, dev_noise<R> nzs, int64_t row0, \
+        R thr, unsigned rel, unsigned long long *spikes, int64_t cap, dev_report *rep
 template <typename R, int BITS, int GJ, int FROM_IC>
-__global__ void __launch_bounds__(128) k_rows(dev_state<R> st, ell_list L, const R *lut, R w0, const R *ic,
-                                              dev_pulses pl, dev_noise<R> nzs, int64_t row0, R thr, unsigned rel,
-                                              unsigned long long *spikes, int64_t cap, dev_report *rep)
+__device__ __forceinline__ void rows_body(K_ROWS_PARAMS)
 {
     const int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (k >= L.nrows) return;
@@ -265,6 +266,25 @@ __global__ void __launch_bounds__(128) k_rows(dev_state<R> st, ell_list L, const
     else if (GJ != OLIVE_GJ_NGJ) c = ell_current<R, BITS, GJ>(st.c[OV_V_DEND], L, k, r, lut, w0);
     cell_update<R>(st, r, c, pl, nzs, row0, thr, rel, spikes, cap, rep);
 }
+
+/* The kernel in single precision (56 registers). */
+template <typename R, int BITS, int GJ, int FROM_IC>
+__global__ void __launch_bounds__(128) k_rows(K_ROWS_PARAMS)
+{
+    rows_body<R, BITS, GJ, FROM_IC>(st, L, lut, w0, ic, pl, nzs, row0, thr, rel, spikes, cap, rep);
+}
+
+/* In double, at most 72 registers: 7 blocks an SM, not 6 at its own 74. The
+ * fused kernel is latency-bound; on an H200 the step at 10 junctions a cell
+ * went from 76.5 to 80.6 % of the floor, at 0 and 20 a little faster too,
+ * the same bits (the same bound cost single precision 2 points, hence not
+ * there; docs/results/infoli_gpu_tiles_2026-12-04_h200.txt). */
+template <typename R, int BITS, int GJ, int FROM_IC>
+__global__ void __launch_bounds__(128, 7) k_rows_d(K_ROWS_PARAMS)
+{
+    rows_body<R, BITS, GJ, FROM_IC>(st, L, lut, w0, ic, pl, nzs, row0, thr, rel, spikes, cap, rep);
+}
+#undef K_ROWS_PARAMS
 
 /* The junction sums alone (rows with many junctions: a lean kernel keeps
  * more threads in flight to hide the gathers), into ic[]. */
@@ -293,6 +313,20 @@ static unsigned blocks_for(int64_t threads, int per_block)
     return (unsigned)(b > 0 ? b : 1);
 }
 
+/* k_rows or k_rows_d by precision, a thread per row of L. */
+template <typename R, int BITS, int GJ, int FROM_IC>
+static void launch_k_rows(const ell_list &L, cudaStream_t st_, const dev_state<R> &st, const R *lut, R w0, const R *ic,
+                          const dev_pulses &pl, const dev_noise<R> &nzs, int64_t row0, R thr, unsigned rel,
+                          unsigned long long *spikes, int64_t cap, dev_report *rep)
+{
+    if constexpr (sizeof(R) == 8)
+        k_rows_d<R, BITS, GJ, FROM_IC><<<blocks_for(L.nrows, 128), 128, 0, st_>>>(st, L, lut, w0, ic, pl, nzs, row0, thr, rel,
+                                                                               spikes, cap, rep);
+    else
+        k_rows<R, BITS, GJ, FROM_IC><<<blocks_for(L.nrows, 128), 128, 0, st_>>>(st, L, lut, w0, ic, pl, nzs, row0, thr, rel,
+                                                                             spikes, cap, rep);
+}
+
 template <typename R, int BITS, int GJ>
 static void launch_rows_t(sim_t *s, const ell_list &L, const dev_pulses &pl, int64_t step, unsigned rel)
 {
@@ -309,12 +343,12 @@ static void launch_rows_t(sim_t *s, const ell_list &L, const dev_pulses &pl, int
         k_currents<R, BITS, GJ><<<blocks_for(L.nrows, 256), 256, 0, g->sc>>>(
             (const R *)g->d_cur[OV_V_DEND], L, lut, w0, (R *)g->d_ic);
         CK_LAUNCH("k_currents");
-        k_rows<R, 0, GJ, 1><<<blocks_for(L.nrows, 128), 128, 0, g->sc>>>(
-            st, L, lut, w0, (const R *)g->d_ic, pl, nzs, s->plan.row0, thr, rel, g->d_spikes, g->cap, g->d_rep);
+        launch_k_rows<R, 0, GJ, 1>(L, g->sc, st, lut, w0, (const R *)g->d_ic, pl, nzs, s->plan.row0, thr, rel, g->d_spikes,
+                                   g->cap, g->d_rep);
         CK_LAUNCH("k_rows (update)");
     } else {
-        k_rows<R, BITS, GJ, 0><<<blocks_for(L.nrows, 128), 128, 0, g->sc>>>(
-            st, L, lut, w0, (const R *)g->d_ic, pl, nzs, s->plan.row0, thr, rel, g->d_spikes, g->cap, g->d_rep);
+        launch_k_rows<R, BITS, GJ, 0>(L, g->sc, st, lut, w0, (const R *)g->d_ic, pl, nzs, s->plan.row0, thr, rel,
+                                      g->d_spikes, g->cap, g->d_rep);
         CK_LAUNCH("k_rows");
     }
 }
