@@ -23,10 +23,7 @@ static void value_failed(const olive_conn *c, const char *what, const olive_valu
  * both normal, they share a counter). want: bit 0 the delay, bit 1 the weight. */
 static void draw_values(const olive_conn *c, int want, uint64_t j, uint32_t at, double *d, double *w)
 {
-    int ok;
-    if (want == 3) ok = olive_syn_values(&c->d, &c->w, c->seed, c->key, (uint32_t)j, at, d, w);
-    else if (want == 1) ok = olive_syn_delay(&c->d, &c->w, c->seed, c->key, (uint32_t)j, at, d);
-    else ok = olive_syn_weight(&c->w, &c->d, c->seed, c->key, (uint32_t)j, at, w) << 1;
+    const int ok = olive_syn_wanted(want, &c->d, &c->w, c->seed, c->key, (uint32_t)j, at, d, w);
     if ((want & 1) && !(ok & 1)) value_failed(c, "delay", &c->d, j);
     if ((want & 2) && !(ok & 2)) value_failed(c, "weight", &c->w, j);
 }

@@ -94,6 +94,19 @@ OLIVE_HD int olive_syn_weight(const olive_value *w, const olive_value *d, uint64
     return olive_syn_value(1, d, w, seed, key, b, draw, x);
 }
 
+/* The values of synapse (b, draw) that want asks for (bit 0 the delay into
+ * *dx, bit 1 the weight into *wx; 0: none), both from olive_syn_values when
+ * both are wanted; returns olive_syn_values' bits for the wanted ones (an
+ * unwanted value's bit is 0, its pointer untouched). */
+OLIVE_HD int olive_syn_wanted(int want, const olive_value *d, const olive_value *w, uint64_t seed, uint32_t key,
+                              uint32_t b, uint32_t draw, double *dx, double *wx)
+{
+    if (want == 3) return olive_syn_values(d, w, seed, key, b, draw, dx, wx);
+    if (want == 1) return olive_syn_delay(d, w, seed, key, b, draw, dx);
+    if (want == 2) return olive_syn_weight(w, d, seed, key, b, draw, wx) << 1;
+    return 0;
+}
+
 /* Delay ms in whole steps of dt, as olive_ms_to_steps rounds it (util.h),
  * or -1 outside [0, max]. */
 OLIVE_HD int64_t olive_delay_steps(double ms, double dt, int64_t max)

@@ -96,6 +96,25 @@ int main(void)
             printf("FAIL: a uniform delay and a normal weight are not drawn as before\n"); fail = 1; break;
         }
     }
+    /* olive_syn_wanted (genconn's draw_values and the GPU's set-up and rules kernels): each want gives what the
+     * calls it stands for give, an unwanted value untouched; on the truncated weight, so that failures count too */
+    int64_t wmism = 0;
+    for (int i = 0; i < 200000; i++) {
+        const uint32_t b = (uint32_t)(i / 31), draw = (uint32_t)(i % 31);
+        double a = 0, c = 0, a1 = 0, c1 = 0;
+        const int ok3 = olive_syn_wanted(3, &d, &wt, 11, 5, b, draw, &a, &c);
+        const int ok3r = olive_syn_values(&d, &wt, 11, 5, b, draw, &a1, &c1);
+        if (ok3 != ok3r || bits_of(a) != bits_of(a1) || bits_of(c) != bits_of(c1)) wmism++;
+        double x = -7, y = -7, x1 = 0, y1 = 0;
+        const int ok1 = olive_syn_wanted(1, &d, &wt, 11, 5, b, draw, &x, &y);
+        if (ok1 != olive_syn_delay(&d, &wt, 11, 5, b, draw, &x1) || bits_of(x) != bits_of(x1) || y != -7) wmism++;
+        x = y = -7;
+        const int ok2 = olive_syn_wanted(2, &d, &wt, 11, 5, b, draw, &x, &y);
+        if (ok2 != olive_syn_weight(&wt, &d, 11, 5, b, draw, &y1) << 1 || (ok2 && bits_of(y) != bits_of(y1)) || x != -7) wmism++;
+        x = y = -7;
+        if (olive_syn_wanted(0, &d, &wt, 11, 5, b, draw, &x, &y) != 0 || x != -7 || y != -7) wmism++;
+    }
+    if (wmism) { printf("FAIL: olive_syn_wanted differs from the calls it stands for %lld times\n", (long long)wmism); fail = 1; }
     printf(fail ? "test_syn_pair: FAILED\n" : "test_syn_pair: all passed\n");
     return fail;
 }

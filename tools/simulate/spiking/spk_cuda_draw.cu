@@ -41,18 +41,15 @@ static __device__ void note_delays(unsigned long long *out, unsigned lo, unsigne
 }
 
 /* Synapse (b, draw)'s weight into w[i] and delay into dl[i] (either may be
- * null), one call of conn_synapse.h where both are wanted (one Box-Muller
- * pair when both are normal, as olive-genconn draws them); a value that
+ * null), as olive-genconn's draw_values draws them (olive_syn_wanted: one
+ * Box-Muller pair when both are wanted and normal); a value that
  * could not be drawn zeroed and its place into out[2]. Returns the delay in
  * steps, -1 where it could not be drawn, -2 without dl. */
 static __device__ int64_t draw_values_at(const spk_rule_dev &q, uint32_t b, uint32_t draw, int64_t i, double *w,
                                          uint16_t *dl, unsigned long long *out)
 {
     double wx = 0.0, ms = 0.0;
-    int ok;
-    if (w && dl) ok = olive_syn_values(&q.d, &q.w, q.seed, q.key, b, draw, &ms, &wx);
-    else if (w) ok = olive_syn_weight(&q.w, &q.d, q.seed, q.key, b, draw, &wx) << 1;
-    else ok = olive_syn_delay(&q.d, &q.w, q.seed, q.key, b, draw, &ms);
+    const int ok = olive_syn_wanted((dl ? 1 : 0) | (w ? 2 : 0), &q.d, &q.w, q.seed, q.key, b, draw, &ms, &wx);
     if (w) {
         w[i] = ok & 2 ? wx : 0.0;
         if (!(ok & 2)) atomicMin(&out[2], (unsigned long long)i);

@@ -113,15 +113,10 @@ static __device__ __forceinline__ int rule_event_due(const spk_rule_dev &q, int 
     *dl = q.dconst;
     double ms;
     if (q.dvar) {
-        int ok;
-        if (w && q.wvar) {
-            ok = olive_syn_values(&q.d, &q.w, q.seed, q.key, (uint32_t)g, (uint32_t)d, &ms, w);
-            *wok = ok >> 1;
-            ok &= 1;
-        } else {
-            ok = olive_syn_delay(&q.d, &q.w, q.seed, q.key, (uint32_t)g, (uint32_t)d, &ms);
-        }
-        *dl = ok ? olive_delay_steps(ms, q.dt, L - 1) : -1;
+        const int both = w && q.wvar;
+        const int ok = olive_syn_wanted(both ? 3 : 1, &q.d, &q.w, q.seed, q.key, (uint32_t)g, (uint32_t)d, &ms, w);
+        if (both) *wok = ok >> 1;
+        *dl = ok & 1 ? olive_delay_steps(ms, q.dt, L - 1) : -1;
     }
     if (*dl >= 0) return 1;
     atomicMin(&cnt[1], (unsigned long long)rule_event(bits, j, g, d));
@@ -406,10 +401,8 @@ __global__ void k_rule_survey(const spk_rule_dev *r, int j, const uint32_t *coun
             if (t < row0 || t >= row0 + n) continue;
             int64_t dl = q.dconst;
             double ms = 0.0, w = q.wconst;
-            int ok = 3;   /* (bit 0 the delay, bit 1 the weight: drawn; both from one call where both vary) */
-            if (q.dvar && q.wvar) ok = olive_syn_values(&q.d, &q.w, q.seed, q.key, (uint32_t)g, d, &ms, &w);
-            else if (q.dvar) ok = olive_syn_delay(&q.d, &q.w, q.seed, q.key, (uint32_t)g, d, &ms) | 2;
-            else if (q.wvar) ok = olive_syn_weight(&q.w, &q.d, q.seed, q.key, (uint32_t)g, d, &w) << 1 | 1;
+            const int want = (q.dvar ? 1 : 0) | (q.wvar ? 2 : 0);   /* (the constant ones count as drawn) */
+            const int ok = olive_syn_wanted(want, &q.d, &q.w, q.seed, q.key, (uint32_t)g, d, &ms, &w) | (3 & ~want);
             if (q.dvar) dl = ok & 1 ? olive_delay_steps(ms, q.dt, OLIVE_MAX_DELAY) : -1;
             if (dl < 0 || !(ok & 2)) {
                 atomicMin(&out[4], (unsigned long long)rule_event(bits, j, g, d));
