@@ -122,7 +122,7 @@ refused "no symbol" 'nosym\.so: not an olive model plugin \(no symbol olive_mode
   "$G" -o n.h5 --model "$PWD/nosym.so" --population a:4
 no_output n.h5
 build abi.so -DPLUGIN_ABI=99
-refused "ABI" 'abi\.so: plugin ABI 99, but this olive loads ABI 3' "$G" -o a.h5 --model "$PWD/abi.so" --population a:4
+refused "ABI" 'abi\.so: plugin ABI 99, but this olive loads ABI 4' "$G" -o a.h5 --model "$PWD/abi.so" --population a:4
 no_output a.h5
 # the network's plugin rebuilt with another hash at the same path
 cp plugin.h5 moved.h5

@@ -21,10 +21,12 @@
 /* ---- one cell (model_plugin.h's schedule); the coefficient set holds an
  * olive_lif_coef in its doubles ---- */
 
-/* The state is streamed on the GPU (read and written once a step:
- * evict-first, so that it does not push the spike buckets out of L2), and
- * a variable whose bits did not change (a refractory count of 0) is not
- * written back; the values are the same either way. */
+/* The GPU image's cell functions (plugin_cell.h: one cell's values in the
+ * caller's registers; the CPU loops below run lif.h directly). The state is
+ * streamed on the GPU (read and written once a step: evict-first, so that it
+ * does not push the spike buckets out of L2), and a variable whose bits did
+ * not change (a refractory count of 0) is not written back; the values are
+ * the same either way. */
 #ifdef __CUDA_ARCH__
 #define LIF_LOAD(p) __ldcs(p)
 #define LIF_STORE(p, x, old) do { if (__double_as_longlong(x) != __double_as_longlong(old)) __stcs((p), (x)); } while (0)
@@ -35,40 +37,63 @@
 
 OLIVE_HD const olive_lif_coef *lif_coef(const double *coef) { return (const olive_lif_coef *)(const void *)coef; }
 
-/* Step 1 of cell r: olive_lif_step on its variables; 0 where v, ge or gi
- * is not finite. */
-OLIVE_HD int olive_cell_step(const double *coef, double *const *s, int64_t r, double I, int with_input)
+/* Cell r's 4 variables, or 6 with alpha synapses, into x and x0. */
+OLIVE_HD void olive_cell_load(const double *coef, double *const *s, int64_t r, double *x, double *x0)
+{
+    const int nv = lif_coef(coef)->alpha ? OLIVE_LIF_ALPHA_NVARS : OLIVE_LIF_NVARS;
+    for (int v = 0; v < OLIVE_LIF_ALPHA_NVARS; v++)
+        if (v < nv) x[v] = x0[v] = LIF_LOAD(&s[v][r]);
+}
+
+OLIVE_HD void olive_cell_store(const double *coef, double *const *s, int64_t r, const double *x, const double *x0)
+{
+    const int nv = lif_coef(coef)->alpha ? OLIVE_LIF_ALPHA_NVARS : OLIVE_LIF_NVARS;
+    for (int v = 0; v < OLIVE_LIF_ALPHA_NVARS; v++)
+        if (v < nv) LIF_STORE(&s[v][r], x[v], x0[v]);
+}
+
+/* The receptors: ge and gi, or with alpha synapses their drives xe and xi
+ * (lif_receptors, alpha_receptors below). */
+OLIVE_HD double olive_cell_receptor(const double *coef, const double *x, int q)
+{
+    if (lif_coef(coef)->alpha) return q ? x[OLIVE_LIF_XI] : x[OLIVE_LIF_XE];
+    return q ? x[OLIVE_LIF_GI] : x[OLIVE_LIF_GE];
+}
+
+OLIVE_HD void olive_cell_set_receptor(const double *coef, double *x, int q, double v)
+{
+    if (lif_coef(coef)->alpha) {
+        if (q) x[OLIVE_LIF_XI] = v; else x[OLIVE_LIF_XE] = v;
+    } else {
+        if (q) x[OLIVE_LIF_GI] = v; else x[OLIVE_LIF_GE] = v;
+    }
+}
+
+/* Step 1: olive_lif_step on the cell's variables; 0 where v, ge or gi is
+ * not finite. */
+OLIVE_HD int olive_cell_step(const double *coef, double *x, double I, int with_input)
 {
     const olive_lif_coef *c = lif_coef(coef);
-    double x = LIF_LOAD(&s[OLIVE_LIF_V][r]), e = LIF_LOAD(&s[OLIVE_LIF_GE][r]), i = LIF_LOAD(&s[OLIVE_LIF_GI][r]);
-    double f = LIF_LOAD(&s[OLIVE_LIF_REF][r]);
-    const double x0 = x, e0 = e, i0 = i, f0 = f;
-    if (c->alpha) {
-        double de = LIF_LOAD(&s[OLIVE_LIF_XE][r]), di = LIF_LOAD(&s[OLIVE_LIF_XI][r]);
-        const double de0 = de, di0 = di;
-        olive_lif_step(c, with_input ? I : 0.0, &x, &e, &i, &f, &de, &di);
-        LIF_STORE(&s[OLIVE_LIF_XE][r], de, de0);
-        LIF_STORE(&s[OLIVE_LIF_XI][r], di, di0);
-    } else {
-        olive_lif_step(c, with_input ? I : 0.0, &x, &e, &i, &f, NULL, NULL);
-    }
-    LIF_STORE(&s[OLIVE_LIF_V][r], x, x0);
-    LIF_STORE(&s[OLIVE_LIF_GE][r], e, e0);
-    LIF_STORE(&s[OLIVE_LIF_GI][r], i, i0);
-    LIF_STORE(&s[OLIVE_LIF_REF][r], f, f0);
-    return (x - x == 0) & (e - e == 0) & (i - i == 0);
+    if (c->alpha)
+        olive_lif_step(c, with_input ? I : 0.0, &x[OLIVE_LIF_V], &x[OLIVE_LIF_GE], &x[OLIVE_LIF_GI], &x[OLIVE_LIF_REF],
+                       &x[OLIVE_LIF_XE], &x[OLIVE_LIF_XI]);
+    else
+        olive_lif_step(c, with_input ? I : 0.0, &x[OLIVE_LIF_V], &x[OLIVE_LIF_GE], &x[OLIVE_LIF_GI], &x[OLIVE_LIF_REF],
+                       NULL, NULL);
+    const double v = x[OLIVE_LIF_V], e = x[OLIVE_LIF_GE], i = x[OLIVE_LIF_GI];
+    return (v - v == 0) & (e - e == 0) & (i - i == 0);
 }
 
 /* Step 2: the threshold. */
-OLIVE_HD int olive_cell_condition(const double *coef, double *const *s, int64_t r)
+OLIVE_HD int olive_cell_condition(const double *coef, double *x)
 {
-    return olive_lif_spikes(lif_coef(coef), s[OLIVE_LIF_V][r], s[OLIVE_LIF_REF][r]);
+    return olive_lif_spikes(lif_coef(coef), x[OLIVE_LIF_V], x[OLIVE_LIF_REF]);
 }
 
 /* Step 4: the reset. */
-OLIVE_HD void olive_cell_on_spike(const double *coef, double *const *s, int64_t r)
+OLIVE_HD void olive_cell_on_spike(const double *coef, double *x)
 {
-    olive_lif_reset(lif_coef(coef), &s[OLIVE_LIF_V][r], &s[OLIVE_LIF_REF][r]);
+    olive_lif_reset(lif_coef(coef), &x[OLIVE_LIF_V], &x[OLIVE_LIF_REF]);
 }
 
 #ifdef OLIVE_PLUGIN_DEVICE

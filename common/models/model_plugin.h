@@ -38,7 +38,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define OLIVE_PLUGIN_ABI 3   /* 3: the GPU image holds the cell functions only (plugin_cell.h) */
+#define OLIVE_PLUGIN_ABI 4   /* 3: the GPU image holds the cell functions only (plugin_cell.h);
+                                * 4: they work on one cell's values (plugin_cell.h's _v2) */
 #define OLIVE_PLUGIN_SYMBOL "olive_model_plugin_v1"
 
 typedef struct olive_model_plugin {
@@ -78,7 +79,7 @@ typedef struct olive_model_plugin {
      * NULL: every scale is constant. */
     const int *receptor_coef;
     /* The GPU image: an nvcc fatbin holding the LTO-IR of plugin_cell.h's
-     * three functions (olive_cell_step_v1, ...), or NULL: the model runs on
+     * cell functions (olive_cell_step_v2, ...), or NULL: the model runs on
      * the CPU engine only. */
     const unsigned char *cuda_fatbin;
     size_t cuda_fatbin_size;

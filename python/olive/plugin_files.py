@@ -30,7 +30,7 @@ from typing import Tuple
 from . import initial_values
 from .atomic import atomic_output
 
-ABI = 3                               # OLIVE_PLUGIN_ABI
+ABI = 4                               # OLIVE_PLUGIN_ABI
 SYMBOL = "olive_model_plugin_v1"      # OLIVE_PLUGIN_SYMBOL
 
 

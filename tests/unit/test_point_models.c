@@ -9,8 +9,10 @@
  *   engine ran before the models were descriptors), with and without a
  *   current, for every model and method it takes, over 2000 steps of 37
  *   cells with events added to their receptors;
- * - the per-cell functions the GPU image holds (olive_cell_step, ...,
- *   compiled here for the host from the same text) give those bits too. */
+ * - the per-cell functions the GPU image holds (plugin_cell.h: olive_cell_load,
+ *   olive_cell_step, ..., on one cell's values, compiled here for the host
+ *   from the same text) give those bits too, the events added to the
+ *   receptors through olive_cell_receptor / olive_cell_set_receptor. */
 #include "lif_models.c"
 #include <math.h>
 #include <stdio.h>
@@ -86,16 +88,24 @@ static void run(const olive_cell_model *m, int method, const olive_model_plugin 
             olive_lif_step(&c, with ? I[r] : 0, &x[1][0][r], &x[1][1][r], &x[1][2][r], &x[1][3][r],
                            alpha ? &x[1][4][r] : NULL, alpha ? &x[1][5][r] : NULL);
             fy[r] = (unsigned char)olive_lif_spikes(&c, x[1][0][r], x[1][3][r]);
-            olive_cell_step(coef, x[2], r, with ? I[r] : 0, with);
-            differ += fx[r] != fy[r] || olive_cell_condition(coef, x[2], r) != fy[r];
+            double z[OLIVE_LIF_ALPHA_NVARS] = {0}, z0[OLIVE_LIF_ALPHA_NVARS] = {0};   /* (as the engine's kernels call them) */
+            olive_cell_load(coef, x[2], r, z, z0);
+            olive_cell_step(coef, z, with ? I[r] : 0, with);
+            differ += fx[r] != fy[r] || olive_cell_condition(coef, z) != fy[r];
+            olive_cell_store(coef, x[2], r, z, z0);
             spikes += fy[r];
         }
         for (int r = 0; r < NCELL; r++) {   /* step 3: events into the receptors, then the resets */
             const double w = (r * 7 + t) % 11 == 0 ? 2.5 : 0;
-            for (int k = 0; k < 3; k++) x[k][rec[0]][r] += w, x[k][rec[1]][r] -= w / 3;
+            for (int k = 0; k < 2; k++) x[k][rec[0]][r] += w, x[k][rec[1]][r] -= w / 3;
             if (fx[r]) d->on_spike(coef, r, x[0]);
             if (fy[r]) olive_lif_reset(&c, &x[1][0][r], &x[1][3][r]);
-            if (fy[r]) olive_cell_on_spike(coef, x[2], r);
+            double z[OLIVE_LIF_ALPHA_NVARS] = {0}, z0[OLIVE_LIF_ALPHA_NVARS] = {0};
+            olive_cell_load(coef, x[2], r, z, z0);
+            olive_cell_set_receptor(coef, z, 0, olive_cell_receptor(coef, z, 0) + w);
+            olive_cell_set_receptor(coef, z, 1, olive_cell_receptor(coef, z, 1) - w / 3);
+            if (fy[r]) olive_cell_on_spike(coef, z);
+            olive_cell_store(coef, x[2], r, z, z0);
         }
         for (int v = 0; v < m->nvars; v++)
             for (int r = 0; r < NCELL; r++)

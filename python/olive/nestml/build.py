@@ -15,7 +15,7 @@ in DIR/.index (content hash -> model name).
 Where nvcc is found ($OLIVE_NVCC, the PATH, $CUDA_HOME/bin or
 /usr/local/cuda/bin; OLIVE_MODEL_CUDA=0 skips it) the same NAME.olive.c is
 compiled by nvcc into a GPU image (NAME.fatbin: the LTO-IR of the model's
-three cell functions, common/models/plugin_cell.h, for $OLIVE_CUDA_ARCH,
+cell functions, common/models/plugin_cell.h, for $OLIVE_CUDA_ARCH,
 default sm_90, and later GPUs) that the .so carries: olive-simulate
 --backend cuda links it into its own kernels when it loads the model, so no
 code of olive's delivery is compiled into a model."""

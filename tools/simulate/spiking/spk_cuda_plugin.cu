@@ -59,8 +59,9 @@ static void link_image(spk_plugin_cuda *p)
         {pl->cuda_fatbin, pl->cuda_fatbin_size, pl->model.name},
     };
     const char *tail = pl->gpu_pass_blocks == 3 ? SPK_PLUGIN_KERNEL_TAIL_UPDATE_B3 : SPK_PLUGIN_KERNEL_TAIL_UPDATE_B1;
+    const char *fused = pl->gpu_pass_blocks == 3 ? SPK_PLUGIN_KERNEL_FUSED_B4 : SPK_PLUGIN_KERNEL_FUSED;
     const char *const used[] = {SPK_PLUGIN_KERNEL_UPDATE, SPK_PLUGIN_KERNEL_CONDITION, SPK_PLUGIN_KERNEL_ON_SPIKE, tail,
-                                SPK_PLUGIN_KERNEL_TAIL_FREE, SPK_PLUGIN_KERNEL_FUSED, nullptr};
+                                SPK_PLUGIN_KERNEL_TAIL_FREE, fused, nullptr};
     char why[4096];
     int sm;
     double secs = 0;
@@ -98,7 +99,7 @@ void spk_plugin_cuda_setup(sim_t *s, spk_cuda *g)
     p->k_tail_update =
         kernel(p, pl->gpu_pass_blocks == 3 ? SPK_PLUGIN_KERNEL_TAIL_UPDATE_B3 : SPK_PLUGIN_KERNEL_TAIL_UPDATE_B1);
     p->k_tail_free = kernel(p, SPK_PLUGIN_KERNEL_TAIL_FREE);
-    p->k_fused = kernel(p, SPK_PLUGIN_KERNEL_FUSED);
+    p->k_fused = kernel(p, pl->gpu_pass_blocks == 3 ? SPK_PLUGIN_KERNEL_FUSED_B4 : SPK_PLUGIN_KERNEL_FUSED);
     const int64_t n = g->n;
     p->nvars = pl->model.nvars;
     for (int v = 0; v < p->nvars; v++) p->x[v] = dev_copy((const double *)s->state[v], (size_t)n, "the state");

@@ -23,8 +23,11 @@
  * (spk_plugin_kernels.cu: fewer registers). */
 #define SPK_PLUGIN_KERNEL_TAIL_FREE "olive_plugin_tail_update_free"
 /* The fused strategy's cooperative kernel: chunks of steps in one launch
- * (spk_fused_args, first, count; spk_cuda_fused.cu). */
+ * (spk_fused_args, first, count; spk_cuda_fused.cu). _b4: held to 4 blocks
+ * of 256 an SM (64 registers; a model whose gpu_pass_blocks is 3); the
+ * other: not. */
 #define SPK_PLUGIN_KERNEL_FUSED "olive_plugin_fused"
+#define SPK_PLUGIN_KERNEL_FUSED_B4 "olive_plugin_fused_b4"
 
 struct spk_plastic_dev;
 

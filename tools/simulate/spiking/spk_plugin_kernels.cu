@@ -16,6 +16,7 @@
 #include "spk_plugin_gpu.h"
 #include "spike_tail.cuh"
 #include "plugin_cell.h"
+#include "state.h"   /* (OLIVE_NVARS: the most variables a model has) */
 extern "C" {
 #include "spk.h"
 }
@@ -27,10 +28,18 @@ static __device__ __forceinline__ const double *olive_plugin_coef(const spk_plug
     return a.coef + (int64_t)ci * a.ncoef;
 }
 
-/* The condition of cell r: its flag, the spike lists. */
-static __device__ __forceinline__ void olive_plugin_test(const spk_plugin_args &a, const double *coef, int64_t r)
+/* One cell's variables in registers (plugin_cell.h: the model's functions
+ * inlined here index them by constants, so the array is no memory): x the
+ * values as they go, x0 as loaded (what olive_cell_store_v2 compares). */
+struct olive_cell_values {
+    double x[OLIVE_NVARS], x0[OLIVE_NVARS];
+};
+
+/* The condition of cell r (its values in v): its flag, the spike lists. */
+static __device__ __forceinline__ void olive_plugin_test(const spk_plugin_args &a, const double *coef, int64_t r,
+                                                         olive_cell_values &v)
 {
-    const int fire = olive_cell_condition_v1(coef, a.state, r);
+    const int fire = olive_cell_condition_v2(coef, v.x);
     a.flags[r] = (unsigned char)fire;
     if (fire) {
         a.spk[atomicAdd(a.nspk, 1u)] = (int32_t)r;
@@ -46,23 +55,28 @@ extern "C" __global__ void olive_plugin_update(spk_plugin_args a)
     const int32_t ci = a.coef_of[r];
     if (ci < 0) return;   /* a spike source */
     const double *coef = olive_plugin_coef(a, ci);
-    if (a.reset_first && a.flags[r]) olive_cell_on_spike_v1(coef, a.state, r);
-    if (!olive_cell_step_v1(coef, a.state, r, a.cur ? a.cur[r] : 0.0, a.cur != nullptr))
+    olive_cell_values v;
+    olive_cell_load_v2(coef, a.state, r, v.x, v.x0);
+    if (a.reset_first && a.flags[r]) olive_cell_on_spike_v2(coef, v.x);
+    if (!olive_cell_step_v2(coef, v.x, a.cur ? a.cur[r] : 0.0, a.cur != nullptr))
         atomicMin(a.bad, (unsigned long long)a.step << 32 | (unsigned long long)r);
-    if (a.condition) olive_plugin_test(a, coef, r);
+    if (a.condition) olive_plugin_test(a, coef, r, v);
+    olive_cell_store_v2(coef, a.state, r, v.x, v.x0);
 }
 
 /* SPK_PLUGIN_KERNEL_TAIL_UPDATE: the previous step's tail, its step 4 and
  * this step's update in one pass over the cells (the tail's nspk is the previous step's list counter, cleared here; a.nspk this
- * step's). The receptor variables are state arrays: the tail's sums go to
- * memory, where the model's step reads them. The cell's set and flag are
- * read first, with its receptor variables (after the tail's stores they
- * were two more round trips on its chain). A model whose update fits
- * (exact propagators: its descriptor's gpu_pass_blocks is 3) takes the
- * pass held to 80 registers, 3 blocks an SM (..._b3), so that a network of
- * up to 3 x 256 cells an SM (the microcircuit's 77k on 132) is one wave (at
- * 88 registers, two: slower); a numeric solver's update would spill there
- * and takes the uncapped one (..._b1).
+ * step's). A cell's variables are read once, with its flag, before the
+ * tail's inputs; its receptor variables take the inputs in registers, and
+ * everything is written once at the end (plugin_cell.h: the microcircuit's
+ * FREE pass on an H200 waited on about eight memory round trips in a row a
+ * cell while the model's functions read the arrays after each other's
+ * stores). A model whose update fits (exact propagators: its descriptor's
+ * gpu_pass_blocks is 3) takes the pass held to 80 registers, 3 blocks an
+ * SM (..._b3), so that a network of up to 3 x 256 cells an SM (the
+ * microcircuit's 77k on 132) is one wave (at 88 registers, two: slower); a
+ * numeric solver's update would spill there and takes the uncapped one
+ * (..._b1).
  *
  * FREE (SPK_PLUGIN_KERNEL_TAIL_FREE): the same pass where the engine knows
  * three things ahead: the events are in their slots already
@@ -70,33 +84,54 @@ extern "C" __global__ void olive_plugin_update(spk_plugin_args a)
  * inputs were drawn ahead (or there are none) and no current is passed.
  * What it leaves out (the lists' batches, Philox and the binomial's
  * divisions, the input terms' divisions) held its registers: an exact
- * propagator update then needs 32, not 80, and more of the events' kernel
+ * propagator update then needs 38 (32 before its values were held), not 80, and more of the events' kernel
  * beside it fits on the SMs (the microcircuit's step on an H200: 10.8 ->
  * 9.5 us; at 40 registers 11.3). */
 template <bool FREE>
 static __device__ __forceinline__ void olive_plugin_tail_update_cell(const spk_tail_args &t, spk_plugin_args a)
 {
     if (FREE) a.pl = nullptr;   /* (no plastic synapses with --order-free-sums: spk_setup.c) */
+    const int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+    /* (the cell's set: nothing before this kernel writes it, so it is read
+     * while the kernel before ends) */
+    const int32_t ci = r < a.n ? a.coef_of[r] : -1;
+    const double *coef = olive_plugin_coef(a, ci < 0 ? 0 : ci);
     spk_pdl_wait();   /* (launched before the step's scatter ends: spike_tail.cuh) */
     spk_pdl_release();
-    const int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
     if (r == 0) *t.nspk = 0;
     if (r >= a.n) return;
-    const int32_t ci = a.coef_of[r];
     const int fired = t.flags[r];
-    double d0 = t.ge[r], d1 = t.gi[r];
+    /* FREE: the cell's variables read first, with the inputs' loads (one
+     * round trip); otherwise after the lists' walk, so that they are not
+     * held in registers through it (the walk's batches need them: lif_cuba's
+     * capped pass spilled), the receptor variables read for the walk alone */
+    olive_cell_values v;
+    double d0, d1;
+    if (FREE && ci >= 0) {
+        olive_cell_load_v2(coef, a.state, r, v.x, v.x0);
+        d0 = olive_cell_receptor_v2(coef, v.x, 0);
+        d1 = olive_cell_receptor_v2(coef, v.x, 1);
+    } else {
+        d0 = t.ge[r];
+        d1 = t.gi[r];
+    }
     const double e0 = d0, e1 = d1;
     spk_tail_inputs<FREE>(t, r, FREE ? SPK_END : t.sb.head[r], d0, d1);
-    if (__double_as_longlong(d0) != __double_as_longlong(e0)) t.ge[r] = d0;
-    if (__double_as_longlong(d1) != __double_as_longlong(e1)) t.gi[r] = d1;
-    if (ci < 0) return;   /* a spike source: its inputs only */
-    const double *coef = olive_plugin_coef(a, ci);
-    if (fired) olive_cell_on_spike_v1(coef, a.state, r);
+    if (ci < 0) {   /* a spike source: its inputs only, into the receptor arrays */
+        if (__double_as_longlong(d0) != __double_as_longlong(e0)) t.ge[r] = d0;
+        if (__double_as_longlong(d1) != __double_as_longlong(e1)) t.gi[r] = d1;
+        return;
+    }
+    if (!FREE) olive_cell_load_v2(coef, a.state, r, v.x, v.x0);
+    olive_cell_set_receptor_v2(coef, v.x, 0, d0);
+    olive_cell_set_receptor_v2(coef, v.x, 1, d1);
+    if (fired) olive_cell_on_spike_v2(coef, v.x);
     /* (with_input a run-time value outside FREE: the update's text once, not twice) */
-    const int ok = FREE ? olive_cell_step_v1(coef, a.state, r, 0.0, 0)
-                        : olive_cell_step_v1(coef, a.state, r, a.cur ? a.cur[r] : 0.0, a.cur != nullptr);
+    const int ok = FREE ? olive_cell_step_v2(coef, v.x, 0.0, 0)
+                        : olive_cell_step_v2(coef, v.x, a.cur ? a.cur[r] : 0.0, a.cur != nullptr);
     if (!ok) atomicMin(a.bad, (unsigned long long)a.step << 32 | (unsigned long long)r);
-    olive_plugin_test(a, coef, r);
+    olive_plugin_test(a, coef, r, v);
+    olive_cell_store_v2(coef, a.state, r, v.x, v.x0);
 }
 
 extern "C" __global__ void __launch_bounds__(256) olive_plugin_tail_update_b1(spk_tail_args t, spk_plugin_args a)
@@ -109,7 +144,7 @@ extern "C" __global__ void __launch_bounds__(256, 3) olive_plugin_tail_update_b3
     olive_plugin_tail_update_cell<false>(t, a);
 }
 
-extern "C" __global__ void __launch_bounds__(256)   /* (its ~32 registers: no cap needed) */
+extern "C" __global__ void __launch_bounds__(256)   /* (its ~38 registers: no cap needed) */
     olive_plugin_tail_update_free(spk_tail_args t, spk_plugin_args a)
 {
     olive_plugin_tail_update_cell<true>(t, a);
@@ -120,7 +155,12 @@ extern "C" __global__ void olive_plugin_condition(spk_plugin_args a)
     const int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
     if (r >= a.n) return;
     const int32_t ci = a.coef_of[r];
-    if (ci >= 0) olive_plugin_test(a, olive_plugin_coef(a, ci), r);
+    if (ci < 0) return;
+    const double *coef = olive_plugin_coef(a, ci);
+    olive_cell_values v;
+    olive_cell_load_v2(coef, a.state, r, v.x, v.x0);
+    olive_plugin_test(a, coef, r, v);
+    olive_cell_store_v2(coef, a.state, r, v.x, v.x0);
 }
 
 extern "C" __global__ void olive_plugin_on_spike(spk_plugin_args a)
@@ -128,7 +168,12 @@ extern "C" __global__ void olive_plugin_on_spike(spk_plugin_args a)
     const int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
     if (r >= a.n || !a.flags[r]) return;
     const int32_t ci = a.coef_of[r];
-    if (ci >= 0) olive_cell_on_spike_v1(olive_plugin_coef(a, ci), a.state, r);
+    if (ci < 0) return;
+    const double *coef = olive_plugin_coef(a, ci);
+    olive_cell_values v;
+    olive_cell_load_v2(coef, a.state, r, v.x, v.x0);
+    olive_cell_on_spike_v2(coef, v.x);
+    olive_cell_store_v2(coef, a.state, r, v.x, v.x0);
 }
 
 /* The fused strategy (spk_cuda_fused.cu): one rank, many steps a launch,
@@ -151,7 +196,7 @@ extern "C" __global__ void olive_plugin_on_spike(spk_plugin_args a)
  *            Poisson inputs and the model's on_spike, as the CPU engine.
  * The history has H = max delay + 2 slots, so phase 1 of the next step
  * (slot step + 1) never overwrites a slot phase 2 of this step still reads. */
-extern "C" __global__ void __launch_bounds__(256) olive_plugin_fused(spk_fused_args f, int64_t first, int64_t count)
+static __device__ __forceinline__ void olive_plugin_fused_steps(const spk_fused_args &f, int64_t first, int64_t count)
 {
     namespace cg = cooperative_groups;
     cg::grid_group grid = cg::this_grid();
@@ -174,9 +219,12 @@ extern "C" __global__ void __launch_bounds__(256) olive_plugin_fused(spk_fused_a
                 if (u->step0 <= step && step < u->step1 && g >= u->first && (u->last < 0 || g < u->last)) I += u->amp;
             }
             const double *coef = olive_plugin_coef(a, a.coef_of[r]);   /* (no spike sources on this path) */
-            if (!olive_cell_step_v1(coef, a.state, r, I, active))
+            olive_cell_values v;
+            olive_cell_load_v2(coef, a.state, r, v.x, v.x0);
+            if (!olive_cell_step_v2(coef, v.x, I, active))
                 atomicMin(a.bad, (unsigned long long)step << 32 | (unsigned long long)r);
-            const int fire = olive_cell_condition_v1(coef, a.state, r);
+            const int fire = olive_cell_condition_v2(coef, v.x);
+            olive_cell_store_v2(coef, a.state, r, v.x, v.x0);
             h[r] = (unsigned char)fire;
             if (fire) a.chunk[atomicAdd(a.nchunk, 1ULL)] = (uint64_t)q << 32 | (uint64_t)r;
         }
@@ -215,9 +263,31 @@ extern "C" __global__ void __launch_bounds__(256) olive_plugin_fused(spk_fused_a
                 }
                 spk_poisson_cell(f.poisson, f.poisson_rec, f.npoisson, f.seed, f.row0 + r, step, f.rec0[r], f.rec1[r],
                                  f.npoisson_events, rs0, rs1);
-                if (h[r]) olive_cell_on_spike_v1(olive_plugin_coef(a, a.coef_of[r]), a.state, r);
+                if (h[r]) {   /* (the variables read after the inputs' stores: a spiking cell's only) */
+                    const double *coef = olive_plugin_coef(a, a.coef_of[r]);
+                    olive_cell_values v;
+                    olive_cell_load_v2(coef, a.state, r, v.x, v.x0);
+                    olive_cell_on_spike_v2(coef, v.x);
+                    olive_cell_store_v2(coef, a.state, r, v.x, v.x0);
+                }
             }
         }
         __syncwarp();   /* lane 0's writes seen by the lane that updates the cell next */
     }
+}
+
+extern "C" __global__ void __launch_bounds__(256) olive_plugin_fused(spk_fused_args f, int64_t first, int64_t count)
+{
+    olive_plugin_fused_steps(f, first, count);
+}
+
+/* (a model whose update fits, as the pass's _b3: 4 blocks an SM. With the
+ * cell's values in registers (plugin_cell.h's _v2) the built-in lif image's
+ * kernel took 78 registers, 3 blocks, where _v1's took 64: the tutorial
+ * network's 10 s on an H200 0.78 s against 0.59; held to 64 (40 bytes of
+ * spills) 0.61 s. Its alpha drives are loaded for every cell, as the image
+ * serves the four lif models, where _v1 read them in the alpha branch.) */
+extern "C" __global__ void __launch_bounds__(256, 4) olive_plugin_fused_b4(spk_fused_args f, int64_t first, int64_t count)
+{
+    olive_plugin_fused_steps(f, first, count);
 }
