@@ -10,6 +10,8 @@
 # and a gain beyond the spread between rounds. On the GPU host:
 #   A=DIR_A B=DIR_B MA=DIR OUT=... bash scripts/gpu-multiarea-ab.sh
 # (A, B: folders holding olive-genconn, olive-simulate, olive-analyze.)
+# A_MA=DIR: A's model (its iaf_psc_exp_v0_neuron.so, the same hash, built by
+# A's olive-model), where the plugin interface changed between the builds.
 # BACKEND=cpu runs both on the CPU engine (a check of this script anywhere).
 set -uo pipefail
 MA=${MA:?MA=DIR from scripts/gpu-multiarea-prepare.sh} A=${A:?A=BIN folder} B=${B:?B=BIN folder}
@@ -18,8 +20,9 @@ EXTRA=${EXTRA---order-free-sums} BACKEND=${BACKEND:-cuda}
 mkdir -p "$OUT"
 res=$OUT/multiarea-ab.txt
 say() { echo "$*" | tee -a "$res"; }
-so=$MA/iaf_psc_exp_v0_neuron.so
-export OLIVE_MODEL_PATH=$MA
+A_MA=${A_MA:-$MA}
+so=$A_MA/iaf_psc_exp_v0_neuron.so
+export OLIVE_MODEL_PATH=$A_MA
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
@@ -28,11 +31,11 @@ cp "$MA/s$SCALE/projections.txt" "s$SCALE/"
 say "olive gpu-multiarea-ab on $(hostname) $(date -u +%FT%TZ): scale $SCALE, $MS ms, $BACKEND $EXTRA, A=$A, B=$B"
 eval "$(sed -n 1p "$MA/s$SCALE/commands.txt" | sed "s|BIN/|$A/|g; s|PLUGIN|$so|g")" > "$OUT/genconn.log" 2>&1 ||
   { say "FAIL genconn: $(tail -3 "$OUT/genconn.log")"; exit 1; }
-run() {  # NAME BIN [options]
-  local name=$1 bin=$2; shift 2
+run() {  # NAME BIN MODELS [options]
+  local name=$1 bin=$2 models=$3; shift 3
   local c
-  c=$(sed -n 2p "$MA/s$SCALE/commands.txt" | sed "s|BIN/|$bin/|g; s|PLUGIN|$so|g; s| -q | -v |; s| -o s$SCALE/run | -o $name |; s|--time [0-9.]*|--time $MS|")
-  eval "$c --backend $BACKEND $EXTRA $*" > "$OUT/$name.log" 2>&1 || { say "FAIL $name: $(grep -v '^\s' "$OUT/$name.log" | tail -2)"; return 1; }
+  c=$(sed -n 2p "$MA/s$SCALE/commands.txt" | sed "s|BIN/|$bin/|g; s|PLUGIN|$models/iaf_psc_exp_v0_neuron.so|g; s| -q | -v |; s| -o s$SCALE/run | -o $name |; s|--time [0-9.]*|--time $MS|")
+  OLIVE_MODEL_PATH=$models eval "$c --backend $BACKEND $EXTRA $*" > "$OUT/$name.log" 2>&1 || { say "FAIL $name: $(grep -v '^\s' "$OUT/$name.log" | tail -2)"; return 1; }
   awk -v n="$name" '/timings/ { for (i = 1; i <= NF; i++) { if ($i == "setup") su = $(i+1); if ($i == "exchange") ex = $(i+1);
         if ($i == "compute") cp = $(i+1); if ($i == "io") io = $(i+1) } }
       / spikes, / { for (i = 1; i <= NF; i++) if ($(i+1) == "spikes,") sp = $i }
@@ -45,8 +48,8 @@ for r in $(seq 1 "$ROUNDS"); do
   first=a second=b
   [ $((r % 2)) = 0 ] && first=b second=a   # (alternated: neither always runs on a warmer machine)
   for side in $first $second; do
-    bin=$([ $side = a ] && echo "$A" || echo "$B")
-    run "$side$r" "$bin" $opt || fail=1
+    bin=$([ $side = a ] && echo "$A" || echo "$B") models=$([ $side = a ] && echo "$A_MA" || echo "$MA")
+    run "$side$r" "$bin" "$models" $opt || fail=1
   done
   if [ "$r" = 1 ]; then
     if "$A/olive-analyze" compare -q a1 b1 > "$OUT/compare.log" 2>&1; then say "PASS A = B: spikes and state identical"

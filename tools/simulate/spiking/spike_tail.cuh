@@ -238,6 +238,7 @@ struct spk_tail_args {
     int64_t n, row0, step, slot;
     int L;
     int due_held;                          /* the due slot may hold sums from earlier steps (else not read) */
+    int sums_ahead;                        /* FREE: its sums read with its flag, needed or not (spk_cuda.h) */
     double *acc;
     unsigned char *touched;
     double *ge, *gi;
@@ -342,20 +343,21 @@ static __device__ __forceinline__ void spk_tail_inputs(const spk_tail_args &a, i
      * first, for every cell, they made the microcircuit's FREE pass 20-40 %
      * slower on an H200) */
     const double rs0 = a.rscale && !FREE ? a.rscale[r] : 1.0, rs1 = a.rscale && !FREE ? a.rscale[a.n + r] : 1.0;
-    /* (FREE: the first input's amount, the due flag and the due sums read
-     * with the cover, each whether it is used or not: all in one memory
-     * round trip, where each waited for the one before) */
+    /* (FREE: the first input's amount, the due flag and, with sums_ahead,
+     * the due sums read with the cover, each whether it is used or not: all
+     * in one memory round trip, where each waited for the one before) */
     const int pc0 = a.pa.add && a.pa.per > 0 ? a.pa.cover[r] : -1;
     const double px0 = FREE ? (a.pa.add && a.pa.per > 0 ? a.pa.add[r] : 0.0) : pc0 >= 0 ? a.pa.add[r] : 0.0;
     unsigned char *tdue = a.touched + due * a.n + r;
     const int held = a.due_held ? *tdue : 0;
     int any = held;
     double s0 = 0, s1 = 0;   /* receptor 0 is ge, 1 is gi (cellmodel.c) */
-    const double f0 = FREE && a.due_held ? a.acc[(2 * due) * a.n + r] : 0.0;
-    const double f1 = FREE && a.due_held ? a.acc[(2 * due + 1) * a.n + r] : 0.0;
+    const int ahead = FREE && a.sums_ahead && a.due_held;
+    const double f0 = ahead ? a.acc[(2 * due) * a.n + r] : 0.0;
+    const double f1 = ahead ? a.acc[(2 * due + 1) * a.n + r] : 0.0;
     if (held) {
-        s0 = FREE ? f0 : a.acc[(2 * due) * a.n + r];
-        s1 = FREE ? f1 : a.acc[(2 * due + 1) * a.n + r];
+        s0 = ahead ? f0 : a.acc[(2 * due) * a.n + r];
+        s1 = ahead ? f1 : a.acc[(2 * due + 1) * a.n + r];
     }
     if (!FREE && h != SPK_END) {   /* (static buckets only) */
         spk_sb_events(a.sb, r, h,

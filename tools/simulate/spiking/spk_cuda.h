@@ -83,6 +83,7 @@ struct spk_pass_dev {
     /* a plugin's pass may take its FREE form (spk_plugin_kernels.cu) on steps
      * without a current: sb_atomic, and the Poisson inputs drawn ahead or none */
     int plugin_free;
+    int sums_ahead;            /* FREE: the due sums read with their flag (a pass of one wave) */
     int32_t *spk_prev;         /* the previous step's spike list */
     unsigned int *nspk_prev;
     int32_t *spk_third;
