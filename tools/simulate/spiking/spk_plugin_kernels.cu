@@ -66,12 +66,12 @@ extern "C" __global__ void olive_plugin_update(spk_plugin_args a)
 
 /* SPK_PLUGIN_KERNEL_TAIL_UPDATE: the previous step's tail, its step 4 and
  * this step's update in one pass over the cells (the tail's nspk is the previous step's list counter, cleared here; a.nspk this
- * step's). A cell's variables are read once, with its flag, before the
- * tail's inputs; its receptor variables take the inputs in registers, and
- * everything is written once at the end (plugin_cell.h: the microcircuit's
- * FREE pass on an H200 waited on about eight memory round trips in a row a
- * cell while the model's functions read the arrays after each other's
- * stores). A model whose update fits (exact propagators: its descriptor's
+ * step's). A cell's variables are read once (FREE: with its flag and its
+ * inputs' loads; otherwise after the lists' walk), its receptor variables
+ * take the inputs in registers, and everything is written once at the end
+ * (plugin_cell.h: the microcircuit's FREE pass on an H200 waited on about
+ * eight memory round trips in a row a cell while the model's functions read
+ * the arrays after each other's stores). A model whose update fits (exact propagators: its descriptor's
  * gpu_pass_blocks is 3) takes the pass held to 80 registers, 3 blocks an
  * SM (..._b3), so that a network of up to 3 x 256 cells an SM (the
  * microcircuit's 77k on 132) is one wave (at 88 registers, two: slower); a
