@@ -8,7 +8,7 @@ set-up, and the run's statistics checked against NEST's.
     microcircuit_recipe.py --bin BIN --plugin iaf_psc_exp_v0_neuron.so
         [--seeds 10] [--first-seed 1] [--time 10500] [--transient 500]
         [--drives poisson,dc] [--nest-seeds 1] [--nest-threads N]
-        [--nest-no-record] [--json OUT.json]
+        [--nest-no-record] [--json OUT.json] [--reuse EARLIER.json]
 
 Run with a python that has numpy and h5py (and nest for the NEST rows:
 tests/peer_venv.sh's pins; scripts/gpu-microcircuit-recipe.sh on the GPU
@@ -99,6 +99,10 @@ def main():
     p.add_argument("--scale", type=float, default=1.0, help="N_scaling = K_scaling (default 1: the recipe's full model)")
     p.add_argument("--backend", default="cuda", help="olive-simulate --backend (default cuda)")
     p.add_argument("--json", help="the raw timings and measures")
+    p.add_argument("--reuse", action="append", default=[], metavar="JSON",
+                   help="the networks' measures of an earlier run of this script (its --json; the same --time and "
+                        "--transient), added to this run's for the accuracy check: e.g. olive's networks from the GPU "
+                        "host with NEST's run here (--seeds 0); their timings stay in that file")
     a = p.parse_args()
     drives = a.drives.split(",")
     if not set(drives) <= {"poisson", "dc"}:
@@ -107,6 +111,17 @@ def main():
     raw = dict(time_ms=a.time, transient_ms=a.transient, olive=[], nest=[])
     bad = 0
     meas = {}   # (side, drive) -> [per network: [per population: measures]]
+    for path in a.reuse:
+        with open(path) as f:
+            old = json.load(f)
+        if old.get("time_ms") != a.time or old.get("transient_ms") != a.transient:
+            p.error(f"--reuse {path}: {old.get('time_ms')} ms with a {old.get('transient_ms')} ms transient, "
+                    f"not this run's {a.time:g} and {a.transient:g}")
+        for key, nets in old.get("measures", {}).items():
+            side, drive = key.split(" ")
+            if drive in drives:
+                meas.setdefault((side, drive), []).extend(nets)
+                print(f"reused: {len(nets)} {side} network(s), {drive}, from {path}")
     for drive in drives:
         poisson = drive == "poisson"
         m = mc.derive(a.scale, a.scale, poisson)
@@ -187,6 +202,7 @@ def main():
         print(f"  {agree} of {total} agree within {a.k:g} SE")
         bad += total - agree
     raw["measures"] = {f"{side} {drive}": nets for (side, drive), nets in meas.items()}   # per network, population
+    raw["reused"] = a.reuse   # (whose networks' measures are in "measures" too)
     if a.json:
         with open(a.json, "w") as f:
             json.dump(raw, f, indent=1)
