@@ -32,6 +32,11 @@ sqrt(seeds)) against NEST's (its networks' mean and spread where it ran two
 or more; with one network, that network's SE across neurons), agreeing when
 within 3 combined SEs. Prints the table of timings and the check; exit 1
 when a run failed, the two recordings differed, or a measure disagreed.
+--reuse EARLIER.json adds an earlier run's networks (its per-network
+measures; from a file of 2026-12-03, which kept only its check's rows,
+olive's mean and SE over its networks and NEST's one network) to this
+run's check: NEST's networks can then be run on other cores than olive's
+(--seeds 0), and both checked together.
 """
 import argparse
 import json
@@ -111,17 +116,39 @@ def main():
     raw = dict(time_ms=a.time, transient_ms=a.transient, olive=[], nest=[])
     bad = 0
     meas = {}   # (side, drive) -> [per network: [per population: measures]]
+    summary = {}   # drive -> (population, measure) -> olive's (mean, SE, networks) from an older --reuse file
     for path in a.reuse:
         with open(path) as f:
             old = json.load(f)
         if old.get("time_ms") != a.time or old.get("transient_ms") != a.transient:
             p.error(f"--reuse {path}: {old.get('time_ms')} ms with a {old.get('transient_ms')} ms transient, "
                     f"not this run's {a.time:g} and {a.transient:g}")
+        found = 0
         for key, nets in old.get("measures", {}).items():
             side, drive = key.split(" ")
             if drive in drives:
                 meas.setdefault((side, drive), []).extend(nets)
-                print(f"reused: {len(nets)} {side} network(s), {drive}, from {path}")
+                found += 1
+                print(f"reused: {len(nets)} {side} network(s), {drive}, from {path}", flush=True)
+        if "measures" not in old:   # (a file of 2026-12-03: its check's rows only)
+            for drive in drives:
+                rows = [r for r in old.get("accuracy", []) if r["drive"] == drive]
+                if not rows:
+                    continue
+                nets = sum(1 for r in old.get("olive", []) if r["drive"] == drive and r["record"])
+                nn = sum(1 for r in old.get("nest", []) if r["drive"] == drive and r["record"])
+                if nn != 1:
+                    p.error(f"--reuse {path}: {nn} NEST networks for {drive} and no measures per network")
+                # olive: its networks' mean and SE as that check made them; NEST's one network: its values and SEs
+                summary[drive] = {(r["population"], r["measure"]): (r["olive"], r["olive_se"], nets) for r in rows}
+                net = [{} for _ in mc.POPULATIONS]
+                for r in rows:
+                    net[mc.POPULATIONS.index(r["population"])][r["measure"]] = [r["nest"], r["nest_se"]]
+                meas.setdefault(("nest", drive), []).append(net)
+                found += 1
+                print(f"reused: olive's mean over {nets} networks and 1 NEST network, {drive}, from {path}", flush=True)
+        if not found:
+            p.error(f"--reuse {path}: no measures for {a.drives}")
     for drive in drives:
         poisson = drive == "poisson"
         m = mc.derive(a.scale, a.scale, poisson)
@@ -174,16 +201,22 @@ def main():
                       f"{rt[0]:8.4f} ± {rt[1]:.4f} ({rt[2]:.4f} - {rt[3]:.4f})")
     print(f"\naccuracy: olive's mean over its networks against NEST's, within {a.k:g} combined SE")
     for drive in drives:
-        ol, ne = meas.get(("olive", drive)), meas.get(("nest", drive))
-        if not ol or not ne:
+        ol, ne, su = meas.get(("olive", drive)), meas.get(("nest", drive)), summary.get(drive)
+        if ol and su:
+            p.error(f"{drive}: olive's networks both run and reused as a summary")
+        if not (ol or su) or not ne:
             continue
         agree = total = 0
-        print(f"{drive}: olive {len(ol)} networks, NEST {len(ne)}")
+        print(f"{drive}: olive {len(ol) if ol else next(iter(su.values()))[2]} networks, NEST {len(ne)}")
         print(f"  {'population':10s} {'measure':6s} {'olive':>18s} {'NEST':>18s} {'|diff|/SE':>9s}")
         for i, name in enumerate(mc.POPULATIONS):
             for key in ("rate", "cv", "corr"):
-                xs = [net[i][key][0] for net in ol]
-                xo, so = float(np.mean(xs)), float(np.std(xs, ddof=1) / np.sqrt(len(xs))) if len(xs) > 1 else float("nan")
+                if su:
+                    xo, so = su[(name, key)][:2]
+                else:
+                    xs = [net[i][key][0] for net in ol]
+                    xo = float(np.mean(xs))
+                    so = float(np.std(xs, ddof=1) / np.sqrt(len(xs))) if len(xs) > 1 else float("nan")
                 if len(ne) > 1:
                     ys = [net[i][key][0] for net in ne]
                     xn, sn = float(np.mean(ys)), float(np.std(ys, ddof=1) / np.sqrt(len(ys)))
