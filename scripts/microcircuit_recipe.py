@@ -116,7 +116,7 @@ def main():
     raw = dict(time_ms=a.time, transient_ms=a.transient, olive=[], nest=[])
     bad = 0
     meas = {}   # (side, drive) -> [per network: [per population: measures]]
-    summary = {}   # drive -> (population, measure) -> olive's (mean, SE, networks) from an older --reuse file
+    summary = {}   # drive -> (olive's networks, {(population, measure): (mean, SE)}) from an older --reuse file
     for path in a.reuse:
         with open(path) as f:
             old = json.load(f)
@@ -137,10 +137,11 @@ def main():
                     continue
                 nets = sum(1 for r in old.get("olive", []) if r["drive"] == drive and r["record"])
                 nn = sum(1 for r in old.get("nest", []) if r["drive"] == drive and r["record"])
-                if nn != 1:
-                    p.error(f"--reuse {path}: {nn} NEST networks for {drive} and no measures per network")
+                if nn != 1 or drive in summary:
+                    p.error(f"--reuse {path}: {nn} NEST networks for {drive} and no measures per network"
+                            if nn != 1 else f"--reuse {path}: olive's {drive} summary given twice")
                 # olive: its networks' mean and SE as that check made them; NEST's one network: its values and SEs
-                summary[drive] = {(r["population"], r["measure"]): (r["olive"], r["olive_se"], nets) for r in rows}
+                summary[drive] = (nets, {(r["population"], r["measure"]): (r["olive"], r["olive_se"]) for r in rows})
                 net = [{} for _ in mc.POPULATIONS]
                 for r in rows:
                     net[mc.POPULATIONS.index(r["population"])][r["measure"]] = [r["nest"], r["nest_se"]]
@@ -207,12 +208,12 @@ def main():
         if not (ol or su) or not ne:
             continue
         agree = total = 0
-        print(f"{drive}: olive {len(ol) if ol else next(iter(su.values()))[2]} networks, NEST {len(ne)}")
+        print(f"{drive}: olive {len(ol) if ol else su[0]} networks, NEST {len(ne)}")
         print(f"  {'population':10s} {'measure':6s} {'olive':>18s} {'NEST':>18s} {'|diff|/SE':>9s}")
         for i, name in enumerate(mc.POPULATIONS):
             for key in ("rate", "cv", "corr"):
                 if su:
-                    xo, so = su[(name, key)][:2]
+                    xo, so = su[1][(name, key)]
                 else:
                     xs = [net[i][key][0] for net in ol]
                     xo = float(np.mean(xs))
