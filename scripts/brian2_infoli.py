@@ -201,7 +201,7 @@ def run_one(b2, args, n_junc, threads, base):
     rate = args.cells * args.steps / sim
     print(f'brian2 {b2.__version__}: {args.cells} cells, {n_junc} junctions/cell, '
           f'{threads} threads, {args.steps} steps: simulation {sim:.3f} s '
-          f'(build+run {wall:.1f} s, V_axon mean {np.nanmean(v):.4f}), '
+          f'(build+run {wall:.3f} s, V_axon mean {np.nanmean(v):.4f}), '
           f'{rate:.6g} cell-steps/s', flush=True)
     device.reinit()
     device.activate()
