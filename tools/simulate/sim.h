@@ -314,7 +314,7 @@ void sim_setup_variability(sim_t *s);
 void sim_simd_select(const sim_t *s);
 void sim_currents(sim_t *s, const int32_t *rows, int64_t nrows);
 /* Advance every own cell one step, in place (after all currents are in). */
-void sim_update(sim_t *s, int64_t step, const sim_pulse *active, int nactive);
+void sim_update(sim_t *s, int64_t step, const sim_pulse *active, int nactive, int rebuild_iapp);
 /* backend_cuda.cu (built with CUDA only: OLIVE_HAVE_CUDA) */
 #ifdef OLIVE_HAVE_CUDA
 int sim_cuda_device_count(void);         /* 0 when no device or no driver */

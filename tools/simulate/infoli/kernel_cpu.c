@@ -97,7 +97,9 @@ void sim_simd_select(const sim_t *s)
                    sim_simd == SIM_SIMD_AVX2 ? "AVX2 (x86-64-v3)" : "the build's default instruction set");
 }
 
-/* Both must be called inside an omp parallel region (they use omp for). */
+/* Both must be called inside an omp parallel region (they use omp for).
+ * sim_currents ends without a barrier: its caller places the one that must
+ * come before any cell is updated (engine_cpu.c). */
 void sim_currents(sim_t *s, const int32_t *rows, int64_t nrows)
 {
     if (s->cfg->infoli.gj == OLIVE_GJ_NGJ) return;
@@ -107,7 +109,7 @@ void sim_currents(sim_t *s, const int32_t *rows, int64_t nrows)
          * of 4096 uncoupled cells on one thread) */
         float *icf = s->cfg->run.single ? (float *)s->io.ic : NULL;
         double *icd = s->cfg->run.single ? NULL : (double *)s->io.ic;
-#pragma omp for schedule(static)
+#pragma omp for schedule(static) nowait
         for (int64_t i = 0; i < nrows; i++) {
             if (icf) icf[rows[i]] = 0.0f;
             else icd[rows[i]] = 0.0;
@@ -118,8 +120,8 @@ void sim_currents(sim_t *s, const int32_t *rows, int64_t nrows)
     else currents_d(s, rows, nrows);
 }
 
-void sim_update(sim_t *s, int64_t step, const sim_pulse *active, int nactive)
+void sim_update(sim_t *s, int64_t step, const sim_pulse *active, int nactive, int rebuild_iapp)
 {
-    if (s->cfg->run.single) update_f(s, step, active, nactive);
-    else update_d(s, step, active, nactive);
+    if (s->cfg->run.single) update_f(s, step, active, nactive, rebuild_iapp);
+    else update_d(s, step, active, nactive, rebuild_iapp);
 }

@@ -53,15 +53,15 @@ static void KFN(currents)(sim_t *s, const int32_t *rows, int64_t nrows)
     else KFN(currents_base)(s, rows, nrows);
 }
 
-static void KFN(update)(sim_t *s, int64_t step, const sim_pulse *active, int nactive)
+static void KFN(update)(sim_t *s, int64_t step, const sim_pulse *active, int nactive, int rebuild_iapp)
 {
     const int64_t n = s->plan.nlocal, row0 = s->plan.row0;
     REAL *iapp = s->io.iapp;
     /* I_app per cell: the active pulses summed in their order, then the
      * cell's noise current, which steps on to the next step's value (in the
      * same order as the CUDA backend). Rebuilt only while pulses or noise
-     * are on (zero otherwise). */
-    if (nactive > 0 || s->io.iapp_dirty || s->io.nz.on) {
+     * are on (zero otherwise): rebuild_iapp, the same on every thread. */
+    if (rebuild_iapp) {
         REAL *noise = (REAL *)s->io.noise;
         const olive_noise *nz = &s->io.nz;
 #pragma omp for schedule(static)
@@ -77,8 +77,6 @@ static void KFN(update)(sim_t *s, int64_t step, const sim_pulse *active, int nac
             iapp[r] = x;
         }
     }
-#pragma omp single
-    s->io.iapp_dirty = nactive > 0 || s->io.nz.on;
     if (s->cfg->infoli.gj == OLIVE_GJ_NGJ) {
 #pragma omp for schedule(static)
         for (int64_t r = 0; r < n; r++) ((REAL *)s->io.ic)[r] = (REAL)0;

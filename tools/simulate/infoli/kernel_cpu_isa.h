@@ -83,7 +83,7 @@ static inline __attribute__((always_inline)) void KIFN(currents_of)(
     REAL *ic = s->io.ic;
     REAL *term = (REAL *)s->io.tbuf[omp_get_thread_num()];
     _Static_assert(SIM_ROW_LANES <= OLIVE_JUNCTION_PAD, "a block past the longest row outruns the padding");
-#pragma omp for schedule(static)
+#pragma omp for schedule(static) nowait
     for (int64_t g = 0; g < nrows; g += SIM_ROW_LANES) {
         const int m = nrows - g < SIM_ROW_LANES ? (int)(nrows - g) : SIM_ROW_LANES;
         int64_t n[SIM_ROW_LANES], maxn = 0;
