@@ -249,7 +249,10 @@ $(BUILD)/lib/libolive.so: $(SIM_LIB_OBJS) $(COMMON_OBJ) tools/simulate/session/l
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libolive.a $(COMMON_H)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libolive.a $(LDLIBS)
+	$(CC) $(CFLAGS) -Itools/simulate -o $@ $< $(BUILD)/libolive.a $(LDLIBS)
+
+# (a unit test of a piece of olive-simulate includes its source)
+$(BUILD)/tests/test_spike_columns: tools/simulate/output/spike_split.c tools/simulate/output/spike_split.h tools/simulate/sim.h
 
 # Install missing Debian packages (no-op when everything is there).
 deps:

@@ -115,44 +115,59 @@ void sim_output_frame(sim_output *o, sim_t *s)
     s->t.io += olive_now() - t0;
 }
 
-/* Gather every rank's spikes on rank 0, sorted by time then cell. */
+/* Every rank's spikes on rank 0, in rank order (the order does not matter:
+ * spike_split.c sorts them); NULL on the other ranks. Each thread's list is
+ * sent point to point in pieces of at most 2^26 spikes, so that no count
+ * outgrows MPI's int however many spikes a run has. */
 static sim_spike *gather_spikes(sim_t *s, int64_t *n_out)
 {
-    int64_t n = 0;
+    const int64_t piece = INT64_C(1) << 26;
+    int64_t n = 0, total = 0;
     for (int t = 0; t < s->nthreads; t++) n += s->tspike_n[t];
-    int64_t *mine = olive_malloc((size_t)(2 * n) * sizeof(int64_t) + 8, "spikes");
-    int64_t k = 0;
-    for (int t = 0; t < s->nthreads; t++)
-        for (int64_t i = 0; i < s->tspike_n[t]; i++) { mine[k++] = s->tspikes[t][i].step; mine[k++] = s->tspikes[t][i].cell; }
-    int cnt = (int)(2 * n);
-    if ((int64_t)cnt != 2 * n) olive_die("too many spikes on rank %d to gather", s->rank);
-    int *counts = NULL, *displs = NULL;
-    int64_t total = 0;
-    if (s->rank == 0) {
-        counts = olive_malloc((size_t)s->size * sizeof(int), "spikes");
-        displs = olive_malloc((size_t)s->size * sizeof(int), "spikes");
+    int64_t *counts = s->rank == 0 ? olive_malloc((size_t)s->size * sizeof(int64_t), "spikes") : NULL;
+    SIM_CHECK_MPI(MPI_Gather(&n, 1, MPI_INT64_T, counts, 1, MPI_INT64_T, 0, MPI_COMM_WORLD));
+    MPI_Datatype spike;   /* sim_spike: two int64 */
+    SIM_CHECK_MPI(MPI_Type_contiguous(2, MPI_INT64_T, &spike));
+    SIM_CHECK_MPI(MPI_Type_commit(&spike));
+    sim_spike *all = NULL;
+    if (s->rank != 0) {
+        for (int t = 0; t < s->nthreads; t++)
+            for (int64_t i = 0; i < s->tspike_n[t]; i += piece) {
+                const int64_t m = s->tspike_n[t] - i < piece ? s->tspike_n[t] - i : piece;
+                SIM_CHECK_MPI(MPI_Send(s->tspikes[t] + i, (int)m, spike, 0, 7, MPI_COMM_WORLD));
+            }
+    } else {
+        for (int q = 0; q < s->size; q++) total += counts[q];
+        all = olive_malloc((size_t)total * sizeof(sim_spike) + 8, "spikes");
+        int64_t at = 0;
+        for (int t = 0; t < s->nthreads; t++) {
+            memcpy(all + at, s->tspikes[t], (size_t)s->tspike_n[t] * sizeof(sim_spike));
+            at += s->tspike_n[t];
+        }
+        for (int q = 1; q < s->size; q++)
+            for (int64_t got = 0; got < counts[q];) {
+                MPI_Status st;
+                int m;
+                SIM_CHECK_MPI(MPI_Probe(q, 7, MPI_COMM_WORLD, &st));
+                SIM_CHECK_MPI(MPI_Get_count(&st, spike, &m));
+                if (m <= 0 || m > counts[q] - got) olive_die("internal: rank %d sent %d spikes, %lld announced", q, m,
+                                                             (long long)(counts[q] - got));
+                SIM_CHECK_MPI(MPI_Recv(all + at, m, spike, q, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+                at += m;
+                got += m;
+            }
     }
-    SIM_CHECK_MPI(MPI_Gather(&cnt, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD));
-    if (s->rank == 0)
-        for (int q = 0; q < s->size; q++) { displs[q] = (int)total; total += counts[q]; }
-    int64_t *all = olive_malloc((size_t)total * sizeof(int64_t) + 8, "spikes");
-    SIM_CHECK_MPI(MPI_Gatherv(mine, cnt, MPI_INT64_T, all, counts, displs, MPI_INT64_T, 0, MPI_COMM_WORLD));
-    free(mine);
+    SIM_CHECK_MPI(MPI_Type_free(&spike));
     free(counts);
-    free(displs);
-    sim_spike *sp = olive_malloc((size_t)(total / 2) * sizeof(sim_spike) + 8, "spikes");
-    for (int64_t i = 0; i < total / 2; i++) sp[i] = (sim_spike){all[2 * i], all[2 * i + 1]};
-    free(all);
-    sim_spikes_sort(sp, total / 2);
-    *n_out = total / 2;
-    return sp;
+    *n_out = total;
+    return all;
 }
 
-/* /spikes/POP of population p: its spikes sp[idx[0..n)] (sorted by time,
- * then cell), node ids local to it; its cell count and first global id as
- * the group's attributes `cells` and `first_cell`. */
-static void write_pop_spikes(sim_t *s, const char *path, hid_t f, const sim_outpop *p, const sim_spike *sp,
-                             const int64_t *idx, int64_t n)
+/* /spikes/POP of population p: its n spikes, steps step[] and local node
+ * ids id[] (sorted by time, then node: spike_split.c); its cell count and
+ * first global id as the group's attributes `cells` and `first_cell`. */
+static void write_pop_spikes(sim_t *s, const char *path, hid_t f, const sim_outpop *p, const int64_t *step,
+                             const uint64_t *id, int64_t n)
 {
     char grp[128];
     snprintf(grp, sizeof grp, "spikes/%s", p->name);
@@ -161,21 +176,15 @@ static void write_pop_spikes(sim_t *s, const char *path, hid_t f, const sim_outp
     olive_h5_attr_i64(path, g, "cells", p->count);
     olive_h5_attr_i64(path, g, "first_cell", p->first);
     double *ts = olive_malloc((size_t)n * sizeof(double) + 8, "spikes");
-    uint64_t *ids = olive_malloc((size_t)n * sizeof(uint64_t) + 8, "spikes");
-    const int64_t m = n;
-    for (int64_t i = 0; i < n; i++) {
-        ts[i] = (double)(sp[idx[i]].step + 1) * s->cfg->run.dt;
-        ids[i] = (uint64_t)(sp[idx[i]].cell - p->first);
-    }
-    hid_t d = olive_h5_dset1(path, g, "timestamps", H5T_IEEE_F64LE, m, m > 0 ? 65536 : 0);
-    olive_h5_write_slab1(path, d, H5T_NATIVE_DOUBLE, 0, m, ts, H5P_DEFAULT);
+    for (int64_t i = 0; i < n; i++) ts[i] = (double)(step[i] + 1) * s->cfg->run.dt;
+    hid_t d = olive_h5_dset1(path, g, "timestamps", H5T_IEEE_F64LE, n, n > 0 ? 65536 : 0);
+    olive_h5_write_slab1(path, d, H5T_NATIVE_DOUBLE, 0, n, ts, H5P_DEFAULT);
     olive_h5_attr_str(path, d, "units", "ms");
     olive_h5_close(path, d, "dataset timestamps");
-    d = olive_h5_dset1(path, g, "node_ids", H5T_STD_U64LE, m, m > 0 ? 65536 : 0);
-    olive_h5_write_slab1(path, d, H5T_NATIVE_UINT64, 0, m, ids, H5P_DEFAULT);
+    d = olive_h5_dset1(path, g, "node_ids", H5T_STD_U64LE, n, n > 0 ? 65536 : 0);
+    olive_h5_write_slab1(path, d, H5T_NATIVE_UINT64, 0, n, id, H5P_DEFAULT);
     olive_h5_close(path, d, "dataset node_ids");
     free(ts);
-    free(ids);
     olive_h5_close(path, g, "the spikes group");
 }
 
@@ -186,16 +195,15 @@ static void write_spikes(sim_t *s, const sim_output *o)
     if (s->rank == 0) {
         const char *path = o->path[SLOT_SPIKES];
         hid_t f = olive_h5_create(path);
-        int64_t *off, *idx = sim_split_spikes(s->cfg->rec.pops, s->cfg->rec.npops, sp, n, &off);
+        sim_spike_columns c;
+        sim_spike_columns_make(s->cfg->rec.pops, s->cfg->rec.npops, sp, n, &c);   /* (takes sp) */
         for (int p = 0; p < s->cfg->rec.npops; p++)
-            write_pop_spikes(s, path, f, &s->cfg->rec.pops[p], sp, idx + off[p], off[p + 1] - off[p]);
-        free(idx);
-        free(off);
+            write_pop_spikes(s, path, f, &s->cfg->rec.pops[p], c.step + c.off[p], c.id + c.off[p], c.off[p + 1] - c.off[p]);
+        sim_spike_columns_free(&c);
         sim_write_provenance(s, f, path);
         olive_h5_attr_i64(path, f, "spike_count", n);
         olive_h5_close_file(path, f);
     }
-    free(sp);
 }
 
 void sim_output_checkpoint_spikes(sim_output *o, sim_t *s, int64_t step)
