@@ -141,7 +141,7 @@ static sim_spike *gather_spikes(sim_t *s, int64_t *n_out)
         all = olive_malloc((size_t)total * sizeof(sim_spike) + 8, "spikes");
         int64_t at = 0;
         for (int t = 0; t < s->nthreads; t++) {
-            memcpy(all + at, s->tspikes[t], (size_t)s->tspike_n[t] * sizeof(sim_spike));
+            if (s->tspike_n[t] > 0) memcpy(all + at, s->tspikes[t], (size_t)s->tspike_n[t] * sizeof(sim_spike));
             at += s->tspike_n[t];
         }
         for (int q = 1; q < s->size; q++)
