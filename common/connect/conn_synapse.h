@@ -107,6 +107,48 @@ OLIVE_HD int olive_syn_wanted(int want, const olive_value *d, const olive_value 
     return 0;
 }
 
+/* Value v's first attempt only: olive_value_draw's value where a normal's
+ * attempt 0 falls inside its bounds (a uniform or constant always), 1 and
+ * *x; -1 where that attempt falls outside (*x untouched). */
+OLIVE_HD int olive_value_first(const olive_value *v, uint64_t seed, uint32_t key, uint32_t b, uint32_t draw,
+                               uint32_t stream, double *x)
+{
+    if (!v->normal) return olive_value_draw(v, seed, key, b, draw, stream, x);
+    const double y = v->mean + v->sd * olive_std_normal(seed, key, b, draw, stream);   /* (attempt 0: stream + 0) */
+    if (!(y >= v->lo && y <= v->hi)) return -1;
+    *x = y;
+    return 1;
+}
+
+/* olive_syn_wanted's first attempts only: where every wanted value falls
+ * inside its bounds at its first attempt, olive_syn_wanted's bits and values
+ * (the same operations); -1 where one does not, and then olive_syn_wanted
+ * must draw the synapse (its redraws). Why: on the GPU a warp's 32 synapses
+ * wait for any one lane's redraw loop; a kernel that draws first attempts
+ * only and sends the few synapses that need more to a later pass keeps its
+ * warps full (spk_cuda_rules.cu). */
+OLIVE_HD int olive_syn_wanted_first(int want, const olive_value *d, const olive_value *w, uint64_t seed, uint32_t key,
+                                    uint32_t b, uint32_t draw, double *dx, double *wx)
+{
+    if (!want) return 0;
+    if (!(d->normal && w->normal)) {   /* each alone in its own stream (olive_syn_values, olive_syn_value) */
+        double x0 = 0, x1 = 0;
+        if ((want & 1) && olive_value_first(d, seed, key, b, draw, OLIVE_STREAM_SYN_DELAY, &x0) < 0) return -1;
+        if ((want & 2) && olive_value_first(w, seed, key, b, draw, OLIVE_STREAM_SYN_WEIGHT, &x1) < 0) return -1;
+        if (want & 1) *dx = x0;
+        if (want & 2) *wx = x1;
+        return want;
+    }
+    double z0, z1;   /* both normal: one counter of the delay stream, cosine the delay's, sine the weight's */
+    olive_std_normal_pair(seed, key, b, draw, OLIVE_STREAM_SYN_DELAY, &z0, &z1);
+    const double y0 = d->mean + d->sd * z0, y1 = w->mean + w->sd * z1;
+    if ((want & 1) && !(y0 >= d->lo && y0 <= d->hi)) return -1;
+    if ((want & 2) && !(y1 >= w->lo && y1 <= w->hi)) return -1;
+    if (want & 1) *dx = y0;
+    if (want & 2) *wx = y1;
+    return want;
+}
+
 /* Delay ms in whole steps of dt, as olive_ms_to_steps rounds it (util.h),
  * or -1 outside [0, max]. */
 OLIVE_HD int64_t olive_delay_steps(double ms, double dt, int64_t max)

@@ -115,6 +115,44 @@ int main(void)
         if (olive_syn_wanted(0, &d, &wt, 11, 5, b, draw, &x, &y) != 0 || x != -7 || y != -7) wmism++;
     }
     if (wmism) { printf("FAIL: olive_syn_wanted differs from the calls it stands for %lld times\n", (long long)wmism); fail = 1; }
+
+    /* olive_syn_wanted_first (the GPU's rules kernel, first attempts only): where it draws, olive_syn_wanted's bits
+     * and values, an unwanted value untouched; -1 exactly as often as a first attempt falls outside its bounds: the
+     * MAM-like delay's 3.1 % (normal(1.5, 0.75) below 0.1), the hard truncation's 62 %, never for the others */
+    const olive_value konst = {1.0, 1.0, 0, 0, 0, 0, 0};
+    const struct { const olive_value *d, *w; const char *what; } cases[] = {
+        {&d, &w, "normal delay, normal weight"},
+        {&d, &wt, "normal delay, truncated weight"},
+        {&uni, &w, "uniform delay, normal weight"},
+        {&uni, &uni, "uniform both"},
+        {&konst, &wt, "constant delay, truncated weight"},
+    };
+    for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {
+        /* the shares a first attempt keeps: the delay's below 0.1, the truncated weight's |z| > 0.5 (Box-Muller's
+         * cosine and sine are independent normals, so the pair keeps the product) */
+        const double keptd = cases[ci].d == &d ? 1 - 0.5 * erfc(-al / sqrt(2.0)) : 1;
+        const double keptw = cases[ci].w == &wt ? 1 - erfc(0.5 / sqrt(2.0)) : 1;
+        for (int want = 1; want <= 3; want++) {
+            const int m = 200000;
+            int64_t redo = 0, fmism = 0;
+            for (int i = 0; i < m; i++) {
+                const uint32_t b = (uint32_t)(i / 53), draw = (uint32_t)(i % 53);
+                double x = -7, y = -7, x1 = -7, y1 = -7;
+                const int okf = olive_syn_wanted_first(want, cases[ci].d, cases[ci].w, 13, 2, b, draw, &x, &y);
+                const int ok = olive_syn_wanted(want, cases[ci].d, cases[ci].w, 13, 2, b, draw, &x1, &y1);
+                if (okf < 0) { redo++; if (x != -7 || y != -7) fmism++; continue; }
+                if (okf != ok || bits_of(x) != bits_of(x1) || bits_of(y) != bits_of(y1)) fmism++;
+            }
+            const double expect = 1 - ((want & 1) ? keptd : 1) * ((want & 2) ? keptw : 1);
+            const double share = (double)redo / m, se1 = sqrt(expect * (1 - expect) / m);
+            if (fmism || fabs(share - expect) > 5 * se1 + 1e-12) {
+                printf("FAIL: olive_syn_wanted_first, %s, want %d: %lld differ, %.5f redrawn (expected %.5f)\n",
+                       cases[ci].what, want, (long long)fmism, share, expect);
+                fail = 1;
+            }
+        }
+    }
+    printf("olive_syn_wanted_first: the same draws as olive_syn_wanted where no value is redrawn (5 cases x 3 wants)\n");
     printf(fail ? "test_syn_pair: FAILED\n" : "test_syn_pair: all passed\n");
     return fail;
 }

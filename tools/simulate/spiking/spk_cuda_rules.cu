@@ -163,6 +163,35 @@ static __device__ __forceinline__ int rule_event_add(const spk_rule_dev &q, int 
     return 1;
 }
 
+/* rule_event_add with first attempts only (olive_syn_wanted_first): the
+ * same event added, 1, or 0 when it goes into other ranks' cells; -2, with
+ * nothing added or counted, where a value needs a redraw or falls outside
+ * its range (k_rule_events then adds it by rule_event_add in a pass of its
+ * own, so a warp's lanes do not wait for one lane's redraws: ~3 % of the
+ * multi-area model's delays are redrawn, and inline they cost the warps of
+ * ~70 % of its events a second Philox, log, root and cosine). */
+static __device__ __forceinline__ int rule_event_add_first(const spk_rule_dev &q, int64_t g, int64_t d, int64_t sL, int L,
+                                                           int64_t row0, int64_t n, int64_t nt, int wq, double *acc,
+                                                           unsigned char *touched)
+{
+    const int64_t t = olive_outdegree_target(q.seed, q.key, g, (uint32_t)d, q.t0, q.t1, q.autapses, OLIVE_STREAM_SYN_PAIRS);
+    if (t < row0 || t >= row0 + n) return 0;
+    double ms = 0, w = q.wconst;
+    int64_t dl = q.dconst;
+    const int want = (q.dvar ? 1 : 0) | (q.wvar ? 2 : 0);
+    if (want && olive_syn_wanted_first(want, &q.d, &q.w, q.seed, q.key, (uint32_t)g, (uint32_t)d, &ms, &w) < 0) return -2;
+    if (q.dvar && (dl = olive_delay_steps(ms, q.dt, L - 1)) < 0) return -2;
+    int64_t slot = sL + dl;
+    if (slot >= L) slot -= L;
+    atomicAdd(&acc[(2 * slot + q.rec) * nt + (t - row0)], olive_weight_quantize(w, wq));
+    if (touched) touched[slot * nt + (t - row0)] = 1;
+    return 1;
+}
+
+/* A block's events deferred to its second pass (rule_event_add_first's -2)
+ * at most; past it an event is added at once by rule_event_add. */
+#define RULES_REDO 512
+
 /* Event d of source g in rule j: its key and number at key[at], val[at], or
  * (FREE) its weight added at once; 1 when it goes into the rank's cells. */
 template <int FREE>
@@ -210,7 +239,9 @@ __global__ void __launch_bounds__(256, FREE ? 3 : 1) k_rule_events(const int64_t
 {
     __shared__ unsigned long long local;
     __shared__ int64_t pre[RULES_FLAT + 1];
-    if (threadIdx.x == 0) local = 0;
+    __shared__ unsigned nredo;
+    __shared__ uint32_t redo[FREE ? RULES_REDO : 1];
+    if (threadIdx.x == 0) local = 0, nredo = 0;
     const int64_t i = blockIdx.x;
     const int64_t g = sp[i] & 0xffffffff, step = window0 + (sp[i] >> 32);
     const int64_t base = FREE ? 0 : off[i], sL = FREE ? step % L : 0;
@@ -229,8 +260,26 @@ __global__ void __launch_bounds__(256, FREE ? 3 : 1) k_rule_events(const int64_t
         for (int64_t e = threadIdx.x; e < total; e += blockDim.x) {
             const int lo = rule_of_event(pre, nr, e);
             const int j = G.order[x0 + lo];
+            if (FREE) {
+                const int in = rule_event_add_first(r[j], g, e - pre[lo], sL, L, row0, n, nt, wq, acc, touched);
+                if (in >= 0) { mine += (unsigned)in; continue; }
+                if (total <= (int64_t)UINT32_MAX) {
+                    const unsigned k = atomicAdd(&nredo, 1u);
+                    if (k < RULES_REDO) { redo[k] = (uint32_t)e; continue; }
+                }
+            }
             mine += rule_event_emit<FREE>(r[j], j, g, e - pre[lo], step, sL, bits, L, row0, n, nt, cnt, wq, acc, touched,
                                           key, val, base + e);
+        }
+        if (FREE) {   /* the deferred events, the block's warps full of them */
+            __syncthreads();
+            const unsigned nr2 = nredo < RULES_REDO ? nredo : RULES_REDO;
+            for (unsigned k = threadIdx.x; k < nr2; k += blockDim.x) {
+                const int64_t e = redo[k];
+                const int lo = rule_of_event(pre, nr, e);
+                const int j = G.order[x0 + lo];
+                mine += rule_event_add(r[j], j, g, e - pre[lo], sL, bits, L, row0, n, nt, wq, acc, touched, cnt);
+            }
         }
     } else {
         int64_t at = base;
@@ -244,7 +293,8 @@ __global__ void __launch_bounds__(256, FREE ? 3 : 1) k_rule_events(const int64_t
         }
         __syncthreads();
     }
-    if (mine) atomicAdd(&local, mine);
+    for (int o = 16; o > 0; o >>= 1) mine += __shfl_down_sync(0xffffffffu, mine, o);   /* (one shared atomic a warp) */
+    if ((threadIdx.x & 31) == 0 && mine) atomicAdd(&local, mine);
     __syncthreads();
     if (threadIdx.x == 0 && local) atomicAdd(&cnt[0], local);
 }
