@@ -20,7 +20,12 @@
  *              additions in the same order;
  *   k_deliver: the due slot's sums into the receptors (touched targets only,
  *              as the CPU), Poisson input (olive_binomial, Philox by (seed,
- *              cell, step)), the model's on_spike (reset).
+ *              cell, step); with many inputs both in one pass,
+ *              k_deliver_poisson), the model's on_spike (reset: run first by
+ *              the next step's update pass, see reset()).
+ * The host waits for the device once a step: for the update's spikes,
+ * which come back with their count; the events' counts of a window are read
+ * a window later (spk_rules_flush).
  * The host keeps mirrors of the state for output (fetch). This is the host
  * push path (any rank count); one rank takes the device push path
  * (spk_cuda_devpush.cu) or, for a small network, the fused one
@@ -106,25 +111,37 @@ __global__ void k_accumulate(int64_t E, const uint64_t *key, const int64_t *val,
  * rule's events need not write the touched byte: one random store an event
  * fewer. */
 #define SPK_NEG0 0x8000000000000000ULL
+/* Target r's due sums (the slot's, emptied): 1 and s0, s1 where it is due,
+ * else 0 (k_deliver's test, by itself and in k_deliver_poisson). */
+static __device__ __forceinline__ int spk_due_sums(int64_t nt, int64_t slot, int64_t r, double *acc, unsigned char *touched,
+                                                   int neg0, double &s0, double &s1)
+{
+    double *a0 = acc + (2 * slot) * nt + r, *a1 = acc + (2 * slot + 1) * nt + r;
+    unsigned char *t = touched + slot * nt + r;
+    if (neg0) {
+        const unsigned long long b0 = (unsigned long long)__double_as_longlong(*a0),
+                                 b1 = (unsigned long long)__double_as_longlong(*a1);
+        if (!*t && b0 == SPK_NEG0 && b1 == SPK_NEG0) return 0;
+        s0 = b0 == SPK_NEG0 ? 0.0 : __longlong_as_double((long long)b0);
+        s1 = b1 == SPK_NEG0 ? 0.0 : __longlong_as_double((long long)b1);
+    } else {
+        if (!*t) return 0;
+        s0 = *a0;
+        s1 = *a1;
+    }
+    *a0 = neg0 ? -0.0 : 0.0;
+    *a1 = neg0 ? -0.0 : 0.0;
+    *t = 0;
+    return 1;
+}
+
 __global__ void k_deliver(int64_t nt, int64_t n, int64_t slot, double *acc, unsigned char *touched, double *x0,
                           double *x1, double *site_in, const double *rscale, int neg0)
 {
     const int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
     if (r >= nt) return;
-    double *a0 = acc + (2 * slot) * nt + r, *a1 = acc + (2 * slot + 1) * nt + r;
-    unsigned char *t = touched + slot * nt + r;
     double s0, s1;
-    if (neg0) {
-        const unsigned long long b0 = (unsigned long long)__double_as_longlong(*a0),
-                                 b1 = (unsigned long long)__double_as_longlong(*a1);
-        if (!*t && b0 == SPK_NEG0 && b1 == SPK_NEG0) return;
-        s0 = b0 == SPK_NEG0 ? 0.0 : __longlong_as_double((long long)b0);
-        s1 = b1 == SPK_NEG0 ? 0.0 : __longlong_as_double((long long)b1);
-    } else {
-        if (!*t) return;
-        s0 = *a0;
-        s1 = *a1;
-    }
+    if (!spk_due_sums(nt, slot, r, acc, touched, neg0, s0, s1)) return;
     if (rscale) {   /* a plugin's receptors: the cell's factors times the sums (spk_deliver.c) */
         x0[r] += rscale[r] * s0;
         x1[r] += rscale[n + r] * s1;
@@ -134,15 +151,20 @@ __global__ void k_deliver(int64_t nt, int64_t n, int64_t slot, double *acc, unsi
     } else {
         site_in[r - n] += s0;
     }
-    *a0 = neg0 ? -0.0 : 0.0;
-    *a1 = neg0 ? -0.0 : 0.0;
-    *t = 0;
 }
 
 /* x[0 .. m) = -0.0 (an empty ring with neg0) */
 __global__ void k_fill_neg0(double *x, int64_t m)
 {
     for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < m; i += (int64_t)gridDim.x * blockDim.x) x[i] = -0.0;
+}
+
+/* The events' count: one atomic a warp (spike_tail.cuh's spk_poisson_cell says why). */
+static __device__ __forceinline__ void spk_count_events(unsigned long long events, unsigned long long *count)
+{
+    cooperative_groups::coalesced_group t = cooperative_groups::coalesced_threads();
+    const unsigned long long sum = cooperative_groups::reduce(t, events, cooperative_groups::plus<unsigned long long>());
+    if (t.thread_rank() == 0 && sum) atomicAdd(count, sum);
 }
 
 __global__ void k_poisson(int64_t a, int64_t b, int64_t row0, uint64_t seed, int64_t step, uint32_t j, int64_t nin,
@@ -153,11 +175,7 @@ __global__ void k_poisson(int64_t a, int64_t b, int64_t row0, uint64_t seed, int
     if (g >= b) return;
     const long long hits = olive_poisson_input_hits_f(seed, g, step, (int)j, nin, prob, p0, fac);
     if (hits) x[g - row0] += spk_poisson_amount(hits, w, rs ? rs + (g - row0) : nullptr);   /* (rs: a plugin's receptor factors) */
-    /* the count: one atomic a warp (spike_tail.cuh's spk_poisson_cell says why) */
-    cooperative_groups::coalesced_group t = cooperative_groups::coalesced_threads();
-    const unsigned long long sum = cooperative_groups::reduce(t, (unsigned long long)hits,
-                                                              cooperative_groups::plus<unsigned long long>());
-    if (t.thread_rank() == 0 && sum) atomicAdd(count, sum);
+    spk_count_events((unsigned long long)hits, count);
 }
 
 int16_t *spk_poisson_cover(const sim_t *s, int64_t n, int *per)
@@ -190,13 +208,14 @@ int16_t *spk_poisson_cover(const sim_t *s, int64_t n, int *per)
  * additions as k_poisson's launches one after another, for many inputs,
  * whose launches would cost more than their work (the multi-area model's
  * 254 populations: 254 launches a step). */
-__global__ void k_poisson_all(int64_t n, int64_t row0, uint64_t seed, int64_t step, const sim_poisson *in, const int16_t *cover,
-                              int per, const double *fac, double *x0, double *x1, unsigned long long *count, const double *rs)
+/* Cell r's covering inputs on `step` into v0, v1 in their order; the
+ * events they bring. */
+static __device__ __forceinline__ unsigned long long spk_poisson_cover_cell(int64_t n, int64_t r, int64_t g, uint64_t seed,
+                                                                            int64_t step, const sim_poisson *in,
+                                                                            const int16_t *cover, int per,
+                                                                            const double *fac, const double *rs, double &v0,
+                                                                            double &v1)
 {
-    const int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
-    if (r >= n) return;
-    const int64_t g = row0 + r;
-    double v0 = x0[r], v1 = x1[r];
     unsigned long long events = 0;
     for (int q = 0; q < per; q++) {
         const int c = cover[(int64_t)q * n + r];
@@ -211,14 +230,47 @@ __global__ void k_poisson_all(int64_t n, int64_t row0, uint64_t seed, int64_t st
         else v0 += spk_poisson_amount(hits, p->weight, rs ? rs + r : nullptr);
         events += (unsigned long long)hits;
     }
-    x0[r] = v0;
-    x1[r] = v1;
-    cooperative_groups::coalesced_group t = cooperative_groups::coalesced_threads();
-    const unsigned long long sum = cooperative_groups::reduce(t, events, cooperative_groups::plus<unsigned long long>());
-    if (t.thread_rank() == 0 && sum) atomicAdd(count, sum);
+    return events;
 }
 
-/* Inputs from which one launch takes them all (k_poisson_all). */
+/* k_deliver, then every Poisson input of the cell in its order (its
+ * covering inputs: spk_poisson_cover), in one pass: the host push path's
+ * step 3 with many inputs, whose launches one an input would cost more
+ * than their work (the multi-area model's 254 populations). The same
+ * additions in the same order as k_deliver and k_poisson's launches one
+ * after another; each cell's receptor variables read and written once
+ * (as two kernels, k_deliver and a Poisson pass: 69 + 119 us a step of the
+ * multi-area model on an H200). */
+__global__ void k_deliver_poisson(int64_t nt, int64_t n, int64_t slot, double *acc, unsigned char *touched, double *x0,
+                                  double *x1, double *site_in, const double *rscale, int neg0, int64_t row0, uint64_t seed,
+                                  int64_t step, const sim_poisson *in, const int16_t *cover, int per, const double *fac,
+                                  unsigned long long *count)
+{
+    const int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+    if (r >= nt) return;
+    double s0, s1;
+    const int due = spk_due_sums(nt, slot, r, acc, touched, neg0, s0, s1);
+    if (r >= n) {   /* a synapse site's channel (no Poisson input) */
+        if (due) site_in[r - n] += s0;
+        return;
+    }
+    double v0 = x0[r], v1 = x1[r];
+    if (due) {
+        if (rscale) {   /* (k_deliver's terms) */
+            v0 += rscale[r] * s0;
+            v1 += rscale[n + r] * s1;
+        } else {
+            v0 += s0;
+            v1 += s1;
+        }
+    }
+    const unsigned long long events = spk_poisson_cover_cell(n, r, row0 + r, seed, step, in, cover, per, fac, rscale, v0, v1);
+    x0[r] = v0;
+    x1[r] = v1;
+    spk_count_events(events, count);
+}
+
+/* Inputs from which one launch takes them all (k_deliver_poisson). */
 #define SPK_POISSON_ONE_LAUNCH 8
 
 /* The spike sources' step: rows[i] fires (spike_source.h), its flag and
@@ -454,7 +506,11 @@ static void update(sim_t *s, int64_t step, int64_t q, const spk_tail_args *tail)
         s->family->cells->cuda_update(s, g, step, q, cur);
     } else {   /* (device push: with static buckets the tail here, else plugin_push_steps) */
         if (tail) spk_plugin_cuda_tail_update(s, g, tail, step, q, cur);
-        else spk_plugin_cuda_update(s, g, step, q, cur, chunked, chunked && q > 0 && !g->pass.sb);
+        else {
+            const int reset_first = (chunked && q > 0 && !g->pass.sb) || g->win.reset_pending;   /* (host push: reset()) */
+            g->win.reset_pending = 0;
+            spk_plugin_cuda_update(s, g, step, q, cur, chunked, reset_first);
+        }
     }
     if (g->sources.n) {
         k_sources<<<spk_blocks(g->sources.n, 256), 256, 0, g->st>>>(g->sources.n, g->sources.rows, g->sources.src, s->cfg->run.seed, s->plan.row0,
@@ -472,10 +528,7 @@ static void deliver(sim_t *s, int64_t step)
     const sim_config *c = s->cfg;
     const int64_t n = g->n, row0 = s->plan.row0;
     /* receptor 0 is ge, 1 is gi (cellmodel.c) */
-    k_deliver<<<spk_blocks(g->ring.nt, 256), 256, 0, g->st>>>(g->ring.nt, n, step % k->L, g->ring.acc, g->ring.touched, g->ge, g->gi,
-                                                     g->ring.site_in, g->rscale, g->ring.neg0);
-    CK_LAUNCH("k_deliver");
-    if (c->spiking.npoisson >= SPK_POISSON_ONE_LAUNCH) {
+    if (c->spiking.npoisson >= SPK_POISSON_ONE_LAUNCH) {   /* the due sums and every input in one pass */
         if (!g->poisson.cover) {   /* (once; freed with the engine) */
             int16_t *cover = spk_poisson_cover(s, n, &g->poisson.per);
             if (!g->poisson.in) g->poisson.in = dev_copy(k->poisson.in, (size_t)c->spiking.npoisson, "Poisson inputs");
@@ -483,12 +536,15 @@ static void deliver(sim_t *s, int64_t step)
                                      : dev_alloc<int16_t>(1, "Poisson inputs");
             free(cover);
         }
-        k_poisson_all<<<spk_blocks(n, 256), 256, 0, g->st>>>(n, row0, c->run.seed, step, g->poisson.in, g->poisson.cover,
-                                                              g->poisson.per, g->poisson.fac, g->ge, g->gi,
-                                                              g->poisson.count, g->rscale);
-        CK_LAUNCH("k_poisson_all");
+        k_deliver_poisson<<<spk_blocks(g->ring.nt, 256), 256, 0, g->st>>>(
+            g->ring.nt, n, step % k->L, g->ring.acc, g->ring.touched, g->ge, g->gi, g->ring.site_in, g->rscale, g->ring.neg0,
+            row0, c->run.seed, step, g->poisson.in, g->poisson.cover, g->poisson.per, g->poisson.fac, g->poisson.count);
+        CK_LAUNCH("k_deliver_poisson");
         return;
     }
+    k_deliver<<<spk_blocks(g->ring.nt, 256), 256, 0, g->st>>>(g->ring.nt, n, step % k->L, g->ring.acc, g->ring.touched, g->ge, g->gi,
+                                                     g->ring.site_in, g->rscale, g->ring.neg0);
+    CK_LAUNCH("k_deliver");
     for (int j = 0; j < c->spiking.npoisson; j++) {
         const sim_poisson *p = &k->poisson.in[j];
         if (step < p->step0 || step >= p->step1) continue;
@@ -503,13 +559,27 @@ static void deliver(sim_t *s, int64_t step)
     }
 }
 
-/* Step 4: the point model's on_spike (its reset; cable cells have none). */
+/* Step 4: the point model's on_spike (its reset; cable cells have none).
+ * On the host push path it is left to the next step's update pass, which
+ * runs it first for the cells that fired (olive_plugin_update's
+ * reset_first: the same operations in the same order, one pass over the
+ * cells fewer a step), unless the host reads or changes the cells before:
+ * reset_flush. */
 static void reset(sim_t *s, int64_t step)
 {
     spk_cuda *g = s->spk->cuda;
-    if (g->plugin) spk_plugin_cuda_on_spike(s, g, step);
+    if (!g->plugin) return;
+    g->win.reset_pending = 1;
+    g->win.reset_step = step;
 }
 
+static void reset_flush(sim_t *s)
+{
+    spk_cuda *g = s->spk->cuda;
+    if (!g->win.reset_pending) return;
+    spk_plugin_cuda_on_spike(s, g, g->win.reset_step);
+    g->win.reset_pending = 0;
+}
 
 /* The host push path: the step's spikes come back, windows are exchanged. */
 static void host_push_step(sim_t *s, int64_t step)
@@ -526,12 +596,20 @@ static void host_push_step(sim_t *s, int64_t step)
     }
     CK(cudaMemcpyAsync(g->win.h_nspk, g->nspk, sizeof(unsigned int), cudaMemcpyDeviceToHost, g->st));
     CK(cudaMemcpyAsync(g->h_bad, g->bad, sizeof(unsigned long long), cudaMemcpyDeviceToHost, g->st));
+    /* the spikes too, as many as twice the last step's (at least 1024):
+     * usually all of them, and the step waits for the device once, not twice */
+    const int64_t guess = std::min<int64_t>(g->n, std::max<int64_t>(g->win.guess, 1024));
+    CK(cudaMemcpyAsync(g->win.h_spk, g->spk, (size_t)guess * sizeof(int32_t), cudaMemcpyDeviceToHost, g->st));
+    CK(cudaMemsetAsync(g->nspk, 0, sizeof(unsigned int), g->st));
     CK(cudaStreamSynchronize(g->st));
     const unsigned int ns = *g->win.h_nspk;
+    g->win.guess = 2 * (int64_t)ns;
     if (ns) {
-        CK(cudaMemcpyAsync(g->win.h_spk, g->spk, ns * sizeof(int32_t), cudaMemcpyDeviceToHost, g->st));
-        CK(cudaMemsetAsync(g->nspk, 0, sizeof(unsigned int), g->st));
-        CK(cudaStreamSynchronize(g->st));
+        if ((int64_t)ns > guess) {   /* (the memset above leaves the list as it is) */
+            CK(cudaMemcpyAsync(g->win.h_spk + guess, g->spk + guess, (size_t)(ns - guess) * sizeof(int32_t),
+                               cudaMemcpyDeviceToHost, g->st));
+            CK(cudaStreamSynchronize(g->st));
+        }
         spk_tspikes_reserve(s, ns);
         for (unsigned int i = 0; i < ns; i++) s->tspikes[0][s->tspike_n[0]++] = (sim_spike){step, row0 + g->win.h_spk[i]};
     }
@@ -664,6 +742,8 @@ static void spiking_cuda_step(sim_t *s, int64_t step) { spiking_cuda_steps(s, st
 static void spiking_cuda_fetch(sim_t *s, int all)
 {
     spk_cuda *g = s->spk->cuda;
+    reset_flush(s);
+    spk_rules_flush(s, g);   /* (the last window's event count) */
     if (g->plugin) {
         spk_plugin_cuda_fetch(s, g);   /* (the point model's variables) */
     } else {   /* cable cells: v and the receptors here, the rest the kind's */
@@ -718,6 +798,7 @@ static void spiking_cuda_free(sim_t *s)
 
 static void spiking_cuda_weights(sim_t *s, const int64_t *x, int64_t n, double *w)
 {
+    reset_flush(s);
     spk_plastic_cuda_weights(s->spk->cuda, x, n, w);
 }
 
@@ -727,6 +808,7 @@ static void spiking_cuda_weights(sim_t *s, const int64_t *x, int64_t n, double *
 static void spiking_cuda_inputs_changed(sim_t *s)
 {
     spk_cuda *g = s->spk->cuda;
+    reset_flush(s);   /* (with the coefficients it was due with) */
     const size_t nin = (size_t)s->cfg->spiking.npoisson;
     if (g->poisson.in)
         CK(cudaMemcpyAsync(g->poisson.in, s->spk->poisson.in, nin * sizeof(sim_poisson), cudaMemcpyHostToDevice, g->st));

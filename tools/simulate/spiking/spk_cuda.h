@@ -52,6 +52,12 @@ struct spk_window_dev {
     int key_bits;
     unsigned int *h_nspk;
     int32_t *h_spk;
+    int64_t guess;             /* spikes read back with the count (twice the last step's): one round trip, not two */
+    /* the last step's on_spike, left to the next update pass (its
+     * reset_first), or to spk_reset_flush where the host reads or changes
+     * the cells first */
+    int reset_pending;
+    int64_t reset_step;
 };
 
 /* The spikes of a chunk of steps (the one-rank strategies, spk_cuda_chunk.cu). */
@@ -237,8 +243,10 @@ void spk_ensure_tmp(spk_cuda *g, size_t bytes);
 void spk_rules_setup(sim_t *s, spk_cuda *g);
 /* The window's m spikes (all: (step - window0) << 32 | cell, sorted; on the
  * device in g->win.sp): their synapses drawn, their events summed into the
- * ring's slots in the CPU engine's order; waits for the device. */
+ * ring's slots in the CPU engine's order; the counts read a window later
+ * (spk_rules_flush: also before the host reads the cells). */
 void spk_rules_window(sim_t *s, spk_cuda *g, const int64_t *all, int64_t m);
+void spk_rules_flush(sim_t *s, spk_cuda *g);   /* the last window's counts (spk_cuda_rules.cu) */
 void spk_rules_free(spk_cuda *g);
 
 /* spk_cuda_fused.cu */

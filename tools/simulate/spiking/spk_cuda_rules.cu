@@ -47,6 +47,8 @@ struct spk_rules_cuda {
     spk_rule_groups hg, dg;      /* host and device copies */
     spk_event_bits bits;
     unsigned long long *cnt, *h_cnt;   /* [0] events into the rank's cells, [1] a bad delay's event, [2] a bad weight's */
+    cudaEvent_t copied;                /* h_cnt's copy of a window done */
+    int pending;                       /* h_cnt holds a window's counts not yet read (spk_rules_flush) */
 };
 
 static __host__ __device__ __forceinline__ uint64_t rule_event(const spk_event_bits &b, int j, int64_t g, int64_t d)
@@ -429,6 +431,7 @@ void spk_rules_setup(sim_t *s, spk_cuda *g)
     R->dg.counts = k->drawn.ncounts ? dev_copy(k->drawn.counts, (size_t)k->drawn.ncounts, "source counts") : nullptr;
     R->cnt = dev_alloc<unsigned long long>(3, "rules");
     CK(cudaMallocHost((void **)&R->h_cnt, 3 * sizeof(unsigned long long)));
+    CK(cudaEventCreateWithFlags(&R->copied, cudaEventDisableTiming));
 }
 
 /* Every synapse of rule j into rows [row0, row0 + n), a grid-stride loop
@@ -566,10 +569,27 @@ void spk_rules_survey(sim_t *s, int64_t *count, int64_t *dmin, int64_t *dmax, ui
     free(h);
 }
 
+/* The last window's counts: its events, a draw that failed. Read a window
+ * late (at the next window, or when the host reads the cells), so that the
+ * host does not wait for the events' kernel each step but queues the next
+ * step's kernels behind it: a bad draw stops the run one window later,
+ * with the same message. */
+void spk_rules_flush(sim_t *s, spk_cuda *g)
+{
+    spk_rules_cuda *R = g->rules;
+    if (!R || !R->pending) return;
+    CK(cudaEventSynchronize(R->copied));
+    R->pending = 0;
+    if (R->h_cnt[1] != ~0ULL) rule_fault(s, R->bits, R->h_cnt[1], "delay falls outside 0..65535 steps or its bounds in every draw");
+    if (R->h_cnt[2] != ~0ULL) rule_fault(s, R->bits, R->h_cnt[2], "weight falls outside its bounds in every draw");
+    s->spk->events += (int64_t)R->h_cnt[0];
+}
+
 void spk_rules_window(sim_t *s, spk_cuda *g, const int64_t *all, int64_t m)
 {
     struct sim_spk *k = s->spk;
     spk_rules_cuda *R = g->rules;
+    spk_rules_flush(s, g);   /* (before h_cnt is written again) */
     const int64_t cap = INT64_C(1) << 26;   /* events a batch (32 bytes each, and the sort's scratch) */
     const uint64_t none = (uint64_t)k->L * (uint64_t)g->ring.nt;
     CK(cudaMemsetAsync(R->cnt, 0, sizeof(unsigned long long), g->st));
@@ -620,10 +640,8 @@ void spk_rules_window(sim_t *s, spk_cuda *g, const int64_t *all, int64_t m)
         CK_LAUNCH("k_rule_accumulate");
     }
     CK(cudaMemcpyAsync(R->h_cnt, R->cnt, 3 * sizeof(unsigned long long), cudaMemcpyDeviceToHost, g->st));
-    CK(cudaStreamSynchronize(g->st));
-    if (R->h_cnt[1] != ~0ULL) rule_fault(s, R->bits, R->h_cnt[1], "delay falls outside 0..65535 steps or its bounds in every draw");
-    if (R->h_cnt[2] != ~0ULL) rule_fault(s, R->bits, R->h_cnt[2], "weight falls outside its bounds in every draw");
-    k->events += (int64_t)R->h_cnt[0];
+    CK(cudaEventRecord(R->copied, g->st));
+    R->pending = 1;
 }
 
 void spk_rules_free(spk_cuda *g)
@@ -633,6 +651,7 @@ void spk_rules_free(spk_cuda *g)
     CK(cudaFree(R->dev));
     CK(cudaFree(R->cnt));
     CK(cudaFreeHost(R->h_cnt));
+    CK(cudaEventDestroy(R->copied));
     void *f[] = {(void *)R->dg.s0, (void *)R->dg.s1, (void *)R->dg.first, (void *)R->dg.order, (void *)R->dg.counts};
     for (size_t i = 0; i < sizeof f / sizeof f[0]; i++)
         if (f[i]) CK(cudaFree(f[i]));
