@@ -186,6 +186,17 @@ static __device__ __forceinline__ double spk_poisson_amount(long long hits, doub
     return (double)hits * (rs ? *rs * w : w);
 }
 
+/* A thread's events added to the counter: one atomic a warp (an integer:
+ * exact in any order). An atomic per cell on the one counter serialised:
+ * 42 us a step of the microcircuit's 77k cells on an H200, more than the
+ * rest of the step. */
+static __device__ __forceinline__ void spk_count_events(unsigned long long events, unsigned long long *count)
+{
+    cooperative_groups::coalesced_group w = cooperative_groups::coalesced_threads();
+    const unsigned long long sum = cooperative_groups::reduce(w, events, cooperative_groups::plus<unsigned long long>());
+    if (w.thread_rank() == 0 && sum) atomicAdd(count, sum);
+}
+
 /* Every --poisson input of cell g on step `step` into its receptor
  * variables x0 (ge) and x1 (gi), in input order, as the CPU engine
  * (spk_deliver.c): the one-rank paths' per-cell form. */
@@ -205,12 +216,7 @@ static __device__ __forceinline__ void spk_poisson_cell(const sim_poisson *in, c
             events += (unsigned long long)hits;
         }
     }
-    /* The count: one atomic a warp (an integer: exact in any order). An
-     * atomic per cell on the one counter serialised: 42 us a step of the
-     * microcircuit's 77k cells on an H200, more than the rest of the step. */
-    cooperative_groups::coalesced_group w = cooperative_groups::coalesced_threads();
-    const unsigned long long sum = cooperative_groups::reduce(w, events, cooperative_groups::plus<unsigned long long>());
-    if (w.thread_rank() == 0 && sum) atomicAdd(count, sum);
+    spk_count_events(events, count);
 }
 
 /* A chunk's --poisson inputs drawn ahead of its steps, all at once

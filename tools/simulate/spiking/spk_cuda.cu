@@ -159,14 +159,6 @@ __global__ void k_fill_neg0(double *x, int64_t m)
     for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < m; i += (int64_t)gridDim.x * blockDim.x) x[i] = -0.0;
 }
 
-/* The events' count: one atomic a warp (spike_tail.cuh's spk_poisson_cell says why). */
-static __device__ __forceinline__ void spk_count_events(unsigned long long events, unsigned long long *count)
-{
-    cooperative_groups::coalesced_group t = cooperative_groups::coalesced_threads();
-    const unsigned long long sum = cooperative_groups::reduce(t, events, cooperative_groups::plus<unsigned long long>());
-    if (t.thread_rank() == 0 && sum) atomicAdd(count, sum);
-}
-
 __global__ void k_poisson(int64_t a, int64_t b, int64_t row0, uint64_t seed, int64_t step, uint32_t j, int64_t nin,
                           double prob, double p0, const double *fac, double w, double *x, unsigned long long *count,
                           const double *rs)

@@ -54,7 +54,7 @@ struct spk_window_dev {
     int32_t *h_spk;
     int64_t guess;             /* spikes read back with the count (twice the last step's): one round trip, not two */
     /* the last step's on_spike, left to the next update pass (its
-     * reset_first), or to spk_reset_flush where the host reads or changes
+     * reset_first), or to spk_cuda.cu's reset_flush where the host reads or changes
      * the cells first */
     int reset_pending;
     int64_t reset_step;

@@ -317,9 +317,7 @@ __global__ void k_poisson_ahead(int64_t n, int64_t row0, int64_t first, int64_t 
             ev += (unsigned long long)hits;
         }
     }
-    cg::coalesced_group w = cg::coalesced_threads();
-    const unsigned long long sum = cg::reduce(w, ev, cg::plus<unsigned long long>());
-    if (w.thread_rank() == 0 && sum) atomicAdd(events, sum);
+    spk_count_events(ev, events);
 }
 
 /* The inputs covering each own cell, in input order: if a chunk's draws
