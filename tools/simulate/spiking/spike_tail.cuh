@@ -391,4 +391,59 @@ static __device__ __forceinline__ void spk_tail_inputs(const spk_tail_args &a, i
                          a.rscale ? a.rscale + r : nullptr, a.rscale ? a.rscale + a.n + r : nullptr);
 }
 
+/* The host push path's per-cell steps (spk_cuda.cu's k_deliver, k_poisson,
+ * k_deliver_poisson, and the plugin pass that takes them in:
+ * spk_plugin_kernels.cu's olive_plugin_update_due). An empty slot of a
+ * neg0 ring holds -0.0 (spk_cuda.cu's k_deliver says why). */
+#define SPK_NEG0 0x8000000000000000ULL
+
+/* Target r's due sums (the slot's, emptied): 1 and s0, s1 where it is due,
+ * else 0 (k_deliver's test, by itself and in k_deliver_poisson). */
+static __device__ __forceinline__ int spk_due_sums(int64_t nt, int64_t slot, int64_t r, double *acc, unsigned char *touched,
+                                                   int neg0, double &s0, double &s1)
+{
+    double *a0 = acc + (2 * slot) * nt + r, *a1 = acc + (2 * slot + 1) * nt + r;
+    unsigned char *t = touched + slot * nt + r;
+    if (neg0) {
+        const unsigned long long b0 = (unsigned long long)__double_as_longlong(*a0),
+                                 b1 = (unsigned long long)__double_as_longlong(*a1);
+        if (!*t && b0 == SPK_NEG0 && b1 == SPK_NEG0) return 0;
+        s0 = b0 == SPK_NEG0 ? 0.0 : __longlong_as_double((long long)b0);
+        s1 = b1 == SPK_NEG0 ? 0.0 : __longlong_as_double((long long)b1);
+    } else {
+        if (!*t) return 0;
+        s0 = *a0;
+        s1 = *a1;
+    }
+    *a0 = neg0 ? -0.0 : 0.0;
+    *a1 = neg0 ? -0.0 : 0.0;
+    *t = 0;
+    return 1;
+}
+
+/* Cell r's covering inputs on `step` into v0, v1 in their order; the
+ * events they bring. */
+static __device__ __forceinline__ unsigned long long spk_poisson_cover_cell(int64_t n, int64_t r, int64_t g, uint64_t seed,
+                                                                            int64_t step, const sim_poisson *in,
+                                                                            const int16_t *cover, int per,
+                                                                            const double *fac, const double *rs, double &v0,
+                                                                            double &v1)
+{
+    unsigned long long events = 0;
+    for (int q = 0; q < per; q++) {
+        const int c = cover[(int64_t)q * n + r];
+        if (c < 0) break;
+        const int j = c >> 1;
+        const sim_poisson *p = &in[j];
+        if (step < p->step0 || step >= p->step1) continue;
+        const long long hits = olive_poisson_input_hits_f(seed, g, step, j, p->n, p->prob, p->p0,
+                                                          fac + (size_t)j * OLIVE_BINOMIAL_FACTORS);
+        if (!hits) continue;
+        if (c & 1) v1 += spk_poisson_amount(hits, p->weight, rs ? rs + n + r : nullptr);
+        else v0 += spk_poisson_amount(hits, p->weight, rs ? rs + r : nullptr);
+        events += (unsigned long long)hits;
+    }
+    return events;
+}
+
 #endif

@@ -110,31 +110,6 @@ __global__ void k_accumulate(int64_t E, const uint64_t *key, const int64_t *val,
  * rounding never gives -0.0 (weight_quantum.h), so the kernel adding a
  * rule's events need not write the touched byte: one random store an event
  * fewer. */
-#define SPK_NEG0 0x8000000000000000ULL
-/* Target r's due sums (the slot's, emptied): 1 and s0, s1 where it is due,
- * else 0 (k_deliver's test, by itself and in k_deliver_poisson). */
-static __device__ __forceinline__ int spk_due_sums(int64_t nt, int64_t slot, int64_t r, double *acc, unsigned char *touched,
-                                                   int neg0, double &s0, double &s1)
-{
-    double *a0 = acc + (2 * slot) * nt + r, *a1 = acc + (2 * slot + 1) * nt + r;
-    unsigned char *t = touched + slot * nt + r;
-    if (neg0) {
-        const unsigned long long b0 = (unsigned long long)__double_as_longlong(*a0),
-                                 b1 = (unsigned long long)__double_as_longlong(*a1);
-        if (!*t && b0 == SPK_NEG0 && b1 == SPK_NEG0) return 0;
-        s0 = b0 == SPK_NEG0 ? 0.0 : __longlong_as_double((long long)b0);
-        s1 = b1 == SPK_NEG0 ? 0.0 : __longlong_as_double((long long)b1);
-    } else {
-        if (!*t) return 0;
-        s0 = *a0;
-        s1 = *a1;
-    }
-    *a0 = neg0 ? -0.0 : 0.0;
-    *a1 = neg0 ? -0.0 : 0.0;
-    *t = 0;
-    return 1;
-}
-
 __global__ void k_deliver(int64_t nt, int64_t n, int64_t slot, double *acc, unsigned char *touched, double *x0,
                           double *x1, double *site_in, const double *rscale, int neg0)
 {
@@ -200,31 +175,6 @@ int16_t *spk_poisson_cover(const sim_t *s, int64_t n, int *per)
  * additions as k_poisson's launches one after another, for many inputs,
  * whose launches would cost more than their work (the multi-area model's
  * 254 populations: 254 launches a step). */
-/* Cell r's covering inputs on `step` into v0, v1 in their order; the
- * events they bring. */
-static __device__ __forceinline__ unsigned long long spk_poisson_cover_cell(int64_t n, int64_t r, int64_t g, uint64_t seed,
-                                                                            int64_t step, const sim_poisson *in,
-                                                                            const int16_t *cover, int per,
-                                                                            const double *fac, const double *rs, double &v0,
-                                                                            double &v1)
-{
-    unsigned long long events = 0;
-    for (int q = 0; q < per; q++) {
-        const int c = cover[(int64_t)q * n + r];
-        if (c < 0) break;
-        const int j = c >> 1;
-        const sim_poisson *p = &in[j];
-        if (step < p->step0 || step >= p->step1) continue;
-        const long long hits = olive_poisson_input_hits_f(seed, g, step, j, p->n, p->prob, p->p0,
-                                                          fac + (size_t)j * OLIVE_BINOMIAL_FACTORS);
-        if (!hits) continue;
-        if (c & 1) v1 += spk_poisson_amount(hits, p->weight, rs ? rs + n + r : nullptr);
-        else v0 += spk_poisson_amount(hits, p->weight, rs ? rs + r : nullptr);
-        events += (unsigned long long)hits;
-    }
-    return events;
-}
-
 /* k_deliver, then every Poisson input of the cell in its order (its
  * covering inputs: spk_poisson_cover), in one pass: the host push path's
  * step 3 with many inputs, whose launches one an input would cost more
@@ -264,6 +214,28 @@ __global__ void k_deliver_poisson(int64_t nt, int64_t n, int64_t slot, double *a
 
 /* Inputs from which one launch takes them all (k_deliver_poisson). */
 #define SPK_POISSON_ONE_LAUNCH 8
+
+/* The covering inputs of every cell on the device (once; freed with the
+ * engine): k_deliver_poisson's and olive_plugin_update_due's. */
+static void poisson_cover_ready(sim_t *s, spk_cuda *g)
+{
+    if (g->poisson.cover) return;
+    const int nin = s->cfg->spiking.npoisson;
+    int16_t *cover = spk_poisson_cover(s, g->n, &g->poisson.per);
+    if (!g->poisson.in) g->poisson.in = dev_copy(s->spk->poisson.in, (size_t)nin, "Poisson inputs");
+    g->poisson.cover = cover ? dev_copy(cover, (size_t)g->poisson.per * (size_t)g->n, "Poisson inputs")
+                             : dev_alloc<int16_t>(1, "Poisson inputs");
+    free(cover);
+}
+
+/* Whether step 3 of a host push step is left to the next update pass
+ * (olive_plugin_update_due): a point model whose inputs come after its
+ * condition, the many-input form of the Poisson inputs, no synapse sites. */
+static int due_folds(const sim_t *s, const spk_cuda *g)
+{
+    return g->plugin && !spk_plugin_cuda_late(g) && s->cfg->spiking.npoisson >= SPK_POISSON_ONE_LAUNCH &&
+           g->ring.nt == g->n;
+}
 
 /* The spike sources' step: rows[i] fires (spike_source.h), its flag and
  * the spike lists as the model's update. */
@@ -501,7 +473,29 @@ static void update(sim_t *s, int64_t step, int64_t q, const spk_tail_args *tail)
         else {
             const int reset_first = (chunked && q > 0 && !g->pass.sb) || g->win.reset_pending;   /* (host push: reset()) */
             g->win.reset_pending = 0;
-            spk_plugin_cuda_update(s, g, step, q, cur, chunked, reset_first);
+            if (g->win.due_pending) {   /* (host push: the step before's step 3 first) */
+                g->win.due_pending = 0;
+                poisson_cover_ready(s, g);
+                spk_due_args d;
+                d.slot = g->win.due_step % k->L;
+                d.step = g->win.due_step;
+                d.row0 = s->plan.row0;
+                d.acc = g->ring.acc;
+                d.touched = g->ring.touched;
+                d.neg0 = g->ring.neg0;
+                d.per = g->poisson.per;
+                d.in = g->poisson.in;
+                d.cover = g->poisson.cover;
+                d.fac = g->poisson.fac;
+                d.seed = s->cfg->run.seed;
+                d.count = g->poisson.count;
+                d.rscale = g->rscale;
+                d.ge = g->ge;
+                d.gi = g->gi;
+                spk_plugin_cuda_update_due(s, g, &d, step, cur, reset_first);
+            } else {
+                spk_plugin_cuda_update(s, g, step, q, cur, chunked, reset_first);
+            }
         }
     }
     if (g->sources.n) {
@@ -521,13 +515,7 @@ static void deliver(sim_t *s, int64_t step)
     const int64_t n = g->n, row0 = s->plan.row0;
     /* receptor 0 is ge, 1 is gi (cellmodel.c) */
     if (c->spiking.npoisson >= SPK_POISSON_ONE_LAUNCH) {   /* the due sums and every input in one pass */
-        if (!g->poisson.cover) {   /* (once; freed with the engine) */
-            int16_t *cover = spk_poisson_cover(s, n, &g->poisson.per);
-            if (!g->poisson.in) g->poisson.in = dev_copy(k->poisson.in, (size_t)c->spiking.npoisson, "Poisson inputs");
-            g->poisson.cover = cover ? dev_copy(cover, (size_t)g->poisson.per * (size_t)n, "Poisson inputs")
-                                     : dev_alloc<int16_t>(1, "Poisson inputs");
-            free(cover);
-        }
+        poisson_cover_ready(s, g);
         k_deliver_poisson<<<spk_blocks(g->ring.nt, 256), 256, 0, g->st>>>(
             g->ring.nt, n, step % k->L, g->ring.acc, g->ring.touched, g->ge, g->gi, g->ring.site_in, g->rscale, g->ring.neg0,
             row0, c->run.seed, step, g->poisson.in, g->poisson.cover, g->poisson.per, g->poisson.fac, g->poisson.count);
@@ -568,6 +556,10 @@ static void reset(sim_t *s, int64_t step)
 static void reset_flush(sim_t *s)
 {
     spk_cuda *g = s->spk->cuda;
+    if (g->win.due_pending) {   /* (step 3 before step 4) */
+        g->win.due_pending = 0;
+        deliver(s, g->win.due_step);
+    }
     if (!g->win.reset_pending) return;
     spk_plugin_cuda_on_spike(s, g, g->win.reset_step);
     g->win.reset_pending = 0;
@@ -617,7 +609,14 @@ static void host_push_step(sim_t *s, int64_t step)
         s->t.exchange += olive_now() - tx;
     }
     const double t1 = olive_now();
-    if (!late) deliver(s, step);
+    if (!late) {
+        if (due_folds(s, g)) {   /* (left to the next update pass, or to reset_flush) */
+            g->win.due_pending = 1;
+            g->win.due_step = step;
+        } else {
+            deliver(s, step);
+        }
+    }
     reset(s, step);
     s->t.compute += olive_now() - t1;
 }

@@ -58,6 +58,10 @@ struct spk_window_dev {
      * the cells first */
     int reset_pending;
     int64_t reset_step;
+    /* the last step's step 3 (its due sums and Poisson inputs), left to the
+     * next update pass as well (olive_plugin_update_due), or to the flush */
+    int due_pending;
+    int64_t due_step;
 };
 
 /* The spikes of a chunk of steps (the one-rank strategies, spk_cuda_chunk.cu). */
@@ -280,6 +284,11 @@ void spk_plugin_cuda_setup(sim_t *s, spk_cuda *g);
 /* Step 1 (with 2 unless inputs_before_condition) of every own cell; cur:
  * device pulse currents or null; chunked: the chunk's spike list too;
  * reset_first: the previous step's step 4 first, in the same pass. */
+/* The host push path's update pass taking in the step before's due sums and
+ * Poisson inputs first (olive_plugin_update_due), and its reset where
+ * reset_first; not for a model whose inputs come before its condition. */
+void spk_plugin_cuda_update_due(sim_t *s, spk_cuda *g, const spk_due_args *due, int64_t step, const double *cur,
+                                int reset_first);
 void spk_plugin_cuda_update(sim_t *s, spk_cuda *g, int64_t step, int64_t q, const double *cur, int chunked,
                             int reset_first);
 /* Static buckets: the previous step's tail (its step 4 too) and step's

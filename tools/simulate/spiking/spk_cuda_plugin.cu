@@ -23,7 +23,7 @@ struct spk_plugin_cuda {
     const olive_model_plugin *pl;
     const char *where;         /* the plugin's path, or the built-in model's source */
     cudaLibrary_t lib;
-    cudaKernel_t k_update, k_condition, k_on_spike, k_tail_update, k_tail_free, k_fused;
+    cudaKernel_t k_update, k_condition, k_on_spike, k_tail_update, k_tail_free, k_fused, k_update_due;
     int nvars;
     double *x[OLIVE_NVARS];    /* the state */
     double **state;            /* device copy of x[] */
@@ -61,7 +61,7 @@ static void link_image(spk_plugin_cuda *p)
     const char *tail = pl->gpu_pass_blocks == 3 ? SPK_PLUGIN_KERNEL_TAIL_UPDATE_B3 : SPK_PLUGIN_KERNEL_TAIL_UPDATE_B1;
     const char *fused = pl->gpu_pass_blocks == 3 ? SPK_PLUGIN_KERNEL_FUSED_B4 : SPK_PLUGIN_KERNEL_FUSED;
     const char *const used[] = {SPK_PLUGIN_KERNEL_UPDATE, SPK_PLUGIN_KERNEL_CONDITION, SPK_PLUGIN_KERNEL_ON_SPIKE, tail,
-                                SPK_PLUGIN_KERNEL_TAIL_FREE, fused, nullptr};
+                                SPK_PLUGIN_KERNEL_TAIL_FREE, fused, SPK_PLUGIN_KERNEL_UPDATE_DUE, nullptr};
     char why[4096];
     int sm;
     double secs = 0;
@@ -100,6 +100,7 @@ void spk_plugin_cuda_setup(sim_t *s, spk_cuda *g)
         kernel(p, pl->gpu_pass_blocks == 3 ? SPK_PLUGIN_KERNEL_TAIL_UPDATE_B3 : SPK_PLUGIN_KERNEL_TAIL_UPDATE_B1);
     p->k_tail_free = kernel(p, SPK_PLUGIN_KERNEL_TAIL_FREE);
     p->k_fused = kernel(p, pl->gpu_pass_blocks == 3 ? SPK_PLUGIN_KERNEL_FUSED_B4 : SPK_PLUGIN_KERNEL_FUSED);
+    p->k_update_due = kernel(p, SPK_PLUGIN_KERNEL_UPDATE_DUE);
     const int64_t n = g->n;
     p->nvars = pl->model.nvars;
     for (int v = 0; v < p->nvars; v++) p->x[v] = dev_copy((const double *)s->state[v], (size_t)n, "the state");
@@ -188,6 +189,17 @@ void spk_plugin_cuda_update(sim_t *, spk_cuda *g, int64_t step, int64_t q, const
     spk_plugin_args a = spk_plugin_cuda_args(g, step, q, cur, chunked, cond);
     a.reset_first = reset_first;
     launch(g, g->plugin->k_update, a, SPK_PLUGIN_KERNEL_UPDATE);
+}
+
+void spk_plugin_cuda_update_due(sim_t *, spk_cuda *g, const spk_due_args *due, int64_t step, const double *cur,
+                                int reset_first)
+{
+    spk_plugin_args a = spk_plugin_cuda_args(g, step, 0, cur, 0, 1);
+    a.reset_first = reset_first;
+    spk_due_args d = *due;
+    void *argv[] = {&d, &a};
+    CK(cudaLaunchKernel((const void *)g->plugin->k_update_due, dim3(spk_blocks(g->n, 256)), dim3(256), argv, 0, g->st));
+    CK_LAUNCH(SPK_PLUGIN_KERNEL_UPDATE_DUE);
 }
 
 void spk_plugin_cuda_tail_update(sim_t *, spk_cuda *g, const spk_tail_args *tail, int64_t step, int64_t q,

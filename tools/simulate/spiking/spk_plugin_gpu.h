@@ -7,6 +7,7 @@
 #ifndef SPK_PLUGIN_GPU_H
 #define SPK_PLUGIN_GPU_H
 #include <stdint.h>
+#include "poisson_spec.h"   /* (sim_poisson: spk_due_args) */
 
 /* Each launched with one thread per own cell, spk_plugin_args by value. */
 #define SPK_PLUGIN_KERNEL_UPDATE "olive_plugin_update"       /* step 1 (and 2 when a.condition) */
@@ -28,6 +29,9 @@
  * other: not. */
 #define SPK_PLUGIN_KERNEL_FUSED "olive_plugin_fused"
 #define SPK_PLUGIN_KERNEL_FUSED_B4 "olive_plugin_fused_b4"
+/* The host push path's update pass that first takes in the step before's
+ * due sums and Poisson inputs (spk_due_args, spk_plugin_args). */
+#define SPK_PLUGIN_KERNEL_UPDATE_DUE "olive_plugin_update_due"
 
 struct spk_plastic_dev;
 
@@ -51,5 +55,23 @@ typedef struct spk_plugin_args {
     int reset_first;           /* the update kernel first runs the previous step's step 4
                                 * (flags still the previous step's): one launch a step fewer */
 } spk_plugin_args;
+
+/* What olive_plugin_update_due takes in first: the due slot `slot` of the
+ * ring (neg0: spk_cuda.cu's k_deliver) and the covering Poisson inputs of
+ * step `step` (spk_poisson_cover), as k_deliver_poisson adds them. */
+typedef struct spk_due_args {
+    int64_t slot, step, row0;
+    double *acc;
+    unsigned char *touched;
+    int neg0;
+    int per;
+    const sim_poisson *in;
+    const int16_t *cover;
+    const double *fac;
+    uint64_t seed;
+    unsigned long long *count;
+    const double *rscale;      /* the receptor factors (2 x n), or NULL */
+    double *ge, *gi;           /* the receptor variables' arrays (a spike source's inputs go there) */
+} spk_due_args;
 
 #endif

@@ -64,6 +64,68 @@ extern "C" __global__ void olive_plugin_update(spk_plugin_args a)
     olive_cell_store_v2(coef, a.state, r, v.x, v.x0);
 }
 
+/* A cell's receptor variables where its inputs are added: a model cell's
+ * from its values, loaded here with the rest of its state (one round trip);
+ * otherwise (a spike source, or a pass that loads the values later) from
+ * the receptor arrays. */
+static __device__ __forceinline__ void spk_cell_receptors(const spk_plugin_args &a, const double *coef, int from_values,
+                                                          int64_t r, const double *ge, const double *gi,
+                                                          olive_cell_values &v, double &d0, double &d1)
+{
+    if (from_values) {
+        olive_cell_load_v2(coef, a.state, r, v.x, v.x0);
+        d0 = olive_cell_receptor_v2(coef, v.x, 0);
+        d1 = olive_cell_receptor_v2(coef, v.x, 1);
+    } else {
+        d0 = ge[r];
+        d1 = gi[r];
+    }
+}
+
+/* SPK_PLUGIN_KERNEL_UPDATE_DUE: the host push path's step 3 of the step
+ * before (k_deliver_poisson's additions: the due sums times the receptor
+ * factors, then the covering Poisson inputs in their order), its step 4
+ * (reset_first) and this step's update in one pass: the receptor variables
+ * taken in in registers, not written by one kernel and read by the next
+ * (the multi-area model's 4.1M cells: a pass of ~150 us and its launch a
+ * step). The order of olive_plugin_tail_update_cell's. */
+extern "C" __global__ void olive_plugin_update_due(spk_due_args d, spk_plugin_args a)
+{
+    const int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+    if (r >= a.n) return;
+    double s0 = 0, s1 = 0;
+    const int due = spk_due_sums(a.n, d.slot, r, d.acc, d.touched, d.neg0, s0, s1);
+    const int32_t ci = a.coef_of[r];
+    const double *coef = olive_plugin_coef(a, ci < 0 ? 0 : ci);
+    olive_cell_values v;
+    double d0, d1;
+    spk_cell_receptors(a, coef, ci >= 0, r, d.ge, d.gi, v, d0, d1);
+    if (due) {
+        if (d.rscale) {
+            d0 += d.rscale[r] * s0;
+            d1 += d.rscale[a.n + r] * s1;
+        } else {
+            d0 += s0;
+            d1 += s1;
+        }
+    }
+    const unsigned long long events =
+        spk_poisson_cover_cell(a.n, r, d.row0 + r, d.seed, d.step, d.in, d.cover, d.per, d.fac, d.rscale, d0, d1);
+    spk_count_events(events, d.count);
+    if (ci < 0) {   /* a spike source: its inputs only, into the receptor arrays */
+        d.ge[r] = d0;
+        d.gi[r] = d1;
+        return;
+    }
+    olive_cell_set_receptor_v2(coef, v.x, 0, d0);
+    olive_cell_set_receptor_v2(coef, v.x, 1, d1);
+    if (a.reset_first && a.flags[r]) olive_cell_on_spike_v2(coef, v.x);
+    if (!olive_cell_step_v2(coef, v.x, a.cur ? a.cur[r] : 0.0, a.cur != nullptr))
+        atomicMin(a.bad, (unsigned long long)a.step << 32 | (unsigned long long)r);
+    if (a.condition) olive_plugin_test(a, coef, r, v);
+    olive_cell_store_v2(coef, a.state, r, v.x, v.x0);
+}
+
 /* SPK_PLUGIN_KERNEL_TAIL_UPDATE: the previous step's tail, its step 4 and
  * this step's update in one pass over the cells (the tail's nspk is the previous step's list counter, cleared here; a.nspk this
  * step's). A cell's variables are read once (FREE: with its flag and its
@@ -107,14 +169,7 @@ static __device__ __forceinline__ void olive_plugin_tail_update_cell(const spk_t
      * capped pass spilled), the receptor variables read for the walk alone */
     olive_cell_values v;
     double d0, d1;
-    if (FREE && ci >= 0) {
-        olive_cell_load_v2(coef, a.state, r, v.x, v.x0);
-        d0 = olive_cell_receptor_v2(coef, v.x, 0);
-        d1 = olive_cell_receptor_v2(coef, v.x, 1);
-    } else {
-        d0 = t.ge[r];
-        d1 = t.gi[r];
-    }
+    spk_cell_receptors(a, coef, FREE && ci >= 0, r, t.ge, t.gi, v, d0, d1);
     const double e0 = d0, e1 = d1;
     spk_tail_inputs<FREE>(t, r, FREE ? SPK_END : t.sb.head[r], d0, d1);
     if (ci < 0) {   /* a spike source: its inputs only, into the receptor arrays */
