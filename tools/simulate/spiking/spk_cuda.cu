@@ -237,6 +237,30 @@ static int due_folds(const sim_t *s, const spk_cuda *g)
            g->ring.nt == g->n;
 }
 
+/* What the update pass of a folded step takes in first: step `due`'s due
+ * slot and its covering Poisson inputs (k_deliver_poisson's arguments). */
+static spk_due_args due_args(sim_t *s, spk_cuda *g, int64_t due)
+{
+    poisson_cover_ready(s, g);
+    spk_due_args d;
+    d.slot = due % s->spk->L;
+    d.step = due;
+    d.row0 = s->plan.row0;
+    d.acc = g->ring.acc;
+    d.touched = g->ring.touched;
+    d.neg0 = g->ring.neg0;
+    d.per = g->poisson.per;
+    d.in = g->poisson.in;
+    d.cover = g->poisson.cover;
+    d.fac = g->poisson.fac;
+    d.seed = s->cfg->run.seed;
+    d.count = g->poisson.count;
+    d.rscale = g->rscale;
+    d.ge = g->ge;
+    d.gi = g->gi;
+    return d;
+}
+
 /* The spike sources' step: rows[i] fires (spike_source.h), its flag and
  * the spike lists as the model's update. */
 __global__ void k_sources(int64_t m, const int32_t *rows, olive_sources src, uint64_t seed, int64_t row0,
@@ -475,23 +499,7 @@ static void update(sim_t *s, int64_t step, int64_t q, const spk_tail_args *tail)
             g->win.reset_pending = 0;
             if (g->win.due_pending) {   /* (host push: the step before's step 3 first) */
                 g->win.due_pending = 0;
-                poisson_cover_ready(s, g);
-                spk_due_args d;
-                d.slot = g->win.due_step % k->L;
-                d.step = g->win.due_step;
-                d.row0 = s->plan.row0;
-                d.acc = g->ring.acc;
-                d.touched = g->ring.touched;
-                d.neg0 = g->ring.neg0;
-                d.per = g->poisson.per;
-                d.in = g->poisson.in;
-                d.cover = g->poisson.cover;
-                d.fac = g->poisson.fac;
-                d.seed = s->cfg->run.seed;
-                d.count = g->poisson.count;
-                d.rscale = g->rscale;
-                d.ge = g->ge;
-                d.gi = g->gi;
+                const spk_due_args d = due_args(s, g, g->win.due_step);
                 spk_plugin_cuda_update_due(s, g, &d, step, cur, reset_first);
             } else {
                 spk_plugin_cuda_update(s, g, step, q, cur, chunked, reset_first);

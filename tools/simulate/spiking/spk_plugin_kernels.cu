@@ -48,6 +48,19 @@ static __device__ __forceinline__ void olive_plugin_test(const spk_plugin_args &
     }
 }
 
+/* The rest of a cell's step after its inputs (olive_plugin_update's and
+ * olive_plugin_update_due's): the step before's onCondition body where
+ * a.reset_first, the update, the condition where a.condition, the store. */
+static __device__ __forceinline__ void olive_plugin_step_cell(const spk_plugin_args &a, const double *coef, int64_t r,
+                                                              olive_cell_values &v)
+{
+    if (a.reset_first && a.flags[r]) olive_cell_on_spike_v2(coef, v.x);
+    if (!olive_cell_step_v2(coef, v.x, a.cur ? a.cur[r] : 0.0, a.cur != nullptr))
+        atomicMin(a.bad, (unsigned long long)a.step << 32 | (unsigned long long)r);
+    if (a.condition) olive_plugin_test(a, coef, r, v);
+    olive_cell_store_v2(coef, a.state, r, v.x, v.x0);
+}
+
 extern "C" __global__ void olive_plugin_update(spk_plugin_args a)
 {
     const int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
@@ -57,11 +70,7 @@ extern "C" __global__ void olive_plugin_update(spk_plugin_args a)
     const double *coef = olive_plugin_coef(a, ci);
     olive_cell_values v;
     olive_cell_load_v2(coef, a.state, r, v.x, v.x0);
-    if (a.reset_first && a.flags[r]) olive_cell_on_spike_v2(coef, v.x);
-    if (!olive_cell_step_v2(coef, v.x, a.cur ? a.cur[r] : 0.0, a.cur != nullptr))
-        atomicMin(a.bad, (unsigned long long)a.step << 32 | (unsigned long long)r);
-    if (a.condition) olive_plugin_test(a, coef, r, v);
-    olive_cell_store_v2(coef, a.state, r, v.x, v.x0);
+    olive_plugin_step_cell(a, coef, r, v);
 }
 
 /* A cell's receptor variables where its inputs are added: a model cell's
@@ -119,11 +128,7 @@ extern "C" __global__ void olive_plugin_update_due(spk_due_args d, spk_plugin_ar
     }
     olive_cell_set_receptor_v2(coef, v.x, 0, d0);
     olive_cell_set_receptor_v2(coef, v.x, 1, d1);
-    if (a.reset_first && a.flags[r]) olive_cell_on_spike_v2(coef, v.x);
-    if (!olive_cell_step_v2(coef, v.x, a.cur ? a.cur[r] : 0.0, a.cur != nullptr))
-        atomicMin(a.bad, (unsigned long long)a.step << 32 | (unsigned long long)r);
-    if (a.condition) olive_plugin_test(a, coef, r, v);
-    olive_cell_store_v2(coef, a.state, r, v.x, v.x0);
+    olive_plugin_step_cell(a, coef, r, v);
 }
 
 /* SPK_PLUGIN_KERNEL_TAIL_UPDATE: the previous step's tail, its step 4 and
