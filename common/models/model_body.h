@@ -13,7 +13,9 @@
  * MODEL.md table is still met to about 1e-12, tests/test_reference_cell.sh);
  * every backend runs these very operations, so CPU, GPU, any rank count and
  * any SIMD width still give the same bits. Single precision runs the same
- * expressions with float constants. */
+ * expressions with float constants. The gates read vdg, vsg, vag: the
+ * voltages within the range where their exponentials stay finite, NaN
+ * beyond (model.h's OLIVE_GATE_V); the currents read the voltages. */
 
 #define R_ OLIVE_REAL
 #define C_(x) ((R_)(x))
@@ -61,15 +63,16 @@ OLIVE_HD void OLIVE_FN(olive_cell_step)(const R_ *in, R_ *out, R_ i_app, R_ i_c)
 {
     const R_ dt = C_(OLIVE_DT);
     const R_ vd = in[OV_V_DEND], vs = in[OV_V_SOMA], va = in[OV_V_AXON];
+    const R_ vdg = OLIVE_GATE_V(vd), vsg = OLIVE_GATE_V(vs), vag = OLIVE_GATE_V(va);
 
     /* ---- dendrite: gates ---- */
-    R_ q_inf = C_(1) / (C_(1) + OLIVE_EXP((vd + C_(80)) * RCP_(4)));
-    R_ rate_q = OLIVE_EXP(C_(-0.086) * vd - C_(14.6)) + OLIVE_EXP(C_(0.070) * vd - C_(1.87));   /* 1/tau_q */
+    R_ q_inf = C_(1) / (C_(1) + OLIVE_EXP((vdg + C_(80)) * RCP_(4)));
+    R_ rate_q = OLIVE_EXP(C_(-0.086) * vdg - C_(14.6)) + OLIVE_EXP(C_(0.070) * vdg - C_(1.87));   /* 1/tau_q */
     R_ q = dt * ((q_inf - in[OV_Q]) * rate_q) + in[OV_Q];
 
     /* r_inf = a/(a+b), tau_r = 5/(a+b): (r_inf - r)/tau_r = (a - r*(a+b))/5 */
-    R_ a_r = C_(1.7) / (C_(1) + OLIVE_EXP(-(vd - C_(5)) * RCP_(13.9)));
-    R_ b_r = OLIVE_FN(olive_beta_r)(vd);
+    R_ a_r = C_(1.7) / (C_(1) + OLIVE_EXP(-(vdg - C_(5)) * RCP_(13.9)));
+    R_ b_r = OLIVE_FN(olive_beta_r)(vdg);
     R_ r = dt * ((a_r - in[OV_R] * (a_r + b_r)) * RCP_(5)) + in[OV_R];
 
     R_ a_s = C_(0.00002) * in[OV_CA];
@@ -88,26 +91,26 @@ OLIVE_HD void OLIVE_FN(olive_cell_step)(const R_ *in, R_ *out, R_ i_app, R_ i_c)
     R_ vd_new = dt * (-(i_cah + i_sd + i_ld + i_kca + i_c + i_h) + i_app) + vd;   /* C_M = 1 */
 
     /* ---- soma: gates ---- */
-    R_ k_inf = C_(1) / (C_(1) + OLIVE_EXP(-(vs + C_(61)) * RCP_(4.2)));
-    R_ l_inf = C_(1) / (C_(1) + OLIVE_EXP((vs + C_(85.5)) * RCP_(8.5)));
+    R_ k_inf = C_(1) / (C_(1) + OLIVE_EXP(-(vsg + C_(61)) * RCP_(4.2)));
+    R_ l_inf = C_(1) / (C_(1) + OLIVE_EXP((vsg + C_(85.5)) * RCP_(8.5)));
     /* tau_l = 20*e/(1+E) + 35 = (20*e + 35*(1+E))/(1+E): one division for 1/tau_l */
-    R_ one_e = C_(1) + OLIVE_EXP((vs + C_(84)) * RCP_(7.3));
-    R_ tau_l_num = C_(20) * OLIVE_EXP((vs + C_(160)) * RCP_(30)) + C_(35) * one_e;
+    R_ one_e = C_(1) + OLIVE_EXP((vsg + C_(84)) * RCP_(7.3));
+    R_ tau_l_num = C_(20) * OLIVE_EXP((vsg + C_(160)) * RCP_(30)) + C_(35) * one_e;
     R_ k = dt * (k_inf - in[OV_K]) + in[OV_K];
     R_ l = dt * ((l_inf - in[OV_L]) * one_e / tau_l_num) + in[OV_L];
 
-    R_ m = C_(1) / (C_(1) + OLIVE_EXP((C_(-30) - vs) * RCP_(5.5)));
-    R_ h_inf = C_(1) / (C_(1) + OLIVE_EXP((C_(-70) - vs) * RCP_(-5.8)));
-    R_ tau_h = C_(3) * OLIVE_EXP((C_(-40) - vs) * RCP_(33));
+    R_ m = C_(1) / (C_(1) + OLIVE_EXP((C_(-30) - vsg) * RCP_(5.5)));
+    R_ h_inf = C_(1) / (C_(1) + OLIVE_EXP((C_(-70) - vsg) * RCP_(-5.8)));
+    R_ tau_h = C_(3) * OLIVE_EXP((C_(-40) - vsg) * RCP_(33));
     R_ h = in[OV_H] + ((h_inf - in[OV_H]) / tau_h) * dt;
 
-    R_ n_inf = C_(1) / (C_(1) + OLIVE_EXP((C_(-3) - vs) * RCP_(10)));
-    R_ p_inf = C_(1) / (C_(1) + OLIVE_EXP((C_(-51) - vs) * RCP_(-12)));
-    R_ rate_n = C_(1) / (C_(5) + (C_(47) * OLIVE_EXP((vs + C_(50)) * RCP_(900))));   /* 1/tau_n */
+    R_ n_inf = C_(1) / (C_(1) + OLIVE_EXP((C_(-3) - vsg) * RCP_(10)));
+    R_ p_inf = C_(1) / (C_(1) + OLIVE_EXP((C_(-51) - vsg) * RCP_(-12)));
+    R_ rate_n = C_(1) / (C_(5) + (C_(47) * OLIVE_EXP((vsg + C_(50)) * RCP_(900))));   /* 1/tau_n */
     R_ n = dt * ((n_inf - in[OV_N]) * rate_n) + in[OV_N];
     R_ p = dt * ((p_inf - in[OV_P]) * rate_n) + in[OV_P];
 
-    R_ x_s = OLIVE_FN(olive_x_gate)(in[OV_X_S], vs);
+    R_ x_s = OLIVE_FN(olive_x_gate)(in[OV_X_S], vsg);
 
     /* ---- soma: currents and voltage ---- */
     R_ g_cal = in[OV_G_CAL];
@@ -121,11 +124,11 @@ OLIVE_HD void OLIVE_FN(olive_cell_step)(const R_ *in, R_ *out, R_ i_app, R_ i_c)
     R_ vs_new = dt * (-(i_cal + i_ds + i_as + i_na_s + i_ls + i_kdr + i_k_s)) + vs;
 
     /* ---- axon ---- */
-    R_ m_a = C_(1) / (C_(1) + OLIVE_EXP((C_(-30) - va) * RCP_(5.5)));
-    R_ h_inf_a = C_(1) / (C_(1) + OLIVE_EXP((C_(-60) - va) * RCP_(-5.8)));
-    R_ tau_h_a = C_(1.5) * OLIVE_EXP((C_(-40) - va) * RCP_(33));
+    R_ m_a = C_(1) / (C_(1) + OLIVE_EXP((C_(-30) - vag) * RCP_(5.5)));
+    R_ h_inf_a = C_(1) / (C_(1) + OLIVE_EXP((C_(-60) - vag) * RCP_(-5.8)));
+    R_ tau_h_a = C_(1.5) * OLIVE_EXP((C_(-40) - vag) * RCP_(33));
     R_ h_a = in[OV_H_A] + ((h_inf_a - in[OV_H_A]) / tau_h_a) * dt;
-    R_ x_a = OLIVE_FN(olive_x_gate)(in[OV_X_A], va);
+    R_ x_a = OLIVE_FN(olive_x_gate)(in[OV_X_A], vag);
 
     R_ i_na_a = C_(240) * m_a * m_a * m_a * h_a * (va - C_(55));
     R_ i_la = C_(0.016) * (va - C_(10));

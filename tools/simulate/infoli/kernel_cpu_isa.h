@@ -143,19 +143,29 @@ static void KIFN(update_range)(int64_t a, int64_t b, int64_t pf, const REAL *res
         OLIVE_VAR_LIST(KFETCH)
 #undef KFETCH
     }
-    for (int64_t k = a; k < b; k++) {
-        REAL in[OLIVE_NVARS], out[OLIVE_NVARS];
+    /* The cells in blocks of 64 whose flags go first to integers of REAL's
+     * width: a char stored in the vector loop made GCC take 64 cells an
+     * iteration (a 64-byte vector of chars), 8 vectors of every variable,
+     * a loop body larger than the instruction cache, and spills. */
+    for (int64_t k0 = a; k0 < b; k0 += 64) {
+        const int64_t nk = b - k0 < 64 ? b - k0 : 64;
+        KMASK fl[64];
+        for (int64_t j = 0; j < nk; j++) {
+            const int64_t k = k0 + j;
+            REAL in[OLIVE_NVARS], out[OLIVE_NVARS];
 #define KLOAD(v) in[v] = x##v[k];
 #define KSTORE(v) x##v[k] = out[v];
-        OLIVE_VAR_LIST(KLOAD)
-        MFN(olive_cell_step)(in, out, iapp[k], ic[k]);
-        OLIVE_VAR_LIST(KSTORE)
+            OLIVE_VAR_LIST(KLOAD)
+            MFN(olive_cell_step)(in, out, iapp[k], ic[k]);
+            OLIVE_VAR_LIST(KSTORE)
 #undef KLOAD
 #undef KSTORE
-        /* x - x is 0 for a finite x and NaN otherwise: a branch-free test. */
-        REAL z = (out[OV_V_DEND] - out[OV_V_DEND]) + (out[OV_V_SOMA] - out[OV_V_SOMA]) +
-                 (out[OV_V_AXON] - out[OV_V_AXON]);
-        flag[k] = (unsigned char)(((in[OV_V_AXON] < thr) & (out[OV_V_AXON] >= thr)) | ((z == z) ? 0 : 2));
+            /* x - x is 0 for a finite x and NaN otherwise: a branch-free test. */
+            REAL z = (out[OV_V_DEND] - out[OV_V_DEND]) + (out[OV_V_SOMA] - out[OV_V_SOMA]) +
+                     (out[OV_V_AXON] - out[OV_V_AXON]);
+            fl[j] = ((in[OV_V_AXON] < thr) & (out[OV_V_AXON] >= thr)) | ((z == z) ? 0 : 2);
+        }
+        for (int64_t j = 0; j < nk; j++) flag[k0 + j] = (unsigned char)fl[j];
     }
 }
 #undef KPARAM
