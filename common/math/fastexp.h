@@ -20,8 +20,9 @@
 #include <math.h>
 #include "hostdev.h"
 
-/* exp(x) for x in [-708, 709] or NaN (no clamping: the callers below). */
-OLIVE_HD double olive_exp_inrange_d(double x)
+/* exp(r) of the reduced argument, and the bits of kd, whose low bits hold k
+ * with x = k ln2 + r: the part every double exp below shares. */
+OLIVE_HD double olive_exp_reduce_d(double x, int64_t *kbits)
 {
     const double shift = 6755399441055744.0;          /* 1.5 * 2^52: rounds to an integer */
     double kd = fma(x, 1.4426950408889634, shift);    /* k = round(x / ln 2) in the low bits */
@@ -42,12 +43,25 @@ OLIVE_HD double olive_exp_inrange_d(double x)
     p = fma(p, r, 0.5000000000000001);
     p = fma(p, r, 1.0);
     p = fma(p, r, 1.0);
-    uint64_t kb;
-    memcpy(&kb, &kd, sizeof kb);
-    uint64_t sb = (kb + 1023) << 52;                  /* 2^k: low bits of kd hold k */
+    memcpy(kbits, &kd, sizeof *kbits);
+    return p;
+}
+
+/* p * 2^k, k in the low bits of kbits */
+OLIVE_HD double olive_exp_scale_d(double p, int64_t kbits)
+{
+    uint64_t sb = ((uint64_t)kbits + 1023) << 52;
     double s;
     memcpy(&s, &sb, sizeof s);
     return p * s;
+}
+
+/* exp(x) for x in [-708, 709] or NaN (no clamping: the callers below). */
+OLIVE_HD double olive_exp_inrange_d(double x)
+{
+    int64_t kb;
+    double p = olive_exp_reduce_d(x, &kb);
+    return olive_exp_scale_d(p, kb);
 }
 
 /* exp(x), arguments clamped to the finite range. */
@@ -57,15 +71,23 @@ OLIVE_HD double olive_exp_d(double x)
     return olive_exp_inrange_d(x < -708.0 ? -708.0 : x);
 }
 
-/* exp(x) for x <= 0 (or NaN): the bits of olive_exp_d, one clamp fewer.
- * The gap-junction term's exp(-V^2/100) runs once per junction, and a
- * vectorised clamp costs compares and blends (the IEEE ?: is not min/max). */
+/* exp(x) for x <= 0, for a caller that adds the result to a number far
+ * above 2^-1000 (the gap-junction term's 0.8 exp(-V^2/100) + 0.2): for
+ * x >= -708 the bits of olive_exp_d; below, where olive_exp_d gives exp(-708),
+ * some positive number under 2^-1020 instead (k held at -1022 by an integer
+ * max: for |x| < 2^51), which such a sum rounds away alike; -inf gives NaN.
+ * The term runs once a junction, and the clamp of x had cost a compare and a
+ * select in the vector loop (the IEEE ?: is not min/max): 5-7 % of a
+ * 100-junction step (tests/unit/test_fastexp.c checks both ranges). */
 OLIVE_HD double olive_exp_nonpos_d(double x)
 {
-    return olive_exp_inrange_d(x < -708.0 ? -708.0 : x);
+    int64_t kb;
+    double p = olive_exp_reduce_d(x, &kb);
+    const int64_t kb_min = 0x4338000000000000LL - 1022;   /* kd's bits for k = -1022 */
+    return olive_exp_scale_d(p, kb > kb_min ? kb : kb_min);
 }
 
-OLIVE_HD float olive_exp_inrange_f(float x)
+OLIVE_HD float olive_exp_reduce_f(float x, int32_t *kbits)
 {
     const float shift = 12582912.0f;                  /* 1.5 * 2^23 */
     float kf = fmaf(x, 1.44269504f, shift);
@@ -81,12 +103,23 @@ OLIVE_HD float olive_exp_inrange_f(float x)
     p = fmaf(p, r, 0.5f);
     p = fmaf(p, r, 1.0f);
     p = fmaf(p, r, 1.0f);
-    uint32_t kb;
-    memcpy(&kb, &kf, sizeof kb);
-    uint32_t sb = (kb + 127) << 23;
+    memcpy(kbits, &kf, sizeof *kbits);
+    return p;
+}
+
+OLIVE_HD float olive_exp_scale_f(float p, int32_t kbits)
+{
+    uint32_t sb = ((uint32_t)kbits + 127) << 23;
     float s;
     memcpy(&s, &sb, sizeof s);
     return p * s;
+}
+
+OLIVE_HD float olive_exp_inrange_f(float x)
+{
+    int32_t kb;
+    float p = olive_exp_reduce_f(x, &kb);
+    return olive_exp_scale_f(p, kb);
 }
 
 OLIVE_HD float olive_exp_f(float x)
@@ -95,6 +128,10 @@ OLIVE_HD float olive_exp_f(float x)
     return olive_exp_inrange_f(x < -87.0f ? -87.0f : x);
 }
 
+/* exp(x) for x <= 0 (or NaN): the bits of olive_exp_f, one clamp fewer.
+ * (Not olive_exp_nonpos_d's integer hold: float's k leaves the low bits of
+ * kf past |x| = 2^22, a voltage difference of 17 V that single precision,
+ * without the double's gate range, can meet in a cell that blows up.) */
 OLIVE_HD float olive_exp_nonpos_f(float x)
 {
     return olive_exp_inrange_f(x < -87.0f ? -87.0f : x);
