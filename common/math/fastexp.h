@@ -77,8 +77,9 @@ OLIVE_HD double olive_exp_d(double x)
  * some positive number under 2^-1020 instead (k held at -1022 by an integer
  * max: for |x| < 2^51), which such a sum rounds away alike; -inf gives NaN.
  * The term runs once a junction, and the clamp of x had cost a compare and a
- * select in the vector loop (the IEEE ?: is not min/max): 5-7 % of a
- * 100-junction step (tests/unit/test_fastexp.c checks both ranges). */
+ * select in the vector loop (the IEEE ?: is not min/max): 4 % of a
+ * 100-junction step on one thread (tests/unit/test_fastexp.c checks both
+ * ranges). */
 OLIVE_HD double olive_exp_nonpos_d(double x)
 {
     int64_t kb;
@@ -130,8 +131,9 @@ OLIVE_HD float olive_exp_f(float x)
 
 /* exp(x) for x <= 0 (or NaN): the bits of olive_exp_f, one clamp fewer.
  * (Not olive_exp_nonpos_d's integer hold: float's k leaves the low bits of
- * kf past |x| = 2^22, a voltage difference of 17 V that single precision,
- * without the double's gate range, can meet in a cell that blows up.) */
+ * kf past |x| = 2^22 ln2, a voltage difference of 17 V that single
+ * precision, without the double's gate range, can meet in a cell that blows
+ * up.) */
 OLIVE_HD float olive_exp_nonpos_f(float x)
 {
     return olive_exp_inrange_f(x < -87.0f ? -87.0f : x);
