@@ -17,6 +17,16 @@ void olive_mpi_singleton_fast(void)
     /* and it needs no shared-memory transport either: one fewer thing to set
      * up (and to fail) when many start at once on a busy machine */
     setenv("OMPI_MCA_btl", "self", 0);
+    /* Open MPI asks hwloc for the machine's topology, I/O devices included:
+     * hwloc reads every PCI device's configuration space (in a virtual
+     * machine each read traps to the hypervisor) and loads its XML, OpenCL,
+     * GL and PCI plugins (libxml2, ICU, X11, ...). A lone process binds
+     * nothing and talks to no device through MPI: without them MPI_Init took
+     * 8 ms instead of 17 on the 2-core VM (docs/results/startup_2026-12-05_vm.txt).
+     * hwloc still finds the cores, caches and NUMA nodes (its "linux" and
+     * "x86" components). */
+    setenv("HWLOC_COMPONENTS", "-linuxio", 0);
+    setenv("HWLOC_PLUGINS_BLACKLIST", "hwloc_xml_libxml,hwloc_opencl,hwloc_gl,hwloc_pci", 0);
 }
 
 void olive_omp_short_wait(char **argv)
