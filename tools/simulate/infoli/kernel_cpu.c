@@ -102,11 +102,10 @@ void sim_simd_select(const sim_t *s)
  * come before any cell is updated (engine_cpu.c). */
 void sim_currents(sim_t *s, const int32_t *rows, int64_t nrows)
 {
-    if (s->cfg->infoli.gj == OLIVE_GJ_NGJ) return;
-    if (s->plan.lrow_ptr[s->plan.nlocal] == 0) {
-        /* no junction on this rank: every current is +0.0, the sum of no
-         * terms, without the junction pass's work per row (11 % of a step
-         * of 4096 uncoupled cells on one thread) */
+    if (s->cfg->infoli.gj == OLIVE_GJ_NGJ || s->plan.lrow_ptr[s->plan.nlocal] == 0) {
+        /* --gj ngj, or no junction on this rank: every current is +0.0, the
+         * sum of no terms, without the junction pass's work per row (11 % of
+         * a step of 4096 uncoupled cells on one thread) */
         float *icf = s->cfg->run.single ? (float *)s->io.ic : NULL;
         double *icd = s->cfg->run.single ? NULL : (double *)s->io.ic;
 #pragma omp for schedule(static) nowait

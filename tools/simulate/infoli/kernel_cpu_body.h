@@ -77,10 +77,6 @@ static void KFN(update)(sim_t *s, int64_t step, const sim_pulse *active, int nac
             iapp[r] = x;
         }
     }
-    if (s->cfg->infoli.gj == OLIVE_GJ_NGJ) {
-#pragma omp for schedule(static)
-        for (int64_t r = 0; r < n; r++) ((REAL *)s->io.ic)[r] = (REAL)0;
-    }
 #define KARG(v) , (REAL *)s->state[v]
     /* The thread's own run of chunks, so that a chunk's prefetch of the next
      * (update_range) stays in the thread's cells: a prefetch for writing into
