@@ -1,6 +1,8 @@
 /* A lone process starts MPI fast (no network probing). */
 #include "util.h"
+#include <sched.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 void olive_mpi_singleton_fast(void)
@@ -29,6 +31,23 @@ void olive_mpi_singleton_fast(void)
     setenv("HWLOC_PLUGINS_BLACKLIST", "hwloc_xml_libxml,hwloc_opencl,hwloc_gl,hwloc_pci", 0);
 }
 
+/* Whether this run will use one OpenMP thread: --threads 1 (the last
+ * --threads given), else OMP_NUM_THREADS=1, else a process allowed on one
+ * core only (the default is one thread a core). Where unsure, no. */
+static int one_thread(char **argv)
+{
+    const char *t = NULL;
+    for (int i = 1; argv[i]; i++) {
+        if (!strcmp(argv[i], "--threads") && argv[i + 1]) t = argv[++i];
+        else if (!strncmp(argv[i], "--threads=", 10)) t = argv[i] + 10;
+    }
+    if (t) return !strcmp(t, "1");
+    const char *e = getenv("OMP_NUM_THREADS");
+    if (e) return !strcmp(e, "1");
+    cpu_set_t mask;
+    return sched_getaffinity(0, sizeof mask, &mask) == 0 && CPU_COUNT(&mask) == 1;
+}
+
 void olive_omp_short_wait(char **argv)
 {
     /* OpenMP's idle threads spin by default (libgomp: ~300k iterations at
@@ -45,6 +64,11 @@ void olive_omp_short_wait(char **argv)
      * process runs itself again with it set; a user's OMP_WAIT_POLICY or
      * GOMP_SPINCOUNT wins. */
     if (getenv("OMP_WAIT_POLICY") || getenv("GOMP_SPINCOUNT") || getenv("OLIVE_NO_REEXEC")) return;
+    /* One thread never waits at a barrier: then the spin does not matter and
+     * the second start (~9 ms on the 2-core VM, docs/results/startup_2026-12-05_vm.txt)
+     * is saved: single-threaded sweeps, the tests, a rank that mpirun bound
+     * to one core. */
+    if (one_thread(argv)) return;
     setenv("GOMP_SPINCOUNT", "10000", 1);
     setenv("OLIVE_NO_REEXEC", "1", 1);   /* (once, whatever happens below) */
     execv("/proc/self/exe", argv);        /* returns only where it cannot: then on as we are */
