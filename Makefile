@@ -103,7 +103,7 @@ TEST_BINS  := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 # rule). Not .SECONDARY: with no names it makes every target intermediate, and
 # a missing stamp (.cuda0/.cuda1 after a switch) would then rebuild nothing.
 .PRECIOUS: $(BUILD)/obj/%.o $(BUILD)/obj/%.cu.o
-all: $(BINS) $(BUILD)/lib/libolive.so $(TEST_BINS) $(if $(HAVE_CUDA),$(BUILD)/testtools/plugin_link_check $(BUILD)/bench/olive-bwprobe $(BUILD)/bench/olive-scatterprobe $(BUILD)/bench/olive-stepprobe $(BUILD)/bench/olive-loopprobe $(BUILD)/bench/olive-hinesbench $(BUILD)/bench/olive-cablebench)
+all: $(BINS) $(BUILD)/lib/libolive.so $(TEST_BINS) $(if $(HAVE_CUDA),$(BUILD)/testtools/plugin_link_check $(BUILD)/bench/olive-bwprobe $(BUILD)/bench/olive-scatterprobe $(BUILD)/bench/olive-stepprobe $(BUILD)/bench/olive-loopprobe $(BUILD)/bench/olive-launchprobe $(BUILD)/bench/olive-hinesbench $(BUILD)/bench/olive-cablebench)
 
 # Objects are rebuilt when the build switches between with and without CUDA.
 CUDA_STAMP := $(BUILD)/obj/.cuda$(if $(HAVE_CUDA),1,0)
@@ -208,8 +208,9 @@ $(BUILD)/bench/olive-bwprobe: tools/bench/bwprobe.cu tools/bench/bench_cuda.h
 	$(NVCC) $(NVCCFLAGS) -o $@ $<
 # What sending a step's spike events costs, access by access, and whole
 # steps with two bucket layouts (issue 17).
-# (and whole steps in one persistent cooperative kernel: olive-loopprobe, issue 36).
-$(BUILD)/bench/olive-scatterprobe $(BUILD)/bench/olive-stepprobe $(BUILD)/bench/olive-loopprobe: $(BUILD)/bench/olive-%: tools/bench/%.cu tools/bench/bench_cuda.h
+# (and whole steps in one persistent cooperative kernel: olive-loopprobe, issue 36;
+# the boundary between two phases of a step, launch by launch, PDL, CUDA graph, grid barrier: olive-launchprobe, issue 58).
+$(BUILD)/bench/olive-scatterprobe $(BUILD)/bench/olive-stepprobe $(BUILD)/bench/olive-loopprobe $(BUILD)/bench/olive-launchprobe: $(BUILD)/bench/olive-%: tools/bench/%.cu tools/bench/bench_cuda.h
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) -o $@ $<
 # The batched Hines solve benchmark (issue 19): common/models/cable.h on CPU and GPU.
