@@ -386,13 +386,6 @@ void sim_setup_infoli(sim_t *s, sim_config *cfg, const sim_family *family)
     olive_info("rank %d: set-up: network read %.3f s, plan %.3f s, checksum %.3f s, %s engine %.3f s", s->rank, t_read,
                t_plan, t_crc, engine->name, olive_now() - t_eng);
     s->active = olive_malloc((size_t)(cfg->stim.npulses + 1) * sizeof(sim_pulse), "pulses");
-    int64_t maxdeg = 0;
-    for (int64_t r = 0; r < s->plan.nlocal; r++)
-        if (s->plan.lrow_ptr[r + 1] - s->plan.lrow_ptr[r] > maxdeg) maxdeg = s->plan.lrow_ptr[r + 1] - s->plan.lrow_ptr[r];
-    s->io.tbuf = olive_malloc((size_t)s->nthreads * sizeof(void *), "term buffers");
-    s->io.tbuf_stride = maxdeg + OLIVE_JUNCTION_PAD;
-    for (int t = 0; t < s->nthreads; t++)
-        s->io.tbuf[t] = olive_malloc((size_t)SIM_ROW_LANES * (size_t)s->io.tbuf_stride * sizeof(double), "term buffer");
     s->t.setup = olive_now() - t0;
     olive_info("rank %d: cells [%lld, %lld), %lld junctions, %lld halo cells, %lld interior / %lld boundary rows, %d threads",
                s->rank, (long long)s->plan.row0, (long long)s->plan.row1, (long long)s->net.nnz,
@@ -408,8 +401,6 @@ void sim_free(sim_t *s)
     for (int t = 0; t < s->nthreads; t++) free(s->tspikes[t]);
     free(s->tspikes); free(s->tspike_n); free(s->tspike_cap);
     free(s->io.wlut); free(s->io.sendbuf); free(s->active);
-    for (int t = 0; s->io.tbuf && t < s->nthreads; t++) free(s->io.tbuf[t]);
-    free(s->io.tbuf);
     free(s->io.ic); free(s->io.iapp); free(s->flags); free(s->io.noise);
     free(s->io.nbr_send_count); free(s->io.nbr_send_displ); free(s->io.nbr_recv_count); free(s->io.nbr_recv_displ);
     if (s->io.graph != MPI_COMM_NULL) MPI_Comm_free(&s->io.graph);
@@ -427,8 +418,11 @@ void sim_predict_memory(const sim_config *cfg, int bits, int64_t count, int64_t 
     double cond = bits == 0 ? 0 : e * bits / 8.0;
     /* network rows (row_ptr, col, conductances, g_CaL); plan (local rows,
      * halo ids, send lists, interior/boundary, and its count-sized marks);
-     * state: 2 x 19 arrays + halo; currents, I_app, flags, send buffer. */
-    double net = 8 * (n + 1) + 4 * e + cond + 8 * n;
+     * state: 2 x 19 arrays + halo; currents, I_app, flags, send buffer;
+     * the CPU engine's junction groups (columns and conductances again,
+     * rows padded to their group's longest: about 1.1 x, held beside the
+     * plan's columns while it is built). */
+    double net = 8 * (n + 1) + 4 * e + cond + 8 * n + 1.1 * (4 * e + cond);
     double plan = 8 * (n + 1) + 4 * e + 8 * halo + 4 * halo + 4 * n + 5 * (double)count;
     double state = 2 * OLIVE_NVARS * n * el + 2 * halo * el + 2 * n * el + n + halo * el;
     double noise = cfg->infoli.noise_on ? n * el : 0;   /* the OU currents */

@@ -12,6 +12,21 @@
 
 /* CPU backend: rows whose junction sums run side by side (independent add chains). */
 #define SIM_ROW_LANES 8
+/* Junction slots of a group taken a round (two 64-byte vectors of terms: two
+ * independent chains of the term's operations), by precision. */
+#define SIM_GROUP_UNROLL(T) ((int)(128 / (SIM_ROW_LANES * sizeof(T))))
+
+/* A list of rows laid out for the CPU junction pass (junction_groups.c): the
+ * rows in groups of SIM_ROW_LANES, each group's junctions slot by slot. */
+typedef struct {
+    int64_t nrows, ngroups;
+    int32_t *row;            /* ngroups x SIM_ROW_LANES: each lane's row (lanes past nrows repeat the group's first) */
+    int32_t *nj;             /* ngroups x SIM_ROW_LANES: each lane's junctions (0: its current is +0.0) */
+    int64_t *gslot;          /* ngroups + 1: group g's slots [gslot[g], gslot[g + 1]), a multiple of the unroll */
+    int32_t *col;            /* slots x SIM_ROW_LANES: slot j's column in each lane (padding: the lane's own row) */
+    void *cond;              /* the same slots' conductance codes or values (the network's bits); NULL for bits 0 */
+    size_t bytes;            /* memory held */
+} sim_jgroups;
 
 typedef struct {
     int64_t step0, step1;    /* active on steps step0 <= i < step1 */
@@ -215,8 +230,7 @@ struct sim_infoli {
     void *sendbuf;           /* packed V_dend for other ranks */
     int *nbr_send_count, *nbr_send_displ, *nbr_recv_count, *nbr_recv_displ;
     int nbr_out, nbr_in;
-    void **tbuf;             /* per thread: SIM_ROW_LANES rows' junction terms, tbuf_stride apart */
-    int64_t tbuf_stride;     /* max degree + OLIVE_JUNCTION_PAD */
+    sim_jgroups jg[2];       /* CPU engine: the interior and the boundary rows' junctions, in groups */
     void *ic, *iapp;         /* per own cell: gap-junction and injected current of this step */
     int iapp_dirty;          /* iapp holds a pulse and must be cleared */
     olive_noise nz;          /* the OU process (nz.on = 0: none) */
@@ -309,10 +323,14 @@ void sim_free_spiking(sim_t *s);
 /* variability.c: random initial potentials and the noise's start (before a restart's state is loaded) */
 void sim_setup_variability(sim_t *s);
 /* kernel_cpu.c */
-/* Gap-junction currents of the given local rows into s->io.ic. */
 /* The CPU kernels' instruction set, chosen once (OLIVE_SIMD, else the widest the CPU runs). */
 void sim_simd_select(const sim_t *s);
-void sim_currents(sim_t *s, const int32_t *rows, int64_t nrows);
+/* Gap-junction currents into s->io.ic of the interior (part 0) or the boundary (1) rows. */
+void sim_currents(sim_t *s, int part);
+/* junction_groups.c: a list of rows laid out for the CPU junction pass
+ * (unroll: SIM_GROUP_UNROLL of the run's precision), and its release. */
+void sim_junction_groups_build(const sim_t *s, const int32_t *rows, int64_t nrows, int unroll, sim_jgroups *G);
+void sim_junction_groups_free(sim_jgroups *G);
 /* Advance every own cell one step, in place (after all currents are in). */
 void sim_update(sim_t *s, int64_t step, const sim_pulse *active, int nactive, int rebuild_iapp);
 /* backend_cuda.cu (built with CUDA only: OLIVE_HAVE_CUDA) */

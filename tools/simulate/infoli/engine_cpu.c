@@ -38,8 +38,8 @@ static void cpu_steps(sim_t *s, int64_t first, int64_t count)
         sim_pulse *active = olive_malloc((size_t)(s->cfg->stim.npulses + 1) * sizeof *active, "pulses");
         int dirty = dirty0;
         if (lone) {
-            sim_currents(s, s->plan.interior, s->plan.ninterior);
-            if (nboundary > 0) sim_currents(s, s->plan.boundary, nboundary);
+            sim_currents(s, 0);
+            if (nboundary > 0) sim_currents(s, 1);
 #pragma omp barrier
         }
         for (int64_t k = 0; k < count; k++) {
@@ -57,7 +57,7 @@ static void cpu_steps(sim_t *s, int64_t first, int64_t count)
                     sim_exchange_begin(s, &req);
                     tx += olive_now() - a;
                 }
-                sim_currents(s, s->plan.interior, s->plan.ninterior);
+                sim_currents(s, 0);
 #pragma omp master
                 {
                     double a = olive_now();
@@ -66,7 +66,7 @@ static void cpu_steps(sim_t *s, int64_t first, int64_t count)
                 }
 #pragma omp barrier
                 if (nboundary > 0) {
-                    sim_currents(s, s->plan.boundary, nboundary);
+                    sim_currents(s, 1);
 #pragma omp barrier
                 }
             } else if (rebuild_iapp && k > 0) {
@@ -92,11 +92,28 @@ static void cpu_step(sim_t *s, int64_t step) { cpu_steps(s, step, 1); }
  * reports, checkpoints). */
 static int64_t cpu_max_steps(sim_t *s) { (void)s; return SIM_CHECK_STEPS; }
 
-/* The state lives on the host: nothing to fetch or free; set up: the kernels' instruction set. */
-static void cpu_setup(sim_t *s) { sim_simd_select(s); }
+/* Set up: the kernels' instruction set and the junctions laid out in
+ * groups of rows (junction_groups.c), unless no cell has a junction term.
+ * The plan's column list is then no longer read: its memory goes back. */
+static void cpu_setup(sim_t *s)
+{
+    sim_simd_select(s);
+    if (no_junction_terms(s) || s->cfg->infoli.gj == OLIVE_GJ_NGJ) return;
+    const int unroll = s->cfg->run.single ? SIM_GROUP_UNROLL(float) : SIM_GROUP_UNROLL(double);
+    sim_junction_groups_build(s, s->plan.interior, s->plan.ninterior, unroll, &s->io.jg[0]);
+    sim_junction_groups_build(s, s->plan.boundary, s->plan.nboundary, unroll, &s->io.jg[1]);
+    free(s->plan.lcol);
+    s->plan.lcol = NULL;
+}
+
+/* The state lives on the host: nothing to fetch. */
 static void cpu_fetch(sim_t *s, int all) { (void)s; (void)all; }
 static double cpu_energy_j(sim_t *s, int *owner) { (void)s; *owner = 0; return -1; }
-static void cpu_free(sim_t *s) { (void)s; }
+static void cpu_free(sim_t *s)
+{
+    sim_junction_groups_free(&s->io.jg[0]);
+    sim_junction_groups_free(&s->io.jg[1]);
+}
 
 const sim_engine sim_engine_cpu = {"cpu",         0,    1,    cpu_setup, cpu_step, cpu_fetch, cpu_energy_j,
                                    cpu_free,      cpu_steps, cpu_max_steps, NULL, NULL};

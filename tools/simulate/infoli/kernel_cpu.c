@@ -40,8 +40,10 @@ static int64_t sim_chunk(int64_t ncells, int nthreads)
     c = (c + 63) / 64 * 64;
     return c > SIM_CHUNK_MAX ? SIM_CHUNK_MAX : c < SIM_CHUNK_MIN ? SIM_CHUNK_MIN : c;
 }
-/* Rows ahead whose column indices the junction pass prefetches. */
-#define SIM_LCOL_AHEAD 16
+/* Column indices ahead (in entries) that the junction pass prefetches. */
+#ifndef SIM_COL_AHEAD
+#define SIM_COL_AHEAD 256
+#endif
 /* X-macro over the 19 state variables (enum olive_var order). */
 #define OLIVE_VAR_LIST(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) \
     X(14) X(15) X(16) X(17) X(18)
@@ -100,8 +102,10 @@ void sim_simd_select(const sim_t *s)
 /* Both must be called inside an omp parallel region (they use omp for).
  * sim_currents ends without a barrier: its caller places the one that must
  * come before any cell is updated (engine_cpu.c). */
-void sim_currents(sim_t *s, const int32_t *rows, int64_t nrows)
+void sim_currents(sim_t *s, int part)
 {
+    const int32_t *rows = part ? s->plan.boundary : s->plan.interior;
+    const int64_t nrows = part ? s->plan.nboundary : s->plan.ninterior;
     if (s->cfg->infoli.gj == OLIVE_GJ_NGJ || s->plan.lrow_ptr[s->plan.nlocal] == 0) {
         /* --gj ngj, or no junction on this rank: every current is +0.0, the
          * sum of no terms, without the junction pass's work per row (11 % of
@@ -115,8 +119,8 @@ void sim_currents(sim_t *s, const int32_t *rows, int64_t nrows)
         }
         return;
     }
-    if (s->cfg->run.single) currents_f(s, rows, nrows);
-    else currents_d(s, rows, nrows);
+    if (s->cfg->run.single) currents_f(s, &s->io.jg[part]);
+    else currents_d(s, &s->io.jg[part]);
 }
 
 void sim_update(sim_t *s, int64_t step, const sim_pulse *active, int nactive, int rebuild_iapp)

@@ -4,17 +4,15 @@
  *
  * A step has two passes. (1) Gap-junction currents of a list of rows
  * (interior rows while the halo exchange is in flight, then boundary rows):
- * each row's terms in a SIMD loop, summed one by one in stored order, so the
- * sum is the same for any split of the rows. (2) The cell updates of all rows
+ * 8 rows at a time, slot by slot (junction_groups.c), each row's terms summed
+ * one by one in stored order, so the sum is the same for any split of the rows. (2) The cell updates of all rows
  * 0..nlocal-1 as one SIMD loop across cells. Every operation is plain IEEE
  * arithmetic (exp included, common/math/fastexp.h) without contraction, so vector
  * lanes and scalar remainders give the same bits. */
 
 /* SIM_ROW_LANES values of REAL, one from each row of a group (GCC's vector
- * extension: the same source for every instruction set), and the shuffle
- * masks' integer vectors of the same shape. */
+ * extension: the same source for every instruction set). */
 typedef REAL KFN(rowvec) __attribute__((vector_size(SIM_ROW_LANES * sizeof(REAL))));
-typedef KMASK KFN(rowmask) __attribute__((vector_size(SIM_ROW_LANES * sizeof(KMASK))));
 
 /* The loops, once for each instruction set (kernel_cpu_isa.h) */
 #define KISA_ATTR __attribute__((target("arch=x86-64-v4")))
@@ -46,11 +44,11 @@ static void KFN(update_range_simd)(int64_t a, int64_t b, int64_t pf, const REAL 
 }
 #undef KPARAM
 
-static void KFN(currents)(sim_t *s, const int32_t *rows, int64_t nrows)
+static void KFN(currents)(sim_t *s, const sim_jgroups *jg)
 {
-    if (sim_simd == SIM_SIMD_AVX512) KFN(currents_v4)(s, rows, nrows);
-    else if (sim_simd == SIM_SIMD_AVX2) KFN(currents_v3)(s, rows, nrows);
-    else KFN(currents_base)(s, rows, nrows);
+    if (sim_simd == SIM_SIMD_AVX512) KFN(currents_v4)(s, jg);
+    else if (sim_simd == SIM_SIMD_AVX2) KFN(currents_v3)(s, jg);
+    else KFN(currents_base)(s, jg);
 }
 
 static void KFN(update)(sim_t *s, int64_t step, const sim_pulse *active, int nactive, int rebuild_iapp)

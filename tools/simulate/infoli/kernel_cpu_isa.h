@@ -4,116 +4,65 @@
  * default). kernel_cpu_body.h's driver calls the set sim_simd_select chose.
  * Every set gives the same bits: plain IEEE arithmetic without
  * contraction, and fastexp.h's fma() exact with or without the FMA
- * instruction (tests/test_simd_paths.sh). */
+ * instruction (tests/test_simd_engine.sh). */
 
-/* Gap-junction terms of local row r into term[0..n), in a SIMD loop. BITS
- * and GJ are compile-time constants at each call site, so every combination
- * gets its own loop. The loop runs on to a whole number of 64-byte vectors:
- * the terms past n come from the next row or the zeroed padding
- * (OLIVE_JUNCTION_PAD) and are never used. Returns n. */
-static inline __attribute__((always_inline)) int64_t KIFN(junction_terms)(
-    const olive_plan *p, const REAL *vd, const void *cond, const REAL *lut, REAL w0,
-    int64_t r, REAL *term, const int bits, const int gj)
+/* The gap-junction currents of a list's rows, from its group layout
+ * (junction_groups.c): a group's SIM_ROW_LANES rows take their junctions slot
+ * by slot, U slots (two 64-byte vectors of terms) a round, each vector of
+ * terms added straight into the 8 rows' sums. Each row's terms are summed
+ * one by one in stored order: the same bits for any split of the rows, on
+ * every instruction set. BITS and GJ are compile-time constants at each call
+ * site, so every combination gets its own loop. */
+static inline __attribute__((always_inline)) void KIFN(currents_of)(sim_t *s, const sim_jgroups *G, const int bits,
+                                                                      const int gj)
 {
-    const int64_t e0 = p->lrow_ptr[r], n = p->lrow_ptr[r + 1] - e0;
-    const int64_t lanes = 64 / (int64_t)sizeof(REAL);
-    const int64_t nv = (n + lanes - 1) / lanes * lanes;
-    _Static_assert(64 / sizeof(REAL) <= OLIVE_JUNCTION_PAD, "padding shorter than a vector");
-    const int32_t *lcol = p->lcol + e0;
-    const REAL vi = vd[r];
-#pragma omp simd
-    for (int64_t j = 0; j < nv; j++) {
-        const int64_t e = e0 + j;
-        REAL w;
-        if (bits == 0) w = w0;
-        else if (bits == 4) w = lut[(((const uint8_t *)cond)[e >> 1] >> ((e & 1) * 4)) & 15];
-        else if (bits == 8) w = lut[((const uint8_t *)cond)[e]];
-        else if (bits == 16) w = lut[((const uint16_t *)cond)[e]];
-        else if (bits == 32) w = (REAL)((const float *)cond)[e];
-        else w = (REAL)((const double *)cond)[e];
-        term[j] = MFN(olive_gj_term)(gj, w, vi - vd[lcol[j]]);
-    }
-    return n;
-}
-
-/* The 8 x 8 block of terms t[l][j0..j0+7] of 8 rows (row l at t + l * stride)
- * added to the rows' sums a[l] in the order j0, j0 + 1, ..., j0 + 7: the block
- * turned around in registers (three rounds of shuffles), so that each add
- * takes the next term of all 8 rows at once. The same additions in the same
- * order as a[l] = a[l] + t[l][j] one by one, which read the terms back one
- * at a time (a fifth of the pass at 100 junctions a cell). */
-static inline __attribute__((always_inline)) void KIFN(add_block)(KFN(rowvec) *a, const REAL *t, int64_t stride)
-{
-    _Static_assert(SIM_ROW_LANES == 8, "the block is turned around as 8 x 8");
-    typedef KFN(rowvec) V;
-    typedef KFN(rowmask) M;
-    V r[8], p[8], q[8], u[8];
-    for (int l = 0; l < 8; l++) memcpy(&r[l], t + l * stride, sizeof(V));
-    for (int l = 0; l < 8; l += 2) {   /* pairs of rows: (r0[0] r1[0] r0[2] r1[2] ...), (r0[1] r1[1] ...) */
-        p[l] = __builtin_shuffle(r[l], r[l + 1], (M){0, 8, 2, 10, 4, 12, 6, 14});
-        p[l + 1] = __builtin_shuffle(r[l], r[l + 1], (M){1, 9, 3, 11, 5, 13, 7, 15});
-    }
-    for (int l = 0; l < 8; l += 4)     /* fours: (r0..r3 [k], r0..r3 [k + 4]) */
-        for (int k = 0; k < 2; k++) {
-            q[l + k] = __builtin_shuffle(p[l + k], p[l + k + 2], (M){0, 1, 8, 9, 4, 5, 12, 13});
-            q[l + k + 2] = __builtin_shuffle(p[l + k], p[l + k + 2], (M){2, 3, 10, 11, 6, 7, 14, 15});
-        }
-    for (int k = 0; k < 4; k++) {       /* u[k] = (r0[k] r1[k] ... r7[k]) */
-        u[k] = __builtin_shuffle(q[k], q[k + 4], (M){0, 1, 2, 3, 8, 9, 10, 11});
-        u[k + 4] = __builtin_shuffle(q[k], q[k + 4], (M){4, 5, 6, 7, 12, 13, 14, 15});
-    }
-    for (int k = 0; k < 8; k++) *a = *a + u[k];
-}
-
-/* Each row's terms are summed one by one in stored order (the same bits for
- * any split of the rows), but SIM_ROW_LANES rows at a time: their sums are
- * independent chains, so the adds overlap instead of waiting on each other.
- * Rows shorter than the group's longest are padded with +0.0 terms to a
- * whole block, which leave a sum unchanged (a sum that starts at +0.0 is
- * never -0.0); the buffer's padding (OLIVE_JUNCTION_PAD) holds the block. */
-static inline __attribute__((always_inline)) void KIFN(currents_of)(
-    sim_t *s, const int32_t *rows, int64_t nrows, const int bits, const int gj)
-{
-    const olive_plan *p = &s->plan;
-    const REAL *vd = s->state[OV_V_DEND];
-    const REAL *lut = s->io.wlut;
+    enum { L = SIM_ROW_LANES, U = SIM_GROUP_UNROLL(REAL), NS = L * U };
+    const REAL *restrict vd = s->state[OV_V_DEND];
+    const REAL *restrict lut = s->io.wlut;
     const REAL w0 = (REAL)s->net.offset;
-    const void *cond = s->net.cond;
-    const int64_t stride = s->io.tbuf_stride;
-    REAL *ic = s->io.ic;
-    REAL *term = (REAL *)s->io.tbuf[omp_get_thread_num()];
-    _Static_assert(SIM_ROW_LANES <= OLIVE_JUNCTION_PAD, "a block past the longest row outruns the padding");
+    const int32_t *restrict col = G->col;
+    const void *cond = G->cond;
+    REAL *restrict ic = s->io.ic;
 #pragma omp for schedule(static) nowait
-    for (int64_t g = 0; g < nrows; g += SIM_ROW_LANES) {
-        const int m = nrows - g < SIM_ROW_LANES ? (int)(nrows - g) : SIM_ROW_LANES;
-        int64_t n[SIM_ROW_LANES], maxn = 0;
-        for (int l = 0; l < m; l++) {
-            /* The column indices stream from memory at a row's worth of
-             * lines at a time, which the hardware prefetchers follow late:
-             * ask for a row SIM_LCOL_AHEAD rows ahead (+12-17% at 65536
-             * cells x 100 junctions, no change when they fit in cache). */
-            if (g + l + SIM_LCOL_AHEAD < nrows) {
-                const int64_t r2 = rows[g + l + SIM_LCOL_AHEAD];
-                const char *c0 = (const char *)(p->lcol + p->lrow_ptr[r2]);
-                const char *c1 = (const char *)(p->lcol + p->lrow_ptr[r2 + 1]);
-                for (const char *c = c0; c < c1 + 64; c += 64) __builtin_prefetch(c, 0, 3);
-            }
-            n[l] = KIFN(junction_terms)(p, vd, cond, lut, w0, rows[g + l], term + l * stride, bits, gj);
-            maxn = n[l] > maxn ? n[l] : maxn;
-        }
-        for (int l = m; l < SIM_ROW_LANES; l++) n[l] = 0;
-        const int64_t nb = (maxn + SIM_ROW_LANES - 1) / SIM_ROW_LANES * SIM_ROW_LANES;
-        for (int l = 0; l < SIM_ROW_LANES; l++)
-            for (int64_t j = n[l]; j < nb; j++) term[l * stride + j] = (REAL)0;
+    for (int64_t g = 0; g < G->ngroups; g++) {
+        const int32_t *row = G->row + g * L;
+        /* each lane's own V_dend, once for each of the round's U slots */
+        REAL vi[NS];
+        for (int l = 0; l < NS; l++) vi[l] = vd[row[l % L]];
         KFN(rowvec) a = {0};
-        for (int64_t j = 0; j < nb; j += SIM_ROW_LANES) KIFN(add_block)(&a, term + j, stride);
-        for (int l = 0; l < m; l++) ic[rows[g + l]] = a[l];
+        for (int64_t k0 = G->gslot[g] * L; k0 < G->gslot[g + 1] * L; k0 += NS) {
+            REAL t[NS];
+            /* the columns stream from memory once they outgrow the caches:
+             * ask ahead (+8 % at 65536 cells x 100 junctions on one thread) */
+            __builtin_prefetch(col + k0 + SIM_COL_AHEAD, 0, 3);
+#pragma omp simd
+            for (int l = 0; l < NS; l++) {
+                const int64_t k = k0 + l;
+                REAL w;
+                if (bits == 0) w = w0;
+                else if (bits == 4) w = lut[(((const uint8_t *)cond)[k >> 1] >> ((k & 1) * 4)) & 15];
+                else if (bits == 8) w = lut[((const uint8_t *)cond)[k]];
+                else if (bits == 16) w = lut[((const uint16_t *)cond)[k]];
+                else if (bits == 32) w = (REAL)((const float *)cond)[k];
+                else w = (REAL)((const double *)cond)[k];
+                t[l] = MFN(olive_gj_term)(gj, w, vi[l] - vd[col[k]]);
+            }
+            for (int u = 0; u < U; u++) {
+                KFN(rowvec) tv;
+                memcpy(&tv, t + u * L, sizeof tv);
+                a = a + tv;
+            }
+        }
+        const int m = G->nrows - g * L < L ? (int)(G->nrows - g * L) : L;
+        /* a row without junctions: +0.0, the sum of no terms (its lane's
+         * padding would give NaN where its own V_dend is not finite) */
+        for (int l = 0; l < m; l++) ic[row[l]] = G->nj[g * L + l] ? a[l] : (REAL)0;
     }
 }
 
-static void KISA_ATTR KIFN(currents)(sim_t *s, const int32_t *rows, int64_t nrows)
+static void KISA_ATTR KIFN(currents)(sim_t *s, const sim_jgroups *jg)
 {
-#define KCASE(B, G) KIFN(currents_of)(s, rows, nrows, B, G)
+#define KCASE(B, G) KIFN(currents_of)(s, jg, B, G)
 #define KBITS(G) switch (s->net.bits) { \
     case 0: KCASE(0, G); break; case 4: KCASE(4, G); break; case 8: KCASE(8, G); break; \
     case 16: KCASE(16, G); break; case 32: KCASE(32, G); break; default: KCASE(64, G); break; }
