@@ -57,6 +57,7 @@ void sim_junction_groups_build(const sim_t *s, const int32_t *rows, int64_t nrow
     memset(G, 0, sizeof *G);
     G->nrows = nrows;
     G->ngroups = (nrows + L - 1) / L;
+    G->gslot = olive_calloc((size_t)(G->ngroups + 1), sizeof(int64_t), "junction groups");   /* gslot[0] = 0 */
     if (nrows == 0) return;
 
     /* the list's order, degree-sorted within windows */
@@ -71,8 +72,6 @@ void sim_junction_groups_build(const sim_t *s, const int32_t *rows, int64_t nrow
 
     G->row = olive_malloc((size_t)G->ngroups * L * sizeof(int32_t), "junction groups");
     G->nj = olive_malloc((size_t)G->ngroups * L * sizeof(int32_t), "junction groups");
-    G->gslot = olive_malloc((size_t)(G->ngroups + 1) * sizeof(int64_t), "junction groups");
-    G->gslot[0] = 0;
     for (int64_t g = 0; g < G->ngroups; g++) {
         int64_t longest = 0;
         for (int l = 0; l < L; l++) {

@@ -41,9 +41,11 @@ static int64_t sim_chunk(int64_t ncells, int nthreads)
     return c > SIM_CHUNK_MAX ? SIM_CHUNK_MAX : c < SIM_CHUNK_MIN ? SIM_CHUNK_MIN : c;
 }
 /* Column indices ahead (in entries) that the junction pass prefetches. */
-#ifndef SIM_COL_AHEAD
 #define SIM_COL_AHEAD 256
-#endif
+/* V_dend entries ahead whose voltages it prefetches, where V_dend's bytes
+ * (own and halo cells) exceed SIM_VD_NEAR. */
+#define SIM_VD_AHEAD 32
+#define SIM_VD_NEAR (128 * 1024)
 /* X-macro over the 19 state variables (enum olive_var order). */
 #define OLIVE_VAR_LIST(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) \
     X(14) X(15) X(16) X(17) X(18)
