@@ -104,6 +104,10 @@ static void cpu_setup(sim_t *s)
     sim_junction_groups_build(s, s->plan.boundary, s->plan.nboundary, unroll, &s->io.jg[1]);
     free(s->plan.lcol);
     s->plan.lcol = NULL;
+    const sim_jgroups *g = s->io.jg;
+    const double slots = (double)(g[0].gslot[g[0].ngroups] + g[1].gslot[g[1].ngroups]) * SIM_ROW_LANES;
+    olive_info("rank %d: junctions in groups of %d rows: %.1f MiB, %.3g slots a junction (padding)", s->rank,
+               SIM_ROW_LANES, (double)(g[0].bytes + g[1].bytes) / 1048576.0, s->net.nnz ? slots / (double)s->net.nnz : 0.0);
 }
 
 /* The state lives on the host: nothing to fetch. */
