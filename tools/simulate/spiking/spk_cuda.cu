@@ -395,6 +395,7 @@ static void spiking_cuda_setup(sim_t *s)
         if (g->mode == SPK_DEVICE_PUSH) spk_devpush_setup(s, g);
         if (k->drawn.n) spk_rules_setup(s, g);
         if (k->plastic) spk_plastic_cuda_setup(s, g);
+        spk_graph_setup(s, g);
     }
     CK(cudaDeviceSynchronize());
 }
@@ -656,11 +657,11 @@ static void plugin_push_steps(sim_t *s, spk_cuda *g, int64_t first, int64_t coun
     spk_plugin_cuda_on_spike(s, g, first + count - 1);
 }
 
-/* The device push path: a chunk of steps enqueued, then one visit. */
-static void device_push_steps(sim_t *s, int64_t first, int64_t count)
+/* The device push path's launches for a chunk of steps, on g->st (or
+ * captured into a graph: spk_cuda_graph.cu). */
+static void device_push_enqueue(sim_t *s, int64_t first, int64_t count)
 {
     spk_cuda *g = s->spk->cuda;
-    const double t0 = olive_now();
     spk_devpush_poisson_ahead(s, g, first, count);
     if (g->plugin && !g->pass.sb) {
         plugin_push_steps(s, g, first, count);
@@ -712,6 +713,16 @@ static void device_push_steps(sim_t *s, int64_t first, int64_t count)
             spk_devpush_tail(s, g, first + q);
         }
     }
+}
+
+/* The device push path: a chunk of steps enqueued (or launched as a graph,
+ * the next one captured while it runs), then one visit. */
+static void device_push_steps(sim_t *s, int64_t first, int64_t count)
+{
+    spk_cuda *g = s->spk->cuda;
+    const double t0 = olive_now();
+    if (spk_graph_steps(s, g, first, count, device_push_enqueue)) spk_graph_ahead(s, g, first + count, count, device_push_enqueue);
+    else device_push_enqueue(s, first, count);
     const double t1 = olive_now();
     spk_chunk_collect(s, g, first, count);
     spk_devpush_check(g);
@@ -769,6 +780,7 @@ static void spiking_cuda_free(sim_t *s)
     if (g->mode == SPK_DEVICE_PUSH)   /* (where the loop's time went: the host queueing, or waiting for the device) */
         olive_info("rank %d: CUDA engine: step loop %.3f s queueing the steps' kernels, %.3f s waiting for the device "
                    "and taking the spikes", s->rank, g->chunk.t_enqueue, g->chunk.t_collect);
+    spk_graph_free(s, g);
     spk_plugin_cuda_free(g);   /* (its receptor variables are ge, gi) */
     CK(cudaFree(g->rscale));
     void *d[] = {g->v, g->ge, g->gi, g->ref, g->cur, g->flags, g->coef_of, g->out_ptr, g->out,
@@ -808,6 +820,7 @@ static void spiking_cuda_inputs_changed(sim_t *s)
 {
     spk_cuda *g = s->spk->cuda;
     reset_flush(s);   /* (with the coefficients it was due with) */
+    spk_graph_forget(g);   /* (a graph made ahead holds the arguments of before) */
     const size_t nin = (size_t)s->cfg->spiking.npoisson;
     if (g->poisson.in)
         CK(cudaMemcpyAsync(g->poisson.in, s->spk->poisson.in, nin * sizeof(sim_poisson), cudaMemcpyHostToDevice, g->st));

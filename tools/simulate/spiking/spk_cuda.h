@@ -171,6 +171,8 @@ struct spk_cuda {
      * memory), and the host's bookkeeping; null without */
     spk_plastic_dev *pl;
     struct spk_plastic_cuda *plh;
+    /* device push: chunks launched as CUDA graphs (spk_cuda_graph.cu), else NULL */
+    struct spk_graph *graph;
 };
 
 /* A kernel of the device push path's step (the tail and update pass, the
@@ -357,5 +359,23 @@ void spk_devpush_add_last(sim_t *s, spk_cuda *g);
 /* After a chunk: dies if a step's events did not fit in the buffer. */
 void spk_devpush_check(spk_cuda *g);
 void spk_devpush_free(spk_cuda *g);
+/* The size of device push's host-side state (*g->dp), which a capture ahead
+ * saves and restores (spk_cuda_graph.cu). */
+size_t spk_devpush_state_bytes(void);
+
+/* spk_cuda_graph.cu: a chunk of device push's steps as one CUDA graph */
+/* What enqueues a chunk's launches on g->st (device_push_steps' loop). */
+typedef void (*spk_enqueue_fn)(sim_t *s, int64_t first, int64_t count);
+/* After spk_devpush_setup: graphs where the path allows (else g->graph stays null). */
+void spk_graph_setup(sim_t *s, spk_cuda *g);
+/* Steps [first, first + count) launched as one graph (from the capture
+ * made ahead if it is that chunk): 1, or 0 where the chunk is not captured
+ * (the caller enqueues it itself). */
+int spk_graph_steps(sim_t *s, spk_cuda *g, int64_t first, int64_t count, spk_enqueue_fn enqueue);
+/* The chunk likely next, captured while the device runs this one. */
+void spk_graph_ahead(sim_t *s, spk_cuda *g, int64_t first, int64_t count, spk_enqueue_fn enqueue);
+/* The host reads or changes the run between chunks: no capture ahead kept. */
+void spk_graph_forget(spk_cuda *g);
+void spk_graph_free(sim_t *s, spk_cuda *g);
 
 #endif

@@ -684,6 +684,8 @@ void spk_devpush_check(spk_cuda *g)
                   "network?); run with OLIVE_GPU_DELIVERY=host, or on more GPUs", (long long)g->dp->dp_cap);
 }
 
+size_t spk_devpush_state_bytes(void) { return sizeof(spk_devpush_dev); }
+
 void spk_devpush_free(spk_cuda *g)
 {
     if (!g->dp) return;

@@ -1,0 +1,188 @@
+/* A chunk of the device push path's steps as one CUDA graph (spk_cuda.h).
+ *
+ * Why: a step of the microcircuit is two dependent kernels, and each
+ * boundary between kernels costs ~3 us with programmatic dependent launch,
+ * ~1.5 us when the same kernels are replayed from a graph (olive-launchprobe,
+ * docs/MICROCIRCUIT.md): a third of a ~9 us step.
+ *
+ * How: the chunk's launches, exactly those device_push_steps would enqueue,
+ * are captured from a capture stream (the kernels, their arguments and their
+ * programmatic edges as the stream would have them), and either update the
+ * one executable graph kept (cudaGraphExecUpdate: the same kernels, other
+ * arguments; cheap) or, where the shape changed, instantiate it anew. The
+ * graph is launched into the engine's stream like any kernel, so the spikes,
+ * sums and state are those of the plain launches: the same kernels in the
+ * same order with the same arguments.
+ *
+ * Capturing costs host time (~1-2 us a launch), during which the device
+ * would wait; so the chunk after is captured ahead, while this one runs,
+ * and kept if the next call asks for it. Capturing changes the host's view of
+ * the step loop (the rotating spike lists, the Poisson draws' first step,
+ * pending adds): the state before is put back after an ahead capture, and the
+ * state after it taken when its graph is used.
+ *
+ * Not captured (the plain launches instead): a chunk with a pulse current
+ * (the host fills k->cur each step and copies it from pageable memory),
+ * cable cells, plastic synapses and projections drawn at each spike (their
+ * host bookkeeping runs between launches). OLIVE_GPU_GRAPH=1 turns graphs on,
+ * =0 off (the default until measured on a GPU). */
+#define OMPI_SKIP_MPICXX 1
+#include <hdf5.h>
+#include <mpi.h>
+#include <string.h>
+#include "spk_cuda.h"
+
+/* What device_push_steps' enqueueing changes on the host (the rest of g,
+ * and s, it only reads). */
+struct spk_graph_host {
+    int32_t *spk;
+    unsigned int *nspk;
+    struct spk_pass_dev pass;
+    struct spk_window_dev win;
+    unsigned char *dp;         /* a copy of *g->dp (spk_devpush_state_bytes) */
+};
+
+struct spk_graph {
+    cudaStream_t cap;
+    cudaGraphExec_t exec;
+    int ready;                 /* exec holds chunk [first, first + count), captured ahead */
+    int64_t first, count;
+    struct spk_graph_host before, after;
+    size_t dp_bytes;
+    /* counts and host time, for -v */
+    int64_t launched, ahead_used, ahead_lost, updated, instantiated;
+    double t_capture;
+};
+
+static void host_save(const spk_cuda *g, struct spk_graph_host *h, size_t dp_bytes)
+{
+    h->spk = g->spk;
+    h->nspk = g->nspk;
+    h->pass = g->pass;
+    h->win = g->win;
+    memcpy(h->dp, g->dp, dp_bytes);
+}
+
+static void host_load(spk_cuda *g, const struct spk_graph_host *h, size_t dp_bytes)
+{
+    g->spk = h->spk;
+    g->nspk = h->nspk;
+    g->pass = h->pass;
+    g->win = h->win;
+    memcpy(g->dp, h->dp, dp_bytes);
+}
+
+void spk_graph_setup(sim_t *s, spk_cuda *g)
+{
+    const char *e = getenv("OLIVE_GPU_GRAPH");
+    if (e && *e && strcmp(e, "0") && strcmp(e, "1")) olive_die("OLIVE_GPU_GRAPH='%s': expected 0 or 1", e);
+    if (!e || strcmp(e, "1")) return;
+    if (g->mode != SPK_DEVICE_PUSH || !g->dp || g->cable || g->pl || g->rules) return;
+    spk_graph *G = (spk_graph *)olive_calloc(1, sizeof *G, "CUDA graph");
+    G->dp_bytes = spk_devpush_state_bytes();
+    G->before.dp = (unsigned char *)olive_calloc(1, G->dp_bytes, "CUDA graph");
+    G->after.dp = (unsigned char *)olive_calloc(1, G->dp_bytes, "CUDA graph");
+    CK(cudaStreamCreateWithFlags(&G->cap, cudaStreamNonBlocking));
+    g->graph = G;
+    (void)s;
+}
+
+/* Whether steps [first, first + count) may be captured: no pulse current
+ * on any of them (s->active is scratch). */
+static int chunk_capturable(sim_t *s, int64_t first, int64_t count)
+{
+    for (int64_t q = 0; q < count; q++)
+        if (sim_active_pulses(&s->cfg->stim, first + q, s->active)) return 0;
+    return 1;
+}
+
+/* The chunk's launches captured into G->exec. */
+static void capture(sim_t *s, spk_cuda *g, int64_t first, int64_t count, spk_enqueue_fn enqueue)
+{
+    spk_graph *G = g->graph;
+    const double t0 = olive_now();
+    cudaStream_t st = g->st;
+    g->st = G->cap;
+    CK(cudaStreamBeginCapture(G->cap, cudaStreamCaptureModeThreadLocal));
+    enqueue(s, first, count);
+    cudaGraph_t graph = nullptr;
+    CK(cudaStreamEndCapture(G->cap, &graph));
+    g->st = st;
+    int fresh = !G->exec;
+    if (G->exec) {
+        cudaGraphExecUpdateResultInfo info;
+        if (cudaGraphExecUpdate(G->exec, graph, &info) == cudaSuccess) {
+            G->updated++;
+        } else {   /* (another shape: a shorter chunk, another path) */
+            (void)cudaGetLastError();
+            CK(cudaGraphExecDestroy(G->exec));
+            G->exec = nullptr;
+            fresh = 1;
+        }
+    }
+    if (fresh) {
+        CK(cudaGraphInstantiate(&G->exec, graph, 0));
+        G->instantiated++;
+    }
+    CK(cudaGraphDestroy(graph));
+    G->t_capture += olive_now() - t0;
+}
+
+int spk_graph_steps(sim_t *s, spk_cuda *g, int64_t first, int64_t count, spk_enqueue_fn enqueue)
+{
+    spk_graph *G = g->graph;
+    if (!G) return 0;
+    if (G->ready && (G->first != first || G->count != count)) {   /* (the guess was wrong: the state is as before it) */
+        G->ready = 0;
+        G->ahead_lost++;
+    }
+    if (G->ready) {
+        host_load(g, &G->after, G->dp_bytes);
+        G->ready = 0;
+        G->ahead_used++;
+    } else {
+        if (!chunk_capturable(s, first, count)) return 0;
+        capture(s, g, first, count, enqueue);
+    }
+    CK(cudaGraphLaunch(G->exec, g->st));
+    G->launched++;
+    return 1;
+}
+
+void spk_graph_ahead(sim_t *s, spk_cuda *g, int64_t first, int64_t count, spk_enqueue_fn enqueue)
+{
+    spk_graph *G = g->graph;
+    if (!G || G->ready || count <= 0) return;
+    if (first + count > s->cfg->run.steps || !chunk_capturable(s, first, count)) return;
+    host_save(g, &G->before, G->dp_bytes);
+    capture(s, g, first, count, enqueue);
+    host_save(g, &G->after, G->dp_bytes);
+    host_load(g, &G->before, G->dp_bytes);
+    G->ready = 1;
+    G->first = first;
+    G->count = count;
+}
+
+void spk_graph_forget(spk_cuda *g)
+{
+    spk_graph *G = g->graph;
+    if (!G || !G->ready) return;
+    G->ready = 0;
+    G->ahead_lost++;
+}
+
+void spk_graph_free(sim_t *s, spk_cuda *g)
+{
+    spk_graph *G = g->graph;
+    if (!G) return;
+    olive_info("rank %d: CUDA engine: %lld chunks launched as graphs (%lld captured ahead and used, %lld ahead and "
+               "not used; %lld updates, %lld instantiations), %.3f s capturing",
+               s->rank, (long long)G->launched, (long long)G->ahead_used, (long long)G->ahead_lost, (long long)G->updated,
+               (long long)G->instantiated, G->t_capture);
+    if (G->exec) CK(cudaGraphExecDestroy(G->exec));
+    CK(cudaStreamDestroy(G->cap));
+    free(G->before.dp);
+    free(G->after.dp);
+    free(G);
+    g->graph = nullptr;
+}
