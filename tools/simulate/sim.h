@@ -327,6 +327,9 @@ void sim_setup_variability(sim_t *s);
 void sim_simd_select(const sim_t *s);
 /* Gap-junction currents into s->io.ic of the interior (part 0) or the boundary (1) rows. */
 void sim_currents(sim_t *s, int part);
+/* Whether this rank's junction pass has nothing to do: --gj ngj, or no
+ * junction on the rank's rows (every current is then +0.0). */
+int sim_no_junction_pass(const sim_t *s);
 /* junction_groups.c: a list of rows laid out for the CPU junction pass
  * (unroll: SIM_GROUP_UNROLL of the run's precision), and its release. */
 void sim_junction_groups_build(const sim_t *s, const int32_t *rows, int64_t nrows, int unroll, sim_jgroups *G);

@@ -10,7 +10,7 @@
  * without junctions on one rank): every I_c is then +0.0 for good. */
 static int no_junction_terms(const sim_t *s)
 {
-    return s->size == 1 && (s->cfg->infoli.gj == OLIVE_GJ_NGJ || s->plan.lrow_ptr[s->plan.nlocal] == 0);
+    return s->size == 1 && sim_no_junction_pass(s);
 }
 
 /* Steps [first, first + count) in one parallel region: the threads stay in
@@ -98,7 +98,7 @@ static int64_t cpu_max_steps(sim_t *s) { (void)s; return SIM_CHECK_STEPS; }
 static void cpu_setup(sim_t *s)
 {
     sim_simd_select(s);
-    if (no_junction_terms(s) || s->cfg->infoli.gj == OLIVE_GJ_NGJ) return;
+    if (sim_no_junction_pass(s)) return;
     const int unroll = s->cfg->run.single ? SIM_GROUP_UNROLL(float) : SIM_GROUP_UNROLL(double);
     sim_junction_groups_build(s, s->plan.interior, s->plan.ninterior, unroll, &s->io.jg[0]);
     sim_junction_groups_build(s, s->plan.boundary, s->plan.nboundary, unroll, &s->io.jg[1]);

@@ -104,11 +104,16 @@ void sim_simd_select(const sim_t *s)
 /* Both must be called inside an omp parallel region (they use omp for).
  * sim_currents ends without a barrier: its caller places the one that must
  * come before any cell is updated (engine_cpu.c). */
+int sim_no_junction_pass(const sim_t *s)
+{
+    return s->cfg->infoli.gj == OLIVE_GJ_NGJ || s->plan.lrow_ptr[s->plan.nlocal] == 0;
+}
+
 void sim_currents(sim_t *s, int part)
 {
     const int32_t *rows = part ? s->plan.boundary : s->plan.interior;
     const int64_t nrows = part ? s->plan.nboundary : s->plan.ninterior;
-    if (s->cfg->infoli.gj == OLIVE_GJ_NGJ || s->plan.lrow_ptr[s->plan.nlocal] == 0) {
+    if (sim_no_junction_pass(s)) {
         /* --gj ngj, or no junction on this rank: every current is +0.0, the
          * sum of no terms, without the junction pass's work per row (11 % of
          * a step of 4096 uncoupled cells on one thread) */
