@@ -44,12 +44,16 @@ struct spk_graph_host {
 
 struct spk_graph {
     cudaStream_t cap;
-    cudaGraphExec_t exec;
-    int ready;                 /* exec holds chunk [first, first + count), captured ahead */
+    /* two executable graphs taking turns: the chunk ahead is captured into
+     * the one not running, and uploaded while the other runs */
+    cudaGraphExec_t exec[2];
+    int last;                  /* the one launched last */
+    int ready;                 /* exec[last ^ 1] holds chunk [first, first + count), captured ahead */
     int64_t first, count;
     struct spk_graph_host before, after;
     size_t dp_bytes;
     /* counts and host time, for -v */
+    cudaEvent_t uploaded;      /* recorded on cap after an upload: the launch waits for it */
     int64_t launched, ahead_used, ahead_lost, updated, instantiated;
     double t_capture;
 };
@@ -83,6 +87,7 @@ void spk_graph_setup(sim_t *s, spk_cuda *g)
     G->before.dp = (unsigned char *)olive_calloc(1, G->dp_bytes, "CUDA graph");
     G->after.dp = (unsigned char *)olive_calloc(1, G->dp_bytes, "CUDA graph");
     CK(cudaStreamCreateWithFlags(&G->cap, cudaStreamNonBlocking));
+    CK(cudaEventCreateWithFlags(&G->uploaded, cudaEventDisableTiming));
     g->graph = G;
     (void)s;
 }
@@ -96,8 +101,10 @@ static int chunk_capturable(sim_t *s, int64_t first, int64_t count)
     return 1;
 }
 
-/* The chunk's launches captured into G->exec. */
-static void capture(sim_t *s, spk_cuda *g, int64_t first, int64_t count, spk_enqueue_fn enqueue)
+/* The chunk's launches captured into G->exec[e], uploaded on the capture
+ * stream (an updated graph is uploaded again; ahead of its launch, that
+ * overlaps the chunk running). */
+static void capture(sim_t *s, spk_cuda *g, int64_t first, int64_t count, spk_enqueue_fn enqueue, int e)
 {
     spk_graph *G = g->graph;
     const double t0 = olive_now();
@@ -108,23 +115,24 @@ static void capture(sim_t *s, spk_cuda *g, int64_t first, int64_t count, spk_enq
     cudaGraph_t graph = nullptr;
     CK(cudaStreamEndCapture(G->cap, &graph));
     g->st = st;
-    int fresh = !G->exec;
-    if (G->exec) {
+    int fresh = !G->exec[e];
+    if (G->exec[e]) {
         cudaGraphExecUpdateResultInfo info;
-        if (cudaGraphExecUpdate(G->exec, graph, &info) == cudaSuccess) {
+        if (cudaGraphExecUpdate(G->exec[e], graph, &info) == cudaSuccess) {
             G->updated++;
         } else {   /* (another shape: a shorter chunk, another path) */
             (void)cudaGetLastError();
-            CK(cudaGraphExecDestroy(G->exec));
-            G->exec = nullptr;
+            CK(cudaGraphExecDestroy(G->exec[e]));
+            G->exec[e] = nullptr;
             fresh = 1;
         }
     }
     if (fresh) {
-        CK(cudaGraphInstantiate(&G->exec, graph, 0));
+        CK(cudaGraphInstantiate(&G->exec[e], graph, 0));
         G->instantiated++;
     }
     CK(cudaGraphDestroy(graph));
+    CK(cudaGraphUpload(G->exec[e], G->cap));
     G->t_capture += olive_now() - t0;
 }
 
@@ -136,15 +144,20 @@ int spk_graph_steps(sim_t *s, spk_cuda *g, int64_t first, int64_t count, spk_enq
         G->ready = 0;
         G->ahead_lost++;
     }
+    const int e = G->last ^ 1;   /* (not the one launched last, which may still run) */
     if (G->ready) {
         host_load(g, &G->after, G->dp_bytes);
         G->ready = 0;
         G->ahead_used++;
     } else {
         if (!chunk_capturable(s, first, count)) return 0;
-        capture(s, g, first, count, enqueue);
+        capture(s, g, first, count, enqueue, e);
     }
-    CK(cudaGraphLaunch(G->exec, g->st));
+    /* (the upload on the capture stream first) */
+    CK(cudaEventRecord(G->uploaded, G->cap));
+    CK(cudaStreamWaitEvent(g->st, G->uploaded, 0));
+    CK(cudaGraphLaunch(G->exec[e], g->st));
+    G->last = e;
     G->launched++;
     return 1;
 }
@@ -155,7 +168,7 @@ void spk_graph_ahead(sim_t *s, spk_cuda *g, int64_t first, int64_t count, spk_en
     if (!G || G->ready || count <= 0) return;
     if (first + count > s->cfg->run.steps || !chunk_capturable(s, first, count)) return;
     host_save(g, &G->before, G->dp_bytes);
-    capture(s, g, first, count, enqueue);
+    capture(s, g, first, count, enqueue, G->last ^ 1);
     host_save(g, &G->after, G->dp_bytes);
     host_load(g, &G->before, G->dp_bytes);
     G->ready = 1;
@@ -179,7 +192,9 @@ void spk_graph_free(sim_t *s, spk_cuda *g)
                "not used; %lld updates, %lld instantiations), %.3f s capturing",
                s->rank, (long long)G->launched, (long long)G->ahead_used, (long long)G->ahead_lost, (long long)G->updated,
                (long long)G->instantiated, G->t_capture);
-    if (G->exec) CK(cudaGraphExecDestroy(G->exec));
+    for (int e = 0; e < 2; e++)
+        if (G->exec[e]) CK(cudaGraphExecDestroy(G->exec[e]));
+    CK(cudaEventDestroy(G->uploaded));
     CK(cudaStreamDestroy(G->cap));
     free(G->before.dp);
     free(G->after.dp);
