@@ -721,7 +721,7 @@ static void device_push_steps(sim_t *s, int64_t first, int64_t count)
 {
     spk_cuda *g = s->spk->cuda;
     const double t0 = olive_now();
-    if (spk_graph_steps(s, g, first, count, device_push_enqueue)) spk_graph_ahead(s, g, first + count, count, device_push_enqueue);
+    if (spk_graph_steps(s, g, first, count, device_push_enqueue)) spk_graph_ahead(s, g, first + count, device_push_enqueue);
     else device_push_enqueue(s, first, count);
     const double t1 = olive_now();
     spk_chunk_collect(s, g, first, count);

@@ -372,8 +372,8 @@ void spk_graph_setup(sim_t *s, spk_cuda *g);
  * made ahead if it is that chunk): 1, or 0 where the chunk is not captured
  * (the caller enqueues it itself). */
 int spk_graph_steps(sim_t *s, spk_cuda *g, int64_t first, int64_t count, spk_enqueue_fn enqueue);
-/* The chunk likely next, captured while the device runs this one. */
-void spk_graph_ahead(sim_t *s, spk_cuda *g, int64_t first, int64_t count, spk_enqueue_fn enqueue);
+/* The chunk likely next (from first), captured while the device runs this one. */
+void spk_graph_ahead(sim_t *s, spk_cuda *g, int64_t first, spk_enqueue_fn enqueue);
 /* The host reads or changes the run between chunks: no capture ahead kept. */
 void spk_graph_forget(spk_cuda *g);
 void spk_graph_free(sim_t *s, spk_cuda *g);

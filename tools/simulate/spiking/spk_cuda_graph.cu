@@ -162,11 +162,31 @@ int spk_graph_steps(sim_t *s, spk_cuda *g, int64_t first, int64_t count, spk_enq
     return 1;
 }
 
-void spk_graph_ahead(sim_t *s, spk_cuda *g, int64_t first, int64_t count, spk_enqueue_fn enqueue)
+/* The step loop's next chunk from `first` as it would likely choose it
+ * (session/step_loop.c: up to the engine's most, ending at the next step it
+ * looks at: the checks every SIM_CHECK_STEPS steps, a report frame, the
+ * run's end; a checkpoint or a rate change may cut it shorter: then the
+ * guess is not used). */
+static int64_t next_count(const sim_t *s, const spk_cuda *g, int64_t first)
+{
+    const sim_config *c = s->cfg;
+    int64_t n = spk_chunk_max(g);
+    const int64_t to_check = SIM_CHECK_STEPS - first % SIM_CHECK_STEPS, to_end = c->run.steps - first;
+    n = to_check < n ? to_check : n;
+    n = to_end < n ? to_end : n;
+    if (c->rec.nvars + c->rec.ncomp_vars > 0) {
+        const int64_t to_frame = c->rec.every - first % c->rec.every;
+        n = to_frame < n ? to_frame : n;
+    }
+    return n;
+}
+
+void spk_graph_ahead(sim_t *s, spk_cuda *g, int64_t first, spk_enqueue_fn enqueue)
 {
     spk_graph *G = g->graph;
-    if (!G || G->ready || count <= 0) return;
-    if (first + count > s->cfg->run.steps || !chunk_capturable(s, first, count)) return;
+    if (!G || G->ready) return;
+    const int64_t count = next_count(s, g, first);
+    if (count <= 0 || !chunk_capturable(s, first, count)) return;
     host_save(g, &G->before, G->dp_bytes);
     capture(s, g, first, count, enqueue, G->last ^ 1);
     host_save(g, &G->after, G->dp_bytes);
