@@ -19,6 +19,9 @@
 # ONLY=WORD runs the cases whose names hold WORD (delays, microcircuit, tutorial).
 # OLD_MC=DIR: A's microcircuit model (its plugin built by A's olive-model, where
 # the plugin interface changed between the builds; the same model hash).
+# A_ENV / B_ENV: variables (NAME=VALUE ...) set for A's / B's olive-simulate
+# only, e.g. one build against itself:
+#   OLD_BIN=$BIN A_ENV=OLIVE_GPU_GRAPH=0 B_ENV=OLIVE_GPU_GRAPH=1 ...
 # Results: $OUT/ab-speed.txt; exit 0 when every pair was identical.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -35,7 +38,7 @@ results=$dest/ab-speed.txt
 : >"$results"
 say() { echo "$*" | tee -a "$results"; }
 nfail=0
-say "olive A/B speed on $(hostname) $(date -u +%FT%TZ): A = $OLD_BIN, B = $BIN, best of $REPS alternated"
+say "olive A/B speed on $(hostname) $(date -u +%FT%TZ): A = ${A_ENV:+$A_ENV }$OLD_BIN, B = ${B_ENV:+$B_ENV }$BIN, best of $REPS alternated"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | sed 's/^/GPU: /' | tee -a "$results"
 say "$(printf '%-26s %10s %10s %8s  %s' case A-loop-s B-loop-s B/A spikes)"
 # The step loop's seconds of a -v log (exchange + compute, as bench-spiking-paths).
@@ -47,9 +50,10 @@ case_ab() {
   local a=999999 b=999999 i t
   for i in $(seq "$REPS"); do
     for side in A B; do
-      local bin=$BIN args=("$@"); [ $side = A ] && bin=$OLD_BIN && args=("${@//$MC\//$OLD_MC/}")
+      local bin=$BIN args=("$@") vars=(${B_ENV:-})
+      [ $side = A ] && bin=$OLD_BIN && args=("${@//$MC\//$OLD_MC/}") && vars=(${A_ENV:-})
       local log=$work/$name.$side.$i.log
-      if ! "$bin/olive-simulate" "$net" -o "$work/run_${name}_$side" --force -v "${args[@]}" >"$log" 2>&1; then
+      if ! env "${vars[@]}" "$bin/olive-simulate" "$net" -o "$work/run_${name}_$side" --force -v "${args[@]}" >"$log" 2>&1; then
         say "FAIL $name ($side): $(tail -n 2 "$log" | tr '\n' ' ')"; nfail=$((nfail + 1)); return
       fi
       t=$(loop_s "$log")
