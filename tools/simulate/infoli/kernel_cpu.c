@@ -101,14 +101,14 @@ void sim_simd_select(const sim_t *s)
                    sim_simd == SIM_SIMD_AVX2 ? "AVX2 (x86-64-v3)" : "the build's default instruction set");
 }
 
-/* Both must be called inside an omp parallel region (they use omp for).
- * sim_currents ends without a barrier: its caller places the one that must
- * come before any cell is updated (engine_cpu.c). */
 int sim_no_junction_pass(const sim_t *s)
 {
     return s->cfg->infoli.gj == OLIVE_GJ_NGJ || s->plan.lrow_ptr[s->plan.nlocal] == 0;
 }
 
+/* Both must be called inside an omp parallel region (they use omp for).
+ * sim_currents ends without a barrier: its caller places the one that must
+ * come before any cell is updated (engine_cpu.c). */
 void sim_currents(sim_t *s, int part)
 {
     const int32_t *rows = part ? s->plan.boundary : s->plan.interior;

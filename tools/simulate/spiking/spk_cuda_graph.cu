@@ -7,9 +7,10 @@
  *
  * How: the chunk's launches, exactly those device_push_steps would enqueue,
  * are captured from a capture stream (the kernels, their arguments and their
- * programmatic edges as the stream would have them), and either update the
- * one executable graph kept (cudaGraphExecUpdate: the same kernels, other
- * arguments; cheap) or, where the shape changed, instantiate it anew. The
+ * programmatic edges as the stream would have them), and either update one
+ * of two executable graphs that take turns (cudaGraphExecUpdate: the same
+ * kernels, other arguments) or, where the shape changed, instantiate it
+ * anew; it is uploaded on the capture stream while the other one runs. The
  * graph is launched into the engine's stream like any kernel, so the spikes,
  * sums and state are those of the plain launches: the same kernels in the
  * same order with the same arguments.
@@ -163,10 +164,10 @@ int spk_graph_steps(sim_t *s, spk_cuda *g, int64_t first, int64_t count, spk_enq
 }
 
 /* The step loop's next chunk from `first` as it would likely choose it
- * (session/step_loop.c: up to the engine's most, ending at the next step it
- * looks at: the checks every SIM_CHECK_STEPS steps, a report frame, the
- * run's end; a checkpoint or a rate change may cut it shorter: then the
- * guess is not used). */
+ * (a guess after session/step_loop.c's step_is_looked_at: up to the
+ * engine's most, ending at the next check every SIM_CHECK_STEPS steps, report
+ * frame or the run's end; a checkpoint, a weights frame or a rate change may
+ * cut it shorter: then the capture ahead is not used, which costs time only). */
 static int64_t next_count(const sim_t *s, const spk_cuda *g, int64_t first)
 {
     const sim_config *c = s->cfg;
