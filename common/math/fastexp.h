@@ -20,11 +20,17 @@
 #include <math.h>
 #include "hostdev.h"
 
-/* exp(r) of the reduced argument, and the bits of kd, whose low bits hold k
- * with x = k ln2 + r: the part every double exp below shares. */
+/* exp(r) of the reduced argument, and the bits of kd, whose low bits hold
+ * k + 1023 (the biased exponent of 2^k) with x = k ln2 + r: the part every
+ * double exp below shares. The bias rides in the shift, so scaling by 2^k
+ * is a shift of these bits, without an integer add a lane: the same k and r
+ * as a shift of 1.5 * 2^52 alone: x times 1/ln 2 (a double whose odd part has
+ * 52 bits; 24 for float) is never exactly half way between integers, so an
+ * odd constant added to it cannot change which way it rounds
+ * (tests/unit/test_fastexp.c holds bits of the earlier form). */
 OLIVE_HD double olive_exp_reduce_d(double x, int64_t *kbits)
 {
-    const double shift = 6755399441055744.0;          /* 1.5 * 2^52: rounds to an integer */
+    const double shift = 6755399441056767.0;          /* 1.5 * 2^52 + 1023: rounds to an integer */
     double kd = fma(x, 1.4426950408889634, shift);    /* k = round(x / ln 2) in the low bits */
     double k = kd - shift;
     double r = fma(-k, 6.93147180369123816490e-01, x);   /* ln 2, high part (k * it is exact) */
@@ -47,10 +53,10 @@ OLIVE_HD double olive_exp_reduce_d(double x, int64_t *kbits)
     return p;
 }
 
-/* p * 2^k, k in the low bits of kbits */
+/* p * 2^k, k + 1023 in the low bits of kbits */
 OLIVE_HD double olive_exp_scale_d(double p, int64_t kbits)
 {
-    uint64_t sb = ((uint64_t)kbits + 1023) << 52;
+    uint64_t sb = (uint64_t)kbits << 52;
     double s;
     memcpy(&s, &sb, sizeof s);
     return p * s;
@@ -84,13 +90,13 @@ OLIVE_HD double olive_exp_nonpos_d(double x)
 {
     int64_t kb;
     double p = olive_exp_reduce_d(x, &kb);
-    const int64_t kb_min = 0x4338000000000000LL - 1022;   /* kd's bits for k = -1022 */
+    const int64_t kb_min = 0x4338000000000000LL + 1;      /* kd's bits for k = -1022 */
     return olive_exp_scale_d(p, kb > kb_min ? kb : kb_min);
 }
 
 OLIVE_HD float olive_exp_reduce_f(float x, int32_t *kbits)
 {
-    const float shift = 12582912.0f;                  /* 1.5 * 2^23 */
+    const float shift = 12583039.0f;                  /* 1.5 * 2^23 + 127 (the bias, as for double) */
     float kf = fmaf(x, 1.44269504f, shift);
     float k = kf - shift;
     float r = fmaf(-k, 0.693145751953125f, x);        /* ln 2 high part, exact products */
@@ -110,7 +116,7 @@ OLIVE_HD float olive_exp_reduce_f(float x, int32_t *kbits)
 
 OLIVE_HD float olive_exp_scale_f(float p, int32_t kbits)
 {
-    uint32_t sb = ((uint32_t)kbits + 127) << 23;
+    uint32_t sb = (uint32_t)kbits << 23;
     float s;
     memcpy(&s, &sb, sizeof s);
     return p * s;

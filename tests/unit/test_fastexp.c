@@ -3,7 +3,10 @@
  * clamped ends stay finite. olive_exp_nonpos_d/f (the gap-junction term's)
  * give the very bits of olive_exp_d/f for every x <= 0, except double's
  * below -708: there a positive number under 2^-1020, with which the term's
- * 0.8 e + 0.2 has the very bits it has with olive_exp_d. */
+ * 0.8 e + 0.2 has the very bits it has with olive_exp_d. The bias of 2^k
+ * rides in the reduction's shift (fastexp.h): it rounds x / ln 2 to the same
+ * integer k as the bare 1.5 * 2^52 (1.5 * 2^23) would, for every x checked
+ * here, so the bits are those of the form without it. */
 #include "fastexp.h"
 #include <math.h>
 #include <stdio.h>
@@ -13,9 +16,28 @@ static int same_bits_d(double a, double b) { return memcmp(&a, &b, sizeof a) == 
 static int same_bits_f(float a, float b) { return memcmp(&a, &b, sizeof a) == 0; }
 static double ulps_f(float a, float b) { return fabs((double)a - (double)b) / ((double)nextafterf(b, INFINITY) - (double)b); }
 
+/* k from the shift with the bias (olive_exp_reduce_*'s kbits) against k
+ * from the bare shift: 0 where they agree. */
+static int k_differs_d(double x)
+{
+    int64_t kb;
+    (void)olive_exp_reduce_d(x, &kb);
+    const double bare = 6755399441055744.0;
+    const double k0 = fma(x, 1.4426950408889634, bare) - bare;
+    return (double)(kb - (int64_t)0x4338000000000000LL - 1023) != k0;
+}
+static int k_differs_f(float x)
+{
+    int32_t kb;
+    (void)olive_exp_reduce_f(x, &kb);
+    const float bare = 12582912.0f;
+    const float k0 = fmaf(x, 1.44269504f, bare) - bare;
+    return (float)(kb - (int32_t)0x4B400000 - 127) != k0;
+}
+
 int main(void)
 {
-    int fail = 0, nonpos_bad = 0;
+    int fail = 0, nonpos_bad = 0, k_bad = 0;
     double worst_d = 0, worst_f = 0, at_d = 0, at_f = 0;
     uint64_t s = 88172645463325252ull;
     for (int i = 0; i < 4000000; i++) {
@@ -25,6 +47,8 @@ int main(void)
         double e = ulps_d(olive_exp_d(x), exp(x));
         if (e > worst_d) { worst_d = e; at_d = x; }
         float xf = (float)(i % 2 ? -80.0 + 160.0 * u : -20.0 + 40.0 * u);
+        if (k_differs_d(x) || k_differs_d(-1e9 * u * u * u) || k_differs_f(xf)) {
+            if (k_bad++ < 3) printf("FAIL: the biased shift rounds x = %.17g (or %.9g) to another k\n", x, xf); }
         double ef = ulps_f(olive_exp_f(xf), expf(xf));
         if (ef > worst_f) { worst_f = ef; at_f = xf; }
         /* x <= 0: double -708 .. 0 the same bits, below (down to -1e9) a
@@ -48,6 +72,10 @@ int main(void)
             printf("FAIL: exp_nonpos(%g) differs from exp\n", edges[i]); nonpos_bad++; }
     if (!isnan(olive_exp_nonpos_d(NAN)) || !isnan(olive_exp_nonpos_f(NAN)) || !isnan(olive_exp_nonpos_d(-INFINITY))) {
         printf("FAIL: exp_nonpos of NaN or (double) -inf is not NaN\n"); nonpos_bad++; }
+    /* every float the model meets, and the rounding's edges */
+    for (float xf = -100.0f; xf <= 100.0f; xf = nextafterf(xf, 200.0f))
+        if (k_differs_f(xf) && k_bad++ < 3) printf("FAIL: the biased shift rounds x = %.9g to another k\n", xf);
+    if (k_bad) { printf("FAIL: %d arguments where the biased shift gives another k\n", k_bad); fail = 1; }
     if (nonpos_bad) { printf("FAIL: %d arguments where exp_nonpos is off\n", nonpos_bad); fail = 1; }
     printf("double: worst %.2f ulp at %g; float: worst %.2f ulp at %g\n", worst_d, at_d, worst_f, at_f);
     if (worst_d > 1.0) { printf("FAIL: double exp off by more than 1 ulp\n"); fail = 1; }

@@ -42,6 +42,13 @@ static int64_t sim_chunk(int64_t ncells, int nthreads)
 }
 /* Column indices ahead (in entries) that the junction pass prefetches. */
 #define SIM_COL_AHEAD 256
+/* How it asks for them (sim_simd_select): non-temporal on AMD, where that
+ * left L2 to the voltages (+3 % at 65536 cells x 100 junctions, one thread,
+ * EPYC); into L2 elsewhere: on an Intel Xeon (Sapphire Rapids class) the
+ * non-temporal lines were fetched again every step, and asking for L2 made
+ * the pass 10 % faster at 4096 cells and 27 % at 65536
+ * (docs/results/col_prefetch_2026-12-06_vm-intel.txt). */
+static int sim_col_nta;
 /* V_dend entries ahead whose voltages it prefetches, where V_dend's bytes
  * (own and halo cells) exceed SIM_VD_NEAR. */
 #define SIM_VD_AHEAD 32
@@ -96,6 +103,7 @@ void sim_simd_select(const sim_t *s)
     } else {
         sim_simd = v4 ? SIM_SIMD_AVX512 : v3 ? SIM_SIMD_AVX2 : SIM_SIMD_BASE;
     }
+    sim_col_nta = __builtin_cpu_is("amd") != 0;
     if (s->rank == 0)
         olive_info("CPU kernels: %s", sim_simd == SIM_SIMD_AVX512 ? "AVX-512 (x86-64-v4)" :
                    sim_simd == SIM_SIMD_AVX2 ? "AVX2 (x86-64-v3)" : "the build's default instruction set");

@@ -36,9 +36,9 @@ static inline __attribute__((always_inline)) void KIFN(currents_of)(sim_t *s, co
             REAL t[NS];
             /* the columns stream from memory once they outgrow the caches:
              * ask ahead (+8 % at 65536 cells x 100 junctions on one thread),
-             * non-temporal: read once a step, they then leave L2 to the
-             * voltages (+3 % more) */
-            __builtin_prefetch(col + k0 + SIM_COL_AHEAD, 0, 0);
+             * with the hint that suits the CPU (sim_col_nta, kernel_cpu.c) */
+            if (sim_col_nta) __builtin_prefetch(col + k0 + SIM_COL_AHEAD, 0, 0);
+            else __builtin_prefetch(col + k0 + SIM_COL_AHEAD, 0, 2);
             /* and the voltages the round after next reads, where they are
              * many: a random read beyond L1, too late once it is due
              * (+5-8 % at 65536 cells; at 4096 they fit in L1 and asking
