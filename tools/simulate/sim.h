@@ -336,6 +336,11 @@ void sim_junction_groups_build(const sim_t *s, const int32_t *rows, int64_t nrow
 void sim_junction_groups_free(sim_jgroups *G);
 /* Advance every own cell one step, in place (after all currents are in). */
 void sim_update(sim_t *s, int64_t step, const sim_pulse *active, int nactive, int rebuild_iapp);
+/* Steps [first, first + count) of this thread's cells, chunk by chunk (each
+ * chunk all the steps while it stays in cache): only for cells whose step
+ * reads nothing but their own values and an I_app that stays +0.0
+ * (engine_cpu.c's choice); the same bits as count calls of sim_update. */
+void sim_update_steps(sim_t *s, int64_t first, int64_t count);
 /* backend_cuda.cu (built with CUDA only: OLIVE_HAVE_CUDA) */
 #ifdef OLIVE_HAVE_CUDA
 int sim_cuda_device_count(void);         /* 0 when no device or no driver */

@@ -33,6 +33,16 @@ static void cpu_steps(sim_t *s, int64_t first, int64_t count)
     const olive_noise *nz = &s->io.nz;
     const int dirty0 = s->io.iapp_dirty;
     double t0 = olive_now(), tx = 0;
+    /* Lone cells whose I_app stays +0.0 over the whole chunk (no pulse in
+     * it, no noise, the last pulse's current already cleared) take the
+     * chunk's steps a block of cells at a time (sim_update_steps): at 65536
+     * uncoupled cells their state no longer streams through memory each step */
+    int blocked = lone && !dirty0 && !nz->on;
+    if (blocked && s->cfg->stim.npulses > 0) {
+        sim_pulse *active = olive_malloc((size_t)(s->cfg->stim.npulses + 1) * sizeof *active, "pulses");
+        for (int64_t k = 0; k < count && blocked; k++) blocked = sim_active_pulses(&s->cfg->stim, first + k, active) == 0;
+        free(active);
+    }
 #pragma omp parallel
     {
         sim_pulse *active = olive_malloc((size_t)(s->cfg->stim.npulses + 1) * sizeof *active, "pulses");
@@ -42,7 +52,8 @@ static void cpu_steps(sim_t *s, int64_t first, int64_t count)
             if (nboundary > 0) sim_currents(s, 1);
 #pragma omp barrier
         }
-        for (int64_t k = 0; k < count; k++) {
+        if (blocked) sim_update_steps(s, first, count);
+        for (int64_t k = 0; k < (blocked ? 0 : count); k++) {
             const int64_t step = first + k;
             const int nactive = sim_active_pulses(&s->cfg->stim, step, active);
             /* I_app is rebuilt while pulses or noise are on, and once more

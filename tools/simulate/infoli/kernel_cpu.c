@@ -143,3 +143,9 @@ void sim_update(sim_t *s, int64_t step, const sim_pulse *active, int nactive, in
     if (s->cfg->run.single) update_f(s, step, active, nactive, rebuild_iapp);
     else update_d(s, step, active, nactive, rebuild_iapp);
 }
+
+void sim_update_steps(sim_t *s, int64_t first, int64_t count)
+{
+    if (s->cfg->run.single) update_own_f(s, first, count);
+    else update_own_d(s, first, count);
+}

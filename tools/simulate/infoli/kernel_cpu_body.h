@@ -51,6 +51,8 @@ static void KFN(currents)(sim_t *s, const sim_jgroups *jg)
     else KFN(currents_base)(s, jg);
 }
 
+static void KFN(update_own)(sim_t *s, int64_t first, int64_t count);
+
 static void KFN(update)(sim_t *s, int64_t step, const sim_pulse *active, int nactive, int rebuild_iapp)
 {
     const int64_t n = s->plan.nlocal, row0 = s->plan.row0;
@@ -75,6 +77,20 @@ static void KFN(update)(sim_t *s, int64_t step, const sim_pulse *active, int nac
             iapp[r] = x;
         }
     }
+    KFN(update_own)(s, step, 1);
+}
+
+/* Steps [first, first + count) of the thread's own run of chunks, chunk by
+ * chunk: each chunk takes all the steps while its state stays in L2, and
+ * only the last step asks for the next chunk. For cells that read nothing
+ * but their own values (no junction term, I_app the same +0.0 at every
+ * step: engine_cpu.c decides), a cell's steps are the very operations in the
+ * very order of step-by-step updates, so the same bits; beyond L2 the state
+ * no longer streams through memory once a step. The spikes of a chunk come
+ * step by step, chunk after chunk; they are sorted where they are used. */
+static void KFN(update_own)(sim_t *s, int64_t first, int64_t count)
+{
+    const int64_t n = s->plan.nlocal, row0 = s->plan.row0;
 #define KARG(v) , (REAL *)s->state[v]
     /* The thread's own run of chunks, so that a chunk's prefetch of the next
      * (update_range) stays in the thread's cells: a prefetch for writing into
@@ -85,11 +101,14 @@ static void KFN(update)(sim_t *s, int64_t step, const sim_pulse *active, int nac
     const int64_t own_end = nch * (me + 1) / T * chunk < n ? nch * (me + 1) / T * chunk : n;
     for (int64_t a = nch * me / T * chunk; a < own_end; a += chunk) {
         const int64_t b = a + chunk < n ? a + chunk : n, pf = (own_end - b < b - a ? own_end - b : b - a);
-        KFN(update_range_simd)(a, b, pf, s->io.ic, iapp, (REAL)s->cfg->infoli.spike_threshold, s->flags OLIVE_VAR_LIST(KARG));
-        for (int64_t k = a; k < b; k++) {
-            if (!s->flags[k]) continue;
-            if (s->flags[k] & 1) sim_note_spike(s, step, row0 + k);
-            if (s->flags[k] & 2) sim_note_bad(s, step, row0 + k);
+        for (int64_t step = first; step < first + count; step++) {
+            KFN(update_range_simd)(a, b, step + 1 == first + count ? pf : 0, (const REAL *)s->io.ic, (const REAL *)s->io.iapp,
+                                   (REAL)s->cfg->infoli.spike_threshold, s->flags OLIVE_VAR_LIST(KARG));
+            for (int64_t k = a; k < b; k++) {
+                if (!s->flags[k]) continue;
+                if (s->flags[k] & 1) sim_note_spike(s, step, row0 + k);
+                if (s->flags[k] & 2) sim_note_bad(s, step, row0 + k);
+            }
         }
     }
 #undef KARG
