@@ -9,8 +9,8 @@
 # to 256 steps):
 #  - spikes and final state bit for bit those of 2 and 3 ranks, where no
 #    step is blocked (a rank there has neighbours), and of 2 and 3 threads;
-#  - the same with --gj ngj on a coupled network (junctions present but
-#    without terms), against 2 ranks;
+#  - the same in single precision, and with --gj ngj on a coupled network
+#    (junctions present but without terms), against 2 ranks;
 #  - a bad cell is reported at the same step and cell as step by step.
 set -euo pipefail
 export OMP_NUM_THREADS=1
@@ -45,6 +45,9 @@ if early < 1000 or late < 1000:
 PYEOF
 for t in 2 3; do run lone.h5 "t$t" --threads $t; same t1 "t$t" "$t threads against 1"; done
 for np in 2 3; do runmpi $np lone.h5 "np$np"; same t1 "np$np" "blocked steps against $np ranks (step by step)"; done
+run lone.h5 single1 --precision single
+runmpi 2 lone.h5 single-np2 --precision single
+same single1 single-np2 "single precision, blocked against 2 ranks"
 run coupled.h5 ngj1 --gj ngj
 runmpi 2 coupled.h5 ngj-np2 --gj ngj
 same ngj1 ngj-np2 "--gj ngj on a coupled network, blocked against 2 ranks"
@@ -56,4 +59,4 @@ mpirun -np 2 --oversubscribe "$S" lone.h5 -o bad2 --steps 600 --record none --in
 w1=$(grep -o 'at step [0-9]* .* in cell [0-9]*' bad1.log | head -1)
 w2=$(grep -o 'at step [0-9]* .* in cell [0-9]*' bad2.log | head -1)
 [ -n "$w1" ] && [ "$w1" = "$w2" ] || fail "blown-up cell: '$w1' (blocked) against '$w2' (2 ranks)"
-echo "cpu blocked steps ok: $nsp spikes, 1-3 threads and 2-3 ranks identical, ngj identical, bad cell '$w1' alike"
+echo "cpu blocked steps ok: $nsp spikes, 1-3 threads and 2-3 ranks identical, single precision and ngj identical, bad cell '$w1' alike"
