@@ -27,7 +27,7 @@
  * as a shift of 1.5 * 2^52 alone: x times 1/ln 2 (a double whose odd part has
  * 52 bits; 24 for float) is never exactly half way between integers, so an
  * odd constant added to it cannot change which way it rounds
- * (tests/unit/test_fastexp.c holds bits of the earlier form). */
+ * (tests/unit/test_fastexp.c checks k against the bare shift). */
 OLIVE_HD double olive_exp_reduce_d(double x, int64_t *kbits)
 {
     const double shift = 6755399441056767.0;          /* 1.5 * 2^52 + 1023: rounds to an integer */

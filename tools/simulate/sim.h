@@ -285,6 +285,8 @@ void sim_add_poisson_arg(sim_spiking_config *sp, const char *arg);
 void sim_read_stimulus(sim_stim_config *st, const char *path);
 void sim_check_pulses(const sim_stim_config *st, int64_t count);
 int sim_active_pulses(const sim_stim_config *st, int64_t step, sim_pulse *out);
+/* Whether any pulse is on during steps [first, first + count). */
+int sim_pulses_during(const sim_stim_config *st, int64_t first, int64_t count);
 /* engine.c: the set-up of the family that runs cfg->run.model. */
 void sim_setup(sim_t *s, sim_config *cfg);
 /* setup.c */

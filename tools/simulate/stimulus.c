@@ -203,6 +203,13 @@ int sim_active_pulses(const sim_stim_config *st, int64_t step, sim_pulse *out)
     return n;
 }
 
+int sim_pulses_during(const sim_stim_config *st, int64_t first, int64_t count)
+{
+    for (int i = 0; i < st->npulses; i++)
+        if (st->pulses[i].step0 < first + count && first < st->pulses[i].step1) return 1;
+    return 0;
+}
+
 /* --poisson rate=HZ,weight=W,receptor=R[,n=N][,cells=A:B|POP][,time=START:STOP]:
  * the times are turned into steps, a population into its cells, once the
  * network is known. */

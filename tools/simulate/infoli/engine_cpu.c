@@ -37,12 +37,7 @@ static void cpu_steps(sim_t *s, int64_t first, int64_t count)
      * it, no noise, the last pulse's current already cleared) take the
      * chunk's steps a block of cells at a time (sim_update_steps): at 65536
      * uncoupled cells their state no longer streams through memory each step */
-    int blocked = lone && !dirty0 && !nz->on;
-    if (blocked && s->cfg->stim.npulses > 0) {
-        sim_pulse *active = olive_malloc((size_t)(s->cfg->stim.npulses + 1) * sizeof *active, "pulses");
-        for (int64_t k = 0; k < count && blocked; k++) blocked = sim_active_pulses(&s->cfg->stim, first + k, active) == 0;
-        free(active);
-    }
+    const int blocked = lone && !dirty0 && !nz->on && !sim_pulses_during(&s->cfg->stim, first, count);
 #pragma omp parallel
     {
         sim_pulse *active = olive_malloc((size_t)(s->cfg->stim.npulses + 1) * sizeof *active, "pulses");
@@ -53,7 +48,7 @@ static void cpu_steps(sim_t *s, int64_t first, int64_t count)
 #pragma omp barrier
         }
         if (blocked) sim_update_steps(s, first, count);
-        for (int64_t k = 0; k < (blocked ? 0 : count); k++) {
+        else for (int64_t k = 0; k < count; k++) {
             const int64_t step = first + k;
             const int nactive = sim_active_pulses(&s->cfg->stim, step, active);
             /* I_app is rebuilt while pulses or noise are on, and once more
