@@ -11,11 +11,14 @@
 #   - the host path too (OLIVE_GPU_DELIVERY=host on one rank; two ranks
 #     sharing the GPU: the path of several GPUs);
 #   - a ring too small for the network (OLIVE_GPU_STDP_HISTORY=2) stops the
-#     run, named, instead of differing from the CPU.
+#     run, named, instead of differing from the CPU;
+#   - plugin models (NESTML: iaf_psc_exp, iaf_psc_alpha, aeif_cond_exp from
+#     $PLUGINS, default build-cuda/plugins, made by scripts/gpu-plugins-prepare.sh)
+#     with stdp, tsodyks and tsodyks2, on one rank, the host path and two ranks.
 # Then, with BENCH=1, the step loop of a 1M x 1000 network (800k excitatory
 # cells with stdp on their synapses, 200k inhibitory static) against the same
 # network with every synapse static, on the same GPU in the same call.
-#   BIN=build-cuda/bin [OUT=dir] [BENCH=1] [BENCH_MS=1000] [CHECKS=0] bash scripts/gpu-validate-plasticity.sh
+#   BIN=build-cuda/bin [PLUGINS=dir] [OUT=dir] [BENCH=1] [BENCH_MS=1000] [CHECKS=0] bash scripts/gpu-validate-plasticity.sh
 # (CHECKS=0: the benchmark alone)
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -88,6 +91,49 @@ elif grep -q "OLIVE_GPU_STDP_HISTORY" "$logs/small_ring.log" && [ ! -e small_rin
   say "ok   small_ring: OLIVE_GPU_STDP_HISTORY=2 stops the run, named, no output ($(grep -o 'a cell fired more[^:]*' "$logs/small_ring.log" | head -1))"
 else
   say "FAIL small_ring: $(tail -n 2 "$logs/small_ring.log" | tr '\n' ' ')"; nfail=$((nfail + 1))
+fi
+
+# plugin models (NESTML, built here with their GPU images: scripts/gpu-plugins-prepare.sh): their
+# cells note the spikes stdp reads in the same kernels; an alpha kernel's receptor factors; a
+# conductance model with tsodyks2 (as PyNN's EIF cells with TsodyksMarkramSynapse).
+PLUGINS=${PLUGINS:-$top/build-cuda/plugins}
+if [ -e "$PLUGINS/iaf_psc_exp_neuron.so" ] && [ -e "$PLUGINS/iaf_psc_alpha_neuron.so" ] && [ -e "$PLUGINS/aeif_cond_exp_neuron.so" ]; then
+  export OLIVE_MODEL_PATH="$PLUGINS"
+  # name model rule weight(input) weight(recurrent): weights that make the cells fire (pA, or nS)
+  while read -r -u 3 name model rule w we; do   # (fd 3: mpirun reads stdin)
+    run gen_$name "$G" -q -o $name.h5 --model "$PLUGINS/$model.so" --seed 3 --source-poisson inp:50:20:1 --population e:80 \
+        --population i:20 --projection from=inp,to=e,p=0.3,weight=$w,delay=1.5,receptor=exc_spikes,$rule \
+        --projection from=e,to=e,p=0.1,weight=$we,delay=1.0,receptor=exc_spikes,autapses=no,$rule \
+        --projection from=e,to=i,p=0.1,weight=$we,delay=1.0,receptor=exc_spikes \
+        --projection from=i,to=e,p=0.2,weight=$we,delay=0.8,receptor=inh_spikes || continue
+    WR=(--record-weights inp_to_e --record-weights-every 80)
+    run cpu_$name "$S" -q $name.h5 --time 1000 -o cpu_$name --backend cpu "${WR[@]}" || continue
+    for v in gpu:1 gpuh:host gpu2:2ranks; do
+      case ${v#*:} in 1) pre=() ;; host) pre=(env OLIVE_GPU_DELIVERY=host) ;; 2ranks) pre=(mpirun -np 2) ;; esac
+      run ${v%%:*}_$name "${pre[@]}" "$S" -q $name.h5 --time 1000 -o ${v%%:*}_$name --backend cuda "${WR[@]}" || continue
+      bad=0
+      h5diff "cpu_$name/spikes.h5" "${v%%:*}_$name/spikes.h5" /spikes /spikes >"$logs/$name.diff" 2>&1 || bad=1
+      # every dataset of the GPU's /state (the model's own variables, the plastic states and
+      # histories; not the queued events, which a GPU run keeps on the device: spk_plastic.c)
+      for d in $(h5ls -r "${v%%:*}_$name/state.h5" | awk '$2 == "Dataset" {print $1}'); do
+        h5diff "cpu_$name/state.h5" "${v%%:*}_$name/state.h5" "$d" "$d" >>"$logs/$name.diff" 2>&1 || bad=1
+      done
+      h5diff "cpu_$name/weights.h5" "${v%%:*}_$name/weights.h5" /report /report >>"$logs/$name.diff" 2>&1 || bad=1
+      # the cells' spikes (not the sources'): the plastic synapses must have made them fire
+      nsp=$(h5ls -r "cpu_$name/spikes.h5" | awk -F'[{}]' '/\/spikes\/(e|i)\/node_ids/ {s += $2} END {print s + 0}')
+      if [ $bad = 0 ] && [ "$nsp" -gt 100 ]; then
+        say "ok   ${name}_${v#*:}: CPU = GPU ($nsp spikes of the cells; spikes, /state's datasets, weights.h5 frames)"
+      else say "FAIL ${name}_${v#*:}: CPU and GPU differ, or the cells did not fire ($nsp spikes; $(head -c 300 "$logs/$name.diff" | tr '\n' ' '))"; nfail=$((nfail + 1)); fi
+    done
+  done 3<<'NETS'
+plugin_exp_stdp iaf_psc_exp_neuron plasticity=stdp,lambda=0.05,alpha=1.05,tau_plus=16.8,tau_minus=33.7,mu_plus=0,mu_minus=0,Wmax=1200 400 200
+plugin_exp_tsodyks iaf_psc_exp_neuron plasticity=tsodyks,U=0.5,tau_psc=2,tau_rec=400 1500 600
+plugin_alpha_stdp iaf_psc_alpha_neuron plasticity=stdp,lambda=0.05,alpha=1.05,tau_plus=16.8,tau_minus=33.7,mu_plus=0,mu_minus=0,Wmax=600 200 100
+plugin_aeif_tsodyks2 aeif_cond_exp_neuron plasticity=tsodyks2,U=0.5,u=0.5,tau_rec=400 500 100
+NETS
+else
+  say "FAIL plugins: $PLUGINS lacks iaf_psc_exp_neuron.so, iaf_psc_alpha_neuron.so or aeif_cond_exp_neuron.so (scripts/gpu-plugins-prepare.sh)"
+  nfail=$((nfail + 1))
 fi
 fi
 

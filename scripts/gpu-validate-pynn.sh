@@ -7,14 +7,18 @@
 #   build/venv-python/bin/pip download --no-deps --only-binary :all: -d build/wheelhouse \
 #       PyNN==0.13.0 lazyarray==0.6.0 neo==0.14.3 quantities==0.16.4 pytest==8.4.2 iniconfig pluggy packaging pygments)
 # and PyNN's tests in build/pynn-0.13.0-tests (made by tests/test_pynn.sh).
-#   OUT=DIR bash scripts/gpu-validate-pynn.sh
+#   OUT=DIR [PYNN_MODELS=DIR] bash scripts/gpu-validate-pynn.sh
 set -uo pipefail
 OUT=${OUT:-/tmp/olive-gpu-pynn}
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$OUT"
 site=$(mktemp -d)
 for w in "$TOP"/build/wheelhouse/*.whl; do python3 -m zipfile -e "$w" "$site" || exit 1; done
-export PYTHONPATH="$site:$TOP/python" OLIVE_BIN="$TOP/build/bin"
+# pyNN.olive's NESTML models (PyNN's EIF and Izhikevich cells) built with their GPU images where
+# nvcc is (scripts/gpu-plugins-prepare.sh): the GPU host has no NESTML to build them
+PYNN_MODELS=${PYNN_MODELS:-$TOP/build-cuda/pynn-models}
+ls "$PYNN_MODELS"/pynn_eif_cond_exp_isfa_ista.gpu >/dev/null || { echo "no GPU builds of pyNN.olive's NESTML models in $PYNN_MODELS (scripts/gpu-plugins-prepare.sh)"; exit 1; }
+export PYTHONPATH="$site:$TOP/python" OLIVE_BIN="$TOP/build/bin" OLIVE_MODEL_CACHE="$PYNN_MODELS"
 python3 -c "import numpy, h5py, pyNN, neo; print('python', __import__('sys').version.split()[0], 'numpy', numpy.__version__, 'h5py', h5py.__version__)" || exit 1
 python3 -m olive.pynn.install >/dev/null || exit 1
 bad=0
@@ -42,7 +46,7 @@ cp -r "$TOP/build/pynn-0.13.0-tests/scenarios" "$TOP/tests/pynn/conftest.py" "$T
 mods=$(cd scenarios && for f in test_*.py; do
   if grep -q "scipy\|matplotlib" "$f" && ! python3 -c "import scipy, matplotlib" 2>/dev/null; then continue; fi
   echo "scenarios/$f"; done)
-OLIVE_PYNN_BACKEND=cuda python3 -m pytest -q -p no:cacheprovider -p no:warnings $mods > "$OUT/scenarios-cuda.txt" 2>&1 || bad=1
+OLIVE_PYNN_BACKEND=cuda python3 -m pytest -q -rfE -p no:cacheprovider -p no:warnings $mods > "$OUT/scenarios-cuda.txt" 2>&1 || bad=1
 tail -n 3 "$OUT/scenarios-cuda.txt"
 echo "scenario modules run: $(echo $mods | wc -w)"
 [ $bad = 0 ] && echo "ALL PASSED" || echo "SOME FAILED"

@@ -26,11 +26,19 @@ struct spk_plastic_cuda {
     int64_t evcap;
 };
 
-/* The ring's entries a cell (OLIVE_GPU_STDP_HISTORY, default 64). */
-static int64_t ring_size(void)
+/* The ring's entries a cell of n: OLIVE_GPU_STDP_HISTORY, by default as many
+ * as 64 MiB of rings hold (16 bytes an entry), from 64 to 65536. An stdp
+ * update needs every spike of its target since the synapse's last one: a
+ * small network whose inputs fire rarely (PyNN's scenario 3: 10 cells, 5 Hz
+ * inputs over 10 s) needed more than 64; a large one cannot spend the memory,
+ * and there a ring too small stops the run, named (spk_plastic_cuda_check). */
+static int64_t ring_size(int64_t n)
 {
     const char *env = getenv("OLIVE_GPU_STDP_HISTORY");
-    if (!env || !*env) return 64;
+    if (!env || !*env) {
+        const int64_t fit = (INT64_C(64) << 20) / (16 * (n > 0 ? n : 1));
+        return fit < 64 ? 64 : fit > 65536 ? 65536 : fit;
+    }
     char *end = NULL;
     const long long v = strtoll(env, &end, 10);
     if (*end || v < 1 || v > 1 << 20) olive_die("OLIVE_GPU_STDP_HISTORY='%s': expected an integer in 1..%d", env, 1 << 20);
@@ -40,15 +48,15 @@ static int64_t ring_size(void)
 void spk_plastic_cuda_setup(sim_t *s, spk_cuda *g)
 {
     struct sim_spk *k = s->spk;
-    /* (a plugin's model takes the same kernels, but is not checked against
-     * the CPU on a GPU with plastic synapses yet: refused until it is) */
-    if ((g->mode != SPK_HOST_PUSH && (g->mode != SPK_DEVICE_PUSH || !g->pass.sb)) || k->plugin || g->cable)
+    /* (a plugin's cells note their spikes in its rings as the built-in
+     * models' do: olive_plugin_test, spk_plugin_kernels.cu) */
+    if ((g->mode != SPK_HOST_PUSH && (g->mode != SPK_DEVICE_PUSH || !g->pass.sb)) || g->cable)
         olive_die("%s: plastic synapses on the CUDA engine need the host path or device push with static buckets (20 "
-                  "bytes a synapse in half of the free device memory; not OLIVE_GPU_BUCKETS=dynamic) and a built-in "
-                  "integrate-and-fire model, so far: --backend cpu", s->cfg->run.net_path);
+                  "bytes a synapse in half of the free device memory; not OLIVE_GPU_BUCKETS=dynamic) and a point "
+                  "model, so far: --backend cpu", s->cfg->run.net_path);
     spk_plastic_view v;
     spk_plastic_view_of(k, &v);
-    const int64_t n = g->n, nsyn = k->nsyn, cap = ring_size();
+    const int64_t n = g->n, nsyn = k->nsyn, cap = ring_size(g->n);
     spk_plastic_cuda *h = (spk_plastic_cuda *)olive_calloc(1, sizeof *h, "plastic synapses");
     g->plh = h;
     h->nsyn = nsyn;

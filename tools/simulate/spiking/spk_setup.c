@@ -764,17 +764,13 @@ static void split_cells(sim_t *s, int64_t count)
 
 /* Plastic synapses (spk_plastic.c): stored, their lists made on the host
  * (the states follow the host's list order); the CUDA engine takes them
- * with models built in (spk_cuda_plastic.cu). */
+ * with any point model, built in or a plugin's (spk_cuda_plastic.cu). */
 static void check_plastic(sim_t *s, sim_config *cfg)
 {
     struct sim_spk *k = s->spk;
     char plastic[OLIVE_NAME_LEN];
     if (!olive_syn_plastic(cfg->run.net_path, plastic, sizeof plastic)) return;
     k->plastic_net = 1;
-    if (cfg->run.backend == SIM_BACKEND_CUDA && k->plugin)
-        olive_die("--backend cuda: %s: /synapses/%s is plastic; plastic synapses run on the CUDA engine with "
-                  "built-in models, so far (--backend cpu)", cfg->run.net_path, plastic);
-    if (k->plugin) cfg->run.backend = SIM_BACKEND_CPU;
     if (cfg->spiking.order_free)
         olive_die("--order-free-sums: %s: /synapses/%s is plastic; the option rounds static weights once, at "
                   "set-up (a plastic weight changes at every spike)", cfg->run.net_path, plastic);
