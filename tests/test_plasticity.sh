@@ -124,6 +124,10 @@ import h5py
 with h5py.File('bad_state.h5', 'a') as f: f['state/plastic/inp_to_e/weight'][5] = -1.0"
 expect_fail "bad_state.h5: /state/plastic/inp_to_e/weight\[5\] = -1: a weight and Wmax must have the same sign" \
     "$S" -q "$net" --time 1000 -o x8 --restart bad_state.h5
+# the CUDA engine keeps plastic synapses' queued events on the device: a restart there is refused, named
+# (a build without CUDA refuses --backend cuda itself)
+expect_fail "plastic synapses' queued events stay on the device\|built without CUDA" \
+    "$S" -q "$net" --time 1000 -o x9 --restart first/state.h5 --backend cuda
 
 # weights.h5 (--record-weights): every frame holds the weights state.h5 holds after its step (the
 # runs of 400 ms and the restart's), on 1 rank and 3 (bit for bit, mapping included), continued

@@ -62,7 +62,13 @@ refuse "a/state.h5: the state belongs to a network of" other.h5 --steps 1200 --r
 refuse "a/state.h5: the state belongs to a network with other synapses" weights.h5 --steps 1200 --restart a/state.h5
 refuse "a/state.h5: the state is at step 613" net.h5 --steps 600 --restart a/state.h5
 refuse "the state was computed with --method" net.h5 --steps 1200 --restart a/state.h5 --method euler
-refuse "runs on the CPU engine only\|built without CUDA" net.h5 --steps 1200 --restart a/state.h5 --backend cuda
+# (the CUDA engine continues this network, on one rank: scripts/gpu-checkpoint-check.sh; here no GPU)
+refuse "sees no CUDA device\|built without CUDA" net.h5 --steps 1200 --restart a/state.h5 --backend cuda
+rm -rf bad
+if mpirun -np 2 --oversubscribe "$S" net.h5 --steps 1200 --restart a/state.h5 --backend cuda -o bad -q > err.txt 2>&1; then
+  fail "accepted: a restart with --backend cuda on 2 ranks"; fi
+grep -q "on several ranks the spikes go through host push\|built without CUDA" err.txt || { cat err.txt; fail "2 ranks, --backend cuda: the restart's refusal"; }
+[ ! -e bad ] || fail "the refused 2-rank restart left bad behind"
 "$BIN/olive-genconn" -o coba.h5 --model lif_coba --population exc:1000 -q
 refuse "a/state.h5: the state is of a lif_cuba network" coba.h5 --steps 1200 --restart a/state.h5
 "$BIN/olive-genconn" -o cable.h5 --model hh_cable --population exc:2 -q

@@ -14,17 +14,18 @@ static int is_infoli(const olive_cell_model *m) { return m == &olive_model_infol
 static int is_any(const olive_cell_model *m) { (void)m; return 1; }
 
 /* The CUDA engine of spiking networks takes both integrate-and-fire and cable
- * cells; it keeps their events in flight on the device, so a restart or a
- * checkpoint runs on the CPU. */
+ * cells; it runs a restart or a checkpoint of point models on one rank
+ * (spk_delivery.c's spk_cuda_restart_unfit says where not: there the CPU). */
 static const sim_family families[] = {
-    {"infoli", is_infoli, sim_setup_infoli, NULL, &sim_engine_cpu, CUDA_ENGINE(&sim_engine_cuda), 1, NULL},
+    {"infoli", is_infoli, sim_setup_infoli, NULL, &sim_engine_cpu, CUDA_ENGINE(&sim_engine_cuda), NULL, NULL},
     /* cable cells: the spiking core with the cable kind of cell (cable/) */
     {"cable", olive_model_is_cable, sim_setup_spiking, sim_free_spiking, &sim_engine_cable_cpu,
-     CUDA_ENGINE(&sim_engine_spiking_cuda), 0, &spk_cable_kind},
+     CUDA_ENGINE(&sim_engine_spiking_cuda), spk_cuda_restart_unfit, &spk_cable_kind},
     /* point models, built in or a plugin's (point_model.h): one CPU engine;
      * a plugin runs on the CUDA engine where it has a GPU image (setup.c's
      * sim_engine_choose; cli.c refuses --backend cuda without) */
-    {"spiking", is_any, sim_setup_spiking, sim_free_spiking, &sim_engine_point_cpu, CUDA_ENGINE(&sim_engine_spiking_cuda), 0, NULL},
+    {"spiking", is_any, sim_setup_spiking, sim_free_spiking, &sim_engine_point_cpu, CUDA_ENGINE(&sim_engine_spiking_cuda),
+     spk_cuda_restart_unfit, NULL},
 };
 
 void sim_setup(sim_t *s, sim_config *cfg)

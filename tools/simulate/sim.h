@@ -214,7 +214,10 @@ struct sim_family {
     void (*setup)(sim_t *s, sim_config *cfg, const sim_family *family);
     void (*free)(sim_t *s);           /* what setup allocated beyond sim_t's own arrays; NULL: nothing */
     const sim_engine *cpu, *cuda;     /* cuda NULL: none (a build without CUDA) */
-    int cuda_restarts;                /* the CUDA engine runs --restart and --checkpoint-every */
+    /* Why its CUDA engine cannot run this --restart or --checkpoint-every
+     * (then the CPU engine runs it, or --backend cuda is refused), NULL when
+     * it can; the function itself NULL: always. */
+    const char *(*cuda_restart_unfit)(const sim_t *s);
     const struct spk_cell_kind *cells; /* a kind of cell the spiking core carries (spk.h), NULL: none */
 };
 /* setup.c: the engine --backend asks for among s->family's (collective: every rank the same). */
@@ -322,6 +325,9 @@ void sim_free(sim_t *s);
 /* spk_setup.c: the set-up of a network of spiking cells (integrate-and-fire, cable). */
 void sim_setup_spiking(sim_t *s, sim_config *cfg, const sim_family *family);
 void sim_free_spiking(sim_t *s);
+/* spk_delivery.c: why the CUDA engine cannot run a spiking network's
+ * --restart or --checkpoint-every (the family's cuda_restart_unfit). */
+const char *spk_cuda_restart_unfit(const sim_t *s);
 /* variability.c: random initial potentials and the noise's start (before a restart's state is loaded) */
 void sim_setup_variability(sim_t *s);
 /* kernel_cpu.c */

@@ -315,6 +315,38 @@ static void push_setup(sim_t *s, spk_cuda *g)
     while (g->win.key_bits < 64 && (top >> g->win.key_bits)) g->win.key_bits++;
 }
 
+/* A restart (--restart): the events of the spikes still in flight, queued
+ * into the CPU engine's ring by spk_restart.c in the unbroken run's order
+ * (so the same partial sums), copied into device push's ring, each target's
+ * at its due step's slot. A chunk of device push's steps ends with its ring
+ * just so (every event due later summed in its slot, the lists empty, the
+ * last step's tail done), and the run goes on as the unbroken one. */
+static void restart_ring(sim_t *s, spk_cuda *g)
+{
+    struct sim_spk *k = s->spk;
+    if (g->mode != SPK_DEVICE_PUSH) olive_die("internal: a restart on the CUDA engine's delivery path %d", g->mode);
+    const int64_t nt = g->ring.nt, k0 = s->cfg->run.start_step, L = k->L, slots = k->slots;
+    const size_t na = (size_t)L * 2 * (size_t)nt, nu = (size_t)L * (size_t)nt;
+    double *acc = (double *)olive_calloc(na + 1, sizeof(double), "delay ring");
+    unsigned char *touched = (unsigned char *)olive_calloc(nu + 1, 1, "delay ring");
+    int64_t held = 0;
+    for (int64_t q = 0; q < slots; q++) {
+        const spk_slot *sl = &k->ring[q];
+        const int64_t due = k0 + ((q - k0 % slots) % slots + slots) % slots, slot = due % L;
+        for (int64_t i = 0; i < sl->n; i++, held++) {
+            const int64_t r = sl->list[i];
+            for (int a = 0; a < k->nacc; a++) acc[(2 * slot + a) * nt + r] = sl->acc[a][r];
+            touched[slot * nt + r] = 1;
+        }
+    }
+    CK(cudaMemcpy(g->ring.acc, acc, na * sizeof(double), cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(g->ring.touched, touched, nu, cudaMemcpyHostToDevice));
+    free(acc);
+    free(touched);
+    olive_info("rank %d: CUDA engine: the restart's %lld queued sums (of %lld spikes in flight) in device push's ring",
+               s->rank, (long long)held, (long long)k->restart.nrestored);
+}
+
 void spk_select_device(void)
 {
     MPI_Comm node;
@@ -393,6 +425,7 @@ static void spiking_cuda_setup(sim_t *s)
     } else {
         push_setup(s, g);
         if (g->mode == SPK_DEVICE_PUSH) spk_devpush_setup(s, g);
+        if (s->cfg->run.restart_path) restart_ring(s, g);
         if (k->drawn.n) spk_rules_setup(s, g);
         if (k->plastic) spk_plastic_cuda_setup(s, g);
         spk_graph_setup(s, g);

@@ -34,10 +34,24 @@ static const char *one_rank_unfit(const sim_t *s)
     return NULL;
 }
 
+/* A restart continues from the events queued by the spikes still in flight
+ * (spk_restart.c puts them into the CPU engine's ring): device push takes
+ * them into its own ring, which a chunk of its steps leaves holding every
+ * event due later and nothing else (spk_cuda.cu's restart_ring). */
+const char *spk_cuda_restart_unfit(const sim_t *s)
+{
+    if (s->size > 1) return "on several ranks the spikes go through host push, which does not take a restart's events yet";
+    if (olive_model_is_cable(s->cfg->run.model)) return "cable cells' sites and compartments are restored on the CPU engine";
+    if (s->spk->plastic_net) return "plastic synapses' queued events stay on the device, not in state.h5";
+    if (s->spk->nacc > 2) return "the device's ring holds two receptors";
+    return NULL;
+}
+
 static const char *fused_unfit(const sim_t *s)
 {
     const char *why = one_rank_unfit(s);
     if (why) return why;
+    if (s->cfg->run.restart_path) return "a restart's queued events go into device push's ring (fused keeps a spike history)";
     if (s->spk->dev.rows) return "the lists were made on the device, in device push's form";
     if (s->spk->plastic) return "plastic synapses are updated where device push makes their events";
     if (!s->spk->point) return "the fused kernel steps point models, not cable cells";
@@ -60,6 +74,7 @@ static const char *device_unfit(const sim_t *s) { return one_rank_unfit(s); }
 
 static const char *host_unfit(const sim_t *s)
 {
+    if (s->cfg->run.restart_path) return "a restart's queued events go into device push's ring";
     /* (projections drawn at each spike are host push's, whatever made the other lists) */
     return s->spk->dev.rows && !s->spk->drawn.n ? "the lists were made on the device, in device push's form" : NULL;
 }

@@ -680,8 +680,10 @@ static int on_the_fly_wanted(const sim_t *s, const sim_engine *engine)
     if (env && *env && strcmp(env, "stored") && strcmp(env, "auto"))
         olive_die("OLIVE_GPU_SYNAPSES='%s': expected auto or stored", env);
     if (env && !strcmp(env, "stored")) return 0;
-    /* (--order-free-sums: the rules' weights rounded as they are drawn, spk_cuda_rules.cu) */
-    return engine != s->family->cpu && !olive_model_is_cable(s->cfg->run.model) && !s->spk->plastic_net;
+    /* (--order-free-sums: the rules' weights rounded as they are drawn, spk_cuda_rules.cu; a restart or a
+     * checkpoint runs on device push, which takes stored lists) */
+    return engine != s->family->cpu && !olive_model_is_cable(s->cfg->run.model) && !s->spk->plastic_net &&
+           !s->cfg->run.restart_path && !s->cfg->run.checkpoint_every;
 }
 
 /* The turn-around of the rows on the device: the CUDA engine on one rank
@@ -694,7 +696,7 @@ static int device_turnaround_wanted(const sim_t *s, const sim_engine *engine)
     if (env && *env && strcmp(env, "device") && strcmp(env, "host") && strcmp(env, "auto"))
         olive_die("OLIVE_GPU_TURNAROUND='%s': expected auto, device or host", env);
     if (engine == s->family->cpu || s->size > 1 || olive_model_is_cable(s->cfg->run.model) || s->spk->drawn.n ||
-        s->spk->plastic_net ||
+        s->spk->plastic_net || s->cfg->run.restart_path ||   /* (a restart queues its events through the host's lists) */
         (dl && *dl && strcmp(dl, "device")) || (env && !strcmp(env, "host")))
         return 0;
     return env && !strcmp(env, "device") ? 1 : -1;
@@ -710,7 +712,7 @@ static int draw_on_device_wanted(const sim_t *s, const sim_engine *engine)
     if (env && *env && strcmp(env, "device") && strcmp(env, "host") && strcmp(env, "auto"))
         olive_die("OLIVE_GPU_DRAW='%s': expected auto, device or host", env);
     return engine != s->family->cpu && s->size == 1 && !olive_model_is_cable(s->cfg->run.model) && !s->spk->plastic_net &&
-           !(env && !strcmp(env, "host")) && !(ta && !strcmp(ta, "host")) && !(dl && *dl && strcmp(dl, "device"));
+           !s->cfg->run.restart_path && !(env && !strcmp(env, "host")) && !(ta && !strcmp(ta, "host")) && !(dl && *dl && strcmp(dl, "device"));
 }
 
 /* After the read: every projection kept undrawn, or none (the kept ones
