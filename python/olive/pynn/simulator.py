@@ -19,9 +19,9 @@ and a new one continues from there.
 
 An olive run after the first of a segment continues the previous one from
 its state (olive-simulate --restart: the cells' variables and the spikes
-still in flight, bit-identical to an unbroken run). Where olive cannot
-continue (the connections or the recorded variables changed, or a spiking
-network on backend="cuda"), it simulates the whole segment again from 0,
+still in flight, bit-identical to an unbroken run; on the GPU too). Where olive
+cannot continue (the connections or the recorded variables changed, cable
+cells, or plastic synapses on backend="cuda"), it simulates the whole segment again from 0,
 which needs the network unchanged (else NotImplementedError; reset()
 starts over).
 """
@@ -307,15 +307,18 @@ class State(common.control.BaseState):
         backend = choose_backend(self.backend, spec.count, steps)
         prev = os.path.join(self.workdir or "", f"run{self.pieces - 1}", "state.h5")
         cable = any(p["model"] in CABLE_MODELS for p in spec.populations)
+        # (the CUDA engine continues a spiking network from its state, but not plastic synapses: their
+        # queued events stay on the device; olive-simulate refuses that with --backend cuda)
+        plastic = any(q.get("plasticity") for q in spec.projections)
         go_on = (self.result is not None and self.workdir is not None and os.path.exists(prev)
                  and spec.structure_fingerprint() == self.structure
                  and list(spec.record) == self.recorded and not cable
-                 and (spec.infoli is not None or backend != "cuda"))
+                 and (spec.infoli is not None or backend != "cuda" or not plastic))
         if not go_on and self.fingerprint is not None and spec.fingerprint() != self.fingerprint:
             raise NotImplementedError(
                 "pyNN.olive: the connections or the recorded variables changed after run() in this segment "
-                "(or the network runs on backend='cuda'), so olive cannot continue the run from its state, and "
-                "simulating the segment again from t = 0 would not be the run so far: reset() first")
+                "(or its plastic synapses run on backend='cuda'), so olive cannot continue the run from its state, "
+                "and simulating the segment again from t = 0 would not be the run so far: reset() first")
         return steps, backend, prev if go_on else None
 
     def _write_network(self, spec):
