@@ -51,7 +51,8 @@ static const char *fused_unfit(const sim_t *s)
 {
     const char *why = one_rank_unfit(s);
     if (why) return why;
-    if (s->cfg->run.restart_path) return "a restart's queued events go into device push's ring (fused keeps a spike history)";
+    if (s->cfg->run.restart_path || s->cfg->run.checkpoint_every)   /* (what scripts/gpu-checkpoint-check.sh checks) */
+        return "a restart or a checkpoint takes device push, whose ring holds the events in flight (fused keeps a spike history)";
     if (s->spk->dev.rows) return "the lists were made on the device, in device push's form";
     if (s->spk->plastic) return "plastic synapses are updated where device push makes their events";
     if (!s->spk->point) return "the fused kernel steps point models, not cable cells";
@@ -74,7 +75,7 @@ static const char *device_unfit(const sim_t *s) { return one_rank_unfit(s); }
 
 static const char *host_unfit(const sim_t *s)
 {
-    if (s->cfg->run.restart_path) return "a restart's queued events go into device push's ring";
+    if (s->cfg->run.restart_path || s->cfg->run.checkpoint_every) return "a restart or a checkpoint takes device push, whose ring holds the events in flight";
     /* (projections drawn at each spike are host push's, whatever made the other lists) */
     return s->spk->dev.rows && !s->spk->drawn.n ? "the lists were made on the device, in device push's form" : NULL;
 }
