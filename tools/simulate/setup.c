@@ -276,8 +276,7 @@ const sim_engine *sim_engine_choose(sim_t *s)
     if (s->cfg->run.backend == SIM_BACKEND_CPU || !f->cuda) return f->cpu;   /* (no CUDA engine: cli.c refused cuda) */
     const olive_model_plugin *pl = olive_plugin_of(s->cfg->run.model);
     if (pl && olive_plugin_gpu_refusal(pl)) return f->cpu;   /* (auto; cli.c refused cuda) */
-    const char *unfit = (s->cfg->run.restart_path || s->cfg->run.checkpoint_every) && f->cuda_restart_unfit
-                            ? f->cuda_restart_unfit(s) : NULL;
+    const char *unfit = sim_restart_or_checkpoint(s->cfg) && f->cuda_restart_unfit ? f->cuda_restart_unfit(s) : NULL;
     if (unfit) {
         if (s->cfg->run.backend == SIM_BACKEND_CUDA)
             olive_die("--backend cuda: %s of this network runs on the CPU engine only, so far: %s (--backend cpu)",

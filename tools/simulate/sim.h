@@ -148,6 +148,13 @@ typedef struct {
     sim_record_config rec;
 } sim_config;
 
+/* Whether a run starts from a state or writes checkpoints: the engines that
+ * keep events in flight then take a path whose events a state holds. */
+static inline int sim_restart_or_checkpoint(const sim_config *c)
+{
+    return c->run.restart_path != NULL || c->run.checkpoint_every != 0;
+}
+
 /* Per-phase wall-clock seconds (make the bottleneck visible). */
 typedef struct {
     /* Dispersal time, from the map file (0: no map). Generation time is not

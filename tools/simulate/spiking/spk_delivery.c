@@ -47,12 +47,19 @@ const char *spk_cuda_restart_unfit(const sim_t *s)
     return NULL;
 }
 
+/* Fused and host push step aside for a restart or checkpoints: device push's
+ * ring is what a state's events in flight go into (scripts/gpu-checkpoint-check.sh). */
+static const char *state_unfit(const sim_t *s)
+{
+    return sim_restart_or_checkpoint(s->cfg) ? "a restart or a checkpoint takes device push, whose ring holds the events in flight"
+                                             : NULL;
+}
+
 static const char *fused_unfit(const sim_t *s)
 {
     const char *why = one_rank_unfit(s);
+    if (!why) why = state_unfit(s);
     if (why) return why;
-    if (s->cfg->run.restart_path || s->cfg->run.checkpoint_every)   /* (what scripts/gpu-checkpoint-check.sh checks) */
-        return "a restart or a checkpoint takes device push, whose ring holds the events in flight (fused keeps a spike history)";
     if (s->spk->dev.rows) return "the lists were made on the device, in device push's form";
     if (s->spk->plastic) return "plastic synapses are updated where device push makes their events";
     if (!s->spk->point) return "the fused kernel steps point models, not cable cells";
@@ -75,7 +82,7 @@ static const char *device_unfit(const sim_t *s) { return one_rank_unfit(s); }
 
 static const char *host_unfit(const sim_t *s)
 {
-    if (s->cfg->run.restart_path || s->cfg->run.checkpoint_every) return "a restart or a checkpoint takes device push, whose ring holds the events in flight";
+    if (state_unfit(s)) return state_unfit(s);
     /* (projections drawn at each spike are host push's, whatever made the other lists) */
     return s->spk->dev.rows && !s->spk->drawn.n ? "the lists were made on the device, in device push's form" : NULL;
 }

@@ -683,7 +683,7 @@ static int on_the_fly_wanted(const sim_t *s, const sim_engine *engine)
     /* (--order-free-sums: the rules' weights rounded as they are drawn, spk_cuda_rules.cu; a restart or a
      * checkpoint runs on device push, which takes stored lists) */
     return engine != s->family->cpu && !olive_model_is_cable(s->cfg->run.model) && !s->spk->plastic_net &&
-           !s->cfg->run.restart_path && !s->cfg->run.checkpoint_every;
+           !sim_restart_or_checkpoint(s->cfg);
 }
 
 /* The turn-around of the rows on the device: the CUDA engine on one rank
@@ -712,7 +712,8 @@ static int draw_on_device_wanted(const sim_t *s, const sim_engine *engine)
     if (env && *env && strcmp(env, "device") && strcmp(env, "host") && strcmp(env, "auto"))
         olive_die("OLIVE_GPU_DRAW='%s': expected auto, device or host", env);
     return engine != s->family->cpu && s->size == 1 && !olive_model_is_cable(s->cfg->run.model) && !s->spk->plastic_net &&
-           !s->cfg->run.restart_path && !(env && !strcmp(env, "host")) && !(ta && !strcmp(ta, "host")) && !(dl && *dl && strcmp(dl, "device"));
+           !s->cfg->run.restart_path && !(env && !strcmp(env, "host")) && !(ta && !strcmp(ta, "host")) &&
+           !(dl && *dl && strcmp(dl, "device"));
 }
 
 /* After the read: every projection kept undrawn, or none (the kept ones
