@@ -63,7 +63,7 @@ case_ab() {
   done
   say "$(printf '%-26s %10s %10s %8s  %s' "$name" "$a" "$b" "$(awk -v x="$a" -v y="$b" 'BEGIN { printf "%.3f", y / x }')" \
         "$(spikes "$work/$name.B.1.log")")"
-  grep -h "delivery\|linked into\|as graphs" "$work/$name.B.1.log" | head -4 | sed 's/^/  B: /' | tee -a "$results"
+  grep -h "delivery\|linked into\|as graphs\|registers" "$work/$name.B.1.log" | head -5 | sed 's/^/  B: /' | tee -a "$results"
   if "$BIN/olive-analyze" compare -q "$work/run_${name}_A" "$work/run_${name}_B" >"$work/cmp_$name.log" 2>&1; then
     say "  PASS A = B (spikes and final state identical)"
   else

@@ -101,6 +101,14 @@ void spk_plugin_cuda_setup(sim_t *s, spk_cuda *g)
     p->k_tail_free = kernel(p, SPK_PLUGIN_KERNEL_TAIL_FREE);
     p->k_fused = kernel(p, pl->gpu_pass_blocks == 3 ? SPK_PLUGIN_KERNEL_FUSED_B4 : SPK_PLUGIN_KERNEL_FUSED);
     p->k_update_due = kernel(p, SPK_PLUGIN_KERNEL_UPDATE_DUE);
+    /* (how many of the step's other kernels fit beside the pass depends on
+     * its registers: said in -v, for the speed comparisons) */
+    cudaFuncAttributes fa, ff;
+    if (cudaFuncGetAttributes(&fa, (const void *)p->k_tail_update) == cudaSuccess &&
+        cudaFuncGetAttributes(&ff, (const void *)p->k_tail_free) == cudaSuccess)
+        olive_info("CUDA engine: the model's step pass: %d registers a thread (%d in its FREE form)", fa.numRegs, ff.numRegs);
+    else
+        (void)cudaGetLastError();
     const int64_t n = g->n;
     p->nvars = pl->model.nvars;
     for (int v = 0; v < p->nvars; v++) p->x[v] = dev_copy((const double *)s->state[v], (size_t)n, "the state");
