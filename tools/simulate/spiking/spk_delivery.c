@@ -82,7 +82,8 @@ static const char *device_unfit(const sim_t *s) { return one_rank_unfit(s); }
 
 static const char *host_unfit(const sim_t *s)
 {
-    if (state_unfit(s)) return state_unfit(s);
+    const char *why = state_unfit(s);
+    if (why) return why;
     /* (projections drawn at each spike are host push's, whatever made the other lists) */
     return s->spk->dev.rows && !s->spk->drawn.n ? "the lists were made on the device, in device push's form" : NULL;
 }
