@@ -233,6 +233,14 @@ tool_objs = $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard tools/$(1)/*.c tools/$(1)
 $(foreach t,$(TOOLS),$(eval $(BUILD)/obj/tools/$(t)/%.o: CFLAGS += $(call tool_inc,$(t))))
 $(call tool_objs,genconn): CFLAGS += $(JSONC_CFLAGS)
 $(call tool_objs,genconn): $(JSONC_STAMP)
+# olive-simulate with libgomp linked in statically where the compiler has
+# libgomp.a: its early constructor then sets OpenMP's short spin before
+# libgomp starts (tools/simulate/main.c), instead of the program starting
+# itself again with it; the shared libgomp that -fopenmp adds is then not
+# needed (--as-needed drops it). libolive.so keeps the shared one.
+ifneq ($(shell p=$$($(CC) -print-file-name=libgomp.a 2>/dev/null); [ -f "$$p" ] && echo yes),)
+$(BUILD)/bin/olive-simulate: LDLIBS += -Wl,--push-state,-Bstatic -lgomp -Wl,--pop-state -Wl,--as-needed
+endif
 $(BUILD)/bin/olive-genconn: LDLIBS += $(JSONC_LIBS)
 .SECONDEXPANSION:
 $(BUILD)/bin/olive-%: $$(call tool_objs,$$*) $(BUILD)/libolive.a

@@ -1,5 +1,6 @@
 /* A lone process starts MPI fast (no network probing). */
 #include "util.h"
+#include <link.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,28 +49,46 @@ static int one_thread(char **argv)
     return sched_getaffinity(0, sizeof mask, &mask) == 0 && CPU_COUNT(&mask) == 1;
 }
 
+/* Whether libgomp was loaded as a shared library (then it read its
+ * environment before any code of this program ran). */
+static int gomp_found(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    (void)data;
+    return info->dlpi_name && strstr(info->dlpi_name, "libgomp") != NULL;
+}
+
+int olive_gomp_shared(void) { return dl_iterate_phdr(gomp_found, NULL) != 0; }
+
+/* OpenMP's idle threads spin by default (libgomp: ~300k iterations at each
+ * barrier before they sleep), which on a shared or busy machine takes the
+ * cores the working threads need: a 1024-cell run took 21.8 s on 2 threads
+ * beside another job, 1.7 s with passive waiting (docs/BENCHMARKS.md).
+ * Passive waiting (no spin at all) sleeps at every barrier instead, and a
+ * small network's step waits for the wake-ups: 4096 InfOli cells on 2 idle
+ * cores ran at 9.6e6 cell-steps/s passive, 3.7e7 spinning. A short spin
+ * (GOMP_SPINCOUNT=10000, some microseconds) gave both: 3.7e7 idle, and
+ * beside a busy loop on each core 0.81 s against passive's 0.85 s and the
+ * default's 1.36 s (1024 cells, 2 threads). A user's OMP_WAIT_POLICY or
+ * GOMP_SPINCOUNT wins; one thread never waits at a barrier, so nothing is
+ * set for it. Returns 1 where it set GOMP_SPINCOUNT. */
+int olive_omp_short_spin_env(char **argv)
+{
+    if (getenv("OMP_WAIT_POLICY") || getenv("GOMP_SPINCOUNT") || one_thread(argv)) return 0;
+    setenv("GOMP_SPINCOUNT", "10000", 1);
+    return 1;
+}
+
 void olive_omp_short_wait(char **argv)
 {
-    /* OpenMP's idle threads spin by default (libgomp: ~300k iterations at
-     * each barrier before they sleep), which on a shared or busy machine
-     * takes the cores the working threads need: a 1024-cell run took 21.8 s
-     * on 2 threads beside another job, 1.7 s with passive waiting
-     * (docs/BENCHMARKS.md). Passive waiting (no spin at all) sleeps at every
-     * barrier instead, and a small network's step waits for the wake-ups:
-     * 4096 InfOli cells on 2 idle cores ran at 9.6e6 cell-steps/s passive,
-     * 3.7e7 spinning. A short spin (GOMP_SPINCOUNT=10000, some microseconds)
-     * gave both: 3.7e7 idle, and beside a busy loop on each core 0.81 s
-     * against passive's 0.85 s and the default's 1.36 s (1024 cells, 2
-     * threads). libgomp reads these when it is loaded, before main, so the
-     * process runs itself again with it set; a user's OMP_WAIT_POLICY or
-     * GOMP_SPINCOUNT wins. */
-    if (getenv("OMP_WAIT_POLICY") || getenv("GOMP_SPINCOUNT") || getenv("OLIVE_NO_REEXEC")) return;
-    /* One thread never waits at a barrier: then the spin does not matter and
-     * the second start (~9 ms on the 2-core VM, docs/results/startup_2026-12-05_vm.txt)
-     * is saved: single-threaded sweeps, the tests, a rank that mpirun bound
-     * to one core. */
-    if (one_thread(argv)) return;
-    setenv("GOMP_SPINCOUNT", "10000", 1);
+    /* libgomp reads GOMP_SPINCOUNT once, when it starts. Linked in
+     * statically (olive-simulate, where the compiler has libgomp.a) it
+     * starts after olive-simulate's early constructor, which has set it
+     * (tools/simulate/main.c); as a shared library it started before main,
+     * so the process runs itself again with it set (~9 ms on the 2-core VM,
+     * docs/results/startup_2026-12-05_vm.txt). */
+    if (!olive_gomp_shared() || getenv("OLIVE_NO_REEXEC")) return;
+    if (!olive_omp_short_spin_env(argv)) return;
     setenv("OLIVE_NO_REEXEC", "1", 1);   /* (once, whatever happens below) */
     execv("/proc/self/exe", argv);        /* returns only where it cannot: then on as we are */
 }

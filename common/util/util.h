@@ -148,9 +148,14 @@ void olive_check_regular_file(const char *path);
  * instead of UCX's ~0.25 s. Launched ranks (mpirun, srun) are left alone. */
 void olive_mpi_singleton_fast(void);
 /* OpenMP's idle threads spin briefly, then sleep (GOMP_SPINCOUNT=10000)
- * unless the user set OMP_WAIT_POLICY or GOMP_SPINCOUNT: the process runs
- * itself again with it (libgomp reads it before main). Call first in main. */
+ * unless the user set OMP_WAIT_POLICY or GOMP_SPINCOUNT, or one thread runs.
+ * olive_omp_short_spin_env sets it (1 where it did): from a constructor that
+ * runs before a statically linked libgomp starts. olive_omp_short_wait,
+ * first in main: where libgomp is a shared library (it read its
+ * environment before main), the process runs itself again with it set. */
+int olive_omp_short_spin_env(char **argv);
 void olive_omp_short_wait(char **argv);
+int olive_gomp_shared(void);   /* libgomp loaded as a shared library */
 
 /* --opt=value as --opt value, so that every program takes both forms (the
  * programs that parse by hand; getopt_long does it itself). Options in keep
