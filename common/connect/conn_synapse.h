@@ -157,6 +157,22 @@ OLIVE_HD int64_t olive_delay_steps(double ms, double dt, int64_t max)
     return x >= 0 && x <= (double)max ? (int64_t)x : -1;
 }
 
+/* olive_delay_steps by a multiplication with rdt, 1/dt rounded, where that
+ * gives the same steps: the GPU converts a delay at each event, and its
+ * double division is a software sequence on the event's dependent chain.
+ * q = ms * rdt lies within 3 * 2^-53 of ms / dt relative, and so does the
+ * division's rounded quotient, so the two can round to different integers
+ * only where a half-integer lies between them: within 2^-44 |q| of one (a
+ * margin of 2^7 over that bound) the division decides. NaN and infinities
+ * take the division too (the comparison is false). The same result for
+ * every ms (tests/unit/test_syn_pair.c). */
+OLIVE_HD int64_t olive_delay_steps_rcp(double ms, double dt, double rdt, int64_t max)
+{
+    const double q = ms * rdt, r = round(q);
+    const double x = 0.5 - fabs(q - r) > fabs(q) * 0x1p-44 ? r : round(ms / dt);
+    return x >= 0 && x <= (double)max ? (int64_t)x : -1;
+}
+
 /* Draw d of source s of an outdegree rule (the rule NEST names fixed_outdegree): its
  * target, uniform over [t0, t1) without s itself unless autapses. */
 OLIVE_HD int64_t olive_outdegree_target(uint64_t seed, uint32_t key, int64_t s, uint32_t d, int64_t t0, int64_t t1,

@@ -153,6 +153,45 @@ int main(void)
         }
     }
     printf("olive_syn_wanted_first: the same draws as olive_syn_wanted where no value is redrawn (5 cases x 3 wants)\n");
+    /* olive_delay_steps_rcp (the GPU's delay at each event) = olive_delay_steps for every ms: normal draws of
+     * several dt, ms within 16 ulps of every half-integer step up to 4096 (where a product and a quotient could
+     * round to different sides), and the non-finite and out-of-range values */
+    {
+        const double dts[] = {0.1, 0.05, 0.025, 0.1 / 3.0, 0.125, 1.0, 0.01, 0.2};
+        int64_t dmism = 0, tried = 0, fell = 0;
+        for (size_t di = 0; di < sizeof dts / sizeof dts[0]; di++) {
+            const double dt = dts[di], rdt = 1.0 / dt;
+            for (uint32_t i = 0; i < 400000; i++) {
+                const double ms = 1.5 + 2.0 * olive_std_normal(17, 4, i, (uint32_t)di, 0);
+                tried++;
+                if (olive_delay_steps_rcp(ms, dt, rdt, 4096) != olive_delay_steps(ms, dt, 4096)) dmism++;
+            }
+            for (int64_t k = -3; k <= 4096; k++) {
+                const double mid = ((double)k + 0.5) * dt;
+                double lo = mid, hi = mid;
+                for (int u = 0; u < 16; u++) {
+                    lo = nextafter(lo, -INFINITY), hi = nextafter(hi, INFINITY);
+                    const double c[3] = {lo, hi, mid};
+                    for (int x = 0; x < 3; x++) {
+                        tried++;
+                        const double q = c[x] * rdt, r = round(q);
+                        fell += !(0.5 - fabs(q - r) > fabs(q) * 0x1p-44);
+                        if (olive_delay_steps_rcp(c[x], dt, rdt, 4096) != olive_delay_steps(c[x], dt, 4096)) dmism++;
+                    }
+                }
+            }
+            const double odd[] = {NAN, INFINITY, -INFINITY, 0.0, -0.0, 1e300, -1e300, 5e-324, 4096.4 * dt, 4096.6 * dt,
+                                  -0.5 * dt, -0.49 * dt, 0.5 * dt};
+            for (size_t x = 0; x < sizeof odd / sizeof odd[0]; x++) {
+                tried++;
+                if (olive_delay_steps_rcp(odd[x], dt, rdt, 4096) != olive_delay_steps(odd[x], dt, 4096)) dmism++;
+            }
+        }
+        if (dmism) { printf("FAIL: olive_delay_steps_rcp differs from olive_delay_steps %lld times\n", (long long)dmism); fail = 1; }
+        if (fell == 0) { printf("FAIL: no value near a half-integer took the division (the check tested nothing)\n"); fail = 1; }
+        printf("olive_delay_steps_rcp: %lld delays, the same steps as olive_delay_steps (%lld near a half-integer took the division)\n",
+               (long long)tried, (long long)fell);
+    }
     printf(fail ? "test_syn_pair: FAILED\n" : "test_syn_pair: all passed\n");
     return fail;
 }

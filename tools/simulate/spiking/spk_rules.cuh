@@ -12,7 +12,7 @@ struct spk_rule_dev {
     int kind, autapses, rec, wvar, dvar;
     int64_t k, s0, s1, t0, t1, dconst;
     int64_t cnt_off;          /* total_out: its sources' counts from here (spk_rules_cuda); -1: k a source */
-    double p, dt, wconst;
+    double p, dt, rdt, wconst;   /* rdt: 1 / dt (olive_delay_steps_rcp) */
     olive_value w, d;
 };
 
@@ -31,6 +31,7 @@ static inline spk_rule_dev spk_rule_dev_of(const olive_conn *c, int rec)
     q.w = c->w;
     q.d = c->d;
     q.dt = c->dt;
+    q.rdt = 1.0 / c->dt;
     q.wvar = olive_value_varies(&c->w);
     q.dvar = olive_value_varies(&c->d);
     q.wconst = c->w.a;
