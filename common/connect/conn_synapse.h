@@ -149,24 +149,18 @@ OLIVE_HD int olive_syn_wanted_first(int want, const olive_value *d, const olive_
     return want;
 }
 
-/* Delay ms in whole steps of dt, as olive_ms_to_steps rounds it (util.h),
- * or -1 outside [0, max]. */
-OLIVE_HD int64_t olive_delay_steps(double ms, double dt, int64_t max)
-{
-    const double x = round(ms / dt);
-    return x >= 0 && x <= (double)max ? (int64_t)x : -1;
-}
-
-/* olive_delay_steps by a multiplication with rdt, 1/dt rounded, where that
- * gives the same steps: the GPU converts a delay at each event, and its
- * double division is a software sequence on the event's dependent chain.
- * q = ms * rdt lies within 3 * 2^-53 of ms / dt relative, and so does the
- * division's rounded quotient, so the two can round to different integers
- * only where a half-integer lies between them: within 2^-44 |q| of one (a
- * margin of 2^7 over that bound) the division decides. NaN and infinities
- * take the division too (the comparison is false). The same result for
- * every ms (tests/unit/test_syn_pair.c). */
-OLIVE_HD int64_t olive_delay_steps_rcp(double ms, double dt, double rdt, int64_t max)
+/* Delay ms in whole steps of dt, as olive_ms_to_steps rounds it (util.h):
+ * round(ms / dt), or -1 outside [0, max]; rdt is 1/dt rounded. The GPU
+ * converts a delay at each event, and a double division is a software
+ * sequence on the event's dependent chain, so the quotient comes from a
+ * multiplication where that rounds the same: q = ms * rdt lies within
+ * 3 * 2^-53 of ms / dt relative, and so does the division's rounded
+ * quotient, so the two can round to different integers only where a
+ * half-integer lies between them: within 2^-44 |q| of one (a margin of 2^7
+ * over that bound) the division decides. NaN and infinities take the
+ * division too (the comparison is false). The same steps as round(ms / dt)
+ * for every ms (tests/unit/test_syn_pair.c). */
+OLIVE_HD int64_t olive_delay_steps(double ms, double dt, double rdt, int64_t max)
 {
     const double q = ms * rdt, r = round(q);
     const double x = 0.5 - fabs(q - r) > fabs(q) * 0x1p-44 ? r : round(ms / dt);

@@ -55,7 +55,7 @@ static __device__ int64_t draw_values_at(const spk_rule_dev &q, uint32_t b, uint
         if (!(ok & 2)) atomicMin(&out[2], (unsigned long long)i);
     }
     if (!dl) return -2;
-    const int64_t steps = ok & 1 ? olive_delay_steps_rcp(ms, q.dt, q.rdt, OLIVE_MAX_DELAY) : -1;
+    const int64_t steps = ok & 1 ? olive_delay_steps(ms, q.dt, q.rdt, OLIVE_MAX_DELAY) : -1;
     dl[i] = (uint16_t)(steps < 0 ? 0 : steps);
     if (steps < 0) atomicMin(&out[2], (unsigned long long)i);
     return steps;

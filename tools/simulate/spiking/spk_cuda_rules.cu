@@ -118,7 +118,7 @@ static __device__ __forceinline__ int rule_event_due(const spk_rule_dev &q, int 
         const int both = w && q.wvar;
         const int ok = olive_syn_wanted(both ? 3 : 1, &q.d, &q.w, q.seed, q.key, (uint32_t)g, (uint32_t)d, &ms, w);
         if (both) *wok = ok >> 1;
-        *dl = ok & 1 ? olive_delay_steps_rcp(ms, q.dt, q.rdt, L - 1) : -1;
+        *dl = ok & 1 ? olive_delay_steps(ms, q.dt, q.rdt, L - 1) : -1;
     }
     if (*dl >= 0) return 1;
     atomicMin(&cnt[1], (unsigned long long)rule_event(bits, j, g, d));
@@ -182,7 +182,7 @@ static __device__ __forceinline__ int rule_event_add_first(const spk_rule_dev &q
     int64_t dl = q.dconst;
     const int want = (q.dvar ? 1 : 0) | (q.wvar ? 2 : 0);
     if (want && olive_syn_wanted_first(want, &q.d, &q.w, q.seed, q.key, (uint32_t)g, (uint32_t)d, &ms, &w) < 0) return -2;
-    if (q.dvar && (dl = olive_delay_steps_rcp(ms, q.dt, q.rdt, L - 1)) < 0) return -2;
+    if (q.dvar && (dl = olive_delay_steps(ms, q.dt, q.rdt, L - 1)) < 0) return -2;
     int64_t slot = sL + dl;
     if (slot >= L) slot -= L;
     atomicAdd(&acc[(2 * slot + q.rec) * nt + (t - row0)], olive_weight_quantize(w, wq));
@@ -456,7 +456,7 @@ __global__ void k_rule_survey(const spk_rule_dev *r, int j, const uint32_t *coun
             double ms = 0.0, w = q.wconst;
             const int want = (q.dvar ? 1 : 0) | (q.wvar ? 2 : 0);   /* (the constant ones count as drawn) */
             const int ok = olive_syn_wanted(want, &q.d, &q.w, q.seed, q.key, (uint32_t)g, d, &ms, &w) | (3 & ~want);
-            if (q.dvar) dl = ok & 1 ? olive_delay_steps_rcp(ms, q.dt, q.rdt, OLIVE_MAX_DELAY) : -1;
+            if (q.dvar) dl = ok & 1 ? olive_delay_steps(ms, q.dt, q.rdt, OLIVE_MAX_DELAY) : -1;
             if (dl < 0 || !(ok & 2)) {
                 atomicMin(&out[4], (unsigned long long)rule_event(bits, j, g, d));
                 continue;

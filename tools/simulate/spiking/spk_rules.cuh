@@ -12,7 +12,7 @@ struct spk_rule_dev {
     int kind, autapses, rec, wvar, dvar;
     int64_t k, s0, s1, t0, t1, dconst;
     int64_t cnt_off;          /* total_out: its sources' counts from here (spk_rules_cuda); -1: k a source */
-    double p, dt, rdt, wconst;   /* rdt: 1 / dt (olive_delay_steps_rcp) */
+    double p, dt, rdt, wconst;   /* rdt: 1 / dt (olive_delay_steps) */
     olive_value w, d;
 };
 
