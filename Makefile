@@ -103,7 +103,7 @@ TEST_BINS  := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 # rule). Not .SECONDARY: with no names it makes every target intermediate, and
 # a missing stamp (.cuda0/.cuda1 after a switch) would then rebuild nothing.
 .PRECIOUS: $(BUILD)/obj/%.o $(BUILD)/obj/%.cu.o
-all: $(BINS) $(BUILD)/lib/libolive.so $(TEST_BINS) $(if $(HAVE_CUDA),$(BUILD)/testtools/plugin_link_check $(BUILD)/bench/olive-bwprobe $(BUILD)/bench/olive-scatterprobe $(BUILD)/bench/olive-stepprobe $(BUILD)/bench/olive-loopprobe $(BUILD)/bench/olive-launchprobe $(BUILD)/bench/olive-hinesbench $(BUILD)/bench/olive-cablebench)
+all: $(BINS) $(BUILD)/lib/libolive.so $(TEST_BINS) $(if $(HAVE_CUDA),$(BUILD)/testtools/plugin_link_check $(BUILD)/bench/olive-bwprobe $(BUILD)/bench/olive-scatterprobe $(BUILD)/bench/olive-stepprobe $(BUILD)/bench/olive-loopprobe $(BUILD)/bench/olive-launchprobe $(BUILD)/bench/olive-hinesbench $(BUILD)/bench/olive-cablebench $(BUILD)/bench/olive-junctiontiles)
 
 # Objects are rebuilt when the build switches between with and without CUDA.
 CUDA_STAMP := $(BUILD)/obj/.cuda$(if $(HAVE_CUDA),1,0)
@@ -213,6 +213,10 @@ $(BUILD)/bench/olive-bwprobe: tools/bench/bwprobe.cu tools/bench/bench_cuda.h
 $(BUILD)/bench/olive-scatterprobe $(BUILD)/bench/olive-stepprobe $(BUILD)/bench/olive-loopprobe $(BUILD)/bench/olive-launchprobe: $(BUILD)/bench/olive-%: tools/bench/%.cu tools/bench/bench_cuda.h
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) -o $@ $<
+# InfOli's junction sums, a thread a row against shared-memory tiles, timed and compared bit for bit (issue 58).
+$(BUILD)/bench/olive-junctiontiles: tools/bench/junctiontiles.cu tools/bench/bench_cuda.h tools/simulate/infoli/junction_tiles.cuh common/models/model.h common/models/model_body.h common/math/fastexp.h
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCCFLAGS) $(COMMON_INC) -Itools/bench -Itools/simulate/infoli -Xcompiler -fopenmp -o $@ $< -lgomp
 # The batched Hines solve benchmark (issue 19): common/models/cable.h on CPU and GPU.
 $(BUILD)/bench/olive-hinesbench: tools/bench/hinesbench.cu tools/bench/bench_args.h tools/bench/bench_cuda.h common/models/cable.h common/math/fastexp.h common/math/hostdev.h
 	@mkdir -p $(dir $@)

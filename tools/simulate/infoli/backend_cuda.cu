@@ -19,7 +19,9 @@
  *             exchange.c), then the halo goes back to the device on stream x
  *   stream c: boundary rows, after the halo (event)
  * With few junctions per row one kernel does the sum and the cell update;
- * with many, the sum runs in its own lean kernel and the update follows.
+ * with many, the sum runs in its own lean kernel and the update follows;
+ * with OLIVE_CUDA_SUMS=tiles the sums come from shared-memory tiles of the
+ * voltages instead of gathers (junction_tiles.cuh: the same bits).
  * Spikes (atomic counter + buffer of (step, cell)) and the first non-finite
  * value (atomicMin of (step, cell)) are found on the device and collected
  * every few steps. The host keeps mirrors of the state only for output. */
@@ -37,6 +39,7 @@ extern "C" {
 #include "util.h"
 }
 #include "model.h"
+#include "junction_tiles.cuh"
 
 #include "cuda_check.h"
 #if __has_include(<mpi-ext.h>)
@@ -97,6 +100,8 @@ struct ell_list {
     int32_t *len;                    /* junctions of the row at list position k */
     int32_t *col;                    /* local neighbour index per entry */
     void *code;                      /* conductance code per entry (bits 4 widened to 8); NULL: bits 0 */
+    int tiled;                       /* the junction sums from tiles (junction_tiles.cuh) */
+    jt_layout tiles;
 };
 
 struct sim_cuda {
@@ -340,9 +345,24 @@ static void launch_rows_t(sim_t *s, const ell_list &L, const dev_pulses &pl, int
     const R w0 = (R)s->net.offset, thr = (R)s->cfg->infoli.spike_threshold;
     const R *lut = (const R *)g->d_lut;
     if (GJ != OLIVE_GJ_NGJ && g->split) {
-        k_currents<R, BITS, GJ><<<blocks_for(L.nrows, 256), 256, 0, g->sc>>>(
-            (const R *)g->d_cur[OV_V_DEND], L, lut, w0, (R *)g->d_ic);
-        CK_LAUNCH("k_currents");
+        if constexpr (BITS == 0 || BITS == 4 || BITS == 8) {
+            if (L.tiled) {
+                static int smem_set;   /* (one a kernel: this template's) */
+                if (!smem_set) {
+                    CK(cudaFuncSetAttribute(k_tile_currents<R, BITS, GJ>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                            (int)jt_smem_bytes<R>()));
+                    smem_set = 1;
+                }
+                k_tile_currents<R, BITS, GJ><<<(unsigned)L.tiles.nblocks, 1024, jt_smem_bytes<R>(), g->sc>>>(
+                    (const R *)g->d_cur[OV_V_DEND], L.tiles, L.rows, lut, w0, (R *)g->d_ic);
+                CK_LAUNCH("k_tile_currents");
+            }
+        }
+        if (!L.tiled) {
+            k_currents<R, BITS, GJ><<<blocks_for(L.nrows, 256), 256, 0, g->sc>>>(
+                (const R *)g->d_cur[OV_V_DEND], L, lut, w0, (R *)g->d_ic);
+            CK_LAUNCH("k_currents");
+        }
         launch_k_rows<R, 0, GJ, 1>(L, g->sc, st, lut, w0, (const R *)g->d_ic, pl, nzs, s->plan.row0, thr, rel, g->d_spikes,
                                    g->cap, g->d_rep);
         CK_LAUNCH("k_rows (update)");
@@ -507,8 +527,49 @@ static void build_ell(sim_t *s, const int32_t *list, int64_t n, const int64_t *d
     free(len);
 }
 
+/* The tiles' layout of list L where its sums run in their own kernel with
+ * at least JT_MIN_JUNCTIONS a row on average where JT_BY_DEFAULT, always
+ * with OLIVE_CUDA_SUMS=tiles, never with =rows (tuning and validation), built from the CSR arrays while they are on the
+ * device; L keeps the thread-a-row kernel where the layout cannot serve. */
+#define JT_MIN_JUNCTIONS 64
+/* Opt-in (OLIVE_CUDA_SUMS=tiles) until the tiles have been through the GPU
+ * validation and the benchmark on a GPU (not yet: docs/BENCHMARKS.md). */
+#define JT_BY_DEFAULT 0
+static void build_tiles(sim_t *s, int split, int nsm, const int32_t *list, const int64_t *d_rp, const int32_t *d_lcol,
+                        const void *d_cond, ell_list *L)
+{
+    const olive_plan *p = &s->plan;
+    const int bits = s->net.bits;
+    int64_t nj = 0;
+    for (int64_t k = 0; k < L->nrows; k++) {
+        const int64_t r = list ? list[k] : k;
+        nj += p->lrow_ptr[r + 1] - p->lrow_ptr[r];
+    }
+    int want = JT_BY_DEFAULT && split && L->nrows > 0 && nj >= (int64_t)JT_MIN_JUNCTIONS * L->nrows;
+    if (const char *e = getenv("OLIVE_CUDA_SUMS")) {
+        if (!strcmp(e, "rows")) want = 0;
+        else if (!strcmp(e, "tiles")) want = split && L->nrows > 0;
+        else olive_die("OLIVE_CUDA_SUMS=%s: expected rows or tiles", e);
+    }
+    if (!want || s->cfg->infoli.gj == OLIVE_GJ_NGJ || !(bits == 0 || bits == 4 || bits == 8)) return;
+    const int64_t nv = p->nlocal + p->nhalo;
+    int r = 1;
+    switch (bits) {
+    case 0: r = jt_build<0>(L->rows, L->nrows, d_rp, d_lcol, d_cond, nv, nsm, 0, &L->tiles); break;
+    case 4: r = jt_build<4>(L->rows, L->nrows, d_rp, d_lcol, d_cond, nv, nsm, 0, &L->tiles); break;
+    default: r = jt_build<8>(L->rows, L->nrows, d_rp, d_lcol, d_cond, nv, nsm, 0, &L->tiles); break;
+    }
+    CK(cudaGetLastError());
+    L->tiled = r == 0;
+    if (L->tiled) {   /* the sums read the tiles only: the ELL entries go (the update reads rows alone) */
+        cudaFree(L->col); cudaFree(L->code);
+        L->col = NULL, L->code = NULL;
+    }
+}
+
 static void free_ell(ell_list *L)
 {
+    jt_free(&L->tiles);
     cudaFree(L->rows); cudaFree(L->slice); cudaFree(L->len); cudaFree(L->col); cudaFree(L->code);
     memset(L, 0, sizeof *L);
 }
@@ -605,6 +666,15 @@ extern "C" void sim_cuda_setup(sim_t *s)
     build_ell(s, p->ninterior == n ? NULL : p->interior, p->ninterior, d_rp, d_lcol, d_cond, &g->inner);
     build_ell(s, p->boundary, p->nboundary, d_rp, d_lcol, d_cond, &g->outer);
     CK(cudaDeviceSynchronize());
+    /* The junction sums in their own kernel once rows average 32 junctions. */
+    g->split = n > 0 && nnz / n >= 32;
+    if (const char *e = getenv("OLIVE_CUDA_ROWS")) { /* tuning and validation: fused or split */
+        if (!strcmp(e, "split")) g->split = 1;
+        else if (!strcmp(e, "fused")) g->split = 0;
+        else olive_die("OLIVE_CUDA_ROWS=%s: expected fused or split", e);
+    }
+    build_tiles(s, g->split, prop.multiProcessorCount, p->ninterior == n ? NULL : p->interior, d_rp, d_lcol, d_cond, &g->inner);
+    build_tiles(s, g->split, prop.multiProcessorCount, p->boundary, d_rp, d_lcol, d_cond, &g->outer);
     cudaFree(d_rp); cudaFree(d_lcol); cudaFree(d_cond);
     g->d_lut = s->io.wlut ? dev_upload<void>(s->io.wlut, ((size_t)1 << s->net.bits) * el, "the conductance table") : NULL;
     g->d_send = dev_upload<int32_t>(p->send_local, (size_t)p->nsend * sizeof(int32_t), "send lists");
@@ -628,17 +698,10 @@ extern "C" void sim_cuda_setup(sim_t *s)
     CK(cudaMemcpy(g->d_rep, g->h_rep, sizeof(dev_report), cudaMemcpyHostToDevice));
     g->cuda_aware = s->size > 1 && mpi_cuda_aware();
     g->window0 = s->cfg->run.start_step; /* spikes are encoded relative to the window's first step */
-    /* The junction sums in their own kernel once rows average 32 junctions. */
-    g->split = n > 0 && nnz / n >= 32;
-    if (const char *e = getenv("OLIVE_CUDA_ROWS")) { /* tuning and validation: fused or split */
-        if (!strcmp(e, "split")) g->split = 1;
-        else if (!strcmp(e, "fused")) g->split = 0;
-        else olive_die("OLIVE_CUDA_ROWS=%s: expected fused or split", e);
-    }
     CK(cudaDeviceSynchronize());
     olive_info("rank %d: CUDA device %d (%s, %.1f GiB), sliced-ELL rows, %s, halo exchange %s, spikes collected every "
                "%lld steps", s->rank,
-               g->device, prop.name, (double)prop.totalGlobalMem / 1073741824.0, g->split ? "junction sums and cell updates in two kernels" : "one kernel",
+               g->device, prop.name, (double)prop.totalGlobalMem / 1073741824.0, !g->split ? "one kernel" : g->inner.tiled || g->outer.tiled ? "junction sums in shared-memory tiles, then the cell updates" : "junction sums and cell updates in two kernels",
                s->size == 1 ? "none (one rank)" : g->cuda_aware ? "device to device (CUDA-aware MPI)" : "through pinned host memory",
                (long long)g->window);
 }
