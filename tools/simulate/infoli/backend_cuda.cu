@@ -540,12 +540,15 @@ static void build_tiles(sim_t *s, int split, int nsm, const int32_t *list, const
 {
     const olive_plan *p = &s->plan;
     const int bits = s->net.bits;
-    int64_t nj = 0;
-    for (int64_t k = 0; k < L->nrows; k++) {
-        const int64_t r = list ? list[k] : k;
-        nj += p->lrow_ptr[r + 1] - p->lrow_ptr[r];
+    int want = JT_BY_DEFAULT && split && L->nrows > 0;
+    if (want) {   /* (the list's junctions counted only where the default asks) */
+        int64_t nj = 0;
+        for (int64_t k = 0; k < L->nrows; k++) {
+            const int64_t r = list ? list[k] : k;
+            nj += p->lrow_ptr[r + 1] - p->lrow_ptr[r];
+        }
+        want = nj >= (int64_t)JT_MIN_JUNCTIONS * L->nrows;
     }
-    int want = JT_BY_DEFAULT && split && L->nrows > 0 && nj >= (int64_t)JT_MIN_JUNCTIONS * L->nrows;
     if (const char *e = getenv("OLIVE_CUDA_SUMS")) {
         if (!strcmp(e, "rows")) want = 0;
         else if (!strcmp(e, "tiles")) want = split && L->nrows > 0;

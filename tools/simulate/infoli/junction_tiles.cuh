@@ -218,12 +218,14 @@ static void *jt_alloc(size_t bytes, size_t *held)
     return p;
 }
 
-template <typename T> static T jt_read(const T *d)
+/* *h = *d once stream st's work is done; 0 where that failed (the build then gives up). */
+template <typename T> static int jt_read(cudaStream_t st, const T *d, T *h)
 {
-    T h;
-    cudaMemcpy(&h, d, sizeof h, cudaMemcpyDeviceToHost);
-    return h;
+    return cudaStreamSynchronize(st) == cudaSuccess && cudaMemcpy(h, d, sizeof *h, cudaMemcpyDeviceToHost) == cudaSuccess;
 }
+
+/* A CUB call's status as a condition: the build gives up where one fails. */
+#define JT_OK(call) ((call) == cudaSuccess)
 
 /* The tiles' layout of list rows (rows: list position -> local row, NULL:
  * itself; n of them) from the CSR rows on the device (rp, col; code: the
@@ -263,12 +265,12 @@ static int jt_build(const int32_t *rows, int64_t n, const int64_t *rp, const int
     k_jt_count<<<nb, 256, 0, st>>>(rows, n, rp, col, segoff, bad);
     if (cub::DeviceScan::ExclusiveSum(NULL, cub_bytes, segoff, segoff, n + 1, st) != cudaSuccess) goto out;
     if (!(cub_tmp = jt_alloc(cub_bytes, &tmp))) goto out;
-    cub::DeviceScan::ExclusiveSum(cub_tmp, cub_bytes, segoff, segoff, n + 1, st);
+    if (!JT_OK(cub::DeviceScan::ExclusiveSum(cub_tmp, cub_bytes, segoff, segoff, n + 1, st))) goto out;
     cudaFree(cub_tmp), cub_tmp = NULL;
-    cudaStreamSynchronize(st);
-    if (jt_read(bad)) goto out;
-    S = jt_read(segoff + n);
-    if (S == 0 || S >= 0xffffffffull) goto out;
+    {
+        int b = 1;
+        if (!jt_read(st, bad, &b) || b || !jt_read(st, segoff + n, &S) || S == 0 || S >= 0xffffffffull) goto out;
+    }
     /* 2. the segments, keyed (block, tile, longest first), and each (block, tile)'s count */
     if (!(key = (uint64_t *)jt_alloc(S * 8, &tmp)) || !(key2 = (uint64_t *)jt_alloc(S * 8, &tmp)) ||
         !(sid = (uint32_t *)jt_alloc(S * 4, &tmp)) || !(sid2 = (uint32_t *)jt_alloc(S * 4, &tmp)) ||
@@ -284,33 +286,37 @@ static int jt_build(const int32_t *rows, int64_t n, const int64_t *rp, const int
         cub::DoubleBuffer<uint64_t> dk(key, key2);
         cub::DoubleBuffer<uint32_t> dv(sid, sid2);
         size_t b1 = 0, b2 = 0, b3 = 0;
-        cub::DeviceScan::ExclusiveSum(NULL, b1, cnt, cnt, nbt + 1, st);
-        cub::DeviceScan::ExclusiveSum(NULL, b2, gcount, gcount, nbt + 1, st);
-        cub::DeviceRadixSort::SortPairs(NULL, b3, dk, dv, (int64_t)S, 0, 24 + bits_bt, st);
+        if (!JT_OK(cub::DeviceScan::ExclusiveSum(NULL, b1, cnt, cnt, nbt + 1, st)) ||
+            !JT_OK(cub::DeviceScan::ExclusiveSum(NULL, b2, gcount, gcount, nbt + 1, st)) ||
+            !JT_OK(cub::DeviceRadixSort::SortPairs(NULL, b3, dk, dv, (int64_t)S, 0, 24 + bits_bt, st)))
+            goto out;
         cub_bytes = b1 > b2 ? b1 : b2;
         cub_bytes = cub_bytes > b3 ? cub_bytes : b3;
         if (!(cub_tmp = jt_alloc(cub_bytes, &tmp))) goto out;
-        cub::DeviceScan::ExclusiveSum(cub_tmp, cub_bytes, cnt, cnt, nbt + 1, st);
-        cub::DeviceScan::ExclusiveSum(cub_tmp, cub_bytes, gcount, gcount, nbt + 1, st);
-        cub::DeviceRadixSort::SortPairs(cub_tmp, cub_bytes, dk, dv, (int64_t)S, 0, 24 + bits_bt, st);
+        if (!JT_OK(cub::DeviceScan::ExclusiveSum(cub_tmp, cub_bytes, cnt, cnt, nbt + 1, st)) ||
+            !JT_OK(cub::DeviceScan::ExclusiveSum(cub_tmp, cub_bytes, gcount, gcount, nbt + 1, st)) ||
+            !JT_OK(cub::DeviceRadixSort::SortPairs(cub_tmp, cub_bytes, dk, dv, (int64_t)S, 0, 24 + bits_bt, st)))
+            goto out;
         cudaFree(cub_tmp), cub_tmp = NULL;
         key = dk.Current(), key2 = dk.Alternate(), sid = dv.Current(), sid2 = dv.Alternate();
     }
     cudaFree(key2), key2 = NULL;
     cudaFree(sid2), sid2 = NULL;
-    cudaStreamSynchronize(st);
-    G = (uint64_t)jt_read(gcount + nbt);
+    {
+        int64_t g = 0;
+        if (!jt_read(st, gcount + nbt, &g)) goto out;
+        G = (uint64_t)g;
+    }
     /* 4. each group's entries: its longest segment's length, their running sums */
     if (!(glen = (uint64_t *)jt_alloc((G + 1) * 8, &tmp))) goto out;
     cudaMemsetAsync(glen, 0, (G + 1) * 8, st);
     k_jt_glen<<<(unsigned)((S + 255) / 256), 256, 0, st>>>(key, S, (const uint64_t *)cnt, gcount, glen);
     cub_bytes = 0;
-    cub::DeviceScan::ExclusiveSum(NULL, cub_bytes, glen, glen, G + 1, st);
-    if (!(cub_tmp = jt_alloc(cub_bytes, &tmp))) goto out;
-    cub::DeviceScan::ExclusiveSum(cub_tmp, cub_bytes, glen, glen, G + 1, st);
+    if (!JT_OK(cub::DeviceScan::ExclusiveSum(NULL, cub_bytes, glen, glen, G + 1, st)) ||
+        !(cub_tmp = jt_alloc(cub_bytes, &tmp)) || !JT_OK(cub::DeviceScan::ExclusiveSum(cub_tmp, cub_bytes, glen, glen, G + 1, st)))
+        goto out;
     cudaFree(cub_tmp), cub_tmp = NULL;
-    cudaStreamSynchronize(st);
-    E = jt_read(glen + G);
+    if (!jt_read(st, glen + G, &E)) goto out;
     /* 5. the layout */
     if (!(L->gfirst = (int64_t *)jt_alloc((nbt + 1) * 8, &held)) || !(L->rec = (uint32_t *)jt_alloc(G * 32 * 4, &held)) ||
         !(L->ent = (uint32_t *)jt_alloc(E * 32 * 4, &held)))
