@@ -20,8 +20,10 @@
  *   stream c: boundary rows, after the halo (event)
  * With few junctions per row one kernel does the sum and the cell update;
  * with many, the sum runs in its own lean kernel and the update follows;
- * with OLIVE_CUDA_SUMS=tiles the sums come from shared-memory tiles of the
- * voltages instead of gathers (junction_tiles.cuh: the same bits).
+ * where a row meets a tile at two or more junctions on average, in lists of
+ * 10M junctions or more (or with OLIVE_CUDA_SUMS=tiles), the sums come from
+ * shared-memory tiles of the voltages instead of gathers (junction_tiles.cuh:
+ * the same bits).
  * Spikes (atomic counter + buffer of (step, cell)) and the first non-finite
  * value (atomicMin of (step, cell)) are found on the device and collected
  * every few steps. The host keeps mirrors of the state only for output. */
@@ -527,27 +529,35 @@ static void build_ell(sim_t *s, const int32_t *list, int64_t n, const int64_t *d
     free(len);
 }
 
-/* The tiles' layout of list L where its sums run in their own kernel with
- * at least JT_MIN_JUNCTIONS a row on average where JT_BY_DEFAULT, always
- * with OLIVE_CUDA_SUMS=tiles, never with =rows (tuning and validation), built from the CSR arrays while they are on the
- * device; L keeps the thread-a-row kernel where the layout cannot serve. */
-#define JT_MIN_JUNCTIONS 64
-/* Opt-in (OLIVE_CUDA_SUMS=tiles) until the tiles have been through the GPU
- * validation and the benchmark on a GPU (not yet: docs/BENCHMARKS.md). */
-#define JT_BY_DEFAULT 0
+/* The tiles' layout of list L where its sums run in their own kernel, the
+ * list holds JT_MIN_LIST junctions or more and a row meets a tile, on
+ * average, at JT_MIN_SEGMENT junctions or more (the default); always with
+ * OLIVE_CUDA_SUMS=tiles, never with =rows (tuning and validation). Built
+ * from the CSR arrays while they are on the device; L keeps the thread-a-row
+ * kernel where the layout cannot serve. Why a segment's mean length decides:
+ * each segment costs its row's sum read and written in shared memory and a
+ * record; on 1M cells (H100, docs/results/infoli_gpu_tiles_2026-12-06_h100.txt)
+ * the tiles ran at 0.78x the gathers at ~0.6 junctions a segment (100 a row)
+ * and at 2.06x at ~5.9 (1000 a row); a fit of segments' and junctions' costs
+ * to those two puts the crossing near 1.2, hence 2 with a margin. Smaller
+ * lists are bound by launches, not by gathers, and the tiles were not timed
+ * there: they keep the gathers. */
+#define JT_MIN_SEGMENT 2.0
+#define JT_MIN_LIST 10000000
 static void build_tiles(sim_t *s, int split, int nsm, const int32_t *list, const int64_t *d_rp, const int32_t *d_lcol,
                         const void *d_cond, ell_list *L)
 {
     const olive_plan *p = &s->plan;
     const int bits = s->net.bits;
-    int want = JT_BY_DEFAULT && split && L->nrows > 0;
-    if (want) {   /* (the list's junctions counted only where the default asks) */
+    const int64_t nv = p->nlocal + p->nhalo;
+    int want = split && L->nrows > 0 && nv > 0;
+    if (want) {   /* the list's junctions a row times the share of the voltages a tile holds */
         int64_t nj = 0;
         for (int64_t k = 0; k < L->nrows; k++) {
             const int64_t r = list ? list[k] : k;
             nj += p->lrow_ptr[r + 1] - p->lrow_ptr[r];
         }
-        want = nj >= (int64_t)JT_MIN_JUNCTIONS * L->nrows;
+        want = nj >= JT_MIN_LIST && (double)nj / (double)L->nrows * ((double)JT_TILE / (double)nv) >= JT_MIN_SEGMENT;
     }
     if (const char *e = getenv("OLIVE_CUDA_SUMS")) {
         if (!strcmp(e, "rows")) want = 0;
@@ -555,7 +565,6 @@ static void build_tiles(sim_t *s, int split, int nsm, const int32_t *list, const
         else olive_die("OLIVE_CUDA_SUMS=%s: expected rows or tiles", e);
     }
     if (!want || s->cfg->infoli.gj == OLIVE_GJ_NGJ || !(bits == 0 || bits == 4 || bits == 8)) return;
-    const int64_t nv = p->nlocal + p->nhalo;
     int r = 1;
     switch (bits) {
     case 0: r = jt_build<0>(L->rows, L->nrows, d_rp, d_lcol, d_cond, nv, nsm, 0, &L->tiles); break;
