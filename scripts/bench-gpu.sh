@@ -3,7 +3,9 @@
 #   1. the device's copy bandwidth (olive-bwprobe): the yardstick;
 #   2. the step loop of olive-simulate --backend cuda: cell-steps/s for
 #      0/10/100/1000 junctions per cell at CELLS cells (default 1M), double and
-#      single, with the bytes the floor of docs/BENCHMARKS.md says a step must move
+#      single, the kernels the engine chose (fused: sum and update in one; rows:
+#      the sums by gathers, then the update; tiles: the sums from shared-memory
+#      tiles, then the update), with the bytes the floor of docs/BENCHMARKS.md says a step must move
 #      (2 x 19 state values + per junction a 4-byte index, the conductance
 #      code and a neighbour voltage) per second, and that as % of the probe;
 #   3. generation junctions/s (olive-genconn --backend cuda, the step-2
@@ -28,7 +30,7 @@ bw=$("$BIN/../bench/olive-bwprobe" 2 | tee /dev/stderr | sed -n 's/.*, \([0-9.]*
 printf '# olive GPU benchmark, %s, %s, %d cells, %d steps, conductances in %d bits, RGJ, --record none\n' \
   "$(date -u +%F)" "$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)" "$CELLS" "$STEPS" "$BITS"
 printf '# probe: %s GB/s device copy bandwidth\n' "$bw"
-printf '%-6s %-7s %14s %12s %8s %12s %12s\n' junc prec cell-steps/s floor-GB/s %probe gen-junc/s genconn-j/s
+printf '%-6s %-7s %-6s %14s %12s %8s %12s %12s\n' junc prec sums cell-steps/s floor-GB/s %probe gen-junc/s genconn-j/s
 for K in $KS; do
   t0=$(date +%s.%N)
   gen -o "$work/net.h5" --cells "$CELLS" --generator uniform --density "$K" --fixed-degree \
@@ -39,11 +41,13 @@ for K in $KS; do
   gw=$(awk -v a="$t0" -v b="$t1" -v n="$CELLS" -v k="$K" 'BEGIN { printf "%.3g", n * k / (b - a) }')
   for prec in double single; do
     line=$("$BIN/olive-simulate" "$work/net.h5" -o "$work/out" --steps "$STEPS" --precision "$prec" \
-           --record none --backend cuda --force 2>>"$work/sim.log") || { cat "$work/sim.log" >&2; exit 1; }
+           --record none --backend cuda --force -v 2>"$work/sim.log") || { cat "$work/sim.log" >&2; exit 1; }
     rate=$(sed -n 's/.* \([0-9.e+]*\) cell-steps\/s.*/\1/p' <<<"$line")
+    form=$(sed -n 's/.*sliced-ELL rows, \(one kernel\|junction sums in shared-memory tiles\|junction sums and cell updates in two kernels\).*/\1/p' "$work/sim.log" | head -1)
+    case $form in "one kernel") form=fused ;; *tiles*) form=tiles ;; *two*) form=rows ;; *) form=? ;; esac
     el=8; [ "$prec" = single ] && el=4
-    awk -v r="$rate" -v k="$K" -v el="$el" -v p="$prec" -v bits="$BITS" -v bw="$bw" -v g="${gr:--}" -v w="$gw" \
+    awk -v r="$rate" -v k="$K" -v el="$el" -v p="$prec" -v f="$form" -v bits="$BITS" -v bw="$bw" -v g="${gr:--}" -v w="$gw" \
       'BEGIN { b = r * (38 * el + k * (4 + bits / 8 + el)) / 1e9;
-               printf "%-6d %-7s %14.3g %12.1f %7.1f%% %12s %12s\n", k, p, r, b, 100 * b / bw, g, w }'
+               printf "%-6d %-7s %-6s %14.3g %12.1f %7.1f%% %12s %12s\n", k, p, f, r, b, 100 * b / bw, g, w }'
   done
 done
