@@ -213,10 +213,23 @@ static __device__ __forceinline__ int rule_event_emit(const spk_rule_dev &q, int
 /* A block's rules at most, for the flat form of k_rule_events. */
 #define RULES_FLAT 512
 
-/* The rule x (of nr) whose draws hold a spike's event e: pre[x] <= e < pre[x + 1]
- * (pre: the running sums of the rules' draws, in shared memory). */
-static __device__ __forceinline__ int rule_of_event(const int64_t *pre, int nr, int64_t e)
+/* Runs of 32 events (a warp's at a time) whose first event's rule a block
+ * keeps, for spikes of up to 32 x this many events. */
+#define RULES_RUNS 1024
+
+/* The rule x (of nr) whose draws hold a spike's event e: the greatest x with
+ * pre[x] <= e (pre: the running sums of the rules' draws, in shared memory;
+ * rules without draws passed over). run_rule (or null): the rule of each
+ * run of 32 events' first event, from which e's rule is a step or two on: a
+ * warp's 32 events lie in one or two rules of the multi-area model's ~40
+ * draws, where a search over its ~150 rules took eight dependent reads. */
+static __device__ __forceinline__ int rule_of_event(const int64_t *pre, const uint16_t *run_rule, int nr, int64_t e)
 {
+    if (run_rule) {
+        int x = run_rule[e >> 5];
+        while (pre[x + 1] <= e) x++;
+        return x;
+    }
     int lo = 0, hi = nr - 1;
     while (lo < hi) {
         const int mid = (lo + hi + 1) / 2;
@@ -241,6 +254,7 @@ __global__ void __launch_bounds__(256, FREE ? 3 : 1) k_rule_events(const int64_t
 {
     __shared__ unsigned long long local;
     __shared__ int64_t pre[RULES_FLAT + 1];
+    __shared__ uint16_t runs[RULES_RUNS];
     __shared__ unsigned nredo;
     __shared__ uint32_t redo[FREE ? RULES_REDO : 1];
     if (threadIdx.x == 0) local = 0, nredo = 0;
@@ -259,8 +273,14 @@ __global__ void __launch_bounds__(256, FREE ? 3 : 1) k_rule_events(const int64_t
         }
         __syncthreads();
         const int64_t total = pre[nr];
+        const uint16_t *run_rule = total <= 32 * (int64_t)RULES_RUNS ? runs : nullptr;
+        if (run_rule) {   /* each run's first event's rule: the rule whose draws hold event 32c */
+            for (int x = threadIdx.x; x < nr; x += blockDim.x)
+                for (int64_t c = (pre[x] + 31) >> 5; c << 5 < pre[x + 1]; c++) runs[c] = (uint16_t)x;
+            __syncthreads();
+        }
         for (int64_t e = threadIdx.x; e < total; e += blockDim.x) {
-            const int lo = rule_of_event(pre, nr, e);
+            const int lo = rule_of_event(pre, run_rule, nr, e);
             const int j = G.order[x0 + lo];
             if (FREE) {
                 const int in = rule_event_add_first(r[j], g, e - pre[lo], sL, L, row0, n, nt, wq, acc, touched);
@@ -278,7 +298,7 @@ __global__ void __launch_bounds__(256, FREE ? 3 : 1) k_rule_events(const int64_t
             const unsigned nr2 = nredo < RULES_REDO ? nredo : RULES_REDO;
             for (unsigned k = threadIdx.x; k < nr2; k += blockDim.x) {
                 const int64_t e = redo[k];
-                const int lo = rule_of_event(pre, nr, e);
+                const int lo = rule_of_event(pre, run_rule, nr, e);
                 const int j = G.order[x0 + lo];
                 mine += rule_event_add(r[j], j, g, e - pre[lo], sL, bits, L, row0, n, nt, wq, acc, touched, cnt);
             }
