@@ -53,13 +53,19 @@ OLIVE_HD double olive_exp_reduce_d(double x, int64_t *kbits)
     return p;
 }
 
-/* p * 2^k, k + 1023 in the low bits of kbits */
-OLIVE_HD double olive_exp_scale_d(double p, int64_t kbits)
+/* 2^k, k + 1023 in the low bits of kbits */
+OLIVE_HD double olive_exp_two_d(int64_t kbits)
 {
     uint64_t sb = (uint64_t)kbits << 52;
     double s;
     memcpy(&s, &sb, sizeof s);
-    return p * s;
+    return s;
+}
+
+/* p * 2^k, k + 1023 in the low bits of kbits */
+OLIVE_HD double olive_exp_scale_d(double p, int64_t kbits)
+{
+    return p * olive_exp_two_d(kbits);
 }
 
 /* exp(x) for x in [-708, 709] or NaN (no clamping: the callers below). */
@@ -68,6 +74,17 @@ OLIVE_HD double olive_exp_inrange_d(double x)
     int64_t kb;
     double p = olive_exp_reduce_d(x, &kb);
     return olive_exp_scale_d(p, kb);
+}
+
+/* c + exp(x) for x in [-708, 709] or NaN, as one fused multiply-add
+ * c + p * 2^k: the bits of c + olive_exp_inrange_d(x) (p * 2^k is exact
+ * there: k >= -1021 and p > 0.7), one vector operation fewer (the cell
+ * model's sigmoids 1/(1 + exp)). */
+OLIVE_HD double olive_exp_inrange_plus_d(double x, double c)
+{
+    int64_t kb;
+    double p = olive_exp_reduce_d(x, &kb);
+    return fma(p, olive_exp_two_d(kb), c);
 }
 
 /* exp(x), arguments clamped to the finite range. */
@@ -94,6 +111,18 @@ OLIVE_HD double olive_exp_nonpos_d(double x)
     return olive_exp_scale_d(p, kb > kb_min ? kb : kb_min);
 }
 
+/* c + exp(x) for x <= 0 as one fused multiply-add, k held as
+ * olive_exp_nonpos_d holds it: the bits of c + olive_exp_nonpos_d(x) for
+ * x >= -708 (p * 2^k exact), and for any x where |c| >= 2^-900 (the gap-
+ * junction term's 0.8 exp(x) + 0.2 = exp(x + ln 0.8) + 0.2). */
+OLIVE_HD double olive_exp_nonpos_plus_d(double x, double c)
+{
+    int64_t kb;
+    double p = olive_exp_reduce_d(x, &kb);
+    const int64_t kb_min = 0x4338000000000000LL + 1;      /* kd's bits for k = -1022 */
+    return fma(p, olive_exp_two_d(kb > kb_min ? kb : kb_min), c);
+}
+
 OLIVE_HD float olive_exp_reduce_f(float x, int32_t *kbits)
 {
     const float shift = 12583039.0f;                  /* 1.5 * 2^23 + 127 (the bias, as for double) */
@@ -114,12 +143,17 @@ OLIVE_HD float olive_exp_reduce_f(float x, int32_t *kbits)
     return p;
 }
 
-OLIVE_HD float olive_exp_scale_f(float p, int32_t kbits)
+OLIVE_HD float olive_exp_two_f(int32_t kbits)
 {
     uint32_t sb = (uint32_t)kbits << 23;
     float s;
     memcpy(&s, &sb, sizeof s);
-    return p * s;
+    return s;
+}
+
+OLIVE_HD float olive_exp_scale_f(float p, int32_t kbits)
+{
+    return p * olive_exp_two_f(kbits);
 }
 
 OLIVE_HD float olive_exp_inrange_f(float x)
@@ -135,6 +169,18 @@ OLIVE_HD float olive_exp_f(float x)
     return olive_exp_inrange_f(x < -87.0f ? -87.0f : x);
 }
 
+/* c + exp(x) as one fused multiply-add c + p * 2^k (x clamped as
+ * olive_exp_f does): the bits of c + olive_exp_f(x) wherever p * 2^k is a
+ * normal float (x > -87 + ln 2), and for any x where |c| >= 2^-100. */
+OLIVE_HD float olive_exp_plus_f(float x, float c)
+{
+    x = x > 88.0f ? 88.0f : x;
+    x = x < -87.0f ? -87.0f : x;
+    int32_t kb;
+    float p = olive_exp_reduce_f(x, &kb);
+    return fmaf(p, olive_exp_two_f(kb), c);
+}
+
 /* exp(x) for x <= 0 (or NaN): the bits of olive_exp_f, one clamp fewer.
  * (Not olive_exp_nonpos_d's integer hold: float's k leaves the low bits of
  * kf past |x| = 2^22 ln2, a voltage difference of 17 V that single
@@ -143,6 +189,17 @@ OLIVE_HD float olive_exp_f(float x)
 OLIVE_HD float olive_exp_nonpos_f(float x)
 {
     return olive_exp_inrange_f(x < -87.0f ? -87.0f : x);
+}
+
+/* c + exp(x) for x <= 0 as one fused multiply-add (x clamped as
+ * olive_exp_nonpos_f does): the bits of c + olive_exp_nonpos_f(x) where
+ * |c| >= 2^-100. */
+OLIVE_HD float olive_exp_nonpos_plus_f(float x, float c)
+{
+    x = x < -87.0f ? -87.0f : x;
+    int32_t kb;
+    float p = olive_exp_reduce_f(x, &kb);
+    return fmaf(p, olive_exp_two_f(kb), c);
 }
 
 #endif

@@ -31,27 +31,35 @@ enum olive_gj_kind { OLIVE_GJ_RGJ = 0, OLIVE_GJ_SGJ = 1, OLIVE_GJ_NGJ = 2 };
  * copysign(NaN, v) is not a constant, which keeps GCC from folding the
  * select into every later use of the voltage. */
 #define OLIVE_EXP olive_exp_inrange_d
+#define OLIVE_EXP_PLUS olive_exp_inrange_plus_d   /* c + exp(x), one fused multiply-add */
 #define OLIVE_GATE_V(v) (fabs(v) > 2000.0 ? copysign((double)NAN, (v)) : (v))
 #define OLIVE_FABS fabs
+#define OLIVE_FMA fma
 #include "model_body.h"
 #undef OLIVE_REAL
 #undef OLIVE_FN
 #undef OLIVE_EXP
+#undef OLIVE_EXP_PLUS
 #undef OLIVE_GATE_V
 #undef OLIVE_FABS
+#undef OLIVE_FMA
 
 #define OLIVE_REAL float
 #define OLIVE_FN(name) name##_f
 /* Single precision: float's exp overflows past 88, where the range would
  * have to be +-250 mV; its exponentials keep their own clamps instead. */
 #define OLIVE_EXP olive_exp_f
+#define OLIVE_EXP_PLUS olive_exp_plus_f
 #define OLIVE_GATE_V(v) (v)
 #define OLIVE_FABS fabsf
+#define OLIVE_FMA fmaf
 #include "model_body.h"
 #undef OLIVE_REAL
 #undef OLIVE_FN
 #undef OLIVE_EXP
+#undef OLIVE_EXP_PLUS
 #undef OLIVE_GATE_V
 #undef OLIVE_FABS
+#undef OLIVE_FMA
 
 #endif

@@ -6,7 +6,10 @@
  * 0.8 e + 0.2 has the very bits it has with olive_exp_d. The bias of 2^k
  * rides in the reduction's shift (fastexp.h): it rounds x / ln 2 to the same
  * integer k as the bare 1.5 * 2^52 (1.5 * 2^23) would, for every x checked
- * here, so the bits are those of the form without it. */
+ * here, so the bits are those of the form without it. c + exp(x) as one
+ * fused multiply-add (olive_exp_inrange_plus_d, olive_exp_plus_f: the cell
+ * model's sigmoids) gives the bits of the addition after the exponential,
+ * for the model's constants c and for c another exponential. */
 #include "fastexp.h"
 #include <math.h>
 #include <stdio.h>
@@ -37,7 +40,8 @@ static int k_differs_f(float x)
 
 int main(void)
 {
-    int fail = 0, nonpos_bad = 0, k_bad = 0;
+    int fail = 0, nonpos_bad = 0, k_bad = 0, plus_bad = 0;
+    const double cs[] = {1.0, -1.0, 5.0, 100.0, 0.0};
     double worst_d = 0, worst_f = 0, at_d = 0, at_f = 0;
     uint64_t s = 88172645463325252ull;
     for (int i = 0; i < 4000000; i++) {
@@ -60,6 +64,18 @@ int main(void)
                              same_bits_d(0.8 * olive_exp_nonpos_d(xn) + 0.2, 0.8 * olive_exp_d(xn) + 0.2))) {
             if (nonpos_bad++ < 3) printf("FAIL: exp_nonpos_d(%.17g) = %g, exp_d %g\n", xn, olive_exp_nonpos_d(xn), olive_exp_d(xn));
         }
+        /* c + exp: x in the double's range, float's anywhere */
+        const double c = i % 6 < 5 ? cs[i % 6] : olive_exp_d(-30.0 + 40.0 * u);
+        const double xp = -708.0 + 1417.0 * u;
+        const float xpf = (float)(-200.0 + 400.0 * u);
+        if (!same_bits_d(olive_exp_inrange_plus_d(xp, c), c + olive_exp_inrange_d(xp)) ||
+            !same_bits_f(olive_exp_plus_f(xpf, (float)c), (float)c + olive_exp_f(xpf))) {
+            if (plus_bad++ < 3) printf("FAIL: c + exp(x) as one multiply-add differs at x = %.17g, c = %g\n", xp, c);
+        }
+        if (!same_bits_d(olive_exp_nonpos_plus_d(xn, 0.2), 0.2 + olive_exp_nonpos_d(xn)) ||
+            !same_bits_f(olive_exp_nonpos_plus_f(xnf, 0.2f), 0.2f + olive_exp_nonpos_f(xnf))) {
+            if (plus_bad++ < 3) printf("FAIL: 0.2 + exp_nonpos(x) as one multiply-add differs at x = %.17g\n", xn);
+        }
         if (!same_bits_f(olive_exp_nonpos_f(xnf), olive_exp_f(xnf))) {
             if (nonpos_bad++ < 3) printf("FAIL: exp_nonpos_f(%.9g) = %g, exp_f %g\n", xnf, olive_exp_nonpos_f(xnf), olive_exp_f(xnf));
         }
@@ -75,6 +91,11 @@ int main(void)
     /* every float the model meets, and the rounding's edges */
     for (float xf = -100.0f; xf <= 100.0f; xf = nextafterf(xf, 200.0f))
         if (k_differs_f(xf) && k_bad++ < 3) printf("FAIL: the biased shift rounds x = %.9g to another k\n", xf);
+    if (!same_bits_d(olive_exp_inrange_plus_d(709.0, 1.0), 1.0 + olive_exp_inrange_d(709.0)) ||
+        !same_bits_d(olive_exp_inrange_plus_d(-708.0, -1.0), -1.0 + olive_exp_inrange_d(-708.0)) ||
+        !isnan(olive_exp_inrange_plus_d(NAN, 1.0)) || !isnan(olive_exp_plus_f(NAN, 1.0f))) {
+        printf("FAIL: c + exp at the range's ends or of NaN\n"); plus_bad++; }
+    if (plus_bad) { printf("FAIL: %d arguments where c + exp as one multiply-add differs\n", plus_bad); fail = 1; }
     if (k_bad) { printf("FAIL: %d arguments where the biased shift gives another k\n", k_bad); fail = 1; }
     if (nonpos_bad) { printf("FAIL: %d arguments where exp_nonpos is off\n", nonpos_bad); fail = 1; }
     printf("double: worst %.2f ulp at %g; float: worst %.2f ulp at %g\n", worst_d, at_d, worst_f, at_f);

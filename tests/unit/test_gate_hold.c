@@ -19,14 +19,18 @@
 #define OLIVE_REAL double
 #define OLIVE_FN(name) name##_ref
 #define OLIVE_EXP olive_exp_d
+#define OLIVE_EXP_PLUS(x, c) ((c) + olive_exp_d(x))   /* (the same bits in the range, fastexp.h) */
 #define OLIVE_FABS fabs
+#define OLIVE_FMA fma
 #define OLIVE_GATE_V(v) (v)
-#define olive_exp_nonpos_ref olive_exp_nonpos_d   /* the junction term's, unchanged */
+#define olive_exp_nonpos_plus_ref olive_exp_nonpos_plus_d   /* the junction term's, unchanged */
 #include "model_body.h"
 #undef OLIVE_REAL
 #undef OLIVE_FN
 #undef OLIVE_EXP
+#undef OLIVE_EXP_PLUS
 #undef OLIVE_FABS
+#undef OLIVE_FMA
 #undef OLIVE_GATE_V
 
 static uint64_t rng = 0x9E3779B97F4A7C15ull;
