@@ -103,12 +103,18 @@ OLIVE_HD double olive_exp_d(double x)
  * select in the vector loop (the IEEE ?: is not min/max): 4 % of a
  * 100-junction step on one thread (tests/unit/test_fastexp.c checks both
  * ranges). */
+/* kbits with k held at -1022 or above (olive_exp_nonpos_d's hold) */
+OLIVE_HD int64_t olive_exp_hold_d(int64_t kbits)
+{
+    const int64_t kb_min = 0x4338000000000000LL + 1;      /* kd's bits for k = -1022 */
+    return kbits > kb_min ? kbits : kb_min;
+}
+
 OLIVE_HD double olive_exp_nonpos_d(double x)
 {
     int64_t kb;
     double p = olive_exp_reduce_d(x, &kb);
-    const int64_t kb_min = 0x4338000000000000LL + 1;      /* kd's bits for k = -1022 */
-    return olive_exp_scale_d(p, kb > kb_min ? kb : kb_min);
+    return olive_exp_scale_d(p, olive_exp_hold_d(kb));
 }
 
 /* c + exp(x) for x <= 0 as one fused multiply-add, k held as
@@ -119,8 +125,7 @@ OLIVE_HD double olive_exp_nonpos_plus_d(double x, double c)
 {
     int64_t kb;
     double p = olive_exp_reduce_d(x, &kb);
-    const int64_t kb_min = 0x4338000000000000LL + 1;      /* kd's bits for k = -1022 */
-    return fma(p, olive_exp_two_d(kb > kb_min ? kb : kb_min), c);
+    return fma(p, olive_exp_two_d(olive_exp_hold_d(kb)), c);
 }
 
 OLIVE_HD float olive_exp_reduce_f(float x, int32_t *kbits)
@@ -169,18 +174,6 @@ OLIVE_HD float olive_exp_f(float x)
     return olive_exp_inrange_f(x < -87.0f ? -87.0f : x);
 }
 
-/* c + exp(x) as one fused multiply-add c + p * 2^k (x clamped as
- * olive_exp_f does): the bits of c + olive_exp_f(x) wherever p * 2^k is a
- * normal float (x > -87 + ln 2), and for any x where |c| >= 2^-100. */
-OLIVE_HD float olive_exp_plus_f(float x, float c)
-{
-    x = x > 88.0f ? 88.0f : x;
-    x = x < -87.0f ? -87.0f : x;
-    int32_t kb;
-    float p = olive_exp_reduce_f(x, &kb);
-    return fmaf(p, olive_exp_two_f(kb), c);
-}
-
 /* exp(x) for x <= 0 (or NaN): the bits of olive_exp_f, one clamp fewer.
  * (Not olive_exp_nonpos_d's integer hold: float's k leaves the low bits of
  * kf past |x| = 2^22 ln2, a voltage difference of 17 V that single
@@ -200,6 +193,15 @@ OLIVE_HD float olive_exp_nonpos_plus_f(float x, float c)
     int32_t kb;
     float p = olive_exp_reduce_f(x, &kb);
     return fmaf(p, olive_exp_two_f(kb), c);
+}
+
+/* c + exp(x) as one fused multiply-add, x clamped as olive_exp_f does (the
+ * lower clamp is olive_exp_nonpos_plus_f's): the bits of c + olive_exp_f(x)
+ * wherever p * 2^k is a normal float (x > -87 + ln 2), and for any x where
+ * |c| >= 2^-100. */
+OLIVE_HD float olive_exp_plus_f(float x, float c)
+{
+    return olive_exp_nonpos_plus_f(x > 88.0f ? 88.0f : x, c);
 }
 
 #endif
