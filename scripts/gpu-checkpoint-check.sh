@@ -9,7 +9,8 @@
 # queued events go into its ring, spk_cuda.cu's restart_ring): integrate-and-
 # fire cells with delays up to 5 ms and Poisson spike sources, the same with
 # --order-free-sums (the atomic pass), and a NESTML model with its receptor
-# factors ($PLUGINS/iaf_psc_alpha_neuron.so, scripts/gpu-plugins-prepare.sh).
+# factors ($PLUGINS/iaf_psc_alpha_neuron.so, scripts/gpu-plugins-prepare.sh),
+# also with --order-free-sums (its FREE pass: a ring of -0.0 sums, no flags).
 # A GPU checkpoint continued on the CPU and a CPU checkpoint on the GPU too.
 # Needs python3 ($PY) with h5py and numpy. Builds nothing: $BIN (default
 # build/bin, a CUDA build).
@@ -98,6 +99,8 @@ if [ -e "$PLUGINS/iaf_psc_alpha_neuron.so" ]; then
       --population i:200 $(proj inp 0.05 300 exc_spikes) $(proj e 0.05 60 exc_spikes) $(proj i 0.05 200 inh_spikes) ||
     { echo "FAIL plugin_alpha: olive-genconn" | tee -a "$results"; failed=1; }
   check plugin_alpha alpha.h5 0.1 180
+  # order-free: the model's FREE pass on a ring whose empty slots hold -0.0 (spk_cuda.cu's ring_neg0)
+  check plugin_alpha_order_free alpha.h5 0.1 180 --order-free-sums
 else
   echo "FAIL plugin_alpha: $PLUGINS/iaf_psc_alpha_neuron.so is missing (scripts/gpu-plugins-prepare.sh)" | tee -a "$results"; failed=1
 fi

@@ -46,6 +46,8 @@ typedef struct {
 } spk_sev;
 static const int SPK_SEV_SYN_SHIFT = 17;
 static const int SPK_BATCH = 4;   /* events a tail adds together (spk_add_events) */
+/* An empty slot of a neg0 ring holds -0.0 (spk_cuda.cu's k_deliver says why) */
+#define SPK_NEG0 0x8000000000000000ULL
 /* Events a tail orders in registers: 8, two batches. With the
  * microcircuit's ~1.25 events a target a step, one cell in a hundred gets
  * more than 4, and a quarter of the warps had such a cell: when 4 was the
@@ -245,6 +247,7 @@ struct spk_tail_args {
     int L;
     int due_held;                          /* the due slot may hold sums from earlier steps (else not read) */
     int sums_ahead;                        /* FREE: its sums read with its flag, needed or not (spk_cuda.h) */
+    int neg0;                              /* the ring's empty slots hold -0.0 and no flag is kept (spk_ring_dev) */
     double *acc;
     unsigned char *touched;
     double *ge, *gi;
@@ -355,15 +358,20 @@ static __device__ __forceinline__ void spk_tail_inputs(const spk_tail_args &a, i
     const int pc0 = a.pa.add && a.pa.per > 0 ? a.pa.cover[r] : -1;
     const double px0 = FREE ? (a.pa.add && a.pa.per > 0 ? a.pa.add[r] : 0.0) : pc0 >= 0 ? a.pa.add[r] : 0.0;
     unsigned char *tdue = a.touched + due * a.n + r;
-    const int held = a.due_held ? *tdue : 0;
-    int any = held;
-    double s0 = 0, s1 = 0;   /* receptor 0 is ge, 1 is gi (cellmodel.c) */
-    const int ahead = FREE && a.sums_ahead && a.due_held;
+    /* neg0: the sums tell whether the cell is due (no flag: the events'
+     * kernel writes none), so they are read with the cover, for every cell */
+    const int ahead = a.due_held && (a.neg0 || (FREE && a.sums_ahead));
     const double f0 = ahead ? a.acc[(2 * due) * a.n + r] : 0.0;
     const double f1 = ahead ? a.acc[(2 * due + 1) * a.n + r] : 0.0;
+    const unsigned long long b0 = (unsigned long long)__double_as_longlong(f0),
+                             b1 = (unsigned long long)__double_as_longlong(f1);
+    const int held = !a.due_held ? 0 : a.neg0 ? b0 != SPK_NEG0 || b1 != SPK_NEG0 : *tdue;
+    int any = held;
+    double s0 = 0, s1 = 0;   /* receptor 0 is ge, 1 is gi (cellmodel.c) */
     if (held) {
-        s0 = ahead ? f0 : a.acc[(2 * due) * a.n + r];
-        s1 = ahead ? f1 : a.acc[(2 * due + 1) * a.n + r];
+        /* (neg0: a sum left at -0.0 is the CPU's +0.0, as spk_due_sums) */
+        s0 = ahead ? (b0 == SPK_NEG0 ? 0.0 : f0) : a.acc[(2 * due) * a.n + r];
+        s1 = ahead ? (b1 == SPK_NEG0 ? 0.0 : f1) : a.acc[(2 * due + 1) * a.n + r];
     }
     if (!FREE && h != SPK_END) {   /* (static buckets only) */
         spk_sb_events(a.sb, r, h,
@@ -379,9 +387,9 @@ static __device__ __forceinline__ void spk_tail_inputs(const spk_tail_args &a, i
             d1 += s1;
         }
         if (held) {
-            a.acc[(2 * due) * a.n + r] = 0;
-            a.acc[(2 * due + 1) * a.n + r] = 0;
-            *tdue = 0;
+            a.acc[(2 * due) * a.n + r] = a.neg0 ? -0.0 : 0.0;
+            a.acc[(2 * due + 1) * a.n + r] = a.neg0 ? -0.0 : 0.0;
+            if (!a.neg0) *tdue = 0;
         }
     }
     if (FREE || a.pa.add)   /* (FREE: drawn ahead or none, pc0 -1) */
@@ -393,9 +401,7 @@ static __device__ __forceinline__ void spk_tail_inputs(const spk_tail_args &a, i
 
 /* The host push path's per-cell steps (spk_cuda.cu's k_deliver, k_poisson,
  * k_deliver_poisson, and the plugin pass that takes them in:
- * spk_plugin_kernels.cu's olive_plugin_update_due). An empty slot of a
- * neg0 ring holds -0.0 (spk_cuda.cu's k_deliver says why). */
-#define SPK_NEG0 0x8000000000000000ULL
+ * spk_plugin_kernels.cu's olive_plugin_update_due). */
 
 /* Target r's due sums (the slot's, emptied): 1 and s0, s1 where it is due,
  * else 0 (k_deliver's test, by itself and in k_deliver_poisson). */

@@ -278,6 +278,37 @@ __global__ void k_sources(int64_t m, const int32_t *rows, olive_sources src, uin
     }
 }
 
+/* The delay ring emptied: its sums 0 (-0.0 where neg0), no target touched. */
+static void ring_clear(sim_t *s, spk_cuda *g)
+{
+    const int64_t L = s->spk->L, nt = g->ring.nt;
+    if (g->ring.neg0) {
+        k_fill_neg0<<<1024, 256>>>(g->ring.acc, L * 2 * nt);
+        CK_LAUNCH("k_fill_neg0");
+    } else {
+        CK(cudaMemset(g->ring.acc, 0, (size_t)L * 2 * (size_t)nt * sizeof(double)));
+    }
+    CK(cudaMemset(g->ring.touched, 0, (size_t)L * (size_t)nt));
+}
+
+/* Device push's ring holds -0.0 in its empty slots, as host push's, where
+ * the model's pass reads every cell's due sums anyway (sums_ahead: the
+ * order-free pass of one wave, spk_cuda_devpush.cu): the tails then find a
+ * due cell by its sums, and k_sb_atomic writes no touched byte an event,
+ * one random store of its two (the multi-area model's rules kernel gained
+ * 15-17 % on an H200 from the same change). A pass of several waves keeps
+ * the flags: reading 16 bytes a cell where 1 tells was more bytes than the
+ * stores saved. */
+static void ring_neg0(sim_t *s, spk_cuda *g)
+{
+    const char *env = getenv("OLIVE_GPU_NEG0");   /* 0: the flags kept (comparisons) */
+    if (env && *env && strcmp(env, "0") && strcmp(env, "1")) olive_die("OLIVE_GPU_NEG0='%s': expected 0 or 1", env);
+    if (env && !strcmp(env, "0")) return;
+    if (g->mode != SPK_DEVICE_PUSH || !g->pass.sums_ahead || !s->spk->wq.order_free || g->ring.neg0) return;
+    g->ring.neg0 = 1;
+    ring_clear(s, g);
+}
+
 /* The push path's device memory: per-source synapse lists, the delay ring. */
 static void push_setup(sim_t *s, spk_cuda *g)
 {
@@ -296,14 +327,8 @@ static void push_setup(sim_t *s, spk_cuda *g)
     const int64_t nt = g->ring.nt;   /* the rows, then the synapse sites' channels */
     g->ring.acc = dev_alloc<double>((size_t)k->L * 2 * (size_t)nt, "delay ring");
     g->ring.touched = dev_alloc<unsigned char>((size_t)k->L * (size_t)nt, "delay ring");
-    g->ring.neg0 = g->mode == SPK_HOST_PUSH && k->wq.order_free;   /* (k_deliver) */
-    if (g->ring.neg0) {
-        k_fill_neg0<<<1024, 256>>>(g->ring.acc, k->L * 2 * nt);
-        CK_LAUNCH("k_fill_neg0");
-    } else {
-        CK(cudaMemset(g->ring.acc, 0, (size_t)k->L * 2 * (size_t)nt * sizeof(double)));
-    }
-    CK(cudaMemset(g->ring.touched, 0, (size_t)k->L * (size_t)nt));
+    g->ring.neg0 = g->mode == SPK_HOST_PUSH && k->wq.order_free;   /* (k_deliver; device push: ring_neg0) */
+    ring_clear(s, g);
     g->poisson.fac = dev_copy(k->poisson.fac, (size_t)s->cfg->spiking.npoisson * OLIVE_BINOMIAL_FACTORS, "Poisson inputs");
     g->spk = dev_alloc<int32_t>((size_t)n, "spikes");
     g->nspk = dev_alloc<unsigned int>(1, "spikes");
@@ -329,6 +354,8 @@ static void restart_ring(sim_t *s, spk_cuda *g)
     const size_t na = (size_t)L * 2 * (size_t)nt, nu = (size_t)L * (size_t)nt;
     double *acc = (double *)olive_calloc(na + 1, sizeof(double), "delay ring");
     unsigned char *touched = (unsigned char *)olive_calloc(nu + 1, 1, "delay ring");
+    if (g->ring.neg0)   /* (a queued sum is never -0.0: it marks its target due by itself) */
+        for (size_t i = 0; i < na; i++) acc[i] = -0.0;
     int64_t held = 0;
     for (int64_t q = 0; q < slots; q++) {
         const spk_slot *sl = &k->ring[q];
@@ -425,6 +452,7 @@ static void spiking_cuda_setup(sim_t *s)
     } else {
         push_setup(s, g);
         if (g->mode == SPK_DEVICE_PUSH) spk_devpush_setup(s, g);
+        ring_neg0(s, g);
         if (s->cfg->run.restart_path) restart_ring(s, g);
         if (k->drawn.n) spk_rules_setup(s, g);
         if (k->plastic) spk_plastic_cuda_setup(s, g);

@@ -570,7 +570,7 @@ void spk_devpush_atomic(sim_t *s, spk_cuda *g, int64_t step, const int32_t *spk,
 {
     spk_scatter_args sa = scatter_args(s, g, step);
     double *acc = g->ring.acc;
-    unsigned char *touched = g->ring.touched;
+    unsigned char *touched = g->ring.neg0 ? nullptr : g->ring.touched;
     int64_t n = g->n;
     if (pdl) {
         void *argv[] = {(void *)&spk, (void *)&nspk, (void *)&sa, (void *)&acc, (void *)&touched, (void *)&n};
@@ -640,6 +640,7 @@ spk_tail_args spk_devpush_tail_args(sim_t *s, spk_cuda *g, int64_t step, unsigne
      * only those of later steps, which a ring of one slot has none of */
     a.due_held = !g->pass.sb || a.L > 1;
     a.sums_ahead = g->pass.sums_ahead;
+    a.neg0 = g->ring.neg0;
     return a;
 }
 

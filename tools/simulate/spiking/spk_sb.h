@@ -80,14 +80,16 @@ static __device__ __forceinline__ void spk_sb_send_event(const spk_scatter_args 
 
 /* sb_atomic (--order-free-sums, weight_quantum.h): event e straight into
  * its slot, with an atomic. Every sum of the ring is exact, so the order in
- * which the events of a slot arrive does not change a bit of it. */
+ * which the events of a slot arrive does not change a bit of it. touched:
+ * null for a neg0 ring (the tails find a due cell by its sums): one random
+ * store an event less. */
 static __device__ __forceinline__ void spk_sb_add_event(const spk_scatter_args &s, double *acc, unsigned char *touched,
                                                         int64_t n, int64_t e)
 {
     const spk_out o = spk_out_ldcs(&s.out[e]);
     const int64_t slot = s.L == 1 ? 0 : (s.step + s.delay[e]) % s.L;
     atomicAdd(&acc[(2 * slot + (o.receptor != 0)) * n + o.target], o.w);
-    touched[slot * n + o.target] = 1;
+    if (touched) touched[slot * n + o.target] = 1;
 }
 
 #endif
