@@ -248,8 +248,6 @@ struct spk_tail_args {
     int due_held;                          /* the due slot may hold sums from earlier steps (else not read) */
     int sums_ahead;                        /* FREE: its sums read with its flag, needed or not (spk_cuda.h) */
     int neg0;                              /* the ring's empty slots hold -0.0 and no flag is kept (spk_ring_dev) */
-    double *near;                          /* neg0: the near ring (spk_ring_dev), or null */
-    int nnear;
     double *acc;
     unsigned char *touched;
     double *ge, *gi;
@@ -363,13 +361,8 @@ static __device__ __forceinline__ void spk_tail_inputs(const spk_tail_args &a, i
     /* neg0: the sums tell whether the cell is due (no flag: the events'
      * kernel writes none), so they are read with the cover, for every cell */
     const int ahead = a.due_held && (a.neg0 || (FREE && a.sums_ahead));
-    double f0 = ahead ? a.acc[(2 * due) * a.n + r] : 0.0;
-    double f1 = ahead ? a.acc[(2 * due + 1) * a.n + r] : 0.0;
-    const int64_t ndue = a.near ? a.step % a.nnear : 0;
-    if (a.near && ahead) {   /* (both sums exact: their sum is every event's, -0.0 where both are empty) */
-        f0 += a.near[(2 * ndue) * a.n + r];
-        f1 += a.near[(2 * ndue + 1) * a.n + r];
-    }
+    const double f0 = ahead ? a.acc[(2 * due) * a.n + r] : 0.0;
+    const double f1 = ahead ? a.acc[(2 * due + 1) * a.n + r] : 0.0;
     const unsigned long long b0 = (unsigned long long)__double_as_longlong(f0),
                              b1 = (unsigned long long)__double_as_longlong(f1);
     const int held = !a.due_held ? 0 : a.neg0 ? b0 != SPK_NEG0 || b1 != SPK_NEG0 : *tdue;
@@ -397,10 +390,6 @@ static __device__ __forceinline__ void spk_tail_inputs(const spk_tail_args &a, i
             a.acc[(2 * due) * a.n + r] = a.neg0 ? -0.0 : 0.0;
             a.acc[(2 * due + 1) * a.n + r] = a.neg0 ? -0.0 : 0.0;
             if (!a.neg0) *tdue = 0;
-            if (a.near) {
-                a.near[(2 * ndue) * a.n + r] = -0.0;
-                a.near[(2 * ndue + 1) * a.n + r] = -0.0;
-            }
         }
     }
     if (FREE || a.pa.add)   /* (FREE: drawn ahead or none, pc0 -1) */

@@ -309,33 +309,6 @@ static void ring_neg0(sim_t *s, spk_cuda *g)
     ring_clear(s, g);
 }
 
-/* OLIVE_GPU_NEAR_SLOTS=N on a neg0 ring of device push (spk_ring_dev): the
- * events of delays below N steps go into a ring of N slots. The
- * microcircuit's ring (58 slots x 2 x 77,169 sums, 72 MB) is larger than an
- * H200's L2 (50 MB), so each of a step's ~100k atomics is a DRAM sector;
- * its delays are mostly short (24 slots, 29.6 MB, hold 86.8 % of the
- * excitatory events and every inhibitory one). Opt-in: measured, it did
- * not pay (docs/results). */
-static void ring_near(sim_t *s, spk_cuda *g)
-{
-    const char *env = getenv("OLIVE_GPU_NEAR_SLOTS");
-    if (!env || !*env) return;
-    char *end = nullptr;
-    const long N = strtol(env, &end, 10);
-    const int64_t L = s->spk->L, nt = g->ring.nt;
-    if (*end || N < 2 || N > 65535) olive_die("OLIVE_GPU_NEAR_SLOTS='%s': expected a number of slots from 2 to 65535", env);
-    if (!g->ring.neg0 || !g->pass.sb_atomic || N >= L) {
-        olive_info("CUDA engine: OLIVE_GPU_NEAR_SLOTS ignored: only the order-free pass of one wave on device push, "
-                   "with a ring of more slots (%lld here), has a near ring", (long long)L);
-        return;
-    }
-    g->ring.nnear = (int)N;
-    g->ring.near = dev_alloc<double>((size_t)N * 2 * (size_t)nt, "near delay ring");
-    k_fill_neg0<<<1024, 256>>>(g->ring.near, (int64_t)N * 2 * nt);
-    CK_LAUNCH("k_fill_neg0");
-    olive_info("CUDA engine: events of delays below %ld steps in a near ring of %.1f MB", N, N * 2.0 * (double)nt * 8 / 1e6);
-}
-
 /* The push path's device memory: per-source synapse lists, the delay ring. */
 static void push_setup(sim_t *s, spk_cuda *g)
 {
@@ -480,7 +453,6 @@ static void spiking_cuda_setup(sim_t *s)
         push_setup(s, g);
         if (g->mode == SPK_DEVICE_PUSH) spk_devpush_setup(s, g);
         ring_neg0(s, g);
-        ring_near(s, g);
         if (s->cfg->run.restart_path) restart_ring(s, g);
         if (k->drawn.n) spk_rules_setup(s, g);
         if (k->plastic) spk_plastic_cuda_setup(s, g);
@@ -873,7 +845,7 @@ static void spiking_cuda_free(sim_t *s)
     spk_plugin_cuda_free(g);   /* (its receptor variables are ge, gi) */
     CK(cudaFree(g->rscale));
     void *d[] = {g->v, g->ge, g->gi, g->ref, g->cur, g->flags, g->coef_of, g->out_ptr, g->out,
-                 g->out_delay, g->ring.acc, g->ring.touched, g->ring.near, g->spk, g->nspk, g->bad, g->poisson.in, g->poisson.rec, g->poisson.cover,
+                 g->out_delay, g->ring.acc, g->ring.touched, g->spk, g->nspk, g->bad, g->poisson.in, g->poisson.rec, g->poisson.cover,
                  g->poisson.fac, g->poisson.count, g->win.sp, g->win.deg, g->win.off, g->win.key_in, g->win.key_out,
                  g->win.val_in, g->win.val_out, g->win.tmp};
     for (size_t i = 0; i < sizeof d / sizeof d[0]; i++) CK(cudaFree(d[i]));

@@ -108,12 +108,6 @@ struct spk_ring_dev {
     int neg0;                  /* empty slots hold -0.0, not 0 (host push with --order-free-sums: k_deliver;
                                   device push's order-free pass of one wave: spk_cuda.cu's ring_neg0) */
     double *site_in;           /* per channel: the weight delivered for the next step (spk_cable.h) */
-    /* neg0 on device push, OLIVE_GPU_NEAR_SLOTS=N (opt-in, 2 <= N < L): the
-     * events of delays below N steps go into a ring of N slots, small enough
-     * to stay in L2 where the whole ring does not; a tail adds both slots'
-     * sums, exact, so the same bits (spk_cuda.cu's ring_near). */
-    double *near;              /* nnear slots x 2 receptors x nt, or null */
-    int nnear;
 };
 
 /* The inputs covering each of the n own cells, in input order: entry

@@ -561,8 +561,6 @@ static spk_scatter_args scatter_args(const sim_t *s, const spk_cuda *g, int64_t 
     a.row0 = s->plan.row0;
     a.L = (int)s->spk->L;
     a.pl = g->pl;
-    a.near = g->ring.near;
-    a.nnear = g->ring.nnear;
     return a;
 }
 
@@ -643,8 +641,6 @@ spk_tail_args spk_devpush_tail_args(sim_t *s, spk_cuda *g, int64_t step, unsigne
     a.due_held = !g->pass.sb || a.L > 1;
     a.sums_ahead = g->pass.sums_ahead;
     a.neg0 = g->ring.neg0;
-    a.near = g->ring.near;
-    a.nnear = g->ring.nnear;
     return a;
 }
 

@@ -54,8 +54,6 @@ struct spk_scatter_args {
     int64_t step, row0;
     int L;
     const spk_plastic_dev *pl;   /* plastic synapses (spk_plastic.cuh), or null */
-    double *near;                /* sb_atomic: the near ring (spk_ring_dev), or null */
-    int nnear;
 };
 
 /* Synapse *p, read evict-first: a spike's list is read once. */
@@ -84,19 +82,12 @@ static __device__ __forceinline__ void spk_sb_send_event(const spk_scatter_args 
  * its slot, with an atomic. Every sum of the ring is exact, so the order in
  * which the events of a slot arrive does not change a bit of it. touched:
  * null for a neg0 ring (the tails find a due cell by its sums): one random
- * store an event less. An event of a delay below nnear steps goes into the
- * near ring instead (spk_ring_dev). */
+ * store an event less. */
 static __device__ __forceinline__ void spk_sb_add_event(const spk_scatter_args &s, double *acc, unsigned char *touched,
                                                         int64_t n, int64_t e)
 {
     const spk_out o = spk_out_ldcs(&s.out[e]);
-    const int d = s.delay[e];
-    if (d < s.nnear) {   /* (no near ring: nnear 0) */
-        const int64_t slot = (s.step + d) % s.nnear;
-        atomicAdd(&s.near[(2 * slot + (o.receptor != 0)) * n + o.target], o.w);
-        return;
-    }
-    const int64_t slot = s.L == 1 ? 0 : (s.step + d) % s.L;
+    const int64_t slot = s.L == 1 ? 0 : (s.step + s.delay[e]) % s.L;
     atomicAdd(&acc[(2 * slot + (o.receptor != 0)) * n + o.target], o.w);
     if (touched) touched[slot * n + o.target] = 1;
 }
