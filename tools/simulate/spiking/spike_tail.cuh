@@ -46,8 +46,14 @@ typedef struct {
 } spk_sev;
 static const int SPK_SEV_SYN_SHIFT = 17;
 static const int SPK_BATCH = 4;   /* events a tail adds together (spk_add_events) */
-/* An empty slot of a neg0 ring holds -0.0 (spk_cuda.cu's k_deliver says why) */
+/* An empty slot of a neg0 ring holds -0.0 (spk_cuda.cu's ring_setup says why) */
 #define SPK_NEG0 0x8000000000000000ULL
+/* A neg0 ring's sum of bits b as the CPU engine's: -0.0 (no event) is +0.0,
+ * what a sum starting at +0.0 holds (rounded weights are never -0.0) */
+static __device__ __forceinline__ double spk_neg0_sum(unsigned long long b)
+{
+    return b == SPK_NEG0 ? 0.0 : __longlong_as_double((long long)b);
+}
 /* Events a tail orders in registers: 8, two batches. With the
  * microcircuit's ~1.25 events a target a step, one cell in a hundred gets
  * more than 4, and a quarter of the warps had such a cell: when 4 was the
@@ -369,9 +375,8 @@ static __device__ __forceinline__ void spk_tail_inputs(const spk_tail_args &a, i
     int any = held;
     double s0 = 0, s1 = 0;   /* receptor 0 is ge, 1 is gi (cellmodel.c) */
     if (held) {
-        /* (neg0: a sum left at -0.0 is the CPU's +0.0, as spk_due_sums) */
-        s0 = ahead ? (b0 == SPK_NEG0 ? 0.0 : f0) : a.acc[(2 * due) * a.n + r];
-        s1 = ahead ? (b1 == SPK_NEG0 ? 0.0 : f1) : a.acc[(2 * due + 1) * a.n + r];
+        s0 = ahead ? spk_neg0_sum(b0) : a.acc[(2 * due) * a.n + r];
+        s1 = ahead ? spk_neg0_sum(b1) : a.acc[(2 * due + 1) * a.n + r];
     }
     if (!FREE && h != SPK_END) {   /* (static buckets only) */
         spk_sb_events(a.sb, r, h,
@@ -414,8 +419,8 @@ static __device__ __forceinline__ int spk_due_sums(int64_t nt, int64_t slot, int
         const unsigned long long b0 = (unsigned long long)__double_as_longlong(*a0),
                                  b1 = (unsigned long long)__double_as_longlong(*a1);
         if (!*t && b0 == SPK_NEG0 && b1 == SPK_NEG0) return 0;
-        s0 = b0 == SPK_NEG0 ? 0.0 : __longlong_as_double((long long)b0);
-        s1 = b1 == SPK_NEG0 ? 0.0 : __longlong_as_double((long long)b1);
+        s0 = spk_neg0_sum(b0);
+        s1 = spk_neg0_sum(b1);
     } else {
         if (!*t) return 0;
         s0 = *a0;

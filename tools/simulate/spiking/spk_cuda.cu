@@ -291,21 +291,23 @@ static void ring_clear(sim_t *s, spk_cuda *g)
     CK(cudaMemset(g->ring.touched, 0, (size_t)L * (size_t)nt));
 }
 
-/* Device push's ring holds -0.0 in its empty slots, as host push's, where
- * the model's pass reads every cell's due sums anyway (sums_ahead: the
- * order-free pass of one wave, spk_cuda_devpush.cu): the tails then find a
- * due cell by its sums, and k_sb_atomic writes no touched byte an event,
- * one random store of its two (the multi-area model's rules kernel gained
- * 15-17 % on an H200 from the same change). A pass of several waves keeps
- * the flags: reading 16 bytes a cell where 1 tells was more bytes than the
- * stores saved. */
-static void ring_neg0(sim_t *s, spk_cuda *g)
+/* The ring's empty slots hold -0.0 (neg0) where every sum is exact
+ * (--order-free-sums) and the tails read every target's sums anyway: host
+ * push's k_deliver, and device push's order-free pass of one wave
+ * (sums_ahead, spk_cuda_devpush.cu). A target is then due where a sum is
+ * not -0.0, and the kernels adding events write no touched byte beside each
+ * atomic, one random store of their two (the multi-area model's rules
+ * kernel 15-17 % faster on an H200, the microcircuit's loop 12.6-12.9 % on
+ * an H100). A pass of several waves keeps the flags: reading 16 bytes a
+ * cell where 1 tells was more bytes than the stores saved.
+ * OLIVE_GPU_NEG0=0: the flags everywhere (comparisons). Decided once the
+ * delivery path's set-up has chosen its pass; the ring emptied so. */
+static void ring_setup(sim_t *s, spk_cuda *g)
 {
-    const char *env = getenv("OLIVE_GPU_NEG0");   /* 0: the flags kept (comparisons) */
+    const char *env = getenv("OLIVE_GPU_NEG0");
     if (env && *env && strcmp(env, "0") && strcmp(env, "1")) olive_die("OLIVE_GPU_NEG0='%s': expected 0 or 1", env);
-    if (env && !strcmp(env, "0")) return;
-    if (g->mode != SPK_DEVICE_PUSH || !g->pass.sums_ahead || !s->spk->wq.order_free || g->ring.neg0) return;
-    g->ring.neg0 = 1;
+    g->ring.neg0 = s->spk->wq.order_free && !(env && !strcmp(env, "0")) &&
+                   (g->mode == SPK_HOST_PUSH || (g->mode == SPK_DEVICE_PUSH && g->pass.sums_ahead));
     ring_clear(s, g);
 }
 
@@ -327,8 +329,7 @@ static void push_setup(sim_t *s, spk_cuda *g)
     const int64_t nt = g->ring.nt;   /* the rows, then the synapse sites' channels */
     g->ring.acc = dev_alloc<double>((size_t)k->L * 2 * (size_t)nt, "delay ring");
     g->ring.touched = dev_alloc<unsigned char>((size_t)k->L * (size_t)nt, "delay ring");
-    g->ring.neg0 = g->mode == SPK_HOST_PUSH && k->wq.order_free;   /* (k_deliver; device push: ring_neg0) */
-    ring_clear(s, g);
+    /* (emptied by ring_setup, after the delivery path's set-up) */
     g->poisson.fac = dev_copy(k->poisson.fac, (size_t)s->cfg->spiking.npoisson * OLIVE_BINOMIAL_FACTORS, "Poisson inputs");
     g->spk = dev_alloc<int32_t>((size_t)n, "spikes");
     g->nspk = dev_alloc<unsigned int>(1, "spikes");
@@ -452,7 +453,7 @@ static void spiking_cuda_setup(sim_t *s)
     } else {
         push_setup(s, g);
         if (g->mode == SPK_DEVICE_PUSH) spk_devpush_setup(s, g);
-        ring_neg0(s, g);
+        ring_setup(s, g);
         if (s->cfg->run.restart_path) restart_ring(s, g);
         if (k->drawn.n) spk_rules_setup(s, g);
         if (k->plastic) spk_plastic_cuda_setup(s, g);

@@ -106,7 +106,7 @@ struct spk_ring_dev {
     double *acc;               /* L slots x 2 receptors x nt */
     unsigned char *touched;    /* L x nt */
     int neg0;                  /* empty slots hold -0.0, not 0 (host push with --order-free-sums: k_deliver;
-                                  device push's order-free pass of one wave: spk_cuda.cu's ring_neg0) */
+                                  device push's order-free pass of one wave: spk_cuda.cu's ring_setup) */
     double *site_in;           /* per channel: the weight delivered for the next step (spk_cable.h) */
 };
 
