@@ -103,7 +103,7 @@ TEST_BINS  := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 # rule). Not .SECONDARY: with no names it makes every target intermediate, and
 # a missing stamp (.cuda0/.cuda1 after a switch) would then rebuild nothing.
 .PRECIOUS: $(BUILD)/obj/%.o $(BUILD)/obj/%.cu.o
-all: $(BINS) $(BUILD)/lib/libolive.so $(TEST_BINS) $(if $(HAVE_CUDA),$(BUILD)/testtools/plugin_link_check $(BUILD)/bench/olive-bwprobe $(BUILD)/bench/olive-scatterprobe $(BUILD)/bench/olive-stepprobe $(BUILD)/bench/olive-loopprobe $(BUILD)/bench/olive-launchprobe $(BUILD)/bench/olive-hinesbench $(BUILD)/bench/olive-cablebench $(BUILD)/bench/olive-junctiontiles)
+all: $(BINS) $(BUILD)/lib/libolive.so $(TEST_BINS) $(if $(HAVE_CUDA),$(BUILD)/testtools/plugin_link_check $(BUILD)/bench/olive-bwprobe $(BUILD)/bench/olive-scatterprobe $(BUILD)/bench/olive-stepprobe $(BUILD)/bench/olive-loopprobe $(BUILD)/bench/olive-launchprobe $(BUILD)/bench/olive-l2fetchprobe $(BUILD)/bench/olive-hinesbench $(BUILD)/bench/olive-cablebench $(BUILD)/bench/olive-junctiontiles)
 
 # Objects are rebuilt when the build switches between with and without CUDA.
 CUDA_STAMP := $(BUILD)/obj/.cuda$(if $(HAVE_CUDA),1,0)
@@ -209,8 +209,9 @@ $(BUILD)/bench/olive-bwprobe: tools/bench/bwprobe.cu tools/bench/bench_cuda.h
 # What sending a step's spike events costs, access by access, and whole
 # steps with two bucket layouts (issue 17).
 # (and whole steps in one persistent cooperative kernel: olive-loopprobe, issue 36;
-# the boundary between two phases of a step, launch by launch, PDL, CUDA graph, grid barrier: olive-launchprobe, issue 58).
-$(BUILD)/bench/olive-scatterprobe $(BUILD)/bench/olive-stepprobe $(BUILD)/bench/olive-loopprobe $(BUILD)/bench/olive-launchprobe: $(BUILD)/bench/olive-%: tools/bench/%.cu tools/bench/bench_cuda.h
+# the boundary between two phases of a step, launch by launch, PDL, CUDA graph, grid barrier: olive-launchprobe, issue 58;
+# random atomics and loads under each L2 fetch granularity hint: olive-l2fetchprobe, issue 58).
+$(BUILD)/bench/olive-scatterprobe $(BUILD)/bench/olive-stepprobe $(BUILD)/bench/olive-loopprobe $(BUILD)/bench/olive-launchprobe $(BUILD)/bench/olive-l2fetchprobe: $(BUILD)/bench/olive-%: tools/bench/%.cu tools/bench/bench_cuda.h
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) -o $@ $<
 # InfOli's junction sums, a thread a row against shared-memory tiles, timed and compared bit for bit (issue 58).

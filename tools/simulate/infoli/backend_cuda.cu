@@ -646,6 +646,7 @@ extern "C" void sim_cuda_setup(sim_t *s)
     g->device = local % ndev;
     g->energy_owner = local < ndev;
     CK(cudaSetDevice(g->device));
+    olive_cuda_l2_fetch();
     cudaDeviceProp prop;
     CK(cudaGetDeviceProperties(&prop, g->device));
     if (nlocal_ranks > ndev && local == 0)
