@@ -12,7 +12,12 @@
 #      networks): the generator's own rate (device work and copies to the
 #      host, from -v) and the whole program's (conductances, file write).
 # Usage: bash scripts/bench-gpu.sh [CELLS] [STEPS]   (env: BIN, KS="0 10 100 1000",
-# BITS=8, GEN_RANKS (olive-genconn under mpirun -np GEN_RANKS, default 1), WORK)
+# BITS=8, GEN_RANKS (olive-genconn under mpirun -np GEN_RANKS, default 1), WORK,
+# GENERATOR=uniform (K distinct partners drawn from all cells: no locality, the
+# worst case for the gathers) or gaussian (K distinct partners near each cell
+# on a square lattice of CELLS cells, a square number, width SIGMA lattice
+# units, default 5 up to 100 junctions and 20 above, as bench-pipeline.sh's
+# 4M x 1000: the inferior olive's own local coupling))
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 BIN=${BIN:-$top/${BUILD:-build}/bin}
@@ -20,6 +25,15 @@ CELLS=${1:-1048576}
 STEPS=${2:-200}
 KS=${KS:-0 10 100 1000}
 BITS=${BITS:-8}
+GENERATOR=${GENERATOR:-uniform}
+case $GENERATOR in
+  uniform) shape=(--cells "$CELLS" --generator uniform --fixed-degree) ;;
+  gaussian)
+    side=$(awk -v n="$CELLS" 'BEGIN { s = int(sqrt(n) + 0.5); print (s * s == n) ? s : 0 }')
+    [ "$side" -gt 0 ] || { echo "bench-gpu.sh: GENERATOR=gaussian needs a square CELLS (got $CELLS)" >&2; exit 2; }
+    shape=(--dims "${side}x${side}" --generator gaussian) ;;
+  *) echo "bench-gpu.sh: GENERATOR=$GENERATOR: expected uniform or gaussian" >&2; exit 2 ;;
+esac
 work=${WORK:-$(mktemp -d /tmp/olive-bench-gpu.XXXXXX)}
 mkdir -p "$work"
 trap 'rm -rf "$work"' EXIT
@@ -27,13 +41,14 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 gen() { if [ "${GEN_RANKS:-1}" -gt 1 ]; then mpirun -np "$GEN_RANKS" --oversubscribe --bind-to none "$BIN/olive-genconn" "$@";
         else "$BIN/olive-genconn" "$@"; fi; }
 bw=$("$BIN/../bench/olive-bwprobe" 2 | tee /dev/stderr | sed -n 's/.*, \([0-9.]*\) GB\/s.*/\1/p')
-printf '# olive GPU benchmark, %s, %s, %d cells, %d steps, conductances in %d bits, RGJ, --record none\n' \
-  "$(date -u +%F)" "$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)" "$CELLS" "$STEPS" "$BITS"
+printf '# olive GPU benchmark, %s, %s, %d cells (%s), %d steps, conductances in %d bits, RGJ, --record none\n' \
+  "$(date -u +%F)" "$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)" "$CELLS" "${shape[*]}" "$STEPS" "$BITS"
 printf '# probe: %s GB/s device copy bandwidth\n' "$bw"
 printf '%-6s %-7s %-6s %14s %12s %8s %12s %12s\n' junc prec sums cell-steps/s floor-GB/s %probe gen-junc/s genconn-j/s
 for K in $KS; do
   t0=$(date +%s.%N)
-  gen -o "$work/net.h5" --cells "$CELLS" --generator uniform --density "$K" --fixed-degree \
+  width=(); [ "$GENERATOR" = gaussian ] && width=(--sigma "${SIGMA:-$([ "$K" -le 100 ] && echo 5 || echo 20)}")
+  gen -o "$work/net.h5" "${shape[@]}" "${width[@]}" --density "$K" \
       --conductance 0.01:0.05 --conductance-bits "$BITS" --seed 1 --force -v >"$work/gen.log" 2>&1 ||
     { cat "$work/gen.log" >&2; exit 1; }
   t1=$(date +%s.%N)
