@@ -775,6 +775,7 @@ static void device_push_enqueue(sim_t *s, int64_t first, int64_t count)
             spk_devpush_tail(s, g, first + q);
         }
     }
+    spk_devpush_poisson_next(s, g, first + count);   /* (the next chunk's draws, beside this one) */
 }
 
 /* The device push path: a chunk of steps enqueued (or launched as a graph,
@@ -883,6 +884,7 @@ static void spiking_cuda_inputs_changed(sim_t *s)
     spk_cuda *g = s->spk->cuda;
     reset_flush(s);   /* (with the coefficients it was due with) */
     spk_graph_forget(g);   /* (a graph made ahead holds the arguments of before) */
+    spk_devpush_poisson_forget(g);   /* (and draws made ahead, the rates of before) */
     const size_t nin = (size_t)s->cfg->spiking.npoisson;
     if (g->poisson.in)
         CK(cudaMemcpyAsync(g->poisson.in, s->spk->poisson.in, nin * sizeof(sim_poisson), cudaMemcpyHostToDevice, g->st));

@@ -338,8 +338,15 @@ void spk_devpush_setup(sim_t *s, spk_cuda *g);
 /* The events of this step's spikes (g->spk, g->nspk) into the ring's slots.
  * Enqueued on g->st, nothing waited for. */
 void spk_devpush_events(sim_t *s, spk_cuda *g, int64_t step);
-/* The Poisson hits of steps [first, first + count) drawn ahead (if set up). */
+/* The Poisson hits of steps [first, first + count) drawn ahead (if set up):
+ * before the chunk's steps, or taken from the draws spk_devpush_poisson_next
+ * made while the chunk before ran, where they were for just these steps. */
 void spk_devpush_poisson_ahead(sim_t *s, spk_cuda *g, int64_t first, int64_t count);
+/* After a chunk's launches: the draws of the chunk likely next, from step
+ * `next` (spk_next_chunk_guess), beside it. */
+void spk_devpush_poisson_next(sim_t *s, spk_cuda *g, int64_t next);
+/* Before the inputs change on g->st: no draws made ahead are used. */
+void spk_devpush_poisson_forget(spk_cuda *g);
 /* Then steps 3 and 4 (delivery, Poisson, reset) and the counters cleared. */
 void spk_devpush_tail(sim_t *s, spk_cuda *g, int64_t step);
 /* Static buckets (g->pass.sb): the tail of `step` as an argument block, for
@@ -375,6 +382,9 @@ void spk_graph_setup(sim_t *s, spk_cuda *g);
 int spk_graph_steps(sim_t *s, spk_cuda *g, int64_t first, int64_t count, spk_enqueue_fn enqueue);
 /* The chunk likely next (from first), captured while the device runs this one. */
 void spk_graph_ahead(sim_t *s, spk_cuda *g, int64_t first, spk_enqueue_fn enqueue);
+/* The chunk the step loop likely runs next from `first` (a guess: a
+ * capture or draws made ahead for other steps are not used). */
+int64_t spk_next_chunk_guess(const sim_t *s, const spk_cuda *g, int64_t first);
 /* The host reads or changes the run between chunks: no capture ahead kept. */
 void spk_graph_forget(spk_cuda *g);
 void spk_graph_free(sim_t *s, spk_cuda *g);

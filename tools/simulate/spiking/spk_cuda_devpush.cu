@@ -66,9 +66,18 @@ struct spk_devpush_dev {
     int64_t add_step;
     /* a chunk's Poisson inputs drawn ahead (spike_tail.cuh's spk_poisson_ahead) */
     int16_t *pcover;           /* per x n: input << 1 | receptor covering each cell, -1 after the last */
-    double *padd;              /* chunk steps x per x n; null: drawn in the tail */
+    double *padd;              /* chunk steps x per x n (pbuf[pcur]); null: drawn in the tail */
     int pper;
     int64_t pfirst;            /* the chunk's first step */
+    /* the next chunk's draws made while this one runs (spk_devpush_poisson_next) */
+    double *pbuf[2];           /* pbuf[1] null: no draws ahead */
+    int pcur;                  /* the buffer of this chunk */
+    cudaStream_t pst;          /* the draws ahead's stream, of the lowest priority */
+    cudaEvent_t pfree, pdrawn; /* the chunk before has run (its buffer is free); the draws ahead are made */
+    unsigned long long *pcount;   /* the draws ahead's events, counted once the chunk takes them */
+    int ahead;                 /* draws ahead are pending for the chunk of steps [afirst, afirst + acount) */
+    int pblocks;               /* their blocks an SM */
+    int64_t afirst, acount;
 };
 static const int DP_GRID = 1024, DP_BLOCK = 128;
 
@@ -292,14 +301,18 @@ __global__ void k_dp_tail(spk_tail_args a, unsigned long long *dpc)
  * instructions a draw.) */
 static const int POISSON_STEPS = 8;
 
+/* The work (cell r, steps q0 ..) of item i: a grid of any size walks them
+ * (the draws ahead take a few blocks an SM, beside the steps' kernels). */
 __global__ void k_poisson_ahead(int64_t n, int64_t row0, int64_t first, int64_t count, int per, const int16_t *cover,
                                 const sim_poisson *in, const double *fac, const double *rs, uint64_t seed, double *add,
                                 unsigned long long *events)
 {
-    const int64_t r = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
-    const int64_t q0 = (int64_t)blockIdx.y * POISSON_STEPS, q1 = q0 + POISSON_STEPS < count ? q0 + POISSON_STEPS : count;
+    const int64_t groups = (count + POISSON_STEPS - 1) / POISSON_STEPS, T = (int64_t)gridDim.x * blockDim.x;
     unsigned long long ev = 0;
-    for (int k = 0; r < n && k < per; k++) {
+    for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < groups * n; i += T) {
+    const int64_t r = i % n;
+    const int64_t q0 = i / n * POISSON_STEPS, q1 = q0 + POISSON_STEPS < count ? q0 + POISSON_STEPS : count;
+    for (int k = 0; k < per; k++) {
         const int c = cover[k * n + r];
         if (c < 0) break;
         const int j = c >> 1;
@@ -317,7 +330,15 @@ __global__ void k_poisson_ahead(int64_t n, int64_t row0, int64_t first, int64_t 
             ev += (unsigned long long)hits;
         }
     }
+    }
     spk_count_events(ev, events);
+}
+
+/* *to += *from; *from = 0 (the draws ahead's events, once taken) */
+__global__ void k_take_count(unsigned long long *to, unsigned long long *from)
+{
+    *to += *from;
+    *from = 0;
 }
 
 /* The inputs covering each own cell, in input order: if a chunk's draws
@@ -329,20 +350,93 @@ static void poisson_ahead_setup(sim_t *s, spk_cuda *g, int64_t steps, size_t fre
     int16_t *cover = spk_poisson_cover(s, n, &per);
     if (!cover) return;
     if ((double)steps * per * n * sizeof(double) > (double)free_b / 8) { free(cover); return; }
-    g->dp->pper = per;
-    g->dp->pcover = dev_copy(cover, (size_t)per * (size_t)n, "Poisson inputs");
-    g->dp->padd = dev_alloc<double>((size_t)steps * (size_t)per * (size_t)n, "Poisson inputs");
+    spk_devpush_dev *d = g->dp;
+    d->pper = per;
+    d->pcover = dev_copy(cover, (size_t)per * (size_t)n, "Poisson inputs");
     free(cover);
+    const size_t cells = (size_t)steps * (size_t)per * (size_t)n;
+    d->pbuf[0] = d->padd = dev_alloc<double>(cells, "Poisson inputs");
+    /* the next chunk's draws in a second buffer while this chunk runs, where
+     * it fits too: drawn before its steps, they took ~0.9 us of the
+     * microcircuit's ~10 us step; beside the chunk before, the loop is 5-7 %
+     * shorter with the same spikes (one H100, 2026-12-07, docs/results/
+     * microcircuit_poisson_ahead_2026-12-07_h100.txt). In
+     * OLIVE_GPU_POISSON_AHEAD=B blocks an SM (1 to 4; default 1, which
+     * measured best); 0: each chunk's draws before its steps. */
+    const char *env = getenv("OLIVE_GPU_POISSON_AHEAD");
+    if (env && *env && (strlen(env) != 1 || env[0] < '0' || env[0] > '4'))
+        olive_die("OLIVE_GPU_POISSON_AHEAD='%s': expected 0 to 4 (blocks an SM)", env);
+    d->pblocks = env && *env ? env[0] - '0' : 1;
+    if (!d->pblocks || (double)steps * per * n * sizeof(double) > (double)free_b / 16) return;
+    d->pbuf[1] = dev_alloc<double>(cells, "Poisson inputs");
+    d->pcount = dev_alloc<unsigned long long>(1, "counters");
+    CK(cudaMemset(d->pcount, 0, sizeof(unsigned long long)));
+    int least = 0, greatest = 0;
+    CK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+    CK(cudaStreamCreateWithPriority(&d->pst, cudaStreamNonBlocking, least));
+    CK(cudaEventCreateWithFlags(&d->pfree, cudaEventDisableTiming));
+    CK(cudaEventCreateWithFlags(&d->pdrawn, cudaEventDisableTiming));
 }
 
+/* This chunk's draws: made ahead for just these steps, or now. */
 void spk_devpush_poisson_ahead(sim_t *s, spk_cuda *g, int64_t first, int64_t count)
 {
-    g->dp->pfirst = first;
-    if (!g->dp->padd) return;
-    const dim3 grid(spk_blocks(g->n, 256), (unsigned)((count + POISSON_STEPS - 1) / POISSON_STEPS));
-    k_poisson_ahead<<<grid, 256, 0, g->st>>>(g->n, s->plan.row0, first, count, g->dp->pper, g->dp->pcover, g->poisson.in,
-                                             g->poisson.fac, g->rscale, s->cfg->run.seed, g->dp->padd, g->poisson.count);
+    spk_devpush_dev *d = g->dp;
+    d->pfirst = first;
+    if (!d->padd) return;
+    if (d->ahead && d->afirst == first && d->acount == count) {
+        d->pcur ^= 1;
+        CK(cudaStreamWaitEvent(g->st, d->pdrawn, 0));
+        k_take_count<<<1, 1, 0, g->st>>>(g->poisson.count, d->pcount);
+        CK_LAUNCH("k_take_count");
+    } else {   /* (draws ahead for other steps are left unused, their events uncounted) */
+        const unsigned grid = (unsigned)spk_blocks(g->n * ((count + POISSON_STEPS - 1) / POISSON_STEPS), 256);
+        k_poisson_ahead<<<grid, 256, 0, g->st>>>(g->n, s->plan.row0, first, count, d->pper, d->pcover, g->poisson.in,
+                                                 g->poisson.fac, g->rscale, s->cfg->run.seed, d->pbuf[d->pcur],
+                                                 g->poisson.count);
+        CK_LAUNCH("k_poisson_ahead");
+    }
+    d->padd = d->pbuf[d->pcur];
+    d->ahead = 0;
+    if (d->pbuf[1] && !g->graph) CK(cudaEventRecord(d->pfree, g->st));   /* (the other buffer's chunk has run) */
+}
+
+/* After a chunk's launches: the draws of the chunk likely next (from
+ * `next`; where the next chunk is not just those steps, it draws its own),
+ * on a stream of the lowest priority so that the steps' blocks are
+ * scheduled first, in a few blocks an SM (each holds 88 registers a thread
+ * for the whole chunk, beside the steps' kernels): the draws take ~0.25 ms a
+ * chunk of the microcircuit at the full device's rate, the chunk's steps
+ * ~2.4 ms. */
+void spk_devpush_poisson_next(sim_t *s, spk_cuda *g, int64_t next)
+{
+    spk_devpush_dev *d = g->dp;
+    if (!d->pbuf[1] || g->graph) return;   /* (a graph's chunk is captured ahead: its draws are in it) */
+    const int64_t count = spk_next_chunk_guess(s, g, next);
+    if (count <= 0) return;   /* (the run's end) */
+    int dev = 0, sms = 0;
+    CK(cudaGetDevice(&dev));
+    CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    CK(cudaStreamWaitEvent(d->pst, d->pfree, 0));
+    CK(cudaMemsetAsync(d->pcount, 0, sizeof(unsigned long long), d->pst));
+    k_poisson_ahead<<<(unsigned)(d->pblocks * sms), 256, 0, d->pst>>>(g->n, s->plan.row0, next, count, d->pper, d->pcover,
+                                                            g->poisson.in, g->poisson.fac, g->rscale, s->cfg->run.seed,
+                                                            d->pbuf[d->pcur ^ 1], d->pcount);
     CK_LAUNCH("k_poisson_ahead");
+    CK(cudaEventRecord(d->pdrawn, d->pst));
+    d->ahead = 1;
+    d->afirst = next;
+    d->acount = count;
+}
+
+/* The inputs' rates or factors are about to change on g->st: draws made
+ * ahead with the old ones are dropped, and the copy waits for them to end. */
+void spk_devpush_poisson_forget(spk_cuda *g)
+{
+    spk_devpush_dev *d = g->dp;
+    if (!d || !d->ahead) return;
+    CK(cudaStreamWaitEvent(g->st, d->pdrawn, 0));
+    d->ahead = 0;
 }
 
 /* Whether the step's pass over g's cells is one wave (SB_PASS_WAVE cells an
@@ -691,7 +785,14 @@ void spk_devpush_free(spk_cuda *g)
 {
     if (!g->dp) return;
     void *d[] = {g->dp->cnt, g->dp->fill, g->dp->boff, g->dp->tlist, g->dp->dpc, g->dp->ev, g->dp->bptr, g->dp->ovf, g->dp->link, g->dp->link_odd, g->dp->later,
-                 g->pass.spk_prev, g->pass.nspk_prev, g->pass.spk_third, g->pass.nspk_third, g->dp->pcover, g->dp->padd};
+                 g->pass.spk_prev, g->pass.nspk_prev, g->pass.spk_third, g->pass.nspk_third, g->dp->pcover, g->dp->pbuf[0],
+                 g->dp->pbuf[1], g->dp->pcount};
+    if (g->dp->pst) {
+        CK(cudaStreamSynchronize(g->dp->pst));   /* (draws ahead that no chunk took) */
+        CK(cudaStreamDestroy(g->dp->pst));
+        CK(cudaEventDestroy(g->dp->pfree));
+        CK(cudaEventDestroy(g->dp->pdrawn));
+    }
     /* (poisson: spiking_cuda_free) */
     for (size_t i = 0; i < sizeof d / sizeof d[0]; i++) CK(cudaFree(d[i]));
     free(g->dp);

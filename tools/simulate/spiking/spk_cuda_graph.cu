@@ -168,7 +168,7 @@ int spk_graph_steps(sim_t *s, spk_cuda *g, int64_t first, int64_t count, spk_enq
  * engine's most, ending at the next check every SIM_CHECK_STEPS steps, report
  * frame or the run's end; a checkpoint, a weights frame or a rate change may
  * cut it shorter: then the capture ahead is not used, which costs time only). */
-static int64_t next_count(const sim_t *s, const spk_cuda *g, int64_t first)
+int64_t spk_next_chunk_guess(const sim_t *s, const spk_cuda *g, int64_t first)
 {
     const sim_config *c = s->cfg;
     int64_t n = spk_chunk_max(g);
@@ -186,7 +186,7 @@ void spk_graph_ahead(sim_t *s, spk_cuda *g, int64_t first, spk_enqueue_fn enqueu
 {
     spk_graph *G = g->graph;
     if (!G || G->ready) return;
-    const int64_t count = next_count(s, g, first);
+    const int64_t count = spk_next_chunk_guess(s, g, first);
     if (count <= 0 || !chunk_capturable(s, first, count)) return;
     host_save(g, &G->before, G->dp_bytes);
     capture(s, g, first, count, enqueue, G->last ^ 1);
