@@ -76,7 +76,7 @@ struct spk_devpush_dev {
     cudaEvent_t pfree, pdrawn; /* the chunk before has run (its buffer is free); the draws ahead are made */
     unsigned long long *pcount;   /* the draws ahead's events, counted once the chunk takes them */
     int ahead;                 /* draws ahead are pending for the chunk of steps [afirst, afirst + acount) */
-    int pblocks;               /* their blocks an SM */
+    unsigned pgrid;            /* their blocks: OLIVE_GPU_POISSON_AHEAD an SM */
     int64_t afirst, acount;
 };
 static const int DP_GRID = 1024, DP_BLOCK = 128;
@@ -310,26 +310,26 @@ __global__ void k_poisson_ahead(int64_t n, int64_t row0, int64_t first, int64_t 
     const int64_t groups = (count + POISSON_STEPS - 1) / POISSON_STEPS, T = (int64_t)gridDim.x * blockDim.x;
     unsigned long long ev = 0;
     for (int64_t i = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; i < groups * n; i += T) {
-    const int64_t r = i % n;
-    const int64_t q0 = i / n * POISSON_STEPS, q1 = q0 + POISSON_STEPS < count ? q0 + POISSON_STEPS : count;
-    for (int k = 0; k < per; k++) {
-        const int c = cover[k * n + r];
-        if (c < 0) break;
-        const int j = c >> 1;
-        const sim_poisson *p = &in[j];
-        const int64_t step0 = p->step0, step1 = p->step1;
-        const long long pn = p->n;
-        const double prob = p->prob, p0 = p->p0, w = p->weight;
-        const double *f = fac + (int64_t)j * OLIVE_BINOMIAL_FACTORS;
-        const double rsv = rs ? rs[(c & 1) * n + r] : 0.0;   /* (a plugin's receptor factor) */
-        for (int64_t q = q0; q < q1; q++) {
-            const int64_t step = first + q;
-            long long hits = 0;
-            if (step >= step0 && step < step1) hits = olive_poisson_input_hits_f(seed, row0 + r, step, j, pn, prob, p0, f);
-            add[(q * per + k) * n + r] = hits ? spk_poisson_amount(hits, w, rs ? &rsv : nullptr) : -0.0;
-            ev += (unsigned long long)hits;
+        const int64_t r = i % n;
+        const int64_t q0 = i / n * POISSON_STEPS, q1 = q0 + POISSON_STEPS < count ? q0 + POISSON_STEPS : count;
+        for (int k = 0; k < per; k++) {
+            const int c = cover[k * n + r];
+            if (c < 0) break;
+            const int j = c >> 1;
+            const sim_poisson *p = &in[j];
+            const int64_t step0 = p->step0, step1 = p->step1;
+            const long long pn = p->n;
+            const double prob = p->prob, p0 = p->p0, w = p->weight;
+            const double *f = fac + (int64_t)j * OLIVE_BINOMIAL_FACTORS;
+            const double rsv = rs ? rs[(c & 1) * n + r] : 0.0;   /* (a plugin's receptor factor) */
+            for (int64_t q = q0; q < q1; q++) {
+                const int64_t step = first + q;
+                long long hits = 0;
+                if (step >= step0 && step < step1) hits = olive_poisson_input_hits_f(seed, row0 + r, step, j, pn, prob, p0, f);
+                add[(q * per + k) * n + r] = hits ? spk_poisson_amount(hits, w, rs ? &rsv : nullptr) : -0.0;
+                ev += (unsigned long long)hits;
+            }
         }
-    }
     }
     spk_count_events(ev, events);
 }
@@ -366,8 +366,12 @@ static void poisson_ahead_setup(sim_t *s, spk_cuda *g, int64_t steps, size_t fre
     const char *env = getenv("OLIVE_GPU_POISSON_AHEAD");
     if (env && *env && (strlen(env) != 1 || env[0] < '0' || env[0] > '4'))
         olive_die("OLIVE_GPU_POISSON_AHEAD='%s': expected 0 to 4 (blocks an SM)", env);
-    d->pblocks = env && *env ? env[0] - '0' : 1;
-    if (!d->pblocks || (double)steps * per * n * sizeof(double) > (double)free_b / 16) return;
+    const int blocks = env && *env ? env[0] - '0' : 1;
+    if (!blocks || (double)steps * per * n * sizeof(double) > (double)free_b / 16) return;
+    int dev = 0, sms = 0;
+    CK(cudaGetDevice(&dev));
+    CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    d->pgrid = (unsigned)(blocks * sms);
     d->pbuf[1] = dev_alloc<double>(cells, "Poisson inputs");
     d->pcount = dev_alloc<unsigned long long>(1, "counters");
     CK(cudaMemset(d->pcount, 0, sizeof(unsigned long long)));
@@ -414,14 +418,11 @@ void spk_devpush_poisson_next(sim_t *s, spk_cuda *g, int64_t next)
     if (!d->pbuf[1] || g->graph) return;   /* (a graph's chunk is captured ahead: its draws are in it) */
     const int64_t count = spk_next_chunk_guess(s, g, next);
     if (count <= 0) return;   /* (the run's end) */
-    int dev = 0, sms = 0;
-    CK(cudaGetDevice(&dev));
-    CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     CK(cudaStreamWaitEvent(d->pst, d->pfree, 0));
     CK(cudaMemsetAsync(d->pcount, 0, sizeof(unsigned long long), d->pst));
-    k_poisson_ahead<<<(unsigned)(d->pblocks * sms), 256, 0, d->pst>>>(g->n, s->plan.row0, next, count, d->pper, d->pcover,
-                                                            g->poisson.in, g->poisson.fac, g->rscale, s->cfg->run.seed,
-                                                            d->pbuf[d->pcur ^ 1], d->pcount);
+    k_poisson_ahead<<<d->pgrid, 256, 0, d->pst>>>(g->n, s->plan.row0, next, count, d->pper, d->pcover, g->poisson.in,
+                                                  g->poisson.fac, g->rscale, s->cfg->run.seed, d->pbuf[d->pcur ^ 1],
+                                                  d->pcount);
     CK_LAUNCH("k_poisson_ahead");
     CK(cudaEventRecord(d->pdrawn, d->pst));
     d->ahead = 1;
