@@ -304,9 +304,8 @@ static void ring_clear(sim_t *s, spk_cuda *g)
  * delivery path's set-up has chosen its pass; the ring emptied so. */
 static void ring_setup(sim_t *s, spk_cuda *g)
 {
-    const char *env = getenv("OLIVE_GPU_NEG0");
-    if (env && *env && strcmp(env, "0") && strcmp(env, "1")) olive_die("OLIVE_GPU_NEG0='%s': expected 0 or 1", env);
-    g->ring.neg0 = s->spk->wq.order_free && !(env && !strcmp(env, "0")) &&
+    const int neg0 = spk_env_digit("OLIVE_GPU_NEG0", 0, 1);   /* (checked whether or not it applies) */
+    g->ring.neg0 = s->spk->wq.order_free && neg0 != 0 &&
                    (g->mode == SPK_HOST_PUSH || (g->mode == SPK_DEVICE_PUSH && g->pass.sums_ahead));
     ring_clear(s, g);
 }
@@ -418,9 +417,8 @@ static void spiking_cuda_setup(sim_t *s)
     int dev = 0, major = 0;
     CK(cudaGetDevice(&dev));
     CK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
-    const char *pdl = getenv("OLIVE_GPU_PDL");   /* 0: every launch after the kernel before it (comparisons) */
-    if (pdl && *pdl && strcmp(pdl, "0") && strcmp(pdl, "1")) olive_die("OLIVE_GPU_PDL='%s': expected 0 or 1", pdl);
-    g->pdl = major >= 9 && !(pdl && !strcmp(pdl, "0"));
+    const int pdl = spk_env_digit("OLIVE_GPU_PDL", 0, 1);   /* 0: every launch after the kernel before it (comparisons) */
+    g->pdl = major >= 9 && pdl != 0;
     if (k->point) {   /* a point model: its state, coefficients, receptors and linked kernels */
         spk_plugin_cuda_setup(s, g);
     } else {   /* cable cells: the receptors ge, gi are state variables 4, 5; the rest is the kind's cuda_setup */

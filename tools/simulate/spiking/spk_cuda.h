@@ -23,6 +23,8 @@
 #define OLIVE_SPK_CUDA_H
 #include <cuda_runtime.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 /* Before spk.h: headers that include C++ ones may not be given C linkage. */
 #include "rng.h"
 #include "noise.h"
@@ -197,6 +199,18 @@ static inline void spk_launch(const spk_cuda *g, const void *kernel, unsigned gr
     c.numAttrs = g->pdl ? 1 : 0;
     CK(cudaLaunchKernelExC(&c, kernel, args));
     CK_LAUNCH(what);
+}
+
+/* An engine switch read from the environment (comparisons, tests, tuning):
+ * one digit in lo..hi, or -1 where NAME is unset or empty; anything else
+ * stops the run with a message naming it. */
+static inline int spk_env_digit(const char *name, int lo, int hi)
+{
+    const char *v = getenv(name);
+    if (!v || !*v) return -1;
+    if (strlen(v) != 1 || v[0] < '0' + lo || v[0] > '0' + hi)
+        olive_die(hi == lo + 1 ? "%s='%s': expected %d or %d" : "%s='%s': expected %d to %d", name, v, lo, hi);
+    return v[0] - '0';
 }
 
 /* Blocks of per threads covering n (at least one). */

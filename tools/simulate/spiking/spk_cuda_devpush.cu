@@ -345,16 +345,17 @@ __global__ void k_take_count(unsigned long long *to, unsigned long long *from)
  * fit in an eighth of the free memory, they are drawn ahead. */
 static void poisson_ahead_setup(sim_t *s, spk_cuda *g, int64_t steps, size_t free_b)
 {
+    const int env = spk_env_digit("OLIVE_GPU_POISSON_AHEAD", 0, 4), blocks = env < 0 ? 1 : env;
     const int64_t n = g->n;
     int per = 0;
     int16_t *cover = spk_poisson_cover(s, n, &per);
     if (!cover) return;
-    if ((double)steps * per * n * sizeof(double) > (double)free_b / 8) { free(cover); return; }
+    const size_t cells = (size_t)steps * (size_t)per * (size_t)n;
+    if ((double)cells * sizeof(double) > (double)free_b / 8) { free(cover); return; }
     spk_devpush_dev *d = g->dp;
     d->pper = per;
     d->pcover = dev_copy(cover, (size_t)per * (size_t)n, "Poisson inputs");
     free(cover);
-    const size_t cells = (size_t)steps * (size_t)per * (size_t)n;
     d->pbuf[0] = d->padd = dev_alloc<double>(cells, "Poisson inputs");
     /* the next chunk's draws in a second buffer while this chunk runs, where
      * it fits too: drawn before its steps, they took ~0.9 us of the
@@ -362,12 +363,9 @@ static void poisson_ahead_setup(sim_t *s, spk_cuda *g, int64_t steps, size_t fre
      * shorter with the same spikes (one H100, 2026-12-07, docs/results/
      * microcircuit_poisson_ahead_2026-12-07_h100.txt). In
      * OLIVE_GPU_POISSON_AHEAD=B blocks an SM (1 to 4; default 1, which
-     * measured best); 0: each chunk's draws before its steps. */
-    const char *env = getenv("OLIVE_GPU_POISSON_AHEAD");
-    if (env && *env && (strlen(env) != 1 || env[0] < '0' || env[0] > '4'))
-        olive_die("OLIVE_GPU_POISSON_AHEAD='%s': expected 0 to 4 (blocks an SM)", env);
-    const int blocks = env && *env ? env[0] - '0' : 1;
-    if (!blocks || (double)steps * per * n * sizeof(double) > (double)free_b / 16) return;
+     * measured best); 0: each chunk's draws before its steps (read at the
+     * top: a bad value stops the run whether or not it applies). */
+    if (!blocks || (double)cells * sizeof(double) > (double)free_b / 16) return;
     int dev = 0, sms = 0;
     CK(cudaGetDevice(&dev));
     CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
@@ -531,13 +529,8 @@ static void sb_setup(sim_t *s, spk_cuda *g)
     CK(cudaMemset(g->pass.nspk_prev, 0, sizeof(unsigned int)));
     /* OLIVE_GPU_SB_REGS=1..8: fewer events in registers, so that tests
      * reach the scratch path of bursts */
-    g->dp->sb_regs = SPK_INREG;
-    const char *fr = getenv("OLIVE_GPU_SB_REGS");
-    if (fr && *fr) {
-        if (strlen(fr) != 1 || fr[0] < '1' || fr[0] > '0' + SPK_INREG)
-            olive_die("OLIVE_GPU_SB_REGS='%s': expected 1 to %d", fr, SPK_INREG);
-        g->dp->sb_regs = fr[0] - '0';
-    }
+    const int regs = spk_env_digit("OLIVE_GPU_SB_REGS", 1, SPK_INREG);
+    g->dp->sb_regs = regs < 0 ? SPK_INREG : regs;
 }
 
 /* Dynamic buckets: per-target counters and room for dp_cap events a step. */
@@ -585,10 +578,8 @@ void spk_devpush_setup(sim_t *s, spk_cuda *g)
      * ran as fast with and without, the NESTML form 9 % slower with. The
      * microcircuit's loop: -19 %. OLIVE_GPU_SB_ADD=0: never, 1: wherever
      * the delays and memory allow (comparisons, tests). */
-    const char *add = getenv("OLIVE_GPU_SB_ADD");
-    if (add && *add && strcmp(add, "0") && strcmp(add, "1")) olive_die("OLIVE_GPU_SB_ADD='%s': expected 0 or 1", add);
-    g->dp->sb_add = !s->spk->zero_delay && !(add && !strcmp(add, "0")) &&
-                (pass_one_wave(g) || (add && !strcmp(add, "1"))) &&
+    const int add = spk_env_digit("OLIVE_GPU_SB_ADD", 0, 1);
+    g->dp->sb_add = !s->spk->zero_delay && add != 0 && (pass_one_wave(g) || add == 1) &&
                 nsyn * (per_syn + (int64_t)sizeof(spk_link)) <= half;
     /* a plugin delivering before its condition (spk_cuda.cu's plugin_push_steps)
      * sends a step's events after that step's delivery: into the slots at
@@ -598,10 +589,9 @@ void spk_devpush_setup(sim_t *s, spk_cuda *g)
      * no delay is 0 steps: the events added into their slots by atomics
      * beside the next step's pass, no lists (no memory a synapse);
      * OLIVE_GPU_SB_ATOMIC=0: the lists instead (comparisons, tests) */
-    const char *at = getenv("OLIVE_GPU_SB_ATOMIC");
-    if (at && *at && strcmp(at, "0") && strcmp(at, "1")) olive_die("OLIVE_GPU_SB_ATOMIC='%s': expected 0 or 1", at);
+    const int at = spk_env_digit("OLIVE_GPU_SB_ATOMIC", 0, 1);
     g->pass.sb_atomic = s->spk->wq.order_free && !s->spk->zero_delay && !late && !g->pl && !g->cable && g->ring.nt == n &&
-                   !(at && !strcmp(at, "0")) && !(env && !strcmp(env, "dynamic"));
+                   at != 0 && !(env && !strcmp(env, "dynamic"));
     g->pass.sb = (fits || g->pass.sb_atomic) && !late && !(env && !strcmp(env, "dynamic"));
     if (!g->pass.sb || g->pass.sb_atomic) g->dp->sb_add = 0;
     if (env && !strcmp(env, "static") && !g->pass.sb)

@@ -79,9 +79,7 @@ static void host_load(spk_cuda *g, const struct spk_graph_host *h, size_t dp_byt
 
 void spk_graph_setup(sim_t *s, spk_cuda *g)
 {
-    const char *e = getenv("OLIVE_GPU_GRAPH");
-    if (e && *e && strcmp(e, "0") && strcmp(e, "1")) olive_die("OLIVE_GPU_GRAPH='%s': expected 0 or 1", e);
-    if (!e || strcmp(e, "1")) return;
+    if (spk_env_digit("OLIVE_GPU_GRAPH", 0, 1) != 1) return;
     if (g->mode != SPK_DEVICE_PUSH || !g->dp || g->cable || g->pl || g->rules) return;
     spk_graph *G = (spk_graph *)olive_calloc(1, sizeof *G, "CUDA graph");
     G->dp_bytes = spk_devpush_state_bytes();
