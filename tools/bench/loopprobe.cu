@@ -15,8 +15,19 @@
  *   one-sync  the scatter done by the block that found the spike (no
  *             barrier between), ~25 spikes of `fanout` events a step;
  *   due-slot  the events kept per (due slot, target) instead of summed into
- *             the ring at arrival: the update reads its due slot's inbox.
- * Usage: olive-loopprobe [cells] [events] [fanout] [steps] */
+ *             the ring at arrival: the update reads its due slot's inbox;
+ *   resident  (issue 58: a step of <= 5 us) the shape the order-free sums
+ *             allow: a cell's state stays in its thread's registers for
+ *             the whole run, a step's events are added into the ring with
+ *             atomics that return nothing, and ONE barrier a step: in
+ *             iteration s every thread of the grid sends its share of
+ *             step s-1's spikes (read from a list) while each cell takes
+ *             in slot s-1's sums, clears it and makes step s (the least
+ *             delay is one step, so the two touch no common slot);
+ *             iaf_psc_exp's propagation in double, a DC or a drawn-ahead
+ *             drive, ~25 spikes a step of `fanout` synapses each, stored
+ *             (8 bytes: target, receptor, delay, weight), delays 1-40.
+ * Usage: olive-loopprobe [cells] [events] [fanout] [steps] [all|resident] */
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 #include <stdint.h>
@@ -190,6 +201,116 @@ __global__ void k_due_slot(int steps, world w, uint32_t *dcnt, ev16 *dbox)
     }
 }
 
+/* The resident loop's world: a ring of SLOTS x 2 receptors x n sums, the
+ * synapses of every cell (fanout each), three spike lists taking turns (the
+ * one read, the one written, the one being emptied). */
+static const int LIST_CAP = 4096, DRIVE_STEPS = 256;
+struct resident_world {
+    int n, fanout, per_block;
+    double *ring, *st;
+    const uint2 *syn;
+    uint32_t *list, *cnt;
+    const double *drive;
+};
+
+__global__ void k_make_synapses(uint2 *syn, size_t count, uint32_t n, uint32_t fanout)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < count; i += (size_t)gridDim.x * blockDim.x) {
+        uint64_t h = (i + 1) * 0x9E3779B97F4A7C15ull;
+        h ^= h >> 31;
+        h *= 0xBF58476D1CE4E5B9ull;
+        h ^= h >> 29;
+        const uint32_t cell = (uint32_t)(i / fanout);
+        const uint32_t inh = cell % 5 == 4, delay = 1 + (uint32_t)(h >> 40) % 40;
+        syn[i] = make_uint2((uint32_t)(h % n) | inh << 31, delay << 24 | (uint32_t)(h >> 16 & 0xfffff));
+    }
+}
+
+/* mode bits: 1 no update (the spikes still listed), 2 no sends, 4 the sends'
+ * sums folded into 8 slots (an array the L2 holds), 8 the update without
+ * the ring (no sums read or cleared), 16 the ring cell-major (a cell's
+ * slots and receptors side by side: a block's cells in a few pages) */
+static __device__ __forceinline__ size_t ring_at(int mode, int n, uint32_t slot, uint32_t rec, uint32_t cell)
+{
+    return mode & 16 ? ((size_t)cell * SLOTS + slot) * 2 + rec : ((size_t)slot * 2 + rec) * n + cell;
+}
+
+__global__ void k_resident(int steps, resident_world w, int hand, int mode)
+{
+    cg::grid_group g = cg::this_grid();
+    const uint32_t T = gridDim.x * blockDim.x, tid = blockIdx.x * blockDim.x + threadIdx.x;
+    const int r = blockIdx.x * w.per_block + threadIdx.x;
+    const bool own = threadIdx.x < (unsigned)w.per_block && r < w.n;
+    /* iaf_psc_exp's propagators at 0.1 ms (tau_m 10, tau_syn 0.5, C_m 250) */
+    const double P22 = 0.99004983374916811, P11 = 0.81873075307798182, P21 = 3.6184923263367e-04, P20 = 3.9800664998e-04;
+    const double thr = 25.0 / w.n * 4294967296.0;
+    double v = own ? -58.0 - 0.001 * (r % 1000) : 0, iex = 0, iin = 0;
+    double drive_next = own && w.drive ? __ldcs(&w.drive[r]) : 0;
+    unsigned int gen = 0;
+    if (threadIdx.x == 0) gen = *(volatile unsigned int *)&g_generation;
+    for (int s = 1; s <= steps; s++) {
+        /* step s-1's spikes: every thread a share of their events */
+        const int lp = (s - 1) % 3;
+        const uint32_t m = min(__ldcg(&w.cnt[lp]), (uint32_t)LIST_CAP), E = m * (uint32_t)w.fanout;
+        for (uint32_t e = tid; e < (mode & 2 ? 0u : E); e += T) {
+            const uint32_t i = e / (uint32_t)w.fanout, j = e - i * (uint32_t)w.fanout;
+            const uint32_t c = __ldcg(&w.list[lp * LIST_CAP + i]);
+            const uint2 y = __ldcs(&w.syn[(size_t)c * w.fanout + j]);
+            const uint32_t slot = (uint32_t)(s - 1 + (int)(y.y >> 24)) & (mode & 4 ? 7 : SLOTS - 1);
+            atomicAdd(&w.ring[ring_at(mode, w.n, slot, y.x >> 31, y.x & 0x7fffffffu)], (double)(y.y & 0xfffff) * (1.0 / 65536));
+        }
+        /* step s: slot s-1's sums taken in, the slot cleared, the cell moved on */
+        if (own && !(mode & 1)) {
+            const size_t a0 = ring_at(mode, w.n, (s - 1) & (SLOTS - 1), 0, r), a1 = ring_at(mode, w.n, (s - 1) & (SLOTS - 1), 1, r);
+            const double dex = mode & 8 ? 0.0 : __ldcg(&w.ring[a0]), din = mode & 8 ? 0.0 : __ldcg(&w.ring[a1]);
+            const double drive = drive_next;
+            if (w.drive) drive_next = __ldcs(&w.drive[(size_t)(s % DRIVE_STEPS) * w.n + r]);
+            if (!(mode & 8)) {
+                w.ring[a0] = 0;
+                w.ring[a1] = 0;
+            }
+            iex += dex;
+            iin -= din;
+            v = P22 * v + P21 * (iex + iin) + P20 * (350.0 + drive);
+            iex *= P11;
+            iin *= P11;
+            uint64_t h = (uint64_t)(r + 1) * 0x9E3779B97F4A7C15ull ^ (uint64_t)(s + 7) * 0xC2B2AE3D27D4EB4Full;
+            h ^= h >> 29;
+            h *= 0xBF58476D1CE4E5B9ull;
+            h ^= h >> 32;
+            if ((double)(uint32_t)h < thr || v > 1e9) {  /* (the spike) */
+                v = -70.0;
+                const uint32_t k = atomicAdd(&w.cnt[s % 3], 1u);
+                if (k < LIST_CAP) w.list[(s % 3) * LIST_CAP + k] = (uint32_t)r;
+            }
+        }
+        if (own && (mode & 1)) {   /* the same spikes, no update */
+            uint64_t h = (uint64_t)(r + 1) * 0x9E3779B97F4A7C15ull ^ (uint64_t)(s + 7) * 0xC2B2AE3D27D4EB4Full;
+            h ^= h >> 29;
+            h *= 0xBF58476D1CE4E5B9ull;
+            h ^= h >> 32;
+            if ((double)(uint32_t)h < thr) {
+                const uint32_t k = atomicAdd(&w.cnt[s % 3], 1u);
+                if (k < LIST_CAP) w.list[(s % 3) * LIST_CAP + k] = (uint32_t)r;
+            }
+        }
+        if (tid == 0) w.cnt[(s + 1) % 3] = 0;
+        if (hand) counter_barrier(gen);
+        else g.sync();
+    }
+    if (own) {
+        w.st[r] = v;
+        w.st[w.n + r] = iex;
+        w.st[2 * w.n + r] = iin;
+    }
+}
+
+__global__ void k_fill_drive(double *d, size_t count)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < count; i += (size_t)gridDim.x * blockDim.x)
+        d[i] = (double)(i * 2654435761u % 7);
+}
+
 static int g_sms;
 static float timed(const void *kernel, int block, int per_sm_want, void **args, int steps, int *per_sm_used)
 {
@@ -209,6 +330,71 @@ static float timed(const void *kernel, int block, int per_sm_want, void **args, 
     return ms * 1000 / steps;
 }
 
+/* The resident loop at 1 and 2 blocks an SM, both barriers, DC and drawn-ahead
+ * drive; the spikes a step it sent are printed beside the time. */
+static void resident_loops(int n, int fanout, int steps)
+{
+    resident_world r;
+    r.n = n;
+    r.fanout = fanout;
+    const size_t nsyn = (size_t)n * fanout;
+    uint2 *syn;
+    double *drive;
+    CK(cudaMalloc(&syn, nsyn * sizeof(uint2)));
+    k_make_synapses<<<g_sms * 8, 256>>>(syn, nsyn, (uint32_t)n, (uint32_t)fanout);
+    CK(cudaGetLastError());
+    r.syn = syn;
+    CK(cudaMalloc(&r.ring, (size_t)SLOTS * 2 * n * sizeof(double)));
+    CK(cudaMalloc(&r.st, 3 * (size_t)n * sizeof(double)));
+    CK(cudaMalloc(&r.list, 3 * (size_t)LIST_CAP * sizeof(uint32_t)));
+    CK(cudaMalloc(&r.cnt, 3 * sizeof(uint32_t)));
+    CK(cudaMalloc(&drive, (size_t)DRIVE_STEPS * n * sizeof(double)));
+    k_fill_drive<<<g_sms * 8, 256>>>(drive, (size_t)DRIVE_STEPS * n);
+    CK(cudaGetLastError());
+    CK(cudaDeviceSynchronize());
+    printf("resident: %d cells, fanout %d, %d steps, ring %.1f MB, synapses %.2f GB\n", n, fanout, steps,
+           SLOTS * 2.0 * n * 8 / 1e6, nsyn * 8.0 / 1e9);
+    struct variant { int per, block, drive, hand, mode; const char *what; };
+    const variant vs[] = {
+        {1, 0, 0, 0, 0, "DC, whole step"},
+        {1, 0, 1, 0, 0, "drawn drive, whole step"},
+        {2, 0, 0, 0, 0, "DC, whole step"},
+        {1, 1024, 0, 0, 0, "DC, whole step"},
+        {1, 0, 0, 1, 0, "DC, whole step, hand barrier"},
+        {1, 0, 0, 0, 1, "sends alone (no update)"},
+        {1, 0, 0, 0, 2, "update alone (no sends)"},
+        {1, 0, 0, 0, 3, "barrier and spike list alone"},
+        {1, 0, 0, 0, 4, "DC, sends into 8 slots (L2)"},
+        {1, 0, 0, 0, 8, "DC, update without the ring"},
+        {1, 0, 0, 0, 10, "update without the ring alone"},
+        {1, 0, 0, 0, 16, "DC, the ring cell-major"},
+        {1, 0, 0, 0, 18, "update alone, ring cell-major"},
+        {1, 0, 0, 0, 17, "sends alone, ring cell-major"},
+        {1, 0, 0, 0, 0, "DC, whole step (again)"},
+        {1, 0, 0, 0, 2, "update alone (again)"},
+    };
+    for (const variant &x : vs) {
+        r.per_block = (n + g_sms * x.per - 1) / (g_sms * x.per);
+        const int block = x.block ? x.block : (r.per_block + 31) / 32 * 32;
+        if (block > 1024 || block < r.per_block) continue;
+        r.drive = x.drive ? drive : nullptr;
+        CK(cudaMemset(r.ring, 0, (size_t)SLOTS * 2 * n * sizeof(double)));
+        CK(cudaMemset(r.cnt, 0, 3 * sizeof(uint32_t)));
+        int s = steps, h = x.hand, m = x.mode, used = 0;
+        void *args[] = {&s, &r, &h, &m};
+        int s0 = steps < 2000 ? steps : 2000;   /* a warm-up run, then the timed one */
+        void *args0[] = {&s0, &r, &h, &m};
+        timed((const void *)k_resident, block, x.per, args0, s0, &used);
+        if (used < x.per) { printf("resident  %d blocks an SM do not fit\n", x.per); continue; }
+        CK(cudaMemset(r.cnt, 0, 3 * sizeof(uint32_t)));
+        const float us = timed((const void *)k_resident, block, x.per, args, steps, &used);
+        uint32_t c[3];
+        CK(cudaMemcpy(c, r.cnt, sizeof c, cudaMemcpyDeviceToHost));
+        printf("resident  %-32s %4d threads x %d blocks an SM (%d cells a block): %6.3f us a step (last step's spikes %u)\n",
+               x.what, block, used, r.per_block, us, c[steps % 3]);
+    }
+}
+
 int main(int argc, char **argv)
 {
     world w;
@@ -216,6 +402,7 @@ int main(int argc, char **argv)
     w.nev = argc > 2 ? atoi(argv[2]) : 96000;
     w.fanout = argc > 3 ? atoi(argv[3]) : 3900;
     int steps = argc > 4 ? atoi(argv[4]) : 10000;
+    const int only_resident = argc > 5 && !strcmp(argv[5], "resident");
     if (w.n < 1 || w.nev < 0 || w.fanout < 1 || steps < 1 || (size_t)w.fanout >= (size_t)w.n * SLOTS) {
         fprintf(stderr, "usage: olive-loopprobe [cells] [events] [fanout] [steps]\n");
         return 2;
@@ -228,6 +415,8 @@ int main(int argc, char **argv)
     printf("olive-loopprobe on %s (%d SMs): %d cells, %d events a step, fanout %d, %d steps\n", prop.name, g_sms, w.n,
            w.nev, w.fanout, steps);
     int used = 0;
+    if (only_resident) goto resident;
+    {
     const int iters = 20000;
     for (int hand = 0; hand < 2; hand++)
         for (int per : {1, 4}) {
@@ -277,5 +466,8 @@ int main(int argc, char **argv)
         const float us = timed((const void *)k_due_slot, block, per, args, steps, &used);
         printf("due-slot  %-16s %4d threads x %d blocks an SM: %6.3f us a step\n", "update + scatter", block, used, us);
     }
+    }
+resident:
+    resident_loops(w.n, w.fanout, steps);
     return 0;
 }
