@@ -211,6 +211,9 @@ struct resident_world {
     const uint2 *syn;
     uint32_t *list, *cnt;
     const double *drive;
+    uint32_t *qcnt;               /* mode 32: per (block, due slot) inbox, its count */
+    unsigned long long *queue;    /* and its events, qcap each: local cell | receptor << 10 | weight << 11 */
+    uint32_t qcap;
 };
 
 __global__ void k_make_synapses(uint2 *syn, size_t count, uint32_t n, uint32_t fanout)
@@ -229,7 +232,12 @@ __global__ void k_make_synapses(uint2 *syn, size_t count, uint32_t n, uint32_t f
 /* mode bits: 1 no update (the spikes still listed), 2 no sends, 4 the sends'
  * sums folded into 8 slots (an array the L2 holds), 8 the update without
  * the ring (no sums read or cleared), 16 the ring cell-major (a cell's
- * slots and receptors side by side: a block's cells in a few pages) */
+ * slots and receptors side by side: a block's cells in a few pages), 32
+ * no ring: a block's cells' events by due slot in inboxes of their own (an
+ * integer atomic reserves an event's place, the event is stored there; the
+ * block sums its due inbox in shared memory: what the L2 holds is the events
+ * in flight, ~10 MB, not a ring of sums), 64 a thread's first two sends'
+ * loads issued together, the spike list's entries beside its count */
 static __device__ __forceinline__ size_t ring_at(int mode, int n, uint32_t slot, uint32_t rec, uint32_t cell)
 {
     return mode & 16 ? ((size_t)cell * SLOTS + slot) * 2 + rec : ((size_t)slot * 2 + rec) * n + cell;
@@ -249,10 +257,73 @@ __global__ void k_resident(int steps, resident_world w, int hand, int mode)
     unsigned int gen = 0;
     if (threadIdx.x == 0) gen = *(volatile unsigned int *)&g_generation;
     for (int s = 1; s <= steps; s++) {
-        /* step s-1's spikes: every thread a share of their events */
+        if (mode & 32) {
+            __shared__ unsigned long long qs[2][1024];
+            const int lp = (s - 1) % 3;
+            const uint32_t qd = blockIdx.x * SLOTS + ((s - 1) & (SLOTS - 1));
+            const uint32_t c = min(__ldcg(&w.qcnt[qd]), w.qcap), m = min(__ldcg(&w.cnt[lp]), (uint32_t)LIST_CAP);
+            const uint32_t E = m * (uint32_t)w.fanout;
+            if (threadIdx.x < (unsigned)w.per_block) qs[0][threadIdx.x] = qs[1][threadIdx.x] = 0;
+            for (uint32_t e = tid; e < E; e += T) {
+                const uint32_t i = e / (uint32_t)w.fanout, j = e - i * (uint32_t)w.fanout;
+                const uint32_t cc = __ldcg(&w.list[lp * LIST_CAP + i]);
+                const uint2 y = __ldcs(&w.syn[(size_t)cc * w.fanout + j]);
+                const uint32_t t = y.x & 0x7fffffffu, owner = t / (uint32_t)w.per_block, local = t - owner * (uint32_t)w.per_block;
+                const uint32_t q = owner * SLOTS + ((uint32_t)(s - 1 + (int)(y.y >> 24)) & (SLOTS - 1));
+                const uint32_t k = atomicAdd(&w.qcnt[q], 1u);
+                if (k < w.qcap)
+                    w.queue[(size_t)q * w.qcap + k] = local | (unsigned long long)(y.x >> 31) << 10 | (unsigned long long)(y.y & 0xfffff) << 11;
+            }
+            __syncthreads();
+            for (uint32_t k = threadIdx.x; k < c; k += blockDim.x) {
+                const unsigned long long ev = __ldcg(&w.queue[(size_t)qd * w.qcap + k]);
+                atomicAdd(&qs[ev >> 10 & 1][ev & 1023], ev >> 11);
+            }
+            __syncthreads();
+            if (threadIdx.x == 0) w.qcnt[qd] = 0;
+            if (own) {
+                iex += (double)qs[0][threadIdx.x] * (1.0 / 65536);
+                iin -= (double)qs[1][threadIdx.x] * (1.0 / 65536);
+                v = P22 * v + P21 * (iex + iin) + P20 * 350.0;
+                iex *= P11;
+                iin *= P11;
+                uint64_t h = (uint64_t)(r + 1) * 0x9E3779B97F4A7C15ull ^ (uint64_t)(s + 7) * 0xC2B2AE3D27D4EB4Full;
+                h ^= h >> 29;
+                h *= 0xBF58476D1CE4E5B9ull;
+                h ^= h >> 32;
+                if ((double)(uint32_t)h < thr || v > 1e9) {
+                    v = -70.0;
+                    const uint32_t k = atomicAdd(&w.cnt[s % 3], 1u);
+                    if (k < LIST_CAP) w.list[(s % 3) * LIST_CAP + k] = (uint32_t)r;
+                }
+            }
+            if (tid == 0) w.cnt[(s + 1) % 3] = 0;
+            if (hand) counter_barrier(gen);
+            else g.sync();
+            continue;
+        }
+        /* step s-1's spikes: every thread a share of their events (mode 64: a
+         * thread's first two events with their list entries read beside the
+         * count, before it is known, and both synapses read together) */
         const int lp = (s - 1) % 3;
+        const uint32_t F = (uint32_t)w.fanout, i0 = tid / F, i1 = (tid + T) / F;
+        const uint32_t c0 = mode & 64 && i0 < (uint32_t)LIST_CAP ? __ldcg(&w.list[lp * LIST_CAP + i0]) : 0;
+        const uint32_t c1 = mode & 64 && i1 < (uint32_t)LIST_CAP ? __ldcg(&w.list[lp * LIST_CAP + i1]) : 0;
         const uint32_t m = min(__ldcg(&w.cnt[lp]), (uint32_t)LIST_CAP), E = m * (uint32_t)w.fanout;
-        for (uint32_t e = tid; e < (mode & 2 ? 0u : E); e += T) {
+        if ((mode & 64) && !(mode & 2)) {
+            const bool h0 = tid < E, h1 = tid + T < E;
+            uint2 y0 = make_uint2(0, 0), y1 = make_uint2(0, 0);
+            if (h0) y0 = __ldcs(&w.syn[(size_t)c0 * F + (tid - i0 * F)]);
+            if (h1) y1 = __ldcs(&w.syn[(size_t)c1 * F + (tid + T - i1 * F)]);
+            const uint32_t fold = mode & 4 ? 7 : SLOTS - 1;
+            if (h0)
+                atomicAdd(&w.ring[ring_at(mode, w.n, (uint32_t)(s - 1 + (int)(y0.y >> 24)) & fold, y0.x >> 31, y0.x & 0x7fffffffu)],
+                          (double)(y0.y & 0xfffff) * (1.0 / 65536));
+            if (h1)
+                atomicAdd(&w.ring[ring_at(mode, w.n, (uint32_t)(s - 1 + (int)(y1.y >> 24)) & fold, y1.x >> 31, y1.x & 0x7fffffffu)],
+                          (double)(y1.y & 0xfffff) * (1.0 / 65536));
+        }
+        for (uint32_t e = mode & 64 ? tid + 2 * T : tid; e < (mode & 2 ? 0u : E); e += T) {
             const uint32_t i = e / (uint32_t)w.fanout, j = e - i * (uint32_t)w.fanout;
             const uint32_t c = __ldcg(&w.list[lp * LIST_CAP + i]);
             const uint2 y = __ldcs(&w.syn[(size_t)c * w.fanout + j]);
@@ -349,6 +420,9 @@ static void resident_loops(int n, int fanout, int steps)
     CK(cudaMalloc(&r.list, 3 * (size_t)LIST_CAP * sizeof(uint32_t)));
     CK(cudaMalloc(&r.cnt, 3 * sizeof(uint32_t)));
     CK(cudaMalloc(&drive, (size_t)DRIVE_STEPS * n * sizeof(double)));
+    r.qcap = 4096;
+    CK(cudaMalloc(&r.qcnt, (size_t)g_sms * 2 * SLOTS * sizeof(uint32_t)));
+    CK(cudaMalloc(&r.queue, (size_t)g_sms * 2 * SLOTS * r.qcap * sizeof(unsigned long long)));
     k_fill_drive<<<g_sms * 8, 256>>>(drive, (size_t)DRIVE_STEPS * n);
     CK(cudaGetLastError());
     CK(cudaDeviceSynchronize());
@@ -356,23 +430,24 @@ static void resident_loops(int n, int fanout, int steps)
            SLOTS * 2.0 * n * 8 / 1e6, nsyn * 8.0 / 1e9);
     struct variant { int per, block, drive, hand, mode; const char *what; };
     const variant vs[] = {
-        {1, 0, 0, 0, 0, "DC, whole step"},
-        {1, 0, 1, 0, 0, "drawn drive, whole step"},
-        {2, 0, 0, 0, 0, "DC, whole step"},
-        {1, 1024, 0, 0, 0, "DC, whole step"},
-        {1, 0, 0, 1, 0, "DC, whole step, hand barrier"},
-        {1, 0, 0, 0, 1, "sends alone (no update)"},
-        {1, 0, 0, 0, 2, "update alone (no sends)"},
+        {1, 0, 0, 0, 0, "DC, whole step (ring)"},
+        {1, 0, 0, 0, 32, "DC, whole step (inboxes)"},
+        {2, 0, 0, 0, 32, "DC, whole step (inboxes)"},
+        {1, 1024, 0, 0, 32, "DC, whole step (inboxes)"},
+        {1, 0, 0, 1, 32, "DC, inboxes, hand barrier"},
+        {1, 0, 0, 0, 2, "update alone (ring, no sends)"},
         {1, 0, 0, 0, 3, "barrier and spike list alone"},
-        {1, 0, 0, 0, 4, "DC, sends into 8 slots (L2)"},
-        {1, 0, 0, 0, 8, "DC, update without the ring"},
-        {1, 0, 0, 0, 10, "update without the ring alone"},
-        {1, 0, 0, 0, 16, "DC, the ring cell-major"},
-        {1, 0, 0, 0, 18, "update alone, ring cell-major"},
-        {1, 0, 0, 0, 17, "sends alone, ring cell-major"},
-        {1, 0, 0, 0, 0, "DC, whole step (again)"},
-        {1, 0, 0, 0, 2, "update alone (again)"},
+        {1, 0, 0, 0, 1, "sends alone (ring)"},
+        {1, 0, 1, 0, 0, "drawn drive, whole step (ring)"},
+        {1, 0, 0, 0, 0, "DC, whole step (ring, again)"},
+        {1, 0, 0, 0, 32, "DC, whole step (inboxes, again)"},
+        {1, 0, 0, 0, 64, "DC, whole step, sends' loads ahead"},
+        {1, 0, 0, 0, 65, "sends alone, loads ahead"},
+        {1, 0, 0, 0, 68, "DC, loads ahead, 8 slots (L2)"},
+        {1, 1024, 0, 0, 64, "DC, whole step, sends' loads ahead"},
+        {2, 0, 0, 0, 64, "DC, whole step, sends' loads ahead"},
     };
+    std::vector<double> ref;
     for (const variant &x : vs) {
         r.per_block = (n + g_sms * x.per - 1) / (g_sms * x.per);
         const int block = x.block ? x.block : (r.per_block + 31) / 32 * 32;
@@ -380,6 +455,7 @@ static void resident_loops(int n, int fanout, int steps)
         r.drive = x.drive ? drive : nullptr;
         CK(cudaMemset(r.ring, 0, (size_t)SLOTS * 2 * n * sizeof(double)));
         CK(cudaMemset(r.cnt, 0, 3 * sizeof(uint32_t)));
+        CK(cudaMemset(r.qcnt, 0, (size_t)g_sms * 2 * SLOTS * sizeof(uint32_t)));
         int s = steps, h = x.hand, m = x.mode, used = 0;
         void *args[] = {&s, &r, &h, &m};
         int s0 = steps < 2000 ? steps : 2000;   /* a warm-up run, then the timed one */
@@ -387,11 +463,22 @@ static void resident_loops(int n, int fanout, int steps)
         timed((const void *)k_resident, block, x.per, args0, s0, &used);
         if (used < x.per) { printf("resident  %d blocks an SM do not fit\n", x.per); continue; }
         CK(cudaMemset(r.cnt, 0, 3 * sizeof(uint32_t)));
+        CK(cudaMemset(r.qcnt, 0, (size_t)g_sms * 2 * SLOTS * sizeof(uint32_t)));
+        CK(cudaMemset(r.ring, 0, (size_t)SLOTS * 2 * n * sizeof(double)));
         const float us = timed((const void *)k_resident, block, x.per, args, steps, &used);
         uint32_t c[3];
         CK(cudaMemcpy(c, r.cnt, sizeof c, cudaMemcpyDeviceToHost));
-        printf("resident  %-32s %4d threads x %d blocks an SM (%d cells a block): %6.3f us a step (last step's spikes %u)\n",
-               x.what, block, used, r.per_block, us, c[steps % 3]);
+        /* the same spikes (a hash of cell and step) and exact sums: the DC runs
+         * of the ring and of the inboxes end in the same state, bit for bit */
+        const char *same = "";
+        if (!x.drive && (x.mode == 0 || x.mode == 16 || x.mode == 32 || x.mode == 64)) {
+            std::vector<double> st(3 * (size_t)n);
+            CK(cudaMemcpy(st.data(), r.st, st.size() * sizeof(double), cudaMemcpyDeviceToHost));
+            if (ref.empty()) ref = st, same = ", the reference state";
+            else same = memcmp(ref.data(), st.data(), st.size() * sizeof(double)) ? ", state DIFFERS from the first run's" : ", the same state bit for bit";
+        }
+        printf("resident  %-32s %4d threads x %d blocks an SM (%d cells a block): %6.3f us a step (last step's spikes %u%s)\n",
+               x.what, block, used, r.per_block, us, c[steps % 3], same);
     }
 }
 
