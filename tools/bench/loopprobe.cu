@@ -447,6 +447,18 @@ static void resident_loops(int n, int fanout, int steps)
         {1, 1024, 0, 0, 64, "DC, whole step, sends' loads ahead"},
         {2, 0, 0, 0, 64, "DC, whole step, sends' loads ahead"},
     };
+    /* The GPU's clocks first brought up from idle: a call's first figures,
+     * with only each variant's own short warm-up, came out ~2.7x slower
+     * (docs/results/microcircuit_resident_probe_2026-12-07_h100.txt) */
+    {
+        r.per_block = (n + g_sms - 1) / g_sms;
+        r.drive = nullptr;
+        CK(cudaMemset(r.cnt, 0, 3 * sizeof(uint32_t)));
+        CK(cudaMemset(r.ring, 0, (size_t)SLOTS * 2 * n * sizeof(double)));
+        int s = 30000, h = 0, m = 0, used = 0;
+        void *args[] = {&s, &r, &h, &m};
+        timed((const void *)k_resident, (r.per_block + 31) / 32 * 32, 1, args, s, &used);
+    }
     std::vector<double> ref;
     for (const variant &x : vs) {
         r.per_block = (n + g_sms * x.per - 1) / (g_sms * x.per);
