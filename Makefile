@@ -208,7 +208,7 @@ $(BUILD)/bench/olive-bwprobe: tools/bench/bwprobe.cu tools/bench/bench_cuda.h
 	$(NVCC) $(NVCCFLAGS) -o $@ $<
 # What sending a step's spike events costs, access by access, and whole
 # steps with two bucket layouts (issue 17).
-# (and whole steps in one persistent cooperative kernel: olive-loopprobe, issue 36;
+# (and whole steps in one persistent cooperative kernel: olive-loopprobe, issue 36, its `resident` loop issue 58;
 # the boundary between two phases of a step, launch by launch, PDL, CUDA graph, grid barrier: olive-launchprobe, issue 58;
 # random atomics and loads under each L2 fetch granularity hint: olive-l2fetchprobe, issue 58).
 $(BUILD)/bench/olive-scatterprobe $(BUILD)/bench/olive-stepprobe $(BUILD)/bench/olive-loopprobe $(BUILD)/bench/olive-launchprobe $(BUILD)/bench/olive-l2fetchprobe: $(BUILD)/bench/olive-%: tools/bench/%.cu tools/bench/bench_cuda.h
