@@ -447,8 +447,9 @@ static void resident_loops(int n, int fanout, int steps)
         {1, 1024, 0, 0, 64, "DC, whole step, sends' loads ahead"},
         {2, 0, 0, 0, 64, "DC, whole step, sends' loads ahead"},
     };
-    /* The GPU's clocks first brought up from idle: a call's first figures,
-     * with only each variant's own short warm-up, came out ~2.7x slower
+    /* 30,000 untimed steps first: a call's first figures, with only each
+     * variant's own short warm-up, once came out ~2.7x slower, likely the
+     * clocks coming up from idle
      * (docs/results/microcircuit_resident_probe_2026-12-07_h100.txt) */
     {
         r.per_block = (n + g_sms - 1) / g_sms;
