@@ -197,37 +197,57 @@ def run_program(name, args, progress=True, ranks=None, mpirun=None, check=True, 
         argv.append("--progress")
     cmd = (_mpirun(ranks, mpirun) if ranks and int(ranks) > 1 else []) + [program] + argv
     callback = _printer if progress is True else progress if callable(progress) else None
-    # a process group of its own: the terminal's Ctrl-C reaches it only as the one signal _wait passes on
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            errors="replace", env=runtime.environment(program, env), cwd=cwd, start_new_session=True,
-                            preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None)
     err_lines = []
     out_chunks = []
+    started = {}   # "proc": the program, once it runs
+    ready = threading.Event()
 
     def read_err():
-        for line in proc.stderr:
-            p = parse_progress(line)
-            if p is not None:
-                if callback:
-                    callback(p)
-                continue
-            err_lines.append(line)
-            if progress is True:
-                sys.stderr.write(line)
-                sys.stderr.flush()
+        ready.wait()
+        if "proc" in started:
+            for line in started["proc"].stderr:
+                p = parse_progress(line)
+                if p is not None:
+                    if callback:
+                        callback(p)
+                    continue
+                err_lines.append(line)
+                if progress is True:
+                    sys.stderr.write(line)
+                    sys.stderr.flush()
 
     def read_out():
-        for line in proc.stdout:
-            out_chunks.append(line)
-            if progress is True and echo_stdout:
-                sys.stdout.write(line)
-                sys.stdout.flush()
+        ready.wait()
+        if "proc" in started:
+            for line in started["proc"].stdout:
+                out_chunks.append(line)
+                if progress is True and echo_stdout:
+                    sys.stdout.write(line)
+                    sys.stdout.flush()
 
+    # The readers run and the signal handlers are in place before the program starts, so that a
+    # SIGTERM from its start on is passed on: one between its start and the wait (seen on a busy
+    # machine) had ended Python at once, leaving pyNN.olive's work directory behind.
     threads = [threading.Thread(target=read_err, daemon=True), threading.Thread(target=read_out, daemon=True)]
     for t in threads:
         t.start()
     with _ForwardTermination():
-        rc, stopped_by = _wait(proc)
+        early = None
+        try:
+            # a process group of its own: the terminal's Ctrl-C reaches it only as the one signal _wait passes on
+            started["proc"] = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                               errors="replace", env=runtime.environment(program, env), cwd=cwd,
+                                               start_new_session=True,
+                                               preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None)
+        except (_Terminated, KeyboardInterrupt) as e:
+            early = e
+        finally:
+            ready.set()
+        if "proc" not in started:
+            for t in threads:
+                t.join()
+            raise early   # (no program: a Popen cut short leaves a child that dies with this process)
+        rc, stopped_by = _wait(started["proc"], early)
     for t in threads:
         t.join()
     done = Completed(cmd, rc, "".join(out_chunks), "".join(err_lines))
@@ -240,18 +260,20 @@ def run_program(name, args, progress=True, ranks=None, mpirun=None, check=True, 
     return done
 
 
-def _wait(proc):
-    """(exit status, None), or (exit status, the exception) when one (Ctrl-C) came while waiting.
+def _wait(proc, stopped_by=None):
+    """(exit status, None), or (exit status, the exception) when one (Ctrl-C) came while waiting
+    (or before: stopped_by).
 
     Then the program gets one SIGINT and is waited for: olive-simulate writes
     its output so far and a state to continue from, which a second signal
     would cut short. Only a further Ctrl-C here passes a second SIGINT on
     (olive-simulate, and mpirun, stop at once); a third kills it.
     """
-    try:
-        return proc.wait(), None
-    except BaseException as e:   # Ctrl-C above all: the program must not run on unwatched
-        stopped_by = e
+    if stopped_by is None:
+        try:
+            return proc.wait(), None
+        except BaseException as e:   # Ctrl-C above all: the program must not run on unwatched
+            stopped_by = e
     first = stopped_by.signum if isinstance(stopped_by, _Terminated) else signal.SIGINT
     signals = iter((first, signal.SIGINT))
     while True:
