@@ -243,14 +243,47 @@ static __device__ __forceinline__ size_t ring_at(int mode, int n, uint32_t slot,
     return mode & 16 ? ((size_t)cell * SLOTS + slot) * 2 + rec : ((size_t)slot * 2 + rec) * n + cell;
 }
 
+/* Whether cell r fires at step s: ~25 cells a step whatever the state, so
+ * every variant sends the same events (thr: 25 / n of 2^32). */
+static __device__ __forceinline__ bool resident_spikes(int r, int s, double thr)
+{
+    uint64_t h = (uint64_t)(r + 1) * 0x9E3779B97F4A7C15ull ^ (uint64_t)(s + 7) * 0xC2B2AE3D27D4EB4Full;
+    h ^= h >> 29;
+    h *= 0xBF58476D1CE4E5B9ull;
+    h ^= h >> 32;
+    return (double)(uint32_t)h < thr;
+}
+
+static __device__ __forceinline__ void resident_list_spike(const resident_world &w, int s, int r)
+{
+    const uint32_t k = atomicAdd(&w.cnt[s % 3], 1u);
+    if (k < LIST_CAP) w.list[(s % 3) * LIST_CAP + k] = (uint32_t)r;
+}
+
+/* A cell's step s: the due sums taken in, iaf_psc_exp's propagation at 0.1 ms
+ * (tau_m 10, tau_syn 0.5, C_m 250), the spike (the test on v keeps the
+ * update's work from being dropped). */
+static __device__ __forceinline__ void resident_cell_step(const resident_world &w, int s, int r, double thr, double dex,
+                                                          double din, double drive, double &v, double &iex, double &iin)
+{
+    const double P22 = 0.99004983374916811, P11 = 0.81873075307798182, P21 = 3.6184923263367e-04, P20 = 3.9800664998e-04;
+    iex += dex;
+    iin -= din;
+    v = P22 * v + P21 * (iex + iin) + P20 * (350.0 + drive);
+    iex *= P11;
+    iin *= P11;
+    if (resident_spikes(r, s, thr) || v > 1e9) {
+        v = -70.0;
+        resident_list_spike(w, s, r);
+    }
+}
+
 __global__ void k_resident(int steps, resident_world w, int hand, int mode)
 {
     cg::grid_group g = cg::this_grid();
     const uint32_t T = gridDim.x * blockDim.x, tid = blockIdx.x * blockDim.x + threadIdx.x;
     const int r = blockIdx.x * w.per_block + threadIdx.x;
     const bool own = threadIdx.x < (unsigned)w.per_block && r < w.n;
-    /* iaf_psc_exp's propagators at 0.1 ms (tau_m 10, tau_syn 0.5, C_m 250) */
-    const double P22 = 0.99004983374916811, P11 = 0.81873075307798182, P21 = 3.6184923263367e-04, P20 = 3.9800664998e-04;
     const double thr = 25.0 / w.n * 4294967296.0;
     double v = own ? -58.0 - 0.001 * (r % 1000) : 0, iex = 0, iin = 0;
     double drive_next = own && w.drive ? __ldcs(&w.drive[r]) : 0;
@@ -282,20 +315,8 @@ __global__ void k_resident(int steps, resident_world w, int hand, int mode)
             __syncthreads();
             if (threadIdx.x == 0) w.qcnt[qd] = 0;
             if (own) {
-                iex += (double)qs[0][threadIdx.x] * (1.0 / 65536);
-                iin -= (double)qs[1][threadIdx.x] * (1.0 / 65536);
-                v = P22 * v + P21 * (iex + iin) + P20 * 350.0;
-                iex *= P11;
-                iin *= P11;
-                uint64_t h = (uint64_t)(r + 1) * 0x9E3779B97F4A7C15ull ^ (uint64_t)(s + 7) * 0xC2B2AE3D27D4EB4Full;
-                h ^= h >> 29;
-                h *= 0xBF58476D1CE4E5B9ull;
-                h ^= h >> 32;
-                if ((double)(uint32_t)h < thr || v > 1e9) {
-                    v = -70.0;
-                    const uint32_t k = atomicAdd(&w.cnt[s % 3], 1u);
-                    if (k < LIST_CAP) w.list[(s % 3) * LIST_CAP + k] = (uint32_t)r;
-                }
+                resident_cell_step(w, s, r, thr, (double)qs[0][threadIdx.x] * (1.0 / 65536),
+                                   (double)qs[1][threadIdx.x] * (1.0 / 65536), 0.0, v, iex, iin);
             }
             if (tid == 0) w.cnt[(s + 1) % 3] = 0;
             if (hand) counter_barrier(gen);
@@ -340,30 +361,10 @@ __global__ void k_resident(int steps, resident_world w, int hand, int mode)
                 w.ring[a0] = 0;
                 w.ring[a1] = 0;
             }
-            iex += dex;
-            iin -= din;
-            v = P22 * v + P21 * (iex + iin) + P20 * (350.0 + drive);
-            iex *= P11;
-            iin *= P11;
-            uint64_t h = (uint64_t)(r + 1) * 0x9E3779B97F4A7C15ull ^ (uint64_t)(s + 7) * 0xC2B2AE3D27D4EB4Full;
-            h ^= h >> 29;
-            h *= 0xBF58476D1CE4E5B9ull;
-            h ^= h >> 32;
-            if ((double)(uint32_t)h < thr || v > 1e9) {  /* (the spike) */
-                v = -70.0;
-                const uint32_t k = atomicAdd(&w.cnt[s % 3], 1u);
-                if (k < LIST_CAP) w.list[(s % 3) * LIST_CAP + k] = (uint32_t)r;
-            }
+            resident_cell_step(w, s, r, thr, dex, din, drive, v, iex, iin);
         }
         if (own && (mode & 1)) {   /* the same spikes, no update */
-            uint64_t h = (uint64_t)(r + 1) * 0x9E3779B97F4A7C15ull ^ (uint64_t)(s + 7) * 0xC2B2AE3D27D4EB4Full;
-            h ^= h >> 29;
-            h *= 0xBF58476D1CE4E5B9ull;
-            h ^= h >> 32;
-            if ((double)(uint32_t)h < thr) {
-                const uint32_t k = atomicAdd(&w.cnt[s % 3], 1u);
-                if (k < LIST_CAP) w.list[(s % 3) * LIST_CAP + k] = (uint32_t)r;
-            }
+            if (resident_spikes(r, s, thr)) resident_list_spike(w, s, r);
         }
         if (tid == 0) w.cnt[(s + 1) % 3] = 0;
         if (hand) counter_barrier(gen);
