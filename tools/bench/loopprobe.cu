@@ -27,13 +27,20 @@
  *             iaf_psc_exp's propagation in double, a DC or a drawn-ahead
  *             drive, ~25 spikes a step of `fanout` synapses each, stored
  *             (8 bytes: target, receptor, delay, weight), delays 1-40.
- * Usage: olive-loopprobe [cells] [events] [fanout] [steps] [all|resident] */
+ *   owned     the resident loop with each block owning its cells' sums:
+ *             a cell's synapses grouped by the block that owns their
+ *             target, a block summing its share of a step's events in
+ *             shared memory (a window of the next due steps; the far ones
+ *             by the ring or by the block's own queues), against the ring
+ *             on the same synapses (the microcircuit's delay law).
+ * Usage: olive-loopprobe [cells] [events] [fanout] [steps] [all|resident|owned] */
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <algorithm>
 #include <vector>
 
 namespace cg = cooperative_groups;
@@ -216,15 +223,29 @@ struct resident_world {
     uint32_t qcap;
 };
 
-__global__ void k_make_synapses(uint2 *syn, size_t count, uint32_t n, uint32_t fanout)
+/* delays 1-40 uniform, or (mc) the microcircuit's law in steps: a normal by
+ * six 10-bit uniforms (Irwin-Hall, sd 1/sqrt(2) before scaling), excitatory
+ * ~N(15, 7.5), inhibitory ~N(7.5, 3.75), clipped to 1-58 */
+__global__ void k_make_synapses(uint2 *syn, size_t count, uint32_t n, uint32_t fanout, int mc)
 {
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < count; i += (size_t)gridDim.x * blockDim.x) {
         uint64_t h = (i + 1) * 0x9E3779B97F4A7C15ull;
         h ^= h >> 31;
         h *= 0xBF58476D1CE4E5B9ull;
         h ^= h >> 29;
-        const uint32_t cell = (uint32_t)(i / fanout);
-        const uint32_t inh = cell % 5 == 4, delay = 1 + (uint32_t)(h >> 40) % 40;
+        const uint32_t cell = (uint32_t)(i / fanout), inh = cell % 5 == 4;
+        uint32_t delay = 1 + (uint32_t)(h >> 40) % 40;
+        if (mc) {
+            uint64_t g = h * 0x94D049BB133111EBull + 0x2545F4914F6CDD1Dull;
+            g ^= g >> 32;
+            g *= 0xD6E8FEB86659FD93ull;
+            g ^= g >> 32;
+            int u = 0;
+            for (int k = 0; k < 6; k++) u += (int)(g >> (10 * k) & 1023);
+            const double z = ((double)u / 1023.0 - 3.0) * 1.4142135623730951;
+            const int d = (int)lrint(inh ? 7.5 + 3.75 * z : 15.0 + 7.5 * z);
+            delay = (uint32_t)(d < 1 ? 1 : d > 58 ? 58 : d);
+        }
         syn[i] = make_uint2((uint32_t)(h % n) | inh << 31, delay << 24 | (uint32_t)(h >> 16 & 0xfffff));
     }
 }
@@ -377,6 +398,171 @@ __global__ void k_resident(int steps, resident_world w, int hand, int mode)
     }
 }
 
+/* The target-owned loop ("owned", issue 58): each block owns a run of
+ * cells, and a firing cell's synapses are stored grouped by the block that
+ * owns their target (a cell's offsets, one per block), so that a block reads
+ * only its cells' share of a step's spikes and sums them in SHARED memory:
+ * a window of the next W due steps (a step's sums of its cells, exact
+ * 64-bit fixed point, the same numbers as the ring's exact double sums).
+ * Events due W steps or more ahead go (mode 128) into the global ring by a
+ * double atomic, read back by the cell with its window, or (mode 256) into
+ * the block's own queue of its due step in global memory, with the count
+ * in shared memory (no global atomic), and join the window when their step
+ * enters it (mode 512: no sends, the barrier and the update alone; 1024:
+ * the hand-written barrier). No event crosses to another block's memory: what the L2 and
+ * the DRAM see is the synapses read, the spike list, and the far events.
+ * Synapses as the resident loop's, delays as the microcircuit's law
+ * (excitatory ~N(15, 7.5) steps, inhibitory ~N(7.5, 3.75), 1-58). */
+struct owned_world {
+    int n, fanout, per_block, W;
+    double *ring, *st;
+    const uint2 *syn;              /* grouped by owning block within each cell's run */
+    const uint16_t *off;           /* (blocks + 1) a cell: where each block's group starts */
+    const uint2 *rows;             /* mode 4096: a cell's group for each block padded to ROW entries */
+    const double *drive;           /* a drawn-ahead drive (DRIVE_STEPS x n amounts), or none (DC) */
+    uint32_t *list, *cnt;
+    unsigned long long *fq;        /* mode 256: per (block, due slot) far events, fqcap each */
+    uint32_t fqcap;
+};
+
+/* One block a cell: its synapses regrouped by the block owning the target. */
+__global__ void k_group_by_owner(const uint2 *syn, uint2 *out, uint16_t *off, uint32_t fanout, uint32_t per_block,
+                                 uint32_t blocks)
+{
+    extern __shared__ uint32_t at[];
+    const size_t c = blockIdx.x, base = c * fanout;
+    for (uint32_t b = threadIdx.x; b <= blocks; b += blockDim.x) at[b] = 0;
+    __syncthreads();
+    for (uint32_t j = threadIdx.x; j < fanout; j += blockDim.x)
+        atomicAdd(&at[(syn[base + j].x & 0x7fffffffu) / per_block], 1u);
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        uint32_t sum = 0;
+        for (uint32_t b = 0; b <= blocks; b++) {
+            const uint32_t k = at[b];
+            at[b] = sum;
+            off[c * (blocks + 1) + b] = (uint16_t)sum;
+            sum += k;
+        }
+    }
+    __syncthreads();
+    for (uint32_t j = threadIdx.x; j < fanout; j += blockDim.x) {
+        const uint2 y = syn[base + j];
+        out[base + atomicAdd(&at[(y.x & 0x7fffffffu) / per_block], 1u)] = y;
+    }
+}
+
+/* One block a cell: its groups copied into rows of ROW entries, the rest
+ * marked empty; the longest group is kept (a row too short is reported). */
+__device__ unsigned int g_longest;
+__global__ void k_pad_rows(const uint2 *grouped, const uint16_t *off, uint2 *rows, uint32_t fanout, uint32_t blocks,
+                           uint32_t row)
+{
+    const size_t c = blockIdx.x;
+    for (uint32_t b = 0; b < blocks; b++) {
+        const uint32_t o0 = off[c * (blocks + 1) + b], len = off[c * (blocks + 1) + b + 1] - o0;
+        if (threadIdx.x == 0) atomicMax(&g_longest, len);
+        for (uint32_t k = threadIdx.x; k < row; k += blockDim.x)
+            rows[(c * blocks + b) * row + k] = k < len ? grouped[c * fanout + o0 + k] : make_uint2(0xffffffffu, 0);
+    }
+}
+
+/* One event into the block's window, or its far path (mode 256: the
+ * block's queue of its due step; else the global ring). */
+static __device__ __forceinline__ void owned_send(const owned_world &w, uint2 y, int s, uint32_t b, uint32_t PB, uint32_t W,
+                                                  int mode, unsigned long long *win, uint32_t *fqn)
+{
+    const uint32_t d = y.y >> 24, rec = y.x >> 31, t = y.x & 0x7fffffffu, local = t - b * PB;
+    const unsigned long long q = y.y & 0xfffff;
+    const uint32_t due = (uint32_t)(s - 1) + d;
+    if (d < W) atomicAdd(&win[((due % W) * 2 + rec) * PB + local], q);
+    else if (mode & 256) {
+        const uint32_t slot = due & (SLOTS - 1), k = atomicAdd(&fqn[slot], 1u);
+        if (k < w.fqcap) w.fq[((size_t)b * SLOTS + slot) * w.fqcap + k] = local | (unsigned long long)rec << 10 | q << 11;
+    } else
+        atomicAdd(&w.ring[ring_at(0, w.n, due & (SLOTS - 1), rec, t)], (double)q * (1.0 / 65536));
+}
+
+/* mode bits: 128 far events to the ring, 256 to the block's queues, 512 no
+ * sends, 1024 the hand-written barrier, 2048 no update (the spikes still
+ * listed), 4096 fixed rows: a cell's events for each block padded to ROW
+ * entries (no offsets to read: the row's place follows from the cell), the
+ * list's entry read beside its count */
+static const uint32_t ROW = 64, NO_EVENT = 0xffffffffu;
+__global__ void __launch_bounds__(1024, 1) k_owned(int steps, owned_world w, int mode)
+{
+    extern __shared__ unsigned long long win[];    /* [W][2][per_block] */
+    __shared__ uint32_t fqn[SLOTS];
+    cg::grid_group g = cg::this_grid();
+    const uint32_t PB = (uint32_t)w.per_block, W = (uint32_t)w.W, B = gridDim.x, b = blockIdx.x;
+    const int r = (int)(b * PB + threadIdx.x);
+    const bool own = threadIdx.x < PB && r < w.n;
+    const double thr = 25.0 / w.n * 4294967296.0;
+    double v = own ? -58.0 - 0.001 * (r % 1000) : 0, iex = 0, iin = 0;
+    double drive_next = own && w.drive ? __ldcs(&w.drive[r]) : 0;
+    for (uint32_t k = threadIdx.x; k < W * 2 * PB; k += blockDim.x) win[k] = 0;
+    for (uint32_t k = threadIdx.x; k < SLOTS; k += blockDim.x) fqn[k] = 0;
+    __syncthreads();
+    const uint32_t warp = threadIdx.x >> 5, lane = threadIdx.x & 31, warps = blockDim.x >> 5;
+    unsigned int gen = 0;   /* mode 1024: the hand-written barrier */
+    if (threadIdx.x == 0) gen = *(volatile unsigned int *)&g_generation;
+    const resident_world rw = {w.n, w.fanout, w.per_block, w.ring, w.st, w.syn, w.list, w.cnt, nullptr, nullptr, nullptr, 0};
+    for (int s = 1; s <= steps; s++) {
+        const int lp = (s - 1) % 3;
+        const uint32_t first = mode & 4096 ? __ldcg(&w.list[lp * LIST_CAP + warp]) : 0;
+        const uint32_t m = mode & 512 ? 0 : min(__ldcg(&w.cnt[lp]), (uint32_t)LIST_CAP);
+        /* mode 256: the far events of the due step entering the window */
+        const uint32_t enter = (uint32_t)(s - 2) + W, eq = enter & (SLOTS - 1);
+        const uint32_t ec = mode & 256 ? min(fqn[eq], w.fqcap) : 0;
+        for (uint32_t i = warp; i < m; i += warps) {
+            const uint32_t c = mode & 4096 && i == warp ? first : __ldcg(&w.list[lp * LIST_CAP + i]);
+            if (mode & 4096) {
+                const uint2 *row = w.rows + ((size_t)c * B + b) * ROW;
+                const uint2 y0 = __ldcs(&row[lane]), y1 = __ldcs(&row[lane + 32]);
+                if (y0.x != NO_EVENT) owned_send(w, y0, s, b, PB, W, mode, win, fqn);
+                if (y1.x != NO_EVENT) owned_send(w, y1, s, b, PB, W, mode, win, fqn);
+                continue;
+            }
+            const uint32_t o0 = __ldg(&w.off[(size_t)c * (B + 1) + b]), o1 = __ldg(&w.off[(size_t)c * (B + 1) + b + 1]);
+            for (uint32_t k = o0 + lane; k < o1; k += 32)
+                owned_send(w, __ldcs(&w.syn[(size_t)c * w.fanout + k]), s, b, PB, W, mode, win, fqn);
+        }
+        for (uint32_t k = threadIdx.x; k < ec; k += blockDim.x) {
+            const unsigned long long ev = __ldcg(&w.fq[((size_t)b * SLOTS + eq) * w.fqcap + k]);
+            atomicAdd(&win[((enter % W) * 2 + (uint32_t)(ev >> 10 & 1)) * PB + (uint32_t)(ev & 1023)], ev >> 11);
+        }
+        __syncthreads();
+        if (threadIdx.x == 0 && (mode & 256)) fqn[eq] = 0;
+        if (own && (mode & 2048)) {
+            if (resident_spikes(r, s, thr)) resident_list_spike(rw, s, r);
+        } else if (own) {
+            const uint32_t ws = (uint32_t)(s - 1) % W;
+            double dex = (double)win[(ws * 2) * PB + threadIdx.x] * (1.0 / 65536);
+            double din = (double)win[(ws * 2 + 1) * PB + threadIdx.x] * (1.0 / 65536);
+            win[(ws * 2) * PB + threadIdx.x] = 0;
+            win[(ws * 2 + 1) * PB + threadIdx.x] = 0;
+            if (!(mode & 256)) {
+                const size_t a0 = ring_at(0, w.n, (s - 1) & (SLOTS - 1), 0, r), a1 = ring_at(0, w.n, (s - 1) & (SLOTS - 1), 1, r);
+                dex += __ldcg(&w.ring[a0]);
+                din += __ldcg(&w.ring[a1]);
+                w.ring[a0] = 0;
+                w.ring[a1] = 0;
+            }
+            const double drive = drive_next;
+            if (w.drive) drive_next = __ldcs(&w.drive[(size_t)(s % DRIVE_STEPS) * w.n + r]);
+            resident_cell_step(rw, s, r, thr, dex, din, drive, v, iex, iin);
+        }
+        if (b == 0 && threadIdx.x == 0) w.cnt[(s + 1) % 3] = 0;
+        if (mode & 1024) counter_barrier(gen);
+        else g.sync();
+    }
+    if (own) {
+        w.st[r] = v;
+        w.st[w.n + r] = iex;
+        w.st[2 * w.n + r] = iin;
+    }
+}
+
 __global__ void k_fill_drive(double *d, size_t count)
 {
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < count; i += (size_t)gridDim.x * blockDim.x)
@@ -384,17 +570,19 @@ __global__ void k_fill_drive(double *d, size_t count)
 }
 
 static int g_sms;
-static float timed(const void *kernel, int block, int per_sm_want, void **args, int steps, int *per_sm_used)
+static float timed(const void *kernel, int block, int per_sm_want, void **args, int steps, int *per_sm_used,
+                   size_t smem = 0)
 {
     int per = 0;
-    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, kernel, block, 0));
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, kernel, block, smem));
     const int use = per < per_sm_want ? per : per_sm_want;
     *per_sm_used = use;
     cudaEvent_t a, b;
     CK(cudaEventCreate(&a));
     CK(cudaEventCreate(&b));
     CK(cudaEventRecord(a));
-    CK(cudaLaunchCooperativeKernel(kernel, dim3(g_sms * use), dim3(block), args, 0, 0));
+    if (use < 1) return -1;
+    CK(cudaLaunchCooperativeKernel(kernel, dim3(g_sms * use), dim3(block), args, smem, 0));
     CK(cudaEventRecord(b));
     CK(cudaEventSynchronize(b));
     float ms = 0;
@@ -413,7 +601,7 @@ static void resident_loops(int n, int fanout, int steps)
     uint2 *syn;
     double *drive;
     CK(cudaMalloc(&syn, nsyn * sizeof(uint2)));
-    k_make_synapses<<<g_sms * 8, 256>>>(syn, nsyn, (uint32_t)n, (uint32_t)fanout);
+    k_make_synapses<<<g_sms * 8, 256>>>(syn, nsyn, (uint32_t)n, (uint32_t)fanout, 0);
     CK(cudaGetLastError());
     r.syn = syn;
     CK(cudaMalloc(&r.ring, (size_t)SLOTS * 2 * n * sizeof(double)));
@@ -496,6 +684,141 @@ static void resident_loops(int n, int fanout, int steps)
     }
 }
 
+/* The target-owned loop against the ring on the same synapses (the
+ * microcircuit's delay law), 1024 threads and one block an SM: the ring's
+ * run first (its state the reference), then each window and far path. */
+static void owned_loops(int n, int fanout, int steps)
+{
+    if (fanout > 65535) { printf("owned: fanout over 65535, not run\n"); return; }
+    const uint32_t B = (uint32_t)g_sms, PB = (uint32_t)((n + g_sms - 1) / g_sms);
+    if (PB > 1024) { printf("owned: %u cells a block do not fit 1024 threads\n", PB); return; }
+    const size_t nsyn = (size_t)n * fanout;
+    uint2 *raw, *grouped;
+    uint16_t *off;
+    CK(cudaMalloc(&raw, nsyn * sizeof(uint2)));
+    CK(cudaMalloc(&grouped, nsyn * sizeof(uint2)));
+    CK(cudaMalloc(&off, (size_t)n * (B + 1) * sizeof(uint16_t)));
+    k_make_synapses<<<g_sms * 8, 256>>>(raw, nsyn, (uint32_t)n, (uint32_t)fanout, 1);
+    CK(cudaGetLastError());
+    k_group_by_owner<<<n, 256, (B + 1) * sizeof(uint32_t)>>>(raw, grouped, off, (uint32_t)fanout, PB, B);
+    CK(cudaGetLastError());
+    uint2 *rows;
+    CK(cudaMalloc(&rows, (size_t)n * B * ROW * sizeof(uint2)));
+    k_pad_rows<<<n, 64>>>(grouped, off, rows, (uint32_t)fanout, B, ROW);
+    CK(cudaGetLastError());
+    unsigned int longest = 0;
+    CK(cudaMemcpyFromSymbol(&longest, g_longest, sizeof longest));
+    /* the delays' law as drawn: how many fall within each window */
+    std::vector<uint2> h(std::min(nsyn, (size_t)4000000));
+    CK(cudaMemcpy(h.data(), raw, h.size() * sizeof(uint2), cudaMemcpyDeviceToHost));
+    size_t within16 = 0, within24 = 0, dmax = 0;
+    for (const uint2 &y : h) {
+        const size_t d = y.y >> 24;
+        within16 += d < 16;
+        within24 += d < 24;
+        dmax = d > dmax ? d : dmax;
+    }
+    resident_world r = {};
+    r.n = n;
+    r.fanout = fanout;
+    r.per_block = (int)PB;
+    r.syn = raw;
+    owned_world o = {};
+    o.n = n;
+    o.fanout = fanout;
+    o.per_block = (int)PB;
+    o.syn = grouped;
+    o.off = off;
+    o.rows = rows;
+    o.fqcap = 4096;
+    const size_t ring_bytes = (size_t)SLOTS * 2 * n * sizeof(double);
+    CK(cudaMalloc(&r.ring, ring_bytes));
+    CK(cudaMalloc(&r.st, 3 * (size_t)n * sizeof(double)));
+    CK(cudaMalloc(&r.list, 3 * (size_t)LIST_CAP * sizeof(uint32_t)));
+    CK(cudaMalloc(&r.cnt, 3 * sizeof(uint32_t)));
+    CK(cudaMalloc(&o.fq, (size_t)B * SLOTS * o.fqcap * sizeof(unsigned long long)));
+    o.ring = r.ring;
+    o.st = r.st;
+    o.list = r.list;
+    o.cnt = r.cnt;
+    CK(cudaDeviceSynchronize());
+    int optin = 0, dev = 0;
+    CK(cudaGetDevice(&dev));
+    CK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+    CK(cudaFuncSetAttribute((const void *)k_owned, cudaFuncAttributeMaxDynamicSharedMemorySize, optin - 1024));
+    printf("owned: %d cells, fanout %d, %d steps, %u blocks of %u cells; delays 1-%zu steps, %.1f %% under 16, %.1f %% "
+           "under 24 (first %zu synapses); a cell's longest group for one block %u (rows of %u)\n", n, fanout, steps, B, PB,
+           dmax, 100.0 * within16 / h.size(), 100.0 * within24 / h.size(), h.size(), longest, ROW);
+    double *drive;
+    CK(cudaMalloc(&drive, (size_t)DRIVE_STEPS * n * sizeof(double)));
+    k_fill_drive<<<g_sms * 8, 256>>>(drive, (size_t)DRIVE_STEPS * n);
+    CK(cudaGetLastError());
+    struct variant { int kind, mode, W; const char *what; };
+    const variant vs[] = {
+        {0, 0, 0, "ring (resident loop)"},
+        {1, 256, 24, "owned, window 24, far queued"},
+        {1, 256 | 4096, 24, "owned, 24, queued, fixed rows"},
+        {1, 256 | 4096, 16, "owned, 16, queued, fixed rows"},
+        {1, 256 | 512, 24, "no sends (barrier, update)"},
+        {1, 256 | 2048, 24, "no update (barrier, sends)"},
+        {1, 256 | 4096 | 2048, 24, "no update (barrier, rows' sends)"},
+        {1, 256 | 512 | 2048, 24, "barrier and spike list alone"},
+        {1, 256 | 4096 | 1024, 24, "fixed rows, hand barrier"},
+        {0, 0, 0, "ring (resident loop, again)"},
+        {1, 256, 24, "owned, window 24, far queued, again"},
+        {1, 256 | 4096, 24, "owned, 24, fixed rows, again"},
+        {2, 256 | 4096, 24, "fixed rows, drawn drive"},
+        {3, 0, 0, "ring, drawn drive"},
+    };
+    std::vector<double> ref, ref_drive;
+    for (const variant &x : vs) {
+        const bool owned = x.kind == 1 || x.kind == 2;
+        const size_t smem = owned ? (size_t)x.W * 2 * PB * sizeof(unsigned long long) : 0;
+        if ((x.mode & 4096) && longest > ROW) { printf("owned     %-36s rows too short\n", x.what); continue; }
+        if (smem > (size_t)optin - 1024) { printf("owned     %-36s window of %zu bytes does not fit\n", x.what, smem); continue; }
+        o.W = x.W;
+        o.drive = r.drive = x.kind >= 2 ? drive : nullptr;
+        int s = steps, m = x.mode, h0 = 0, used = 0;
+        void *ra[] = {&s, &r, &h0, &m};
+        void *oa[] = {&s, &o, &m};
+        const void *kern = owned ? (const void *)k_owned : (const void *)k_resident;
+        const int block = owned ? 1024 : (int)(PB + 31) / 32 * 32;
+        float us = 0;
+        for (int rep = 0; rep < 2; rep++) {   /* a warm-up run, then the timed one */
+            CK(cudaMemset(r.ring, 0, ring_bytes));
+            CK(cudaMemset(r.cnt, 0, 3 * sizeof(uint32_t)));
+            us = timed(kern, block, 1, owned ? oa : ra, steps, &used, smem);
+        }
+        if (us < 0) { printf("owned     %-36s does not fit one block an SM\n", x.what); continue; }
+        uint32_t c[3];
+        CK(cudaMemcpy(c, r.cnt, sizeof c, cudaMemcpyDeviceToHost));
+        const char *same = x.mode & 512 ? ", no sends" : ", no update";
+        if (x.kind >= 2) {   /* the drawn drive: the two forms against each other */
+            std::vector<double> st(3 * (size_t)n);
+            CK(cudaMemcpy(st.data(), r.st, st.size() * sizeof(double), cudaMemcpyDeviceToHost));
+            if (ref_drive.empty()) ref_drive = st, same = ", the drawn drive's first state";
+            else same = memcmp(ref_drive.data(), st.data(), st.size() * sizeof(double)) ? ", state DIFFERS from the other form's" : ", the other form's state bit for bit";
+        } else if (!(x.mode & (512 | 2048))) {
+            std::vector<double> st(3 * (size_t)n);
+            CK(cudaMemcpy(st.data(), r.st, st.size() * sizeof(double), cudaMemcpyDeviceToHost));
+            if (ref.empty()) ref = st, same = ", the reference state";
+            else same = memcmp(ref.data(), st.data(), st.size() * sizeof(double)) ? ", state DIFFERS from the ring's" : ", the ring's state bit for bit";
+        }
+        printf("owned     %-36s %4d threads, %3zu KB shared: %6.3f us a step (last step's spikes %u%s)\n", x.what,
+               block, smem / 1024, us, c[steps % 3], same);
+    }
+    CK(cudaFree(raw));
+    CK(cudaFree(grouped));
+    CK(cudaFree(rows));
+    CK(cudaFree(drive));
+    CK(cudaFree(off));
+    CK(cudaFree(r.ring));
+    CK(cudaFree(r.st));
+    CK(cudaFree(r.list));
+    CK(cudaFree(r.cnt));
+    CK(cudaFree(o.fq));
+}
+
 int main(int argc, char **argv)
 {
     world w;
@@ -504,8 +827,9 @@ int main(int argc, char **argv)
     w.fanout = argc > 3 ? atoi(argv[3]) : 3900;
     int steps = argc > 4 ? atoi(argv[4]) : 10000;
     const int only_resident = argc > 5 && !strcmp(argv[5], "resident");
+    const int only_owned = argc > 5 && !strcmp(argv[5], "owned");
     if (w.n < 1 || w.nev < 0 || w.fanout < 1 || steps < 1 || (size_t)w.fanout >= (size_t)w.n * SLOTS) {
-        fprintf(stderr, "usage: olive-loopprobe [cells] [events] [fanout] [steps]\n");
+        fprintf(stderr, "usage: olive-loopprobe [cells] [events] [fanout] [steps] [all|resident|owned]\n");
         return 2;
     }
     int dev = 0;
@@ -516,6 +840,10 @@ int main(int argc, char **argv)
     printf("olive-loopprobe on %s (%d SMs): %d cells, %d events a step, fanout %d, %d steps\n", prop.name, g_sms, w.n,
            w.nev, w.fanout, steps);
     int used = 0;
+    if (only_owned) {
+        owned_loops(w.n, w.fanout, steps);
+        return 0;
+    }
     if (only_resident) goto resident;
     {
     const int iters = 20000;
