@@ -5,7 +5,9 @@ the full model's rates, and the share of events a window of W due steps holds
 under the model's delay law (excitatory N(1.5, 0.75) ms, inhibitory
 N(0.75, 0.375) ms, steps of 0.1 ms). The model's tables are those of
 examples/microcircuit/microcircuit.py (NEST's network_params.py).
-Run: build/venv-python/bin/python docs/results/microcircuit_owned_groups_2026-12-07.py"""
+Run: build/venv-python/bin/python docs/results/microcircuit_owned_groups_2026-12-07.py [--table FILE]
+(--table: also write the network for `olive-loopprobe 77169 96000 3900 STEPS owned pd14=FILE`: the number of
+populations, their sizes, rates, inhibitory flags, then the synapse counts [target][source], a target a line)."""
 import math
 import os
 import sys
@@ -45,3 +47,12 @@ for W in (16, 24):
     fe, fi = phi(((W - 0.5) * 0.1 - 1.5) / 0.75), phi(((W - 0.5) * 0.1 - 0.75) / 0.375)
     print("window %d: excitatory events within %.3f, inhibitory %.4f, all %.3f"
           % (W, fe, fi, (evsrc[exc].sum() * fe + evsrc[~exc].sum() * fi) / evsrc.sum()))
+
+if len(sys.argv) == 3 and sys.argv[1] == "--table":
+    with open(sys.argv[2], "w") as f:
+        f.write("%d\n" % len(N))
+        f.write(" ".join("%d" % x for x in N) + "\n")
+        f.write(" ".join("%.3f" % x for x in R) + "\n")
+        f.write(" ".join("0" if p.endswith("E") else "1" for p in P) + "\n")
+        for row in K:
+            f.write(" ".join("%.1f" % (x + 0.0) for x in row) + "\n")

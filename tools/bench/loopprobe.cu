@@ -33,7 +33,9 @@
  *             shared memory (a window of the next due steps; the far ones
  *             by the ring or by the block's own queues), against the ring
  *             on the same synapses (the microcircuit's delay law).
- * Usage: olive-loopprobe [cells] [events] [fanout] [steps] [all|resident|owned] */
+ *             `owned pd14=FILE`: targets by a network's populations and
+ *             spikes at their rates (FILE: read_pop_table).
+ * Usage: olive-loopprobe [cells] [events] [fanout] [steps] [all|resident|owned [pd14=FILE]] */
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 #include <stdint.h>
@@ -221,19 +223,44 @@ struct resident_world {
     uint32_t *qcnt;               /* mode 32: per (block, due slot) inbox, its count */
     unsigned long long *queue;    /* and its events, qcap each: local cell | receptor << 10 | weight << 11 */
     uint32_t qcap;
+    const double *thr;            /* per cell, its spikes' threshold (a network's rates), or none: ~25 a step evenly */
+};
+
+/* A network of populations (`owned pd14=FILE`): each population's first
+ * cell, whether it is inhibitory, and per source population the cumulative
+ * share of its synapses onto each target population. */
+static const int MAXPOP = 16;
+struct pop_table {
+    int npop;
+    uint32_t start[MAXPOP + 1];
+    int inh[MAXPOP];
+    double cdf[MAXPOP][MAXPOP];   /* [source][target] */
 };
 
 /* delays 1-40 uniform, or (mc) the microcircuit's law in steps: a normal by
  * six 10-bit uniforms (Irwin-Hall, sd 1/sqrt(2) before scaling), excitatory
  * ~N(15, 7.5), inhibitory ~N(7.5, 3.75), clipped to 1-58 */
-__global__ void k_make_synapses(uint2 *syn, size_t count, uint32_t n, uint32_t fanout, int mc)
+__global__ void k_make_synapses(uint2 *syn, size_t count, uint32_t n, uint32_t fanout, int mc, pop_table pt)
 {
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < count; i += (size_t)gridDim.x * blockDim.x) {
         uint64_t h = (i + 1) * 0x9E3779B97F4A7C15ull;
         h ^= h >> 31;
         h *= 0xBF58476D1CE4E5B9ull;
         h ^= h >> 29;
-        const uint32_t cell = (uint32_t)(i / fanout), inh = cell % 5 == 4;
+        const uint32_t cell = (uint32_t)(i / fanout);
+        uint32_t inh = cell % 5 == 4, target = (uint32_t)(h % n);
+        if (pt.npop) {   /* the source's population, then the target's by the table, then a cell of it */
+            int x = 0, y = 0;
+            while (x + 1 < pt.npop && cell >= pt.start[x + 1]) x++;
+            inh = (uint32_t)pt.inh[x];
+            uint64_t f = h * 0xD1B54A32D192ED03ull + 0x8CB92BA72F3D8DD7ull;
+            f ^= f >> 29;
+            f *= 0xBF58476D1CE4E5B9ull;
+            f ^= f >> 32;
+            const double u = (double)(f >> 11) * (1.0 / 9007199254740992.0);
+            while (y + 1 < pt.npop && u >= pt.cdf[x][y]) y++;
+            target = pt.start[y] + (uint32_t)(h % (pt.start[y + 1] - pt.start[y]));
+        }
         uint32_t delay = 1 + (uint32_t)(h >> 40) % 40;
         if (mc) {
             uint64_t g = h * 0x94D049BB133111EBull + 0x2545F4914F6CDD1Dull;
@@ -246,7 +273,7 @@ __global__ void k_make_synapses(uint2 *syn, size_t count, uint32_t n, uint32_t f
             const int d = (int)lrint(inh ? 7.5 + 3.75 * z : 15.0 + 7.5 * z);
             delay = (uint32_t)(d < 1 ? 1 : d > 58 ? 58 : d);
         }
-        syn[i] = make_uint2((uint32_t)(h % n) | inh << 31, delay << 24 | (uint32_t)(h >> 16 & 0xfffff));
+        syn[i] = make_uint2(target | inh << 31, delay << 24 | (uint32_t)(h >> 16 & 0xfffff));
     }
 }
 
@@ -305,7 +332,7 @@ __global__ void k_resident(int steps, resident_world w, int hand, int mode)
     const uint32_t T = gridDim.x * blockDim.x, tid = blockIdx.x * blockDim.x + threadIdx.x;
     const int r = blockIdx.x * w.per_block + threadIdx.x;
     const bool own = threadIdx.x < (unsigned)w.per_block && r < w.n;
-    const double thr = 25.0 / w.n * 4294967296.0;
+    const double thr = w.thr && own ? w.thr[r] : 25.0 / w.n * 4294967296.0;
     double v = own ? -58.0 - 0.001 * (r % 1000) : 0, iex = 0, iin = 0;
     double drive_next = own && w.drive ? __ldcs(&w.drive[r]) : 0;
     unsigned int gen = 0;
@@ -420,6 +447,7 @@ struct owned_world {
     const uint16_t *off;           /* (blocks + 1) a cell: where each block's group starts */
     const uint2 *rows;             /* mode 4096: a cell's group for each block padded to ROW entries */
     const double *drive;           /* a drawn-ahead drive (DRIVE_STEPS x n amounts), or none (DC) */
+    const double *thr;             /* as resident_world's */
     uint32_t *list, *cnt;
     unsigned long long *fq;        /* mode 256: per (block, due slot) far events, fqcap each */
     uint32_t fqcap;
@@ -497,7 +525,7 @@ __global__ void __launch_bounds__(1024, 1) k_owned(int steps, owned_world w, int
     const uint32_t PB = (uint32_t)w.per_block, W = (uint32_t)w.W, B = gridDim.x, b = blockIdx.x;
     const int r = (int)(b * PB + threadIdx.x);
     const bool own = threadIdx.x < PB && r < w.n;
-    const double thr = 25.0 / w.n * 4294967296.0;
+    const double thr = w.thr && own ? w.thr[r] : 25.0 / w.n * 4294967296.0;
     double v = own ? -58.0 - 0.001 * (r % 1000) : 0, iex = 0, iin = 0;
     double drive_next = own && w.drive ? __ldcs(&w.drive[r]) : 0;
     for (uint32_t k = threadIdx.x; k < W * 2 * PB; k += blockDim.x) win[k] = 0;
@@ -506,7 +534,7 @@ __global__ void __launch_bounds__(1024, 1) k_owned(int steps, owned_world w, int
     const uint32_t warp = threadIdx.x >> 5, lane = threadIdx.x & 31, warps = blockDim.x >> 5;
     unsigned int gen = 0;   /* mode 1024: the hand-written barrier */
     if (threadIdx.x == 0) gen = *(volatile unsigned int *)&g_generation;
-    const resident_world rw = {w.n, w.fanout, w.per_block, w.ring, w.st, w.syn, w.list, w.cnt, nullptr, nullptr, nullptr, 0};
+    const resident_world rw = {w.n, w.fanout, w.per_block, w.ring, w.st, w.syn, w.list, w.cnt, nullptr, nullptr, nullptr, 0, w.thr};
     for (int s = 1; s <= steps; s++) {
         const int lp = (s - 1) % 3;
         const uint32_t first = mode & 4096 ? __ldcg(&w.list[lp * LIST_CAP + warp]) : 0;
@@ -595,13 +623,14 @@ static float timed(const void *kernel, int block, int per_sm_want, void **args, 
 static void resident_loops(int n, int fanout, int steps)
 {
     resident_world r;
+    r.thr = nullptr;
     r.n = n;
     r.fanout = fanout;
     const size_t nsyn = (size_t)n * fanout;
     uint2 *syn;
     double *drive;
     CK(cudaMalloc(&syn, nsyn * sizeof(uint2)));
-    k_make_synapses<<<g_sms * 8, 256>>>(syn, nsyn, (uint32_t)n, (uint32_t)fanout, 0);
+    k_make_synapses<<<g_sms * 8, 256>>>(syn, nsyn, (uint32_t)n, (uint32_t)fanout, 0, pop_table{});
     CK(cudaGetLastError());
     r.syn = syn;
     CK(cudaMalloc(&r.ring, (size_t)SLOTS * 2 * n * sizeof(double)));
@@ -687,7 +716,40 @@ static void resident_loops(int n, int fanout, int steps)
 /* The target-owned loop against the ring on the same synapses (the
  * microcircuit's delay law), 1024 threads and one block an SM: the ring's
  * run first (its state the reference), then each window and far path. */
-static void owned_loops(int n, int fanout, int steps)
+/* A network of populations from FILE (written by
+ * docs/results/microcircuit_owned_groups_2026-12-07.py --table): the number of
+ * populations, their sizes, rates (Hz), inhibitory flags (0/1), then the
+ * synapse counts [target][source], one target a line. Sets the table and
+ * every cell's spike threshold (its population's rate at 0.1 ms a step). */
+static void read_pop_table(const char *file, int n, pop_table &pt, std::vector<double> &thr)
+{
+    FILE *f = fopen(file, "r");
+    if (!f) { fprintf(stderr, "olive-loopprobe: %s: cannot open\n", file); exit(2); }
+    int np = 0;
+    double size[MAXPOP], rate[MAXPOP], k[MAXPOP][MAXPOP];
+    bool ok = fscanf(f, "%d", &np) == 1 && np > 0 && np <= MAXPOP;
+    for (int x = 0; ok && x < np; x++) ok = fscanf(f, "%lf", &size[x]) == 1 && size[x] >= 1;
+    for (int x = 0; ok && x < np; x++) ok = fscanf(f, "%lf", &rate[x]) == 1 && rate[x] >= 0 && rate[x] < 1e4;
+    for (int x = 0; ok && x < np; x++) ok = fscanf(f, "%d", &pt.inh[x]) == 1 && (pt.inh[x] == 0 || pt.inh[x] == 1);
+    for (int y = 0; ok && y < np; y++)
+        for (int x = 0; ok && x < np; x++) ok = fscanf(f, "%lf", &k[y][x]) == 1 && k[y][x] >= 0;
+    fclose(f);
+    if (!ok) { fprintf(stderr, "olive-loopprobe: %s: not a population table (count, sizes, rates, flags, counts)\n", file); exit(2); }
+    pt.npop = np;
+    pt.start[0] = 0;
+    for (int x = 0; x < np; x++) pt.start[x + 1] = pt.start[x] + (uint32_t)size[x];
+    if (pt.start[np] != (uint32_t)n) { fprintf(stderr, "olive-loopprobe: %s: %u cells, not %d\n", file, pt.start[np], n); exit(2); }
+    thr.resize(n);
+    for (int x = 0; x < np; x++) {
+        double total = 0, sum = 0;
+        for (int y = 0; y < np; y++) total += k[y][x];
+        for (int y = 0; y < np; y++) pt.cdf[x][y] = total > 0 ? (sum += k[y][x]) / total : 1.0;
+        pt.cdf[x][np - 1] = 2.0;   /* every draw falls in some population */
+        for (uint32_t c = pt.start[x]; c < pt.start[x + 1]; c++) thr[c] = rate[x] * 1e-4 * 4294967296.0;
+    }
+}
+
+static void owned_loops(int n, int fanout, int steps, const char *table)
 {
     if (fanout > 65535) { printf("owned: fanout over 65535, not run\n"); return; }
     const uint32_t B = (uint32_t)g_sms, PB = (uint32_t)((n + g_sms - 1) / g_sms);
@@ -698,7 +760,15 @@ static void owned_loops(int n, int fanout, int steps)
     CK(cudaMalloc(&raw, nsyn * sizeof(uint2)));
     CK(cudaMalloc(&grouped, nsyn * sizeof(uint2)));
     CK(cudaMalloc(&off, (size_t)n * (B + 1) * sizeof(uint16_t)));
-    k_make_synapses<<<g_sms * 8, 256>>>(raw, nsyn, (uint32_t)n, (uint32_t)fanout, 1);
+    pop_table pt = {};
+    std::vector<double> thr_host;
+    if (table) read_pop_table(table, n, pt, thr_host);
+    double *thr = nullptr;
+    if (table) {
+        CK(cudaMalloc(&thr, n * sizeof(double)));
+        CK(cudaMemcpy(thr, thr_host.data(), n * sizeof(double), cudaMemcpyHostToDevice));
+    }
+    k_make_synapses<<<g_sms * 8, 256>>>(raw, nsyn, (uint32_t)n, (uint32_t)fanout, 1, pt);
     CK(cudaGetLastError());
     k_group_by_owner<<<n, 256, (B + 1) * sizeof(uint32_t)>>>(raw, grouped, off, (uint32_t)fanout, PB, B);
     CK(cudaGetLastError());
@@ -719,11 +789,13 @@ static void owned_loops(int n, int fanout, int steps)
         dmax = d > dmax ? d : dmax;
     }
     resident_world r = {};
+    r.thr = thr;
     r.n = n;
     r.fanout = fanout;
     r.per_block = (int)PB;
     r.syn = raw;
     owned_world o = {};
+    o.thr = thr;
     o.n = n;
     o.fanout = fanout;
     o.per_block = (int)PB;
@@ -746,6 +818,7 @@ static void owned_loops(int n, int fanout, int steps)
     CK(cudaGetDevice(&dev));
     CK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
     CK(cudaFuncSetAttribute((const void *)k_owned, cudaFuncAttributeMaxDynamicSharedMemorySize, optin - 1024));
+    if (table) printf("owned: %d populations from %s: targets by population, spikes at their rates\n", pt.npop, table);
     printf("owned: %d cells, fanout %d, %d steps, %u blocks of %u cells; delays 1-%zu steps, %.1f %% under 16, %.1f %% "
            "under 24 (first %zu synapses); a cell's longest group for one block %u (rows of %u)\n", n, fanout, steps, B, PB,
            dmax, 100.0 * within16 / h.size(), 100.0 * within24 / h.size(), h.size(), longest, ROW);
@@ -811,6 +884,7 @@ static void owned_loops(int n, int fanout, int steps)
     CK(cudaFree(grouped));
     CK(cudaFree(rows));
     CK(cudaFree(drive));
+    if (thr) CK(cudaFree(thr));
     CK(cudaFree(off));
     CK(cudaFree(r.ring));
     CK(cudaFree(r.st));
@@ -841,7 +915,8 @@ int main(int argc, char **argv)
            w.nev, w.fanout, steps);
     int used = 0;
     if (only_owned) {
-        owned_loops(w.n, w.fanout, steps);
+        const char *table = argc > 6 && !strncmp(argv[6], "pd14=", 5) ? argv[6] + 5 : nullptr;
+        owned_loops(w.n, w.fanout, steps, table);
         return 0;
     }
     if (only_resident) goto resident;
