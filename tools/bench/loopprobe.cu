@@ -840,7 +840,7 @@ static void owned_loops(int n, int fanout, int steps, const char *table)
         {0, 0, 0, "ring (resident loop, again)"},
         {1, 256, 24, "owned, window 24, far queued, again"},
         {1, 256 | 4096, 24, "owned, 24, fixed rows, again"},
-        {2, 256 | 4096, 24, "fixed rows, drawn drive"},
+        {2, 256, 24, "owned, 24, queued, drawn drive"},
         {3, 0, 0, "ring, drawn drive"},
     };
     std::vector<double> ref, ref_drive;
