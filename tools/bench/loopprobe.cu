@@ -515,7 +515,8 @@ static __device__ __forceinline__ void owned_send(const owned_world &w, uint2 y,
  * sends, 1024 the hand-written barrier, 2048 no update (the spikes still
  * listed), 4096 fixed rows: a cell's events for each block padded to ROW
  * entries (no offsets to read: the row's place follows from the cell), the
- * list's entry read beside its count */
+ * list's entry read beside its count, 8192 the update beside the sends (no
+ * block barrier between them: they touch no common slot) */
 static const uint32_t ROW = 64, NO_EVENT = 0xffffffffu;
 __global__ void __launch_bounds__(1024, 1) k_owned(int steps, owned_world w, int mode)
 {
@@ -542,6 +543,7 @@ __global__ void __launch_bounds__(1024, 1) k_owned(int steps, owned_world w, int
         /* mode 256: the far events of the due step entering the window */
         const uint32_t enter = (uint32_t)(s - 2) + W, eq = enter & (SLOTS - 1);
         const uint32_t ec = mode & 256 ? min(fqn[eq], w.fqcap) : 0;
+        auto sends = [&]() {
         for (uint32_t i = warp; i < m; i += warps) {
             const uint32_t c = mode & 4096 && i == warp ? first : __ldcg(&w.list[lp * LIST_CAP + i]);
             if (mode & 4096) {
@@ -559,8 +561,8 @@ __global__ void __launch_bounds__(1024, 1) k_owned(int steps, owned_world w, int
             const unsigned long long ev = __ldcg(&w.fq[((size_t)b * SLOTS + eq) * w.fqcap + k]);
             atomicAdd(&win[((enter % W) * 2 + (uint32_t)(ev >> 10 & 1)) * PB + (uint32_t)(ev & 1023)], ev >> 11);
         }
-        __syncthreads();
-        if (threadIdx.x == 0 && (mode & 256)) fqn[eq] = 0;
+        };
+        auto update = [&]() {
         if (own && (mode & 2048)) {
             if (resident_spikes(r, s, thr)) resident_list_spike(rw, s, r);
         } else if (own) {
@@ -579,6 +581,21 @@ __global__ void __launch_bounds__(1024, 1) k_owned(int steps, owned_world w, int
             const double drive = drive_next;
             if (w.drive) drive_next = __ldcs(&w.drive[(size_t)(s % DRIVE_STEPS) * w.n + r]);
             resident_cell_step(rw, s, r, thr, dex, din, drive, v, iex, iin);
+        }
+        };
+        if (mode & 8192) {
+            /* the update beside the sends, no block barrier between: the
+             * slot it reads and clears (s-1) was filled by earlier
+             * iterations, and this one's sends and queue reach only later
+             * slots; the step before's entering queue is emptied here */
+            if (threadIdx.x == 0 && s > 1 && (mode & 256)) fqn[((uint32_t)(s - 3) + W) & (SLOTS - 1)] = 0;
+            update();
+            sends();
+        } else {
+            sends();
+            __syncthreads();
+            if (threadIdx.x == 0 && (mode & 256)) fqn[eq] = 0;
+            update();
         }
         if (b == 0 && threadIdx.x == 0) w.cnt[(s + 1) % 3] = 0;
         if (mode & 1024) counter_barrier(gen);
@@ -837,11 +854,14 @@ static void owned_loops(int n, int fanout, int steps, const char *table)
         {1, 256 | 4096 | 2048, 24, "no update (barrier, rows' sends)"},
         {1, 256 | 512 | 2048, 24, "barrier and spike list alone"},
         {1, 256 | 4096 | 1024, 24, "fixed rows, hand barrier"},
+        {1, 256 | 8192, 24, "owned, 24, queued, update beside"},
+        {1, 256 | 4096 | 8192, 24, "fixed rows, update beside"},
         {0, 0, 0, "ring (resident loop, again)"},
         {1, 256, 24, "owned, window 24, far queued, again"},
         {1, 256 | 4096, 24, "owned, 24, fixed rows, again"},
         {2, 256, 24, "owned, 24, queued, drawn drive"},
         {3, 0, 0, "ring, drawn drive"},
+        {1, 256 | 8192, 24, "owned, 24, update beside, again"},
     };
     std::vector<double> ref, ref_drive;
     for (const variant &x : vs) {
