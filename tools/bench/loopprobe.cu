@@ -806,17 +806,16 @@ static void owned_loops(int n, int fanout, int steps, const char *table)
         dmax = d > dmax ? d : dmax;
     }
     resident_world r = {};
-    r.thr = thr;
-    r.n = n;
-    r.fanout = fanout;
-    r.per_block = (int)PB;
-    r.syn = raw;
     owned_world o = {};
-    o.thr = thr;
-    o.n = n;
-    o.fanout = fanout;
-    o.per_block = (int)PB;
-    o.syn = grouped;
+    auto common = [&](auto &x, const uint2 *syn) {   /* what the ring loop and the owned loop share */
+        x.thr = thr;
+        x.n = n;
+        x.fanout = fanout;
+        x.per_block = (int)PB;
+        x.syn = syn;
+    };
+    common(r, raw);
+    common(o, grouped);
     o.off = off;
     o.rows = rows;
     o.fqcap = 4096;
@@ -886,16 +885,13 @@ static void owned_loops(int n, int fanout, int steps, const char *table)
         uint32_t c[3];
         CK(cudaMemcpy(c, r.cnt, sizeof c, cudaMemcpyDeviceToHost));
         const char *same = x.mode & 512 ? ", no sends" : ", no update";
-        if (x.kind >= 2) {   /* the drawn drive: the two forms against each other */
+        /* the DC runs against the ring's first; the drawn drive's two forms against each other */
+        if (x.kind >= 2 || !(x.mode & (512 | 2048))) {
+            std::vector<double> &against = x.kind >= 2 ? ref_drive : ref;
             std::vector<double> st(3 * (size_t)n);
             CK(cudaMemcpy(st.data(), r.st, st.size() * sizeof(double), cudaMemcpyDeviceToHost));
-            if (ref_drive.empty()) ref_drive = st, same = ", the drawn drive's first state";
-            else same = memcmp(ref_drive.data(), st.data(), st.size() * sizeof(double)) ? ", state DIFFERS from the other form's" : ", the other form's state bit for bit";
-        } else if (!(x.mode & (512 | 2048))) {
-            std::vector<double> st(3 * (size_t)n);
-            CK(cudaMemcpy(st.data(), r.st, st.size() * sizeof(double), cudaMemcpyDeviceToHost));
-            if (ref.empty()) ref = st, same = ", the reference state";
-            else same = memcmp(ref.data(), st.data(), st.size() * sizeof(double)) ? ", state DIFFERS from the ring's" : ", the ring's state bit for bit";
+            if (against.empty()) against = st, same = ", the first state of its kind";
+            else same = memcmp(against.data(), st.data(), st.size() * sizeof(double)) ? ", state DIFFERS from the first of its kind" : ", the first of its kind's state bit for bit";
         }
         printf("owned     %-36s %4d threads, %3zu KB shared: %6.3f us a step (last step's spikes %u%s)\n", x.what,
                block, smem / 1024, us, c[steps % 3], same);
