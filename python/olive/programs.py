@@ -202,28 +202,29 @@ def run_program(name, args, progress=True, ranks=None, mpirun=None, check=True, 
     started = {}   # "proc": the program, once it runs
     ready = threading.Event()
 
-    def read_err():
+    def lines(stream):
+        """The program's stdout or stderr once it runs; nothing if it never started."""
         ready.wait()
-        if "proc" in started:
-            for line in started["proc"].stderr:
-                p = parse_progress(line)
-                if p is not None:
-                    if callback:
-                        callback(p)
-                    continue
-                err_lines.append(line)
-                if progress is True:
-                    sys.stderr.write(line)
-                    sys.stderr.flush()
+        return getattr(started["proc"], stream) if "proc" in started else ()
+
+    def read_err():
+        for line in lines("stderr"):
+            p = parse_progress(line)
+            if p is not None:
+                if callback:
+                    callback(p)
+                continue
+            err_lines.append(line)
+            if progress is True:
+                sys.stderr.write(line)
+                sys.stderr.flush()
 
     def read_out():
-        ready.wait()
-        if "proc" in started:
-            for line in started["proc"].stdout:
-                out_chunks.append(line)
-                if progress is True and echo_stdout:
-                    sys.stdout.write(line)
-                    sys.stdout.flush()
+        for line in lines("stdout"):
+            out_chunks.append(line)
+            if progress is True and echo_stdout:
+                sys.stdout.write(line)
+                sys.stdout.flush()
 
     # The readers run and the signal handlers are in place before the program starts, so that a
     # SIGTERM from its start on is passed on: one between its start and the wait (seen on a busy
