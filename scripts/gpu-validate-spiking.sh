@@ -301,6 +301,47 @@ if [ "${SBREGS_ONLY:-0}" = 1 ]; then   # up to 8 events a target and step ordere
     check burst1 burst1 --time 200 --pulse 10:150:5000:0:100
   SKIP_CHECKS=1 SKIP_BENCH=1
 fi
+# device push's owned form (OLIVE_GPU_OWNED=1, spk_cuda_owned.cu): a chunk
+# in one launch, each block summing its cells' events in shared memory;
+# CPU 1 rank = the owned form = device push's atomics, with and without
+# reports (chunks cut by the reports, or of 256 steps), a delay law past
+# the window (far queues), cells firing on consecutive steps
+check_owned() {  # name net extra-args...
+  local name=$1 net=$2; shift 2
+  run ${name}_cpu1 "$S" $net.h5 -o ${name}_cpu1 --backend cpu "${REC[@]}" "$@" || return
+  run ${name}_cpu1norep "$S" $net.h5 -o ${name}_cpu1norep --backend cpu --record none "$@" || return
+  OLIVE_GPU_OWNED=1 run ${name}_owned "$S" $net.h5 -o ${name}_owned --backend cuda "${REC[@]}" "$@" -v || return
+  OLIVE_GPU_OWNED=1 run ${name}_ownednorep "$S" $net.h5 -o ${name}_ownednorep --backend cuda --record none "$@" -v || return
+  OLIVE_GPU_OWNED=0 run ${name}_atomicnorep "$S" $net.h5 -o ${name}_atomicnorep --backend cuda --record none "$@" -v || return
+  if grep -q "device push's owned form:" "$logs/${name}_ownednorep.log"; then say "PASS $name: the owned form ran ($(grep -h "owned form:" "$logs/${name}_ownednorep.log" | sed 's/.*owned form: //'))"
+  else say "FAIL $name: the owned form did not run: $(grep -h "owned form" "$logs/${name}_ownednorep.log")"; nfail=$((nfail + 1)); fi
+  local spikes
+  spikes=$(sed -n 's/.*steps ([0-9.]* ms), \([0-9]*\) spikes.*/\1/p' "$logs/${name}_cpu1.log")
+  same ${name}_cpu1 ${name}_owned "$name: CPU 1 rank = owned form" "$spikes spikes; spikes, v/ge/gi/ref reports and state identical"
+  same ${name}_cpu1norep ${name}_ownednorep "$name: CPU 1 rank = owned form without reports" "spikes and state identical"
+  same ${name}_atomicnorep ${name}_ownednorep "$name: device push's atomics = owned form" "spikes and state identical"
+  local ev0 ev
+  ev0=$(sed -n 's/^olive-simulate: \([0-9]*\) synaptic events.*, \([0-9]*\) Poisson input events/\1 \2/p' "$logs/${name}_cpu1norep.log" | tr '\n' ' ')
+  ev=$(sed -n 's/^olive-simulate: \([0-9]*\) synaptic events.*, \([0-9]*\) Poisson input events/\1 \2/p' "$logs/${name}_ownednorep.log" | tr '\n' ' ')
+  if [ -n "$ev0" ] && [ "$ev" = "$ev0" ]; then say "PASS $name: the owned form counts the same synaptic and Poisson events ($ev0)"
+  else say "FAIL $name: the owned form counts events '$ev', the CPU '$ev0'"; nfail=$((nfail + 1)); fi
+}
+if [ "${OWNED_ONLY:-0}" = 1 ]; then
+  OF=--order-free-sums
+  check_owned owcoba coba --time 1000 --poisson rate=300,weight=6,receptor=ge,cells=0:50,time=1:51 --seed 3 $OF
+  check_owned owdelays delays --time 500 --poisson rate=50,weight=1,receptor=ge,n=4,cells=0:20000,time=0:400 $OF
+  check_owned owpoisson2 window --time 200 --poisson rate=50,weight=1,receptor=ge,n=4,cells=0:10000,time=0:150 \
+      --poisson rate=40,weight=-3,receptor=gi,n=3,cells=2000:8000,time=20:200 $OF
+  run gen_burst1 "$G" -o burst1.h5 --model lif_cuba --population exc:2000 --v0 -60:-50 --param t_ref=0 \
+      --projection from=all,to=all,indegree=200,weight=0.2:0.5,delay=0.1:0.3,receptor=ge &&
+    check_owned owburst1 burst1 --time 200 --poisson rate=20000,weight=5,receptor=ge,n=10,cells=0:100,time=10:150 $OF
+  # delays of 0.1-40 ms (400 steps): most events past the window, in the far queues
+  run gen_far "$G" -o far.h5 --model lif_cuba --population exc:16000 --population inh:4000 --v0 -60:-50 \
+      --param t_ref=2 --projection from=exc,to=all,indegree=80,weight=1:2.5,delay=0.1:40,receptor=ge \
+      --projection from=inh,to=all,indegree=20,weight=-12:-6,delay=0.1:40,receptor=gi &&
+    check_owned owfar far --time 500 --poisson rate=50,weight=1,receptor=ge,n=4,cells=0:20000,time=0:400 $OF
+  SKIP_CHECKS=1 SKIP_BENCH=1
+fi
 if [ "${ORDERFREE_ONLY:-0}" = 1 ]; then   # --order-free-sums: the events added by atomics beside the next step (sb_atomic)
   OF=--order-free-sums
   check ofcoba coba --time 1000 --poisson rate=300,weight=6,receptor=ge,cells=0:50,time=1:51 --seed 3 $OF

@@ -306,7 +306,7 @@ static void ring_setup(sim_t *s, spk_cuda *g)
 {
     const int neg0 = spk_env_digit("OLIVE_GPU_NEG0", 0, 1);   /* (checked whether or not it applies) */
     g->ring.neg0 = s->spk->wq.order_free && neg0 != 0 &&
-                   (g->mode == SPK_HOST_PUSH || (g->mode == SPK_DEVICE_PUSH && g->pass.sums_ahead));
+                   (g->mode == SPK_HOST_PUSH || (g->mode == SPK_DEVICE_PUSH && (g->pass.sums_ahead || g->pass.owned)));
     ring_clear(s, g);
 }
 
@@ -723,7 +723,9 @@ static void device_push_enqueue(sim_t *s, int64_t first, int64_t count)
 {
     spk_cuda *g = s->spk->cuda;
     spk_devpush_poisson_ahead(s, g, first, count);
-    if (g->plugin && !g->pass.sb) {
+    if (g->pass.owned) {   /* the chunk in one launch (spk_cuda_owned.cu) */
+        spk_owned_steps(s, g, first, count);
+    } else if (g->plugin && !g->pass.sb) {
         plugin_push_steps(s, g, first, count);
     } else if (g->pass.sb_atomic) {
         /* each step's tail runs with the next step's update, as below, and
@@ -853,6 +855,7 @@ static void spiking_cuda_free(sim_t *s)
     for (size_t i = 0; i < sizeof h / sizeof h[0]; i++)
         if (h[i]) CK(cudaFreeHost(h[i]));
     spk_fused_free(g);
+    spk_owned_free(g);
     spk_devpush_free(g);
     spk_rules_free(g);
     spk_plastic_cuda_free(g);

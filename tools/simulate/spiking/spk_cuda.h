@@ -96,6 +96,9 @@ struct spk_pass_dev {
      * without a current: sb_atomic, and the Poisson inputs drawn ahead or none */
     int plugin_free;
     int sums_ahead;            /* FREE: the due sums read with their flag (a pass of one wave) */
+    /* the owned form (spk_cuda_owned.cu): a chunk in one cooperative
+     * launch, each block summing its cells' events in shared memory */
+    int owned;
     int32_t *spk_prev;         /* the previous step's spike list */
     unsigned int *nspk_prev;
     int32_t *spk_third;
@@ -161,6 +164,7 @@ struct spk_cuda {
     struct spk_pass_dev pass;            /* device push */
     struct spk_devpush_dev *dp;          /* device push's buckets (spk_cuda_devpush.cu), else NULL */
     struct spk_fused_dev *fu;            /* fused's incoming lists and history (spk_cuda_fused.cu), else NULL */
+    struct spk_owned_dev *ow;            /* device push's owned form (spk_cuda_owned.cu), else NULL */
     /* projections drawn at each spike (spk_cuda_rules.cu), else NULL */
     struct spk_rules_cuda *rules;
     /* the device state of the cell kind (cable cells: spk_cable_cuda.cu), NULL for point models */
@@ -327,6 +331,8 @@ spk_plugin_args spk_plugin_cuda_args(const spk_cuda *g, int64_t step, int64_t q,
                                      int condition);
 /* The fused strategy's kernel (olive_plugin_fused) of the linked image. */
 cudaKernel_t spk_plugin_cuda_fused_kernel(const spk_cuda *g);
+/* Device push's owned form's kernel (olive_plugin_owned). */
+cudaKernel_t spk_plugin_cuda_owned_kernel(const spk_cuda *g);
 void spk_plugin_cuda_free(spk_cuda *g);
 /* A session set a parameter: the device's coefficient sets copied again. */
 void spk_plugin_cuda_coef_changed(sim_t *s, spk_cuda *g);
@@ -380,6 +386,16 @@ void spk_quantize_device(sim_t *s, spk_cuda *g);
 void spk_devpush_add_last(sim_t *s, spk_cuda *g);
 /* After a chunk: dies if a step's events did not fit in the buffer. */
 void spk_devpush_check(spk_cuda *g);
+/* The Poisson amounts drawn ahead from step first of the chunk (add null: none). */
+spk_poisson_ahead spk_devpush_poisson_chunk(const spk_cuda *g, int64_t first);
+
+/* spk_cuda_owned.cu: device push's owned form (OLIVE_GPU_OWNED=1) */
+/* Its grouped synapses and queues, and g->pass.owned, where it can take the
+ * run (after device push's set-up has chosen its pass); -v says why not. */
+void spk_owned_setup(sim_t *s, spk_cuda *g);
+/* Steps [first, first + count) in one launch, after their Poisson draws. */
+void spk_owned_steps(sim_t *s, spk_cuda *g, int64_t first, int64_t count);
+void spk_owned_free(spk_cuda *g);
 void spk_devpush_free(spk_cuda *g);
 /* The size of device push's host-side state (*g->dp), which a capture ahead
  * saves and restores (spk_cuda_graph.cu). */

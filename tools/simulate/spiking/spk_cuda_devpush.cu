@@ -613,6 +613,7 @@ void spk_devpush_setup(sim_t *s, spk_cuda *g)
      * the flag says (the multi-area model's 4.1M cells: 66 MB a step more,
      * its pass and the events beside it 2-4 % slower) */
     g->pass.sums_ahead = g->pass.plugin_free && pass_one_wave(g);
+    spk_owned_setup(s, g);
     olive_info("CUDA engine: device push delivery (%s buckets%s%s), chunks of up to %lld steps, room for %lld events a step",
                g->pass.sb ? "static" : "dynamic",
                g->pass.sb_atomic ? ", order-free: events added by atomics beside the next step" :
@@ -771,6 +772,15 @@ void spk_devpush_check(spk_cuda *g)
 }
 
 size_t spk_devpush_state_bytes(void) { return sizeof(spk_devpush_dev); }
+
+spk_poisson_ahead spk_devpush_poisson_chunk(const spk_cuda *g, int64_t first)
+{
+    spk_poisson_ahead pa;
+    pa.cover = g->dp->pcover;
+    pa.per = g->dp->pper;
+    pa.add = g->dp->padd ? g->dp->padd + (first - g->dp->pfirst) * g->dp->pper * g->n : nullptr;
+    return pa;
+}
 
 void spk_devpush_free(spk_cuda *g)
 {

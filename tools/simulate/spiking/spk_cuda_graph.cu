@@ -80,7 +80,7 @@ static void host_load(spk_cuda *g, const struct spk_graph_host *h, size_t dp_byt
 void spk_graph_setup(sim_t *s, spk_cuda *g)
 {
     if (spk_env_digit("OLIVE_GPU_GRAPH", 0, 1) != 1) return;
-    if (g->mode != SPK_DEVICE_PUSH || !g->dp || g->cable || g->pl || g->rules) return;
+    if (g->mode != SPK_DEVICE_PUSH || !g->dp || g->cable || g->pl || g->rules || g->pass.owned) return;
     spk_graph *G = (spk_graph *)olive_calloc(1, sizeof *G, "CUDA graph");
     G->dp_bytes = spk_devpush_state_bytes();
     G->before.dp = (unsigned char *)olive_calloc(1, G->dp_bytes, "CUDA graph");

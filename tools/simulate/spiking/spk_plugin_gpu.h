@@ -32,6 +32,12 @@
 /* The host push path's update pass that first takes in the step before's
  * due sums and Poisson inputs (spk_due_args, spk_plugin_args). */
 #define SPK_PLUGIN_KERNEL_UPDATE_DUE "olive_plugin_update_due"
+/* Device push's owned form (spk_cuda_owned.cu): a chunk of steps in one
+ * cooperative launch, one block an SM of SPK_OWNED_THREADS threads, each
+ * block owning a run of cells and their due sums (spk_owned_args, then
+ * spk_plugin_args). */
+#define SPK_PLUGIN_KERNEL_OWNED "olive_plugin_owned"
+#define SPK_OWNED_THREADS 1024
 
 struct spk_plastic_dev;
 
@@ -73,5 +79,29 @@ typedef struct spk_due_args {
     const double *rscale;      /* the receptor factors (2 x n), or NULL */
     double *ge, *gi;           /* the receptor variables' arrays (a spike source's inputs go there) */
 } spk_due_args;
+
+/* The owned form's chunk (spk_cuda_owned.cu says how it works). */
+typedef struct spk_owned_args {
+    int64_t first, count;      /* the chunk's steps */
+    int64_t row0;
+    int W;                     /* due steps a block's window holds */
+    int L;                     /* the delay ring's slots (the longest delay + 1) */
+    int SL;                    /* the far queues' slots: a power of two >= L */
+    int PB, NW;                /* cells a block; 32-cell words of its due flags */
+    int bits;                  /* the weights are multiples of 2^-bits (--order-free-sums) */
+    uint32_t fqcap;            /* far events a (block, slot) queue holds; more go to the ring */
+    const int64_t *out_ptr;    /* per source its synapses (device push's lists' bounds) */
+    const uint32_t *goff;      /* per source (blocks + 1) starts of its groups, from out_ptr */
+    const long long *gw;       /* per synapse, grouped by the block owning its target: weight x 2^bits */
+    const uint32_t *gmeta;     /* target - block's first cell | receptor << 10 | delay << 11 */
+    double *acc;               /* the delay ring (L x 2 x n, empty slots -0.0), as device push's */
+    unsigned long long *fq;    /* per (block, slot) fqcap far events: weight << 11 | receptor << 10 | cell */
+    int32_t *list[3];          /* spike lists, step % 3: filled, sent, cleared */
+    unsigned int *nlist[3];
+    const int16_t *pcover;     /* the Poisson inputs drawn ahead (spike_tail.cuh), or padd null */
+    const double *padd;        /* the chunk's first step's amounts; a step per pper x n */
+    int pper;
+    const double *rscale;      /* the receptor factors (2 x n), or null */
+} spk_owned_args;
 
 #endif
