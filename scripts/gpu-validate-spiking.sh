@@ -301,7 +301,7 @@ if [ "${SBREGS_ONLY:-0}" = 1 ]; then   # up to 8 events a target and step ordere
     check burst1 burst1 --time 200 --pulse 10:150:5000:0:100
   SKIP_CHECKS=1 SKIP_BENCH=1
 fi
-# device push's owned form (OLIVE_GPU_OWNED=1, spk_cuda_owned.cu): a chunk
+# device push's owned form (OLIVE_GPU_OWNED=1 and 2, spk_cuda_owned.cu): a chunk
 # in one launch, each block summing its cells' events in shared memory;
 # CPU 1 rank = the owned form = device push's atomics, with and without
 # reports (chunks cut by the reports, or of 256 steps), a delay law past
@@ -312,6 +312,7 @@ check_owned() {  # name net extra-args...
   run ${name}_cpu1norep "$S" $net.h5 -o ${name}_cpu1norep --backend cpu --record none "$@" || return
   OLIVE_GPU_OWNED=1 run ${name}_owned "$S" $net.h5 -o ${name}_owned --backend cuda "${REC[@]}" "$@" -v || return
   OLIVE_GPU_OWNED=1 run ${name}_ownednorep "$S" $net.h5 -o ${name}_ownednorep --backend cuda --record none "$@" -v || return
+  OLIVE_GPU_OWNED=2 run ${name}_beside "$S" $net.h5 -o ${name}_beside --backend cuda --record none "$@" -v || return
   OLIVE_GPU_OWNED=0 run ${name}_atomicnorep "$S" $net.h5 -o ${name}_atomicnorep --backend cuda --record none "$@" -v || return
   if grep -q "device push's owned form:" "$logs/${name}_ownednorep.log"; then say "PASS $name: the owned form ran ($(grep -h "owned form:" "$logs/${name}_ownednorep.log" | sed 's/.*owned form: //'))"
   else say "FAIL $name: the owned form did not run: $(grep -h "owned form" "$logs/${name}_ownednorep.log")"; nfail=$((nfail + 1)); fi
@@ -320,6 +321,7 @@ check_owned() {  # name net extra-args...
   same ${name}_cpu1 ${name}_owned "$name: CPU 1 rank = owned form" "$spikes spikes; spikes, v/ge/gi/ref reports and state identical"
   same ${name}_cpu1norep ${name}_ownednorep "$name: CPU 1 rank = owned form without reports" "spikes and state identical"
   same ${name}_atomicnorep ${name}_ownednorep "$name: device push's atomics = owned form" "spikes and state identical"
+  same ${name}_cpu1norep ${name}_beside "$name: CPU 1 rank = owned form, steps beside the sends (OLIVE_GPU_OWNED=2)" "spikes and state identical"
   local ev0 ev
   ev0=$(sed -n 's/^olive-simulate: \([0-9]*\) synaptic events.*, \([0-9]*\) Poisson input events/\1 \2/p' "$logs/${name}_cpu1norep.log" | tr '\n' ' ')
   ev=$(sed -n 's/^olive-simulate: \([0-9]*\) synaptic events.*, \([0-9]*\) Poisson input events/\1 \2/p' "$logs/${name}_ownednorep.log" | tr '\n' ' ')

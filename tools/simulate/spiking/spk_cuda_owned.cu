@@ -33,8 +33,10 @@
  * steps and no plastic synapses (sb_atomic), the Poisson inputs drawn ahead
  * or none, no pulse current (the host passes it a step at a time), no spike
  * sources, at most SPK_OWNED_THREADS cells a block and a window of at least
- * two steps in shared memory. OLIVE_GPU_OWNED=0 off, 1 on where it can run
- * (off unless set, until measured against device push on a GPU). */
+ * two steps in shared memory. OLIVE_GPU_OWNED=0 off, 1 on where it can run,
+ * 2 the same with each step's cell steps before its sends and no block
+ * barrier between (off unless set, until measured against device push on a
+ * GPU). */
 #define OMPI_SKIP_MPICXX 1
 #include <algorithm>
 #include <hdf5.h>
@@ -98,8 +100,8 @@ static const char *owned_unfit(const sim_t *s, const spk_cuda *g)
 
 void spk_owned_setup(sim_t *s, spk_cuda *g)
 {
-    const int on = spk_env_digit("OLIVE_GPU_OWNED", 0, 1);
-    if (on != 1) return;   /* (off unless asked for: not measured on a GPU yet) */
+    const int on = spk_env_digit("OLIVE_GPU_OWNED", 0, 2);
+    if (on < 1) return;   /* (off unless asked for: not measured on a GPU yet) */
     const char *why = owned_unfit(s, g);
     const struct sim_spk *k = s->spk;
     const int64_t n = g->n, N = g->N, nsyn = k->nsyn;
@@ -153,6 +155,7 @@ void spk_owned_setup(sim_t *s, spk_cuda *g)
     a.PB = (int)PB;
     a.NW = NW;
     a.bits = k->wq.bits;
+    a.beside = on == 2;
     a.fqcap = fqcap;
     a.out_ptr = g->out_ptr;
     uint32_t *goff = dev_alloc<uint32_t>((size_t)N * (B + 1), "grouped synapses");

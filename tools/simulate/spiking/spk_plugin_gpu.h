@@ -89,6 +89,7 @@ typedef struct spk_owned_args {
     int SL;                    /* the far queues' slots: a power of two >= L */
     int PB, NW;                /* cells a block; 32-cell words of its due flags */
     int bits;                  /* the weights are multiples of 2^-bits (--order-free-sums) */
+    int beside;                /* a step's cell steps before its sends, no block barrier between */
     uint32_t fqcap;            /* far events a (block, slot) queue holds; more go to the ring */
     const int64_t *out_ptr;    /* per source its synapses (device push's lists' bounds) */
     const uint32_t *goff;      /* per source (blocks + 1) starts of its groups, from out_ptr */

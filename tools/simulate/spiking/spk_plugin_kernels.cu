@@ -442,6 +442,10 @@ extern "C" __global__ void __launch_bounds__(SPK_OWNED_THREADS, 1) olive_plugin_
     for (int64_t D = o.first; D < o.first + o.W - 2; D++) owned_enter(o, n, b, D, win, dueb, fqn, ringed);
     const int32_t ci = own ? a.coef_of[r] : 0;   /* (no spike sources in this form) */
     const double *coef = olive_plugin_coef(a, ci);
+    /* the cell's values held in registers for the whole chunk (nothing else
+     * reads or writes them meanwhile), stored at its end */
+    olive_cell_values v;
+    if (own) olive_cell_load_v2(coef, a.state, r, v.x, v.x0);
     __syncthreads();
     /* iteration q: step t - 1's spikes sent (q > 0), step t + W - 2 entering
      * the window, step t - 1's tail (q > 0) and step t's update (q < count) */
@@ -452,69 +456,86 @@ extern "C" __global__ void __launch_bounds__(SPK_OWNED_THREADS, 1) olive_plugin_
             fqn[prev] = 0;
             ringed[prev] = 0;
         }
-        if (q > 0) {
-            const int lp = (int)((t - 1) % 3);
-            const uint32_t m = __ldcg(o.nlist[lp]), tw = (uint32_t)((t - 1) % o.W);
-            for (uint32_t i = warp; i < m; i += warps) {
-                const int32_t c = __ldcg(&o.list[lp][i]);
-                const int64_t base = o.out_ptr[o.row0 + c];
-                const uint32_t *off = o.goff + (size_t)(o.row0 + c) * (B + 1) + b;
-                const uint32_t o0 = __ldg(off), o1 = __ldg(off + 1);
-                for (uint32_t k = o0 + lane; k < o1; k += 32) {
-                    const long long j = __ldcs(&o.gw[base + k]);
-                    const uint32_t meta = __ldcs(&o.gmeta[base + k]), d = meta >> 11;
-                    owned_event(o, n, b, t - 1, tw, d, meta >> 10 & 1, meta & 1023, j, win, dueb, fqn, ringed);
-                }
-            }
-        }
-        owned_enter(o, n, b, t + o.W - 2, win, dueb, fqn, ringed);
-        __syncthreads();
-        /* step t - 1's due flags: a word a warp (cell = thread), cleared by its lane 0 */
-        const uint32_t ws = (uint32_t)((t - 1) % o.W);
-        const uint32_t word = q > 0 && warp < (uint32_t)o.NW ? dueb[ws * o.NW + warp] : 0;
-        __syncwarp();
-        if (q > 0 && lane == 0 && warp < (uint32_t)o.NW) dueb[ws * o.NW + warp] = 0;
-        if (own) {
-            olive_cell_values v;
-            olive_cell_load_v2(coef, a.state, r, v.x, v.x0);
-            if (q > 0) {   /* step t - 1's tail: as olive_plugin_tail_update_cell<true>'s */
-                double d0 = olive_cell_receptor_v2(coef, v.x, 0), d1 = olive_cell_receptor_v2(coef, v.x, 1);
-                if (word >> lane & 1) {
-                    unsigned long long *w0 = &win[(ws * 2) * o.PB + tid], *w1 = &win[(ws * 2 + 1) * o.PB + tid];
-                    const double s0 = owned_value((long long)*w0, o.bits), s1 = owned_value((long long)*w1, o.bits);
-                    *w0 = 0;
-                    *w1 = 0;
-                    if (o.rscale) {
-                        d0 += o.rscale[r] * s0;
-                        d1 += o.rscale[n + r] * s1;
-                    } else {
-                        d0 += s0;
-                        d1 += s1;
+        /* step t - 1's spikes sent, step t + W - 2 entering the window */
+        auto sends = [&]() {
+            if (q > 0) {
+                const int lp = (int)((t - 1) % 3);
+                const uint32_t m = __ldcg(o.nlist[lp]), tw = (uint32_t)((t - 1) % o.W);
+                for (uint32_t i = warp; i < m; i += warps) {
+                    const int32_t c = __ldcg(&o.list[lp][i]);
+                    const int64_t base = o.out_ptr[o.row0 + c];
+                    const uint32_t *off = o.goff + (size_t)(o.row0 + c) * (B + 1) + b;
+                    const uint32_t o0 = __ldg(off), o1 = __ldg(off + 1);
+                    for (uint32_t k = o0 + lane; k < o1; k += 32) {
+                        const long long j = __ldcs(&o.gw[base + k]);
+                        const uint32_t meta = __ldcs(&o.gmeta[base + k]), d = meta >> 11;
+                        owned_event(o, n, b, t - 1, tw, d, meta >> 10 & 1, meta & 1023, j, win, dueb, fqn, ringed);
                     }
                 }
-                if (o.padd) {
-                    spk_tail_args p;
-                    p.n = n;
-                    p.pa.cover = o.pcover;
-                    p.pa.per = o.pper;
-                    p.pa.add = o.padd + (t - 1 - o.first) * o.pper * n;
-                    const int pc0 = o.pper > 0 ? o.pcover[r] : -1;
-                    spk_poisson_ahead_cell(p, r, pc0, pc0 >= 0 ? p.pa.add[r] : 0.0, d0, d1);
+            }
+            owned_enter(o, n, b, t + o.W - 2, win, dueb, fqn, ringed);
+        };
+        /* step t - 1's tail and step t's update of the thread's cell */
+        auto step_cell = [&]() {
+            /* step t - 1's due flags: a word a warp (cell = thread), cleared by its lane 0 */
+            const uint32_t ws = (uint32_t)((t - 1) % o.W);
+            const uint32_t word = q > 0 && warp < (uint32_t)o.NW ? dueb[ws * o.NW + warp] : 0;
+            __syncwarp();
+            if (q > 0 && lane == 0 && warp < (uint32_t)o.NW) dueb[ws * o.NW + warp] = 0;
+            if (own) {
+                if (q > 0) {   /* step t - 1's tail: as olive_plugin_tail_update_cell<true>'s */
+                    double d0 = olive_cell_receptor_v2(coef, v.x, 0), d1 = olive_cell_receptor_v2(coef, v.x, 1);
+                    if (word >> lane & 1) {
+                        unsigned long long *w0 = &win[(ws * 2) * o.PB + tid], *w1 = &win[(ws * 2 + 1) * o.PB + tid];
+                        const double s0 = owned_value((long long)*w0, o.bits), s1 = owned_value((long long)*w1, o.bits);
+                        *w0 = 0;
+                        *w1 = 0;
+                        if (o.rscale) {
+                            d0 += o.rscale[r] * s0;
+                            d1 += o.rscale[n + r] * s1;
+                        } else {
+                            d0 += s0;
+                            d1 += s1;
+                        }
+                    }
+                    if (o.padd) {
+                        spk_tail_args p;
+                        p.n = n;
+                        p.pa.cover = o.pcover;
+                        p.pa.per = o.pper;
+                        p.pa.add = o.padd + (t - 1 - o.first) * o.pper * n;
+                        const int pc0 = o.pper > 0 ? o.pcover[r] : -1;
+                        spk_poisson_ahead_cell(p, r, pc0, pc0 >= 0 ? p.pa.add[r] : 0.0, d0, d1);
+                    }
+                    olive_cell_set_receptor_v2(coef, v.x, 0, d0);
+                    olive_cell_set_receptor_v2(coef, v.x, 1, d1);
+                    if (a.flags[r]) olive_cell_on_spike_v2(coef, v.x);
                 }
-                olive_cell_set_receptor_v2(coef, v.x, 0, d0);
-                olive_cell_set_receptor_v2(coef, v.x, 1, d1);
-                if (a.flags[r]) olive_cell_on_spike_v2(coef, v.x);
+                if (q < o.count) {
+                    spk_plugin_args at = a;
+                    at.step = t;
+                    at.q = q;
+                    at.spk = o.list[t % 3];
+                    at.nspk = o.nlist[t % 3];
+                    if (!olive_cell_step_v2(coef, v.x, 0.0, 0)) atomicMin(a.bad, (unsigned long long)t << 32 | (unsigned long long)r);
+                    olive_plugin_test(at, coef, r, v);
+                } else {
+                    olive_cell_store_v2(coef, a.state, r, v.x, v.x0);
+                }
             }
-            if (q < o.count) {
-                spk_plugin_args at = a;
-                at.step = t;
-                at.q = q;
-                at.spk = o.list[t % 3];
-                at.nspk = o.nlist[t % 3];
-                if (!olive_cell_step_v2(coef, v.x, 0.0, 0)) atomicMin(a.bad, (unsigned long long)t << 32 | (unsigned long long)r);
-                olive_plugin_test(at, coef, r, v);
-            }
-            olive_cell_store_v2(coef, a.state, r, v.x, v.x0);
+        };
+        if (o.beside) {
+            /* the cell's step first, the sends beside it with no block
+             * barrier between: the step reads and clears step t - 1's slot
+             * and flags, which the sends and the entering step never touch
+             * (they reach steps t to t + W - 2), and every event due at
+             * t - 1 was added by the iterations before */
+            step_cell();
+            sends();
+        } else {
+            sends();
+            __syncthreads();
+            step_cell();
         }
         if (q == o.count) break;
         if (b == 0 && tid == 0) *o.nlist[(t + 1) % 3] = 0;   /* (sent in the iteration before: filled in the next) */
