@@ -77,7 +77,7 @@ __global__ void k_owned_group(int64_t N, const int64_t *out_ptr, const spk_out *
         for (int64_t e = e0 + threadIdx.x; e < e1; e += blockDim.x) {
             const spk_out y = out[e];
             const uint32_t blk = (uint32_t)y.target / PB, p = atomicAdd(&at[blk], 1u);
-            gw[e0 + p] = (long long)ldexp(y.w, bits);   /* (exact: y.w is a multiple of 2^-bits) */
+            gw[e0 + p] = owned_fixed(y.w, bits);   /* (exact: y.w is a multiple of 2^-bits) */
             gmeta[e0 + p] = ((uint32_t)y.target - blk * PB) | (uint32_t)(y.receptor != 0) << 10 | (uint32_t)out_delay[e] << 11;
         }
         __syncthreads();
@@ -111,12 +111,9 @@ void spk_owned_setup(sim_t *s, spk_cuda *g)
     CK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev));
     CK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
     const uint32_t B = (uint32_t)sms, PB = (uint32_t)((n + B - 1) / B > 0 ? (n + B - 1) / B : 1);
-    const int L = (int)k->L, NW = (int)(PB + 31) / 32;
-    int SL = 1;
-    while (SL < L) SL <<= 1;
-    /* the window: as many due steps as shared memory holds, at most L (then no event is far) */
-    const int64_t room = (int64_t)optin - 8 * SL - 1024, per = 16 * (int64_t)PB + 4 * NW;
-    const int W = (int)std::min<int64_t>(L, room / per);
+    const int L = (int)k->L, NW = (int)(PB + 31) / 32, SL = owned_queue_slots(L);
+    /* the window: as many due steps as shared memory holds beside the queues' counts */
+    const int W = owned_window((int64_t)optin - 8 * SL - 1024, (int)PB, L);
     if (!why && !coop) why = "the device cannot launch cooperative kernels";
     if (!why && PB > SPK_OWNED_THREADS) why = "more cells than a block of threads an SM";
     if (!why && W < 2) why = "a window of two due steps does not fit a block's shared memory";
@@ -149,14 +146,15 @@ void spk_owned_setup(sim_t *s, spk_cuda *g)
     w->smem = smem;
     spk_owned_args &a = w->a;
     a.row0 = 0;   /* (one rank) */
-    a.W = W;
-    a.L = L;
-    a.SL = SL;
-    a.PB = (int)PB;
-    a.NW = NW;
-    a.bits = k->wq.bits;
+    a.p.n = n;
+    a.p.W = W;
+    a.p.L = L;
+    a.p.SL = SL;
+    a.p.PB = (int)PB;
+    a.p.NW = NW;
+    a.p.bits = k->wq.bits;
+    a.p.fqcap = fqcap;
     a.beside = on == 2;
-    a.fqcap = fqcap;
     a.out_ptr = g->out_ptr;
     uint32_t *goff = dev_alloc<uint32_t>((size_t)N * (B + 1), "grouped synapses");
     long long *gw = dev_alloc<long long>((size_t)nsyn, "grouped synapses");
@@ -169,8 +167,8 @@ void spk_owned_setup(sim_t *s, spk_cuda *g)
     a.goff = goff;
     a.gw = gw;
     a.gmeta = gmeta;
-    a.acc = g->ring.acc;
-    a.fq = dev_alloc<unsigned long long>((size_t)B * SL * fqcap, "far events");
+    a.p.acc = g->ring.acc;
+    a.p.fq = dev_alloc<unsigned long long>((size_t)B * SL * fqcap, "far events");
     for (int i = 0; i < 3; i++) {
         a.list[i] = dev_alloc<int32_t>((size_t)n, "spikes");
         a.nlist[i] = dev_alloc<unsigned int>(1, "spikes");
@@ -207,7 +205,7 @@ void spk_owned_free(spk_cuda *g)
 {
     spk_owned_dev *w = g->ow;
     if (!w) return;
-    void *d[] = {(void *)w->a.goff, (void *)w->a.gw, (void *)w->a.gmeta, w->a.fq, w->a.list[0], w->a.list[1],
+    void *d[] = {(void *)w->a.goff, (void *)w->a.gw, (void *)w->a.gmeta, w->a.p.fq, w->a.list[0], w->a.list[1],
                  w->a.list[2], w->a.nlist[0], w->a.nlist[1], w->a.nlist[2]};
     for (size_t i = 0; i < sizeof d / sizeof d[0]; i++) CK(cudaFree(d[i]));
     free(w);

@@ -6,7 +6,11 @@
  *   fused        spk_cuda_fused.cu: many steps per launch, each target pulls
  *                its due events from a history of spike flags;
  *   device push  spk_cuda_devpush.cu: each step's events bucketed by target
- *                on the device (static or dynamic buckets, its own choice);
+ *                on the device (static or dynamic buckets, its own choice),
+ *                or added by atomics with --order-free-sums, or, with
+ *                OLIVE_GPU_OWNED, a chunk in one launch with each block
+ *                summing its cells' events in shared memory
+ *                (spk_cuda_owned.cu);
  *   host push    spk_cuda.cu: every window's spikes through the host, their
  *                events numbered, sorted by (slot, target) and summed.
  * Each says why it cannot carry a run (unfit: a reason, NULL when it can)

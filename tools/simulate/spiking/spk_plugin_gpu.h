@@ -8,6 +8,7 @@
 #define SPK_PLUGIN_GPU_H
 #include <stdint.h>
 #include "poisson_spec.h"   /* (sim_poisson: spk_due_args) */
+#include "spk_owned_plan.h"
 
 /* Each launched with one thread per own cell, spk_plugin_args by value. */
 #define SPK_PLUGIN_KERNEL_UPDATE "olive_plugin_update"       /* step 1 (and 2 when a.condition) */
@@ -82,21 +83,14 @@ typedef struct spk_due_args {
 
 /* The owned form's chunk (spk_cuda_owned.cu says how it works). */
 typedef struct spk_owned_args {
+    spk_owned_plan p;          /* its windows, queues and ring (spk_owned_plan.h) */
     int64_t first, count;      /* the chunk's steps */
     int64_t row0;
-    int W;                     /* due steps a block's window holds */
-    int L;                     /* the delay ring's slots (the longest delay + 1) */
-    int SL;                    /* the far queues' slots: a power of two >= L */
-    int PB, NW;                /* cells a block; 32-cell words of its due flags */
-    int bits;                  /* the weights are multiples of 2^-bits (--order-free-sums) */
     int beside;                /* a step's cell steps before its sends, no block barrier between */
-    uint32_t fqcap;            /* far events a (block, slot) queue holds; more go to the ring */
     const int64_t *out_ptr;    /* per source its synapses (device push's lists' bounds) */
     const uint32_t *goff;      /* per source (blocks + 1) starts of its groups, from out_ptr */
     const long long *gw;       /* per synapse, grouped by the block owning its target: weight x 2^bits */
     const uint32_t *gmeta;     /* target - block's first cell | receptor << 10 | delay << 11 */
-    double *acc;               /* the delay ring (L x 2 x n, empty slots -0.0), as device push's */
-    unsigned long long *fq;    /* per (block, slot) fqcap far events: weight << 11 | receptor << 10 | cell */
     int32_t *list[3];          /* spike lists, step % 3: filled, sent, cleared */
     unsigned int *nlist[3];
     const int16_t *pcover;     /* the Poisson inputs drawn ahead (spike_tail.cuh), or padd null */

@@ -353,93 +353,36 @@ extern "C" __global__ void __launch_bounds__(256, 4) olive_plugin_fused_b4(spk_f
 }
 
 /* Device push's owned form (spk_cuda_owned.cu says why and how; its steps
- * are device push's with --order-free-sums, step for step). Block b owns
- * cells b x PB .. + PB, one a thread, and their sums of the next W due
- * steps in shared memory: win[(due % W) x 2 + receptor][cell], integers in
- * units of 2^-bits (every weight is one: the sums are exact, as the ring's
- * doubles are), and a due flag per cell and due step (the ring's "not
- * -0.0": a cell with events is due even where they cancel). Events due
- * later wait in the block's queue of their due step (far), or, past its
- * room, in the ring; both join the window when their step enters it. At the
- * chunk's start the window takes the ring's sums, and at its end gives them
- * back: between chunks the ring is device push's, so restarts, checkpoints
- * and the host see one form. */
-static __device__ __forceinline__ double owned_value(long long j, int bits) { return ldexp((double)j, -bits); }
-
-/* One event of weight j (units of 2^-bits) of a spike of step t1, due d
- * steps later, into block b's window (d < W; tw: t1 % W), queue or, past
- * the queue's room, the ring. */
-static __device__ __forceinline__ void owned_event(const spk_owned_args &o, int64_t n, uint32_t b, int64_t t1,
-                                                   uint32_t tw, uint32_t d, uint32_t rec, uint32_t cell, long long j,
-                                                   unsigned long long *win, uint32_t *dueb, uint32_t *fqn, uint32_t *ringed)
-{
-    const int64_t due = t1 + d;
-    if (d < (uint32_t)o.W) {
-        const uint32_t ws = tw + d < (uint32_t)o.W ? tw + d : tw + d - (uint32_t)o.W;   /* (due % W) */
-        atomicAdd(&win[(ws * 2 + rec) * o.PB + cell], (unsigned long long)j);
-        atomicOr(&dueb[ws * o.NW + (cell >> 5)], 1u << (cell & 31));
-        return;
-    }
-    const uint32_t slot = (uint32_t)due & (uint32_t)(o.SL - 1), k = atomicAdd(&fqn[slot], 1u);
-    if (k < o.fqcap) {
-        o.fq[((size_t)b * o.SL + slot) * o.fqcap + k] = (unsigned long long)j << 11 | rec << 10 | cell;
-    } else {
-        atomicAdd(&o.acc[(2 * (due % o.L) + rec) * n + (int64_t)b * o.PB + cell], owned_value(j, o.bits));
-        ringed[slot] = 1;
-    }
-}
-
-/* The due step E entering block b's window: its queue's events, and where
- * the ring may hold some (ringed), its cells' ring sums (emptied). */
-static __device__ __forceinline__ void owned_enter(const spk_owned_args &o, int64_t n, uint32_t b, int64_t E,
-                                                   unsigned long long *win, uint32_t *dueb, const uint32_t *fqn,
-                                                   const uint32_t *ringed)
-{
-    const uint32_t slot = (uint32_t)E & (uint32_t)(o.SL - 1), ws = (uint32_t)(E % o.W);
-    const uint32_t m = min(fqn[slot], o.fqcap);
-    for (uint32_t k = threadIdx.x; k < m; k += blockDim.x) {
-        const unsigned long long ev = __ldcg(&o.fq[((size_t)b * o.SL + slot) * o.fqcap + k]);
-        const uint32_t cell = (uint32_t)(ev & 1023), rec = (uint32_t)(ev >> 10 & 1);
-        atomicAdd(&win[(ws * 2 + rec) * o.PB + cell], (unsigned long long)((long long)ev >> 11));
-        atomicOr(&dueb[ws * o.NW + (cell >> 5)], 1u << (cell & 31));
-    }
-    const int64_t r = (int64_t)b * o.PB + threadIdx.x;
-    if (!ringed[slot] || threadIdx.x >= (unsigned)o.PB || r >= n) return;
-    double *a0 = o.acc + (2 * (E % o.L)) * n + r, *a1 = a0 + n;
-    const unsigned long long b0 = (unsigned long long)__double_as_longlong(__ldcg(a0)),
-                             b1 = (unsigned long long)__double_as_longlong(__ldcg(a1));
-    if (b0 == SPK_NEG0 && b1 == SPK_NEG0) return;
-    const uint32_t cell = threadIdx.x;
-    atomicAdd(&win[(ws * 2) * o.PB + cell], (unsigned long long)(long long)ldexp(spk_neg0_sum(b0), o.bits));
-    atomicAdd(&win[(ws * 2 + 1) * o.PB + cell], (unsigned long long)(long long)ldexp(spk_neg0_sum(b1), o.bits));
-    atomicOr(&dueb[ws * o.NW + (cell >> 5)], 1u << (cell & 31));
-    *a0 = -0.0;
-    *a1 = -0.0;
-}
-
+ * are device push's with --order-free-sums, step for step; the bookkeeping
+ * of due steps is spk_owned_plan.h's). Block b owns cells b x PB .. + PB,
+ * one a thread, and their sums of the next W due steps in shared memory. */
 extern "C" __global__ void __launch_bounds__(SPK_OWNED_THREADS, 1) olive_plugin_owned(spk_owned_args o, spk_plugin_args a)
 {
     extern __shared__ unsigned long long win[];   /* [W][2][PB], then dueb [W][NW], fqn [SL], ringed [SL] */
-    uint32_t *dueb = (uint32_t *)(win + (size_t)o.W * 2 * o.PB), *fqn = dueb + o.W * o.NW, *ringed = fqn + o.SL;
+    const spk_owned_plan &p = o.p;
+    spk_owned_block k;
+    k.win = win;
+    k.dueb = (uint32_t *)(win + (size_t)p.W * 2 * p.PB);
+    k.fqn = k.dueb + p.W * p.NW;
+    k.ringed = k.fqn + p.SL;
     namespace cg = cooperative_groups;
     cg::grid_group grid = cg::this_grid();
     a.pl = nullptr;   /* (no plastic synapses with --order-free-sums) */
     const int64_t n = a.n;
     const uint32_t b = blockIdx.x, B = gridDim.x, tid = threadIdx.x, warp = tid >> 5, lane = tid & 31,
                    warps = blockDim.x >> 5;
-    const int64_t r = (int64_t)b * o.PB + tid;
-    const bool own = tid < (uint32_t)o.PB && r < n;
-    for (uint32_t k = tid; k < (uint32_t)(o.W * 2 * o.PB); k += blockDim.x) win[k] = 0;
-    for (uint32_t k = tid; k < (uint32_t)(o.W * o.NW); k += blockDim.x) dueb[k] = 0;
-    for (uint32_t k = tid; k < (uint32_t)o.SL; k += blockDim.x) {
-        fqn[k] = 0;
-        ringed[k] = 1;   /* (the ring may hold the sums of any step not in the window yet) */
+    const int64_t r = (int64_t)b * p.PB + tid;
+    const bool own = tid < (uint32_t)p.PB && r < n;
+    for (uint32_t x = tid; x < (uint32_t)(p.W * 2 * p.PB); x += blockDim.x) k.win[x] = 0;
+    for (uint32_t x = tid; x < (uint32_t)(p.W * p.NW); x += blockDim.x) k.dueb[x] = 0;
+    for (uint32_t x = tid; x < (uint32_t)p.SL; x += blockDim.x) {
+        k.fqn[x] = 0;
+        k.ringed[x] = 1;   /* (the ring may hold the sums of any step not in the window yet) */
     }
     __syncthreads();
-    /* the window of the first step, [first - 1, first + W - 2): step
-     * first - 1's sums were taken by the chunk before; step first + W - 2
-     * enters with the first iteration */
-    for (int64_t D = o.first; D < o.first + o.W - 2; D++) owned_enter(o, n, b, D, win, dueb, fqn, ringed);
+    /* the window of the first iteration: step first - 1's sums were taken
+     * by the chunk before; owned_entering(first) enters in the iteration */
+    for (int64_t D = o.first; D < owned_entering(o.first, p.W); D++) owned_enter_ring(&p, &k, b, D, tid);
     const int32_t ci = own ? a.coef_of[r] : 0;   /* (no spike sources in this form) */
     const double *coef = olive_plugin_coef(a, ci);
     /* the cell's values held in registers for the whole chunk (nothing else
@@ -447,81 +390,76 @@ extern "C" __global__ void __launch_bounds__(SPK_OWNED_THREADS, 1) olive_plugin_
     olive_cell_values v;
     if (own) olive_cell_load_v2(coef, a.state, r, v.x, v.x0);
     __syncthreads();
-    /* iteration q: step t - 1's spikes sent (q > 0), step t + W - 2 entering
-     * the window, step t - 1's tail (q > 0) and step t's update (q < count) */
     for (int64_t q = 0; q <= o.count; q++) {
         const int64_t t = o.first + q;
-        if (tid == 0) {   /* (the step that entered the iteration before: its queue is empty now) */
-            const uint32_t prev = (uint32_t)(t + o.W - 3) & (uint32_t)(o.SL - 1);
-            fqn[prev] = 0;
-            ringed[prev] = 0;
+        if (tid == 0) {
+            const uint32_t prev = (uint32_t)owned_entered_before(t, p.W) & (uint32_t)(p.SL - 1);
+            k.fqn[prev] = 0;
+            k.ringed[prev] = 0;
         }
-        /* step t - 1's spikes sent, step t + W - 2 entering the window */
+        /* step t - 1's spikes sent, owned_entering(t) entering the window */
         auto sends = [&]() {
             if (q > 0) {
                 const int lp = (int)((t - 1) % 3);
-                const uint32_t m = __ldcg(o.nlist[lp]), tw = (uint32_t)((t - 1) % o.W);
+                const uint32_t m = __ldcg(o.nlist[lp]), tw = (uint32_t)((t - 1) % p.W);
                 for (uint32_t i = warp; i < m; i += warps) {
                     const int32_t c = __ldcg(&o.list[lp][i]);
                     const int64_t base = o.out_ptr[o.row0 + c];
                     const uint32_t *off = o.goff + (size_t)(o.row0 + c) * (B + 1) + b;
                     const uint32_t o0 = __ldg(off), o1 = __ldg(off + 1);
-                    for (uint32_t k = o0 + lane; k < o1; k += 32) {
-                        const long long j = __ldcs(&o.gw[base + k]);
-                        const uint32_t meta = __ldcs(&o.gmeta[base + k]), d = meta >> 11;
-                        owned_event(o, n, b, t - 1, tw, d, meta >> 10 & 1, meta & 1023, j, win, dueb, fqn, ringed);
+                    for (uint32_t x = o0 + lane; x < o1; x += 32) {
+                        const long long j = __ldcs(&o.gw[base + x]);
+                        const uint32_t meta = __ldcs(&o.gmeta[base + x]);
+                        owned_event(&p, &k, b, t - 1, tw, meta >> 11, meta >> 10 & 1, meta & 1023, j);
                     }
                 }
             }
-            owned_enter(o, n, b, t + o.W - 2, win, dueb, fqn, ringed);
+            const int64_t E = owned_entering(t, p.W);
+            owned_enter_queue(&p, &k, b, E, tid, blockDim.x);
+            owned_enter_ring(&p, &k, b, E, tid);
         };
         /* step t - 1's tail and step t's update of the thread's cell */
         auto step_cell = [&]() {
             /* step t - 1's due flags: a word a warp (cell = thread), cleared by its lane 0 */
-            const uint32_t ws = (uint32_t)((t - 1) % o.W);
-            const uint32_t word = q > 0 && warp < (uint32_t)o.NW ? dueb[ws * o.NW + warp] : 0;
+            const uint32_t ws = (uint32_t)((t - 1) % p.W);
+            const uint32_t word = q > 0 && warp < (uint32_t)p.NW ? k.dueb[ws * p.NW + warp] : 0;
             __syncwarp();
-            if (q > 0 && lane == 0 && warp < (uint32_t)o.NW) dueb[ws * o.NW + warp] = 0;
-            if (own) {
-                if (q > 0) {   /* step t - 1's tail: as olive_plugin_tail_update_cell<true>'s */
-                    double d0 = olive_cell_receptor_v2(coef, v.x, 0), d1 = olive_cell_receptor_v2(coef, v.x, 1);
-                    if (word >> lane & 1) {
-                        unsigned long long *w0 = &win[(ws * 2) * o.PB + tid], *w1 = &win[(ws * 2 + 1) * o.PB + tid];
-                        const double s0 = owned_value((long long)*w0, o.bits), s1 = owned_value((long long)*w1, o.bits);
-                        *w0 = 0;
-                        *w1 = 0;
-                        if (o.rscale) {
-                            d0 += o.rscale[r] * s0;
-                            d1 += o.rscale[n + r] * s1;
-                        } else {
-                            d0 += s0;
-                            d1 += s1;
-                        }
+            if (q > 0 && lane == 0 && warp < (uint32_t)p.NW) k.dueb[ws * p.NW + warp] = 0;
+            if (!own) return;
+            if (q > 0) {   /* step t - 1's tail: as olive_plugin_tail_update_cell<true>'s */
+                double d0 = olive_cell_receptor_v2(coef, v.x, 0), d1 = olive_cell_receptor_v2(coef, v.x, 1), s0, s1;
+                if (owned_take(&p, &k, ws, word, tid, &s0, &s1)) {
+                    if (o.rscale) {
+                        d0 += o.rscale[r] * s0;
+                        d1 += o.rscale[n + r] * s1;
+                    } else {
+                        d0 += s0;
+                        d1 += s1;
                     }
-                    if (o.padd) {
-                        spk_tail_args p;
-                        p.n = n;
-                        p.pa.cover = o.pcover;
-                        p.pa.per = o.pper;
-                        p.pa.add = o.padd + (t - 1 - o.first) * o.pper * n;
-                        const int pc0 = o.pper > 0 ? o.pcover[r] : -1;
-                        spk_poisson_ahead_cell(p, r, pc0, pc0 >= 0 ? p.pa.add[r] : 0.0, d0, d1);
-                    }
-                    olive_cell_set_receptor_v2(coef, v.x, 0, d0);
-                    olive_cell_set_receptor_v2(coef, v.x, 1, d1);
-                    if (a.flags[r]) olive_cell_on_spike_v2(coef, v.x);
                 }
-                if (q < o.count) {
-                    spk_plugin_args at = a;
-                    at.step = t;
-                    at.q = q;
-                    at.spk = o.list[t % 3];
-                    at.nspk = o.nlist[t % 3];
-                    if (!olive_cell_step_v2(coef, v.x, 0.0, 0)) atomicMin(a.bad, (unsigned long long)t << 32 | (unsigned long long)r);
-                    olive_plugin_test(at, coef, r, v);
-                } else {
-                    olive_cell_store_v2(coef, a.state, r, v.x, v.x0);
+                if (o.padd) {
+                    spk_tail_args pt;
+                    pt.n = n;
+                    pt.pa.cover = o.pcover;
+                    pt.pa.per = o.pper;
+                    pt.pa.add = o.padd + (t - 1 - o.first) * o.pper * n;
+                    const int pc0 = o.pper > 0 ? o.pcover[r] : -1;
+                    spk_poisson_ahead_cell(pt, r, pc0, pc0 >= 0 ? pt.pa.add[r] : 0.0, d0, d1);
                 }
+                olive_cell_set_receptor_v2(coef, v.x, 0, d0);
+                olive_cell_set_receptor_v2(coef, v.x, 1, d1);
+                if (a.flags[r]) olive_cell_on_spike_v2(coef, v.x);
+            }
+            if (q < o.count) {
+                spk_plugin_args at = a;
+                at.step = t;
+                at.q = q;
+                at.spk = o.list[t % 3];
+                at.nspk = o.nlist[t % 3];
+                if (!olive_cell_step_v2(coef, v.x, 0.0, 0)) atomicMin(a.bad, (unsigned long long)t << 32 | (unsigned long long)r);
+                olive_plugin_test(at, coef, r, v);
+            } else {
+                olive_cell_store_v2(coef, a.state, r, v.x, v.x0);
             }
         };
         if (o.beside) {
@@ -542,24 +480,8 @@ extern "C" __global__ void __launch_bounds__(SPK_OWNED_THREADS, 1) olive_plugin_
         grid.sync();
     }
     __syncthreads();
-    /* the chunk's end: every sum due later back in the ring, as device push
-     * leaves it (the window's slots are empty in the ring: taken when they
-     * entered, and no later event goes there) */
+    /* the chunk's end: every sum due later back in the ring, as device push leaves it */
     const int64_t last = o.first + o.count - 1;
-    if (own)
-        for (int64_t D = last + 1; D < last + o.W; D++) {
-            const uint32_t ws = (uint32_t)(D % o.W);
-            if (!(dueb[ws * o.NW + (tid >> 5)] >> (tid & 31) & 1)) continue;
-            double *a0 = o.acc + (2 * (D % o.L)) * n + r;
-            a0[0] = owned_value((long long)win[(ws * 2) * o.PB + tid], o.bits);
-            a0[n] = owned_value((long long)win[(ws * 2 + 1) * o.PB + tid], o.bits);
-        }
-    for (int64_t D = last + o.W; D < last + o.L; D++) {
-        const uint32_t slot = (uint32_t)D & (uint32_t)(o.SL - 1), m = min(fqn[slot], o.fqcap);
-        for (uint32_t k = tid; k < m; k += blockDim.x) {
-            const unsigned long long ev = __ldcg(&o.fq[((size_t)b * o.SL + slot) * o.fqcap + k]);
-            const int64_t cell = (int64_t)b * o.PB + (int64_t)(ev & 1023);
-            atomicAdd(&o.acc[(2 * (D % o.L) + (int64_t)(ev >> 10 & 1)) * n + cell], owned_value((long long)ev >> 11, o.bits));
-        }
-    }
+    owned_give_window(&p, &k, b, last, tid);
+    owned_give_queues(&p, &k, b, last, tid, blockDim.x);
 }
