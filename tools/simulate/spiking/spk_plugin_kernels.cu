@@ -389,6 +389,11 @@ extern "C" __global__ void __launch_bounds__(SPK_OWNED_THREADS, 1) olive_plugin_
      * reads or writes them meanwhile), stored at its end */
     olive_cell_values v;
     if (own) olive_cell_load_v2(coef, a.state, r, v.x, v.x0);
+    /* the first Poisson input covering the cell (the same every step), and
+     * its amount for the next tail, read an iteration ahead: a chunk's
+     * amounts pass the L2, and the tail would wait for DRAM */
+    const int pc0 = own && o.padd && o.pper > 0 ? o.pcover[r] : -1;
+    double px = 0;
     __syncthreads();
     for (int64_t q = 0; q <= o.count; q++) {
         const int64_t t = o.first + q;
@@ -437,14 +442,13 @@ extern "C" __global__ void __launch_bounds__(SPK_OWNED_THREADS, 1) olive_plugin_
                         d1 += s1;
                     }
                 }
-                if (o.padd) {
+                if (pc0 >= 0) {
                     spk_tail_args pt;
                     pt.n = n;
                     pt.pa.cover = o.pcover;
                     pt.pa.per = o.pper;
                     pt.pa.add = o.padd + (t - 1 - o.first) * o.pper * n;
-                    const int pc0 = o.pper > 0 ? o.pcover[r] : -1;
-                    spk_poisson_ahead_cell(pt, r, pc0, pc0 >= 0 ? pt.pa.add[r] : 0.0, d0, d1);
+                    spk_poisson_ahead_cell(pt, r, pc0, px, d0, d1);
                 }
                 olive_cell_set_receptor_v2(coef, v.x, 0, d0);
                 olive_cell_set_receptor_v2(coef, v.x, 1, d1);
@@ -458,6 +462,7 @@ extern "C" __global__ void __launch_bounds__(SPK_OWNED_THREADS, 1) olive_plugin_
                 at.nspk = o.nlist[t % 3];
                 if (!olive_cell_step_v2(coef, v.x, 0.0, 0)) atomicMin(a.bad, (unsigned long long)t << 32 | (unsigned long long)r);
                 olive_plugin_test(at, coef, r, v);
+                if (pc0 >= 0) px = __ldcs(&o.padd[(t - o.first) * o.pper * n + r]);   /* (step t's, for the next tail) */
             } else {
                 olive_cell_store_v2(coef, a.state, r, v.x, v.x0);
             }
