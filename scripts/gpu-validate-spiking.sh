@@ -310,10 +310,10 @@ check_owned() {  # name net extra-args...
   local name=$1 net=$2; shift 2
   run ${name}_cpu1 "$S" $net.h5 -o ${name}_cpu1 --backend cpu "${REC[@]}" "$@" || return
   run ${name}_cpu1norep "$S" $net.h5 -o ${name}_cpu1norep --backend cpu --record none "$@" || return
-  OLIVE_GPU_OWNED=1 run ${name}_owned "$S" $net.h5 -o ${name}_owned --backend cuda "${REC[@]}" "$@" -v || return
-  OLIVE_GPU_OWNED=1 run ${name}_ownednorep "$S" $net.h5 -o ${name}_ownednorep --backend cuda --record none "$@" -v || return
-  OLIVE_GPU_OWNED=2 run ${name}_beside "$S" $net.h5 -o ${name}_beside --backend cuda --record none "$@" -v || return
-  OLIVE_GPU_OWNED=0 run ${name}_atomicnorep "$S" $net.h5 -o ${name}_atomicnorep --backend cuda --record none "$@" -v || return
+  OLIVE_GPU_DELIVERY=device OLIVE_GPU_OWNED=1 run ${name}_owned "$S" $net.h5 -o ${name}_owned --backend cuda "${REC[@]}" "$@" -v || return
+  OLIVE_GPU_DELIVERY=device OLIVE_GPU_OWNED=1 run ${name}_ownednorep "$S" $net.h5 -o ${name}_ownednorep --backend cuda --record none "$@" -v || return
+  OLIVE_GPU_DELIVERY=device OLIVE_GPU_OWNED=2 run ${name}_beside "$S" $net.h5 -o ${name}_beside --backend cuda --record none "$@" -v || return
+  OLIVE_GPU_DELIVERY=device OLIVE_GPU_OWNED=0 run ${name}_atomicnorep "$S" $net.h5 -o ${name}_atomicnorep --backend cuda --record none "$@" -v || return
   if grep -q "device push's owned form:" "$logs/${name}_ownednorep.log"; then say "PASS $name: the owned form ran ($(grep -h "owned form:" "$logs/${name}_ownednorep.log" | sed 's/.*owned form: //'))"
   else say "FAIL $name: the owned form did not run: $(grep -h "owned form" "$logs/${name}_ownednorep.log")"; nfail=$((nfail + 1)); fi
   local spikes
@@ -336,7 +336,7 @@ if [ "${OWNED_ONLY:-0}" = 1 ]; then
       --poisson rate=40,weight=-3,receptor=gi,n=3,cells=2000:8000,time=20:200 $OF
   run gen_burst1 "$G" -o burst1.h5 --model lif_cuba --population exc:2000 --v0 -60:-50 --param t_ref=0 \
       --projection from=all,to=all,indegree=200,weight=0.2:0.5,delay=0.1:0.3,receptor=ge &&
-    check_owned owburst1 burst1 --time 200 --poisson rate=20000,weight=5,receptor=ge,n=10,cells=0:100,time=10:150 $OF
+    check_owned owburst1 burst1 --time 200 --poisson rate=5000,weight=5,receptor=ge,n=40,cells=0:100,time=10:150 $OF
   # delays of 0.1-40 ms (400 steps): most events past the window, in the far queues
   run gen_far "$G" -o far.h5 --model lif_cuba --population exc:16000 --population inh:4000 --v0 -60:-50 \
       --param t_ref=2 --projection from=exc,to=all,indegree=80,weight=1:2.5,delay=0.1:40,receptor=ge \

@@ -331,8 +331,8 @@ spk_plugin_args spk_plugin_cuda_args(const spk_cuda *g, int64_t step, int64_t q,
                                      int condition);
 /* The fused strategy's kernel (olive_plugin_fused) of the linked image. */
 cudaKernel_t spk_plugin_cuda_fused_kernel(const spk_cuda *g);
-/* Device push's owned form's kernel (olive_plugin_owned). */
-cudaKernel_t spk_plugin_cuda_owned_kernel(const spk_cuda *g);
+/* Device push's owned form's kernel (olive_plugin_owned; few: _few's blocks of SPK_OWNED_THREADS_FEW). */
+cudaKernel_t spk_plugin_cuda_owned_kernel(const spk_cuda *g, int few);
 void spk_plugin_cuda_free(spk_cuda *g);
 /* A session set a parameter: the device's coefficient sets copied again. */
 void spk_plugin_cuda_coef_changed(sim_t *s, spk_cuda *g);

@@ -45,7 +45,7 @@
 
 struct spk_owned_dev {
     cudaKernel_t kernel;
-    unsigned blocks;
+    unsigned blocks, threads;
     size_t smem;
     spk_owned_args a;          /* the chunk's arguments but its steps and Poisson amounts */
 };
@@ -118,15 +118,19 @@ void spk_owned_setup(sim_t *s, spk_cuda *g)
     if (!why && PB > SPK_OWNED_THREADS) why = "more cells than a block of threads an SM";
     if (!why && W < 2) why = "a window of two due steps does not fit a block's shared memory";
     const size_t smem = (size_t)W * 2 * PB * 8 + (size_t)W * NW * 4 + (size_t)SL * 8;
-    cudaKernel_t kern = spk_plugin_cuda_owned_kernel(g);
+    /* OLIVE_GPU_OWNED_FEW=1: blocks of 768 threads where the cells fit (85
+     * registers a thread, not 64: the model's step spilled; not measured yet) */
+    const int few = PB <= SPK_OWNED_THREADS_FEW && spk_env_digit("OLIVE_GPU_OWNED_FEW", 0, 1) == 1;
+    const unsigned threads = few ? SPK_OWNED_THREADS_FEW : SPK_OWNED_THREADS;
+    cudaKernel_t kern = spk_plugin_cuda_owned_kernel(g, few);
     int per_sm = 0;
     if (!why) {
         if (cudaKernelSetAttributeForDevice(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem, dev) != cudaSuccess ||
-            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, (const void *)kern, SPK_OWNED_THREADS, smem) != cudaSuccess) {
+            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, (const void *)kern, (int)threads, smem) != cudaSuccess) {
             (void)cudaGetLastError();
             per_sm = 0;
         }
-        if (per_sm < 1) why = "its kernel, linked with the model, fits no block of 1024 threads on a multiprocessor";
+        if (per_sm < 1) why = "its kernel, linked with the model, fits no block on a multiprocessor";
     }
     /* its far queues: at most 256 MiB, 4096 events a (block, due step) */
     const uint32_t fqcap = (uint32_t)std::min<int64_t>(4096, (INT64_C(256) << 20) / ((int64_t)B * SL * 8));
@@ -143,6 +147,7 @@ void spk_owned_setup(sim_t *s, spk_cuda *g)
     g->pass.owned = 1;
     w->kernel = kern;
     w->blocks = B;
+    w->threads = threads;
     w->smem = smem;
     spk_owned_args &a = w->a;
     a.row0 = 0;   /* (one rank) */
@@ -179,8 +184,8 @@ void spk_owned_setup(sim_t *s, spk_cuda *g)
     cudaFuncAttributes fa;
     const int regs = cudaFuncGetAttributes(&fa, (const void *)kern) == cudaSuccess ? fa.numRegs : -1;
     olive_info("CUDA engine: device push's owned form: %u blocks of %u cells, a window of %d due steps (%zu bytes of "
-               "shared memory a block), far queues of %u events, %d registers a thread",
-               B, PB, W, smem, fqcap, regs);
+               "shared memory a block), far queues of %u events, %u threads a block, %d registers a thread",
+               B, PB, W, smem, fqcap, threads, regs);
 }
 
 void spk_owned_steps(sim_t *s, spk_cuda *g, int64_t first, int64_t count)
@@ -196,7 +201,7 @@ void spk_owned_steps(sim_t *s, spk_cuda *g, int64_t first, int64_t count)
     o.pper = pa.per;
     spk_plugin_args a = spk_plugin_cuda_args(g, first, 0, nullptr, 1, 1);
     void *args[] = {&o, &a};
-    CK(cudaLaunchCooperativeKernel((const void *)w->kernel, dim3(w->blocks), dim3(SPK_OWNED_THREADS), args, w->smem,
+    CK(cudaLaunchCooperativeKernel((const void *)w->kernel, dim3(w->blocks), dim3(w->threads), args, w->smem,
                                    g->st));
     CK_LAUNCH(SPK_PLUGIN_KERNEL_OWNED);
 }

@@ -23,7 +23,7 @@ struct spk_plugin_cuda {
     const olive_model_plugin *pl;
     const char *where;         /* the plugin's path, or the built-in model's source */
     cudaLibrary_t lib;
-    cudaKernel_t k_update, k_condition, k_on_spike, k_tail_update, k_tail_free, k_fused, k_update_due, k_owned;
+    cudaKernel_t k_update, k_condition, k_on_spike, k_tail_update, k_tail_free, k_fused, k_update_due, k_owned, k_owned_few;
     int nvars;
     double *x[OLIVE_NVARS];    /* the state */
     double **state;            /* device copy of x[] */
@@ -62,7 +62,7 @@ static void link_image(spk_plugin_cuda *p)
     const char *fused = pl->gpu_pass_blocks == 3 ? SPK_PLUGIN_KERNEL_FUSED_B4 : SPK_PLUGIN_KERNEL_FUSED;
     const char *const used[] = {SPK_PLUGIN_KERNEL_UPDATE, SPK_PLUGIN_KERNEL_CONDITION, SPK_PLUGIN_KERNEL_ON_SPIKE, tail,
                                 SPK_PLUGIN_KERNEL_TAIL_FREE, fused, SPK_PLUGIN_KERNEL_UPDATE_DUE,
-                                SPK_PLUGIN_KERNEL_OWNED, nullptr};
+                                SPK_PLUGIN_KERNEL_OWNED, SPK_PLUGIN_KERNEL_OWNED_FEW, nullptr};
     char why[4096];
     int sm;
     double secs = 0;
@@ -103,6 +103,7 @@ void spk_plugin_cuda_setup(sim_t *s, spk_cuda *g)
     p->k_fused = kernel(p, pl->gpu_pass_blocks == 3 ? SPK_PLUGIN_KERNEL_FUSED_B4 : SPK_PLUGIN_KERNEL_FUSED);
     p->k_update_due = kernel(p, SPK_PLUGIN_KERNEL_UPDATE_DUE);
     p->k_owned = kernel(p, SPK_PLUGIN_KERNEL_OWNED);
+    p->k_owned_few = kernel(p, SPK_PLUGIN_KERNEL_OWNED_FEW);
     /* (how many of the step's other kernels fit beside the pass depends on
      * its registers: said in -v, for the speed comparisons) */
     cudaFuncAttributes fa, ff;
@@ -175,7 +176,7 @@ spk_plugin_args spk_plugin_cuda_args(const spk_cuda *g, int64_t step, int64_t q,
 }
 
 cudaKernel_t spk_plugin_cuda_fused_kernel(const spk_cuda *g) { return g->plugin->k_fused; }
-cudaKernel_t spk_plugin_cuda_owned_kernel(const spk_cuda *g) { return g->plugin->k_owned; }
+cudaKernel_t spk_plugin_cuda_owned_kernel(const spk_cuda *g, int few) { return few ? g->plugin->k_owned_few : g->plugin->k_owned; }
 
 static void launch(const spk_cuda *g, cudaKernel_t k, spk_plugin_args a, const char *what,
                    spk_tail_args *tail = nullptr)

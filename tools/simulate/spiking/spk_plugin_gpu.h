@@ -39,6 +39,8 @@
  * spk_plugin_args). */
 #define SPK_PLUGIN_KERNEL_OWNED "olive_plugin_owned"
 #define SPK_OWNED_THREADS 1024
+#define SPK_PLUGIN_KERNEL_OWNED_FEW "olive_plugin_owned_few"   /* blocks of SPK_OWNED_THREADS_FEW */
+#define SPK_OWNED_THREADS_FEW 768
 
 struct spk_plastic_dev;
 

@@ -356,7 +356,7 @@ extern "C" __global__ void __launch_bounds__(256, 4) olive_plugin_fused_b4(spk_f
  * are device push's with --order-free-sums, step for step; the bookkeeping
  * of due steps is spk_owned_plan.h's). Block b owns cells b x PB .. + PB,
  * one a thread, and their sums of the next W due steps in shared memory. */
-extern "C" __global__ void __launch_bounds__(SPK_OWNED_THREADS, 1) olive_plugin_owned(spk_owned_args o, spk_plugin_args a)
+static __device__ __forceinline__ void olive_plugin_owned_chunk(const spk_owned_args &o, spk_plugin_args a)
 {
     extern __shared__ unsigned long long win[];   /* [W][2][PB], then dueb [W][NW], fqn [SL], ringed [SL] */
     const spk_owned_plan &p = o.p;
@@ -489,4 +489,17 @@ extern "C" __global__ void __launch_bounds__(SPK_OWNED_THREADS, 1) olive_plugin_
     const int64_t last = o.first + o.count - 1;
     owned_give_window(&p, &k, b, last, tid);
     owned_give_queues(&p, &k, b, last, tid, blockDim.x);
+}
+
+/* one block an SM of 1024 threads (64 registers a thread at most), or of
+ * 768 (85) where a block's cells fit: the model's step in a chunk's loop
+ * spilled at 64 */
+extern "C" __global__ void __launch_bounds__(SPK_OWNED_THREADS, 1) olive_plugin_owned(spk_owned_args o, spk_plugin_args a)
+{
+    olive_plugin_owned_chunk(o, a);
+}
+
+extern "C" __global__ void __launch_bounds__(SPK_OWNED_THREADS_FEW, 1) olive_plugin_owned_few(spk_owned_args o, spk_plugin_args a)
+{
+    olive_plugin_owned_chunk(o, a);
 }
